@@ -1,0 +1,24 @@
+#!/bin/sh
+# Installs the Debian packages that building and testing illegald need, if any are missing.
+# Usage: deploy/deps.sh [build|test]. As root it uses apt-get; otherwise it names what to install.
+set -eu
+mode=${1:-build}
+pkgs="cmake make gcc pkg-config libuv1-dev libwebsockets-dev libcurl4-openssl-dev libjson-c-dev
+libsqlite3-dev libinih-dev"
+if [ "$mode" = test ]; then
+    pkgs="$pkgs libcmocka-dev"
+fi
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q || echo "deps: apt-get update failed; trying the cached package lists" >&2
+    apt-get install -y -q --no-install-recommends $missing
+else
+    echo "deps: missing Debian packages:$missing" >&2
+    echo "deps: run 'sudo apt-get install$missing' or run make as root" >&2
+    exit 1
+fi
