@@ -1,0 +1,73 @@
+/*
+ * config.h - the daemon's settings: INI file, then environment, then defaults.
+ *
+ * Every key in the file can be overridden by ILLEGALD_<SECTION>_<KEY>
+ * (upper case). Any key may instead be given as <key>_file, naming a file whose
+ * contents (trailing newline removed) are the value: systemd credentials and
+ * Docker secrets work that way. Secrets are never logged; config_dump() masks them.
+ */
+#ifndef BOT_CONFIG_H
+#define BOT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CONFIG_MAX_GUILDS 16
+
+struct config {
+    /* [store] */
+    char *store_path; /* default "illegald.db" */
+    /* [log] */
+    char *log_level; /* "debug", "info" (default), "warn", "error" */
+    char *log_file;  /* empty (default): stderr; reopened on SIGHUP */
+    /* [game] */
+    char *language;          /* default "en" */
+    char *variant;           /* default "standard" */
+    int64_t session_seconds; /* default 180 */
+    int64_t casual_session_seconds; /* default 1200 */
+    int64_t reveal_seconds;  /* default 2 */
+    int64_t grab_seconds;    /* default 30 */
+    int64_t debate_seconds;  /* default 60 */
+    int64_t vote_seconds;    /* default 30 */
+    /* [discord]: enabled when token is set */
+    char *discord_token; /* secret */
+    char *discord_application_id;
+    char *discord_api_url;     /* default "https://discord.com/api/v10" */
+    char *discord_gateway_url; /* default: asked from GET /gateway/bot */
+    char *discord_guilds[CONFIG_MAX_GUILDS]; /* empty: global commands */
+    unsigned discord_nguilds;
+    char *discord_moderator_role;
+    int discord_shards; /* 0: as GET /gateway/bot says */
+    /* [matrix]: enabled when homeserver is set */
+    char *matrix_homeserver;
+    char *matrix_user_id;
+    char *matrix_access_token; /* secret */
+    char *matrix_password;     /* secret */
+    char *matrix_device_id;
+    int matrix_moderator_power_level; /* default 50 */
+    char *matrix_invite_allow;        /* comma list of servers or users; empty: all */
+    /* [web]: the local table */
+    bool web_enabled; /* default true when neither Discord nor Matrix is set */
+    char *web_bind;   /* default "127.0.0.1" */
+    int web_port;     /* default 8080 */
+    /* [metrics] */
+    bool metrics_enabled; /* default false */
+    char *metrics_bind;   /* default "127.0.0.1" */
+    int metrics_port;     /* default 9108 */
+};
+
+/* Fills c with the defaults. Returns 0, or -1 on no memory. */
+int config_init(struct config *c);
+
+/*
+ * Loads path (if not NULL) over the defaults, then the environment, then
+ * validates. On error returns -1 and writes "FILE:LINE: [section] key: reason"
+ * (or "environment ILLEGALD_X_Y: reason") into err. c is usable only on 0.
+ */
+int config_load(struct config *c, const char *path, char *err, size_t errlen);
+
+/* Frees every string c owns; c may then be config_init'ed again. */
+void config_free(struct config *c);
+
+#endif

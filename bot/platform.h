@@ -1,0 +1,150 @@
+/*
+ * platform.h - the one interface every chat platform adapter implements.
+ *
+ * An adapter turns its platform's native inputs (a console line, a gateway
+ * frame, a sync batch, a websocket message) into `struct inbound` and hands
+ * them to the dispatcher through platform_host.deliver(). The dispatcher
+ * answers with `struct outbound` messages through the adapter's send().
+ * Nothing in an adapter knows the rules; nothing in the bot knows a platform.
+ *
+ * Messages carry a logical key chosen by the bot ("g7/hand/alice",
+ * "g7/drop/2"). Adapters map keys to their own message ids, so the bot can
+ * ask for an edit or learn that a reaction landed on a given message without
+ * ever handling a platform id.
+ */
+#ifndef BOT_PLATFORM_H
+#define BOT_PLATFORM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct json_object;
+struct uv_loop_s;
+struct platform;
+
+/* What a platform can do; the bot picks the best form and falls back to text. */
+enum platform_cap {
+    PLATFORM_CAP_DM = 1 << 0,        /* private messages to one user */
+    PLATFORM_CAP_REACTIONS = 1 << 1, /* users react to messages with emoji keys */
+    PLATFORM_CAP_BUTTONS = 1 << 2,   /* clickable components that send a command */
+    PLATFORM_CAP_POLLS = 1 << 3,     /* native polls */
+    PLATFORM_CAP_EDITS = 1 << 4,     /* a sent message can be replaced */
+    PLATFORM_CAP_EPHEMERAL = 1 << 5, /* a reply only the actor sees, in the table */
+    PLATFORM_CAP_EMBEDS = 1 << 6,    /* rich announcements */
+};
+
+enum inbound_type {
+    INBOUND_MESSAGE,  /* text typed by a user, in a table or in a DM */
+    INBOUND_COMMAND,  /* a native command (slash, button, menu) already in canonical text form */
+    INBOUND_REACTION, /* a user reacted to one of the bot's messages */
+};
+
+/*
+ * One input from a user. All strings are borrowed for the duration of the
+ * deliver() call only. `text` is canonical command text for INBOUND_COMMAND
+ * (for example "!illegal join" in a table, or "accept 3" in a DM).
+ */
+struct inbound {
+    enum inbound_type type;
+    const char *channel;   /* table id; NULL when the input came in a DM */
+    const char *user;      /* stable platform user id */
+    const char *user_name; /* display name, may be NULL */
+    bool moderator;        /* the platform says this user moderates the channel */
+    const char *text;      /* MESSAGE and COMMAND */
+    const char *msg_key;   /* REACTION: logical key of the message reacted to */
+    const char *reaction;  /* REACTION: the emoji key */
+    const char *reply_to;  /* opaque token for an ephemeral answer (an interaction), or NULL */
+    uint64_t order;        /* platform order of the input (sequence, timeline position); 0 if none */
+};
+
+/* The form a message takes; adapters may render natively by kind. */
+enum outbound_kind {
+    OUT_NOTICE,   /* an announcement or a reply */
+    OUT_LOBBY,    /* the lobby: data has players; buttons join/leave/start */
+    OUT_HAND,     /* a player's roles and hand: edited in place after every change */
+    OUT_OFFER,    /* an offer received: buttons accept/decline */
+    OUT_DROP,     /* the drop: reactions (one per card) once revealed */
+    OUT_VOTE,     /* a tribunal vote: data has candidates and the deadline */
+    OUT_RESULT,   /* the final reveal and scores */
+    OUT_ERROR,    /* an error answering a user's input */
+    OUT_GAME_OVER /* machine-readable result: data has scores and winners */
+};
+
+/*
+ * The `data` of each kind (JSON; times are Unix milliseconds; cards are
+ * il_card_id() strings; players are {"id","name"}):
+ *   every kind:  "game" (game id), "table" (table channel id)
+ *   OUT_NOTICE:  "event" (what happened, e.g. "session-opened"), "phase",
+ *                "deadline" (when set), "paused" (bool)
+ *   OUT_LOBBY:   "variant", "host", "players" [...], "actions" ["join","leave","start"]
+ *   OUT_HAND:    "dealer", "buyer" (resource ids), "hand" {"guns":5,...},
+ *                "suspects" [...], "players" [...] (trade partners)
+ *   OUT_OFFER:   "offer" (number), "from", "to" (players), "give", "ask" ({card:count}),
+ *                "actions" ["accept 3","decline 3"] (for the receiver) or ["cancel 3"]
+ *   OUT_DROP:    "drop" (1..4), "shown" [resource ids in reveal order], "open" (bool),
+ *                "taken" [bool per shown card], "reactions" {"<emoji>":"<resource>"},
+ *                "deadline"
+ *   OUT_VOTE:    "case" (number), "cards" [...], "candidates" [...], "deadline",
+ *                "actions" ["vote alice",...,"abstain"]
+ *   OUT_RESULT:  "reveal" [{"player","dealer","buyer","hand","score","rank"}], "winners"
+ *   OUT_GAME_OVER: "scores" {"<user>":n}, "winners" ["<user>"]
+ *   OUT_ERROR:   "error" (catalog key)
+ */
+
+/*
+ * One message from the bot. Exactly one of channel (a table) or user (a DM)
+ * is set. `text` is always complete plain text; `data` (may be NULL, borrowed)
+ * carries structured content for native rendering: ids of cards, players,
+ * offer numbers, deadlines, reactions to add. With `replace` set the adapter
+ * edits the message it last sent under `key` if it can, and sends a new one
+ * otherwise.
+ */
+struct outbound {
+    enum outbound_kind kind;
+    const char *channel;
+    const char *user;
+    const char *key;      /* logical key, or NULL for a message never referred to again */
+    bool replace;
+    const char *text;
+    const char *reply_to; /* answer this input ephemerally when the platform can */
+    const struct json_object *data;
+};
+
+/* What the bot offers an adapter: its loop, and where to deliver inputs. */
+struct platform_host {
+    struct uv_loop_s *loop;
+    void *ctx;
+    /* Hands one input to the dispatcher. Returns 0, or -1 when it was refused
+     * (the dispatcher already answered the user with a reason). */
+    int (*deliver)(void *ctx, struct platform *p, const struct inbound *in);
+    /* Reports whether `user` can receive DMs, answering a probe_dm() call. */
+    void (*dm_result)(void *ctx, struct platform *p, const char *user, bool reachable);
+    /* Reads and writes small adapter state (gateway session, sync token) in the
+     * store. get returns a malloc'd string the caller frees, or NULL. */
+    char *(*state_get)(void *ctx, struct platform *p, const char *key);
+    int (*state_set)(void *ctx, struct platform *p, const char *key, const char *value);
+};
+
+struct platform_ops {
+    const char *name; /* "console", "discord", "matrix", "web": also the store's platform id */
+    unsigned caps;    /* enum platform_cap bits */
+    /* Connects or starts listening. Returns 0, or -1 with a logged reason. */
+    int (*start)(struct platform *p);
+    /* Queues one message. Returns 0 once queued (delivery is the adapter's
+     * job: retries, rate limits, order per channel), -1 if it can never be sent. */
+    int (*send)(struct platform *p, const struct outbound *m);
+    /* Asks whether `user` can receive DMs; answers through host->dm_result. */
+    void (*probe_dm)(struct platform *p, const char *user);
+    /* Closes connections; no deliver() happens after it returns. */
+    void (*stop)(struct platform *p);
+    /* Frees the adapter. */
+    void (*destroy)(struct platform *p);
+};
+
+/* Every adapter's struct starts with this. */
+struct platform {
+    const struct platform_ops *ops;
+    const struct platform_host *host;
+};
+
+#endif
