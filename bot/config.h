@@ -2,9 +2,22 @@
  * config.h - the daemon's settings: INI file, then environment, then defaults.
  *
  * Every key in the file can be overridden by ILLEGALD_<SECTION>_<KEY>
- * (upper case). Any key may instead be given as <key>_file, naming a file whose
- * contents (trailing newline removed) are the value: systemd credentials and
- * Docker secrets work that way. Secrets are never logged; config_dump() masks them.
+ * (upper case). Any key may instead be given as <key>_file in the file, or as
+ * ILLEGALD_<SECTION>_<KEY>_FILE in the environment, naming a file whose
+ * contents (trailing newlines removed) are the value: systemd credentials and
+ * Docker secrets work that way. Secrets are never logged; config_describe()
+ * masks them.
+ *
+ * Section and key names are case-insensitive. Lines may be indented; there
+ * are no continuation lines. Lines starting with ';' or '#' are comments, and
+ * " ;" starts a comment after a value, so a value holding " ;" must come from
+ * the environment or a <key>_file. Values are taken as written, without quotes.
+ * A line holds at most 197 characters (libinih's line buffer); a longer value
+ * comes from the environment or a <key>_file. Relative <key>_file paths are
+ * relative to the working directory.
+ *
+ * Optional strings are NULL when unset or set to the empty string; the other
+ * strings are never NULL.
  */
 #ifndef BOT_CONFIG_H
 #define BOT_CONFIG_H
@@ -12,52 +25,54 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define CONFIG_MAX_GUILDS 16
 
 struct config {
     /* [store] */
-    char *store_path; /* default "illegald.db" */
+    char *store_path; /* default "illegald.db"; never empty */
     /* [log] */
     char *log_level; /* "debug", "info" (default), "warn", "error" */
-    char *log_file;  /* empty (default): stderr; reopened on SIGHUP */
-    /* [game] */
-    char *language;          /* default "en" */
-    char *variant;           /* default "standard" */
-    int64_t session_seconds; /* default 180 */
+    char *log_file;  /* NULL (default): stderr; reopened on SIGHUP */
+    /* [game]: timers are 1..604800 seconds */
+    char *language;                 /* default "en", the only catalog so far */
+    char *variant;                  /* "standard" (default), "advanced" or "casual" */
+    int64_t session_seconds;        /* default 180 */
     int64_t casual_session_seconds; /* default 1200 */
-    int64_t reveal_seconds;  /* default 2 */
-    int64_t grab_seconds;    /* default 30 */
-    int64_t debate_seconds;  /* default 60 */
-    int64_t vote_seconds;    /* default 30 */
+    int64_t reveal_seconds;         /* default 2 */
+    int64_t grab_seconds;           /* default 30 */
+    int64_t debate_seconds;         /* default 60 */
+    int64_t vote_seconds;           /* default 30 */
     /* [discord]: enabled when token is set */
     char *discord_token; /* secret */
     char *discord_application_id;
-    char *discord_api_url;     /* default "https://discord.com/api/v10" */
-    char *discord_gateway_url; /* default: asked from GET /gateway/bot */
+    char *discord_api_url;                   /* default "https://discord.com/api/v10" */
+    char *discord_gateway_url;               /* default: asked from GET /gateway/bot */
     char *discord_guilds[CONFIG_MAX_GUILDS]; /* empty: global commands */
     unsigned discord_nguilds;
     char *discord_moderator_role;
-    int discord_shards; /* 0: as GET /gateway/bot says */
+    int discord_shards; /* 0 (default): as GET /gateway/bot says */
     /* [matrix]: enabled when homeserver is set */
-    char *matrix_homeserver;
+    char *matrix_homeserver; /* needs access_token, or user_id and password */
     char *matrix_user_id;
     char *matrix_access_token; /* secret */
     char *matrix_password;     /* secret */
     char *matrix_device_id;
-    int matrix_moderator_power_level; /* default 50 */
+    int matrix_moderator_power_level; /* default 50; 0..100 */
     char *matrix_invite_allow;        /* comma list of servers or users; empty: all */
     /* [web]: the local table */
-    bool web_enabled; /* default true when neither Discord nor Matrix is set */
+    bool web_enabled; /* default true when neither a Discord token nor a homeserver is set */
     char *web_bind;   /* default "127.0.0.1" */
-    int web_port;     /* default 8080 */
+    int web_port;     /* default 8080; 1..65535 */
     /* [metrics] */
     bool metrics_enabled; /* default false */
     char *metrics_bind;   /* default "127.0.0.1" */
-    int metrics_port;     /* default 9108 */
+    int metrics_port;     /* default 9108; never the web listener's address */
 };
 
-/* Fills c with the defaults. Returns 0, or -1 on no memory. */
+/* Fills c with the defaults. Returns 0, or -1 on no memory (c then owns
+ * nothing). Call config_free() when done, whatever config_load() returned. */
 int config_init(struct config *c);
 
 /*
@@ -69,5 +84,16 @@ int config_load(struct config *c, const char *path, char *err, size_t errlen);
 
 /* Frees every string c owns; c may then be config_init'ed again. */
 void config_free(struct config *c);
+
+/*
+ * Writes the effective settings to out as INI text, one "key = value" line
+ * per key in every section, for `illegald --check-config`. Secrets are
+ * written as "(set)" or "(not set)", never as their value.
+ */
+void config_describe(const struct config *c, FILE *out);
+
+/* True if [section] key holds a secret (a token or a password). Names are
+ * case-insensitive; a trailing "_file" is ignored. */
+bool config_is_secret_key(const char *section, const char *key);
 
 #endif

@@ -1,0 +1,815 @@
+/*
+ * config.c - settings from an INI file (parsed by libinih), then from the
+ * environment, then checked as a whole.
+ *
+ * Every key is described once, in keys[] below: its section, name, type,
+ * bounds and whether it is a secret. Loading, the environment names, the
+ * error messages and config_describe() all walk that one table.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include <ini.h>
+
+#include "config.h"
+#include "log.h"
+
+#define ENV_PREFIX     "ILLEGALD_"
+#define FILE_SUFFIX    "_file"
+#define MAX_VALUE_FILE (64 * 1024) /* largest <key>_file accepted */
+#define MAX_TIMER      604800      /* one week, as the rules allow */
+#define ECHO_MAX       80          /* longest value quoted back in an error */
+
+enum kind {
+    K_STRING,   /* any text */
+    K_URL,      /* text starting with <scheme>:// or <scheme>s:// */
+    K_MXID,     /* a Matrix user id: @name:server */
+    K_BOOL,     /* true/false/yes/no/on/off/1/0 */
+    K_INT,      /* an int within [min, max] */
+    K_INT64,    /* an int64_t within [min, max] */
+    K_LEVEL,    /* a log level name */
+    K_VARIANT,  /* standard, advanced or casual */
+    K_LANGUAGE, /* a catalog language */
+    K_GUILDS,   /* a comma-separated list of Discord ids */
+};
+
+enum {
+    F_OPTIONAL = 1 << 0, /* a string that may be empty, and is then NULL */
+    F_SECRET = 1 << 1,   /* never printed */
+    F_NOSPACE = 1 << 2,  /* no whitespace or control characters inside */
+};
+
+struct key_def {
+    const char *section;
+    const char *name;
+    enum kind kind;
+    unsigned flags;
+    size_t offset;
+    int64_t min, max;   /* K_INT, K_INT64 */
+    const char *scheme; /* K_URL: "http" accepts http:// and https:// */
+};
+
+#define OFF(field) offsetof(struct config, field)
+
+static const struct key_def keys[] = {
+    {"store", "path", K_STRING, 0, OFF(store_path), 0, 0, NULL},
+    {"log", "level", K_LEVEL, 0, OFF(log_level), 0, 0, NULL},
+    {"log", "file", K_STRING, F_OPTIONAL, OFF(log_file), 0, 0, NULL},
+    {"game", "language", K_LANGUAGE, 0, OFF(language), 0, 0, NULL},
+    {"game", "variant", K_VARIANT, 0, OFF(variant), 0, 0, NULL},
+    {"game", "session_seconds", K_INT64, 0, OFF(session_seconds), 1, MAX_TIMER, NULL},
+    {"game", "casual_session_seconds", K_INT64, 0, OFF(casual_session_seconds), 1, MAX_TIMER, NULL},
+    {"game", "reveal_seconds", K_INT64, 0, OFF(reveal_seconds), 1, MAX_TIMER, NULL},
+    {"game", "grab_seconds", K_INT64, 0, OFF(grab_seconds), 1, MAX_TIMER, NULL},
+    {"game", "debate_seconds", K_INT64, 0, OFF(debate_seconds), 1, MAX_TIMER, NULL},
+    {"game", "vote_seconds", K_INT64, 0, OFF(vote_seconds), 1, MAX_TIMER, NULL},
+    {"discord", "token", K_STRING, F_OPTIONAL | F_SECRET | F_NOSPACE, OFF(discord_token), 0, 0,
+     NULL},
+    {"discord", "application_id", K_STRING, F_OPTIONAL | F_NOSPACE, OFF(discord_application_id), 0,
+     0, NULL},
+    {"discord", "api_url", K_URL, F_NOSPACE, OFF(discord_api_url), 0, 0, "http"},
+    {"discord", "gateway_url", K_URL, F_OPTIONAL | F_NOSPACE, OFF(discord_gateway_url), 0, 0, "ws"},
+    {"discord", "guilds", K_GUILDS, 0, 0, 0, 0, NULL},
+    {"discord", "moderator_role", K_STRING, F_OPTIONAL, OFF(discord_moderator_role), 0, 0, NULL},
+    {"discord", "shards", K_INT, 0, OFF(discord_shards), 0, 65535, NULL},
+    {"matrix", "homeserver", K_URL, F_OPTIONAL | F_NOSPACE, OFF(matrix_homeserver), 0, 0, "http"},
+    {"matrix", "user_id", K_MXID, F_OPTIONAL | F_NOSPACE, OFF(matrix_user_id), 0, 0, NULL},
+    {"matrix", "access_token", K_STRING, F_OPTIONAL | F_SECRET | F_NOSPACE,
+     OFF(matrix_access_token), 0, 0, NULL},
+    {"matrix", "password", K_STRING, F_OPTIONAL | F_SECRET, OFF(matrix_password), 0, 0, NULL},
+    {"matrix", "device_id", K_STRING, F_OPTIONAL | F_NOSPACE, OFF(matrix_device_id), 0, 0, NULL},
+    {"matrix", "moderator_power_level", K_INT, 0, OFF(matrix_moderator_power_level), 0, 100, NULL},
+    {"matrix", "invite_allow", K_STRING, F_OPTIONAL, OFF(matrix_invite_allow), 0, 0, NULL},
+    {"web", "enabled", K_BOOL, 0, OFF(web_enabled), 0, 0, NULL},
+    {"web", "bind", K_STRING, F_NOSPACE, OFF(web_bind), 0, 0, NULL},
+    {"web", "port", K_INT, 0, OFF(web_port), 1, 65535, NULL},
+    {"metrics", "enabled", K_BOOL, 0, OFF(metrics_enabled), 0, 0, NULL},
+    {"metrics", "bind", K_STRING, F_NOSPACE, OFF(metrics_bind), 0, 0, NULL},
+    {"metrics", "port", K_INT, 0, OFF(metrics_port), 1, 65535, NULL},
+};
+
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+/* Where a key got its value: a line of the file, or an environment variable. */
+struct origin {
+    int line;      /* > 0: set in the file at this line */
+    bool via_file; /* given as <key>_file (in the file or the environment) */
+    char env[64];  /* non-empty: set by this environment variable */
+};
+
+struct loader {
+    struct config *c;
+    const char *path;
+    FILE *fp;
+    char *line; /* getline() buffer */
+    size_t linecap;
+    int lineno;
+    struct origin origin[NKEYS];
+    char *err;
+    size_t errlen;
+    int err_line; /* line of the first error in the file; 0: none there */
+    bool failed;
+};
+
+static char **str_field(struct config *c, const struct key_def *d)
+{
+    return (char **)((char *)c + d->offset);
+}
+
+static char *const *str_field_const(const struct config *c, const struct key_def *d)
+{
+    return (char *const *)((const char *)c + d->offset);
+}
+
+static const struct key_def *find_key(const char *section, const char *name)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strcasecmp(keys[i].section, section) == 0 && strcasecmp(keys[i].name, name) == 0)
+            return &keys[i];
+    return NULL;
+}
+
+static bool known_section(const char *section)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strcasecmp(keys[i].section, section) == 0)
+            return true;
+    return false;
+}
+
+/* Finds name, or name minus a "_file" suffix (setting *via_file). */
+static const struct key_def *find_key_or_file(const char *section, const char *name, bool *via_file)
+{
+    *via_file = false;
+    const struct key_def *d = find_key(section, name);
+    if (d)
+        return d;
+    size_t n = strlen(name), sn = strlen(FILE_SUFFIX);
+    if (n <= sn || strcasecmp(name + n - sn, FILE_SUFFIX) != 0 || n - sn >= 64)
+        return NULL;
+    char base[64];
+    memcpy(base, name, n - sn);
+    base[n - sn] = '\0';
+    d = find_key(section, base);
+    if (d)
+        *via_file = true;
+    return d;
+}
+
+bool config_is_secret_key(const char *section, const char *key)
+{
+    bool via_file;
+    if (!section || !key)
+        return false;
+    const struct key_def *d = find_key_or_file(section, key, &via_file);
+    return d && (d->flags & F_SECRET);
+}
+
+/* ---- errors ---- */
+
+static void put_error(struct loader *ld, const char *prefix, const char *fmt, va_list ap)
+{
+    if (!ld->err || ld->errlen == 0)
+        return;
+    int n = snprintf(ld->err, ld->errlen, "%s: ", prefix);
+    if (n >= 0 && (size_t)n < ld->errlen)
+        vsnprintf(ld->err + n, ld->errlen - (size_t)n, fmt, ap);
+}
+
+/* Records the first error found at line of the file; later ones are dropped. */
+__attribute__((format(printf, 5, 6))) static void
+file_error(struct loader *ld, int line, const char *section, const char *name, const char *fmt, ...)
+{
+    if (ld->failed)
+        return;
+    char prefix[512];
+    if (section && name)
+        snprintf(prefix, sizeof prefix, "%s:%d: [%s] %s", ld->path, line, section, name);
+    else if (name)
+        snprintf(prefix, sizeof prefix, "%s:%d: %s", ld->path, line, name);
+    else
+        snprintf(prefix, sizeof prefix, "%s:%d", ld->path, line);
+    va_list ap;
+    va_start(ap, fmt);
+    put_error(ld, prefix, fmt, ap);
+    va_end(ap);
+    ld->failed = true;
+    ld->err_line = line;
+}
+
+__attribute__((format(printf, 3, 4))) static void env_error(struct loader *ld, const char *var,
+                                                            const char *fmt, ...)
+{
+    if (ld->failed)
+        return;
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "environment %s", var);
+    va_list ap;
+    va_start(ap, fmt);
+    put_error(ld, prefix, fmt, ap);
+    va_end(ap);
+    ld->failed = true;
+}
+
+/* Blames whatever set keys[i]: its line in the file, or its variable. */
+__attribute__((format(printf, 3, 4))) static void origin_error(struct loader *ld, size_t i,
+                                                               const char *fmt, ...)
+{
+    if (ld->failed)
+        return;
+    const struct origin *o = &ld->origin[i];
+    char prefix[512];
+    if (o->env[0])
+        snprintf(prefix, sizeof prefix, "environment %s", o->env);
+    else if (o->line > 0)
+        snprintf(prefix, sizeof prefix, "%s:%d: [%s] %s%s", ld->path, o->line, keys[i].section,
+                 keys[i].name, o->via_file ? FILE_SUFFIX : "");
+    else
+        snprintf(prefix, sizeof prefix, "configuration: [%s] %s", keys[i].section, keys[i].name);
+    va_list ap;
+    va_start(ap, fmt);
+    put_error(ld, prefix, fmt, ap);
+    va_end(ap);
+    ld->failed = true;
+}
+
+/* ---- values ---- */
+
+static bool parse_bool(const char *v, bool *out)
+{
+    static const char *const yes[] = {"true", "yes", "on", "1"};
+    static const char *const no[] = {"false", "no", "off", "0"};
+    for (size_t i = 0; i < 4; i++) {
+        if (strcasecmp(v, yes[i]) == 0) {
+            *out = true;
+            return true;
+        }
+        if (strcasecmp(v, no[i]) == 0) {
+            *out = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Parses a whole decimal integer; returns false if v is not one. */
+static bool parse_int(const char *v, long long *out)
+{
+    if (!*v || !(isdigit((unsigned char)*v) || *v == '-' || *v == '+'))
+        return false;
+    errno = 0;
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    if (*end || end == v)
+        return false;
+    if (errno == ERANGE)
+        n = n < 0 ? INT64_MIN : INT64_MAX; /* reported as out of range */
+    *out = n;
+    return true;
+}
+
+static bool has_space(const char *v)
+{
+    for (; *v; v++)
+        if (isspace((unsigned char)*v) || iscntrl((unsigned char)*v))
+            return true;
+    return false;
+}
+
+static int set_string(char **field, const char *v, bool optional)
+{
+    char *copy = NULL;
+    if (*v || !optional) {
+        copy = strdup(v);
+        if (!copy)
+            return -1;
+    }
+    free(*field);
+    *field = copy;
+    return 0;
+}
+
+static void free_guilds(struct config *c)
+{
+    for (unsigned i = 0; i < c->discord_nguilds; i++) {
+        free(c->discord_guilds[i]);
+        c->discord_guilds[i] = NULL;
+    }
+    c->discord_nguilds = 0;
+}
+
+/* Replaces the guild list with the comma-separated ids in v. */
+static int set_guilds(struct config *c, const char *v, char *why, size_t whylen)
+{
+    char *ids[CONFIG_MAX_GUILDS];
+    unsigned n = 0;
+    const char *p = v;
+    while (*p) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        const char *start = p;
+        while (isdigit((unsigned char)*p))
+            p++;
+        size_t len = (size_t)(p - start);
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p && *p != ',') {
+            snprintf(why, whylen, "a guild id is a number, in \"%.*s\"", ECHO_MAX, v);
+            goto fail;
+        }
+        if (len == 0 || len > 20) {
+            snprintf(why, whylen, "%s guild id in \"%.*s\"", len ? "too long a" : "empty", ECHO_MAX,
+                     v);
+            goto fail;
+        }
+        if (n == CONFIG_MAX_GUILDS) {
+            snprintf(why, whylen, "more than %d guilds", CONFIG_MAX_GUILDS);
+            goto fail;
+        }
+        ids[n] = strndup(start, len);
+        if (!ids[n]) {
+            snprintf(why, whylen, "out of memory");
+            goto fail;
+        }
+        n++;
+        if (*p == ',') {
+            p++;
+            if (!*p) {
+                snprintf(why, whylen, "empty guild id in \"%.*s\"", ECHO_MAX, v);
+                goto fail;
+            }
+        }
+    }
+    free_guilds(c);
+    for (unsigned i = 0; i < n; i++)
+        c->discord_guilds[i] = ids[i];
+    c->discord_nguilds = n;
+    return 0;
+fail:
+    for (unsigned i = 0; i < n; i++)
+        free(ids[i]);
+    return -1;
+}
+
+/* Sets key d of c from text v. Returns 0, or -1 with the reason in why. */
+static int apply(struct config *c, const struct key_def *d, const char *v, char *why, size_t whylen)
+{
+    bool secret = d->flags & F_SECRET;
+    long long n;
+
+    if (!*v && !(d->flags & F_OPTIONAL) && d->kind != K_GUILDS) {
+        snprintf(why, whylen, "must not be empty");
+        return -1;
+    }
+    if ((d->flags & F_NOSPACE) && has_space(v)) {
+        if (secret)
+            snprintf(why, whylen, "must not contain spaces or control characters%s",
+                     strcmp(d->section, "discord") == 0 ? " (give the bare token, no \"Bot \")"
+                                                        : "");
+        else
+            snprintf(why, whylen, "must not contain spaces or control characters: \"%.*s\"",
+                     ECHO_MAX, v);
+        return -1;
+    }
+    switch (d->kind) {
+    case K_URL:
+        if (*v) {
+            size_t sl = strlen(d->scheme);
+            bool ok = strncmp(v, d->scheme, sl) == 0 &&
+                      (strncmp(v + sl, "://", 3) == 0 || strncmp(v + sl, "s://", 4) == 0);
+            if (!ok || !v[sl + (v[sl] == 's' ? 4 : 3)]) {
+                snprintf(why, whylen, "not a %s:// or %ss:// URL: \"%.*s\"", d->scheme, d->scheme,
+                         ECHO_MAX, v);
+                return -1;
+            }
+        }
+        break;
+    case K_MXID:
+        const char *colon = strchr(v, ':');
+        if (*v && (v[0] != '@' || !colon || colon == v + 1 || !colon[1])) {
+            snprintf(why, whylen, "not a Matrix user id (@name:server): \"%.*s\"", ECHO_MAX, v);
+            return -1;
+        }
+        break;
+    case K_LEVEL:
+        if (log_level_parse(v) < 0) {
+            snprintf(why, whylen, "unknown log level \"%.*s\" (debug, info, warn or error)",
+                     ECHO_MAX, v);
+            return -1;
+        }
+        break;
+    case K_VARIANT:
+        if (strcmp(v, "standard") != 0 && strcmp(v, "advanced") != 0 && strcmp(v, "casual") != 0) {
+            snprintf(why, whylen, "unknown variant \"%.*s\" (standard, advanced or casual)",
+                     ECHO_MAX, v);
+            return -1;
+        }
+        break;
+    case K_LANGUAGE:
+        if (strcmp(v, "en") != 0) {
+            snprintf(why, whylen, "unsupported language \"%.*s\" (only \"en\")", ECHO_MAX, v);
+            return -1;
+        }
+        break;
+    case K_BOOL: {
+        bool b;
+        if (!parse_bool(v, &b)) {
+            snprintf(why, whylen, "not a boolean (true/false, yes/no, on/off, 1/0): \"%.*s\"",
+                     ECHO_MAX, v);
+            return -1;
+        }
+        *(bool *)((char *)c + d->offset) = b;
+        return 0;
+    }
+    case K_INT:
+    case K_INT64:
+        if (!parse_int(v, &n)) {
+            snprintf(why, whylen, "not a number: \"%.*s\"", ECHO_MAX, v);
+            return -1;
+        }
+        if (n < d->min || n > d->max) {
+            snprintf(why, whylen, "out of range (%lld..%lld): %.*s", (long long)d->min,
+                     (long long)d->max, ECHO_MAX, v);
+            return -1;
+        }
+        if (d->kind == K_INT)
+            *(int *)((char *)c + d->offset) = (int)n;
+        else
+            *(int64_t *)((char *)c + d->offset) = n;
+        return 0;
+    case K_GUILDS:
+        return set_guilds(c, v, why, whylen);
+    case K_STRING:
+        break;
+    }
+    if (set_string(str_field(c, d), v, d->flags & F_OPTIONAL) < 0) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * Reads the value of a <key>_file: the whole file, trailing newlines removed.
+ * Returns a malloc'd string, or NULL with the reason in why.
+ */
+static char *read_value_file(const char *path, char *why, size_t whylen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, whylen, "cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(MAX_VALUE_FILE + 1);
+    if (!buf) {
+        fclose(f);
+        snprintf(why, whylen, "out of memory");
+        return NULL;
+    }
+    size_t n = fread(buf, 1, MAX_VALUE_FILE + 1, f);
+    int rerr = ferror(f) ? errno : 0;
+    fclose(f);
+    const char *problem = NULL;
+    if (rerr)
+        problem = strerror(rerr);
+    else if (n > MAX_VALUE_FILE)
+        problem = "larger than 64 KiB";
+    else if (memchr(buf, '\0', n))
+        problem = "contains a NUL byte";
+    while (!problem && n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        n--;
+    if (!problem && n == 0)
+        problem = "it is empty";
+    if (problem) {
+        snprintf(why, whylen, "cannot read %s: %s", path, problem);
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* ---- the file ---- */
+
+/*
+ * fgets() for inih that counts lines (the handler learns its line from
+ * ld->lineno), strips indentation so no line is taken as a continuation, and
+ * refuses lines longer than inih's buffer instead of letting it split them.
+ */
+static char *read_line(char *str, int num, void *stream)
+{
+    struct loader *ld = stream;
+    ssize_t got = getline(&ld->line, &ld->linecap, ld->fp);
+    if (got < 0)
+        return NULL;
+    ld->lineno++;
+    size_t n = (size_t)got;
+    str[0] = '\0';
+    if (memchr(ld->line, '\0', n)) {
+        file_error(ld, ld->lineno, NULL, NULL, "NUL byte in the line");
+        return str;
+    }
+    while (n > 0 && (ld->line[n - 1] == '\n' || ld->line[n - 1] == '\r'))
+        n--;
+    size_t skip = 0;
+    while (skip < n && (ld->line[skip] == ' ' || ld->line[skip] == '\t'))
+        skip++;
+    if (num < 4 || n - skip > (size_t)num - 3) {
+        file_error(ld, ld->lineno, NULL, NULL,
+                   "line longer than %d characters; give a long value as <key>_file or in "
+                   "the environment",
+                   num < 4 ? 0 : num - 3);
+        return str;
+    }
+    memcpy(str, ld->line + skip, n - skip);
+    str[n - skip] = '\0';
+    return str;
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+    struct loader *ld = user;
+    int line = ld->lineno;
+    if (ld->failed)
+        return 1;
+    if (!*section) {
+        file_error(ld, line, NULL, name, "key outside any [section]");
+        return 0;
+    }
+    if (!known_section(section)) {
+        file_error(ld, line, section, name, "unknown section");
+        return 0;
+    }
+    bool via_file;
+    const struct key_def *d = find_key_or_file(section, name, &via_file);
+    if (!d) {
+        file_error(ld, line, section, name, "unknown key");
+        return 0;
+    }
+    size_t i = (size_t)(d - keys);
+    struct origin *o = &ld->origin[i];
+    if (o->line > 0) {
+        file_error(ld, line, section, name, "duplicate key (already set at line %d)", o->line);
+        return 0;
+    }
+    o->line = line;
+    o->via_file = via_file;
+
+    char why[512];
+    char *content = NULL;
+    if (via_file) {
+        content = read_value_file(value, why, sizeof why);
+        if (!content) {
+            file_error(ld, line, section, name, "%s", why);
+            return 0;
+        }
+        value = content;
+    }
+    int rc = apply(ld->c, d, value, why, sizeof why);
+    free(content);
+    if (rc < 0) {
+        file_error(ld, line, section, name, "%s", why);
+        return 0;
+    }
+    return 1;
+}
+
+static void load_file(struct loader *ld)
+{
+    ld->fp = fopen(ld->path, "r");
+    if (!ld->fp) {
+        if (ld->err && ld->errlen)
+            snprintf(ld->err, ld->errlen, "%s: cannot open: %s", ld->path, strerror(errno));
+        ld->failed = true;
+        return;
+    }
+    int rc = ini_parse_stream(read_line, ld, on_key, ld);
+    bool read_failed = ferror(ld->fp);
+    fclose(ld->fp);
+    ld->fp = NULL;
+    free(ld->line);
+    ld->line = NULL;
+    if (read_failed) {
+        if (ld->err && ld->errlen)
+            snprintf(ld->err, ld->errlen, "%s: read error after line %d", ld->path, ld->lineno);
+        ld->failed = true;
+    } else if (rc == -2) {
+        if (ld->err && ld->errlen)
+            snprintf(ld->err, ld->errlen, "%s: out of memory", ld->path);
+        ld->failed = true;
+    } else if (rc > 0 && (!ld->failed || (ld->err_line > 0 && rc < ld->err_line))) {
+        /* inih found a line that is neither [section], key = value nor a comment. */
+        ld->failed = false;
+        file_error(ld, rc, NULL, NULL, "syntax error: expected [section] or key = value");
+    }
+}
+
+/* ---- the environment ---- */
+
+static void env_name(char *out, size_t len, const struct key_def *d, const char *suffix)
+{
+    snprintf(out, len, "%s%s_%s%s", ENV_PREFIX, d->section, d->name, suffix);
+    for (char *p = out; *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+}
+
+static void load_env(struct loader *ld)
+{
+    for (size_t i = 0; i < NKEYS && !ld->failed; i++) {
+        const struct key_def *d = &keys[i];
+        char var[64], var_file[64], why[512];
+        env_name(var, sizeof var, d, "");
+        env_name(var_file, sizeof var_file, d, "_FILE");
+        const char *v = getenv(var), *vf = getenv(var_file);
+        if (!v && !vf)
+            continue;
+        if (v && vf) {
+            env_error(ld, var, "also set as %s; set one of them", var_file);
+            return;
+        }
+        const char *used = v ? var : var_file;
+        char *content = NULL;
+        if (vf) {
+            content = read_value_file(vf, why, sizeof why);
+            if (!content) {
+                env_error(ld, used, "%s", why);
+                return;
+            }
+            v = content;
+        }
+        int rc = apply(ld->c, d, v, why, sizeof why);
+        free(content);
+        if (rc < 0) {
+            env_error(ld, used, "%s", why);
+            return;
+        }
+        struct origin *o = &ld->origin[i];
+        o->line = 0;
+        o->via_file = vf != NULL;
+        snprintf(o->env, sizeof o->env, "%s", used);
+    }
+}
+
+/* ---- the whole ---- */
+
+static size_t key_index(const char *section, const char *name)
+{
+    return (size_t)(find_key(section, name) - keys);
+}
+
+static bool is_set(const struct loader *ld, size_t i)
+{
+    return ld->origin[i].line > 0 || ld->origin[i].env[0];
+}
+
+static bool wildcard(const char *bind)
+{
+    return strcmp(bind, "0.0.0.0") == 0 || strcmp(bind, "::") == 0 || strcmp(bind, "*") == 0 ||
+           strcmp(bind, "[::]") == 0;
+}
+
+static void check_whole(struct loader *ld)
+{
+    struct config *c = ld->c;
+
+    size_t web_enabled = key_index("web", "enabled");
+    if (!is_set(ld, web_enabled))
+        c->web_enabled = !c->discord_token && !c->matrix_homeserver;
+
+    if (c->matrix_password && !c->matrix_user_id)
+        origin_error(ld, key_index("matrix", "password"), "a password login needs user_id");
+    if (c->matrix_homeserver && !c->matrix_access_token && !c->matrix_password)
+        origin_error(ld, key_index("matrix", "homeserver"),
+                     "needs access_token, or user_id and password");
+
+    if (c->web_enabled && c->metrics_enabled && c->web_port == c->metrics_port &&
+        (strcmp(c->web_bind, c->metrics_bind) == 0 || wildcard(c->web_bind) ||
+         wildcard(c->metrics_bind))) {
+        /* Blame the setting most likely to be the mistake. */
+        static const char *const blame[][2] = {
+            {"metrics", "port"}, {"metrics", "bind"}, {"web", "port"},
+            {"web", "bind"},     {"web", "enabled"},  {"metrics", "enabled"},
+        };
+        size_t who = key_index("metrics", "port");
+        for (size_t k = 0; k < sizeof blame / sizeof blame[0]; k++)
+            if (is_set(ld, key_index(blame[k][0], blame[k][1]))) {
+                who = key_index(blame[k][0], blame[k][1]);
+                break;
+            }
+        origin_error(ld, who, "web and metrics both listen on %s:%d; give them different ports",
+                     c->metrics_bind, c->metrics_port);
+    }
+}
+
+int config_init(struct config *c)
+{
+    memset(c, 0, sizeof *c);
+    static const struct {
+        const char *section, *name, *value;
+    } defaults[] = {
+        {"store", "path", "illegald.db"},
+        {"log", "level", "info"},
+        {"game", "language", "en"},
+        {"game", "variant", "standard"},
+        {"discord", "api_url", "https://discord.com/api/v10"},
+        {"web", "bind", "127.0.0.1"},
+        {"metrics", "bind", "127.0.0.1"},
+    };
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
+        char **field = str_field(c, find_key(defaults[i].section, defaults[i].name));
+        *field = strdup(defaults[i].value);
+        if (!*field) {
+            config_free(c);
+            return -1;
+        }
+    }
+    c->session_seconds = 180;
+    c->casual_session_seconds = 1200;
+    c->reveal_seconds = 2;
+    c->grab_seconds = 30;
+    c->debate_seconds = 60;
+    c->vote_seconds = 30;
+    c->matrix_moderator_power_level = 50;
+    c->web_enabled = true;
+    c->web_port = 8080;
+    c->metrics_port = 9108;
+    return 0;
+}
+
+int config_load(struct config *c, const char *path, char *err, size_t errlen)
+{
+    struct loader ld;
+    memset(&ld, 0, sizeof ld);
+    ld.c = c;
+    ld.path = path;
+    ld.err = err;
+    ld.errlen = errlen;
+    if (err && errlen)
+        err[0] = '\0';
+    if (path)
+        load_file(&ld);
+    if (!ld.failed)
+        load_env(&ld);
+    if (!ld.failed)
+        check_whole(&ld);
+    return ld.failed ? -1 : 0;
+}
+
+void config_free(struct config *c)
+{
+    for (size_t i = 0; i < NKEYS; i++) {
+        const struct key_def *d = &keys[i];
+        if (d->kind == K_STRING || d->kind == K_URL || d->kind == K_MXID || d->kind == K_LEVEL ||
+            d->kind == K_VARIANT || d->kind == K_LANGUAGE) {
+            char **field = str_field(c, d);
+            free(*field);
+            *field = NULL;
+        }
+    }
+    free_guilds(c);
+}
+
+void config_describe(const struct config *c, FILE *out)
+{
+    const char *section = NULL;
+    fprintf(out, "; effective illegald settings; secrets are shown as (set) or (not set)\n");
+    for (size_t i = 0; i < NKEYS; i++) {
+        const struct key_def *d = &keys[i];
+        if (!section || strcmp(section, d->section) != 0) {
+            section = d->section;
+            fprintf(out, "\n[%s]\n", section);
+        }
+        fprintf(out, "%s =", d->name);
+        switch (d->kind) {
+        case K_BOOL:
+            fprintf(out, " %s", *(const bool *)((const char *)c + d->offset) ? "true" : "false");
+            break;
+        case K_INT:
+            fprintf(out, " %d", *(const int *)((const char *)c + d->offset));
+            break;
+        case K_INT64:
+            fprintf(out, " %lld", (long long)*(const int64_t *)((const char *)c + d->offset));
+            break;
+        case K_GUILDS:
+            for (unsigned g = 0; g < c->discord_nguilds; g++)
+                fprintf(out, "%s%s", g ? "," : " ", c->discord_guilds[g]);
+            break;
+        default: {
+            const char *v = *str_field_const(c, d);
+            if (d->flags & F_SECRET)
+                fprintf(out, " %s", v ? "(set)" : "(not set)");
+            else if (v)
+                fprintf(out, " %s", v);
+            break;
+        }
+        }
+        fputc('\n', out);
+    }
+}
