@@ -38,7 +38,11 @@ struct json_object;
 #define IL_MAX_OFFERS      64 /* open offers in one game */
 #define IL_MAX_OFFERS_FROM 8  /* open offers made by one player */
 #define IL_MAX_CASES       (2 * IL_MAX_PLAYERS)
-#define IL_MAX_EVENTS      64 /* events one action can produce, at most */
+/* Events one action can produce, at most. The worst case is a casual session
+ * closing on a full offer book: two OFFER_EXPIRED per open offer, then
+ * SESSION_CLOSED, DROP_STARTED, DREW and HAND per player, DROP_DONE and
+ * SESSION_OPENED: 2 * 64 + 2 * 8 + 4 = 148. */
+#define IL_MAX_EVENTS      (2 * IL_MAX_OFFERS + 4 * IL_MAX_PLAYERS)
 
 #define IL_PUBLIC (-1) /* event audience: everyone at the table */
 #define IL_GM     (-2) /* actor seat of the Game Master */
@@ -254,7 +258,7 @@ enum il_event_type {
     IL_EV_OFFER_CANCELLED, /* private to each side: same fields */
     IL_EV_OFFER_EXPIRED,  /* private to each side: same fields */
     IL_EV_HAND,           /* private: the player's whole hand in `cards`, after a change */
-    IL_EV_DROP_STARTED,   /* public: number (1..4), count of cards */
+    IL_EV_DROP_STARTED,   /* public: number (1..4), the deck in `cards` (one card per resource in play) */
     IL_EV_DROP_REVEALED,  /* public: number (index of the card, 0-based), resource */
     IL_EV_GRAB_OPENED,    /* public: deadline */
     IL_EV_GRABBED,        /* public: player took `resource` */
@@ -268,9 +272,9 @@ enum il_event_type {
     IL_EV_VERDICT,        /* public: number, tally, target = convicted seat or IL_NOBODY, cards */
     IL_EV_REVEAL,         /* public, at the end: player, cards = everything they hold, score */
     IL_EV_GAME_OVER,      /* public: scores, winners mask, rank */
-    IL_EV_PAUSED,         /* public */
-    IL_EV_RESUMED,        /* public: deadline */
-    IL_EV_EXTENDED,       /* public: deadline */
+    IL_EV_PAUSED,         /* public: ms left on the clock */
+    IL_EV_RESUMED,        /* public: deadline, ms left */
+    IL_EV_EXTENDED,       /* public: deadline (0 while paused), ms left */
     IL_EV_PLAYER_REMOVED, /* public: player */
     IL_EV_TIMER_SET,      /* public: timer, ms */
 };
@@ -351,6 +355,10 @@ enum il_error il_game_setup(struct il_game *g, const struct il_config *config,
  * Applies one action at time `now`, appending what happened to ev.
  * On error nothing changes: not the game, not the rng, not ev.
  * A TICK before the deadline (or while paused) is not an error and does nothing.
+ * One action never produces more than IL_MAX_EVENTS events; if ev has no room
+ * left for them, the action is refused with IL_ERR_BAD_ACTION, so reset ev
+ * (n = 0) before each call. A step that opens while the game is paused (the GM
+ * removed a player) announces deadline 0; RESUMED gives the real one.
  */
 enum il_error il_game_apply(struct il_game *g, const struct il_action *a, int64_t now,
                             struct rng *rng, struct il_events *ev);

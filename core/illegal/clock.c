@@ -1,0 +1,143 @@
+/*
+ * clock.c - deadlines, the session flow and the Game Master's clock actions.
+ */
+#include "internal.h"
+
+int64_t il_start_timer(struct il_ctx *c, enum il_timer t)
+{
+    struct il_game *g = c->g;
+    int64_t ms = g->config.timer_ms[t];
+    if (g->paused) {
+        /* A step that opens while the clock is stopped keeps its full time. */
+        g->paused_remaining = ms;
+        g->deadline = 0;
+    } else {
+        g->deadline = c->now + ms;
+    }
+    return g->deadline;
+}
+
+void il_open_session(struct il_ctx *c)
+{
+    struct il_game *g = c->g;
+    g->session++;
+    g->phase = IL_PHASE_DEALING;
+    struct il_event *e = il_emit(c, IL_EV_SESSION_OPENED, IL_PUBLIC);
+    e->number = g->session;
+    e->deadline = il_start_timer(c, IL_TIMER_SESSION);
+}
+
+void il_close_session(struct il_ctx *c)
+{
+    struct il_game *g = c->g;
+    il_expire_offers(c);
+    struct il_event *e = il_emit(c, IL_EV_SESSION_CLOSED, IL_PUBLIC);
+    e->number = g->session;
+    if (g->session < IL_SESSIONS)
+        il_start_drop(c);
+    else
+        il_open_tribunal(c);
+}
+
+void il_fire(struct il_ctx *c)
+{
+    switch (c->g->phase) {
+    case IL_PHASE_DEALING:
+        il_close_session(c);
+        break;
+    case IL_PHASE_DROP_REVEAL:
+        il_reveal_next(c);
+        break;
+    case IL_PHASE_DROP_GRAB:
+        il_end_drop(c);
+        break;
+    case IL_PHASE_DEBATE:
+        il_open_vote(c);
+        break;
+    case IL_PHASE_VOTE:
+        il_verdict(c);
+        break;
+    case IL_PHASE_OVER:
+        break;
+    }
+}
+
+static enum il_error act_extend(struct il_ctx *c, int64_t ms)
+{
+    struct il_game *g = c->g;
+    if (ms <= 0 || ms > IL_TIMER_MAX_MS)
+        return IL_ERR_BAD_TIMER;
+    int64_t left = (g->paused ? g->paused_remaining : g->deadline - c->now) + ms;
+    if (left > IL_TIMER_MAX_MS)
+        return IL_ERR_BAD_TIMER;
+    if (g->paused)
+        g->paused_remaining = left;
+    else
+        g->deadline += ms;
+    struct il_event *e = il_emit(c, IL_EV_EXTENDED, IL_PUBLIC);
+    e->deadline = g->deadline;
+    e->ms = left;
+    return IL_OK;
+}
+
+enum il_error il_act_clock(struct il_ctx *c, const struct il_action *a)
+{
+    struct il_game *g = c->g;
+    struct il_event *e;
+
+    if (a->type == IL_ACT_TICK) {
+        /* il_game_apply() has already seen that the deadline is due. */
+        il_fire(c);
+        return IL_OK;
+    }
+    if (a->player != IL_GM)
+        return IL_ERR_NOT_GM;
+
+    switch (a->type) {
+    case IL_ACT_PAUSE:
+        if (g->paused)
+            return IL_ERR_PAUSED;
+        g->paused = true;
+        g->paused_remaining = g->deadline - c->now;
+        if (g->paused_remaining < 0)
+            g->paused_remaining = 0;
+        if (g->paused_remaining > IL_TIMER_MAX_MS)
+            g->paused_remaining = IL_TIMER_MAX_MS;
+        g->deadline = 0;
+        e = il_emit(c, IL_EV_PAUSED, IL_PUBLIC);
+        e->ms = g->paused_remaining;
+        return IL_OK;
+    case IL_ACT_RESUME:
+        if (!g->paused)
+            return IL_ERR_NOT_PAUSED;
+        g->paused = false;
+        g->deadline = c->now + g->paused_remaining;
+        e = il_emit(c, IL_EV_RESUMED, IL_PUBLIC);
+        e->deadline = g->deadline;
+        e->ms = g->paused_remaining;
+        g->paused_remaining = 0;
+        return IL_OK;
+    case IL_ACT_EXTEND:
+        return act_extend(c, a->ms);
+    case IL_ACT_NEXT:
+        if (g->paused)
+            return IL_ERR_PAUSED;
+        il_fire(c);
+        return IL_OK;
+    case IL_ACT_END:
+        il_finish(c);
+        return IL_OK;
+    case IL_ACT_SET_TIMER:
+        if ((unsigned)a->timer >= IL_TIMERS)
+            return IL_ERR_BAD_ACTION;
+        if (!il_timer_ok(a->ms))
+            return IL_ERR_BAD_TIMER;
+        g->config.timer_ms[a->timer] = a->ms;
+        e = il_emit(c, IL_EV_TIMER_SET, IL_PUBLIC);
+        e->timer = a->timer;
+        e->ms = a->ms;
+        return IL_OK;
+    default:
+        return IL_ERR_BAD_ACTION;
+    }
+}

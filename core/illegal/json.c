@@ -1,0 +1,438 @@
+/*
+ * json.c - a game to and from json-c, with readable keys and identifiers
+ * instead of numbers wherever the value is a card, phase or timer.
+ */
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "internal.h"
+
+#define IL_JSON_FORMAT 1 /* bumped when the layout changes incompatibly */
+
+/* Writing: every helper notes a failed allocation in *oom and carries on, so
+ * the caller checks once at the end. */
+
+static void put(struct json_object *obj, const char *key, struct json_object *val, bool *oom)
+{
+    if (!val) {
+        *oom = true;
+        return;
+    }
+    if (json_object_object_add(obj, key, val) != 0) {
+        json_object_put(val);
+        *oom = true;
+    }
+}
+
+static void push(struct json_object *arr, struct json_object *val, bool *oom)
+{
+    if (!val) {
+        *oom = true;
+        return;
+    }
+    if (json_object_array_add(arr, val) != 0) {
+        json_object_put(val);
+        *oom = true;
+    }
+}
+
+static struct json_object *new_obj(bool *oom)
+{
+    struct json_object *o = json_object_new_object();
+    *oom |= !o;
+    return o;
+}
+
+static struct json_object *new_arr(bool *oom)
+{
+    struct json_object *a = json_object_new_array();
+    *oom |= !a;
+    return a;
+}
+
+static struct json_object *bundle_to_json(const struct il_bundle *b, bool *oom)
+{
+    struct json_object *o = new_obj(oom);
+    for (unsigned t = 0; o && t < IL_CARD_TYPES; t++)
+        if (b->n[t])
+            put(o, il_card_id(t), json_object_new_int(b->n[t]), oom);
+    return o;
+}
+
+static struct json_object *mask_to_json(uint8_t mask, bool *oom)
+{
+    struct json_object *a = new_arr(oom);
+    for (unsigned r = 0; a && r < IL_RESOURCES; r++)
+        if (mask & (1u << r))
+            push(a, json_object_new_string(il_resource_id(r)), oom);
+    return a;
+}
+
+static struct json_object *config_to_json(const struct il_config *c, bool *oom)
+{
+    struct json_object *o = new_obj(oom), *timers = new_obj(oom);
+    if (!o || !timers) {
+        json_object_put(o);
+        json_object_put(timers);
+        return NULL;
+    }
+    put(o, "variant", json_object_new_string(il_variant_id(c->variant)), oom);
+    put(o, "resources", mask_to_json(c->resources, oom), oom);
+    for (unsigned t = 0; t < IL_TIMERS; t++)
+        put(timers, il_timer_id((enum il_timer)t), json_object_new_int64(c->timer_ms[t]), oom);
+    put(o, "timers", timers, oom);
+    return o;
+}
+
+static struct json_object *player_to_json(const struct il_player *p, bool *oom)
+{
+    struct json_object *o = new_obj(oom);
+    if (!o)
+        return NULL;
+    put(o, "active", json_object_new_boolean(p->active), oom);
+    put(o, "dealer", json_object_new_string(il_resource_id(p->dealer)), oom);
+    put(o, "buyer", json_object_new_string(il_resource_id(p->buyer)), oom);
+    put(o, "extra", json_object_new_string(il_resource_id(p->extra)), oom);
+    put(o, "hand", bundle_to_json(&p->hand, oom), oom);
+    put(o, "grabbed", json_object_new_boolean(p->grabbed), oom);
+    put(o, "vote", json_object_new_int(p->vote), oom);
+    put(o, "score", json_object_new_int(p->score), oom);
+    return o;
+}
+
+static struct json_object *drop_to_json(const struct il_game *g, bool *oom)
+{
+    struct json_object *o = new_obj(oom), *cards = new_arr(oom), *taken = new_arr(oom);
+    if (!o || !cards || !taken) {
+        json_object_put(o);
+        json_object_put(cards);
+        json_object_put(taken);
+        return NULL;
+    }
+    for (unsigned i = 0; i < g->drop_count; i++) {
+        push(cards, json_object_new_string(il_resource_id(g->drop_cards[i])), oom);
+        push(taken, json_object_new_boolean(g->drop_taken[i]), oom);
+    }
+    put(o, "cards", cards, oom);
+    put(o, "shown", json_object_new_int(g->drop_shown), oom);
+    put(o, "taken", taken, oom);
+    return o;
+}
+
+static struct json_object *offer_to_json(const struct il_offer *f, bool *oom)
+{
+    struct json_object *o = new_obj(oom);
+    if (!o)
+        return NULL;
+    put(o, "id", json_object_new_int64(f->id), oom);
+    put(o, "from", json_object_new_int(f->from), oom);
+    put(o, "to", json_object_new_int(f->to), oom);
+    put(o, "give", bundle_to_json(&f->give, oom), oom);
+    put(o, "ask", bundle_to_json(&f->ask, oom), oom);
+    return o;
+}
+
+static struct json_object *case_to_json(const struct il_case *k, bool *oom)
+{
+    struct json_object *a = new_arr(oom);
+    for (unsigned i = 0; a && i < k->ncards; i++)
+        push(a, json_object_new_string(il_card_id(k->cards[i])), oom);
+    return a;
+}
+
+struct json_object *il_game_to_json(const struct il_game *g)
+{
+    bool oom = false;
+    struct json_object *o = new_obj(&oom);
+    struct json_object *players = new_arr(&oom), *offers = new_arr(&oom), *cases = new_arr(&oom);
+    if (oom) {
+        json_object_put(o);
+        json_object_put(players);
+        json_object_put(offers);
+        json_object_put(cases);
+        return NULL;
+    }
+    for (unsigned s = 0; s < g->nplayers && s < IL_MAX_PLAYERS; s++)
+        push(players, player_to_json(&g->players[s], &oom), &oom);
+    for (unsigned i = 0; i < g->noffers && i < IL_MAX_OFFERS; i++)
+        push(offers, offer_to_json(&g->offers[i], &oom), &oom);
+    for (unsigned i = 0; i < g->ncases && i < IL_MAX_CASES; i++)
+        push(cases, case_to_json(&g->cases[i], &oom), &oom);
+
+    put(o, "format", json_object_new_int(IL_JSON_FORMAT), &oom);
+    put(o, "config", config_to_json(&g->config, &oom), &oom);
+    put(o, "nplayers", json_object_new_int(g->nplayers), &oom);
+    put(o, "in_play", mask_to_json(g->in_play, &oom), &oom);
+    put(o, "players", players, &oom);
+    put(o, "phase", json_object_new_string(il_phase_id(g->phase)), &oom);
+    put(o, "session", json_object_new_int(g->session), &oom);
+    put(o, "drops", json_object_new_int(g->drops), &oom);
+    put(o, "deadline", json_object_new_int64(g->deadline), &oom);
+    put(o, "paused", json_object_new_boolean(g->paused), &oom);
+    put(o, "paused_remaining", json_object_new_int64(g->paused_remaining), &oom);
+    put(o, "drop", drop_to_json(g, &oom), &oom);
+    put(o, "discard", bundle_to_json(&g->discard, &oom), &oom);
+    put(o, "next_offer_id", json_object_new_int64(g->next_offer_id), &oom);
+    put(o, "offers", offers, &oom);
+    put(o, "case_index", json_object_new_int(g->case_index), &oom);
+    put(o, "cases", cases, &oom);
+    if (oom) {
+        json_object_put(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* Reading: each helper returns false when the field is missing, of the wrong
+ * type or out of range. */
+
+static struct json_object *field(const struct json_object *o, const char *key, enum json_type type)
+{
+    struct json_object *v = NULL;
+    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
+        return NULL;
+    return v;
+}
+
+static bool get_int(const struct json_object *o, const char *key, int64_t min, int64_t max,
+                    int64_t *out)
+{
+    struct json_object *v = field(o, key, json_type_int);
+    if (!v)
+        return false;
+    int64_t x = json_object_get_int64(v);
+    if (x < min || x > max)
+        return false;
+    *out = x;
+    return true;
+}
+
+static bool get_u8(const struct json_object *o, const char *key, unsigned max, uint8_t *out)
+{
+    int64_t x;
+    if (!get_int(o, key, 0, max, &x))
+        return false;
+    *out = (uint8_t)x;
+    return true;
+}
+
+static bool get_bool(const struct json_object *o, const char *key, bool *out)
+{
+    struct json_object *v = field(o, key, json_type_boolean);
+    if (!v)
+        return false;
+    *out = json_object_get_boolean(v);
+    return true;
+}
+
+/* A string field parsed by one of the *_from_id() functions. */
+static bool get_id(const struct json_object *o, const char *key, int (*parse)(const char *),
+                   int *out)
+{
+    struct json_object *v = field(o, key, json_type_string);
+    int x = v ? parse(json_object_get_string(v)) : -1;
+    if (x < 0)
+        return false;
+    *out = x;
+    return true;
+}
+
+static int phase_from_id(const char *id)
+{
+    for (int p = IL_PHASE_DEALING; p <= IL_PHASE_OVER; p++)
+        if (strcmp(id, il_phase_id((enum il_phase)p)) == 0)
+            return p;
+    return -1;
+}
+
+static bool get_resource(const struct json_object *o, const char *key, uint8_t *out)
+{
+    int r;
+    if (!get_id(o, key, il_resource_from_id, &r))
+        return false;
+    *out = (uint8_t)r;
+    return true;
+}
+
+static bool bundle_from_json(const struct json_object *o, const char *key, struct il_bundle *b)
+{
+    struct json_object *v = field(o, key, json_type_object);
+    if (!v)
+        return false;
+    int found = 0;
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++) {
+        if (!json_object_object_get_ex(v, il_card_id(t), NULL))
+            continue;
+        if (!get_u8(v, il_card_id(t), UINT8_MAX, &b->n[t]) || b->n[t] == 0)
+            return false;
+        found++;
+    }
+    /* Every key must be a card. */
+    return found == json_object_object_length(v);
+}
+
+static bool mask_from_json(const struct json_object *o, const char *key, uint8_t *mask)
+{
+    struct json_object *v = field(o, key, json_type_array);
+    if (!v)
+        return false;
+    *mask = 0;
+    for (size_t i = 0; i < json_object_array_length(v); i++) {
+        struct json_object *e = json_object_array_get_idx(v, i);
+        int r = json_object_is_type(e, json_type_string)
+                    ? il_resource_from_id(json_object_get_string(e))
+                    : -1;
+        if (r < 0 || (*mask & (1u << r)))
+            return false;
+        *mask |= (uint8_t)(1u << r);
+    }
+    return true;
+}
+
+static bool config_from_json(const struct json_object *o, struct il_config *c)
+{
+    struct json_object *v = field(o, "config", json_type_object);
+    int variant;
+    if (!v || !get_id(v, "variant", il_variant_from_id, &variant) ||
+        !mask_from_json(v, "resources", &c->resources))
+        return false;
+    c->variant = (enum il_variant)variant;
+    struct json_object *timers = field(v, "timers", json_type_object);
+    if (!timers)
+        return false;
+    for (unsigned t = 0; t < IL_TIMERS; t++)
+        if (!get_int(timers, il_timer_id((enum il_timer)t), IL_TIMER_MIN_MS, IL_TIMER_MAX_MS,
+                     &c->timer_ms[t]))
+            return false;
+    return true;
+}
+
+static bool player_from_json(const struct json_object *o, struct il_player *p)
+{
+    int64_t vote, score;
+    if (!get_bool(o, "active", &p->active) || !get_resource(o, "dealer", &p->dealer) ||
+        !get_resource(o, "buyer", &p->buyer) || !get_resource(o, "extra", &p->extra) ||
+        !bundle_from_json(o, "hand", &p->hand) || !get_bool(o, "grabbed", &p->grabbed) ||
+        !get_int(o, "vote", IL_NOBODY, IL_MAX_PLAYERS - 1, &vote) ||
+        !get_int(o, "score", INT16_MIN, INT16_MAX, &score))
+        return false;
+    p->vote = (int8_t)vote;
+    p->score = (int16_t)score;
+    return true;
+}
+
+static bool players_from_json(const struct json_object *o, struct il_game *g)
+{
+    struct json_object *v = field(o, "players", json_type_array);
+    if (!v || json_object_array_length(v) != g->nplayers)
+        return false;
+    for (unsigned s = 0; s < g->nplayers; s++) {
+        struct json_object *p = json_object_array_get_idx(v, s);
+        if (!json_object_is_type(p, json_type_object) || !player_from_json(p, &g->players[s]))
+            return false;
+    }
+    return true;
+}
+
+static bool drop_from_json(const struct json_object *o, struct il_game *g)
+{
+    struct json_object *v = field(o, "drop", json_type_object);
+    struct json_object *cards = v ? field(v, "cards", json_type_array) : NULL;
+    struct json_object *taken = v ? field(v, "taken", json_type_array) : NULL;
+    if (!cards || !taken || !get_u8(v, "shown", IL_RESOURCES, &g->drop_shown))
+        return false;
+    size_t n = json_object_array_length(cards);
+    if (n > IL_RESOURCES || json_object_array_length(taken) != n)
+        return false;
+    g->drop_count = (uint8_t)n;
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *c = json_object_array_get_idx(cards, i);
+        struct json_object *t = json_object_array_get_idx(taken, i);
+        int r = json_object_is_type(c, json_type_string)
+                    ? il_resource_from_id(json_object_get_string(c))
+                    : -1;
+        if (r < 0 || !json_object_is_type(t, json_type_boolean))
+            return false;
+        g->drop_cards[i] = (uint8_t)r;
+        g->drop_taken[i] = json_object_get_boolean(t);
+    }
+    return true;
+}
+
+static bool offers_from_json(const struct json_object *o, struct il_game *g)
+{
+    struct json_object *v = field(o, "offers", json_type_array);
+    if (!v || json_object_array_length(v) > IL_MAX_OFFERS)
+        return false;
+    g->noffers = (uint8_t)json_object_array_length(v);
+    for (unsigned i = 0; i < g->noffers; i++) {
+        struct json_object *e = json_object_array_get_idx(v, i);
+        struct il_offer *f = &g->offers[i];
+        int64_t id;
+        if (!json_object_is_type(e, json_type_object) || !get_int(e, "id", 1, UINT32_MAX, &id) ||
+            !get_u8(e, "from", IL_MAX_PLAYERS - 1, &f->from) ||
+            !get_u8(e, "to", IL_MAX_PLAYERS - 1, &f->to) ||
+            !bundle_from_json(e, "give", &f->give) || !bundle_from_json(e, "ask", &f->ask))
+            return false;
+        f->id = (uint32_t)id;
+    }
+    return true;
+}
+
+static bool cases_from_json(const struct json_object *o, struct il_game *g)
+{
+    struct json_object *v = field(o, "cases", json_type_array);
+    if (!v || json_object_array_length(v) > IL_MAX_CASES)
+        return false;
+    g->ncases = (uint8_t)json_object_array_length(v);
+    for (unsigned i = 0; i < g->ncases; i++) {
+        struct json_object *e = json_object_array_get_idx(v, i);
+        if (!json_object_is_type(e, json_type_array) || json_object_array_length(e) < 1 ||
+            json_object_array_length(e) > 2)
+            return false;
+        g->cases[i].ncards = (uint8_t)json_object_array_length(e);
+        for (unsigned k = 0; k < g->cases[i].ncards; k++) {
+            struct json_object *c = json_object_array_get_idx(e, k);
+            int t = json_object_is_type(c, json_type_string)
+                        ? il_card_from_id(json_object_get_string(c))
+                        : -1;
+            if (t < 0)
+                return false;
+            g->cases[i].cards[k] = (uint8_t)t;
+        }
+    }
+    return true;
+}
+
+enum il_error il_game_from_json(struct il_game *g, const struct json_object *json)
+{
+    if (!json || !json_object_is_type(json, json_type_object))
+        return IL_ERR_CORRUPT;
+    /* Filled into a zeroed copy, padding included, so a round trip gives
+     * back the same bytes; g changes only once the whole game checks out. */
+    struct il_game w;
+    memset(&w, 0, sizeof w);
+    int64_t format, next_id, far = IL_NOW_LIMIT + IL_TIMER_MAX_MS;
+    int phase;
+    if (!get_int(json, "format", IL_JSON_FORMAT, IL_JSON_FORMAT, &format) ||
+        !config_from_json(json, &w.config) ||
+        !get_u8(json, "nplayers", IL_MAX_PLAYERS, &w.nplayers) || w.nplayers < IL_MIN_PLAYERS ||
+        !mask_from_json(json, "in_play", &w.in_play) || !players_from_json(json, &w) ||
+        !get_id(json, "phase", phase_from_id, &phase) ||
+        !get_u8(json, "session", IL_SESSIONS, &w.session) ||
+        !get_u8(json, "drops", IL_DROPS, &w.drops) ||
+        !get_int(json, "deadline", -far, far, &w.deadline) ||
+        !get_bool(json, "paused", &w.paused) ||
+        !get_int(json, "paused_remaining", 0, IL_TIMER_MAX_MS, &w.paused_remaining) ||
+        !drop_from_json(json, &w) || !bundle_from_json(json, "discard", &w.discard) ||
+        !get_int(json, "next_offer_id", 1, UINT32_MAX, &next_id) || !offers_from_json(json, &w) ||
+        !get_u8(json, "case_index", IL_MAX_CASES, &w.case_index) || !cases_from_json(json, &w))
+        return IL_ERR_CORRUPT;
+    w.phase = (enum il_phase)phase;
+    w.next_offer_id = (uint32_t)next_id;
+    if (!il_game_check(&w, NULL, 0))
+        return IL_ERR_CORRUPT;
+    memcpy(g, &w, sizeof w);
+    return IL_OK;
+}

@@ -1,0 +1,71 @@
+/*
+ * score.c - the end of the game: scoring, ranks and winners.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+int il_score(const struct il_game *g, unsigned seat)
+{
+    if (seat >= g->nplayers)
+        return 0;
+    const struct il_player *p = &g->players[seat];
+    const uint8_t *n = p->hand.n;
+    int score = n[IL_CARD(IL_KIND_RESOURCE, p->buyer)];
+    for (unsigned r = 0; r < IL_RESOURCES; r++) {
+        unsigned sd = n[IL_CARD(IL_KIND_DEALER_SUSPECT, r)];
+        unsigned sb = n[IL_CARD(IL_KIND_BUYER_SUSPECT, r)];
+        score += r == p->dealer ? -5 * (int)sd : (int)sd;
+        score += r == p->buyer ? -5 * (int)sb : (int)sb;
+    }
+    return score;
+}
+
+void il_finish(struct il_ctx *c)
+{
+    struct il_game *g = c->g;
+
+    /* Whatever was still in motion is set aside: open offers, the cards of a
+     * drop on the table, the cases not yet judged. */
+    il_expire_offers(c);
+    il_clear_drop(g);
+    for (unsigned i = g->case_index; i < g->ncases; i++)
+        for (unsigned k = 0; k < g->cases[i].ncards; k++)
+            g->discard.n[g->cases[i].cards[k]]++;
+    g->case_index = g->ncases;
+    il_clear_votes(g);
+    g->phase = IL_PHASE_OVER;
+    g->deadline = 0;
+    g->paused = false;
+    g->paused_remaining = 0;
+
+    int top = 0;
+    bool any = false;
+    for (unsigned s = 0; s < g->nplayers; s++) {
+        struct il_player *p = &g->players[s];
+        if (!p->active)
+            continue;
+        p->score = (int16_t)il_score(g, s);
+        if (!any || p->score > top)
+            top = p->score;
+        any = true;
+        struct il_event *e = il_emit(c, IL_EV_REVEAL, IL_PUBLIC);
+        e->player = (int8_t)s;
+        e->cards = p->hand;
+        e->score = p->score;
+    }
+    struct il_event *over = il_emit(c, IL_EV_GAME_OVER, IL_PUBLIC);
+    for (unsigned s = 0; s < g->nplayers; s++) {
+        const struct il_player *p = &g->players[s];
+        if (!p->active)
+            continue;
+        over->scores[s] = p->score;
+        /* Competition ranking: one plus the number of players who scored more. */
+        unsigned rank = 1;
+        for (unsigned o = 0; o < g->nplayers; o++)
+            rank += g->players[o].active && g->players[o].score > p->score;
+        over->rank[s] = (uint8_t)rank;
+        if (p->score == top)
+            over->winners |= (uint8_t)(1u << s);
+    }
+}
