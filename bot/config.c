@@ -458,6 +458,8 @@ static int apply(struct config *c, const struct key_def *d, const char *v, char 
 
 /*
  * Reads the value of a <key>_file: the whole file, trailing newlines removed.
+ * An empty file is an empty value, which unsets an optional key: systemd's
+ * SetCredential= fallback gives an empty credential for a platform not in use.
  * Returns a malloc'd string, or NULL with the reason in why.
  */
 static char *read_value_file(const char *path, char *why, size_t whylen)
@@ -485,8 +487,6 @@ static char *read_value_file(const char *path, char *why, size_t whylen)
         problem = "contains a NUL byte";
     while (!problem && n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
         n--;
-    if (!problem && n == 0)
-        problem = "it is empty";
     if (problem) {
         snprintf(why, whylen, "cannot read %s: %s", path, problem);
         free(buf);

@@ -370,6 +370,17 @@ static void test_secret_files(void **state)
     assert_int_equal(c.web_port, 8443);
     config_free(&c);
 
+    /* An empty file (systemd's SetCredential= fallback) leaves a key unset. */
+    clear_env();
+    const char *empty = write_file("empty_token", "\n");
+    setenv("ILLEGALD_MATRIX_ACCESS_TOKEN_FILE", empty, 1);
+    snprintf(text, sizeof text, "[discord]\ntoken_file = %s\n", empty);
+    load_ok(&c, text);
+    assert_null(c.discord_token);
+    assert_null(c.matrix_access_token);
+    assert_true(c.web_enabled);
+    config_free(&c);
+
     /* The environment's _FILE overrides the file's plain value. */
     clear_env();
     setenv("ILLEGALD_DISCORD_TOKEN_FILE", dtok, 1);
@@ -391,8 +402,9 @@ static void test_secret_file_errors(void **state)
     snprintf(text, sizeof text, "[discord]\n; token below\ntoken_file = %s/missing\n", tmpdir);
     load_fails(text, want);
 
-    snprintf(want, sizeof want, "%%s:2: [discord] token_file: cannot read %s: it is empty", empty);
-    snprintf(text, sizeof text, "[discord]\ntoken_file = %s\n", empty);
+    /* An empty file is an empty value: fine for a token, not for a port. */
+    snprintf(want, sizeof want, "%%s:2: [web] port_file: must not be empty");
+    snprintf(text, sizeof text, "[web]\nport_file = %s\n", empty);
     load_fails(text, want);
 
     /* A directory cannot be read as a value. */
