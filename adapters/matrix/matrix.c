@@ -1,0 +1,458 @@
+/*
+ * matrix.c - the platform ops: construction, start-up checks, send, DM probes,
+ * stop; and the small helpers the other files share.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+#include <uv.h>
+
+#include "../../bot/config.h"
+#include "../../bot/log.h"
+#include "client.h"
+#include "matrix.h"
+#include "mx.h"
+
+#define MOD              "matrix"
+#define START_TIMEOUT_MS 15000
+
+uint64_t mx_now_ms(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+char *mx_state_get(struct mx *m, const char *key)
+{
+    const struct platform_host *h = m->base.host;
+    return h->state_get ? h->state_get(h->ctx, &m->base, key) : NULL;
+}
+
+void mx_state_set(struct mx *m, const char *key, const char *value)
+{
+    const struct platform_host *h = m->base.host;
+    if (h->state_set && h->state_set(h->ctx, &m->base, key, value) != 0)
+        log_error(MOD, NULL, "cannot store %s", key);
+}
+
+struct json_object *mx_state_get_json(struct mx *m, const char *key)
+{
+    char *s = mx_state_get(m, key);
+    if (!s)
+        return NULL;
+    struct json_object *v = json_tokener_parse(s);
+    free(s);
+    return v;
+}
+
+void mx_state_set_json(struct mx *m, const char *key, struct json_object *v)
+{
+    mx_state_set(m, key, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+}
+
+static void cancel_calls(struct mx *m)
+{
+    mx_call_cancel(m->sync_call);
+    m->sync_call = NULL;
+    mx_call_cancel(m->boot_call);
+    m->boot_call = NULL;
+    mx_call_cancel(m->send_call);
+    m->send_call = NULL;
+}
+
+void mx_fail(struct mx *m, const char *why)
+{
+    log_error(MOD, NULL,
+              "%s; the Matrix adapter stops. Check [matrix] access_token (or password "
+              "and device_id) and restart.",
+              why);
+    m->phase = MX_FAILED;
+    cancel_calls(m);
+    uv_timer_stop(&m->poll_timer);
+}
+
+static void run_probes(struct mx *m);
+
+static void on_defer(uv_timer_t *t)
+{
+    struct mx *m = t->data;
+    struct json_object *answers = m->probe_answers;
+    m->probe_answers = json_object_new_object();
+    json_object_object_foreach(answers, user, ok)
+    {
+        if (m->phase == MX_STOPPED)
+            break;
+        m->base.host->dm_result(m->base.host->ctx, &m->base, user, json_object_get_boolean(ok));
+    }
+    json_object_put(answers);
+    if (m->phase == MX_SYNCING) {
+        run_probes(m);
+        mx_pump(m);
+    }
+}
+
+void mx_defer(struct mx *m)
+{
+    if (m->phase != MX_STOPPED)
+        uv_timer_start(&m->defer, on_defer, 0, 0);
+}
+
+/* Answers the probes waiting for the room list: a known DM room, or a new one. */
+static void run_probes(struct mx *m)
+{
+    if (m->phase != MX_SYNCING)
+        return;
+    struct json_object *todo = NULL;
+    if (json_object_deep_copy(m->probes, &todo, NULL) != 0)
+        return;
+    json_object_object_foreach(todo, user, waiting)
+    {
+        if (!json_object_get_boolean(waiting))
+            continue;
+        if (mx_dm_room(m, user)) {
+            json_object_object_del(m->probes, user);
+            json_object_object_add(m->probe_answers, user, json_object_new_boolean(1));
+            mx_defer(m);
+        } else if (!mx_jobj(m->dm_creating, user, json_type_boolean)) {
+            if (mx_dm_ensure(m, user) != 0) {
+                json_object_object_del(m->probes, user);
+                json_object_object_add(m->probe_answers, user, json_object_new_boolean(0));
+                mx_defer(m);
+            }
+        } else {
+            struct json_object *st = mx_jobj(m->dm_creating, user, json_type_boolean);
+            if (st && !json_object_get_boolean(st)) {
+                json_object_object_del(m->probes, user);
+                json_object_object_add(m->probe_answers, user, json_object_new_boolean(0));
+                mx_defer(m);
+            }
+        }
+    }
+    json_object_put(todo);
+}
+
+static void mx_probe_dm(struct platform *p, const char *user)
+{
+    struct mx *m = (struct mx *)p;
+    struct json_object *st = mx_jobj(m->dm_creating, user, json_type_boolean);
+    if (st && !json_object_get_boolean(st))
+        json_object_object_del(m->dm_creating, user); /* a new chance after a failure */
+    json_object_object_add(m->probes, user, json_object_new_boolean(1));
+    if (m->phase == MX_SYNCING)
+        mx_defer(m);
+}
+
+static int mx_send(struct platform *p, const struct outbound *o)
+{
+    struct mx *m = (struct mx *)p;
+    if (m->phase == MX_STOPPED)
+        return -1;
+    return mx_send_outbound(m, o);
+}
+
+/* Logs in with the password and the stable device id. Returns 0 or -1. */
+static int password_login(struct mx *m)
+{
+    struct json_object *b = json_object_new_object();
+    json_object_object_add(b, "type", json_object_new_string("m.login.password"));
+    struct json_object *ident = json_object_new_object();
+    json_object_object_add(ident, "type", json_object_new_string("m.id.user"));
+    json_object_object_add(ident, "user", json_object_new_string(m->user_id));
+    json_object_object_add(b, "identifier", ident);
+    json_object_object_add(b, "password", json_object_new_string(m->password));
+    if (m->device_id)
+        json_object_object_add(b, "device_id", json_object_new_string(m->device_id));
+    json_object_object_add(b, "initial_device_display_name", json_object_new_string("illegald"));
+    long status;
+    mx_http_set_token(m->http, NULL);
+    struct json_object *r =
+        mx_http_call_sync(m->http, "POST", "/_matrix/client/v3/login",
+                          json_object_to_json_string_ext(b, 0), START_TIMEOUT_MS, &status);
+    json_object_put(b);
+    const char *token = mx_jstr(r, "access_token");
+    if (status != 200 || !token) {
+        const char *ec = mx_jstr(r, "errcode");
+        if (status == 0)
+            log_error(MOD, NULL, "cannot reach the homeserver %s to log in", m->hs);
+        else
+            log_error(MOD, NULL, "login as %s refused: HTTP %ld %s", m->user_id, status,
+                      ec ? ec : "");
+        json_object_put(r);
+        return -1;
+    }
+    free(m->token);
+    m->token = strdup(token);
+    const char *dev = mx_jstr(r, "device_id");
+    if (dev && !m->device_id)
+        log_warn(MOD, NULL,
+                 "logged in as new device %s: set [matrix] device_id = %s to keep it across "
+                 "restarts",
+                 dev, dev);
+    const char *uid = mx_jstr(r, "user_id");
+    if (uid) {
+        free(m->user_id);
+        m->user_id = strdup(uid);
+    }
+    json_object_put(r);
+    mx_http_set_token(m->http, m->token);
+    return m->token ? 0 : -1;
+}
+
+/* Checks the token once before going asynchronous, so a wrong token stops start-up with a
+ * clear reason. Network trouble is not fatal here: the asynchronous start retries. */
+static int check_token(struct mx *m)
+{
+    long status;
+    struct json_object *r = mx_http_call_sync(m->http, "GET", "/_matrix/client/v3/account/whoami",
+                                              NULL, START_TIMEOUT_MS, &status);
+    const char *ec = mx_jstr(r, "errcode");
+    int rc = 0;
+    if (status == 401 || (ec && strcmp(ec, "M_UNKNOWN_TOKEN") == 0)) {
+        struct json_object *soft = mx_jobj(r, "soft_logout", json_type_boolean);
+        bool is_soft = soft && json_object_get_boolean(soft);
+        if (m->password && m->user_id) {
+            log_warn(MOD, NULL, "access token rejected (%s%s); logging in with the password",
+                     ec ? ec : "HTTP 401", is_soft ? ", soft logout" : "");
+            rc = password_login(m);
+        } else {
+            log_error(MOD, NULL, "the homeserver rejected [matrix] access_token (%s%s): %s",
+                      ec ? ec : "HTTP 401", is_soft ? ", soft_logout" : "",
+                      is_soft ? "the session expired; log in again to get a new token, or set "
+                                "password and device_id so the bot logs in by itself"
+                              : "the token is unknown or was logged out; create a new one");
+            rc = -1;
+        }
+    } else if (status == 0) {
+        log_warn(MOD, NULL, "cannot reach the homeserver %s yet; retrying in the background",
+                 m->hs);
+    } else if (status >= 400 && status < 500 && status != 429) {
+        log_error(MOD, NULL, "whoami refused: HTTP %ld %s", status, ec ? ec : "");
+        rc = -1;
+    }
+    json_object_put(r);
+    return rc;
+}
+
+static void load_state(struct mx *m)
+{
+    free(m->since);
+    m->since = mx_state_get(m, "since");
+    char *txn = mx_state_get(m, "txn");
+    if (txn) {
+        m->txn = strtoull(txn, NULL, 10);
+        free(txn);
+    }
+    struct json_object *v = mx_state_get_json(m, "outbox");
+    if (v && json_object_is_type(v, json_type_array)) {
+        json_object_put(m->outbox);
+        m->outbox = v;
+    } else {
+        json_object_put(v);
+    }
+    v = mx_state_get_json(m, "polls");
+    if (v && json_object_is_type(v, json_type_object)) {
+        json_object_put(m->polls);
+        m->polls = v;
+    } else {
+        json_object_put(v);
+    }
+    v = mx_state_get_json(m, "votes");
+    if (v && json_object_is_type(v, json_type_object)) {
+        json_object_put(m->votes);
+        m->votes = v;
+    } else {
+        json_object_put(v);
+    }
+    v = mx_state_get_json(m, "inflight");
+    if (v && json_object_is_type(v, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+            const char *id = json_object_get_string(json_object_array_get_idx(v, i));
+            if (id)
+                mx_seen_add(m, id);
+        }
+        json_object_put(m->inflight);
+        m->inflight = v;
+    } else {
+        json_object_put(v);
+    }
+    if (json_object_array_length(m->outbox) > 0)
+        log_info(MOD, NULL, "%zu messages still to send from before the restart",
+                 json_object_array_length(m->outbox));
+}
+
+static int mx_start(struct platform *p)
+{
+    struct mx *m = (struct mx *)p;
+    if (m->phase != MX_IDLE)
+        return -1;
+    m->http = mx_http_new(m->loop, m->hs);
+    if (!m->http) {
+        log_error(MOD, NULL, "cannot start the HTTP client");
+        return -1;
+    }
+    load_state(m);
+    m->order = mx_now_ms() * 1000;
+    if (m->token) {
+        mx_http_set_token(m->http, m->token);
+        if (check_token(m) != 0)
+            goto fail;
+    } else if (password_login(m) != 0) {
+        goto fail;
+    }
+    mx_sync_begin(m);
+    return 0;
+fail:
+    m->phase = MX_FAILED;
+    mx_http_free(m->http);
+    m->http = NULL;
+    return -1;
+}
+
+static void mx_stop(struct platform *p)
+{
+    struct mx *m = (struct mx *)p;
+    if (m->phase == MX_STOPPED)
+        return;
+    m->phase = MX_STOPPED;
+    cancel_calls(m);
+    uv_timer_stop(&m->poll_timer);
+    uv_timer_stop(&m->defer);
+    mx_http_free(m->http);
+    m->http = NULL;
+}
+
+static void free_mx(struct mx *m)
+{
+    free(m->hs);
+    free(m->user_id);
+    free(m->token);
+    free(m->password);
+    free(m->device_id);
+    free(m->invite_allow);
+    free(m->filter_id);
+    free(m->since);
+    mx_rooms_free(m);
+    json_object_put(m->direct);
+    json_object_put(m->dm_creating);
+    json_object_put(m->probes);
+    json_object_put(m->probe_answers);
+    json_object_put(m->joining);
+    json_object_put(m->outbox);
+    json_object_put(m->keys);
+    json_object_put(m->polls);
+    json_object_put(m->votes);
+    json_object_put(m->inflight);
+    json_object_put(m->batch);
+    json_object_put(m->gaps);
+    for (size_t i = 0; i < MX_SEEN_MAX; i++)
+        free(m->seen[i]);
+    free(m);
+}
+
+static void on_handle_closed(uv_handle_t *h)
+{
+    struct mx *m = h->data;
+    if (--m->handles_open == 0)
+        free_mx(m);
+}
+
+static void mx_destroy(struct platform *p)
+{
+    struct mx *m = (struct mx *)p;
+    mx_stop(p);
+    if (m->password) /* do not keep the secret longer than needed */
+        memset(m->password, 0, strlen(m->password));
+    m->destroyed = true;
+    uv_close((uv_handle_t *)&m->poll_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&m->defer, on_handle_closed);
+}
+
+static const struct platform_ops matrix_ops = {
+    .name = "matrix",
+    .caps = PLATFORM_CAP_DM | PLATFORM_CAP_REACTIONS | PLATFORM_CAP_POLLS | PLATFORM_CAP_EDITS,
+    .start = mx_start,
+    .send = mx_send,
+    .probe_dm = mx_probe_dm,
+    .stop = mx_stop,
+    .destroy = mx_destroy,
+};
+
+static char *dup_opt(const char *s)
+{
+    return s && *s ? strdup(s) : NULL;
+}
+
+struct platform *matrix_platform_new(const struct config *cfg, const struct platform_host *host,
+                                     char *err, size_t errlen)
+{
+    if (!cfg->matrix_homeserver || !*cfg->matrix_homeserver) {
+        snprintf(err, errlen, "[matrix] homeserver is not set");
+        return NULL;
+    }
+    if (strncmp(cfg->matrix_homeserver, "http://", 7) != 0 &&
+        strncmp(cfg->matrix_homeserver, "https://", 8) != 0) {
+        snprintf(err, errlen, "[matrix] homeserver must start with https:// (or http://)");
+        return NULL;
+    }
+    bool token = cfg->matrix_access_token && *cfg->matrix_access_token;
+    bool password = cfg->matrix_password && *cfg->matrix_password;
+    if (!token && !password) {
+        snprintf(err, errlen, "[matrix] needs access_token, or user_id and password");
+        return NULL;
+    }
+    if (!token && (!cfg->matrix_user_id || !*cfg->matrix_user_id)) {
+        snprintf(err, errlen, "[matrix] a password login needs user_id");
+        return NULL;
+    }
+    if (!host || !host->loop || !host->deliver || !host->dm_result) {
+        snprintf(err, errlen, "matrix: incomplete platform host");
+        return NULL;
+    }
+    struct mx *m = calloc(1, sizeof(*m));
+    if (!m) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    m->base.ops = &matrix_ops;
+    m->base.host = host;
+    m->loop = host->loop;
+    m->hs = strdup(cfg->matrix_homeserver);
+    m->user_id = dup_opt(cfg->matrix_user_id);
+    m->token = dup_opt(cfg->matrix_access_token);
+    m->password = dup_opt(cfg->matrix_password);
+    m->device_id = dup_opt(cfg->matrix_device_id);
+    m->invite_allow = dup_opt(cfg->matrix_invite_allow);
+    m->mod_level = cfg->matrix_moderator_power_level;
+    m->direct = json_object_new_object();
+    m->dm_creating = json_object_new_object();
+    m->probes = json_object_new_object();
+    m->probe_answers = json_object_new_object();
+    m->joining = json_object_new_object();
+    m->outbox = json_object_new_array();
+    m->keys = json_object_new_object();
+    m->polls = json_object_new_object();
+    m->votes = json_object_new_object();
+    m->inflight = json_object_new_array();
+    uv_timer_init(m->loop, &m->poll_timer);
+    uv_timer_init(m->loop, &m->defer);
+    m->poll_timer.data = m;
+    m->defer.data = m;
+    m->handles_open = 2;
+    if (!m->hs || !m->direct || !m->outbox) {
+        snprintf(err, errlen, "out of memory");
+        mx_destroy(&m->base);
+        return NULL;
+    }
+    return &m->base;
+}
+
+void mx_probes_after_snapshot(struct mx *m)
+{
+    run_probes(m);
+}

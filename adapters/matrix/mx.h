@@ -1,0 +1,136 @@
+/*
+ * mx.h - what the Matrix adapter's files share: the adapter struct, the room
+ * table, the outbox and the renderer. Private to adapters/matrix/.
+ */
+#ifndef ADAPTERS_MATRIX_MX_H
+#define ADAPTERS_MATRIX_MX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#include "../../bot/platform.h"
+
+struct json_object;
+struct mx_http;
+struct mx_call;
+struct config;
+
+#define MX_SYNC_TIMEOUT_MS 30000            /* the /sync long poll */
+#define MX_CALL_TIMEOUT_MS 30000            /* any other call */
+#define MX_NOTICE_EVERY_MS (10 * 60 * 1000) /* encrypted-room notice, per room */
+#define MX_SEEN_MAX        4096             /* event ids remembered against replays */
+
+struct mx_room {
+    char *id;
+    struct mx_room *next;
+    bool joined;
+    bool encrypted;
+    int users_default;
+    struct json_object *power; /* "users" of m.room.power_levels, or NULL */
+    struct json_object *names; /* user id -> display name */
+    uint64_t notice_ms;        /* when the encrypted-room notice was last sent */
+};
+
+enum mx_phase { MX_IDLE, MX_STARTING, MX_SNAPSHOT, MX_SYNCING, MX_FAILED, MX_STOPPED };
+
+struct mx {
+    struct platform base;
+    uv_loop_t *loop;
+    struct mx_http *http;
+
+    char *hs, *user_id, *token, *password, *device_id, *invite_allow;
+    int mod_level;
+
+    enum mx_phase phase;
+    struct mx_call *sync_call, *boot_call;
+    char *filter_id;
+    char *since;
+
+    struct mx_room *rooms;
+    struct json_object *direct;      /* m.direct: user -> [room ids] */
+    struct json_object *dm_creating; /* user -> true while createRoom runs */
+    struct json_object *probes;      /* user -> true: probe_dm waiting for a DM room */
+    struct json_object *joining;     /* room id -> true while a join runs */
+
+    /* Outbox, persisted as "outbox": items still to PUT, oldest first. */
+    struct json_object *outbox;
+    struct json_object *keys;  /* cache of "key/<key>": {"e","room","r"} */
+    struct json_object *polls; /* open polls: event id -> {"room","answers","deadline"} */
+    struct json_object *votes; /* DM vote messages: event id -> {emoji: action} */
+    uint64_t txn;
+    struct mx_call *send_call;
+    uv_timer_t poll_timer;             /* ends polls at their deadline */
+    uv_timer_t defer;                  /* runs deferred work (probe answers, the pump) */
+    struct json_object *probe_answers; /* user -> bool, answered on the next tick */
+    int handles_open;
+    bool destroyed;
+
+    /* Replays: event ids handled recently, and those handled in the batch in flight. */
+    char *seen[MX_SEEN_MAX];
+    size_t seen_next;
+    struct json_object *inflight;
+    uint64_t order;
+
+    /* The sync batch being handled while gaps of limited timelines are filled. */
+    struct json_object *batch;
+    bool batch_initial;
+    struct json_object *gaps; /* [{"room","from","events":[]}] */
+    size_t gap_idx;
+};
+
+/* matrix.c: persisted adapter state. */
+char *mx_state_get(struct mx *m, const char *key);
+void mx_state_set(struct mx *m, const char *key, const char *value);
+struct json_object *mx_state_get_json(struct mx *m, const char *key);
+void mx_state_set_json(struct mx *m, const char *key, struct json_object *v);
+uint64_t mx_now_ms(void);
+void mx_fail(struct mx *m, const char *why);
+void mx_defer(struct mx *m);
+void mx_probes_after_snapshot(struct mx *m);
+
+/* sync.c */
+void mx_sync_begin(struct mx *m);
+char *mx_filter_json(void);
+bool mx_seen(struct mx *m, const char *event_id);
+void mx_seen_add(struct mx *m, const char *event_id);
+
+/* rooms.c */
+struct mx_room *mx_room_get(struct mx *m, const char *id, bool create);
+void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev);
+bool mx_room_is_moderator(struct mx *m, struct mx_room *r, const char *user);
+const char *mx_dm_user(struct mx *m, const char *room_id);
+const char *mx_dm_room(struct mx *m, const char *user);
+int mx_dm_ensure(struct mx *m, const char *user);
+void mx_direct_set(struct mx *m, struct json_object *content);
+bool mx_invite_allowed(struct mx *m, const char *inviter);
+void mx_join(struct mx *m, const char *room_id);
+void mx_rooms_free(struct mx *m);
+
+/* send.c */
+int mx_outbox_push(struct mx *m, struct json_object *item);
+void mx_pump(struct mx *m);
+void mx_polls_arm(struct mx *m);
+void mx_polls_end_room(struct mx *m, const char *room);
+int mx_send_outbound(struct mx *m, const struct outbound *o);
+void mx_send_plain_notice(struct mx *m, const char *room, const char *text);
+char *mx_key_for_event(struct mx *m, const char *event_id);
+
+/* json helpers */
+const char *mx_jstr(struct json_object *o, const char *key);
+struct json_object *mx_jobj(struct json_object *o, const char *key, int type);
+
+/* render.c: pure functions from outbound messages to event contents. */
+char *mx_html_escape(const char *text);
+struct json_object *mx_render_notice(const char *text, enum outbound_kind kind,
+                                     const struct json_object *data);
+struct json_object *mx_render_edit(struct json_object *new_content, const char *event_id);
+struct json_object *mx_render_reaction(const char *event_id, const char *key);
+struct json_object *mx_render_poll(const char *text, const struct json_object *data,
+                                   struct json_object **answers);
+struct json_object *mx_render_poll_end(const char *event_id, const char *text);
+const char *mx_vote_emoji(size_t i);
+
+#endif

@@ -1,0 +1,296 @@
+/*
+ * render.c - outbound messages as Matrix event contents.
+ *
+ * Everything the bot says is an m.notice (the convention for bots: clients
+ * and other bots never answer notices) with a plain body and an HTML
+ * formatted_body. Hands are replaced in place with m.replace edits; the drop
+ * gets one m.annotation per card; a tribunal vote can be a poll in the
+ * unstable MSC3381 form that clients implement.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "mx.h"
+
+struct sbuf {
+    char *s;
+    size_t len, cap;
+    bool oom;
+};
+
+static void sb_add(struct sbuf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *ns = realloc(b->s, cap);
+        if (!ns) {
+            b->oom = true;
+            return;
+        }
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static void sb_puts(struct sbuf *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
+
+static char *sb_take(struct sbuf *b)
+{
+    if (b->oom) {
+        free(b->s);
+        return NULL;
+    }
+    if (!b->s)
+        return strdup("");
+    return b->s;
+}
+
+/* Escapes one line of text for HTML, without newline handling. */
+static void sb_escape(struct sbuf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
+        case '&':
+            sb_puts(b, "&amp;");
+            break;
+        case '<':
+            sb_puts(b, "&lt;");
+            break;
+        case '>':
+            sb_puts(b, "&gt;");
+            break;
+        case '"':
+            sb_puts(b, "&quot;");
+            break;
+        case '\'':
+            sb_puts(b, "&#39;");
+            break;
+        default:
+            sb_add(b, s + i, 1);
+        }
+    }
+}
+
+char *mx_html_escape(const char *text)
+{
+    struct sbuf b = {0};
+    sb_escape(&b, text, strlen(text));
+    return sb_take(&b);
+}
+
+/*
+ * The HTML form of a message: the first line in bold for announcements that
+ * have a title line, the rest line by line.
+ */
+static char *to_html(const char *text, bool title)
+{
+    struct sbuf b = {0};
+    const char *p = text;
+    bool first = true;
+    while (*p || first) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (!first)
+            sb_puts(&b, "<br>");
+        if (first && title && n > 0) {
+            sb_puts(&b, "<b>");
+            sb_escape(&b, p, n);
+            sb_puts(&b, "</b>");
+        } else {
+            sb_escape(&b, p, n);
+        }
+        first = false;
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    return sb_take(&b);
+}
+
+struct json_object *mx_render_notice(const char *text, enum outbound_kind kind,
+                                     const struct json_object *data)
+{
+    (void)data;
+    bool title = kind == OUT_LOBBY || kind == OUT_HAND || kind == OUT_DROP || kind == OUT_VOTE ||
+                 kind == OUT_RESULT || kind == OUT_OFFER;
+    char *html = to_html(text ? text : "", title);
+    if (!html)
+        return NULL;
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "msgtype", json_object_new_string("m.notice"));
+    json_object_object_add(c, "body", json_object_new_string(text ? text : ""));
+    json_object_object_add(c, "format", json_object_new_string("org.matrix.custom.html"));
+    json_object_object_add(c, "formatted_body", json_object_new_string(html));
+    free(html);
+    return c;
+}
+
+static const char *str_field(struct json_object *o, const char *k)
+{
+    struct json_object *v;
+    if (o && json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string))
+        return json_object_get_string(v);
+    return "";
+}
+
+struct json_object *mx_render_edit(struct json_object *new_content, const char *event_id)
+{
+    struct json_object *c = json_object_new_object();
+    char *body = NULL, *html = NULL;
+    const char *b = str_field(new_content, "body");
+    const char *f = str_field(new_content, "formatted_body");
+    size_t bl = strlen(b) + 3, fl = strlen(f) + 3;
+    body = malloc(bl);
+    html = malloc(fl);
+    if (!body || !html) {
+        free(body);
+        free(html);
+        json_object_put(c);
+        json_object_put(new_content);
+        return NULL;
+    }
+    /* The fallback for clients without edits: "* " and the new text. */
+    snprintf(body, bl, "* %s", b);
+    snprintf(html, fl, "* %s", f);
+    json_object_object_add(c, "msgtype", json_object_new_string(str_field(new_content, "msgtype")));
+    json_object_object_add(c, "body", json_object_new_string(body));
+    json_object_object_add(c, "format", json_object_new_string("org.matrix.custom.html"));
+    json_object_object_add(c, "formatted_body", json_object_new_string(html));
+    free(body);
+    free(html);
+    json_object_object_add(c, "m.new_content", new_content);
+    struct json_object *rel = json_object_new_object();
+    json_object_object_add(rel, "rel_type", json_object_new_string("m.replace"));
+    json_object_object_add(rel, "event_id", json_object_new_string(event_id));
+    json_object_object_add(c, "m.relates_to", rel);
+    return c;
+}
+
+struct json_object *mx_render_reaction(const char *event_id, const char *key)
+{
+    struct json_object *c = json_object_new_object();
+    struct json_object *rel = json_object_new_object();
+    json_object_object_add(rel, "rel_type", json_object_new_string("m.annotation"));
+    json_object_object_add(rel, "event_id", json_object_new_string(event_id));
+    json_object_object_add(rel, "key", json_object_new_string(key));
+    json_object_object_add(c, "m.relates_to", rel);
+    return c;
+}
+
+/* The display name of candidate `id` in data.candidates, or id itself. */
+static const char *candidate_name(const struct json_object *data, const char *id)
+{
+    struct json_object *cands;
+    if (!json_object_object_get_ex(data, "candidates", &cands) ||
+        !json_object_is_type(cands, json_type_array))
+        return id;
+    for (size_t i = 0; i < json_object_array_length(cands); i++) {
+        struct json_object *c = json_object_array_get_idx(cands, i);
+        if (strcmp(str_field(c, "id"), id) == 0 && *str_field(c, "name"))
+            return str_field(c, "name");
+    }
+    return id;
+}
+
+/*
+ * A poll for a tribunal: one answer per action of data.actions ("vote alice",
+ * "abstain"). *answers receives {answer id: action}, the map the adapter
+ * keeps to turn responses back into commands.
+ */
+struct json_object *mx_render_poll(const char *text, const struct json_object *data,
+                                   struct json_object **answers)
+{
+    struct json_object *actions;
+    *answers = NULL;
+    if (!data || !json_object_object_get_ex(data, "actions", &actions) ||
+        !json_object_is_type(actions, json_type_array) || json_object_array_length(actions) == 0)
+        return NULL;
+    const char *question = text && *text ? text : "Vote";
+    size_t qlen = strcspn(question, "\n");
+    char *q = strndup(question, qlen);
+    if (!q)
+        return NULL;
+    struct json_object *list = json_object_new_array();
+    struct json_object *map = json_object_new_object();
+    struct sbuf fb = {0};
+    sb_puts(&fb, q);
+    size_t n = json_object_array_length(actions);
+    if (n > 20) /* clients show at most 20 answers */
+        n = 20;
+    for (size_t i = 0; i < n; i++) {
+        const char *act = json_object_get_string(json_object_array_get_idx(actions, i));
+        if (!act)
+            continue;
+        char id[32], line[320];
+        snprintf(id, sizeof(id), "a%zu", i + 1);
+        const char *label = act;
+        if (strncmp(act, "vote ", 5) == 0)
+            label = candidate_name(data, act + 5);
+        struct json_object *ans = json_object_new_object();
+        json_object_object_add(ans, "id", json_object_new_string(id));
+        json_object_object_add(ans, "org.matrix.msc1767.text", json_object_new_string(label));
+        json_object_array_add(list, ans);
+        json_object_object_add(map, id, json_object_new_string(act));
+        snprintf(line, sizeof(line), "\n%zu. %s", i + 1, label);
+        sb_puts(&fb, line);
+    }
+    char *fallback = sb_take(&fb);
+    if (!fallback) {
+        free(q);
+        json_object_put(list);
+        json_object_put(map);
+        return NULL;
+    }
+    struct json_object *start = json_object_new_object();
+    struct json_object *question_o = json_object_new_object();
+    json_object_object_add(question_o, "org.matrix.msc1767.text", json_object_new_string(q));
+    json_object_object_add(start, "question", question_o);
+    json_object_object_add(start, "kind",
+                           json_object_new_string("org.matrix.msc3381.poll.undisclosed"));
+    json_object_object_add(start, "max_selections", json_object_new_int(1));
+    json_object_object_add(start, "answers", list);
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "org.matrix.msc3381.poll.start", start);
+    json_object_object_add(c, "org.matrix.msc1767.text", json_object_new_string(fallback));
+    free(q);
+    free(fallback);
+    *answers = map;
+    return c;
+}
+
+struct json_object *mx_render_poll_end(const char *event_id, const char *text)
+{
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "org.matrix.msc3381.poll.end", json_object_new_object());
+    json_object_object_add(c, "org.matrix.msc1767.text", json_object_new_string(text));
+    struct json_object *rel = json_object_new_object();
+    json_object_object_add(rel, "rel_type", json_object_new_string("m.reference"));
+    json_object_object_add(rel, "event_id", json_object_new_string(event_id));
+    json_object_object_add(c, "m.relates_to", rel);
+    return c;
+}
+
+/* Keycap digits 1..9 then the keycap ten: the reactions for DM votes. */
+const char *mx_vote_emoji(size_t i)
+{
+    static const char *const keys[] = {
+        "1\xef\xb8\x8f\xe2\x83\xa3", "2\xef\xb8\x8f\xe2\x83\xa3", "3\xef\xb8\x8f\xe2\x83\xa3",
+        "4\xef\xb8\x8f\xe2\x83\xa3", "5\xef\xb8\x8f\xe2\x83\xa3", "6\xef\xb8\x8f\xe2\x83\xa3",
+        "7\xef\xb8\x8f\xe2\x83\xa3", "8\xef\xb8\x8f\xe2\x83\xa3", "9\xef\xb8\x8f\xe2\x83\xa3",
+        "\xf0\x9f\x94\x9f",
+    };
+    return i < sizeof(keys) / sizeof(keys[0]) ? keys[i] : NULL;
+}

@@ -1,0 +1,485 @@
+/*
+ * send.c - the outbox: every event the bot sends, in order, exactly once.
+ *
+ * Each item gets a transaction id when it is queued, and the queue and the
+ * id counter are written to the store before the item is sent. A PUT
+ * /rooms/{roomId}/send/{eventType}/{txnId} repeated with the same id is
+ * idempotent on the homeserver, so a timeout, a 5xx, a rate limit or a crash
+ * followed by a restart sends the same item again without doubling it.
+ *
+ * One item is in flight at a time, which keeps the order of messages in
+ * every room (the hand edit after the hand, the drop reactions after the
+ * drop, the poll end before the verdict).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "../../bot/log.h"
+#include "client.h"
+#include "mx.h"
+
+#define MOD "matrix"
+
+const char *mx_jstr(struct json_object *o, const char *key)
+{
+    struct json_object *v;
+    if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
+        return json_object_get_string(v);
+    return NULL;
+}
+
+struct json_object *mx_jobj(struct json_object *o, const char *key, int type)
+{
+    struct json_object *v;
+    if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, (json_type)type))
+        return v;
+    return NULL;
+}
+
+static void outbox_save(struct mx *m)
+{
+    mx_state_set_json(m, "outbox", m->outbox);
+}
+
+/* Queues an item without saving; the caller saves once. Takes item. */
+static void outbox_add(struct mx *m, struct json_object *item)
+{
+    char txn[48];
+    m->txn++;
+    snprintf(txn, sizeof(txn), "ild.%" PRIu64, m->txn);
+    json_object_object_add(item, "txn", json_object_new_string(txn));
+    json_object_array_add(m->outbox, item);
+    char n[24];
+    snprintf(n, sizeof(n), "%" PRIu64, m->txn);
+    mx_state_set(m, "txn", n);
+}
+
+int mx_outbox_push(struct mx *m, struct json_object *item)
+{
+    outbox_add(m, item);
+    outbox_save(m);
+    mx_pump(m);
+    return 0;
+}
+
+static struct json_object *item_new(const char *room, const char *user, const char *type,
+                                    struct json_object *content)
+{
+    struct json_object *it = json_object_new_object();
+    if (room)
+        json_object_object_add(it, "room", json_object_new_string(room));
+    if (user)
+        json_object_object_add(it, "user", json_object_new_string(user));
+    json_object_object_add(it, "type", json_object_new_string(type));
+    json_object_object_add(it, "content", content);
+    return it;
+}
+
+/* The record of the message last sent under key: {"e","room","r"}, or NULL. */
+static struct json_object *key_record(struct mx *m, const char *key)
+{
+    struct json_object *rec = mx_jobj(m->keys, key, json_type_object);
+    if (rec)
+        return rec;
+    char sk[512];
+    snprintf(sk, sizeof(sk), "key/%s", key);
+    rec = mx_state_get_json(m, sk);
+    if (!rec)
+        return NULL;
+    if (!json_object_is_type(rec, json_type_object) || !mx_jstr(rec, "e")) {
+        json_object_put(rec);
+        return NULL;
+    }
+    json_object_object_add(m->keys, key, rec);
+    return rec;
+}
+
+static void key_save(struct mx *m, const char *key, struct json_object *rec)
+{
+    char sk[512];
+    snprintf(sk, sizeof(sk), "key/%s", key);
+    mx_state_set_json(m, sk, rec);
+}
+
+char *mx_key_for_event(struct mx *m, const char *event_id)
+{
+    char sk[512];
+    snprintf(sk, sizeof(sk), "event/%s", event_id);
+    return mx_state_get(m, sk);
+}
+
+static void polls_save(struct mx *m)
+{
+    mx_state_set_json(m, "polls", m->polls);
+}
+
+/* Queues the end of one open poll and forgets it. */
+static void poll_end(struct mx *m, const char *event_id)
+{
+    struct json_object *p = mx_jobj(m->polls, event_id, json_type_object);
+    if (!p)
+        return;
+    const char *room = mx_jstr(p, "room");
+    if (room) {
+        struct json_object *c = mx_render_poll_end(event_id, "The vote is closed.");
+        outbox_add(m, item_new(room, NULL, "org.matrix.msc3381.poll.end", c));
+    }
+    json_object_object_del(m->polls, event_id);
+}
+
+static void on_poll_timer(uv_timer_t *t)
+{
+    struct mx *m = t->data;
+    uint64_t now = mx_now_ms();
+    bool changed = false;
+    for (;;) {
+        const char *due = NULL;
+        json_object_object_foreach(m->polls, id, p)
+        {
+            struct json_object *d = mx_jobj(p, "deadline", json_type_int);
+            if (d && (uint64_t)json_object_get_int64(d) <= now) {
+                due = id;
+                break;
+            }
+        }
+        if (!due)
+            break;
+        char *copy = strdup(due);
+        if (!copy)
+            break;
+        poll_end(m, copy);
+        free(copy);
+        changed = true;
+    }
+    if (changed) {
+        polls_save(m);
+        outbox_save(m);
+        mx_pump(m);
+    }
+    mx_polls_arm(m);
+}
+
+void mx_polls_arm(struct mx *m)
+{
+    int64_t next = -1;
+    json_object_object_foreach(m->polls, id, p)
+    {
+        (void)id;
+        struct json_object *d = mx_jobj(p, "deadline", json_type_int);
+        if (d && (next < 0 || json_object_get_int64(d) < next))
+            next = json_object_get_int64(d);
+    }
+    uv_timer_stop(&m->poll_timer);
+    if (next < 0 || m->phase == MX_STOPPED)
+        return;
+    uint64_t now = mx_now_ms();
+    uint64_t delay = (uint64_t)next > now ? (uint64_t)next - now : 0;
+    uv_timer_start(&m->poll_timer, on_poll_timer, delay, 0);
+}
+
+void mx_polls_end_room(struct mx *m, const char *room)
+{
+    bool changed = false;
+    for (;;) {
+        const char *hit = NULL;
+        json_object_object_foreach(m->polls, id, p)
+        {
+            const char *r = mx_jstr(p, "room");
+            if (r && strcmp(r, room) == 0) {
+                hit = id;
+                break;
+            }
+        }
+        if (!hit)
+            break;
+        char *copy = strdup(hit);
+        if (!copy)
+            break;
+        poll_end(m, copy);
+        free(copy);
+        changed = true;
+    }
+    if (changed) {
+        polls_save(m);
+        mx_polls_arm(m);
+    }
+}
+
+static bool data_bool(const struct json_object *data, const char *key)
+{
+    struct json_object *v;
+    return data && json_object_object_get_ex(data, key, &v) &&
+           json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
+}
+
+int mx_send_outbound(struct mx *m, const struct outbound *o)
+{
+    if ((!o->channel) == (!o->user) || !o->text)
+        return -1;
+    if (o->kind == OUT_GAME_OVER && !*o->text)
+        return 0; /* machine-readable only: nothing for people to read */
+    struct json_object *data = (struct json_object *)o->data;
+    if (o->channel && (o->kind == OUT_VOTE || o->kind == OUT_RESULT || o->kind == OUT_GAME_OVER))
+        mx_polls_end_room(m, o->channel);
+
+    struct json_object *item = NULL;
+    if (o->kind == OUT_VOTE && o->channel && data_bool(data, "poll")) {
+        struct json_object *answers = NULL;
+        struct json_object *c = mx_render_poll(o->text, data, &answers);
+        if (c) {
+            item = item_new(o->channel, NULL, "org.matrix.msc3381.poll.start", c);
+            struct json_object *poll = json_object_new_object();
+            json_object_object_add(poll, "answers", answers);
+            struct json_object *d = mx_jobj(data, "deadline", json_type_int);
+            if (d)
+                json_object_object_add(poll, "deadline",
+                                       json_object_new_int64(json_object_get_int64(d)));
+            json_object_object_add(item, "poll", poll);
+        }
+    }
+    if (!item) {
+        struct json_object *c = mx_render_notice(o->text, o->kind, data);
+        if (!c)
+            return -1;
+        item = item_new(o->channel, o->user, "m.room.message", c);
+        if (o->replace && o->key)
+            json_object_object_add(item, "edit", json_object_new_boolean(1));
+        struct json_object *reactions = mx_jobj(data, "reactions", json_type_object);
+        if (o->kind == OUT_DROP && reactions && o->key) {
+            struct json_object *list = json_object_new_array();
+            json_object_object_foreach(reactions, emoji, res)
+            {
+                (void)res;
+                json_object_array_add(list, json_object_new_string(emoji));
+            }
+            json_object_object_add(item, "reactions", list);
+        }
+        struct json_object *actions = mx_jobj(data, "actions", json_type_array);
+        if (o->kind == OUT_VOTE && o->user && actions) {
+            struct json_object *votes = json_object_new_object();
+            for (size_t i = 0; i < json_object_array_length(actions); i++) {
+                const char *emoji = mx_vote_emoji(i);
+                const char *act = json_object_get_string(json_object_array_get_idx(actions, i));
+                if (emoji && act)
+                    json_object_object_add(votes, emoji, json_object_new_string(act));
+            }
+            json_object_object_add(item, "votes", votes);
+        }
+    }
+    if (o->key)
+        json_object_object_add(item, "key", json_object_new_string(o->key));
+    outbox_add(m, item);
+    outbox_save(m);
+    mx_pump(m);
+    return 0;
+}
+
+void mx_send_plain_notice(struct mx *m, const char *room, const char *text)
+{
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "msgtype", json_object_new_string("m.notice"));
+    json_object_object_add(c, "body", json_object_new_string(text));
+    mx_outbox_push(m, item_new(room, NULL, "m.room.message", c));
+}
+
+/* Queues one m.annotation per emoji not yet on the message of record rec. */
+static void add_reactions(struct mx *m, const char *room, const char *event_id,
+                          struct json_object *emojis, struct json_object *rec)
+{
+    struct json_object *done = mx_jobj(rec, "r", json_type_array);
+    for (size_t i = 0; i < json_object_array_length(emojis); i++) {
+        const char *e = json_object_get_string(json_object_array_get_idx(emojis, i));
+        if (!e)
+            continue;
+        bool have = false;
+        for (size_t j = 0; done && j < json_object_array_length(done); j++)
+            if (strcmp(json_object_get_string(json_object_array_get_idx(done, j)), e) == 0)
+                have = true;
+        if (have)
+            continue;
+        outbox_add(m, item_new(room, NULL, "m.reaction", mx_render_reaction(event_id, e)));
+        if (done)
+            json_object_array_add(done, json_object_new_string(e));
+    }
+}
+
+/* The first item is sent: record what it created, then drop it. */
+static void item_sent(struct mx *m, struct json_object *item, const char *room,
+                      const char *event_id, bool was_edit)
+{
+    const char *key = mx_jstr(item, "key");
+    struct json_object *rec = key ? key_record(m, key) : NULL;
+    if (key && !was_edit) {
+        rec = json_object_new_object();
+        json_object_object_add(rec, "e", json_object_new_string(event_id));
+        json_object_object_add(rec, "room", json_object_new_string(room));
+        json_object_object_add(rec, "r", json_object_new_array());
+        json_object_object_add(m->keys, key, rec);
+        char sk[512];
+        snprintf(sk, sizeof(sk), "event/%s", event_id);
+        mx_state_set(m, sk, key);
+    }
+    struct json_object *reactions = mx_jobj(item, "reactions", json_type_array);
+    if (reactions && rec)
+        add_reactions(m, room, mx_jstr(rec, "e"), reactions, rec);
+    if (rec && key)
+        key_save(m, key, rec);
+    struct json_object *poll = mx_jobj(item, "poll", json_type_object);
+    if (poll) {
+        struct json_object *p = json_object_new_object();
+        json_object_object_add(p, "room", json_object_new_string(room));
+        struct json_object *v;
+        if (json_object_object_get_ex(poll, "answers", &v))
+            json_object_object_add(p, "answers", json_object_get(v));
+        if (json_object_object_get_ex(poll, "deadline", &v))
+            json_object_object_add(p, "deadline", json_object_get(v));
+        json_object_object_add(m->polls, event_id, p);
+        polls_save(m);
+        mx_polls_arm(m);
+    }
+    struct json_object *votes = mx_jobj(item, "votes", json_type_object);
+    if (votes) {
+        /* A new vote in a DM replaces the older ones of that room. */
+        for (;;) {
+            const char *old = NULL;
+            json_object_object_foreach(m->votes, id, v)
+            {
+                const char *r = mx_jstr(v, "room");
+                if (r && strcmp(r, room) == 0) {
+                    old = id;
+                    break;
+                }
+            }
+            if (!old)
+                break;
+            json_object_object_del(m->votes, old);
+        }
+        struct json_object *v = json_object_new_object();
+        json_object_object_add(v, "room", json_object_new_string(room));
+        json_object_object_add(v, "map", json_object_get(votes));
+        json_object_object_add(m->votes, event_id, v);
+        mx_state_set_json(m, "votes", m->votes);
+        struct json_object *list = json_object_new_array();
+        json_object_object_foreach(votes, emoji, act)
+        {
+            (void)act;
+            json_object_array_add(list, json_object_new_string(emoji));
+        }
+        struct json_object *none = json_object_new_object();
+        json_object_object_add(none, "r", json_object_new_array());
+        add_reactions(m, room, event_id, list, none);
+        json_object_put(none);
+        json_object_put(list);
+    }
+}
+
+static enum mx_next on_sent(void *arg, const struct mx_resp *r)
+{
+    struct mx *m = arg;
+    struct json_object *item = json_object_array_get_idx(m->outbox, 0);
+    if (!item) {
+        m->send_call = NULL;
+        return MX_DONE;
+    }
+    const char *room = mx_jstr(item, "room");
+    if (r->status == 200) {
+        const char *event_id = mx_jstr(r->json, "event_id");
+        if (!event_id || event_id[0] != '$')
+            return MX_RETRY; /* malformed: the same PUT again, after backoff */
+        json_object_get(item);
+        item_sent(m, item, room ? room : "", event_id,
+                  mx_jobj(item, "sent_as_edit", json_type_boolean) != NULL);
+        json_object_array_del_idx(m->outbox, 0, 1);
+        json_object_put(item);
+    } else if (r->status == 401 && r->errcode && strcmp(r->errcode, "M_UNKNOWN_TOKEN") == 0) {
+        m->send_call = NULL;
+        mx_fail(m, "the homeserver rejected the access token while sending (M_UNKNOWN_TOKEN)");
+        return MX_DONE;
+    } else {
+        log_warn(MOD, NULL, "send to %s refused: HTTP %ld %s; dropping the message",
+                 room ? room : "?", r->status, r->errcode ? r->errcode : "");
+        json_object_array_del_idx(m->outbox, 0, 1);
+    }
+    m->send_call = NULL;
+    outbox_save(m);
+    mx_pump(m);
+    return MX_DONE;
+}
+
+void mx_pump(struct mx *m)
+{
+    while (!m->send_call && m->phase == MX_SYNCING && json_object_array_length(m->outbox) > 0) {
+        struct json_object *item = json_object_array_get_idx(m->outbox, 0);
+        const char *room = mx_jstr(item, "room");
+        const char *user = mx_jstr(item, "user");
+        const char *type = mx_jstr(item, "type");
+        const char *txn = mx_jstr(item, "txn");
+        struct json_object *content = mx_jobj(item, "content", json_type_object);
+        if (!type || !txn || !content || (!room && !user)) {
+            json_object_array_del_idx(m->outbox, 0, 1);
+            outbox_save(m);
+            continue;
+        }
+        if (!room) {
+            room = mx_dm_room(m, user);
+            if (!room) {
+                if (mx_dm_ensure(m, user) != 0) {
+                    log_warn(MOD, NULL, "no direct room for %s; dropping a message", user);
+                    json_object_array_del_idx(m->outbox, 0, 1);
+                    outbox_save(m);
+                    continue;
+                }
+                return; /* the pump runs again once the room exists */
+            }
+            /* Pin the room, so a retry after a restart goes to the same one. */
+            json_object_object_add(item, "room", json_object_new_string(room));
+            outbox_save(m);
+            room = mx_jstr(item, "room");
+        }
+        struct json_object *body = content;
+        bool edit = false;
+        const char *key = mx_jstr(item, "key");
+        if (mx_jobj(item, "edit", json_type_boolean) && key) {
+            struct json_object *rec = key_record(m, key);
+            const char *rroom = mx_jstr(rec, "room");
+            if (rec && rroom && strcmp(rroom, room) == 0) {
+                body = mx_render_edit(json_object_get(content), mx_jstr(rec, "e"));
+                if (!body)
+                    return;
+                edit = true;
+            }
+        }
+        if (edit && !mx_jobj(item, "sent_as_edit", json_type_boolean)) {
+            json_object_object_add(item, "sent_as_edit", json_object_new_boolean(1));
+            outbox_save(m);
+        } else if (!edit && mx_jobj(item, "sent_as_edit", json_type_boolean)) {
+            json_object_object_del(item, "sent_as_edit");
+        }
+        char *er = mx_escape(room), *et = mx_escape(type), *ex = mx_escape(txn);
+        char *path = NULL;
+        if (er && et && ex) {
+            size_t n = strlen(er) + strlen(et) + strlen(ex) + 64;
+            path = malloc(n);
+            if (path)
+                snprintf(path, n, "/_matrix/client/v3/rooms/%s/send/%s/%s", er, et, ex);
+        }
+        free(er);
+        free(et);
+        free(ex);
+        const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
+        if (path)
+            m->send_call = mx_http_call(m->http, "PUT", path, text, MX_CALL_TIMEOUT_MS,
+                                        MX_CALL_RETRY, on_sent, m);
+        free(path);
+        if (edit)
+            json_object_put(body);
+        if (!m->send_call) {
+            log_error(MOD, NULL, "cannot start a send (out of memory)");
+            return;
+        }
+    }
+}

@@ -1,0 +1,633 @@
+/*
+ * sync.c - start-up calls and the /sync loop.
+ *
+ * Start-up: whoami, upload the filter, read m.direct, then one snapshot sync
+ * with a timeline limit of 0 that gives the current state of every room
+ * (power levels, encryption, invites) and, on the very first start, the
+ * token to begin from, so old history is never handled. Then long polls from
+ * the stored next_batch, which is written to the store after each batch.
+ *
+ * Nothing is handled twice: event ids delivered in the batch in flight are
+ * stored too, so a crash in the middle of a batch skips them when the batch
+ * comes again. Nothing is lost: a limited timeline is completed with
+ * /rooms/{roomId}/messages from its prev_batch back to the previous token.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "../../bot/log.h"
+#include "client.h"
+#include "mx.h"
+
+#define MOD "matrix"
+
+static const char *const timeline_types[] = {
+    "m.room.message",      "m.room.encrypted",
+    "m.reaction",          "org.matrix.msc3381.poll.response",
+    "m.poll.response",     "m.room.member",
+    "m.room.power_levels", "m.room.encryption",
+};
+static const char *const state_types[] = {"m.room.member", "m.room.power_levels",
+                                          "m.room.encryption"};
+
+static struct json_object *str_array(const char *const *v, size_t n)
+{
+    struct json_object *a = json_object_new_array();
+    for (size_t i = 0; i < n; i++)
+        json_object_array_add(a, json_object_new_string(v[i]));
+    return a;
+}
+
+static struct json_object *filter_new(int timeline_limit)
+{
+    struct json_object *f = json_object_new_object();
+    struct json_object *none = json_object_new_object();
+    json_object_object_add(none, "not_types", str_array((const char *const[]){"*"}, 1));
+    json_object_object_add(f, "presence", none);
+    struct json_object *ad = json_object_new_object();
+    json_object_object_add(ad, "types", str_array((const char *const[]){"m.direct"}, 1));
+    json_object_object_add(f, "account_data", ad);
+
+    struct json_object *room = json_object_new_object();
+    struct json_object *tl = json_object_new_object();
+    json_object_object_add(tl, "types", str_array(timeline_types, 8));
+    json_object_object_add(tl, "limit", json_object_new_int(timeline_limit));
+    json_object_object_add(tl, "lazy_load_members", json_object_new_boolean(1));
+    json_object_object_add(room, "timeline", tl);
+    struct json_object *st = json_object_new_object();
+    json_object_object_add(st, "types", str_array(state_types, 3));
+    json_object_object_add(st, "lazy_load_members", json_object_new_boolean(1));
+    json_object_object_add(room, "state", st);
+    struct json_object *eph = json_object_new_object();
+    json_object_object_add(eph, "not_types", str_array((const char *const[]){"*"}, 1));
+    json_object_object_add(room, "ephemeral", eph);
+    struct json_object *rad = json_object_new_object();
+    json_object_object_add(rad, "not_types", str_array((const char *const[]){"*"}, 1));
+    json_object_object_add(room, "account_data", rad);
+    json_object_object_add(f, "room", room);
+    return f;
+}
+
+char *mx_filter_json(void)
+{
+    struct json_object *f = filter_new(50);
+    char *s = strdup(json_object_to_json_string_ext(f, JSON_C_TO_STRING_PLAIN));
+    json_object_put(f);
+    return s;
+}
+
+bool mx_seen(struct mx *m, const char *event_id)
+{
+    for (size_t i = 0; i < MX_SEEN_MAX; i++)
+        if (m->seen[i] && strcmp(m->seen[i], event_id) == 0)
+            return true;
+    return false;
+}
+
+void mx_seen_add(struct mx *m, const char *event_id)
+{
+    char *copy = strdup(event_id);
+    if (!copy)
+        return;
+    free(m->seen[m->seen_next]);
+    m->seen[m->seen_next] = copy;
+    m->seen_next = (m->seen_next + 1) % MX_SEEN_MAX;
+}
+
+/* ---- delivering one timeline event ---- */
+
+static const char encrypted_notice[] =
+    "This room is end-to-end encrypted, and illegald cannot read encrypted messages yet. "
+    "To play, use a room without encryption (encryption is chosen when a room is created and "
+    "cannot be turned off) and invite the bot there. Private game messages come in an "
+    "unencrypted direct chat that the bot opens with each player.";
+
+/* The text of a message without the quoted fallback of a reply. */
+static const char *strip_reply(struct json_object *content, const char *body)
+{
+    struct json_object *rel = mx_jobj(content, "m.relates_to", json_type_object);
+    if (!rel || !mx_jobj(rel, "m.in_reply_to", json_type_object))
+        return body;
+    const char *p = body;
+    while (p[0] == '>') {
+        const char *nl = strchr(p, '\n');
+        if (!nl)
+            return body;
+        p = nl + 1;
+    }
+    if (p != body && *p == '\n')
+        p++;
+    return *p ? p : body;
+}
+
+static void record_inflight(struct mx *m, const char *event_id)
+{
+    mx_seen_add(m, event_id);
+    json_object_array_add(m->inflight, json_object_new_string(event_id));
+    mx_state_set_json(m, "inflight", m->inflight);
+}
+
+static void deliver(struct mx *m, struct inbound *in, const char *event_id)
+{
+    in->order = ++m->order;
+    record_inflight(m, event_id);
+    m->base.host->deliver(m->base.host->ctx, &m->base, in);
+}
+
+/* The action a poll response selects, or NULL. */
+static const char *poll_choice(struct mx *m, struct json_object *content)
+{
+    struct json_object *rel = mx_jobj(content, "m.relates_to", json_type_object);
+    const char *target = mx_jstr(rel, "event_id");
+    struct json_object *poll = target ? mx_jobj(m->polls, target, json_type_object) : NULL;
+    if (!poll)
+        return NULL;
+    struct json_object *answers = NULL;
+    struct json_object *block;
+    if ((block = mx_jobj(content, "org.matrix.msc3381.poll.response", json_type_object)))
+        answers = mx_jobj(block, "answers", json_type_array);
+    else if ((block = mx_jobj(content, "m.poll.response", json_type_object)))
+        answers = mx_jobj(block, "answers", json_type_array);
+    else
+        answers = mx_jobj(content, "m.selections", json_type_array);
+    if (!answers || json_object_array_length(answers) == 0)
+        return NULL; /* no selection: nothing to count */
+    const char *id = json_object_get_string(json_object_array_get_idx(answers, 0));
+    return id ? mx_jstr(mx_jobj(poll, "answers", json_type_object), id) : NULL;
+}
+
+static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev)
+{
+    const char *type = mx_jstr(ev, "type");
+    const char *sender = mx_jstr(ev, "sender");
+    const char *event_id = mx_jstr(ev, "event_id");
+    struct json_object *content = mx_jobj(ev, "content", json_type_object);
+    if (!type || !sender || !event_id || !content || strcmp(sender, m->user_id) == 0)
+        return;
+    if (mx_seen(m, event_id))
+        return;
+    const char *dm = mx_dm_user(m, r->id);
+    struct inbound in = {
+        .channel = dm ? NULL : r->id,
+        .user = sender,
+        .user_name = mx_jstr(r->names, sender),
+        .moderator = dm ? false : mx_room_is_moderator(m, r, sender),
+    };
+    if (strcmp(type, "m.room.encrypted") == 0) {
+        mx_seen_add(m, event_id);
+        r->encrypted = true;
+        uint64_t now = mx_now_ms();
+        if (!r->notice_ms || now - r->notice_ms >= MX_NOTICE_EVERY_MS) {
+            r->notice_ms = now;
+            mx_send_plain_notice(m, r->id, encrypted_notice);
+        }
+        return;
+    }
+    if (strcmp(type, "m.room.message") == 0) {
+        const char *msgtype = mx_jstr(content, "msgtype");
+        const char *body = mx_jstr(content, "body");
+        struct json_object *rel = mx_jobj(content, "m.relates_to", json_type_object);
+        const char *rel_type = mx_jstr(rel, "rel_type");
+        if (!msgtype || strcmp(msgtype, "m.text") != 0 || !body)
+            return; /* notices (other bots), emotes, media */
+        if (rel_type && strcmp(rel_type, "m.replace") == 0)
+            return; /* an edit of an earlier line is not a new command */
+        in.type = INBOUND_MESSAGE;
+        in.text = strip_reply(content, body);
+        deliver(m, &in, event_id);
+        return;
+    }
+    if (strcmp(type, "m.reaction") == 0) {
+        struct json_object *rel = mx_jobj(content, "m.relates_to", json_type_object);
+        const char *rel_type = mx_jstr(rel, "rel_type");
+        const char *target = mx_jstr(rel, "event_id");
+        const char *key = mx_jstr(rel, "key");
+        if (!rel_type || strcmp(rel_type, "m.annotation") != 0 || !target || !key)
+            return;
+        struct json_object *vote = mx_jobj(m->votes, target, json_type_object);
+        if (vote) {
+            const char *act = mx_jstr(mx_jobj(vote, "map", json_type_object), key);
+            if (act) {
+                in.type = INBOUND_COMMAND;
+                in.text = act;
+                deliver(m, &in, event_id);
+            }
+            return;
+        }
+        char *msg_key = mx_key_for_event(m, target);
+        if (msg_key) {
+            in.type = INBOUND_REACTION;
+            in.msg_key = msg_key;
+            in.reaction = key;
+            deliver(m, &in, event_id);
+            free(msg_key);
+        }
+        return;
+    }
+    if (strcmp(type, "org.matrix.msc3381.poll.response") == 0 ||
+        strcmp(type, "m.poll.response") == 0) {
+        const char *act = poll_choice(m, content);
+        if (act) {
+            in.type = INBOUND_COMMAND;
+            in.channel = r->id;
+            in.text = act;
+            deliver(m, &in, event_id);
+        }
+    }
+}
+
+/* ---- one sync batch ---- */
+
+static void handle_invites(struct mx *m, struct json_object *invites)
+{
+    json_object_object_foreach(invites, room_id, room)
+    {
+        struct json_object *evs =
+            mx_jobj(mx_jobj(room, "invite_state", json_type_object), "events", json_type_array);
+        const char *inviter = NULL;
+        for (size_t i = 0; evs && i < json_object_array_length(evs); i++) {
+            struct json_object *ev = json_object_array_get_idx(evs, i);
+            const char *t = mx_jstr(ev, "type"), *sk = mx_jstr(ev, "state_key");
+            const char *ms = mx_jstr(mx_jobj(ev, "content", json_type_object), "membership");
+            if (t && sk && ms && strcmp(t, "m.room.member") == 0 && strcmp(sk, m->user_id) == 0 &&
+                strcmp(ms, "invite") == 0)
+                inviter = mx_jstr(ev, "sender");
+        }
+        if (mx_invite_allowed(m, inviter)) {
+            log_info(MOD, NULL, "invited to %s by %s: joining", room_id, inviter ? inviter : "?");
+            mx_join(m, room_id);
+        } else {
+            log_info(MOD, NULL, "invite to %s by %s refused by invite_allow", room_id,
+                     inviter ? inviter : "?");
+            char *er = mx_escape(room_id);
+            if (er) {
+                char path[1024];
+                snprintf(path, sizeof(path), "/_matrix/client/v3/rooms/%s/leave", er);
+                mx_http_call(m->http, "POST", path, "{}", MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, NULL,
+                             NULL);
+                free(er);
+            }
+        }
+    }
+}
+
+static struct json_object *gap_events_for(struct mx *m, const char *room_id)
+{
+    for (size_t i = 0; m->gaps && i < json_object_array_length(m->gaps); i++) {
+        struct json_object *g = json_object_array_get_idx(m->gaps, i);
+        const char *r = mx_jstr(g, "room");
+        if (r && strcmp(r, room_id) == 0)
+            return mx_jobj(g, "events", json_type_array);
+    }
+    return NULL;
+}
+
+static void timeline_event(struct mx *m, struct mx_room *r, struct json_object *ev, bool initial)
+{
+    if (mx_jstr(ev, "state_key"))
+        mx_room_apply_state(m, r, ev);
+    if (!initial)
+        handle_event(m, r, ev);
+}
+
+static void sync_next(struct mx *m);
+
+static void batch_apply(struct mx *m)
+{
+    struct json_object *b = m->batch;
+    bool initial = m->batch_initial;
+    struct json_object *rooms = mx_jobj(b, "rooms", json_type_object);
+    struct json_object *ad =
+        mx_jobj(mx_jobj(b, "account_data", json_type_object), "events", json_type_array);
+    for (size_t i = 0; ad && i < json_object_array_length(ad); i++) {
+        struct json_object *ev = json_object_array_get_idx(ad, i);
+        const char *t = mx_jstr(ev, "type");
+        if (t && strcmp(t, "m.direct") == 0)
+            mx_direct_set(m, mx_jobj(ev, "content", json_type_object));
+    }
+    struct json_object *leave = mx_jobj(rooms, "leave", json_type_object);
+    json_object_object_foreach(leave, lid, lroom)
+    {
+        (void)lroom;
+        struct mx_room *r = mx_room_get(m, lid, false);
+        if (r)
+            r->joined = false;
+    }
+    struct json_object *join = mx_jobj(rooms, "join", json_type_object);
+    json_object_object_foreach(join, room_id, room)
+    {
+        struct mx_room *r = mx_room_get(m, room_id, true);
+        if (!r)
+            continue;
+        r->joined = true;
+        struct json_object *st =
+            mx_jobj(mx_jobj(room, "state", json_type_object), "events", json_type_array);
+        for (size_t i = 0; st && i < json_object_array_length(st); i++)
+            mx_room_apply_state(m, r, json_object_array_get_idx(st, i));
+        struct json_object *gap = gap_events_for(m, room_id);
+        for (size_t i = gap ? json_object_array_length(gap) : 0; i > 0; i--)
+            timeline_event(m, r, json_object_array_get_idx(gap, i - 1), initial);
+        struct json_object *tl =
+            mx_jobj(mx_jobj(room, "timeline", json_type_object), "events", json_type_array);
+        for (size_t i = 0; tl && i < json_object_array_length(tl); i++)
+            timeline_event(m, r, json_object_array_get_idx(tl, i), initial);
+        if (m->phase != MX_SNAPSHOT && m->phase != MX_SYNCING)
+            return; /* stopped from a deliver() */
+    }
+    handle_invites(m, mx_jobj(rooms, "invite", json_type_object));
+}
+
+static void batch_done(struct mx *m)
+{
+    const char *next = mx_jstr(m->batch, "next_batch");
+    bool snapshot = m->phase == MX_SNAPSHOT;
+    if (m->phase == MX_SNAPSHOT || m->phase == MX_SYNCING) {
+        if (!snapshot || !m->since) {
+            free(m->since);
+            m->since = strdup(next);
+            mx_state_set(m, "since", m->since);
+        }
+        json_object_put(m->inflight);
+        m->inflight = json_object_new_array();
+        mx_state_set_json(m, "inflight", m->inflight);
+    }
+    json_object_put(m->batch);
+    m->batch = NULL;
+    json_object_put(m->gaps);
+    m->gaps = NULL;
+    if (snapshot) {
+        m->phase = MX_SYNCING;
+        log_info(MOD, NULL, "connected as %s; syncing", m->user_id);
+        mx_polls_arm(m);
+        mx_probes_after_snapshot(m);
+        mx_pump(m);
+    }
+    if (m->phase == MX_SYNCING)
+        sync_next(m);
+}
+
+static void fill_next_gap(struct mx *m);
+
+static enum mx_next on_gap(void *arg, const struct mx_resp *r)
+{
+    struct mx *m = arg;
+    struct json_object *g = json_object_array_get_idx(m->gaps, m->gap_idx);
+    struct json_object *chunk = mx_jobj(r->json, "chunk", json_type_array);
+    if (r->status == 200 && !chunk)
+        return MX_RETRY;
+    m->sync_call = NULL;
+    if (r->status != 200) {
+        log_warn(MOD, NULL, "cannot fill a gap in %s: HTTP %ld %s", mx_jstr(g, "room"), r->status,
+                 r->errcode ? r->errcode : "");
+        m->gap_idx++;
+        fill_next_gap(m);
+        return MX_DONE;
+    }
+    struct json_object *events = mx_jobj(g, "events", json_type_array);
+    /* dir=b gives newest first; the list stays newest first and is read backwards. */
+    for (size_t i = 0; i < json_object_array_length(chunk); i++)
+        json_object_array_add(events, json_object_get(json_object_array_get_idx(chunk, i)));
+    const char *end = mx_jstr(r->json, "end");
+    if (end && json_object_array_length(chunk) > 0 && json_object_array_length(events) < 1000) {
+        json_object_object_add(g, "from", json_object_new_string(end));
+    } else {
+        m->gap_idx++;
+    }
+    fill_next_gap(m);
+    return MX_DONE;
+}
+
+static void fill_next_gap(struct mx *m)
+{
+    if (m->phase != MX_SYNCING)
+        return;
+    if (!m->gaps || m->gap_idx >= json_object_array_length(m->gaps)) {
+        batch_apply(m);
+        batch_done(m);
+        return;
+    }
+    struct json_object *g = json_object_array_get_idx(m->gaps, m->gap_idx);
+    struct json_object *f = filter_new(100);
+    struct json_object *tl =
+        mx_jobj(mx_jobj(f, "room", json_type_object), "timeline", json_type_object);
+    char *ef = mx_escape(json_object_to_json_string_ext(tl, JSON_C_TO_STRING_PLAIN));
+    json_object_put(f);
+    char *er = mx_escape(mx_jstr(g, "room"));
+    char *efrom = mx_escape(mx_jstr(g, "from"));
+    char *eto = mx_escape(m->since);
+    char *path = NULL;
+    if (ef && er && efrom && eto) {
+        size_t n = strlen(ef) + strlen(er) + strlen(efrom) + strlen(eto) + 128;
+        path = malloc(n);
+        if (path)
+            snprintf(path, n,
+                     "/_matrix/client/v3/rooms/%s/messages?dir=b&limit=100&from=%s&to=%s&filter=%s",
+                     er, efrom, eto, ef);
+    }
+    free(ef);
+    free(er);
+    free(efrom);
+    free(eto);
+    if (path)
+        m->sync_call =
+            mx_http_call(m->http, "GET", path, NULL, MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, on_gap, m);
+    free(path);
+    if (!m->sync_call) {
+        m->gap_idx++;
+        fill_next_gap(m);
+    }
+}
+
+static enum mx_next on_sync(void *arg, const struct mx_resp *r)
+{
+    struct mx *m = arg;
+    if (r->status == 401 && r->errcode && strcmp(r->errcode, "M_UNKNOWN_TOKEN") == 0) {
+        m->sync_call = NULL;
+        mx_fail(m, "the homeserver rejected the access token during /sync (M_UNKNOWN_TOKEN)");
+        return MX_DONE;
+    }
+    if (r->status != 200) {
+        log_warn(MOD, NULL, "/sync failed: HTTP %ld %s; retrying", r->status,
+                 r->errcode ? r->errcode : "");
+        return MX_RETRY;
+    }
+    const char *next = mx_jstr(r->json, "next_batch");
+    if (!next || !*next) {
+        log_warn(MOD, NULL, "/sync answer without next_batch; retrying");
+        return MX_RETRY;
+    }
+    m->sync_call = NULL;
+    m->batch = json_object_get(r->json);
+    m->batch_initial = m->phase == MX_SNAPSHOT;
+    m->gaps = json_object_new_array();
+    m->gap_idx = 0;
+    if (!m->batch_initial && m->since) {
+        struct json_object *join =
+            mx_jobj(mx_jobj(r->json, "rooms", json_type_object), "join", json_type_object);
+        json_object_object_foreach(join, room_id, room)
+        {
+            struct json_object *tl = mx_jobj(room, "timeline", json_type_object);
+            struct json_object *lim = mx_jobj(tl, "limited", json_type_boolean);
+            const char *prev = mx_jstr(tl, "prev_batch");
+            if (lim && json_object_get_boolean(lim) && prev) {
+                struct json_object *g = json_object_new_object();
+                json_object_object_add(g, "room", json_object_new_string(room_id));
+                json_object_object_add(g, "from", json_object_new_string(prev));
+                json_object_object_add(g, "events", json_object_new_array());
+                json_object_array_add(m->gaps, g);
+                log_info(MOD, NULL, "limited timeline in %s: fetching the gap", room_id);
+            }
+        }
+    }
+    if (m->batch_initial) {
+        batch_apply(m);
+        batch_done(m);
+    } else {
+        fill_next_gap(m);
+    }
+    return MX_DONE;
+}
+
+static void sync_next(struct mx *m)
+{
+    if (m->phase != MX_SYNCING || m->sync_call)
+        return;
+    char *ef = mx_escape(m->filter_id);
+    char *es = mx_escape(m->since);
+    char *path = NULL;
+    if (ef && es) {
+        size_t n = strlen(ef) + strlen(es) + 96;
+        path = malloc(n);
+        if (path)
+            snprintf(path, n, "/_matrix/client/v3/sync?filter=%s&timeout=%d&since=%s", ef,
+                     MX_SYNC_TIMEOUT_MS, es);
+    }
+    free(ef);
+    free(es);
+    if (path)
+        m->sync_call = mx_http_call(m->http, "GET", path, NULL, MX_SYNC_TIMEOUT_MS + 30000,
+                                    MX_CALL_RETRY, on_sync, m);
+    free(path);
+    if (!m->sync_call)
+        mx_fail(m, "cannot start /sync (out of memory)");
+}
+
+static void snapshot(struct mx *m)
+{
+    m->phase = MX_SNAPSHOT;
+    struct json_object *f = filter_new(0);
+    char *ef = mx_escape(json_object_to_json_string_ext(f, JSON_C_TO_STRING_PLAIN));
+    json_object_put(f);
+    char *path = NULL;
+    if (ef) {
+        size_t n = strlen(ef) + 64;
+        path = malloc(n);
+        if (path)
+            snprintf(path, n, "/_matrix/client/v3/sync?timeout=0&filter=%s", ef);
+    }
+    free(ef);
+    if (path)
+        m->sync_call = mx_http_call(m->http, "GET", path, NULL, MX_CALL_TIMEOUT_MS * 4,
+                                    MX_CALL_RETRY, on_sync, m);
+    free(path);
+    if (!m->sync_call)
+        mx_fail(m, "cannot start the first /sync (out of memory)");
+}
+
+/* ---- start-up chain: whoami, filter, m.direct, snapshot ---- */
+
+static void boot_filter(struct mx *m);
+static void boot_direct(struct mx *m);
+
+static enum mx_next on_direct(void *arg, const struct mx_resp *r)
+{
+    struct mx *m = arg;
+    if (r->status == 200 && r->json)
+        mx_direct_set(m, r->json);
+    else if (r->status == 404)
+        ; /* M_NOT_FOUND: no direct rooms yet */
+    else if (r->status == 401) {
+        m->boot_call = NULL;
+        mx_fail(m, "the homeserver rejected the access token (M_UNKNOWN_TOKEN)");
+        return MX_DONE;
+    } else {
+        return MX_RETRY;
+    }
+    m->boot_call = NULL;
+    snapshot(m);
+    return MX_DONE;
+}
+
+static void boot_direct(struct mx *m)
+{
+    char *eu = mx_escape(m->user_id);
+    char path[1024];
+    snprintf(path, sizeof(path), "/_matrix/client/v3/user/%s/account_data/m.direct", eu ? eu : "");
+    free(eu);
+    m->boot_call =
+        mx_http_call(m->http, "GET", path, NULL, MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, on_direct, m);
+}
+
+static enum mx_next on_filter(void *arg, const struct mx_resp *r)
+{
+    struct mx *m = arg;
+    const char *id = mx_jstr(r->json, "filter_id");
+    if (r->status == 200 && !id)
+        return MX_RETRY;
+    if (r->status != 200) {
+        m->boot_call = NULL;
+        mx_fail(m, "the homeserver refused the sync filter");
+        return MX_DONE;
+    }
+    free(m->filter_id);
+    m->filter_id = strdup(id);
+    m->boot_call = NULL;
+    boot_direct(m);
+    return MX_DONE;
+}
+
+static void boot_filter(struct mx *m)
+{
+    char *eu = mx_escape(m->user_id);
+    char path[1024];
+    snprintf(path, sizeof(path), "/_matrix/client/v3/user/%s/filter", eu ? eu : "");
+    free(eu);
+    char *f = mx_filter_json();
+    m->boot_call =
+        mx_http_call(m->http, "POST", path, f, MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, on_filter, m);
+    free(f);
+}
+
+static enum mx_next on_whoami(void *arg, const struct mx_resp *r)
+{
+    struct mx *m = arg;
+    const char *uid = mx_jstr(r->json, "user_id");
+    if (r->status == 200 && !uid)
+        return MX_RETRY;
+    m->boot_call = NULL;
+    if (r->status != 200) {
+        mx_fail(m, "whoami failed: the access token was rejected");
+        return MX_DONE;
+    }
+    if (!m->user_id || strcmp(m->user_id, uid) != 0) {
+        if (m->user_id)
+            log_warn(MOD, NULL, "the token belongs to %s, not the configured %s", uid, m->user_id);
+        free(m->user_id);
+        m->user_id = strdup(uid);
+    }
+    boot_filter(m);
+    return MX_DONE;
+}
+
+void mx_sync_begin(struct mx *m)
+{
+    m->phase = MX_STARTING;
+    m->boot_call = mx_http_call(m->http, "GET", "/_matrix/client/v3/account/whoami", NULL,
+                                MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, on_whoami, m);
+    if (!m->boot_call)
+        mx_fail(m, "cannot start (out of memory)");
+}
