@@ -1,0 +1,455 @@
+/*
+ * console.c - JSON lines in, JSON lines out.
+ *
+ * Input is read on the daemon's loop (a pipe or a terminal through libuv; a
+ * regular file, which cannot be polled, a chunk per loop turn). Output is
+ * written synchronously so that its order is exactly the order of sends.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "bot/log.h"
+#include "bot/strmap.h"
+#include "console.h"
+
+#define LINE_MAX_BYTES (64 * 1024)
+#define ID_BLOCK       64 /* message ids reserved in the store at a time */
+
+struct console {
+    struct platform base;
+    struct console_options o;
+    union {
+        uv_pipe_t pipe;
+        uv_tty_t tty;
+        uv_idle_t idle;
+    } in;
+    uv_handle_type in_type;
+    bool reading;
+    char *line;
+    size_t len, cap;
+    bool overlong; /* dropping the rest of a line that was too long */
+    uint64_t line_number;
+    struct strmap key_to_id, id_to_key, closed_dms, reacted;
+    uint64_t next_id, reserved_id;
+};
+
+static void write_all(int fd, const char *s, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            log_error("console", NULL, "cannot write output: %s", strerror(errno));
+            return;
+        }
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+/* Writes one JSON line and releases o. */
+static void emit(struct console *c, struct json_object *o)
+{
+    size_t n;
+    const char *s = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN, &n);
+    write_all(c->o.out_fd, s, n);
+    write_all(c->o.out_fd, "\n", 1);
+    json_object_put(o);
+}
+
+static void emit_error(struct console *c, const char *what)
+{
+    struct json_object *o = json_object_new_object();
+    char text[256];
+    snprintf(text, sizeof text, "line %" PRIu64 ": %s", c->line_number, what);
+    json_object_object_add(o, "type", json_object_new_string("error"));
+    json_object_object_add(o, "text", json_object_new_string(text));
+    emit(c, o);
+}
+
+/* Message ids survive restarts: a block is reserved in the store before use. */
+static void new_id(struct console *c, char *out, size_t len)
+{
+    if (c->next_id >= c->reserved_id) {
+        char v[32];
+        snprintf(v, sizeof v, "%" PRIu64, c->next_id + ID_BLOCK);
+        if (c->base.host->state_set(c->base.host->ctx, &c->base, "next_id", v) == 0)
+            c->reserved_id = c->next_id + ID_BLOCK;
+    }
+    snprintf(out, len, "m%" PRIu64, c->next_id++);
+}
+
+static const char *const kind_names[] = {
+    [OUT_NOTICE] = "notice", [OUT_LOBBY] = "lobby", [OUT_HAND] = "hand",
+    [OUT_OFFER] = "offer",   [OUT_DROP] = "drop",   [OUT_VOTE] = "vote",
+    [OUT_RESULT] = "result", [OUT_ERROR] = "error", [OUT_GAME_OVER] = "game_over",
+};
+
+static struct json_object *copy_field(const struct json_object *data, const char *k)
+{
+    struct json_object *v;
+    if (data && json_object_object_get_ex(data, k, &v))
+        return json_object_get(v);
+    return NULL;
+}
+
+static void add_reactions(struct console *c, const struct outbound *m, const char *channel,
+                          const char *id)
+{
+    struct json_object *reactions, *open;
+    if (!m->key || !json_object_object_get_ex(m->data, "open", &open) ||
+        !json_object_get_boolean(open) ||
+        !json_object_object_get_ex(m->data, "reactions", &reactions) ||
+        strmap_get(&c->reacted, m->key))
+        return;
+    if (strmap_set(&c->reacted, m->key, id) < 0)
+        return;
+    json_object_object_foreach(reactions, emoji, resource)
+    {
+        (void)resource;
+        struct json_object *o = json_object_new_object();
+        json_object_object_add(o, "type", json_object_new_string("react"));
+        json_object_object_add(o, "channel", json_object_new_string(channel));
+        json_object_object_add(o, "id", json_object_new_string(id));
+        json_object_object_add(o, "key", json_object_new_string(emoji));
+        emit(c, o);
+    }
+}
+
+static int console_send(struct platform *p, const struct outbound *m)
+{
+    struct console *c = (struct console *)p;
+    char channel[512], id[32];
+    struct json_object *o = json_object_new_object();
+    if (!o)
+        return -1;
+    if (m->channel)
+        snprintf(channel, sizeof channel, "%s", m->channel);
+    else
+        snprintf(channel, sizeof channel, "dm:%s", m->user ? m->user : "");
+
+    if (m->kind == OUT_GAME_OVER) {
+        json_object_object_add(o, "type", json_object_new_string("game_over"));
+        json_object_object_add(o, "channel", json_object_new_string(channel));
+        json_object_object_add(o, "scores", copy_field(m->data, "scores"));
+        json_object_object_add(o, "winners", copy_field(m->data, "winners"));
+        emit(c, o);
+        return 0;
+    }
+    const char *old = m->key ? strmap_get(&c->key_to_id, m->key) : NULL;
+    bool edit = m->replace && old;
+    if (edit) {
+        snprintf(id, sizeof id, "%s", old);
+    } else {
+        new_id(c, id, sizeof id);
+        if (m->key && (strmap_set(&c->key_to_id, m->key, id) < 0 ||
+                       strmap_set(&c->id_to_key, id, m->key) < 0))
+            log_warn("console", NULL, "out of memory recording message %s", id);
+    }
+    json_object_object_add(o, "type",
+                           json_object_new_string(edit                  ? "edit"
+                                                  : m->kind == OUT_VOTE ? "poll"
+                                                                        : "send"));
+    json_object_object_add(o, "channel", json_object_new_string(channel));
+    json_object_object_add(o, "id", json_object_new_string(id));
+    json_object_object_add(o, "kind", json_object_new_string(kind_names[m->kind]));
+    json_object_object_add(o, "text", json_object_new_string(m->text ? m->text : ""));
+    if (m->kind == OUT_VOTE)
+        json_object_object_add(o, "options", copy_field(m->data, "actions"));
+    if (m->data)
+        json_object_object_add(o, "data", json_object_get((struct json_object *)m->data));
+    emit(c, o);
+    if (m->kind == OUT_DROP)
+        add_reactions(c, m, channel, id);
+    return 0;
+}
+
+static void console_probe_dm(struct platform *p, const char *user)
+{
+    struct console *c = (struct console *)p;
+    const char *state = strmap_get(&c->closed_dms, user);
+    p->host->dm_result(p->host->ctx, p, user, !state || strcmp(state, "closed") != 0);
+}
+
+static const char *get_string(struct json_object *o, const char *k)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+static bool get_bool(struct json_object *o, const char *k)
+{
+    struct json_object *v;
+    return json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_boolean) &&
+           json_object_get_boolean(v);
+}
+
+static void handle_message(struct console *c, struct json_object *o, bool reaction)
+{
+    const char *channel = get_string(o, "channel");
+    const char *user = get_string(o, "user");
+    struct inbound in = {.type = reaction ? INBOUND_REACTION : INBOUND_MESSAGE};
+    if (!channel || !user || !*user || !*channel) {
+        emit_error(c, "\"channel\" and \"user\" must be non-empty strings");
+        return;
+    }
+    if (strncmp(channel, "dm:", 3) == 0 || strcmp(channel, "dm") == 0)
+        channel = NULL;
+    in.channel = channel;
+    in.user = user;
+    in.user_name = get_string(o, "name");
+    in.moderator = get_bool(o, "moderator");
+    in.order = c->line_number;
+    if (reaction) {
+        const char *id = get_string(o, "message");
+        in.reaction = get_string(o, "key");
+        if (!id || !in.reaction) {
+            emit_error(c, "a reaction needs \"message\" and \"key\"");
+            return;
+        }
+        in.msg_key = strmap_get(&c->id_to_key, id);
+        if (!in.msg_key) {
+            emit_error(c, "no message with that id");
+            return;
+        }
+    } else {
+        in.text = get_string(o, "text");
+        if (!in.text) {
+            emit_error(c, "a message needs a \"text\" string");
+            return;
+        }
+    }
+    c->base.host->deliver(c->base.host->ctx, &c->base, &in);
+}
+
+static void handle_line(struct console *c, const char *line, size_t len)
+{
+    c->line_number++;
+    while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
+        len--;
+    if (!len)
+        return;
+    struct json_tokener *tok = json_tokener_new();
+    struct json_object *o = tok ? json_tokener_parse_ex(tok, line, (int)len) : NULL;
+    bool complete = tok && json_tokener_get_error(tok) == json_tokener_success &&
+                    json_tokener_get_parse_end(tok) == len;
+    json_tokener_free(tok);
+    if (!o || !complete || !json_object_is_type(o, json_type_object)) {
+        emit_error(c, "not a JSON object");
+        json_object_put(o);
+        return;
+    }
+    const char *type = get_string(o, "type");
+    if (!type) {
+        emit_error(c, "missing \"type\"");
+    } else if (strcmp(type, "message") == 0) {
+        handle_message(c, o, false);
+    } else if (strcmp(type, "reaction") == 0) {
+        handle_message(c, o, true);
+    } else if (strcmp(type, "advance") == 0) {
+        struct json_object *v;
+        double seconds;
+        if (!json_object_object_get_ex(o, "seconds", &v) ||
+            !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) ||
+            (seconds = json_object_get_double(v)) < 0 || seconds > 1e9)
+            emit_error(c, "\"seconds\" must be a number from 0 to 1e9");
+        else if (!c->o.advance)
+            emit_error(c, "\"advance\" needs --virtual-time");
+        else
+            c->o.advance(c->o.arg, (int64_t)(seconds * 1000));
+    } else if (strcmp(type, "dms") == 0) {
+        const char *user = get_string(o, "user");
+        if (!user)
+            emit_error(c, "\"dms\" needs a \"user\"");
+        else if (strmap_set(&c->closed_dms, user, get_bool(o, "open") ? "open" : "closed") < 0)
+            emit_error(c, "out of memory");
+    } else if (strcmp(type, "ping") == 0) {
+        struct json_object *out = json_object_new_object();
+        struct json_object *id;
+        json_object_object_add(out, "type", json_object_new_string("pong"));
+        if (json_object_object_get_ex(o, "id", &id))
+            json_object_object_add(out, "id", json_object_get(id));
+        emit(c, out);
+    } else {
+        emit_error(c, "unknown \"type\"");
+    }
+    json_object_put(o);
+}
+
+/* Appends input bytes and handles every complete line. */
+static void feed(struct console *c, const char *data, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char ch = data[i];
+        if (ch == '\n') {
+            if (c->overlong) {
+                c->line_number++;
+                emit_error(c, "line longer than 64 KiB ignored");
+            } else {
+                handle_line(c, c->line, c->len);
+            }
+            c->len = 0;
+            c->overlong = false;
+            continue;
+        }
+        if (c->overlong)
+            continue;
+        if (c->len == LINE_MAX_BYTES) {
+            c->overlong = true;
+            continue;
+        }
+        if (c->len == c->cap) {
+            size_t cap = c->cap ? c->cap * 2 : 4096;
+            char *v = realloc(c->line, cap);
+            if (!v) {
+                c->overlong = true;
+                continue;
+            }
+            c->line = v;
+            c->cap = cap;
+        }
+        c->line[c->len++] = ch;
+    }
+}
+
+static void finish_input(struct console *c)
+{
+    if (c->len && !c->overlong)
+        handle_line(c, c->line, c->len);
+    c->len = 0;
+    if (c->reading) {
+        c->reading = false;
+        if (c->in_type == UV_FILE)
+            uv_idle_stop(&c->in.idle);
+        else
+            uv_read_stop((uv_stream_t *)&c->in.pipe);
+        if (c->o.eof)
+            c->o.eof(c->o.arg);
+    }
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    (void)h;
+    buf->base = malloc(suggested);
+    buf->len = buf->base ? suggested : 0;
+}
+
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+    struct console *c = s->data;
+    if (n > 0)
+        feed(c, buf->base, (size_t)n);
+    free(buf->base);
+    if (n < 0) {
+        if (n != UV_EOF)
+            log_error("console", NULL, "read error: %s", uv_strerror((int)n));
+        finish_input(c);
+    }
+}
+
+/* Regular files cannot be polled: read one chunk per loop turn. */
+static void on_idle(uv_idle_t *h)
+{
+    struct console *c = h->data;
+    char buf[16384];
+    ssize_t n = read(c->o.in_fd, buf, sizeof buf);
+    if (n > 0)
+        feed(c, buf, (size_t)n);
+    else if (n == 0 || errno != EINTR)
+        finish_input(c);
+}
+
+static int console_start(struct platform *p)
+{
+    struct console *c = (struct console *)p;
+    uv_loop_t *loop = p->host->loop;
+    char *v = p->host->state_get(p->host->ctx, p, "next_id");
+    if (v) {
+        c->next_id = c->reserved_id = strtoull(v, NULL, 10);
+        free(v);
+    }
+    c->in_type = uv_guess_handle(c->o.in_fd);
+    int rc;
+    if (c->in_type == UV_NAMED_PIPE) {
+        rc = uv_pipe_init(loop, &c->in.pipe, 0);
+        if (rc == 0)
+            rc = uv_pipe_open(&c->in.pipe, c->o.in_fd);
+    } else if (c->in_type == UV_TTY) {
+        rc = uv_tty_init(loop, &c->in.tty, c->o.in_fd, 1);
+    } else {
+        c->in_type = UV_FILE;
+        rc = uv_idle_init(loop, &c->in.idle);
+    }
+    if (rc < 0) {
+        log_error("console", NULL, "cannot read input: %s", uv_strerror(rc));
+        return -1;
+    }
+    c->in.pipe.data = c;
+    rc = c->in_type == UV_FILE ? uv_idle_start(&c->in.idle, on_idle)
+                               : uv_read_start((uv_stream_t *)&c->in.pipe, on_alloc, on_read);
+    if (rc < 0) {
+        log_error("console", NULL, "cannot read input: %s", uv_strerror(rc));
+        uv_close((uv_handle_t *)&c->in.pipe, NULL);
+        return -1;
+    }
+    c->reading = true;
+    return 0;
+}
+
+static void console_stop(struct platform *p)
+{
+    struct console *c = (struct console *)p;
+    if (c->reading) {
+        c->reading = false;
+        if (c->in_type == UV_FILE)
+            uv_idle_stop(&c->in.idle);
+        else
+            uv_read_stop((uv_stream_t *)&c->in.pipe);
+    }
+    if (c->in_type != UV_UNKNOWN_HANDLE && !uv_is_closing((uv_handle_t *)&c->in.pipe))
+        uv_close((uv_handle_t *)&c->in.pipe, NULL);
+}
+
+static void console_destroy(struct platform *p)
+{
+    struct console *c = (struct console *)p;
+    strmap_clear(&c->key_to_id);
+    strmap_clear(&c->id_to_key);
+    strmap_clear(&c->closed_dms);
+    strmap_clear(&c->reacted);
+    free(c->line);
+    free(c);
+}
+
+static const struct platform_ops console_ops = {
+    .name = "console",
+    .caps = PLATFORM_CAP_DM | PLATFORM_CAP_REACTIONS | PLATFORM_CAP_EDITS | PLATFORM_CAP_POLLS,
+    .start = console_start,
+    .send = console_send,
+    .probe_dm = console_probe_dm,
+    .stop = console_stop,
+    .destroy = console_destroy,
+};
+
+struct platform *console_platform_new(const struct platform_host *host,
+                                      const struct console_options *o)
+{
+    struct console *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->base.ops = &console_ops;
+    c->base.host = host;
+    c->o = *o;
+    c->in_type = UV_UNKNOWN_HANDLE;
+    return &c->base;
+}

@@ -1,0 +1,523 @@
+/*
+ * command.c - parsing canonical commands and resolving loose names.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "command.h"
+#include "core/catalog.h"
+
+struct word {
+    const char *word;
+    enum command_type type;
+};
+
+static const struct word table_words[] = {
+    {"new", CMD_NEW},       {"join", CMD_JOIN},     {"leave", CMD_LEAVE},   {"start", CMD_START},
+    {"status", CMD_STATUS}, {"rules", CMD_RULES},   {"help", CMD_HELP},     {"grab", CMD_GRAB},
+    {"pause", CMD_PAUSE},   {"resume", CMD_RESUME}, {"extend", CMD_EXTEND}, {"next", CMD_NEXT},
+    {"kick", CMD_KICK},     {"end", CMD_END},       {"set", CMD_SET},
+};
+
+static const struct word dm_words[] = {
+    {"hand", CMD_HAND},     {"offer", CMD_OFFER},     {"offers", CMD_OFFERS},
+    {"accept", CMD_ACCEPT}, {"decline", CMD_DECLINE}, {"cancel", CMD_CANCEL},
+    {"vote", CMD_VOTE},     {"abstain", CMD_ABSTAIN}, {"help", CMD_DM_HELP},
+};
+
+static const char *skip_space(const char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+/* Copies the next word of *s into out (lower case) and advances *s. Returns its length. */
+static size_t next_word(const char **s, char *out, size_t outlen)
+{
+    const char *p = skip_space(*s);
+    size_t n = 0;
+    while (*p && !isspace((unsigned char)*p)) {
+        if (n + 1 < outlen)
+            out[n++] = (char)tolower((unsigned char)*p);
+        p++;
+    }
+    out[n] = '\0';
+    *s = p;
+    return n;
+}
+
+/* Copies s with surrounding blanks removed. Returns -1 when it does not fit. */
+static int copy_trimmed(char *out, size_t outlen, const char *s, size_t len)
+{
+    while (len && isspace((unsigned char)*s)) {
+        s++;
+        len--;
+    }
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+    if (len >= outlen)
+        return -1;
+    memcpy(out, s, len);
+    out[len] = '\0';
+    return 0;
+}
+
+static bool parse_number(const char *s, long *out)
+{
+    char *end;
+    if (*s == '#')
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    long v = strtol(s, &end, 10);
+    if (*skip_space(end) != '\0' || v < 0 || v > 1000000)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Finds " for " (any case) as a whole word in s; returns its offset or -1. */
+static long find_for(const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        if ((p == s || isspace((unsigned char)p[-1])) && strncasecmp(p, "for", 3) == 0 &&
+            (p[3] == '\0' || isspace((unsigned char)p[3])))
+            return p - s;
+    }
+    return -1;
+}
+
+static enum command_error parse_args(struct command *c, const char *rest)
+{
+    rest = skip_space(rest);
+    size_t len = strlen(rest);
+    switch (c->type) {
+    case CMD_NEW:
+    case CMD_GRAB:
+    case CMD_KICK:
+    case CMD_VOTE:
+        if (copy_trimmed(c->arg, sizeof c->arg, rest, len) < 0)
+            return CMD_ERR_TOO_LONG;
+        if (c->type != CMD_NEW && !c->arg[0])
+            return CMD_ERR_USAGE;
+        return CMD_OK;
+    case CMD_EXTEND:
+    case CMD_ACCEPT:
+    case CMD_DECLINE:
+    case CMD_CANCEL:
+        if (!parse_number(rest, &c->number) || c->number == 0)
+            return CMD_ERR_USAGE;
+        return CMD_OK;
+    case CMD_SET: {
+        const char *p = rest;
+        if (!next_word(&p, c->arg, sizeof c->arg))
+            return CMD_ERR_USAGE;
+        if (copy_trimmed(c->arg2, sizeof c->arg2, p, strlen(p)) < 0)
+            return CMD_ERR_TOO_LONG;
+        return c->arg2[0] ? CMD_OK : CMD_ERR_USAGE;
+    }
+    case CMD_OFFER: {
+        /* offer <player> <cards> for <cards> */
+        const char *p = rest;
+        char who[COMMAND_ARG_MAX];
+        const char *start = skip_space(p);
+        if (!next_word(&p, who, sizeof who))
+            return CMD_ERR_USAGE;
+        if ((size_t)(p - start) >= sizeof c->arg)
+            return CMD_ERR_TOO_LONG;
+        copy_trimmed(c->arg, sizeof c->arg, start, (size_t)(p - start));
+        long at = find_for(p);
+        if (at < 0)
+            return CMD_ERR_USAGE;
+        if (copy_trimmed(c->arg2, sizeof c->arg2, p, (size_t)at) < 0 ||
+            copy_trimmed(c->arg3, sizeof c->arg3, p + at + 3, strlen(p + at + 3)) < 0)
+            return CMD_ERR_TOO_LONG;
+        return c->arg2[0] && c->arg3[0] ? CMD_OK : CMD_ERR_USAGE;
+    }
+    default:
+        return *rest ? CMD_ERR_USAGE : CMD_OK;
+    }
+}
+
+static enum command_type lookup(const struct word *words, size_t n, const char *w)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(words[i].word, w) == 0)
+            return words[i].type;
+    return CMD_NONE;
+}
+
+/* A game id is "g" followed by digits. */
+static bool is_game_id(const char *w)
+{
+    if (w[0] != 'g' || !w[1])
+        return false;
+    for (const char *p = w + 1; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return false;
+    return true;
+}
+
+enum command_error command_parse(const char *line, bool in_table, struct command *c)
+{
+    char w[32];
+    const char *p = skip_space(line);
+
+    memset(c, 0, sizeof *c);
+    c->type = CMD_NONE;
+    if (strncasecmp(p, "!illegal", 8) == 0 && (p[8] == '\0' || isspace((unsigned char)p[8]))) {
+        c->table = true;
+        p += 8;
+    } else if (in_table) {
+        return CMD_OK;
+    }
+    if (!c->table) {
+        const char *save = p;
+        next_word(&p, w, sizeof w);
+        if (is_game_id(w) && strlen(w) < sizeof c->game)
+            strcpy(c->game, w);
+        else
+            p = save;
+    }
+    if (!next_word(&p, w, sizeof w)) {
+        c->type = c->table ? CMD_HELP : CMD_DM_HELP;
+        return CMD_OK;
+    }
+    /* Private commands also work after "!illegal", so buttons and habits both work. */
+    if (c->table) {
+        c->type = lookup(table_words, sizeof table_words / sizeof *table_words, w);
+        if (c->type == CMD_HELP && !in_table)
+            c->type = CMD_DM_HELP;
+    }
+    if (c->type == CMD_NONE)
+        c->type = lookup(dm_words, sizeof dm_words / sizeof *dm_words, w);
+    if (c->type == CMD_NONE)
+        return CMD_ERR_UNKNOWN;
+    return parse_args(c, p);
+}
+
+const char *command_error_id(enum command_error e)
+{
+    switch (e) {
+    case CMD_OK:
+        return "ok";
+    case CMD_ERR_UNKNOWN:
+        return "unknown";
+    case CMD_ERR_USAGE:
+        return "usage";
+    case CMD_ERR_TOO_LONG:
+        return "too-long";
+    }
+    return "unknown";
+}
+
+const char *command_usage_key(enum command_type t)
+{
+    static const char *const keys[] = {
+        [CMD_NEW] = "usage.new",       [CMD_GRAB] = "usage.grab",
+        [CMD_EXTEND] = "usage.extend", [CMD_KICK] = "usage.kick",
+        [CMD_SET] = "usage.set",       [CMD_OFFER] = "usage.offer",
+        [CMD_ACCEPT] = "usage.accept", [CMD_DECLINE] = "usage.decline",
+        [CMD_CANCEL] = "usage.cancel", [CMD_VOTE] = "usage.vote",
+    };
+    if ((size_t)t < sizeof keys / sizeof *keys && keys[t])
+        return keys[t];
+    return NULL;
+}
+
+/* Lower-cases s keeping letters and digits only, then drops one trailing 's'
+ * so that singular and plural compare equal. */
+static void fold(const char *s, size_t len, char *out, size_t outlen)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len && s[i]; i++)
+        if (isalnum((unsigned char)s[i]) && n + 1 < outlen)
+            out[n++] = (char)tolower((unsigned char)s[i]);
+    if (n > 2 && out[n - 1] == 's')
+        n--;
+    out[n] = '\0';
+}
+
+/* Calls fn for every folded name of resource r: display name, id, and the
+ * catalog's aliases ("alias.<id>", separated by '|'). Stops when fn returns true. */
+static bool each_name(unsigned r, const char *lang, bool (*fn)(const char *, void *), void *arg)
+{
+    char key[64], folded[64];
+    const char *id = il_resource_id(r);
+    snprintf(key, sizeof key, "card.%s", id);
+    const char *display = catalog_text(lang, key);
+    fold(id, strlen(id), folded, sizeof folded);
+    if (fn(folded, arg))
+        return true;
+    if (display) {
+        fold(display, strlen(display), folded, sizeof folded);
+        if (fn(folded, arg))
+            return true;
+    }
+    snprintf(key, sizeof key, "alias.%s", id);
+    const char *aliases = catalog_text(lang, key);
+    while (aliases && *aliases) {
+        const char *bar = strchr(aliases, '|');
+        size_t len = bar ? (size_t)(bar - aliases) : strlen(aliases);
+        fold(aliases, len, folded, sizeof folded);
+        if (fn(folded, arg))
+            return true;
+        aliases = bar ? bar + 1 : NULL;
+    }
+    return false;
+}
+
+static bool equals(const char *name, void *arg)
+{
+    return strcmp(name, arg) == 0;
+}
+
+static bool has_prefix(const char *name, void *arg)
+{
+    return strncmp(name, arg, strlen(arg)) == 0;
+}
+
+static void list_resources(unsigned in_play, const char *lang, char *out, size_t outlen)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned r = 0; r < IL_RESOURCES; r++) {
+        if (!(in_play & (1u << r)))
+            continue;
+        char key[64];
+        snprintf(key, sizeof key, "card.%s", il_resource_id(r));
+        const char *name = catalog_text(lang, key);
+        int w = snprintf(out + n, outlen - n, "%s%s", n ? ", " : "", name ? name : key);
+        if (w < 0 || (size_t)w >= outlen - n)
+            return;
+        n += (size_t)w;
+    }
+}
+
+/* True when the folded words name a role or a suspect card. */
+static bool names_role(const char *folded, const char *lang)
+{
+    static const char *const generic[] = {"dealer", "buyer", "role", "suspect"};
+    for (size_t i = 0; i < sizeof generic / sizeof *generic; i++)
+        if (strcmp(folded, generic[i]) == 0)
+            return true;
+    for (unsigned t = IL_RESOURCES; t < IL_CARD_TYPES; t++) {
+        char key[64], name[96];
+        snprintf(key, sizeof key, "card.%s", il_card_id(t));
+        const char *text = catalog_text(lang, key);
+        if (!text)
+            continue;
+        /* Skip "The " so "arms dealer" matches "The Arms Dealer". */
+        if (strncasecmp(text, "the ", 4) == 0)
+            text += 4;
+        fold(text, strlen(text), name, sizeof name);
+        if (strcmp(name, folded) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Resolves folded words to a resource. Exact names first, then unique prefixes. */
+static enum resolve_error match_resource(const char *folded, bool allow_prefix, unsigned in_play,
+                                         const char *lang, int *out)
+{
+    int found = -1, count = 0;
+    if (!folded[0])
+        return RESOLVE_UNKNOWN;
+    for (unsigned r = 0; r < IL_RESOURCES; r++)
+        if (each_name(r, lang, equals, (void *)folded)) {
+            *out = (int)r;
+            return (in_play & (1u << r)) ? RESOLVE_OK : RESOLVE_UNKNOWN;
+        }
+    if (!allow_prefix)
+        return RESOLVE_UNKNOWN;
+    for (unsigned r = 0; r < IL_RESOURCES; r++)
+        if ((in_play & (1u << r)) && each_name(r, lang, has_prefix, (void *)folded)) {
+            found = (int)r;
+            count++;
+        }
+    if (count == 1) {
+        *out = found;
+        return RESOLVE_OK;
+    }
+    return count > 1 ? RESOLVE_AMBIGUOUS : RESOLVE_UNKNOWN;
+}
+
+#define MAX_TOKENS 48
+
+/* Splits text into words at blanks, commas, '+' and "and". */
+static unsigned tokenize(char *text, char **tok)
+{
+    unsigned n = 0;
+    char *save = NULL;
+    for (char *p = strtok_r(text, " \t\r\n,+;", &save); p && n < MAX_TOKENS;
+         p = strtok_r(NULL, " \t\r\n,+;", &save))
+        if (strcasecmp(p, "and") != 0)
+            tok[n++] = p;
+    return n;
+}
+
+static void set_word(char *word, size_t wordlen, char **tok, unsigned i, unsigned k)
+{
+    size_t n = 0;
+    word[0] = '\0';
+    for (unsigned j = i; j < i + k; j++) {
+        int w = snprintf(word + n, wordlen - n, "%s%s", n ? " " : "", tok[j]);
+        if (w < 0 || (size_t)w >= wordlen - n)
+            return;
+        n += (size_t)w;
+    }
+}
+
+enum resolve_error command_parse_cards(const char *text, unsigned in_play, const char *lang,
+                                       struct il_bundle *out, char *word, size_t wordlen,
+                                       char *choices, size_t choiceslen)
+{
+    char buf[COMMAND_ARG_MAX];
+    char *tok[MAX_TOKENS];
+    memset(out, 0, sizeof *out);
+    word[0] = choices[0] = '\0';
+    snprintf(buf, sizeof buf, "%s", text);
+    unsigned n = tokenize(buf, tok);
+    if (n == 1 && (strcasecmp(tok[0], "nothing") == 0 || strcasecmp(tok[0], "none") == 0))
+        return RESOLVE_OK;
+    if (n == 0)
+        return RESOLVE_BAD_COUNT;
+
+    long count = -1;
+    for (unsigned i = 0; i < n;) {
+        char *end;
+        long v = strtol(tok[i], &end, 10);
+        if (*end == '\0' || strcasecmp(end, "x") == 0) {
+            if (count >= 0 || v <= 0 || v > 99) {
+                set_word(word, wordlen, tok, i, 1);
+                return RESOLVE_BAD_COUNT;
+            }
+            count = v;
+            i++;
+            continue;
+        }
+        /* Longest phrase first, so "luxury cars" wins over "luxury". */
+        enum resolve_error err = RESOLVE_UNKNOWN;
+        int res = -1;
+        unsigned used = 0;
+        for (unsigned k = (n - i < 3 ? n - i : 3); k >= 1 && err != RESOLVE_OK; k--) {
+            char joined[COMMAND_ARG_MAX], folded[COMMAND_ARG_MAX];
+            set_word(joined, sizeof joined, tok, i, k);
+            fold(joined, strlen(joined), folded, sizeof folded);
+            if (names_role(folded, lang)) {
+                set_word(word, wordlen, tok, i, k);
+                return RESOLVE_NOT_TRADABLE;
+            }
+            enum resolve_error e = match_resource(folded, k == 1, in_play, lang, &res);
+            if (e == RESOLVE_OK || k == 1)
+                err = e;
+            used = k;
+        }
+        if (err != RESOLVE_OK) {
+            set_word(word, wordlen, tok, i, 1);
+            list_resources(in_play, lang, choices, choiceslen);
+            return err;
+        }
+        unsigned total = out->n[res] + (unsigned)(count < 0 ? 1 : count);
+        if (total > 99) {
+            set_word(word, wordlen, tok, i, used);
+            return RESOLVE_BAD_COUNT;
+        }
+        out->n[res] = (uint8_t)total;
+        count = -1;
+        i += used;
+    }
+    if (count >= 0) {
+        snprintf(word, wordlen, "%ld", count);
+        return RESOLVE_BAD_COUNT;
+    }
+    return RESOLVE_OK;
+}
+
+enum resolve_error command_parse_resource(const char *text, unsigned in_play, const char *lang,
+                                          int *resource, char *choices, size_t choiceslen)
+{
+    char folded[COMMAND_ARG_MAX];
+    choices[0] = '\0';
+    fold(text, strlen(text), folded, sizeof folded);
+    enum resolve_error e = match_resource(folded, true, in_play, lang, resource);
+    if (e != RESOLVE_OK)
+        list_resources(in_play, lang, choices, choiceslen);
+    return e;
+}
+
+/* Strips mention syntax: "<@123>", "<@!123>", "@alice". */
+static void strip_mention(const char *text, char *out, size_t outlen)
+{
+    const char *p = skip_space(text);
+    size_t len = strlen(p);
+    while (len && isspace((unsigned char)p[len - 1]))
+        len--;
+    if (len >= 3 && p[0] == '<' && p[1] == '@' && p[len - 1] == '>') {
+        p += 2;
+        len -= 3;
+        if (len && *p == '!') {
+            p++;
+            len--;
+        }
+    } else if (len && *p == '@' && !strchr(p, ':')) {
+        /* Keep Matrix ids ("@alice:example.org") whole; drop a lone '@'. */
+        p++;
+        len--;
+    }
+    if (len >= outlen)
+        len = outlen - 1;
+    memcpy(out, p, len);
+    out[len] = '\0';
+}
+
+static void list_players(const char *const *names, const char *const *ids, unsigned n, char *out,
+                         size_t outlen)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < n; i++) {
+        int w = snprintf(out + used, outlen - used, "%s%s", used ? ", " : "",
+                         names[i] ? names[i] : ids[i]);
+        if (w < 0 || (size_t)w >= outlen - used)
+            return;
+        used += (size_t)w;
+    }
+}
+
+enum resolve_error command_match_player(const char *text, const char *const *ids,
+                                        const char *const *names, unsigned n, int *index,
+                                        char *choices, size_t choiceslen)
+{
+    char want[COMMAND_ARG_MAX];
+    strip_mention(text, want, sizeof want);
+    choices[0] = '\0';
+    if (!want[0]) {
+        list_players(names, ids, n, choices, choiceslen);
+        return RESOLVE_UNKNOWN;
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(ids[i], want) == 0 || (names[i] && strcasecmp(names[i], want) == 0)) {
+            *index = (int)i;
+            return RESOLVE_OK;
+        }
+    int found = -1, count = 0;
+    size_t len = strlen(want);
+    for (unsigned i = 0; i < n; i++)
+        if (strncasecmp(ids[i], want, len) == 0 ||
+            (names[i] && strncasecmp(names[i], want, len) == 0)) {
+            found = (int)i;
+            count++;
+        }
+    if (count == 1) {
+        *index = found;
+        return RESOLVE_OK;
+    }
+    list_players(names, ids, n, choices, choiceslen);
+    return count > 1 ? RESOLVE_AMBIGUOUS : RESOLVE_UNKNOWN;
+}

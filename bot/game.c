@@ -1,0 +1,205 @@
+/*
+ * game.c - the hosted game record and its JSON form in the store.
+ */
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+int game_seat_of(const struct game *g, const char *user)
+{
+    for (unsigned i = 0; i < g->nseats; i++)
+        if (strcmp(g->seats[i].user, user) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *game_seat_name(const struct game *g, unsigned i)
+{
+    return g->seats[i].name[0] ? g->seats[i].name : g->seats[i].user;
+}
+
+static void add_str(struct json_object *o, const char *k, const char *v)
+{
+    json_object_object_add(o, k, json_object_new_string(v));
+}
+
+static void add_int(struct json_object *o, const char *k, int64_t v)
+{
+    json_object_object_add(o, k, json_object_new_int64(v));
+}
+
+struct json_object *game_to_json(const struct game *g)
+{
+    struct json_object *o = json_object_new_object();
+    struct json_object *seats = json_object_new_array();
+    struct json_object *timers = json_object_new_object();
+    struct json_object *rng = json_object_new_array();
+    if (!o || !seats || !timers || !rng)
+        goto fail;
+    add_str(o, "id", g->id);
+    add_str(o, "table", g->table);
+    add_str(o, "host", g->host);
+    add_str(o, "language", g->language);
+    json_object_object_add(o, "started", json_object_new_boolean(g->started));
+    add_str(o, "variant", il_variant_id(g->config.variant));
+    add_int(o, "resources", g->config.resources);
+    for (unsigned t = 0; t < IL_TIMERS; t++)
+        add_int(timers, il_timer_id(t), g->config.timer_ms[t]);
+    json_object_object_add(o, "timers", timers);
+    timers = NULL;
+    for (unsigned i = 0; i < g->nseats; i++) {
+        struct json_object *s = json_object_new_object();
+        if (!s)
+            goto fail;
+        add_str(s, "user", g->seats[i].user);
+        add_str(s, "name", g->seats[i].name);
+        json_object_array_add(seats, s);
+    }
+    json_object_object_add(o, "seats", seats);
+    seats = NULL;
+    /* Seeds and rng words are full 64-bit values: kept as decimal strings. */
+    char num[32];
+    snprintf(num, sizeof num, "%" PRIu64, g->seed);
+    add_str(o, "seed", num);
+    for (unsigned i = 0; i < 4; i++) {
+        snprintf(num, sizeof num, "%" PRIu64, g->rng.s[i]);
+        json_object_array_add(rng, json_object_new_string(num));
+    }
+    json_object_object_add(o, "rng", rng);
+    rng = NULL;
+    add_int(o, "tracked_deadline", g->tracked_deadline);
+    add_int(o, "phase_length", g->phase_length);
+    add_int(o, "reminders_sent", g->reminders_sent);
+    if (g->started) {
+        struct json_object *state = il_game_to_json(&g->state);
+        if (!state)
+            goto fail;
+        json_object_object_add(o, "state", state);
+    }
+    return o;
+fail:
+    json_object_put(o);
+    json_object_put(seats);
+    json_object_put(timers);
+    json_object_put(rng);
+    return NULL;
+}
+
+static const char *get_str(const struct json_object *o, const char *k)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+static bool get_int(const struct json_object *o, const char *k, int64_t *out)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_int))
+        return false;
+    *out = json_object_get_int64(v);
+    return true;
+}
+
+static bool copy_str(char *dst, size_t len, const char *src)
+{
+    if (!src || strlen(src) >= len)
+        return false;
+    strcpy(dst, src);
+    return true;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s)
+        return false;
+    *out = strtoull(s, &end, 10);
+    return *end == '\0';
+}
+
+int game_from_json(struct game *out, const struct json_object *o, char *why, size_t whylen)
+{
+    struct game g;
+    struct json_object *v, *timers, *seats, *rng;
+    int64_t n;
+    memset(&g, 0, sizeof g);
+
+    if (!copy_str(g.id, sizeof g.id, get_str(o, "id")) ||
+        !copy_str(g.table, sizeof g.table, get_str(o, "table")) ||
+        !copy_str(g.host, sizeof g.host, get_str(o, "host")) ||
+        !copy_str(g.language, sizeof g.language, get_str(o, "language"))) {
+        snprintf(why, whylen, "id, table, host or language missing");
+        return -1;
+    }
+    if (!json_object_object_get_ex(o, "started", &v) ||
+        !json_object_is_type(v, json_type_boolean)) {
+        snprintf(why, whylen, "started missing");
+        return -1;
+    }
+    g.started = json_object_get_boolean(v);
+    int variant = il_variant_from_id(get_str(o, "variant") ? get_str(o, "variant") : "");
+    if (variant < 0 || !get_int(o, "resources", &n) || n < 0 || n > 255) {
+        snprintf(why, whylen, "variant or resources invalid");
+        return -1;
+    }
+    g.config.variant = (enum il_variant)variant;
+    g.config.resources = (uint8_t)n;
+    if (!json_object_object_get_ex(o, "timers", &timers)) {
+        snprintf(why, whylen, "timers missing");
+        return -1;
+    }
+    for (unsigned t = 0; t < IL_TIMERS; t++)
+        if (!get_int(timers, il_timer_id(t), &g.config.timer_ms[t]) ||
+            g.config.timer_ms[t] < IL_TIMER_MIN_MS || g.config.timer_ms[t] > IL_TIMER_MAX_MS) {
+            snprintf(why, whylen, "timer %s invalid", il_timer_id(t));
+            return -1;
+        }
+    if (!json_object_object_get_ex(o, "seats", &seats) ||
+        !json_object_is_type(seats, json_type_array) ||
+        json_object_array_length(seats) > IL_MAX_PLAYERS) {
+        snprintf(why, whylen, "seats invalid");
+        return -1;
+    }
+    g.nseats = (unsigned)json_object_array_length(seats);
+    for (unsigned i = 0; i < g.nseats; i++) {
+        struct json_object *s = json_object_array_get_idx(seats, i);
+        if (!copy_str(g.seats[i].user, sizeof g.seats[i].user, get_str(s, "user")) ||
+            !copy_str(g.seats[i].name, sizeof g.seats[i].name, get_str(s, "name"))) {
+            snprintf(why, whylen, "seat %u invalid", i);
+            return -1;
+        }
+    }
+    if (!parse_u64(get_str(o, "seed"), &g.seed) || !json_object_object_get_ex(o, "rng", &rng) ||
+        !json_object_is_type(rng, json_type_array) || json_object_array_length(rng) != 4) {
+        snprintf(why, whylen, "seed or rng invalid");
+        return -1;
+    }
+    for (unsigned i = 0; i < 4; i++)
+        if (!parse_u64(json_object_get_string(json_object_array_get_idx(rng, i)), &g.rng.s[i])) {
+            snprintf(why, whylen, "rng invalid");
+            return -1;
+        }
+    if (!get_int(o, "tracked_deadline", &g.tracked_deadline) ||
+        !get_int(o, "phase_length", &g.phase_length) || !get_int(o, "reminders_sent", &n) ||
+        n < 0 || n > 3) {
+        snprintf(why, whylen, "reminder state invalid");
+        return -1;
+    }
+    g.reminders_sent = (uint8_t)n;
+    if (g.started) {
+        struct json_object *state;
+        if (!json_object_object_get_ex(o, "state", &state) ||
+            il_game_from_json(&g.state, state) != IL_OK || g.state.nplayers != g.nseats) {
+            snprintf(why, whylen, "rules state invalid");
+            return -1;
+        }
+    }
+    *out = g;
+    return 0;
+}

@@ -1,0 +1,68 @@
+/*
+ * game.h - a hosted game: its table, its seats, and the rules state.
+ *
+ * A game lives at one table (a channel of one platform) from "!illegal new"
+ * until it ends. Before the start it is a lobby: seats fill up and the host may
+ * change settings. After the start, `state` holds the rules engine's game,
+ * and seat i of the lobby is seat i of the rules.
+ */
+#ifndef BOT_GAME_H
+#define BOT_GAME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/illegal/illegal.h"
+#include "core/rng.h"
+
+struct platform;
+struct json_object;
+
+#define GAME_ID_MAX   24
+#define GAME_TEXT_MAX 256 /* user ids, display names and table ids */
+
+struct seat {
+    char user[GAME_TEXT_MAX];
+    char name[GAME_TEXT_MAX];
+    bool dm_unreachable; /* the last DM probe failed */
+};
+
+struct game {
+    char id[GAME_ID_MAX]; /* "g7" */
+    struct platform *platform;
+    char table[GAME_TEXT_MAX];
+    char host[GAME_TEXT_MAX]; /* user id of the creator, who may moderate */
+    char language[8];
+    bool started;
+    unsigned nseats;
+    struct seat seats[IL_MAX_PLAYERS];
+    struct il_config config;
+    uint64_t seed;
+    struct rng rng;
+    struct il_game state;
+
+    /* Reminders: which were sent for the deadline they refer to. */
+    int64_t tracked_deadline;
+    int64_t phase_length;
+    uint8_t reminders_sent;
+
+    /* Lobby start in progress: DM probes still unanswered. Not stored. */
+    unsigned probes_pending;
+};
+
+/* Returns the seat of user, or -1. */
+int game_seat_of(const struct game *g, const char *user);
+
+/* A display name for seat i: the name if known, else the user id. */
+const char *game_seat_name(const struct game *g, unsigned i);
+
+/* Serialises the whole record (lobby, seats, rules state, rng). New object, caller owns. */
+struct json_object *game_to_json(const struct game *g);
+
+/*
+ * Restores a record written by game_to_json() into g (platform left NULL).
+ * Returns 0, or -1 with a reason in why when the record is damaged.
+ */
+int game_from_json(struct game *g, const struct json_object *j, char *why, size_t whylen);
+
+#endif

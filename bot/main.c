@@ -1,0 +1,361 @@
+/*
+ * main.c - illegald: options, settings, the loop, signals, and the platforms.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <json-c/json_c_version.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "adapters/console/console.h"
+#include "config.h"
+#include "dispatcher.h"
+#include "log.h"
+#include "store.h"
+#ifdef ILLEGALD_WITH_WEB
+#include "adapters/web/web.h"
+#endif
+#ifdef ILLEGALD_WITH_DISCORD
+#include "adapters/discord/discord.h"
+#endif
+#ifdef ILLEGALD_WITH_MATRIX
+#include "adapters/matrix/matrix.h"
+#endif
+
+#ifndef ILLEGALD_VERSION
+#define ILLEGALD_VERSION "unknown"
+#endif
+
+struct daemon {
+    uv_loop_t loop;
+    struct config config;
+    struct store *store;
+    struct dispatcher *dispatcher;
+    uv_signal_t sigterm, sigint, sighup;
+    bool stopping;
+};
+
+struct options {
+    const char *config_path;
+    const char *store_path;
+    bool check_config;
+    bool console;
+    bool virtual_time;
+    bool seeded;
+    uint64_t seed;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(
+        out,
+        "usage: illegald [--config FILE] [--store PATH] [--check-config]\n"
+        "       illegald --console [--virtual-time] [--seed N] [--store PATH]\n"
+        "\n"
+        "Hosts the party game Illegal on Discord, Matrix, a local web table, or the console.\n"
+        "\n"
+        "  -c, --config FILE   read settings from FILE (INI; see config/illegald.conf.example)\n"
+        "  -s, --store PATH    keep games in the SQLite database PATH\n"
+        "      --check-config  validate the settings, print them (secrets masked) and exit\n"
+        "      --console       play through JSON lines on stdin and stdout\n"
+        "      --virtual-time  with --console: time moves only through \"advance\" lines\n"
+        "      --seed N        make every game reproducible from N\n"
+        "  -V, --version       print the version and the libraries' versions\n"
+        "  -h, --help          print this help\n"
+        "\n"
+        "Every setting can also come from ILLEGALD_<SECTION>_<KEY>; see the README.\n");
+}
+
+static void version(void)
+{
+    printf("illegald %s\n", ILLEGALD_VERSION);
+    printf("libuv %s\n", uv_version_string());
+    printf("sqlite %s\n", sqlite3_libversion());
+    printf("json-c %s\n", json_c_version());
+}
+
+/* The one screen shown when nothing is configured to play on. */
+static void setup_help(void)
+{
+    fprintf(stderr,
+            "illegald has no platform to play on.\n"
+            "\n"
+            "Configure one in a file (see config/illegald.conf.example) or in the environment:\n"
+            "\n"
+            "  Discord: create an application and a bot at the Discord developer portal, then\n"
+            "      ILLEGALD_DISCORD_TOKEN=...  ILLEGALD_DISCORD_APPLICATION_ID=...\n"
+            "  Matrix: create an account for the bot on your homeserver, then\n"
+            "      ILLEGALD_MATRIX_HOMESERVER=https://matrix.example.org\n"
+            "      ILLEGALD_MATRIX_USER_ID=@illegal:example.org  ILLEGALD_MATRIX_ACCESS_TOKEN=...\n"
+            "  Local table in a browser: [web] enabled = true (http://127.0.0.1:8080)\n"
+            "\n"
+            "Or try it right away on the console:  build/bin/illegald --console\n"
+            "The README walks through each platform step by step.\n");
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    enum { OPT_CHECK = 256, OPT_CONSOLE, OPT_VIRTUAL, OPT_SEED };
+    static const struct option longopts[] = {
+        {"config", required_argument, NULL, 'c'},
+        {"store", required_argument, NULL, 's'},
+        {"check-config", no_argument, NULL, OPT_CHECK},
+        {"console", no_argument, NULL, OPT_CONSOLE},
+        {"virtual-time", no_argument, NULL, OPT_VIRTUAL},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"version", no_argument, NULL, 'V'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int ch;
+    char *end;
+    while ((ch = getopt_long(argc, argv, "c:s:Vh", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'c':
+            o->config_path = optarg;
+            break;
+        case 's':
+            o->store_path = optarg;
+            break;
+        case OPT_CHECK:
+            o->check_config = true;
+            break;
+        case OPT_CONSOLE:
+            o->console = true;
+            break;
+        case OPT_VIRTUAL:
+            o->virtual_time = true;
+            break;
+        case OPT_SEED:
+            o->seed = strtoull(optarg, &end, 10);
+            if (!*optarg || *end) {
+                fprintf(stderr, "illegald: --seed takes a whole number, not \"%s\"\n", optarg);
+                return 2;
+            }
+            o->seeded = true;
+            break;
+        case 'V':
+            version();
+            return 0;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "illegald: unexpected argument \"%s\"\n", argv[optind]);
+        return 2;
+    }
+    if (o->virtual_time && !o->console) {
+        fprintf(stderr, "illegald: --virtual-time needs --console\n");
+        return 2;
+    }
+    return -1;
+}
+
+static void shutdown_daemon(struct daemon *d)
+{
+    if (d->stopping)
+        return;
+    d->stopping = true;
+    log_info("main", NULL, "shutting down");
+    dispatcher_stop(d->dispatcher);
+    uv_close((uv_handle_t *)&d->sigterm, NULL);
+    uv_close((uv_handle_t *)&d->sigint, NULL);
+    uv_close((uv_handle_t *)&d->sighup, NULL);
+}
+
+static void on_signal(uv_signal_t *s, int signum)
+{
+    struct daemon *d = s->data;
+    if (signum == SIGHUP) {
+        if (log_reopen() < 0)
+            log_error("main", NULL, "cannot reopen the log file");
+        else
+            log_info("main", NULL, "log reopened");
+        return;
+    }
+    shutdown_daemon(d);
+}
+
+static void on_console_advance(void *arg, int64_t ms)
+{
+    struct daemon *d = arg;
+    dispatcher_advance(d->dispatcher, ms);
+}
+
+static void on_console_eof(void *arg)
+{
+    shutdown_daemon(arg);
+}
+
+/* Creates the configured platforms. Returns how many, or -1 on error. */
+static int add_platforms(struct daemon *d, const struct options *o)
+{
+    const struct platform_host *host = dispatcher_host(d->dispatcher);
+    char err[512] = "";
+    int n = 0;
+    if (o->console) {
+        struct console_options co = {
+            .in_fd = 0,
+            .out_fd = 1,
+            .advance = o->virtual_time ? on_console_advance : NULL,
+            .eof = on_console_eof,
+            .arg = d,
+        };
+        struct platform *p = console_platform_new(host, &co);
+        if (!p || dispatcher_add_platform(d->dispatcher, p) < 0) {
+            log_error("main", NULL, "cannot create the console");
+            return -1;
+        }
+        return 1;
+    }
+#ifdef ILLEGALD_WITH_DISCORD
+    if (d->config.discord_token) {
+        struct platform *p = discord_platform_new(&d->config, host, err, sizeof err);
+        if (!p || dispatcher_add_platform(d->dispatcher, p) < 0) {
+            log_error("main", NULL, "discord: %s", err);
+            return -1;
+        }
+        n++;
+    }
+#endif
+#ifdef ILLEGALD_WITH_MATRIX
+    if (d->config.matrix_homeserver) {
+        struct platform *p = matrix_platform_new(&d->config, host, err, sizeof err);
+        if (!p || dispatcher_add_platform(d->dispatcher, p) < 0) {
+            log_error("main", NULL, "matrix: %s", err);
+            return -1;
+        }
+        n++;
+    }
+#endif
+#ifdef ILLEGALD_WITH_WEB
+    if (d->config.web_enabled) {
+        struct platform *p = web_platform_new(&d->config, host, err, sizeof err);
+        if (!p || dispatcher_add_platform(d->dispatcher, p) < 0) {
+            log_error("main", NULL, "web: %s", err);
+            return -1;
+        }
+        n++;
+    }
+#endif
+    (void)err;
+    return n;
+}
+
+static void close_walk(uv_handle_t *h, void *arg)
+{
+    (void)arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
+static int run(struct daemon *d, const struct options *o)
+{
+    char err[512] = "";
+    struct dispatcher_options dopt = {
+        .config = &d->config,
+        .loop = &d->loop,
+        .virtual_time = o->virtual_time,
+        .seeded = o->seeded,
+        .seed = o->seed,
+    };
+    if (store_open(&d->store, d->config.store_path, err, sizeof err) < 0) {
+        log_error("main", NULL, "store: %s", err);
+        return 1;
+    }
+    dopt.store = d->store;
+    if (dispatcher_new(&d->dispatcher, &dopt, err, sizeof err) < 0) {
+        log_error("main", NULL, "%s", err);
+        return 1;
+    }
+    int n = add_platforms(d, o);
+    if (n < 0)
+        return 1;
+    if (n == 0) {
+        setup_help();
+        return 0;
+    }
+    if (dispatcher_start(d->dispatcher, err, sizeof err) < 0) {
+        log_error("main", NULL, "%s", err);
+        return 1;
+    }
+    uv_signal_init(&d->loop, &d->sigterm);
+    uv_signal_init(&d->loop, &d->sigint);
+    uv_signal_init(&d->loop, &d->sighup);
+    d->sigterm.data = d->sigint.data = d->sighup.data = d;
+    uv_signal_start(&d->sigterm, on_signal, SIGTERM);
+    uv_signal_start(&d->sigint, on_signal, SIGINT);
+    uv_signal_start(&d->sighup, on_signal, SIGHUP);
+    log_info("main", NULL, "illegald %s running, store %s", ILLEGALD_VERSION, d->config.store_path);
+    uv_run(&d->loop, UV_RUN_DEFAULT);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct options o = {0};
+    struct daemon d;
+    char err[512] = "";
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+
+    memset(&d, 0, sizeof d);
+    signal(SIGPIPE, SIG_IGN);
+    if (config_init(&d.config) < 0) {
+        fprintf(stderr, "illegald: out of memory\n");
+        return 1;
+    }
+    if (config_load(&d.config, o.config_path, err, sizeof err) < 0) {
+        fprintf(stderr, "illegald: %s\n", err);
+        config_free(&d.config);
+        return 2;
+    }
+    if (o.store_path) {
+        char *path = strdup(o.store_path);
+        if (!path) {
+            config_free(&d.config);
+            return 1;
+        }
+        free(d.config.store_path);
+        d.config.store_path = path;
+    }
+    if (o.check_config) {
+        config_describe(&d.config, stdout);
+        printf("; %s: the settings are valid\n", o.config_path ? o.config_path : "defaults");
+        config_free(&d.config);
+        return 0;
+    }
+    log_set_level((enum log_level)log_level_parse(d.config.log_level));
+    if (log_open(d.config.log_file) < 0) {
+        fprintf(stderr, "illegald: cannot open log file %s\n", d.config.log_file);
+        config_free(&d.config);
+        return 1;
+    }
+    if (uv_loop_init(&d.loop) < 0) {
+        fprintf(stderr, "illegald: cannot create the event loop\n");
+        config_free(&d.config);
+        return 1;
+    }
+    rc = run(&d, &o);
+    if (d.dispatcher && !d.stopping)
+        dispatcher_stop(d.dispatcher);
+    /* Let adapters finish closing their handles before freeing them. */
+    uv_walk(&d.loop, close_walk, NULL);
+    uv_run(&d.loop, UV_RUN_DEFAULT);
+    dispatcher_free(d.dispatcher);
+    store_close(d.store);
+    uv_loop_close(&d.loop);
+    log_close();
+    config_free(&d.config);
+    return rc;
+}

@@ -1,0 +1,655 @@
+/*
+ * render.c - rules events to messages.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/catalog.h"
+#include "render.h"
+
+#define TEXT_MAX 2048
+
+/* Single code points, so every platform's reaction API takes them as they are. */
+static const char *const emoji[IL_RESOURCES] = {
+    "\xF0\x9F\x9A\x97", /* U+1F697 automobile: luxury cars */
+    "\xF0\x9F\x94\xAB", /* U+1F52B pistol: guns */
+    "\xF0\x9F\x92\x8E", /* U+1F48E gem: jewelry */
+    "\xF0\x9F\x8D\xBE", /* U+1F37E bottle: alcohol */
+    "\xF0\x9F\x93\xBC", /* U+1F4FC videocassette: pornography */
+    "\xF0\x9F\x93\x81", /* U+1F4C1 folder: secret files */
+    "\xF0\x9F\x92\x8B", /* U+1F48B kiss mark: call girls */
+    "\xF0\x9F\x92\x8A", /* U+1F48A pill: powder */
+};
+
+const char *render_emoji(unsigned resource)
+{
+    return resource < IL_RESOURCES ? emoji[resource] : NULL;
+}
+
+int render_emoji_resource(const char *e)
+{
+    for (unsigned r = 0; r < IL_RESOURCES; r++)
+        if (e && strncmp(e, emoji[r], strlen(emoji[r])) == 0 &&
+            (e[strlen(emoji[r])] == '\0' || strcmp(e + strlen(emoji[r]), "\xEF\xB8\x8F") == 0))
+            return (int)r;
+    return -1;
+}
+
+void render_fill(char *out, size_t len, const char *lang, const char *key, const char *const *vars)
+{
+    const char *t = catalog_text(lang, key);
+    size_t n = 0;
+    if (!t)
+        t = key;
+    while (*t && n + 1 < len) {
+        if (*t == '{') {
+            const char *close = strchr(t, '}');
+            bool done = false;
+            for (const char *const *v = vars; close && v && v[0]; v += 2) {
+                if (strlen(v[0]) == (size_t)(close - t - 1) &&
+                    strncmp(t + 1, v[0], strlen(v[0])) == 0) {
+                    int w = snprintf(out + n, len - n, "%s", v[1] ? v[1] : "");
+                    n += (w > 0 && (size_t)w < len - n) ? (size_t)w : len - n - 1;
+                    t = close + 1;
+                    done = true;
+                    break;
+                }
+            }
+            if (done)
+                continue;
+        }
+        out[n++] = *t++;
+    }
+    out[n] = '\0';
+}
+
+static const char *card_name(const char *lang, unsigned type)
+{
+    char key[64];
+    snprintf(key, sizeof key, "card.%s", il_card_id(type));
+    const char *t = catalog_text(lang, key);
+    return t ? t : il_card_id(type);
+}
+
+void render_cards(char *out, size_t len, const char *lang, const struct il_bundle *b)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++) {
+        if (!b->n[t])
+            continue;
+        int w =
+            IL_CARD_KIND(t) == IL_KIND_RESOURCE
+                ? snprintf(out + n, len - n, "%s%u %s", n ? ", " : "", b->n[t], card_name(lang, t))
+                : snprintf(out + n, len - n, "%s%s", n ? ", " : "", card_name(lang, t));
+        if (w < 0 || (size_t)w >= len - n)
+            return;
+        n += (size_t)w;
+    }
+    if (!n)
+        snprintf(out, len, "%s", catalog_text(lang, "msg.nothing"));
+}
+
+void render_duration(char *out, size_t len, const char *lang, int64_t ms)
+{
+    int64_t s = (ms + 999) / 1000;
+    char num[32];
+    if (s >= 3600 && s % 60 == 0) {
+        snprintf(num, sizeof num, "%lld", (long long)(s / 3600));
+        char min[32];
+        snprintf(min, sizeof min, "%lld", (long long)(s % 3600 / 60));
+        const char *vars[] = {"h", num, "m", min, NULL};
+        render_fill(out, len, lang, s % 3600 ? "time.hours-minutes" : "time.hours", vars);
+    } else if (s >= 60 && s % 60 == 0) {
+        snprintf(num, sizeof num, "%lld", (long long)(s / 60));
+        const char *vars[] = {"n", num, NULL};
+        render_fill(out, len, lang, "time.minutes", vars);
+    } else if (s >= 60) {
+        char sec[32];
+        snprintf(num, sizeof num, "%lld", (long long)(s / 60));
+        snprintf(sec, sizeof sec, "%lld", (long long)(s % 60));
+        const char *vars[] = {"m", num, "s", sec, NULL};
+        render_fill(out, len, lang, "time.minutes-seconds", vars);
+    } else {
+        snprintf(num, sizeof num, "%lld", (long long)s);
+        const char *vars[] = {"n", num, NULL};
+        render_fill(out, len, lang, "time.seconds", vars);
+    }
+}
+
+/* The pieces every message of a game shares. */
+struct msg {
+    struct outbound out;
+    struct json_object *data;
+    char text[TEXT_MAX];
+    char key[GAME_ID_MAX + GAME_TEXT_MAX + 32];
+};
+
+static void msg_init(struct msg *m, const struct game *g, enum outbound_kind kind, int audience)
+{
+    memset(m, 0, sizeof *m);
+    m->out.kind = kind;
+    if (audience == IL_PUBLIC)
+        m->out.channel = g->table;
+    else
+        m->out.user = g->seats[audience].user;
+    m->data = json_object_new_object();
+    json_object_object_add(m->data, "game", json_object_new_string(g->id));
+    json_object_object_add(m->data, "table", json_object_new_string(g->table));
+}
+
+static void msg_emit(struct msg *m, render_emit_fn emit, void *arg)
+{
+    m->out.text = m->text;
+    m->out.data = m->data;
+    if (m->key[0])
+        m->out.key = m->key;
+    emit(arg, &m->out);
+    json_object_put(m->data);
+}
+
+static struct json_object *player_json(const struct game *g, unsigned seat)
+{
+    struct json_object *p = json_object_new_object();
+    json_object_object_add(p, "id", json_object_new_string(g->seats[seat].user));
+    json_object_object_add(p, "name", json_object_new_string(game_seat_name(g, seat)));
+    return p;
+}
+
+static struct json_object *bundle_json(const struct il_bundle *b)
+{
+    struct json_object *o = json_object_new_object();
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++)
+        if (b->n[t])
+            json_object_object_add(o, il_card_id(t), json_object_new_int(b->n[t]));
+    return o;
+}
+
+static void set_data(struct msg *m, const char *k, struct json_object *v)
+{
+    json_object_object_add(m->data, k, v);
+}
+
+/* Names of the active seats, comma-separated. */
+static void seat_list(const struct game *g, char *out, size_t len, bool active_only)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < g->nseats; i++) {
+        if (active_only && g->started && !g->state.players[i].active)
+            continue;
+        int w = snprintf(out + n, len - n, "%s%s", n ? ", " : "", game_seat_name(g, i));
+        if (w < 0 || (size_t)w >= len - n)
+            return;
+        n += (size_t)w;
+    }
+}
+
+static void notice(const struct game *g, const struct il_event *e, const char *key,
+                   const char *const *vars, render_emit_fn emit, void *arg)
+{
+    struct msg m;
+    msg_init(&m, g, OUT_NOTICE, e->audience);
+    render_fill(m.text, sizeof m.text, g->language, key, vars);
+    set_data(&m, "event", json_object_new_string(key + 4));
+    set_data(&m, "phase", json_object_new_string(il_phase_id(g->state.phase)));
+    set_data(&m, "paused", json_object_new_boolean(g->state.paused));
+    if (il_game_deadline(&g->state))
+        set_data(&m, "deadline", json_object_new_int64(il_game_deadline(&g->state)));
+    msg_emit(&m, emit, arg);
+}
+
+static void offer_message(const struct game *g, const struct il_event *e, render_emit_fn emit,
+                          void *arg)
+{
+    static const char *const keys[][2] = {
+        /* [event][0]: to the offerer, [1]: to the receiver */
+        {"msg.offer-sent", "msg.offer-received"},
+        {"msg.offer-accepted-offerer", "msg.offer-accepted-receiver"},
+        {"msg.offer-declined", "msg.offer-declined"},
+        {"msg.offer-cancelled", "msg.offer-cancelled"},
+        {"msg.offer-expired", "msg.offer-expired"},
+    };
+    unsigned which = (unsigned)(e->type - IL_EV_OFFER_MADE);
+    bool receiver = e->audience == e->target;
+    char id[16], give[512], ask[512];
+    struct msg m;
+    snprintf(id, sizeof id, "%u", e->offer_id);
+    render_cards(give, sizeof give, g->language, &e->cards);
+    render_cards(ask, sizeof ask, g->language, &e->cards2);
+    const char *vars[] = {"id",   id,
+                          "from", game_seat_name(g, (unsigned)e->player),
+                          "to",   game_seat_name(g, (unsigned)e->target),
+                          "give", give,
+                          "ask",  ask,
+                          NULL};
+    msg_init(&m, g, e->type == IL_EV_OFFER_MADE ? OUT_OFFER : OUT_NOTICE, e->audience);
+    render_fill(m.text, sizeof m.text, g->language, keys[which][receiver], vars);
+    set_data(&m, "offer", json_object_new_int64(e->offer_id));
+    set_data(&m, "from", player_json(g, (unsigned)e->player));
+    set_data(&m, "to", player_json(g, (unsigned)e->target));
+    set_data(&m, "give", bundle_json(&e->cards));
+    set_data(&m, "ask", bundle_json(&e->cards2));
+    if (e->type == IL_EV_OFFER_MADE) {
+        struct json_object *actions = json_object_new_array();
+        char cmd[32];
+        if (receiver) {
+            snprintf(cmd, sizeof cmd, "accept %u", e->offer_id);
+            json_object_array_add(actions, json_object_new_string(cmd));
+            snprintf(cmd, sizeof cmd, "decline %u", e->offer_id);
+        } else {
+            snprintf(cmd, sizeof cmd, "cancel %u", e->offer_id);
+        }
+        json_object_array_add(actions, json_object_new_string(cmd));
+        set_data(&m, "actions", actions);
+        snprintf(m.key, sizeof m.key, "%s/offer/%u/%s", g->id, e->offer_id,
+                 g->seats[e->audience].user);
+    } else {
+        set_data(&m, "event", json_object_new_string(keys[which][receiver] + 4));
+    }
+    msg_emit(&m, emit, arg);
+}
+
+void render_hand(const struct game *g, unsigned seat, bool fresh, render_emit_fn emit, void *arg)
+{
+    const struct il_player *p = &g->state.players[seat];
+    struct il_bundle resources = {{0}}, suspects = {{0}};
+    char hand[512], sus[512];
+    struct msg m;
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++) {
+        if (IL_CARD_KIND(t) == IL_KIND_RESOURCE)
+            resources.n[t] = p->hand.n[t];
+        else if (IL_CARD_KIND(t) >= IL_KIND_DEALER_SUSPECT)
+            suspects.n[t] = p->hand.n[t];
+    }
+    render_cards(hand, sizeof hand, g->language, &resources);
+    render_cards(sus, sizeof sus, g->language, &suspects);
+    const char *vars[] = {"dealer",   card_name(g->language, IL_CARD(IL_KIND_DEALER, p->dealer)),
+                          "buyer",    card_name(g->language, IL_CARD(IL_KIND_BUYER, p->buyer)),
+                          "buys",     card_name(g->language, p->buyer),
+                          "hand",     hand,
+                          "suspects", sus,
+                          NULL};
+    msg_init(&m, g, OUT_HAND, (int)seat);
+    render_fill(m.text, sizeof m.text, g->language,
+                il_bundle_total(&suspects) ? "msg.hand-suspects" : "msg.hand", vars);
+    snprintf(m.key, sizeof m.key, "%s/hand/%s", g->id, g->seats[seat].user);
+    m.out.replace = !fresh;
+    set_data(&m, "dealer", json_object_new_string(il_resource_id(p->dealer)));
+    set_data(&m, "buyer", json_object_new_string(il_resource_id(p->buyer)));
+    set_data(&m, "hand", bundle_json(&resources));
+    struct json_object *list = json_object_new_array();
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++)
+        for (unsigned k = 0; k < suspects.n[t]; k++)
+            json_object_array_add(list, json_object_new_string(il_card_id(t)));
+    set_data(&m, "suspects", list);
+    struct json_object *players = json_object_new_array();
+    for (unsigned i = 0; i < g->nseats; i++)
+        if (i != seat && g->state.players[i].active)
+            json_object_array_add(players, player_json(g, i));
+    set_data(&m, "players", players);
+    msg_emit(&m, emit, arg);
+}
+
+void render_lobby(const struct game *g, render_emit_fn emit, void *arg)
+{
+    char players[1024], count[8];
+    struct msg m;
+    seat_list(g, players, sizeof players, false);
+    snprintf(count, sizeof count, "%u", g->nseats);
+    char host[GAME_TEXT_MAX];
+    snprintf(host, sizeof host, "%s", g->host);
+    const char *vars[] = {"id",      g->id,
+                          "variant", il_variant_id(g->config.variant),
+                          "host",    host,
+                          "count",   count,
+                          "players", g->nseats ? players : catalog_text(g->language, "msg.nobody"),
+                          NULL};
+    msg_init(&m, g, OUT_LOBBY, IL_PUBLIC);
+    render_fill(m.text, sizeof m.text, g->language, "msg.lobby", vars);
+    snprintf(m.key, sizeof m.key, "%s/lobby", g->id);
+    m.out.replace = true;
+    set_data(&m, "variant", json_object_new_string(il_variant_id(g->config.variant)));
+    set_data(&m, "host", json_object_new_string(g->host));
+    struct json_object *list = json_object_new_array();
+    for (unsigned i = 0; i < g->nseats; i++)
+        json_object_array_add(list, player_json(g, i));
+    set_data(&m, "players", list);
+    struct json_object *actions = json_object_new_array();
+    json_object_array_add(actions, json_object_new_string("join"));
+    json_object_array_add(actions, json_object_new_string("leave"));
+    json_object_array_add(actions, json_object_new_string("start"));
+    set_data(&m, "actions", actions);
+    msg_emit(&m, emit, arg);
+}
+
+/* The drop message: the cards shown so far, edited as the drop goes on. */
+static void drop_message(const struct game *g, render_emit_fn emit, void *arg)
+{
+    const struct il_game *s = &g->state;
+    char cards[1024], number[8];
+    size_t n = 0;
+    struct msg m;
+    cards[0] = '\0';
+    struct json_object *shown = json_object_new_array();
+    struct json_object *taken = json_object_new_array();
+    struct json_object *reactions = json_object_new_object();
+    bool open = s->phase == IL_PHASE_DROP_GRAB;
+    for (unsigned i = 0; i < s->drop_shown; i++) {
+        unsigned r = s->drop_cards[i];
+        int w = snprintf(cards + n, sizeof cards - n, "%s%s %s%s", n ? "  " : "", emoji[r],
+                         card_name(g->language, r), s->drop_taken[i] ? " (x)" : "");
+        if (w > 0 && (size_t)w < sizeof cards - n)
+            n += (size_t)w;
+        json_object_array_add(shown, json_object_new_string(il_resource_id(r)));
+        json_object_array_add(taken, json_object_new_boolean(s->drop_taken[i]));
+        json_object_object_add(reactions, emoji[r], json_object_new_string(il_resource_id(r)));
+    }
+    snprintf(number, sizeof number, "%u", s->drops);
+    const char *vars[] = {"number", number, "cards", cards, NULL};
+    msg_init(&m, g, OUT_DROP, IL_PUBLIC);
+    render_fill(m.text, sizeof m.text, g->language, open ? "msg.drop-open" : "msg.drop-reveal",
+                vars);
+    snprintf(m.key, sizeof m.key, "%s/drop/%u", g->id, s->drops);
+    m.out.replace = true;
+    set_data(&m, "drop", json_object_new_int(s->drops));
+    set_data(&m, "shown", shown);
+    set_data(&m, "taken", taken);
+    set_data(&m, "open", json_object_new_boolean(open));
+    if (open) {
+        set_data(&m, "reactions", reactions);
+        set_data(&m, "deadline", json_object_new_int64(il_game_deadline(s)));
+    } else {
+        json_object_put(reactions);
+    }
+    msg_emit(&m, emit, arg);
+}
+
+static void case_cards(const struct game *g, const struct il_event *e, char *out, size_t len,
+                       struct json_object **list)
+{
+    size_t n = 0;
+    *list = json_object_new_array();
+    out[0] = '\0';
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++)
+        for (unsigned k = 0; k < e->cards.n[t]; k++) {
+            int w = snprintf(out + n, len - n, "%s%s", n ? " + " : "", card_name(g->language, t));
+            if (w > 0 && (size_t)w < len - n)
+                n += (size_t)w;
+            json_object_array_add(*list, json_object_new_string(il_card_id(t)));
+        }
+}
+
+static void vote_message(const struct game *g, const struct il_event *e, render_emit_fn emit,
+                         void *arg)
+{
+    const struct il_case *c = &g->state.cases[g->state.case_index];
+    char number[8], cards[256];
+    struct msg m;
+    struct il_bundle b = {{0}};
+    for (unsigned i = 0; i < c->ncards; i++)
+        b.n[c->cards[i]]++;
+    struct il_event ce = *e;
+    ce.cards = b;
+    struct json_object *list;
+    case_cards(g, &ce, cards, sizeof cards, &list);
+    snprintf(number, sizeof number, "%u", e->number + 1);
+    msg_init(&m, g, OUT_VOTE, IL_PUBLIC);
+    snprintf(m.key, sizeof m.key, "%s/vote/%u", g->id, e->number + 1);
+    set_data(&m, "case", json_object_new_int(e->number + 1));
+    set_data(&m, "cards", list);
+    set_data(&m, "deadline", json_object_new_int64(e->deadline));
+    struct json_object *candidates = json_object_new_array();
+    struct json_object *actions = json_object_new_array();
+    for (unsigned i = 0; i < g->nseats; i++) {
+        if (!g->state.players[i].active)
+            continue;
+        char cmd[GAME_TEXT_MAX + 8];
+        snprintf(cmd, sizeof cmd, "vote %s", g->seats[i].user);
+        json_object_array_add(candidates, player_json(g, i));
+        json_object_array_add(actions, json_object_new_string(cmd));
+    }
+    json_object_array_add(actions, json_object_new_string("abstain"));
+    set_data(&m, "candidates", candidates);
+    set_data(&m, "actions", actions);
+    const char *vars[] = {"number", number, "cards", cards, NULL};
+    render_fill(m.text, sizeof m.text, g->language, "msg.vote-opened", vars);
+    msg_emit(&m, emit, arg);
+}
+
+static void tally_text(const struct game *g, const struct il_event *e, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < g->nseats; i++) {
+        if (!e->tally[i])
+            continue;
+        int w =
+            snprintf(out + n, len - n, "%s%s %u", n ? ", " : "", game_seat_name(g, i), e->tally[i]);
+        if (w < 0 || (size_t)w >= len - n)
+            return;
+        n += (size_t)w;
+    }
+    if (!n)
+        snprintf(out, len, "%s", catalog_text(g->language, "msg.no-votes"));
+}
+
+static void game_over(const struct game *g, const struct il_event *e, render_emit_fn emit,
+                      void *arg)
+{
+    char winners[1024], scores[1024];
+    size_t nw = 0, ns = 0;
+    struct msg m;
+    winners[0] = scores[0] = '\0';
+    struct json_object *score_map = json_object_new_object();
+    struct json_object *winner_list = json_object_new_array();
+    for (unsigned i = 0; i < g->nseats; i++) {
+        if (!g->state.players[i].active)
+            continue;
+        int w = snprintf(scores + ns, sizeof scores - ns, "%s%u. %s %d", ns ? ", " : "", e->rank[i],
+                         game_seat_name(g, i), e->scores[i]);
+        if (w > 0 && (size_t)w < sizeof scores - ns)
+            ns += (size_t)w;
+        json_object_object_add(score_map, g->seats[i].user, json_object_new_int(e->scores[i]));
+        if (e->winners & (1u << i)) {
+            w = snprintf(winners + nw, sizeof winners - nw, "%s%s", nw ? ", " : "",
+                         game_seat_name(g, i));
+            if (w > 0 && (size_t)w < sizeof winners - nw)
+                nw += (size_t)w;
+            json_object_array_add(winner_list, json_object_new_string(g->seats[i].user));
+        }
+    }
+    const char *vars[] = {"winners", nw ? winners : catalog_text(g->language, "msg.nobody"),
+                          "scores", scores, NULL};
+    msg_init(&m, g, OUT_RESULT, IL_PUBLIC);
+    render_fill(m.text, sizeof m.text, g->language, "msg.game-over", vars);
+    snprintf(m.key, sizeof m.key, "%s/result", g->id);
+    set_data(&m, "scores", json_object_get(score_map));
+    set_data(&m, "winners", json_object_get(winner_list));
+    msg_emit(&m, emit, arg);
+
+    msg_init(&m, g, OUT_GAME_OVER, IL_PUBLIC);
+    snprintf(m.text, sizeof m.text, "%s", scores);
+    set_data(&m, "scores", score_map);
+    set_data(&m, "winners", winner_list);
+    msg_emit(&m, emit, arg);
+}
+
+void render_event(const struct game *g, const struct il_event *e, render_emit_fn emit, void *arg)
+{
+    const char *lang = g->language;
+    char number[16], duration[64], a[1024], b[1024], c[256];
+    snprintf(number, sizeof number, "%u", e->number);
+    duration[0] = a[0] = b[0] = c[0] = '\0';
+
+    switch (e->type) {
+    case IL_EV_GAME_STARTED: {
+        seat_list(g, a, sizeof a, false);
+        size_t n = 0;
+        for (unsigned r = 0; r < IL_RESOURCES; r++) {
+            if (!e->cards.n[r])
+                continue;
+            int w = snprintf(b + n, sizeof b - n, "%s%s", n ? ", " : "", card_name(lang, r));
+            if (w > 0 && (size_t)w < sizeof b - n)
+                n += (size_t)w;
+        }
+        snprintf(c, sizeof c, "%u", g->nseats);
+        const char *vars[] = {"count", c, "players", a, "resources", b, NULL};
+        notice(g, e, "msg.game-started", vars, emit, arg);
+        break;
+    }
+    case IL_EV_DEALT: {
+        const struct il_player *p = &g->state.players[e->audience];
+        const char *vars[] = {"dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
+                              "deals",  card_name(lang, p->dealer),
+                              "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
+                              "buys",   card_name(lang, p->buyer),
+                              NULL};
+        notice(g, e, "msg.dealt", vars, emit, arg);
+        render_hand(g, (unsigned)e->audience, false, emit, arg);
+        break;
+    }
+    case IL_EV_SESSION_OPENED: {
+        render_duration(duration, sizeof duration, lang, g->config.timer_ms[IL_TIMER_SESSION]);
+        const char *vars[] = {"number", number, "duration", duration, NULL};
+        notice(g, e,
+               g->config.variant == IL_VARIANT_CASUAL ? "msg.session-opened-casual"
+                                                      : "msg.session-opened",
+               vars, emit, arg);
+        break;
+    }
+    case IL_EV_SESSION_CLOSED: {
+        const char *vars[] = {"number", number, NULL};
+        notice(g, e, "msg.session-closed", vars, emit, arg);
+        break;
+    }
+    case IL_EV_OFFER_MADE:
+    case IL_EV_OFFER_ACCEPTED:
+    case IL_EV_OFFER_DECLINED:
+    case IL_EV_OFFER_CANCELLED:
+    case IL_EV_OFFER_EXPIRED:
+        offer_message(g, e, emit, arg);
+        break;
+    case IL_EV_HAND:
+        render_hand(g, (unsigned)e->audience, false, emit, arg);
+        break;
+    case IL_EV_DROP_STARTED: {
+        const char *vars[] = {"number", number, NULL};
+        notice(g, e,
+               g->config.variant == IL_VARIANT_CASUAL ? "msg.drop-started-casual"
+                                                      : "msg.drop-started",
+               vars, emit, arg);
+        break;
+    }
+    case IL_EV_DROP_REVEALED:
+    case IL_EV_GRAB_OPENED:
+    case IL_EV_GRABBED:
+        drop_message(g, emit, arg);
+        if (e->type == IL_EV_GRABBED) {
+            const char *vars[] = {"player", game_seat_name(g, (unsigned)e->player), "card",
+                                  card_name(lang, e->resource), NULL};
+            notice(g, e, "msg.grabbed", vars, emit, arg);
+        }
+        break;
+    case IL_EV_LEFTOVER: {
+        const char *vars[] = {"player", game_seat_name(g, (unsigned)e->player), "card",
+                              card_name(lang, e->resource), NULL};
+        notice(g, e, "msg.leftover", vars, emit, arg);
+        break;
+    }
+    case IL_EV_DREW: {
+        snprintf(number, sizeof number, "%u", g->state.drops);
+        const char *vars[] = {"number", number, "card", card_name(lang, e->resource), NULL};
+        notice(g, e, "msg.drew", vars, emit, arg);
+        break;
+    }
+    case IL_EV_DROP_DONE: {
+        const char *vars[] = {"number", number, NULL};
+        notice(g, e, "msg.drop-done", vars, emit, arg);
+        break;
+    }
+    case IL_EV_TRIBUNAL_OPENED: {
+        const char *vars[] = {"count", number, NULL};
+        notice(g, e, "msg.tribunal-opened", vars, emit, arg);
+        break;
+    }
+    case IL_EV_CASE_OPENED: {
+        struct json_object *list;
+        case_cards(g, e, a, sizeof a, &list);
+        json_object_put(list);
+        snprintf(number, sizeof number, "%u", e->number + 1);
+        snprintf(c, sizeof c, "%u", g->state.ncases);
+        render_duration(duration, sizeof duration, lang, g->config.timer_ms[IL_TIMER_DEBATE]);
+        const char *vars[] = {"number", number, "count", c, "cards", a, "duration", duration, NULL};
+        notice(g, e, "msg.case-opened", vars, emit, arg);
+        break;
+    }
+    case IL_EV_VOTE_OPENED:
+        vote_message(g, e, emit, arg);
+        break;
+    case IL_EV_VOTE_RECORDED: {
+        snprintf(number, sizeof number, "%u", e->number + 1);
+        const char *vars[] = {"number", number, "player",
+                              e->target >= 0 ? game_seat_name(g, (unsigned)e->target) : "", NULL};
+        notice(g, e, e->target >= 0 ? "msg.vote-recorded" : "msg.abstained", vars, emit, arg);
+        break;
+    }
+    case IL_EV_VERDICT: {
+        struct json_object *list;
+        case_cards(g, e, a, sizeof a, &list);
+        json_object_put(list);
+        tally_text(g, e, b, sizeof b);
+        snprintf(number, sizeof number, "%u", e->number + 1);
+        const char *vars[] = {
+            "number", number,
+            "cards",  a,
+            "tally",  b,
+            "player", e->target >= 0 ? game_seat_name(g, (unsigned)e->target) : "",
+            NULL};
+        notice(g, e, e->target >= 0 ? "msg.verdict-convicted" : "msg.verdict-discarded", vars, emit,
+               arg);
+        break;
+    }
+    case IL_EV_REVEAL: {
+        const struct il_player *p = &g->state.players[e->player];
+        struct il_bundle held = e->cards;
+        held.n[IL_CARD(IL_KIND_DEALER, p->dealer)] = 0;
+        held.n[IL_CARD(IL_KIND_BUYER, p->buyer)] = 0;
+        render_cards(a, sizeof a, lang, &held);
+        snprintf(c, sizeof c, "%d", e->score);
+        const char *vars[] = {"player", game_seat_name(g, (unsigned)e->player),
+                              "dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
+                              "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
+                              "cards",  a,
+                              "score",  c,
+                              NULL};
+        notice(g, e, "msg.reveal", vars, emit, arg);
+        break;
+    }
+    case IL_EV_GAME_OVER:
+        game_over(g, e, emit, arg);
+        break;
+    case IL_EV_PAUSED:
+        notice(g, e, "msg.paused", NULL, emit, arg);
+        break;
+    case IL_EV_RESUMED:
+    case IL_EV_EXTENDED: {
+        render_duration(duration, sizeof duration, lang, g->phase_length);
+        const char *vars[] = {"duration", duration, NULL};
+        notice(g, e, e->type == IL_EV_RESUMED ? "msg.resumed" : "msg.extended", vars, emit, arg);
+        break;
+    }
+    case IL_EV_PLAYER_REMOVED: {
+        const char *vars[] = {"player", game_seat_name(g, (unsigned)e->player), NULL};
+        notice(g, e, "msg.player-removed", vars, emit, arg);
+        break;
+    }
+    case IL_EV_TIMER_SET: {
+        render_duration(duration, sizeof duration, lang, e->ms);
+        const char *vars[] = {"timer", il_timer_id(e->timer), "duration", duration, NULL};
+        notice(g, e, "msg.timer-set", vars, emit, arg);
+        break;
+    }
+    }
+}

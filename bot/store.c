@@ -1,0 +1,250 @@
+/*
+ * store.c - SQLite persistence with versioned migrations.
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "store.h"
+
+struct store {
+    sqlite3 *db;
+    sqlite3_stmt *game_put, *game_get, *games_active, *meta_get, *meta_set;
+};
+
+/* Migration i brings the schema from version i to i + 1. Append only. */
+static const char *const migrations[] = {
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE games ("
+    "  id TEXT PRIMARY KEY,"
+    "  platform TEXT NOT NULL,"
+    "  table_id TEXT NOT NULL,"
+    "  finished INTEGER NOT NULL DEFAULT 0,"
+    "  record TEXT NOT NULL,"
+    "  created INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
+    "  updated INTEGER NOT NULL DEFAULT (strftime('%s','now')));"
+    "CREATE INDEX games_active ON games (finished, platform, table_id);",
+};
+
+#define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
+
+static int exec(struct store *s, const char *sql)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        log_error("store", NULL, "%s", msg ? msg : sqlite3_errmsg(s->db));
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int user_version(struct store *s)
+{
+    sqlite3_stmt *st;
+    int v = -1;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static int migrate(struct store *s, char *err, size_t errlen)
+{
+    int v = user_version(s);
+    if (v < 0) {
+        snprintf(err, errlen, "cannot read the schema version: %s", sqlite3_errmsg(s->db));
+        return -1;
+    }
+    if (v > SCHEMA_VERSION) {
+        snprintf(err, errlen, "schema version %d is newer than this daemon's %d; upgrade illegald",
+                 v, SCHEMA_VERSION);
+        return -1;
+    }
+    for (; v < SCHEMA_VERSION; v++) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", v + 1);
+        if (exec(s, "BEGIN IMMEDIATE") < 0 || exec(s, migrations[v]) < 0 || exec(s, pragma) < 0 ||
+            exec(s, "COMMIT") < 0) {
+            exec(s, "ROLLBACK");
+            snprintf(err, errlen, "migration to schema version %d failed", v + 1);
+            return -1;
+        }
+        log_info("store", NULL, "schema upgraded to version %d", v + 1);
+    }
+    return 0;
+}
+
+static int prepare(struct store *s, sqlite3_stmt **st, const char *sql)
+{
+    if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK) {
+        log_error("store", NULL, "prepare: %s", sqlite3_errmsg(s->db));
+        return -1;
+    }
+    return 0;
+}
+
+int store_open(struct store **out, const char *path, char *err, size_t errlen)
+{
+    struct store *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK) {
+        snprintf(err, errlen, "cannot open %s: %s", path,
+                 s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        store_close(s);
+        return -1;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    /* WAL keeps readers off the writer's back; FULL sync makes every commit
+     * survive a power cut, which is what "acknowledged" promises. */
+    if (exec(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;") <
+            0 ||
+        migrate(s, err, errlen) < 0) {
+        if (!err[0])
+            snprintf(err, errlen, "cannot set up %s: %s", path, sqlite3_errmsg(s->db));
+        store_close(s);
+        return -1;
+    }
+    if (prepare(s, &s->game_put,
+                "INSERT INTO games (id, platform, table_id, finished, record) VALUES (?,?,?,?,?) "
+                "ON CONFLICT(id) DO UPDATE SET finished = excluded.finished, "
+                "record = excluded.record, updated = strftime('%s','now')") < 0 ||
+        prepare(s, &s->game_get, "SELECT record FROM games WHERE id = ?") < 0 ||
+        prepare(s, &s->games_active,
+                "SELECT id, platform, table_id, record FROM games WHERE finished = 0 "
+                "ORDER BY rowid") < 0 ||
+        prepare(s, &s->meta_get, "SELECT value FROM meta WHERE key = ?") < 0 ||
+        prepare(s, &s->meta_set,
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value") < 0) {
+        snprintf(err, errlen, "cannot prepare statements: %s", sqlite3_errmsg(s->db));
+        store_close(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+void store_close(struct store *s)
+{
+    if (!s)
+        return;
+    sqlite3_finalize(s->game_put);
+    sqlite3_finalize(s->game_get);
+    sqlite3_finalize(s->games_active);
+    sqlite3_finalize(s->meta_get);
+    sqlite3_finalize(s->meta_set);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+int store_begin(struct store *s)
+{
+    return exec(s, "BEGIN IMMEDIATE");
+}
+
+int store_commit(struct store *s)
+{
+    return exec(s, "COMMIT");
+}
+
+void store_rollback(struct store *s)
+{
+    if (!sqlite3_get_autocommit(s->db))
+        exec(s, "ROLLBACK");
+}
+
+/* Runs a bound statement that returns no rows, and resets it. */
+static int step_done(struct store *s, sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc != SQLITE_DONE) {
+        log_error("store", NULL, "write failed: %s", sqlite3_errmsg(s->db));
+        return -1;
+    }
+    return 0;
+}
+
+int store_game_put(struct store *s, const char *id, const char *platform, const char *table,
+                   int finished, const char *record)
+{
+    sqlite3_stmt *st = s->game_put;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, platform, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, table, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, finished);
+    sqlite3_bind_text(st, 5, record, -1, SQLITE_STATIC);
+    return step_done(s, st);
+}
+
+/* Runs a one-key lookup and returns the first column of its row, copied. */
+static char *lookup_text(struct store *s, sqlite3_stmt *st, const char *key)
+{
+    char *value = NULL;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *text = sqlite3_column_text(st, 0);
+        value = strdup(text ? (const char *)text : "");
+        if (!value)
+            log_error("store", NULL, "out of memory");
+    } else if (rc != SQLITE_DONE) {
+        log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return value;
+}
+
+char *store_game_get(struct store *s, const char *id)
+{
+    return lookup_text(s, s->game_get, id);
+}
+
+int store_games_active(struct store *s, store_game_fn fn, void *arg)
+{
+    sqlite3_stmt *st = s->games_active;
+    int rc, result = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        result = fn(
+            arg, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
+            (const char *)sqlite3_column_text(st, 2), (const char *)sqlite3_column_text(st, 3));
+        if (result)
+            break;
+    }
+    if (!result && rc != SQLITE_DONE) {
+        log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
+        result = -1;
+    }
+    sqlite3_reset(st);
+    return result;
+}
+
+char *store_meta_get(struct store *s, const char *key)
+{
+    return lookup_text(s, s->meta_get, key);
+}
+
+int store_meta_set(struct store *s, const char *key, const char *value)
+{
+    sqlite3_stmt *st = s->meta_set;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+    return step_done(s, st);
+}
+
+int store_writable(struct store *s)
+{
+    return sqlite3_db_readonly(s->db, "main") == 0 && exec(s, "BEGIN IMMEDIATE; COMMIT") == 0 ? 0
+                                                                                              : -1;
+}

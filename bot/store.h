@@ -1,0 +1,57 @@
+/*
+ * store.h - the daemon's durable state in one SQLite file (WAL mode).
+ *
+ * Two tables: games (one JSON record per hosted game) and meta (small
+ * key/value facts: the virtual clock, id counters, adapter resume data).
+ * The dispatcher wraps each accepted action in store_begin/store_commit, so
+ * a confirmation only goes out once the action is on disk. The schema is
+ * versioned with PRAGMA user_version and upgraded by store_open().
+ */
+#ifndef BOT_STORE_H
+#define BOT_STORE_H
+
+#include <stddef.h>
+
+struct store;
+
+/*
+ * Opens (creating if needed) the store at path and brings its schema up to
+ * date. Returns 0 and *out, or -1 with a reason in err. A store written by a
+ * newer daemon is refused rather than damaged.
+ */
+int store_open(struct store **out, const char *path, char *err, size_t errlen);
+
+/* Closes the store; s may be NULL. */
+void store_close(struct store *s);
+
+/* Transactions. Each returns 0, or -1 (logged). Nested begins are an error. */
+int store_begin(struct store *s);
+int store_commit(struct store *s);
+void store_rollback(struct store *s);
+
+/* Inserts or replaces a game's record (a JSON text the caller owns). */
+int store_game_put(struct store *s, const char *id, const char *platform, const char *table,
+                   int finished, const char *record);
+
+/* Called for each game; returning non-zero stops the walk and is returned. */
+typedef int (*store_game_fn)(void *arg, const char *id, const char *platform, const char *table,
+                             const char *record);
+
+/* Walks every game not finished, oldest first. Returns 0, the callback's
+ * non-zero value, or -1 on a database error. */
+int store_games_active(struct store *s, store_game_fn fn, void *arg);
+
+/* Reads a game's record by id, finished or not. Returns a malloc'd string the
+ * caller frees, or NULL when there is none. */
+char *store_game_get(struct store *s, const char *id);
+
+/* Reads a meta value: a malloc'd string the caller frees, or NULL if unset. */
+char *store_meta_get(struct store *s, const char *key);
+
+/* Sets a meta value. Returns 0 or -1. */
+int store_meta_set(struct store *s, const char *key, const char *value);
+
+/* Checks that the database file can be written. Returns 0 or -1. */
+int store_writable(struct store *s);
+
+#endif
