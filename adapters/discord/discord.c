@@ -1,0 +1,1105 @@
+/*
+ * discord.c - the Discord platform: configuration, outbound messages (keys
+ * mapped to message ids, per-channel queues, DM channels, reactions), and
+ * gateway dispatches turned into inbound inputs.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bot/log.h"
+#include "internal.h"
+
+#define DEFAULT_API_URL "https://discord.com/api/v10"
+#define ERR_CANNOT_DM   50007
+#define UNKNOWN_MESSAGE 10008
+
+static void user_free(void *p)
+{
+    struct dc_user *u = p;
+    while (u->pend_head) {
+        struct dc_pending *n = u->pend_head;
+        u->pend_head = n->next;
+        dc_op_free(n->op);
+        free(n);
+    }
+    free(u->dm_channel);
+    json_object_put(u->hand);
+    free(u->tb.to);
+    free(u->tb.give);
+    free(u->tb.ask);
+    free(u);
+}
+
+static void msg_free(void *p)
+{
+    struct dc_msg *m = p;
+    free(m->channel);
+    free(m->id);
+    dmap_clear(&m->reacted, NULL);
+    free(m);
+}
+
+static void role_free(void *p)
+{
+    struct dc_role *r = p;
+    free(r->name);
+    free(r);
+}
+
+static void guild_free(void *p)
+{
+    struct dc_guild *g = p;
+    free(g->owner);
+    dmap_clear(&g->roles, role_free);
+    free(g);
+}
+
+struct dc_op *dc_op_new(struct dc *dc, enum dc_op_type type)
+{
+    struct dc_op *op = calloc(1, sizeof(*op));
+    if (op) {
+        op->dc = dc;
+        op->type = type;
+    }
+    return op;
+}
+
+void dc_op_free(struct dc_op *op)
+{
+    if (!op)
+        return;
+    free(op->key);
+    free(op->channel);
+    free(op->user);
+    free(op->body);
+    free(op->emoji);
+    free(op);
+}
+
+static char *xstrdup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+    struct json_object *v;
+    if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+static struct json_object *jget(struct json_object *o, const char *key)
+{
+    struct json_object *v = NULL;
+    if (!o || !json_object_object_get_ex(o, key, &v))
+        return NULL;
+    return v;
+}
+
+struct dc_user *dc_user_get(struct dc *dc, const char *id)
+{
+    struct dc_user *u = dmap_get(&dc->users, id);
+    if (u)
+        return u;
+    u = calloc(1, sizeof(*u));
+    if (!u)
+        return NULL;
+    if (dmap_put(&dc->users, id, u, NULL) < 0) {
+        free(u);
+        return NULL;
+    }
+    return u;
+}
+
+static struct dc_msg *msg_get(struct dc *dc, const char *key, const char *channel)
+{
+    struct dc_msg *m = dmap_get(&dc->msgs, key);
+    if (m)
+        return m;
+    m = calloc(1, sizeof(*m));
+    if (!m)
+        return NULL;
+    m->channel = xstrdup(channel);
+    dmap_init(&m->reacted);
+    if (dmap_put(&dc->msgs, key, m, NULL) < 0) {
+        msg_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* Discord's JSON error code from a response body, or 0. */
+static int api_code(const char *body)
+{
+    struct json_object *o = json_tokener_parse(body);
+    struct json_object *c = jget(o, "code");
+    int code = c ? json_object_get_int(c) : 0;
+    json_object_put(o);
+    return code;
+}
+
+static int op_prepare(struct rest_req *r, void *ud);
+static void op_done(struct rest_req *r, long status, const char *body, void *ud);
+
+int dc_rest(struct dc *dc, struct dc_op *op, const char *queue, const char *method,
+            const char *path, unsigned flags)
+{
+    if (rest_enqueue(dc->rest, queue, method, path, op->body, flags, op_prepare, op_done, op) < 0) {
+        dc_op_free(op);
+        return -1;
+    }
+    return 0;
+}
+
+static void channel_queue(const char *channel, char *q, size_t len)
+{
+    snprintf(q, len, "c:%s", channel);
+}
+
+/* Queues op (POST, EDIT or REACT) on its channel. */
+static int queue_on_channel(struct dc *dc, struct dc_op *op)
+{
+    char q[96], path[160];
+    channel_queue(op->channel, q, sizeof(q));
+    snprintf(path, sizeof(path), "/channels/%s/messages", op->channel);
+    const char *method = op->type == DC_OP_REACT ? "PUT" : "POST";
+    return dc_rest(dc, op, q, method, path, 0);
+}
+
+static void create_dm(struct dc *dc, const char *user_id, struct dc_user *u)
+{
+    if (u->creating || u->dm_channel)
+        return;
+    struct dc_op *op = dc_op_new(dc, DC_OP_DM_CREATE);
+    if (!op)
+        return;
+    op->user = xstrdup(user_id);
+    struct json_object *b = json_object_new_object();
+    json_object_object_add(b, "recipient_id", json_object_new_string(user_id));
+    op->body = xstrdup(json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN));
+    json_object_put(b);
+    char q[96];
+    snprintf(q, sizeof(q), "u:%s", user_id);
+    u->creating = true;
+    if (dc_rest(dc, op, q, "POST", "/users/@me/channels", 0) < 0)
+        u->creating = false;
+}
+
+/* Sends op to a user's DM channel, creating it first when needed. */
+static int queue_on_dm(struct dc *dc, const char *user_id, struct dc_op *op)
+{
+    struct dc_user *u = dc_user_get(dc, user_id);
+    if (!u) {
+        dc_op_free(op);
+        return -1;
+    }
+    if (u->dm_channel) {
+        op->channel = xstrdup(u->dm_channel);
+        return queue_on_channel(dc, op);
+    }
+    struct dc_pending *p = calloc(1, sizeof(*p));
+    if (!p) {
+        dc_op_free(op);
+        return -1;
+    }
+    p->op = op;
+    if (u->pend_tail)
+        u->pend_tail->next = p;
+    else
+        u->pend_head = p;
+    u->pend_tail = p;
+    create_dm(dc, user_id, u);
+    return 0;
+}
+
+static void url_encode(const char *s, char *out, size_t len)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    for (; *s && o + 4 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == ':') {
+            out[o++] = (char)c;
+        } else {
+            out[o++] = '%';
+            out[o++] = hex[c >> 4];
+            out[o++] = hex[c & 15];
+        }
+    }
+    out[o] = '\0';
+}
+
+static int op_prepare(struct rest_req *r, void *ud)
+{
+    struct dc_op *op = ud;
+    struct dc *dc = op->dc;
+    char path[512];
+    if (op->type == DC_OP_EDIT) {
+        struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+        if (m && m->id && m->channel && strcmp(m->channel, op->channel) == 0) {
+            snprintf(path, sizeof(path), "/channels/%s/messages/%s", op->channel, m->id);
+            rest_req_set(r, "PATCH", path, op->body);
+        } else {
+            snprintf(path, sizeof(path), "/channels/%s/messages", op->channel);
+            rest_req_set(r, "POST", path, op->body);
+        }
+    } else if (op->type == DC_OP_REACT) {
+        struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+        if (!m || !m->id)
+            return 1;
+        char emoji[128];
+        url_encode(op->emoji, emoji, sizeof(emoji));
+        snprintf(path, sizeof(path), "/channels/%s/messages/%s/reactions/%s/@me", m->channel, m->id,
+                 emoji);
+        rest_req_set(r, "PUT", path, NULL);
+    }
+    return 0;
+}
+
+static void flush_pending(struct dc *dc, struct dc_user *u, bool ok)
+{
+    while (u->pend_head) {
+        struct dc_pending *p = u->pend_head;
+        u->pend_head = p->next;
+        if (!u->pend_head)
+            u->pend_tail = NULL;
+        if (ok) {
+            p->op->channel = xstrdup(u->dm_channel);
+            queue_on_channel(dc, p->op);
+        } else {
+            dc->st.lost++;
+            dc_op_free(p->op);
+        }
+        free(p);
+    }
+}
+
+static void report_probe(struct dc *dc, const char *user, bool reachable)
+{
+    if (!dc->stopping && dc->base.host->dm_result)
+        dc->base.host->dm_result(dc->base.host->ctx, &dc->base, user, reachable);
+}
+
+static void posted(struct dc *dc, struct dc_op *op, const char *body)
+{
+    struct json_object *o = json_tokener_parse(body);
+    const char *id = jstr(o, "id");
+    if (id && op->key) {
+        struct dc_msg *m = msg_get(dc, op->key, op->channel);
+        if (m) {
+            free(m->id);
+            m->id = xstrdup(id);
+            if (!m->channel || strcmp(m->channel, op->channel) != 0) {
+                free(m->channel);
+                m->channel = xstrdup(op->channel);
+            }
+            char *k = xstrdup(op->key);
+            void *old = NULL;
+            if (k && dmap_put(&dc->msg_ids, id, k, &old) == 0)
+                free(old);
+            else
+                free(k);
+        }
+    }
+    json_object_put(o);
+}
+
+static void op_done(struct rest_req *r, long status, const char *body, void *ud)
+{
+    struct dc_op *op = ud;
+    struct dc *dc = op->dc;
+    const char *method = rest_req_method(r);
+    if (status < 0) {
+        if (op->type == DC_OP_POST || op->type == DC_OP_EDIT)
+            dc->st.lost++;
+        dc_op_free(op);
+        return;
+    }
+    bool ok = status >= 200 && status < 300;
+    switch (op->type) {
+    case DC_OP_POST:
+    case DC_OP_EDIT:
+        if (ok) {
+            if (strcmp(method, "PATCH") == 0) {
+                dc->st.edited++;
+            } else {
+                dc->st.sent++;
+                posted(dc, op, body);
+            }
+            if (op->user) {
+                struct dc_user *u = dc_user_get(dc, op->user);
+                if (u)
+                    u->reachable = true;
+            }
+        } else if (status == 404 && strcmp(method, "PATCH") == 0 &&
+                   api_code(body) == UNKNOWN_MESSAGE) {
+            /* the message was deleted: send it again as a new one */
+            struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+            if (m) {
+                free(m->id);
+                m->id = NULL;
+            }
+            char q[96];
+            channel_queue(op->channel, q, sizeof(q));
+            struct dc_op *again = op;
+            op = NULL;
+            if (dc_rest(dc, again, q, "POST", "/", REST_FRONT) < 0)
+                dc->st.lost++;
+        } else {
+            int code = api_code(body);
+            if (code == ERR_CANNOT_DM && op->user) {
+                struct dc_user *u = dc_user_get(dc, op->user);
+                if (u)
+                    u->unreachable = true;
+                dc->st.dm_unreachable++;
+                log_warn(DC_MOD, NULL, "cannot DM user %s (50007): their DMs are closed", op->user);
+            } else {
+                log_error(DC_MOD, NULL, "%s to channel %s failed: HTTP %ld %.200s", method,
+                          op->channel ? op->channel : "?", status, body);
+            }
+            dc->st.lost++;
+        }
+        break;
+    case DC_OP_REACT:
+        if (ok)
+            dc->st.reactions++;
+        else if (status)
+            log_warn(DC_MOD, NULL, "adding reaction %s failed: HTTP %ld", op->emoji, status);
+        break;
+    case DC_OP_DM_CREATE: {
+        struct dc_user *u = dc_user_get(dc, op->user);
+        if (!u)
+            break;
+        u->creating = false;
+        struct json_object *o = json_tokener_parse(body);
+        const char *id = ok ? jstr(o, "id") : NULL;
+        if (id) {
+            free(u->dm_channel);
+            u->dm_channel = xstrdup(id);
+            char *uid = xstrdup(op->user);
+            void *old = NULL;
+            if (uid && dmap_put(&dc->dm_users, id, uid, &old) == 0)
+                free(old);
+            else
+                free(uid);
+            flush_pending(dc, u, true);
+        } else {
+            if (api_code(body) == ERR_CANNOT_DM)
+                dc->st.dm_unreachable++;
+            log_warn(DC_MOD, NULL, "cannot open a DM with user %s: HTTP %ld", op->user, status);
+            u->unreachable = true;
+            flush_pending(dc, u, false);
+            if (u->probing) {
+                u->probing = false;
+                report_probe(dc, op->user, false);
+            }
+        }
+        json_object_put(o);
+        break;
+    }
+    case DC_OP_PROBE: {
+        struct dc_user *u = dc_user_get(dc, op->user);
+        bool reachable = ok;
+        if (!ok && api_code(body) == ERR_CANNOT_DM) {
+            dc->st.dm_unreachable++;
+            reachable = false;
+        }
+        if (u) {
+            u->probing = false;
+            u->reachable = reachable;
+            u->unreachable = !reachable;
+        }
+        report_probe(dc, op->user, reachable);
+        break;
+    }
+    case DC_OP_COMMANDS:
+        if (ok)
+            log_info(DC_MOD, NULL, "slash commands registered");
+        else
+            log_error(DC_MOD, NULL, "registering slash commands failed: HTTP %ld %.200s", status,
+                      body);
+        break;
+    case DC_OP_IX:
+        if (!ok && status)
+            log_warn(DC_MOD, NULL, "interaction answer failed: HTTP %ld %.200s", status, body);
+        break;
+    case DC_OP_GATEWAY:
+        break;
+    }
+    dc_op_free(op);
+}
+
+/* ---- moderators ---- */
+
+static uint64_t parse_u64(const char *s)
+{
+    return s ? strtoull(s, NULL, 10) : 0;
+}
+
+bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *member)
+{
+    if (!member)
+        return false;
+    const char *perms = jstr(member, "permissions");
+    if (perms) {
+        uint64_t p = parse_u64(perms);
+        if (p & (PERM_ADMINISTRATOR | PERM_MANAGE_GUILD))
+            return true;
+    }
+    struct dc_guild *g = guild_id ? dmap_get(&dc->guilds, guild_id) : NULL;
+    struct json_object *user = jget(member, "user");
+    const char *uid = jstr(user, "id");
+    if (g && g->owner && uid && strcmp(g->owner, uid) == 0)
+        return true;
+    uint64_t total = 0;
+    if (g) {
+        struct dc_role *everyone = dmap_get(&g->roles, guild_id);
+        if (everyone)
+            total |= everyone->perms;
+    }
+    struct json_object *roles = jget(member, "roles");
+    size_t n =
+        roles && json_object_is_type(roles, json_type_array) ? json_object_array_length(roles) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *rid = json_object_get_string(json_object_array_get_idx(roles, i));
+        if (!rid)
+            continue;
+        struct dc_role *r = g ? dmap_get(&g->roles, rid) : NULL;
+        if (dc->mod_role && *dc->mod_role &&
+            (strcmp(rid, dc->mod_role) == 0 ||
+             (r && r->name && strcasecmp(r->name, dc->mod_role) == 0)))
+            return true;
+        if (r)
+            total |= r->perms;
+    }
+    return (total & (PERM_ADMINISTRATOR | PERM_MANAGE_GUILD)) != 0;
+}
+
+static void guild_role(struct dc_guild *g, struct json_object *role)
+{
+    const char *id = jstr(role, "id");
+    if (!id)
+        return;
+    struct dc_role *r = calloc(1, sizeof(*r));
+    if (!r)
+        return;
+    r->perms = parse_u64(jstr(role, "permissions"));
+    r->name = xstrdup(jstr(role, "name"));
+    void *old = NULL;
+    if (dmap_put(&g->roles, id, r, &old) < 0)
+        role_free(r);
+    if (old)
+        role_free(old);
+}
+
+static struct dc_guild *guild_get(struct dc *dc, const char *id)
+{
+    struct dc_guild *g = dmap_get(&dc->guilds, id);
+    if (g)
+        return g;
+    g = calloc(1, sizeof(*g));
+    if (!g)
+        return NULL;
+    dmap_init(&g->roles);
+    if (dmap_put(&dc->guilds, id, g, NULL) < 0) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static void on_guild(struct dc *dc, const char *type, struct json_object *d)
+{
+    if (strcmp(type, "GUILD_CREATE") == 0 || strcmp(type, "GUILD_UPDATE") == 0) {
+        const char *id = jstr(d, "id");
+        struct dc_guild *g = id ? guild_get(dc, id) : NULL;
+        if (!g)
+            return;
+        const char *owner = jstr(d, "owner_id");
+        if (owner) {
+            free(g->owner);
+            g->owner = xstrdup(owner);
+        }
+        struct json_object *roles = jget(d, "roles");
+        for (size_t i = 0; roles && i < json_object_array_length(roles); i++)
+            guild_role(g, json_object_array_get_idx(roles, i));
+    } else if (strcmp(type, "GUILD_ROLE_CREATE") == 0 || strcmp(type, "GUILD_ROLE_UPDATE") == 0) {
+        const char *gid = jstr(d, "guild_id");
+        struct dc_guild *g = gid ? guild_get(dc, gid) : NULL;
+        if (g)
+            guild_role(g, jget(d, "role"));
+    } else if (strcmp(type, "GUILD_ROLE_DELETE") == 0) {
+        const char *gid = jstr(d, "guild_id"), *rid = jstr(d, "role_id");
+        struct dc_guild *g = gid ? dmap_get(&dc->guilds, gid) : NULL;
+        if (g && rid) {
+            struct dc_role *r = dmap_del(&g->roles, rid);
+            if (r)
+                role_free(r);
+        }
+    } else if (strcmp(type, "GUILD_DELETE") == 0) {
+        const char *id = jstr(d, "id");
+        struct dc_guild *g = id ? dmap_del(&dc->guilds, id) : NULL;
+        if (g)
+            guild_free(g);
+    }
+}
+
+/* ---- inbound ---- */
+
+int dc_deliver(struct dc *dc, const struct inbound *in)
+{
+    if (dc->stopping)
+        return -1;
+    dc->st.delivered++;
+    return dc->base.host->deliver(dc->base.host->ctx, &dc->base, in);
+}
+
+static const char *display_name(struct json_object *author, struct json_object *member)
+{
+    const char *n = jstr(member, "nick");
+    if (!n)
+        n = jstr(author, "global_name");
+    if (!n)
+        n = jstr(author, "username");
+    return n;
+}
+
+static void on_message(struct dc *dc, struct json_object *d)
+{
+    struct json_object *author = jget(d, "author");
+    const char *uid = jstr(author, "id"), *text = jstr(d, "content");
+    const char *channel = jstr(d, "channel_id"), *guild = jstr(d, "guild_id");
+    struct json_object *bot = jget(author, "bot");
+    if (!uid || !text || !channel || (bot && json_object_get_boolean(bot)) ||
+        (dc->self_id && strcmp(uid, dc->self_id) == 0))
+        return;
+    if (guild) {
+        /* in a table only the bot's own commands matter */
+        while (*text == ' ')
+            text++;
+        if (strncasecmp(text, "!illegal", 8) != 0)
+            return;
+    } else {
+        struct dc_user *u = dc_user_get(dc, uid);
+        if (u && !u->dm_channel) {
+            u->dm_channel = xstrdup(channel);
+            char *k = xstrdup(uid);
+            if (k && dmap_put(&dc->dm_users, channel, k, NULL) < 0)
+                free(k);
+        }
+        if (u)
+            u->reachable = true;
+    }
+    struct json_object *member = jget(d, "member");
+    struct inbound in = {
+        .type = INBOUND_MESSAGE,
+        .channel = guild ? channel : NULL,
+        .user = uid,
+        .user_name = display_name(author, member),
+        .moderator = guild ? dc_is_moderator(dc, guild, member) : false,
+        .text = text,
+        .order = parse_u64(jstr(d, "id")),
+    };
+    dc_deliver(dc, &in);
+}
+
+static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
+{
+    const char *uid = jstr(d, "user_id"), *mid = jstr(d, "message_id");
+    const char *channel = jstr(d, "channel_id"), *guild = jstr(d, "guild_id");
+    struct json_object *member = jget(d, "member"), *emoji = jget(d, "emoji");
+    struct json_object *bot = jget(jget(member, "user"), "bot");
+    if (!uid || !mid || !emoji || (dc->self_id && strcmp(uid, dc->self_id) == 0) ||
+        (bot && json_object_get_boolean(bot)))
+        return;
+    const char *key = dmap_get(&dc->msg_ids, mid);
+    if (!key)
+        return;
+    const char *name = jstr(emoji, "name"), *eid = jstr(emoji, "id");
+    char custom[160];
+    if (eid) {
+        snprintf(custom, sizeof(custom), "%s:%s", name ? name : "", eid);
+        name = custom;
+    }
+    if (!name)
+        return;
+    struct inbound in = {
+        .type = INBOUND_REACTION,
+        .channel = guild ? channel : NULL,
+        .user = uid,
+        .user_name = display_name(jget(member, "user"), member),
+        .moderator = guild ? dc_is_moderator(dc, guild, member) : false,
+        .msg_key = key,
+        .reaction = name,
+        .order = (uint64_t)seq,
+    };
+    dc_deliver(dc, &in);
+}
+
+int dc_send_command(struct dc *dc, const char *text, const char *channel, const char *user,
+                    const char *user_name, bool moderator, const char *reply_to, uint64_t order)
+{
+    struct inbound in = {
+        .type = INBOUND_COMMAND,
+        .channel = channel,
+        .user = user,
+        .user_name = user_name,
+        .moderator = moderator,
+        .text = text,
+        .reply_to = reply_to,
+        .order = order,
+    };
+    return dc_deliver(dc, &in);
+}
+
+static void register_commands(struct dc *dc)
+{
+    if (dc->commands_registered || !dc->app_id)
+        return;
+    dc->commands_registered = true;
+    struct json_object *cmds = dc_commands_json();
+    const char *body = json_object_to_json_string_ext(cmds, JSON_C_TO_STRING_PLAIN);
+    char path[256];
+    if (dc->nguilds == 0) {
+        struct dc_op *op = dc_op_new(dc, DC_OP_COMMANDS);
+        if (op && (op->body = xstrdup(body))) {
+            snprintf(path, sizeof(path), "/applications/%s/commands", dc->app_id);
+            dc_rest(dc, op, "commands", "PUT", path, 0);
+        } else {
+            dc_op_free(op);
+        }
+    }
+    for (unsigned i = 0; i < dc->nguilds; i++) {
+        struct dc_op *op = dc_op_new(dc, DC_OP_COMMANDS);
+        if (!op || !(op->body = xstrdup(body))) {
+            dc_op_free(op);
+            continue;
+        }
+        snprintf(path, sizeof(path), "/applications/%s/guilds/%s/commands", dc->app_id,
+                 dc->guild_ids[i]);
+        dc_rest(dc, op, "commands", "PUT", path, 0);
+    }
+    json_object_put(cmds);
+}
+
+static void on_dispatch(void *ud, int shard, const char *type, struct json_object *d, int64_t seq)
+{
+    struct dc *dc = ud;
+    (void)shard;
+    if (dc->stopping)
+        return;
+    if (strcmp(type, "READY") == 0) {
+        const char *id = jstr(jget(d, "user"), "id");
+        if (id && !dc->self_id)
+            dc->self_id = xstrdup(id);
+        const char *app = jstr(jget(d, "application"), "id");
+        if (app && !dc->app_id)
+            dc->app_id = xstrdup(app);
+        register_commands(dc);
+    } else if (strcmp(type, "MESSAGE_CREATE") == 0) {
+        on_message(dc, d);
+    } else if (strcmp(type, "MESSAGE_REACTION_ADD") == 0) {
+        on_reaction(dc, d, seq);
+    } else if (strcmp(type, "INTERACTION_CREATE") == 0) {
+        dc_interaction(dc, d, seq);
+    } else if (strncmp(type, "GUILD_", 6) == 0) {
+        on_guild(dc, type, d);
+    }
+}
+
+static char *gw_state_get(void *ud, const char *key)
+{
+    struct dc *dc = ud;
+    const struct platform_host *h = dc->base.host;
+    char *v = h->state_get ? h->state_get(h->ctx, &dc->base, key) : NULL;
+    if (v && !*v) {
+        free(v);
+        v = NULL;
+    }
+    return v;
+}
+
+static void gw_state_set(void *ud, const char *key, const char *value)
+{
+    struct dc *dc = ud;
+    const struct platform_host *h = dc->base.host;
+    if (h->state_set)
+        h->state_set(h->ctx, &dc->base, key, value);
+}
+
+/* ---- platform ops ---- */
+
+static unsigned intents(void)
+{
+    /* guild lists and roles, table commands, drop reactions, DM commands; the
+     * text of DM and "!illegal" messages needs MESSAGE_CONTENT */
+    return GW_INTENT_GUILDS | GW_INTENT_GUILD_MESSAGES | GW_INTENT_GUILD_MESSAGE_REACTIONS |
+           GW_INTENT_DIRECT_MESSAGES | GW_INTENT_DIRECT_MESSAGE_REACTIONS |
+           GW_INTENT_MESSAGE_CONTENT;
+}
+
+static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, uint64_t delay)
+{
+    static const struct gw_ops ops = {on_dispatch, gw_state_get, gw_state_set};
+    dc->gw = gw_new(dc->loop, dc->token, intents(), &ops, dc);
+    if (!dc->gw) {
+        log_error(DC_MOD, NULL, "cannot create the websocket context");
+        return;
+    }
+    if (shards < 1)
+        shards = 1;
+    log_info(DC_MOD, NULL, "connecting %d shard(s) to %s (DMs arrive on shard 0)", shards, url);
+    gw_start(dc->gw, url, shards, maxc, delay);
+}
+
+static void gateway_bot_done(struct rest_req *r, long status, const char *body, void *ud)
+{
+    (void)r;
+    struct dc_op *op = ud;
+    struct dc *dc = op->dc;
+    dc_op_free(op);
+    if (status < 0 || dc->stopping)
+        return;
+    struct json_object *o = status == 200 ? json_tokener_parse(body) : NULL;
+    const char *url = jstr(o, "url");
+    if (!url) {
+        if (status == 401)
+            log_error(DC_MOD, NULL,
+                      "GET /gateway/bot: 401, the bot token is wrong; set "
+                      "[discord] token");
+        else
+            log_error(DC_MOD, NULL, "GET /gateway/bot failed: HTTP %ld", status);
+        json_object_put(o);
+        return;
+    }
+    struct json_object *limit = jget(o, "session_start_limit");
+    int shards = dc->shards > 0 ? dc->shards : json_object_get_int(jget(o, "shards"));
+    int maxc = json_object_get_int(jget(limit, "max_concurrency"));
+    uint64_t delay = 0;
+    struct json_object *rem = jget(limit, "remaining");
+    if (rem && json_object_get_int(rem) <= 0) {
+        delay = (uint64_t)json_object_get_int64(jget(limit, "reset_after"));
+        log_warn(DC_MOD, NULL, "no session starts left today; waiting %" PRIu64 " ms", delay);
+    }
+    start_gateway(dc, url, shards, maxc, delay);
+    json_object_put(o);
+}
+
+static void on_sweep(uv_timer_t *t)
+{
+    dc_ix_sweep(t->data);
+}
+
+static int dc_start(struct platform *p)
+{
+    struct dc *dc = (struct dc *)p;
+    if (dc->started)
+        return 0;
+    dc->started = true;
+    dc->rest = rest_new(dc->loop, dc->api_url, dc->token, DC_USER_AGENT);
+    if (!dc->rest) {
+        log_error(DC_MOD, NULL, "cannot start the HTTP client");
+        return -1;
+    }
+    uv_timer_init(dc->loop, &dc->sweep);
+    dc->sweep.data = dc;
+    dc->sweep_open = true;
+    uv_timer_start(&dc->sweep, on_sweep, 1000, 1000);
+    if (dc->gateway_url && *dc->gateway_url) {
+        start_gateway(dc, dc->gateway_url, dc->shards, 1, 0);
+    } else {
+        struct dc_op *op = dc_op_new(dc, DC_OP_GATEWAY);
+        if (!op || rest_enqueue(dc->rest, "gateway", "GET", "/gateway/bot", NULL, 0, NULL,
+                                gateway_bot_done, op) < 0) {
+            dc_op_free(op);
+            return -1;
+        }
+    }
+    if (dc->app_id)
+        register_commands(dc);
+    return 0;
+}
+
+static int dc_send(struct platform *p, const struct outbound *m)
+{
+    struct dc *dc = (struct dc *)p;
+    if (dc->stopping || !dc->rest || (!m->channel && !m->user))
+        return -1;
+    if (m->kind == OUT_HAND && m->user && m->data) {
+        struct dc_user *u = dc_user_get(dc, m->user);
+        if (u) {
+            json_object_put(u->hand);
+            u->hand = json_object_get((struct json_object *)m->data);
+        }
+    }
+    if (m->channel && m->data &&
+        (m->kind == OUT_LOBBY || m->kind == OUT_DROP || m->kind == OUT_VOTE)) {
+        char k[160];
+        snprintf(k, sizeof(k), "%d:%s", (int)m->kind, m->channel);
+        void *old = NULL;
+        if (dmap_put(&dc->tables, k, json_object_get((struct json_object *)m->data), &old) < 0)
+            json_object_put((struct json_object *)m->data);
+        json_object_put(old);
+    }
+    if (m->reply_to && dc_ix_reply(dc, m))
+        return 0;
+    struct json_object *body = dc_render(dc, m);
+    struct dc_op *op = dc_op_new(dc, m->key && m->replace ? DC_OP_EDIT : DC_OP_POST);
+    if (!op) {
+        json_object_put(body);
+        return -1;
+    }
+    op->body = xstrdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
+    json_object_put(body);
+    op->key = xstrdup(m->key);
+    op->user = m->channel ? NULL : xstrdup(m->user);
+    if (m->key && !m->replace) {
+        /* a new message under this key: edits and reactions go to it */
+        struct dc_msg *old = dmap_get(&dc->msgs, m->key);
+        if (old) {
+            free(old->id);
+            old->id = NULL;
+            dmap_clear(&old->reacted, NULL);
+        }
+    }
+    int rc;
+    if (m->channel) {
+        op->channel = xstrdup(m->channel);
+        if (m->key)
+            msg_get(dc, m->key, m->channel);
+        rc = queue_on_channel(dc, op);
+    } else {
+        rc = queue_on_dm(dc, m->user, op);
+    }
+    if (rc < 0)
+        return -1;
+    /* the drop's reactions, once per emoji per message */
+    struct json_object *reactions = jget((struct json_object *)m->data, "reactions");
+    if (m->key && reactions && json_object_is_type(reactions, json_type_object)) {
+        struct dc_msg *rec = m->channel ? msg_get(dc, m->key, m->channel) : NULL;
+        json_object_object_foreach(reactions, emoji, res)
+        {
+            (void)res;
+            if (!rec || dmap_get(&rec->reacted, emoji))
+                continue;
+            dmap_put(&rec->reacted, emoji, (void *)1, NULL);
+            struct dc_op *r = dc_op_new(dc, DC_OP_REACT);
+            if (!r)
+                continue;
+            r->key = xstrdup(m->key);
+            r->channel = xstrdup(m->channel);
+            r->emoji = xstrdup(emoji);
+            queue_on_channel(dc, r);
+        }
+    }
+    return 0;
+}
+
+static void dc_probe_dm(struct platform *p, const char *user)
+{
+    struct dc *dc = (struct dc *)p;
+    if (!dc->rest || dc->stopping)
+        return;
+    struct dc_user *u = dc_user_get(dc, user);
+    if (!u)
+        return;
+    if (u->reachable || u->unreachable) {
+        report_probe(dc, user, u->reachable);
+        return;
+    }
+    if (u->probing)
+        return;
+    u->probing = true;
+    /* Discord only tells by refusing a message (50007): send a short one */
+    struct dc_op *op = dc_op_new(dc, DC_OP_PROBE);
+    if (!op)
+        return;
+    op->user = xstrdup(user);
+    struct json_object *b = dc_render_text("🎲 Illegal: this is where your cards and trades will "
+                                           "arrive.",
+                                           0);
+    op->body = xstrdup(json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN));
+    json_object_put(b);
+    queue_on_dm(dc, user, op);
+}
+
+static void sweep_closed(uv_handle_t *h)
+{
+    struct dc *dc = h->data;
+    dc->sweep_open = false;
+    if (dc->stopping && !dc->rest && !dc->gw && dc->base.ops == NULL)
+        free(dc);
+}
+
+static void dc_stop(struct platform *p)
+{
+    struct dc *dc = (struct dc *)p;
+    if (dc->stopping)
+        return;
+    dc->stopping = true;
+    if (dc->gw) {
+        gw_close(dc->gw);
+        dc->gw = NULL;
+    }
+    if (dc->rest) {
+        rest_close(dc->rest);
+        dc->rest = NULL;
+    }
+    if (dc->sweep_open) {
+        uv_timer_stop(&dc->sweep);
+        uv_close((uv_handle_t *)&dc->sweep, sweep_closed);
+    }
+}
+
+static void free_str(void *p)
+{
+    free(p);
+}
+
+static void free_json(void *p)
+{
+    json_object_put(p);
+}
+
+static void dc_destroy(struct platform *p)
+{
+    struct dc *dc = (struct dc *)p;
+    dc_stop(p);
+    dmap_clear(&dc->msgs, msg_free);
+    dmap_clear(&dc->msg_ids, free_str);
+    dmap_clear(&dc->users, user_free);
+    dmap_clear(&dc->ixns, dc_ix_free);
+    dmap_clear(&dc->guilds, guild_free);
+    dmap_clear(&dc->dm_users, free_str);
+    dmap_clear(&dc->tables, free_json);
+    free(dc->token);
+    free(dc->app_id);
+    free(dc->api_url);
+    free(dc->gateway_url);
+    free(dc->mod_role);
+    free(dc->self_id);
+    for (unsigned i = 0; i < dc->nguilds; i++)
+        free(dc->guild_ids[i]);
+    dc->base.ops = NULL;
+    if (!dc->sweep_open)
+        free(dc);
+}
+
+static const struct platform_ops discord_ops = {
+    .name = "discord",
+    .caps = PLATFORM_CAP_DM | PLATFORM_CAP_REACTIONS | PLATFORM_CAP_BUTTONS | PLATFORM_CAP_EDITS |
+            PLATFORM_CAP_EPHEMERAL | PLATFORM_CAP_EMBEDS,
+    .start = dc_start,
+    .send = dc_send,
+    .probe_dm = dc_probe_dm,
+    .stop = dc_stop,
+    .destroy = dc_destroy,
+};
+
+void discord_get_stats(struct platform *p, struct discord_stats *st)
+{
+    struct dc *dc = (struct dc *)p;
+    *st = dc->st;
+    if (dc->rest) {
+        struct rest_stats rs;
+        rest_get_stats(dc->rest, &rs);
+        st->rest_requests = rs.requests;
+        st->rest_retries = rs.retries;
+        st->rest_429 = rs.n429;
+        st->rest_429_global = rs.n429_global;
+        st->rest_invalid = rs.invalid;
+        st->rest_pending = rest_pending(dc->rest);
+    }
+    if (dc->gw) {
+        for (int i = 0; i < gw_shard_count(dc->gw); i++) {
+            struct gw_shard_stats gs;
+            gw_shard_stats(dc->gw, i, &gs);
+            st->gw_connects += gs.connects;
+            st->gw_identifies += gs.identifies;
+            st->gw_resumes += gs.resumes;
+            st->gw_zombies += gs.zombies;
+            st->ready_shards += gs.ready;
+            if (i == 0)
+                st->gw_fatal_code = gs.fatal_code;
+        }
+    }
+}
+
+static bool is_snowflake(const char *s)
+{
+    if (!s || !*s)
+        return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+struct platform *discord_platform_new(const struct config *cfg, const struct platform_host *host,
+                                      char *err, size_t errlen)
+{
+    if (!cfg->discord_token || !*cfg->discord_token) {
+        snprintf(err, errlen, "[discord] token is empty");
+        return NULL;
+    }
+    for (const char *c = cfg->discord_token; *c; c++) {
+        if (isspace((unsigned char)*c) || !isprint((unsigned char)*c)) {
+            snprintf(err, errlen, "[discord] token contains spaces or control characters");
+            return NULL;
+        }
+    }
+    if (cfg->discord_application_id && *cfg->discord_application_id &&
+        !is_snowflake(cfg->discord_application_id)) {
+        snprintf(err, errlen, "[discord] application_id must be a numeric id");
+        return NULL;
+    }
+    for (unsigned i = 0; i < cfg->discord_nguilds; i++) {
+        if (!is_snowflake(cfg->discord_guilds[i])) {
+            snprintf(err, errlen, "[discord] guilds: '%s' is not a numeric guild id",
+                     cfg->discord_guilds[i]);
+            return NULL;
+        }
+    }
+    if (!host || !host->loop || !host->deliver) {
+        snprintf(err, errlen, "the host gives no loop or deliver()");
+        return NULL;
+    }
+    struct dc *dc = calloc(1, sizeof(*dc));
+    if (!dc) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    dc->base.ops = &discord_ops;
+    dc->base.host = host;
+    dc->loop = host->loop;
+    dc->token = xstrdup(cfg->discord_token);
+    dc->api_url = xstrdup(cfg->discord_api_url && *cfg->discord_api_url ? cfg->discord_api_url
+                                                                        : DEFAULT_API_URL);
+    if (cfg->discord_application_id && *cfg->discord_application_id)
+        dc->app_id = xstrdup(cfg->discord_application_id);
+    if (cfg->discord_gateway_url && *cfg->discord_gateway_url)
+        dc->gateway_url = xstrdup(cfg->discord_gateway_url);
+    if (cfg->discord_moderator_role && *cfg->discord_moderator_role)
+        dc->mod_role = xstrdup(cfg->discord_moderator_role);
+    for (unsigned i = 0; i < cfg->discord_nguilds && i < CONFIG_MAX_GUILDS; i++)
+        dc->guild_ids[dc->nguilds++] = xstrdup(cfg->discord_guilds[i]);
+    dc->shards = cfg->discord_shards;
+    dmap_init(&dc->msgs);
+    dmap_init(&dc->msg_ids);
+    dmap_init(&dc->users);
+    dmap_init(&dc->ixns);
+    dmap_init(&dc->guilds);
+    dmap_init(&dc->dm_users);
+    dmap_init(&dc->tables);
+    if (!dc->token || !dc->api_url) {
+        dc_destroy(&dc->base);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    return &dc->base;
+}

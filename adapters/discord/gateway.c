@@ -1,0 +1,782 @@
+/*
+ * gateway.c - Discord gateway shards on libwebsockets with a foreign libuv loop.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <libwebsockets.h>
+#include <uv.h>
+
+#include "bot/log.h"
+#include "gateway.h"
+#include "util.h"
+
+#define MOD "discord"
+
+enum op {
+    OP_DISPATCH = 0,
+    OP_HEARTBEAT = 1,
+    OP_IDENTIFY = 2,
+    OP_RESUME = 6,
+    OP_RECONNECT = 7,
+    OP_INVALID_SESSION = 9,
+    OP_HELLO = 10,
+    OP_HEARTBEAT_ACK = 11,
+};
+
+#define CLOSE_RESUMABLE 4000 /* our close code when we mean to resume: never 1000/1001 */
+#define BACKOFF_BASE_MS 500u
+#define BACKOFF_CAP_MS  60000u
+#define IDENTIFY_GAP_MS 5000u
+
+struct sendbuf {
+    struct sendbuf *next;
+    size_t len;
+    bool heartbeat;
+    unsigned char data[]; /* LWS_PRE bytes, then the payload */
+};
+
+struct shard {
+    struct gw *gw;
+    int id;
+    struct lws *wsi;
+    uv_timer_t hb_timer;    /* heartbeats */
+    uv_timer_t retry_timer; /* reconnects and delayed identify */
+    uv_timer_t send_timer;  /* waits for room in the send window */
+    uint64_t hb_interval;
+    bool acked, hello, ready, stopped;
+    int peer_close;     /* close code the server sent, 0 if none */
+    int want_close;     /* close code we are about to send, 0 if none */
+    int64_t delay_next; /* -1: backoff; otherwise the delay before reconnecting */
+    unsigned failures;
+    char *session_id, *resume_url;
+    int64_t seq, handled_seq;
+    struct sendbuf *sq_head, *sq_tail;
+    uint64_t sends[GW_SEND_LIMIT];
+    unsigned send_pos;
+    struct dbuf rx;
+    bool rx_overflow;
+    bool identify_pending;
+    struct gw_shard_stats st;
+};
+
+struct gw {
+    uv_loop_t *loop;
+    void *foreign[1];
+    struct lws_context *ctx;
+    const char *token;
+    unsigned intents;
+    struct gw_ops ops;
+    void *ud;
+    char *url;
+    int nshards;
+    struct shard *shards;
+    int max_concurrency;
+    uint64_t *last_identify; /* per rate-limit key */
+    uint64_t identify_not_before;
+    bool closing;
+    uv_timer_t close_timer;
+    int open_handles;
+};
+
+static void connect_shard(struct shard *s);
+static void shard_closed(struct shard *s);
+
+static void on_close_timer(uv_timer_t *t)
+{
+    gw_close(t->data);
+}
+
+static void maybe_free(struct gw *g)
+{
+    if (!g->closing || g->open_handles > 0)
+        return;
+    for (int i = 0; i < g->nshards; i++) {
+        struct shard *s = &g->shards[i];
+        while (s->sq_head) {
+            struct sendbuf *b = s->sq_head;
+            s->sq_head = b->next;
+            free(b);
+        }
+        free(s->session_id);
+        free(s->resume_url);
+        dbuf_free(&s->rx);
+    }
+    free(g->shards);
+    free(g->last_identify);
+    free(g->url);
+    free(g);
+}
+
+static void handle_closed(uv_handle_t *h)
+{
+    struct gw *g = h->data;
+    g->open_handles--;
+    maybe_free(g);
+}
+
+static void shard_handle_closed(uv_handle_t *h)
+{
+    struct shard *s = h->data;
+    struct gw *g = s->gw;
+    g->open_handles--;
+    maybe_free(g);
+}
+
+static void state_key(const struct shard *s, char *key, size_t len)
+{
+    snprintf(key, len, "discord.gateway.%d", s->id);
+}
+
+static void save_session(struct shard *s)
+{
+    struct gw *g = s->gw;
+    char key[48];
+    state_key(s, key, sizeof(key));
+    if (!s->session_id) {
+        g->ops.state_set(g->ud, key, "");
+        return;
+    }
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "session_id", json_object_new_string(s->session_id));
+    json_object_object_add(o, "seq", json_object_new_int64(s->seq));
+    if (s->resume_url)
+        json_object_object_add(o, "resume_url", json_object_new_string(s->resume_url));
+    g->ops.state_set(g->ud, key, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+    json_object_put(o);
+}
+
+static void load_session(struct shard *s)
+{
+    struct gw *g = s->gw;
+    char key[48];
+    state_key(s, key, sizeof(key));
+    char *v = g->ops.state_get(g->ud, key);
+    if (!v)
+        return;
+    struct json_object *o = json_tokener_parse(v);
+    free(v);
+    struct json_object *id, *seq, *url;
+    if (o && json_object_object_get_ex(o, "session_id", &id) &&
+        json_object_object_get_ex(o, "seq", &seq)) {
+        s->session_id = strdup(json_object_get_string(id));
+        s->seq = s->handled_seq = json_object_get_int64(seq);
+        if (json_object_object_get_ex(o, "resume_url", &url))
+            s->resume_url = strdup(json_object_get_string(url));
+        log_info(MOD, NULL, "shard %d: resuming stored session at sequence %lld", s->id,
+                 (long long)s->seq);
+    }
+    json_object_put(o);
+}
+
+static void forget_session(struct shard *s)
+{
+    free(s->session_id);
+    free(s->resume_url);
+    s->session_id = s->resume_url = NULL;
+    s->seq = s->handled_seq = 0;
+    save_session(s);
+}
+
+/* Queues one payload; heartbeats go first. */
+static int shard_send(struct shard *s, struct json_object *o, bool heartbeat)
+{
+    const char *txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+    size_t n = strlen(txt);
+    if (n >= GW_MAX_SEND) {
+        log_error(MOD, NULL, "shard %d: refusing to send a %zu-byte gateway payload", s->id, n);
+        return -1;
+    }
+    struct sendbuf *b = malloc(sizeof(*b) + LWS_PRE + n);
+    if (!b)
+        return -1;
+    b->len = n;
+    b->heartbeat = heartbeat;
+    memcpy(b->data + LWS_PRE, txt, n);
+    b->next = NULL;
+    if (heartbeat) {
+        b->next = s->sq_head;
+        s->sq_head = b;
+        if (!s->sq_tail)
+            s->sq_tail = b;
+    } else {
+        if (s->sq_tail)
+            s->sq_tail->next = b;
+        else
+            s->sq_head = b;
+        s->sq_tail = b;
+    }
+    if (s->wsi)
+        lws_callback_on_writable(s->wsi);
+    return 0;
+}
+
+static void clear_sendq(struct shard *s)
+{
+    while (s->sq_head) {
+        struct sendbuf *b = s->sq_head;
+        s->sq_head = b->next;
+        free(b);
+    }
+    s->sq_tail = NULL;
+    memset(s->sends, 0, sizeof(s->sends));
+    s->send_pos = 0;
+}
+
+static void send_heartbeat(struct shard *s)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "op", json_object_new_int(OP_HEARTBEAT));
+    json_object_object_add(o, "d", s->seq ? json_object_new_int64(s->seq) : NULL);
+    shard_send(s, o, true);
+    json_object_put(o);
+    s->st.heartbeats++;
+}
+
+/* Asks lws to close the connection with code (never 1000/1001 when we resume). */
+static void request_close(struct shard *s, int code, int64_t reconnect_delay)
+{
+    s->delay_next = reconnect_delay;
+    uv_timer_stop(&s->hb_timer);
+    if (!s->wsi)
+        return;
+    s->want_close = code;
+    lws_callback_on_writable(s->wsi);
+}
+
+static void on_heartbeat(uv_timer_t *t)
+{
+    struct shard *s = t->data;
+    if (!s->wsi)
+        return;
+    if (!s->acked) {
+        s->st.zombies++;
+        log_warn(MOD, NULL,
+                 "shard %d: no heartbeat ACK since the last beat; reconnecting to resume", s->id);
+        request_close(s, CLOSE_RESUMABLE, 0);
+        return;
+    }
+    s->acked = false;
+    send_heartbeat(s);
+    if (s->session_id)
+        save_session(s);
+}
+
+static void send_identify(struct shard *s);
+
+static void on_identify_timer(uv_timer_t *t)
+{
+    send_identify(t->data);
+}
+
+static void send_identify(struct shard *s)
+{
+    struct gw *g = s->gw;
+    uint64_t now = dc_now_ms();
+    int key = s->id % g->max_concurrency;
+    uint64_t at = g->identify_not_before;
+    if (g->last_identify[key] && g->last_identify[key] + IDENTIFY_GAP_MS > at)
+        at = g->last_identify[key] + IDENTIFY_GAP_MS;
+    if (at > now) {
+        s->identify_pending = true;
+        uv_timer_start(&s->retry_timer, on_identify_timer, at - now, 0);
+        return;
+    }
+    s->identify_pending = false;
+    if (!s->wsi)
+        return;
+    g->last_identify[key] = now;
+    struct json_object *o = json_object_new_object(), *d = json_object_new_object();
+    struct json_object *props = json_object_new_object(), *shard = json_object_new_array();
+    json_object_object_add(props, "os", json_object_new_string("linux"));
+    json_object_object_add(props, "browser", json_object_new_string("illegald"));
+    json_object_object_add(props, "device", json_object_new_string("illegald"));
+    json_object_array_add(shard, json_object_new_int(s->id));
+    json_object_array_add(shard, json_object_new_int(g->nshards));
+    json_object_object_add(d, "token", json_object_new_string(g->token));
+    json_object_object_add(d, "intents", json_object_new_int64(g->intents));
+    json_object_object_add(d, "properties", props);
+    json_object_object_add(d, "shard", shard);
+    json_object_object_add(o, "op", json_object_new_int(OP_IDENTIFY));
+    json_object_object_add(o, "d", d);
+    shard_send(s, o, false);
+    json_object_put(o);
+    s->st.identifies++;
+    log_info(MOD, NULL, "shard %d/%d: identifying", s->id, g->nshards);
+}
+
+static void send_resume(struct shard *s)
+{
+    struct json_object *o = json_object_new_object(), *d = json_object_new_object();
+    json_object_object_add(d, "token", json_object_new_string(s->gw->token));
+    json_object_object_add(d, "session_id", json_object_new_string(s->session_id));
+    json_object_object_add(d, "seq", json_object_new_int64(s->seq));
+    json_object_object_add(o, "op", json_object_new_int(OP_RESUME));
+    json_object_object_add(o, "d", d);
+    shard_send(s, o, false);
+    json_object_put(o);
+    s->st.resumes++;
+    log_info(MOD, NULL, "shard %d: resuming session at sequence %lld", s->id, (long long)s->seq);
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+    struct json_object *v;
+    if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+static void handle_dispatch(struct shard *s, const char *t, struct json_object *d, int64_t seq)
+{
+    struct gw *g = s->gw;
+    if (seq > s->seq)
+        s->seq = seq;
+    if (t && strcmp(t, "READY") == 0) {
+        const char *sid = jstr(d, "session_id"), *url = jstr(d, "resume_gateway_url");
+        free(s->session_id);
+        free(s->resume_url);
+        s->session_id = sid ? strdup(sid) : NULL;
+        s->resume_url = url ? strdup(url) : NULL;
+        s->ready = s->st.ready = true;
+        s->failures = 0;
+        s->handled_seq = seq;
+        log_info(MOD, NULL, "shard %d: ready", s->id);
+        save_session(s);
+    } else if (t && strcmp(t, "RESUMED") == 0) {
+        s->ready = s->st.ready = true;
+        s->failures = 0;
+        log_info(MOD, NULL, "shard %d: resumed", s->id);
+    }
+    if (seq && seq <= s->handled_seq && !(t && strcmp(t, "READY") == 0))
+        return; /* replayed: handled already */
+    if (seq)
+        s->handled_seq = seq;
+    s->st.seq = s->handled_seq;
+    if (!g->closing && t)
+        g->ops.dispatch(g->ud, s->id, t, d, seq);
+    if (s->session_id && seq)
+        save_session(s);
+}
+
+static void handle_message(struct shard *s, const char *txt, size_t len)
+{
+    struct json_tokener *tok = json_tokener_new();
+    struct json_object *o = tok ? json_tokener_parse_ex(tok, txt, (int)len) : NULL;
+    json_tokener_free(tok);
+    struct json_object *op, *d = NULL, *sv, *tv;
+    if (!o || !json_object_is_type(o, json_type_object) ||
+        !json_object_object_get_ex(o, "op", &op) || !json_object_is_type(op, json_type_int)) {
+        log_warn(MOD, NULL, "shard %d: ignoring a malformed gateway payload (%zu bytes)", s->id,
+                 len);
+        json_object_put(o);
+        return;
+    }
+    json_object_object_get_ex(o, "d", &d);
+    switch (json_object_get_int(op)) {
+    case OP_HELLO: {
+        struct json_object *iv;
+        if (!d || !json_object_object_get_ex(d, "heartbeat_interval", &iv) ||
+            json_object_get_int64(iv) <= 0) {
+            log_warn(MOD, NULL, "shard %d: HELLO without a heartbeat interval", s->id);
+            request_close(s, CLOSE_RESUMABLE, -1);
+            break;
+        }
+        s->hb_interval = (uint64_t)json_object_get_int64(iv);
+        s->hello = true;
+        s->acked = true;
+        uint64_t first = (uint64_t)((double)s->hb_interval * dc_random());
+        uv_timer_start(&s->hb_timer, on_heartbeat, first, s->hb_interval);
+        if (s->session_id)
+            send_resume(s);
+        else
+            send_identify(s);
+        break;
+    }
+    case OP_HEARTBEAT:
+        send_heartbeat(s);
+        break;
+    case OP_HEARTBEAT_ACK:
+        s->acked = true;
+        break;
+    case OP_RECONNECT:
+        log_info(MOD, NULL, "shard %d: the gateway asked for a reconnect", s->id);
+        request_close(s, CLOSE_RESUMABLE, 0);
+        break;
+    case OP_INVALID_SESSION: {
+        bool resumable = d && json_object_get_boolean(d);
+        log_info(MOD, NULL, "shard %d: invalid session (%s)", s->id,
+                 resumable ? "resumable" : "not resumable");
+        if (resumable && s->session_id) {
+            request_close(s, CLOSE_RESUMABLE, 0);
+        } else {
+            forget_session(s);
+            request_close(s, CLOSE_RESUMABLE, 1000 + (int64_t)(dc_random() * 4000.0));
+        }
+        break;
+    }
+    case OP_DISPATCH:
+        json_object_object_get_ex(o, "s", &sv);
+        json_object_object_get_ex(o, "t", &tv);
+        handle_dispatch(s, tv ? json_object_get_string(tv) : NULL, d,
+                        sv ? json_object_get_int64(sv) : 0);
+        break;
+    default:
+        break;
+    }
+    json_object_put(o);
+}
+
+static void on_send_window(uv_timer_t *t)
+{
+    struct shard *s = t->data;
+    if (s->wsi)
+        lws_callback_on_writable(s->wsi);
+}
+
+static void write_next(struct shard *s)
+{
+    if (s->want_close) {
+        lws_close_reason(s->wsi, (enum lws_close_status)s->want_close, NULL, 0);
+        return;
+    }
+    struct sendbuf *b = s->sq_head;
+    if (!b)
+        return;
+    uint64_t now = dc_now_ms();
+    uint64_t oldest = s->sends[s->send_pos];
+    if (oldest && oldest + GW_SEND_WINDOW_MS > now) {
+        /* 120 sends in the last 60 s: wait for the window */
+        uv_timer_start(&s->send_timer, on_send_window, oldest + GW_SEND_WINDOW_MS - now, 0);
+        return;
+    }
+    s->sq_head = b->next;
+    if (!s->sq_head)
+        s->sq_tail = NULL;
+    s->sends[s->send_pos] = now;
+    s->send_pos = (s->send_pos + 1) % GW_SEND_LIMIT;
+    lws_write(s->wsi, b->data + LWS_PRE, b->len, LWS_WRITE_TEXT);
+    free(b);
+    if (s->sq_head)
+        lws_callback_on_writable(s->wsi);
+}
+
+static const char *fatal_reason(int code)
+{
+    switch (code) {
+    case 4004:
+        return "authentication failed: the bot token is wrong or was reset; set [discord] token";
+    case 4010:
+        return "invalid shard: check [discord] shards";
+    case 4011:
+        return "sharding required: the bot is in too many guilds for one shard; set [discord] "
+               "shards or leave it at 0 to use Discord's recommendation";
+    case 4012:
+        return "invalid API version: the gateway URL must speak v10";
+    case 4013:
+        return "invalid intents: the intents value is wrong (a bug in illegald)";
+    case 4014:
+        return "disallowed intents: enable the Message Content intent in the Developer Portal "
+               "(Bot > Privileged Gateway Intents)";
+    default:
+        return NULL;
+    }
+}
+
+static void on_retry(uv_timer_t *t)
+{
+    struct shard *s = t->data;
+    if (!s->gw->closing && !s->stopped && !s->wsi)
+        connect_shard(s);
+}
+
+static void shard_closed(struct shard *s)
+{
+    struct gw *g = s->gw;
+    s->wsi = NULL;
+    s->hello = s->ready = s->st.ready = false;
+    s->want_close = 0;
+    uv_timer_stop(&s->hb_timer);
+    uv_timer_stop(&s->retry_timer);
+    uv_timer_stop(&s->send_timer);
+    clear_sendq(s);
+    dbuf_free(&s->rx);
+    if (g->closing) {
+        bool all = true;
+        for (int i = 0; i < g->nshards; i++)
+            if (g->shards[i].wsi)
+                all = false;
+        if (all)
+            uv_timer_start(&g->close_timer, on_close_timer, 0, 0);
+        return;
+    }
+    int code = s->peer_close;
+    s->peer_close = 0;
+    const char *fatal = fatal_reason(code);
+    if (fatal) {
+        s->stopped = s->st.stopped = true;
+        s->st.fatal_code = code;
+        log_error(MOD, NULL, "shard %d stopped: gateway close %d, %s", s->id, code, fatal);
+        return;
+    }
+    if (code == 4007 || code == 4009) {
+        log_info(MOD, NULL, "shard %d: close %d, starting a new session", s->id, code);
+        forget_session(s);
+    }
+    uint64_t delay;
+    if (s->delay_next >= 0) {
+        delay = (uint64_t)s->delay_next;
+    } else {
+        uint64_t ms = BACKOFF_BASE_MS;
+        for (unsigned i = 0; i < s->failures && ms < BACKOFF_CAP_MS; i++)
+            ms *= 2;
+        if (ms > BACKOFF_CAP_MS)
+            ms = BACKOFF_CAP_MS;
+        delay = ms / 2 + (uint64_t)(dc_random() * (double)(ms / 2));
+        s->failures++;
+        log_info(MOD, NULL, "shard %d: connection lost (close %d); reconnecting in %llu ms", s->id,
+                 code, (unsigned long long)delay);
+    }
+    s->delay_next = -1;
+    uv_timer_start(&s->retry_timer, on_retry, delay, 0);
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    (void)user;
+    struct shard *s = lws_get_opaque_user_data(wsi);
+    switch (reason) {
+    case LWS_CALLBACK_CLIENT_ESTABLISHED:
+        if (!s)
+            return -1;
+        s->st.connects++;
+        s->rx_overflow = false;
+        break;
+    case LWS_CALLBACK_CLIENT_RECEIVE:
+        if (!s)
+            return -1;
+        if (!s->rx_overflow && s->rx.len + len > GW_MAX_RECV) {
+            log_warn(MOD, NULL, "shard %d: gateway message over %u bytes; reconnecting", s->id,
+                     GW_MAX_RECV);
+            s->rx_overflow = true;
+            dbuf_free(&s->rx);
+            request_close(s, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, 0);
+        }
+        if (s->rx_overflow)
+            break;
+        dbuf_add(&s->rx, in, len);
+        if (lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi)) {
+            struct dbuf msg = s->rx;
+            memset(&s->rx, 0, sizeof(s->rx));
+            if (msg.len)
+                handle_message(s, msg.data, msg.len);
+            dbuf_free(&msg);
+        }
+        break;
+    case LWS_CALLBACK_CLIENT_WRITEABLE:
+        if (!s)
+            return -1;
+        write_next(s);
+        if (s->want_close)
+            return -1;
+        break;
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        if (s && len >= 2) {
+            const unsigned char *p = in;
+            s->peer_close = (p[0] << 8) | p[1];
+        }
+        break;
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+        if (s) {
+            log_warn(MOD, NULL, "shard %d: gateway connection failed: %.*s", s->id,
+                     in ? (int)len : 7, in ? (const char *)in : "unknown");
+            shard_closed(s);
+        }
+        break;
+    case LWS_CALLBACK_CLIENT_CLOSED:
+        if (s)
+            shard_closed(s);
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static const struct lws_protocols protocols[] = {
+    {"discord-gateway", callback, 0, 0, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+static void connect_shard(struct shard *s)
+{
+    struct gw *g = s->gw;
+    const char *base = s->session_id && s->resume_url ? s->resume_url : g->url;
+    char url[512], path[600];
+    snprintf(url, sizeof(url), "%s", base);
+    const char *prot, *addr, *p;
+    int port;
+    if (lws_parse_uri(url, &prot, &addr, &port, &p)) {
+        log_error(MOD, NULL, "shard %d: cannot parse gateway URL", s->id);
+        s->stopped = s->st.stopped = true;
+        return;
+    }
+    bool tls = strcmp(prot, "wss") == 0 || strcmp(prot, "https") == 0;
+    if (strchr(p, '?'))
+        snprintf(path, sizeof(path), "/%s", p);
+    else
+        snprintf(path, sizeof(path), "/%s?v=10&encoding=json", p);
+    struct lws_client_connect_info ci;
+    memset(&ci, 0, sizeof(ci));
+    ci.context = g->ctx;
+    ci.address = addr;
+    ci.port = port;
+    ci.path = path;
+    ci.host = addr;
+    ci.origin = addr;
+    ci.ssl_connection = tls ? LCCSCF_USE_SSL : 0;
+    ci.local_protocol_name = protocols[0].name;
+    ci.opaque_user_data = s;
+    ci.pwsi = &s->wsi;
+    s->peer_close = 0;
+    s->want_close = 0;
+    s->acked = true;
+    clear_sendq(s);
+    if (!lws_client_connect_via_info(&ci)) {
+        s->wsi = NULL;
+        if (!uv_is_active((uv_handle_t *)&s->retry_timer))
+            shard_closed(s); /* lws did not report it through the callback */
+    }
+}
+
+struct gw *gw_new(uv_loop_t *loop, const char *token, unsigned intents, const struct gw_ops *ops,
+                  void *ud)
+{
+    struct gw *g = calloc(1, sizeof(*g));
+    if (!g)
+        return NULL;
+    g->loop = loop;
+    g->token = token;
+    g->intents = intents;
+    g->ops = *ops;
+    g->ud = ud;
+    g->foreign[0] = loop;
+    lws_set_log_level(LLL_ERR, NULL);
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof(info));
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    info.protocols = protocols;
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    info.foreign_loops = g->foreign;
+    info.user = g;
+    info.gid = -1;
+    info.uid = -1;
+    g->ctx = lws_create_context(&info);
+    if (!g->ctx) {
+        free(g);
+        return NULL;
+    }
+    uv_timer_init(loop, &g->close_timer);
+    g->close_timer.data = g;
+    g->open_handles = 1;
+    return g;
+}
+
+int gw_start(struct gw *g, const char *url, int nshards, int max_concurrency, uint64_t delay_ms)
+{
+    if (nshards < 1)
+        nshards = 1;
+    if (max_concurrency < 1)
+        max_concurrency = 1;
+    g->url = strdup(url);
+    g->shards = calloc((size_t)nshards, sizeof(*g->shards));
+    g->last_identify = calloc((size_t)max_concurrency, sizeof(*g->last_identify));
+    if (!g->url || !g->shards || !g->last_identify)
+        return -1;
+    g->nshards = nshards;
+    g->max_concurrency = max_concurrency;
+    g->identify_not_before = dc_now_ms() + delay_ms;
+    for (int i = 0; i < nshards; i++) {
+        struct shard *s = &g->shards[i];
+        s->gw = g;
+        s->id = i;
+        s->delay_next = -1;
+        uv_timer_init(g->loop, &s->hb_timer);
+        uv_timer_init(g->loop, &s->retry_timer);
+        uv_timer_init(g->loop, &s->send_timer);
+        s->hb_timer.data = s;
+        s->retry_timer.data = s;
+        s->send_timer.data = s;
+        g->open_handles += 3;
+        load_session(s);
+        connect_shard(s);
+    }
+    return 0;
+}
+
+int gw_shard_count(const struct gw *g)
+{
+    return g->nshards;
+}
+
+void gw_shard_stats(const struct gw *g, int shard, struct gw_shard_stats *st)
+{
+    if (shard < 0 || shard >= g->nshards) {
+        memset(st, 0, sizeof(*st));
+        return;
+    }
+    *st = g->shards[shard].st;
+}
+
+static void close_handles(struct gw *g)
+{
+    for (int i = 0; i < g->nshards; i++) {
+        struct shard *s = &g->shards[i];
+        if (s->session_id)
+            save_session(s);
+        uv_timer_stop(&s->hb_timer);
+        uv_timer_stop(&s->retry_timer);
+        uv_close((uv_handle_t *)&s->hb_timer, shard_handle_closed);
+        uv_close((uv_handle_t *)&s->retry_timer, shard_handle_closed);
+        uv_timer_stop(&s->send_timer);
+        uv_close((uv_handle_t *)&s->send_timer, shard_handle_closed);
+    }
+    uv_close((uv_handle_t *)&g->close_timer, handle_closed);
+}
+
+/*
+ * First call: asks every open shard to close (code 4000 keeps the session
+ * resumable) and waits up to 2 s. Second call (all closed, or the timer):
+ * destroys the lws context and closes the loop handles.
+ */
+void gw_close(struct gw *g)
+{
+    if (!g->closing) {
+        g->closing = true;
+        bool any = false;
+        for (int i = 0; i < g->nshards; i++) {
+            struct shard *s = &g->shards[i];
+            uv_timer_stop(&s->retry_timer);
+            uv_timer_stop(&s->hb_timer);
+            if (s->wsi) {
+                any = true;
+                request_close(s, CLOSE_RESUMABLE, -1);
+            }
+        }
+        uv_timer_start(&g->close_timer, on_close_timer, any ? 2000 : 0, 0);
+        return;
+    }
+    if (!g->ctx)
+        return;
+    uv_timer_stop(&g->close_timer);
+    for (int i = 0; i < g->nshards; i++)
+        if (g->shards[i].wsi)
+            lws_set_opaque_user_data(g->shards[i].wsi, NULL);
+    struct lws_context *ctx = g->ctx;
+    g->ctx = NULL;
+    lws_context_destroy(ctx);
+    close_handles(g);
+}

@@ -1,0 +1,66 @@
+/*
+ * gateway.h - Discord gateway v10 (JSON) shards over libwebsockets, on the
+ * host's libuv loop.
+ *
+ * Each shard: HELLO, heartbeats (the first after interval x jitter), IDENTIFY
+ * or RESUME, dispatches in sequence order (a replayed sequence number is never
+ * handed on twice), zombie detection, op 7 / op 9, close codes (fatal ones
+ * stop the shard with the reason), capped exponential backoff, at most 120
+ * sends per 60 s per connection, sends under 4096 bytes, and the session
+ * (id, sequence, resume URL) saved through the callbacks.
+ */
+#ifndef DISCORD_GATEWAY_H
+#define DISCORD_GATEWAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct uv_loop_s;
+struct json_object;
+struct gw;
+
+/* Intents, from Discord's list of gateway intents. */
+#define GW_INTENT_GUILDS                   (1u << 0)
+#define GW_INTENT_GUILD_MEMBERS            (1u << 1)
+#define GW_INTENT_GUILD_MESSAGES           (1u << 9)
+#define GW_INTENT_GUILD_MESSAGE_REACTIONS  (1u << 10)
+#define GW_INTENT_DIRECT_MESSAGES          (1u << 12)
+#define GW_INTENT_DIRECT_MESSAGE_REACTIONS (1u << 13)
+#define GW_INTENT_MESSAGE_CONTENT          (1u << 15)
+
+#define GW_MAX_SEND       4096 /* a sent payload stays under this many bytes */
+#define GW_SEND_LIMIT     120  /* sends per connection ... */
+#define GW_SEND_WINDOW_MS 60000u
+#define GW_MAX_RECV       (8u << 20)
+
+struct gw_ops {
+    /* A dispatch (op 0) with a new sequence number. d is borrowed. */
+    void (*dispatch)(void *ud, int shard, const char *type, struct json_object *d, int64_t seq);
+    /* Store access for the session; get returns a malloc'd string or NULL. */
+    char *(*state_get)(void *ud, const char *key);
+    void (*state_set)(void *ud, const char *key, const char *value);
+};
+
+struct gw_shard_stats {
+    bool ready, stopped;
+    int fatal_code; /* the close code that stopped the shard, or 0 */
+    unsigned connects, identifies, resumes, zombies, heartbeats;
+    int64_t seq;
+};
+
+/* token is borrowed until gw_close(). */
+struct gw *gw_new(struct uv_loop_s *loop, const char *token, unsigned intents,
+                  const struct gw_ops *ops, void *ud);
+/*
+ * Connects nshards shards to url (wss:// or ws://). max_concurrency comes
+ * from GET /gateway/bot (1 when unknown); delay_ms holds back the first
+ * IDENTIFY (session_start_limit exhausted). Returns 0 or -1.
+ */
+int gw_start(struct gw *g, const char *url, int nshards, int max_concurrency, uint64_t delay_ms);
+int gw_shard_count(const struct gw *g);
+void gw_shard_stats(const struct gw *g, int shard, struct gw_shard_stats *st);
+/* Closes every shard so that the session stays resumable, then frees g
+ * once the loop has closed its handles. No dispatch happens after it. */
+void gw_close(struct gw *g);
+
+#endif

@@ -1,0 +1,591 @@
+/*
+ * interactions.c - slash commands, buttons and select menus.
+ *
+ * Every interaction becomes canonical command text delivered as
+ * INBOUND_COMMAND with reply_to "ix:<id>". Replies the bot makes during
+ * deliver() become the initial response (type 4, ephemeral); with none the
+ * interaction is deferred (type 5 for commands, 6 for components) at once,
+ * well within Discord's 3 s, and later replies edit the deferred response or
+ * follow up. Autocomplete answers from the last hand, lobby, drop and vote
+ * data the bot sent.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bot/log.h"
+#include "internal.h"
+
+enum {
+    IX_PING = 1,
+    IX_COMMAND = 2,
+    IX_COMPONENT = 3,
+    IX_AUTOCOMPLETE = 4,
+};
+
+enum {
+    CB_MESSAGE = 4,
+    CB_DEFERRED_MESSAGE = 5,
+    CB_DEFERRED_UPDATE = 6,
+    CB_AUTOCOMPLETE = 8,
+};
+
+enum { OPT_SUB = 1, OPT_STRING = 3, OPT_INTEGER = 4 };
+
+#define IX_FALLBACK_MS 3000u
+#define IX_LIFETIME_MS (15u * 60u * 1000u)
+
+struct ixrec {
+    struct dc_ixn base;
+    char *app_id;
+};
+
+static struct json_object *jget(struct json_object *o, const char *key)
+{
+    struct json_object *v = NULL;
+    if (!o || !json_object_object_get_ex(o, key, &v))
+        return NULL;
+    return v;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+    struct json_object *v = jget(o, key);
+    return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+void dc_ix_free(void *p)
+{
+    struct ixrec *x = p;
+    free(x->base.id);
+    free(x->base.token);
+    free(x->app_id);
+    json_object_put(x->base.captured);
+    free(x);
+}
+
+static void ix_request(struct dc *dc, struct ixrec *x, const char *method, const char *path,
+                       struct json_object *body, unsigned flags)
+{
+    struct dc_op *op = dc_op_new(dc, DC_OP_IX);
+    if (!op)
+        return;
+    if (body)
+        op->body = strdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
+    char q[96];
+    snprintf(q, sizeof(q), "ix:%s", x->base.id);
+    dc_rest(dc, op, q, method, path, flags);
+}
+
+static void ix_callback(struct dc *dc, struct ixrec *x, int type, struct json_object *data)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "/interactions/%s/%s/callback", x->base.id, x->base.token);
+    struct json_object *b = json_object_new_object();
+    json_object_object_add(b, "type", json_object_new_int(type));
+    if (data)
+        json_object_object_add(b, "data", data);
+    ix_request(dc, x, "POST", path, b, REST_NO_GLOBAL);
+    json_object_put(b);
+    x->base.answered = true;
+}
+
+static void ix_followup(struct dc *dc, struct ixrec *x, struct json_object *body)
+{
+    char path[256];
+    if (x->base.original) {
+        snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", x->app_id,
+                 x->base.token);
+        x->base.original = false;
+        ix_request(dc, x, "PATCH", path, body, 0);
+    } else {
+        snprintf(path, sizeof(path), "/webhooks/%s/%s", x->app_id, x->base.token);
+        ix_request(dc, x, "POST", path, body, 0);
+    }
+}
+
+int dc_ix_reply(struct dc *dc, const struct outbound *m)
+{
+    struct ixrec *x = dmap_get(&dc->ixns, m->reply_to);
+    if (!x)
+        return 0;
+    struct json_object *body = dc_render(dc, m);
+    json_object_object_add(body, "flags", json_object_new_int(EPHEMERAL_FLAG));
+    if (dc->capture == &x->base && !x->base.answered) {
+        if (!x->base.captured)
+            x->base.captured = json_object_new_array();
+        json_object_array_add(x->base.captured, body);
+        return 1;
+    }
+    ix_followup(dc, x, body);
+    json_object_put(body);
+    return 1;
+}
+
+/* The first answer, right after deliver(). */
+static void ix_answer(struct dc *dc, struct ixrec *x)
+{
+    size_t n = x->base.captured ? json_object_array_length(x->base.captured) : 0;
+    if (n == 0) {
+        if (x->base.component) {
+            ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
+        } else {
+            struct json_object *d = json_object_new_object();
+            json_object_object_add(d, "flags", json_object_new_int(EPHEMERAL_FLAG));
+            ix_callback(dc, x, CB_DEFERRED_MESSAGE, d);
+            x->base.deferred = true;
+            x->base.original = true;
+        }
+        return;
+    }
+    ix_callback(dc, x, CB_MESSAGE, json_object_get(json_object_array_get_idx(x->base.captured, 0)));
+    for (size_t i = 1; i < n; i++)
+        ix_followup(dc, x, json_object_array_get_idx(x->base.captured, i));
+    json_object_put(x->base.captured);
+    x->base.captured = NULL;
+}
+
+static void ix_reply_text(struct dc *dc, struct ixrec *x, const char *text)
+{
+    struct json_object *b = dc_render_text(text, EPHEMERAL_FLAG);
+    ix_callback(dc, x, CB_MESSAGE, b);
+}
+
+struct sweep_ctx {
+    struct dc *dc;
+    uint64_t now;
+    char *expired[64];
+    unsigned nexpired;
+};
+
+static void sweep_one(const char *key, void *val, void *arg)
+{
+    struct sweep_ctx *c = arg;
+    struct ixrec *x = val;
+    if (x->base.original && c->now >= x->base.created + IX_FALLBACK_MS) {
+        /* the bot said nothing to this command: close the "thinking" state */
+        struct json_object *b = dc_render_text("✅", EPHEMERAL_FLAG);
+        ix_followup(c->dc, x, b);
+        json_object_put(b);
+    }
+    if (c->now >= x->base.created + IX_LIFETIME_MS && c->nexpired < 64)
+        c->expired[c->nexpired++] = strdup(key);
+}
+
+void dc_ix_sweep(struct dc *dc)
+{
+    struct sweep_ctx c = {.dc = dc, .now = dc_now_ms()};
+    dmap_each(&dc->ixns, sweep_one, &c);
+    for (unsigned i = 0; i < c.nexpired; i++) {
+        if (!c.expired[i])
+            continue;
+        struct ixrec *x = dmap_del(&dc->ixns, c.expired[i]);
+        if (x)
+            dc_ix_free(x);
+        free(c.expired[i]);
+    }
+}
+
+/* ---- canonical text from a slash command ---- */
+
+static const char *const table_subs[] = {"new",   "join", "leave", "start",  "status",
+                                         "rules", "grab", "pause", "resume", "extend",
+                                         "next",  "kick", "end",   "set",    NULL};
+
+static bool is_table_sub(const char *name)
+{
+    for (int i = 0; table_subs[i]; i++)
+        if (strcmp(table_subs[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void append_value(struct dbuf *b, struct json_object *opts, const char *name)
+{
+    for (size_t i = 0; opts && i < json_object_array_length(opts); i++) {
+        struct json_object *o = json_object_array_get_idx(opts, i);
+        const char *n = jstr(o, "name");
+        struct json_object *v = jget(o, "value");
+        if (n && v && strcmp(n, name) == 0) {
+            dbuf_printf(b, " %s", json_object_get_string(v));
+            return;
+        }
+    }
+}
+
+static char *slash_text(struct json_object *data, bool in_guild)
+{
+    struct json_object *opts = jget(data, "options");
+    struct json_object *sub = opts ? json_object_array_get_idx(opts, 0) : NULL;
+    const char *name = jstr(sub, "name");
+    if (!name)
+        return NULL;
+    struct json_object *args = jget(sub, "options");
+    struct dbuf b = {0};
+    if (strcmp(name, "help") == 0) {
+        dbuf_printf(&b, "%s", in_guild ? "!illegal help" : "help");
+    } else if (is_table_sub(name)) {
+        dbuf_printf(&b, "!illegal %s", name);
+        append_value(&b, args, "variant");
+        append_value(&b, args, "resource");
+        append_value(&b, args, "minutes");
+        append_value(&b, args, "player");
+        append_value(&b, args, "key");
+        append_value(&b, args, "value");
+    } else if (strcmp(name, "offer") == 0) {
+        dbuf_printf(&b, "offer");
+        append_value(&b, args, "player");
+        append_value(&b, args, "give");
+        dbuf_printf(&b, " for");
+        append_value(&b, args, "ask");
+    } else {
+        dbuf_printf(&b, "%s", name);
+        append_value(&b, args, "id");
+        append_value(&b, args, "player");
+    }
+    return b.data;
+}
+
+/* ---- the trade builder ---- */
+
+static char *join_cards(struct json_object *values)
+{
+    struct dbuf b = {0};
+    size_t n = values ? json_object_array_length(values) : 0;
+    for (size_t i = 0; i < n; i++)
+        dbuf_printf(&b, "%s1 %s", i ? " " : "",
+                    json_object_get_string(json_object_array_get_idx(values, i)));
+    if (!n)
+        dbuf_printf(&b, "nothing");
+    return b.data;
+}
+
+/* Handles tb:* components. Returns the command to deliver (malloc'd) or NULL. */
+static char *builder(struct dc *dc, struct ixrec *x, const char *user, const char *cid,
+                     struct json_object *data)
+{
+    struct dc_user *u = dc_user_get(dc, user);
+    struct json_object *values = jget(data, "values");
+    if (!u) {
+        ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
+        return NULL;
+    }
+    if (strcmp(cid, "tb:to") == 0) {
+        free(u->tb.to);
+        u->tb.to = values && json_object_array_length(values)
+                       ? strdup(json_object_get_string(json_object_array_get_idx(values, 0)))
+                       : NULL;
+    } else if (strcmp(cid, "tb:give") == 0) {
+        free(u->tb.give);
+        u->tb.give = join_cards(values);
+    } else if (strcmp(cid, "tb:ask") == 0) {
+        free(u->tb.ask);
+        u->tb.ask = join_cards(values);
+    } else if (strcmp(cid, "tb:send") == 0) {
+        if (!u->tb.to || !u->tb.ask) {
+            ix_reply_text(dc, x, "Choose whom to offer to and what you ask for first.");
+            return NULL;
+        }
+        struct dbuf b = {0};
+        dbuf_printf(&b, "offer %s %s for %s", u->tb.to, u->tb.give ? u->tb.give : "nothing",
+                    u->tb.ask);
+        return b.data;
+    }
+    ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
+    return NULL;
+}
+
+/* ---- autocomplete ---- */
+
+static void choice(struct json_object *choices, const char *name, const char *value)
+{
+    if (json_object_array_length(choices) >= 25)
+        return;
+    for (size_t i = 0; i < json_object_array_length(choices); i++)
+        if (strcmp(jstr(json_object_array_get_idx(choices, i), "value"), value) == 0)
+            return;
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "name", json_object_new_string_len(name, (int)strnlen(name, 100)));
+    json_object_object_add(c, "value", json_object_new_string_len(value, (int)strnlen(value, 100)));
+    json_object_array_add(choices, c);
+}
+
+static bool matches(const char *candidate, const char *typed)
+{
+    return strncasecmp(candidate, typed, strlen(typed)) == 0;
+}
+
+static void players_from(struct json_object *choices, struct json_object *arr, const char *typed)
+{
+    for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
+        struct json_object *p = json_object_array_get_idx(arr, i);
+        const char *name = jstr(p, "name");
+        if (!name)
+            name = jstr(p, "id");
+        if (name && matches(name, typed))
+            choice(choices, name, name);
+    }
+}
+
+static struct json_object *table_data(struct dc *dc, int kind, const char *channel)
+{
+    if (!channel)
+        return NULL;
+    char k[160];
+    snprintf(k, sizeof(k), "%d:%s", kind, channel);
+    return dmap_get(&dc->tables, k);
+}
+
+/* Card lists like "2 guns 1 al": completes the last word with the cards. */
+static void cards_from(struct json_object *choices, struct json_object *hand, const char *typed)
+{
+    if (!hand || !json_object_is_type(hand, json_type_object))
+        return;
+    const char *sp = strrchr(typed, ' ');
+    const char *last = sp ? sp + 1 : typed;
+    bool number = *last && isdigit((unsigned char)*last);
+    if (!*typed)
+        choice(choices, "nothing", "nothing");
+    json_object_object_foreach(hand, card, count)
+    {
+        (void)count;
+        char v[200];
+        if (!*typed)
+            snprintf(v, sizeof(v), "1 %s", card);
+        else if (!*last)
+            snprintf(v, sizeof(v), "%s1 %s", typed, card);
+        else if (number)
+            snprintf(v, sizeof(v), "%s %s", typed, card);
+        else if (matches(card, last))
+            snprintf(v, sizeof(v), "%.*s%s", (int)(last - typed), typed, card);
+        else
+            continue;
+        choice(choices, v, v);
+    }
+}
+
+static void autocomplete(struct dc *dc, struct ixrec *x, struct json_object *data, const char *user,
+                         const char *channel)
+{
+    struct json_object *opts = jget(data, "options");
+    struct json_object *sub = opts ? json_object_array_get_idx(opts, 0) : NULL;
+    const char *subname = jstr(sub, "name");
+    struct json_object *args = jget(sub, "options");
+    const char *focus = NULL, *typed = "";
+    for (size_t i = 0; args && i < json_object_array_length(args); i++) {
+        struct json_object *o = json_object_array_get_idx(args, i);
+        struct json_object *f = jget(o, "focused");
+        if (f && json_object_get_boolean(f)) {
+            focus = jstr(o, "name");
+            typed = jget(o, "value") ? json_object_get_string(jget(o, "value")) : "";
+        }
+    }
+    struct dc_user *u = dc_user_get(dc, user);
+    struct json_object *hand_data = u ? u->hand : NULL;
+    struct json_object *choices = json_object_new_array();
+    if (focus && strcmp(focus, "player") == 0) {
+        if (subname && strcmp(subname, "vote") == 0)
+            players_from(choices, jget(table_data(dc, OUT_VOTE, channel), "candidates"), typed);
+        if (subname && strcmp(subname, "kick") == 0)
+            players_from(choices, jget(table_data(dc, OUT_LOBBY, channel), "players"), typed);
+        players_from(choices, jget(hand_data, "players"), typed);
+    } else if (focus && strcmp(focus, "resource") == 0) {
+        struct json_object *drop = table_data(dc, OUT_DROP, channel);
+        struct json_object *shown = jget(drop, "shown");
+        for (size_t i = 0; shown && i < json_object_array_length(shown); i++) {
+            const char *r = json_object_get_string(json_object_array_get_idx(shown, i));
+            if (r && matches(r, typed))
+                choice(choices, r, r);
+        }
+        struct json_object *hand = jget(hand_data, "hand");
+        if (hand && json_object_is_type(hand, json_type_object)) {
+            json_object_object_foreach(hand, card, count)
+            {
+                (void)count;
+                if (matches(card, typed))
+                    choice(choices, card, card);
+            }
+        }
+    } else if (focus && (strcmp(focus, "give") == 0 || strcmp(focus, "ask") == 0)) {
+        cards_from(choices, jget(hand_data, "hand"), typed);
+    }
+    struct json_object *d = json_object_new_object();
+    json_object_object_add(d, "choices", choices);
+    ix_callback(dc, x, CB_AUTOCOMPLETE, d);
+}
+
+/* ---- INTERACTION_CREATE ---- */
+
+void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
+{
+    (void)seq;
+    int type = json_object_get_int(jget(d, "type"));
+    const char *id = jstr(d, "id"), *token = jstr(d, "token");
+    const char *guild = jstr(d, "guild_id"), *channel = jstr(d, "channel_id");
+    const char *app = jstr(d, "application_id");
+    struct json_object *member = jget(d, "member");
+    struct json_object *user = member ? jget(member, "user") : jget(d, "user");
+    const char *uid = jstr(user, "id");
+    struct json_object *data = jget(d, "data");
+    if (!id || !token || !uid || type == IX_PING)
+        return;
+    struct ixrec *x = calloc(1, sizeof(*x));
+    if (!x)
+        return;
+    x->base.id = strdup(id);
+    x->base.token = strdup(token);
+    x->app_id = strdup(app ? app : (dc->app_id ? dc->app_id : "0"));
+    x->base.created = dc_now_ms();
+    x->base.component = type == IX_COMPONENT;
+    char key[96];
+    snprintf(key, sizeof(key), "ix:%s", id);
+    void *old = NULL;
+    if (!x->base.id || !x->base.token || !x->app_id || dmap_put(&dc->ixns, key, x, &old) < 0) {
+        dc_ix_free(x);
+        return;
+    }
+    if (old)
+        dc_ix_free(old);
+    const char *tchannel = guild ? channel : NULL;
+    if (type == IX_AUTOCOMPLETE) {
+        autocomplete(dc, x, data, uid, tchannel);
+        return;
+    }
+    char *text = NULL;
+    if (type == IX_COMMAND) {
+        text = slash_text(data, guild != NULL);
+    } else if (type == IX_COMPONENT) {
+        const char *cid = jstr(data, "custom_id");
+        if (cid && strncmp(cid, "il:", 3) == 0)
+            text = strdup(cid + 3);
+        else if (cid && strncmp(cid, "tb:", 3) == 0) {
+            text = builder(dc, x, uid, cid, data);
+            if (!text)
+                return;
+        }
+    }
+    if (!text) {
+        ix_reply_text(dc, x, "This command is not known.");
+        return;
+    }
+    const char *name = jstr(member, "nick");
+    if (!name)
+        name = jstr(user, "global_name");
+    if (!name)
+        name = jstr(user, "username");
+    bool moderator = guild ? dc_is_moderator(dc, guild, member) : false;
+    dc->capture = &x->base;
+    dc_send_command(dc, text, tchannel, uid, name, moderator, key, strtoull(id, NULL, 10));
+    dc->capture = NULL;
+    free(text);
+    if (!dc->stopping)
+        ix_answer(dc, x);
+}
+
+/* ---- the /illegal command ---- */
+
+static struct json_object *option(int type, const char *name, const char *desc, bool required,
+                                  bool autocomplete)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "type", json_object_new_int(type));
+    json_object_object_add(o, "name", json_object_new_string(name));
+    json_object_object_add(o, "description", json_object_new_string(desc));
+    if (required)
+        json_object_object_add(o, "required", json_object_new_boolean(1));
+    if (autocomplete)
+        json_object_object_add(o, "autocomplete", json_object_new_boolean(1));
+    return o;
+}
+
+static struct json_object *sub(struct json_object *subs, const char *name, const char *desc)
+{
+    struct json_object *s = option(OPT_SUB, name, desc, false, false);
+    json_object_array_add(subs, s);
+    return s;
+}
+
+static void arg(struct json_object *s, struct json_object *o)
+{
+    struct json_object *opts = jget(s, "options");
+    if (!opts) {
+        opts = json_object_new_array();
+        json_object_object_add(s, "options", opts);
+    }
+    json_object_array_add(opts, o);
+}
+
+struct json_object *dc_commands_json(void)
+{
+    struct json_object *subs = json_object_new_array();
+    struct json_object *s = sub(subs, "new", "Open a new game at this table");
+    struct json_object *v = option(OPT_STRING, "variant", "Rules variant", false, false);
+    struct json_object *choices = json_object_new_array();
+    const char *variants[] = {"standard", "advanced", "casual"};
+    for (int i = 0; i < 3; i++) {
+        struct json_object *c = json_object_new_object();
+        json_object_object_add(c, "name", json_object_new_string(variants[i]));
+        json_object_object_add(c, "value", json_object_new_string(variants[i]));
+        json_object_array_add(choices, c);
+    }
+    json_object_object_add(v, "choices", choices);
+    arg(s, v);
+    sub(subs, "join", "Join the game at this table");
+    sub(subs, "leave", "Leave the lobby");
+    sub(subs, "start", "Start the game");
+    sub(subs, "status", "Show the game's phase and timers");
+    sub(subs, "rules", "Show the rules");
+    sub(subs, "help", "List the commands");
+    s = sub(subs, "grab", "Grab a card from the drop");
+    arg(s, option(OPT_STRING, "resource", "The card to grab", true, true));
+    sub(subs, "pause", "Moderators: pause the game");
+    sub(subs, "resume", "Moderators: resume the game");
+    s = sub(subs, "extend", "Moderators: extend the current phase");
+    struct json_object *mins = option(OPT_INTEGER, "minutes", "Minutes to add", true, false);
+    json_object_object_add(mins, "min_value", json_object_new_int(1));
+    json_object_object_add(mins, "max_value", json_object_new_int(60));
+    arg(s, mins);
+    sub(subs, "next", "Moderators: skip to the next phase");
+    s = sub(subs, "kick", "Moderators: remove a player");
+    arg(s, option(OPT_STRING, "player", "The player", true, true));
+    sub(subs, "end", "Moderators: end the game");
+    s = sub(subs, "set", "Moderators: change a setting (timers, variant)");
+    arg(s, option(OPT_STRING, "key", "The setting", true, false));
+    arg(s, option(OPT_STRING, "value", "Its new value", true, false));
+    sub(subs, "hand", "Show your roles and hand (only you see it)");
+    sub(subs, "offers", "List your open offers");
+    s = sub(subs, "offer", "Offer a trade");
+    arg(s, option(OPT_STRING, "player", "Whom to offer to", true, true));
+    arg(s, option(OPT_STRING, "give", "What you give, like \"2 guns\" or \"nothing\"", true, true));
+    arg(s, option(OPT_STRING, "ask", "What you ask for, like \"1 alcohol\"", true, true));
+    const char *idsubs[][2] = {{"accept", "Accept an offer"},
+                               {"decline", "Decline an offer"},
+                               {"cancel", "Cancel your offer"}};
+    for (int i = 0; i < 3; i++) {
+        s = sub(subs, idsubs[i][0], idsubs[i][1]);
+        struct json_object *id = option(OPT_INTEGER, "id", "The offer number", true, false);
+        json_object_object_add(id, "min_value", json_object_new_int(1));
+        arg(s, id);
+    }
+    s = sub(subs, "vote", "Vote in the tribunal");
+    arg(s, option(OPT_STRING, "player", "Whom you accuse", true, true));
+    sub(subs, "abstain", "Abstain in the tribunal");
+
+    struct json_object *cmd = json_object_new_object();
+    json_object_object_add(cmd, "name", json_object_new_string("illegal"));
+    json_object_object_add(cmd, "type", json_object_new_int(1));
+    json_object_object_add(cmd, "description", json_object_new_string("Play Illegal"));
+    json_object_object_add(cmd, "options", subs);
+    struct json_object *contexts = json_object_new_array();
+    json_object_array_add(contexts, json_object_new_int(0)); /* GUILD */
+    json_object_array_add(contexts, json_object_new_int(1)); /* BOT_DM */
+    json_object_object_add(cmd, "contexts", contexts);
+    struct json_object *itypes = json_object_new_array();
+    json_object_array_add(itypes, json_object_new_int(0)); /* GUILD_INSTALL */
+    json_object_object_add(cmd, "integration_types", itypes);
+    struct json_object *all = json_object_new_array();
+    json_object_array_add(all, cmd);
+    return all;
+}

@@ -1,0 +1,155 @@
+/*
+ * internal.h - the Discord adapter's shared state, for discord.c, render.c
+ * and interactions.c.
+ */
+#ifndef DISCORD_INTERNAL_H
+#define DISCORD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+#include <uv.h>
+
+#include "bot/config.h"
+#include "bot/platform.h"
+#include "discord.h"
+#include "gateway.h"
+#include "rest.h"
+#include "util.h"
+
+#define DC_MOD        "discord"
+#define DC_USER_AGENT "DiscordBot (https://github.com/illegald/illegald, 0.1.0)"
+
+#define PERM_ADMINISTRATOR (1ull << 3)
+#define PERM_MANAGE_GUILD  (1ull << 5)
+
+#define EPHEMERAL_FLAG 64 /* message flag 1 << 6 */
+
+/* A message the bot sent under a logical key. */
+struct dc_msg {
+    char *channel;       /* Discord channel id */
+    char *id;            /* Discord message id; NULL until the POST is answered */
+    struct dmap reacted; /* emoji -> (void *)1: reactions already queued */
+};
+
+/* A trade in the making, from the hand message's select menus. */
+struct dc_builder {
+    char *to;
+    char *give; /* "1 guns 1 alcohol" */
+    char *ask;
+};
+
+struct dc_pending {
+    struct dc_pending *next;
+    struct dc_op *op;
+};
+
+/* One user we talk to in DMs. */
+struct dc_user {
+    char *dm_channel;
+    bool creating;    /* POST /users/@me/channels in flight */
+    bool reachable;   /* a DM went through */
+    bool unreachable; /* Discord said 50007 */
+    bool probing;
+    struct dc_pending *pend_head, *pend_tail; /* waiting for the DM channel */
+    struct json_object *hand;                 /* the last OUT_HAND data */
+    struct dc_builder tb;
+};
+
+/* An interaction we got and may still answer (tokens last 15 minutes). */
+struct dc_ixn {
+    char *id, *token;
+    bool component;
+    bool answered; /* the initial callback went out */
+    bool deferred; /* ... as type 5 or 6 */
+    bool original; /* a deferred type 5 still waits for its content */
+    uint64_t created;
+    struct json_object *captured; /* replies made during deliver(): array of bodies */
+};
+
+struct dc_guild {
+    char *owner;
+    struct dmap roles; /* role id -> struct dc_role * */
+};
+
+struct dc_role {
+    uint64_t perms;
+    char *name;
+};
+
+enum dc_op_type {
+    DC_OP_POST,
+    DC_OP_EDIT,
+    DC_OP_REACT,
+    DC_OP_DM_CREATE,
+    DC_OP_PROBE,
+    DC_OP_IX,
+    DC_OP_COMMANDS,
+    DC_OP_GATEWAY,
+};
+
+/* The context of one REST request. */
+struct dc_op {
+    struct dc *dc;
+    enum dc_op_type type;
+    char *key;     /* logical key (POST, EDIT, REACT) */
+    char *channel; /* channel id */
+    char *user;    /* DM recipient */
+    char *body;    /* JSON */
+    char *emoji;   /* REACT */
+};
+
+struct dc {
+    struct platform base;
+    uv_loop_t *loop;
+    char *token, *app_id, *api_url, *gateway_url, *mod_role;
+    char *guild_ids[CONFIG_MAX_GUILDS];
+    unsigned nguilds;
+    int shards;
+    struct rest *rest;
+    struct gw *gw;
+    struct dmap msgs;     /* key -> struct dc_msg * */
+    struct dmap msg_ids;  /* Discord message id -> key (char *) */
+    struct dmap users;    /* user id -> struct dc_user * */
+    struct dmap ixns;     /* "ix:<id>" -> struct dc_ixn * */
+    struct dmap guilds;   /* guild id -> struct dc_guild * */
+    struct dmap dm_users; /* DM channel id -> user id (char *) */
+    struct dmap tables;   /* "<kind>:<channel>" -> the last lobby/drop/vote data */
+    char *self_id;
+    bool commands_registered;
+    bool started, stopping;
+    struct dc_ixn *capture; /* the interaction being delivered */
+    uv_timer_t sweep;
+    bool sweep_open;
+    struct discord_stats st;
+};
+
+/* discord.c */
+struct dc_op *dc_op_new(struct dc *dc, enum dc_op_type type);
+void dc_op_free(struct dc_op *op);
+int dc_rest(struct dc *dc, struct dc_op *op, const char *queue, const char *method,
+            const char *path, unsigned flags);
+struct dc_user *dc_user_get(struct dc *dc, const char *id);
+bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *member);
+int dc_deliver(struct dc *dc, const struct inbound *in);
+int dc_send_command(struct dc *dc, const char *text, const char *channel, const char *user,
+                    const char *user_name, bool moderator, const char *reply_to, uint64_t order);
+
+/* render.c: the message body (content, embeds, components) for one outbound. */
+struct json_object *dc_render(struct dc *dc, const struct outbound *m);
+/* A plain body with text (ephemeral when flags say so). */
+struct json_object *dc_render_text(const char *text, int flags);
+/* The hand message's trade builder rows, from the user's state. */
+void dc_render_builder(struct dc *dc, struct json_object *components, const char *user,
+                       struct json_object *data);
+
+/* interactions.c */
+void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq);
+/* Answers an outbound whose reply_to names an interaction. Returns 1 when handled. */
+int dc_ix_reply(struct dc *dc, const struct outbound *m);
+void dc_ix_sweep(struct dc *dc);
+void dc_ix_free(void *ixn);
+struct json_object *dc_commands_json(void);
+
+#endif

@@ -1,0 +1,322 @@
+/*
+ * ratelimit.c - buckets, the global limit and invalid-request accounting.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ratelimit.h"
+
+struct rl_bucket {
+    int limit;     /* -1: unknown */
+    int remaining; /* -1: unknown */
+    uint64_t reset_at;
+    int inflight;
+};
+
+int rl_init(struct rl *rl, unsigned global_per_sec, unsigned invalid_limit)
+{
+    memset(rl, 0, sizeof(*rl));
+    dmap_init(&rl->routes);
+    dmap_init(&rl->buckets);
+    rl->global_per_sec = global_per_sec ? global_per_sec : 50;
+    rl->gwin = calloc(rl->global_per_sec, sizeof(*rl->gwin));
+    if (!rl->gwin)
+        return -1;
+    rl->invalid_limit = invalid_limit < RL_INVALID_RING ? invalid_limit : RL_INVALID_RING;
+    return 0;
+}
+
+void rl_free(struct rl *rl)
+{
+    dmap_clear(&rl->routes, free);
+    dmap_clear(&rl->buckets, free);
+    free(rl->gwin);
+    rl->gwin = NULL;
+}
+
+static bool is_id(const char *s, size_t n)
+{
+    if (!n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+    return true;
+}
+
+static void put(char *out, size_t outlen, size_t *o, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && *o + 1 < outlen; i++)
+        out[(*o)++] = s[i];
+    out[*o] = '\0';
+}
+
+void rl_route(const char *method, const char *path, char *route, size_t routelen, char *major,
+              size_t majorlen)
+{
+    size_t o = 0, mo = 0;
+    route[0] = '\0';
+    major[0] = '\0';
+    put(route, routelen, &o, method, strlen(method));
+    put(route, routelen, &o, " ", 1);
+    const char *q = strchr(path, '?');
+    size_t plen = q ? (size_t)(q - path) : strlen(path);
+    const char *segs[16];
+    size_t lens[16];
+    unsigned n = 0;
+    for (size_t i = 0; i < plen && n < 16;) {
+        while (i < plen && path[i] == '/')
+            i++;
+        if (i >= plen)
+            break;
+        size_t j = i;
+        while (j < plen && path[j] != '/')
+            j++;
+        segs[n] = path + i;
+        lens[n] = j - i;
+        n++;
+        i = j;
+    }
+    /* the top-level resource: channels/{id}, guilds/{id}, webhooks/{id}[/{token}] */
+    unsigned nmajor = 0;
+    if (n >= 2 && is_id(segs[1], lens[1])) {
+        if ((lens[0] == 8 && strncmp(segs[0], "channels", 8) == 0) ||
+            (lens[0] == 6 && strncmp(segs[0], "guilds", 6) == 0))
+            nmajor = 2;
+        else if (lens[0] == 8 && strncmp(segs[0], "webhooks", 8) == 0)
+            nmajor = n >= 3 && !is_id(segs[2], lens[2]) ? 3 : 2;
+    }
+    for (unsigned i = 0; i < nmajor; i++) {
+        if (i)
+            put(major, majorlen, &mo, "/", 1);
+        put(major, majorlen, &mo, segs[i], lens[i]);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        put(route, routelen, &o, "/", 1);
+        bool after_reactions =
+            i > 0 && lens[i - 1] == 9 && strncmp(segs[i - 1], "reactions", 9) == 0;
+        bool interaction_token =
+            i == 2 && lens[0] == 12 && strncmp(segs[0], "interactions", 12) == 0;
+        bool webhook_token = i == 2 && nmajor == 3;
+        if (is_id(segs[i], lens[i]))
+            put(route, routelen, &o, ":id", 3);
+        else if (after_reactions)
+            put(route, routelen, &o, ":emoji", 6);
+        else if (interaction_token || webhook_token)
+            put(route, routelen, &o, ":token", 6);
+        else
+            put(route, routelen, &o, segs[i], lens[i]);
+    }
+}
+
+static void state_key(struct rl *rl, const char *route, const char *major, char *key, size_t keylen)
+{
+    const char *hash = dmap_get(&rl->routes, route);
+    snprintf(key, keylen, "%s|%s", hash ? hash : route, major);
+}
+
+static struct rl_bucket *bucket_get(struct rl *rl, const char *route, const char *major)
+{
+    char key[512];
+    state_key(rl, route, major, key, sizeof(key));
+    struct rl_bucket *b = dmap_get(&rl->buckets, key);
+    if (b)
+        return b;
+    b = calloc(1, sizeof(*b));
+    if (!b)
+        return NULL;
+    b->limit = -1;
+    b->remaining = -1;
+    if (dmap_put(&rl->buckets, key, b, NULL) < 0) {
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+unsigned rl_invalid_recent(struct rl *rl, uint64_t now)
+{
+    while (rl->ninvalid) {
+        unsigned oldest = (rl->invalid_pos + RL_INVALID_RING - rl->ninvalid) % RL_INVALID_RING;
+        if (rl->invalid[oldest] + RL_INVALID_WINDOW_MS > now)
+            break;
+        rl->ninvalid--;
+    }
+    return rl->ninvalid;
+}
+
+static void count_invalid(struct rl *rl, uint64_t now)
+{
+    rl->n_invalid_total++;
+    rl->invalid[rl->invalid_pos] = now;
+    rl->invalid_pos = (rl->invalid_pos + 1) % RL_INVALID_RING;
+    if (rl->ninvalid < RL_INVALID_RING)
+        rl->ninvalid++;
+}
+
+uint64_t rl_acquire(struct rl *rl, const char *route, const char *major, bool exempt, uint64_t now)
+{
+    if (rl->invalid_limit && rl_invalid_recent(rl, now) >= rl->invalid_limit) {
+        unsigned oldest = (rl->invalid_pos + RL_INVALID_RING - rl->ninvalid) % RL_INVALID_RING;
+        return rl->invalid[oldest] + RL_INVALID_WINDOW_MS - now;
+    }
+    if (!exempt) {
+        if (now < rl->global_until)
+            return rl->global_until - now;
+        uint64_t oldest = rl->gwin[rl->gpos];
+        if (oldest && oldest + 1000 > now)
+            return oldest + 1000 - now;
+    }
+    struct rl_bucket *b = bucket_get(rl, route, major);
+    if (!b)
+        return 100; /* no memory: try again shortly */
+    if (b->reset_at && now >= b->reset_at) {
+        b->remaining = b->limit;
+        b->reset_at = 0;
+    }
+    if (b->remaining == 0)
+        return b->reset_at > now ? b->reset_at - now : 1;
+    if (b->remaining < 0 && b->inflight > 0)
+        return RL_WAIT_RELEASE;
+    if (b->remaining > 0)
+        b->remaining--;
+    b->inflight++;
+    if (!exempt) {
+        rl->gwin[rl->gpos] = now ? now : 1;
+        rl->gpos = (rl->gpos + 1) % rl->global_per_sec;
+    }
+    return 0;
+}
+
+uint64_t rl_release(struct rl *rl, const char *route, const char *major, long status,
+                    const struct rl_headers *h, double body_retry_after, bool body_global,
+                    uint64_t now)
+{
+    struct rl_bucket *b = bucket_get(rl, route, major);
+    if (b && b->inflight > 0)
+        b->inflight--;
+    if (b && h->bucket[0]) {
+        const char *known = dmap_get(&rl->routes, route);
+        if (!known || strcmp(known, h->bucket) != 0) {
+            /* the route's bucket is now known: move the state under its hash */
+            char oldkey[512], newkey[512];
+            state_key(rl, route, major, oldkey, sizeof(oldkey));
+            char *hash = strdup(h->bucket);
+            void *prev = NULL;
+            if (hash && dmap_put(&rl->routes, route, hash, &prev) == 0) {
+                free(prev);
+                state_key(rl, route, major, newkey, sizeof(newkey));
+                struct rl_bucket *shared = dmap_get(&rl->buckets, newkey);
+                if (!shared) {
+                    dmap_del(&rl->buckets, oldkey);
+                    if (dmap_put(&rl->buckets, newkey, b, NULL) < 0)
+                        free(b);
+                    else
+                        shared = b;
+                } else if (shared != b) {
+                    shared->inflight += b->inflight;
+                    free(dmap_del(&rl->buckets, oldkey));
+                }
+                b = shared;
+            } else {
+                free(hash);
+            }
+        }
+    }
+    if (b && h->remaining >= 0) {
+        b->remaining = h->remaining;
+        if (h->limit >= 0)
+            b->limit = h->limit;
+        if (h->reset_after >= 0)
+            b->reset_at = now + (uint64_t)(h->reset_after * 1000.0 + 0.5);
+        if (b->limit < 0)
+            b->limit = b->remaining + 1;
+    }
+    if (status == 401 || status == 403)
+        count_invalid(rl, now);
+    if (status != 429)
+        return 0;
+    double ra = body_retry_after >= 0 ? body_retry_after : h->retry_after;
+    if (ra < 0)
+        ra = 1.0;
+    uint64_t wait = (uint64_t)(ra * 1000.0 + 0.5);
+    if (!wait)
+        wait = 1;
+    rl->n429++;
+    if (strcasecmp(h->scope, "shared") != 0)
+        count_invalid(rl, now);
+    if (body_global || h->global || strcasecmp(h->scope, "global") == 0) {
+        rl->n429_global++;
+        if (now + wait > rl->global_until)
+            rl->global_until = now + wait;
+    } else if (b) {
+        b->remaining = 0;
+        b->reset_at = now + wait;
+        if (b->limit < 0)
+            b->limit = 1;
+    }
+    return wait;
+}
+
+void rl_headers_init(struct rl_headers *h)
+{
+    memset(h, 0, sizeof(*h));
+    h->limit = -1;
+    h->remaining = -1;
+    h->reset_after = -1;
+    h->retry_after = -1;
+}
+
+static bool header_is(const char *line, size_t len, const char *name, const char **val,
+                      size_t *vlen)
+{
+    size_t n = strlen(name);
+    if (len <= n || strncasecmp(line, name, n) != 0 || line[n] != ':')
+        return false;
+    size_t i = n + 1;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    size_t e = len;
+    while (e > i && (line[e - 1] == '\r' || line[e - 1] == '\n' || line[e - 1] == ' '))
+        e--;
+    *val = line + i;
+    *vlen = e - i;
+    return true;
+}
+
+static void copy_val(char *dst, size_t dlen, const char *v, size_t vlen)
+{
+    if (vlen >= dlen)
+        vlen = dlen - 1;
+    memcpy(dst, v, vlen);
+    dst[vlen] = '\0';
+}
+
+void rl_headers_parse(struct rl_headers *h, const char *line, size_t len)
+{
+    const char *v;
+    size_t vl;
+    char tmp[64];
+    if (header_is(line, len, "X-RateLimit-Bucket", &v, &vl)) {
+        copy_val(h->bucket, sizeof(h->bucket), v, vl);
+    } else if (header_is(line, len, "X-RateLimit-Scope", &v, &vl)) {
+        copy_val(h->scope, sizeof(h->scope), v, vl);
+    } else if (header_is(line, len, "X-RateLimit-Limit", &v, &vl)) {
+        copy_val(tmp, sizeof(tmp), v, vl);
+        h->limit = atoi(tmp);
+    } else if (header_is(line, len, "X-RateLimit-Remaining", &v, &vl)) {
+        copy_val(tmp, sizeof(tmp), v, vl);
+        h->remaining = atoi(tmp);
+    } else if (header_is(line, len, "X-RateLimit-Reset-After", &v, &vl)) {
+        copy_val(tmp, sizeof(tmp), v, vl);
+        h->reset_after = strtod(tmp, NULL);
+    } else if (header_is(line, len, "Retry-After", &v, &vl)) {
+        copy_val(tmp, sizeof(tmp), v, vl);
+        h->retry_after = strtod(tmp, NULL);
+    } else if (header_is(line, len, "X-RateLimit-Global", &v, &vl)) {
+        h->global = vl >= 4 && strncasecmp(v, "true", 4) == 0;
+    }
+}

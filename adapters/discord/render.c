@@ -1,0 +1,327 @@
+/*
+ * render.c - outbound messages as Discord message bodies: content, embeds
+ * for announcements, buttons and select menus from the data's actions.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define CONTENT_MAX    2000
+#define EMBED_DESC_MAX 4096
+#define CUSTOM_ID_MAX  100
+#define LABEL_MAX      80
+
+enum { BTN_PRIMARY = 1, BTN_SECONDARY = 2, BTN_SUCCESS = 3, BTN_DANGER = 4 };
+enum { COMP_ROW = 1, COMP_BUTTON = 2, COMP_STRING_SELECT = 3 };
+
+static struct json_object *get(const struct json_object *o, const char *key)
+{
+    struct json_object *v = NULL;
+    if (!o || !json_object_object_get_ex((struct json_object *)o, key, &v))
+        return NULL;
+    return v;
+}
+
+/* Copies at most max bytes of s without splitting a UTF-8 sequence. */
+static struct json_object *str_max(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max)
+        return json_object_new_string(s);
+    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+        max--;
+    return json_object_new_string_len(s, (int)max);
+}
+
+struct json_object *dc_render_text(const char *text, int flags)
+{
+    struct json_object *b = json_object_new_object();
+    struct json_object *am = json_object_new_object();
+    json_object_object_add(am, "parse", json_object_new_array());
+    if (strlen(text) > CONTENT_MAX) {
+        struct json_object *embeds = json_object_new_array(), *e = json_object_new_object();
+        json_object_object_add(e, "description", str_max(text, EMBED_DESC_MAX));
+        json_object_array_add(embeds, e);
+        json_object_object_add(b, "embeds", embeds);
+    } else {
+        json_object_object_add(b, "content", json_object_new_string(text));
+    }
+    json_object_object_add(b, "allowed_mentions", am);
+    if (flags)
+        json_object_object_add(b, "flags", json_object_new_int(flags));
+    return b;
+}
+
+static struct json_object *button(const char *label, const char *command, int style)
+{
+    char id[CUSTOM_ID_MAX + 1];
+    snprintf(id, sizeof(id), "il:%s", command);
+    struct json_object *b = json_object_new_object();
+    json_object_object_add(b, "type", json_object_new_int(COMP_BUTTON));
+    json_object_object_add(b, "style", json_object_new_int(style));
+    json_object_object_add(b, "label", str_max(label, LABEL_MAX));
+    json_object_object_add(b, "custom_id", json_object_new_string(id));
+    return b;
+}
+
+static void add_row(struct json_object *components, struct json_object *items)
+{
+    if (json_object_array_length(items) == 0) {
+        json_object_put(items);
+        return;
+    }
+    struct json_object *row = json_object_new_object();
+    json_object_object_add(row, "type", json_object_new_int(COMP_ROW));
+    json_object_object_add(row, "components", items);
+    json_object_array_add(components, row);
+}
+
+/* A label for an action: "accept 3" -> "Accept #3", "vote alice" -> "alice". */
+static void action_label(const char *action, char *out, size_t len, int *style)
+{
+    const char *sp = strchr(action, ' ');
+    const char *arg = sp ? sp + 1 : "";
+    size_t vlen = sp ? (size_t)(sp - action) : strlen(action);
+    *style = BTN_SECONDARY;
+    if (strncmp(action, "!illegal ", 9) == 0) {
+        const char *verb = action + 9;
+        *style = strcmp(verb, "start") == 0   ? BTN_SUCCESS
+                 : strcmp(verb, "leave") == 0 ? BTN_DANGER
+                                              : BTN_PRIMARY;
+        snprintf(out, len, "%c%s", verb[0] >= 'a' && verb[0] <= 'z' ? verb[0] - 32 : verb[0],
+                 verb + 1);
+        return;
+    }
+    if (vlen == 6 && strncmp(action, "accept", 6) == 0) {
+        *style = BTN_SUCCESS;
+        snprintf(out, len, "Accept #%s", arg);
+    } else if (vlen == 7 && strncmp(action, "decline", 7) == 0) {
+        *style = BTN_DANGER;
+        snprintf(out, len, "Decline #%s", arg);
+    } else if (vlen == 6 && strncmp(action, "cancel", 6) == 0) {
+        snprintf(out, len, "Cancel #%s", arg);
+    } else if (vlen == 4 && strncmp(action, "vote", 4) == 0) {
+        *style = BTN_PRIMARY;
+        snprintf(out, len, "%s", arg);
+    } else if (strcmp(action, "abstain") == 0) {
+        snprintf(out, len, "Abstain");
+    } else {
+        snprintf(out, len, "%s", action);
+    }
+}
+
+/* Buttons for data.actions, five to a row, at most five rows. */
+static void action_buttons(struct json_object *components, struct json_object *actions,
+                           const char *prefix)
+{
+    if (!actions || !json_object_is_type(actions, json_type_array))
+        return;
+    size_t n = json_object_array_length(actions);
+    struct json_object *row = json_object_new_array();
+    for (size_t i = 0; i < n && i < 25; i++) {
+        const char *a = json_object_get_string(json_object_array_get_idx(actions, i));
+        if (!a)
+            continue;
+        char cmd[CUSTOM_ID_MAX], label[LABEL_MAX + 1];
+        int style;
+        if (prefix && strncmp(a, "!illegal", 8) != 0)
+            snprintf(cmd, sizeof(cmd), "%s%s", prefix, a);
+        else
+            snprintf(cmd, sizeof(cmd), "%s", a);
+        action_label(cmd, label, sizeof(label), &style);
+        json_object_array_add(row, button(label, cmd, style));
+        if (json_object_array_length(row) == 5) {
+            add_row(components, row);
+            row = json_object_new_array();
+        }
+    }
+    add_row(components, row);
+}
+
+static struct json_object *select_menu(const char *custom_id, const char *placeholder, int min,
+                                       int max)
+{
+    struct json_object *s = json_object_new_object();
+    json_object_object_add(s, "type", json_object_new_int(COMP_STRING_SELECT));
+    json_object_object_add(s, "custom_id", json_object_new_string(custom_id));
+    json_object_object_add(s, "placeholder", json_object_new_string(placeholder));
+    json_object_object_add(s, "min_values", json_object_new_int(min));
+    json_object_object_add(s, "max_values", json_object_new_int(max));
+    json_object_object_add(s, "options", json_object_new_array());
+    return s;
+}
+
+static void select_option(struct json_object *sel, const char *label, const char *value)
+{
+    struct json_object *opts = get(sel, "options");
+    if (json_object_array_length(opts) >= 25)
+        return;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "label", str_max(label, 100));
+    json_object_object_add(o, "value", str_max(value, 100));
+    json_object_array_add(opts, o);
+}
+
+static void add_select(struct json_object *components, struct json_object *sel)
+{
+    struct json_object *opts = get(sel, "options");
+    int n = (int)json_object_array_length(opts);
+    if (n == 0) {
+        json_object_put(sel);
+        return;
+    }
+    struct json_object *max = get(sel, "max_values");
+    if (json_object_get_int(max) > n)
+        json_object_object_add(sel, "max_values", json_object_new_int(n));
+    struct json_object *items = json_object_new_array();
+    json_object_array_add(items, sel);
+    add_row(components, items);
+}
+
+static const char *player_name(struct json_object *p)
+{
+    const char *name = json_object_get_string(get(p, "name"));
+    return name && *name ? name : json_object_get_string(get(p, "id"));
+}
+
+/* The trade builder under a hand: whom, what to give, what to ask, send. */
+void dc_render_builder(struct dc *dc, struct json_object *components, const char *user,
+                       struct json_object *data)
+{
+    struct json_object *players = get(data, "players"), *hand = get(data, "hand");
+    if (!players || !json_object_is_type(players, json_type_array) ||
+        json_object_array_length(players) == 0)
+        return;
+    struct dc_user *u = dc_user_get(dc, user);
+    struct json_object *to = select_menu("tb:to", "Offer to…", 1, 1);
+    for (size_t i = 0; i < json_object_array_length(players); i++) {
+        const char *name = player_name(json_object_array_get_idx(players, i));
+        if (name)
+            select_option(to, name, name);
+    }
+    add_select(components, to);
+    struct json_object *give = select_menu("tb:give", "You give… (nothing: a gift to you)", 0, 25);
+    if (hand && json_object_is_type(hand, json_type_object)) {
+        json_object_object_foreach(hand, card, count)
+        {
+            if (json_object_get_int(count) > 0)
+                select_option(give, card, card);
+        }
+    }
+    add_select(components, give);
+    struct json_object *ask = select_menu("tb:ask", "You ask for…", 0, 25);
+    if (hand && json_object_is_type(hand, json_type_object)) {
+        json_object_object_foreach(hand, card, count)
+        {
+            (void)count;
+            select_option(ask, card, card);
+        }
+    }
+    add_select(components, ask);
+    struct json_object *row = json_object_new_array();
+    struct json_object *b = json_object_new_object();
+    json_object_object_add(b, "type", json_object_new_int(COMP_BUTTON));
+    json_object_object_add(b, "style", json_object_new_int(BTN_SUCCESS));
+    json_object_object_add(b, "label", json_object_new_string("Send offer"));
+    json_object_object_add(b, "custom_id", json_object_new_string("tb:send"));
+    json_object_array_add(row, b);
+    add_row(components, row);
+    (void)u;
+}
+
+static struct json_object *embed(const char *title, const char *text, int color)
+{
+    struct json_object *e = json_object_new_object();
+    if (title)
+        json_object_object_add(e, "title", str_max(title, 256));
+    json_object_object_add(e, "description", str_max(text, EMBED_DESC_MAX));
+    if (color)
+        json_object_object_add(e, "color", json_object_new_int(color));
+    return e;
+}
+
+struct json_object *dc_render(struct dc *dc, const struct outbound *m)
+{
+    const struct json_object *data = m->data;
+    const char *text = m->text ? m->text : "";
+    struct json_object *body = json_object_new_object();
+    struct json_object *am = json_object_new_object();
+    json_object_object_add(am, "parse", json_object_new_array());
+    json_object_object_add(body, "allowed_mentions", am);
+    struct json_object *components = json_object_new_array();
+    struct json_object *embeds = json_object_new_array();
+    const char *title = NULL;
+    int color = 0;
+    bool as_embed = false;
+    char extra[64] = "";
+    int64_t deadline = json_object_get_int64(get(data, "deadline"));
+
+    switch (m->kind) {
+    case OUT_LOBBY:
+        title = "Illegal — lobby";
+        color = 0x5865F2;
+        as_embed = true;
+        action_buttons(components, get(data, "actions"), NULL);
+        break;
+    case OUT_HAND:
+        title = "Your hand";
+        color = 0x2B2D31;
+        as_embed = true;
+        if (m->user)
+            dc_render_builder(dc, components, m->user, (struct json_object *)data);
+        break;
+    case OUT_OFFER:
+        as_embed = true;
+        color = 0xFEE75C;
+        action_buttons(components, get(data, "actions"), NULL);
+        break;
+    case OUT_VOTE:
+        title = "Tribunal";
+        color = 0xED4245;
+        as_embed = true;
+        action_buttons(components, get(data, "actions"), NULL);
+        break;
+    case OUT_DROP:
+        title = "Drop";
+        color = 0x57F287;
+        as_embed = true;
+        break;
+    case OUT_RESULT:
+    case OUT_GAME_OVER:
+        title = "Results";
+        color = 0xEB459E;
+        as_embed = true;
+        break;
+    case OUT_NOTICE:
+        as_embed = m->channel != NULL && !m->reply_to;
+        color = 0x5865F2;
+        break;
+    case OUT_ERROR:
+        break;
+    }
+    if (deadline > 0 && (m->kind == OUT_VOTE || m->kind == OUT_DROP || m->kind == OUT_NOTICE))
+        snprintf(extra, sizeof(extra), "\n⏳ <t:%lld:R>", (long long)(deadline / 1000));
+    if (as_embed) {
+        struct dbuf d = {0};
+        dbuf_printf(&d, "%s%s", text, extra);
+        json_object_array_add(embeds, embed(title, d.data ? d.data : "", color));
+        dbuf_free(&d);
+        json_object_object_add(body, "content", json_object_new_string(""));
+    } else {
+        struct dbuf d = {0};
+        dbuf_printf(&d, "%s%s", text, extra);
+        if (d.len > CONTENT_MAX) {
+            json_object_array_add(embeds, embed(NULL, d.data, color));
+            json_object_object_add(body, "content", json_object_new_string(""));
+        } else {
+            json_object_object_add(body, "content", json_object_new_string(d.data ? d.data : ""));
+        }
+        dbuf_free(&d);
+    }
+    /* an edit must clear what the previous version had */
+    json_object_object_add(body, "embeds", embeds);
+    json_object_object_add(body, "components", components);
+    return body;
+}
