@@ -1,0 +1,645 @@
+// Illegal: local table. Plain JavaScript, no build step.
+// Talks to illegald over one websocket (protocol: adapters/web/README.md) and
+// renders the public table and the player's private trading room from the
+// structured `data` of each message. Every button sends a canonical command.
+'use strict';
+
+(function () {
+  const RESOURCES = {
+    'luxury-cars': ['🚗', 'Luxury Cars'],
+    guns: ['🔫', 'Guns'],
+    jewelry: ['💎', 'Jewelry'],
+    alcohol: ['🍾', 'Alcohol'],
+    pornography: ['📼', 'Pornography'],
+    'secret-files': ['📁', 'Secret Files'],
+    'call-girls': ['💋', 'Call Girls'],
+    powder: ['💊', 'Powder'],
+  };
+  const DEALERS = {
+    'luxury-cars': 'The Car Thief', guns: 'The Arms Dealer', jewelry: 'The Jewelry Thief',
+    alcohol: 'The Alcohol Dealer', pornography: 'The Porn Publisher', 'secret-files': 'The Hacker',
+    'call-girls': 'The Pimp', powder: 'The Powder Dealer',
+  };
+  const BUYERS = {
+    'luxury-cars': 'The African President', guns: 'General Guerillero', jewelry: 'The Swiss Banker',
+    alcohol: 'The Hollywood Star', pornography: 'The Obsessed Porn Collector',
+    'secret-files': 'The C.I.A. Director', 'call-girls': 'The Rich Emir', powder: 'The Rock Star',
+  };
+  const PHASES = {
+    lobby: 'Lobby', dealing: 'Trading', 'drop-reveal': 'The drop', 'drop-grab': 'Grab!',
+    debate: 'Tribunal: debate', vote: 'Tribunal: vote', over: 'Game over',
+  };
+
+  const $ = (id) => document.getElementById(id);
+  const store = {
+    get(k) { try { return localStorage.getItem(k); } catch { return null; } },
+    set(k, v) { try { localStorage.setItem(k, v); } catch { /* private mode */ } },
+  };
+
+  const S = {
+    token: store.get('illegal.token'),
+    name: store.get('illegal.name'),
+    user: null,
+    ws: null,
+    retry: 0,
+    tables: [],
+    current: null,
+    T: {}, // public state per table
+    P: {}, // private state per table
+    names: {}, // user id -> display name
+    frames: [], // every frame received, for tests and debugging
+  };
+  window.__illegal = S;
+
+  if (!S.token || !/^[A-Za-z0-9_-]{16,128}$/.test(S.token)) {
+    const bytes = new Uint8Array(24);
+    crypto.getRandomValues(bytes);
+    S.token = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    store.set('illegal.token', S.token);
+  }
+
+  // ---- small DOM helpers ----
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'class') e.className = v;
+      else if (k === 'text') e.textContent = v;
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? '' : v);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+    return e;
+  }
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
+
+  let toastTimer = 0;
+  function toast(text, info) {
+    const t = $('toast');
+    t.textContent = text;
+    t.className = info ? 'toast info' : 'toast';
+    t.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+  }
+
+  function resName(id) { return (RESOURCES[id] || ['', id])[1]; }
+  function resEmoji(id) { return (RESOURCES[id] || ['🂠'])[0]; }
+  function playerName(id) { return S.names[id] || id; }
+  function learnPlayers(list) {
+    for (const p of list || []) if (p && p.id) S.names[p.id] = p.name || p.id;
+  }
+
+  // A card: a resource ("guns"), a role ("dealer:guns") or a suspect ("suspect-buyer:guns").
+  function card(id, opts = {}) {
+    const [kind, res] = id.includes(':') ? id.split(':') : ['resource', id];
+    let label = resName(res), sub = '', cls = 'card';
+    if (kind === 'dealer') { sub = 'Dealer of ' + resName(res); label = DEALERS[res] || label; cls += ' role-dealer'; }
+    else if (kind === 'buyer') { sub = 'Buyer of ' + resName(res); label = BUYERS[res] || label; cls += ' role-buyer'; }
+    else if (kind === 'suspect-dealer') { sub = 'Suspect: dealer of ' + resName(res); label = DEALERS[res] || label; cls += ' suspect'; }
+    else if (kind === 'suspect-buyer') { sub = 'Suspect: buyer of ' + resName(res); label = BUYERS[res] || label; cls += ' suspect'; }
+    if (opts.cls) cls += ' ' + opts.cls;
+    if (opts.onclick) cls += ' clickable';
+    const e = el('div', { class: cls, 'data-card': id, title: sub || label, role: opts.onclick ? 'button' : null,
+      tabindex: opts.onclick ? '0' : null, onclick: opts.onclick },
+    el('span', { class: 'emoji', text: resEmoji(res) }),
+    el('span', { class: 'label', text: label }),
+    sub ? el('span', { class: 'sub', text: sub }) : null,
+    opts.count !== undefined ? el('span', { class: 'count', text: String(opts.count) }) : null);
+    if (opts.onclick) e.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') opts.onclick(ev); });
+    return e;
+  }
+
+  // ---- connection ----
+  function connect() {
+    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
+    const ws = new WebSocket(url);
+    S.ws = ws;
+    ws.onopen = () => {
+      S.retry = 0;
+      setConn(true);
+      if (S.name) hello(S.name);
+      else show('name');
+    };
+    ws.onclose = () => {
+      setConn(false);
+      S.user = null;
+      const delay = Math.min(5000, 500 * 2 ** S.retry++);
+      setTimeout(connect, delay);
+    };
+    ws.onmessage = (ev) => {
+      let f;
+      try { f = JSON.parse(ev.data); } catch { return; }
+      S.frames.push(f);
+      handle(f);
+    };
+  }
+  function send(obj) {
+    if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(obj));
+    else toast('Not connected: retrying…');
+  }
+  function hello(name) { send({ type: 'hello', token: S.token, name }); }
+  function setConn(on) {
+    const c = $('conn');
+    c.textContent = on ? 'online' : 'offline';
+    c.className = on ? 'conn on' : 'conn off';
+  }
+
+  // Table commands go to the table; private ones to the trading room, named by game.
+  function sayTable(text) { send({ type: 'command', channel: S.current, text }); }
+  function sayDm(text) {
+    const g = game();
+    send({ type: 'command', channel: null, text: g ? g + ' ' + text : text });
+  }
+
+  // ---- state ----
+  // Frames replayed on hello or open arrive at once: old errors are not news.
+  function replaying() { return Date.now() < (S.quietUntil || 0); }
+
+  function T(id) {
+    return S.T[id] || (S.T[id] = { game: null, log: [], lobby: null, players: [], host: null, phase: null,
+      paused: false, deadline: null, drop: null, vote: null, result: null, reveal: [] });
+  }
+  function P(id) {
+    return S.P[id] || (S.P[id] = { game: null, hand: null, offers: new Map(), dm: [], myVote: null, grabbed: null });
+  }
+  function game() {
+    const t = S.current && S.T[S.current];
+    const p = S.current && S.P[S.current];
+    return (t && t.game) || (p && p.game) || null;
+  }
+  function gameNumber(g) { return Number(String(g).replace(/\D/g, '')) || 0; }
+  function resetTableForGame(t, g) {
+    Object.assign(t, { game: g, lobby: null, players: [], phase: null, paused: false, deadline: null,
+      drop: null, vote: null, result: null, reveal: [], log: t.game ? t.log : [] });
+  }
+  function resetPrivateForGame(p, g) {
+    Object.assign(p, { game: g, hand: null, offers: new Map(), myVote: null, grabbed: null });
+  }
+
+  function handle(f) {
+    switch (f.type) {
+    case 'welcome': {
+      const first = !S.user;
+      S.quietUntil = Date.now() + 800;
+      S.user = f.user;
+      S.name = f.name;
+      store.set('illegal.name', f.name);
+      $('me').textContent = f.name;
+      if (first) {
+        S.P = {};
+        const want = S.current || decodeURIComponent((location.hash.match(/^#t=(.+)$/) || [])[1] || '');
+        if (want) openTable(want);
+        else show('tables');
+      }
+      break;
+    }
+    case 'tables':
+      S.tables = f.tables || [];
+      renderTables();
+      break;
+    case 'opened':
+      S.quietUntil = Date.now() + 800;
+      break;
+    case 'error':
+      if (f.error === 'bad-name' || f.error === 'name-taken') {
+        S.name = null;
+        show('name');
+      }
+      toast(f.text || f.error);
+      break;
+    case 'message':
+      onMessage(f);
+      break;
+    default:
+      break;
+    }
+  }
+
+  function onMessage(f) {
+    const d = f.data || {};
+    const table = f.table || f.channel;
+    if (!table) return;
+    const g = d.game || null;
+    if (f.dm) {
+      const p = P(table);
+      if (g && p.game !== g) {
+        if (p.game && gameNumber(p.game) > gameNumber(g)) return; // a late message of an earlier game
+        resetPrivateForGame(p, g);
+      }
+      onPrivate(p, f, d);
+    } else {
+      const t = T(table);
+      if (g && t.game !== g) resetTableForGame(t, g);
+      onPublic(t, f, d);
+    }
+    if (table === S.current) render();
+  }
+
+  function onPublic(t, f, d) {
+    switch (f.kind) {
+    case 'lobby':
+      t.lobby = d;
+      t.host = d.host || null;
+      t.players = d.players || [];
+      learnPlayers(t.players);
+      if (!t.phase || t.phase === 'over') t.phase = 'lobby';
+      break;
+    case 'notice':
+      if (d.phase) t.phase = d.phase;
+      if ('paused' in d) t.paused = !!d.paused;
+      if (d.phase) t.deadline = d.deadline || null;
+      if (d.event === 'game-started') t.lobby = null;
+      if (d.event === 'reveal') t.reveal.push(f.text);
+      if (d.phase && d.phase !== 'vote' && d.phase !== 'debate') t.vote = null;
+      break;
+    case 'drop':
+      t.drop = d;
+      if (d.deadline) t.deadline = d.deadline;
+      break;
+    case 'vote':
+      t.vote = d;
+      learnPlayers(d.candidates);
+      if (d.deadline) t.deadline = d.deadline;
+      t.phase = 'vote';
+      break;
+    case 'result':
+      t.result = d;
+      t.phase = 'over';
+      t.deadline = null;
+      break;
+    case 'game_over':
+      t.phase = 'over';
+      t.deadline = null;
+      return; // machine-readable twin of the result
+    case 'error':
+      if (!replaying() && f.table === S.current) toast(f.text);
+      break;
+    default:
+      break;
+    }
+    t.log.push({ text: f.text, err: f.kind === 'error' });
+    if (t.log.length > 300) t.log.shift();
+  }
+
+  function onPrivate(p, f, d) {
+    switch (f.kind) {
+    case 'hand':
+      p.hand = d;
+      learnPlayers(d.players);
+      return;
+    case 'offer':
+      learnPlayers([d.from, d.to]);
+      p.offers.set(d.offer, { data: d, text: f.text, closed: false });
+      break;
+    case 'notice':
+      if (d.offer !== undefined && p.offers.has(d.offer)) {
+        const o = p.offers.get(d.offer);
+        o.closed = true;
+        o.text = f.text;
+      }
+      if (d.event === 'vote-recorded' || d.event === 'abstained') p.myVote = f.text;
+      break;
+    case 'error':
+      if (!replaying()) toast(f.text);
+      break;
+    default:
+      break;
+    }
+    p.dm.push({ text: f.text, err: f.kind === 'error' });
+    if (p.dm.length > 200) p.dm.shift();
+  }
+
+  // ---- views ----
+  function show(view) {
+    $('name-view').hidden = view !== 'name';
+    $('tables-view').hidden = view !== 'tables';
+    $('table-view').hidden = view !== 'table';
+    if (view === 'name') {
+      $('name').value = S.name || '';
+      $('name').focus();
+    }
+  }
+
+  function openTable(id) {
+    const norm = id.trim().toLowerCase().replace(/ /g, '-');
+    S.current = norm;
+    delete S.T[norm]; // the server replays the table from the start
+    location.hash = 't=' + encodeURIComponent(norm);
+    send({ type: 'open', channel: norm });
+    show('table');
+    render();
+    return norm;
+  }
+
+  function renderTables() {
+    const ul = clear($('tables'));
+    if (!S.tables.length) ul.append(el('li', { class: 'tinfo', text: 'No table yet: create one.' }));
+    for (const t of S.tables) {
+      const info = (t.phase ? PHASES[t.phase] || t.phase : 'new') + (t.players ? ` · ${t.players} players` : '');
+      ul.append(el('li', { 'data-table': t.id },
+        el('span', { class: 'tname', text: t.id }),
+        el('span', { class: 'tinfo', text: info }),
+        el('button', { type: 'button', text: 'Open', onclick: () => openTable(t.id) })));
+    }
+  }
+
+  function render() {
+    const id = S.current;
+    if (!id) return;
+    const t = T(id), p = P(id);
+    const mine = p.game && t.game && p.game !== t.game ? null : p; // private state of this game only
+    $('table-name').textContent = id;
+    const phase = $('phase');
+    phase.textContent = (PHASES[t.phase] || t.phase || 'No game yet') + (t.paused ? ' (paused)' : '');
+    phase.className = t.paused ? 'badge paused' : 'badge';
+
+    // lobby
+    const lobby = $('lobby');
+    lobby.hidden = !(t.lobby && t.phase === 'lobby');
+    if (!lobby.hidden) {
+      $('lobby-variant').textContent = t.lobby.variant || '';
+      const acts = clear($('lobby-actions'));
+      const seated = (t.players || []).some((x) => x.id === S.user);
+      for (const a of t.lobby.actions || []) {
+        const disabled = (a === 'join' && seated) || (a === 'leave' && !seated) || (a === 'start' && !seated);
+        acts.append(el('button', { type: 'button', 'data-action': a, disabled,
+          class: a === 'start' ? 'primary' : null, text: a[0].toUpperCase() + a.slice(1),
+          onclick: () => sayTable('!illegal ' + a) }));
+      }
+    }
+    if (!t.game) {
+      clear($('lobby-actions'));
+      lobby.hidden = false;
+      $('lobby-variant').textContent = '';
+      $('lobby-actions').append(el('button', { type: 'button', 'data-action': 'new', class: 'primary',
+        text: 'New game here', onclick: () => sayTable('!illegal new ' + $('variant').value) }));
+    }
+
+    // players
+    const players = t.phase === 'lobby' || !mine || !mine.hand
+      ? t.players
+      : [{ id: S.user, name: S.name }, ...(mine.hand.players || [])];
+    const ul = clear($('players'));
+    for (const x of players || []) {
+      ul.append(el('li', { class: x.id === S.user ? 'me-p' : null, 'data-user': x.id }, x.name || x.id,
+        x.id === t.host ? el('span', { class: 'host', text: 'host' }) : null));
+    }
+
+    renderDrop(t, mine);
+    renderVote(t, mine);
+    renderResults(t);
+    renderMod(t, players);
+    renderLog($('log'), t.log);
+    renderRoom(t, mine);
+    tick();
+  }
+
+  function renderDrop(t, p) {
+    const box = $('drop');
+    const d = t.drop;
+    box.hidden = !d || !(t.phase === 'drop-reveal' || t.phase === 'drop-grab');
+    if (box.hidden) return;
+    $('drop-title').textContent = `The drop #${d.drop}`;
+    const byRes = {};
+    for (const [emoji, res] of Object.entries(d.reactions || {})) byRes[res] = emoji;
+    const canGrab = d.open && p && !p.grabbed;
+    $('drop-hint').textContent = d.open
+      ? (p && p.grabbed ? 'You reached for a card.' : 'First click wins: grab one card!')
+      : 'Cards are being revealed…';
+    const wrap = $('drop-cards');
+    const before = wrap.childElementCount;
+    clear(wrap);
+    (d.shown || []).forEach((res, i) => {
+      const taken = d.taken && d.taken[i];
+      const grab = canGrab && !taken && byRes[res]
+        ? () => {
+          p.grabbed = res;
+          send({ type: 'react', key: `${t.game}/drop/${d.drop}`, reaction: byRes[res] });
+          render();
+        }
+        : null;
+      wrap.append(card(res, { cls: (taken ? 'taken' : '') + (i >= before ? ' new' : ''), onclick: grab }));
+    });
+  }
+
+  function renderVote(t, p) {
+    const box = $('tribunal');
+    const v = t.vote;
+    box.hidden = !v || t.phase !== 'vote';
+    if (box.hidden) return;
+    $('tribunal-title').textContent = `Tribunal: case ${v.case}`;
+    const cards = clear($('case-cards'));
+    for (const c of v.cards || []) cards.append(card(c));
+    const btns = clear($('vote-buttons'));
+    const isPlayer = !!(p && p.hand);
+    for (const a of v.actions || []) {
+      const target = a.startsWith('vote ') ? a.slice(5) : null;
+      const label = target ? 'Vote ' + playerName(target) : 'Abstain';
+      btns.append(el('button', { type: 'button', 'data-vote': target || 'abstain', disabled: !isPlayer, text: label,
+        onclick: () => { sayDm(a); p.myVote = target ? `You vote for ${playerName(target)} (secret)` : 'You abstain'; render(); } }));
+    }
+    $('my-vote').textContent = (p && p.myVote) || '';
+  }
+
+  function renderResults(t) {
+    const box = $('results');
+    box.hidden = !t.result && !t.reveal.length;
+    if (box.hidden) return;
+    const tbody = clear($('scores').tBodies[0]);
+    const scores = Object.entries((t.result && t.result.scores) || {}).sort((a, b) => b[1] - a[1]);
+    const winners = new Set((t.result && t.result.winners) || []);
+    let rank = 0, prev = null;
+    scores.forEach(([u, s], i) => {
+      if (s !== prev) rank = i + 1;
+      prev = s;
+      tbody.append(el('tr', { class: winners.has(u) ? 'winner' : null },
+        el('td', { text: String(rank) }), el('td', { text: playerName(u) + (winners.has(u) ? ' 🏆' : '') }),
+        el('td', { text: String(s) })));
+    });
+    const ul = clear($('reveal'));
+    for (const line of t.reveal) ul.append(el('li', { text: line }));
+  }
+
+  function renderMod(t, players) {
+    const box = $('mod');
+    box.hidden = !(t.host && t.host === S.user && t.phase && t.phase !== 'over');
+    if (box.hidden) return;
+    const sel = $('kick-who');
+    const keep = sel.value;
+    clear(sel);
+    for (const x of players || []) if (x.id !== S.user) sel.append(el('option', { value: x.id, text: x.name || x.id }));
+    if (keep) sel.value = keep;
+  }
+
+  function renderLog(ul, log) {
+    const atBottom = ul.scrollTop + ul.clientHeight >= ul.scrollHeight - 4;
+    clear(ul);
+    for (const l of log) ul.append(el('li', { class: l.err ? 'err' : null, text: l.text }));
+    if (atBottom) ul.scrollTop = ul.scrollHeight;
+  }
+
+  // ---- the trading room ----
+  const trade = { give: {}, ask: {} };
+
+  function renderRoom(t, p) {
+    const h = p && p.hand;
+    const roles = clear($('roles'));
+    const hand = clear($('hand'));
+    const sus = clear($('suspects'));
+    if (!h) {
+      roles.append(el('p', { class: 'hint', text: 'Your roles and cards appear here once the game starts.' }));
+    } else {
+      roles.append(card('dealer:' + h.dealer), card('buyer:' + h.buyer));
+      const entries = Object.entries(h.hand || {}).filter(([, n]) => n > 0);
+      if (!entries.length) hand.append(el('p', { class: 'hint', text: 'No resource cards.' }));
+      for (const [res, n] of entries) hand.append(card(res, { count: n }));
+      for (const s of h.suspects || []) sus.append(card(s));
+    }
+    $('suspects-wrap').hidden = !(h && h.suspects && h.suspects.length);
+
+    // offers
+    const ul = clear($('offers'));
+    const offers = p ? [...p.offers.values()].sort((a, b) => b.data.offer - a.data.offer) : [];
+    if (!offers.length) ul.append(el('li', { class: 'hint', text: 'No offers yet.' }));
+    for (const o of offers) {
+      const incoming = o.data.to && o.data.to.id === S.user;
+      const li = el('li', { class: (o.closed ? 'closed ' : '') + (incoming ? 'incoming' : 'outgoing'), 'data-offer': String(o.data.offer) },
+        el('div', { class: 'otext', text: o.text }));
+      if (!o.closed) {
+        const acts = el('div', { class: 'actions' });
+        for (const a of o.data.actions || []) {
+          const verb = a.split(' ')[0];
+          acts.append(el('button', { type: 'button', 'data-action': verb, class: verb === 'accept' ? 'primary' : verb === 'decline' || verb === 'cancel' ? 'danger' : null,
+            text: verb[0].toUpperCase() + verb.slice(1), onclick: (ev) => { ev.target.disabled = true; sayDm(a); } }));
+        }
+        li.append(acts);
+      }
+      ul.append(li);
+    }
+
+    // trade builder
+    const to = $('trade-to');
+    const keep = to.value;
+    clear(to);
+    for (const x of (h && h.players) || []) to.append(el('option', { value: x.id, text: x.name || x.id }));
+    if (keep) to.value = keep;
+    const canTrade = !!h && t.phase === 'dealing' && !t.paused;
+    $('trade-send').disabled = !canTrade || !to.value;
+    const give = clear($('give-pick'));
+    for (const [res, n] of Object.entries((h && h.hand) || {})) {
+      if (n <= 0) continue;
+      give.append(card(res, { count: n - (trade.give[res] || 0), onclick: () => {
+        if ((trade.give[res] || 0) < n) trade.give[res] = (trade.give[res] || 0) + 1;
+        renderTrade();
+      } }));
+    }
+    const ask = clear($('ask-pick'));
+    for (const res of inPlay(t, h)) {
+      ask.append(card(res, { onclick: () => { trade.ask[res] = (trade.ask[res] || 0) + 1; renderTrade(); } }));
+    }
+    renderTrade();
+    renderLog($('dm-log'), (p && p.dm) || []);
+  }
+
+  // Resources known to be in this game: from the hand, roles and drops; all when unsure.
+  function inPlay(t, h) {
+    const set = new Set();
+    if (h) {
+      set.add(h.dealer);
+      set.add(h.buyer);
+      for (const r of Object.keys(h.hand || {})) set.add(r);
+      for (const s of h.suspects || []) set.add(s.split(':')[1]);
+    }
+    for (const r of (t.drop && t.drop.shown) || []) set.add(r);
+    const n = h ? (h.players || []).length + 1 : 0;
+    if (set.size < n) return Object.keys(RESOURCES);
+    return Object.keys(RESOURCES).filter((r) => set.has(r));
+  }
+
+  function cardsText(m) {
+    const parts = Object.entries(m).filter(([, n]) => n > 0).map(([r, n]) => `${n} ${r}`);
+    return parts.length ? parts.join(' ') : 'nothing';
+  }
+
+  function renderTrade() {
+    for (const side of ['give', 'ask']) {
+      const box = clear($(side));
+      for (const [res, n] of Object.entries(trade[side])) {
+        if (n <= 0) continue;
+        box.append(el('span', { class: 'chip', 'data-chip': res, title: 'take one back', text: `${n} × ${resEmoji(res)} ${resName(res)}`,
+          onclick: () => { trade[side][res]--; if (!trade[side][res]) delete trade[side][res]; renderTrade(); } }));
+      }
+    }
+    const to = $('trade-to').value;
+    $('trade-preview').textContent = to ? `offer ${playerName(to)}: ${cardsText(trade.give)} for ${cardsText(trade.ask)}` : '';
+  }
+
+  $('trade-send').addEventListener('click', () => {
+    const to = $('trade-to').value;
+    if (!to) return;
+    sayDm(`offer ${to} ${cardsText(trade.give)} for ${cardsText(trade.ask)}`);
+    trade.give = {};
+    trade.ask = {};
+    renderTrade();
+  });
+
+  // ---- countdown ----
+  function tick() {
+    const t = S.current && S.T[S.current];
+    const c = $('countdown');
+    if (!t || !t.deadline || t.paused) {
+      c.textContent = '';
+      return;
+    }
+    const left = Math.max(0, Math.ceil((t.deadline - Date.now()) / 1000));
+    c.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+    c.className = left <= 10 ? 'countdown low' : 'countdown';
+  }
+  setInterval(tick, 250);
+
+  // ---- forms ----
+  $('name-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const name = $('name').value.trim();
+    if (!name) return;
+    S.name = name;
+    hello(name);
+  });
+  $('create-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const name = $('new-table').value.trim();
+    if (!name) return;
+    if (!/^[A-Za-z0-9 _-]{1,32}$/.test(name)) {
+      toast('A table name is 1 to 32 letters, digits, spaces, - or _');
+      return;
+    }
+    openTable(name);
+    sayTable('!illegal new ' + $('variant').value);
+    $('new-table').value = '';
+  });
+  $('back').addEventListener('click', () => {
+    if (S.current) send({ type: 'close', channel: S.current });
+    S.current = null;
+    history.replaceState(null, '', location.pathname);
+    show('tables');
+  });
+  for (const b of document.querySelectorAll('[data-mod]')) {
+    b.addEventListener('click', () => sayTable('!illegal ' + b.dataset.mod));
+  }
+  $('extend').addEventListener('click', () => sayTable('!illegal extend ' + ($('extend-min').value || '1')));
+  $('kick').addEventListener('click', () => {
+    const who = $('kick-who').value;
+    if (who) sayTable('!illegal kick ' + who);
+  });
+  $('cmd-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = $('cmd').value.trim();
+    if (!text) return;
+    if ($('cmd-where').value === 'dm') send({ type: 'say', channel: null, text });
+    else send({ type: 'say', channel: S.current, text });
+    $('cmd').value = '';
+  });
+
+  connect();
+})();

@@ -1,0 +1,35 @@
+/*
+ * web.h - the local table: a platform that serves the game's page over HTTP
+ * and talks to browsers over a websocket, on the host's libuv loop.
+ *
+ * The page, its styles and its script are compiled into the binary, so the
+ * daemon finds them wherever it runs. The wire protocol is documented in
+ * adapters/web/README.md.
+ *
+ * Lifecycle: web_platform_new() checks the settings; ops->start() binds the
+ * listening socket (port 0 picks a free port, logged and returned by
+ * web_platform_port()); ops->stop() closes every connection and asks
+ * libwebsockets to release its loop handles, which it finishes while the loop
+ * keeps running (run the loop until it is empty before uv_loop_close());
+ * ops->destroy() frees the adapter.
+ */
+#ifndef ADAPTERS_WEB_WEB_H
+#define ADAPTERS_WEB_WEB_H
+
+#include <stddef.h>
+
+struct config;
+struct platform;
+struct platform_host;
+
+/*
+ * Makes the web platform from cfg's [web] bind and port. Returns the
+ * platform, or NULL with a reason in err.
+ */
+struct platform *web_platform_new(const struct config *cfg, const struct platform_host *host,
+                                  char *err, size_t errlen);
+
+/* The TCP port the platform listens on once started, or -1 before start(). */
+int web_platform_port(struct platform *p);
+
+#endif
