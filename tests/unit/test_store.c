@@ -1,0 +1,366 @@
+/*
+ * test_store.c - the SQLite store: schema creation and versioning, games and
+ * meta round trips, reopening, refusing newer schemas and unusable paths.
+ * Every test works in its own mkdtemp() directory under /tmp.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "bot/log.h"
+#include "bot/store.h"
+
+struct dir {
+    char path[64];
+    char db[128];
+};
+
+static int dir_setup(void **state)
+{
+    struct dir *d = calloc(1, sizeof *d);
+    if (!d)
+        return -1;
+    snprintf(d->path, sizeof d->path, "/tmp/illegald-unit-store-XXXXXX");
+    if (!mkdtemp(d->path)) {
+        free(d);
+        return -1;
+    }
+    snprintf(d->db, sizeof d->db, "%s/illegald.db", d->path);
+    *state = d;
+    return 0;
+}
+
+static int dir_teardown(void **state)
+{
+    struct dir *d = *state;
+    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+    char path[160];
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        snprintf(path, sizeof path, "%s%s", d->db, suffixes[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/not-a-dir", d->path);
+    unlink(path);
+    int rc = rmdir(d->path);
+    free(d);
+    return rc;
+}
+
+/* Runs a one-row query on a separate connection and returns column 0 as text. */
+static void query_text(const char *db, const char *sql, char *out, size_t len)
+{
+    sqlite3 *h;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+}
+
+static struct store *open_ok(const char *path)
+{
+    struct store *s = NULL;
+    char err[256] = "";
+    if (store_open(&s, path, err, sizeof err) != 0)
+        fail_msg("store_open(%s): %s", path, err);
+    assert_non_null(s);
+    return s;
+}
+
+static void test_open_creates_schema(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    char v[64];
+    query_text(d->db, "PRAGMA user_version", v, sizeof v);
+    assert_string_equal(v, "1");
+    query_text(d->db, "PRAGMA journal_mode", v, sizeof v);
+    assert_string_equal(v, "wal");
+    query_text(d->db,
+               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+               "('games', 'meta')",
+               v, sizeof v);
+    assert_string_equal(v, "2");
+    assert_int_equal(store_writable(s), 0);
+    store_close(s);
+    store_close(NULL);
+}
+
+struct walk {
+    unsigned n;
+    char ids[8][16];
+    char platforms[8][16];
+    char tables[8][32];
+    char records[8][64];
+    unsigned stop_at; /* return 7 at this call (1-based); 0: never */
+};
+
+static int walk_fn(void *arg, const char *id, const char *platform, const char *table,
+                   const char *record)
+{
+    struct walk *w = arg;
+    assert_true(w->n < 8);
+    snprintf(w->ids[w->n], sizeof w->ids[0], "%s", id);
+    snprintf(w->platforms[w->n], sizeof w->platforms[0], "%s", platform);
+    snprintf(w->tables[w->n], sizeof w->tables[0], "%s", table);
+    snprintf(w->records[w->n], sizeof w->records[0], "%s", record);
+    w->n++;
+    return w->stop_at && w->n == w->stop_at ? 7 : 0;
+}
+
+static void test_games(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    struct walk w;
+
+    memset(&w, 0, sizeof w);
+    assert_int_equal(store_games_active(s, walk_fn, &w), 0);
+    assert_int_equal(w.n, 0);
+    assert_null(store_game_get(s, "g1"));
+
+    assert_int_equal(store_game_put(s, "g3", "console", "t3", 0, "{\"n\":3}"), 0);
+    assert_int_equal(store_game_put(s, "g1", "discord", "t1", 0, "{\"n\":1}"), 0);
+    assert_int_equal(store_game_put(s, "g2", "matrix", "!room:example.org", 0, "{\"n\":2}"), 0);
+    /* Updating g3 keeps its place: the walk is oldest first. */
+    assert_int_equal(store_game_put(s, "g3", "console", "t3", 0, "{\"n\":33}"), 0);
+
+    memset(&w, 0, sizeof w);
+    assert_int_equal(store_games_active(s, walk_fn, &w), 0);
+    assert_int_equal(w.n, 3);
+    assert_string_equal(w.ids[0], "g3");
+    assert_string_equal(w.records[0], "{\"n\":33}");
+    assert_string_equal(w.platforms[0], "console");
+    assert_string_equal(w.tables[0], "t3");
+    assert_string_equal(w.ids[1], "g1");
+    assert_string_equal(w.platforms[1], "discord");
+    assert_string_equal(w.ids[2], "g2");
+    assert_string_equal(w.tables[2], "!room:example.org");
+
+    char *r = store_game_get(s, "g2");
+    assert_non_null(r);
+    assert_string_equal(r, "{\"n\":2}");
+    free(r);
+
+    /* A finished game leaves the walk but can still be read. */
+    assert_int_equal(store_game_put(s, "g1", "discord", "t1", 1, "{\"over\":true}"), 0);
+    memset(&w, 0, sizeof w);
+    assert_int_equal(store_games_active(s, walk_fn, &w), 0);
+    assert_int_equal(w.n, 2);
+    assert_string_equal(w.ids[0], "g3");
+    assert_string_equal(w.ids[1], "g2");
+    r = store_game_get(s, "g1");
+    assert_non_null(r);
+    assert_string_equal(r, "{\"over\":true}");
+    free(r);
+
+    /* A callback's non-zero value stops the walk and is returned. */
+    memset(&w, 0, sizeof w);
+    w.stop_at = 1;
+    assert_int_equal(store_games_active(s, walk_fn, &w), 7);
+    assert_int_equal(w.n, 1);
+    /* And the statement is reset: the next walk starts over. */
+    memset(&w, 0, sizeof w);
+    assert_int_equal(store_games_active(s, walk_fn, &w), 0);
+    assert_int_equal(w.n, 2);
+    store_close(s);
+}
+
+static void test_meta(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    assert_null(store_meta_get(s, "clock"));
+    assert_int_equal(store_meta_set(s, "clock", "1000"), 0);
+    assert_int_equal(store_meta_set(s, "discord/session", "abc"), 0);
+    assert_int_equal(store_meta_set(s, "empty", ""), 0);
+    assert_int_equal(store_meta_set(s, "clock", "2000"), 0);
+    char *v = store_meta_get(s, "clock");
+    assert_string_equal(v, "2000");
+    free(v);
+    v = store_meta_get(s, "discord/session");
+    assert_string_equal(v, "abc");
+    free(v);
+    v = store_meta_get(s, "empty");
+    assert_non_null(v);
+    assert_string_equal(v, "");
+    free(v);
+    store_close(s);
+}
+
+static void test_transactions(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_meta_set(s, "next_game", "5"), 0);
+    assert_int_equal(store_commit(s), 0);
+
+    assert_int_equal(store_begin(s), 0);
+    /* Nested begins are an error; the outer transaction goes on. */
+    assert_int_equal(store_begin(s), -1);
+    assert_int_equal(store_meta_set(s, "next_game", "6"), 0);
+    assert_int_equal(store_game_put(s, "g5", "console", "t1", 0, "{}"), 0);
+    store_rollback(s);
+    /* Rolling back with no transaction open is harmless. */
+    store_rollback(s);
+
+    char *v = store_meta_get(s, "next_game");
+    assert_string_equal(v, "5");
+    free(v);
+    assert_null(store_game_get(s, "g5"));
+    store_close(s);
+}
+
+static void test_reopen_keeps_data(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"a\":1}"), 0);
+    assert_int_equal(store_game_put(s, "g2", "console", "t2", 1, "{\"b\":2}"), 0);
+    assert_int_equal(store_meta_set(s, "clock", "42"), 0);
+    store_close(s);
+
+    s = open_ok(d->db);
+    char v[16];
+    query_text(d->db, "PRAGMA user_version", v, sizeof v);
+    assert_string_equal(v, "1");
+    char *r = store_game_get(s, "g1");
+    assert_string_equal(r, "{\"a\":1}");
+    free(r);
+    r = store_game_get(s, "g2");
+    assert_string_equal(r, "{\"b\":2}");
+    free(r);
+    r = store_meta_get(s, "clock");
+    assert_string_equal(r, "42");
+    free(r);
+    struct walk w;
+    memset(&w, 0, sizeof w);
+    assert_int_equal(store_games_active(s, walk_fn, &w), 0);
+    assert_int_equal(w.n, 1);
+    assert_string_equal(w.ids[0], "g1");
+    store_close(s);
+}
+
+static void test_newer_schema_refused(void **state)
+{
+    struct dir *d = *state;
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(d->db, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h,
+                                  "CREATE TABLE future (x INTEGER); INSERT INTO future VALUES (9);"
+                                  "PRAGMA user_version = 2;",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(h);
+
+    struct store *s = NULL;
+    char err[256] = "";
+    assert_int_equal(store_open(&s, d->db, err, sizeof err), -1);
+    assert_null(s);
+    assert_non_null(strstr(err, "schema version 2"));
+    assert_non_null(strstr(err, "newer"));
+    assert_non_null(strstr(err, "upgrade illegald"));
+
+    /* Nothing was touched: same version, the newer daemon's data still there. */
+    char v[16];
+    query_text(d->db, "PRAGMA user_version", v, sizeof v);
+    assert_string_equal(v, "2");
+    query_text(d->db, "SELECT x FROM future", v, sizeof v);
+    assert_string_equal(v, "9");
+    query_text(d->db, "SELECT count(*) FROM sqlite_master WHERE name = 'games'", v, sizeof v);
+    assert_string_equal(v, "0");
+}
+
+static void test_unusable_paths(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = NULL;
+    char err[256], path[256];
+
+    /* A directory that does not exist. */
+    snprintf(path, sizeof path, "%s/missing/illegald.db", d->path);
+    err[0] = '\0';
+    assert_int_equal(store_open(&s, path, err, sizeof err), -1);
+    assert_null(s);
+    assert_non_null(strstr(err, path));
+
+    /* A regular file where a directory should be: unwritable even for root. */
+    snprintf(path, sizeof path, "%s/not-a-dir", d->path);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/not-a-dir/illegald.db", d->path);
+    err[0] = '\0';
+    assert_int_equal(store_open(&s, path, err, sizeof err), -1);
+    assert_null(s);
+    assert_true(err[0] != '\0');
+
+    /* The directory itself. */
+    err[0] = '\0';
+    assert_int_equal(store_open(&s, d->path, err, sizeof err), -1);
+    assert_null(s);
+    assert_true(err[0] != '\0');
+}
+
+static void test_not_a_database(void **state)
+{
+    struct dir *d = *state;
+    FILE *f = fopen(d->db, "w");
+    assert_non_null(f);
+    fputs("this is not an SQLite database, just some text that is long enough to have a header"
+          " and then some more text so the file is not empty at all\n",
+          f);
+    fclose(f);
+    struct store *s = NULL;
+    char err[256] = "";
+    assert_int_equal(store_open(&s, d->db, err, sizeof err), -1);
+    assert_null(s);
+    assert_true(err[0] != '\0');
+}
+
+static void test_writable_fails_while_locked(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    assert_int_equal(store_writable(s), 0);
+
+    /* Another connection holds the write lock: the check fails (after the
+     * busy timeout) instead of hanging or claiming success. */
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(d->db, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(store_writable(s), -1);
+    assert_int_equal(sqlite3_exec(h, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+
+    assert_int_equal(store_writable(s), 0);
+    store_close(s);
+}
+
+int main(void)
+{
+    /* Expected failures log errors; keep the rest quiet. */
+    log_set_level(LOG_ERROR);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_open_creates_schema, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_games, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_meta, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_transactions, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_reopen_keeps_data, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_newer_schema_refused, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_unusable_paths, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_not_a_database, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_writable_fails_while_locked, dir_setup, dir_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
