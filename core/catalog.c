@@ -158,8 +158,8 @@ static const struct entry english[] = {
     {"msg.offer-line", "#{id} {from} -> {to}: {give} for {ask}"},
     /* Game events. */
     {"msg.game-started",
-     "The game begins with {count} players: {players}. Resources in play: {resources}. Your "
-     "secret roles and hand are in your DMs."},
+     "The game begins with {count} players: {players}. Resources in play: {resources}. "
+     "Everyone's secret roles and hand arrive by DM."},
     {"msg.dealt",
      "Your secret roles. Dealer: {dealer} (you start with 5 {deals}). Buyer: {buyer} (each "
      "{buys} you hold at the end scores 1 point). Never tell anyone."},

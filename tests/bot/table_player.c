@@ -1,0 +1,431 @@
+/*
+ * table_player.c - scripted players for whole console games.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/catalog.h"
+#include "core/illegal/illegal.h"
+#include "table_player.h"
+
+static int seat_of(const struct table_player *tp, const char *user)
+{
+    for (unsigned i = 0; i < tp->n; i++)
+        if (strcmp(tp->users[i], user) == 0)
+            return (int)i;
+    return -1;
+}
+
+static void say(struct table_player *tp, const char *user, const char *text)
+{
+    harness_sendf(tp->h, "{\"type\":\"message\",\"channel\":\"%s\",\"user\":\"%s\",\"text\":\"%s\"}",
+                  tp->table, user, text);
+}
+
+static void dm(struct table_player *tp, const char *user, const char *text)
+{
+    harness_sendf(tp->h, "{\"type\":\"message\",\"channel\":\"dm\",\"user\":\"%s\",\"text\":\"%s\"}",
+                  user, text);
+}
+
+static void advance(struct table_player *tp, int seconds)
+{
+    harness_sendf(tp->h, "{\"type\":\"advance\",\"seconds\":%d}", seconds);
+}
+
+/* Sends, waits for the daemon, and reads what came back. */
+static size_t settle(struct table_player *tp)
+{
+    size_t from = harness_sync(tp->h);
+    tp_scan(tp);
+    return from;
+}
+
+static void read_hand(struct table_player *tp, int seat, const struct json_object *line)
+{
+    struct json_object *hand = line_data(line, "hand");
+    const char *dealer = line_data_str(line, "dealer");
+    const char *buyer = line_data_str(line, "buyer");
+    assert_non_null(hand);
+    assert_non_null(dealer);
+    assert_non_null(buyer);
+    memset(tp->hand[seat], 0, sizeof tp->hand[seat]);
+    json_object_object_foreach(hand, id, count)
+    {
+        int r = il_resource_from_id(id);
+        assert_true(r >= 0);
+        tp->hand[seat][r] = json_object_get_int(count);
+    }
+    snprintf(tp->dealer[seat], sizeof tp->dealer[seat], "%s", dealer);
+    snprintf(tp->buyer[seat], sizeof tp->buyer[seat], "%s", buyer);
+}
+
+void tp_scan(struct table_player *tp)
+{
+    struct harness *h = tp->h;
+    for (; tp->scanned < h->nlines; tp->scanned++) {
+        const struct json_object *l = h->lines[tp->scanned];
+        const char *type = line_str(l, "type");
+        const char *kind = line_str(l, "kind");
+        const char *channel = line_str(l, "channel");
+        const char *game = line_data_str(l, "game");
+        if (!type || strcmp(type, "error") == 0 || strcmp(type, "pong") == 0 || !channel)
+            continue;
+        if (strcmp(type, "game_over") == 0) {
+            if (strcmp(channel, tp->table) == 0) {
+                tp->game_over_line = (long)tp->scanned;
+                tp->phase = TP_OVER;
+            }
+            continue;
+        }
+        if (!game || strcmp(line_data_str(l, "table") ? line_data_str(l, "table") : "", tp->table))
+            continue;
+        if (strncmp(channel, "dm:", 3) == 0) {
+            int seat = seat_of(tp, channel + 3);
+            if (seat >= 0 && kind && strcmp(kind, "hand") == 0)
+                read_hand(tp, seat, l);
+            continue;
+        }
+        if (kind && strcmp(kind, "drop") == 0) {
+            struct json_object *open = line_data(l, "open");
+            tp->drop_line = (long)tp->scanned;
+            if (open && json_object_get_boolean(open) && tp->phase == TP_DROP)
+                tp->phase = TP_GRAB;
+            continue;
+        }
+        if (strcmp(type, "poll") == 0) {
+            tp->vote_line = (long)tp->scanned;
+            tp->phase = TP_VOTE;
+            continue;
+        }
+        const char *event = line_data_str(l, "event");
+        if (!event)
+            continue;
+        if (strncmp(event, "session-opened", 14) == 0) {
+            tp->phase = TP_DEALING;
+            tp->sessions_seen++;
+        } else if (strncmp(event, "drop-started", 12) == 0) {
+            tp->phase = TP_DROP;
+            tp->drops_seen++;
+        } else if (strcmp(event, "case-opened") == 0) {
+            tp->phase = TP_DEBATE;
+            tp->cases_seen++;
+        }
+    }
+}
+
+void tp_open(struct table_player *tp, struct harness *h, const char *table, unsigned n,
+             const char *variant)
+{
+    char text[64];
+    memset(tp, 0, sizeof *tp);
+    tp->h = h;
+    tp->n = n;
+    tp->drop_line = tp->vote_line = tp->game_over_line = -1;
+    tp->scanned = h->nlines;
+    snprintf(tp->table, sizeof tp->table, "%s", table);
+    snprintf(tp->variant, sizeof tp->variant, "%s", variant);
+    for (unsigned i = 0; i < n; i++)
+        snprintf(tp->users[i], sizeof tp->users[i], "%s-p%u", table, i + 1);
+    snprintf(text, sizeof text, "!illegal new %s", variant);
+    say(tp, tp->users[0], text);
+    for (unsigned i = 0; i < n; i++)
+        say(tp, tp->users[i], "!illegal join");
+    say(tp, tp->users[0], "!illegal start");
+    size_t from = settle(tp);
+    assert_int_equal(tp->phase, TP_DEALING);
+    /* Everyone got their roles and hand in private, and nothing else of anyone's. */
+    for (unsigned i = 0; i < n; i++) {
+        char channel[32];
+        snprintf(channel, sizeof channel, "dm:%s", tp->users[i]);
+        assert_true(harness_find(h, from, channel, "Your secret roles") >= 0);
+        assert_true(harness_find(h, from, channel, "Your hand") >= 0);
+        assert_true(tp->dealer[i][0] && tp->buyer[i][0]);
+        assert_int_equal(tp->hand[i][il_resource_from_id(tp->dealer[i])], 5);
+    }
+    assert_true(harness_find(h, from, table, "The game begins") >= 0);
+}
+
+int tp_phase_seconds(const struct table_player *tp)
+{
+    switch (tp->phase) {
+    case TP_DEALING:
+        return strcmp(tp->variant, "casual") == 0 ? 1200 : 180;
+    case TP_DROP:
+        return 2;
+    case TP_GRAB:
+        return 30;
+    case TP_DEBATE:
+        return 60;
+    case TP_VOTE:
+        return 30;
+    default:
+        return 1;
+    }
+}
+
+/* The resource seat holds most of, other than the one it scores. */
+static int spare_resource(const struct table_player *tp, unsigned seat)
+{
+    int best = -1;
+    int keep = il_resource_from_id(tp->buyer[seat]);
+    for (int r = 0; r < IL_RESOURCES; r++)
+        if (r != keep && tp->hand[seat][r] > 0 && (best < 0 || tp->hand[seat][r] > tp->hand[seat][best]))
+            best = r;
+    return best;
+}
+
+static void trade_round(struct table_player *tp)
+{
+    struct harness *h = tp->h;
+    for (unsigned i = 0; i + 1 < tp->n; i += 2) {
+        unsigned j = i + 1;
+        int give = spare_resource(tp, i), ask = spare_resource(tp, j);
+        if (give < 0 || ask < 0)
+            continue;
+        char text[256], from_dm[32], to_dm[32];
+        /* Swapping like for like would change nothing: make it a gift instead. */
+        if (ask == give)
+            snprintf(text, sizeof text, "offer %s 1 %s for nothing", tp->users[j],
+                     il_resource_id((unsigned)give));
+        else
+            snprintf(text, sizeof text, "offer %s 1 %s for 1 %s", tp->users[j],
+                     il_resource_id((unsigned)give), il_resource_id((unsigned)ask));
+        dm(tp, tp->users[i], text);
+        size_t from = settle(tp);
+        snprintf(from_dm, sizeof from_dm, "dm:%s", tp->users[i]);
+        snprintf(to_dm, sizeof to_dm, "dm:%s", tp->users[j]);
+        long received = harness_find(h, from, to_dm, "Offer #");
+        assert_true(received >= 0);
+        assert_true(harness_find(h, from, from_dm, "Offer #") >= 0);
+        struct json_object *id = line_data(h->lines[received], "offer");
+        assert_non_null(id);
+        int offer = json_object_get_int(id);
+        int before_i = tp->hand[i][give], before_j = tp->hand[j][give];
+        snprintf(text, sizeof text, "accept %d", offer);
+        dm(tp, tp->users[j], text);
+        from = settle(tp);
+        assert_true(harness_find(h, from, to_dm, "You accepted offer") >= 0);
+        assert_true(harness_find(h, from, from_dm, "accepted offer") >= 0);
+        assert_int_equal(tp->hand[i][give], before_i - 1);
+        assert_int_equal(tp->hand[j][give], before_j + 1);
+        tp->trades++;
+    }
+    /* An offer declined and one cancelled leave both hands as they were. */
+    if (tp->n >= 3) {
+        int give = spare_resource(tp, 2);
+        char text[256];
+        snprintf(text, sizeof text, "offer %s 1 %s for nothing", tp->users[0], il_resource_id((unsigned)give));
+        dm(tp, tp->users[2], text);
+        size_t from = settle(tp);
+        char to_dm[32];
+        snprintf(to_dm, sizeof to_dm, "dm:%s", tp->users[0]);
+        long line = harness_find(h, from, to_dm, "Offer #");
+        assert_true(line >= 0);
+        snprintf(text, sizeof text, "decline %d", json_object_get_int(line_data(h->lines[line], "offer")));
+        dm(tp, tp->users[0], text);
+        snprintf(text, sizeof text, "offer %s nothing for 1 %s", tp->users[1], il_resource_id((unsigned)give));
+        dm(tp, tp->users[2], text);
+        from = settle(tp);
+        snprintf(to_dm, sizeof to_dm, "dm:%s", tp->users[2]);
+        line = harness_find(h, from, to_dm, "Offer #");
+        assert_true(line >= 0);
+        snprintf(text, sizeof text, "cancel %d", json_object_get_int(line_data(h->lines[line], "offer")));
+        dm(tp, tp->users[2], text);
+        from = settle(tp);
+        assert_true(harness_find(h, from, to_dm, "was cancelled") >= 0);
+    }
+}
+
+static void grab_round(struct table_player *tp)
+{
+    struct harness *h = tp->h;
+    assert_true(tp->drop_line >= 0);
+    const struct json_object *drop = h->lines[tp->drop_line];
+    const char *drop_id = line_str(drop, "id");
+    struct json_object *shown = line_data(drop, "shown");
+    struct json_object *reactions = line_data(drop, "reactions");
+    assert_non_null(shown);
+    assert_non_null(reactions);
+    unsigned ncards = (unsigned)json_object_array_length(shown);
+    assert_int_equal(ncards, tp->n);
+    for (unsigned i = 0; i < tp->n && i < ncards; i++) {
+        const char *res = json_object_get_string(json_object_array_get_idx(shown, i));
+        if (i % 2 == 0) {
+            const char *key = NULL;
+            json_object_object_foreach(reactions, emoji, value)
+            {
+                if (strcmp(json_object_get_string(value), res) == 0)
+                    key = emoji;
+            }
+            assert_non_null(key);
+            harness_sendf(h,
+                          "{\"type\":\"reaction\",\"channel\":\"%s\",\"user\":\"%s\",\"message\":\"%s\","
+                          "\"key\":\"%s\"}",
+                          tp->table, tp->users[i], drop_id, key);
+            tp->grabs_by_reaction++;
+        } else {
+            char text[64];
+            snprintf(text, sizeof text, "!illegal grab %s", res);
+            say(tp, tp->users[i], text);
+            tp->grabs_by_text++;
+        }
+        /* The first player reaches for a second card at once: refused. */
+        if (i == 0 && ncards > 1) {
+            char text[64];
+            snprintf(text, sizeof text, "!illegal grab %s",
+                     json_object_get_string(json_object_array_get_idx(shown, 1)));
+            say(tp, tp->users[0], text);
+        }
+    }
+    size_t from = settle(tp);
+    char who[64];
+    snprintf(who, sizeof who, "%s grabs", tp->users[0]);
+    assert_true(harness_find(h, from, tp->table, who) >= 0);
+    char channel[32];
+    snprintf(channel, sizeof channel, "dm:%s", tp->users[0]);
+    assert_true(harness_find(h, from, channel, "already took a card") >= 0);
+    /* Every card went to the one who reached first; the drop closed by itself. */
+    assert_true(tp->phase == TP_DEALING || tp->phase == TP_DEBATE || tp->phase == TP_OVER);
+}
+
+static void vote_round(struct table_player *tp)
+{
+    unsigned accused = tp->cases_seen % tp->n;
+    for (unsigned i = 0; i < tp->n; i++) {
+        char text[64];
+        if (i == accused) {
+            snprintf(text, sizeof text, "vote %s", tp->users[(i + 1) % tp->n]);
+        } else if (i == (accused + 2) % tp->n) {
+            /* Changes their mind: abstains after a first vote. */
+            snprintf(text, sizeof text, "vote %s", tp->users[accused]);
+            dm(tp, tp->users[i], text);
+            snprintf(text, sizeof text, "abstain");
+        } else {
+            snprintf(text, sizeof text, "vote %s", tp->users[accused]);
+        }
+        dm(tp, tp->users[i], text);
+        tp->votes++;
+    }
+    size_t from = settle(tp);
+    char channel[32];
+    snprintf(channel, sizeof channel, "dm:%s", tp->users[(accused + 1) % tp->n]);
+    assert_true(harness_find(tp->h, from, channel, "Your vote on case") >= 0);
+    /* Nothing about the votes reaches the table before the tally. */
+    for (size_t i = from; i < tp->h->nlines; i++)
+        assert_false(line_in(tp->h->lines[i], tp->table));
+}
+
+void tp_step(struct table_player *tp)
+{
+    enum tp_phase phase = tp->phase;
+    switch (phase) {
+    case TP_DEALING:
+        trade_round(tp);
+        break;
+    case TP_GRAB:
+        grab_round(tp);
+        if (tp->phase != TP_GRAB)
+            return;
+        break;
+    case TP_VOTE:
+        vote_round(tp);
+        break;
+    default:
+        break;
+    }
+    if (tp->phase == phase && phase != TP_OVER) {
+        advance(tp, tp_phase_seconds(tp));
+        settle(tp);
+    }
+}
+
+void tp_play_to_end(struct table_player *tp)
+{
+    for (unsigned steps = 0; tp->phase != TP_OVER; steps++) {
+        assert_true(steps < 400);
+        tp_step(tp);
+    }
+    assert_int_equal(tp->sessions_seen, 5);
+    assert_int_equal(tp->drops_seen, 4);
+}
+
+int tp_score(const struct table_player *tp, const char *user)
+{
+    struct json_object *scores, *v;
+    assert_true(tp->game_over_line >= 0);
+    assert_true(json_object_object_get_ex(tp->h->lines[tp->game_over_line], "scores", &scores));
+    assert_true(json_object_object_get_ex(scores, user, &v));
+    return json_object_get_int(v);
+}
+
+/* True when every occurrence of name in text is on a suspect card. */
+static bool only_as_suspect(const char *text, const char *name)
+{
+    static const char prefix[] = "Suspect: ";
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
+        if ((size_t)(p - text) < sizeof prefix - 1 ||
+            strncmp(p - (sizeof prefix - 1), prefix, sizeof prefix - 1) != 0)
+            return false;
+    return true;
+}
+
+static const char *role_name(unsigned kind, const char *resource)
+{
+    char key[64];
+    snprintf(key, sizeof key, "card.%s", il_card_id(IL_CARD(kind, il_resource_from_id(resource))));
+    return catalog_text("en", key);
+}
+
+void tp_check_secrets(const struct table_player *tp)
+{
+    const struct harness *h = tp->h;
+    static const char *const private_words[] = {"Your ", "Offer #", "offer #", "You ", "hand:",
+                                                "vote on case"};
+    bool revealed = false;
+    for (size_t i = 0; i < h->nlines; i++) {
+        const struct json_object *l = h->lines[i];
+        const char *text = line_str(l, "text");
+        const char *event = line_data_str(l, "event");
+        const char *channel = line_str(l, "channel");
+        if (!text || !channel)
+            continue;
+        if (event && strcmp(event, "reveal") == 0 && strcmp(channel, tp->table) == 0)
+            revealed = true;
+        if (strcmp(channel, tp->table) == 0 && !revealed) {
+            for (size_t w = 0; w < sizeof private_words / sizeof *private_words; w++)
+                if (strstr(text, private_words[w])) {
+                    fprintf(stderr, "leak in table line %zu: %s\n", i, text);
+                    fail();
+                }
+            assert_null(line_data(l, "hand"));
+            assert_null(line_data(l, "dealer"));
+            for (unsigned s = 0; s < tp->n; s++) {
+                if (!only_as_suspect(text, role_name(IL_KIND_DEALER, tp->dealer[s])) ||
+                    !only_as_suspect(text, role_name(IL_KIND_BUYER, tp->buyer[s]))) {
+                    fprintf(stderr, "role leak in table line %zu: %s\n", i, text);
+                    fail();
+                }
+            }
+        } else if (strncmp(channel, "dm:", 3) == 0) {
+            int me = seat_of(tp, channel + 3);
+            if (me < 0)
+                continue;
+            for (unsigned s = 0; s < tp->n; s++) {
+                if ((int)s == me || !strcmp(tp->dealer[s], tp->dealer[me]) ||
+                    !strcmp(tp->buyer[s], tp->buyer[me]))
+                    continue;
+                if (!only_as_suspect(text, role_name(IL_KIND_DEALER, tp->dealer[s])) ||
+                    !only_as_suspect(text, role_name(IL_KIND_BUYER, tp->buyer[s]))) {
+                    fprintf(stderr, "role leak in %s line %zu: %s\n", channel, i, text);
+                    fail();
+                }
+            }
+        }
+    }
+}

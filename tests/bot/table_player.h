@@ -1,0 +1,62 @@
+/*
+ * table_player.h - plays whole games at one console table, like real players.
+ *
+ * It reads the transcript the way a person reads their screen: the hand in
+ * their DMs, the drop message and the vote in the table. From that it trades,
+ * grabs (by reaction and by text), debates and votes, and checks at each step
+ * that every user saw what they should. Phases are followed through the
+ * `data.event` of public notices.
+ */
+#ifndef TESTS_TABLE_PLAYER_H
+#define TESTS_TABLE_PLAYER_H
+
+#include <stdbool.h>
+
+#include "console_harness.h"
+
+enum tp_phase { TP_LOBBY, TP_DEALING, TP_DROP, TP_GRAB, TP_DEBATE, TP_VOTE, TP_OVER };
+
+struct table_player {
+    struct harness *h;
+    char table[32];
+    char variant[16];
+    unsigned n;
+    char users[8][16];
+    size_t scanned;
+    enum tp_phase phase;
+    long drop_line;     /* last drop message line */
+    long vote_line;     /* last vote (poll) line */
+    long game_over_line;
+    int hand[8][8];     /* resource counts per seat, from the latest hand message */
+    char dealer[8][32], buyer[8][32]; /* resource ids of each seat's roles */
+    unsigned trades, grabs_by_reaction, grabs_by_text, votes;
+    unsigned sessions_seen, drops_seen, cases_seen;
+};
+
+/* Opens a table with n players ("p1".."pn"; p1 hosts) and starts the game. */
+void tp_open(struct table_player *tp, struct harness *h, const char *table, unsigned n,
+             const char *variant);
+
+/* Reads every new line of the transcript into tp's knowledge. */
+void tp_scan(struct table_player *tp);
+
+/* Plays one step of the current phase (trades, grabs, votes, or waiting). */
+void tp_step(struct table_player *tp);
+
+/* Plays until the game is over. */
+void tp_play_to_end(struct table_player *tp);
+
+/* Seconds of the current phase's timer under the default settings. */
+int tp_phase_seconds(const struct table_player *tp);
+
+/*
+ * Checks the whole transcript for leaks: no table message before the final
+ * reveal names a role except on a suspect card, or shows a hand, an offer or
+ * a vote; no DM names another player's roles except on suspect cards.
+ */
+void tp_check_secrets(const struct table_player *tp);
+
+/* Score of user in the game_over line. */
+int tp_score(const struct table_player *tp, const char *user);
+
+#endif
