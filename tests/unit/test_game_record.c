@@ -1,0 +1,519 @@
+/*
+ * test_game_record.c - a hosted game's record survives game_to_json, a trip
+ * through text, and game_from_json unchanged; damaged records are refused.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include <cmocka.h>
+
+#include "bot/game.h"
+
+#define T0 1700000000000LL
+
+static struct il_events events;
+
+static const char *const users[] = {
+    "alice", "<@123456789012345678>", "@carol:example.org", "dave", "erin", "frank", "grace",
+    "heidi"};
+static const char *const display[] = {
+    "Alice", "Bob \"the Builder\"", "Carol", "", "Érin ✓", "Frank", "Grace", "Heidi"};
+
+/* A started game of n players, set up from seed. */
+static void make_game(struct game *g, unsigned n, enum il_variant v, uint64_t seed)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->id, sizeof g->id, "g7");
+    snprintf(g->table, sizeof g->table, "!room:example.org");
+    snprintf(g->host, sizeof g->host, "%s", users[0]);
+    snprintf(g->language, sizeof g->language, "en");
+    il_config_default(&g->config, v);
+    g->config.timer_ms[IL_TIMER_DEBATE] = 45000;
+    g->nseats = n;
+    for (unsigned i = 0; i < n; i++) {
+        snprintf(g->seats[i].user, sizeof g->seats[i].user, "%s", users[i]);
+        snprintf(g->seats[i].name, sizeof g->seats[i].name, "%s", display[i]);
+    }
+    g->seed = seed;
+    rng_seed(&g->rng, seed);
+    events.n = 0;
+    assert_int_equal(il_game_setup(&g->state, &g->config, n, T0, &g->rng, &events), IL_OK);
+    g->started = true;
+    g->tracked_deadline = g->state.deadline;
+    g->phase_length = g->config.timer_ms[IL_TIMER_SESSION];
+    g->reminders_sent = 1;
+}
+
+/* Serialises g to text and parses it back into a fresh json object. */
+static struct json_object *to_json_and_back(const struct game *g)
+{
+    struct json_object *j = game_to_json(g);
+    assert_non_null(j);
+    const char *text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+    assert_non_null(text);
+    struct json_object *back = json_tokener_parse(text);
+    assert_non_null(back);
+    json_object_put(j);
+    return back;
+}
+
+static void assert_same_game(const struct game *a, const struct game *b)
+{
+    assert_string_equal(a->id, b->id);
+    assert_null(b->platform);
+    assert_string_equal(a->table, b->table);
+    assert_string_equal(a->host, b->host);
+    assert_string_equal(a->language, b->language);
+    assert_int_equal(a->started, b->started);
+    assert_int_equal(a->nseats, b->nseats);
+    for (unsigned i = 0; i < a->nseats; i++) {
+        assert_string_equal(a->seats[i].user, b->seats[i].user);
+        assert_string_equal(a->seats[i].name, b->seats[i].name);
+        assert_false(b->seats[i].dm_unreachable);
+    }
+    assert_int_equal(a->config.variant, b->config.variant);
+    assert_int_equal(a->config.resources, b->config.resources);
+    for (unsigned t = 0; t < IL_TIMERS; t++)
+        assert_int_equal(a->config.timer_ms[t], b->config.timer_ms[t]);
+    assert_true(a->seed == b->seed);
+    assert_memory_equal(&a->rng, &b->rng, sizeof a->rng);
+    assert_int_equal(a->tracked_deadline, b->tracked_deadline);
+    assert_int_equal(a->phase_length, b->phase_length);
+    assert_int_equal(a->reminders_sent, b->reminders_sent);
+    assert_int_equal(b->probes_pending, 0);
+    if (a->started)
+        assert_memory_equal(&a->state, &b->state, sizeof a->state);
+}
+
+static void round_trip(const struct game *g)
+{
+    struct json_object *j = to_json_and_back(g);
+    struct game *back = malloc(sizeof *back);
+    assert_non_null(back);
+    memset(back, 0xa5, sizeof *back);
+    char why[128] = "";
+    if (game_from_json(back, j, why, sizeof why) != 0)
+        fail_msg("round trip refused: %s", why);
+    back->platform = NULL;
+    assert_same_game(g, back);
+
+    /* Writing the restored record again gives the same text. */
+    struct json_object *again = game_to_json(back);
+    assert_string_equal(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+                        json_object_to_json_string_ext(again, JSON_C_TO_STRING_PLAIN));
+    json_object_put(again);
+    json_object_put(j);
+    free(back);
+}
+
+static void test_round_trip_fresh_games(void **state)
+{
+    (void)state;
+    static struct game g;
+    /* Seeds and rng words use all 64 bits: they must not pass through a double. */
+    static const uint64_t seeds[] = {1, 42, 0xFFFFFFFFFFFFFFFFULL, 0x8000000000000001ULL};
+    for (unsigned n = IL_MIN_PLAYERS; n <= IL_MAX_PLAYERS; n++)
+        for (size_t s = 0; s < sizeof seeds / sizeof *seeds; s++) {
+            make_game(&g, n, (enum il_variant)((n + s) % 3), seeds[s]);
+            round_trip(&g);
+        }
+}
+
+static void test_round_trip_mid_game(void **state)
+{
+    (void)state;
+    static struct game g;
+    make_game(&g, 5, IL_VARIANT_STANDARD, 7);
+    /* Open offers, a trade, a pause: all of it is in the record. */
+    struct il_action a = {.type = IL_ACT_OFFER, .player = 0, .target = 1};
+    a.give.n[g.state.players[0].dealer] = 2;
+    a.ask.n[g.state.players[1].dealer] = 1;
+    events.n = 0;
+    assert_int_equal(il_game_apply(&g.state, &a, T0 + 1000, &g.rng, &events), IL_OK);
+    struct il_action b = {.type = IL_ACT_OFFER, .player = 2, .target = 3};
+    b.give.n[g.state.players[2].dealer] = 1;
+    events.n = 0;
+    assert_int_equal(il_game_apply(&g.state, &b, T0 + 2000, &g.rng, &events), IL_OK);
+    struct il_action acc = {.type = IL_ACT_ACCEPT, .player = 3, .offer_id = 2};
+    events.n = 0;
+    assert_int_equal(il_game_apply(&g.state, &acc, T0 + 3000, &g.rng, &events), IL_OK);
+    struct il_action pause = {.type = IL_ACT_PAUSE, .player = IL_GM};
+    events.n = 0;
+    assert_int_equal(il_game_apply(&g.state, &pause, T0 + 4000, &g.rng, &events), IL_OK);
+    g.reminders_sent = 3;
+    assert_int_equal(g.state.noffers, 1);
+    assert_true(g.state.paused);
+    round_trip(&g);
+
+    /* And after ticking through to the tribunal and the end. */
+    struct il_action resume = {.type = IL_ACT_RESUME, .player = IL_GM};
+    events.n = 0;
+    assert_int_equal(il_game_apply(&g.state, &resume, T0 + 5000, &g.rng, &events), IL_OK);
+    int64_t now = T0 + 5000;
+    bool saw_vote = false;
+    for (int i = 0; i < 500 && g.state.phase != IL_PHASE_OVER; i++) {
+        now = g.state.deadline;
+        struct il_action tick = {.type = IL_ACT_TICK};
+        events.n = 0;
+        assert_int_equal(il_game_apply(&g.state, &tick, now, &g.rng, &events), IL_OK);
+        if (g.state.phase == IL_PHASE_VOTE && !saw_vote) {
+            saw_vote = true;
+            round_trip(&g);
+        }
+    }
+    assert_true(saw_vote);
+    assert_int_equal(g.state.phase, IL_PHASE_OVER);
+    round_trip(&g);
+}
+
+static void test_round_trip_lobby(void **state)
+{
+    (void)state;
+    static struct game g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.id, sizeof g.id, "g12345");
+    snprintf(g.table, sizeof g.table, "t1");
+    snprintf(g.host, sizeof g.host, "alice");
+    snprintf(g.language, sizeof g.language, "en");
+    il_config_default(&g.config, IL_VARIANT_CASUAL);
+    g.config.resources = 0x0F;
+    g.seed = 99;
+    rng_seed(&g.rng, 99);
+    round_trip(&g); /* no seats at all */
+    g.nseats = 2;
+    snprintf(g.seats[0].user, sizeof g.seats[0].user, "alice");
+    snprintf(g.seats[1].user, sizeof g.seats[1].user, "bob");
+    snprintf(g.seats[1].name, sizeof g.seats[1].name, "Bob");
+    round_trip(&g);
+
+    /* A lobby record carries no rules state. */
+    struct json_object *j = game_to_json(&g);
+    struct json_object *v;
+    assert_false(json_object_object_get_ex(j, "state", &v));
+    json_object_put(j);
+}
+
+/* ---- damaged records ------------------------------------------------------ */
+
+static struct game base;
+
+static int base_setup(void **state)
+{
+    (void)state;
+    make_game(&base, 5, IL_VARIANT_ADVANCED, 2024);
+    return 0;
+}
+
+/* Asserts that the record with `edit` applied is refused, and out untouched. */
+static void refuse(void (*edit)(struct json_object *), const char *what)
+{
+    struct json_object *j = to_json_and_back(&base);
+    edit(j);
+    static struct game out;
+    memset(&out, 0x3c, sizeof out);
+    char why[128] = "";
+    if (game_from_json(&out, j, why, sizeof why) == 0)
+        fail_msg("a record with %s was accepted", what);
+    assert_true(why[0] != '\0');
+    for (size_t i = 0; i < sizeof out; i++)
+        if (((unsigned char *)&out)[i] != 0x3c)
+            fail_msg("%s: the output changed at byte %zu", what, i);
+    json_object_put(j);
+}
+
+static struct json_object *seats_of(struct json_object *j)
+{
+    struct json_object *v;
+    assert_true(json_object_object_get_ex(j, "seats", &v));
+    return v;
+}
+
+static struct json_object *child(struct json_object *j, const char *k)
+{
+    struct json_object *v;
+    assert_true(json_object_object_get_ex(j, k, &v));
+    return v;
+}
+
+static void del_id(struct json_object *j)
+{
+    json_object_object_del(j, "id");
+}
+static void del_table(struct json_object *j)
+{
+    json_object_object_del(j, "table");
+}
+static void del_host(struct json_object *j)
+{
+    json_object_object_del(j, "host");
+}
+static void del_language(struct json_object *j)
+{
+    json_object_object_del(j, "language");
+}
+static void id_not_string(struct json_object *j)
+{
+    json_object_object_add(j, "id", json_object_new_int(7));
+}
+static void id_too_long(struct json_object *j)
+{
+    json_object_object_add(j, "id", json_object_new_string("g123456789012345678901234"));
+}
+static void table_too_long(struct json_object *j)
+{
+    char t[GAME_TEXT_MAX + 10];
+    memset(t, 't', sizeof t - 1);
+    t[sizeof t - 1] = '\0';
+    json_object_object_add(j, "table", json_object_new_string(t));
+}
+static void del_started(struct json_object *j)
+{
+    json_object_object_del(j, "started");
+}
+static void started_not_bool(struct json_object *j)
+{
+    json_object_object_add(j, "started", json_object_new_int(1));
+}
+static void bad_variant(struct json_object *j)
+{
+    json_object_object_add(j, "variant", json_object_new_string("speed"));
+}
+static void del_variant(struct json_object *j)
+{
+    json_object_object_del(j, "variant");
+}
+static void bad_resources(struct json_object *j)
+{
+    json_object_object_add(j, "resources", json_object_new_int(256));
+}
+static void negative_resources(struct json_object *j)
+{
+    json_object_object_add(j, "resources", json_object_new_int(-1));
+}
+static void del_timers(struct json_object *j)
+{
+    json_object_object_del(j, "timers");
+}
+static void del_one_timer(struct json_object *j)
+{
+    json_object_object_del(child(j, "timers"), "vote");
+}
+static void timer_too_short(struct json_object *j)
+{
+    json_object_object_add(child(j, "timers"), "session",
+                           json_object_new_int64(IL_TIMER_MIN_MS - 1));
+}
+static void timer_too_long(struct json_object *j)
+{
+    json_object_object_add(child(j, "timers"), "grab", json_object_new_int64(IL_TIMER_MAX_MS + 1));
+}
+static void timer_negative(struct json_object *j)
+{
+    json_object_object_add(child(j, "timers"), "debate", json_object_new_int64(-60000));
+}
+static void timer_as_string(struct json_object *j)
+{
+    json_object_object_add(child(j, "timers"), "reveal", json_object_new_string("2000"));
+}
+static void del_seats(struct json_object *j)
+{
+    json_object_object_del(j, "seats");
+}
+static void seats_not_array(struct json_object *j)
+{
+    json_object_object_add(j, "seats", json_object_new_object());
+}
+static void seat_dropped(struct json_object *j)
+{
+    struct json_object *seats = seats_of(j);
+    json_object_array_del_idx(seats, json_object_array_length(seats) - 1, 1);
+}
+static void seat_added(struct json_object *j)
+{
+    struct json_object *s = json_object_new_object();
+    json_object_object_add(s, "user", json_object_new_string("mallory"));
+    json_object_object_add(s, "name", json_object_new_string("Mallory"));
+    json_object_array_add(seats_of(j), s);
+}
+static void nine_seats(struct json_object *j)
+{
+    while (json_object_array_length(seats_of(j)) < IL_MAX_PLAYERS + 1)
+        seat_added(j);
+}
+static void seat_without_user(struct json_object *j)
+{
+    json_object_object_del(json_object_array_get_idx(seats_of(j), 2), "user");
+}
+static void seat_not_object(struct json_object *j)
+{
+    json_object_array_put_idx(seats_of(j), 1, json_object_new_string("bob"));
+}
+static void del_seed(struct json_object *j)
+{
+    json_object_object_del(j, "seed");
+}
+static void seed_not_number(struct json_object *j)
+{
+    json_object_object_add(j, "seed", json_object_new_string("12abc"));
+}
+static void seed_empty(struct json_object *j)
+{
+    json_object_object_add(j, "seed", json_object_new_string(""));
+}
+static void del_rng(struct json_object *j)
+{
+    json_object_object_del(j, "rng");
+}
+static void rng_short(struct json_object *j)
+{
+    json_object_array_del_idx(child(j, "rng"), 3, 1);
+}
+static void rng_long(struct json_object *j)
+{
+    json_object_array_add(child(j, "rng"), json_object_new_string("5"));
+}
+static void rng_word_not_number(struct json_object *j)
+{
+    json_object_array_put_idx(child(j, "rng"), 2, json_object_new_string("0x12"));
+}
+static void rng_word_null(struct json_object *j)
+{
+    json_object_array_put_idx(child(j, "rng"), 0, NULL);
+}
+static void rng_not_array(struct json_object *j)
+{
+    json_object_object_add(j, "rng", json_object_new_string("1 2 3 4"));
+}
+static void del_tracked_deadline(struct json_object *j)
+{
+    json_object_object_del(j, "tracked_deadline");
+}
+static void del_phase_length(struct json_object *j)
+{
+    json_object_object_del(j, "phase_length");
+}
+static void bad_reminders(struct json_object *j)
+{
+    json_object_object_add(j, "reminders_sent", json_object_new_int(4));
+}
+static void negative_reminders(struct json_object *j)
+{
+    json_object_object_add(j, "reminders_sent", json_object_new_int(-1));
+}
+static void del_state(struct json_object *j)
+{
+    json_object_object_del(j, "state");
+}
+static void state_wrong_players(struct json_object *j)
+{
+    json_object_object_add(child(j, "state"), "nplayers", json_object_new_int(6));
+}
+static void state_not_object(struct json_object *j)
+{
+    json_object_object_add(j, "state", json_object_new_array());
+}
+static void state_missing_field(struct json_object *j)
+{
+    json_object_object_del(child(j, "state"), "phase");
+}
+
+static void test_damaged_records(void **state)
+{
+    (void)state;
+    static const struct {
+        void (*edit)(struct json_object *);
+        const char *what;
+    } cases[] = {
+        {del_id, "no id"},
+        {del_table, "no table"},
+        {del_host, "no host"},
+        {del_language, "no language"},
+        {id_not_string, "a numeric id"},
+        {id_too_long, "an id too long"},
+        {table_too_long, "a table id too long"},
+        {del_started, "no started"},
+        {started_not_bool, "started not a bool"},
+        {bad_variant, "an unknown variant"},
+        {del_variant, "no variant"},
+        {bad_resources, "resources 256"},
+        {negative_resources, "resources -1"},
+        {del_timers, "no timers"},
+        {del_one_timer, "a timer missing"},
+        {timer_too_short, "a timer too short"},
+        {timer_too_long, "a timer too long"},
+        {timer_negative, "a negative timer"},
+        {timer_as_string, "a timer as a string"},
+        {del_seats, "no seats"},
+        {seats_not_array, "seats not an array"},
+        {seat_dropped, "fewer seats than players"},
+        {seat_added, "more seats than players"},
+        {nine_seats, "nine seats"},
+        {seat_without_user, "a seat without user"},
+        {seat_not_object, "a seat that is a string"},
+        {del_seed, "no seed"},
+        {seed_not_number, "a seed that is no number"},
+        {seed_empty, "an empty seed"},
+        {del_rng, "no rng"},
+        {rng_short, "three rng words"},
+        {rng_long, "five rng words"},
+        {rng_word_not_number, "an rng word in hex"},
+        {rng_word_null, "a null rng word"},
+        {rng_not_array, "rng not an array"},
+        {del_tracked_deadline, "no tracked deadline"},
+        {del_phase_length, "no phase length"},
+        {bad_reminders, "reminders_sent 4"},
+        {negative_reminders, "reminders_sent -1"},
+        {del_state, "started with no state"},
+        {state_wrong_players, "a state for 6 players at 5 seats"},
+        {state_not_object, "a state that is an array"},
+        {state_missing_field, "a state without phase"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        refuse(cases[i].edit, cases[i].what);
+}
+
+static void test_not_an_object(void **state)
+{
+    (void)state;
+    static struct game out;
+    char why[64] = "";
+    struct json_object *j = json_tokener_parse("[1,2,3]");
+    assert_int_equal(game_from_json(&out, j, why, sizeof why), -1);
+    assert_true(why[0] != '\0');
+    json_object_put(j);
+    j = json_object_new_object();
+    assert_int_equal(game_from_json(&out, j, why, sizeof why), -1);
+    json_object_put(j);
+}
+
+static void test_seat_helpers(void **state)
+{
+    (void)state;
+    static struct game g;
+    make_game(&g, 5, IL_VARIANT_STANDARD, 3);
+    assert_int_equal(game_seat_of(&g, "alice"), 0);
+    assert_int_equal(game_seat_of(&g, "@carol:example.org"), 2);
+    assert_int_equal(game_seat_of(&g, "Alice"), -1);
+    assert_int_equal(game_seat_of(&g, "frank"), -1); /* seat 5 is not taken */
+    assert_string_equal(game_seat_name(&g, 0), "Alice");
+    /* dave has no display name: his id stands in. */
+    assert_string_equal(game_seat_name(&g, 3), "dave");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_fresh_games),
+        cmocka_unit_test(test_round_trip_mid_game),
+        cmocka_unit_test(test_round_trip_lobby),
+        cmocka_unit_test_setup(test_damaged_records, base_setup),
+        cmocka_unit_test(test_not_an_object),
+        cmocka_unit_test(test_seat_helpers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
