@@ -185,7 +185,10 @@ static bool check_drop(const struct il_game *g, char *why, size_t len)
     } else {
         if (g->drop_shown != g->drop_count)
             return fail(why, len, "grab window before every card is shown");
-        if (taken < grabbed || grabbed == il_active_count(g))
+        /* Cards go only to active players and to players removed since;
+         * enough must be left for everyone still waiting. */
+        unsigned active = il_active_count(g);
+        if (taken < grabbed || taken > grabbed + (g->nplayers - active) || grabbed == active)
             return fail(why, len, "%u drop cards taken for %u grabs", taken, grabbed);
     }
     return true;

@@ -286,6 +286,22 @@ static void duplicated_cards(void **state)
     json_object_put(j);
 }
 
+static void drop_cards_taken_beyond_the_grabs(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_setup(&f, 5, IL_VARIANT_STANDARD, 73);
+    fx_until(&f, IL_PHASE_DROP_GRAB, 1);
+    struct il_action a = act_grab(0, f.g.drop_cards[0]);
+    fx_ok(&f, &a);
+    struct json_object *j = il_game_to_json(&f.g);
+    struct json_object *taken = at(at(j, "drop"), "taken");
+    for (size_t i = 0; i < json_object_array_length(taken); i++)
+        json_object_array_put_idx(taken, i, json_object_new_boolean(1));
+    expect_corrupt(j, "drop cards taken by nobody");
+    json_object_put(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +310,7 @@ int main(void)
         cmocka_unit_test(missing_fields),
         cmocka_unit_test(bad_values),
         cmocka_unit_test(duplicated_cards),
+        cmocka_unit_test(drop_cards_taken_beyond_the_grabs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
