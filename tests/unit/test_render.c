@@ -1,0 +1,728 @@
+/*
+ * test_render.c - rules events to messages. A real game is driven through
+ * trades, a pause, a drop, a kick, the tribunal and the end; every message
+ * is recorded and checked for who may see it and what it may say.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include <cmocka.h>
+
+#include "bot/render.h"
+#include "core/catalog.h"
+
+#define T0 1700000000000LL
+
+/* ---- recording ------------------------------------------------------------ */
+
+struct sent {
+    enum outbound_kind kind;
+    char *channel, *user, *key, *text;
+    bool replace;
+    struct json_object *data; /* a deep copy */
+    enum il_event_type event; /* what was being rendered */
+    int audience;
+};
+
+struct rec {
+    struct sent *v;
+    size_t n, cap;
+    enum il_event_type event;
+    int audience;
+};
+
+static char *dup_or_null(const char *s)
+{
+    if (!s)
+        return NULL;
+    char *d = strdup(s);
+    assert_non_null(d);
+    return d;
+}
+
+static void record(void *arg, const struct outbound *m)
+{
+    struct rec *r = arg;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 256;
+        r->v = realloc(r->v, r->cap * sizeof *r->v);
+        assert_non_null(r->v);
+    }
+    struct sent *s = &r->v[r->n++];
+    s->kind = m->kind;
+    s->channel = dup_or_null(m->channel);
+    s->user = dup_or_null(m->user);
+    s->key = dup_or_null(m->key);
+    s->text = dup_or_null(m->text);
+    s->replace = m->replace;
+    s->data = m->data ? json_tokener_parse(
+                            json_object_to_json_string((struct json_object *)(uintptr_t)m->data))
+                      : NULL;
+    s->event = r->event;
+    s->audience = r->audience;
+    /* Exactly one of channel and user; text always complete. */
+    assert_true((m->channel != NULL) != (m->user != NULL));
+    assert_non_null(m->text);
+    assert_true(m->text[0] != '\0');
+}
+
+static void rec_free(struct rec *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->v[i].channel);
+        free(r->v[i].user);
+        free(r->v[i].key);
+        free(r->v[i].text);
+        json_object_put(r->v[i].data);
+    }
+    free(r->v);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- driving a game ------------------------------------------------------- */
+
+static const char *const users[] = {"alice", "bob", "carol", "dave", "erin"};
+static const char *const names[] = {"Alice", "Bob", "Carol", "Dave", "Erin"};
+
+struct drive {
+    struct game g;
+    struct il_events ev;
+    struct rec rec;
+    int64_t now;
+    unsigned seen[64]; /* events rendered, by type */
+};
+
+static void render_events(struct drive *d)
+{
+    for (unsigned i = 0; i < d->ev.n; i++) {
+        const struct il_event *e = &d->ev.v[i];
+        d->rec.event = e->type;
+        d->rec.audience = e->audience;
+        size_t before = d->rec.n;
+        render_event(&d->g, e, record, &d->rec);
+        assert_true(d->rec.n > before); /* every event says something */
+        d->seen[e->type]++;
+    }
+}
+
+/* Keeps the reminder bookkeeping the way the dispatcher does. */
+static void track(struct drive *d)
+{
+    int64_t dl = il_game_deadline(&d->g.state);
+    if (dl != d->g.tracked_deadline) {
+        d->g.tracked_deadline = dl;
+        d->g.phase_length = dl ? dl - d->now : 0;
+    }
+}
+
+static void drive_start(struct drive *d, unsigned n, enum il_variant v, uint64_t seed)
+{
+    memset(d, 0, sizeof *d);
+    struct game *g = &d->g;
+    snprintf(g->id, sizeof g->id, "g7");
+    snprintf(g->table, sizeof g->table, "table-1");
+    snprintf(g->host, sizeof g->host, "alice");
+    snprintf(g->language, sizeof g->language, "en");
+    il_config_default(&g->config, v);
+    g->nseats = n;
+    for (unsigned i = 0; i < n; i++) {
+        snprintf(g->seats[i].user, sizeof g->seats[i].user, "%s", users[i]);
+        snprintf(g->seats[i].name, sizeof g->seats[i].name, "%s", names[i]);
+    }
+    g->seed = seed;
+    rng_seed(&g->rng, seed);
+    d->now = T0;
+    assert_int_equal(il_game_setup(&g->state, &g->config, n, d->now, &g->rng, &d->ev), IL_OK);
+    g->started = true;
+    track(d);
+    render_events(d);
+}
+
+static void apply(struct drive *d, struct il_action a)
+{
+    d->ev.n = 0;
+    enum il_error e = il_game_apply(&d->g.state, &a, d->now, &d->g.rng, &d->ev);
+    if (e != IL_OK)
+        fail_msg("action %d by %d: %s", (int)a.type, a.player, il_error_id(e));
+    track(d);
+    render_events(d);
+}
+
+static void tick(struct drive *d)
+{
+    assert_int_not_equal(d->g.state.deadline, 0);
+    d->now = d->g.state.deadline;
+    struct il_action a = {.type = IL_ACT_TICK};
+    apply(d, a);
+}
+
+static struct il_action offer(int from, int to, unsigned give_res, unsigned give_n)
+{
+    struct il_action a = {.type = IL_ACT_OFFER, .player = (int8_t)from, .target = (int8_t)to};
+    a.give.n[give_res] = (uint8_t)give_n;
+    return a;
+}
+
+static struct il_action on_offer(enum il_action_type t, int player, uint32_t id)
+{
+    struct il_action a = {.type = t, .player = (int8_t)player, .offer_id = id};
+    return a;
+}
+
+static struct il_action gm(enum il_action_type t)
+{
+    struct il_action a = {.type = t, .player = IL_GM};
+    return a;
+}
+
+/* Plays a whole standard game with every kind of event. */
+static void play_full_game(struct drive *d)
+{
+    drive_start(d, 5, IL_VARIANT_STANDARD, 11);
+    const struct il_game *s = &d->g.state;
+
+    /* Session 1: an accepted gift, a declined and a cancelled offer, one left to expire. */
+    apply(d, offer(0, 1, s->players[0].dealer, 2)); /* #1 */
+    apply(d, on_offer(IL_ACT_ACCEPT, 1, 1));
+    apply(d, offer(2, 3, s->players[2].dealer, 1)); /* #2 */
+    apply(d, on_offer(IL_ACT_DECLINE, 3, 2));
+    apply(d, offer(3, 4, s->players[3].dealer, 1)); /* #3 */
+    apply(d, on_offer(IL_ACT_CANCEL, 3, 3));
+    apply(d, offer(4, 0, s->players[4].dealer, 1)); /* #4 expires */
+    d->now += 5000;
+    apply(d, gm(IL_ACT_PAUSE));
+    d->now += 60000;
+    apply(d, gm(IL_ACT_RESUME));
+    struct il_action ext = gm(IL_ACT_EXTEND);
+    ext.ms = 60000;
+    apply(d, ext);
+    struct il_action timer = gm(IL_ACT_SET_TIMER);
+    timer.timer = IL_TIMER_VOTE;
+    timer.ms = 20000;
+    apply(d, timer);
+
+    bool kicked = false;
+    unsigned last_grab_drop = 0, votes_cast = 0;
+    int voted_case = -1;
+    for (int i = 0; i < 2000 && s->phase != IL_PHASE_OVER; i++) {
+        if (s->phase == IL_PHASE_DROP_GRAB && last_grab_drop != s->drops) {
+            /* Seats 0 and 1 grab; the others get the leftovers. */
+            last_grab_drop = s->drops;
+            for (int seat = 0; seat < 2; seat++)
+                for (unsigned c = 0; c < s->drop_count; c++)
+                    if (!s->drop_taken[c]) {
+                        struct il_action a = {.type = IL_ACT_GRAB,
+                                              .player = (int8_t)seat,
+                                              .resource = s->drop_cards[c]};
+                        apply(d, a);
+                        break;
+                    }
+            continue;
+        }
+        if (s->phase == IL_PHASE_DEALING && s->session == 2 && !kicked) {
+            kicked = true;
+            struct il_action k = gm(IL_ACT_KICK);
+            k.target = 4;
+            apply(d, k);
+            continue;
+        }
+        if (s->phase == IL_PHASE_VOTE && voted_case != s->case_index) {
+            voted_case = s->case_index;
+            /* Seats 0, 2 and 3 vote for seat 1, seat 1 for seat 0; then seat 3
+             * withdraws its vote. */
+            for (int seat = 0; seat < 4; seat++) {
+                struct il_action v = {
+                    .type = IL_ACT_VOTE, .player = (int8_t)seat, .target = seat == 1 ? 0 : 1};
+                apply(d, v);
+                votes_cast++;
+            }
+            struct il_action ab = {.type = IL_ACT_ABSTAIN, .player = 3};
+            apply(d, ab);
+            continue;
+        }
+        tick(d);
+    }
+    assert_int_equal(s->phase, IL_PHASE_OVER);
+    assert_true(kicked);
+    assert_true(votes_cast > 0);
+}
+
+/* ---- checks --------------------------------------------------------------- */
+
+static bool has_unfilled_placeholder(const char *text)
+{
+    const char *open = strchr(text, '{');
+    return open && strchr(open, '}');
+}
+
+/* True when text holds name not directly preceded by "Suspect: ". */
+static bool bare_mention(const char *text, const char *name)
+{
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
+        if (p - text < 9 || strncmp(p - 9, "Suspect: ", 9) != 0)
+            return true;
+    return false;
+}
+
+/* True when text holds "<count> <resource name>": somebody's cards. */
+static bool counted_cards(const char *text)
+{
+    char key[64];
+    for (unsigned r = 0; r < IL_RESOURCES; r++) {
+        snprintf(key, sizeof key, "card.%s", il_resource_id(r));
+        const char *name = catalog_text("en", key);
+        for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
+            if (p - text >= 2 && p[-1] == ' ' && p[-2] >= '0' && p[-2] <= '9')
+                return true;
+    }
+    return false;
+}
+
+static bool data_has(const struct sent *s, const char *k)
+{
+    struct json_object *v;
+    return s->data && json_object_object_get_ex(s->data, k, &v);
+}
+
+static void check_table_message(const struct drive *d, const struct sent *s)
+{
+    char key[64];
+    assert_string_equal(s->channel, d->g.table);
+    assert_null(s->user);
+    assert_true(s->audience == IL_PUBLIC);
+    /* The rules reveal roles and hands at the very end only. */
+    bool revealed = s->event == IL_EV_REVEAL || s->event == IL_EV_GAME_OVER;
+    if (!revealed) {
+        for (unsigned t = IL_RESOURCES; t < IL_CARD(IL_KIND_DEALER_SUSPECT, 0); t++) {
+            snprintf(key, sizeof key, "card.%s", il_card_id(t));
+            if (bare_mention(s->text, catalog_text("en", key)))
+                fail_msg("a role in public: \"%s\"", s->text);
+        }
+        if (counted_cards(s->text))
+            fail_msg("cards in public: \"%s\"", s->text);
+    }
+    if (strstr(s->text, "Offer #") || strstr(s->text, "offer #") || strstr(s->text, "Your ") ||
+        strstr(s->text, "You "))
+        fail_msg("a private message in public: \"%s\"", s->text);
+    assert_false(data_has(s, "hand"));
+    assert_false(data_has(s, "dealer"));
+    assert_false(data_has(s, "buyer"));
+    assert_false(data_has(s, "offer"));
+    assert_false(data_has(s, "give"));
+    assert_false(data_has(s, "ask"));
+    assert_true(s->kind != OUT_HAND && s->kind != OUT_OFFER);
+    assert_true(s->event != IL_EV_VOTE_RECORDED && s->event != IL_EV_DEALT &&
+                s->event != IL_EV_HAND && s->event != IL_EV_DREW);
+}
+
+static void check_dm(const struct drive *d, const struct sent *s)
+{
+    assert_null(s->channel);
+    assert_true(s->audience >= 0 && (unsigned)s->audience < d->g.nseats);
+    /* To the one seat the event is for. */
+    assert_string_equal(s->user, d->g.seats[s->audience].user);
+    if (s->kind == OUT_HAND) {
+        char key[64];
+        snprintf(key, sizeof key, "%s/hand/%s", d->g.id, s->user);
+        assert_true(s->replace);
+        assert_string_equal(s->key, key);
+    }
+}
+
+static void check_drop(const struct sent *s)
+{
+    struct json_object *open, *shown, *reactions;
+    assert_true(json_object_object_get_ex(s->data, "open", &open));
+    assert_true(json_object_object_get_ex(s->data, "shown", &shown));
+    if (!json_object_get_boolean(open)) {
+        assert_false(data_has(s, "reactions"));
+        return;
+    }
+    assert_true(json_object_object_get_ex(s->data, "reactions", &reactions));
+    assert_int_equal(json_object_object_length(reactions), json_object_array_length(shown));
+    json_object_object_foreach(reactions, emoji, res)
+    {
+        int r = render_emoji_resource(emoji);
+        assert_true(r >= 0);
+        assert_string_equal(il_resource_id((unsigned)r), json_object_get_string(res));
+    }
+}
+
+static void test_full_game_messages(void **state)
+{
+    (void)state;
+    struct drive *d = calloc(1, sizeof *d);
+    assert_non_null(d);
+    play_full_game(d);
+
+    static const enum il_event_type expected[] = {
+        IL_EV_GAME_STARTED,    IL_EV_DEALT,          IL_EV_SESSION_OPENED, IL_EV_SESSION_CLOSED,
+        IL_EV_OFFER_MADE,      IL_EV_OFFER_ACCEPTED, IL_EV_OFFER_DECLINED, IL_EV_OFFER_CANCELLED,
+        IL_EV_OFFER_EXPIRED,   IL_EV_HAND,           IL_EV_DROP_STARTED,   IL_EV_DROP_REVEALED,
+        IL_EV_GRAB_OPENED,     IL_EV_GRABBED,        IL_EV_LEFTOVER,       IL_EV_DROP_DONE,
+        IL_EV_TRIBUNAL_OPENED, IL_EV_CASE_OPENED,    IL_EV_VOTE_OPENED,    IL_EV_VOTE_RECORDED,
+        IL_EV_VERDICT,         IL_EV_REVEAL,         IL_EV_GAME_OVER,      IL_EV_PAUSED,
+        IL_EV_RESUMED,         IL_EV_EXTENDED,       IL_EV_PLAYER_REMOVED, IL_EV_TIMER_SET,
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof *expected; i++)
+        if (!d->seen[expected[i]])
+            fail_msg("event %d never came", (int)expected[i]);
+
+    unsigned table = 0, dms = 0, hands = 0, drops = 0, open_drops = 0, game_over = 0;
+    for (size_t i = 0; i < d->rec.n; i++) {
+        const struct sent *s = &d->rec.v[i];
+        if (has_unfilled_placeholder(s->text))
+            fail_msg("unfilled placeholder: \"%s\"", s->text);
+        if (strncmp(s->text, "msg.", 4) == 0)
+            fail_msg("missing catalog text: \"%s\"", s->text);
+        assert_non_null(s->data);
+        struct json_object *v;
+        assert_true(json_object_object_get_ex(s->data, "game", &v));
+        assert_string_equal(json_object_get_string(v), "g7");
+        if (s->channel) {
+            check_table_message(d, s);
+            table++;
+        } else {
+            check_dm(d, s);
+            dms++;
+        }
+        if (s->kind == OUT_HAND)
+            hands++;
+        if (s->kind == OUT_DROP) {
+            check_drop(s);
+            drops++;
+            open_drops += data_has(s, "reactions");
+        }
+        if (s->kind == OUT_GAME_OVER) {
+            game_over++;
+            struct json_object *scores, *winners;
+            assert_true(json_object_object_get_ex(s->data, "scores", &scores));
+            assert_true(json_object_object_get_ex(s->data, "winners", &winners));
+            /* The removed player has no score. */
+            assert_int_equal(json_object_object_length(scores), 4);
+            assert_false(json_object_object_get_ex(scores, "erin", &v));
+            assert_true(json_object_array_length(winners) >= 1);
+        }
+        if (s->kind == OUT_VOTE) {
+            struct json_object *cands;
+            assert_true(json_object_object_get_ex(s->data, "candidates", &cands));
+            assert_int_equal(json_object_array_length(cands), 4);
+        }
+    }
+    assert_true(table > 0 && dms > 0);
+    assert_true(hands >= 5);
+    assert_true(drops > 0 && open_drops > 0 && open_drops < drops);
+    assert_int_equal(game_over, 1);
+    rec_free(&d->rec);
+    free(d);
+}
+
+/* Texts of the messages recorded for events of one type. */
+static const struct sent *find(const struct drive *d, enum il_event_type t, const char *user,
+                               unsigned n)
+{
+    for (size_t i = 0; i < d->rec.n; i++)
+        if (d->rec.v[i].event == t &&
+            (!user || (d->rec.v[i].user && strcmp(d->rec.v[i].user, user) == 0)) && n-- == 0)
+            return &d->rec.v[i];
+    return NULL;
+}
+
+static void test_specific_texts(void **state)
+{
+    (void)state;
+    struct drive *d = calloc(1, sizeof *d);
+    assert_non_null(d);
+    play_full_game(d);
+
+    /* Offer #1 went to both sides with the exact cards, and its number. */
+    const struct sent *s = find(d, IL_EV_OFFER_MADE, "bob", 0);
+    assert_non_null(s);
+    assert_int_equal(s->kind, OUT_OFFER);
+    assert_non_null(strstr(s->text, "Offer #1 from Alice"));
+    assert_non_null(strstr(s->text, "accept 1"));
+    assert_string_equal(s->key, "g7/offer/1/bob");
+    s = find(d, IL_EV_OFFER_MADE, "alice", 0);
+    assert_non_null(s);
+    assert_non_null(strstr(s->text, "Offer #1 to Bob: you give 2 "));
+    assert_non_null(strstr(s->text, "cancel 1"));
+
+    /* The whole-hand message at the deal. */
+    s = find(d, IL_EV_DEALT, "carol", 1);
+    assert_non_null(s);
+    assert_int_equal(s->kind, OUT_HAND);
+    assert_non_null(strstr(s->text, "Your roles: "));
+
+    /* Resumed and extended announce the time the rules give. */
+    char want[64], dur[32];
+    for (size_t i = 0; i < d->rec.n; i++)
+        if (d->rec.v[i].event == IL_EV_TRIBUNAL_OPENED) {
+            snprintf(want, sizeof want, "%u cases", d->g.state.ncases);
+            assert_non_null(strstr(d->rec.v[i].text, want));
+        }
+    s = find(d, IL_EV_RESUMED, NULL, 0);
+    assert_non_null(s);
+    render_duration(dur, sizeof dur, "en", d->g.config.timer_ms[IL_TIMER_SESSION] - 5000);
+    snprintf(want, sizeof want, "The game resumes: %s left.", dur);
+    assert_string_equal(s->text, want);
+    s = find(d, IL_EV_EXTENDED, NULL, 0);
+    assert_non_null(s);
+    render_duration(dur, sizeof dur, "en", d->g.config.timer_ms[IL_TIMER_SESSION] - 5000 + 60000);
+    snprintf(want, sizeof want, "Extra time: %s left.", dur);
+    assert_string_equal(s->text, want);
+    s = find(d, IL_EV_TIMER_SET, NULL, 0);
+    assert_string_equal(s->text, "From now on, vote lasts 20 s.");
+    s = find(d, IL_EV_PLAYER_REMOVED, NULL, 0);
+    assert_string_equal(s->text, "Erin has left the game.");
+
+    /* Votes are acknowledged in private only. */
+    s = find(d, IL_EV_VOTE_RECORDED, "alice", 0);
+    assert_non_null(s);
+    assert_non_null(strstr(s->text, "Your vote on case 1: Bob."));
+    s = find(d, IL_EV_VOTE_RECORDED, "dave", 1);
+    assert_non_null(s);
+    assert_string_equal(s->text, "You abstain on case 1.");
+
+    /* The end reveals every active player, in public. */
+    unsigned reveals = 0;
+    for (size_t i = 0; i < d->rec.n; i++)
+        if (d->rec.v[i].event == IL_EV_REVEAL) {
+            reveals++;
+            assert_non_null(strstr(d->rec.v[i].text, " was "));
+        }
+    assert_int_equal(reveals, 4);
+    rec_free(&d->rec);
+    free(d);
+}
+
+static void test_casual_draws_in_private(void **state)
+{
+    (void)state;
+    struct drive *d = calloc(1, sizeof *d);
+    assert_non_null(d);
+    drive_start(d, 4, IL_VARIANT_CASUAL, 5);
+    for (int i = 0; i < 50 && !d->seen[IL_EV_DREW]; i++)
+        tick(d);
+    assert_true(d->seen[IL_EV_DREW] >= 4);
+    for (size_t i = 0; i < d->rec.n; i++) {
+        const struct sent *s = &d->rec.v[i];
+        if (s->channel)
+            check_table_message(d, s);
+        else
+            check_dm(d, s);
+        if (s->event == IL_EV_DREW) {
+            assert_null(s->channel);
+            assert_non_null(strstr(s->text, "You drew "));
+        }
+    }
+    const struct sent *s = find(d, IL_EV_DROP_STARTED, NULL, 0);
+    assert_string_equal(s->text, "Drop 1 of 4: each player draws one card in private.");
+    rec_free(&d->rec);
+    free(d);
+}
+
+static void test_render_hand_fresh(void **state)
+{
+    (void)state;
+    struct drive *d = calloc(1, sizeof *d);
+    assert_non_null(d);
+    drive_start(d, 4, IL_VARIANT_STANDARD, 3);
+    size_t before = d->rec.n;
+    render_hand(&d->g, 2, true, record, &d->rec);
+    assert_int_equal(d->rec.n, before + 1);
+    const struct sent *s = &d->rec.v[before];
+    assert_int_equal(s->kind, OUT_HAND);
+    assert_false(s->replace); /* asked for: a new message */
+    assert_string_equal(s->key, "g7/hand/carol");
+    assert_string_equal(s->user, "carol");
+    assert_null(s->channel);
+    struct json_object *players;
+    assert_true(json_object_object_get_ex(s->data, "players", &players));
+    assert_int_equal(json_object_array_length(players), 3);
+    render_hand(&d->g, 2, false, record, &d->rec);
+    assert_true(d->rec.v[before + 1].replace);
+    rec_free(&d->rec);
+    free(d);
+}
+
+static void test_render_lobby(void **state)
+{
+    (void)state;
+    static struct game g;
+    struct rec r = {0};
+    memset(&g, 0, sizeof g);
+    snprintf(g.id, sizeof g.id, "g3");
+    snprintf(g.table, sizeof g.table, "t9");
+    snprintf(g.host, sizeof g.host, "alice");
+    snprintf(g.language, sizeof g.language, "en");
+    il_config_default(&g.config, IL_VARIANT_ADVANCED);
+    r.audience = IL_PUBLIC;
+    render_lobby(&g, record, &r);
+    g.nseats = 2;
+    snprintf(g.seats[0].user, sizeof g.seats[0].user, "alice");
+    snprintf(g.seats[1].user, sizeof g.seats[1].user, "bob");
+    snprintf(g.seats[1].name, sizeof g.seats[1].name, "Bob");
+    render_lobby(&g, record, &r);
+    assert_int_equal(r.n, 2);
+    assert_int_equal(r.v[0].kind, OUT_LOBBY);
+    assert_string_equal(r.v[0].channel, "t9");
+    assert_string_equal(r.v[0].key, "g3/lobby");
+    assert_true(r.v[0].replace);
+    assert_non_null(strstr(r.v[0].text, "Players 0/8: nobody"));
+    assert_non_null(strstr(r.v[1].text, "Players 2/8: alice, Bob"));
+    assert_non_null(strstr(r.v[1].text, "(advanced)"));
+    rec_free(&r);
+}
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static void test_render_fill(void **state)
+{
+    (void)state;
+    char out[256];
+    const char *vars[] = {"player", "Alice", "id", "g7", NULL};
+    render_fill(out, sizeof out, "en", "msg.joined", vars);
+    assert_string_equal(out, "Alice joins game g7.");
+    /* Unknown placeholders stay as they are; so does a lone brace. */
+    const char *few[] = {"id", "g7", NULL};
+    render_fill(out, sizeof out, "en", "msg.joined", few);
+    assert_string_equal(out, "{player} joins game g7.");
+    render_fill(out, sizeof out, "en", "msg.joined", NULL);
+    assert_string_equal(out, "{player} joins game {id}.");
+    /* A missing key renders as the key. */
+    render_fill(out, sizeof out, "en", "msg.no-such-key", vars);
+    assert_string_equal(out, "msg.no-such-key");
+    render_fill(out, sizeof out, "en", "{player} {nope} {id", vars);
+    assert_string_equal(out, "Alice {nope} {id");
+    /* A value may itself hold braces: they are not filled again. (Empty and
+     * NULL values are in test_render_bugs.c.) */
+    const char *odd[] = {"player", "Al", "id", "{player}", NULL};
+    render_fill(out, sizeof out, "en", "msg.joined", odd);
+    assert_string_equal(out, "Al joins game {player}.");
+    /* The same placeholder twice. */
+    const char *two[] = {"id", "3", NULL};
+    render_fill(out, sizeof out, "en", "msg.offer-received", two);
+    assert_non_null(strstr(out, "Offer #3 from {from}"));
+    assert_non_null(strstr(out, "\"accept 3\" or \"decline 3\""));
+
+    /* Truncation always leaves a terminated string within len. */
+    char small[8];
+    memset(small, 'x', sizeof small);
+    render_fill(small, sizeof small, "en", "msg.joined", vars);
+    assert_string_equal(small, "Alice j");
+    memset(small, 'x', sizeof small);
+    const char *big[] = {"player", "Maximilian", "id", "g7", NULL};
+    render_fill(small, sizeof small, "en", "msg.joined", big);
+    assert_string_equal(small, "Maximil");
+    render_fill(small, 1, "en", "msg.joined", vars);
+    assert_string_equal(small, "");
+    for (size_t len = 1; len < 40; len++) {
+        char buf[64];
+        memset(buf, 'x', sizeof buf);
+        render_fill(buf, len, "en", "msg.joined", big);
+        assert_true(strlen(buf) < len);
+        assert_true(strncmp(buf, "Maximilian joins game g7.", strlen(buf)) == 0);
+        for (size_t k = len; k < sizeof buf; k++)
+            assert_int_equal(buf[k], 'x');
+    }
+}
+
+static void test_render_cards(void **state)
+{
+    (void)state;
+    char out[256];
+    struct il_bundle b = {{0}};
+    render_cards(out, sizeof out, "en", &b);
+    assert_string_equal(out, "nothing");
+    b.n[IL_GUNS] = 2;
+    b.n[IL_ALCOHOL] = 1;
+    render_cards(out, sizeof out, "en", &b);
+    assert_string_equal(out, "2 Guns, 1 Alcohol");
+    b.n[IL_CARD(IL_KIND_DEALER_SUSPECT, IL_CALL_GIRLS)] = 1;
+    render_cards(out, sizeof out, "en", &b);
+    assert_string_equal(out, "2 Guns, 1 Alcohol, Suspect: The Pimp");
+    char small[10];
+    render_cards(small, sizeof small, "en", &b);
+    assert_true(strlen(small) < sizeof small);
+}
+
+static void test_render_duration(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t ms;
+        const char *text;
+    } cases[] = {
+        {0, "0 s"},
+        {1, "1 s"},
+        {1000, "1 s"},
+        {1500, "2 s"},
+        {45000, "45 s"},
+        {59000, "59 s"},
+        {60000, "1 min"},
+        {90000, "1 min 30 s"},
+        {180000, "3 min"},
+        {20 * 60000, "20 min"},
+        {3599000, "59 min 59 s"},
+        {3600000, "1 h"},
+        {5400000, "1 h 30 min"},
+        {3601000, "60 min 1 s"},
+        {IL_TIMER_MAX_MS, "168 h"},
+    };
+    char out[64];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        render_duration(out, sizeof out, "en", cases[i].ms);
+        assert_string_equal(out, cases[i].text);
+    }
+}
+
+static void test_render_emoji(void **state)
+{
+    (void)state;
+    char buf[32];
+    for (unsigned r = 0; r < IL_RESOURCES; r++) {
+        const char *e = render_emoji(r);
+        assert_non_null(e);
+        assert_int_equal(render_emoji_resource(e), (int)r);
+        /* Platforms often add the emoji variation selector U+FE0F. */
+        snprintf(buf, sizeof buf, "%s\xEF\xB8\x8F", e);
+        assert_int_equal(render_emoji_resource(buf), (int)r);
+        /* Anything else after it is another emoji. */
+        snprintf(buf, sizeof buf, "%sx", e);
+        assert_int_equal(render_emoji_resource(buf), -1);
+        snprintf(buf, sizeof buf, "%s\xEF\xB8\x8F\xEF\xB8\x8F", e);
+        assert_int_equal(render_emoji_resource(buf), -1);
+        /* All distinct. */
+        for (unsigned o = 0; o < r; o++)
+            assert_string_not_equal(e, render_emoji(o));
+    }
+    assert_null(render_emoji(IL_RESOURCES));
+    assert_null(render_emoji(1000));
+    assert_int_equal(render_emoji_resource(NULL), -1);
+    assert_int_equal(render_emoji_resource(""), -1);
+    assert_int_equal(render_emoji_resource("guns"), -1);
+    assert_int_equal(render_emoji_resource("\xEF\xB8\x8F"), -1);
+    assert_int_equal(render_emoji_resource("\xF0\x9F\x91\x8D"), -1); /* thumbs up */
+    assert_int_equal(render_emoji_resource("\xF0\x9F\x94"), -1);     /* cut short */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_full_game_messages),
+        cmocka_unit_test(test_specific_texts),
+        cmocka_unit_test(test_casual_draws_in_private),
+        cmocka_unit_test(test_render_hand_fresh),
+        cmocka_unit_test(test_render_lobby),
+        cmocka_unit_test(test_render_fill),
+        cmocka_unit_test(test_render_cards),
+        cmocka_unit_test(test_render_duration),
+        cmocka_unit_test(test_render_emoji),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
