@@ -1128,6 +1128,8 @@ static bool table_status(struct scope *t, const struct outbound *m)
             players = (int)json_object_array_length(v);
     } else if (m->kind == OUT_GAME_OVER) {
         phase = "over";
+    } else if (m->kind == OUT_DROP && data && json_object_object_get_ex(data, "open", &v)) {
+        phase = json_object_get_boolean(v) ? "drop-grab" : "drop-reveal";
     } else if (data && json_object_object_get_ex(data, "phase", &v) &&
                json_object_is_type(v, json_type_string)) {
         phase = json_object_get_string(v);

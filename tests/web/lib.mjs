@@ -14,6 +14,7 @@ export function startServer(cmd, args, { portRe = /^PORT (\d+)$/, env = {}, time
     let buf = '';
     const onLine = (line) => {
       const m = portRe.exec(line);
+      // the port line itself
       if (m && !port) {
         port = Number(m[1]);
         clearTimeout(timer);
@@ -36,7 +37,10 @@ export function startServer(cmd, args, { portRe = /^PORT (\d+)$/, env = {}, time
     });
     proc.stderr.on('data', (d) => {
       stderr += d;
-      for (const line of String(d).split('\n')) onLine(line.replace(/^.*local table at http:\/\/[^:]+:(\d+)\/.*$/, 'PORT $1'));
+      for (const line of String(d).split('\n')) {
+        const m = portRe.exec(line);
+        if (m && !port) onLine(m[0]);
+      }
     });
     const exited = new Promise((res) => proc.on('exit', (code, signal) => res({ code, signal })));
     const server = {

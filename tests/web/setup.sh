@@ -5,12 +5,17 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 
-if [ ! -x /usr/bin/chromium ]; then
+# chromium drives the tests; the emoji font only makes the screenshots show the cards' emoji
+missing=""
+[ -x /usr/bin/chromium ] || missing="chromium"
+dpkg-query -W -f='${Status}' fonts-noto-color-emoji 2>/dev/null | grep -q "install ok installed" ||
+    missing="$missing fonts-noto-color-emoji"
+if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ]; then
         export DEBIAN_FRONTEND=noninteractive
         apt-get update -q || echo "web setup: apt-get update failed; trying the cached lists" >&2
-        apt-get install -y -q --no-install-recommends chromium
-    else
+        apt-get install -y -q --no-install-recommends $missing
+    elif [ ! -x /usr/bin/chromium ]; then
         echo "web setup: Chromium is missing: run 'sudo apt-get install chromium'" >&2
         exit 1
     fi

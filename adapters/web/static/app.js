@@ -255,6 +255,8 @@
       break;
     case 'drop':
       t.drop = d;
+      if (d.open) t.phase = 'drop-grab';
+      else if (t.phase !== 'drop-grab') t.phase = 'drop-reveal';
       if (d.deadline) t.deadline = d.deadline;
       break;
     case 'vote':

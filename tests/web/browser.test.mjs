@@ -1,0 +1,259 @@
+// Browser test of the local table: four players in four Chromium contexts play a
+// whole game through the page against the real daemon, and no context ever
+// shows another player's secrets. A screenshot of every phase goes to
+// $SCREENSHOT_DIR (build/web-screenshots).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { sleep, startServer } from './lib.mjs';
+
+const DAEMON = process.env.ILLEGALD;
+const SHOTS = process.env.SCREENSHOT_DIR || join(process.cwd(), 'web-screenshots');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const NAMES = ['Alice', 'Bob', 'Carol', 'Dave'];
+const TABLE = 'main';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'illegald-browser-'));
+let daemon, browser, base;
+const players = []; // {name, ctx, page, user}
+
+before(async () => {
+  if (!DAEMON) throw new Error('set ILLEGALD to the illegald binary');
+  mkdirSync(SHOTS, { recursive: true });
+  const port = await freePort();
+  const conf = join(dir, 'illegald.conf');
+  writeFileSync(conf, [
+    '[web]', 'enabled = true', 'bind = 127.0.0.1', `port = ${port}`,
+    '[game]', 'session_seconds = 60', 'reveal_seconds = 1', 'grab_seconds = 4',
+    'debate_seconds = 1', 'vote_seconds = 20', '',
+  ].join('\n'));
+  daemon = await startServer(DAEMON, ['--config', conf, '--store', join(dir, 'illegald.db')], {
+    portRe: /local table at http:\/\/[^ ]+:(\d+)\//,
+  });
+  base = `http://127.0.0.1:${daemon.port}/`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (daemon) {
+    const r = await daemon.stop();
+    assert.equal(r.code, 0, `illegald exited ${r.code} ${r.signal}: ${daemon.stderr.slice(-4000)}`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const state = (page) => page.evaluate((table) => {
+  const S = window.__illegal;
+  const t = S.T[table] || {};
+  return { user: S.user, phase: t.phase || null, paused: !!t.paused, game: t.game || null };
+}, TABLE);
+
+async function shot(p, name) {
+  await p.page.screenshot({ path: join(SHOTS, `${name}-${p.name.toLowerCase()}.png`), fullPage: true });
+}
+
+// What each page has been sent in private, and what it shows: checked against the others.
+async function snapshot(p) {
+  return p.page.evaluate(() => {
+    const S = window.__illegal;
+    const dm = S.frames.filter((f) => f.type === 'message' && f.dm);
+    const pub = S.frames.filter((f) => f.type === 'message' && !f.dm);
+    const roleCards = [...document.querySelectorAll('[data-card^="dealer:"], [data-card^="buyer:"]')]
+      .map((e) => ({ card: e.dataset.card, inRoom: !!e.closest('#roles') }));
+    const offers = [...document.querySelectorAll('#offers [data-offer]')].map((e) => Number(e.dataset.offer));
+    return { user: S.user, dm, pub, roleCards, offers, text: document.body.innerText };
+  });
+}
+
+function checkSecrets(snaps) {
+  const over = snaps.some((s) => s.pub.some((f) => f.kind === 'result'));
+  for (const s of snaps) {
+    const own = s.dm.filter((f) => f.kind === 'hand').map((f) => f.data);
+    for (const f of s.dm) {
+      if (f.kind === 'hand') assert.equal(f.key.split('/').pop(), s.user, `${s.user} got another's hand`);
+      if (f.data && f.data.from && f.data.to) {
+        assert.ok(f.data.from.id === s.user || f.data.to.id === s.user, `${s.user} got another's offer: ${f.text}`);
+      }
+    }
+    for (const f of s.pub) {
+      assert.notEqual(f.kind, 'hand', 'a hand in public');
+      assert.notEqual(f.kind, 'offer', 'an offer in public');
+      const ev = f.data && f.data.event;
+      assert.ok(ev !== 'vote-recorded' && ev !== 'abstained' && ev !== 'dealt', `a private event in public: ${f.text}`);
+      assert.ok(!(f.data && f.data.offer !== undefined), `a trade in public: ${f.text}`);
+    }
+    // role cards are shown only in the player's own room, and only their own
+    const mine = new Set(own.length ? [`dealer:${own[own.length - 1].dealer}`, `buyer:${own[own.length - 1].buyer}`] : []);
+    for (const r of s.roleCards) {
+      assert.ok(r.inRoom, `a role card outside the trading room: ${r.card}`);
+      assert.ok(mine.has(r.card), `${s.user} shows a role that is not theirs: ${r.card}`);
+    }
+    // no private sentence of another player is on this page (unless this player got the same one)
+    if (!over) {
+      const ownTexts = new Set(s.dm.map((f) => f.text));
+      for (const o of snaps) {
+        if (o === s) continue;
+        for (const f of o.dm) {
+          if (ownTexts.has(f.text) || f.text.length < 12) continue;
+          assert.ok(!s.text.includes(f.text), `${s.user} shows ${o.user}'s private message: ${f.text}`);
+        }
+      }
+      // offers: only those this player is part of
+      const parties = new Map();
+      for (const o of snaps) for (const f of o.dm) if (f.kind === 'offer') parties.set(f.data.offer, [f.data.from.id, f.data.to.id]);
+      for (const n of s.offers) assert.ok((parties.get(n) || [s.user]).includes(s.user), `${s.user} shows offer #${n}`);
+    }
+  }
+}
+
+async function checkAll() {
+  checkSecrets(await Promise.all(players.map(snapshot)));
+}
+
+test('four players play a whole game through the page; nobody sees another\'s secrets', { timeout: 170000 }, async () => {
+  for (const [i, name] of NAMES.entries()) {
+    const phone = i === 3;
+    const ctx = await browser.newContext(phone
+      ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
+      : { viewport: { width: 1200, height: 900 } });
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
+    await page.goto(base);
+    await page.locator('#name').fill(name);
+    await page.locator('#name-go').click();
+    await page.locator('#tables-view').waitFor({ state: 'visible' });
+    players.push({ name, ctx, page, errors });
+  }
+  const [alice, bob] = players;
+  await shot(alice, '0-tables');
+
+  // Alice creates the table and hosts; everyone joins through the lobby buttons
+  await alice.page.locator('#new-table').fill('Main');
+  await alice.page.locator('#create').click();
+  await alice.page.locator('#lobby-actions [data-action=join]').waitFor();
+  for (const p of players.slice(1)) {
+    await p.page.locator(`#tables li[data-table="${TABLE}"] button`).click();
+    await p.page.locator('#table-view').waitFor({ state: 'visible' });
+  }
+  for (const p of players) {
+    await p.page.locator('#lobby-actions [data-action=join]:not([disabled])').click();
+    await p.page.locator(`#players li[data-user]`).nth(0).waitFor();
+  }
+  for (const p of players) p.user = (await state(p.page)).user;
+  await alice.page.locator('#players li[data-user]').nth(3).waitFor();
+  await shot(alice, '1-lobby');
+  await alice.page.locator('#lobby-actions [data-action=start]').click();
+
+  // everyone sees their own roles and hand
+  for (const p of players) await p.page.locator('#roles [data-card^="dealer:"]').waitFor({ timeout: 15000 });
+  await checkAll();
+  for (const p of players) await shot(p, '2-trading');
+
+  // a trade through the builder: Alice gives Bob one card for nothing; Bob accepts
+  await alice.page.locator('#trade-to').selectOption(bob.user);
+  await alice.page.locator('#give-pick .card').first().click();
+  await alice.page.locator('#trade-send').click();
+  const accept = bob.page.locator('#offers li.incoming [data-action=accept]');
+  await accept.waitFor({ timeout: 10000 });
+  await shot(bob, '3-offer');
+  await checkAll();
+  await accept.click();
+  await bob.page.locator('#offers li.closed').first().waitFor({ timeout: 10000 });
+  await checkAll();
+
+  // then play on: the host moves the phases along, players grab and vote through the page
+  const seen = new Set();
+  const deadline = Date.now() + 140000;
+  let lastPhase = null, since = Date.now(), nexts = 0;
+  for (;;) {
+    assert.ok(Date.now() < deadline, `the game did not end; last phase ${lastPhase}`);
+    const st = await state(alice.page);
+    if (st.phase !== lastPhase) {
+      if (process.env.WEB_DEBUG) console.log('phase', st.phase, Date.now() % 100000);
+      lastPhase = st.phase;
+      since = Date.now();
+    }
+    const idle = Date.now() - since;
+    if (st.phase === 'over') break;
+    if (st.phase === 'dealing' && idle > 300) {
+      await alice.page.locator('#mod [data-mod=next]').click();
+      nexts++;
+      since = Date.now();
+    } else if (st.phase === 'drop-reveal' && !seen.has('drop-reveal')) {
+      seen.add('drop-reveal');
+      await shot(alice, '4-drop-reveal');
+    } else if (st.phase === 'drop-grab') {
+      await Promise.all(players.map(async (p) => {
+        const c = p.page.locator('#drop-cards .card.clickable').first();
+        if (await c.count()) await c.click({ timeout: 1000 }).catch(() => {});
+      }));
+      if (!seen.has('drop-grab')) {
+        seen.add('drop-grab');
+        for (const p of players) await shot(p, '5-drop-grab');
+      }
+      if (idle > 1500) {
+        await alice.page.locator('#mod [data-mod=next]').click().catch(() => {});
+        since = Date.now();
+      }
+    } else if (st.phase === 'vote') {
+      const voted = await Promise.all(players.map(async (p) => {
+        const b = p.page.locator(`#vote-buttons button[data-vote]:not([data-vote="${p.user}"]):not([disabled])`).first();
+        if (!(await b.count())) return false;
+        await b.click({ timeout: 1000 }).catch(() => {});
+        return true;
+      }));
+      if (!seen.has('vote') && voted.some(Boolean)) {
+        seen.add('vote');
+        await sleep(300);
+        await checkAll();
+        for (const p of players) await shot(p, '6-tribunal');
+      }
+      if (idle > 2000) {
+        await alice.page.locator('#mod [data-mod=next]').click().catch(() => {});
+        since = Date.now();
+      }
+    }
+    if (Math.random() < 0.3) await checkAll();
+    await sleep(250);
+  }
+  assert.ok(nexts >= 1, 'the host moved the game on');
+  assert.ok(seen.has('drop-grab'), 'a drop was grabbed through the page');
+  assert.ok(seen.has('vote'), 'votes were cast through the page');
+
+  // the results: every player scored, on every page
+  for (const p of players) {
+    await p.page.locator('#results #scores tbody tr').nth(3).waitFor({ timeout: 10000 });
+    await shot(p, '7-results');
+  }
+  await checkAll();
+  for (const p of players) assert.deepEqual(p.errors.map(String), [], `${p.name}'s page had errors`);
+
+  // a reload gives the seat back, with the game as it was
+  await bob.page.reload();
+  await bob.page.locator('#results #scores tbody tr').nth(3).waitFor({ timeout: 10000 });
+  assert.equal((await state(bob.page)).user, bob.user);
+  await shot(bob, '8-reloaded');
+});
