@@ -184,6 +184,18 @@ void mx_polls_arm(struct mx *m)
 void mx_polls_end_room(struct mx *m, const char *room)
 {
     bool changed = false;
+    /* Polls still queued end as soon as they are sent. */
+    for (size_t i = 0; i < json_object_array_length(m->outbox); i++) {
+        struct json_object *it = json_object_array_get_idx(m->outbox, i);
+        struct json_object *poll = mx_jobj(it, "poll", json_type_object);
+        const char *r = mx_jstr(it, "room");
+        if (poll && r && strcmp(r, room) == 0) {
+            json_object_object_add(poll, "end_now", json_object_new_boolean(1));
+            changed = true;
+        }
+    }
+    if (changed)
+        outbox_save(m);
     for (;;) {
         const char *hit = NULL;
         json_object_object_foreach(m->polls, id, p)
@@ -338,6 +350,22 @@ static void item_sent(struct mx *m, struct json_object *item, const char *room,
         if (json_object_object_get_ex(poll, "deadline", &v))
             json_object_object_add(p, "deadline", json_object_get(v));
         json_object_object_add(m->polls, event_id, p);
+        if (mx_jobj(poll, "end_now", json_type_boolean)) {
+            /* The verdict is already queued behind this poll: end it first. */
+            size_t before = json_object_array_length(m->outbox);
+            poll_end(m, event_id);
+            if (json_object_array_length(m->outbox) == before + 1 && before >= 1) {
+                struct json_object *nb = json_object_new_array();
+                json_object_array_add(nb, json_object_get(json_object_array_get_idx(m->outbox, 0)));
+                json_object_array_add(
+                    nb, json_object_get(json_object_array_get_idx(m->outbox, before)));
+                for (size_t i = 1; i < before; i++)
+                    json_object_array_add(nb,
+                                          json_object_get(json_object_array_get_idx(m->outbox, i)));
+                json_object_put(m->outbox);
+                m->outbox = nb;
+            }
+        }
         polls_save(m);
         mx_polls_arm(m);
     }

@@ -1,0 +1,217 @@
+/*
+ * harness.c - the recording platform host for the Matrix adapter tests.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapters/matrix/matrix.h"
+#include "harness.h"
+
+static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
+{
+    (void)p;
+    struct th *t = ctx;
+    static const char *const types[] = {"message", "command", "reaction"};
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "type", json_object_new_string(types[in->type]));
+    if (in->channel)
+        json_object_object_add(o, "channel", json_object_new_string(in->channel));
+    json_object_object_add(o, "user", json_object_new_string(in->user));
+    if (in->user_name)
+        json_object_object_add(o, "name", json_object_new_string(in->user_name));
+    json_object_object_add(o, "moderator", json_object_new_boolean(in->moderator));
+    if (in->text)
+        json_object_object_add(o, "text", json_object_new_string(in->text));
+    if (in->msg_key)
+        json_object_object_add(o, "key", json_object_new_string(in->msg_key));
+    if (in->reaction)
+        json_object_object_add(o, "reaction", json_object_new_string(in->reaction));
+    json_object_object_add(o, "order", json_object_new_int64((int64_t)in->order));
+    json_object_array_add(t->inbox, o);
+    return 0;
+}
+
+static void on_dm_result(void *ctx, struct platform *p, const char *user, bool reachable)
+{
+    (void)p;
+    struct th *t = ctx;
+    json_object_object_add(t->dm, user, json_object_new_boolean(reachable));
+}
+
+static char *on_state_get(void *ctx, struct platform *p, const char *key)
+{
+    (void)p;
+    struct th *t = ctx;
+    struct json_object *v;
+    if (!json_object_object_get_ex(t->state, key, &v))
+        return NULL;
+    return strdup(json_object_get_string(v));
+}
+
+static int on_state_set(void *ctx, struct platform *p, const char *key, const char *value)
+{
+    (void)p;
+    struct th *t = ctx;
+    json_object_object_add(t->state, key, json_object_new_string(value));
+    return 0;
+}
+
+void th_init(struct th *t, struct hs *hs)
+{
+    memset(t, 0, sizeof(*t));
+    uv_loop_init(&t->loop);
+    t->hs = hs;
+    t->state = json_object_new_object();
+    t->inbox = json_object_new_array();
+    t->dm = json_object_new_object();
+    t->host.loop = &t->loop;
+    t->host.ctx = t;
+    t->host.deliver = on_deliver;
+    t->host.dm_result = on_dm_result;
+    t->host.state_get = on_state_get;
+    t->host.state_set = on_state_set;
+    t->cfg.matrix_homeserver = (char *)hs_url(hs);
+    t->cfg.matrix_user_id = HS_BOT;
+    t->cfg.matrix_access_token = HS_BOT_TOKEN;
+    t->cfg.matrix_moderator_power_level = 50;
+}
+
+int th_start(struct th *t)
+{
+    char err[256] = "";
+    t->p = matrix_platform_new(&t->cfg, &t->host, err, sizeof(err));
+    if (!t->p) {
+        fprintf(stderr, "matrix_platform_new: %s\n", err);
+        return -2;
+    }
+    int rc = t->p->ops->start(t->p);
+    if (rc != 0) {
+        t->p->ops->destroy(t->p);
+        t->p = NULL;
+        uv_run(&t->loop, UV_RUN_DEFAULT);
+    }
+    return rc;
+}
+
+void th_stop(struct th *t)
+{
+    if (!t->p)
+        return;
+    t->p->ops->stop(t->p);
+    t->p->ops->destroy(t->p);
+    t->p = NULL;
+    uv_run(&t->loop, UV_RUN_DEFAULT);
+}
+
+void th_free(struct th *t)
+{
+    th_stop(t);
+    uv_loop_close(&t->loop);
+    json_object_put(t->state);
+    json_object_put(t->inbox);
+    json_object_put(t->dm);
+}
+
+static void on_wake(uv_timer_t *timer)
+{
+    (void)timer;
+}
+
+bool th_run_until(struct th *t, bool (*pred)(struct th *, void *), void *arg, int ms)
+{
+    uv_timer_t tick;
+    uv_timer_init(&t->loop, &tick);
+    uv_timer_start(&tick, on_wake, 5, 5);
+    uint64_t end = uv_now(&t->loop) + (uint64_t)ms;
+    bool ok = pred(t, arg);
+    while (!ok && uv_now(&t->loop) < end) {
+        uv_run(&t->loop, UV_RUN_ONCE);
+        ok = pred(t, arg);
+    }
+    uv_close((uv_handle_t *)&tick, NULL);
+    uv_run(&t->loop, UV_RUN_NOWAIT);
+    return ok;
+}
+
+static bool never(struct th *t, void *arg)
+{
+    (void)t;
+    (void)arg;
+    return false;
+}
+
+void th_run_for(struct th *t, int ms)
+{
+    th_run_until(t, never, NULL, ms);
+}
+
+static bool inbox_has(struct th *t, void *arg)
+{
+    return json_object_array_length(t->inbox) >= *(size_t *)arg;
+}
+
+bool th_wait_inbox(struct th *t, size_t n, int ms)
+{
+    return th_run_until(t, inbox_has, &n, ms);
+}
+
+struct bot_wait {
+    const char *type;
+    size_t n;
+};
+
+static bool bot_has(struct th *t, void *arg)
+{
+    struct bot_wait *w = arg;
+    struct json_object *evs = hs_bot_events(t->hs, w->type);
+    bool ok = json_object_array_length(evs) >= w->n;
+    json_object_put(evs);
+    return ok;
+}
+
+bool th_wait_bot_events(struct th *t, const char *type, size_t n, int ms)
+{
+    struct bot_wait w = {type, n};
+    return th_run_until(t, bot_has, &w, ms);
+}
+
+static bool is_ready(struct th *t, void *arg)
+{
+    (void)arg;
+    struct json_object *v;
+    return json_object_object_get_ex(t->state, "since", &v) &&
+           hs_count(t->hs, "GET /_matrix/client/v3/sync") >= 2;
+}
+
+bool th_wait_ready(struct th *t, int ms)
+{
+    return th_run_until(t, is_ready, NULL, ms);
+}
+
+int th_send(struct th *t, enum outbound_kind kind, const char *channel, const char *user,
+            const char *key, bool replace, const char *text, const char *data_json)
+{
+    struct json_object *data = data_json ? json_tokener_parse(data_json) : NULL;
+    struct outbound o = {
+        .kind = kind,
+        .channel = channel,
+        .user = user,
+        .key = key,
+        .replace = replace,
+        .text = text,
+        .data = data,
+    };
+    int rc = t->p->ops->send(t->p, &o);
+    json_object_put(data);
+    return rc;
+}
+
+const char *th_in_str(struct th *t, size_t i, const char *field)
+{
+    struct json_object *o = json_object_array_get_idx(t->inbox, i);
+    struct json_object *v;
+    if (!o || !json_object_object_get_ex(o, field, &v))
+        return NULL;
+    return json_object_get_string(v);
+}

@@ -1,0 +1,54 @@
+/*
+ * harness.h - runs the real Matrix adapter against the test homeserver with
+ * a recording platform host: what the adapter delivers is kept as JSON, and
+ * its stored state lives in a JSON object that survives a "restart".
+ */
+#ifndef TESTS_MATRIX_HARNESS_H
+#define TESTS_MATRIX_HARNESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+#include <uv.h>
+
+#include "bot/config.h"
+#include "bot/platform.h"
+#include "hs.h"
+
+struct th {
+    struct platform_host host;
+    uv_loop_t loop;
+    struct json_object *state; /* the store: key -> value */
+    struct json_object *inbox; /* [{"type","channel","user","text",...}] */
+    struct json_object *dm;    /* user -> reachable */
+    struct platform *p;
+    struct hs *hs;
+    struct config cfg;
+};
+
+void th_init(struct th *t, struct hs *hs);
+/* Creates and starts the adapter; returns start()'s result (or -2 if construction failed). */
+int th_start(struct th *t);
+/* Stops and destroys the adapter, keeping the state. */
+void th_stop(struct th *t);
+void th_free(struct th *t);
+
+/* Runs the loop until pred(arg) holds or ms pass. Returns pred's last value. */
+bool th_run_until(struct th *t, bool (*pred)(struct th *, void *), void *arg, int ms);
+/* Runs the loop for ms. */
+void th_run_for(struct th *t, int ms);
+/* Waits until the inbox has n entries. */
+bool th_wait_inbox(struct th *t, size_t n, int ms);
+/* Waits until the bot sent n events of type (NULL: any). */
+bool th_wait_bot_events(struct th *t, const char *type, size_t n, int ms);
+/* Waits until the adapter is syncing (the first incremental /sync was made). */
+bool th_wait_ready(struct th *t, int ms);
+
+/* Sends one outbound message through the adapter. data_json may be NULL. */
+int th_send(struct th *t, enum outbound_kind kind, const char *channel, const char *user,
+            const char *key, bool replace, const char *text, const char *data_json);
+
+const char *th_in_str(struct th *t, size_t i, const char *field);
+
+#endif

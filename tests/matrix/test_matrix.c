@@ -1,0 +1,617 @@
+/*
+ * test_matrix.c - the Matrix adapter against the test homeserver, over
+ * loopback sockets: session, sync, DM rooms, sending, reactions, polls and
+ * every error path the issue lists.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "adapters/matrix/client.h"
+#include "adapters/matrix/mx.h"
+#include "bot/log.h"
+#include "harness.h"
+
+#define ALICE "@alice:test.local"
+#define BOB   "@bob:test.local"
+#define CAROL "@carol:friends.org"
+
+struct fx {
+    struct hs *hs;
+    struct th t;
+    char *room;
+};
+
+static int setup(void **state)
+{
+    struct fx *f = calloc(1, sizeof(*f));
+    f->hs = hs_new();
+    assert_true(hs_start(f->hs) > 0);
+    th_init(&f->t, f->hs);
+    /* A table: alice created it (power 100), bob is a member, the bot was invited. */
+    f->room = hs_create_room(f->hs, ALICE, false);
+    hs_join(f->hs, f->room, BOB);
+    hs_invite_bot(f->hs, f->room, ALICE);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fx *f = *state;
+    th_free(&f->t);
+    hs_free(f->hs);
+    free(f->room);
+    free(f);
+    return 0;
+}
+
+static struct json_object *jget(struct json_object *o, const char *k)
+{
+    struct json_object *v;
+    return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *k)
+{
+    struct json_object *v = jget(o, k);
+    return v ? json_object_get_string(v) : NULL;
+}
+
+/* The bot's events of a type, index i (negative: from the end). Borrowed from *keep. */
+static struct json_object *bot_event(struct fx *f, const char *type, int i,
+                                     struct json_object **keep)
+{
+    *keep = hs_bot_events(f->hs, type);
+    int n = (int)json_object_array_length(*keep);
+    if (i < 0)
+        i += n;
+    return i >= 0 && i < n ? json_object_array_get_idx(*keep, (size_t)i) : NULL;
+}
+
+static void start_ready(struct fx *f)
+{
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    /* The invite was accepted. */
+    assert_true(hs_count(f->hs, "/join") >= 1);
+}
+
+/* ---- session and sync ---- */
+
+static void test_first_start_skips_history(void **state)
+{
+    struct fx *f = *state;
+    free(hs_say(f->hs, f->room, ALICE, "!illegal new"));
+    start_ready(f);
+    /* The filter asks for the game's event types and lazy-loads members. */
+    char *filter = hs_last_body(f->hs, "/filter");
+    assert_non_null(filter);
+    assert_non_null(strstr(filter, "\"lazy_load_members\":true"));
+    assert_non_null(strstr(filter, "m.reaction"));
+    assert_non_null(strstr(filter, "org.matrix.msc3381.poll.response"));
+    free(filter);
+    hs_set_displayname(f->hs, f->room, BOB, "Bob");
+    free(hs_say(f->hs, f->room, BOB, "!illegal join"));
+    free(hs_say(f->hs, f->room, ALICE, "!illegal start"));
+    assert_true(th_wait_inbox(&f->t, 2, 5000));
+    th_run_for(&f->t, 200);
+    assert_int_equal(json_object_array_length(f->t.inbox), 2);
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "!illegal join");
+    assert_string_equal(th_in_str(&f->t, 0, "channel"), f->room);
+    assert_string_equal(th_in_str(&f->t, 0, "user"), BOB);
+    assert_string_equal(th_in_str(&f->t, 0, "name"), "Bob");
+    assert_string_equal(th_in_str(&f->t, 0, "moderator"), "false");
+    assert_string_equal(th_in_str(&f->t, 1, "moderator"), "true");
+    /* The server's order is kept. */
+    assert_true(json_object_get_int64(jget(json_object_array_get_idx(f->t.inbox, 0), "order")) <
+                json_object_get_int64(jget(json_object_array_get_idx(f->t.inbox, 1), "order")));
+}
+
+static void test_moderator_power_level(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    hs_set_power(f->hs, f->room, BOB, 50);
+    free(hs_say(f->hs, f->room, BOB, "!illegal kick alice"));
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    assert_string_equal(th_in_str(&f->t, 0, "moderator"), "true");
+    hs_set_power(f->hs, f->room, BOB, 49);
+    free(hs_say(f->hs, f->room, BOB, "!illegal kick alice"));
+    assert_true(th_wait_inbox(&f->t, 2, 5000));
+    assert_string_equal(th_in_str(&f->t, 1, "moderator"), "false");
+}
+
+static void test_restart_resumes_without_replay(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    free(hs_say(f->hs, f->room, ALICE, "one"));
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    th_stop(&f->t);
+    free(hs_say(f->hs, f->room, ALICE, "two"));
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_inbox(&f->t, 2, 5000));
+    th_run_for(&f->t, 300);
+    assert_int_equal(json_object_array_length(f->t.inbox), 2);
+    assert_string_equal(th_in_str(&f->t, 1, "text"), "two");
+}
+
+static void test_inflight_ids_skip_handled_events(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    th_stop(&f->t);
+    char *first = hs_say(f->hs, f->room, ALICE, "first");
+    free(hs_say(f->hs, f->room, ALICE, "second"));
+    /* The store as a crash right after delivering "first" leaves it. */
+    char inflight[128];
+    snprintf(inflight, sizeof(inflight), "[\"%s\"]", first);
+    json_object_object_add(f->t.state, "inflight", json_object_new_string(inflight));
+    free(first);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    th_run_for(&f->t, 300);
+    assert_int_equal(json_object_array_length(f->t.inbox), 1);
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "second");
+}
+
+static void test_limited_timeline_gap_is_filled(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    th_stop(&f->t);
+    hs_set_max_timeline(f->hs, 3);
+    for (int i = 0; i < 8; i++) {
+        char text[16];
+        snprintf(text, sizeof(text), "m%d", i);
+        free(hs_say(f->hs, f->room, ALICE, text));
+    }
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_inbox(&f->t, 8, 5000));
+    for (int i = 0; i < 8; i++) {
+        char text[16];
+        snprintf(text, sizeof(text), "m%d", i);
+        assert_string_equal(th_in_str(&f->t, (size_t)i, "text"), text);
+    }
+    assert_true(hs_count(f->hs, "/messages") >= 1);
+}
+
+static void test_dropped_and_malformed_sync(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    hs_fault(f->hs, "GET /_matrix/client/v3/sync", 0, NULL, NULL, 1);
+    hs_fault(f->hs, "GET /_matrix/client/v3/sync", 200, "{\"rooms\":", NULL, 1);
+    hs_fault(f->hs, "GET /_matrix/client/v3/sync", 200, "{\"rooms\":{}}", NULL, 1);
+    hs_fault(f->hs, "GET /_matrix/client/v3/sync", 502, "<html>bad gateway</html>", NULL, 1);
+    /* The parked sync answers with the message, the next ones fail in four ways. */
+    free(hs_say(f->hs, f->room, ALICE, "before"));
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    free(hs_say(f->hs, f->room, ALICE, "after"));
+    assert_true(th_wait_inbox(&f->t, 2, 15000));
+    th_run_for(&f->t, 300);
+    assert_int_equal(json_object_array_length(f->t.inbox), 2);
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "before");
+    assert_string_equal(th_in_str(&f->t, 1, "text"), "after");
+}
+
+static void test_unknown_token(void **state)
+{
+    struct fx *f = *state;
+    hs_revoke_tokens(f->hs, true);
+    assert_int_equal(th_start(&f->t), -1);
+}
+
+static void test_password_login_with_device_id(void **state)
+{
+    struct fx *f = *state;
+    hs_revoke_tokens(f->hs, false);
+    f->t.cfg.matrix_access_token = NULL;
+    f->t.cfg.matrix_password = HS_BOT_PASSWORD;
+    f->t.cfg.matrix_device_id = "ILLEGALD1";
+    start_ready(f);
+    char *body = hs_last_body(f->hs, "POST /_matrix/client/v3/login");
+    assert_non_null(body);
+    assert_non_null(strstr(body, "\"device_id\":\"ILLEGALD1\""));
+    assert_non_null(strstr(body, "m.login.password"));
+    free(body);
+    assert_true(hs_count(f->hs, "/account/whoami") >= 1);
+    /* A wrong password is a clear start-up failure. */
+    th_stop(&f->t);
+    f->t.cfg.matrix_password = "wrong";
+    assert_int_equal(th_start(&f->t), -1);
+}
+
+/* ---- rooms ---- */
+
+static void test_invite_allow(void **state)
+{
+    struct fx *f = *state;
+    f->t.cfg.matrix_invite_allow = "@alice:test.local, friends.org";
+    start_ready(f);
+    char *evil = hs_create_room(f->hs, "@mallory:evil.example", false);
+    char *friendly = hs_create_room(f->hs, CAROL, false);
+    hs_invite_bot(f->hs, evil, "@mallory:evil.example");
+    hs_invite_bot(f->hs, friendly, CAROL);
+    th_run_for(&f->t, 600);
+    assert_int_equal(hs_count(f->hs, "/leave"), 1);
+    assert_int_equal(hs_count(f->hs, "/join"), 2);
+    free(hs_say(f->hs, friendly, CAROL, "!illegal new"));
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    assert_string_equal(th_in_str(&f->t, 0, "channel"), friendly);
+    free(evil);
+    free(friendly);
+}
+
+static void test_encrypted_room_notice(void **state)
+{
+    struct fx *f = *state;
+    char *secret = hs_create_room(f->hs, ALICE, true);
+    hs_invite_bot(f->hs, secret, ALICE);
+    start_ready(f);
+    th_run_for(&f->t, 300);
+    free(hs_send(f->hs, secret, ALICE, "m.room.encrypted",
+                 "{\"algorithm\":\"m.megolm.v1.aes-sha2\",\"ciphertext\":\"AwgAEn\","
+                 "\"sender_key\":\"x\",\"device_id\":\"D\",\"session_id\":\"s\"}"));
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    struct json_object *keep;
+    struct json_object *ev = bot_event(f, "m.room.message", 0, &keep);
+    assert_string_equal(jstr(ev, "room_id"), secret);
+    struct json_object *c = jget(ev, "content");
+    assert_string_equal(jstr(c, "msgtype"), "m.notice");
+    assert_non_null(strstr(jstr(c, "body"), "encrypted"));
+    json_object_put(keep);
+    assert_int_equal(json_object_array_length(f->t.inbox), 0);
+    free(secret);
+}
+
+/* ---- sending ---- */
+
+static void test_notice_html_and_dm_edits(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    assert_int_equal(th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false,
+                             "Game g1 <opens>\nJoin & play", NULL),
+                     0);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    struct json_object *keep;
+    struct json_object *ev = bot_event(f, "m.room.message", 0, &keep);
+    struct json_object *c = jget(ev, "content");
+    assert_string_equal(jstr(c, "msgtype"), "m.notice");
+    assert_string_equal(jstr(c, "body"), "Game g1 <opens>\nJoin & play");
+    assert_string_equal(jstr(c, "format"), "org.matrix.custom.html");
+    assert_string_equal(jstr(c, "formatted_body"), "Game g1 &lt;opens&gt;<br>Join &amp; play");
+    json_object_put(keep);
+
+    /* The hand goes to a DM room the bot creates, records in m.direct and then edits. */
+    th_send(&f->t, OUT_HAND, NULL, ALICE, "g1/hand/alice", true, "Your hand: 3 guns", NULL);
+    th_send(&f->t, OUT_HAND, NULL, ALICE, "g1/hand/alice", true, "Your hand: 2 guns", NULL);
+    th_send(&f->t, OUT_NOTICE, NULL, ALICE, NULL, false, "Bob offers you a deal", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 4, 5000));
+    assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/createRoom"), 1);
+    char *create = hs_last_body(f->hs, "createRoom");
+    assert_non_null(strstr(create, "\"preset\":\"trusted_private_chat\""));
+    assert_non_null(strstr(create, "\"is_direct\":true"));
+    assert_non_null(strstr(create, ALICE));
+    free(create);
+    char *dm = hs_direct_room(f->hs, ALICE);
+    assert_non_null(dm);
+    struct json_object *hand = bot_event(f, "m.room.message", 1, &keep);
+    assert_string_equal(jstr(hand, "room_id"), dm);
+    char *hand_id = strdup(jstr(hand, "event_id"));
+    json_object_put(keep);
+    struct json_object *edit = bot_event(f, "m.room.message", 2, &keep);
+    c = jget(edit, "content");
+    assert_string_equal(jstr(c, "body"), "* Your hand: 2 guns");
+    assert_string_equal(jstr(jget(c, "m.new_content"), "body"), "Your hand: 2 guns");
+    assert_string_equal(jstr(jget(c, "m.relates_to"), "rel_type"), "m.replace");
+    assert_string_equal(jstr(jget(c, "m.relates_to"), "event_id"), hand_id);
+    json_object_put(keep);
+    struct json_object *last = bot_event(f, "m.room.message", 3, &keep);
+    assert_string_equal(jstr(last, "room_id"), dm);
+    json_object_put(keep);
+
+    /* The player answers in the DM: no channel. */
+    free(hs_say(f->hs, dm, ALICE, "accept 3"));
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    assert_null(th_in_str(&f->t, 0, "channel"));
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "accept 3");
+    assert_string_equal(th_in_str(&f->t, 0, "moderator"), "false");
+
+    /* After a restart, the same DM room and the same message are used. */
+    th_stop(&f->t);
+    assert_int_equal(th_start(&f->t), 0);
+    th_send(&f->t, OUT_HAND, NULL, ALICE, "g1/hand/alice", true, "Your hand: 1 gun", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 5, 5000));
+    assert_int_equal(hs_count(f->hs, "createRoom"), 1);
+    struct json_object *edit2 = bot_event(f, "m.room.message", 4, &keep);
+    assert_string_equal(jstr(jget(jget(edit2, "content"), "m.relates_to"), "event_id"), hand_id);
+    assert_string_equal(jstr(edit2, "room_id"), dm);
+    json_object_put(keep);
+    free(hand_id);
+    free(dm);
+}
+
+static void test_probe_dm(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    f->t.p->ops->probe_dm(f->t.p, BOB);
+    th_run_for(&f->t, 500);
+    assert_string_equal(jstr(f->t.dm, BOB), "true");
+    assert_int_equal(hs_count(f->hs, "createRoom"), 1);
+    json_object_object_del(f->t.dm, BOB);
+    f->t.p->ops->probe_dm(f->t.p, BOB);
+    th_run_for(&f->t, 200);
+    assert_string_equal(jstr(f->t.dm, BOB), "true");
+    assert_int_equal(hs_count(f->hs, "createRoom"), 1);
+    hs_fault(f->hs, "createRoom", 403, "{\"errcode\":\"M_FORBIDDEN\",\"error\":\"no\"}", NULL, 1);
+    f->t.p->ops->probe_dm(f->t.p, "@ghost:test.local");
+    th_run_for(&f->t, 500);
+    assert_string_equal(jstr(f->t.dm, "@ghost:test.local"), "false");
+}
+
+static void test_drop_reactions_race(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    const char *data =
+        "{\"game\":\"g1\",\"drop\":1,\"shown\":[\"guns\",\"pills\"],"
+        "\"reactions\":{\"\xf0\x9f\x94\xab\":\"guns\",\"\xf0\x9f\x92\x8a\":\"pills\"}}";
+    th_send(&f->t, OUT_DROP, f->room, NULL, "g1/drop/1", false, "Drop 1: guns, pills", data);
+    assert_true(th_wait_bot_events(&f->t, "m.reaction", 2, 5000));
+    struct json_object *keep, *keep2;
+    struct json_object *drop = bot_event(f, "m.room.message", -1, &keep);
+    const char *drop_id = jstr(drop, "event_id");
+    struct json_object *r0 = bot_event(f, "m.reaction", 0, &keep2);
+    struct json_object *rel = jget(jget(r0, "content"), "m.relates_to");
+    assert_string_equal(jstr(rel, "rel_type"), "m.annotation");
+    assert_string_equal(jstr(rel, "event_id"), drop_id);
+    assert_string_equal(jstr(rel, "key"), "\xf0\x9f\x94\xab");
+    json_object_put(keep2);
+    /* Bob and Alice race for the guns; Alice also grabs the pills; a stranger's reaction on
+     * another message is not about the drop. */
+    free(hs_react(f->hs, f->room, BOB, drop_id, "\xf0\x9f\x94\xab"));
+    free(hs_react(f->hs, f->room, ALICE, drop_id, "\xf0\x9f\x94\xab"));
+    free(hs_react(f->hs, f->room, ALICE, drop_id, "\xf0\x9f\x92\x8a"));
+    free(hs_react(f->hs, f->room, BOB, "$unknown", "\xf0\x9f\x92\x8a"));
+    json_object_put(keep);
+    assert_true(th_wait_inbox(&f->t, 3, 5000));
+    th_run_for(&f->t, 200);
+    assert_int_equal(json_object_array_length(f->t.inbox), 3);
+    assert_string_equal(th_in_str(&f->t, 0, "type"), "reaction");
+    assert_string_equal(th_in_str(&f->t, 0, "user"), BOB);
+    assert_string_equal(th_in_str(&f->t, 0, "key"), "g1/drop/1");
+    assert_string_equal(th_in_str(&f->t, 1, "user"), ALICE);
+    assert_string_equal(th_in_str(&f->t, 2, "reaction"), "\xf0\x9f\x92\x8a");
+    /* An edit of the drop that reveals a third card adds only the new reaction. */
+    const char *data2 = "{\"game\":\"g1\",\"drop\":1,\"reactions\":{\"\xf0\x9f\x94\xab\":\"guns\","
+                        "\"\xf0\x9f\x92\x8a\":\"pills\",\"\xf0\x9f\x92\x8e\":\"gems\"}}";
+    th_send(&f->t, OUT_DROP, f->room, NULL, "g1/drop/1", true, "Drop 1: guns, pills, gems", data2);
+    assert_true(th_wait_bot_events(&f->t, "m.reaction", 3, 5000));
+    th_run_for(&f->t, 300);
+    struct json_object *all = hs_bot_events(f->hs, "m.reaction");
+    assert_int_equal(json_object_array_length(all), 3);
+    json_object_put(all);
+}
+
+static const char vote_data[] = "{\"game\":\"g1\",\"case\":1,\"poll\":true,\"deadline\":%llu,"
+                                "\"candidates\":[{\"id\":\"" ALICE
+                                "\",\"name\":\"Alice\"},{\"id\":\"" BOB "\",\"name\":\"Bob\"}],"
+                                "\"actions\":[\"vote " ALICE "\",\"vote " BOB "\",\"abstain\"]}";
+
+static void test_poll_tribunal(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    char data[1024];
+    snprintf(data, sizeof(data), vote_data, (unsigned long long)(mx_now_ms() + 1500));
+    th_send(&f->t, OUT_VOTE, f->room, NULL, "g1/vote/1", false, "Case 1: who is guilty?", data);
+    assert_true(th_wait_bot_events(&f->t, "org.matrix.msc3381.poll.start", 1, 5000));
+    struct json_object *keep;
+    struct json_object *poll = bot_event(f, "org.matrix.msc3381.poll.start", 0, &keep);
+    struct json_object *start = jget(jget(poll, "content"), "org.matrix.msc3381.poll.start");
+    assert_non_null(start);
+    assert_string_equal(jstr(jget(start, "question"), "org.matrix.msc1767.text"),
+                        "Case 1: who is guilty?");
+    struct json_object *answers = jget(start, "answers");
+    assert_int_equal(json_object_array_length(answers), 3);
+    assert_string_equal(jstr(json_object_array_get_idx(answers, 1), "org.matrix.msc1767.text"),
+                        "Bob");
+    assert_non_null(jstr(jget(poll, "content"), "org.matrix.msc1767.text"));
+    char *poll_id = strdup(jstr(poll, "event_id"));
+    json_object_put(keep);
+    /* Unstable and stable responses; a second vote from Alice counts as her last. */
+    free(hs_poll_vote(f->hs, f->room, ALICE, poll_id, "a2", 0));
+    free(hs_poll_vote(f->hs, f->room, BOB, poll_id, "a1", 1));
+    free(hs_poll_vote(f->hs, f->room, ALICE, poll_id, "a3", 0));
+    assert_true(th_wait_inbox(&f->t, 3, 5000));
+    assert_string_equal(th_in_str(&f->t, 0, "type"), "command");
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "vote " BOB);
+    assert_string_equal(th_in_str(&f->t, 0, "channel"), f->room);
+    assert_string_equal(th_in_str(&f->t, 1, "text"), "vote " ALICE);
+    assert_string_equal(th_in_str(&f->t, 2, "text"), "abstain");
+    /* The bot ends its poll at the deadline, and later responses are ignored. */
+    assert_true(th_wait_bot_events(&f->t, "org.matrix.msc3381.poll.end", 1, 5000));
+    struct json_object *end = bot_event(f, "org.matrix.msc3381.poll.end", 0, &keep);
+    struct json_object *rel = jget(jget(end, "content"), "m.relates_to");
+    assert_string_equal(jstr(rel, "rel_type"), "m.reference");
+    assert_string_equal(jstr(rel, "event_id"), poll_id);
+    json_object_put(keep);
+    free(hs_poll_vote(f->hs, f->room, BOB, poll_id, "a2", 0));
+    th_run_for(&f->t, 400);
+    assert_int_equal(json_object_array_length(f->t.inbox), 3);
+    /* A verdict sent before the deadline ends the poll first. */
+    snprintf(data, sizeof(data), vote_data, (unsigned long long)(mx_now_ms() + 60000));
+    th_send(&f->t, OUT_VOTE, f->room, NULL, "g1/vote/2", false, "Case 2", data);
+    th_send(&f->t, OUT_RESULT, f->room, NULL, NULL, false, "Bob is guilty", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    th_run_for(&f->t, 200);
+    struct json_object *all = hs_bot_events(f->hs, NULL);
+    size_t n = json_object_array_length(all);
+    assert_true(n >= 2);
+    /* The poll ended before the verdict was posted. */
+    assert_string_equal(jstr(json_object_array_get_idx(all, n - 2), "type"),
+                        "org.matrix.msc3381.poll.end");
+    assert_string_equal(jstr(json_object_array_get_idx(all, n - 1), "type"), "m.room.message");
+    json_object_put(all);
+    free(poll_id);
+}
+
+static void test_dm_vote_by_reaction_and_text(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    char data[1024];
+    snprintf(data, sizeof(data), vote_data, (unsigned long long)(mx_now_ms() + 60000));
+    /* DM mode: no poll, the vote goes to each player privately. */
+    char *p = strstr(data, "\"poll\":true");
+    memcpy(p, "\"poll\":0   ", 11);
+    th_send(&f->t, OUT_VOTE, NULL, BOB, "g1/vote/1/bob", false, "Case 1: your vote", data);
+    assert_true(th_wait_bot_events(&f->t, "m.reaction", 3, 5000));
+    char *dm = hs_direct_room(f->hs, BOB);
+    struct json_object *keep;
+    struct json_object *msg = bot_event(f, "m.room.message", -1, &keep);
+    assert_string_equal(jstr(msg, "room_id"), dm);
+    free(hs_react(f->hs, dm, BOB, jstr(msg, "event_id"), mx_vote_emoji(0)));
+    json_object_put(keep);
+    free(hs_say(f->hs, dm, BOB, "vote " BOB));
+    assert_true(th_wait_inbox(&f->t, 2, 5000));
+    assert_string_equal(th_in_str(&f->t, 0, "type"), "command");
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "vote " ALICE);
+    assert_null(th_in_str(&f->t, 0, "channel"));
+    assert_string_equal(th_in_str(&f->t, 1, "type"), "message");
+    assert_string_equal(th_in_str(&f->t, 1, "text"), "vote " BOB);
+    /* No poll was sent in DM mode. */
+    struct json_object *polls = hs_bot_events(f->hs, "org.matrix.msc3381.poll.start");
+    assert_int_equal(json_object_array_length(polls), 0);
+    json_object_put(polls);
+    free(dm);
+}
+
+/* ---- errors ---- */
+
+static void test_rate_limit_retry_after_ms(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    hs_fault(f->hs, "/send/", 429,
+             "{\"errcode\":\"M_LIMIT_EXCEEDED\",\"error\":\"Too many\",\"retry_after_ms\":700}",
+             NULL, 1);
+    uint64_t t0 = mx_now_ms();
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "slow down", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    assert_true(mx_now_ms() - t0 >= 650);
+    assert_int_equal(hs_count(f->hs, "/send/"), 2);
+    /* Retry-After (seconds) wins over retry_after_ms. */
+    hs_fault(f->hs, "/send/", 429,
+             "{\"errcode\":\"M_LIMIT_EXCEEDED\",\"error\":\"Too many\",\"retry_after_ms\":10}",
+             "Retry-After: 1", 1);
+    t0 = mx_now_ms();
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "slower", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 2, 5000));
+    assert_true(mx_now_ms() - t0 >= 950);
+    assert_int_equal(mx_retry_after_ms("2", NULL), 2000);
+    assert_int_equal(mx_retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", NULL), -1);
+}
+
+static void test_send_errors_never_double(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    hs_fault(f->hs, "/send/", 500, "{\"errcode\":\"M_UNKNOWN\",\"error\":\"oops\"}", NULL, 2);
+    hs_fault(f->hs, "/send/", 200, "{\"event_id\":", NULL, 1);
+    hs_fault(f->hs, "/send/", -1, NULL, NULL, 1); /* handled, but the answer is lost */
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "exactly once", NULL);
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "and in order", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 2, 15000));
+    th_run_for(&f->t, 300);
+    struct json_object *all = hs_bot_events(f->hs, "m.room.message");
+    assert_int_equal(json_object_array_length(all), 2);
+    assert_string_equal(jstr(jget(json_object_array_get_idx(all, 0), "content"), "body"),
+                        "exactly once");
+    assert_string_equal(jstr(jget(json_object_array_get_idx(all, 1), "content"), "body"),
+                        "and in order");
+    json_object_put(all);
+}
+
+static void test_outbox_survives_restart(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    /* The homeserver handles the PUT but the reply is lost; the daemon dies before retrying. */
+    hs_fault(f->hs, "/send/", -1, NULL, NULL, 1);
+    hs_fault(f->hs, "/send/", 0, NULL, NULL, 1); /* and the next try fails too */
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "sent once", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    th_stop(&f->t);
+    assert_non_null(strstr(jstr(f->t.state, "outbox"), "sent once"));
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    th_run_for(&f->t, 1500);
+    struct json_object *all = hs_bot_events(f->hs, "m.room.message");
+    assert_int_equal(json_object_array_length(all), 1);
+    json_object_put(all);
+    assert_string_equal(jstr(f->t.state, "outbox"), "[]");
+    assert_true(hs_count(f->hs, "/send/") >= 2);
+}
+
+static void test_render_units(void **state)
+{
+    (void)state;
+    char *e = mx_html_escape("<a href=\"x\">'&'</a>");
+    assert_string_equal(e, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    free(e);
+    struct json_object *answers = NULL;
+    assert_null(mx_render_poll("q", NULL, &answers));
+    struct json_object *d = json_tokener_parse("{\"actions\":[\"vote x\",\"abstain\"]}");
+    struct json_object *p = mx_render_poll("Who?\nmore", d, &answers);
+    assert_non_null(p);
+    assert_string_equal(json_object_get_string(jget(answers, "a1")), "vote x");
+    assert_string_equal(json_object_get_string(jget(answers, "a2")), "abstain");
+    json_object_put(answers);
+    json_object_put(p);
+    json_object_put(d);
+    assert_non_null(mx_vote_emoji(9));
+    assert_null(mx_vote_emoji(10));
+    char *f = mx_filter_json();
+    assert_non_null(strstr(f, "\"m.direct\""));
+    free(f);
+}
+
+int main(void)
+{
+    log_set_level(LOG_WARN);
+    setenv("no_proxy", "127.0.0.1,localhost", 1);
+    setenv("NO_PROXY", "127.0.0.1,localhost", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_render_units),
+        cmocka_unit_test_setup_teardown(test_first_start_skips_history, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_moderator_power_level, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_restart_resumes_without_replay, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_inflight_ids_skip_handled_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limited_timeline_gap_is_filled, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dropped_and_malformed_sync, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_token, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_password_login_with_device_id, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_invite_allow, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_encrypted_room_notice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_notice_html_and_dm_edits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_probe_dm, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_drop_reactions_race, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_poll_tribunal, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dm_vote_by_reaction_and_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rate_limit_retry_after_ms, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_send_errors_never_double, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_outbox_survives_restart, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("matrix", tests, NULL, NULL);
+}
