@@ -228,12 +228,61 @@ static bool data_bool(const struct json_object *data, const char *key)
            json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
 }
 
+/*
+ * DM mode of a tribunal vote in a table: votes stay secret, so each candidate
+ * (the candidates are the players) gets a ballot in their direct room, with
+ * one reaction per choice; their reaction there becomes the vote command.
+ */
+static void queue_ballots(struct mx *m, const struct outbound *o, struct json_object *data)
+{
+    struct json_object *cands = mx_jobj(data, "candidates", json_type_array);
+    struct json_object *actions = mx_jobj(data, "actions", json_type_array);
+    if (!cands || !actions)
+        return;
+    size_t nact = json_object_array_length(actions);
+    for (size_t c = 0; c < json_object_array_length(cands); c++) {
+        const char *user = mx_jstr(json_object_array_get_idx(cands, c), "id");
+        if (!user || user[0] != '@')
+            continue;
+        size_t len = strlen(o->text) + 64;
+        for (size_t i = 0; i < nact; i++)
+            len += strlen(json_object_get_string(json_object_array_get_idx(actions, i))) + 80;
+        char *text = malloc(len);
+        if (!text)
+            return;
+        size_t n = (size_t)snprintf(text, len, "%s", o->text);
+        struct json_object *votes = json_object_new_object();
+        for (size_t i = 0; i < nact; i++) {
+            const char *emoji = mx_vote_emoji(i);
+            const char *act = json_object_get_string(json_object_array_get_idx(actions, i));
+            if (!emoji || !act)
+                continue;
+            const char *label = act;
+            if (strncmp(act, "vote ", 5) == 0) {
+                for (size_t k = 0; k < json_object_array_length(cands); k++) {
+                    struct json_object *ck = json_object_array_get_idx(cands, k);
+                    const char *id = mx_jstr(ck, "id"), *name = mx_jstr(ck, "name");
+                    if (id && name && strcmp(id, act + 5) == 0)
+                        label = name;
+                }
+            }
+            n += (size_t)snprintf(text + n, len - n, "\n%s %s", emoji, label);
+            json_object_object_add(votes, emoji, json_object_new_string(act));
+        }
+        struct json_object *it =
+            item_new(NULL, user, "m.room.message", mx_render_notice(text, OUT_VOTE, data));
+        json_object_object_add(it, "votes", votes);
+        free(text);
+        outbox_add(m, it);
+    }
+}
+
 int mx_send_outbound(struct mx *m, const struct outbound *o)
 {
     if ((!o->channel) == (!o->user) || !o->text)
         return -1;
-    if (o->kind == OUT_GAME_OVER && !*o->text)
-        return 0; /* machine-readable only: nothing for people to read */
+    if (o->kind == OUT_GAME_OVER)
+        return 0; /* machine-readable; people read the OUT_RESULT just before it */
     struct json_object *data = (struct json_object *)o->data;
     if (o->channel && (o->kind == OUT_VOTE || o->kind == OUT_RESULT || o->kind == OUT_GAME_OVER))
         mx_polls_end_room(m, o->channel);
@@ -284,7 +333,10 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
     }
     if (o->key)
         json_object_object_add(item, "key", json_object_new_string(o->key));
+    bool poll = mx_jobj(item, "poll", json_type_object) != NULL;
     outbox_add(m, item);
+    if (o->kind == OUT_VOTE && o->channel && !poll)
+        queue_ballots(m, o, data);
     outbox_save(m);
     mx_pump(m);
     return 0;

@@ -490,6 +490,26 @@ static void test_dm_vote_by_reaction_and_text(void **state)
     assert_null(th_in_str(&f->t, 0, "channel"));
     assert_string_equal(th_in_str(&f->t, 1, "type"), "message");
     assert_string_equal(th_in_str(&f->t, 1, "text"), "vote " BOB);
+    /* A vote in the table without poll mode: each player gets a secret ballot in their DM. */
+    th_send(&f->t, OUT_VOTE, f->room, NULL, "g1/vote/2", false, "Case 2: who?", data);
+    assert_true(th_wait_bot_events(&f->t, "m.reaction", 9, 5000));
+    char *adm = hs_direct_room(f->hs, ALICE);
+    assert_non_null(adm);
+    struct json_object *all = hs_bot_events(f->hs, "m.room.message");
+    const char *ballot = NULL;
+    for (size_t i = 0; i < json_object_array_length(all); i++) {
+        struct json_object *e = json_object_array_get_idx(all, i);
+        if (strcmp(jstr(e, "room_id"), adm) == 0)
+            ballot = jstr(e, "event_id");
+    }
+    assert_non_null(ballot);
+    free(hs_react(f->hs, adm, ALICE, ballot, mx_vote_emoji(1)));
+    json_object_put(all);
+    assert_true(th_wait_inbox(&f->t, 3, 5000));
+    assert_string_equal(th_in_str(&f->t, 2, "text"), "vote " BOB);
+    assert_string_equal(th_in_str(&f->t, 2, "user"), ALICE);
+    assert_null(th_in_str(&f->t, 2, "channel"));
+    free(adm);
     /* No poll was sent in DM mode. */
     struct json_object *polls = hs_bot_events(f->hs, "org.matrix.msc3381.poll.start");
     assert_int_equal(json_object_array_length(polls), 0);
