@@ -1,0 +1,115 @@
+// Websocket protocol tests against the real daemon: actions out of phase, by
+// non-players or by non-hosts are refused with a clear answer, and private
+// messages (answers, hands) reach only their owner's sockets.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, newToken, sleep, startServer } from './lib.mjs';
+
+const DAEMON = process.env.ILLEGALD;
+const dir = mkdtempSync(join(tmpdir(), 'illegald-wsd-'));
+let daemon;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+before(async () => {
+  if (!DAEMON) throw new Error('set ILLEGALD to the illegald binary');
+  const conf = join(dir, 'illegald.conf');
+  writeFileSync(conf, `[web]\nenabled = true\nbind = 127.0.0.1\nport = ${await freePort()}\n`);
+  daemon = await startServer(DAEMON, ['--config', conf, '--store', join(dir, 'illegald.db')], {
+    portRe: /local table at http:\/\/[^ ]+:(\d+)\//,
+  });
+});
+
+after(async () => {
+  if (daemon) {
+    const r = await daemon.stop();
+    assert.equal(r.code, 0, `illegald exited ${r.code} ${r.signal}: ${daemon.stderr.slice(-4000)}`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const isMsg = (kind) => (f) => f.type === 'message' && f.kind === kind;
+// A refusal: an error, or a plain notice answering the input (no game event in it).
+const refusal = (f) => f.type === 'message' &&
+  (f.kind === 'error' || (f.kind === 'notice' && !(f.data && f.data.event) && !/ (joins|leaves) game /.test(f.text)));
+const log = [];
+// Sends text as c (after letting earlier frames settle) and waits for the answer.
+async function refused(c, channel, text) {
+  await sleep(150);
+  c.frames.length = 0;
+  c.send({ type: 'command', channel, text });
+  const what = text;
+  const f = await c.next(refusal, 5000, `a refusal of ${what}`);
+  log.push(`${what}: ${f.kind}${f.dm ? ' (private)' : ''}: ${f.text}`);
+  return f;
+}
+
+test('actions out of phase, by non-players or by non-hosts are refused; private answers reach the actor only', async () => {
+  const names = ['Ann', 'Ben', 'Cid', 'Dee', 'Eve'];
+  const cs = [];
+  for (const n of names) {
+    const c = await Client.open(daemon.port);
+    const w = await c.hello(newToken(), n);
+    assert.equal(w.type, 'welcome');
+    c.user = w.user;
+    c.send({ type: 'open', channel: 'phases' });
+    await c.next((f) => f.type === 'opened');
+    cs.push(c);
+  }
+  const [ann, ben, , , eve] = cs;
+
+  // no game yet: joining, starting and trading are refused
+  await refused(ben, 'phases', '!illegal join');
+  await refused(ben, null, 'offer ann 1 guns for nothing');
+
+  ann.send({ type: 'command', channel: 'phases', text: '!illegal new standard' });
+  await ann.next(isMsg('lobby'));
+  for (const c of cs.slice(0, 4)) {
+    c.send({ type: 'command', channel: 'phases', text: '!illegal join' });
+  }
+  await ann.next((f) => isMsg('lobby')(f) && f.data.players.length === 4, 5000, 'a lobby of 4');
+
+  // in the lobby: a grab, a vote, an offer are out of phase; only the host starts
+  const e1 = await refused(ben, 'phases', '!illegal grab guns');
+  await refused(ben, null, 'vote ann');
+  await refused(ben, 'phases', '!illegal start');
+  ann.send({ type: 'command', channel: 'phases', text: '!illegal start' });
+  for (const c of cs.slice(0, 4)) c.hand = (await c.next(isMsg('hand'), 10000, 'a hand')).data;
+
+  // dealing: grabbing and voting are out of phase; a non-player cannot trade or moderate
+  const e2 = await refused(ben, 'phases', `!illegal grab ${ben.hand.dealer}`);
+  assert.doesNotMatch(e2.text, /No card called/);
+  await refused(ben, null, 'vote ann');
+  await refused(eve, null, `offer ${ann.user} nothing for nothing`);
+  await refused(eve, 'phases', '!illegal pause');
+  await refused(ben, 'phases', '!illegal end');
+  // a reaction to a drop that does not exist is refused by the adapter
+  ben.send({ type: 'react', key: 'g1/drop/9', reaction: '🔫' });
+  await ben.error('unknown-message');
+
+  await sleep(300);
+  if (process.env.WEB_DEBUG) console.log(log.join('\n'));
+  // private refusals went to the one who erred only
+  assert.equal(ann.frames.filter((f) => isMsg('error')(f) && f.dm).length, 0, 'Ann got no one else\'s error');
+  assert.ok(e1.text.length > 0);
+
+  // hands: each player got exactly their own; Eve, not playing, got none
+  for (const c of cs.slice(0, 4)) {
+    for (const f of c.frames.filter(isMsg('hand'))) assert.equal(f.key.split('/').pop(), c.user);
+  }
+  assert.equal(eve.frames.filter(isMsg('hand')).length, 0);
+  cs.forEach((c) => c.close());
+});
