@@ -311,12 +311,15 @@ static bool names_role(const char *folded, const char *lang)
         const char *text = catalog_text(lang, key);
         if (!text)
             continue;
-        /* Skip "The " so "arms dealer" matches "The Arms Dealer". */
-        if (strncasecmp(text, "the ", 4) == 0)
-            text += 4;
         fold(text, strlen(text), name, sizeof name);
         if (strcmp(name, folded) == 0)
             return true;
+        /* Without "The " too, so "arms dealer" matches "The Arms Dealer". */
+        if (strncasecmp(text, "the ", 4) == 0) {
+            fold(text + 4, strlen(text + 4), name, sizeof name);
+            if (strcmp(name, folded) == 0)
+                return true;
+        }
     }
     return false;
 }
@@ -347,17 +350,23 @@ static enum resolve_error match_resource(const char *folded, bool allow_prefix, 
     return count > 1 ? RESOLVE_AMBIGUOUS : RESOLVE_UNKNOWN;
 }
 
-#define MAX_TOKENS 48
+/* Enough for any argument that fits: one letter and one separator each. */
+#define MAX_TOKENS (COMMAND_ARG_MAX / 2 + 1)
 
-/* Splits text into words at blanks, commas, '+' and "and". */
+/* Splits text into words at blanks, commas, '+' and "and". Returns the
+ * count, or MAX_TOKENS + 1 when there are more words than fit. */
 static unsigned tokenize(char *text, char **tok)
 {
     unsigned n = 0;
     char *save = NULL;
-    for (char *p = strtok_r(text, " \t\r\n,+;", &save); p && n < MAX_TOKENS;
-         p = strtok_r(NULL, " \t\r\n,+;", &save))
-        if (strcasecmp(p, "and") != 0)
-            tok[n++] = p;
+    for (char *p = strtok_r(text, " \t\r\n,+;", &save); p;
+         p = strtok_r(NULL, " \t\r\n,+;", &save)) {
+        if (strcasecmp(p, "and") == 0)
+            continue;
+        if (n == MAX_TOKENS)
+            return MAX_TOKENS + 1;
+        tok[n++] = p;
+    }
     return n;
 }
 
@@ -381,11 +390,13 @@ enum resolve_error command_parse_cards(const char *text, unsigned in_play, const
     char *tok[MAX_TOKENS];
     memset(out, 0, sizeof *out);
     word[0] = choices[0] = '\0';
+    if (strlen(text) >= sizeof buf)
+        return RESOLVE_BAD_COUNT;
     snprintf(buf, sizeof buf, "%s", text);
     unsigned n = tokenize(buf, tok);
     if (n == 1 && (strcasecmp(tok[0], "nothing") == 0 || strcasecmp(tok[0], "none") == 0))
         return RESOLVE_OK;
-    if (n == 0)
+    if (n == 0 || n > MAX_TOKENS)
         return RESOLVE_BAD_COUNT;
 
     long count = -1;

@@ -786,7 +786,7 @@ static void table_command(struct dispatcher *d, struct platform *p, const struct
     case CMD_END:
         if (!g->started) {
             struct game copy = *g;
-            const char *vars[] = {"id", g->id, "player", in->user_name ? in->user_name : in->user,
+            const char *vars[] = {"id", copy.id, "player", in->user_name ? in->user_name : in->user,
                                   NULL};
             if (save_game(d, g, true) < 0) {
                 reply_key(p, in, false, lang, "msg.store-failed", NULL);

@@ -114,13 +114,19 @@ static bool copy_str(char *dst, size_t len, const char *src)
     return true;
 }
 
+/* Decimal digits only, within 64 bits: what game_to_json() writes. */
 static bool parse_u64(const char *s, uint64_t *out)
 {
-    char *end;
+    uint64_t v = 0;
     if (!s || !*s)
         return false;
-    *out = strtoull(s, &end, 10);
-    return *end == '\0';
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+            return false;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    *out = v;
+    return true;
 }
 
 int game_from_json(struct game *out, const struct json_object *o, char *why, size_t whylen)
@@ -185,6 +191,11 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             snprintf(why, whylen, "rng invalid");
             return -1;
         }
+    /* xoshiro never leaves the all-zero state: such a record is damaged. */
+    if (!(g.rng.s[0] | g.rng.s[1] | g.rng.s[2] | g.rng.s[3])) {
+        snprintf(why, whylen, "rng state is all zero");
+        return -1;
+    }
     if (!get_int(o, "tracked_deadline", &g.tracked_deadline) ||
         !get_int(o, "phase_length", &g.phase_length) || !get_int(o, "reminders_sent", &n) ||
         n < 0 || n > 3) {

@@ -54,7 +54,7 @@ struct inbound {
     const char *msg_key;   /* REACTION: logical key of the message reacted to */
     const char *reaction;  /* REACTION: the emoji key */
     const char *reply_to;  /* opaque token for an ephemeral answer (an interaction), or NULL */
-    uint64_t order;        /* platform order of the input (sequence, timeline position); 0 if none */
+    uint64_t order; /* platform order of the input (sequence, timeline position); 0 if none */
 };
 
 /* The form a message takes; adapters may render natively by kind. */
@@ -103,7 +103,7 @@ struct outbound {
     enum outbound_kind kind;
     const char *channel;
     const char *user;
-    const char *key;      /* logical key, or NULL for a message never referred to again */
+    const char *key; /* logical key, or NULL for a message never referred to again */
     bool replace;
     const char *text;
     const char *reply_to; /* answer this input ephemerally when the platform can */

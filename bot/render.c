@@ -50,7 +50,9 @@ void render_fill(char *out, size_t len, const char *lang, const char *key, const
                 if (strlen(v[0]) == (size_t)(close - t - 1) &&
                     strncmp(t + 1, v[0], strlen(v[0])) == 0) {
                     int w = snprintf(out + n, len - n, "%s", v[1] ? v[1] : "");
-                    n += (w > 0 && (size_t)w < len - n) ? (size_t)w : len - n - 1;
+                    if (w < 0)
+                        w = 0;
+                    n = (size_t)w < len - n ? n + (size_t)w : len - 1;
                     t = close + 1;
                     done = true;
                     break;
@@ -635,7 +637,7 @@ void render_event(const struct game *g, const struct il_event *e, render_emit_fn
         break;
     case IL_EV_RESUMED:
     case IL_EV_EXTENDED: {
-        render_duration(duration, sizeof duration, lang, g->phase_length);
+        render_duration(duration, sizeof duration, lang, e->ms);
         const char *vars[] = {"duration", duration, NULL};
         notice(g, e, e->type == IL_EV_RESUMED ? "msg.resumed" : "msg.extended", vars, emit, arg);
         break;

@@ -28,7 +28,10 @@ void harness_init(struct harness *h, uint64_t seed)
     memset(h, 0, sizeof *h);
     h->pid = -1;
     h->seed = seed;
-    snprintf(h->dir, sizeof h->dir, "/tmp/illegald-test-XXXXXX");
+    /* Memory-backed when possible: the tests kill processes, not machines,
+     * so they need no fsync to reach a disk. */
+    snprintf(h->dir, sizeof h->dir, "%s/illegald-test-XXXXXX",
+             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
     if (!mkdtemp(h->dir))
         die("mkdtemp");
     snprintf(h->store, sizeof h->store, "%s/store.db", h->dir);
@@ -72,6 +75,15 @@ void harness_start(struct harness *h)
 
 void harness_send(struct harness *h, const char *line)
 {
+    if (h->nsent == h->capsent) {
+        h->capsent = h->capsent ? h->capsent * 2 : 1024;
+        h->sent = realloc(h->sent, h->capsent * sizeof *h->sent);
+        if (!h->sent)
+            die("realloc");
+    }
+    h->sent[h->nsent] = strdup(line);
+    if (!h->sent[h->nsent++])
+        die("strdup");
     size_t n = strlen(line);
     const char *p = line;
     while (n) {
@@ -95,6 +107,20 @@ void harness_sendf(struct harness *h, const char *fmt, ...)
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     harness_send(h, line);
+}
+
+void harness_message(struct harness *h, const char *channel, const char *user, const char *text,
+                     bool moderator)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "type", json_object_new_string("message"));
+    json_object_object_add(o, "channel", json_object_new_string(channel));
+    json_object_object_add(o, "user", json_object_new_string(user));
+    json_object_object_add(o, "text", json_object_new_string(text));
+    if (moderator)
+        json_object_object_add(o, "moderator", json_object_new_boolean(1));
+    harness_send(h, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+    json_object_put(o);
 }
 
 static void add_line(struct harness *h, const char *text, size_t len)
@@ -201,6 +227,9 @@ void harness_free(struct harness *h)
     for (size_t i = 0; i < h->nlines; i++)
         json_object_put(h->lines[i]);
     free(h->lines);
+    for (size_t i = 0; i < h->nsent; i++)
+        free(h->sent[i]);
+    free(h->sent);
     free(h->buf);
     const char *files[] = {"store.db", "store.db-wal", "store.db-shm", "stderr.log"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {

@@ -25,6 +25,9 @@ struct harness {
     /* Every line the daemon wrote, in order, across restarts. */
     struct json_object **lines;
     size_t nlines, caplines;
+    /* Every line sent, in order (pings included), for replaying a game. */
+    char **sent;
+    size_t nsent, capsent;
     char dir[256];   /* temporary directory holding the store */
     char store[300]; /* the store's path */
     uint64_t seed;
@@ -41,6 +44,10 @@ void harness_send(struct harness *h, const char *line);
 
 /* printf-style harness_send. */
 void harness_sendf(struct harness *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Sends a "message" event; channel "dm" is a direct message. Text is escaped. */
+void harness_message(struct harness *h, const char *channel, const char *user, const char *text,
+                     bool moderator);
 
 /* Waits until every line sent so far is handled. Returns the index of the
  * first line that arrived during this call (lines[from..nlines) are new). */

@@ -23,14 +23,16 @@ static int seat_of(const struct table_player *tp, const char *user)
 
 static void say(struct table_player *tp, const char *user, const char *text)
 {
-    harness_sendf(tp->h, "{\"type\":\"message\",\"channel\":\"%s\",\"user\":\"%s\",\"text\":\"%s\"}",
+    harness_sendf(tp->h,
+                  "{\"type\":\"message\",\"channel\":\"%s\",\"user\":\"%s\",\"text\":\"%s\"}",
                   tp->table, user, text);
 }
 
 static void dm(struct table_player *tp, const char *user, const char *text)
 {
-    harness_sendf(tp->h, "{\"type\":\"message\",\"channel\":\"dm\",\"user\":\"%s\",\"text\":\"%s\"}",
-                  user, text);
+    harness_sendf(tp->h,
+                  "{\"type\":\"message\",\"channel\":\"dm\",\"user\":\"%s\",\"text\":\"%s\"}", user,
+                  text);
 }
 
 static void advance(struct table_player *tp, int seconds)
@@ -175,7 +177,8 @@ static int spare_resource(const struct table_player *tp, unsigned seat)
     int best = -1;
     int keep = il_resource_from_id(tp->buyer[seat]);
     for (int r = 0; r < IL_RESOURCES; r++)
-        if (r != keep && tp->hand[seat][r] > 0 && (best < 0 || tp->hand[seat][r] > tp->hand[seat][best]))
+        if (r != keep && tp->hand[seat][r] > 0 &&
+            (best < 0 || tp->hand[seat][r] > tp->hand[seat][best]))
             best = r;
     return best;
 }
@@ -220,22 +223,26 @@ static void trade_round(struct table_player *tp)
     if (tp->n >= 3) {
         int give = spare_resource(tp, 2);
         char text[256];
-        snprintf(text, sizeof text, "offer %s 1 %s for nothing", tp->users[0], il_resource_id((unsigned)give));
+        snprintf(text, sizeof text, "offer %s 1 %s for nothing", tp->users[0],
+                 il_resource_id((unsigned)give));
         dm(tp, tp->users[2], text);
         size_t from = settle(tp);
         char to_dm[32];
         snprintf(to_dm, sizeof to_dm, "dm:%s", tp->users[0]);
         long line = harness_find(h, from, to_dm, "Offer #");
         assert_true(line >= 0);
-        snprintf(text, sizeof text, "decline %d", json_object_get_int(line_data(h->lines[line], "offer")));
+        snprintf(text, sizeof text, "decline %d",
+                 json_object_get_int(line_data(h->lines[line], "offer")));
         dm(tp, tp->users[0], text);
-        snprintf(text, sizeof text, "offer %s nothing for 1 %s", tp->users[1], il_resource_id((unsigned)give));
+        snprintf(text, sizeof text, "offer %s nothing for 1 %s", tp->users[1],
+                 il_resource_id((unsigned)give));
         dm(tp, tp->users[2], text);
         from = settle(tp);
         snprintf(to_dm, sizeof to_dm, "dm:%s", tp->users[2]);
         line = harness_find(h, from, to_dm, "Offer #");
         assert_true(line >= 0);
-        snprintf(text, sizeof text, "cancel %d", json_object_get_int(line_data(h->lines[line], "offer")));
+        snprintf(text, sizeof text, "cancel %d",
+                 json_object_get_int(line_data(h->lines[line], "offer")));
         dm(tp, tp->users[2], text);
         from = settle(tp);
         assert_true(harness_find(h, from, to_dm, "was cancelled") >= 0);
@@ -256,7 +263,7 @@ static void grab_round(struct table_player *tp)
     assert_int_equal(ncards, tp->n);
     for (unsigned i = 0; i < tp->n && i < ncards; i++) {
         const char *res = json_object_get_string(json_object_array_get_idx(shown, i));
-        if (i % 2 == 0) {
+        if (i % 2 == 0 && !tp->text_only) {
             const char *key = NULL;
             json_object_object_foreach(reactions, emoji, value)
             {
@@ -264,10 +271,11 @@ static void grab_round(struct table_player *tp)
                     key = emoji;
             }
             assert_non_null(key);
-            harness_sendf(h,
-                          "{\"type\":\"reaction\",\"channel\":\"%s\",\"user\":\"%s\",\"message\":\"%s\","
-                          "\"key\":\"%s\"}",
-                          tp->table, tp->users[i], drop_id, key);
+            harness_sendf(
+                h,
+                "{\"type\":\"reaction\",\"channel\":\"%s\",\"user\":\"%s\",\"message\":\"%s\","
+                "\"key\":\"%s\"}",
+                tp->table, tp->users[i], drop_id, key);
             tp->grabs_by_reaction++;
         } else {
             char text[64];
@@ -385,8 +393,8 @@ static const char *role_name(unsigned kind, const char *resource)
 void tp_check_secrets(const struct table_player *tp)
 {
     const struct harness *h = tp->h;
-    static const char *const private_words[] = {"Your ", "Offer #", "offer #", "You ", "hand:",
-                                                "vote on case"};
+    static const char *const private_words[] = {"Your ", "Offer #", "offer #",
+                                                "You ",  "hand:",   "vote on case"};
     bool revealed = false;
     for (size_t i = 0; i < h->nlines; i++) {
         const struct json_object *l = h->lines[i];

@@ -24,11 +24,12 @@ struct table_player {
     char users[8][16];
     size_t scanned;
     enum tp_phase phase;
-    long drop_line;     /* last drop message line */
-    long vote_line;     /* last vote (poll) line */
+    long drop_line; /* last drop message line */
+    long vote_line; /* last vote (poll) line */
     long game_over_line;
-    int hand[8][8];     /* resource counts per seat, from the latest hand message */
+    int hand[8][8];                   /* resource counts per seat, from the latest hand message */
     char dealer[8][32], buyer[8][32]; /* resource ids of each seat's roles */
+    bool text_only; /* grab by typing only (message ids do not survive a restart) */
     unsigned trades, grabs_by_reaction, grabs_by_text, votes;
     unsigned sessions_seen, drops_seen, cases_seen;
 };

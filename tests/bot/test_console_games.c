@@ -114,9 +114,9 @@ static void test_reproducible(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_standard_4), cmocka_unit_test(test_standard_8),
-        cmocka_unit_test(test_advanced_4), cmocka_unit_test(test_advanced_8),
-        cmocka_unit_test(test_casual_4),   cmocka_unit_test(test_casual_8),
+        cmocka_unit_test(test_standard_4),   cmocka_unit_test(test_standard_8),
+        cmocka_unit_test(test_advanced_4),   cmocka_unit_test(test_advanced_8),
+        cmocka_unit_test(test_casual_4),     cmocka_unit_test(test_casual_8),
         cmocka_unit_test(test_reproducible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,134 @@
+/*
+ * test_bad_input.c - nonsense from users and from the input stream.
+ *
+ * Every bad input gets a clear answer, the daemon keeps running, and the game
+ * it was aimed at is unchanged and still playable.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "console_harness.h"
+#include "table_player.h"
+
+static struct harness h;
+
+static void expect_raw(const char *line, const char *where, const char *want)
+{
+    harness_send(&h, line);
+    size_t from = harness_sync(&h);
+    for (size_t i = from; i < h.nlines; i++) {
+        const char *text = line_str(h.lines[i], "text");
+        const char *type = line_str(h.lines[i], "type");
+        bool here = where ? line_in(h.lines[i], where) : (type && strcmp(type, "error") == 0);
+        if (here && text && strstr(text, want))
+            return;
+    }
+    fail_msg("after %s: no \"%s\"", line, want);
+}
+
+static void expect(const char *channel, const char *user, const char *text, const char *where,
+                   const char *want)
+{
+    harness_message(&h, channel, user, text, false);
+    size_t from = harness_sync(&h);
+    if (harness_find(&h, from, where, want) < 0) {
+        for (size_t i = from; i < h.nlines; i++)
+            fprintf(stderr, "  %s\n", json_object_to_json_string(h.lines[i]));
+        fail_msg("after \"%s\" by %s, %s did not get \"%s\"", text, user, where, want);
+    }
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    struct table_player tp;
+    harness_init(&h, 3);
+
+    /* The input stream itself. */
+    expect_raw("this is not json", NULL, "not a JSON object");
+    expect_raw("[1,2,3]", NULL, "not a JSON object");
+    expect_raw("{\"type\":\"message\"", NULL, "not a JSON object");
+    expect_raw("{\"channel\":\"t1\"}", NULL, "missing \"type\"");
+    expect_raw("{\"type\":\"teleport\"}", NULL, "unknown \"type\"");
+    expect_raw("{\"type\":\"message\",\"channel\":\"t1\",\"text\":\"hi\"}", NULL, "\"user\"");
+    expect_raw("{\"type\":\"message\",\"channel\":\"t1\",\"user\":\"a\",\"text\":5}", NULL,
+               "\"text\"");
+    expect_raw("{\"type\":\"reaction\",\"channel\":\"t1\",\"user\":\"a\",\"message\":\"m999\","
+               "\"key\":\"x\"}",
+               NULL, "no message with that id");
+    expect_raw("{\"type\":\"advance\",\"seconds\":-5}", NULL, "\"seconds\"");
+    expect_raw("{\"type\":\"advance\",\"seconds\":\"soon\"}", NULL, "\"seconds\"");
+    char *huge = malloc(70000 + 64);
+    assert_non_null(huge);
+    memset(huge, 'x', 70000);
+    huge[70000] = '\0';
+    expect_raw(huge, NULL, "longer than 64 KiB");
+    free(huge);
+
+    /* Commands before any game exists. */
+    expect("t1", "a", "!illegal status", "t1", "No game at this table");
+    expect("t1", "a", "!illegal dance", "t1", "Unknown command");
+    expect("dm", "a", "hand", "dm:a", "not in a running game");
+    expect("dm", "a", "fly away", "dm:a", "Unknown command");
+    expect("dm", "a", "!illegal join", "dm:a", "Trading room commands");
+
+    tp_open(&tp, &h, "t2", 4, "standard");
+    const char *p1 = tp.users[0], *p2 = tp.users[1];
+    char text[512];
+
+    /* Outsiders, non-moderators, wrong phases, bad names. */
+    expect("t2", "stranger", "!illegal grab guns", "t2", "Only the game's players");
+    expect("dm", "stranger", "offer t2-p1 1 guns for nothing", "dm:stranger",
+           "not in a running game");
+    expect("t2", p2, "!illegal next", "t2", "Only the host or a moderator");
+    expect("t2", p2, "!illegal kick t2-p1", "t2", "Only the host or a moderator");
+    expect("t2", p2, "!illegal end", "t2", "Only the host or a moderator");
+    expect("dm", p1, "vote t2-p2", "dm:t2-p1", "not possible at this point");
+    snprintf(text, sizeof text, "!illegal grab %s", tp.dealer[0]);
+    expect("t2", p1, text, "dm:t2-p1", "not possible at this point");
+    expect("dm", p1, "offer t2-p2 2 bananas for nothing", "dm:t2-p1", "No card called \"bananas\"");
+    expect("dm", p1, "offer t2-p2 1 arms dealer for nothing", "dm:t2-p1", "can never be traded");
+    expect("dm", p1, "offer t2-p2 0 guns for nothing", "dm:t2-p1", "counts from 1 to 99");
+    expect("dm", p1, "offer nobody 1 guns for nothing", "dm:t2-p1", "No player called");
+    expect("dm", p1, "offer t2-p 1 guns for nothing", "dm:t2-p1", "could be several players");
+    expect("dm", p1, "offer t2-p2 nothing for nothing", "dm:t2-p1", "at least one card");
+    snprintf(text, sizeof text, "offer t2-p1 nothing for 1 %s", tp.dealer[1]);
+    expect("dm", p1, text, "dm:t2-p1", "trade with yourself");
+    expect("dm", p1, "offer t2-p2 1 guns", "dm:t2-p1", "Usage: offer");
+    expect("dm", p1, "accept 77", "dm:t2-p1", "no open offer with that number");
+    expect("dm", p1, "accept soon", "dm:t2-p1", "Usage: accept");
+    snprintf(text, sizeof text, "offer t2-p2 99 %s for nothing", tp.dealer[0]);
+    expect("dm", p1, text, "dm:t2-p1", "do not hold the cards you offer");
+    snprintf(text, sizeof text, "offer t2-p2 1 %s for nothing", tp.dealer[0]);
+    expect("dm", p1, text, "dm:t2-p2", "Offer #1");
+    expect("dm", p1, "accept 1", "dm:t2-p1", "not made to you");
+    expect("dm", p2, "cancel 1", "dm:t2-p2", "not yours to cancel");
+    expect("t2", p1, "!illegal extend 0", "t2", "Usage: !illegal extend");
+    expect("t2", p1, "!illegal set session forever", "t2", "not a valid value");
+    expect("t2", p1, "!illegal set variant casual", "t2", "only be changed before the game starts");
+    snprintf(text, sizeof text, "!illegal %0300d", 1);
+    expect("t2", p1, text, "t2", "Unknown command");
+    snprintf(text, sizeof text, "vote %0300d", 1);
+    expect("dm", p1, text, "dm:t2-p1", "too long");
+
+    /* After all that, the game plays on to the end. */
+    tp_scan(&tp);
+    tp_play_to_end(&tp);
+    tp_check_secrets(&tp);
+    assert_int_equal(harness_finish(&h), 0);
+    harness_free(&h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
