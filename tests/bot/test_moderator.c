@@ -100,10 +100,43 @@ static void test_moderated_game(void **state)
     harness_free(&h);
 }
 
+/* A player at two tables names the game in private commands. */
+static void test_two_tables(void **state)
+{
+    (void)state;
+    harness_init(&h, 6);
+    const char *tables[] = {"t1", "t2"};
+    for (int t = 0; t < 2; t++) {
+        harness_message(&h, tables[t], "host", "!illegal new", false);
+        harness_message(&h, tables[t], "both", "!illegal join", false);
+        for (int i = 0; i < 3; i++) {
+            char user[16];
+            snprintf(user, sizeof user, "%s-%d", tables[t], i);
+            harness_message(&h, tables[t], user, "!illegal join", false);
+        }
+        harness_message(&h, tables[t], "host", "!illegal start", false);
+    }
+    harness_sync(&h);
+    expect("dm", "both", "hand", false, "dm:both", "You are in several games: g1 (t1), g2 (t2)");
+    expect("dm", "both", "g2 hand", false, "dm:both", "Your hand");
+    expect("dm", "both", "g7 hand", false, "dm:both", "not a player of game g7");
+    expect("dm", "t1-0", "hand", false, "dm:t1-0", "Your hand");
+    /* Reminders come before each deadline, at the table only. */
+    harness_send(&h, "{\"type\":\"advance\",\"seconds\":125}");
+    size_t from = harness_sync(&h);
+    assert_true(harness_find(&h, from, "t1", "One minute left.") >= 0);
+    harness_send(&h, "{\"type\":\"advance\",\"seconds\":46}");
+    from = harness_sync(&h);
+    assert_true(harness_find(&h, from, "t2", "10 seconds left!") >= 0);
+    assert_int_equal(harness_finish(&h), 0);
+    harness_free(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moderated_game),
+        cmocka_unit_test(test_two_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
