@@ -66,7 +66,8 @@ after(async () => {
 const state = (page) => page.evaluate((table) => {
   const S = window.__illegal;
   const t = S.T[table] || {};
-  return { user: S.user, phase: t.phase || null, paused: !!t.paused, game: t.game || null };
+  return { user: S.user, phase: t.phase || null, paused: !!t.paused, game: t.game || null,
+    voteCase: t.vote ? t.vote.case : null };
 }, TABLE);
 
 async function shot(p, name) {
@@ -220,9 +221,12 @@ test('four players play a whole game through the page; nobody sees another\'s se
       }
     } else if (st.phase === 'vote') {
       const voted = await Promise.all(players.map(async (p) => {
+        const c = (await state(p.page)).voteCase;
+        if (c === null || p.votedCase === c) return false; // one vote per case
         const b = p.page.locator(`#vote-buttons button[data-vote]:not([data-vote="${p.user}"]):not([disabled])`).first();
         if (!(await b.count())) return false;
         await b.click({ timeout: 1000 }).catch(() => {});
+        p.votedCase = c;
         return true;
       }));
       if (!seen.has('vote') && voted.some(Boolean)) {
