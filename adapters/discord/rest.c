@@ -64,6 +64,11 @@ struct rest {
 
 static void pump(struct rest *r);
 
+static void on_pump(uv_timer_t *t)
+{
+    pump(t->data);
+}
+
 static void maybe_free(struct rest *r)
 {
     if (!r->closing || r->open_handles > 0)
@@ -126,7 +131,7 @@ static void schedule(struct rest *r, uint64_t delay)
     if (uv_is_active((uv_handle_t *)&r->pump_timer) && r->pump_at <= at)
         return;
     r->pump_at = at;
-    uv_timer_start(&r->pump_timer, (uv_timer_cb)pump, delay, 0);
+    uv_timer_start(&r->pump_timer, on_pump, delay, 0);
 }
 
 static void queue_activate(struct rest *r, struct rq *q)

@@ -1,0 +1,895 @@
+/*
+ * fakediscord.c - the Discord test server (see fakediscord.h).
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <libwebsockets.h>
+
+#include "fakediscord.h"
+
+#define BODY_MAX (64 * 1024)
+#define RESP_MAX (64 * 1024)
+
+struct frame {
+    struct frame *next;
+    size_t len;
+    unsigned char data[];
+};
+
+struct pss {
+    int method; /* 0 GET 1 POST 2 PATCH 3 PUT 4 DELETE */
+    char path[512];
+    char auth[256];
+    char ua[256];
+    size_t body_len;
+    char body[BODY_MAX];
+    int status;
+    char hdrs[1024];
+    size_t resp_len;
+    unsigned char resp[LWS_PRE + RESP_MAX];
+    bool ws;
+};
+
+struct force {
+    char prefix[128];
+    int count;
+    bool global;
+    double retry_after;
+};
+
+struct fd_server {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    struct lws_context *ctx;
+    volatile int stop;
+    int port;
+    char token[128];
+    unsigned hb_ms;
+    /* gateway */
+    struct lws *ws;
+    bool identified;
+    bool withhold;
+    int want_close; /* close code to send; -1: drop */
+    struct frame *outq, *outq_tail;
+    char session_id[64];
+    int64_t seq;
+    struct json_object *log; /* array of payload strings */
+    unsigned connects, identifies, resumes, heartbeats;
+    int client_close;
+    int64_t intents;
+    char user_agent[256];
+    /* REST */
+    struct json_object *messages, *callbacks, *webhooks, *commands, *dms;
+    uint64_t next_id;
+    struct force forces[8];
+    unsigned nforces;
+    int bucket_limit;
+    struct json_object *windows; /* channel -> [times] */
+    double gtimes[64];
+    unsigned gpos;
+    unsigned long requests, r429, r429_global;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void queue_frame(struct fd_server *s, const char *txt, size_t n)
+{
+    struct frame *f = malloc(sizeof(*f) + LWS_PRE + n);
+    if (!f)
+        return;
+    f->next = NULL;
+    f->len = n;
+    memcpy(f->data + LWS_PRE, txt, n);
+    if (s->outq_tail)
+        s->outq_tail->next = f;
+    else
+        s->outq = f;
+    s->outq_tail = f;
+}
+
+static void clear_frames(struct fd_server *s)
+{
+    while (s->outq) {
+        struct frame *f = s->outq;
+        s->outq = f->next;
+        free(f);
+    }
+    s->outq_tail = NULL;
+}
+
+static void queue_json(struct fd_server *s, struct json_object *o)
+{
+    const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+    queue_frame(s, t, strlen(t));
+}
+
+static void send_op(struct fd_server *s, int op, struct json_object *d)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "op", json_object_new_int(op));
+    json_object_object_add(o, "d", d);
+    queue_json(s, o);
+    json_object_put(o);
+}
+
+/* Logs a dispatch; queues it when the session is live. Called locked. */
+static int64_t dispatch_locked(struct fd_server *s, const char *type, struct json_object *d)
+{
+    int64_t seq = ++s->seq;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "op", json_object_new_int(0));
+    json_object_object_add(o, "t", json_object_new_string(type));
+    json_object_object_add(o, "s", json_object_new_int64(seq));
+    json_object_object_add(o, "d", d);
+    const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+    json_object_array_add(s->log, json_object_new_string(t));
+    if (s->ws && s->identified)
+        queue_frame(s, t, strlen(t));
+    json_object_put(o);
+    return seq;
+}
+
+static void handle_gateway(struct fd_server *s, const char *txt, size_t len)
+{
+    struct json_object *o = json_tokener_parse(txt), *op, *d = NULL;
+    (void)len;
+    if (!o || !json_object_object_get_ex(o, "op", &op)) {
+        s->want_close = 4002;
+        json_object_put(o);
+        return;
+    }
+    json_object_object_get_ex(o, "d", &d);
+    switch (json_object_get_int(op)) {
+    case 1:
+        s->heartbeats++;
+        if (!s->withhold)
+            send_op(s, 11, NULL);
+        break;
+    case 2: {
+        struct json_object *tok, *intents;
+        if (!d || !json_object_object_get_ex(d, "token", &tok) ||
+            strcmp(json_object_get_string(tok), s->token) != 0) {
+            s->want_close = 4004;
+            break;
+        }
+        if (json_object_object_get_ex(d, "intents", &intents))
+            s->intents = json_object_get_int64(intents);
+        s->identifies++;
+        snprintf(s->session_id, sizeof(s->session_id), "sess%u", s->identifies);
+        s->seq = 0;
+        json_object_put(s->log);
+        s->log = json_object_new_array();
+        s->identified = true;
+        char url[64];
+        snprintf(url, sizeof(url), "ws://127.0.0.1:%d", s->port);
+        struct json_object *r = json_object_new_object(), *u = json_object_new_object();
+        struct json_object *app = json_object_new_object();
+        json_object_object_add(u, "id", json_object_new_string(FD_BOT_ID));
+        json_object_object_add(u, "username", json_object_new_string("illegald"));
+        json_object_object_add(u, "bot", json_object_new_boolean(1));
+        json_object_object_add(app, "id", json_object_new_string(FD_APP_ID));
+        json_object_object_add(r, "v", json_object_new_int(10));
+        json_object_object_add(r, "user", u);
+        json_object_object_add(r, "session_id", json_object_new_string(s->session_id));
+        json_object_object_add(r, "resume_gateway_url", json_object_new_string(url));
+        json_object_object_add(r, "application", app);
+        json_object_object_add(r, "guilds", json_object_new_array());
+        dispatch_locked(s, "READY", r);
+        break;
+    }
+    case 6: {
+        struct json_object *sid, *seq;
+        if (!d || !json_object_object_get_ex(d, "session_id", &sid) ||
+            !json_object_object_get_ex(d, "seq", &seq) || !s->session_id[0] ||
+            strcmp(json_object_get_string(sid), s->session_id) != 0 ||
+            json_object_get_int64(seq) > s->seq) {
+            send_op(s, 9, json_object_new_boolean(0));
+            break;
+        }
+        s->resumes++;
+        s->identified = true;
+        int64_t from = json_object_get_int64(seq);
+        size_t n = json_object_array_length(s->log);
+        for (size_t i = 0; i < n; i++) {
+            const char *t = json_object_get_string(json_object_array_get_idx(s->log, i));
+            struct json_object *e = json_tokener_parse(t), *sv;
+            if (e && json_object_object_get_ex(e, "s", &sv) && json_object_get_int64(sv) > from)
+                queue_frame(s, t, strlen(t));
+            json_object_put(e);
+        }
+        int64_t seqn = ++s->seq;
+        struct json_object *r = json_object_new_object();
+        json_object_object_add(r, "op", json_object_new_int(0));
+        json_object_object_add(r, "t", json_object_new_string("RESUMED"));
+        json_object_object_add(r, "s", json_object_new_int64(seqn));
+        json_object_object_add(r, "d", json_object_new_object());
+        const char *t = json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN);
+        json_object_array_add(s->log, json_object_new_string(t));
+        queue_frame(s, t, strlen(t));
+        json_object_put(r);
+        break;
+    }
+    default:
+        s->want_close = 4001;
+        break;
+    }
+    json_object_put(o);
+}
+
+/* ---- REST ---- */
+
+static void respond(struct pss *p, int status, struct json_object *body)
+{
+    p->status = status;
+    const char *t = body ? json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN) : "";
+    size_t n = strlen(t);
+    if (n > RESP_MAX)
+        n = RESP_MAX;
+    memcpy(p->resp + LWS_PRE, t, n);
+    p->resp_len = n;
+}
+
+static void add_hdr(struct pss *p, const char *name, const char *value)
+{
+    size_t o = strlen(p->hdrs);
+    snprintf(p->hdrs + o, sizeof(p->hdrs) - o, "%s\n%s\n", name, value);
+}
+
+static struct json_object *api_error(int code, const char *msg)
+{
+    struct json_object *e = json_object_new_object();
+    json_object_object_add(e, "code", json_object_new_int(code));
+    json_object_object_add(e, "message", json_object_new_string(msg));
+    return e;
+}
+
+static void too_many(struct fd_server *s, struct pss *p, double retry, bool global)
+{
+    s->r429++;
+    if (global)
+        s->r429_global++;
+    struct json_object *e = json_object_new_object();
+    json_object_object_add(e, "message", json_object_new_string("You are being rate limited."));
+    json_object_object_add(e, "retry_after", json_object_new_double(retry));
+    json_object_object_add(e, "global", json_object_new_boolean(global));
+    char ra[32];
+    snprintf(ra, sizeof(ra), "%.3f", retry);
+    add_hdr(p, "retry-after:", ra);
+    add_hdr(p, "x-ratelimit-scope:", global ? "global" : "user");
+    if (global)
+        add_hdr(p, "x-ratelimit-global:", "true");
+    respond(p, 429, e);
+    json_object_put(e);
+}
+
+static char *new_id(struct fd_server *s)
+{
+    static char buf[32];
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)++s->next_id);
+    return buf;
+}
+
+static struct json_object *find_message(struct fd_server *s, const char *id)
+{
+    for (size_t i = 0; i < json_object_array_length(s->messages); i++) {
+        struct json_object *m = json_object_array_get_idx(s->messages, i), *v;
+        if (json_object_object_get_ex(m, "id", &v) && strcmp(json_object_get_string(v), id) == 0)
+            return m;
+    }
+    return NULL;
+}
+
+static const char *dm_user(struct fd_server *s, const char *channel)
+{
+    json_object_object_foreach(s->dms, user, ch)
+    {
+        if (strcmp(json_object_get_string(json_object_object_get(ch, "id")), channel) == 0)
+            return user;
+    }
+    return NULL;
+}
+
+/* The fake per-channel message bucket; returns false (and answers 429) when over. */
+static bool bucket_ok(struct fd_server *s, struct pss *p, const char *channel)
+{
+    double now = now_s();
+    struct json_object *w = json_object_object_get(s->windows, channel);
+    if (!w) {
+        w = json_object_new_array();
+        json_object_object_add(s->windows, channel, w);
+    }
+    struct json_object *keep = json_object_new_array();
+    for (size_t i = 0; i < json_object_array_length(w); i++) {
+        double t = json_object_get_double(json_object_array_get_idx(w, i));
+        if (t + 1.0 > now)
+            json_object_array_add(keep, json_object_new_double(t));
+    }
+    json_object_object_add(s->windows, channel, keep);
+    size_t used = json_object_array_length(keep);
+    double oldest = used ? json_object_get_double(json_object_array_get_idx(keep, 0)) : now;
+    double reset = used ? oldest + 1.0 - now : 1.0;
+    add_hdr(p, "x-ratelimit-bucket:", "msgbucket0001");
+    char v[32];
+    snprintf(v, sizeof(v), "%d", s->bucket_limit);
+    add_hdr(p, "x-ratelimit-limit:", v);
+    if ((int)used >= s->bucket_limit) {
+        add_hdr(p, "x-ratelimit-remaining:", "0");
+        snprintf(v, sizeof(v), "%.3f", reset);
+        add_hdr(p, "x-ratelimit-reset-after:", v);
+        too_many(s, p, reset, false);
+        return false;
+    }
+    json_object_array_add(keep, json_object_new_double(now));
+    snprintf(v, sizeof(v), "%d", s->bucket_limit - (int)used - 1);
+    add_hdr(p, "x-ratelimit-remaining:", v);
+    snprintf(v, sizeof(v), "%.3f", used + 1 >= (size_t)s->bucket_limit ? reset : 1.0);
+    add_hdr(p, "x-ratelimit-reset-after:", v);
+    return true;
+}
+
+static void rest(struct fd_server *s, struct pss *p)
+{
+    static const char *const methods[] = {"GET", "POST", "PATCH", "PUT", "DELETE"};
+    const char *method = methods[p->method];
+    char path[512];
+    snprintf(path, sizeof(path), "%s", p->path);
+    const char *api = strstr(path, "/api/v10");
+    const char *route = api ? api + 8 : path;
+    s->requests++;
+    p->hdrs[0] = '\0';
+    char want[300];
+    snprintf(want, sizeof(want), "Bot %s", s->token);
+    if (strcmp(p->auth, want) != 0) {
+        struct json_object *e = api_error(0, "401: Unauthorized");
+        respond(p, 401, e);
+        json_object_put(e);
+        return;
+    }
+    snprintf(s->user_agent, sizeof(s->user_agent), "%s", p->ua);
+    double gnow = now_s();
+    double gold = s->gtimes[s->gpos];
+    if (gold > 0 && gold + 1.0 > gnow && strncmp(route, "/interactions/", 14) != 0) {
+        too_many(s, p, gold + 1.0 - gnow, true);
+        return;
+    }
+    s->gtimes[s->gpos] = gnow;
+    s->gpos = (s->gpos + 1) % 50;
+    for (unsigned i = 0; i < s->nforces; i++) {
+        struct force *f = &s->forces[i];
+        if (f->count > 0 && strncmp(route, f->prefix, strlen(f->prefix)) == 0) {
+            f->count--;
+            too_many(s, p, f->retry_after, f->global);
+            return;
+        }
+    }
+    struct json_object *body = p->body_len ? json_tokener_parse(p->body) : NULL;
+    char a[64], b[64], c[128];
+    if (strcmp(method, "GET") == 0 && strcmp(route, "/gateway/bot") == 0) {
+        char url[64];
+        snprintf(url, sizeof(url), "ws://127.0.0.1:%d", s->port);
+        struct json_object *r = json_object_new_object(), *l = json_object_new_object();
+        json_object_object_add(r, "url", json_object_new_string(url));
+        json_object_object_add(r, "shards", json_object_new_int(1));
+        json_object_object_add(l, "total", json_object_new_int(1000));
+        json_object_object_add(l, "remaining", json_object_new_int(999));
+        json_object_object_add(l, "reset_after", json_object_new_int(0));
+        json_object_object_add(l, "max_concurrency", json_object_new_int(1));
+        json_object_object_add(r, "session_start_limit", l);
+        respond(p, 200, r);
+        json_object_put(r);
+    } else if (strcmp(method, "POST") == 0 && strcmp(route, "/users/@me/channels") == 0) {
+        const char *uid = json_object_get_string(json_object_object_get(body, "recipient_id"));
+        struct json_object *ch = uid ? json_object_object_get(s->dms, uid) : NULL;
+        if (!uid) {
+            struct json_object *e = api_error(50035, "Invalid Form Body");
+            respond(p, 400, e);
+            json_object_put(e);
+        } else {
+            if (!ch) {
+                ch = json_object_new_object();
+                json_object_object_add(ch, "id", json_object_new_string(new_id(s)));
+                json_object_object_add(ch, "type", json_object_new_int(1));
+                json_object_object_add(ch, "closed", json_object_new_boolean(0));
+                json_object_object_add(s->dms, uid, ch);
+            }
+            respond(p, 200, ch);
+        }
+    } else if (sscanf(route, "/channels/%63[0-9]/messages/%63[0-9]/reactions/%127[^/]/@me", a, b,
+                      c) == 3 &&
+               strcmp(method, "PUT") == 0) {
+        struct json_object *m = find_message(s, b);
+        if (!m) {
+            struct json_object *e = api_error(10008, "Unknown Message");
+            respond(p, 404, e);
+            json_object_put(e);
+        } else {
+            char emoji[128];
+            size_t o = 0;
+            for (size_t i = 0; c[i] && o + 1 < sizeof(emoji); i++) {
+                if (c[i] == '%' && c[i + 1] && c[i + 2]) {
+                    char hx[3] = {c[i + 1], c[i + 2], 0};
+                    emoji[o++] = (char)strtol(hx, NULL, 16);
+                    i += 2;
+                } else {
+                    emoji[o++] = c[i];
+                }
+            }
+            emoji[o] = '\0';
+            json_object_array_add(json_object_object_get(m, "reactions"),
+                                  json_object_new_string(emoji));
+            respond(p, 204, NULL);
+        }
+    } else if (sscanf(route, "/channels/%63[0-9]/messages/%63[0-9]", a, b) == 2 &&
+               strcmp(method, "PATCH") == 0) {
+        struct json_object *m = find_message(s, b);
+        if (!m) {
+            struct json_object *e = api_error(10008, "Unknown Message");
+            respond(p, 404, e);
+            json_object_put(e);
+        } else if (bucket_ok(s, p, a)) {
+            json_object_object_add(m, "body", json_object_get(body));
+            int edits = json_object_get_int(json_object_object_get(m, "edits"));
+            json_object_object_add(m, "edits", json_object_new_int(edits + 1));
+            respond(p, 200, m);
+        }
+    } else if (sscanf(route, "/channels/%63[0-9]/messages", a) == 1 &&
+               strcmp(method, "POST") == 0) {
+        const char *user = dm_user(s, a);
+        struct json_object *ch = user ? json_object_object_get(s->dms, user) : NULL;
+        if (ch && json_object_get_boolean(json_object_object_get(ch, "closed"))) {
+            struct json_object *e = api_error(50007, "Cannot send messages to this user");
+            respond(p, 403, e);
+            json_object_put(e);
+        } else if (bucket_ok(s, p, a)) {
+            struct json_object *m = json_object_new_object();
+            json_object_object_add(m, "id", json_object_new_string(new_id(s)));
+            json_object_object_add(m, "channel", json_object_new_string(a));
+            json_object_object_add(m, "channel_id", json_object_new_string(a));
+            json_object_object_add(m, "body", json_object_get(body));
+            json_object_object_add(m, "edits", json_object_new_int(0));
+            json_object_object_add(m, "reactions", json_object_new_array());
+            if (user)
+                json_object_object_add(m, "dm_user", json_object_new_string(user));
+            json_object_array_add(s->messages, m);
+            respond(p, 200, m);
+        }
+    } else if (sscanf(route, "/interactions/%63[0-9]/%127[^/]/callback", a, c) == 2) {
+        struct json_object *r = json_object_new_object();
+        json_object_object_add(r, "id", json_object_new_string(a));
+        json_object_object_add(r, "type", json_object_get(json_object_object_get(body, "type")));
+        json_object_object_add(r, "data", json_object_get(json_object_object_get(body, "data")));
+        json_object_array_add(s->callbacks, r);
+        respond(p, 204, NULL);
+    } else if (strncmp(route, "/webhooks/", 10) == 0) {
+        struct json_object *r = json_object_new_object();
+        json_object_object_add(r, "method", json_object_new_string(method));
+        json_object_object_add(r, "path", json_object_new_string(route));
+        json_object_object_add(r, "body", json_object_get(body));
+        json_object_array_add(s->webhooks, r);
+        struct json_object *m = json_object_new_object();
+        json_object_object_add(m, "id", json_object_new_string(new_id(s)));
+        respond(p, 200, m);
+        json_object_put(m);
+    } else if (strncmp(route, "/applications/", 14) == 0 && strcmp(method, "PUT") == 0) {
+        struct json_object *r = json_object_new_object();
+        json_object_object_add(r, "path", json_object_new_string(route));
+        json_object_object_add(r, "body", json_object_get(body));
+        json_object_array_add(s->commands, r);
+        respond(p, 200, body ? body : NULL);
+    } else {
+        struct json_object *e = api_error(0, "404: Not Found");
+        respond(p, 404, e);
+        json_object_put(e);
+    }
+    json_object_put(body);
+}
+
+static int write_response(struct lws *wsi, struct pss *p)
+{
+    unsigned char hb[LWS_PRE + 2048], *start = hb + LWS_PRE, *pp = start, *end = hb + sizeof(hb);
+    if (lws_add_http_common_headers(wsi, (unsigned)p->status, "application/json", p->resp_len, &pp,
+                                    end))
+        return -1;
+    char *save, *line = strtok_r(p->hdrs, "\n", &save);
+    while (line) {
+        char *val = strtok_r(NULL, "\n", &save);
+        if (!val)
+            break;
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)line,
+                                        (const unsigned char *)val, (int)strlen(val), &pp, end))
+            return -1;
+        line = strtok_r(NULL, "\n", &save);
+    }
+    if (lws_finalize_write_http_header(wsi, start, &pp, end))
+        return -1;
+    if (!p->resp_len)
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    struct fd_server *s = lws_context_user(lws_get_context(wsi));
+    struct pss *p = user;
+    int rc = 0;
+    pthread_mutex_lock(&s->mu);
+    switch (reason) {
+    case LWS_CALLBACK_HTTP: {
+        static const enum lws_token_indexes toks[] = {WSI_TOKEN_GET_URI, WSI_TOKEN_POST_URI,
+                                                      WSI_TOKEN_PATCH_URI, WSI_TOKEN_PUT_URI,
+                                                      WSI_TOKEN_DELETE_URI};
+        p->method = 0;
+        for (int i = 0; i < 5; i++)
+            if (lws_hdr_total_length(wsi, toks[i]) > 0)
+                p->method = i;
+        snprintf(p->path, sizeof(p->path), "%s", (const char *)in);
+        p->auth[0] = p->ua[0] = '\0';
+        lws_hdr_copy(wsi, p->auth, sizeof(p->auth), WSI_TOKEN_HTTP_AUTHORIZATION);
+        lws_hdr_copy(wsi, p->ua, sizeof(p->ua), WSI_TOKEN_HTTP_USER_AGENT);
+        p->body_len = 0;
+        p->body[0] = '\0';
+        char cl[32] = "";
+        lws_hdr_copy(wsi, cl, sizeof(cl), WSI_TOKEN_HTTP_CONTENT_LENGTH);
+        if (p->method == 0 || atoi(cl) == 0) {
+            rest(s, p);
+            rc = write_response(wsi, p);
+        }
+        break;
+    }
+    case LWS_CALLBACK_HTTP_BODY:
+        if (p->body_len + len < BODY_MAX) {
+            memcpy(p->body + p->body_len, in, len);
+            p->body_len += len;
+            p->body[p->body_len] = '\0';
+        }
+        break;
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        rest(s, p);
+        rc = write_response(wsi, p);
+        break;
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (p->resp_len) {
+            size_t n = p->resp_len;
+            p->resp_len = 0;
+            if (lws_write(wsi, p->resp + LWS_PRE, n, LWS_WRITE_HTTP_FINAL) != (int)n)
+                rc = -1;
+            else if (lws_http_transaction_completed(wsi))
+                rc = -1;
+        }
+        break;
+    case LWS_CALLBACK_ESTABLISHED: {
+        p->ws = true;
+        if (s->ws) {
+            /* one connection at a time: the old one goes */
+            lws_set_timeout(s->ws, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        }
+        clear_frames(s);
+        s->ws = wsi;
+        s->identified = false;
+        s->want_close = 0;
+        s->connects++;
+        struct json_object *d = json_object_new_object();
+        json_object_object_add(d, "heartbeat_interval", json_object_new_int((int)s->hb_ms));
+        send_op(s, 10, d);
+        lws_callback_on_writable(wsi);
+        break;
+    }
+    case LWS_CALLBACK_RECEIVE:
+        if (wsi == s->ws) {
+            char *txt = strndup(in, len);
+            if (txt)
+                handle_gateway(s, txt, len);
+            free(txt);
+            lws_callback_on_writable(wsi);
+        }
+        break;
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        if (len >= 2) {
+            const unsigned char *c = in;
+            s->client_close = (c[0] << 8) | c[1];
+        }
+        break;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        if (wsi != s->ws) {
+            break;
+        }
+        if (s->want_close == -1) {
+            rc = -1;
+            s->want_close = 0;
+            break;
+        }
+        if (s->outq) {
+            struct frame *f = s->outq;
+            s->outq = f->next;
+            if (!s->outq)
+                s->outq_tail = NULL;
+            lws_write(wsi, f->data + LWS_PRE, f->len, LWS_WRITE_TEXT);
+            free(f);
+            if (s->outq || s->want_close)
+                lws_callback_on_writable(wsi);
+            break;
+        }
+        if (s->want_close > 0) {
+            lws_close_reason(wsi, (enum lws_close_status)s->want_close, NULL, 0);
+            s->want_close = 0;
+            rc = -1;
+        }
+        break;
+    case LWS_CALLBACK_CLOSED:
+        if (wsi == s->ws) {
+            s->ws = NULL;
+            s->identified = false;
+            clear_frames(s);
+        }
+        break;
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (s->ws && (s->outq || s->want_close))
+            lws_callback_on_writable(s->ws);
+        break;
+    default:
+        break;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+static const struct lws_protocols protocols[] = {
+    {"discord", callback, sizeof(struct pss), 0, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+static void *run(void *arg)
+{
+    struct fd_server *s = arg;
+    while (!s->stop)
+        lws_service(s->ctx, 0);
+    return NULL;
+}
+
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t l = sizeof(a);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+        getsockname(fd, (struct sockaddr *)&a, &l) < 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+struct fd_server *fd_start(const char *token, unsigned hb_ms)
+{
+    struct fd_server *s = calloc(1, sizeof(*s));
+    if (!s)
+        return NULL;
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    /* lws calls back into the protocol from inside lws calls made in a callback */
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&s->mu, &ma);
+    pthread_mutexattr_destroy(&ma);
+    snprintf(s->token, sizeof(s->token), "%s", token);
+    s->hb_ms = hb_ms;
+    s->log = json_object_new_array();
+    s->messages = json_object_new_array();
+    s->callbacks = json_object_new_array();
+    s->webhooks = json_object_new_array();
+    s->commands = json_object_new_array();
+    s->dms = json_object_new_object();
+    s->windows = json_object_new_object();
+    s->next_id = 100000000000000000ull;
+    s->bucket_limit = 5;
+    struct lws_context_creation_info info;
+    for (int tries = 0; tries < 20 && !s->ctx; tries++) {
+        memset(&info, 0, sizeof(info));
+        s->port = free_port();
+        info.port = s->port;
+        info.iface = "127.0.0.1";
+        info.protocols = protocols;
+        info.user = s;
+        info.gid = -1;
+        info.uid = -1;
+        info.max_http_header_pool = 64;
+        info.pt_serv_buf_size = 32 * 1024;
+        s->ctx = lws_create_context(&info);
+    }
+    if (!s->ctx) {
+        fd_stop(s);
+        return NULL;
+    }
+    pthread_create(&s->thread, NULL, run, s);
+    return s;
+}
+
+void fd_stop(struct fd_server *s)
+{
+    if (!s)
+        return;
+    if (s->ctx) {
+        s->stop = 1;
+        lws_cancel_service(s->ctx);
+        pthread_join(s->thread, NULL);
+        lws_context_destroy(s->ctx);
+    }
+    clear_frames(s);
+    json_object_put(s->log);
+    json_object_put(s->messages);
+    json_object_put(s->callbacks);
+    json_object_put(s->webhooks);
+    json_object_put(s->commands);
+    json_object_put(s->dms);
+    json_object_put(s->windows);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+}
+
+int fd_port(const struct fd_server *s)
+{
+    return s->port;
+}
+
+static void poke(struct fd_server *s)
+{
+    lws_cancel_service(s->ctx);
+}
+
+int64_t fd_dispatch(struct fd_server *s, const char *type, const char *d_json)
+{
+    struct json_object *d = json_tokener_parse(d_json);
+    pthread_mutex_lock(&s->mu);
+    int64_t seq = dispatch_locked(s, type, d);
+    pthread_mutex_unlock(&s->mu);
+    poke(s);
+    return seq;
+}
+
+void fd_withhold_acks(struct fd_server *s, bool on)
+{
+    pthread_mutex_lock(&s->mu);
+    s->withhold = on;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void fd_send_raw(struct fd_server *s, const char *text)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->ws)
+        queue_frame(s, text, strlen(text));
+    pthread_mutex_unlock(&s->mu);
+    poke(s);
+}
+
+void fd_send_oversized(struct fd_server *s, size_t bytes)
+{
+    char *big = malloc(bytes + 64);
+    if (!big)
+        return;
+    size_t o = (size_t)sprintf(big, "{\"op\":0,\"t\":\"X\",\"s\":null,\"d\":\"");
+    memset(big + o, 'x', bytes);
+    strcpy(big + o + bytes, "\"}");
+    fd_send_raw(s, big);
+    free(big);
+}
+
+void fd_close(struct fd_server *s, int code)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->ws)
+        s->want_close = code;
+    pthread_mutex_unlock(&s->mu);
+    poke(s);
+}
+
+void fd_drop(struct fd_server *s)
+{
+    fd_close(s, -1);
+}
+
+void fd_reconnect(struct fd_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->ws)
+        send_op(s, 7, NULL);
+    pthread_mutex_unlock(&s->mu);
+    poke(s);
+}
+
+void fd_invalid_session(struct fd_server *s, bool resumable)
+{
+    pthread_mutex_lock(&s->mu);
+    if (!resumable)
+        s->session_id[0] = '\0';
+    if (s->ws)
+        send_op(s, 9, json_object_new_boolean(resumable));
+    pthread_mutex_unlock(&s->mu);
+    poke(s);
+}
+
+void fd_force_429(struct fd_server *s, const char *path_prefix, int count, bool global,
+                  double retry_after)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->nforces < 8) {
+        struct force *f = &s->forces[s->nforces++];
+        snprintf(f->prefix, sizeof(f->prefix), "%s", path_prefix);
+        f->count = count;
+        f->global = global;
+        f->retry_after = retry_after;
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+void fd_dm_closed(struct fd_server *s, const char *user, bool closed)
+{
+    pthread_mutex_lock(&s->mu);
+    struct json_object *ch = json_object_object_get(s->dms, user);
+    if (!ch) {
+        ch = json_object_new_object();
+        json_object_object_add(ch, "id", json_object_new_string(new_id(s)));
+        json_object_object_add(ch, "type", json_object_new_int(1));
+        json_object_object_add(s->dms, user, ch);
+    }
+    json_object_object_add(ch, "closed", json_object_new_boolean(closed));
+    pthread_mutex_unlock(&s->mu);
+}
+
+void fd_set_bucket_limit(struct fd_server *s, int limit)
+{
+    pthread_mutex_lock(&s->mu);
+    s->bucket_limit = limit;
+    pthread_mutex_unlock(&s->mu);
+}
+
+struct json_object *fd_snapshot(struct fd_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    struct json_object *o = json_object_new_object(), *g = json_object_new_object();
+    json_object_object_add(o, "messages", json_object_get(s->messages));
+    json_object_object_add(o, "callbacks", json_object_get(s->callbacks));
+    json_object_object_add(o, "webhooks", json_object_get(s->webhooks));
+    json_object_object_add(o, "commands", json_object_get(s->commands));
+    json_object_object_add(o, "dms", json_object_get(s->dms));
+    json_object_object_add(o, "requests", json_object_new_int64((int64_t)s->requests));
+    json_object_object_add(o, "r429", json_object_new_int64((int64_t)s->r429));
+    json_object_object_add(o, "r429_global", json_object_new_int64((int64_t)s->r429_global));
+    json_object_object_add(g, "connects", json_object_new_int((int)s->connects));
+    json_object_object_add(g, "identifies", json_object_new_int((int)s->identifies));
+    json_object_object_add(g, "resumes", json_object_new_int((int)s->resumes));
+    json_object_object_add(g, "heartbeats", json_object_new_int((int)s->heartbeats));
+    json_object_object_add(g, "client_close", json_object_new_int(s->client_close));
+    json_object_object_add(g, "intents", json_object_new_int64(s->intents));
+    json_object_object_add(g, "ready", json_object_new_boolean(s->identified));
+    json_object_object_add(g, "connected", json_object_new_boolean(s->ws != NULL));
+    json_object_object_add(g, "seq", json_object_new_int64(s->seq));
+    json_object_object_add(g, "user_agent", json_object_new_string(s->user_agent));
+    json_object_object_add(o, "gateway", g);
+    /* a deep copy, so the caller's thread owns every object */
+    const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+    struct json_object *copy = json_tokener_parse(t);
+    json_object_put(o);
+    pthread_mutex_unlock(&s->mu);
+    return copy;
+}

@@ -1,0 +1,56 @@
+/*
+ * fakediscord.h - a Discord test server on loopback: the gateway (v10 JSON
+ * over websocket) and the REST API, on libwebsockets' server side in its own
+ * thread, with a control API for tests: inject dispatches, read what the bot
+ * posted, force 429s, withhold heartbeat ACKs, send op 7 / op 9, close with
+ * any code, drop the connection, refuse DMs (50007), send bad payloads.
+ */
+#ifndef FAKEDISCORD_H
+#define FAKEDISCORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct json_object;
+struct fd_server;
+
+#define FD_BOT_ID   "900000000000000001"
+#define FD_APP_ID   "900000000000000002"
+#define FD_GUILD_ID "700000000000000001"
+
+/* Starts on 127.0.0.1 at a free port. hb_ms: the heartbeat interval in HELLO. */
+struct fd_server *fd_start(const char *token, unsigned hb_ms);
+void fd_stop(struct fd_server *s);
+int fd_port(const struct fd_server *s);
+
+/* Gateway. fd_dispatch logs the event in the session (sent at once when
+ * connected, replayed on RESUME) and returns its sequence number. */
+int64_t fd_dispatch(struct fd_server *s, const char *type, const char *d_json);
+void fd_withhold_acks(struct fd_server *s, bool on);
+void fd_send_raw(struct fd_server *s, const char *text);
+void fd_send_oversized(struct fd_server *s, size_t bytes);
+void fd_close(struct fd_server *s, int code);
+void fd_drop(struct fd_server *s);
+void fd_reconnect(struct fd_server *s);                       /* op 7 */
+void fd_invalid_session(struct fd_server *s, bool resumable); /* op 9 */
+
+/* REST. */
+void fd_force_429(struct fd_server *s, const char *path_prefix, int count, bool global,
+                  double retry_after);
+void fd_dm_closed(struct fd_server *s, const char *user, bool closed);
+/* Messages per channel per second before the fake bucket says 429 (default 5). */
+void fd_set_bucket_limit(struct fd_server *s, int limit);
+
+/*
+ * A copy of the server's record, as JSON:
+ * {"messages":[{"id","channel","body","edits","reactions":[...]}],
+ *  "callbacks":[{"id","type","data"}], "webhooks":[{"method","path","body"}],
+ *  "commands":[{"path","body"}], "requests":n, "r429":n, "r429_global":n,
+ *  "gateway":{"connects","identifies","resumes","heartbeats","client_close",
+ *             "intents","ready","connected","seq","user_agent"}}
+ * The caller puts it.
+ */
+struct json_object *fd_snapshot(struct fd_server *s);
+
+#endif

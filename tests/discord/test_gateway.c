@@ -1,0 +1,293 @@
+/*
+ * test_gateway.c - the adapter's gateway against the fake server: connect,
+ * identify, heartbeats, zombies, op 7, op 9, close codes, drops, bad payloads,
+ * stored sessions.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "adapters/discord/discord.h"
+#include "adapters/discord/gateway.h"
+#include "harness.h"
+
+static int want_inputs;
+static bool enough_inputs(struct harness *h)
+{
+    return h_count_inputs(h) >= want_inputs;
+}
+
+static int want_resumes;
+static bool resumed(struct harness *h)
+{
+    return h_gw(h, "resumes") >= want_resumes && h_gw(h, "ready") && h_ready(h);
+}
+
+static int want_identifies;
+static bool identified(struct harness *h)
+{
+    return h_gw(h, "identifies") >= want_identifies && h_ready(h);
+}
+
+static void inject(struct harness *h, int from, int n)
+{
+    char id[32], text[64];
+    for (int i = from; i < from + n; i++) {
+        snprintf(id, sizeof(id), "%d", 1000 + i);
+        snprintf(text, sizeof(text), "!illegal status %d", i);
+        h_message(h, id, "500", FD_GUILD_ID, "42", text);
+    }
+}
+
+/* Every injected message arrived exactly once and in order. */
+static void assert_inputs_exact(struct harness *h, int n)
+{
+    assert_int_equal(h_count_inputs(h), n);
+    for (int i = 0; i < n; i++) {
+        struct json_object *o = json_object_array_get_idx(h->inputs, (size_t)i);
+        char text[64];
+        snprintf(text, sizeof(text), "!illegal status %d", i);
+        assert_string_equal(json_object_get_string(json_object_object_get(o, "text")), text);
+    }
+}
+
+static void test_connect_identify(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_init(&h, 300, false); /* ask GET /gateway/bot */
+    want_identifies = 1;
+    assert_true(h_run_until(&h, identified, 5000));
+    unsigned want = GW_INTENT_GUILDS | GW_INTENT_GUILD_MESSAGES |
+                    GW_INTENT_GUILD_MESSAGE_REACTIONS | GW_INTENT_DIRECT_MESSAGES |
+                    GW_INTENT_DIRECT_MESSAGE_REACTIONS | GW_INTENT_MESSAGE_CONTENT;
+    assert_int_equal(want, 46593);
+    assert_int_equal(h_gw(&h, "intents"), (int)want);
+    h_run_for(&h, 800);
+    assert_true(h_gw(&h, "heartbeats") >= 2);
+    struct json_object *s = h_snapshot(&h);
+    const char *ua = json_object_get_string(
+        json_object_object_get(json_object_object_get(s, "gateway"), "user_agent"));
+    assert_non_null(strstr(ua, "DiscordBot ("));
+    struct json_object *cmds = json_object_object_get(s, "commands");
+    assert_int_equal(json_object_array_length(cmds), 1);
+    json_object_put(s);
+    /* a table command, a chat line (ignored) and a DM */
+    h_message(&h, "2001", "500", FD_GUILD_ID, "42", "!illegal join");
+    h_message(&h, "2002", "500", FD_GUILD_ID, "42", "hello all");
+    h_message(&h, "2003", "600", NULL, "42", "hand");
+    want_inputs = 2;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    h_run_for(&h, 100);
+    assert_int_equal(h_count_inputs(&h), 2);
+    struct json_object *a = json_object_array_get_idx(h.inputs, 0);
+    struct json_object *b = json_object_array_get_idx(h.inputs, 1);
+    assert_string_equal(json_object_get_string(json_object_object_get(a, "channel")), "500");
+    assert_int_equal(json_object_get_int64(json_object_object_get(a, "order")), 2001);
+    assert_null(json_object_object_get(b, "channel"));
+    assert_string_equal(json_object_get_string(json_object_object_get(b, "text")), "hand");
+    h_fini(&h);
+}
+
+static void test_zombie_resume(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_init(&h, 200, true);
+    want_identifies = 1;
+    assert_true(h_run_until(&h, identified, 5000));
+    inject(&h, 0, 3);
+    want_inputs = 3;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    fd_withhold_acks(h.srv, true);
+    inject(&h, 3, 3);
+    h_run_for(&h, 700); /* at least two beats without an ACK */
+    fd_withhold_acks(h.srv, false);
+    inject(&h, 6, 3);
+    want_resumes = 1;
+    assert_true(h_run_until(&h, resumed, 8000));
+    want_inputs = 9;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    h_run_for(&h, 200);
+    assert_inputs_exact(&h, 9);
+    struct discord_stats st;
+    discord_get_stats(h.p, &st);
+    assert_true(st.gw_zombies >= 1);
+    assert_int_equal(h_gw(&h, "identifies"), 1);
+    h_fini(&h);
+}
+
+static void test_drops_during_game(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_init(&h, 1000, true);
+    want_identifies = 1;
+    assert_true(h_run_until(&h, identified, 5000));
+    int n = 0;
+    srand(7);
+    for (int round = 0; round < 20; round++) {
+        int k = 1 + rand() % 3;
+        inject(&h, n, k);
+        n += k;
+        h_run_for(&h, (unsigned)(rand() % 30));
+        fd_drop(h.srv);
+        int k2 = rand() % 3;
+        inject(&h, n, k2); /* while the connection is down: replayed on resume */
+        n += k2;
+        want_resumes = round + 1;
+        assert_true(h_run_until(&h, resumed, 8000));
+    }
+    want_inputs = n;
+    assert_true(h_run_until(&h, enough_inputs, 5000));
+    h_run_for(&h, 200);
+    assert_inputs_exact(&h, n);
+    assert_int_equal(h_gw(&h, "identifies"), 1);
+    h_fini(&h);
+}
+
+static void test_op7_reconnect(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_init(&h, 1000, true);
+    want_identifies = 1;
+    assert_true(h_run_until(&h, identified, 5000));
+    inject(&h, 0, 2);
+    fd_reconnect(h.srv);
+    inject(&h, 2, 2);
+    want_resumes = 1;
+    assert_true(h_run_until(&h, resumed, 5000));
+    want_inputs = 4;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    h_run_for(&h, 100);
+    assert_inputs_exact(&h, 4);
+    assert_int_equal(h_gw(&h, "identifies"), 1);
+    h_fini(&h);
+}
+
+static void test_op9_resumable(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_init(&h, 1000, true);
+    want_identifies = 1;
+    assert_true(h_run_until(&h, identified, 5000));
+    fd_invalid_session(h.srv, true);
+    want_resumes = 1;
+    assert_true(h_run_until(&h, resumed, 5000));
+    assert_int_equal(h_gw(&h, "identifies"), 1);
+    h_fini(&h);
+}
+
+static void test_op9_not_resumable(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_init(&h, 1000, true);
+    want_identifies = 1;
+    assert_true(h_run_until(&h, identified, 5000));
+    fd_invalid_session(h.srv, false);
+    h_run_for(&h, 500);
+    assert_int_equal(h_gw(&h, "identifies"), 1); /* waits 1-5 s first */
+    want_identifies = 2;
+    assert_true(h_run_until(&h, identified, 12000));
+    assert_int_equal(h_gw(&h, "resumes"), 0);
+    h_fini(&h);
+}
+
+static void test_fatal_close_codes(void **state)
+{
+    (void)state;
+    static const int codes[] = {4004, 4010, 4011, 4012, 4013, 4014};
+    for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+        struct harness h;
+        h_init(&h, 1000, true);
+        want_identifies = 1;
+        assert_true(h_run_until(&h, identified, 5000));
+        fd_close(h.srv, codes[i]);
+        h_run_for(&h, 1200);
+        struct discord_stats st;
+        discord_get_stats(h.p, &st);
+        assert_int_equal(st.gw_fatal_code, codes[i]);
+        assert_int_equal(h_gw(&h, "connects"), 1);
+        h_fini(&h);
+    }
+    /* a non-fatal code reconnects and resumes */
+    struct harness h;
+    h_init(&h, 1000, true);
+    want_identifies = 1;
+    assert_true(h_run_until(&h, identified, 5000));
+    fd_close(h.srv, 4000);
+    want_resumes = 1;
+    assert_true(h_run_until(&h, resumed, 5000));
+    h_fini(&h);
+}
+
+static void test_bad_payloads(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_init(&h, 1000, true);
+    want_identifies = 1;
+    assert_true(h_run_until(&h, identified, 5000));
+    fd_send_raw(h.srv, "{{{ not json");
+    fd_send_raw(h.srv, "[1,2,3]");
+    fd_send_raw(h.srv, "{\"op\":\"zero\"}");
+    fd_send_raw(h.srv, "{\"op\":0,\"t\":\"MESSAGE_CREATE\",\"s\":null,\"d\":{\"content\":5}}");
+    inject(&h, 0, 2);
+    want_inputs = 2;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    assert_int_equal(h_gw(&h, "connects"), 1);
+    /* larger than the client takes: it closes (not 1000/1001) and resumes */
+    fd_send_oversized(h.srv, GW_MAX_RECV + 1024);
+    inject(&h, 2, 2);
+    want_resumes = 1;
+    assert_true(h_run_until(&h, resumed, 8000));
+    want_inputs = 4;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    h_run_for(&h, 100);
+    assert_inputs_exact(&h, 4);
+    h_fini(&h);
+}
+
+static void test_stored_session(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_init(&h, 1000, true);
+    want_identifies = 1;
+    assert_true(h_run_until(&h, identified, 5000));
+    inject(&h, 0, 2);
+    want_inputs = 2;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    h_stop_adapter(&h);
+    inject(&h, 2, 2); /* while the daemon is down */
+    h_start_adapter(&h);
+    want_resumes = 1;
+    assert_true(h_run_until(&h, resumed, 5000));
+    want_inputs = 4;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    h_run_for(&h, 100);
+    assert_inputs_exact(&h, 4);
+    assert_int_equal(h_gw(&h, "identifies"), 1);
+    h_fini(&h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_connect_identify),  cmocka_unit_test(test_zombie_resume),
+        cmocka_unit_test(test_drops_during_game), cmocka_unit_test(test_op7_reconnect),
+        cmocka_unit_test(test_op9_resumable),     cmocka_unit_test(test_op9_not_resumable),
+        cmocka_unit_test(test_fatal_close_codes), cmocka_unit_test(test_bad_payloads),
+        cmocka_unit_test(test_stored_session),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
