@@ -21,6 +21,7 @@
 struct json_object;
 struct uv_loop_s;
 struct platform;
+struct metrics;
 
 /* What a platform can do; the bot picks the best form and falls back to text. */
 enum platform_cap {
@@ -114,6 +115,9 @@ struct outbound {
 struct platform_host {
     struct uv_loop_s *loop;
     void *ctx;
+    /* Where adapters count rate-limit waits, 429s, reconnects, REST latency
+     * (bot/metrics.h). May be NULL; the metrics functions accept NULL. */
+    struct metrics *metrics;
     /* Hands one input to the dispatcher. Returns 0, or -1 when it was refused
      * (the dispatcher already answered the user with a reason). */
     int (*deliver)(void *ctx, struct platform *p, const struct inbound *in);
@@ -135,6 +139,9 @@ struct platform_ops {
     int (*send)(struct platform *p, const struct outbound *m);
     /* Asks whether `user` can receive DMs; answers through host->dm_result. */
     void (*probe_dm)(struct platform *p, const char *user);
+    /* Whether the platform is connected and serving, for /readyz. May be NULL
+     * for platforms that are ready as soon as they started. */
+    bool (*connected)(struct platform *p);
     /* Closes connections; no deliver() happens after it returns. */
     void (*stop)(struct platform *p);
     /* Frees the adapter. */

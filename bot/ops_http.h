@@ -1,0 +1,40 @@
+/*
+ * ops_http.h - the operators' HTTP listener: /healthz, /readyz, /metrics.
+ *
+ * Off by default; when on, it binds to loopback unless told otherwise. It
+ * speaks just enough HTTP/1.1 for probes and Prometheus: GET and HEAD, one
+ * request per connection, small bounded requests.
+ */
+#ifndef BOT_OPS_HTTP_H
+#define BOT_OPS_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct uv_loop_s;
+struct metrics;
+struct ops_http;
+
+struct ops_http_checks {
+    bool (*healthy)(void *arg); /* alive, with the store writable */
+    bool (*ready)(void *arg);   /* every configured platform connected */
+    void *arg;
+};
+
+/*
+ * Listens on bind:port (port 0 picks a free one) on loop. Returns 0 and *out,
+ * or -1 with a reason in err. checks and metrics are borrowed and must outlive
+ * the listener.
+ */
+int ops_http_start(struct ops_http **out, struct uv_loop_s *loop, const char *bind, int port,
+                   struct metrics *metrics, const struct ops_http_checks *checks, char *err,
+                   size_t errlen);
+
+/* The port actually bound. */
+int ops_http_port(const struct ops_http *h);
+
+/* Closes the listener and every open connection; the memory is released once
+ * the loop has run the close callbacks. h may be NULL. */
+void ops_http_stop(struct ops_http *h);
+
+#endif
