@@ -89,10 +89,10 @@ static const struct key_def keys[] = {
     {"matrix", "invite_allow", K_STRING, F_OPTIONAL, OFF(matrix_invite_allow), 0, 0, NULL},
     {"web", "enabled", K_BOOL, 0, OFF(web_enabled), 0, 0, NULL},
     {"web", "bind", K_STRING, F_NOSPACE, OFF(web_bind), 0, 0, NULL},
-    {"web", "port", K_INT, 0, OFF(web_port), 1, 65535, NULL},
+    {"web", "port", K_INT, 0, OFF(web_port), 0, 65535, NULL},
     {"metrics", "enabled", K_BOOL, 0, OFF(metrics_enabled), 0, 0, NULL},
     {"metrics", "bind", K_STRING, F_NOSPACE, OFF(metrics_bind), 0, 0, NULL},
-    {"metrics", "port", K_INT, 0, OFF(metrics_port), 1, 65535, NULL},
+    {"metrics", "port", K_INT, 0, OFF(metrics_port), 0, 65535, NULL},
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -689,7 +689,7 @@ static void check_whole(struct loader *ld)
         origin_error(ld, key_index("matrix", "homeserver"),
                      "needs access_token, or user_id and password");
 
-    if (c->web_enabled && c->metrics_enabled && c->web_port == c->metrics_port &&
+    if (c->web_enabled && c->metrics_enabled && c->web_port && c->web_port == c->metrics_port &&
         (strcmp(c->web_bind, c->metrics_bind) == 0 || wildcard(c->web_bind) ||
          wildcard(c->metrics_bind))) {
         /* Blame the setting most likely to be the mistake. */

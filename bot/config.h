@@ -64,7 +64,7 @@ struct config {
     /* [web]: the local table */
     bool web_enabled; /* default true when neither a Discord token nor a homeserver is set */
     char *web_bind;   /* default "127.0.0.1" */
-    int web_port;     /* default 8080; 1..65535 */
+    int web_port;     /* default 8080; 0 picks a free port */
     /* [metrics] */
     bool metrics_enabled; /* default false */
     char *metrics_bind;   /* default "127.0.0.1" */

@@ -328,7 +328,8 @@ static void cmd_new(struct dispatcher *d, struct platform *p, const struct inbou
         reply_key(p, in, false, lang, "parse.usage", vars);
         return;
     }
-    if (strlen(in->channel) >= GAME_TEXT_MAX || strlen(in->user) >= GAME_TEXT_MAX) {
+    if (strlen(in->channel) >= GAME_TEXT_MAX || strlen(in->user) >= GAME_TEXT_MAX ||
+        (in->user_name && strlen(in->user_name) >= GAME_TEXT_MAX)) {
         reply_key(p, in, false, lang, "parse.too-long", NULL);
         return;
     }
@@ -343,6 +344,7 @@ static void cmd_new(struct dispatcher *d, struct platform *p, const struct inbou
     g->platform = p;
     copy_text(g->table, sizeof g->table, in->channel);
     copy_text(g->host, sizeof g->host, in->user);
+    copy_text(g->host_name, sizeof g->host_name, in->user_name ? in->user_name : in->user);
     copy_text(g->language, sizeof g->language, lang);
     default_config(d->config, (enum il_variant)variant, &g->config);
     g->seed = game_seed(d, number);

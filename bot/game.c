@@ -43,6 +43,7 @@ struct json_object *game_to_json(const struct game *g)
     add_str(o, "id", g->id);
     add_str(o, "table", g->table);
     add_str(o, "host", g->host);
+    add_str(o, "host_name", g->host_name);
     add_str(o, "language", g->language);
     json_object_object_add(o, "started", json_object_new_boolean(g->started));
     add_str(o, "variant", il_variant_id(g->config.variant));
@@ -139,8 +140,9 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
     if (!copy_str(g.id, sizeof g.id, get_str(o, "id")) ||
         !copy_str(g.table, sizeof g.table, get_str(o, "table")) ||
         !copy_str(g.host, sizeof g.host, get_str(o, "host")) ||
+        !copy_str(g.host_name, sizeof g.host_name, get_str(o, "host_name")) ||
         !copy_str(g.language, sizeof g.language, get_str(o, "language"))) {
-        snprintf(why, whylen, "id, table, host or language missing");
+        snprintf(why, whylen, "id, table, host, host_name or language missing");
         return -1;
     }
     if (!json_object_object_get_ex(o, "started", &v) ||

@@ -31,7 +31,8 @@ struct game {
     char id[GAME_ID_MAX]; /* "g7" */
     struct platform *platform;
     char table[GAME_TEXT_MAX];
-    char host[GAME_TEXT_MAX]; /* user id of the creator, who may moderate */
+    char host[GAME_TEXT_MAX];      /* user id of the creator, who may moderate */
+    char host_name[GAME_TEXT_MAX]; /* their display name */
     char language[8];
     bool started;
     unsigned nseats;

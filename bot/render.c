@@ -188,11 +188,15 @@ static void seat_list(const struct game *g, char *out, size_t len, bool active_o
     }
 }
 
-static void notice(const struct game *g, const struct il_event *e, const char *key,
-                   const char *const *vars, render_emit_fn emit, void *arg)
+/* A notice with one extra data field (owned by the message once passed). */
+static void notice_with(const struct game *g, const struct il_event *e, const char *key,
+                        const char *const *vars, const char *field, struct json_object *value,
+                        render_emit_fn emit, void *arg)
 {
     struct msg m;
     msg_init(&m, g, OUT_NOTICE, e->audience);
+    if (field)
+        set_data(&m, field, value);
     render_fill(m.text, sizeof m.text, g->language, key, vars);
     set_data(&m, "event", json_object_new_string(key + 4));
     set_data(&m, "phase", json_object_new_string(il_phase_id(g->state.phase)));
@@ -200,6 +204,12 @@ static void notice(const struct game *g, const struct il_event *e, const char *k
     if (il_game_deadline(&g->state))
         set_data(&m, "deadline", json_object_new_int64(il_game_deadline(&g->state)));
     msg_emit(&m, emit, arg);
+}
+
+static void notice(const struct game *g, const struct il_event *e, const char *key,
+                   const char *const *vars, render_emit_fn emit, void *arg)
+{
+    notice_with(g, e, key, vars, NULL, NULL, emit, arg);
 }
 
 static void offer_message(const struct game *g, const struct il_event *e, render_emit_fn emit,
@@ -300,11 +310,9 @@ void render_lobby(const struct game *g, render_emit_fn emit, void *arg)
     struct msg m;
     seat_list(g, players, sizeof players, false);
     snprintf(count, sizeof count, "%u", g->nseats);
-    char host[GAME_TEXT_MAX];
-    snprintf(host, sizeof host, "%s", g->host);
     const char *vars[] = {"id",      g->id,
                           "variant", il_variant_id(g->config.variant),
-                          "host",    host,
+                          "host",    g->host_name,
                           "count",   count,
                           "players", g->nseats ? players : catalog_text(g->language, "msg.nobody"),
                           NULL};
@@ -498,7 +506,11 @@ void render_event(const struct game *g, const struct il_event *e, render_emit_fn
         }
         snprintf(c, sizeof c, "%u", g->nseats);
         const char *vars[] = {"count", c, "players", a, "resources", b, NULL};
-        notice(g, e, "msg.game-started", vars, emit, arg);
+        struct json_object *resources = json_object_new_array();
+        for (unsigned r = 0; r < IL_RESOURCES; r++)
+            if (e->cards.n[r])
+                json_object_array_add(resources, json_object_new_string(il_resource_id(r)));
+        notice_with(g, e, "msg.game-started", vars, "resources", resources, emit, arg);
         break;
     }
     case IL_EV_DEALT: {

@@ -337,8 +337,8 @@ static void test_env_override(void **state)
 
     /* The environment's value is what is checked. */
     clear_env();
-    setenv("ILLEGALD_WEB_PORT", "0", 1);
-    env_fails("environment ILLEGALD_WEB_PORT: out of range (1..65535): 0");
+    setenv("ILLEGALD_WEB_PORT", "65536", 1);
+    env_fails("environment ILLEGALD_WEB_PORT: out of range (0..65535): 65536");
     clear_env();
     setenv("ILLEGALD_GAME_VARIANT", "chaos", 1);
     env_fails("environment ILLEGALD_GAME_VARIANT: unknown variant \"chaos\" "
@@ -440,8 +440,8 @@ static const struct bad_case bad_cases[] = {
     {"level = info\n", "%s:1: level: key outside any [section]"},
     {"[web]\nport = 80a\n", "%s:2: [web] port: not a number: \"80a\""},
     {"[web]\nport = 0x50\n", "%s:2: [web] port: not a number: \"0x50\""},
-    {"[web]\nport = 70000\n", "%s:2: [web] port: out of range (1..65535): 70000"},
-    {"[metrics]\nport = 0\n", "%s:2: [metrics] port: out of range (1..65535): 0"},
+    {"[web]\nport = 70000\n", "%s:2: [web] port: out of range (0..65535): 70000"},
+    {"[metrics]\nport = -1\n", "%s:2: [metrics] port: out of range (0..65535): -1"},
     {"[game]\nvote_seconds = 0\n", "%s:2: [game] vote_seconds: out of range (1..604800): 0"},
     {"[game]\nsession_seconds = 604801\n",
      "%s:2: [game] session_seconds: out of range (1..604800): 604801"},
