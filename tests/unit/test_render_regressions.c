@@ -1,21 +1,9 @@
 /*
- * test_render_bugs.c - rendering that bot/render.c gets wrong today.
+ * test_render_regressions.c - rendering mistakes that once shipped.
  *
- * Deliberately not in CMakeLists.txt, so the suite stays green; add
- * "render_bugs" to its foreach list once bot/render.c is fixed. Build by hand:
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -I. tests/unit/test_render_bugs.c \
- *      build/bot/libillegald_bot.a build/core/libillegal_core.a -lcmocka -ljson-c
- *
- * 1. render_fill(): a placeholder whose value is "" (or NULL) ends the text
- *    there. snprintf() returns 0 for an empty value, and the
- *    "(w > 0 && ...) ? w : len - n - 1" step then treats it as truncation and
- *    jumps n to the end of the buffer. The dispatcher's "!illegal status"
- *    passes {paused} = "" whenever the game is not paused, so the status of
- *    a running game loses "Time left: ... Players: ...".
- * 2. render_event(IL_EV_EXTENDED / IL_EV_RESUMED) announces g->phase_length,
- *    not the event's own `ms`. The dispatcher sets phase_length to 0 while
- *    the game is paused (the deadline is 0), so a GM extension during a pause
- *    says "Extra time: 0 s left." although the rules report the time left.
+ * An empty placeholder value must not cut the rest of a message off (the
+ * status line of a running game fills {paused} with ""), and "resume" and
+ * "extend" announce the time the rules report as left, also while paused.
  */
 #include <stdarg.h>
 #include <stddef.h>

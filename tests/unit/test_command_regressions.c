@@ -1,19 +1,10 @@
 /*
- * test_command_bugs.c - card-list cases that bot/command.c gets wrong today.
+ * test_command_regressions.c - card lists that once resolved wrongly.
  *
- * Deliberately not in CMakeLists.txt, so the suite stays green; add
- * "command_bugs" to its foreach list once bot/command.c is fixed. Build by hand:
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -I. tests/unit/test_command_bugs.c \
- *      build/bot/libillegald_bot.a build/core/libillegal_core.a -lcmocka -ljson-c
- *
- * 1. command_parse_cards(): role names typed with their leading "The" ("the
- *    pimp", "The Hacker", "the rock star") give RESOLVE_UNKNOWN with word
- *    "the", not RESOLVE_NOT_TRADABLE. names_role() strips "The " from the
- *    catalog's names but the user's words keep it.
- * 2. command_parse_cards(): tokenize() keeps the first MAX_TOKENS (48) words
- *    and silently drops the rest, so a list that still fits in one argument
- *    resolves to fewer cards than were typed, and an unknown name or a
- *    trailing count after word 48 is never reported.
+ * Role names typed with their leading "The" ("the pimp") must be refused as
+ * untradable, not reported as the unknown card "the"; and a card list is read
+ * to its last word, never cut short, so an unknown name at the end of a long
+ * list is still reported.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,19 +1,10 @@
 /*
- * test_game_record_bugs.c - damaged rng words that bot/game.c accepts today.
+ * test_game_record_regressions.c - damaged rng words a stored record must not pass.
  *
- * Deliberately not in CMakeLists.txt, so the suite stays green; add
- * "game_record_bugs" to its foreach list once bot/game.c is fixed. Build by hand:
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -I. tests/unit/test_game_record_bugs.c \
- *      build/bot/libillegald_bot.a build/core/libillegal_core.a -lcmocka -ljson-c
- *
- * game_from_json() reads "seed" and the four "rng" words with parse_u64(),
- * which is strtoull() checking only that the whole string was used. So "-1"
- * wraps to 18446744073709551615, an out-of-range "99999999999999999999999"
- * saturates to the same value (ERANGE is never checked), and " 5" / "+5" are
- * taken as 5. game_to_json() never writes any of these, so a record holding
- * one is damaged and should be refused like any other bad rng. The all-zero
- * xoshiro256** state, which rng_next() can never leave (every draw is 0), is
- * accepted too.
+ * game_to_json() writes the seed and the four rng words as plain decimal
+ * digits. Anything else ("-1", "+5", " 5", a value past 64 bits) means the
+ * record is damaged and is refused, as is the all-zero xoshiro256** state,
+ * which the generator can never leave.
  */
 #include <stdarg.h>
 #include <stddef.h>
