@@ -21,8 +21,8 @@ static void card_ids_round_trip(void **state)
         assert_int_equal(il_card_from_id(il_card_id(t)), (int)t);
         char key[64];
         snprintf(key, sizeof key, "card.%s", il_card_id(t));
-        if (t < IL_RESOURCES * 3)
-            assert_non_null(catalog_text("en", key));
+        if (!catalog_text("en", key))
+            fail_msg("no catalog text for %s", key);
     }
     assert_null(il_card_id(IL_CARD_TYPES));
     assert_int_equal(il_card_from_id("dealer:"), -1);
