@@ -37,10 +37,14 @@ struct metrics *metrics_new(void);
 /* Frees the registry; m may be NULL. */
 void metrics_free(struct metrics *m);
 
-/* Adds delta to a counter for platform ("discord", ...). m may be NULL (then nothing happens). */
+/* Adds delta to a counter for platform ("discord", ...). m may be NULL (then nothing happens).
+ * The first 8 platform names get their own label; further names, and a NULL
+ * or empty name, are counted under platform="other". A negative delta is
+ * ignored. Call from the loop thread only: the registry is not locked. */
 void metrics_count(struct metrics *m, enum metric_counter c, const char *platform, double delta);
 
-/* Records one observation in seconds. m may be NULL. */
+/* Records one observation in seconds (buckets 0.005 to 10, and +Inf). m may
+ * be NULL. NaN is ignored; a negative time counts as 0. */
 void metrics_observe(struct metrics *m, enum metric_histogram h, const char *platform,
                      double seconds);
 
@@ -51,7 +55,8 @@ typedef void (*metrics_gauge_fn)(void *arg, FILE *out);
 /* Sets the gauge writer. */
 void metrics_set_gauges(struct metrics *m, metrics_gauge_fn fn, void *arg);
 
-/* Writes every metric in the Prometheus text exposition format (version 0.0.4). */
+/* Writes every metric in the Prometheus text exposition format (version 0.0.4),
+ * then the gauge writer's lines. Writes nothing when m is NULL. */
 void metrics_write(const struct metrics *m, FILE *out);
 
 #endif
