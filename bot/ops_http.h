@@ -15,6 +15,8 @@ struct uv_loop_s;
 struct metrics;
 struct ops_http;
 
+/* Called on the loop thread at each probe. A NULL checks, or a NULL function
+ * in it, counts as passing. */
 struct ops_http_checks {
     bool (*healthy)(void *arg); /* alive, with the store writable */
     bool (*ready)(void *arg);   /* every configured platform connected */
@@ -22,9 +24,18 @@ struct ops_http_checks {
 };
 
 /*
- * Listens on bind:port (port 0 picks a free one) on loop. Returns 0 and *out,
- * or -1 with a reason in err. checks and metrics are borrowed and must outlive
- * the listener.
+ * Listens on bind:port (port 0 picks a free one) on loop. bind is an IPv4 or
+ * IPv6 literal, or "localhost" for 127.0.0.1. Returns 0 and *out, or -1 with
+ * a reason in err (and *out NULL; what was allocated is released on the
+ * loop's next turn). checks and metrics are borrowed and must outlive the
+ * listener.
+ *
+ * Answers: /healthz and /readyz 200 or 503; /metrics 200 with
+ * metrics_write()'s text; 404 for any other path, 405 for a method other than
+ * GET and HEAD, 400 for a malformed request, 431 for a head over 8 KiB. Every
+ * answer has Content-Length and Connection: close. A client has 10 seconds to
+ * send its request head; at most 64 connections are served at once, and
+ * further clients wait in the backlog.
  */
 int ops_http_start(struct ops_http **out, struct uv_loop_s *loop, const char *bind, int port,
                    struct metrics *metrics, const struct ops_http_checks *checks, char *err,
