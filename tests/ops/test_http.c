@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -331,6 +332,40 @@ static void client_paths(struct server *s)
         CHECK(s, n > 0 && parse_reply(buf, (size_t)n, &r));
         CHECK(s, r.status == 200 && body_is(&r, "ok\n"));
     }
+}
+
+/* A head that arrives a byte at a time, and two requests in one write: the
+ * first is answered, the second never read as a request. */
+static void client_pieces(struct server *s)
+{
+    char buf[REPLY_MAX];
+    struct reply r;
+    const char *req = "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n";
+    int fd = dial(s->port);
+    CHECK(s, fd >= 0);
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    for (size_t i = 0; req[i]; i++) {
+        CHECK(s, send_all(fd, req + i, 1));
+        if (i % 8 == 0)
+            sleep_ms(5);
+    }
+    ssize_t n = read_all(fd, buf, sizeof buf);
+    close(fd);
+    CHECK(s, n > 0 && parse_reply(buf, (size_t)n, &r) && r.status == 200);
+
+    const char *two = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
+                      "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    n = exchange(s->port, two, strlen(two), buf, sizeof buf);
+    CHECK(s, n > 0 && parse_reply(buf, (size_t)n, &r) && r.status == 200);
+    CHECK(s, r.body_len == (size_t)r.content_length);
+    CHECK(s, strstr(r.body, "HTTP/1.1") == NULL);
+}
+
+static void test_pieces(void **state)
+{
+    (void)state;
+    run(client_pieces);
 }
 
 static void test_paths(void **state)
@@ -739,17 +774,12 @@ int main(void)
 {
     log_set_level(LOG_WARN);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bind),
-        cmocka_unit_test(test_stop_at_once),
-        cmocka_unit_test(test_paths),
-        cmocka_unit_test(test_head),
-        cmocka_unit_test(test_methods),
-        cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_oversized),
-        cmocka_unit_test(test_slow_clients),
-        cmocka_unit_test(test_concurrent),
-        cmocka_unit_test(test_cap),
-        cmocka_unit_test(test_stop_with_open_connections),
+        cmocka_unit_test(test_bind),         cmocka_unit_test(test_stop_at_once),
+        cmocka_unit_test(test_paths),        cmocka_unit_test(test_pieces),
+        cmocka_unit_test(test_head),         cmocka_unit_test(test_methods),
+        cmocka_unit_test(test_malformed),    cmocka_unit_test(test_oversized),
+        cmocka_unit_test(test_slow_clients), cmocka_unit_test(test_concurrent),
+        cmocka_unit_test(test_cap),          cmocka_unit_test(test_stop_with_open_connections),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
