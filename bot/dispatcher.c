@@ -21,6 +21,7 @@
 #include "dispatcher.h"
 #include "game.h"
 #include "log.h"
+#include "metrics.h"
 #include "render.h"
 #include "store.h"
 
@@ -34,6 +35,7 @@
 struct dispatcher {
     const struct config *config;
     struct store *store;
+    struct metrics *metrics;
     uv_loop_t *loop;
     struct platform_host host;
     struct platform *platforms[MAX_PLATFORMS];
@@ -75,6 +77,7 @@ static void emit_to_platform(void *arg, const struct outbound *m)
 {
     struct emit_ctx *ctx = arg;
     struct platform *p = ctx->g->platform;
+    metrics_count(ctx->d->metrics, METRIC_MESSAGES_OUT, p->ops->name, 1);
     if (p->ops->send(p, m) < 0)
         log_warn("dispatch", ctx->g->id, "%s could not queue a message", p->ops->name);
 }
@@ -84,6 +87,7 @@ static void emit_to_platform(void *arg, const struct outbound *m)
 static void reply(struct platform *p, const struct inbound *in, bool private_answer,
                   enum outbound_kind kind, const char *text)
 {
+    metrics_count(p->host->metrics, METRIC_MESSAGES_OUT, p->ops->name, 1);
     struct outbound m = {.kind = kind, .text = text, .reply_to = in->reply_to};
     if (!private_answer && in->channel)
         m.channel = in->channel;
@@ -111,6 +115,7 @@ static void announce(struct game *g, const char *key, const char *const *vars)
     char text[TEXT_MAX];
     render_fill(text, sizeof text, g->language, key, vars);
     struct outbound m = {.kind = OUT_NOTICE, .channel = g->table, .text = text};
+    metrics_count(g->platform->host->metrics, METRIC_MESSAGES_OUT, g->platform->ops->name, 1);
     if (g->platform->ops->send(g->platform, &m) < 0)
         log_warn("dispatch", g->id, "could not queue an announcement");
 }
@@ -175,6 +180,7 @@ static int save_game(struct dispatcher *d, struct game *g, bool finished)
     snprintf(clock, sizeof clock, "%lld", (long long)d->vnow);
     snprintf(counter, sizeof counter, "%llu", (unsigned long long)d->next_game);
     int rc = -1;
+    uint64_t started = uv_hrtime();
     if (store_begin(d->store) == 0) {
         if (store_game_put(d->store, g->id, g->platform->ops->name, g->table, finished, text) ==
                 0 &&
@@ -186,6 +192,8 @@ static int save_game(struct dispatcher *d, struct game *g, bool finished)
             store_rollback(d->store);
     }
     json_object_put(j);
+    metrics_observe(d->metrics, METRIC_STORE_COMMIT_SECONDS, g->platform->ops->name,
+                    (double)(uv_hrtime() - started) / 1e9);
     if (rc < 0)
         log_error("store", g->id, "could not save the game");
     return rc;
@@ -1007,6 +1015,7 @@ static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
 
     if (d->stopped || !in->user || !in->user[0])
         return -1;
+    metrics_count(d->metrics, METRIC_EVENTS_IN, p->ops->name, 1);
     if (in->type == INBOUND_REACTION) {
         on_reaction(d, p, in);
         return 0;
@@ -1171,6 +1180,48 @@ void dispatcher_advance(struct dispatcher *d, int64_t ms)
 
 /* --- life cycle ---------------------------------------------------------- */
 
+/* Games by platform and phase ("lobby" before the start), for /metrics. */
+static void write_gauges(void *arg, FILE *out)
+{
+    const struct dispatcher *d = arg;
+    fprintf(out, "# HELP illegald_games Games hosted now, by platform and phase.\n"
+                 "# TYPE illegald_games gauge\n");
+    for (unsigned p = 0; p < d->nplatforms; p++) {
+        unsigned lobby = 0, phases[IL_PHASE_OVER + 1] = {0};
+        for (unsigned i = 0; i < d->ngames; i++) {
+            const struct game *g = d->games[i];
+            if (g->platform != d->platforms[p])
+                continue;
+            if (g->started)
+                phases[g->state.phase]++;
+            else
+                lobby++;
+        }
+        const char *name = d->platforms[p]->ops->name;
+        fprintf(out, "illegald_games{platform=\"%s\",phase=\"lobby\"} %u\n", name, lobby);
+        for (unsigned ph = 0; ph < IL_PHASE_OVER; ph++)
+            fprintf(out, "illegald_games{platform=\"%s\",phase=\"%s\"} %u\n", name,
+                    il_phase_id((enum il_phase)ph), phases[ph]);
+    }
+}
+
+bool dispatcher_ready(const struct dispatcher *d)
+{
+    if (d->stopped)
+        return false;
+    for (unsigned i = 0; i < d->nplatforms; i++) {
+        struct platform *p = d->platforms[i];
+        if (p->ops->connected && !p->ops->connected(p))
+            return false;
+    }
+    return true;
+}
+
+bool dispatcher_healthy(const struct dispatcher *d)
+{
+    return store_writable(d->store) == 0;
+}
+
 int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, char *err,
                    size_t errlen)
 {
@@ -1181,6 +1232,7 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
     }
     d->config = o->config;
     d->store = o->store;
+    d->metrics = o->metrics;
     d->loop = o->loop;
     d->virtual_time = o->virtual_time;
     d->seeded = o->seeded;
@@ -1188,10 +1240,12 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
     d->next_game = 1;
     d->host.loop = o->loop;
     d->host.ctx = d;
+    d->host.metrics = o->metrics;
     d->host.deliver = on_deliver;
     d->host.dm_result = on_dm_result;
     d->host.state_get = on_state_get;
     d->host.state_set = on_state_set;
+    metrics_set_gauges(o->metrics, write_gauges, d);
     *out = d;
     return 0;
 }

@@ -18,6 +18,7 @@
 #include "platform.h"
 
 struct config;
+struct metrics;
 struct store;
 struct dispatcher;
 
@@ -28,6 +29,7 @@ struct dispatcher_options {
     bool virtual_time; /* time moves only through dispatcher_advance() */
     bool seeded;       /* derive every game's seed from `seed`, for reproducible games */
     uint64_t seed;
+    struct metrics *metrics; /* borrowed; may be NULL */
 };
 
 /* Creates a dispatcher. Returns 0, or -1 with a reason in err. */
@@ -55,6 +57,12 @@ void dispatcher_advance(struct dispatcher *d, int64_t ms);
 
 /* Number of games hosted now (lobbies included). */
 unsigned dispatcher_game_count(const struct dispatcher *d);
+
+/* True when every platform reports itself connected (for /readyz). */
+bool dispatcher_ready(const struct dispatcher *d);
+
+/* True when the store can be written (for /healthz). */
+bool dispatcher_healthy(const struct dispatcher *d);
 
 /* Stops the platforms and the timer; inputs are refused afterwards. */
 void dispatcher_stop(struct dispatcher *d);

@@ -15,7 +15,15 @@
 #include "config.h"
 #include "dispatcher.h"
 #include "log.h"
+#include "metrics.h"
+#include "ops_http.h"
 #include "store.h"
+#if defined(ILLEGALD_WITH_WEB) || defined(ILLEGALD_WITH_DISCORD)
+#include <libwebsockets.h>
+#endif
+#if defined(ILLEGALD_WITH_DISCORD) || defined(ILLEGALD_WITH_MATRIX)
+#include <curl/curl.h>
+#endif
 #ifdef ILLEGALD_WITH_WEB
 #include "adapters/web/web.h"
 #endif
@@ -35,6 +43,9 @@ struct daemon {
     struct config config;
     struct store *store;
     struct dispatcher *dispatcher;
+    struct metrics *metrics;
+    struct ops_http *ops;
+    struct ops_http_checks checks;
     uv_signal_t sigterm, sigint, sighup;
     bool stopping;
 };
@@ -70,12 +81,21 @@ static void usage(FILE *out)
         "Every setting can also come from ILLEGALD_<SECTION>_<KEY>; see the README.\n");
 }
 
+/* The versions built against, and (after the arrow) those loaded now. */
 static void version(void)
 {
     printf("illegald %s\n", ILLEGALD_VERSION);
-    printf("libuv %s\n", uv_version_string());
-    printf("sqlite %s\n", sqlite3_libversion());
-    printf("json-c %s\n", json_c_version());
+    printf("libuv %d.%d.%d -> %s\n", UV_VERSION_MAJOR, UV_VERSION_MINOR, UV_VERSION_PATCH,
+           uv_version_string());
+    printf("sqlite %s -> %s\n", SQLITE_VERSION, sqlite3_libversion());
+    printf("json-c %s -> %s\n", JSON_C_VERSION, json_c_version());
+#if defined(ILLEGALD_WITH_WEB) || defined(ILLEGALD_WITH_DISCORD)
+    printf("libwebsockets %d.%d.%d -> %s\n", LWS_LIBRARY_VERSION_MAJOR, LWS_LIBRARY_VERSION_MINOR,
+           LWS_LIBRARY_VERSION_PATCH, lws_get_library_version());
+#endif
+#if defined(ILLEGALD_WITH_DISCORD) || defined(ILLEGALD_WITH_MATRIX)
+    printf("libcurl %s -> %s\n", LIBCURL_VERSION, curl_version_info(CURLVERSION_NOW)->version);
+#endif
 }
 
 /* The one screen shown when nothing is configured to play on. */
@@ -166,6 +186,8 @@ static void shutdown_daemon(struct daemon *d)
         return;
     d->stopping = true;
     log_info("main", NULL, "shutting down");
+    ops_http_stop(d->ops);
+    d->ops = NULL;
     dispatcher_stop(d->dispatcher);
     uv_close((uv_handle_t *)&d->sigterm, NULL);
     uv_close((uv_handle_t *)&d->sigint, NULL);
@@ -251,6 +273,18 @@ static int add_platforms(struct daemon *d, const struct options *o)
     return n;
 }
 
+static bool check_healthy(void *arg)
+{
+    struct daemon *d = arg;
+    return dispatcher_healthy(d->dispatcher);
+}
+
+static bool check_ready(void *arg)
+{
+    struct daemon *d = arg;
+    return dispatcher_ready(d->dispatcher);
+}
+
 static void close_walk(uv_handle_t *h, void *arg)
 {
     (void)arg;
@@ -273,6 +307,12 @@ static int run(struct daemon *d, const struct options *o)
         return 1;
     }
     dopt.store = d->store;
+    d->metrics = metrics_new();
+    if (!d->metrics) {
+        log_error("main", NULL, "out of memory");
+        return 1;
+    }
+    dopt.metrics = d->metrics;
     if (dispatcher_new(&d->dispatcher, &dopt, err, sizeof err) < 0) {
         log_error("main", NULL, "%s", err);
         return 1;
@@ -287,6 +327,16 @@ static int run(struct daemon *d, const struct options *o)
     if (dispatcher_start(d->dispatcher, err, sizeof err) < 0) {
         log_error("main", NULL, "%s", err);
         return 1;
+    }
+    if (d->config.metrics_enabled) {
+        d->checks = (struct ops_http_checks){check_healthy, check_ready, d};
+        if (ops_http_start(&d->ops, &d->loop, d->config.metrics_bind, d->config.metrics_port,
+                           d->metrics, &d->checks, err, sizeof err) < 0) {
+            log_error("main", NULL, "metrics listener: %s", err);
+            return 1;
+        }
+        log_info("main", NULL, "health and metrics at http://%s:%d/", d->config.metrics_bind,
+                 ops_http_port(d->ops));
     }
     uv_signal_init(&d->loop, &d->sigterm);
     uv_signal_init(&d->loop, &d->sigint);
@@ -347,12 +397,14 @@ int main(int argc, char **argv)
         return 1;
     }
     rc = run(&d, &o);
+    ops_http_stop(d.ops);
     if (d.dispatcher && !d.stopping)
         dispatcher_stop(d.dispatcher);
     /* Let adapters finish closing their handles before freeing them. */
     uv_walk(&d.loop, close_walk, NULL);
     uv_run(&d.loop, UV_RUN_DEFAULT);
     dispatcher_free(d.dispatcher);
+    metrics_free(d.metrics);
     store_close(d.store);
     uv_loop_close(&d.loop);
     log_close();
