@@ -64,9 +64,9 @@ else
 fi
 
 # A bad setting is refused, naming the file, the line and the key.
-printf '[web]\nport = 0\n' >"$tmp/bad.conf"
+printf '[web]\nport = 70000\n' >"$tmp/bad.conf"
 if "$bin" --config "$tmp/bad.conf" --check-config >"$tmp/bad" 2>&1; then
-    fail "--check-config accepted port = 0"
+    fail "--check-config accepted port = 70000"
 elif ! grep -qF "$tmp/bad.conf:2: [web] port" "$tmp/bad"; then
     cat "$tmp/bad" >&2
     fail "--check-config did not name $tmp/bad.conf:2: [web] port"
