@@ -76,7 +76,8 @@ struct gw {
     int max_concurrency;
     uint64_t *last_identify; /* per rate-limit key */
     uint64_t identify_not_before;
-    bool closing;
+    bool closing, destroying;
+    unsigned finalize_ticks;
     uv_timer_t close_timer;
     int open_handles;
 };
@@ -674,6 +675,8 @@ struct gw *gw_new(uv_loop_t *loop, const char *token, unsigned intents, const st
     info.user = g;
     info.gid = -1;
     info.uid = -1;
+    /* lws writes NULL here once the context is wholly freed (see gw_close) */
+    info.pcontext = &g->ctx;
     g->ctx = lws_create_context(&info);
     if (!g->ctx) {
         free(g);
@@ -747,10 +750,47 @@ static void close_handles(struct gw *g)
     uv_close((uv_handle_t *)&g->close_timer, handle_closed);
 }
 
+/* How often, and how many times, the final lws_context_destroy() is tried. */
+#define FINALIZE_TICK_MS 10u
+#define FINALIZE_TICKS   300u
+
+static void count_closing(uv_handle_t *h, void *arg)
+{
+    if (uv_is_closing(h))
+        ++*(unsigned *)arg;
+}
+
+/*
+ * lws 4.1 with a foreign loop destroys a context in two calls. The first
+ * lws_context_destroy() closes every wsi and lws's own libuv handles (timers,
+ * the cancel pipe), whose close callbacks run later on our loop; lws does not
+ * finish by itself on a foreign loop. A second lws_context_destroy() frees the
+ * context, the TLS client context and the per-thread buffers, and may unload
+ * the libuv event-lib plugin, so it must wait until no close callback is
+ * pending on the loop: a close callback left pointing into the unloaded plugin
+ * would crash. This timer makes that second call once nothing is closing; lws
+ * then writes NULL to g->ctx through info.pcontext.
+ */
+static void on_finalize(uv_timer_t *t)
+{
+    struct gw *g = t->data;
+    unsigned closing = 0;
+    uv_walk(g->loop, count_closing, &closing);
+    if (closing && ++g->finalize_ticks < FINALIZE_TICKS)
+        return;
+    if (g->ctx && !closing)
+        lws_context_destroy(g->ctx);
+    if (g->ctx)
+        log_warn(MOD, NULL, "the websocket library did not finish closing; leaving it");
+    g->ctx = NULL;
+    uv_timer_stop(&g->close_timer);
+    close_handles(g);
+}
+
 /*
  * First call: asks every open shard to close (code 4000 keeps the session
  * resumable) and waits up to 2 s. Second call (all closed, or the timer):
- * destroys the lws context and closes the loop handles.
+ * starts destroying the lws context, and on_finalize completes it.
  */
 void gw_close(struct gw *g)
 {
@@ -769,14 +809,13 @@ void gw_close(struct gw *g)
         uv_timer_start(&g->close_timer, on_close_timer, any ? 2000 : 0, 0);
         return;
     }
-    if (!g->ctx)
+    if (g->destroying || !g->ctx)
         return;
+    g->destroying = true;
     uv_timer_stop(&g->close_timer);
     for (int i = 0; i < g->nshards; i++)
         if (g->shards[i].wsi)
             lws_set_opaque_user_data(g->shards[i].wsi, NULL);
-    struct lws_context *ctx = g->ctx;
-    g->ctx = NULL;
-    lws_context_destroy(ctx);
-    close_handles(g);
+    lws_context_destroy(g->ctx);
+    uv_timer_start(&g->close_timer, on_finalize, 0, FINALIZE_TICK_MS);
 }
