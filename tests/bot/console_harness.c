@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cmocka.h>
 
 #include "console_harness.h"
 
@@ -276,4 +279,57 @@ long harness_find(const struct harness *h, size_t from, const char *channel, con
             return (long)i;
     }
     return -1;
+}
+
+static bool is_ping(const char *line)
+{
+    return strstr(line, "\"type\":\"ping\"") != NULL;
+}
+
+unsigned harness_replay(struct harness *h, const struct harness *recorded, unsigned times,
+                        void (*interrupt)(struct harness *h, void *arg), void *arg)
+{
+    size_t inputs = 0, sent = 0;
+    unsigned done = 0;
+    for (size_t i = 0; i < recorded->nsent; i++)
+        inputs += !is_ping(recorded->sent[i]);
+    size_t every = inputs / (times + 1);
+    assert_true(every > 0);
+    for (size_t i = 0; i < recorded->nsent; i++) {
+        if (is_ping(recorded->sent[i]))
+            continue;
+        harness_send(h, recorded->sent[i]);
+        if (++sent % every == 0 && done < times) {
+            harness_sync(h);
+            interrupt(h, arg);
+            done++;
+        }
+    }
+    harness_sync(h);
+    return done;
+}
+
+void harness_scores(const struct harness *h, const char *table, char *out, size_t len)
+{
+    for (size_t i = h->nlines; i-- > 0;) {
+        const char *type = line_str(h->lines[i], "type");
+        if (type && strcmp(type, "game_over") == 0 && line_in(h->lines[i], table)) {
+            struct json_object *scores;
+            assert_true(json_object_object_get_ex(h->lines[i], "scores", &scores));
+            snprintf(out, len, "%s",
+                     json_object_to_json_string_ext(scores, JSON_C_TO_STRING_PLAIN));
+            return;
+        }
+    }
+    fail_msg("no game_over for %s", table);
+}
+
+unsigned harness_count(const struct harness *h, const char *type)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < h->nlines; i++) {
+        const char *t = line_str(h->lines[i], "type");
+        n += t && strcmp(t, type) == 0;
+    }
+    return n;
 }

@@ -62,6 +62,21 @@ int harness_finish(struct harness *h);
 /* Frees everything and removes the temporary directory. */
 void harness_free(struct harness *h);
 
+/*
+ * Replays into h every input `recorded` sent (its pings aside). After the
+ * input that completes each of `times` equal parts, it waits for the daemon
+ * and calls interrupt(h, arg), which must leave a daemon running on the same
+ * store. Returns how many interruptions there were.
+ */
+unsigned harness_replay(struct harness *h, const struct harness *recorded, unsigned times,
+                        void (*interrupt)(struct harness *h, void *arg), void *arg);
+
+/* Writes the scores of table's game_over line as compact JSON; fails the test if none. */
+void harness_scores(const struct harness *h, const char *table, char *out, size_t len);
+
+/* How many lines of the given type the daemon wrote. */
+unsigned harness_count(const struct harness *h, const char *type);
+
 /* Field accessors on a line; NULL/false/-1 when absent. */
 const char *line_str(const struct json_object *line, const char *key);
 const char *line_data_str(const struct json_object *line, const char *key);

@@ -19,21 +19,13 @@
 #include "console_harness.h"
 #include "table_player.h"
 
-#define KILLS 25
+#define KILLS 25 /* at least 20 points of the game */
 
-static void scores_of(const struct harness *h, const char *table, char *out, size_t len)
+static void kill_and_restart(struct harness *h, void *arg)
 {
-    for (size_t i = h->nlines; i-- > 0;) {
-        const char *type = line_str(h->lines[i], "type");
-        if (type && strcmp(type, "game_over") == 0 && line_in(h->lines[i], table)) {
-            struct json_object *scores;
-            assert_true(json_object_object_get_ex(h->lines[i], "scores", &scores));
-            snprintf(out, len, "%s",
-                     json_object_to_json_string_ext(scores, JSON_C_TO_STRING_PLAIN));
-            return;
-        }
-    }
-    fail_msg("no game_over for %s", table);
+    (void)arg;
+    harness_kill(h);
+    harness_start(h);
 }
 
 static void crash_game(unsigned players, const char *variant, uint64_t seed)
@@ -46,36 +38,15 @@ static void crash_game(unsigned players, const char *variant, uint64_t seed)
     tp_open(&tp, &first, "t1", players, variant);
     tp.text_only = true;
     tp_play_to_end(&tp);
-    scores_of(&first, "t1", expected, sizeof expected);
+    harness_scores(&first, "t1", expected, sizeof expected);
     assert_int_equal(harness_finish(&first), 0);
 
     harness_init(&second, seed);
-    size_t inputs = 0, sent = 0, kills = 0;
-    for (size_t i = 0; i < first.nsent; i++)
-        inputs += !strstr(first.sent[i], "\"type\":\"ping\"");
-    size_t every = inputs / (KILLS + 1);
-    for (size_t i = 0; i < first.nsent; i++) {
-        if (strstr(first.sent[i], "\"type\":\"ping\""))
-            continue;
-        harness_send(&second, first.sent[i]);
-        if (++sent % every == 0 && kills < KILLS) {
-            harness_sync(&second);
-            harness_kill(&second);
-            harness_start(&second);
-            kills++;
-        }
-    }
-    harness_sync(&second);
-    assert_true(kills >= 20);
-    scores_of(&second, "t1", got, sizeof got);
+    assert_int_equal(harness_replay(&second, &first, KILLS, kill_and_restart, NULL), KILLS);
+    harness_scores(&second, "t1", got, sizeof got);
     assert_string_equal(got, expected);
-    /* Each game ended exactly once. */
-    unsigned endings = 0;
-    for (size_t i = 0; i < second.nlines; i++) {
-        const char *type = line_str(second.lines[i], "type");
-        endings += type && strcmp(type, "game_over") == 0;
-    }
-    assert_int_equal(endings, 1);
+    /* The game ended exactly once. */
+    assert_int_equal(harness_count(&second, "game_over"), 1);
     assert_int_equal(harness_finish(&second), 0);
     harness_free(&first);
     harness_free(&second);

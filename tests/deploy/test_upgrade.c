@@ -60,19 +60,14 @@ static void stop_gracefully(struct harness *h)
         fail_msg("SIGTERM: the daemon exited with status %d", status);
 }
 
-static void scores_of(const struct harness *h, const char *table, char *out, size_t len)
+/* Each stop is an upgrade or a downgrade: the next daemon is the other binary. */
+static void stop_and_switch(struct harness *h, void *arg)
 {
-    for (size_t i = h->nlines; i-- > 0;) {
-        const char *type = line_str(h->lines[i], "type");
-        if (type && strcmp(type, "game_over") == 0 && line_in(h->lines[i], table)) {
-            struct json_object *scores;
-            assert_true(json_object_object_get_ex(h->lines[i], "scores", &scores));
-            snprintf(out, len, "%s",
-                     json_object_to_json_string_ext(scores, JSON_C_TO_STRING_PLAIN));
-            return;
-        }
-    }
-    fail_msg("no game_over for %s", table);
+    unsigned *stops = arg;
+    stop_gracefully(h);
+    (*stops)++;
+    use_binary(*stops % 2 ? NEW_BIN : OLD_BIN);
+    harness_start(h);
 }
 
 static void upgrade_game(unsigned players, const char *variant, uint64_t seed)
@@ -89,39 +84,17 @@ static void upgrade_game(unsigned players, const char *variant, uint64_t seed)
     tp_open(&tp, &first, "t1", players, variant);
     tp.text_only = true;
     tp_play_to_end(&tp);
-    scores_of(&first, "t1", expected, sizeof expected);
+    harness_scores(&first, "t1", expected, sizeof expected);
     assert_int_equal(harness_finish(&first), 0);
 
     use_binary(OLD_BIN);
     harness_init(&second, seed);
-    size_t inputs = 0, sent = 0;
     unsigned stops = 0;
-    for (size_t i = 0; i < first.nsent; i++)
-        inputs += !strstr(first.sent[i], "\"type\":\"ping\"");
-    size_t every = inputs / (STOPS + 1);
-    assert_true(every > 0);
-    for (size_t i = 0; i < first.nsent; i++) {
-        if (strstr(first.sent[i], "\"type\":\"ping\""))
-            continue;
-        harness_send(&second, first.sent[i]);
-        if (++sent % every == 0 && stops < STOPS) {
-            harness_sync(&second);
-            stop_gracefully(&second);
-            stops++;
-            use_binary(stops % 2 ? NEW_BIN : OLD_BIN);
-            harness_start(&second);
-        }
-    }
-    harness_sync(&second);
+    assert_int_equal(harness_replay(&second, &first, STOPS, stop_and_switch, &stops), STOPS);
     assert_int_equal(stops, STOPS);
-    scores_of(&second, "t1", got, sizeof got);
+    harness_scores(&second, "t1", got, sizeof got);
     assert_string_equal(got, expected);
-    unsigned endings = 0;
-    for (size_t i = 0; i < second.nlines; i++) {
-        const char *type = line_str(second.lines[i], "type");
-        endings += type && strcmp(type, "game_over") == 0;
-    }
-    assert_int_equal(endings, 1);
+    assert_int_equal(harness_count(&second, "game_over"), 1);
     assert_int_equal(harness_finish(&second), 0);
     harness_free(&first);
     harness_free(&second);
