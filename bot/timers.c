@@ -1,0 +1,125 @@
+/*
+ * timers.c - deadlines and the reminders before them.
+ *
+ * In real time one libuv timer is armed for the earliest thing due across all
+ * games; in virtual time the console moves the clock and everything due on
+ * the way fires in order.
+ */
+#include <stdio.h>
+
+#include "dispatch.h"
+#include "log.h"
+#include "store.h"
+
+/* Reminders go out this long before a deadline, for steps long enough to need them. */
+#define REMIND_LONG_MS  60000
+#define REMIND_SHORT_MS 10000
+
+static bool wants_reminder(const struct game *g, int64_t lead, uint8_t bit)
+{
+    return !(g->reminders_sent & bit) && g->phase_length > lead + lead / 2;
+}
+
+/* When this game next needs attention (a reminder or its deadline), or 0. */
+static int64_t game_due(const struct game *g)
+{
+    if (!g->started)
+        return 0;
+    int64_t dl = il_game_deadline(&g->state);
+    if (!dl)
+        return 0;
+    if (wants_reminder(g, REMIND_LONG_MS, 1))
+        return dl - REMIND_LONG_MS;
+    if (wants_reminder(g, REMIND_SHORT_MS, 2))
+        return dl - REMIND_SHORT_MS;
+    return dl;
+}
+
+static int64_t next_due(const struct dispatcher *d)
+{
+    int64_t best = 0;
+    for (unsigned i = 0; i < d->ngames; i++) {
+        int64_t t = game_due(d->games[i]);
+        if (t && (!best || t < best))
+            best = t;
+    }
+    return best;
+}
+
+/* Handles one game's reminders and deadline at `now`. Returns true when the
+ * game was finished (and freed). */
+static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
+{
+    int64_t dl = il_game_deadline(&g->state);
+    static const struct {
+        int64_t lead;
+        uint8_t bit;
+        const char *key;
+    } reminders[] = {{REMIND_LONG_MS, 1, "msg.reminder-60"},
+                     {REMIND_SHORT_MS, 2, "msg.reminder-10"}};
+    for (unsigned i = 0; i < 2 && dl; i++) {
+        if (!wants_reminder(g, reminders[i].lead, reminders[i].bit) || now < dl - reminders[i].lead)
+            continue;
+        g->reminders_sent |= reminders[i].bit;
+        /* A reminder caught up late (after a restart) would say the wrong time. */
+        if (dl - now > reminders[i].lead / 2) {
+            if (dispatch_save(d, g, false) == 0)
+                dispatch_announce(g, reminders[i].key, NULL);
+        }
+    }
+    if (!dl || now < dl)
+        return false;
+    unsigned before = d->ngames;
+    struct il_action tick = {.type = IL_ACT_TICK, .player = IL_GM};
+    dispatch_play(d, g, &tick, NULL, NULL);
+    return d->ngames < before;
+}
+
+void timers_fire_due(struct dispatcher *d, int64_t now)
+{
+    for (unsigned i = 0; i < d->ngames;) {
+        struct game *g = d->games[i];
+        int64_t due = game_due(g);
+        if (due && due <= now && fire_game(d, g, now))
+            continue; /* the last game moved into slot i */
+        i++;
+    }
+}
+
+static void on_timer(uv_timer_t *t)
+{
+    struct dispatcher *d = t->data;
+    timers_fire_due(d, dispatcher_now(d));
+    timers_rearm(d);
+}
+
+void timers_rearm(struct dispatcher *d)
+{
+    if (d->virtual_time || !d->timer_ready || d->stopped)
+        return;
+    int64_t due = next_due(d);
+    if (!due) {
+        uv_timer_stop(&d->timer);
+        return;
+    }
+    int64_t wait = due - dispatcher_now(d);
+    uv_timer_start(&d->timer, on_timer, wait > 0 ? (uint64_t)wait : 0, 0);
+}
+
+void dispatcher_advance(struct dispatcher *d, int64_t ms)
+{
+    int64_t target = d->vnow + (ms > 0 ? ms : 0);
+    for (;;) {
+        int64_t due = next_due(d);
+        if (!due || due > target)
+            break;
+        if (due > d->vnow)
+            d->vnow = due;
+        timers_fire_due(d, d->vnow);
+    }
+    d->vnow = target;
+    char clock[32];
+    snprintf(clock, sizeof clock, "%lld", (long long)d->vnow);
+    if (store_meta_set(d->store, "clock", clock) < 0)
+        log_error("store", NULL, "could not save the clock");
+}
