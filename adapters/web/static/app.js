@@ -437,6 +437,7 @@
     const isPlayer = !!(p && p.hand);
     for (const a of v.actions || []) {
       const target = a.startsWith('vote ') ? a.slice(5) : null;
+      if (target === S.user) continue; // nobody may vote for themselves
       const label = target ? 'Vote ' + playerName(target) : 'Abstain';
       btns.append(el('button', { type: 'button', 'data-vote': target || 'abstain', disabled: !isPlayer, text: label,
         onclick: () => { sayDm(a); p.myVote = target ? `You vote for ${playerName(target)} (secret)` : 'You abstain'; render(); } }));
