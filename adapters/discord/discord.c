@@ -16,6 +16,9 @@
 #define DEFAULT_API_URL "https://discord.com/api/v10"
 #define ERR_CANNOT_DM   50007
 #define UNKNOWN_MESSAGE 10008
+/* After a 50007, DMs to that user are not attempted for this long: each
+ * refusal is a 403, and 403s count towards Discord's invalid-request limit. */
+#define DM_REFUSED_HOLD_MS 60000u
 
 static void user_free(void *p)
 {
@@ -198,6 +201,11 @@ static int queue_on_dm(struct dc *dc, const char *user_id, struct dc_op *op)
         dc_op_free(op);
         return -1;
     }
+    if (u->unreachable && dc_now_ms() < u->unreachable_at + DM_REFUSED_HOLD_MS) {
+        dc->st.lost++;
+        dc_op_free(op);
+        return 0;
+    }
     if (u->dm_channel) {
         op->channel = xstrdup(u->dm_channel);
         return queue_on_channel(dc, op);
@@ -285,6 +293,26 @@ static void report_probe(struct dc *dc, const char *user, bool reachable)
         dc->base.host->dm_result(dc->base.host->ctx, &dc->base, user, reachable);
 }
 
+/* Discord refused a DM to user (50007, or no DM channel): remember it and
+ * tell the bot. */
+static void dm_refused(struct dc *dc, const char *user, long status, int code)
+{
+    struct dc_user *u = dc_user_get(dc, user);
+    dc->st.dm_unreachable++;
+    if (code == ERR_CANNOT_DM)
+        log_warn(DC_MOD, NULL, "cannot DM user %s (50007): their DMs are closed", user);
+    else
+        log_warn(DC_MOD, NULL, "cannot open a DM with user %s: HTTP %ld, code %d", user, status,
+                 code);
+    if (u) {
+        u->reachable = false;
+        u->unreachable = true;
+        u->unreachable_at = dc_now_ms();
+        u->probing = false;
+    }
+    report_probe(dc, user, false);
+}
+
 static void posted(struct dc *dc, struct dc_op *op, const char *body)
 {
     struct json_object *o = json_tokener_parse(body);
@@ -333,8 +361,10 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
             }
             if (op->user) {
                 struct dc_user *u = dc_user_get(dc, op->user);
-                if (u)
+                if (u) {
                     u->reachable = true;
+                    u->unreachable = false;
+                }
             }
         } else if (status == 404 && strcmp(method, "PATCH") == 0 &&
                    api_code(body) == UNKNOWN_MESSAGE) {
@@ -353,11 +383,7 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
         } else {
             int code = api_code(body);
             if (code == ERR_CANNOT_DM && op->user) {
-                struct dc_user *u = dc_user_get(dc, op->user);
-                if (u)
-                    u->unreachable = true;
-                dc->st.dm_unreachable++;
-                log_warn(DC_MOD, NULL, "cannot DM user %s (50007): their DMs are closed", op->user);
+                dm_refused(dc, op->user, status, code);
             } else {
                 log_error(DC_MOD, NULL, "%s to channel %s failed: HTTP %ld %.200s", method,
                           op->channel ? op->channel : "?", status, body);
@@ -387,34 +413,17 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
                 free(old);
             else
                 free(uid);
-            flush_pending(dc, u, true);
-        } else {
-            if (api_code(body) == ERR_CANNOT_DM)
-                dc->st.dm_unreachable++;
-            log_warn(DC_MOD, NULL, "cannot open a DM with user %s: HTTP %ld", op->user, status);
-            u->unreachable = true;
-            flush_pending(dc, u, false);
             if (u->probing) {
+                /* the channel exists: the first real DM will tell for sure */
                 u->probing = false;
-                report_probe(dc, op->user, false);
+                report_probe(dc, op->user, true);
             }
+            flush_pending(dc, u, true);
+        } else if (status > 0) {
+            flush_pending(dc, u, false);
+            dm_refused(dc, op->user, status, api_code(body));
         }
         json_object_put(o);
-        break;
-    }
-    case DC_OP_PROBE: {
-        struct dc_user *u = dc_user_get(dc, op->user);
-        bool reachable = ok;
-        if (!ok && api_code(body) == ERR_CANNOT_DM) {
-            dc->st.dm_unreachable++;
-            reachable = false;
-        }
-        if (u) {
-            u->probing = false;
-            u->reachable = reachable;
-            u->unreachable = !reachable;
-        }
-        report_probe(dc, op->user, reachable);
         break;
     }
     case DC_OP_COMMANDS:
@@ -830,6 +839,9 @@ static int dc_send(struct platform *p, const struct outbound *m)
     struct dc *dc = (struct dc *)p;
     if (dc->stopping || !dc->rest || (!m->channel && !m->user))
         return -1;
+    /* the machine-readable result is for scripts; the table already got OUT_RESULT */
+    if (m->kind == OUT_GAME_OVER)
+        return 0;
     if (m->kind == OUT_HAND && m->user && m->data) {
         struct dc_user *u = dc_user_get(dc, m->user);
         if (u) {
@@ -900,32 +912,38 @@ static int dc_send(struct platform *p, const struct outbound *m)
     return 0;
 }
 
+/*
+ * Discord has no way to ask whether a user accepts DMs short of sending one,
+ * and a probe message would be noise in every player's DMs. So a user counts
+ * as reachable when they wrote to the bot, a DM to them went through, or their
+ * DM channel can be opened; a 50007 in the last minute counts as unreachable.
+ * If the first real DM (the dealt hand) is then refused, dm_refused() reports
+ * the user unreachable through dm_result() and logs it.
+ */
 static void dc_probe_dm(struct platform *p, const char *user)
 {
     struct dc *dc = (struct dc *)p;
     if (!dc->rest || dc->stopping)
         return;
     struct dc_user *u = dc_user_get(dc, user);
-    if (!u)
-        return;
-    if (u->reachable || u->unreachable) {
-        report_probe(dc, user, u->reachable);
+    if (!u) {
+        report_probe(dc, user, false);
         return;
     }
-    if (u->probing)
+    if (u->unreachable && dc_now_ms() < u->unreachable_at + DM_REFUSED_HOLD_MS) {
+        report_probe(dc, user, false);
         return;
+    }
+    if (u->reachable || u->dm_channel) {
+        report_probe(dc, user, true);
+        return;
+    }
     u->probing = true;
-    /* Discord only tells by refusing a message (50007): send a short one */
-    struct dc_op *op = dc_op_new(dc, DC_OP_PROBE);
-    if (!op)
-        return;
-    op->user = xstrdup(user);
-    struct json_object *b = dc_render_text("🎲 Illegal: this is where your cards and trades will "
-                                           "arrive.",
-                                           0);
-    op->body = xstrdup(json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN));
-    json_object_put(b);
-    queue_on_dm(dc, user, op);
+    create_dm(dc, user, u);
+    if (!u->creating && u->probing) {
+        u->probing = false;
+        report_probe(dc, user, false);
+    }
 }
 
 static void sweep_closed(uv_handle_t *h)

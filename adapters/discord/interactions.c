@@ -147,12 +147,6 @@ static void ix_answer(struct dc *dc, struct ixrec *x)
     x->base.captured = NULL;
 }
 
-static void ix_reply_text(struct dc *dc, struct ixrec *x, const char *text)
-{
-    struct json_object *b = dc_render_text(text, EPHEMERAL_FLAG);
-    ix_callback(dc, x, CB_MESSAGE, b);
-}
-
 struct sweep_ctx {
     struct dc *dc;
     uint64_t now;
@@ -284,13 +278,13 @@ static char *builder(struct dc *dc, struct ixrec *x, const char *user, const cha
         free(u->tb.ask);
         u->tb.ask = join_cards(values);
     } else if (strcmp(cid, "tb:send") == 0) {
-        if (!u->tb.to || !u->tb.ask) {
-            ix_reply_text(dc, x, "Choose whom to offer to and what you ask for first.");
-            return NULL;
-        }
+        /* an incomplete offer goes through too: the bot answers with the usage */
         struct dbuf b = {0};
-        dbuf_printf(&b, "offer %s %s for %s", u->tb.to, u->tb.give ? u->tb.give : "nothing",
-                    u->tb.ask);
+        if (u->tb.to && u->tb.ask)
+            dbuf_printf(&b, "offer %s %s for %s", u->tb.to, u->tb.give ? u->tb.give : "nothing",
+                        u->tb.ask);
+        else
+            dbuf_printf(&b, "offer");
         return b.data;
     }
     ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
@@ -466,10 +460,10 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
                 return;
         }
     }
-    if (!text) {
-        ix_reply_text(dc, x, "This command is not known.");
+    if (!text) /* nothing we know: the bot's help answers it */
+        text = strdup("help");
+    if (!text)
         return;
-    }
     const char *name = jstr(member, "nick");
     if (!name)
         name = jstr(user, "global_name");

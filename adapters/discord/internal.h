@@ -48,10 +48,11 @@ struct dc_pending {
 /* One user we talk to in DMs. */
 struct dc_user {
     char *dm_channel;
-    bool creating;    /* POST /users/@me/channels in flight */
-    bool reachable;   /* a DM went through */
-    bool unreachable; /* Discord said 50007 */
-    bool probing;
+    bool creating;                            /* POST /users/@me/channels in flight */
+    bool reachable;                           /* a DM went through, or the user wrote to the bot */
+    bool unreachable;                         /* Discord said 50007 ... */
+    uint64_t unreachable_at;                  /* ... at this time (dc_now_ms) */
+    bool probing;                             /* a probe_dm() waits for the DM channel */
     struct dc_pending *pend_head, *pend_tail; /* waiting for the DM channel */
     struct json_object *hand;                 /* the last OUT_HAND data */
     struct dc_builder tb;
@@ -83,7 +84,6 @@ enum dc_op_type {
     DC_OP_EDIT,
     DC_OP_REACT,
     DC_OP_DM_CREATE,
-    DC_OP_PROBE,
     DC_OP_IX,
     DC_OP_COMMANDS,
     DC_OP_GATEWAY,

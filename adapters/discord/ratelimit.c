@@ -9,6 +9,13 @@
 
 #include "ratelimit.h"
 
+/*
+ * The global limit is counted per second of our clock, but Discord counts
+ * requests as they arrive, and queueing on the way can bunch them up: the
+ * window is a little longer than a second so that bunching never makes 51.
+ */
+#define RL_GLOBAL_WINDOW_MS 1100u
+
 struct rl_bucket {
     int limit;     /* -1: unknown */
     int remaining; /* -1: unknown */
@@ -167,8 +174,8 @@ uint64_t rl_acquire(struct rl *rl, const char *route, const char *major, bool ex
         if (now < rl->global_until)
             return rl->global_until - now;
         uint64_t oldest = rl->gwin[rl->gpos];
-        if (oldest && oldest + 1000 > now)
-            return oldest + 1000 - now;
+        if (oldest && oldest + RL_GLOBAL_WINDOW_MS > now)
+            return oldest + RL_GLOBAL_WINDOW_MS - now;
     }
     struct rl_bucket *b = bucket_get(rl, route, major);
     if (!b)

@@ -78,8 +78,26 @@ static void add_row(struct json_object *components, struct json_object *items)
     json_object_array_add(components, row);
 }
 
-/* A label for an action: "accept 3" -> "Accept #3", "vote alice" -> "alice". */
-static void action_label(const char *action, char *out, size_t len, int *style)
+/* The display name of the player with this id in data.candidates, or NULL. */
+static const char *candidate_name(struct json_object *candidates, const char *id)
+{
+    size_t n = candidates && json_object_is_type(candidates, json_type_array)
+                   ? json_object_array_length(candidates)
+                   : 0;
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *c = json_object_array_get_idx(candidates, i);
+        const char *cid = json_object_get_string(get(c, "id"));
+        const char *name = json_object_get_string(get(c, "name"));
+        if (cid && strcmp(cid, id) == 0)
+            return name && *name ? name : NULL;
+    }
+    return NULL;
+}
+
+/* A label for an action: "accept 3" -> "Accept #3", "vote 1234" -> the
+ * candidate's name. */
+static void action_label(const char *action, struct json_object *candidates, char *out, size_t len,
+                         int *style)
 {
     const char *sp = strchr(action, ' ');
     const char *arg = sp ? sp + 1 : "";
@@ -103,8 +121,9 @@ static void action_label(const char *action, char *out, size_t len, int *style)
     } else if (vlen == 6 && strncmp(action, "cancel", 6) == 0) {
         snprintf(out, len, "Cancel #%s", arg);
     } else if (vlen == 4 && strncmp(action, "vote", 4) == 0) {
+        const char *name = candidate_name(candidates, arg);
         *style = BTN_PRIMARY;
-        snprintf(out, len, "%s", arg);
+        snprintf(out, len, "%s", name ? name : arg);
     } else if (strcmp(action, "abstain") == 0) {
         snprintf(out, len, "Abstain");
     } else {
@@ -112,10 +131,12 @@ static void action_label(const char *action, char *out, size_t len, int *style)
     }
 }
 
-/* Buttons for data.actions, five to a row, at most five rows. */
-static void action_buttons(struct json_object *components, struct json_object *actions,
+/* Buttons for data.actions, five to a row, at most five rows. prefix goes
+ * before actions that lack it (the lobby's "join" is "!illegal join"). */
+static void action_buttons(struct json_object *components, const struct json_object *data,
                            const char *prefix)
 {
+    struct json_object *actions = get(data, "actions"), *candidates = get(data, "candidates");
     if (!actions || !json_object_is_type(actions, json_type_array))
         return;
     size_t n = json_object_array_length(actions);
@@ -126,11 +147,11 @@ static void action_buttons(struct json_object *components, struct json_object *a
             continue;
         char cmd[CUSTOM_ID_MAX], label[LABEL_MAX + 1];
         int style;
-        if (prefix && strncmp(a, "!illegal", 8) != 0)
+        if (prefix && strncmp(a, prefix, strlen(prefix)) != 0)
             snprintf(cmd, sizeof(cmd), "%s%s", prefix, a);
         else
             snprintf(cmd, sizeof(cmd), "%s", a);
-        action_label(cmd, label, sizeof(label), &style);
+        action_label(cmd, candidates, label, sizeof(label), &style);
         json_object_array_add(row, button(label, cmd, style));
         if (json_object_array_length(row) == 5) {
             add_row(components, row);
@@ -263,7 +284,7 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
         title = "Illegal — lobby";
         color = 0x5865F2;
         as_embed = true;
-        action_buttons(components, get(data, "actions"), NULL);
+        action_buttons(components, data, "!illegal ");
         break;
     case OUT_HAND:
         title = "Your hand";
@@ -275,13 +296,13 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     case OUT_OFFER:
         as_embed = true;
         color = 0xFEE75C;
-        action_buttons(components, get(data, "actions"), NULL);
+        action_buttons(components, data, NULL);
         break;
     case OUT_VOTE:
         title = "Tribunal";
         color = 0xED4245;
         as_embed = true;
-        action_buttons(components, get(data, "actions"), NULL);
+        action_buttons(components, data, NULL);
         break;
     case OUT_DROP:
         title = "Drop";

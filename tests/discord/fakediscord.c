@@ -86,6 +86,11 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+double fd_now(void)
+{
+    return now_s();
+}
+
 static void queue_frame(struct fd_server *s, const char *txt, size_t n)
 {
     struct frame *f = malloc(sizeof(*f) + LWS_PRE + n);
@@ -464,6 +469,7 @@ static void rest(struct fd_server *s, struct pss *p)
             json_object_object_add(m, "reactions", json_object_new_array());
             if (user)
                 json_object_object_add(m, "dm_user", json_object_new_string(user));
+            json_object_object_add(m, "t", json_object_new_double(now_s()));
             json_object_array_add(s->messages, m);
             respond(p, 200, m);
         }
@@ -472,6 +478,7 @@ static void rest(struct fd_server *s, struct pss *p)
         json_object_object_add(r, "id", json_object_new_string(a));
         json_object_object_add(r, "type", json_object_get(json_object_object_get(body, "type")));
         json_object_object_add(r, "data", json_object_get(json_object_object_get(body, "data")));
+        json_object_object_add(r, "t", json_object_new_double(now_s()));
         json_object_array_add(s->callbacks, r);
         respond(p, 204, NULL);
     } else if (strncmp(route, "/webhooks/", 10) == 0) {
@@ -479,6 +486,7 @@ static void rest(struct fd_server *s, struct pss *p)
         json_object_object_add(r, "method", json_object_new_string(method));
         json_object_object_add(r, "path", json_object_new_string(route));
         json_object_object_add(r, "body", json_object_get(body));
+        json_object_object_add(r, "t", json_object_new_double(now_s()));
         json_object_array_add(s->webhooks, r);
         struct json_object *m = json_object_new_object();
         json_object_object_add(m, "id", json_object_new_string(new_id(s)));

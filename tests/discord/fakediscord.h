@@ -44,13 +44,16 @@ void fd_set_bucket_limit(struct fd_server *s, int limit);
 
 /*
  * A copy of the server's record, as JSON:
- * {"messages":[{"id","channel","body","edits","reactions":[...]}],
- *  "callbacks":[{"id","type","data"}], "webhooks":[{"method","path","body"}],
+ * {"messages":[{"id","channel","body","edits","reactions":[...],"t"}],
+ *  "callbacks":[{"id","type","data","t"}], "webhooks":[{"method","path","body","t"}],
  *  "commands":[{"path","body"}], "requests":n, "r429":n, "r429_global":n,
  *  "gateway":{"connects","identifies","resumes","heartbeats","client_close",
  *             "intents","ready","connected","seq","user_agent"}}
  * The caller puts it.
  */
 struct json_object *fd_snapshot(struct fd_server *s);
+
+/* The clock of the "t" fields in the snapshot (monotonic seconds). */
+double fd_now(void);
 
 #endif

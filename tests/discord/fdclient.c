@@ -1,0 +1,144 @@
+/*
+ * fdclient.c - gateway dispatches for what users do (see fdclient.h), shaped
+ * as Discord's documentation describes the interaction, reaction and message
+ * objects.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "fdclient.h"
+
+static struct json_object *user_obj(const char *user)
+{
+    struct json_object *u = json_object_new_object();
+    json_object_object_add(u, "id", json_object_new_string(user));
+    json_object_object_add(u, "username", json_object_new_string(user));
+    json_object_object_add(u, "global_name", json_object_new_string(user));
+    return u;
+}
+
+static struct json_object *member_obj(const char *user, const char *perms)
+{
+    struct json_object *m = json_object_new_object();
+    json_object_object_add(m, "user", user_obj(user));
+    json_object_object_add(m, "roles", json_object_new_array());
+    if (perms)
+        json_object_object_add(m, "permissions", json_object_new_string(perms));
+    return m;
+}
+
+/* The fields every interaction has; who acts depends on where. */
+static struct json_object *interaction(const char *ix_id, int type, const char *guild,
+                                       const char *channel, const char *user, const char *perms)
+{
+    char token[96];
+    snprintf(token, sizeof(token), "tok-%s", ix_id);
+    struct json_object *d = json_object_new_object();
+    json_object_object_add(d, "id", json_object_new_string(ix_id));
+    json_object_object_add(d, "application_id", json_object_new_string(FD_APP_ID));
+    json_object_object_add(d, "type", json_object_new_int(type));
+    json_object_object_add(d, "channel_id", json_object_new_string(channel));
+    json_object_object_add(d, "token", json_object_new_string(token));
+    json_object_object_add(d, "version", json_object_new_int(1));
+    if (guild) {
+        json_object_object_add(d, "guild_id", json_object_new_string(guild));
+        json_object_object_add(d, "member", member_obj(user, perms));
+    } else {
+        json_object_object_add(d, "user", user_obj(user));
+    }
+    return d;
+}
+
+static int64_t send_dispatch(struct fd_server *s, const char *type, struct json_object *d)
+{
+    int64_t seq = fd_dispatch(s, type, json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN));
+    json_object_put(d);
+    return seq;
+}
+
+static struct json_object *command_data(const char *sub, const char *opts)
+{
+    struct json_object *data = json_object_new_object(), *options = json_object_new_array();
+    struct json_object *s = json_object_new_object();
+    json_object_object_add(data, "id", json_object_new_string("800000000000000001"));
+    json_object_object_add(data, "name", json_object_new_string("illegal"));
+    json_object_object_add(data, "type", json_object_new_int(1));
+    json_object_object_add(s, "name", json_object_new_string(sub));
+    json_object_object_add(s, "type", json_object_new_int(1));
+    struct json_object *o = opts ? json_tokener_parse(opts) : NULL;
+    if (o)
+        json_object_object_add(s, "options", o);
+    json_object_array_add(options, s);
+    json_object_object_add(data, "options", options);
+    return data;
+}
+
+int64_t fdc_slash(struct fd_server *s, const char *ix_id, const char *guild, const char *channel,
+                  const char *user, const char *sub, const char *opts, const char *perms)
+{
+    struct json_object *d = interaction(ix_id, 2, guild, channel, user, perms);
+    json_object_object_add(d, "data", command_data(sub, opts));
+    return send_dispatch(s, "INTERACTION_CREATE", d);
+}
+
+int64_t fdc_autocomplete(struct fd_server *s, const char *ix_id, const char *guild,
+                         const char *channel, const char *user, const char *sub, const char *opts)
+{
+    struct json_object *d = interaction(ix_id, 4, guild, channel, user, FD_PERM_NONE);
+    json_object_object_add(d, "data", command_data(sub, opts));
+    return send_dispatch(s, "INTERACTION_CREATE", d);
+}
+
+int64_t fdc_component(struct fd_server *s, const char *ix_id, const char *guild,
+                      const char *channel, const char *user, const char *message_id,
+                      const char *custom_id, const char *values)
+{
+    struct json_object *d = interaction(ix_id, 3, guild, channel, user, FD_PERM_NONE);
+    struct json_object *data = json_object_new_object(), *msg = json_object_new_object();
+    json_object_object_add(data, "custom_id", json_object_new_string(custom_id));
+    json_object_object_add(data, "component_type", json_object_new_int(values ? 3 : 2));
+    struct json_object *v = values ? json_tokener_parse(values) : NULL;
+    if (v)
+        json_object_object_add(data, "values", v);
+    json_object_object_add(d, "data", data);
+    json_object_object_add(msg, "id", json_object_new_string(message_id));
+    json_object_object_add(msg, "channel_id", json_object_new_string(channel));
+    json_object_object_add(d, "message", msg);
+    return send_dispatch(s, "INTERACTION_CREATE", d);
+}
+
+int64_t fdc_reaction(struct fd_server *s, const char *guild, const char *channel,
+                     const char *message_id, const char *user, const char *emoji)
+{
+    struct json_object *d = json_object_new_object(), *e = json_object_new_object();
+    json_object_object_add(d, "user_id", json_object_new_string(user));
+    json_object_object_add(d, "channel_id", json_object_new_string(channel));
+    json_object_object_add(d, "message_id", json_object_new_string(message_id));
+    if (guild) {
+        json_object_object_add(d, "guild_id", json_object_new_string(guild));
+        json_object_object_add(d, "member", member_obj(user, NULL));
+    }
+    json_object_object_add(e, "id", NULL);
+    json_object_object_add(e, "name", json_object_new_string(emoji));
+    json_object_object_add(d, "emoji", e);
+    return send_dispatch(s, "MESSAGE_REACTION_ADD", d);
+}
+
+int64_t fdc_message(struct fd_server *s, const char *msg_id, const char *guild, const char *channel,
+                    const char *user, const char *text)
+{
+    struct json_object *d = json_object_new_object();
+    json_object_object_add(d, "id", json_object_new_string(msg_id));
+    json_object_object_add(d, "channel_id", json_object_new_string(channel));
+    json_object_object_add(d, "author", user_obj(user));
+    json_object_object_add(d, "content", json_object_new_string(text));
+    if (guild) {
+        json_object_object_add(d, "guild_id", json_object_new_string(guild));
+        struct json_object *m = json_object_new_object();
+        json_object_object_add(m, "roles", json_object_new_array());
+        json_object_object_add(d, "member", m);
+    }
+    return send_dispatch(s, "MESSAGE_CREATE", d);
+}

@@ -1,0 +1,616 @@
+/*
+ * test_rest.c - the adapter's REST side and native play against the test
+ * server: route keys and bucket logic, 429 storms per bucket and global
+ * (nothing lost, order kept), the global 50/s, DMs refused with 50007, the
+ * DM probe, interactions (answers, deferrals, follow-ups, buttons, the trade
+ * builder, autocomplete), the lobby edited in place, drop reactions, votes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "adapters/discord/discord.h"
+#include "adapters/discord/ratelimit.h"
+#include "fdclient.h"
+#include "harness.h"
+
+#define CHANNEL_A "510000000000000001"
+
+static struct json_object *jget(struct json_object *o, const char *k)
+{
+    struct json_object *v = NULL;
+    return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *k)
+{
+    struct json_object *v = jget(o, k);
+    return v ? json_object_get_string(v) : NULL;
+}
+
+static void start(struct harness *h)
+{
+    h_init(h, 1000, true);
+    assert_true(h_run_until(h, h_ready, 5000));
+}
+
+static void send_text(struct harness *h, const char *channel, const char *user, const char *key,
+                      bool replace, enum outbound_kind kind, const char *text,
+                      struct json_object *data)
+{
+    struct outbound m = {.kind = kind,
+                         .channel = channel,
+                         .user = user,
+                         .key = key,
+                         .replace = replace,
+                         .text = text,
+                         .data = data};
+    assert_int_equal(h->p->ops->send(h->p, &m), 0);
+}
+
+/* ---- pure logic ---- */
+
+static void check_route(const char *method, const char *path, const char *want_route,
+                        const char *want_major)
+{
+    char route[256], major[160];
+    rl_route(method, path, route, sizeof(route), major, sizeof(major));
+    assert_string_equal(route, want_route);
+    assert_string_equal(major, want_major);
+}
+
+static void test_route_keys(void **state)
+{
+    (void)state;
+    check_route("POST", "/channels/123/messages", "POST /channels/:id/messages", "channels/123");
+    check_route("PATCH", "/channels/123/messages/456", "PATCH /channels/:id/messages/:id",
+                "channels/123");
+    check_route("PUT", "/channels/1/messages/2/reactions/%F0%9F%94%AB/@me",
+                "PUT /channels/:id/messages/:id/reactions/:emoji/@me", "channels/1");
+    check_route("GET", "/guilds/77/members?limit=5", "GET /guilds/:id/members", "guilds/77");
+    check_route("POST", "/webhooks/9/abc-token", "POST /webhooks/:id/:token",
+                "webhooks/9/abc-token");
+    check_route("PATCH", "/webhooks/9/tok/messages/@original",
+                "PATCH /webhooks/:id/:token/messages/@original", "webhooks/9/tok");
+    check_route("POST", "/interactions/55/tok/callback", "POST /interactions/:id/:token/callback",
+                "");
+    check_route("POST", "/users/@me/channels", "POST /users/@me/channels", "");
+    check_route("PUT", "/applications/5/guilds/6/commands",
+                "PUT /applications/:id/guilds/:id/commands", "");
+    check_route("GET", "/gateway/bot", "GET /gateway/bot", "");
+}
+
+static void headers(struct rl_headers *h, const char *bucket, int limit, int remaining,
+                    double reset_after)
+{
+    rl_headers_init(h);
+    snprintf(h->bucket, sizeof(h->bucket), "%s", bucket);
+    h->limit = limit;
+    h->remaining = remaining;
+    h->reset_after = reset_after;
+}
+
+static void test_bucket_logic(void **state)
+{
+    (void)state;
+    struct rl rl;
+    struct rl_headers h;
+    assert_int_equal(rl_init(&rl, 50, 1000), 0);
+    const char *r = "POST /channels/:id/messages";
+    uint64_t now = 1000000;
+    /* unknown bucket: one request at a time */
+    assert_int_equal(rl_acquire(&rl, r, "channels/1", false, now), 0);
+    assert_true(rl_acquire(&rl, r, "channels/1", false, now) == RL_WAIT_RELEASE);
+    /* another top-level resource is another bucket */
+    assert_int_equal(rl_acquire(&rl, r, "channels/2", false, now), 0);
+    headers(&h, "abc", 5, 0, 2.0);
+    assert_int_equal(rl_release(&rl, r, "channels/1", 200, &h, -1, false, now), 0);
+    uint64_t w = rl_acquire(&rl, r, "channels/1", false, now + 10);
+    assert_true(w > 1900 && w <= 2000);
+    assert_int_equal(rl_acquire(&rl, r, "channels/1", false, now + 2001), 0);
+    /* a shared bucket hash joins routes: the PATCH route shares "abc" */
+    const char *r2 = "PATCH /channels/:id/messages/:id";
+    assert_int_equal(rl_acquire(&rl, r2, "channels/3", false, now), 0);
+    headers(&h, "abc", 5, 0, 1.0);
+    rl_release(&rl, r2, "channels/3", 200, &h, -1, false, now);
+    assert_true(rl_acquire(&rl, r, "channels/3", false, now + 1) > 900);
+    /* a 429 honours retry_after from the body; global blocks every route */
+    assert_int_equal(rl_acquire(&rl, "GET /gateway/bot", "", false, now + 3000), 0);
+    rl_headers_init(&h);
+    h.global = true;
+    snprintf(h.scope, sizeof(h.scope), "global");
+    uint64_t wait = rl_release(&rl, "GET /gateway/bot", "", 429, &h, 0.25, true, now + 3000);
+    assert_int_equal(wait, 250);
+    assert_true(rl_acquire(&rl, "POST /users/@me/channels", "", false, now + 3100) > 0);
+    /* interaction callbacks are not bound to the global limit */
+    assert_int_equal(
+        rl_acquire(&rl, "POST /interactions/:id/:token/callback", "", true, now + 3100), 0);
+    assert_int_equal(rl.n429_global, 1);
+    /* invalid requests: 401/403 count, a shared-scope 429 does not */
+    unsigned before = rl_invalid_recent(&rl, now + 4000);
+    assert_int_equal(rl_acquire(&rl, "GET /x", "", false, now + 4000), 0);
+    rl_headers_init(&h);
+    rl_release(&rl, "GET /x", "", 403, &h, -1, false, now + 4000);
+    assert_int_equal(rl_acquire(&rl, "GET /y", "", false, now + 4001), 0);
+    snprintf(h.scope, sizeof(h.scope), "shared");
+    rl_release(&rl, "GET /y", "", 429, &h, 0.01, false, now + 4001);
+    assert_int_equal(rl_invalid_recent(&rl, now + 4002), before + 1);
+    rl_free(&rl);
+    /* at the invalid-request cap everything waits */
+    assert_int_equal(rl_init(&rl, 50, 3), 0);
+    rl_headers_init(&h);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(rl_acquire(&rl, "GET /z", "", false, now + (uint64_t)i), 0);
+        rl_release(&rl, "GET /z", "", 401, &h, -1, false, now + (uint64_t)i);
+    }
+    assert_true(rl_acquire(&rl, "GET /other", "", false, now + 10) > 500000);
+    rl_free(&rl);
+}
+
+/* ---- 429 storms ---- */
+
+/* Every channel got exactly its messages, in the order they were sent. */
+static void assert_channels_in_order(struct harness *h, int nchan, int per)
+{
+    struct json_object *s = h_snapshot(h);
+    struct json_object *msgs = jget(s, "messages");
+    int next[32] = {0};
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        const char *text = jstr(jget(m, "body"), "content");
+        int c, k;
+        assert_int_equal(sscanf(text, "c%d m%d", &c, &k), 2);
+        assert_true(c >= 0 && c < nchan);
+        assert_int_equal(k, next[c]);
+        next[c]++;
+    }
+    for (int c = 0; c < nchan; c++)
+        assert_int_equal(next[c], per);
+    json_object_put(s);
+}
+
+static int want_messages;
+static bool enough_messages(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    int n = (int)json_object_array_length(jget(s, "messages"));
+    json_object_put(s);
+    return n >= want_messages;
+}
+
+static void send_many(struct harness *h, int nchan, int per)
+{
+    char channel[32], text[32];
+    for (int k = 0; k < per; k++)
+        for (int c = 0; c < nchan; c++) {
+            snprintf(channel, sizeof(channel), "5200000000000000%02d", c);
+            snprintf(text, sizeof(text), "c%d m%d", c, k);
+            send_text(h, channel, NULL, NULL, false, OUT_ERROR, text, NULL);
+        }
+}
+
+static void test_bucket_storm(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    fd_set_bucket_limit(h.srv, 3);
+    fd_force_429(h.srv, "/channels/", 12, false, 0.05);
+    send_many(&h, 4, 12);
+    want_messages = 48;
+    assert_true(h_run_until(&h, enough_messages, 30000));
+    h_run_for(&h, 100);
+    assert_channels_in_order(&h, 4, 12);
+    struct discord_stats st;
+    discord_get_stats(h.p, &st);
+    assert_true(st.rest_429 >= 12);
+    assert_int_equal(st.lost, 0);
+    assert_int_equal(st.rest_pending, 0);
+    h_fini(&h);
+}
+
+static void test_global_storm(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    fd_set_bucket_limit(h.srv, 100);
+    fd_force_429(h.srv, "/channels/", 6, true, 0.2);
+    /* 140 messages over 14 channels: more than the global 50/s allows */
+    send_many(&h, 14, 10);
+    want_messages = 140;
+    assert_true(h_run_until(&h, enough_messages, 30000));
+    h_run_for(&h, 100);
+    assert_channels_in_order(&h, 14, 10);
+    struct discord_stats st;
+    discord_get_stats(h.p, &st);
+    assert_int_equal(st.lost, 0);
+    assert_true(st.rest_429_global >= 6);
+    /* every global 429 was a forced one: the adapter kept under 50/s itself */
+    struct json_object *s = h_snapshot(&h);
+    assert_int_equal(json_object_get_int(jget(s, "r429_global")), 6);
+    json_object_put(s);
+    h_fini(&h);
+}
+
+/* ---- DMs ---- */
+
+static int probes_for(struct harness *h, const char *user)
+{
+    struct json_object *v = jget(h->probes, user);
+    return v ? json_object_get_boolean(v) : -1;
+}
+
+static const char *probe_user;
+static bool probed(struct harness *h)
+{
+    return probes_for(h, probe_user) >= 0;
+}
+
+static int count_dm_messages(struct harness *h, const char *user)
+{
+    struct json_object *s = h_snapshot(h);
+    struct json_object *msgs = jget(s, "messages");
+    int n = 0;
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        const char *u = jstr(json_object_array_get_idx(msgs, i), "dm_user");
+        if (u && strcmp(u, user) == 0)
+            n++;
+    }
+    json_object_put(s);
+    return n;
+}
+
+static void test_dm_probe_and_50007(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    /* an open DM: reachable, and the probe itself posts nothing */
+    probe_user = "61";
+    h.p->ops->probe_dm(h.p, "61");
+    assert_true(h_run_until(&h, probed, 3000));
+    assert_int_equal(probes_for(&h, "61"), 1);
+    assert_int_equal(count_dm_messages(&h, "61"), 0);
+    /* closed DMs: the channel opens, so the probe says yes ... */
+    fd_dm_closed(h.srv, "62", true);
+    probe_user = "62";
+    h.p->ops->probe_dm(h.p, "62");
+    assert_true(h_run_until(&h, probed, 3000));
+    assert_int_equal(probes_for(&h, "62"), 1);
+    assert_int_equal(count_dm_messages(&h, "62"), 0);
+    /* ... and the first real DM, refused with 50007, reports the user unreachable */
+    json_object_object_del(h.probes, "62");
+    send_text(&h, NULL, "62", "g1/hand/62", false, OUT_HAND, "your hand", NULL);
+    assert_true(h_run_until(&h, probed, 3000));
+    assert_int_equal(probes_for(&h, "62"), 0);
+    struct discord_stats st;
+    discord_get_stats(h.p, &st);
+    assert_int_equal(st.dm_unreachable, 1);
+    /* a probe now answers at once, and further DMs are not even tried */
+    json_object_object_del(h.probes, "62");
+    h.p->ops->probe_dm(h.p, "62");
+    assert_int_equal(probes_for(&h, "62"), 0);
+    struct json_object *s = h_snapshot(&h);
+    int requests = json_object_get_int(jget(s, "requests"));
+    json_object_put(s);
+    send_text(&h, NULL, "62", NULL, false, OUT_NOTICE, "again", NULL);
+    h_run_for(&h, 200);
+    s = h_snapshot(&h);
+    assert_int_equal(json_object_get_int(jget(s, "requests")), requests);
+    json_object_put(s);
+    /* a DM to an open user goes through and keeps its order */
+    send_text(&h, NULL, "61", NULL, false, OUT_NOTICE, "one", NULL);
+    send_text(&h, NULL, "61", NULL, false, OUT_NOTICE, "two", NULL);
+    want_messages = 2;
+    assert_true(h_run_until(&h, enough_messages, 3000));
+    assert_int_equal(count_dm_messages(&h, "61"), 2);
+    h_fini(&h);
+}
+
+/* ---- interactions ---- */
+
+static struct json_object *find_callback(struct json_object *snap, const char *ix_id)
+{
+    struct json_object *cbs = jget(snap, "callbacks");
+    for (size_t i = 0; i < json_object_array_length(cbs); i++) {
+        struct json_object *c = json_object_array_get_idx(cbs, i);
+        if (strcmp(jstr(c, "id"), ix_id) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+static const char *want_cb;
+static bool have_callback(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    bool ok = find_callback(s, want_cb) != NULL;
+    json_object_put(s);
+    return ok;
+}
+
+static int want_webhooks;
+static bool enough_webhooks(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    int n = (int)json_object_array_length(jget(s, "webhooks"));
+    json_object_put(s);
+    return n >= want_webhooks;
+}
+
+static int want_inputs;
+static bool enough_inputs(struct harness *h)
+{
+    return h_count_inputs(h) >= want_inputs;
+}
+
+static struct json_object *input(struct harness *h, int i)
+{
+    return json_object_array_get_idx(h->inputs, (size_t)i);
+}
+
+static void test_interactions(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    /* a slash command answered during deliver(): an ephemeral type 4 */
+    h.auto_reply = "You joined.";
+    fdc_slash(h.srv, "3001", FD_GUILD_ID, CHANNEL_A, "71", "join", NULL, FD_PERM_MANAGE_GUILD);
+    want_cb = "3001";
+    assert_true(h_run_until(&h, have_callback, 3000));
+    struct json_object *s = h_snapshot(&h);
+    struct json_object *cb = find_callback(s, "3001");
+    assert_int_equal(json_object_get_int(jget(cb, "type")), 4);
+    assert_int_equal(json_object_get_int(jget(jget(cb, "data"), "flags")), 64);
+    assert_string_equal(jstr(jget(cb, "data"), "content"), "You joined.");
+    json_object_put(s);
+    assert_string_equal(jstr(input(&h, 0), "text"), "!illegal join");
+    assert_string_equal(jstr(input(&h, 0), "channel"), CHANNEL_A);
+    assert_true(json_object_get_boolean(jget(input(&h, 0), "moderator")));
+    assert_string_equal(jstr(input(&h, 0), "reply_to"), "ix:3001");
+
+    /* nothing said during deliver(): deferred (5), later reply edits @original */
+    h.auto_reply = NULL;
+    const char *opts = "[{\"name\":\"variant\",\"type\":3,\"value\":\"casual\"}]";
+    fdc_slash(h.srv, "3002", FD_GUILD_ID, CHANNEL_A, "72", "new", opts, FD_PERM_NONE);
+    want_cb = "3002";
+    assert_true(h_run_until(&h, have_callback, 3000));
+    s = h_snapshot(&h);
+    assert_int_equal(json_object_get_int(jget(find_callback(s, "3002"), "type")), 5);
+    json_object_put(s);
+    assert_string_equal(jstr(input(&h, 1), "text"), "!illegal new casual");
+    assert_false(json_object_get_boolean(jget(input(&h, 1), "moderator")));
+    struct outbound late = {
+        .kind = OUT_NOTICE, .channel = CHANNEL_A, .text = "Game g1 opened.", .reply_to = "ix:3002"};
+    assert_int_equal(h.p->ops->send(h.p, &late), 0);
+    want_webhooks = 1;
+    assert_true(h_run_until(&h, enough_webhooks, 3000));
+    s = h_snapshot(&h);
+    struct json_object *wh = json_object_array_get_idx(jget(s, "webhooks"), 0);
+    assert_string_equal(jstr(wh, "method"), "PATCH");
+    char path[128];
+    snprintf(path, sizeof(path), "/webhooks/%s/tok-3002/messages/@original", FD_APP_ID);
+    assert_string_equal(jstr(wh, "path"), path);
+    assert_string_equal(jstr(jget(wh, "body"), "content"), "Game g1 opened.");
+    json_object_put(s);
+    /* a second late reply is a follow-up */
+    late.text = "And another.";
+    h.p->ops->send(h.p, &late);
+    want_webhooks = 2;
+    assert_true(h_run_until(&h, enough_webhooks, 3000));
+    s = h_snapshot(&h);
+    wh = json_object_array_get_idx(jget(s, "webhooks"), 1);
+    assert_string_equal(jstr(wh, "method"), "POST");
+    json_object_put(s);
+
+    /* a deferred command nobody answers is closed after 3 s */
+    fdc_slash(h.srv, "3003", FD_GUILD_ID, CHANNEL_A, "72", "status", NULL, FD_PERM_NONE);
+    want_webhooks = 3;
+    assert_true(h_run_until(&h, enough_webhooks, 6000));
+    s = h_snapshot(&h);
+    wh = json_object_array_get_idx(jget(s, "webhooks"), 2);
+    assert_non_null(strstr(jstr(wh, "path"), "tok-3003/messages/@original"));
+    json_object_put(s);
+
+    /* a button: canonical text, and a silent type 6 when unanswered */
+    fdc_component(h.srv, "3004", FD_GUILD_ID, CHANNEL_A, "73", "999", "il:!illegal leave", NULL);
+    want_cb = "3004";
+    assert_true(h_run_until(&h, have_callback, 3000));
+    s = h_snapshot(&h);
+    assert_int_equal(json_object_get_int(jget(find_callback(s, "3004"), "type")), 6);
+    json_object_put(s);
+    assert_string_equal(jstr(input(&h, 3), "text"), "!illegal leave");
+
+    /* the trade builder in a DM: three selects, then Send */
+    struct json_object *hand = json_tokener_parse(
+        "{\"hand\":{\"guns\":3,\"alcohol\":1},\"players\":[{\"id\":\"75\",\"name\":\"bob\"}]}");
+    send_text(&h, NULL, "74", "g1/hand/74", false, OUT_HAND, "hand", hand);
+    json_object_put(hand);
+    fdc_component(h.srv, "3005", NULL, "dm74", "74", "998", "tb:to", "[\"bob\"]");
+    fdc_component(h.srv, "3006", NULL, "dm74", "74", "998", "tb:give", "[\"guns\"]");
+    fdc_component(h.srv, "3007", NULL, "dm74", "74", "998", "tb:ask", "[\"alcohol\"]");
+    fdc_component(h.srv, "3008", NULL, "dm74", "74", "998", "tb:send", NULL);
+    want_inputs = 5;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    assert_string_equal(jstr(input(&h, 4), "text"), "offer bob 1 guns for 1 alcohol");
+    assert_null(jget(input(&h, 4), "channel"));
+
+    /* autocomplete from the hand the bot sent */
+    fdc_autocomplete(h.srv, "3009", NULL, "dm74", "74", "offer",
+                     "[{\"name\":\"player\",\"type\":3,\"value\":\"b\",\"focused\":true}]");
+    want_cb = "3009";
+    assert_true(h_run_until(&h, have_callback, 3000));
+    s = h_snapshot(&h);
+    cb = find_callback(s, "3009");
+    assert_int_equal(json_object_get_int(jget(cb, "type")), 8);
+    struct json_object *choices = jget(jget(cb, "data"), "choices");
+    assert_int_equal(json_object_array_length(choices), 1);
+    assert_string_equal(jstr(json_object_array_get_idx(choices, 0), "value"), "bob");
+    json_object_put(s);
+    assert_int_equal(h_count_inputs(&h), 5); /* autocomplete is not an input */
+    h_fini(&h);
+}
+
+/* ---- native messages ---- */
+
+static struct json_object *only_message(struct json_object *snap)
+{
+    struct json_object *msgs = jget(snap, "messages");
+    assert_int_equal(json_object_array_length(msgs), 1);
+    return json_object_array_get_idx(msgs, 0);
+}
+
+static int want_edits;
+static bool enough_edits(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    struct json_object *m = json_object_array_get_idx(jget(s, "messages"), 0);
+    bool ok = m && json_object_get_int(jget(m, "edits")) >= want_edits;
+    json_object_put(s);
+    return ok;
+}
+
+static void collect_custom_ids(struct json_object *components, char *out, size_t len)
+{
+    size_t o = strlen(out);
+    for (size_t i = 0; i < json_object_array_length(components); i++) {
+        struct json_object *row = jget(json_object_array_get_idx(components, i), "components");
+        for (size_t k = 0; row && k < json_object_array_length(row); k++) {
+            struct json_object *c = json_object_array_get_idx(row, k);
+            int w = snprintf(out + o, len - o, "%s=%s;", jstr(c, "custom_id"),
+                             jstr(c, "label") ? jstr(c, "label") : "");
+            if (w > 0 && (size_t)w < len - o)
+                o += (size_t)w;
+        }
+    }
+}
+
+static void test_lobby_edited(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    struct json_object *d = json_tokener_parse(
+        "{\"game\":\"g1\",\"players\":[],\"actions\":[\"join\",\"leave\",\"start\"]}");
+    send_text(&h, CHANNEL_A, NULL, "g1/lobby", true, OUT_LOBBY, "Lobby: nobody", d);
+    send_text(&h, CHANNEL_A, NULL, "g1/lobby", true, OUT_LOBBY, "Lobby: alice", d);
+    json_object_put(d);
+    want_edits = 1;
+    assert_true(h_run_until(&h, enough_edits, 3000));
+    h_run_for(&h, 100);
+    struct json_object *s = h_snapshot(&h);
+    struct json_object *m = only_message(s);
+    struct json_object *e = json_object_array_get_idx(jget(jget(m, "body"), "embeds"), 0);
+    assert_non_null(strstr(jstr(e, "description"), "Lobby: alice"));
+    char ids[512] = "";
+    collect_custom_ids(jget(jget(m, "body"), "components"), ids, sizeof(ids));
+    assert_string_equal(ids, "il:!illegal join=Join;il:!illegal leave=Leave;"
+                             "il:!illegal start=Start;");
+    assert_int_equal(
+        json_object_array_length(jget(jget(jget(m, "body"), "allowed_mentions"), "parse")), 0);
+    json_object_put(s);
+    h_fini(&h);
+}
+
+static int want_reactions;
+static bool enough_reactions(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    struct json_object *m = json_object_array_get_idx(jget(s, "messages"), 0);
+    bool ok = m && (int)json_object_array_length(jget(m, "reactions")) >= want_reactions;
+    json_object_put(s);
+    return ok;
+}
+
+static void test_drop_reactions(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    struct json_object *closed =
+        json_tokener_parse("{\"drop\":1,\"shown\":[\"guns\"],\"open\":false}");
+    send_text(&h, CHANNEL_A, NULL, "g1/drop/1", true, OUT_DROP, "Drop 1: guns", closed);
+    json_object_put(closed);
+    struct json_object *open = json_tokener_parse(
+        "{\"drop\":1,\"shown\":[\"guns\",\"alcohol\"],\"open\":true,"
+        "\"reactions\":{\"\xF0\x9F\x94\xAB\":\"guns\",\"\xF0\x9F\x8D\xBA\":\"alcohol\"},"
+        "\"deadline\":4102444800000}");
+    send_text(&h, CHANNEL_A, NULL, "g1/drop/1", true, OUT_DROP, "Drop 1: guns alcohol", open);
+    /* the same data again adds no reaction twice */
+    send_text(&h, CHANNEL_A, NULL, "g1/drop/1", true, OUT_DROP, "Drop 1: guns alcohol", open);
+    json_object_put(open);
+    want_reactions = 2;
+    assert_true(h_run_until(&h, enough_reactions, 3000));
+    h_run_for(&h, 200);
+    struct json_object *s = h_snapshot(&h);
+    struct json_object *m = only_message(s);
+    assert_int_equal(json_object_array_length(jget(m, "reactions")), 2);
+    assert_string_equal(json_object_get_string(json_object_array_get_idx(jget(m, "reactions"), 0)),
+                        "\xF0\x9F\x94\xAB");
+    struct json_object *e = json_object_array_get_idx(jget(jget(m, "body"), "embeds"), 0);
+    assert_non_null(strstr(jstr(e, "description"), "<t:4102444800:R>"));
+    char mid[32];
+    snprintf(mid, sizeof(mid), "%s", jstr(m, "id"));
+    json_object_put(s);
+    /* a player's reaction comes back as an input on the logical key */
+    fdc_reaction(h.srv, FD_GUILD_ID, CHANNEL_A, mid, "81", "\xF0\x9F\x8D\xBA");
+    fdc_reaction(h.srv, FD_GUILD_ID, CHANNEL_A, "12345", "81", "\xF0\x9F\x8D\xBA");  /* not ours */
+    fdc_reaction(h.srv, FD_GUILD_ID, CHANNEL_A, mid, FD_BOT_ID, "\xF0\x9F\x94\xAB"); /* the bot */
+    fdc_message(h.srv, "7001", FD_GUILD_ID, CHANNEL_A, "81", "!illegal status");
+    want_inputs = 2;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    assert_int_equal(h_count_inputs(&h), 2);
+    assert_string_equal(jstr(input(&h, 0), "type"), "reaction");
+    assert_string_equal(jstr(input(&h, 0), "key"), "g1/drop/1");
+    assert_string_equal(jstr(input(&h, 0), "reaction"), "\xF0\x9F\x8D\xBA");
+    h_fini(&h);
+}
+
+static void test_vote_and_game_over(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    struct json_object *d = json_tokener_parse(
+        "{\"case\":1,\"candidates\":[{\"id\":\"91\",\"name\":\"Alice\"},"
+        "{\"id\":\"92\",\"name\":\"Bob\"}],\"actions\":[\"vote 91\",\"vote 92\",\"abstain\"],"
+        "\"deadline\":4102444800000}");
+    send_text(&h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_VOTE, "Vote on case 1", d);
+    json_object_put(d);
+    /* the machine-readable result is not posted */
+    struct json_object *over = json_tokener_parse("{\"scores\":{\"91\":3},\"winners\":[\"91\"]}");
+    send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_GAME_OVER, "1. Alice 3", over);
+    json_object_put(over);
+    want_messages = 1;
+    assert_true(h_run_until(&h, enough_messages, 3000));
+    h_run_for(&h, 200);
+    struct json_object *s = h_snapshot(&h);
+    struct json_object *m = only_message(s);
+    char ids[512] = "";
+    collect_custom_ids(jget(jget(m, "body"), "components"), ids, sizeof(ids));
+    assert_string_equal(ids, "il:vote 91=Alice;il:vote 92=Bob;il:abstain=Abstain;");
+    struct json_object *e = json_object_array_get_idx(jget(jget(m, "body"), "embeds"), 0);
+    assert_non_null(strstr(jstr(e, "description"), "<t:4102444800:R>"));
+    json_object_put(s);
+    h_fini(&h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_route_keys),         cmocka_unit_test(test_bucket_logic),
+        cmocka_unit_test(test_bucket_storm),       cmocka_unit_test(test_global_storm),
+        cmocka_unit_test(test_dm_probe_and_50007), cmocka_unit_test(test_interactions),
+        cmocka_unit_test(test_lobby_edited),       cmocka_unit_test(test_drop_reactions),
+        cmocka_unit_test(test_vote_and_game_over),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
