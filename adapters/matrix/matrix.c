@@ -62,8 +62,13 @@ static void cancel_calls(struct mx *m)
     m->sync_call = NULL;
     mx_call_cancel(m->boot_call);
     m->boot_call = NULL;
-    mx_call_cancel(m->send_call);
-    m->send_call = NULL;
+    for (int i = 0; i < MX_SEND_LANES; i++) {
+        mx_call_cancel(m->lanes[i].call);
+        m->lanes[i].call = NULL;
+        free(m->lanes[i].txn);
+        free(m->lanes[i].target);
+        m->lanes[i].txn = m->lanes[i].target = NULL;
+    }
 }
 
 void mx_fail(struct mx *m, const char *why)
@@ -314,6 +319,15 @@ fail:
     return -1;
 }
 
+static void free_mx(struct mx *m);
+
+static void on_handle_closed(uv_handle_t *h)
+{
+    struct mx *m = h->data;
+    if (--m->handles_open == 0 && m->destroyed)
+        free_mx(m);
+}
+
 static void mx_stop(struct platform *p)
 {
     struct mx *m = (struct mx *)p;
@@ -325,6 +339,11 @@ static void mx_stop(struct platform *p)
     uv_timer_stop(&m->defer);
     mx_http_free(m->http);
     m->http = NULL;
+    /* The timers are closed here, before the daemon walks the loop to close what is left. */
+    if (!uv_is_closing((uv_handle_t *)&m->poll_timer))
+        uv_close((uv_handle_t *)&m->poll_timer, on_handle_closed);
+    if (!uv_is_closing((uv_handle_t *)&m->defer))
+        uv_close((uv_handle_t *)&m->defer, on_handle_closed);
 }
 
 static void free_mx(struct mx *m)
@@ -355,13 +374,6 @@ static void free_mx(struct mx *m)
     free(m);
 }
 
-static void on_handle_closed(uv_handle_t *h)
-{
-    struct mx *m = h->data;
-    if (--m->handles_open == 0)
-        free_mx(m);
-}
-
 static void mx_destroy(struct platform *p)
 {
     struct mx *m = (struct mx *)p;
@@ -369,8 +381,8 @@ static void mx_destroy(struct platform *p)
     if (m->password) /* do not keep the secret longer than needed */
         memset(m->password, 0, strlen(m->password));
     m->destroyed = true;
-    uv_close((uv_handle_t *)&m->poll_timer, on_handle_closed);
-    uv_close((uv_handle_t *)&m->defer, on_handle_closed);
+    if (m->handles_open == 0)
+        free_mx(m);
 }
 
 static const struct platform_ops matrix_ops = {

@@ -22,6 +22,7 @@ struct config;
 #define MX_CALL_TIMEOUT_MS 30000            /* any other call */
 #define MX_NOTICE_EVERY_MS (10 * 60 * 1000) /* encrypted-room notice, per room */
 #define MX_SEEN_MAX        4096             /* event ids remembered against replays */
+#define MX_SEND_LANES      6                /* sends in flight at once, one per room */
 
 struct mx_room {
     char *id;
@@ -61,7 +62,11 @@ struct mx {
     struct json_object *polls; /* open polls: event id -> {"room","answers","deadline"} */
     struct json_object *votes; /* DM vote messages: event id -> {emoji: action} */
     uint64_t txn;
-    struct mx_call *send_call;
+    struct mx_lane {
+        struct mx *m;
+        struct mx_call *call;
+        char *txn, *target;
+    } lanes[MX_SEND_LANES];
     uv_timer_t poll_timer;             /* ends polls at their deadline */
     uv_timer_t defer;                  /* runs deferred work (probe answers, the pump) */
     struct json_object *probe_answers; /* user -> bool, answered on the next tick */

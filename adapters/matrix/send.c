@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -407,11 +408,11 @@ static void item_sent(struct mx *m, struct json_object *item, const char *room,
             size_t before = json_object_array_length(m->outbox);
             poll_end(m, event_id);
             if (json_object_array_length(m->outbox) == before + 1 && before >= 1) {
+                /* Put the end first: it goes before anything queued for that room. */
                 struct json_object *nb = json_object_new_array();
-                json_object_array_add(nb, json_object_get(json_object_array_get_idx(m->outbox, 0)));
                 json_object_array_add(
                     nb, json_object_get(json_object_array_get_idx(m->outbox, before)));
-                for (size_t i = 1; i < before; i++)
+                for (size_t i = 0; i < before; i++)
                     json_object_array_add(nb,
                                           json_object_get(json_object_array_get_idx(m->outbox, i)));
                 json_object_put(m->outbox);
@@ -457,109 +458,173 @@ static void item_sent(struct mx *m, struct json_object *item, const char *room,
     }
 }
 
+static void lane_free(struct mx_lane *l)
+{
+    l->call = NULL;
+    free(l->txn);
+    free(l->target);
+    l->txn = l->target = NULL;
+}
+
+static ssize_t outbox_find(struct mx *m, const char *txn)
+{
+    for (size_t i = 0; i < json_object_array_length(m->outbox); i++) {
+        const char *t = mx_jstr(json_object_array_get_idx(m->outbox, i), "txn");
+        if (t && strcmp(t, txn) == 0)
+            return (ssize_t)i;
+    }
+    return -1;
+}
+
 static enum mx_next on_sent(void *arg, const struct mx_resp *r)
 {
-    struct mx *m = arg;
-    struct json_object *item = json_object_array_get_idx(m->outbox, 0);
-    if (!item) {
-        m->send_call = NULL;
+    struct mx_lane *lane = arg;
+    struct mx *m = lane->m;
+    ssize_t idx = outbox_find(m, lane->txn);
+    if (idx < 0) {
+        lane_free(lane);
+        mx_pump(m);
         return MX_DONE;
     }
+    struct json_object *item = json_object_array_get_idx(m->outbox, (size_t)idx);
     const char *room = mx_jstr(item, "room");
     if (r->status == 200) {
         const char *event_id = mx_jstr(r->json, "event_id");
         if (!event_id || event_id[0] != '$')
             return MX_RETRY; /* malformed: the same PUT again, after backoff */
         json_object_get(item);
+        json_object_array_del_idx(m->outbox, (size_t)idx, 1);
         item_sent(m, item, room ? room : "", event_id,
                   mx_jobj(item, "sent_as_edit", json_type_boolean) != NULL);
-        json_object_array_del_idx(m->outbox, 0, 1);
         json_object_put(item);
     } else if (r->status == 401 && r->errcode && strcmp(r->errcode, "M_UNKNOWN_TOKEN") == 0) {
-        m->send_call = NULL;
+        lane_free(lane);
         mx_fail(m, "the homeserver rejected the access token while sending (M_UNKNOWN_TOKEN)");
         return MX_DONE;
     } else {
         log_warn(MOD, NULL, "send to %s refused: HTTP %ld %s; dropping the message",
                  room ? room : "?", r->status, r->errcode ? r->errcode : "");
-        json_object_array_del_idx(m->outbox, 0, 1);
+        json_object_array_del_idx(m->outbox, (size_t)idx, 1);
     }
-    m->send_call = NULL;
+    lane_free(lane);
     outbox_save(m);
     mx_pump(m);
     return MX_DONE;
 }
 
+/* Starts the PUT of one item on a free lane. Returns 0, or -1 to wait. */
+static int start_item(struct mx *m, struct mx_lane *lane, struct json_object *item,
+                      const char *room, const char *target)
+{
+    const char *type = mx_jstr(item, "type");
+    const char *txn = mx_jstr(item, "txn");
+    struct json_object *content = mx_jobj(item, "content", json_type_object);
+    struct json_object *body = content;
+    bool edit = false;
+    const char *key = mx_jstr(item, "key");
+    if (mx_jobj(item, "edit", json_type_boolean) && key) {
+        struct json_object *rec = key_record(m, key);
+        const char *rroom = mx_jstr(rec, "room");
+        if (rec && rroom && strcmp(rroom, room) == 0) {
+            body = mx_render_edit(json_object_get(content), mx_jstr(rec, "e"));
+            if (!body)
+                return -1;
+            edit = true;
+        }
+    }
+    if (edit && !mx_jobj(item, "sent_as_edit", json_type_boolean)) {
+        json_object_object_add(item, "sent_as_edit", json_object_new_boolean(1));
+        outbox_save(m);
+    } else if (!edit && mx_jobj(item, "sent_as_edit", json_type_boolean)) {
+        json_object_object_del(item, "sent_as_edit");
+    }
+    char *er = mx_escape(room), *et = mx_escape(type), *ex = mx_escape(txn);
+    char *path = NULL;
+    if (er && et && ex) {
+        size_t n = strlen(er) + strlen(et) + strlen(ex) + 64;
+        path = malloc(n);
+        if (path)
+            snprintf(path, n, "/_matrix/client/v3/rooms/%s/send/%s/%s", er, et, ex);
+    }
+    free(er);
+    free(et);
+    free(ex);
+    lane->m = m;
+    lane->txn = strdup(txn);
+    lane->target = strdup(target);
+    const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
+    if (path && lane->txn && lane->target)
+        lane->call = mx_http_call(m->http, "PUT", path, text, MX_CALL_TIMEOUT_MS, MX_CALL_RETRY,
+                                  on_sent, lane);
+    free(path);
+    if (edit)
+        json_object_put(body);
+    if (!lane->call) {
+        lane_free(lane);
+        log_error(MOD, NULL, "cannot start a send (out of memory)");
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * Sends what can go now: the oldest item of each room, on up to
+ * MX_SEND_LANES connections at once. Items of one room (or to one user
+ * whose direct room is not known yet) keep their order.
+ */
 void mx_pump(struct mx *m)
 {
-    while (!m->send_call && m->phase == MX_SYNCING && json_object_array_length(m->outbox) > 0) {
-        struct json_object *item = json_object_array_get_idx(m->outbox, 0);
+    if (m->phase != MX_SYNCING)
+        return;
+    struct json_object *busy = json_object_new_object();
+    int free_lanes = 0;
+    for (int i = 0; i < MX_SEND_LANES; i++) {
+        if (m->lanes[i].call)
+            json_object_object_add(busy, m->lanes[i].target, json_object_new_boolean(1));
+        else
+            free_lanes++;
+    }
+    for (size_t i = 0; free_lanes > 0 && i < json_object_array_length(m->outbox); i++) {
+        struct json_object *item = json_object_array_get_idx(m->outbox, i);
         const char *room = mx_jstr(item, "room");
         const char *user = mx_jstr(item, "user");
-        const char *type = mx_jstr(item, "type");
-        const char *txn = mx_jstr(item, "txn");
-        struct json_object *content = mx_jobj(item, "content", json_type_object);
-        if (!type || !txn || !content || (!room && !user)) {
-            json_object_array_del_idx(m->outbox, 0, 1);
+        if (!mx_jstr(item, "type") || !mx_jstr(item, "txn") ||
+            !mx_jobj(item, "content", json_type_object) || (!room && !user)) {
+            json_object_array_del_idx(m->outbox, i, 1);
             outbox_save(m);
+            i--;
             continue;
         }
+        char target[512];
+        const char *dm = room ? NULL : mx_dm_room(m, user);
+        snprintf(target, sizeof(target), "%s%s", room || dm ? "" : "user:",
+                 room ? room
+                 : dm ? dm
+                      : user);
+        if (json_object_object_get_ex(busy, target, NULL))
+            continue;
+        json_object_object_add(busy, target, json_object_new_boolean(1));
         if (!room) {
-            room = mx_dm_room(m, user);
-            if (!room) {
+            if (!dm) {
                 if (mx_dm_ensure(m, user) != 0) {
                     log_warn(MOD, NULL, "no direct room for %s; dropping a message", user);
-                    json_object_array_del_idx(m->outbox, 0, 1);
+                    json_object_array_del_idx(m->outbox, i, 1);
                     outbox_save(m);
-                    continue;
+                    i--;
                 }
-                return; /* the pump runs again once the room exists */
+                continue; /* the pump runs again once the room exists */
             }
             /* Pin the room, so a retry after a restart goes to the same one. */
-            json_object_object_add(item, "room", json_object_new_string(room));
+            json_object_object_add(item, "room", json_object_new_string(dm));
             outbox_save(m);
             room = mx_jstr(item, "room");
         }
-        struct json_object *body = content;
-        bool edit = false;
-        const char *key = mx_jstr(item, "key");
-        if (mx_jobj(item, "edit", json_type_boolean) && key) {
-            struct json_object *rec = key_record(m, key);
-            const char *rroom = mx_jstr(rec, "room");
-            if (rec && rroom && strcmp(rroom, room) == 0) {
-                body = mx_render_edit(json_object_get(content), mx_jstr(rec, "e"));
-                if (!body)
-                    return;
-                edit = true;
-            }
-        }
-        if (edit && !mx_jobj(item, "sent_as_edit", json_type_boolean)) {
-            json_object_object_add(item, "sent_as_edit", json_object_new_boolean(1));
-            outbox_save(m);
-        } else if (!edit && mx_jobj(item, "sent_as_edit", json_type_boolean)) {
-            json_object_object_del(item, "sent_as_edit");
-        }
-        char *er = mx_escape(room), *et = mx_escape(type), *ex = mx_escape(txn);
-        char *path = NULL;
-        if (er && et && ex) {
-            size_t n = strlen(er) + strlen(et) + strlen(ex) + 64;
-            path = malloc(n);
-            if (path)
-                snprintf(path, n, "/_matrix/client/v3/rooms/%s/send/%s/%s", er, et, ex);
-        }
-        free(er);
-        free(et);
-        free(ex);
-        const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
-        if (path)
-            m->send_call = mx_http_call(m->http, "PUT", path, text, MX_CALL_TIMEOUT_MS,
-                                        MX_CALL_RETRY, on_sent, m);
-        free(path);
-        if (edit)
-            json_object_put(body);
-        if (!m->send_call) {
-            log_error(MOD, NULL, "cannot start a send (out of memory)");
-            return;
-        }
+        struct mx_lane *lane = NULL;
+        for (int k = 0; k < MX_SEND_LANES && !lane; k++)
+            if (!m->lanes[k].call)
+                lane = &m->lanes[k];
+        if (start_item(m, lane, item, room, target) == 0)
+            free_lanes--;
     }
+    json_object_put(busy);
 }
