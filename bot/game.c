@@ -48,6 +48,7 @@ struct json_object *game_to_json(const struct game *g)
     json_object_object_add(o, "started", json_object_new_boolean(g->started));
     add_str(o, "variant", il_variant_id(g->config.variant));
     add_int(o, "resources", g->config.resources);
+    add_str(o, "ballots", g->poll_ballots ? "poll" : "private");
     for (unsigned t = 0; t < IL_TIMERS; t++)
         add_int(timers, il_timer_id(t), g->config.timer_ms[t]);
     json_object_object_add(o, "timers", timers);
@@ -157,6 +158,12 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         return -1;
     }
     g.config.variant = (enum il_variant)variant;
+    const char *ballots = get_str(o, "ballots");
+    if (!ballots || (strcmp(ballots, "poll") != 0 && strcmp(ballots, "private") != 0)) {
+        snprintf(why, whylen, "ballots invalid");
+        return -1;
+    }
+    g.poll_ballots = strcmp(ballots, "poll") == 0;
     g.config.resources = (uint8_t)n;
     if (!json_object_object_get_ex(o, "timers", &timers)) {
         snprintf(why, whylen, "timers missing");

@@ -38,6 +38,8 @@ struct game {
     unsigned nseats;
     struct seat seats[IL_MAX_PLAYERS];
     struct il_config config;
+    bool
+        poll_ballots; /* tribunal votes as a native poll in the table, where the platform has one */
     uint64_t seed;
     struct rng rng;
     struct il_game state;

@@ -423,6 +423,7 @@ static void vote_message(const struct game *g, const struct il_event *e, render_
     json_object_array_add(actions, json_object_new_string("abstain"));
     set_data(&m, "candidates", candidates);
     set_data(&m, "actions", actions);
+    set_data(&m, "poll", json_object_new_boolean(g->poll_ballots));
     const char *vars[] = {"number", number, "cards", cards, NULL};
     render_fill(m.text, sizeof m.text, g->language, "msg.vote-opened", vars);
     msg_emit(&m, emit, arg);

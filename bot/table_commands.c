@@ -356,6 +356,23 @@ static void cmd_set(struct dispatcher *d, struct platform *p, const struct inbou
 {
     const char *vars[] = {"key", c->arg, "value", c->arg2, NULL};
     int timer = il_timer_from_id(c->arg);
+    if (strcmp(c->arg, "ballots") == 0) {
+        bool poll = strcmp(c->arg2, "poll") == 0;
+        if (!poll && strcmp(c->arg2, "private") != 0) {
+            dispatch_reply_key(p, in, false, g->language, "msg.set-bad-value", vars);
+            return;
+        }
+        bool old = g->poll_ballots;
+        g->poll_ballots = poll;
+        if (dispatch_save(d, g, false) < 0) {
+            g->poll_ballots = old;
+            dispatch_reply_key(p, in, false, g->language, "msg.store-failed", NULL);
+            return;
+        }
+        dispatch_reply_key(p, in, false, g->language, poll ? "msg.ballots-poll" : "msg.set-done",
+                           vars);
+        return;
+    }
     if (strcmp(c->arg, "variant") == 0 || strcmp(c->arg, "resources") == 0) {
         if (g->started) {
             dispatch_reply_key(p, in, false, g->language, "msg.set-lobby-only", vars);

@@ -78,14 +78,16 @@ static const struct entry english[] = {
     {"resolve.unknown-card", "No card called \"{word}\". Cards in this game: {choices}."},
     {"resolve.ambiguous-card", "\"{word}\" could be several cards: {choices}."},
     {"resolve.not-tradable", "\"{word}\" is a role or suspect card: those can never be traded."},
-    {"resolve.bad-count", "Write cards like \"2 guns 1 alcohol\" (counts from 1 to 99), or \"nothing\"."},
+    {"resolve.bad-count",
+     "Write cards like \"2 guns 1 alcohol\" (counts from 1 to 99), or \"nothing\"."},
     {"resolve.unknown-player", "No player called \"{word}\". Players: {choices}."},
     {"resolve.ambiguous-player", "\"{word}\" could be several players: {choices}."},
     {"usage.new", "!illegal new [standard|advanced|casual]"},
     {"usage.grab", "!illegal grab <card>"},
     {"usage.extend", "!illegal extend <minutes>"},
     {"usage.kick", "!illegal kick <player>"},
-    {"usage.set", "!illegal set <variant|resources|session|reveal|grab|debate|vote> <value>"},
+    {"usage.set",
+     "!illegal set <variant|resources|ballots|session|reveal|grab|debate|vote> <value>"},
     {"usage.offer", "offer <player> <cards> for <cards>, e.g. offer bob 2 guns for 1 alcohol"},
     {"usage.accept", "accept <offer number>"},
     {"usage.decline", "decline <offer number>"},
@@ -133,7 +135,13 @@ static const struct entry english[] = {
     {"msg.not-moderator", "Only the host or a moderator can do that."},
     {"msg.not-player", "Only the game's players can do that."},
     {"msg.set-done", "{key} is now {value}."},
-    {"msg.set-bad-key", "Unknown setting \"{key}\". Settings: variant, resources, session, reveal, grab, debate, vote."},
+    {"msg.set-bad-key",
+     "Unknown setting \"{key}\". Settings: variant, resources, ballots, session, reveal, grab, "
+     "debate, vote."},
+    {"msg.ballots-poll",
+     "ballots is now poll: votes are cast in a poll at the table where the platform has polls. "
+     "On some platforms everyone can see poll answers; \"!illegal set ballots private\" keeps "
+     "them secret."},
     {"msg.set-bad-value", "\"{value}\" is not a valid value for {key}."},
     {"msg.set-lobby-only", "{key} can only be changed before the game starts."},
     {"msg.status-lobby", "Game {id} ({variant}) is waiting for players: {count}/8 ({players})."},
@@ -149,7 +157,8 @@ static const struct entry english[] = {
     {"msg.ended", "Game {id} was ended by {player}."},
     {"msg.store-failed", "That could not be saved, so it did not happen. Please try again."},
     {"msg.not-in-game", "You are not in a running game."},
-    {"msg.which-game", "You are in several games: {games}. Start your command with the game id, e.g. \"{example} hand\"."},
+    {"msg.which-game", "You are in several games: {games}. Start your command with the game id, "
+                       "e.g. \"{example} hand\"."},
     {"msg.no-such-game", "You are not a player of game {id}."},
     {"msg.reminder-60", "One minute left."},
     {"msg.reminder-10", "10 seconds left!"},
@@ -174,7 +183,8 @@ static const struct entry english[] = {
      "Dealing session {number} of 5 is open for {duration}. Take your time and trade in "
      "private with the bot's \"offer\" command."},
     {"msg.session-closed", "Dealing session {number} is over; open offers have expired."},
-    {"msg.offer-sent", "Offer #{id} to {to}: you give {give} and ask {ask}. \"cancel {id}\" withdraws it."},
+    {"msg.offer-sent",
+     "Offer #{id} to {to}: you give {give} and ask {ask}. \"cancel {id}\" withdraws it."},
     {"msg.offer-received",
      "Offer #{id} from {from}: you would get {give} and give {ask}. Reply \"accept {id}\" or "
      "\"decline {id}\"."},
@@ -202,7 +212,8 @@ static const struct entry english[] = {
     {"msg.vote-opened",
      "Vote on case {number} ({cards}): DM the bot \"vote <player>\" or \"abstain\". Votes stay "
      "secret until the tally."},
-    {"msg.vote-recorded", "Your vote on case {number}: {player}. You can change it until the vote closes."},
+    {"msg.vote-recorded",
+     "Your vote on case {number}: {player}. You can change it until the vote closes."},
     {"msg.abstained", "You abstain on case {number}."},
     {"msg.verdict-convicted", "Verdict on case {number}: {player} takes {cards}. Votes: {tally}."},
     {"msg.verdict-discarded",

@@ -50,6 +50,9 @@ static void test_moderated_game(void **state)
     expect("t1", "gm", "!illegal set resources guns, alcohol, jewelry, powder, pornography", false,
            "t1", "resources is now");
     expect("t1", "gm", "!illegal set grab 20", false, "t1", "grab is now 20");
+    expect("t1", "gm", "!illegal set ballots maybe", false, "t1", "not a valid value");
+    expect("t1", "gm", "!illegal set ballots poll", false, "t1", "ballots is now poll");
+    expect("t1", "gm", "!illegal set ballots private", false, "t1", "ballots is now private");
     expect("t1", "gm", "!illegal set nonsense 3", false, "t1", "Unknown setting");
     expect("t1", "gm", "!illegal set vote -4", false, "t1", "not a valid value");
     /* A player whose DMs are closed blocks the start, without a word about anyone's cards. */
