@@ -313,6 +313,66 @@ static void dm_refused(struct dc *dc, const char *user, long status, int code)
     report_probe(dc, user, false);
 }
 
+static char *gw_state_get(void *ud, const char *key)
+{
+    struct dc *dc = ud;
+    const struct platform_host *h = dc->base.host;
+    char *v = h->state_get ? h->state_get(h->ctx, &dc->base, key) : NULL;
+    if (v && !*v) {
+        free(v);
+        v = NULL;
+    }
+    return v;
+}
+
+static void gw_state_set(void *ud, const char *key, const char *value)
+{
+    struct dc *dc = ud;
+    const struct platform_host *h = dc->base.host;
+    if (h->state_set)
+        h->state_set(h->ctx, &dc->base, key, value);
+}
+
+/*
+ * Which Discord message carries a logical key is kept in the store too, so
+ * that after a restart the lobby, hands and drop are still edited in place
+ * and reactions on the drop still count: "msg/<key>" holds "<channel> <id>",
+ * "mid/<id>" holds the key.
+ */
+static void msg_persist(struct dc *dc, const char *key, const char *channel, const char *id)
+{
+    char k[300], v[160];
+    snprintf(k, sizeof(k), "msg/%s", key);
+    snprintf(v, sizeof(v), "%s %s", channel, id);
+    gw_state_set(dc, k, v);
+    snprintf(k, sizeof(k), "mid/%s", id);
+    gw_state_set(dc, k, key);
+}
+
+/* The message under key from the store, when this run has not seen it. */
+static struct dc_msg *msg_restore(struct dc *dc, const char *key)
+{
+    struct dc_msg *m = dmap_get(&dc->msgs, key);
+    if (m)
+        return m;
+    char k[300], channel[64], id[64];
+    snprintf(k, sizeof(k), "msg/%s", key);
+    char *v = gw_state_get(dc, k);
+    if (!v || sscanf(v, "%63s %63s", channel, id) != 2) {
+        free(v);
+        return NULL;
+    }
+    free(v);
+    m = msg_get(dc, key, channel);
+    if (m && !m->id) {
+        m->id = xstrdup(id);
+        char *kk = xstrdup(key);
+        if (kk && dmap_put(&dc->msg_ids, id, kk, NULL) < 0)
+            free(kk);
+    }
+    return m;
+}
+
 static void posted(struct dc *dc, struct dc_op *op, const char *body)
 {
     struct json_object *o = json_tokener_parse(body);
@@ -332,6 +392,7 @@ static void posted(struct dc *dc, struct dc_op *op, const char *body)
                 free(old);
             else
                 free(k);
+            msg_persist(dc, op->key, op->channel, id);
         }
     }
     json_object_put(o);
@@ -627,16 +688,24 @@ static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
         (bot && json_object_get_boolean(bot)))
         return;
     const char *key = dmap_get(&dc->msg_ids, mid);
-    if (!key)
-        return;
+    char *stored = NULL;
+    if (!key) {
+        char k[96];
+        snprintf(k, sizeof(k), "mid/%s", mid);
+        key = stored = gw_state_get(dc, k);
+        if (!key)
+            return;
+    }
     const char *name = jstr(emoji, "name"), *eid = jstr(emoji, "id");
     char custom[160];
     if (eid) {
         snprintf(custom, sizeof(custom), "%s:%s", name ? name : "", eid);
         name = custom;
     }
-    if (!name)
+    if (!name) {
+        free(stored);
         return;
+    }
     struct inbound in = {
         .type = INBOUND_REACTION,
         .channel = guild ? channel : NULL,
@@ -648,6 +717,7 @@ static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
         .order = (uint64_t)seq,
     };
     dc_deliver(dc, &in);
+    free(stored);
 }
 
 int dc_send_command(struct dc *dc, const char *text, const char *channel, const char *user,
@@ -719,26 +789,6 @@ static void on_dispatch(void *ud, int shard, const char *type, struct json_objec
     } else if (strncmp(type, "GUILD_", 6) == 0) {
         on_guild(dc, type, d);
     }
-}
-
-static char *gw_state_get(void *ud, const char *key)
-{
-    struct dc *dc = ud;
-    const struct platform_host *h = dc->base.host;
-    char *v = h->state_get ? h->state_get(h->ctx, &dc->base, key) : NULL;
-    if (v && !*v) {
-        free(v);
-        v = NULL;
-    }
-    return v;
-}
-
-static void gw_state_set(void *ud, const char *key, const char *value)
-{
-    struct dc *dc = ud;
-    const struct platform_host *h = dc->base.host;
-    if (h->state_set)
-        h->state_set(h->ctx, &dc->base, key, value);
 }
 
 /* ---- platform ops ---- */
@@ -860,6 +910,8 @@ static int dc_send(struct platform *p, const struct outbound *m)
     }
     if (m->reply_to && dc_ix_reply(dc, m))
         return 0;
+    if (m->key && m->replace)
+        msg_restore(dc, m->key);
     struct json_object *body = dc_render(dc, m);
     struct dc_op *op = dc_op_new(dc, m->key && m->replace ? DC_OP_EDIT : DC_OP_POST);
     if (!op) {

@@ -27,6 +27,14 @@ enum op {
 };
 
 #define CLOSE_RESUMABLE 4000 /* our close code when we mean to resume: never 1000/1001 */
+/*
+ * A close frame (RFC 6455 opcode 8) with our code. lws 4.1 as a client sends
+ * no close frame for lws_close_reason() followed by returning -1 from the
+ * writeable callback (the socket is just closed, so the peer sees no code);
+ * lws_write() with lws's own value for a close frame (4, between
+ * LWS_WRITE_HTTP and LWS_WRITE_PING in its ABI-stable enum) sends it masked.
+ */
+#define WS_WRITE_CLOSE  ((enum lws_write_protocol)4)
 #define BACKOFF_BASE_MS 500u
 #define BACKOFF_CAP_MS  60000u
 #define IDENTIFY_GAP_MS 5000u
@@ -440,7 +448,11 @@ static void on_send_window(uv_timer_t *t)
 static void write_next(struct shard *s)
 {
     if (s->want_close) {
-        lws_close_reason(s->wsi, (enum lws_close_status)s->want_close, NULL, 0);
+        unsigned char frame[LWS_PRE + 2];
+        frame[LWS_PRE] = (unsigned char)(s->want_close >> 8);
+        frame[LWS_PRE + 1] = (unsigned char)(s->want_close & 0xff);
+        if (lws_write(s->wsi, frame + LWS_PRE, 2, WS_WRITE_CLOSE) != 2)
+            log_warn(MOD, NULL, "shard %d: could not send the close frame", s->id);
         return;
     }
     struct sendbuf *b = s->sq_head;

@@ -10,12 +10,39 @@
 
 #include "fdclient.h"
 
+static struct {
+    char id[32], name[32];
+} names[64];
+static unsigned nnames;
+
+void fdc_set_name(const char *user, const char *name)
+{
+    for (unsigned i = 0; i < nnames; i++)
+        if (strcmp(names[i].id, user) == 0) {
+            snprintf(names[i].name, sizeof(names[i].name), "%s", name);
+            return;
+        }
+    if (nnames < sizeof(names) / sizeof(names[0])) {
+        snprintf(names[nnames].id, sizeof(names[nnames].id), "%s", user);
+        snprintf(names[nnames].name, sizeof(names[nnames].name), "%s", name);
+        nnames++;
+    }
+}
+
+const char *fdc_name(const char *user)
+{
+    for (unsigned i = 0; i < nnames; i++)
+        if (strcmp(names[i].id, user) == 0)
+            return names[i].name;
+    return user;
+}
+
 static struct json_object *user_obj(const char *user)
 {
     struct json_object *u = json_object_new_object();
     json_object_object_add(u, "id", json_object_new_string(user));
-    json_object_object_add(u, "username", json_object_new_string(user));
-    json_object_object_add(u, "global_name", json_object_new_string(user));
+    json_object_object_add(u, "username", json_object_new_string(fdc_name(user)));
+    json_object_object_add(u, "global_name", json_object_new_string(fdc_name(user)));
     return u;
 }
 

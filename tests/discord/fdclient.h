@@ -38,6 +38,11 @@ int64_t fdc_autocomplete(struct fd_server *s, const char *ix_id, const char *gui
 int64_t fdc_reaction(struct fd_server *s, const char *guild, const char *channel,
                      const char *message_id, const char *user, const char *emoji);
 
+/* The display name (username and global_name) of a user from now on. */
+void fdc_set_name(const char *user, const char *name);
+/* That name, or the id when none was set. */
+const char *fdc_name(const char *user);
+
 /* MESSAGE_CREATE. guild NULL in a DM. */
 int64_t fdc_message(struct fd_server *s, const char *msg_id, const char *guild, const char *channel,
                     const char *user, const char *text);

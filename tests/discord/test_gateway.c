@@ -120,6 +120,9 @@ static void test_zombie_resume(void **state)
     discord_get_stats(h.p, &st);
     assert_true(st.gw_zombies >= 1);
     assert_int_equal(h_gw(&h, "identifies"), 1);
+    /* the server saw a close code that keeps the session resumable */
+    int code = h_gw(&h, "client_close");
+    assert_true(code >= 4000 && code != 1000 && code != 1001);
     h_fini(&h);
 }
 

@@ -1,0 +1,641 @@
+/*
+ * test_e2e.c - the real daemon (build/bin/illegald, a separate process)
+ * plays whole games on the Discord test server, which runs in this process:
+ * the host opens the game with /illegal new, players join with the lobby's
+ * Join button, trade by DM text, with the trade builder's selects and the
+ * offers' Accept/Decline buttons, grab drop cards with reactions, and vote
+ * with the tribunal's buttons, by DM text and with /illegal abstain. One run
+ * drops the gateway connection at 20 or more random points and must end
+ * with the same result as the uninterrupted one. The last test stops the
+ * daemon with SIGTERM mid-lobby and checks that a restart resumes the
+ * gateway session without losing what happened meanwhile.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "fdclient.h"
+
+#define TABLE      "530000000000000001"
+#define MAXP       8
+#define WAIT_MS    20000
+#define SEED       "4242"
+#define CLOSE_4000 4000
+
+static const char *illegald_path;
+
+struct e2e {
+    struct fd_server *srv;
+    char dir[64], conf[128], log[128];
+    pid_t pid;
+    unsigned long next_id; /* interaction and message ids */
+    char players[MAXP][32];
+    unsigned n;
+    bool drops;              /* drop the gateway connection at random points */
+    unsigned ndrops;         /* how many times it was dropped */
+    unsigned rnd;            /* the test's own random numbers */
+    struct json_object *ixs; /* interaction ids sent, for the "every one answered" check */
+};
+
+/* ---- small helpers ---- */
+
+static void msleep(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static struct json_object *jget(struct json_object *o, const char *k)
+{
+    struct json_object *v = NULL;
+    return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *k)
+{
+    struct json_object *v = jget(o, k);
+    return v ? json_object_get_string(v) : NULL;
+}
+
+static unsigned rnd(struct e2e *e)
+{
+    e->rnd = e->rnd * 1103515245u + 12345u;
+    return (e->rnd >> 16) & 0x7fff;
+}
+
+static const char *new_id(struct e2e *e, char *buf, size_t len)
+{
+    snprintf(buf, len, "%lu", e->next_id++);
+    return buf;
+}
+
+/* After an input, sometimes cut the gateway connection: the daemon must
+ * resume and get the input (replayed) exactly once. */
+static void maybe_drop(struct e2e *e)
+{
+    if (e->drops && rnd(e) % 3 == 0) {
+        fd_drop(e->srv);
+        e->ndrops++;
+    }
+}
+
+/* ---- the daemon ---- */
+
+static void write_config(struct e2e *e)
+{
+    FILE *f = fopen(e->conf, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "[store]\npath = %s/illegald.db\n"
+            "[log]\nlevel = info\n"
+            "[game]\n"
+            "; phases end by /illegal next, except the reveal, which runs on its timer\n"
+            "session_seconds = 600\nreveal_seconds = 1\ngrab_seconds = 600\n"
+            "debate_seconds = 600\nvote_seconds = 600\n"
+            "[discord]\ntoken = test-token\napplication_id = %s\n"
+            "api_url = http://127.0.0.1:%d/api/v10\ngateway_url = ws://127.0.0.1:%d\n"
+            "guilds = %s\n",
+            e->dir, FD_APP_ID, fd_port(e->srv), fd_port(e->srv), FD_GUILD_ID);
+    fclose(f);
+}
+
+static void daemon_start(struct e2e *e)
+{
+    e->pid = fork();
+    assert_true(e->pid >= 0);
+    if (e->pid == 0) {
+        FILE *log = freopen(e->log, "a", stderr);
+        (void)log;
+        execl(illegald_path, illegald_path, "--config", e->conf, "--seed", SEED, (char *)NULL);
+        _exit(127);
+    }
+}
+
+/* Sends sig and returns the exit status (or 128 + signal). */
+static int daemon_stop(struct e2e *e, int sig, int timeout_ms)
+{
+    if (e->pid <= 0)
+        return -1;
+    kill(e->pid, sig);
+    int status = 0;
+    for (int waited = 0;; waited += 10) {
+        pid_t r = waitpid(e->pid, &status, WNOHANG);
+        if (r == e->pid)
+            break;
+        if (waited > timeout_ms) {
+            kill(e->pid, SIGKILL);
+            waitpid(e->pid, &status, 0);
+            break;
+        }
+        msleep(10);
+    }
+    e->pid = 0;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void dump_log(struct e2e *e)
+{
+    FILE *f = fopen(e->log, "r");
+    char line[512];
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f))
+        fputs(line, stderr);
+    fclose(f);
+}
+
+static struct json_object *snap(struct e2e *e)
+{
+    return fd_snapshot(e->srv);
+}
+
+static int gw(struct e2e *e, const char *field)
+{
+    struct json_object *s = snap(e);
+    int v = json_object_get_int(jget(jget(s, "gateway"), field));
+    json_object_put(s);
+    return v;
+}
+
+/* Polls the server's record until pred says yes; fails the test on timeout. */
+static void wait_until(struct e2e *e, bool (*pred)(struct e2e *, struct json_object *, void *),
+                       void *arg, const char *what)
+{
+    for (int waited = 0;; waited += 20) {
+        struct json_object *s = snap(e);
+        bool ok = pred(e, s, arg);
+        json_object_put(s);
+        if (ok)
+            return;
+        if (waited > WAIT_MS) {
+            fprintf(stderr, "timed out waiting for %s\n", what);
+            dump_log(e);
+            fail();
+        }
+        msleep(20);
+    }
+}
+
+static bool is_ready(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    int want = *(int *)arg;
+    struct json_object *g = jget(s, "gateway");
+    return json_object_get_boolean(jget(g, "ready")) &&
+           json_object_get_int(jget(g, "connects")) >= want &&
+           json_object_array_length(jget(s, "commands")) > 0;
+}
+
+static void setup_e2e(struct e2e *e, unsigned nplayers, bool drops)
+{
+    memset(e, 0, sizeof(*e));
+    e->srv = fd_start("test-token", 1000);
+    assert_non_null(e->srv);
+    snprintf(e->dir, sizeof(e->dir), "/tmp/illegald-dc-XXXXXX");
+    assert_non_null(mkdtemp(e->dir));
+    snprintf(e->conf, sizeof(e->conf), "%s/illegald.conf", e->dir);
+    snprintf(e->log, sizeof(e->log), "%s/illegald.log", e->dir);
+    write_config(e);
+    e->next_id = 810000000000000001ul;
+    e->n = nplayers;
+    e->drops = drops;
+    e->rnd = 99;
+    e->ixs = json_object_new_array();
+    static const char *const names[MAXP] = {"alice", "bob",   "carol", "dave",
+                                            "erin",  "frank", "grace", "heidi"};
+    for (unsigned i = 0; i < nplayers; i++) {
+        snprintf(e->players[i], sizeof(e->players[i]), "6100000000000000%02u", i);
+        fdc_set_name(e->players[i], names[i]);
+    }
+    daemon_start(e);
+    int one = 1;
+    wait_until(e, is_ready, &one, "the daemon's gateway session");
+}
+
+static void teardown_e2e(struct e2e *e)
+{
+    if (e->pid > 0)
+        daemon_stop(e, SIGTERM, 10000);
+    fd_stop(e->srv);
+    json_object_put(e->ixs);
+    char cmd[200];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", e->dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", e->dir);
+}
+
+/* ---- what players do ---- */
+
+static void slash(struct e2e *e, unsigned who, const char *sub, const char *opts)
+{
+    char id[32];
+    new_id(e, id, sizeof(id));
+    json_object_array_add(e->ixs, json_object_new_string(id));
+    fdc_slash(e->srv, id, FD_GUILD_ID, TABLE, e->players[who], sub, opts,
+              who == 0 ? FD_PERM_MANAGE_GUILD : FD_PERM_NONE);
+    maybe_drop(e);
+}
+
+static void click(struct e2e *e, unsigned who, const char *channel, bool dm, const char *msg,
+                  const char *custom_id, const char *values)
+{
+    char id[32];
+    new_id(e, id, sizeof(id));
+    json_object_array_add(e->ixs, json_object_new_string(id));
+    fdc_component(e->srv, id, dm ? NULL : FD_GUILD_ID, channel, e->players[who], msg, custom_id,
+                  values);
+    maybe_drop(e);
+}
+
+static void say_dm(struct e2e *e, unsigned who, const char *channel, const char *text)
+{
+    char id[32];
+    fdc_message(e->srv, new_id(e, id, sizeof(id)), NULL, channel, e->players[who], text);
+    maybe_drop(e);
+}
+
+static void react(struct e2e *e, unsigned who, const char *msg, const char *emoji)
+{
+    fdc_reaction(e->srv, FD_GUILD_ID, TABLE, msg, e->players[who], emoji);
+    maybe_drop(e);
+}
+
+/* ---- reading what the bot posted ---- */
+
+static const char *embed_title(struct json_object *m)
+{
+    return jstr(json_object_array_get_idx(jget(jget(m, "body"), "embeds"), 0), "title");
+}
+
+static const char *embed_text(struct json_object *m)
+{
+    return jstr(json_object_array_get_idx(jget(jget(m, "body"), "embeds"), 0), "description");
+}
+
+/* Whether message m has a button or select with this custom_id. */
+static bool has_component(struct json_object *m, const char *custom_id)
+{
+    struct json_object *rows = jget(jget(m, "body"), "components");
+    for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
+        struct json_object *items = jget(json_object_array_get_idx(rows, i), "components");
+        for (size_t k = 0; items && k < json_object_array_length(items); k++) {
+            const char *cid = jstr(json_object_array_get_idx(items, k), "custom_id");
+            if (cid && strcmp(cid, custom_id) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+static struct json_object *select_options(struct json_object *m, const char *custom_id)
+{
+    struct json_object *rows = jget(jget(m, "body"), "components");
+    for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
+        struct json_object *items = jget(json_object_array_get_idx(rows, i), "components");
+        for (size_t k = 0; items && k < json_object_array_length(items); k++) {
+            struct json_object *c = json_object_array_get_idx(items, k);
+            const char *cid = jstr(c, "custom_id");
+            if (cid && strcmp(cid, custom_id) == 0)
+                return jget(c, "options");
+        }
+    }
+    return NULL;
+}
+
+/* The n-th (0-based) table message whose embed has this title, or NULL. */
+static struct json_object *table_message(struct json_object *s, const char *title, int n)
+{
+    struct json_object *msgs = jget(s, "messages");
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        const char *t = embed_title(m);
+        if (strcmp(jstr(m, "channel"), TABLE) == 0 && t && strcmp(t, title) == 0 && n-- == 0)
+            return m;
+    }
+    return NULL;
+}
+
+/* The last DM message to user carrying component custom_id, or NULL. */
+static struct json_object *dm_with(struct json_object *s, const char *user, const char *custom_id)
+{
+    struct json_object *msgs = jget(s, "messages"), *found = NULL;
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        const char *u = jstr(m, "dm_user");
+        if (u && strcmp(u, user) == 0 && has_component(m, custom_id))
+            found = m;
+    }
+    return found;
+}
+
+struct msg_want {
+    const char *title;
+    int n;
+    const char *text;  /* the embed text contains it, when set */
+    int min_edits;     /* at least this many edits */
+    int min_reactions; /* at least this many reactions */
+    char id[32];       /* out: the message id */
+    char channel[32];  /* out */
+};
+
+static bool message_ready(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    struct msg_want *w = arg;
+    struct json_object *m = table_message(s, w->title, w->n);
+    if (!m || json_object_get_int(jget(m, "edits")) < w->min_edits ||
+        (int)json_object_array_length(jget(m, "reactions")) < w->min_reactions)
+        return false;
+    if (w->text && (!embed_text(m) || !strstr(embed_text(m), w->text)))
+        return false;
+    snprintf(w->id, sizeof(w->id), "%s", jstr(m, "id"));
+    snprintf(w->channel, sizeof(w->channel), "%s", jstr(m, "channel"));
+    return true;
+}
+
+struct dm_want {
+    const char *user;
+    const char *custom_id;
+    struct json_object *msg; /* out: a copy */
+};
+
+static bool dm_ready(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    struct dm_want *w = arg;
+    struct json_object *m = dm_with(s, w->user, w->custom_id);
+    if (!m)
+        return false;
+    w->msg = json_tokener_parse(json_object_to_json_string(m));
+    return true;
+}
+
+static struct json_object *wait_dm(struct e2e *e, const char *user, const char *custom_id)
+{
+    struct dm_want w = {user, custom_id, NULL};
+    wait_until(e, dm_ready, &w, custom_id);
+    return w.msg;
+}
+
+/* ---- one whole game ---- */
+
+static void trade(struct e2e *e, unsigned session)
+{
+    unsigned a = (2 * session) % e->n, b = (2 * session + 1) % e->n;
+    struct json_object *hand = wait_dm(e, e->players[a], "tb:give");
+    const char *channel = jstr(hand, "channel");
+    const char *give = jstr(json_object_array_get_idx(select_options(hand, "tb:give"), 0), "value");
+    const char *ask = jstr(json_object_array_get_idx(select_options(hand, "tb:ask"), 1), "value");
+    char cmd[160], offer[16], custom[32];
+    snprintf(offer, sizeof(offer), "%u", session);
+    if (session % 2) {
+        /* typed in the DM: a gift */
+        snprintf(cmd, sizeof(cmd), "offer %s 1 %s for nothing", fdc_name(e->players[b]), give);
+        say_dm(e, a, channel, cmd);
+    } else {
+        /* the trade builder under the hand */
+        char to[64];
+        snprintf(to, sizeof(to), "[\"%s\"]", fdc_name(e->players[b]));
+        char g[64], k[64];
+        snprintf(g, sizeof(g), "[\"%s\"]", give);
+        snprintf(k, sizeof(k), "[\"%s\"]", ask);
+        const char *mid = jstr(hand, "id");
+        click(e, a, channel, true, mid, "tb:to", to);
+        click(e, a, channel, true, mid, "tb:give", g);
+        click(e, a, channel, true, mid, "tb:ask", k);
+        click(e, a, channel, true, mid, "tb:send", NULL);
+    }
+    /* the receiver gets the offer with its buttons; odd sessions accept */
+    snprintf(custom, sizeof(custom), "il:%s %s", session % 2 ? "accept" : "decline", offer);
+    struct json_object *o = wait_dm(e, e->players[b], custom);
+    click(e, b, jstr(o, "channel"), true, jstr(o, "id"), custom, NULL);
+    json_object_put(o);
+    json_object_put(hand);
+}
+
+static void drop(struct e2e *e, int number)
+{
+    /* the reveal runs on its 1 s timer; grab once every card has its reaction */
+    struct msg_want w = {.title = "Drop", .n = number - 1, .min_reactions = (int)e->n};
+    wait_until(e, message_ready, &w, "the drop to open");
+    struct json_object *s = snap(e);
+    struct json_object *m = table_message(s, "Drop", number - 1);
+    struct json_object *reactions = jget(m, "reactions");
+    for (unsigned i = 0; i < e->n; i++) {
+        /* each player takes a different card; the first one also tries a second */
+        unsigned pick = (i + (unsigned)number) % e->n;
+        react(e, i, w.id, json_object_get_string(json_object_array_get_idx(reactions, pick)));
+        if (i == 0)
+            react(e, i, w.id,
+                  json_object_get_string(json_object_array_get_idx(reactions, (pick + 1) % e->n)));
+    }
+    json_object_put(s);
+}
+
+static bool results_posted(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    (void)arg;
+    return table_message(s, "Results", 0) != NULL;
+}
+
+struct vote_want {
+    int n;
+    bool over;
+    char id[32];
+};
+
+static bool vote_or_over(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    struct vote_want *w = arg;
+    struct json_object *m = table_message(s, "Tribunal", w->n);
+    if (m) {
+        snprintf(w->id, sizeof(w->id), "%s", jstr(m, "id"));
+        return true;
+    }
+    w->over = table_message(s, "Results", 0) != NULL;
+    return w->over;
+}
+
+static void tribunal(struct e2e *e)
+{
+    for (int kase = 0;; kase++) {
+        slash(e, 0, "next", NULL); /* the debate ends */
+        struct vote_want w = {.n = kase};
+        wait_until(e, vote_or_over, &w, "a vote or the result");
+        if (w.over)
+            return;
+        char custom[64];
+        for (unsigned i = 0; i < e->n; i++) {
+            unsigned target = i == 0 ? 1 : (kase % 2 ? 0 : (i + 1) % e->n);
+            if (i == 2) {
+                /* by DM text */
+                struct json_object *hand = wait_dm(e, e->players[i], "tb:give");
+                char cmd[64];
+                snprintf(cmd, sizeof(cmd), "vote %s", fdc_name(e->players[target]));
+                say_dm(e, i, jstr(hand, "channel"), cmd);
+                json_object_put(hand);
+            } else if (i == 3) {
+                slash(e, i, "abstain", NULL);
+            } else {
+                snprintf(custom, sizeof(custom), "il:vote %s", e->players[target]);
+                click(e, i, TABLE, false, w.id, custom, NULL);
+            }
+        }
+        slash(e, 0, "next", NULL); /* the vote closes */
+    }
+}
+
+/* Plays a game and returns the result text (malloc'd). */
+static char *play_game(struct e2e *e)
+{
+    slash(e, 0, "new", "[{\"name\":\"variant\",\"type\":3,\"value\":\"standard\"}]");
+    struct msg_want lobby = {.title = "Illegal — lobby", .n = 0};
+    wait_until(e, message_ready, &lobby, "the lobby");
+    for (unsigned i = 0; i < e->n; i++)
+        click(e, i, TABLE, false, lobby.id, "il:!illegal join", NULL);
+    lobby.text = fdc_name(e->players[e->n - 1]);
+    wait_until(e, message_ready, &lobby, "every player in the lobby");
+    click(e, 0, TABLE, false, lobby.id, "il:!illegal start", NULL);
+    for (unsigned i = 0; i < e->n; i++)
+        json_object_put(wait_dm(e, e->players[i], "tb:give"));
+    for (int session = 1; session <= 5; session++) {
+        if (session <= 2)
+            trade(e, (unsigned)session);
+        slash(e, 0, "next", NULL); /* the session closes */
+        if (session < 5)
+            drop(e, session);
+    }
+    tribunal(e);
+    wait_until(e, results_posted, NULL, "the result");
+    struct json_object *s = snap(e);
+    char *text = strdup(embed_text(table_message(s, "Results", 0)));
+    json_object_put(s);
+    return text;
+}
+
+/* Every interaction got its initial response. */
+static void assert_all_answered(struct e2e *e)
+{
+    struct json_object *s = snap(e);
+    struct json_object *cbs = jget(s, "callbacks");
+    for (size_t i = 0; i < json_object_array_length(e->ixs); i++) {
+        const char *id = json_object_get_string(json_object_array_get_idx(e->ixs, i));
+        int count = 0;
+        for (size_t k = 0; k < json_object_array_length(cbs); k++)
+            if (strcmp(jstr(json_object_array_get_idx(cbs, k), "id"), id) == 0)
+                count++;
+        if (count != 1)
+            fprintf(stderr, "interaction %s answered %d times\n", id, count);
+        assert_int_equal(count, 1);
+    }
+    json_object_put(s);
+}
+
+static char *reference_result;
+
+static void test_game_4(void **state)
+{
+    (void)state;
+    struct e2e e;
+    setup_e2e(&e, 4, false);
+    char *result = play_game(&e);
+    assert_non_null(strstr(result, "Game over"));
+    assert_all_answered(&e);
+    assert_int_equal(gw(&e, "identifies"), 1);
+    assert_int_equal(daemon_stop(&e, SIGTERM, 10000), 0);
+    reference_result = result;
+    teardown_e2e(&e);
+}
+
+static void test_game_4_with_drops(void **state)
+{
+    (void)state;
+    assert_non_null(reference_result);
+    struct e2e e;
+    setup_e2e(&e, 4, true);
+    char *result = play_game(&e);
+    fprintf(stderr, "gateway dropped %u times\n", e.ndrops);
+    assert_true(e.ndrops >= 20);
+    assert_string_equal(result, reference_result);
+    assert_all_answered(&e);
+    assert_int_equal(gw(&e, "identifies"), 1); /* every drop was resumed */
+    assert_int_equal(daemon_stop(&e, SIGTERM, 10000), 0);
+    free(result);
+    free(reference_result);
+    reference_result = NULL;
+    teardown_e2e(&e);
+}
+
+static void test_game_8(void **state)
+{
+    (void)state;
+    struct e2e e;
+    setup_e2e(&e, 8, false);
+    char *result = play_game(&e);
+    assert_non_null(strstr(result, "Game over"));
+    assert_non_null(strstr(result, "heidi"));
+    assert_all_answered(&e);
+    assert_int_equal(daemon_stop(&e, SIGTERM, 10000), 0);
+    free(result);
+    teardown_e2e(&e);
+}
+
+static bool client_closed(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    (void)arg;
+    return !json_object_get_boolean(jget(jget(s, "gateway"), "connected"));
+}
+
+static void test_shutdown_and_resume(void **state)
+{
+    (void)state;
+    struct e2e e;
+    setup_e2e(&e, 4, false);
+    slash(&e, 0, "new", NULL);
+    struct msg_want lobby = {.title = "Illegal — lobby", .n = 0};
+    wait_until(&e, message_ready, &lobby, "the lobby");
+    click(&e, 0, TABLE, false, lobby.id, "il:!illegal join", NULL);
+    /* SIGTERM: a clean exit (LeakSanitizer included) that keeps the session */
+    assert_int_equal(daemon_stop(&e, SIGTERM, 10000), 0);
+    wait_until(&e, client_closed, NULL, "the gateway to close");
+    assert_int_equal(gw(&e, "client_close"), CLOSE_4000);
+    /* while the daemon is down, bob joins */
+    click(&e, 1, TABLE, false, lobby.id, "il:!illegal join", NULL);
+    daemon_start(&e);
+    int two = 2;
+    wait_until(&e, is_ready, &two, "the daemon to reconnect");
+    lobby.text = "bob";
+    wait_until(&e, message_ready, &lobby, "bob's join after the restart");
+    assert_int_equal(gw(&e, "identifies"), 1);
+    assert_true(gw(&e, "resumes") >= 1);
+    assert_int_equal(daemon_stop(&e, SIGTERM, 10000), 0);
+    teardown_e2e(&e);
+}
+
+int main(int argc, char **argv)
+{
+    illegald_path = argc > 1 ? argv[1] : "bin/illegald";
+    signal(SIGPIPE, SIG_IGN);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_game_4),
+        cmocka_unit_test(test_game_4_with_drops),
+        cmocka_unit_test(test_game_8),
+        cmocka_unit_test(test_shutdown_and_resume),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
