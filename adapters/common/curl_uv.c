@@ -1,0 +1,258 @@
+/*
+ * curl_uv.c - curl multi_socket on libuv: one uv_poll per socket, one timer.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <uv.h>
+
+#include "curl_uv.h"
+
+struct transfer {
+    CURL *easy;
+    curl_uv_done_fn done;
+    void *arg;
+    struct transfer *prev, *next;
+};
+
+struct sock {
+    uv_poll_t poll;
+    curl_socket_t fd;
+    struct curl_uv *c;
+    struct sock *prev, *next;
+};
+
+struct curl_uv {
+    uv_loop_t *loop;
+    CURLM *multi;
+    uv_timer_t timer;
+    struct transfer *transfers;
+    struct sock *socks;
+    unsigned running;
+    unsigned open_handles; /* libuv handles whose close callback is pending or not run */
+    unsigned depth;        /* nesting of callbacks into the user, to defer a free */
+    bool freeing;
+};
+
+static void maybe_release(struct curl_uv *c)
+{
+    if (c->freeing && c->open_handles == 0 && c->depth == 0)
+        free(c);
+}
+
+static void on_handle_closed(uv_handle_t *h)
+{
+    struct curl_uv *c = h->data;
+    c->open_handles--;
+    maybe_release(c);
+}
+
+static void on_sock_closed(uv_handle_t *h)
+{
+    struct sock *s = h->data;
+    struct curl_uv *c = s->c;
+    free(s);
+    c->open_handles--;
+    maybe_release(c);
+}
+
+static void sock_close(struct curl_uv *c, struct sock *s)
+{
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        c->socks = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    uv_poll_stop(&s->poll);
+    uv_close((uv_handle_t *)&s->poll, on_sock_closed);
+}
+
+static void transfer_unlink(struct curl_uv *c, struct transfer *t)
+{
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        c->transfers = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+    c->running--;
+}
+
+/* Hands every finished transfer back to its owner. */
+static void collect(struct curl_uv *c)
+{
+    CURLMsg *m;
+    int left;
+    c->depth++;
+    while (!c->freeing && (m = curl_multi_info_read(c->multi, &left))) {
+        if (m->msg != CURLMSG_DONE)
+            continue;
+        CURL *easy = m->easy_handle;
+        CURLcode result = m->data.result;
+        struct transfer *t = NULL;
+        curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&t);
+        curl_multi_remove_handle(c->multi, easy);
+        transfer_unlink(c, t);
+        curl_uv_done_fn done = t->done;
+        void *arg = t->arg;
+        free(t);
+        done(arg, easy, result);
+    }
+    c->depth--;
+    maybe_release(c);
+}
+
+static void on_poll(uv_poll_t *p, int status, int events)
+{
+    struct sock *s = p->data;
+    struct curl_uv *c = s->c;
+    int flags = status < 0 ? CURL_CSELECT_ERR : 0;
+    int running;
+    if (events & UV_READABLE)
+        flags |= CURL_CSELECT_IN;
+    if (events & UV_WRITABLE)
+        flags |= CURL_CSELECT_OUT;
+    curl_multi_socket_action(c->multi, s->fd, flags, &running);
+    collect(c);
+}
+
+static int on_socket(CURL *e, curl_socket_t fd, int what, void *userp, void *socketp)
+{
+    struct curl_uv *c = userp;
+    struct sock *s = socketp;
+    (void)e;
+    if (what == CURL_POLL_REMOVE) {
+        if (s) {
+            curl_multi_assign(c->multi, fd, NULL);
+            sock_close(c, s);
+        }
+        return 0;
+    }
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (!s || uv_poll_init_socket(c->loop, &s->poll, fd) != 0) {
+            free(s);
+            return -1;
+        }
+        s->fd = fd;
+        s->c = c;
+        s->poll.data = s;
+        s->next = c->socks;
+        if (c->socks)
+            c->socks->prev = s;
+        c->socks = s;
+        c->open_handles++;
+        curl_multi_assign(c->multi, fd, s);
+    }
+    int events = 0;
+    if (what & CURL_POLL_IN)
+        events |= UV_READABLE;
+    if (what & CURL_POLL_OUT)
+        events |= UV_WRITABLE;
+    uv_poll_start(&s->poll, events, on_poll);
+    return 0;
+}
+
+static void on_timeout(uv_timer_t *t)
+{
+    struct curl_uv *c = t->data;
+    int running;
+    curl_multi_socket_action(c->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    collect(c);
+}
+
+static int on_timer(CURLM *m, long ms, void *userp)
+{
+    struct curl_uv *c = userp;
+    (void)m;
+    if (ms < 0)
+        uv_timer_stop(&c->timer);
+    else
+        uv_timer_start(&c->timer, on_timeout, (uint64_t)ms, 0);
+    return 0;
+}
+
+struct curl_uv *curl_uv_new(uv_loop_t *loop)
+{
+    static bool curl_ready;
+    if (!curl_ready) {
+        if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+            return NULL;
+        curl_ready = true;
+    }
+    struct curl_uv *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->loop = loop;
+    c->multi = curl_multi_init();
+    if (!c->multi || uv_timer_init(loop, &c->timer) != 0) {
+        if (c->multi)
+            curl_multi_cleanup(c->multi);
+        free(c);
+        return NULL;
+    }
+    c->timer.data = c;
+    c->open_handles = 1;
+    curl_multi_setopt(c->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+    curl_multi_setopt(c->multi, CURLMOPT_SOCKETDATA, c);
+    curl_multi_setopt(c->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+    curl_multi_setopt(c->multi, CURLMOPT_TIMERDATA, c);
+    return c;
+}
+
+int curl_uv_add(struct curl_uv *c, CURL *easy, curl_uv_done_fn done, void *arg)
+{
+    struct transfer *t = calloc(1, sizeof *t);
+    if (!t || c->freeing)
+        goto fail;
+    t->easy = easy;
+    t->done = done;
+    t->arg = arg;
+    curl_easy_setopt(easy, CURLOPT_PRIVATE, t);
+    if (curl_multi_add_handle(c->multi, easy) != CURLM_OK)
+        goto fail;
+    t->next = c->transfers;
+    if (c->transfers)
+        c->transfers->prev = t;
+    c->transfers = t;
+    c->running++;
+    return 0;
+fail:
+    free(t);
+    return -1;
+}
+
+void curl_uv_remove(struct curl_uv *c, CURL *easy)
+{
+    struct transfer *t = NULL;
+    curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&t);
+    if (!t)
+        return;
+    curl_multi_remove_handle(c->multi, easy);
+    curl_easy_setopt(easy, CURLOPT_PRIVATE, NULL);
+    transfer_unlink(c, t);
+    free(t);
+}
+
+unsigned curl_uv_running(const struct curl_uv *c)
+{
+    return c->running;
+}
+
+void curl_uv_free(struct curl_uv *c)
+{
+    if (!c || c->freeing)
+        return;
+    while (c->transfers)
+        curl_uv_remove(c, c->transfers->easy);
+    c->freeing = true;
+    /* No callbacks into a half-freed driver: the sockets are closed below. */
+    curl_multi_setopt(c->multi, CURLMOPT_SOCKETFUNCTION, NULL);
+    curl_multi_setopt(c->multi, CURLMOPT_TIMERFUNCTION, NULL);
+    curl_multi_cleanup(c->multi);
+    c->multi = NULL;
+    while (c->socks)
+        sock_close(c, c->socks);
+    uv_timer_stop(&c->timer);
+    uv_close((uv_handle_t *)&c->timer, on_handle_closed);
+}

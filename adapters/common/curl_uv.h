@@ -1,0 +1,41 @@
+/*
+ * curl_uv.h - libcurl's multi interface, driven by the daemon's libuv loop.
+ *
+ * The REST clients of the Discord and Matrix adapters share it: they build
+ * easy handles as they like, add them here, and are called back once each
+ * transfer is over. Sockets are watched with uv_poll and curl's timeouts run
+ * on a uv_timer, so no thread and no second loop are needed.
+ */
+#ifndef ADAPTERS_CURL_UV_H
+#define ADAPTERS_CURL_UV_H
+
+#include <curl/curl.h>
+
+struct uv_loop_s;
+struct curl_uv;
+
+/* Called once a transfer is over, after its handle left the multi handle:
+ * the caller owns `easy` again (and cleans it up). It may add or remove other
+ * transfers, or call curl_uv_free(). */
+typedef void (*curl_uv_done_fn)(void *arg, CURL *easy, CURLcode result);
+
+/* Creates a driver on loop (initialising libcurl once per process). NULL on failure. */
+struct curl_uv *curl_uv_new(struct uv_loop_s *loop);
+
+/* Starts a transfer. The driver borrows `easy` until done is called or the
+ * transfer is removed; it uses CURLOPT_PRIVATE, which callers must leave alone.
+ * Returns 0, or -1 when curl refused the handle (done is then not called). */
+int curl_uv_add(struct curl_uv *c, CURL *easy, curl_uv_done_fn done, void *arg);
+
+/* Stops a transfer that is not over; done is never called for it. */
+void curl_uv_remove(struct curl_uv *c, CURL *easy);
+
+/* Transfers running now. */
+unsigned curl_uv_running(const struct curl_uv *c);
+
+/* Removes every transfer (without callbacks: their owners clean up their easy
+ * handles) and closes the loop handles; the memory is released once the loop
+ * has run their close callbacks. c may be NULL. */
+void curl_uv_free(struct curl_uv *c);
+
+#endif
