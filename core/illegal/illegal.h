@@ -42,7 +42,7 @@ struct json_object;
  * closing on a full offer book: two OFFER_EXPIRED per open offer, then
  * SESSION_CLOSED, DROP_STARTED, DREW and HAND per player, DROP_DONE and
  * SESSION_OPENED: 2 * 64 + 2 * 8 + 4 = 148. */
-#define IL_MAX_EVENTS      (2 * IL_MAX_OFFERS + 4 * IL_MAX_PLAYERS)
+#define IL_MAX_EVENTS (2 * IL_MAX_OFFERS + 4 * IL_MAX_PLAYERS)
 
 #define IL_PUBLIC (-1) /* event audience: everyone at the table */
 #define IL_GM     (-2) /* actor seat of the Game Master */
@@ -75,10 +75,10 @@ enum il_card_kind {
  * 8..15 dealer roles, 16..23 buyer roles, 24..31 dealer suspects, 32..39
  * buyer suspects. Values are stable: storage uses them.
  */
-#define IL_CARD_TYPES (IL_KINDS * IL_RESOURCES)
-#define IL_CARD(kind, res) ((uint8_t)((kind) * IL_RESOURCES + (res)))
+#define IL_CARD_TYPES      (IL_KINDS * IL_RESOURCES)
+#define IL_CARD(kind, res) ((uint8_t)((kind)*IL_RESOURCES + (res)))
 #define IL_CARD_KIND(type) ((enum il_card_kind)((type) / IL_RESOURCES))
-#define IL_CARD_RES(type) ((enum il_resource)((type) % IL_RESOURCES))
+#define IL_CARD_RES(type)  ((enum il_resource)((type) % IL_RESOURCES))
 
 /* A multiset of cards: how many of each card type. Hands, offers, piles. */
 struct il_bundle {
@@ -166,7 +166,7 @@ enum il_phase {
 const char *il_phase_id(enum il_phase p);
 
 struct il_player {
-    bool active; /* false once removed by the GM */
+    bool active;                  /* false once removed by the GM */
     uint8_t dealer, buyer, extra; /* resources of the dealt deck */
     /* Everything the player holds: resources, the two roles, and the
      * suspect cards the tribunal gave them. */
@@ -196,11 +196,11 @@ struct il_game {
     struct il_player players[IL_MAX_PLAYERS];
 
     enum il_phase phase;
-    uint8_t session; /* current or last dealing session, 1..IL_SESSIONS */
-    uint8_t drops;   /* drops begun so far, 0..IL_DROPS */
-    int64_t deadline;          /* absolute ms; 0 while paused or over */
+    uint8_t session;  /* current or last dealing session, 1..IL_SESSIONS */
+    uint8_t drops;    /* drops begun so far, 0..IL_DROPS */
+    int64_t deadline; /* absolute ms; 0 while paused or over */
     bool paused;
-    int64_t paused_remaining;  /* ms left on the deadline when paused */
+    int64_t paused_remaining; /* ms left on the deadline when paused */
 
     /* The drop in progress: cards in reveal order, how many are shown,
      * and which are still on the table. */
@@ -248,35 +248,37 @@ struct il_action {
 };
 
 enum il_event_type {
-    IL_EV_GAME_STARTED,   /* public: nplayers, in_play in `cards` (one resource card each) */
-    IL_EV_DEALT,          /* private: the player's deck in `cards` */
-    IL_EV_SESSION_OPENED, /* public: number, deadline */
-    IL_EV_SESSION_CLOSED, /* public: number */
-    IL_EV_OFFER_MADE,     /* private to each side: offer_id, player=from, target=to, cards=give, cards2=ask */
-    IL_EV_OFFER_ACCEPTED, /* private to each side: same fields */
-    IL_EV_OFFER_DECLINED, /* private to each side: same fields */
+    IL_EV_GAME_STARTED,    /* public: nplayers, in_play in `cards` (one resource card each) */
+    IL_EV_DEALT,           /* private: the player's deck in `cards` */
+    IL_EV_SESSION_OPENED,  /* public: number, deadline */
+    IL_EV_SESSION_CLOSED,  /* public: number */
+    IL_EV_OFFER_MADE,      /* private to each side: offer_id, player=from, target=to, cards=give,
+                              cards2=ask */
+    IL_EV_OFFER_ACCEPTED,  /* private to each side: same fields */
+    IL_EV_OFFER_DECLINED,  /* private to each side: same fields */
     IL_EV_OFFER_CANCELLED, /* private to each side: same fields */
-    IL_EV_OFFER_EXPIRED,  /* private to each side: same fields */
-    IL_EV_HAND,           /* private: the player's whole hand in `cards`, after a change */
-    IL_EV_DROP_STARTED,   /* public: number (1..4), the deck in `cards` (one card per resource in play) */
-    IL_EV_DROP_REVEALED,  /* public: number (index of the card, 0-based), resource */
-    IL_EV_GRAB_OPENED,    /* public: deadline */
-    IL_EV_GRABBED,        /* public: player took `resource` */
-    IL_EV_LEFTOVER,       /* public: player, who grabbed nothing, was given `resource` */
-    IL_EV_DREW,           /* private (casual): player drew `resource` */
-    IL_EV_DROP_DONE,      /* public: number */
+    IL_EV_OFFER_EXPIRED,   /* private to each side: same fields */
+    IL_EV_HAND,            /* private: the player's whole hand in `cards`, after a change */
+    IL_EV_DROP_STARTED,    /* public: number (1..4), the deck in `cards` (one card per resource in
+                              play) */
+    IL_EV_DROP_REVEALED,   /* public: number (index of the card, 0-based), resource */
+    IL_EV_GRAB_OPENED,     /* public: deadline */
+    IL_EV_GRABBED,         /* public: player took `resource` */
+    IL_EV_LEFTOVER,        /* public: player, who grabbed nothing, was given `resource` */
+    IL_EV_DREW,            /* private (casual): player drew `resource` */
+    IL_EV_DROP_DONE,       /* public: number */
     IL_EV_TRIBUNAL_OPENED, /* public: count of cases */
-    IL_EV_CASE_OPENED,    /* public: number (case index), cards (the suspect cards), deadline */
-    IL_EV_VOTE_OPENED,    /* public: number, deadline */
-    IL_EV_VOTE_RECORDED,  /* private: player voted for target (IL_NOBODY: abstained) */
-    IL_EV_VERDICT,        /* public: number, tally, target = convicted seat or IL_NOBODY, cards */
-    IL_EV_REVEAL,         /* public, at the end: player, cards = everything they hold, score */
-    IL_EV_GAME_OVER,      /* public: scores, winners mask, rank */
-    IL_EV_PAUSED,         /* public: ms left on the clock */
-    IL_EV_RESUMED,        /* public: deadline, ms left */
-    IL_EV_EXTENDED,       /* public: deadline (0 while paused), ms left */
-    IL_EV_PLAYER_REMOVED, /* public: player */
-    IL_EV_TIMER_SET,      /* public: timer, ms */
+    IL_EV_CASE_OPENED,     /* public: number (case index), cards (the suspect cards), deadline */
+    IL_EV_VOTE_OPENED,     /* public: number, deadline */
+    IL_EV_VOTE_RECORDED,   /* private: player voted for target (IL_NOBODY: abstained) */
+    IL_EV_VERDICT,         /* public: number, tally, target = convicted seat or IL_NOBODY, cards */
+    IL_EV_REVEAL,          /* public, at the end: player, cards = everything they hold, score */
+    IL_EV_GAME_OVER,       /* public: scores, winners mask, rank */
+    IL_EV_PAUSED,          /* public: ms left on the clock */
+    IL_EV_RESUMED,         /* public: deadline, ms left */
+    IL_EV_EXTENDED,        /* public: deadline (0 while paused), ms left */
+    IL_EV_PLAYER_REMOVED,  /* public: player */
+    IL_EV_TIMER_SET,       /* public: timer, ms */
 };
 
 struct il_event {
@@ -291,8 +293,8 @@ struct il_event {
     enum il_timer timer;
     int64_t ms;
     struct il_bundle cards, cards2;
-    uint8_t tally[IL_MAX_PLAYERS]; /* VERDICT: votes each seat received */
-    uint8_t abstentions;           /* VERDICT: active players who did not vote */
+    uint8_t tally[IL_MAX_PLAYERS];  /* VERDICT: votes each seat received */
+    uint8_t abstentions;            /* VERDICT: active players who did not vote */
     int16_t scores[IL_MAX_PLAYERS]; /* GAME_OVER */
     uint8_t rank[IL_MAX_PLAYERS];   /* GAME_OVER: 1 = first; ties share a rank */
     uint8_t winners;                /* GAME_OVER: bit mask of seats */
@@ -308,32 +310,32 @@ struct il_events {
 /* Error codes. Every rejected action leaves the game and the events unchanged. */
 enum il_error {
     IL_OK = 0,
-    IL_ERR_BAD_ACTION,          /* unknown action type or field out of range */
-    IL_ERR_BAD_PLAYER_COUNT,    /* setup: not 4..8 players */
-    IL_ERR_BAD_RESOURCES,       /* setup: the GM's choice does not name nplayers resources */
-    IL_ERR_BAD_TIMER,           /* a timer outside IL_TIMER_MIN_MS .. IL_TIMER_MAX_MS */
-    IL_ERR_GAME_OVER,           /* the game has ended */
-    IL_ERR_WRONG_PHASE,         /* not allowed in the current phase */
-    IL_ERR_PAUSED,              /* the GM paused the game */
-    IL_ERR_NOT_PAUSED,          /* resume while running */
-    IL_ERR_NOT_GM,              /* a GM action from a player */
-    IL_ERR_NOT_A_PLAYER,        /* actor or target is no active player */
-    IL_ERR_SELF_TARGET,         /* an offer to oneself */
-    IL_ERR_SELF_VOTE,           /* a vote for oneself */
-    IL_ERR_EMPTY_OFFER,         /* nothing given and nothing asked */
-    IL_ERR_NOT_TRADABLE,        /* a role or suspect card in an offer */
-    IL_ERR_NOT_IN_PLAY,         /* a resource that is not in this game */
-    IL_ERR_CARDS_NOT_HELD,      /* the offerer does not hold what they offer */
-    IL_ERR_OFFERER_LACKS_CARDS, /* accept: the offerer no longer holds the cards */
+    IL_ERR_BAD_ACTION,           /* unknown action type or field out of range */
+    IL_ERR_BAD_PLAYER_COUNT,     /* setup: not 4..8 players */
+    IL_ERR_BAD_RESOURCES,        /* setup: the GM's choice does not name nplayers resources */
+    IL_ERR_BAD_TIMER,            /* a timer outside IL_TIMER_MIN_MS .. IL_TIMER_MAX_MS */
+    IL_ERR_GAME_OVER,            /* the game has ended */
+    IL_ERR_WRONG_PHASE,          /* not allowed in the current phase */
+    IL_ERR_PAUSED,               /* the GM paused the game */
+    IL_ERR_NOT_PAUSED,           /* resume while running */
+    IL_ERR_NOT_GM,               /* a GM action from a player */
+    IL_ERR_NOT_A_PLAYER,         /* actor or target is no active player */
+    IL_ERR_SELF_TARGET,          /* an offer to oneself */
+    IL_ERR_SELF_VOTE,            /* a vote for oneself */
+    IL_ERR_EMPTY_OFFER,          /* nothing given and nothing asked */
+    IL_ERR_NOT_TRADABLE,         /* a role or suspect card in an offer */
+    IL_ERR_NOT_IN_PLAY,          /* a resource that is not in this game */
+    IL_ERR_CARDS_NOT_HELD,       /* the offerer does not hold what they offer */
+    IL_ERR_OFFERER_LACKS_CARDS,  /* accept: the offerer no longer holds the cards */
     IL_ERR_RECEIVER_LACKS_CARDS, /* accept: the receiver does not hold what is asked */
-    IL_ERR_NO_SUCH_OFFER,       /* no open offer with that id */
-    IL_ERR_NOT_RECEIVER,        /* accept/decline of an offer made to someone else */
-    IL_ERR_NOT_OFFERER,         /* cancel of someone else's offer */
-    IL_ERR_TOO_MANY_OFFERS,     /* IL_MAX_OFFERS_FROM or IL_MAX_OFFERS reached */
-    IL_ERR_GRAB_NOT_OPEN,       /* grab before the last drop card is shown */
-    IL_ERR_ALREADY_GRABBED,     /* a second grab in the same drop */
-    IL_ERR_CARD_GONE,           /* no such card left on the table */
-    IL_ERR_CORRUPT,             /* from_json: the stored game breaks a rule */
+    IL_ERR_NO_SUCH_OFFER,        /* no open offer with that id */
+    IL_ERR_NOT_RECEIVER,         /* accept/decline of an offer made to someone else */
+    IL_ERR_NOT_OFFERER,          /* cancel of someone else's offer */
+    IL_ERR_TOO_MANY_OFFERS,      /* IL_MAX_OFFERS_FROM or IL_MAX_OFFERS reached */
+    IL_ERR_GRAB_NOT_OPEN,        /* grab before the last drop card is shown */
+    IL_ERR_ALREADY_GRABBED,      /* a second grab in the same drop */
+    IL_ERR_CARD_GONE,            /* no such card left on the table */
+    IL_ERR_CORRUPT,              /* from_json: the stored game breaks a rule */
     IL_ERR_COUNT
 };
 
@@ -347,9 +349,8 @@ const char *il_error_id(enum il_error e);
  * Emits GAME_STARTED, one DEALT per player, and SESSION_OPENED.
  * Errors: IL_ERR_BAD_PLAYER_COUNT, IL_ERR_BAD_RESOURCES, IL_ERR_BAD_TIMER.
  */
-enum il_error il_game_setup(struct il_game *g, const struct il_config *config,
-                            unsigned nplayers, int64_t now, struct rng *rng,
-                            struct il_events *ev);
+enum il_error il_game_setup(struct il_game *g, const struct il_config *config, unsigned nplayers,
+                            int64_t now, struct rng *rng, struct il_events *ev);
 
 /*
  * Applies one action at time `now`, appending what happened to ev.
@@ -377,7 +378,8 @@ int il_score(const struct il_game *g, unsigned seat);
  */
 bool il_game_check(const struct il_game *g, char *why, size_t whylen);
 
-/* Serialises g into a new json-c object; the caller owns it (json_object_put). NULL on no memory. */
+/* Serialises g into a new json-c object; the caller owns it (json_object_put). NULL on no memory.
+ */
 struct json_object *il_game_to_json(const struct il_game *g);
 
 /* Restores g from json made by il_game_to_json(). IL_ERR_CORRUPT when a field is
