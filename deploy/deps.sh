@@ -6,7 +6,7 @@ mode=${1:-build}
 pkgs="cmake make gcc pkg-config libuv1-dev libwebsockets-dev libcurl4-openssl-dev libjson-c-dev
 libsqlite3-dev libinih-dev"
 if [ "$mode" = test ]; then
-    pkgs="$pkgs libcmocka-dev clang-format mandoc systemd" # mandoc, systemd-analyze: tests/deploy
+    pkgs="$pkgs libcmocka-dev clang-format mandoc systemd" # the format and deploy tests
     pkgs="$pkgs chromium fonts-noto-color-emoji" # the local table's browser tests
     command -v npm >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"
 fi
