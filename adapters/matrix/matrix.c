@@ -80,6 +80,7 @@ void mx_fail(struct mx *m, const char *why)
     m->phase = MX_FAILED;
     cancel_calls(m);
     uv_timer_stop(&m->poll_timer);
+    uv_timer_stop(&m->dm_timer);
 }
 
 static void run_probes(struct mx *m);
@@ -337,6 +338,7 @@ static void mx_stop(struct platform *p)
     cancel_calls(m);
     uv_timer_stop(&m->poll_timer);
     uv_timer_stop(&m->defer);
+    uv_timer_stop(&m->dm_timer);
     mx_http_free(m->http);
     m->http = NULL;
     /* The timers are closed here, before the daemon walks the loop to close what is left. */
@@ -344,6 +346,8 @@ static void mx_stop(struct platform *p)
         uv_close((uv_handle_t *)&m->poll_timer, on_handle_closed);
     if (!uv_is_closing((uv_handle_t *)&m->defer))
         uv_close((uv_handle_t *)&m->defer, on_handle_closed);
+    if (!uv_is_closing((uv_handle_t *)&m->dm_timer))
+        uv_close((uv_handle_t *)&m->dm_timer, on_handle_closed);
 }
 
 static void free_mx(struct mx *m)
@@ -359,6 +363,8 @@ static void free_mx(struct mx *m)
     mx_rooms_free(m);
     json_object_put(m->direct);
     json_object_put(m->dm_creating);
+    json_object_put(m->direct_pending);
+    json_object_put(m->dm_recheck);
     json_object_put(m->probes);
     json_object_put(m->probe_answers);
     json_object_put(m->joining);
@@ -443,6 +449,8 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
     m->mod_level = cfg->matrix_moderator_power_level;
     m->direct = json_object_new_object();
     m->dm_creating = json_object_new_object();
+    m->direct_pending = json_object_new_object();
+    m->dm_recheck = json_object_new_object();
     m->probes = json_object_new_object();
     m->probe_answers = json_object_new_object();
     m->joining = json_object_new_object();
@@ -453,9 +461,11 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
     m->inflight = json_object_new_array();
     uv_timer_init(m->loop, &m->poll_timer);
     uv_timer_init(m->loop, &m->defer);
+    uv_timer_init(m->loop, &m->dm_timer);
     m->poll_timer.data = m;
     m->defer.data = m;
-    m->handles_open = 2;
+    m->dm_timer.data = m;
+    m->handles_open = 3;
     if (!m->hs || !m->direct || !m->outbox) {
         snprintf(err, errlen, "out of memory");
         mx_destroy(&m->base);

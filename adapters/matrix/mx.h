@@ -23,6 +23,10 @@ struct config;
 #define MX_NOTICE_EVERY_MS (10 * 60 * 1000) /* encrypted-room notice, per room */
 #define MX_SEEN_MAX        4096             /* event ids remembered against replays */
 #define MX_SEND_LANES      6                /* sends in flight at once, one per room */
+#define MX_DM_RECHECK_MS   5000             /* a failed createRoom is looked for this long */
+/* State event the bot sets in each direct room it creates, naming the player: after a crash or
+ * a lost createRoom answer, the room is found in the sync and reused, not created again. */
+#define MX_DM_MARKER "org.illegald.direct"
 
 struct mx_room {
     char *id;
@@ -32,6 +36,8 @@ struct mx_room {
     int users_default;
     struct json_object *power; /* "users" of m.room.power_levels, or NULL */
     struct json_object *names; /* user id -> display name */
+    struct json_object *gone;  /* user id -> true: left or banned */
+    char *dm_for;              /* the player named by the bot's MX_DM_MARKER state, or NULL */
     uint64_t notice_ms;        /* when the encrypted-room notice was last sent */
 };
 
@@ -51,8 +57,14 @@ struct mx {
     char *since;
 
     struct mx_room *rooms;
-    struct json_object *direct;      /* m.direct: user -> [room ids] */
-    struct json_object *dm_creating; /* user -> true while createRoom runs */
+    struct json_object *direct; /* m.direct: user -> [room ids] */
+    struct json_object
+        *direct_pending; /* user -> [room ids] added here, not yet seen from the server */
+    bool direct_busy, direct_dirty;  /* one m.direct PUT at a time; another one after it */
+    struct json_object *dm_creating; /* user -> true while createRoom runs, false if it failed */
+    struct json_object *dm_recheck;  /* user -> sync number after which to look again */
+    uv_timer_t dm_timer;             /* looks again for rooms whose creation got no answer */
+    uint64_t syncs_started;          /* /sync requests started, to order rechecks */
     struct json_object *probes;      /* user -> true: probe_dm waiting for a DM room */
     struct json_object *joining;     /* room id -> true while a join runs */
 
@@ -109,6 +121,7 @@ bool mx_room_is_moderator(struct mx *m, struct mx_room *r, const char *user);
 const char *mx_dm_user(struct mx *m, const char *room_id);
 const char *mx_dm_room(struct mx *m, const char *user);
 int mx_dm_ensure(struct mx *m, const char *user);
+void mx_dm_recheck(struct mx *m, bool timer);
 void mx_direct_set(struct mx *m, struct json_object *content);
 bool mx_invite_allowed(struct mx *m, const char *inviter);
 void mx_join(struct mx *m, const char *room_id);

@@ -27,9 +27,11 @@ struct mx_room *mx_room_get(struct mx *m, const char *id, bool create)
         return NULL;
     r->id = strdup(id);
     r->names = json_object_new_object();
-    if (!r->id || !r->names) {
+    r->gone = json_object_new_object();
+    if (!r->id || !r->names || !r->gone) {
         free(r->id);
         json_object_put(r->names);
+        json_object_put(r->gone);
         free(r);
         return NULL;
     }
@@ -44,8 +46,10 @@ void mx_rooms_free(struct mx *m)
         struct mx_room *r = m->rooms;
         m->rooms = r->next;
         free(r->id);
+        free(r->dm_for);
         json_object_put(r->power);
         json_object_put(r->names);
+        json_object_put(r->gone);
         free(r);
     }
 }
@@ -64,6 +68,13 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
         r->users_default = d ? json_object_get_int(d) : 0;
     } else if (strcmp(type, "m.room.encryption") == 0 && !*skey) {
         r->encrypted = true;
+    } else if (strcmp(type, MX_DM_MARKER) == 0 && !*skey) {
+        const char *sender = mx_jstr(ev, "sender");
+        const char *user = mx_jstr(content, "user");
+        if (sender && strcmp(sender, m->user_id) == 0 && user) {
+            free(r->dm_for);
+            r->dm_for = strdup(user);
+        }
     } else if (strcmp(type, "m.room.member") == 0) {
         const char *ms = mx_jstr(content, "membership");
         const char *name = mx_jstr(content, "displayname");
@@ -71,6 +82,10 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
             json_object_object_add(r->names, skey, json_object_new_string(name));
         else
             json_object_object_del(r->names, skey);
+        if (ms && (strcmp(ms, "leave") == 0 || strcmp(ms, "ban") == 0))
+            json_object_object_add(r->gone, skey, json_object_new_boolean(1));
+        else if (ms)
+            json_object_object_del(r->gone, skey);
         if (ms && strcmp(skey, m->user_id) == 0)
             r->joined = strcmp(ms, "join") == 0;
     }
@@ -85,6 +100,35 @@ bool mx_room_is_moderator(struct mx *m, struct mx_room *r, const char *user)
     return level >= m->mod_level;
 }
 
+static bool list_has(struct json_object *list, const char *room)
+{
+    for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+        const char *id = json_object_get_string(json_object_array_get_idx(list, i));
+        if (id && strcmp(id, room) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Puts room first in m->direct[user] (the newest direct room comes first). */
+static void direct_prepend(struct mx *m, const char *user, const char *room)
+{
+    struct json_object *list = json_object_new_array();
+    json_object_array_add(list, json_object_new_string(room));
+    struct json_object *old = mx_jobj(m->direct, user, json_type_array);
+    for (size_t i = 0; old && i < json_object_array_length(old); i++) {
+        const char *id = json_object_get_string(json_object_array_get_idx(old, i));
+        if (id && strcmp(id, room) != 0)
+            json_object_array_add(list, json_object_new_string(id));
+    }
+    json_object_object_add(m->direct, user, list);
+}
+
+/*
+ * The server's m.direct replaces ours, except for the rooms added here that the server has not
+ * shown yet: a sync answer can be older than the PUT that recorded them, and forgetting them
+ * would make the bot create another room for the same player.
+ */
 void mx_direct_set(struct mx *m, struct json_object *content)
 {
     if (!content || !json_object_is_type(content, json_type_object))
@@ -94,6 +138,25 @@ void mx_direct_set(struct mx *m, struct json_object *content)
         return;
     json_object_put(m->direct);
     m->direct = copy;
+    struct json_object *still = json_object_new_object();
+    json_object_object_foreach(m->direct_pending, user, rooms)
+    {
+        struct json_object *keep = json_object_new_array();
+        struct json_object *server = mx_jobj(m->direct, user, json_type_array);
+        for (size_t i = 0; i < json_object_array_length(rooms); i++) {
+            const char *id = json_object_get_string(json_object_array_get_idx(rooms, i));
+            if (!id || list_has(server, id))
+                continue;
+            json_object_array_add(keep, json_object_new_string(id));
+            direct_prepend(m, user, id);
+        }
+        if (json_object_array_length(keep) > 0)
+            json_object_object_add(still, user, keep);
+        else
+            json_object_put(keep);
+    }
+    json_object_put(m->direct_pending);
+    m->direct_pending = still;
 }
 
 const char *mx_dm_user(struct mx *m, const char *room_id)
@@ -117,31 +180,62 @@ const char *mx_dm_room(struct mx *m, const char *user)
     for (size_t i = 0; rooms && i < json_object_array_length(rooms); i++) {
         const char *id = json_object_get_string(json_object_array_get_idx(rooms, i));
         struct mx_room *r = id ? mx_room_get(m, id, false) : NULL;
-        if (r && r->joined && !r->encrypted)
+        if (r && r->joined && !r->encrypted && !mx_jobj(r->gone, user, json_type_boolean))
             return r->id;
     }
     return NULL;
 }
 
+static void direct_save(struct mx *m);
+
 static enum mx_next on_direct_saved(void *arg, const struct mx_resp *r)
 {
-    (void)arg;
+    struct mx *m = arg;
     if (r->status != 200)
         log_warn(MOD, NULL, "saving m.direct failed: HTTP %ld %s", r->status,
                  r->errcode ? r->errcode : "");
+    m->direct_busy = false;
+    if (m->direct_dirty && m->phase != MX_STOPPED)
+        direct_save(m);
     return MX_DONE;
 }
 
+/* PUTs m.direct; one PUT at a time, so an older map never lands after a newer one. */
 static void direct_save(struct mx *m)
 {
+    if (m->direct_busy) {
+        m->direct_dirty = true;
+        return;
+    }
     char *eu = mx_escape(m->user_id);
     if (!eu)
         return;
     char path[1024];
     snprintf(path, sizeof(path), "/_matrix/client/v3/user/%s/account_data/m.direct", eu);
     free(eu);
-    mx_http_call(m->http, "PUT", path, json_object_to_json_string_ext(m->direct, 0),
-                 MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, on_direct_saved, m);
+    m->direct_dirty = false;
+    if (mx_http_call(m->http, "PUT", path, json_object_to_json_string_ext(m->direct, 0),
+                     MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, on_direct_saved, m))
+        m->direct_busy = true;
+}
+
+/* Records room as user's direct room, here and in the account data. */
+static void direct_add(struct mx *m, const char *user, const char *room)
+{
+    direct_prepend(m, user, room);
+    struct json_object *pend = mx_jobj(m->direct_pending, user, json_type_array);
+    if (!pend) {
+        pend = json_object_new_array();
+        json_object_object_add(m->direct_pending, user, pend);
+    }
+    if (!list_has(pend, room))
+        json_object_array_add(pend, json_object_new_string(room));
+    direct_save(m);
+}
+
+static void on_dm_timer_cb(uv_timer_t *t)
+{
+    mx_dm_recheck(t->data, true);
 }
 
 struct dm_req {
@@ -158,27 +252,53 @@ static void answer_probe(struct mx *m, const char *user, bool ok)
     mx_defer(m);
 }
 
+/* A joined room the bot created earlier for user (its marker says so), still usable. */
+static struct mx_room *marked_room(struct mx *m, const char *user)
+{
+    for (struct mx_room *r = m->rooms; r; r = r->next)
+        if (r->dm_for && strcmp(r->dm_for, user) == 0 && r->joined && !r->encrypted &&
+            !mx_jobj(r->gone, user, json_type_boolean))
+            return r;
+    return NULL;
+}
+
+static void dm_ready(struct mx *m, const char *user, const char *room, const char *how)
+{
+    direct_add(m, user, room);
+    json_object_object_del(m->dm_creating, user);
+    json_object_object_del(m->dm_recheck, user);
+    log_info(MOD, NULL, "%s the direct room %s for %s", how, room, user);
+    answer_probe(m, user, true);
+}
+
+static void arm_recheck(struct mx *m)
+{
+    if (m->phase != MX_STOPPED && json_object_object_length(m->dm_recheck) > 0 &&
+        !uv_is_active((uv_handle_t *)&m->dm_timer))
+        uv_timer_start(&m->dm_timer, on_dm_timer_cb, MX_DM_RECHECK_MS, 0);
+}
+
 static enum mx_next on_dm_created(void *arg, const struct mx_resp *r)
 {
     struct dm_req *q = arg;
     struct mx *m = q->m;
     const char *room = mx_jstr(r->json, "room_id");
-    if (r->status == 200 && !room)
-        return MX_RETRY;
-    if (r->status == 200) {
+    if (r->status == 200 && room) {
         struct mx_room *rm = mx_room_get(m, room, true);
-        if (rm)
+        if (rm) {
             rm->joined = true;
-        struct json_object *list = json_object_new_array();
-        json_object_array_add(list, json_object_new_string(room));
-        struct json_object *old = mx_jobj(m->direct, q->user, json_type_array);
-        for (size_t i = 0; old && i < json_object_array_length(old); i++)
-            json_object_array_add(list, json_object_get(json_object_array_get_idx(old, i)));
-        json_object_object_add(m->direct, q->user, list);
-        direct_save(m);
-        json_object_object_del(m->dm_creating, q->user);
-        log_info(MOD, NULL, "created the direct room %s for %s", room, q->user);
-        answer_probe(m, q->user, true);
+            free(rm->dm_for);
+            rm->dm_for = strdup(q->user);
+        }
+        dm_ready(m, q->user, room, "created");
+    } else if (r->status == 0 || r->status >= 500 || r->status == 429 || r->status == 200) {
+        /* No usable answer: the room may exist anyway. Look for it in a sync that starts
+         * after now (or after MX_DM_RECHECK_MS) before creating another one. */
+        log_warn(MOD, NULL, "no answer to createRoom for %s (HTTP %ld); looking for the room first",
+                 q->user, r->status);
+        json_object_object_add(m->dm_recheck, q->user,
+                               json_object_new_int64((int64_t)m->syncs_started));
+        arm_recheck(m);
     } else {
         log_warn(MOD, NULL, "cannot create a direct room for %s: HTTP %ld %s", q->user, r->status,
                  r->errcode ? r->errcode : "");
@@ -191,11 +311,8 @@ static enum mx_next on_dm_created(void *arg, const struct mx_resp *r)
     return MX_DONE;
 }
 
-int mx_dm_ensure(struct mx *m, const char *user)
+static int create_dm(struct mx *m, const char *user)
 {
-    struct json_object *st;
-    if (json_object_object_get_ex(m->dm_creating, user, &st))
-        return json_object_get_boolean(st) ? 0 : -1;
     struct dm_req *q = calloc(1, sizeof(*q));
     if (!q)
         return -1;
@@ -207,10 +324,20 @@ int mx_dm_ensure(struct mx *m, const char *user)
     struct json_object *inv = json_object_new_array();
     json_object_array_add(inv, json_object_new_string(user));
     json_object_object_add(body, "invite", inv);
+    struct json_object *marker = json_object_new_object();
+    json_object_object_add(marker, "type", json_object_new_string(MX_DM_MARKER));
+    json_object_object_add(marker, "state_key", json_object_new_string(""));
+    struct json_object *mc = json_object_new_object();
+    json_object_object_add(mc, "user", json_object_new_string(user));
+    json_object_object_add(marker, "content", mc);
+    struct json_object *init = json_object_new_array();
+    json_object_array_add(init, marker);
+    json_object_object_add(body, "initial_state", init);
+    /* Not retried by the client: a retry after a lost answer would make a second room. */
     struct mx_call *c = NULL;
     if (q->user)
         c = mx_http_call(m->http, "POST", "/_matrix/client/v3/createRoom",
-                         json_object_to_json_string_ext(body, 0), MX_CALL_TIMEOUT_MS, MX_CALL_RETRY,
+                         json_object_to_json_string_ext(body, 0), MX_CALL_TIMEOUT_MS, 0,
                          on_dm_created, q);
     json_object_put(body);
     if (!c) {
@@ -220,6 +347,51 @@ int mx_dm_ensure(struct mx *m, const char *user)
     }
     json_object_object_add(m->dm_creating, user, json_object_new_boolean(1));
     return 0;
+}
+
+int mx_dm_ensure(struct mx *m, const char *user)
+{
+    struct json_object *st;
+    if (json_object_object_get_ex(m->dm_creating, user, &st))
+        return json_object_get_boolean(st) ? 0 : -1;
+    struct mx_room *r = marked_room(m, user);
+    if (r) {
+        /* Created before a crash or a lost answer, and not recorded yet. */
+        dm_ready(m, user, r->id, "found");
+        mx_defer(m);
+        return 0;
+    }
+    return create_dm(m, user);
+}
+
+/*
+ * Looks again for the rooms whose createRoom got no answer: after a sync that started since
+ * (timer false), or when MX_DM_RECHECK_MS passed (timer true). A room found is used; otherwise
+ * it is created again.
+ */
+void mx_dm_recheck(struct mx *m, bool timer)
+{
+    if (m->phase != MX_SYNCING)
+        return;
+    struct json_object *todo = json_object_new_array();
+    json_object_object_foreach(m->dm_recheck, who, after)
+    {
+        if (timer || (uint64_t)json_object_get_int64(after) < m->syncs_started)
+            json_object_array_add(todo, json_object_new_string(who));
+    }
+    for (size_t i = 0; i < json_object_array_length(todo); i++) {
+        const char *user = json_object_get_string(json_object_array_get_idx(todo, i));
+        json_object_object_del(m->dm_recheck, user);
+        json_object_object_del(m->dm_creating, user);
+        if (mx_dm_ensure(m, user) != 0) {
+            json_object_object_add(m->dm_creating, user, json_object_new_boolean(0));
+            answer_probe(m, user, false);
+        }
+    }
+    json_object_put(todo);
+    if (json_object_object_length(m->dm_recheck) == 0)
+        uv_timer_stop(&m->dm_timer);
+    mx_pump(m);
 }
 
 bool mx_invite_allowed(struct mx *m, const char *inviter)

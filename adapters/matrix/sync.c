@@ -32,7 +32,7 @@ static const char *const timeline_types[] = {
     "m.room.power_levels", "m.room.encryption",
 };
 static const char *const state_types[] = {"m.room.member", "m.room.power_levels",
-                                          "m.room.encryption"};
+                                          "m.room.encryption", MX_DM_MARKER};
 
 static struct json_object *str_array(const char *const *v, size_t n)
 {
@@ -59,7 +59,7 @@ static struct json_object *filter_new(int timeline_limit)
     json_object_object_add(tl, "lazy_load_members", json_object_new_boolean(1));
     json_object_object_add(room, "timeline", tl);
     struct json_object *st = json_object_new_object();
-    json_object_object_add(st, "types", str_array(state_types, 3));
+    json_object_object_add(st, "types", str_array(state_types, 4));
     json_object_object_add(st, "lazy_load_members", json_object_new_boolean(1));
     json_object_object_add(room, "state", st);
     struct json_object *eph = json_object_new_object();
@@ -365,6 +365,8 @@ static void batch_done(struct mx *m)
         mx_polls_arm(m);
         mx_probes_after_snapshot(m);
         mx_pump(m);
+    } else if (m->phase == MX_SYNCING && json_object_object_length(m->dm_recheck) > 0) {
+        mx_dm_recheck(m, false);
     }
     if (m->phase == MX_SYNCING)
         sync_next(m);
@@ -508,6 +510,7 @@ static void sync_next(struct mx *m)
     }
     free(ef);
     free(es);
+    m->syncs_started++;
     if (path)
         m->sync_call = mx_http_call(m->http, "GET", path, NULL, MX_SYNC_TIMEOUT_MS + 30000,
                                     MX_CALL_RETRY, on_sync, m);
@@ -530,6 +533,7 @@ static void snapshot(struct mx *m)
             snprintf(path, n, "/_matrix/client/v3/sync?timeout=0&filter=%s", ef);
     }
     free(ef);
+    m->syncs_started++;
     if (path)
         m->sync_call = mx_http_call(m->http, "GET", path, NULL, MX_CALL_TIMEOUT_MS * 4,
                                     MX_CALL_RETRY, on_sync, m);

@@ -62,6 +62,7 @@ struct hs {
     int next_room, next_event, next_filter, next_login;
     int max_timeline;
     bool soft_logout;
+    bool dirty; /* the stream moved: parked syncs may have something to say */
 };
 
 static uint64_t now_ms(void)
@@ -116,6 +117,7 @@ static char *add_event(struct hs *hs, const char *room, const char *sender, cons
     if (state_key)
         json_object_object_add(ev, "state_key", json_object_new_string(state_key));
     hs->pos++;
+    hs->dirty = true;
     struct json_object *entry = json_object_new_object();
     json_object_object_add(entry, "pos", json_object_new_int64(hs->pos));
     json_object_object_add(entry, "room", json_object_new_string(room));
@@ -351,9 +353,25 @@ static struct json_object *state_list(struct json_object *room, struct json_obje
     return a;
 }
 
+/* The index of the first log entry after stream position since (positions only grow). */
+static size_t log_after(struct hs *hs, long since)
+{
+    size_t lo = 0, hi = json_object_array_length(hs->log);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        long p = (long)json_object_get_int64(jget(json_object_array_get_idx(hs->log, mid), "pos"));
+        if (p <= since)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static struct json_object *build_sync(struct hs *hs, long since, struct json_object *filter,
                                       bool *changes)
 {
+    size_t start = log_after(hs, since);
     bool initial = since < 0;
     struct json_object *rf = jget(filter, "room");
     struct json_object *tf = jget(rf, "timeline");
@@ -412,10 +430,9 @@ static struct json_object *build_sync(struct hs *hs, long since, struct json_obj
         }
         bool fresh = initial || mpos > since;
         struct json_object *evs = json_object_new_array();
-        for (size_t i = 0; i < json_object_array_length(hs->log); i++) {
+        for (size_t i = start; i < json_object_array_length(hs->log); i++) {
             struct json_object *e = json_object_array_get_idx(hs->log, i);
-            long p = (long)json_object_get_int64(jget(e, "pos"));
-            if (p <= since || strcmp(jstr(e, "room"), rid) != 0)
+            if (strcmp(jstr(e, "room"), rid) != 0)
                 continue;
             if (!type_ok(ttypes, jstr(jget(e, "event"), "type")))
                 continue;
@@ -722,12 +739,22 @@ static void handle(struct hs *hs, struct conn *c, const char *method, const char
             json_object_put(hs->direct);
             hs->direct = json_object_get(body);
             hs->direct_pos = ++hs->pos; /* account data moves the stream too */
+            hs->dirty = true;
             respond(c, 200, json_object_new_object());
         } else {
             error(c, 400, "M_BAD_JSON", "bad m.direct");
         }
     } else if (nseg == 1 && IS(0, "createRoom") && strcmp(method, "POST") == 0) {
         char *room = new_room(hs, HS_BOT, false);
+        struct json_object *init = jget(body, "initial_state");
+        for (size_t i = 0; init && i < json_object_array_length(init); i++) {
+            struct json_object *ev = json_object_array_get_idx(init, i);
+            const char *t = jstr(ev, "type");
+            const char *sk = jstr(ev, "state_key");
+            struct json_object *content = jget(ev, "content");
+            if (t && content)
+                free(add_event(hs, room, HS_BOT, t, sk ? sk : "", json_object_get(content)));
+        }
         struct json_object *inv = jget(body, "invite");
         struct json_object *isd = jget(body, "is_direct");
         for (size_t i = 0; inv && i < json_object_array_length(inv); i++) {
@@ -852,6 +879,10 @@ static void parse(struct conn *c)
         c->len -= hlen + clen;
         uv_mutex_lock(&hs->mu);
         handle(hs, c, method, target, auth[0] ? auth : NULL, body);
+        if (hs->dirty) {
+            hs->dirty = false;
+            serve_parked(hs, false);
+        }
         uv_mutex_unlock(&hs->mu);
         free(body);
     }
@@ -901,7 +932,14 @@ static void on_connection(uv_stream_t *server, int status)
 static void on_wake(uv_async_t *a)
 {
     struct hs *hs = a->data;
-    if (hs->running)
+    uv_mutex_lock(&hs->mu);
+    bool running = hs->running;
+    if (running && hs->dirty) {
+        hs->dirty = false;
+        serve_parked(hs, false);
+    }
+    uv_mutex_unlock(&hs->mu);
+    if (running)
         return;
     while (hs->conns)
         conn_close(hs->conns);
@@ -985,11 +1023,20 @@ void hs_free(struct hs *hs)
 
 /* ---- control API ---- */
 
+/* Unlocks and wakes the server's loop, which answers parked syncs at once. */
+static void unlock_wake(struct hs *hs)
+{
+    bool dirty = hs->dirty && hs->running;
+    uv_mutex_unlock(&hs->mu);
+    if (dirty)
+        uv_async_send(&hs->wake);
+}
+
 char *hs_create_room(struct hs *hs, const char *creator, bool encrypted)
 {
     uv_mutex_lock(&hs->mu);
     char *id = new_room(hs, creator, encrypted);
-    uv_mutex_unlock(&hs->mu);
+    unlock_wake(hs);
     return id;
 }
 
@@ -997,7 +1044,14 @@ void hs_join(struct hs *hs, const char *room, const char *user)
 {
     uv_mutex_lock(&hs->mu);
     free(add_event(hs, room, user, "m.room.member", user, member_content("join")));
-    uv_mutex_unlock(&hs->mu);
+    unlock_wake(hs);
+}
+
+void hs_leave(struct hs *hs, const char *room, const char *user)
+{
+    uv_mutex_lock(&hs->mu);
+    free(add_event(hs, room, user, "m.room.member", user, member_content("leave")));
+    unlock_wake(hs);
 }
 
 void hs_set_displayname(struct hs *hs, const char *room, const char *user, const char *name)
@@ -1006,14 +1060,14 @@ void hs_set_displayname(struct hs *hs, const char *room, const char *user, const
     struct json_object *c = member_content("join");
     json_object_object_add(c, "displayname", json_object_new_string(name));
     free(add_event(hs, room, user, "m.room.member", user, c));
-    uv_mutex_unlock(&hs->mu);
+    unlock_wake(hs);
 }
 
 void hs_invite_bot(struct hs *hs, const char *room, const char *inviter)
 {
     uv_mutex_lock(&hs->mu);
     free(add_event(hs, room, inviter, "m.room.member", HS_BOT, member_content("invite")));
-    uv_mutex_unlock(&hs->mu);
+    unlock_wake(hs);
 }
 
 void hs_set_power(struct hs *hs, const char *room, const char *user, int level)
@@ -1025,7 +1079,7 @@ void hs_set_power(struct hs *hs, const char *room, const char *user, int level)
     json_object_deep_copy(jget(old, "content"), &pl, NULL);
     json_object_object_add(jget(pl, "users"), user, json_object_new_int(level));
     free(add_event(hs, room, jstr(old, "sender"), "m.room.power_levels", "", pl));
-    uv_mutex_unlock(&hs->mu);
+    unlock_wake(hs);
 }
 
 char *hs_send(struct hs *hs, const char *room, const char *user, const char *type,
@@ -1033,7 +1087,7 @@ char *hs_send(struct hs *hs, const char *room, const char *user, const char *typ
 {
     uv_mutex_lock(&hs->mu);
     char *id = add_event(hs, room, user, type, NULL, json_tokener_parse(content_json));
-    uv_mutex_unlock(&hs->mu);
+    unlock_wake(hs);
     return id;
 }
 
@@ -1084,6 +1138,26 @@ char *hs_poll_vote(struct hs *hs, const char *room, const char *user, const char
     char *id = hs_send(hs, room, user, type, json_object_to_json_string(c));
     json_object_put(c);
     return id;
+}
+
+struct json_object *hs_bot_events_after(struct hs *hs, size_t *cursor)
+{
+    struct json_object *out = json_object_new_array();
+    uv_mutex_lock(&hs->mu);
+    size_t n = json_object_array_length(hs->log);
+    for (size_t i = *cursor; i < n; i++) {
+        struct json_object *e = json_object_array_get_idx(hs->log, i);
+        struct json_object *ev = jget(e, "event");
+        if (strcmp(jstr(ev, "sender"), HS_BOT) != 0 || jget(ev, "state_key"))
+            continue;
+        struct json_object *copy = NULL;
+        json_object_deep_copy(ev, &copy, NULL);
+        json_object_object_add(copy, "room_id", json_object_new_string(jstr(e, "room")));
+        json_object_array_add(out, copy);
+    }
+    *cursor = n;
+    uv_mutex_unlock(&hs->mu);
+    return out;
 }
 
 struct json_object *hs_bot_events(struct hs *hs, const char *type)
@@ -1170,4 +1244,12 @@ void hs_set_max_timeline(struct hs *hs, int limit)
     uv_mutex_lock(&hs->mu);
     hs->max_timeline = limit;
     uv_mutex_unlock(&hs->mu);
+}
+
+int hs_dump(struct hs *hs, const char *path)
+{
+    uv_mutex_lock(&hs->mu);
+    int rc = json_object_to_file_ext(path, hs->log, JSON_C_TO_STRING_PLAIN);
+    uv_mutex_unlock(&hs->mu);
+    return rc;
 }

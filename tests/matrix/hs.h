@@ -30,6 +30,7 @@ void hs_free(struct hs *hs);
 /* Rooms and users. Returned strings are malloc'd. */
 char *hs_create_room(struct hs *hs, const char *creator, bool encrypted);
 void hs_join(struct hs *hs, const char *room, const char *user);
+void hs_leave(struct hs *hs, const char *room, const char *user);
 void hs_invite_bot(struct hs *hs, const char *room, const char *inviter);
 void hs_set_power(struct hs *hs, const char *room, const char *user, int level);
 void hs_set_displayname(struct hs *hs, const char *room, const char *user, const char *name);
@@ -45,6 +46,10 @@ char *hs_poll_vote(struct hs *hs, const char *room, const char *user, const char
 /* What the bot did. */
 /* A copy of the bot's events (each with "room_id"), oldest first, optionally of one type. */
 struct json_object *hs_bot_events(struct hs *hs, const char *type);
+/* The bot's events added since *cursor (a position in the server's log, start at 0). */
+struct json_object *hs_bot_events_after(struct hs *hs, size_t *cursor);
+/* Writes the server's whole event log (JSON) to path, for diagnostics. Returns 0 or -1. */
+int hs_dump(struct hs *hs, const char *path);
 /* The direct room the bot recorded in m.direct for user, or NULL (malloc'd). */
 char *hs_direct_room(struct hs *hs, const char *user);
 /* Requests seen whose "METHOD path" contains substr. */
