@@ -13,6 +13,10 @@
 #define REST_MAX_BODY        (4u << 20)
 #define REST_BACKOFF_BASE_MS 250u
 #define REST_BACKOFF_CAP_MS  30000u
+/* Requests in flight at once: no more than curl's connections to the host,
+ * so that a request leaves when the rate limiter lets it, not later from
+ * curl's own queue (a late burst could break the global 50/s). */
+#define REST_MAX_INFLIGHT 16L
 
 struct rq {
     char *name;
@@ -56,6 +60,7 @@ struct rest {
     struct rq *active;
     struct csock *socks;
     size_t pending;
+    long inflight;
     unsigned long requests, retries;
     uint64_t pump_at;
     bool closing;
@@ -63,6 +68,7 @@ struct rest {
 };
 
 static void pump(struct rest *r);
+static void check_done(struct rest *r);
 
 static void on_pump(uv_timer_t *t)
 {
@@ -142,6 +148,25 @@ static void queue_activate(struct rest *r, struct rq *q)
     if (r->active)
         r->active->prev = q;
     r->active = q;
+}
+
+/* Moves a queue to the end of the active list: with more queues than
+ * requests allowed in flight, each gets its turn. */
+static void queue_to_tail(struct rest *r, struct rq *q)
+{
+    if (!q->next)
+        return;
+    if (q->prev)
+        q->prev->next = q->next;
+    else
+        r->active = q->next;
+    q->next->prev = q->prev;
+    struct rq *last = q->next;
+    while (last->next)
+        last = last->next;
+    last->next = q;
+    q->prev = last;
+    q->next = NULL;
 }
 
 static void queue_pop(struct rest *r, struct rq *q)
@@ -309,6 +334,7 @@ static int start(struct rest *r, struct rest_req *q)
     }
     q->q->busy = true;
     r->requests++;
+    r->inflight++;
     return 0;
 }
 
@@ -318,8 +344,9 @@ static void pump(struct rest *r)
         return;
     uint64_t now = dc_now_ms();
     uint64_t wake = UINT64_MAX;
+    unsigned long started = r->requests;
     struct rq *next;
-    for (struct rq *rq = r->active; rq; rq = next) {
+    for (struct rq *rq = r->active; rq && r->inflight < REST_MAX_INFLIGHT; rq = next) {
         next = rq->next;
         while (rq && !rq->busy) {
             struct rest_req *q = rq->head;
@@ -352,6 +379,13 @@ static void pump(struct rest *r)
     }
     if (wake != UINT64_MAX)
         schedule(r, wake - now);
+    if (r->requests != started) {
+        /* let curl write the new requests now, not on a later turn of a busy
+         * loop: they were counted against the limits at this moment */
+        int running;
+        curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+        check_done(r);
+    }
 }
 
 static uint64_t backoff(unsigned attempts)
@@ -374,6 +408,7 @@ static void finished(struct rest *r, struct rest_req *q, CURLcode res)
     curl_easy_cleanup(q->easy);
     q->easy = NULL;
     q->q->busy = false;
+    r->inflight--;
     double body_retry = -1;
     bool body_global = false;
     if (status == 429) {
@@ -387,14 +422,19 @@ static void finished(struct rest *r, struct rest_req *q, CURLcode res)
     }
     uint64_t wait =
         rl_release(&r->rl, q->route, q->major, status, &q->rh, body_retry, body_global, now);
+    struct rq *rq = q->q;
     if (status == 429 || status == 0 || status >= 500) {
         q->attempts++;
         r->retries++;
         q->not_before = now + (status == 429 ? wait : backoff(q->attempts));
+        queue_to_tail(r, rq);
         schedule(r, 0);
         return;
     }
-    queue_pop(r, q->q);
+    bool more = q->next != NULL;
+    queue_pop(r, rq);
+    if (more)
+        queue_to_tail(r, rq);
     q->done(q, status, q->resp.data ? q->resp.data : "", q->ud);
     req_free(q);
     schedule(r, 0);
@@ -522,7 +562,7 @@ struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
     curl_multi_setopt(r->multi, CURLMOPT_SOCKETDATA, r);
     curl_multi_setopt(r->multi, CURLMOPT_TIMERFUNCTION, on_timer);
     curl_multi_setopt(r->multi, CURLMOPT_TIMERDATA, r);
-    curl_multi_setopt(r->multi, CURLMOPT_MAX_HOST_CONNECTIONS, 16L);
+    curl_multi_setopt(r->multi, CURLMOPT_MAX_HOST_CONNECTIONS, REST_MAX_INFLIGHT);
     uv_timer_init(loop, &r->curl_timer);
     uv_timer_init(loop, &r->pump_timer);
     r->curl_timer.data = r;

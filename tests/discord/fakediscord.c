@@ -74,7 +74,7 @@ struct fd_server {
     unsigned nforces;
     int bucket_limit;
     struct json_object *windows; /* channel -> [times] */
-    double gtimes[64];
+    double gtimes[50];
     unsigned gpos;
     unsigned long requests, r429, r429_global;
 };
@@ -365,14 +365,17 @@ static void rest(struct fd_server *s, struct pss *p)
         return;
     }
     snprintf(s->user_agent, sizeof(s->user_agent), "%s", p->ua);
+    /* the global limit: 50 requests in any second; interaction callbacks are not bound to it */
     double gnow = now_s();
-    double gold = s->gtimes[s->gpos];
-    if (gold > 0 && gold + 1.0 > gnow && strncmp(route, "/interactions/", 14) != 0) {
-        too_many(s, p, gold + 1.0 - gnow, true);
-        return;
+    if (strncmp(route, "/interactions/", 14) != 0) {
+        double gold = s->gtimes[s->gpos];
+        if (gold > 0 && gold + 1.0 > gnow) {
+            too_many(s, p, gold + 1.0 - gnow, true);
+            return;
+        }
+        s->gtimes[s->gpos] = gnow;
+        s->gpos = (s->gpos + 1) % 50;
     }
-    s->gtimes[s->gpos] = gnow;
-    s->gpos = (s->gpos + 1) % 50;
     for (unsigned i = 0; i < s->nforces; i++) {
         struct force *f = &s->forces[i];
         if (f->count > 0 && strncmp(route, f->prefix, strlen(f->prefix)) == 0) {

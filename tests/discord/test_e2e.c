@@ -18,14 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "daemon.h"
 #include "fdclient.h"
 
 #define TABLE      "530000000000000001"
@@ -38,8 +37,7 @@ static const char *illegald_path;
 
 struct e2e {
     struct fd_server *srv;
-    char dir[64], conf[128], log[128];
-    pid_t pid;
+    struct daemon d;
     unsigned long next_id; /* interaction and message ids */
     char players[MAXP][32];
     unsigned n;
@@ -93,68 +91,9 @@ static void maybe_drop(struct e2e *e)
 
 /* ---- the daemon ---- */
 
-static void write_config(struct e2e *e)
-{
-    FILE *f = fopen(e->conf, "w");
-    assert_non_null(f);
-    fprintf(f,
-            "[store]\npath = %s/illegald.db\n"
-            "[log]\nlevel = info\n"
-            "[game]\n"
-            "; phases end by /illegal next, except the reveal, which runs on its timer\n"
-            "session_seconds = 600\nreveal_seconds = 1\ngrab_seconds = 600\n"
-            "debate_seconds = 600\nvote_seconds = 600\n"
-            "[discord]\ntoken = test-token\napplication_id = %s\n"
-            "api_url = http://127.0.0.1:%d/api/v10\ngateway_url = ws://127.0.0.1:%d\n"
-            "guilds = %s\n",
-            e->dir, FD_APP_ID, fd_port(e->srv), fd_port(e->srv), FD_GUILD_ID);
-    fclose(f);
-}
-
-static void daemon_start(struct e2e *e)
-{
-    e->pid = fork();
-    assert_true(e->pid >= 0);
-    if (e->pid == 0) {
-        FILE *log = freopen(e->log, "a", stderr);
-        (void)log;
-        execl(illegald_path, illegald_path, "--config", e->conf, "--seed", SEED, (char *)NULL);
-        _exit(127);
-    }
-}
-
-/* Sends sig and returns the exit status (or 128 + signal). */
-static int daemon_stop(struct e2e *e, int sig, int timeout_ms)
-{
-    if (e->pid <= 0)
-        return -1;
-    kill(e->pid, sig);
-    int status = 0;
-    for (int waited = 0;; waited += 10) {
-        pid_t r = waitpid(e->pid, &status, WNOHANG);
-        if (r == e->pid)
-            break;
-        if (waited > timeout_ms) {
-            kill(e->pid, SIGKILL);
-            waitpid(e->pid, &status, 0);
-            break;
-        }
-        msleep(10);
-    }
-    e->pid = 0;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static void dump_log(struct e2e *e)
-{
-    FILE *f = fopen(e->log, "r");
-    char line[512];
-    if (!f)
-        return;
-    while (fgets(line, sizeof(line), f))
-        fputs(line, stderr);
-    fclose(f);
-}
+#define GAME_TIMERS                                                                                \
+    "session_seconds = 600\nreveal_seconds = 1\ngrab_seconds = 600\n"                              \
+    "debate_seconds = 600\nvote_seconds = 600\n"
 
 static struct json_object *snap(struct e2e *e)
 {
@@ -181,7 +120,7 @@ static void wait_until(struct e2e *e, bool (*pred)(struct e2e *, struct json_obj
             return;
         if (waited > WAIT_MS) {
             fprintf(stderr, "timed out waiting for %s\n", what);
-            dump_log(e);
+            daemon_dump_log(&e->d);
             fail();
         }
         msleep(20);
@@ -203,11 +142,8 @@ static void setup_e2e(struct e2e *e, unsigned nplayers, bool drops)
     memset(e, 0, sizeof(*e));
     e->srv = fd_start("test-token", 1000);
     assert_non_null(e->srv);
-    snprintf(e->dir, sizeof(e->dir), "/tmp/illegald-dc-XXXXXX");
-    assert_non_null(mkdtemp(e->dir));
-    snprintf(e->conf, sizeof(e->conf), "%s/illegald.conf", e->dir);
-    snprintf(e->log, sizeof(e->log), "%s/illegald.log", e->dir);
-    write_config(e);
+    /* phases end by /illegal next, except the reveal, which runs on its 1 s timer */
+    daemon_setup(&e->d, illegald_path, e->srv, GAME_TIMERS);
     e->next_id = 810000000000000001ul;
     e->n = nplayers;
     e->drops = drops;
@@ -219,21 +155,16 @@ static void setup_e2e(struct e2e *e, unsigned nplayers, bool drops)
         snprintf(e->players[i], sizeof(e->players[i]), "6100000000000000%02u", i);
         fdc_set_name(e->players[i], names[i]);
     }
-    daemon_start(e);
+    daemon_start(&e->d, SEED);
     int one = 1;
     wait_until(e, is_ready, &one, "the daemon's gateway session");
 }
 
 static void teardown_e2e(struct e2e *e)
 {
-    if (e->pid > 0)
-        daemon_stop(e, SIGTERM, 10000);
+    daemon_cleanup(&e->d);
     fd_stop(e->srv);
     json_object_put(e->ixs);
-    char cmd[200];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", e->dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", e->dir);
 }
 
 /* ---- what players do ---- */
@@ -556,7 +487,7 @@ static void test_game_4(void **state)
     assert_non_null(strstr(result, "Game over"));
     assert_all_answered(&e);
     assert_int_equal(gw(&e, "identifies"), 1);
-    assert_int_equal(daemon_stop(&e, SIGTERM, 10000), 0);
+    assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     reference_result = result;
     teardown_e2e(&e);
 }
@@ -573,7 +504,7 @@ static void test_game_4_with_drops(void **state)
     assert_string_equal(result, reference_result);
     assert_all_answered(&e);
     assert_int_equal(gw(&e, "identifies"), 1); /* every drop was resumed */
-    assert_int_equal(daemon_stop(&e, SIGTERM, 10000), 0);
+    assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     free(result);
     free(reference_result);
     reference_result = NULL;
@@ -589,7 +520,7 @@ static void test_game_8(void **state)
     assert_non_null(strstr(result, "Game over"));
     assert_non_null(strstr(result, "heidi"));
     assert_all_answered(&e);
-    assert_int_equal(daemon_stop(&e, SIGTERM, 10000), 0);
+    assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     free(result);
     teardown_e2e(&e);
 }
@@ -611,19 +542,19 @@ static void test_shutdown_and_resume(void **state)
     wait_until(&e, message_ready, &lobby, "the lobby");
     click(&e, 0, TABLE, false, lobby.id, "il:!illegal join", NULL);
     /* SIGTERM: a clean exit (LeakSanitizer included) that keeps the session */
-    assert_int_equal(daemon_stop(&e, SIGTERM, 10000), 0);
+    assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     wait_until(&e, client_closed, NULL, "the gateway to close");
     assert_int_equal(gw(&e, "client_close"), CLOSE_4000);
     /* while the daemon is down, bob joins */
     click(&e, 1, TABLE, false, lobby.id, "il:!illegal join", NULL);
-    daemon_start(&e);
+    daemon_start(&e.d, SEED);
     int two = 2;
     wait_until(&e, is_ready, &two, "the daemon to reconnect");
     lobby.text = "bob";
     wait_until(&e, message_ready, &lobby, "bob's join after the restart");
     assert_int_equal(gw(&e, "identifies"), 1);
     assert_true(gw(&e, "resumes") >= 1);
-    assert_int_equal(daemon_stop(&e, SIGTERM, 10000), 0);
+    assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     teardown_e2e(&e);
 }
 

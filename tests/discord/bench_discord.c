@@ -1,0 +1,231 @@
+/*
+ * bench_discord.c - load benchmark: the real daemon hosts N concurrent
+ * 4-player games on the Discord test server; players fire slash commands
+ * that the bot answers at once (status in the table, offers in private), and
+ * the benchmark reports events/s, the p50/p99 latency from the gateway
+ * dispatch to the interaction answer reaching the server, the daemon's peak
+ * RSS and how many 429s the server gave.
+ *
+ * usage: bench_discord ILLEGALD [GAMES [ROUNDS]]   (defaults 20 games, 5 rounds)
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "daemon.h"
+#include "fdclient.h"
+
+#define PLAYERS    4
+#define WAIT_MS    60000
+#define MAX_EVENTS 200000
+
+struct bench {
+    struct fd_server *srv;
+    struct daemon d;
+    unsigned games, rounds;
+    unsigned long next_id;
+    /* the measured events: interaction id -> when it was dispatched */
+    unsigned long first_id;
+    double *sent_at;
+    unsigned nsent;
+};
+
+static void msleep(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static struct json_object *jget(struct json_object *o, const char *k)
+{
+    struct json_object *v = NULL;
+    return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *k)
+{
+    struct json_object *v = jget(o, k);
+    return v ? json_object_get_string(v) : NULL;
+}
+
+static void table_id(unsigned g, char *out, size_t len)
+{
+    snprintf(out, len, "54000000000000%04u", g);
+}
+
+static void player_id(unsigned g, unsigned p, char *out, size_t len)
+{
+    snprintf(out, len, "6300000000%04u%02u", g, p);
+}
+
+static void slash(struct bench *b, unsigned g, unsigned p, const char *sub, bool measured)
+{
+    char id[32], table[32], user[32];
+    if (measured && b->nsent < MAX_EVENTS)
+        b->sent_at[b->nsent++] = fd_now();
+    snprintf(id, sizeof(id), "%lu", b->next_id++);
+    table_id(g, table, sizeof(table));
+    player_id(g, p, user, sizeof(user));
+    fdc_slash(b->srv, id, FD_GUILD_ID, table, user, sub, NULL,
+              p == 0 ? FD_PERM_MANAGE_GUILD : FD_PERM_NONE);
+}
+
+static void click(struct bench *b, unsigned g, unsigned p, const char *custom_id)
+{
+    char id[32], table[32], user[32];
+    snprintf(id, sizeof(id), "%lu", b->next_id++);
+    table_id(g, table, sizeof(table));
+    player_id(g, p, user, sizeof(user));
+    fdc_component(b->srv, id, FD_GUILD_ID, table, user, "1", custom_id, NULL);
+}
+
+/* Waits until pred holds on the server's record; false on timeout. */
+static bool wait_for(struct bench *b, bool (*pred)(struct bench *, struct json_object *))
+{
+    for (int waited = 0; waited < WAIT_MS; waited += 250) {
+        struct json_object *s = fd_snapshot(b->srv);
+        bool ok = pred(b, s);
+        json_object_put(s);
+        if (ok)
+            return true;
+        msleep(250); /* a snapshot copies the whole record: not too often */
+    }
+    return false;
+}
+
+static bool ready(struct bench *b, struct json_object *s)
+{
+    (void)b;
+    return json_object_get_boolean(jget(jget(s, "gateway"), "ready")) &&
+           json_object_array_length(jget(s, "commands")) > 0;
+}
+
+static unsigned count_titled(struct json_object *s, const char *title)
+{
+    struct json_object *msgs = jget(s, "messages");
+    unsigned n = 0;
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        const char *t =
+            jstr(json_object_array_get_idx(jget(jget(m, "body"), "embeds"), 0), "title");
+        if (t && strcmp(t, title) == 0)
+            n++;
+    }
+    return n;
+}
+
+static bool lobbies_open(struct bench *b, struct json_object *s)
+{
+    return count_titled(s, "Illegal — lobby") >= b->games;
+}
+
+static bool games_started(struct bench *b, struct json_object *s)
+{
+    return count_titled(s, "Your hand") >= b->games * PLAYERS;
+}
+
+static bool all_answered(struct bench *b, struct json_object *s)
+{
+    struct json_object *cbs = jget(s, "callbacks");
+    unsigned n = 0;
+    for (size_t i = 0; i < json_object_array_length(cbs); i++) {
+        unsigned long id = strtoul(jstr(json_object_array_get_idx(cbs, i), "id"), NULL, 10);
+        if (id >= b->first_id)
+            n++;
+    }
+    return n >= b->nsent;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s ILLEGALD [GAMES [ROUNDS]]\n", argv[0]);
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    struct bench b = {0};
+    b.games = argc > 2 ? (unsigned)atoi(argv[2]) : 20;
+    b.rounds = argc > 3 ? (unsigned)atoi(argv[3]) : 5;
+    if (b.games < 1 || b.games > 9999 || b.rounds < 1)
+        return 2;
+    b.next_id = 820000000000000001ul;
+    b.sent_at = calloc(MAX_EVENTS, sizeof(*b.sent_at));
+    b.srv = fd_start("test-token", 5000);
+    if (!b.sent_at || !b.srv)
+        return 1;
+    daemon_setup(&b.d, argv[1], b.srv,
+                 "session_seconds = 3600\nreveal_seconds = 1\ngrab_seconds = 600\n"
+                 "debate_seconds = 600\nvote_seconds = 600\n");
+    daemon_start(&b.d, "7");
+    int rc = 1;
+    if (!wait_for(&b, ready))
+        goto out;
+    /* set up every game: open, four joins by button, start by button */
+    for (unsigned g = 0; g < b.games; g++)
+        slash(&b, g, 0, "new", false);
+    if (!wait_for(&b, lobbies_open))
+        goto out;
+    for (unsigned g = 0; g < b.games; g++) {
+        for (unsigned p = 0; p < PLAYERS; p++)
+            click(&b, g, p, "il:!illegal join");
+        click(&b, g, 0, "il:!illegal start");
+    }
+    if (!wait_for(&b, games_started))
+        goto out;
+    /* the measured load: every player asks, every game at once */
+    b.first_id = b.next_id;
+    double t0 = fd_now();
+    for (unsigned r = 0; r < b.rounds; r++)
+        for (unsigned g = 0; g < b.games; g++)
+            for (unsigned p = 0; p < PLAYERS; p++)
+                slash(&b, g, p, (p + r) % 2 ? "status" : "offers", true);
+    if (!wait_for(&b, all_answered))
+        goto out;
+    struct json_object *s = fd_snapshot(b.srv);
+    struct json_object *cbs = jget(s, "callbacks");
+    double *lat = calloc(b.nsent, sizeof(*lat)), last = t0;
+    unsigned n = 0;
+    for (size_t i = 0; lat && i < json_object_array_length(cbs); i++) {
+        struct json_object *c = json_object_array_get_idx(cbs, i);
+        unsigned long id = strtoul(jstr(c, "id"), NULL, 10);
+        if (id < b.first_id || id - b.first_id >= b.nsent)
+            continue;
+        double t = json_object_get_double(jget(c, "t"));
+        lat[n++] = (t - b.sent_at[id - b.first_id]) * 1000.0;
+        if (t > last)
+            last = t;
+    }
+    if (n) {
+        qsort(lat, n, sizeof(*lat), cmp_double);
+        double secs = last - t0;
+        printf("discord bench: %u games x %u players, %u events in %.2f s: %.0f events/s, "
+               "latency p50 %.1f ms p99 %.1f ms, daemon peak RSS %ld kB, 429s %d (global %d)\n",
+               b.games, PLAYERS, n, secs, secs > 0 ? n / secs : 0.0, lat[n / 2],
+               lat[(size_t)((n - 1) * 0.99)], daemon_peak_rss_kb(&b.d),
+               json_object_get_int(jget(s, "r429")), json_object_get_int(jget(s, "r429_global")));
+        rc = n == b.nsent ? 0 : 1;
+    }
+    free(lat);
+    json_object_put(s);
+out:
+    if (rc)
+        daemon_dump_log(&b.d);
+    if (daemon_stop(&b.d, SIGTERM, 20000) != 0) {
+        fprintf(stderr, "the daemon did not exit cleanly\n");
+        rc = 1;
+    }
+    daemon_cleanup(&b.d);
+    fd_stop(b.srv);
+    free(b.sent_at);
+    return rc;
+}
