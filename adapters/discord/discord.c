@@ -908,6 +908,16 @@ static int dc_send(struct platform *p, const struct outbound *m)
             json_object_put((struct json_object *)m->data);
         json_object_put(old);
     }
+    /* A private notice to the user whose interaction is being handled (a
+     * vote's confirmation, say) answers that interaction, ephemerally,
+     * instead of going to their DMs. Keyed messages (the hand) still do. */
+    struct outbound answer;
+    if (!m->reply_to && m->user && !m->key && dc->capture_user &&
+        strcmp(m->user, dc->capture_user) == 0 && (m->kind == OUT_NOTICE || m->kind == OUT_ERROR)) {
+        answer = *m;
+        answer.reply_to = dc->capture_key;
+        m = &answer;
+    }
     if (m->reply_to && dc_ix_reply(dc, m))
         return 0;
     if (m->key && m->replace)

@@ -119,7 +119,9 @@ struct dc {
     char *self_id;
     bool commands_registered;
     bool started, stopping;
-    struct dc_ixn *capture; /* the interaction being delivered */
+    struct dc_ixn *capture;   /* the interaction being delivered ... */
+    const char *capture_user; /* ... by this user ... */
+    const char *capture_key;  /* ... under this reply_to token */
     uv_timer_t sweep;
     bool sweep_open;
     struct discord_stats st;

@@ -41,6 +41,10 @@ static int deliver(void *ctx, struct platform *p, const struct inbound *in)
                              .reply_to = in->reply_to};
         p->ops->send(p, &m);
     }
+    if (h->auto_dm) {
+        struct outbound m = {.kind = OUT_NOTICE, .user = in->user, .text = h->auto_dm};
+        p->ops->send(p, &m);
+    }
     return 0;
 }
 

@@ -25,6 +25,8 @@ struct harness {
     struct json_object *state;  /* key -> value */
     /* answer each input with this (reply_to set) during deliver(), when set */
     const char *auto_reply;
+    /* send this to the actor's DMs (no reply_to) during deliver(), when set */
+    const char *auto_dm;
 };
 
 /* Starts the fake server and the adapter. gateway_direct: set gateway_url

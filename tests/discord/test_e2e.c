@@ -41,10 +41,11 @@ struct e2e {
     unsigned long next_id; /* interaction and message ids */
     char players[MAXP][32];
     unsigned n;
-    bool drops;              /* drop the gateway connection at random points */
-    unsigned ndrops;         /* how many times it was dropped */
-    unsigned rnd;            /* the test's own random numbers */
-    struct json_object *ixs; /* interaction ids sent, for the "every one answered" check */
+    bool drops;                /* drop the gateway connection at random points */
+    unsigned ndrops;           /* how many times it was dropped */
+    unsigned rnd;              /* the test's own random numbers */
+    struct json_object *ixs;   /* interaction ids sent, for the "every one answered" check */
+    struct json_object *votes; /* ids of the vote button clicks */
 };
 
 /* ---- small helpers ---- */
@@ -149,6 +150,7 @@ static void setup_e2e(struct e2e *e, unsigned nplayers, bool drops)
     e->drops = drops;
     e->rnd = 99;
     e->ixs = json_object_new_array();
+    e->votes = json_object_new_array();
     static const char *const names[MAXP] = {"alice", "bob",   "carol", "dave",
                                             "erin",  "frank", "grace", "heidi"};
     for (unsigned i = 0; i < nplayers; i++) {
@@ -165,6 +167,7 @@ static void teardown_e2e(struct e2e *e)
     daemon_cleanup(&e->d);
     fd_stop(e->srv);
     json_object_put(e->ixs);
+    json_object_put(e->votes);
 }
 
 /* ---- what players do ---- */
@@ -424,6 +427,8 @@ static void tribunal(struct e2e *e)
             } else {
                 snprintf(custom, sizeof(custom), "il:vote %s", e->players[target]);
                 click(e, i, TABLE, false, w.id, custom, NULL);
+                json_object_array_add(e->votes, json_object_get(json_object_array_get_idx(
+                                                    e->ixs, json_object_array_length(e->ixs) - 1)));
             }
         }
         slash(e, 0, "next", NULL); /* the vote closes */
@@ -473,6 +478,19 @@ static void assert_all_answered(struct e2e *e)
             fprintf(stderr, "interaction %s answered %d times\n", id, count);
         assert_int_equal(count, 1);
     }
+    /* each vote was confirmed to the voter alone, in the answer to the click */
+    for (size_t i = 0; i < json_object_array_length(e->votes); i++) {
+        const char *id = json_object_get_string(json_object_array_get_idx(e->votes, i));
+        for (size_t k = 0; k < json_object_array_length(cbs); k++) {
+            struct json_object *c = json_object_array_get_idx(cbs, k);
+            if (strcmp(jstr(c, "id"), id) != 0)
+                continue;
+            assert_int_equal(json_object_get_int(jget(c, "type")), 4);
+            assert_int_equal(json_object_get_int(jget(jget(c, "data"), "flags")), 64);
+            assert_non_null(strstr(jstr(jget(c, "data"), "content"), "Your vote"));
+        }
+    }
+    assert_true(json_object_array_length(e->votes) > 0);
     json_object_put(s);
 }
 

@@ -429,6 +429,21 @@ static void test_interactions(void **state)
     json_object_put(s);
     assert_string_equal(jstr(input(&h, 3), "text"), "!illegal leave");
 
+    /* a private notice to the clicker during deliver() (a vote's
+     * confirmation) answers the click ephemerally instead of a DM */
+    h.auto_dm = "Your vote on case 1: bob.";
+    fdc_component(h.srv, "3010", FD_GUILD_ID, CHANNEL_A, "73", "999", "il:vote 75", NULL);
+    want_cb = "3010";
+    assert_true(h_run_until(&h, have_callback, 3000));
+    h.auto_dm = NULL;
+    s = h_snapshot(&h);
+    cb = find_callback(s, "3010");
+    assert_int_equal(json_object_get_int(jget(cb, "type")), 4);
+    assert_int_equal(json_object_get_int(jget(jget(cb, "data"), "flags")), 64);
+    assert_string_equal(jstr(jget(cb, "data"), "content"), "Your vote on case 1: bob.");
+    assert_int_equal(count_dm_messages(&h, "73"), 0);
+    json_object_put(s);
+
     /* the trade builder in a DM: three selects, then Send */
     struct json_object *hand = json_tokener_parse(
         "{\"hand\":{\"guns\":3,\"alcohol\":1},\"players\":[{\"id\":\"75\",\"name\":\"bob\"}]}");
@@ -438,10 +453,10 @@ static void test_interactions(void **state)
     fdc_component(h.srv, "3006", NULL, "dm74", "74", "998", "tb:give", "[\"guns\"]");
     fdc_component(h.srv, "3007", NULL, "dm74", "74", "998", "tb:ask", "[\"alcohol\"]");
     fdc_component(h.srv, "3008", NULL, "dm74", "74", "998", "tb:send", NULL);
-    want_inputs = 5;
+    want_inputs = 6;
     assert_true(h_run_until(&h, enough_inputs, 3000));
-    assert_string_equal(jstr(input(&h, 4), "text"), "offer bob 1 guns for 1 alcohol");
-    assert_null(jget(input(&h, 4), "channel"));
+    assert_string_equal(jstr(input(&h, 5), "text"), "offer bob 1 guns for 1 alcohol");
+    assert_null(jget(input(&h, 5), "channel"));
 
     /* autocomplete from the hand the bot sent */
     fdc_autocomplete(h.srv, "3009", NULL, "dm74", "74", "offer",
@@ -455,7 +470,7 @@ static void test_interactions(void **state)
     assert_int_equal(json_object_array_length(choices), 1);
     assert_string_equal(jstr(json_object_array_get_idx(choices, 0), "value"), "bob");
     json_object_put(s);
-    assert_int_equal(h_count_inputs(&h), 5); /* autocomplete is not an input */
+    assert_int_equal(h_count_inputs(&h), 6); /* autocomplete is not an input */
     h_fini(&h);
 }
 
