@@ -1,0 +1,648 @@
+/*
+ * test_matrix_e2e.c - the real daemon (bin/illegald) plays whole games on the
+ * test homeserver, as a child process with its own configuration and store.
+ *
+ * Players type the canonical commands in the table, grab drop cards with
+ * reactions, and vote on their private ballots (by reaction or by "vote
+ * <player>") or on a native poll. Sessions and debates run on the daemon's
+ * timers (1 s); the steps where players act (reveal, grab, vote) have long
+ * timers and the host ends them with "!illegal next" once the test has seen
+ * every action confirmed, so a game's result does not depend on how loaded
+ * the machine is, and a run with the same --seed gives the same result.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "hs.h"
+
+#define SEED     "20240611"
+#define GAME_MS  90000
+#define STEP_MS  15
+#define MAXP     8
+#define NOW_MS() mono_ms()
+
+static const char *illegald_path;
+static struct e2e *current; /* the run in progress, closed by the teardown if a test fails */
+
+struct e2e {
+    struct hs *hs;
+    char dir[64];
+    char conf[128];
+    pid_t pid;
+};
+
+/* One table and what its players have done. */
+struct game {
+    struct e2e *e;
+    char *room;
+    char players[MAXP][32];
+    char *dms[MAXP]; /* each player's direct room, once the bot made it */
+    unsigned n;
+    bool poll;                 /* the table votes with a native poll */
+    size_t seen;               /* position in the server's log already read */
+    struct json_object *done;  /* triggers already acted on */
+    struct json_object *drops; /* drop event id -> drop number */
+    int drop_no;
+    int vote_case;     /* the case whose vote is open at the table */
+    int confirmed[16]; /* vote confirmations per case */
+    int grabs, votes, nexts;
+    char *result;         /* the "Game over!" text */
+    int kill_at_case;     /* >0: kill -9 the daemon when this case's debate opens */
+    bool kill_after_grab; /* kill -9 right after the first grab reaction is sent */
+    int kills;
+};
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void msleep(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static const char *jstr(struct json_object *o, const char *k)
+{
+    struct json_object *v;
+    return o && json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string)
+               ? json_object_get_string(v)
+               : NULL;
+}
+
+static struct json_object *jget(struct json_object *o, const char *k)
+{
+    struct json_object *v;
+    return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+/* ---- the daemon ---- */
+
+static void daemon_start(struct e2e *e)
+{
+    fflush(NULL);
+    e->pid = fork();
+    assert_true(e->pid >= 0);
+    if (e->pid == 0) {
+        execl(illegald_path, illegald_path, "--config", e->conf, "--seed", SEED, (char *)NULL);
+        _exit(127);
+    }
+}
+
+/* Stops the daemon; with SIGTERM it must exit 0 (sanitizers report through the status). */
+static void daemon_stop(struct e2e *e, int sig)
+{
+    if (e->pid <= 0)
+        return;
+    kill(e->pid, sig);
+    int status = 0;
+    assert_int_equal(waitpid(e->pid, &status, 0), e->pid);
+    e->pid = 0;
+    if (sig == SIGTERM) {
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+}
+
+static void dump_log(struct e2e *e)
+{
+    char cmd[200];
+    snprintf(cmd, sizeof(cmd), "tail -n 40 '%s/illegald.log' >&2", e->dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "no daemon log\n");
+}
+
+static struct e2e *e2e_open(void)
+{
+    struct e2e *e = calloc(1, sizeof(*e));
+    assert_non_null(e);
+    e->hs = hs_new();
+    assert_true(hs_start(e->hs) > 0);
+    snprintf(e->dir, sizeof(e->dir), "/tmp/illegald-mx-XXXXXX");
+    assert_non_null(mkdtemp(e->dir));
+    snprintf(e->conf, sizeof(e->conf), "%s/illegald.conf", e->dir);
+    FILE *f = fopen(e->conf, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "[store]\npath = %s/illegald.db\n"
+            "[log]\nlevel = info\nfile = %s/illegald.log\n"
+            "[game]\nsession_seconds = 1\ndebate_seconds = 1\n"
+            "reveal_seconds = 600\ngrab_seconds = 600\nvote_seconds = 600\n"
+            "[matrix]\nhomeserver = %s\nuser_id = %s\naccess_token = %s\n"
+            "[web]\nenabled = false\n",
+            e->dir, e->dir, hs_url(e->hs), HS_BOT, HS_BOT_TOKEN);
+    fclose(f);
+    current = e;
+    return e;
+}
+
+static void keep_or_remove(struct e2e *e, bool keep)
+{
+    char cmd[160];
+    snprintf(cmd, sizeof(cmd), "%s/hs-log.json", e->dir);
+    if (keep) {
+        hs_dump(e->hs, cmd);
+        fprintf(stderr, "kept %s\n", e->dir);
+        return;
+    }
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", e->dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", e->dir);
+}
+
+static void e2e_close(struct e2e *e)
+{
+    daemon_stop(e, SIGTERM);
+    keep_or_remove(e, getenv("MX_E2E_KEEP") != NULL);
+    hs_free(e->hs);
+    free(e);
+    current = NULL;
+}
+
+/* After a failed test: the daemon is killed, and the files are kept to look at. */
+static int teardown(void **state)
+{
+    (void)state;
+    struct e2e *e = current;
+    if (!e)
+        return 0;
+    current = NULL;
+    if (e->pid > 0) {
+        kill(e->pid, SIGKILL);
+        waitpid(e->pid, NULL, 0);
+    }
+    keep_or_remove(e, true);
+    hs_free(e->hs);
+    free(e);
+    return 0;
+}
+
+/* ---- tables and players ---- */
+
+static void game_open(struct e2e *e, struct game *g, unsigned n, const char *prefix, bool poll)
+{
+    memset(g, 0, sizeof(*g));
+    g->e = e;
+    g->n = n;
+    g->poll = poll;
+    g->done = json_object_new_object();
+    g->drops = json_object_new_object();
+    for (unsigned i = 0; i < n; i++)
+        snprintf(g->players[i], sizeof(g->players[i]), "@%s%u:test.local", prefix, i + 1);
+    g->room = hs_create_room(e->hs, g->players[0], false);
+    for (unsigned i = 1; i < n; i++)
+        hs_join(e->hs, g->room, g->players[i]);
+    hs_invite_bot(e->hs, g->room, g->players[0]);
+}
+
+static void game_free(struct game *g)
+{
+    free(g->room);
+    for (unsigned i = 0; i < g->n; i++)
+        free(g->dms[i]);
+    free(g->result);
+    json_object_put(g->done);
+    json_object_put(g->drops);
+}
+
+/* True the first time a trigger is seen. */
+static bool once(struct game *g, const char *fmt, ...)
+{
+    char k[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(k, sizeof(k), fmt, ap);
+    va_end(ap);
+    if (jget(g->done, k))
+        return false;
+    json_object_object_add(g->done, k, json_object_new_boolean(1));
+    return true;
+}
+
+static int player_of_dm(struct game *g, const char *room)
+{
+    for (unsigned p = 0; p < g->n; p++) {
+        if (!g->dms[p])
+            g->dms[p] = hs_direct_room(g->e->hs, g->players[p]);
+        if (g->dms[p] && strcmp(g->dms[p], room) == 0)
+            return (int)p;
+    }
+    return -1;
+}
+
+static void host_next(struct game *g)
+{
+    free(hs_say(g->e->hs, g->room, g->players[0], "!illegal next"));
+    g->nexts++;
+}
+
+/* Whom player p accuses on case c: never themselves, and not always the same player. */
+static unsigned target_of(struct game *g, unsigned p, int c)
+{
+    unsigned t = (p + (unsigned)c) % g->n;
+    return t == p ? (p + 1) % g->n : t;
+}
+
+/* The emoji of the ballot line naming target ("<emoji> <name>"), copied into out. */
+static bool ballot_key(const char *body, const char *target, char *out, size_t len)
+{
+    for (const char *l = body; l; l = strchr(l, '\n')) {
+        if (*l == '\n')
+            l++;
+        size_t n = strcspn(l, "\n");
+        const char *sp = memchr(l, ' ', n);
+        size_t tl = strlen(target);
+        if (sp && (size_t)(l + n - sp - 1) == tl && strncmp(sp + 1, target, tl) == 0 &&
+            (size_t)(sp - l) < len) {
+            memcpy(out, l, (size_t)(sp - l));
+            out[sp - l] = '\0';
+            return true;
+        }
+    }
+    return false;
+}
+
+static void vote_poll(struct game *g, struct json_object *ev, int c)
+{
+    const char *poll_id = jstr(ev, "event_id");
+    struct json_object *start = jget(jget(ev, "content"), "org.matrix.msc3381.poll.start");
+    struct json_object *answers = jget(start, "answers");
+    assert_non_null(answers);
+    for (unsigned p = 0; p < g->n; p++) {
+        const char *want = g->players[target_of(g, p, c)];
+        const char *id = NULL;
+        for (size_t i = 0; i < json_object_array_length(answers); i++) {
+            struct json_object *a = json_object_array_get_idx(answers, i);
+            const char *label = jstr(a, "org.matrix.msc1767.text");
+            if (label && strcmp(label, want) == 0)
+                id = jstr(a, "id");
+        }
+        assert_non_null(id);
+        /* First a wrong answer, then the right one: the last vote counts. */
+        if (p == 1)
+            free(hs_poll_vote(g->e->hs, g->room, g->players[p], poll_id, "a1", 0));
+        free(hs_poll_vote(g->e->hs, g->room, g->players[p], poll_id, id, (int)(p % 2)));
+        g->votes++;
+    }
+}
+
+static void handle_table(struct game *g, struct json_object *ev, const char *type)
+{
+    struct json_object *content = jget(ev, "content");
+    if (strcmp(type, "org.matrix.msc3381.poll.start") == 0) {
+        assert_true(g->poll);
+        int c = 0;
+        const char *fb = jstr(content, "org.matrix.msc1767.text");
+        assert_non_null(fb);
+        assert_int_equal(sscanf(fb, "Vote on case %d", &c), 1);
+        g->vote_case = c;
+        if (once(g, "poll:%d", c))
+            vote_poll(g, ev, c);
+        return;
+    }
+    if (strcmp(type, "m.reaction") == 0) {
+        struct json_object *rel = jget(content, "m.relates_to");
+        const char *target = jstr(rel, "event_id");
+        struct json_object *dn = target ? jget(g->drops, target) : NULL;
+        if (dn && once(g, "grab:%d", json_object_get_int(dn))) {
+            /* A drop is open: one player grabs the first card the bot offered. */
+            unsigned who = (unsigned)json_object_get_int(dn) % g->n;
+            free(hs_react(g->e->hs, g->room, g->players[who], target, jstr(rel, "key")));
+            g->grabs++;
+            if (g->kill_after_grab && g->kills == 0) {
+                daemon_stop(g->e, SIGKILL);
+                g->kills++;
+                daemon_start(g->e);
+            }
+        }
+        return;
+    }
+    if (strcmp(type, "m.room.message") != 0)
+        return;
+    struct json_object *rel = jget(content, "m.relates_to");
+    const char *rel_type = jstr(rel, "rel_type");
+    bool edit = rel_type && strcmp(rel_type, "m.replace") == 0;
+    const char *body = jstr(edit ? jget(content, "m.new_content") : content, "body");
+    if (!body)
+        return;
+    assert_null(strstr(body, "Your roles"));
+    assert_null(strstr(body, "Your vote"));
+    int k = 0;
+    if (!edit && sscanf(body, "Vote on case %d", &k) == 1)
+        g->vote_case = k;
+    if (!edit && sscanf(body, "Drop %d:", &k) == 1) {
+        json_object_object_add(g->drops, jstr(ev, "event_id"), json_object_new_int(k));
+        g->drop_no = k;
+    }
+    const char *drop_of = edit ? jstr(rel, "event_id") : jstr(ev, "event_id");
+    if (strncmp(body, "Drop ", 5) == 0 && drop_of && jget(g->drops, drop_of) &&
+        !strstr(body, "Grab one now") && once(g, "reveal:%s", jstr(ev, "event_id")))
+        host_next(g); /* show the next card */
+    if (strstr(body, " grabs ") && once(g, "grabbed:%d", g->drop_no))
+        host_next(g); /* end the grab */
+    if (sscanf(body, "Case %d of", &k) == 1 && k == g->kill_at_case && g->kills == 0) {
+        /* The daemon dies during a debate; its deadline passes while it is down. */
+        daemon_stop(g->e, SIGKILL);
+        g->kills++;
+        msleep(1200);
+        daemon_start(g->e);
+    }
+    if (strstr(body, "Game over!") && !g->result)
+        g->result = strdup(body);
+}
+
+static void handle_dm(struct game *g, struct json_object *ev, const char *type, int p)
+{
+    struct json_object *content = jget(ev, "content");
+    const char *room = jstr(ev, "room_id");
+    if (strcmp(type, "m.reaction") == 0) {
+        /* The bot put its choices on a ballot: vote now (the ballot is known to it). */
+        const char *ballot = jstr(jget(content, "m.relates_to"), "event_id");
+        struct json_object *b = ballot ? jget(g->done, ballot) : NULL;
+        if (!b || !json_object_is_type(b, json_type_string) || !once(g, "voted:%s", ballot))
+            return;
+        int c = 0;
+        assert_int_equal(sscanf(json_object_get_string(b), "Vote on case %d", &c), 1);
+        const char *target = g->players[target_of(g, (unsigned)p, c)];
+        if (p % 2 == 0) {
+            char key[32];
+            assert_true(ballot_key(json_object_get_string(b), target, key, sizeof(key)));
+            free(hs_react(g->e->hs, room, g->players[p], ballot, key));
+        } else {
+            char text[64];
+            snprintf(text, sizeof(text), "vote %s", target);
+            free(hs_say(g->e->hs, room, g->players[p], text));
+        }
+        g->votes++;
+        return;
+    }
+    const char *body = jstr(content, "body");
+    if (strcmp(type, "m.room.message") != 0 || !body ||
+        jget(jget(content, "m.relates_to"), "rel_type"))
+        return;
+    int c = 0;
+    if (sscanf(body, "Vote on case %d", &c) == 1) {
+        assert_false(g->poll);
+        json_object_object_add(g->done, jstr(ev, "event_id"), json_object_new_string(body));
+    } else if (strncmp(body, "Your vote on case ", 18) == 0) {
+        /* The number in this text is not checked: the vote open at the table is the one. */
+        c = g->vote_case;
+        if (c > 0 && c < 16 && once(g, "confirm:%d:%d", c, p) && ++g->confirmed[c] == (int)g->n)
+            host_next(g); /* everybody voted: close the vote */
+    }
+}
+
+/* Reads the bot's new events and acts like the players. Returns true once the game is over. */
+static bool play_step(struct game *g)
+{
+    struct json_object *evs = hs_bot_events_after(g->e->hs, &g->seen);
+    for (size_t i = 0; i < json_object_array_length(evs); i++) {
+        struct json_object *ev = json_object_array_get_idx(evs, i);
+        const char *type = jstr(ev, "type");
+        const char *room = jstr(ev, "room_id");
+        if (strcmp(room, g->room) == 0) {
+            handle_table(g, ev, type);
+        } else {
+            int p = player_of_dm(g, room);
+            if (p >= 0)
+                handle_dm(g, ev, type, p);
+        }
+    }
+    json_object_put(evs);
+    return g->result != NULL;
+}
+
+static void play_to_end(struct game **games, size_t ngames, int ms)
+{
+    uint64_t end = NOW_MS() + (uint64_t)ms;
+    while (NOW_MS() < end) {
+        bool all = true;
+        for (size_t i = 0; i < ngames; i++)
+            all = play_step(games[i]) && all;
+        if (all)
+            return;
+        msleep(STEP_MS);
+    }
+    struct json_object *evs = hs_bot_events(games[0]->e->hs, "m.room.message");
+    size_t n = json_object_array_length(evs);
+    for (size_t i = n > 15 ? n - 15 : 0; i < n; i++)
+        fprintf(stderr, "bot said: %.160s\n",
+                jstr(jget(json_object_array_get_idx(evs, i), "content"), "body"));
+    json_object_put(evs);
+    dump_log(games[0]->e);
+    fail_msg("the games did not finish in %d ms", ms);
+}
+
+static bool wait_text(struct game *g, const char *needle, int ms)
+{
+    uint64_t end = NOW_MS() + (uint64_t)ms;
+    do {
+        struct json_object *evs = hs_bot_events(g->e->hs, "m.room.message");
+        bool found = false;
+        for (size_t i = 0; i < json_object_array_length(evs) && !found; i++) {
+            struct json_object *ev = json_object_array_get_idx(evs, i);
+            const char *body = jstr(jget(ev, "content"), "body");
+            found = strcmp(jstr(ev, "room_id"), g->room) == 0 && body && strstr(body, needle);
+        }
+        json_object_put(evs);
+        if (found)
+            return true;
+        msleep(STEP_MS);
+    } while (NOW_MS() < end);
+    return false;
+}
+
+static void wait_joined(struct e2e *e, int rooms)
+{
+    uint64_t end = NOW_MS() + 20000;
+    while (NOW_MS() < end) {
+        if (hs_count(e->hs, "/join") >= rooms &&
+            hs_count(e->hs, "GET /_matrix/client/v3/sync") >= 2)
+            return;
+        msleep(STEP_MS);
+    }
+    dump_log(e);
+    fail_msg("the daemon did not join");
+}
+
+static void lobby(struct game *g)
+{
+    struct hs *hs = g->e->hs;
+    free(hs_say(hs, g->room, g->players[0], "!illegal new"));
+    assert_true(wait_text(g, "Type \"!illegal join\"", 20000));
+    if (g->poll) {
+        free(hs_say(hs, g->room, g->players[0], "!illegal set ballots poll"));
+        assert_true(wait_text(g, "ballots is now poll", 20000));
+    }
+    for (unsigned i = 0; i < g->n; i++)
+        free(hs_say(hs, g->room, g->players[i], "!illegal join"));
+    char want[32];
+    snprintf(want, sizeof(want), "Players %u/", g->n);
+    assert_true(wait_text(g, want, 20000));
+    free(hs_say(hs, g->room, g->players[0], "!illegal start"));
+}
+
+static int count_bot_text(struct e2e *e, const char *room, const char *needle)
+{
+    struct json_object *evs = hs_bot_events(e->hs, "m.room.message");
+    int n = 0;
+    for (size_t i = 0; i < json_object_array_length(evs); i++) {
+        struct json_object *ev = json_object_array_get_idx(evs, i);
+        const char *body = jstr(jget(ev, "content"), "body");
+        if (body && strstr(body, needle) && (!room || strcmp(jstr(ev, "room_id"), room) == 0))
+            n++;
+    }
+    json_object_put(evs);
+    return n;
+}
+
+/* Every player got exactly one direct room, created by the bot and recorded in m.direct. */
+static void check_direct_rooms(struct e2e *e, struct game *g)
+{
+    for (unsigned i = 0; i < g->n; i++) {
+        char *dm = hs_direct_room(e->hs, g->players[i]);
+        assert_non_null(dm);
+        free(dm);
+    }
+    char line[64];
+    snprintf(line, sizeof(line), "POST /_matrix/client/v3/createRoom");
+    assert_true(hs_count(e->hs, line) >= (int)g->n);
+}
+
+/* ---- tests ---- */
+
+static void test_games_4_and_8_players(void **state)
+{
+    (void)state;
+    struct e2e *e = e2e_open();
+    struct game g4, g8;
+    game_open(e, &g4, 4, "a", false);
+    game_open(e, &g8, 8, "b", false);
+    uint64_t t0 = NOW_MS();
+    daemon_start(e);
+    wait_joined(e, 2);
+    lobby(&g4);
+    lobby(&g8);
+    struct game *games[] = {&g4, &g8};
+    play_to_end(games, 2, GAME_MS);
+    fprintf(stderr, "4- and 8-player games played in %llu ms\n",
+            (unsigned long long)(NOW_MS() - t0));
+    assert_int_equal(g4.grabs, 4);
+    assert_int_equal(g8.grabs, 4);
+    assert_int_equal(g4.votes, 4 * 4);
+    assert_int_equal(g8.votes, 8 * 8);
+    assert_int_equal(count_bot_text(e, g8.room, " grabs "), 4);
+    assert_int_equal(count_bot_text(e, g8.room, "Verdict on case"), 8);
+    assert_int_equal(count_bot_text(e, g4.room, "Game over!"), 1);
+    assert_int_equal(count_bot_text(e, g8.room, "Game over!"), 1);
+    /* The 12 players needed 12 rooms: none was made twice. */
+    check_direct_rooms(e, &g4);
+    check_direct_rooms(e, &g8);
+    assert_int_equal(hs_count(e->hs, "POST /_matrix/client/v3/createRoom"), 12);
+    game_free(&g4);
+    game_free(&g8);
+    e2e_close(e);
+}
+
+static void test_poll_mode_game(void **state)
+{
+    (void)state;
+    struct e2e *e = e2e_open();
+    struct game g;
+    game_open(e, &g, 4, "p", true);
+    daemon_start(e);
+    wait_joined(e, 1);
+    lobby(&g);
+    struct game *games[] = {&g};
+    play_to_end(games, 1, GAME_MS);
+    assert_int_equal(g.votes, 4 * 4);
+    /* Each vote ran as a poll that the bot ended itself, before the verdict. */
+    struct json_object *starts = hs_bot_events(e->hs, "org.matrix.msc3381.poll.start");
+    struct json_object *ends = hs_bot_events(e->hs, "org.matrix.msc3381.poll.end");
+    assert_int_equal(json_object_array_length(starts), 4);
+    assert_int_equal(json_object_array_length(ends), 4);
+    json_object_put(starts);
+    json_object_put(ends);
+    /* No private ballots in poll mode. */
+    assert_int_equal(count_bot_text(e, NULL, "Vote on case"), 0);
+    game_free(&g);
+    e2e_close(e);
+}
+
+/* Plays one 4-player game, optionally with crashes; returns its "Game over!" text. */
+static char *play_seeded(int kill_at_case, bool kill_after_grab, int *kills)
+{
+    struct e2e *e = e2e_open();
+    struct game g;
+    game_open(e, &g, 4, "c", false);
+    g.kill_at_case = kill_at_case;
+    g.kill_after_grab = kill_after_grab;
+    daemon_start(e);
+    wait_joined(e, 1);
+    lobby(&g);
+    struct game *games[] = {&g};
+    play_to_end(games, 1, GAME_MS);
+    *kills = g.kills;
+    /* Nothing was replayed: one join each, one grab per drop, one verdict per case. */
+    assert_int_equal(count_bot_text(e, g.room, "joins game"), 4);
+    assert_int_equal(count_bot_text(e, g.room, " grabs "), 4);
+    assert_int_equal(count_bot_text(e, g.room, "Verdict on case"), 4);
+    assert_int_equal(count_bot_text(e, g.room, "Game over!"), 1);
+    assert_int_equal(hs_count(e->hs, "POST /_matrix/client/v3/createRoom"), 4);
+    char *result = strdup(g.result);
+    game_free(&g);
+    e2e_close(e);
+    return result;
+}
+
+static void test_restart_mid_game(void **state)
+{
+    (void)state;
+    int kills = 0;
+    char *plain = play_seeded(0, false, &kills);
+    assert_int_equal(kills, 0);
+    char *debate = play_seeded(2, false, &kills);
+    assert_int_equal(kills, 1);
+    char *grab = play_seeded(0, true, &kills);
+    assert_int_equal(kills, 1);
+    assert_string_equal(debate, plain);
+    assert_string_equal(grab, plain);
+    free(plain);
+    free(debate);
+    free(grab);
+}
+
+int main(int argc, char **argv)
+{
+    illegald_path = argc > 1 ? argv[1] : "bin/illegald";
+    if (access(illegald_path, X_OK) != 0) {
+        fprintf(stderr, "no daemon at %s\n", illegald_path);
+        return 1;
+    }
+    setenv("no_proxy", "127.0.0.1,localhost", 1);
+    setenv("NO_PROXY", "127.0.0.1,localhost", 1);
+    signal(SIGPIPE, SIG_IGN);
+    if (getenv("MX_E2E_ONLY"))
+        cmocka_set_test_filter(getenv("MX_E2E_ONLY"));
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_games_4_and_8_players, teardown),
+        cmocka_unit_test_teardown(test_poll_mode_game, teardown),
+        cmocka_unit_test_teardown(test_restart_mid_game, teardown),
+    };
+    return cmocka_run_group_tests_name("matrix_e2e", tests, NULL, NULL);
+}
