@@ -369,6 +369,8 @@ static int call_launch(struct mx_call *c)
                         &c->headers);
     if (!c->easy)
         return -1;
+    if (c->flags & MX_CALL_ONCE)
+        curl_easy_setopt(c->easy, CURLOPT_FRESH_CONNECT, 1L);
     c->len = 0;
     if (c->buf)
         c->buf[0] = '\0';

@@ -36,7 +36,10 @@ typedef enum mx_next (*mx_http_cb)(void *arg, const struct mx_resp *r);
 /* Calls with MX_CALL_RETRY are repeated by the client, without calling back,
  * on network errors, 5xx and 429 answers and on 200 answers whose body is not
  * JSON; the callback then sees only final answers. */
-enum { MX_CALL_RETRY = 1 << 0, MX_CALL_NOAUTH = 1 << 1 };
+enum { MX_CALL_RETRY = 1 << 0, MX_CALL_NOAUTH = 1 << 1, MX_CALL_ONCE = 1 << 2 };
+/* MX_CALL_ONCE: a call that must not be repeated (createRoom) goes on a fresh connection,
+ * because libcurl sends a request again by itself when a reused connection dies before any
+ * answer. */
 
 /* base: the homeserver URL ("https://example.org"), without a trailing slash. */
 struct mx_http *mx_http_new(struct uv_loop_s *loop, const char *base);

@@ -291,6 +291,10 @@ static enum mx_next on_dm_created(void *arg, const struct mx_resp *r)
             rm->dm_for = strdup(q->user);
         }
         dm_ready(m, q->user, room, "created");
+    } else if ((r->status == 0 || r->status >= 500 || r->status == 429 || r->status == 200) &&
+               marked_room(m, q->user)) {
+        /* No answer, but the sync already showed the room. */
+        dm_ready(m, q->user, marked_room(m, q->user)->id, "found");
     } else if (r->status == 0 || r->status >= 500 || r->status == 429 || r->status == 200) {
         /* No usable answer: the room may exist anyway. Look for it in a sync that starts
          * after now (or after MX_DM_RECHECK_MS) before creating another one. */
@@ -337,7 +341,7 @@ static int create_dm(struct mx *m, const char *user)
     struct mx_call *c = NULL;
     if (q->user)
         c = mx_http_call(m->http, "POST", "/_matrix/client/v3/createRoom",
-                         json_object_to_json_string_ext(body, 0), MX_CALL_TIMEOUT_MS, 0,
+                         json_object_to_json_string_ext(body, 0), MX_CALL_TIMEOUT_MS, MX_CALL_ONCE,
                          on_dm_created, q);
     json_object_put(body);
     if (!c) {

@@ -359,6 +359,81 @@ static void test_probe_dm(void **state)
     assert_string_equal(jstr(f->t.dm, "@ghost:test.local"), "false");
 }
 
+/* The room the bot sent its last m.room.message to (malloc'd). */
+static char *last_message_room(struct fx *f)
+{
+    struct json_object *keep;
+    struct json_object *ev = bot_event(f, "m.room.message", -1, &keep);
+    char *room = ev ? strdup(jstr(ev, "room_id")) : NULL;
+    json_object_put(keep);
+    return room;
+}
+
+static void test_dm_replaced_after_leave(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "first", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    char *old = hs_direct_room(f->hs, BOB);
+    assert_non_null(old);
+    /* Bob leaves his direct room: the next private message goes to a new one. */
+    hs_leave(f->hs, old, BOB);
+    th_run_for(&f->t, 300);
+    th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "second", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 2, 5000));
+    assert_int_equal(hs_count(f->hs, "createRoom"), 2);
+    char *now = hs_direct_room(f->hs, BOB);
+    char *to = last_message_room(f);
+    assert_non_null(now);
+    assert_string_not_equal(now, old);
+    assert_string_equal(to, now);
+    free(old);
+    free(now);
+    free(to);
+}
+
+static void test_dm_creation_answer_lost(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    /* The room is made but the answer never comes: the bot must not make another. */
+    hs_fault(f->hs, "createRoom", -1, NULL, NULL, 1);
+    th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "once", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 8000));
+    th_run_for(&f->t, 200);
+    assert_int_equal(hs_count(f->hs, "createRoom"), 1);
+    char *dm = hs_direct_room(f->hs, BOB);
+    char *to = last_message_room(f);
+    assert_non_null(dm);
+    assert_string_equal(to, dm);
+    free(dm);
+    free(to);
+}
+
+static void test_dm_creation_survives_crash(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    /* The daemon dies between the room's creation and its answer. */
+    hs_fault(f->hs, "createRoom", -1, NULL, NULL, 1);
+    th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "after the crash", NULL);
+    th_run_for(&f->t, 150);
+    assert_int_equal(hs_count(f->hs, "createRoom"), 1);
+    th_stop(&f->t);
+    assert_null(hs_direct_room(f->hs, BOB));
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    assert_int_equal(hs_count(f->hs, "createRoom"), 1);
+    char *dm = hs_direct_room(f->hs, BOB);
+    char *to = last_message_room(f);
+    assert_non_null(dm);
+    assert_string_equal(to, dm);
+    free(dm);
+    free(to);
+}
+
 static void test_drop_reactions_race(void **state)
 {
     struct fx *f = *state;
@@ -626,6 +701,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_encrypted_room_notice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_notice_html_and_dm_edits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_probe_dm, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dm_replaced_after_leave, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dm_creation_answer_lost, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dm_creation_survives_crash, setup, teardown),
         cmocka_unit_test_setup_teardown(test_drop_reactions_race, setup, teardown),
         cmocka_unit_test_setup_teardown(test_poll_tribunal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dm_vote_by_reaction_and_text, setup, teardown),
