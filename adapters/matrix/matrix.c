@@ -254,14 +254,8 @@ static void load_state(struct mx *m)
         m->txn = strtoull(txn, NULL, 10);
         free(txn);
     }
-    struct json_object *v = mx_state_get_json(m, "outbox");
-    if (v && json_object_is_type(v, json_type_array)) {
-        json_object_put(m->outbox);
-        m->outbox = v;
-    } else {
-        json_object_put(v);
-    }
-    v = mx_state_get_json(m, "polls");
+    mx_outbox_load(m);
+    struct json_object *v = mx_state_get_json(m, "polls");
     if (v && json_object_is_type(v, json_type_object)) {
         json_object_put(m->polls);
         m->polls = v;

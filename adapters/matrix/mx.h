@@ -68,8 +68,9 @@ struct mx {
     struct json_object *probes;      /* user -> true: probe_dm waiting for a DM room */
     struct json_object *joining;     /* room id -> true while a join runs */
 
-    /* Outbox, persisted as "outbox": items still to PUT, oldest first. */
+    /* Outbox, persisted one item per key (send.c): items still to PUT, in sending order. */
     struct json_object *outbox;
+    int64_t out_head; /* lowest transaction number that may still be queued */
     struct json_object *keys;  /* cache of "key/<key>": {"e","room","r"} */
     struct json_object *polls; /* open polls: event id -> {"room","answers","deadline"} */
     struct json_object *votes; /* DM vote messages: event id -> {emoji: action} */
@@ -129,6 +130,7 @@ void mx_rooms_free(struct mx *m);
 
 /* send.c */
 int mx_outbox_push(struct mx *m, struct json_object *item);
+void mx_outbox_load(struct mx *m);
 void mx_pump(struct mx *m);
 void mx_polls_arm(struct mx *m);
 void mx_polls_end_room(struct mx *m, const char *room);

@@ -41,28 +41,136 @@ struct json_object *mx_jobj(struct json_object *o, const char *key, int type)
     return NULL;
 }
 
-static void outbox_save(struct mx *m)
+/*
+ * The outbox in the store: one key per item, "out/<n>" for the item with
+ * transaction number n, so queueing, changing or finishing an item writes one
+ * small value whatever the length of the queue. A finished item's key holds
+ * "". "out/head" is the lowest number that may still be waiting; a restart
+ * reads from there up to the first key never written, which also gives back
+ * the transaction counter. Items are sent in the order of their "seq".
+ */
+static int64_t item_n(struct json_object *item)
 {
-    mx_state_set_json(m, "outbox", m->outbox);
+    struct json_object *v = mx_jobj(item, "n", json_type_int);
+    return v ? json_object_get_int64(v) : 0;
 }
 
-/* Queues an item without saving; the caller saves once. Takes item. */
+static void item_save(struct mx *m, struct json_object *item)
+{
+    char k[40];
+    snprintf(k, sizeof(k), "out/%" PRId64, item_n(item));
+    mx_state_set_json(m, k, item);
+}
+
+/* Removes the item at idx and marks it finished in the store. */
+static void item_done(struct mx *m, size_t idx)
+{
+    struct json_object *item = json_object_array_get_idx(m->outbox, idx);
+    int64_t n = item_n(item);
+    char k[40];
+    snprintf(k, sizeof(k), "out/%" PRId64, n);
+    mx_state_set(m, k, "");
+    json_object_array_del_idx(m->outbox, idx, 1);
+    if (n != m->out_head)
+        return;
+    int64_t head = (int64_t)m->txn + 1;
+    for (size_t i = 0; i < json_object_array_length(m->outbox); i++) {
+        int64_t o = item_n(json_object_array_get_idx(m->outbox, i));
+        if (o > 0 && o < head)
+            head = o;
+    }
+    m->out_head = head;
+    char v[24];
+    snprintf(v, sizeof(v), "%" PRId64, head);
+    mx_state_set(m, "out/head", v);
+}
+
+/* Queues an item and stores it. Takes item. */
 static void outbox_add(struct mx *m, struct json_object *item)
 {
     char txn[48];
     m->txn++;
     snprintf(txn, sizeof(txn), "ild.%" PRIu64, m->txn);
     json_object_object_add(item, "txn", json_object_new_string(txn));
+    json_object_object_add(item, "n", json_object_new_int64((int64_t)m->txn));
+    json_object_object_add(item, "seq", json_object_new_double((double)m->txn));
     json_object_array_add(m->outbox, item);
-    char n[24];
-    snprintf(n, sizeof(n), "%" PRIu64, m->txn);
-    mx_state_set(m, "txn", n);
+    item_save(m, item);
+}
+
+static double item_seq(struct json_object *item)
+{
+    struct json_object *v;
+    return json_object_object_get_ex(item, "seq", &v) ? json_object_get_double(v) : 0;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+    double x = item_seq(*(struct json_object *const *)a);
+    double y = item_seq(*(struct json_object *const *)b);
+    return x < y ? -1 : x > y;
+}
+
+void mx_outbox_load(struct mx *m)
+{
+    char *h = mx_state_get(m, "out/head");
+    int64_t head = h ? strtoll(h, NULL, 10) : (int64_t)m->txn + 1;
+    free(h);
+    if (head < 1)
+        head = 1;
+    m->out_head = head;
+    if ((uint64_t)head - 1 > m->txn) /* every number below head was used */
+        m->txn = (uint64_t)head - 1;
+    for (int64_t n = head;; n++) {
+        char k[40];
+        snprintf(k, sizeof(k), "out/%" PRId64, n);
+        char *v = mx_state_get(m, k);
+        if (!v)
+            break;
+        if ((uint64_t)n > m->txn)
+            m->txn = (uint64_t)n;
+        struct json_object *item = *v ? json_tokener_parse(v) : NULL;
+        free(v);
+        if (item && json_object_is_type(item, json_type_object) && item_n(item) == n)
+            json_object_array_add(m->outbox, item);
+        else
+            json_object_put(item);
+    }
+    /* An outbox kept as one array by an older version: queue its items under new numbers. */
+    struct json_object *old = mx_state_get_json(m, "outbox");
+    if (old && json_object_is_type(old, json_type_array) && json_object_array_length(old) > 0) {
+        for (size_t i = 0; i < json_object_array_length(old); i++) {
+            struct json_object *it = json_object_get(json_object_array_get_idx(old, i));
+            const char *txn = mx_jstr(it, "txn");
+            char *keep = txn ? strdup(txn) : NULL;
+            outbox_add(m, it);
+            if (keep) /* the same transaction id: a resend stays idempotent */
+                json_object_object_add(it, "txn", json_object_new_string(keep));
+            free(keep);
+            item_save(m, it);
+        }
+        mx_state_set(m, "outbox", "[]");
+    }
+    json_object_put(old);
+    size_t n = json_object_array_length(m->outbox);
+    if (n > 1) {
+        struct json_object **v = calloc(n, sizeof(*v));
+        if (v) {
+            for (size_t i = 0; i < n; i++)
+                v[i] = json_object_get(json_object_array_get_idx(m->outbox, i));
+            qsort(v, n, sizeof(*v), by_seq);
+            json_object_put(m->outbox);
+            m->outbox = json_object_new_array();
+            for (size_t i = 0; i < n; i++)
+                json_object_array_add(m->outbox, v[i]);
+            free(v);
+        }
+    }
 }
 
 int mx_outbox_push(struct mx *m, struct json_object *item)
 {
     outbox_add(m, item);
-    outbox_save(m);
     mx_pump(m);
     return 0;
 }
@@ -158,7 +266,6 @@ static void on_poll_timer(uv_timer_t *t)
     }
     if (changed) {
         polls_save(m);
-        outbox_save(m);
         mx_pump(m);
     }
     mx_polls_arm(m);
@@ -192,11 +299,10 @@ void mx_polls_end_room(struct mx *m, const char *room)
         const char *r = mx_jstr(it, "room");
         if (poll && r && strcmp(r, room) == 0) {
             json_object_object_add(poll, "end_now", json_object_new_boolean(1));
+            item_save(m, it);
             changed = true;
         }
     }
-    if (changed)
-        outbox_save(m);
     for (;;) {
         const char *hit = NULL;
         json_object_object_foreach(m->polls, id, p)
@@ -338,7 +444,6 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
     outbox_add(m, item);
     if (o->kind == OUT_VOTE && o->channel && !poll)
         queue_ballots(m, o, data);
-    outbox_save(m);
     mx_pump(m);
     return 0;
 }
@@ -409,9 +514,12 @@ static void item_sent(struct mx *m, struct json_object *item, const char *room,
             poll_end(m, event_id);
             if (json_object_array_length(m->outbox) == before + 1 && before >= 1) {
                 /* Put the end first: it goes before anything queued for that room. */
+                struct json_object *end = json_object_array_get_idx(m->outbox, before);
+                double first = item_seq(json_object_array_get_idx(m->outbox, 0));
+                json_object_object_add(end, "seq", json_object_new_double(first - 1));
+                item_save(m, end);
                 struct json_object *nb = json_object_new_array();
-                json_object_array_add(
-                    nb, json_object_get(json_object_array_get_idx(m->outbox, before)));
+                json_object_array_add(nb, json_object_get(end));
                 for (size_t i = 0; i < before; i++)
                     json_object_array_add(nb,
                                           json_object_get(json_object_array_get_idx(m->outbox, i)));
@@ -492,10 +600,17 @@ static enum mx_next on_sent(void *arg, const struct mx_resp *r)
         const char *event_id = mx_jstr(r->json, "event_id");
         if (!event_id || event_id[0] != '$')
             return MX_RETRY; /* malformed: the same PUT again, after backoff */
+        /* What the item leads to is queued and stored before the item is marked done, so a
+         * crash in between sends the item again (harmless: same txn) rather than losing it. */
         json_object_get(item);
-        json_object_array_del_idx(m->outbox, (size_t)idx, 1);
-        item_sent(m, item, room ? room : "", event_id,
-                  mx_jobj(item, "sent_as_edit", json_type_boolean) != NULL);
+        char *ev = strdup(event_id);
+        if (ev)
+            item_sent(m, item, room ? room : "", ev,
+                      mx_jobj(item, "sent_as_edit", json_type_boolean) != NULL);
+        free(ev);
+        idx = outbox_find(m, lane->txn);
+        if (idx >= 0)
+            item_done(m, (size_t)idx);
         json_object_put(item);
     } else if (r->status == 401 && r->errcode && strcmp(r->errcode, "M_UNKNOWN_TOKEN") == 0) {
         lane_free(lane);
@@ -504,10 +619,9 @@ static enum mx_next on_sent(void *arg, const struct mx_resp *r)
     } else {
         log_warn(MOD, NULL, "send to %s refused: HTTP %ld %s; dropping the message",
                  room ? room : "?", r->status, r->errcode ? r->errcode : "");
-        json_object_array_del_idx(m->outbox, (size_t)idx, 1);
+        item_done(m, (size_t)idx);
     }
     lane_free(lane);
-    outbox_save(m);
     mx_pump(m);
     return MX_DONE;
 }
@@ -534,9 +648,10 @@ static int start_item(struct mx *m, struct mx_lane *lane, struct json_object *it
     }
     if (edit && !mx_jobj(item, "sent_as_edit", json_type_boolean)) {
         json_object_object_add(item, "sent_as_edit", json_object_new_boolean(1));
-        outbox_save(m);
+        item_save(m, item);
     } else if (!edit && mx_jobj(item, "sent_as_edit", json_type_boolean)) {
         json_object_object_del(item, "sent_as_edit");
+        item_save(m, item);
     }
     char *er = mx_escape(room), *et = mx_escape(type), *ex = mx_escape(txn);
     char *path = NULL;
@@ -590,8 +705,7 @@ void mx_pump(struct mx *m)
         const char *user = mx_jstr(item, "user");
         if (!mx_jstr(item, "type") || !mx_jstr(item, "txn") ||
             !mx_jobj(item, "content", json_type_object) || (!room && !user)) {
-            json_object_array_del_idx(m->outbox, i, 1);
-            outbox_save(m);
+            item_done(m, i);
             i--;
             continue;
         }
@@ -608,15 +722,14 @@ void mx_pump(struct mx *m)
             if (!dm) {
                 if (mx_dm_ensure(m, user) != 0) {
                     log_warn(MOD, NULL, "no direct room for %s; dropping a message", user);
-                    json_object_array_del_idx(m->outbox, i, 1);
-                    outbox_save(m);
+                    item_done(m, i);
                     i--;
                 }
                 continue; /* the pump runs again once the room exists */
             }
             /* Pin the room, so a retry after a restart goes to the same one. */
             json_object_object_add(item, "room", json_object_new_string(dm));
-            outbox_save(m);
+            item_save(m, item);
             room = mx_jstr(item, "room");
         }
         struct mx_lane *lane = NULL;
