@@ -338,7 +338,9 @@ static bool data_bool(const struct json_object *data, const char *key)
 /*
  * DM mode of a tribunal vote in a table: votes stay secret, so each candidate
  * (the candidates are the players) gets a ballot in their direct room, with
- * one reaction per choice; their reaction there becomes the vote command.
+ * one reaction per choice (every other player, and abstaining); their
+ * reaction there becomes the vote command. "vote <player>" typed there works
+ * too.
  */
 static void queue_ballots(struct mx *m, const struct outbound *o, struct json_object *data)
 {
@@ -359,11 +361,16 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
             return;
         size_t n = (size_t)snprintf(text, len, "%s", o->text);
         struct json_object *votes = json_object_new_object();
+        size_t shown = 0;
         for (size_t i = 0; i < nact; i++) {
-            const char *emoji = mx_vote_emoji(i);
             const char *act = json_object_get_string(json_object_array_get_idx(actions, i));
-            if (!emoji || !act)
+            /* Nobody may vote for themselves: their own name is not on their ballot. */
+            if (!act || (strncmp(act, "vote ", 5) == 0 && strcmp(act + 5, user) == 0))
                 continue;
+            const char *emoji = mx_vote_emoji(shown);
+            if (!emoji)
+                continue;
+            shown++;
             const char *label = act;
             if (strncmp(act, "vote ", 5) == 0) {
                 for (size_t k = 0; k < json_object_array_length(cands); k++) {

@@ -567,18 +567,27 @@ static void test_dm_vote_by_reaction_and_text(void **state)
     assert_string_equal(th_in_str(&f->t, 1, "text"), "vote " BOB);
     /* A vote in the table without poll mode: each player gets a secret ballot in their DM. */
     th_send(&f->t, OUT_VOTE, f->room, NULL, "g1/vote/2", false, "Case 2: who?", data);
-    assert_true(th_wait_bot_events(&f->t, "m.reaction", 9, 5000));
+    /* Two ballots of two choices each: the other player, and abstaining. */
+    assert_true(th_wait_bot_events(&f->t, "m.reaction", 3 + 2 * 2, 5000));
+    th_run_for(&f->t, 200);
+    struct json_object *reactions = hs_bot_events(f->hs, "m.reaction");
+    assert_int_equal(json_object_array_length(reactions), 3 + 2 * 2);
+    json_object_put(reactions);
     char *adm = hs_direct_room(f->hs, ALICE);
     assert_non_null(adm);
     struct json_object *all = hs_bot_events(f->hs, "m.room.message");
-    const char *ballot = NULL;
+    const char *ballot = NULL, *body = NULL;
     for (size_t i = 0; i < json_object_array_length(all); i++) {
         struct json_object *e = json_object_array_get_idx(all, i);
-        if (strcmp(jstr(e, "room_id"), adm) == 0)
+        if (strcmp(jstr(e, "room_id"), adm) == 0) {
             ballot = jstr(e, "event_id");
+            body = jstr(jget(e, "content"), "body");
+        }
     }
     assert_non_null(ballot);
-    free(hs_react(f->hs, adm, ALICE, ballot, mx_vote_emoji(1)));
+    assert_null(strstr(body, "Alice"));
+    assert_non_null(strstr(body, "Bob"));
+    free(hs_react(f->hs, adm, ALICE, ballot, mx_vote_emoji(0)));
     json_object_put(all);
     assert_true(th_wait_inbox(&f->t, 3, 5000));
     assert_string_equal(th_in_str(&f->t, 2, "text"), "vote " BOB);
