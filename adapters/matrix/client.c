@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <curl/curl.h>
 #include <json-c/json.h>
@@ -214,6 +215,15 @@ int64_t mx_retry_after_ms(const char *header, struct json_object *body)
             end++;
         if (end != header && *end == '\0' && secs >= 0 && secs < 86400)
             return (int64_t)secs * 1000;
+        /* Retry-After may also be an HTTP-date (RFC 9110): wait until then. */
+        time_t when = curl_getdate(header, NULL);
+        if (when != (time_t)-1) {
+            time_t now = time(NULL);
+            if (when <= now)
+                return 0;
+            if (when - now < 86400)
+                return (int64_t)(when - now) * 1000;
+        }
     }
     struct json_object *v;
     if (body && json_object_object_get_ex(body, "retry_after_ms", &v) &&

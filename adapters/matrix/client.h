@@ -70,8 +70,8 @@ struct json_object *mx_http_call_sync(struct mx_http *h, const char *method, con
 /* Escapes one path or query component into a malloc'd string. */
 char *mx_escape(const char *s);
 
-/* The delay a rate-limit answer asks for: Retry-After (seconds) when present,
- * else retry_after_ms from the body, else -1. Exposed for tests. */
+/* The delay a rate-limit answer asks for: Retry-After (seconds, or an HTTP-date) when
+ * present, else the deprecated retry_after_ms of the body, else -1. Exposed for tests. */
 int64_t mx_retry_after_ms(const char *retry_after_header, struct json_object *body);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -624,7 +625,14 @@ static void test_rate_limit_retry_after_ms(void **state)
     assert_true(th_wait_bot_events(&f->t, "m.room.message", 2, 5000));
     assert_true(mx_now_ms() - t0 >= 950);
     assert_int_equal(mx_retry_after_ms("2", NULL), 2000);
-    assert_int_equal(mx_retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", NULL), -1);
+    /* An HTTP-date: a past one means now, a future one the time until then. */
+    assert_int_equal(mx_retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", NULL), 0);
+    char date[64];
+    time_t later = time(NULL) + 3;
+    struct tm tm;
+    strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S GMT", gmtime_r(&later, &tm));
+    int64_t wait = mx_retry_after_ms(date, NULL);
+    assert_true(wait >= 1000 && wait <= 3000);
 }
 
 static void test_send_errors_never_double(void **state)
