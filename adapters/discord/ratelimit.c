@@ -95,6 +95,13 @@ void rl_route(const char *method, const char *path, char *route, size_t routelen
             nmajor = 2;
         else if (lens[0] == 8 && strncmp(segs[0], "webhooks", 8) == 0)
             nmajor = n >= 3 && !is_id(segs[2], lens[2]) ? 3 : 2;
+        /* Not a top-level resource for Discord, but each interaction is
+         * answered once through its own id and token (its follow-ups go to
+         * webhooks/<app>/<token>): keyed by it, answers to different
+         * interactions never wait for each other while their bucket is
+         * unknown. */
+        else if (lens[0] == 12 && strncmp(segs[0], "interactions", 12) == 0)
+            nmajor = 2;
     }
     for (unsigned i = 0; i < nmajor; i++) {
         if (i)

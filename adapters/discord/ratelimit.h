@@ -52,7 +52,8 @@ void rl_free(struct rl *rl);
 
 /*
  * Splits a request into its route template ("POST /channels/:id/messages")
- * and its top-level resource ("channels/123"; "" when there is none).
+ * and its top-level resource ("channels/123"; "" when there is none). An
+ * interaction's callback counts its interaction ("interactions/55") as one.
  */
 void rl_route(const char *method, const char *path, char *route, size_t routelen, char *major,
               size_t majorlen);

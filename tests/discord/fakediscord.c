@@ -874,6 +874,14 @@ void fd_set_bucket_limit(struct fd_server *s, int limit)
     pthread_mutex_unlock(&s->mu);
 }
 
+size_t fd_callback_count(struct fd_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    size_t n = json_object_array_length(s->callbacks);
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
 struct json_object *fd_snapshot(struct fd_server *s)
 {
     pthread_mutex_lock(&s->mu);

@@ -53,6 +53,9 @@ void fd_set_bucket_limit(struct fd_server *s, int limit);
  */
 struct json_object *fd_snapshot(struct fd_server *s);
 
+/* How many interaction callbacks the server got, without copying the record. */
+size_t fd_callback_count(struct fd_server *s);
+
 /* The clock of the "t" fields in the snapshot (monotonic seconds). */
 double fd_now(void);
 

@@ -79,7 +79,7 @@ static void test_route_keys(void **state)
     check_route("PATCH", "/webhooks/9/tok/messages/@original",
                 "PATCH /webhooks/:id/:token/messages/@original", "webhooks/9/tok");
     check_route("POST", "/interactions/55/tok/callback", "POST /interactions/:id/:token/callback",
-                "");
+                "interactions/55");
     check_route("POST", "/users/@me/channels", "POST /users/@me/channels", "");
     check_route("PUT", "/applications/5/guilds/6/commands",
                 "PUT /applications/:id/guilds/:id/commands", "");
