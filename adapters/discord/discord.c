@@ -1016,6 +1016,38 @@ static void sweep_closed(uv_handle_t *h)
         free(dc);
 }
 
+/* How long a stop lets queued messages go out before dropping them. */
+#define DRAIN_MS      5000u
+#define DRAIN_TICK_MS 20u
+
+static void finish_stop(struct dc *dc)
+{
+    if (dc->rest) {
+        size_t left = rest_pending(dc->rest);
+        if (left)
+            log_warn(DC_MOD, NULL, "stopping with %zu requests not sent", left);
+        rest_close(dc->rest);
+        dc->rest = NULL;
+    }
+    if (dc->sweep_open && !uv_is_closing((uv_handle_t *)&dc->sweep)) {
+        uv_timer_stop(&dc->sweep);
+        uv_close((uv_handle_t *)&dc->sweep, sweep_closed);
+    }
+}
+
+static void on_drain(uv_timer_t *t)
+{
+    struct dc *dc = t->data;
+    if (dc->rest && rest_pending(dc->rest) > 0 && dc_now_ms() < dc->drain_until)
+        return;
+    finish_stop(dc);
+}
+
+/*
+ * No input is delivered after this: the gateway closes at once (code 4000,
+ * so a restart resumes). Messages already queued still go out, for up to
+ * DRAIN_MS, as the loop keeps running; then the HTTP client closes.
+ */
 static void dc_stop(struct platform *p)
 {
     struct dc *dc = (struct dc *)p;
@@ -1026,14 +1058,12 @@ static void dc_stop(struct platform *p)
         gw_close(dc->gw);
         dc->gw = NULL;
     }
-    if (dc->rest) {
-        rest_close(dc->rest);
-        dc->rest = NULL;
+    if (dc->rest && rest_pending(dc->rest) > 0 && dc->sweep_open) {
+        dc->drain_until = dc_now_ms() + DRAIN_MS;
+        uv_timer_start(&dc->sweep, on_drain, DRAIN_TICK_MS, DRAIN_TICK_MS);
+        return;
     }
-    if (dc->sweep_open) {
-        uv_timer_stop(&dc->sweep);
-        uv_close((uv_handle_t *)&dc->sweep, sweep_closed);
-    }
+    finish_stop(dc);
 }
 
 static void free_str(void *p)
@@ -1050,6 +1080,7 @@ static void dc_destroy(struct platform *p)
 {
     struct dc *dc = (struct dc *)p;
     dc_stop(p);
+    finish_stop(dc); /* still draining: the loop is not run any more */
     dmap_clear(&dc->msgs, msg_free);
     dmap_clear(&dc->msg_ids, free_str);
     dmap_clear(&dc->users, user_free);

@@ -124,6 +124,7 @@ struct dc {
     const char *capture_key;  /* ... under this reply_to token */
     uv_timer_t sweep;
     bool sweep_open;
+    uint64_t drain_until; /* stopping: REST requests may finish until then */
     struct discord_stats st;
 };
 

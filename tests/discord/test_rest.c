@@ -618,6 +618,25 @@ static void test_vote_and_game_over(void **state)
     h_fini(&h);
 }
 
+/* A stop lets what is queued go out (the loop keeps running), then closes. */
+static void test_stop_drains(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    fd_set_bucket_limit(h.srv, 4);
+    send_many(&h, 1, 12); /* three seconds of one channel's bucket */
+    h.p->ops->stop(h.p);
+    struct outbound late = {.kind = OUT_NOTICE, .channel = CHANNEL_A, .text = "too late"};
+    assert_int_equal(h.p->ops->send(h.p, &late), -1);
+    uv_run(&h.loop, UV_RUN_DEFAULT);
+    assert_channels_in_order(&h, 1, 12);
+    struct discord_stats st;
+    discord_get_stats(h.p, &st);
+    assert_int_equal(st.lost, 0);
+    h_fini(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,7 +644,7 @@ int main(void)
         cmocka_unit_test(test_bucket_storm),       cmocka_unit_test(test_global_storm),
         cmocka_unit_test(test_dm_probe_and_50007), cmocka_unit_test(test_interactions),
         cmocka_unit_test(test_lobby_edited),       cmocka_unit_test(test_drop_reactions),
-        cmocka_unit_test(test_vote_and_game_over),
+        cmocka_unit_test(test_vote_and_game_over), cmocka_unit_test(test_stop_drains),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
