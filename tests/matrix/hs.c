@@ -30,6 +30,7 @@ struct conn {
     size_t len, cap;
     bool closing;
     bool lose_reply; /* handle the request, then close instead of answering */
+    bool hold_reply; /* handle the request, then never answer */
     /* A parked /sync. */
     bool parked;
     long since;
@@ -229,6 +230,10 @@ static const char *reason(int status)
 
 static void respond_raw(struct conn *c, int status, const char *body, const char *header)
 {
+    if (c->hold_reply) {
+        c->hold_reply = false;
+        return;
+    }
     if (c->lose_reply) {
         c->lose_reply = false;
         conn_close(c);
@@ -657,7 +662,10 @@ static void handle(struct hs *hs, struct conn *c, const char *method, const char
         json_object_object_add(f, "count", json_object_new_int(count - 1));
         int status = json_object_get_int(jget(f, "status"));
         if (status < 0) {
-            c->lose_reply = true;
+            if (status == -2)
+                c->hold_reply = true;
+            else
+                c->lose_reply = true;
             break;
         }
         if (status == 0)

@@ -60,7 +60,8 @@ char *hs_last_body(struct hs *hs, const char *substr);
 /* Faults. The next `count` requests whose "METHOD path" contains substr get
  * this answer instead: status 0 closes the connection without an answer;
  * status -1 handles the request, then closes the connection instead of
- * answering (a lost reply); header may be NULL ("Retry-After: 1"). */
+ * answering (a lost reply); status -2 handles it and never answers; header
+ * may be NULL ("Retry-After: 1"). */
 void hs_fault(struct hs *hs, const char *substr, int status, const char *body, const char *header,
               int count);
 /* Makes every token unknown (401 M_UNKNOWN_TOKEN, with soft_logout as given). */

@@ -417,7 +417,7 @@ static void test_dm_creation_survives_crash(void **state)
     struct fx *f = *state;
     start_ready(f);
     /* The daemon dies between the room's creation and its answer. */
-    hs_fault(f->hs, "createRoom", -1, NULL, NULL, 1);
+    hs_fault(f->hs, "createRoom", -2, NULL, NULL, 1);
     th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "after the crash", NULL);
     th_run_for(&f->t, 150);
     assert_int_equal(hs_count(f->hs, "createRoom"), 1);
