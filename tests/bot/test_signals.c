@@ -44,6 +44,11 @@ static void test_hup_and_term(void **state)
     /* Rotate the file away, as logrotate would, and ask for a reopen. */
     assert_int_equal(rename(log, rotated), 0);
     kill(h.pid, SIGHUP);
+    /* The signal arrives on its own; wait until the daemon has acted on it. */
+    for (int tries = 0; !file_has(log, "log reopened"); tries++) {
+        assert_true(tries < 1000);
+        usleep(10000);
+    }
     harness_message(&h, "t1", "a", "!illegal new", false);
     harness_sync(&h);
     assert_true(file_has(log, "log reopened"));
