@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "console_harness.h"
@@ -47,7 +48,7 @@ static void test_hup_and_term(void **state)
     /* The signal arrives on its own; wait until the daemon has acted on it. */
     for (int tries = 0; !file_has(log, "log reopened"); tries++) {
         assert_true(tries < 1000);
-        usleep(10000);
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
     }
     harness_message(&h, "t1", "a", "!illegal new", false);
     harness_sync(&h);
