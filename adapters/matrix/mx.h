@@ -16,6 +16,7 @@
 struct json_object;
 struct mx_http;
 struct mx_call;
+struct mx_req;
 struct config;
 
 #define MX_SYNC_TIMEOUT_MS 30000            /* the /sync long poll */
@@ -67,10 +68,11 @@ struct mx {
     uint64_t syncs_started;          /* /sync requests started, to order rechecks */
     struct json_object *probes;      /* user -> true: probe_dm waiting for a DM room */
     struct json_object *joining;     /* room id -> true while a join runs */
+    struct mx_req *reqs;             /* createRoom and join calls waiting for an answer */
 
     /* Outbox, persisted one item per key (send.c): items still to PUT, in sending order. */
     struct json_object *outbox;
-    int64_t out_head; /* lowest transaction number that may still be queued */
+    int64_t out_head;          /* lowest transaction number that may still be queued */
     struct json_object *keys;  /* cache of "key/<key>": {"e","room","r"} */
     struct json_object *polls; /* open polls: event id -> {"room","answers","deadline"} */
     struct json_object *votes; /* DM vote messages: event id -> {emoji: action} */

@@ -40,8 +40,12 @@ struct mx_room *mx_room_get(struct mx *m, const char *id, bool create)
     return r;
 }
 
+static void req_free(struct mx_req *q);
+
 void mx_rooms_free(struct mx *m)
 {
+    while (m->reqs) /* calls a stop cancelled: their callbacks never ran */
+        req_free(m->reqs);
     while (m->rooms) {
         struct mx_room *r = m->rooms;
         m->rooms = r->next;
@@ -238,10 +242,43 @@ static void on_dm_timer_cb(uv_timer_t *t)
     mx_dm_recheck(t->data, true);
 }
 
-struct dm_req {
+/* A call waiting for its answer, with what its callback needs. Kept on m->reqs, so the ones a
+ * stop cancels (their callback never runs) are freed with the adapter. */
+struct mx_req {
+    struct mx_req *next, *prev;
     struct mx *m;
-    char *user;
+    char *key; /* the user (createRoom) or the room (join) */
 };
+
+static struct mx_req *req_new(struct mx *m, const char *key)
+{
+    struct mx_req *q = calloc(1, sizeof(*q));
+    if (!q)
+        return NULL;
+    q->key = strdup(key);
+    if (!q->key) {
+        free(q);
+        return NULL;
+    }
+    q->m = m;
+    q->next = m->reqs;
+    if (m->reqs)
+        m->reqs->prev = q;
+    m->reqs = q;
+    return q;
+}
+
+static void req_free(struct mx_req *q)
+{
+    if (q->prev)
+        q->prev->next = q->next;
+    else
+        q->m->reqs = q->next;
+    if (q->next)
+        q->next->prev = q->prev;
+    free(q->key);
+    free(q);
+}
 
 static void answer_probe(struct mx *m, const char *user, bool ok)
 {
@@ -280,7 +317,7 @@ static void arm_recheck(struct mx *m)
 
 static enum mx_next on_dm_created(void *arg, const struct mx_resp *r)
 {
-    struct dm_req *q = arg;
+    struct mx_req *q = arg;
     struct mx *m = q->m;
     const char *room = mx_jstr(r->json, "room_id");
     if (r->status == 200 && room) {
@@ -288,40 +325,37 @@ static enum mx_next on_dm_created(void *arg, const struct mx_resp *r)
         if (rm) {
             rm->joined = true;
             free(rm->dm_for);
-            rm->dm_for = strdup(q->user);
+            rm->dm_for = strdup(q->key);
         }
-        dm_ready(m, q->user, room, "created");
+        dm_ready(m, q->key, room, "created");
     } else if ((r->status == 0 || r->status >= 500 || r->status == 429 || r->status == 200) &&
-               marked_room(m, q->user)) {
+               marked_room(m, q->key)) {
         /* No answer, but the sync already showed the room. */
-        dm_ready(m, q->user, marked_room(m, q->user)->id, "found");
+        dm_ready(m, q->key, marked_room(m, q->key)->id, "found");
     } else if (r->status == 0 || r->status >= 500 || r->status == 429 || r->status == 200) {
         /* No usable answer: the room may exist anyway. Look for it in a sync that starts
          * after now (or after MX_DM_RECHECK_MS) before creating another one. */
         log_warn(MOD, NULL, "no answer to createRoom for %s (HTTP %ld); looking for the room first",
-                 q->user, r->status);
-        json_object_object_add(m->dm_recheck, q->user,
+                 q->key, r->status);
+        json_object_object_add(m->dm_recheck, q->key,
                                json_object_new_int64((int64_t)m->syncs_started));
         arm_recheck(m);
     } else {
-        log_warn(MOD, NULL, "cannot create a direct room for %s: HTTP %ld %s", q->user, r->status,
+        log_warn(MOD, NULL, "cannot create a direct room for %s: HTTP %ld %s", q->key, r->status,
                  r->errcode ? r->errcode : "");
-        json_object_object_add(m->dm_creating, q->user, json_object_new_boolean(0));
-        answer_probe(m, q->user, false);
+        json_object_object_add(m->dm_creating, q->key, json_object_new_boolean(0));
+        answer_probe(m, q->key, false);
     }
-    free(q->user);
-    free(q);
+    req_free(q);
     mx_pump(m);
     return MX_DONE;
 }
 
 static int create_dm(struct mx *m, const char *user)
 {
-    struct dm_req *q = calloc(1, sizeof(*q));
+    struct mx_req *q = req_new(m, user);
     if (!q)
         return -1;
-    q->m = m;
-    q->user = strdup(user);
     struct json_object *body = json_object_new_object();
     json_object_object_add(body, "preset", json_object_new_string("trusted_private_chat"));
     json_object_object_add(body, "is_direct", json_object_new_boolean(1));
@@ -338,15 +372,12 @@ static int create_dm(struct mx *m, const char *user)
     json_object_array_add(init, marker);
     json_object_object_add(body, "initial_state", init);
     /* Not retried by the client: a retry after a lost answer would make a second room. */
-    struct mx_call *c = NULL;
-    if (q->user)
-        c = mx_http_call(m->http, "POST", "/_matrix/client/v3/createRoom",
-                         json_object_to_json_string_ext(body, 0), MX_CALL_TIMEOUT_MS, MX_CALL_ONCE,
-                         on_dm_created, q);
+    struct mx_call *c = mx_http_call(m->http, "POST", "/_matrix/client/v3/createRoom",
+                                     json_object_to_json_string_ext(body, 0), MX_CALL_TIMEOUT_MS,
+                                     MX_CALL_ONCE, on_dm_created, q);
     json_object_put(body);
     if (!c) {
-        free(q->user);
-        free(q);
+        req_free(q);
         return -1;
     }
     json_object_object_add(m->dm_creating, user, json_object_new_boolean(1));
@@ -426,27 +457,21 @@ bool mx_invite_allowed(struct mx *m, const char *inviter)
     return false;
 }
 
-struct join_req {
-    struct mx *m;
-    char *room;
-};
-
 static enum mx_next on_joined(void *arg, const struct mx_resp *r)
 {
-    struct join_req *q = arg;
+    struct mx_req *q = arg;
     struct mx *m = q->m;
-    json_object_object_del(m->joining, q->room);
+    json_object_object_del(m->joining, q->key);
     if (r->status == 200) {
-        struct mx_room *rm = mx_room_get(m, q->room, true);
+        struct mx_room *rm = mx_room_get(m, q->key, true);
         if (rm)
             rm->joined = true;
-        log_info(MOD, NULL, "joined %s", q->room);
+        log_info(MOD, NULL, "joined %s", q->key);
     } else {
-        log_warn(MOD, NULL, "cannot join %s: HTTP %ld %s", q->room, r->status,
+        log_warn(MOD, NULL, "cannot join %s: HTTP %ld %s", q->key, r->status,
                  r->errcode ? r->errcode : "");
     }
-    free(q->room);
-    free(q);
+    req_free(q);
     return MX_DONE;
 }
 
@@ -454,22 +479,18 @@ void mx_join(struct mx *m, const char *room_id)
 {
     if (mx_jobj(m->joining, room_id, json_type_boolean))
         return;
-    struct join_req *q = calloc(1, sizeof(*q));
     char *er = mx_escape(room_id);
-    if (!q || !er) {
-        free(q);
+    struct mx_req *q = er ? req_new(m, room_id) : NULL;
+    if (!q) {
         free(er);
         return;
     }
-    q->m = m;
-    q->room = strdup(room_id);
     char path[1024];
     snprintf(path, sizeof(path), "/_matrix/client/v3/rooms/%s/join", er);
     free(er);
-    if (!q->room || !mx_http_call(m->http, "POST", path, "{}", MX_CALL_TIMEOUT_MS, MX_CALL_RETRY,
-                                  on_joined, q)) {
-        free(q->room);
-        free(q);
+    if (!mx_http_call(m->http, "POST", path, "{}", MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, on_joined,
+                      q)) {
+        req_free(q);
         return;
     }
     json_object_object_add(m->joining, room_id, json_object_new_boolean(1));
