@@ -351,6 +351,14 @@ static int on_state_set(void *ctx, struct platform *p, const char *key, const ch
     return store_meta_set(d->store, full, value);
 }
 
+static int on_state_del(void *ctx, struct platform *p, const char *key)
+{
+    struct dispatcher *d = ctx;
+    char full[256];
+    snprintf(full, sizeof full, "%s/%s", p->ops->name, key);
+    return store_meta_delete(d->store, full);
+}
+
 /* --- life cycle ---------------------------------------------------------- */
 
 /* Games by platform and phase ("lobby" before the start), for /metrics. */
@@ -418,6 +426,7 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
     d->host.dm_result = commands_dm_result;
     d->host.state_get = on_state_get;
     d->host.state_set = on_state_set;
+    d->host.state_del = on_state_del;
     metrics_set_gauges(o->metrics, write_gauges, d);
     *out = d;
     return 0;

@@ -11,7 +11,7 @@
 
 struct store {
     sqlite3 *db;
-    sqlite3_stmt *game_put, *game_get, *games_active, *meta_get, *meta_set;
+    sqlite3_stmt *game_put, *game_get, *games_active, *meta_get, *meta_set, *meta_delete;
 };
 
 /* Migration i brings the schema from version i to i + 1. Append only. */
@@ -122,6 +122,7 @@ int store_open(struct store **out, const char *path, char *err, size_t errlen)
                 "SELECT id, platform, table_id, record FROM games WHERE finished = 0 "
                 "ORDER BY rowid") < 0 ||
         prepare(s, &s->meta_get, "SELECT value FROM meta WHERE key = ?") < 0 ||
+        prepare(s, &s->meta_delete, "DELETE FROM meta WHERE key = ?") < 0 ||
         prepare(s, &s->meta_set,
                 "INSERT INTO meta (key, value) VALUES (?, ?) "
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value") < 0) {
@@ -142,6 +143,7 @@ void store_close(struct store *s)
     sqlite3_finalize(s->games_active);
     sqlite3_finalize(s->meta_get);
     sqlite3_finalize(s->meta_set);
+    sqlite3_finalize(s->meta_delete);
     sqlite3_close(s->db);
     free(s);
 }
@@ -241,6 +243,12 @@ int store_meta_set(struct store *s, const char *key, const char *value)
     sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
     return step_done(s, st);
+}
+
+int store_meta_delete(struct store *s, const char *key)
+{
+    sqlite3_bind_text(s->meta_delete, 1, key, -1, SQLITE_STATIC);
+    return step_done(s, s->meta_delete);
 }
 
 int store_writable(struct store *s)

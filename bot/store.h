@@ -51,6 +51,9 @@ char *store_meta_get(struct store *s, const char *key);
 /* Sets a meta value. Returns 0 or -1. */
 int store_meta_set(struct store *s, const char *key, const char *value);
 
+/* Deletes a meta value; deleting one that is unset is not an error. Returns 0 or -1. */
+int store_meta_delete(struct store *s, const char *key);
+
 /* Checks that the database file can be written. Returns 0 or -1. */
 int store_writable(struct store *s);
 

@@ -270,7 +270,8 @@ enum il_event_type {
     IL_EV_TRIBUNAL_OPENED, /* public: count of cases */
     IL_EV_CASE_OPENED,     /* public: number (case index), cards (the suspect cards), deadline */
     IL_EV_VOTE_OPENED,     /* public: number, deadline */
-    IL_EV_VOTE_RECORDED,   /* private: player voted for target (IL_NOBODY: abstained) */
+    IL_EV_VOTE_RECORDED,   /* private: number (case index), player voted for target (IL_NOBODY:
+                              abstained) */
     IL_EV_VERDICT,         /* public: number, tally, target = convicted seat or IL_NOBODY, cards */
     IL_EV_REVEAL,          /* public, at the end: player, cards = everything they hold, score */
     IL_EV_GAME_OVER,       /* public: scores, winners mask, rank */

@@ -116,5 +116,6 @@ enum il_error il_act_vote(struct il_ctx *c, const struct il_action *a)
     struct il_event *e = il_emit(c, IL_EV_VOTE_RECORDED, a->player);
     e->player = a->player;
     e->target = (int8_t)target;
+    e->number = g->case_index;
     return IL_OK;
 }

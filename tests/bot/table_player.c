@@ -323,7 +323,9 @@ static void vote_round(struct table_player *tp)
     size_t from = settle(tp);
     char channel[32];
     snprintf(channel, sizeof channel, "dm:%s", tp->users[(accused + 1) % tp->n]);
-    assert_true(harness_find(tp->h, from, channel, "Your vote on case") >= 0);
+    char confirmed[64];
+    snprintf(confirmed, sizeof confirmed, "Your vote on case %u:", tp->cases_seen);
+    assert_true(harness_find(tp->h, from, channel, confirmed) >= 0);
     /* Nothing about the votes reaches the table before the tally. */
     for (size_t i = from; i < tp->h->nlines; i++)
         assert_false(line_in(tp->h->lines[i], tp->table));

@@ -80,6 +80,7 @@ static void vote_rules(void **state)
     assert_int_equal(f.ev.v[0].audience, 0); /* never public before the verdict */
     assert_int_equal(f.ev.v[0].player, 0);
     assert_int_equal(f.ev.v[0].target, 1);
+    assert_int_equal(f.ev.v[0].number, f.g.case_index);
     assert_int_equal(f.g.players[0].vote, 1);
     vote(&f, 0, 2); /* changed */
     assert_int_equal(f.g.players[0].vote, 2);

@@ -194,6 +194,10 @@ static void test_meta(void **state)
     assert_non_null(v);
     assert_string_equal(v, "");
     free(v);
+    /* Deleting forgets the key; deleting an unknown key is fine. */
+    assert_int_equal(store_meta_delete(s, "discord/session"), 0);
+    assert_null(store_meta_get(s, "discord/session"));
+    assert_int_equal(store_meta_delete(s, "never-set"), 0);
     store_close(s);
 }
 
