@@ -80,13 +80,20 @@ static const char *new_id(struct e2e *e, char *buf, size_t len)
     return buf;
 }
 
-/* After an input, sometimes cut the gateway connection: the daemon must
- * resume and get the input (replayed) exactly once. */
+static bool connected(struct e2e *e);
+
+/* After an input, sometimes cut the gateway connection (once the daemon is
+ * back on it): the daemon must resume and get the input (replayed) exactly
+ * once. */
 static void maybe_drop(struct e2e *e)
 {
     if (e->drops && rnd(e) % 3 == 0) {
+        for (int waited = 0; !connected(e) && waited < WAIT_MS; waited += 10)
+            msleep(10);
         fd_drop(e->srv);
         e->ndrops++;
+        for (int waited = 0; connected(e) && waited < WAIT_MS; waited += 5)
+            msleep(5);
     }
 }
 
@@ -107,6 +114,29 @@ static int gw(struct e2e *e, const char *field)
     int v = json_object_get_int(jget(jget(s, "gateway"), field));
     json_object_put(s);
     return v;
+}
+
+static bool connected(struct e2e *e)
+{
+    struct json_object *s = snap(e);
+    struct json_object *g = jget(s, "gateway");
+    bool up =
+        json_object_get_boolean(jget(g, "connected")) && json_object_get_boolean(jget(g, "ready"));
+    json_object_put(s);
+    return up;
+}
+
+/* The daemon of the running test, so that a failed test does not leave it
+ * running (cmocka leaves the test function at the failed assertion). */
+static struct daemon *live;
+
+static int kill_live(void **state)
+{
+    (void)state;
+    if (live)
+        daemon_cleanup(live);
+    live = NULL;
+    return 0;
 }
 
 /* Polls the server's record until pred says yes; fails the test on timeout. */
@@ -158,12 +188,14 @@ static void setup_e2e(struct e2e *e, unsigned nplayers, bool drops)
         fdc_set_name(e->players[i], names[i]);
     }
     daemon_start(&e->d, SEED);
+    live = &e->d;
     int one = 1;
     wait_until(e, is_ready, &one, "the daemon's gateway session");
 }
 
 static void teardown_e2e(struct e2e *e)
 {
+    live = NULL;
     daemon_cleanup(&e->d);
     fd_stop(e->srv);
     json_object_put(e->ixs);
@@ -499,7 +531,7 @@ static char *reference_result;
 static void test_game_4(void **state)
 {
     (void)state;
-    struct e2e e;
+    static struct e2e e; /* static: kill_live() may need it after a failure */
     setup_e2e(&e, 4, false);
     char *result = play_game(&e);
     assert_non_null(strstr(result, "Game over"));
@@ -514,11 +546,13 @@ static void test_game_4_with_drops(void **state)
 {
     (void)state;
     assert_non_null(reference_result);
-    struct e2e e;
+    static struct e2e e; /* static: kill_live() may need it after a failure */
     setup_e2e(&e, 4, true);
     char *result = play_game(&e);
-    fprintf(stderr, "gateway dropped %u times\n", e.ndrops);
-    assert_true(e.ndrops >= 20);
+    /* every drop that hit a live connection made the daemon connect again */
+    int reconnects = gw(&e, "connects") - 1;
+    fprintf(stderr, "gateway dropped %u times, %d reconnections\n", e.ndrops, reconnects);
+    assert_true(reconnects >= 20);
     assert_string_equal(result, reference_result);
     assert_all_answered(&e);
     assert_int_equal(gw(&e, "identifies"), 1); /* every drop was resumed */
@@ -532,7 +566,7 @@ static void test_game_4_with_drops(void **state)
 static void test_game_8(void **state)
 {
     (void)state;
-    struct e2e e;
+    static struct e2e e; /* static: kill_live() may need it after a failure */
     setup_e2e(&e, 8, false);
     char *result = play_game(&e);
     assert_non_null(strstr(result, "Game over"));
@@ -553,7 +587,7 @@ static bool client_closed(struct e2e *e, struct json_object *s, void *arg)
 static void test_shutdown_and_resume(void **state)
 {
     (void)state;
-    struct e2e e;
+    static struct e2e e; /* static: kill_live() may need it after a failure */
     setup_e2e(&e, 4, false);
     slash(&e, 0, "new", NULL);
     struct msg_want lobby = {.title = "Illegal — lobby", .n = 0};
@@ -581,10 +615,10 @@ int main(int argc, char **argv)
     illegald_path = argc > 1 ? argv[1] : "bin/illegald";
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_game_4),
-        cmocka_unit_test(test_game_4_with_drops),
-        cmocka_unit_test(test_game_8),
-        cmocka_unit_test(test_shutdown_and_resume),
+        cmocka_unit_test_teardown(test_game_4, kill_live),
+        cmocka_unit_test_teardown(test_game_4_with_drops, kill_live),
+        cmocka_unit_test_teardown(test_game_8, kill_live),
+        cmocka_unit_test_teardown(test_shutdown_and_resume, kill_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
