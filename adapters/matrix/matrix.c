@@ -41,6 +41,13 @@ void mx_state_set(struct mx *m, const char *key, const char *value)
         log_error(MOD, NULL, "cannot store %s", key);
 }
 
+void mx_state_del(struct mx *m, const char *key)
+{
+    const struct platform_host *h = m->base.host;
+    if (h->state_del && h->state_del(h->ctx, &m->base, key) != 0)
+        log_error(MOD, NULL, "cannot forget %s", key);
+}
+
 struct json_object *mx_state_get_json(struct mx *m, const char *key)
 {
     char *s = mx_state_get(m, key);

@@ -104,6 +104,8 @@ struct mx {
 /* matrix.c: persisted adapter state. */
 char *mx_state_get(struct mx *m, const char *key);
 void mx_state_set(struct mx *m, const char *key, const char *value);
+/* Forgets a stored key (no error when it was never set). */
+void mx_state_del(struct mx *m, const char *key);
 struct json_object *mx_state_get_json(struct mx *m, const char *key);
 void mx_state_set_json(struct mx *m, const char *key, struct json_object *v);
 uint64_t mx_now_ms(void);

@@ -45,7 +45,8 @@ struct json_object *mx_jobj(struct json_object *o, const char *key, int type)
  * The outbox in the store: one key per item, "out/<n>" for the item with
  * transaction number n, so queueing, changing or finishing an item writes one
  * small value whatever the length of the queue. A finished item's key holds
- * "". "out/head" is the lowest number that may still be waiting; a restart
+ * "" until "out/head", the lowest number that may still be waiting, passes
+ * it; then the key is deleted. A restart
  * reads from there up to the first key never written, which also gives back
  * the transaction counter. Items are sent in the order of their "seq".
  */
@@ -79,10 +80,16 @@ static void item_done(struct mx *m, size_t idx)
         if (o > 0 && o < head)
             head = o;
     }
+    int64_t old_head = m->out_head;
     m->out_head = head;
     char v[24];
     snprintf(v, sizeof(v), "%" PRId64, head);
     mx_state_set(m, "out/head", v);
+    /* Everything below the head is finished: those keys are no longer read. */
+    for (int64_t o = old_head; o < head; o++) {
+        snprintf(k, sizeof(k), "out/%" PRId64, o);
+        mx_state_del(m, k);
+    }
 }
 
 /* Queues an item and stores it. Takes item. */
