@@ -1,10 +1,8 @@
 /*
- * client.c - libcurl multi on a libuv loop, with the Matrix retry policy.
+ * client.c - HTTP calls to the homeserver, with the Matrix retry policy.
  *
- * curl tells us which sockets to watch (CURLMOPT_SOCKETFUNCTION) and when to
- * wake up (CURLMOPT_TIMERFUNCTION); libuv polls them and hands readiness back
- * through curl_multi_socket_action(). A call that must be retried keeps its
- * easy handle and is added to the multi handle again when its timer fires.
+ * Transfers run on the daemon's loop through adapters/common/curl_uv. A call
+ * that must be retried waits on its own timer and then starts a new transfer.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -16,14 +14,8 @@
 #include <json-c/json.h>
 #include <uv.h>
 
+#include "adapters/common/curl_uv.h"
 #include "client.h"
-
-struct sock_ctx {
-    uv_poll_t poll;
-    curl_socket_t fd;
-    struct mx_http *h;
-    struct sock_ctx *next;
-};
 
 struct mx_call {
     struct mx_http *h;
@@ -40,18 +32,16 @@ struct mx_call {
     char retry_after[64];
     uv_timer_t timer;
     int attempts;
-    bool in_multi;
+    bool in_flight; /* the transfer is in curl_uv */
 };
 
 struct mx_http {
     uv_loop_t *loop;
-    CURLM *multi;
-    uv_timer_t timer;
+    struct curl_uv *curl;
     char *base;
     char *auth;
     int64_t first_ms, cap_ms;
     struct mx_call *calls;
-    struct sock_ctx *socks;
     int closing; /* libuv handles whose close callback is pending */
     bool freeing;
 };
@@ -63,108 +53,6 @@ static void http_maybe_free(struct mx_http *h)
         free(h->auth);
         free(h);
     }
-}
-
-static void on_sock_closed(uv_handle_t *handle)
-{
-    struct sock_ctx *ctx = handle->data;
-    struct mx_http *h = ctx->h;
-    free(ctx);
-    h->closing--;
-    http_maybe_free(h);
-}
-
-static void sock_close(struct mx_http *h, struct sock_ctx *ctx)
-{
-    for (struct sock_ctx **pp = &h->socks; *pp; pp = &(*pp)->next) {
-        if (*pp == ctx) {
-            *pp = ctx->next;
-            break;
-        }
-    }
-    uv_poll_stop(&ctx->poll);
-    h->closing++;
-    uv_close((uv_handle_t *)&ctx->poll, on_sock_closed);
-}
-
-static void check_done(struct mx_http *h);
-
-static void on_timer_closed(uv_handle_t *handle)
-{
-    struct mx_http *h = handle->data;
-    h->closing--;
-    http_maybe_free(h);
-}
-
-static void on_poll(uv_poll_t *p, int status, int events)
-{
-    struct sock_ctx *ctx = p->data;
-    struct mx_http *h = ctx->h;
-    int flags = 0;
-    int running;
-    if (status < 0)
-        flags = CURL_CSELECT_ERR;
-    if (events & UV_READABLE)
-        flags |= CURL_CSELECT_IN;
-    if (events & UV_WRITABLE)
-        flags |= CURL_CSELECT_OUT;
-    curl_multi_socket_action(h->multi, ctx->fd, flags, &running);
-    check_done(h);
-}
-
-static int on_socket(CURL *e, curl_socket_t s, int what, void *userp, void *socketp)
-{
-    (void)e;
-    struct mx_http *h = userp;
-    struct sock_ctx *ctx = socketp;
-    if (what == CURL_POLL_REMOVE) {
-        if (ctx) {
-            curl_multi_assign(h->multi, s, NULL);
-            sock_close(h, ctx);
-        }
-        return 0;
-    }
-    if (!ctx) {
-        ctx = calloc(1, sizeof(*ctx));
-        if (!ctx)
-            return -1;
-        ctx->fd = s;
-        ctx->h = h;
-        if (uv_poll_init_socket(h->loop, &ctx->poll, s) != 0) {
-            free(ctx);
-            return -1;
-        }
-        ctx->poll.data = ctx;
-        ctx->next = h->socks;
-        h->socks = ctx;
-        curl_multi_assign(h->multi, s, ctx);
-    }
-    int events = 0;
-    if (what & CURL_POLL_IN)
-        events |= UV_READABLE;
-    if (what & CURL_POLL_OUT)
-        events |= UV_WRITABLE;
-    uv_poll_start(&ctx->poll, events, on_poll);
-    return 0;
-}
-
-static void on_timeout(uv_timer_t *t)
-{
-    struct mx_http *h = t->data;
-    int running;
-    curl_multi_socket_action(h->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-    check_done(h);
-}
-
-static int on_timer_set(CURLM *multi, long timeout_ms, void *userp)
-{
-    (void)multi;
-    struct mx_http *h = userp;
-    if (timeout_ms < 0)
-        uv_timer_stop(&h->timer);
-    else
-        uv_timer_start(&h->timer, on_timeout, (uint64_t)timeout_ms, 0);
-    return 0;
 }
 
 static size_t on_write(char *data, size_t size, size_t n, void *userp)
@@ -242,22 +130,16 @@ static char *xstrdup(const char *s)
 
 struct mx_http *mx_http_new(uv_loop_t *loop, const char *base)
 {
-    static bool global_done;
-    if (!global_done) {
-        curl_global_init(CURL_GLOBAL_DEFAULT);
-        global_done = true;
-    }
     struct mx_http *h = calloc(1, sizeof(*h));
     if (!h)
         return NULL;
     h->loop = loop;
     h->base = strdup(base);
-    h->multi = curl_multi_init();
+    h->curl = curl_uv_new(loop);
     h->first_ms = 500;
     h->cap_ms = 30000;
-    if (!h->base || !h->multi) {
-        if (h->multi)
-            curl_multi_cleanup(h->multi);
+    if (!h->base || !h->curl) {
+        curl_uv_free(h->curl);
         free(h->base);
         free(h);
         return NULL;
@@ -265,12 +147,6 @@ struct mx_http *mx_http_new(uv_loop_t *loop, const char *base)
     size_t bl = strlen(h->base);
     while (bl > 0 && h->base[bl - 1] == '/')
         h->base[--bl] = '\0';
-    uv_timer_init(loop, &h->timer);
-    h->timer.data = h;
-    curl_multi_setopt(h->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-    curl_multi_setopt(h->multi, CURLMOPT_SOCKETDATA, h);
-    curl_multi_setopt(h->multi, CURLMOPT_TIMERFUNCTION, on_timer_set);
-    curl_multi_setopt(h->multi, CURLMOPT_TIMERDATA, h);
     return h;
 }
 
@@ -352,9 +228,9 @@ static void call_free(struct mx_call *c)
 {
     struct mx_http *h = c->h;
     call_unlink(c);
-    if (c->in_multi)
-        curl_multi_remove_handle(h->multi, c->easy);
-    c->in_multi = false;
+    if (c->in_flight)
+        curl_uv_remove(h->curl, c->easy);
+    c->in_flight = false;
     if (c->easy)
         curl_easy_cleanup(c->easy);
     curl_slist_free_all(c->headers);
@@ -366,6 +242,8 @@ static void call_free(struct mx_call *c)
     h->closing++;
     uv_close((uv_handle_t *)&c->timer, on_call_closed);
 }
+
+static void on_transfer_done(void *arg, CURL *easy, CURLcode result);
 
 static int call_launch(struct mx_call *c)
 {
@@ -389,10 +267,9 @@ static int call_launch(struct mx_call *c)
     curl_easy_setopt(c->easy, CURLOPT_WRITEDATA, c);
     curl_easy_setopt(c->easy, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(c->easy, CURLOPT_HEADERDATA, c);
-    curl_easy_setopt(c->easy, CURLOPT_PRIVATE, c);
-    if (curl_multi_add_handle(h->multi, c->easy) != CURLM_OK)
+    if (curl_uv_add(h->curl, c->easy, on_transfer_done, c) != 0)
         return -1;
-    c->in_multi = true;
+    c->in_flight = true;
     return 0;
 }
 
@@ -423,12 +300,10 @@ static void schedule_retry(struct mx_call *c, int64_t delay_ms)
 
 static void finish(struct mx_call *c, CURLcode result)
 {
-    struct mx_http *h = c->h;
     long status = 0;
     if (result == CURLE_OK)
         curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_multi_remove_handle(h->multi, c->easy);
-    c->in_multi = false;
+    c->in_flight = false;
 
     struct json_object *json = NULL;
     if (c->len > 0)
@@ -472,19 +347,10 @@ static void finish(struct mx_call *c, CURLcode result)
         call_free(c);
 }
 
-static void check_done(struct mx_http *h)
+static void on_transfer_done(void *arg, CURL *easy, CURLcode result)
 {
-    CURLMsg *msg;
-    int left;
-    while ((msg = curl_multi_info_read(h->multi, &left))) {
-        if (msg->msg != CURLMSG_DONE)
-            continue;
-        struct mx_call *c = NULL;
-        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&c);
-        CURLcode result = msg->data.result;
-        if (c)
-            finish(c, result);
-    }
+    (void)easy;
+    finish(arg, result);
 }
 
 struct mx_call *mx_http_call(struct mx_http *h, const char *method, const char *path,
@@ -527,14 +393,10 @@ void mx_http_free(struct mx_http *h)
         return;
     while (h->calls)
         call_free(h->calls);
-    curl_multi_cleanup(h->multi);
-    h->multi = NULL;
-    while (h->socks)
-        sock_close(h, h->socks);
-    uv_timer_stop(&h->timer);
+    curl_uv_free(h->curl);
+    h->curl = NULL;
     h->freeing = true;
-    h->closing++;
-    uv_close((uv_handle_t *)&h->timer, on_timer_closed);
+    http_maybe_free(h);
 }
 
 struct json_object *mx_http_call_sync(struct mx_http *h, const char *method, const char *path,
