@@ -247,6 +247,8 @@ static int op_prepare(struct rest_req *r, void *ud)
     struct dc_op *op = ud;
     struct dc *dc = op->dc;
     char path[512];
+    if (op->type == DC_OP_FORGET)
+        return 1;
     if (op->type == DC_OP_EDIT) {
         struct dc_msg *m = dmap_get(&dc->msgs, op->key);
         if (m && m->id && m->channel && strcmp(m->channel, op->channel) == 0) {
@@ -371,6 +373,51 @@ static struct dc_msg *msg_restore(struct dc *dc, const char *key)
             free(kk);
     }
     return m;
+}
+
+struct forget_ctx {
+    const char *prefix;
+    size_t len;
+    char *keys[256];
+    unsigned n;
+};
+
+static void collect_game_keys(const char *key, void *val, void *arg)
+{
+    (void)val;
+    struct forget_ctx *c = arg;
+    if (strncmp(key, c->prefix, c->len) == 0 && c->n < 256)
+        c->keys[c->n++] = strdup(key);
+}
+
+/*
+ * A game is over and its last message went out: its logical keys are never
+ * used again, so their message ids leave memory and the store. prefix is
+ * "<game>/". (Ids stored by an earlier run and not used since stay stored.)
+ */
+static void forget_game(struct dc *dc, const char *prefix)
+{
+    struct forget_ctx c = {.prefix = prefix, .len = strlen(prefix)};
+    const struct platform_host *h = dc->base.host;
+    char k[300];
+    dmap_each(&dc->msgs, collect_game_keys, &c);
+    for (unsigned i = 0; i < c.n; i++) {
+        if (!c.keys[i])
+            continue;
+        struct dc_msg *m = dmap_del(&dc->msgs, c.keys[i]);
+        if (m && m->id) {
+            free(dmap_del(&dc->msg_ids, m->id));
+            snprintf(k, sizeof(k), "mid/%s", m->id);
+            if (h->state_del)
+                h->state_del(h->ctx, &dc->base, k);
+        }
+        snprintf(k, sizeof(k), "msg/%s", c.keys[i]);
+        if (h->state_del)
+            h->state_del(h->ctx, &dc->base, k);
+        if (m)
+            msg_free(m);
+        free(c.keys[i]);
+    }
 }
 
 static void posted(struct dc *dc, struct dc_op *op, const char *body)
@@ -499,6 +546,9 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
             log_warn(DC_MOD, NULL, "interaction answer failed: HTTP %ld %.200s", status, body);
         break;
     case DC_OP_GATEWAY:
+        break;
+    case DC_OP_FORGET:
+        forget_game(dc, op->key);
         break;
     }
     dc_op_free(op);
@@ -889,9 +939,24 @@ static int dc_send(struct platform *p, const struct outbound *m)
     struct dc *dc = (struct dc *)p;
     if (dc->stopping || !dc->rest || (!m->channel && !m->user))
         return -1;
-    /* the machine-readable result is for scripts; the table already got OUT_RESULT */
-    if (m->kind == OUT_GAME_OVER)
+    /* The machine-readable result is for scripts; the table already got
+     * OUT_RESULT. Once that has gone out, the game's message ids go. */
+    if (m->kind == OUT_GAME_OVER) {
+        const char *game = jstr((struct json_object *)m->data, "game");
+        struct dc_op *op = game && m->channel ? dc_op_new(dc, DC_OP_FORGET) : NULL;
+        if (op) {
+            size_t len = strlen(game) + 2;
+            op->key = malloc(len);
+            op->channel = xstrdup(m->channel);
+            if (op->key && op->channel) {
+                snprintf(op->key, len, "%s/", game);
+                queue_on_channel(dc, op);
+            } else {
+                dc_op_free(op);
+            }
+        }
         return 0;
+    }
     if (m->kind == OUT_HAND && m->user && m->data) {
         struct dc_user *u = dc_user_get(dc, m->user);
         if (u) {

@@ -87,6 +87,7 @@ enum dc_op_type {
     DC_OP_IX,
     DC_OP_COMMANDS,
     DC_OP_GATEWAY,
+    DC_OP_FORGET, /* no request: once the table's queue reaches it, a game's ids are dropped */
 };
 
 /* The context of one REST request. */

@@ -71,6 +71,14 @@ static int state_set(void *ctx, struct platform *p, const char *key, const char 
     return 0;
 }
 
+static int state_del(void *ctx, struct platform *p, const char *key)
+{
+    struct harness *h = ctx;
+    (void)p;
+    json_object_object_del(h->state, key);
+    return 0;
+}
+
 void h_init(struct harness *h, unsigned hb_ms, bool gateway_direct)
 {
     memset(h, 0, sizeof(*h));
@@ -86,6 +94,7 @@ void h_init(struct harness *h, unsigned hb_ms, bool gateway_direct)
     h->host.dm_result = dm_result;
     h->host.state_get = state_get;
     h->host.state_set = state_set;
+    h->host.state_del = state_del;
     h->inputs = json_object_new_array();
     h->probes = json_object_new_object();
     h->state = json_object_new_object();

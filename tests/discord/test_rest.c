@@ -600,13 +600,22 @@ static void test_vote_and_game_over(void **state)
         "\"deadline\":4102444800000}");
     send_text(&h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_VOTE, "Vote on case 1", d);
     json_object_put(d);
-    /* the machine-readable result is not posted */
-    struct json_object *over = json_tokener_parse("{\"scores\":{\"91\":3},\"winners\":[\"91\"]}");
-    send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_GAME_OVER, "1. Alice 3", over);
-    json_object_put(over);
     want_messages = 1;
     assert_true(h_run_until(&h, enough_messages, 3000));
-    h_run_for(&h, 200);
+    /* which message carries the key is stored, for a restart */
+    assert_non_null(jget(h.state, "msg/g1/vote/1"));
+    /* the machine-readable result is not posted; the game's stored ids go */
+    struct json_object *over =
+        json_tokener_parse("{\"game\":\"g1\",\"scores\":{\"91\":3},\"winners\":[\"91\"]}");
+    send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_GAME_OVER, "1. Alice 3", over);
+    json_object_put(over);
+    h_run_for(&h, 300);
+    assert_null(jget(h.state, "msg/g1/vote/1"));
+    json_object_object_foreach(h.state, k, v)
+    {
+        (void)v;
+        assert_true(strncmp(k, "mid/", 4) != 0);
+    }
     struct json_object *s = h_snapshot(&h);
     struct json_object *m = only_message(s);
     char ids[512] = "";
