@@ -253,8 +253,20 @@ void commands_dm_result(void *ctx, struct platform *p, const char *user, bool re
     for (unsigned i = 0; i < d->ngames; i++) {
         struct game *g = d->games[i];
         int seat;
-        if (g->platform != p || g->started || !g->probes_pending ||
-            (seat = game_seat_of(g, user)) < 0)
+        if (g->platform != p || (seat = game_seat_of(g, user)) < 0)
+            continue;
+        if (g->started) {
+            /* Some platforms only learn it from a failed DM: tell the table once,
+             * without a word of what the DM held. */
+            bool was = g->seats[seat].dm_unreachable;
+            g->seats[seat].dm_unreachable = !reachable;
+            if (!reachable && !was && g->state.players[seat].active) {
+                const char *vars[] = {"player", game_seat_name(g, (unsigned)seat), NULL};
+                dispatch_announce(g, "msg.dm-lost", vars);
+            }
+            continue;
+        }
+        if (!g->probes_pending)
             continue;
         g->seats[seat].dm_unreachable = !reachable;
         if (--g->probes_pending == 0)

@@ -131,6 +131,9 @@ static const struct entry english[] = {
     {"msg.dms-closed",
      "The game cannot start yet: {players} must allow direct messages from the bot, then the "
      "host can start again."},
+    {"msg.dm-lost",
+     "{player} cannot get direct messages from the bot, so their trading room is closed: "
+     "{player}, allow direct messages from the bot, then type \"hand\" to it."},
     {"msg.checking-dms", "Checking that every player can receive direct messages..."},
     {"msg.not-moderator", "Only the host or a moderator can do that."},
     {"msg.not-player", "Only the game's players can do that."},

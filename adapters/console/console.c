@@ -135,6 +135,15 @@ static int console_send(struct platform *p, const struct outbound *m)
     else
         snprintf(channel, sizeof channel, "dm:%s", m->user ? m->user : "");
 
+    if (m->user) {
+        /* A closed DM fails like on a real platform: nothing shown, the bot told. */
+        const char *state = strmap_get(&c->closed_dms, m->user);
+        if (state && strcmp(state, "closed") == 0) {
+            json_object_put(o);
+            p->host->dm_result(p->host->ctx, p, m->user, false);
+            return 0;
+        }
+    }
     if (m->kind == OUT_GAME_OVER) {
         json_object_object_add(o, "type", json_object_new_string("game_over"));
         json_object_object_add(o, "channel", json_object_new_string(channel));

@@ -63,6 +63,15 @@ static void test_moderated_game(void **state)
     expect("t1", "gm", "!illegal start", false, "t1",
            "Resources in play: Guns, Jewelry, Alcohol, Pornography, Powder");
     expect("t1", "gm", "!illegal join", false, "t1", "already started");
+    /* DMs closed during the game: the table learns it once, and nothing of the DM. */
+    harness_send(&h, "{\"type\":\"dms\",\"user\":\"p2\",\"open\":false}");
+    expect("dm", "p2", "hand", false, "t1", "p2 cannot get direct messages");
+    harness_message(&h, "dm", "p2", "hand", false);
+    size_t again = harness_sync(&h);
+    assert_true(harness_find(&h, again, "t1", "p2 cannot get") < 0);
+    assert_true(harness_find(&h, again, "dm:p2", "Your hand") < 0);
+    harness_send(&h, "{\"type\":\"dms\",\"user\":\"p2\",\"open\":true}");
+    expect("dm", "p2", "hand", false, "dm:p2", "Your hand");
     /* Pause: only moderators; players cannot trade while paused. */
     expect("t1", "p3", "!illegal pause", false, "t1", "Only the host or a moderator");
     expect("t1", "mod", "!illegal pause", true, "t1", "The game is paused");
