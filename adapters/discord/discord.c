@@ -791,7 +791,7 @@ static void register_commands(struct dc *dc)
     if (dc->commands_registered || !dc->app_id)
         return;
     dc->commands_registered = true;
-    struct json_object *cmds = dc_commands_json();
+    struct json_object *cmds = dc_commands_json(dc);
     const char *body = json_object_to_json_string_ext(cmds, JSON_C_TO_STRING_PLAIN);
     char path[256];
     if (dc->nguilds == 0) {
@@ -1265,6 +1265,7 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     for (unsigned i = 0; i < cfg->discord_nguilds && i < CONFIG_MAX_GUILDS; i++)
         dc->guild_ids[dc->nguilds++] = xstrdup(cfg->discord_guilds[i]);
     dc->shards = cfg->discord_shards;
+    dc->language = cfg->language;
     dmap_init(&dc->msgs);
     dmap_init(&dc->msg_ids);
     dmap_init(&dc->users);

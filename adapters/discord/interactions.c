@@ -514,11 +514,12 @@ static void arg(struct json_object *s, struct json_object *o)
     json_object_array_add(opts, o);
 }
 
-struct json_object *dc_commands_json(void)
+struct json_object *dc_commands_json(const struct dc *dc)
 {
     struct json_object *subs = json_object_new_array();
-    struct json_object *s = sub(subs, "new", "Open a new game at this table");
-    struct json_object *v = option(OPT_STRING, "variant", "Rules variant", false, false);
+    struct json_object *s = sub(subs, "new", dc_word(dc, "slash.new"));
+    struct json_object *v =
+        option(OPT_STRING, "variant", dc_word(dc, "slash.option.variant"), false, false);
     struct json_object *choices = json_object_new_array();
     const char *variants[] = {"standard", "advanced", "casual"};
     for (int i = 0; i < 3; i++) {
@@ -529,51 +530,53 @@ struct json_object *dc_commands_json(void)
     }
     json_object_object_add(v, "choices", choices);
     arg(s, v);
-    sub(subs, "join", "Join the game at this table");
-    sub(subs, "leave", "Leave the lobby");
-    sub(subs, "start", "Start the game");
-    sub(subs, "status", "Show the game's phase and timers");
-    sub(subs, "rules", "Show the rules");
-    sub(subs, "help", "List the commands");
-    s = sub(subs, "grab", "Grab a card from the drop");
-    arg(s, option(OPT_STRING, "resource", "The card to grab", true, true));
-    sub(subs, "pause", "Moderators: pause the game");
-    sub(subs, "resume", "Moderators: resume the game");
-    s = sub(subs, "extend", "Moderators: extend the current phase");
-    struct json_object *mins = option(OPT_INTEGER, "minutes", "Minutes to add", true, false);
+    sub(subs, "join", dc_word(dc, "slash.join"));
+    sub(subs, "leave", dc_word(dc, "slash.leave"));
+    sub(subs, "start", dc_word(dc, "slash.start"));
+    sub(subs, "status", dc_word(dc, "slash.status"));
+    sub(subs, "rules", dc_word(dc, "slash.rules"));
+    sub(subs, "help", dc_word(dc, "slash.help"));
+    s = sub(subs, "grab", dc_word(dc, "slash.grab"));
+    arg(s, option(OPT_STRING, "resource", dc_word(dc, "slash.option.resource"), true, true));
+    sub(subs, "pause", dc_word(dc, "slash.pause"));
+    sub(subs, "resume", dc_word(dc, "slash.resume"));
+    s = sub(subs, "extend", dc_word(dc, "slash.extend"));
+    struct json_object *mins =
+        option(OPT_INTEGER, "minutes", dc_word(dc, "slash.option.minutes"), true, false);
     json_object_object_add(mins, "min_value", json_object_new_int(1));
     json_object_object_add(mins, "max_value", json_object_new_int(60));
     arg(s, mins);
-    sub(subs, "next", "Moderators: skip to the next phase");
-    s = sub(subs, "kick", "Moderators: remove a player");
-    arg(s, option(OPT_STRING, "player", "The player", true, true));
-    sub(subs, "end", "Moderators: end the game");
-    s = sub(subs, "set", "Moderators: change a setting (timers, variant)");
-    arg(s, option(OPT_STRING, "key", "The setting", true, false));
-    arg(s, option(OPT_STRING, "value", "Its new value", true, false));
-    sub(subs, "hand", "Show your roles and hand (only you see it)");
-    sub(subs, "offers", "List your open offers");
-    s = sub(subs, "offer", "Offer a trade");
-    arg(s, option(OPT_STRING, "player", "Whom to offer to", true, true));
-    arg(s, option(OPT_STRING, "give", "What you give, like \"2 guns\" or \"nothing\"", true, true));
-    arg(s, option(OPT_STRING, "ask", "What you ask for, like \"1 alcohol\"", true, true));
-    const char *idsubs[][2] = {{"accept", "Accept an offer"},
-                               {"decline", "Decline an offer"},
-                               {"cancel", "Cancel your offer"}};
+    sub(subs, "next", dc_word(dc, "slash.next"));
+    s = sub(subs, "kick", dc_word(dc, "slash.kick"));
+    arg(s, option(OPT_STRING, "player", dc_word(dc, "slash.option.player"), true, true));
+    sub(subs, "end", dc_word(dc, "slash.end"));
+    s = sub(subs, "set", dc_word(dc, "slash.set"));
+    arg(s, option(OPT_STRING, "key", dc_word(dc, "slash.option.key"), true, false));
+    arg(s, option(OPT_STRING, "value", dc_word(dc, "slash.option.value"), true, false));
+    sub(subs, "hand", dc_word(dc, "slash.hand"));
+    sub(subs, "offers", dc_word(dc, "slash.offers"));
+    s = sub(subs, "offer", dc_word(dc, "slash.offer"));
+    arg(s, option(OPT_STRING, "player", dc_word(dc, "slash.option.player"), true, true));
+    arg(s, option(OPT_STRING, "give", dc_word(dc, "slash.option.give"), true, true));
+    arg(s, option(OPT_STRING, "ask", dc_word(dc, "slash.option.ask"), true, true));
+    const char *idsubs[][2] = {
+        {"accept", "slash.accept"}, {"decline", "slash.decline"}, {"cancel", "slash.cancel"}};
     for (int i = 0; i < 3; i++) {
-        s = sub(subs, idsubs[i][0], idsubs[i][1]);
-        struct json_object *id = option(OPT_INTEGER, "id", "The offer number", true, false);
+        s = sub(subs, idsubs[i][0], dc_word(dc, idsubs[i][1]));
+        struct json_object *id =
+            option(OPT_INTEGER, "id", dc_word(dc, "slash.option.id"), true, false);
         json_object_object_add(id, "min_value", json_object_new_int(1));
         arg(s, id);
     }
-    s = sub(subs, "vote", "Vote in the tribunal");
-    arg(s, option(OPT_STRING, "player", "Whom you accuse", true, true));
-    sub(subs, "abstain", "Abstain in the tribunal");
+    s = sub(subs, "vote", dc_word(dc, "slash.vote"));
+    arg(s, option(OPT_STRING, "player", dc_word(dc, "slash.option.player"), true, true));
+    sub(subs, "abstain", dc_word(dc, "slash.abstain"));
 
     struct json_object *cmd = json_object_new_object();
     json_object_object_add(cmd, "name", json_object_new_string("illegal"));
     json_object_object_add(cmd, "type", json_object_new_int(1));
-    json_object_object_add(cmd, "description", json_object_new_string("Play Illegal"));
+    json_object_object_add(cmd, "description",
+                           json_object_new_string(dc_word(dc, "slash.illegal")));
     json_object_object_add(cmd, "options", subs);
     struct json_object *contexts = json_object_new_array();
     json_object_array_add(contexts, json_object_new_int(0)); /* GUILD */

@@ -105,6 +105,7 @@ struct dc {
     struct platform base;
     uv_loop_t *loop;
     char *token, *app_id, *api_url, *gateway_url, *mod_role;
+    const char *language; /* the catalog language of labels and titles (the config's) */
     char *guild_ids[CONFIG_MAX_GUILDS];
     unsigned nguilds;
     int shards;
@@ -145,6 +146,9 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m);
 /* A plain body with text (ephemeral when flags say so). */
 struct json_object *dc_render_text(const char *text, int flags);
 /* The hand message's trade builder rows, from the user's state. */
+/* The catalog text of key in dc's language (the key itself if missing). */
+const char *dc_word(const struct dc *dc, const char *key);
+
 void dc_render_builder(struct dc *dc, struct json_object *components, const char *user,
                        struct json_object *data);
 
@@ -154,6 +158,6 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq);
 int dc_ix_reply(struct dc *dc, const struct outbound *m);
 void dc_ix_sweep(struct dc *dc);
 void dc_ix_free(void *ixn);
-struct json_object *dc_commands_json(void);
+struct json_object *dc_commands_json(const struct dc *dc);
 
 #endif

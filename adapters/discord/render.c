@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catalog.h"
 #include "internal.h"
 
 #define CONTENT_MAX    2000
@@ -96,8 +97,8 @@ static const char *candidate_name(struct json_object *candidates, const char *id
 
 /* A label for an action: "accept 3" -> "Accept #3", "vote 1234" -> the
  * candidate's name. */
-static void action_label(const char *action, struct json_object *candidates, char *out, size_t len,
-                         int *style)
+static void action_label(const struct dc *dc, const char *action, struct json_object *candidates,
+                         char *out, size_t len, int *style)
 {
     const char *sp = strchr(action, ' ');
     const char *arg = sp ? sp + 1 : "";
@@ -114,18 +115,18 @@ static void action_label(const char *action, struct json_object *candidates, cha
     }
     if (vlen == 6 && strncmp(action, "accept", 6) == 0) {
         *style = BTN_SUCCESS;
-        snprintf(out, len, "Accept #%s", arg);
+        snprintf(out, len, "%s #%s", dc_word(dc, "ui.accept"), arg);
     } else if (vlen == 7 && strncmp(action, "decline", 7) == 0) {
         *style = BTN_DANGER;
-        snprintf(out, len, "Decline #%s", arg);
+        snprintf(out, len, "%s #%s", dc_word(dc, "ui.decline"), arg);
     } else if (vlen == 6 && strncmp(action, "cancel", 6) == 0) {
-        snprintf(out, len, "Cancel #%s", arg);
+        snprintf(out, len, "%s #%s", dc_word(dc, "ui.cancel"), arg);
     } else if (vlen == 4 && strncmp(action, "vote", 4) == 0) {
         const char *name = candidate_name(candidates, arg);
         *style = BTN_PRIMARY;
         snprintf(out, len, "%s", name ? name : arg);
     } else if (strcmp(action, "abstain") == 0) {
-        snprintf(out, len, "Abstain");
+        snprintf(out, len, "%s", dc_word(dc, "ui.abstain"));
     } else {
         snprintf(out, len, "%s", action);
     }
@@ -133,8 +134,8 @@ static void action_label(const char *action, struct json_object *candidates, cha
 
 /* Buttons for data.actions, five to a row, at most five rows. prefix goes
  * before actions that lack it (the lobby's "join" is "!illegal join"). */
-static void action_buttons(struct json_object *components, const struct json_object *data,
-                           const char *prefix)
+static void action_buttons(const struct dc *dc, struct json_object *components,
+                           const struct json_object *data, const char *prefix)
 {
     struct json_object *actions = get(data, "actions"), *candidates = get(data, "candidates");
     if (!actions || !json_object_is_type(actions, json_type_array))
@@ -151,7 +152,7 @@ static void action_buttons(struct json_object *components, const struct json_obj
             snprintf(cmd, sizeof(cmd), "%s%s", prefix, a);
         else
             snprintf(cmd, sizeof(cmd), "%s", a);
-        action_label(cmd, candidates, label, sizeof(label), &style);
+        action_label(dc, cmd, candidates, label, sizeof(label), &style);
         json_object_array_add(row, button(label, cmd, style));
         if (json_object_array_length(row) == 5) {
             add_row(components, row);
@@ -216,14 +217,14 @@ void dc_render_builder(struct dc *dc, struct json_object *components, const char
         json_object_array_length(players) == 0)
         return;
     struct dc_user *u = dc_user_get(dc, user);
-    struct json_object *to = select_menu("tb:to", "Offer to…", 1, 1);
+    struct json_object *to = select_menu("tb:to", dc_word(dc, "ui.offer-to"), 1, 1);
     for (size_t i = 0; i < json_object_array_length(players); i++) {
         const char *name = player_name(json_object_array_get_idx(players, i));
         if (name)
             select_option(to, name, name);
     }
     add_select(components, to);
-    struct json_object *give = select_menu("tb:give", "You give… (nothing: a gift to you)", 0, 25);
+    struct json_object *give = select_menu("tb:give", dc_word(dc, "ui.you-give"), 0, 25);
     if (hand && json_object_is_type(hand, json_type_object)) {
         json_object_object_foreach(hand, card, count)
         {
@@ -232,7 +233,7 @@ void dc_render_builder(struct dc *dc, struct json_object *components, const char
         }
     }
     add_select(components, give);
-    struct json_object *ask = select_menu("tb:ask", "You ask for…", 0, 25);
+    struct json_object *ask = select_menu("tb:ask", dc_word(dc, "ui.you-ask"), 0, 25);
     if (hand && json_object_is_type(hand, json_type_object)) {
         json_object_object_foreach(hand, card, count)
         {
@@ -245,7 +246,7 @@ void dc_render_builder(struct dc *dc, struct json_object *components, const char
     struct json_object *b = json_object_new_object();
     json_object_object_add(b, "type", json_object_new_int(COMP_BUTTON));
     json_object_object_add(b, "style", json_object_new_int(BTN_SUCCESS));
-    json_object_object_add(b, "label", json_object_new_string("Send offer"));
+    json_object_object_add(b, "label", json_object_new_string(dc_word(dc, "ui.send-offer")));
     json_object_object_add(b, "custom_id", json_object_new_string("tb:send"));
     json_object_array_add(row, b);
     add_row(components, row);
@@ -281,13 +282,13 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
 
     switch (m->kind) {
     case OUT_LOBBY:
-        title = "Illegal — lobby";
+        title = dc_word(dc, "ui.title-lobby");
         color = 0x5865F2;
         as_embed = true;
-        action_buttons(components, data, "!illegal ");
+        action_buttons(dc, components, data, "!illegal ");
         break;
     case OUT_HAND:
-        title = "Your hand";
+        title = dc_word(dc, "ui.title-hand");
         color = 0x2B2D31;
         as_embed = true;
         if (m->user)
@@ -296,22 +297,22 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     case OUT_OFFER:
         as_embed = true;
         color = 0xFEE75C;
-        action_buttons(components, data, NULL);
+        action_buttons(dc, components, data, NULL);
         break;
     case OUT_VOTE:
-        title = "Tribunal";
+        title = dc_word(dc, "ui.title-tribunal");
         color = 0xED4245;
         as_embed = true;
-        action_buttons(components, data, NULL);
+        action_buttons(dc, components, data, NULL);
         break;
     case OUT_DROP:
-        title = "Drop";
+        title = dc_word(dc, "ui.title-drop");
         color = 0x57F287;
         as_embed = true;
         break;
     case OUT_RESULT:
     case OUT_GAME_OVER:
-        title = "Results";
+        title = dc_word(dc, "ui.title-results");
         color = 0xEB459E;
         as_embed = true;
         break;
@@ -345,4 +346,10 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     json_object_object_add(body, "embeds", embeds);
     json_object_object_add(body, "components", components);
     return body;
+}
+
+const char *dc_word(const struct dc *dc, const char *key)
+{
+    const char *t = catalog_text(dc->language, key);
+    return t ? t : key;
 }
