@@ -234,6 +234,18 @@ void curl_uv_remove(struct curl_uv *c, CURL *easy)
     free(t);
 }
 
+void curl_uv_max_host_connections(struct curl_uv *c, long n)
+{
+    curl_multi_setopt(c->multi, CURLMOPT_MAX_HOST_CONNECTIONS, n);
+}
+
+void curl_uv_kick(struct curl_uv *c)
+{
+    int running;
+    curl_multi_socket_action(c->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    collect(c);
+}
+
 unsigned curl_uv_running(const struct curl_uv *c)
 {
     return c->running;

@@ -30,6 +30,14 @@ int curl_uv_add(struct curl_uv *c, CURL *easy, curl_uv_done_fn done, void *arg);
 /* Stops a transfer that is not over; done is never called for it. */
 void curl_uv_remove(struct curl_uv *c, CURL *easy);
 
+/* Lets curl open at most n connections to one host (CURLMOPT_MAX_HOST_CONNECTIONS). */
+void curl_uv_max_host_connections(struct curl_uv *c, long n);
+
+/* Lets curl act on new transfers now rather than on a later turn of the loop,
+ * for callers that must know a request left when they counted it. Transfers
+ * that end at once are reported as usual. */
+void curl_uv_kick(struct curl_uv *c);
+
 /* Transfers running now. */
 unsigned curl_uv_running(const struct curl_uv *c);
 

@@ -1,5 +1,5 @@
 /*
- * rest.c - queued, rate-limited REST requests on libcurl multi + libuv.
+ * rest.c - queued, rate-limited REST requests, sent through adapters/common/curl_uv.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 #include <uv.h>
 
+#include "adapters/common/curl_uv.h"
 #include "rest.h"
 
 #define REST_MAX_BODY        (4u << 20)
@@ -43,22 +44,14 @@ struct rest_req {
     struct rl_headers rh;
 };
 
-struct csock {
-    uv_poll_t poll;
-    curl_socket_t fd;
-    struct rest *rest;
-    struct csock *prev, *next;
-};
-
 struct rest {
     uv_loop_t *loop;
-    CURLM *multi;
-    uv_timer_t curl_timer, pump_timer;
+    struct curl_uv *curl;
+    uv_timer_t pump_timer;
     char *api_url, *auth, *ua;
     struct rl rl;
     struct dmap queues;
     struct rq *active;
-    struct csock *socks;
     size_t pending;
     long inflight;
     unsigned long requests, retries;
@@ -68,7 +61,7 @@ struct rest {
 };
 
 static void pump(struct rest *r);
-static void check_done(struct rest *r);
+static void on_transfer_done(void *arg, CURL *easy, CURLcode res);
 
 static void on_pump(uv_timer_t *t)
 {
@@ -94,31 +87,10 @@ static void handle_closed(uv_handle_t *h)
     maybe_free(r);
 }
 
-static void sock_closed(uv_handle_t *h)
-{
-    struct csock *s = h->data;
-    struct rest *r = s->rest;
-    free(s);
-    r->open_handles--;
-    maybe_free(r);
-}
-
-static void sock_unlink(struct rest *r, struct csock *s)
-{
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        r->socks = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
-    uv_poll_stop(&s->poll);
-    uv_close((uv_handle_t *)&s->poll, sock_closed);
-}
-
 static void req_free(struct rest_req *q)
 {
     if (q->easy) {
-        curl_multi_remove_handle(q->rest->multi, q->easy);
+        curl_uv_remove(q->rest->curl, q->easy);
         curl_easy_cleanup(q->easy);
     }
     curl_slist_free_all(q->hdrs);
@@ -315,7 +287,6 @@ static int start(struct rest *r, struct rest_req *q)
     curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, q);
-    curl_easy_setopt(e, CURLOPT_PRIVATE, q);
     if (strcmp(q->method, "GET") == 0) {
         curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
     } else {
@@ -327,7 +298,7 @@ static int start(struct rest *r, struct rest_req *q)
     dbuf_add(&q->resp, "", 0);
     rl_headers_init(&q->rh);
     q->easy = e;
-    if (curl_multi_add_handle(r->multi, e) != CURLM_OK) {
+    if (curl_uv_add(r->curl, e, on_transfer_done, q) != 0) {
         curl_easy_cleanup(e);
         q->easy = NULL;
         return -1;
@@ -382,9 +353,7 @@ static void pump(struct rest *r)
     if (r->requests != started) {
         /* let curl write the new requests now, not on a later turn of a busy
          * loop: they were counted against the limits at this moment */
-        int running;
-        curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-        check_done(r);
+        curl_uv_kick(r->curl);
     }
 }
 
@@ -404,7 +373,6 @@ static void finished(struct rest *r, struct rest_req *q, CURLcode res)
     uint64_t now = dc_now_ms();
     if (res == CURLE_OK)
         curl_easy_getinfo(q->easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_multi_remove_handle(r->multi, q->easy);
     curl_easy_cleanup(q->easy);
     q->easy = NULL;
     q->q->busy = false;
@@ -440,102 +408,16 @@ static void finished(struct rest *r, struct rest_req *q, CURLcode res)
     schedule(r, 0);
 }
 
-static void check_done(struct rest *r)
+static void on_transfer_done(void *arg, CURL *easy, CURLcode res)
 {
-    CURLMsg *m;
-    int left;
-    while ((m = curl_multi_info_read(r->multi, &left))) {
-        if (m->msg != CURLMSG_DONE)
-            continue;
-        struct rest_req *q = NULL;
-        curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&q);
-        finished(r, q, m->data.result);
-    }
-}
-
-static void on_poll(uv_poll_t *h, int status, int events)
-{
-    struct csock *s = h->data;
-    struct rest *r = s->rest;
-    int flags = 0;
-    if (status < 0)
-        flags = CURL_CSELECT_ERR;
-    if (events & UV_READABLE)
-        flags |= CURL_CSELECT_IN;
-    if (events & UV_WRITABLE)
-        flags |= CURL_CSELECT_OUT;
-    int running;
-    curl_multi_socket_action(r->multi, s->fd, flags, &running);
-    check_done(r);
-}
-
-static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp)
-{
-    (void)e;
-    struct rest *r = ud;
-    struct csock *s = sockp;
-    if (what == CURL_POLL_REMOVE) {
-        if (s) {
-            curl_multi_assign(r->multi, fd, NULL);
-            sock_unlink(r, s);
-        }
-        return 0;
-    }
-    if (!s) {
-        s = calloc(1, sizeof(*s));
-        if (!s)
-            return -1;
-        if (uv_poll_init_socket(r->loop, &s->poll, fd) != 0) {
-            free(s);
-            return -1;
-        }
-        s->fd = fd;
-        s->rest = r;
-        s->poll.data = s;
-        s->next = r->socks;
-        if (r->socks)
-            r->socks->prev = s;
-        r->socks = s;
-        r->open_handles++;
-        curl_multi_assign(r->multi, fd, s);
-    }
-    int events = 0;
-    if (what == CURL_POLL_IN || what == CURL_POLL_INOUT)
-        events |= UV_READABLE;
-    if (what == CURL_POLL_OUT || what == CURL_POLL_INOUT)
-        events |= UV_WRITABLE;
-    uv_poll_start(&s->poll, events, on_poll);
-    return 0;
-}
-
-static void on_curl_timer(uv_timer_t *t)
-{
-    struct rest *r = t->data;
-    int running;
-    curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-    check_done(r);
-}
-
-static int on_timer(CURLM *m, long ms, void *ud)
-{
-    (void)m;
-    struct rest *r = ud;
-    if (ms < 0)
-        uv_timer_stop(&r->curl_timer);
-    else
-        uv_timer_start(&r->curl_timer, on_curl_timer, (uint64_t)ms, 0);
-    return 0;
+    struct rest_req *q = arg;
+    (void)easy;
+    finished(q->rest, q, res);
 }
 
 struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
                       const char *user_agent)
 {
-    static int curl_ready;
-    if (!curl_ready) {
-        if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-            return NULL;
-        curl_ready = 1;
-    }
     struct rest *r = calloc(1, sizeof(*r));
     if (!r)
         return NULL;
@@ -557,17 +439,20 @@ struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
     r->ua = ua.data;
     r->loop = loop;
     dmap_init(&r->queues);
-    r->multi = curl_multi_init();
-    curl_multi_setopt(r->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-    curl_multi_setopt(r->multi, CURLMOPT_SOCKETDATA, r);
-    curl_multi_setopt(r->multi, CURLMOPT_TIMERFUNCTION, on_timer);
-    curl_multi_setopt(r->multi, CURLMOPT_TIMERDATA, r);
-    curl_multi_setopt(r->multi, CURLMOPT_MAX_HOST_CONNECTIONS, REST_MAX_INFLIGHT);
-    uv_timer_init(loop, &r->curl_timer);
+    r->curl = curl_uv_new(loop);
+    if (!r->curl) {
+        rl_free(&r->rl);
+        dmap_clear(&r->queues, NULL);
+        free(r->api_url);
+        free(r->auth);
+        free(r->ua);
+        free(r);
+        return NULL;
+    }
+    curl_uv_max_host_connections(r->curl, REST_MAX_INFLIGHT);
     uv_timer_init(loop, &r->pump_timer);
-    r->curl_timer.data = r;
     r->pump_timer.data = r;
-    r->open_handles = 2;
+    r->open_handles = 1;
     return r;
 }
 
@@ -597,12 +482,8 @@ void rest_close(struct rest *r)
         q->done(q, -1, "", q->ud);
         req_free(q);
     }
-    curl_multi_cleanup(r->multi);
-    r->multi = NULL;
-    while (r->socks)
-        sock_unlink(r, r->socks);
-    uv_timer_stop(&r->curl_timer);
+    curl_uv_free(r->curl);
+    r->curl = NULL;
     uv_timer_stop(&r->pump_timer);
-    uv_close((uv_handle_t *)&r->curl_timer, handle_closed);
     uv_close((uv_handle_t *)&r->pump_timer, handle_closed);
 }
