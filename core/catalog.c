@@ -275,6 +275,13 @@ static const struct entry english[] = {
     {"slash.option.give", "What you give, like \"2 guns\" or \"nothing\""},
     {"slash.option.ask", "What you ask for, like \"1 alcohol\""},
     {"slash.option.id", "The offer number"},
+    /* Notices the Matrix adapter sends itself. */
+    {"matrix.poll-closed", "The vote is closed."},
+    {"matrix.encrypted-room",
+     "This room is end-to-end encrypted, and illegald cannot read encrypted messages yet. To "
+     "play, use a room without encryption (encryption is chosen when a room is created and "
+     "cannot be turned off) and invite the bot there. Private game messages come in an "
+     "unencrypted direct chat that the bot opens with each player."},
     /* Rule errors, keyed by il_error_id(). */
     {"error.ok", "Done."},
     {"error.bad-action", "That action is not understood."},

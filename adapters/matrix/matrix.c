@@ -448,6 +448,7 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
     m->device_id = dup_opt(cfg->matrix_device_id);
     m->invite_allow = dup_opt(cfg->matrix_invite_allow);
     m->mod_level = cfg->matrix_moderator_power_level;
+    m->language = cfg->language;
     m->direct = json_object_new_object();
     m->dm_creating = json_object_new_object();
     m->direct_pending = json_object_new_object();

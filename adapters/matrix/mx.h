@@ -50,6 +50,7 @@ struct mx {
     struct mx_http *http;
 
     char *hs, *user_id, *token, *password, *device_id, *invite_allow;
+    const char *language; /* catalog language of the adapter's own notices (the config's) */
     int mod_level;
 
     enum mx_phase phase;

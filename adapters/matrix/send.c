@@ -21,6 +21,7 @@
 
 #include "../../bot/log.h"
 #include "client.h"
+#include "core/catalog.h"
 #include "mx.h"
 
 #define MOD "matrix"
@@ -241,37 +242,56 @@ static void poll_end(struct mx *m, const char *event_id)
         return;
     const char *room = mx_jstr(p, "room");
     if (room) {
-        struct json_object *c = mx_render_poll_end(event_id, "The vote is closed.");
+        struct json_object *c =
+            mx_render_poll_end(event_id, catalog_text(m->language, "matrix.poll-closed"));
         outbox_add(m, item_new(room, NULL, "org.matrix.msc3381.poll.end", c));
     }
     json_object_object_del(m->polls, event_id);
 }
 
-static void on_poll_timer(uv_timer_t *t)
+/* Ends every poll for which match() holds. Returns whether any ended. */
+static bool end_polls(struct mx *m, bool (*match)(struct json_object *poll, const void *arg),
+                      const void *arg)
 {
-    struct mx *m = t->data;
-    uint64_t now = mx_now_ms();
     bool changed = false;
     for (;;) {
-        const char *due = NULL;
+        const char *hit = NULL;
         json_object_object_foreach(m->polls, id, p)
         {
-            struct json_object *d = mx_jobj(p, "deadline", json_type_int);
-            if (d && (uint64_t)json_object_get_int64(d) <= now) {
-                due = id;
+            if (match(p, arg)) {
+                hit = id;
                 break;
             }
         }
-        if (!due)
+        if (!hit)
             break;
-        char *copy = strdup(due);
+        char *copy = strdup(hit);
         if (!copy)
             break;
         poll_end(m, copy);
         free(copy);
         changed = true;
     }
-    if (changed) {
+    return changed;
+}
+
+static bool poll_due(struct json_object *poll, const void *arg)
+{
+    struct json_object *d = mx_jobj(poll, "deadline", json_type_int);
+    return d && (uint64_t)json_object_get_int64(d) <= *(const uint64_t *)arg;
+}
+
+static bool poll_in_room(struct json_object *poll, const void *arg)
+{
+    const char *r = mx_jstr(poll, "room");
+    return r && strcmp(r, arg) == 0;
+}
+
+static void on_poll_timer(uv_timer_t *t)
+{
+    struct mx *m = t->data;
+    uint64_t now = mx_now_ms();
+    if (end_polls(m, poll_due, &now)) {
         polls_save(m);
         mx_pump(m);
     }
@@ -310,25 +330,8 @@ void mx_polls_end_room(struct mx *m, const char *room)
             changed = true;
         }
     }
-    for (;;) {
-        const char *hit = NULL;
-        json_object_object_foreach(m->polls, id, p)
-        {
-            const char *r = mx_jstr(p, "room");
-            if (r && strcmp(r, room) == 0) {
-                hit = id;
-                break;
-            }
-        }
-        if (!hit)
-            break;
-        char *copy = strdup(hit);
-        if (!copy)
-            break;
-        poll_end(m, copy);
-        free(copy);
+    if (end_polls(m, poll_in_room, room))
         changed = true;
-    }
     if (changed) {
         polls_save(m);
         mx_polls_arm(m);

@@ -21,6 +21,7 @@
 
 #include "../../bot/log.h"
 #include "client.h"
+#include "core/catalog.h"
 #include "mx.h"
 
 #define MOD "matrix"
@@ -100,12 +101,6 @@ void mx_seen_add(struct mx *m, const char *event_id)
 
 /* ---- delivering one timeline event ---- */
 
-static const char encrypted_notice[] =
-    "This room is end-to-end encrypted, and illegald cannot read encrypted messages yet. "
-    "To play, use a room without encryption (encryption is chosen when a room is created and "
-    "cannot be turned off) and invite the bot there. Private game messages come in an "
-    "unencrypted direct chat that the bot opens with each player.";
-
 /* The text of a message without the quoted fallback of a reply. */
 static const char *strip_reply(struct json_object *content, const char *body)
 {
@@ -183,7 +178,7 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
         uint64_t now = mx_now_ms();
         if (!r->notice_ms || now - r->notice_ms >= MX_NOTICE_EVERY_MS) {
             r->notice_ms = now;
-            mx_send_plain_notice(m, r->id, encrypted_notice);
+            mx_send_plain_notice(m, r->id, catalog_text(m->language, "matrix.encrypted-room"));
         }
         return;
     }
