@@ -10,28 +10,12 @@
 
 #include "adapters/discord/discord.h"
 #include "harness.h"
+#include "inbound_json.h"
 
 static int deliver(void *ctx, struct platform *p, const struct inbound *in)
 {
     struct harness *h = ctx;
-    static const char *const types[] = {"message", "command", "reaction"};
-    struct json_object *o = json_object_new_object();
-    json_object_object_add(o, "type", json_object_new_string(types[in->type]));
-    if (in->channel)
-        json_object_object_add(o, "channel", json_object_new_string(in->channel));
-    json_object_object_add(o, "user", json_object_new_string(in->user));
-    if (in->user_name)
-        json_object_object_add(o, "name", json_object_new_string(in->user_name));
-    json_object_object_add(o, "moderator", json_object_new_boolean(in->moderator));
-    if (in->text)
-        json_object_object_add(o, "text", json_object_new_string(in->text));
-    if (in->msg_key)
-        json_object_object_add(o, "key", json_object_new_string(in->msg_key));
-    if (in->reaction)
-        json_object_object_add(o, "reaction", json_object_new_string(in->reaction));
-    if (in->reply_to)
-        json_object_object_add(o, "reply_to", json_object_new_string(in->reply_to));
-    json_object_object_add(o, "order", json_object_new_int64((int64_t)in->order));
+    struct json_object *o = inbound_to_json(in);
     json_object_array_add(h->inputs, o);
     if (h->auto_reply && in->reply_to) {
         struct outbound m = {.kind = OUT_NOTICE,
