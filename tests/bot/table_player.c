@@ -439,3 +439,24 @@ void tp_check_secrets(const struct table_player *tp)
         }
     }
 }
+
+void tp_record_game(struct harness *h, uint64_t seed, unsigned players, const char *variant,
+                    char *scores, size_t len)
+{
+    struct table_player tp;
+    harness_init(h, seed);
+    tp_open(&tp, h, "t1", players, variant);
+    tp.text_only = true;
+    tp_play_to_end(&tp);
+    harness_scores(h, "t1", scores, len);
+    assert_int_equal(harness_finish(h), 0);
+}
+
+void tp_check_same_result(struct harness *h, const char *scores)
+{
+    char got[1024];
+    harness_scores(h, "t1", got, sizeof got);
+    assert_string_equal(got, scores);
+    assert_int_equal(harness_count(h, "game_over"), 1);
+    assert_int_equal(harness_finish(h), 0);
+}

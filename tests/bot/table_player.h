@@ -11,6 +11,8 @@
 #define TESTS_TABLE_PLAYER_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "console_harness.h"
 
@@ -56,6 +58,19 @@ int tp_phase_seconds(const struct table_player *tp);
  * a vote; no DM names another player's roles except on suspect cards.
  */
 void tp_check_secrets(const struct table_player *tp);
+
+/*
+ * Plays a whole game of `players` at table "t1" on a new daemon in h, grabbing
+ * by text only so that the recorded inputs can be replayed after restarts,
+ * and writes the result's scores (harness_scores) into scores. The daemon has
+ * finished when it returns; h keeps the transcript and the inputs.
+ */
+void tp_record_game(struct harness *h, uint64_t seed, unsigned players, const char *variant,
+                    char *scores, size_t len);
+
+/* Checks that h, a replay, ended the game at "t1" once, with these scores, and
+ * lets its daemon finish. */
+void tp_check_same_result(struct harness *h, const char *scores);
 
 /* Score of user in the game_over line. */
 int tp_score(const struct table_player *tp, const char *user);

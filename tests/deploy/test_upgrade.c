@@ -73,29 +73,20 @@ static void stop_and_switch(struct harness *h, void *arg)
 static void upgrade_game(unsigned players, const char *variant, uint64_t seed)
 {
     struct harness first, second;
-    struct table_player tp;
-    char expected[1024], got[1024];
+    char expected[1024];
 
     assert_int_equal(access(NEW_BIN, X_OK), 0);
     assert_int_equal(access(OLD_BIN, X_OK), 0);
 
     use_binary(NEW_BIN);
-    harness_init(&first, seed);
-    tp_open(&tp, &first, "t1", players, variant);
-    tp.text_only = true;
-    tp_play_to_end(&tp);
-    harness_scores(&first, "t1", expected, sizeof expected);
-    assert_int_equal(harness_finish(&first), 0);
+    tp_record_game(&first, seed, players, variant, expected, sizeof expected);
 
     use_binary(OLD_BIN);
     harness_init(&second, seed);
     unsigned stops = 0;
     assert_int_equal(harness_replay(&second, &first, STOPS, stop_and_switch, &stops), STOPS);
     assert_int_equal(stops, STOPS);
-    harness_scores(&second, "t1", got, sizeof got);
-    assert_string_equal(got, expected);
-    assert_int_equal(harness_count(&second, "game_over"), 1);
-    assert_int_equal(harness_finish(&second), 0);
+    tp_check_same_result(&second, expected);
     harness_free(&first);
     harness_free(&second);
 }
