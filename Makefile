@@ -3,8 +3,9 @@ BUILD  ?= build
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug -DILLEGALD_SANITIZE=ON
 ARGS   ?=
+FUZZ_SECONDS ?= 60
 
-.PHONY: all build build-tests run test bench clean install format
+.PHONY: all build build-tests run test bench fuzz clean install format
 
 all: build
 
@@ -27,6 +28,14 @@ test: build-tests
 bench: build-tests
 	ctest --test-dir $(BUILD) --output-on-failure -L bench
 
+# Runs every libFuzzer target for FUZZ_SECONDS from its seed corpus (clang build in build-fuzz/).
+fuzz:
+	sh deploy/deps.sh fuzz
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DILLEGALD_SANITIZE=ON \
+		-DILLEGALD_FUZZ=ON -DILLEGALD_TESTS=ON
+	cmake --build build-fuzz -j $(JOBS) --target fuzz_all
+	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
 install:
 	sh deploy/deps.sh build
 	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DILLEGALD_TESTS=OFF
@@ -37,4 +46,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) build-release
+	rm -rf $(BUILD) build-release build-fuzz

@@ -391,13 +391,14 @@ static int apply(struct config *c, const struct key_def *d, const char *v, char 
             }
         }
         break;
-    case K_MXID:
+    case K_MXID: {
         const char *colon = strchr(v, ':');
         if (*v && (v[0] != '@' || !colon || colon == v + 1 || !colon[1])) {
             snprintf(why, whylen, "not a Matrix user id (@name:server): \"%.*s\"", ECHO_MAX, v);
             return -1;
         }
         break;
+    }
     case K_LEVEL:
         if (log_level_parse(v) < 0) {
             snprintf(why, whylen, "unknown log level \"%.*s\" (debug, info, warn or error)",

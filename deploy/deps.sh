@@ -10,6 +10,7 @@ if [ "$mode" = test ]; then
     pkgs="$pkgs chromium fonts-noto-color-emoji" # the local table's browser tests
     command -v npm >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"
 fi
+[ "$mode" = fuzz ] && pkgs="$pkgs libcmocka-dev clang libclang-rt-14-dev" # libFuzzer
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
