@@ -5,7 +5,8 @@
 #
 # Rules:
 #   - it has a build stage and a final stage, each FROM debian:bookworm or
-#     debian:bookworm-slim (or an earlier stage of the file);
+#     debian:bookworm-slim (or an earlier stage of the file), directly or as
+#     the default of an ARG declared before the first FROM;
 #   - every `apt-get install` uses --no-install-recommends and names only the
 #     packages the build needs (in a build stage) or the daemon needs at run
 #     time (in the final stage): see BUILD_PKGS and RUNTIME_PKGS below;
@@ -106,9 +107,19 @@ END {
                     break
                 }
             }
+            # FROM ${NAME}: the default of a global ARG, which the build uses
+            # unless told otherwise; the check applies to that default.
+            if (image ~ /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/) {
+                var = image
+                gsub(/[${}]/, "", var)
+                if (var in global_arg)
+                    image = global_arg[var]
+                else
+                    problem(inst_line[i], "stage FROM " image ": no ARG " var " with a default before the first FROM")
+            }
             base = image
             sub(/@sha256:[0-9a-f]+$/, "", base)
-            if (base != "debian:bookworm" && base != "debian:bookworm-slim" && !(tolower(base) in stage_name))
+            if (base !~ /^\$/ && base != "debian:bookworm" && base != "debian:bookworm-slim" && !(tolower(base) in stage_name))
                 problem(inst_line[i], "stage FROM " image ": use debian:bookworm or debian:bookworm-slim")
             final = (i == last_from)
             continue
@@ -116,6 +127,11 @@ END {
         if (nstages == 0) {
             if (kw != "ARG")
                 problem(inst_line[i], kw " before the first FROM")
+            else if (args ~ /^[A-Za-z_][A-Za-z0-9_]*=[^ \t]+$/) {
+                var = args
+                sub(/=.*/, "", var)
+                global_arg[var] = substr(args, length(var) + 2)
+            }
             continue
         }
         if (kw == "USER" && final) {
