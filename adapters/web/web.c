@@ -372,10 +372,11 @@ static int conn_write(struct conn *c)
         return -1;
     }
     if (c->want_ping && c->qoff == 0) {
-        /* a fragmented frame goes out whole before a ping */
+        /* a fragmented frame goes out whole before a ping; the pong echoes its one byte */
         unsigned char ping[LWS_PRE + 1];
+        ping[LWS_PRE] = 'p';
         c->want_ping = false;
-        if (lws_write(c->wsi, ping + LWS_PRE, 0, LWS_WRITE_PING) < 0)
+        if (lws_write(c->wsi, ping + LWS_PRE, 1, LWS_WRITE_PING) < 1)
             return -1;
         if (c->qhead)
             lws_callback_on_writable(c->wsi);

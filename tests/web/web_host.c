@@ -158,6 +158,16 @@ static int host_state_set(void *ctx, struct platform *p, const char *key, const 
     return 0;
 }
 
+static int host_state_del(void *ctx, struct platform *p, const char *key)
+{
+    (void)ctx;
+    (void)p;
+    json_object_object_del(state, key);
+    if (state_path && json_object_to_file_ext(state_path, state, JSON_C_TO_STRING_PLAIN) != 0)
+        return -1;
+    return 0;
+}
+
 static struct platform *platform;
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -215,6 +225,7 @@ int main(int argc, char **argv)
         .dm_result = host_dm_result,
         .state_get = host_state_get,
         .state_set = host_state_set,
+        .state_del = host_state_del,
     };
     platform = web_platform_new(&cfg, &host, err, sizeof err);
     config_free(&cfg);
