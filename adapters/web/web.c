@@ -1492,12 +1492,13 @@ static int web_start(struct platform *p)
         return 0;
     lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
     bool any = !w->bind[0] || strcmp(w->bind, "0.0.0.0") == 0 || strcmp(w->bind, "*") == 0;
+    bool any_v6 = strcmp(w->bind, "::") == 0;
     w->max_conns = conns_within_fd_limit(w->max_conns);
     free(w->peers);
     w->npeers = 0;
     w->pending = false;
     hosts_free(w);
-    if (!(w->peers = calloc(w->max_conns, sizeof *w->peers)) || hosts_init(w, any) != 0) {
+    if (!(w->peers = calloc(w->max_conns, sizeof *w->peers)) || hosts_init(w, any || any_v6) != 0) {
         log_error(MOD, NULL, "out of memory, or bad [web] hosts");
         return -1;
     }
