@@ -40,20 +40,20 @@
 
 #define MOD "web"
 
-#define WEB_MAX_FRAME  8192       /* largest inbound message, bytes */
-#define WEB_MAX_OPEN   16         /* tables one socket follows */
-#define WEB_CACHE_MAX  256        /* frames kept per table or user */
-#define WEB_MAX_TABLES 256        /* tables the adapter remembers */
-#define WEB_QUEUE_MAX  (4u << 20) /* bytes queued to one socket before it is dropped */
-#define WEB_FD_SPARE   64         /* descriptors left to the rest of the daemon */
-#define WEB_HOSTS_MAX  64         /* names in the list of allowed Host names */
-#define WEB_HOST_LEN   256        /* bytes in a Host header */
-#define WEB_ADDR_LEN   INET6_ADDRSTRLEN
-#define WEB_CHUNK      4096 /* bytes written per WRITEABLE callback */
-#define WEB_NAME_MAX   24   /* bytes in a display name */
-#define WEB_TABLE_MAX  32   /* bytes in a table id */
-#define WEB_TEXT_MAX   2000 /* bytes in a typed command */
-#define WEB_KEY_MAX    128  /* bytes in a message key */
+#define WEB_MAX_FRAME  8192             /* largest inbound message, bytes */
+#define WEB_MAX_OPEN   16               /* tables one socket follows */
+#define WEB_CACHE_MAX  256              /* frames kept per table or user */
+#define WEB_MAX_TABLES 256              /* tables the adapter remembers */
+#define WEB_QUEUE_MAX  (4u << 20)       /* bytes queued to one socket before it is dropped */
+#define WEB_FD_SPARE   64               /* descriptors left to the rest of the daemon */
+#define WEB_HOSTS_MAX  64               /* names in the list of allowed Host names */
+#define WEB_HOST_LEN   256              /* bytes in a Host header */
+#define WEB_ADDR_LEN   INET6_ADDRSTRLEN /* bytes in a client address as text */
+#define WEB_CHUNK      4096             /* bytes written per WRITEABLE callback */
+#define WEB_NAME_MAX   24               /* bytes in a display name */
+#define WEB_TABLE_MAX  32               /* bytes in a table id */
+#define WEB_TEXT_MAX   2000             /* bytes in a typed command */
+#define WEB_KEY_MAX    128              /* bytes in a message key */
 #define WEB_TOKEN_MIN  16
 #define WEB_TOKEN_MAX  128
 
