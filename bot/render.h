@@ -36,8 +36,25 @@ const char *render_emoji(unsigned resource);
 /* Maps an emoji back to a resource; -1 when it stands for none. */
 int render_emoji_resource(const char *emoji);
 
-/* Renders one event of game g, which already holds the state after it. */
+/*
+ * Brings g's record of what the table was shown (g->drop: each drop card and
+ * who took it) up to date with ev, the events of one change. Call it before
+ * the game is saved, so the record is stored with the change.
+ */
+void render_note(struct game *g, const struct il_events *ev);
+
+/* Renders one event of game g, which already holds the state after it (and
+ * whose record render_note() has brought up to date). */
 void render_event(const struct game *g, const struct il_event *e, render_emit_fn emit, void *arg);
+
+/*
+ * Renders the events of one change the way the table should read them: the
+ * public notices in a row become one message (its data has the last notice's
+ * fields and "events", every notice's event in order), and the drop message
+ * goes out once, after the last event that changed it.
+ */
+void render_events(const struct game *g, const struct il_events *ev, render_emit_fn emit,
+                   void *arg);
 
 /* Renders seat's hand message (roles and cards). It replaces the last one,
  * unless `fresh` asks for a new message (the player asked to see it). */
