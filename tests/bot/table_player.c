@@ -160,6 +160,8 @@ int tp_phase_seconds(const struct table_player *tp)
 {
     switch (tp->phase) {
     case TP_DEALING:
+        if (tp->session_seconds)
+            return tp->session_seconds;
         return strcmp(tp->variant, "casual") == 0 ? 1200 : 180;
     case TP_DROP:
         return 2;
