@@ -330,7 +330,8 @@ void render_lobby(const struct game *g, render_emit_fn emit, void *arg)
                           "players", g->nseats ? players : catalog_text(g->language, "msg.nobody"),
                           NULL};
     msg_init(&m, g, OUT_LOBBY, IL_PUBLIC);
-    render_fill(m.text, sizeof m.text, g->language, "msg.lobby", vars);
+    render_fill(m.text, sizeof m.text, g->language, g->started ? "msg.lobby-started" : "msg.lobby",
+                vars);
     snprintf(m.key, sizeof m.key, "%s/lobby", g->id);
     m.out.replace = true;
     set_data(&m, "variant", json_object_new_string(il_variant_id(g->config.variant)));
@@ -339,10 +340,13 @@ void render_lobby(const struct game *g, render_emit_fn emit, void *arg)
     for (unsigned i = 0; i < g->nseats; i++)
         json_object_array_add(list, player_json(g, i));
     set_data(&m, "players", list);
+    /* Once the game is on, its lobby offers nothing more to press. */
     struct json_object *actions = json_object_new_array();
-    json_object_array_add(actions, json_object_new_string("join"));
-    json_object_array_add(actions, json_object_new_string("leave"));
-    json_object_array_add(actions, json_object_new_string("start"));
+    if (!g->started) {
+        json_object_array_add(actions, json_object_new_string("join"));
+        json_object_array_add(actions, json_object_new_string("leave"));
+        json_object_array_add(actions, json_object_new_string("start"));
+    }
     set_data(&m, "actions", actions);
     msg_emit(&m, emit, arg);
 }
@@ -612,6 +616,7 @@ void render_event(const struct game *g, const struct il_event *e, render_emit_fn
 
     switch (e->type) {
     case IL_EV_GAME_STARTED: {
+        render_lobby(g, emit, arg);
         seat_list(g, a, sizeof a, false);
         size_t n = 0;
         for (unsigned r = 0; r < IL_RESOURCES; r++) {

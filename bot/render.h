@@ -60,7 +60,8 @@ void render_events(const struct game *g, const struct il_events *ev, render_emit
  * unless `fresh` asks for a new message (the player asked to see it). */
 void render_hand(const struct game *g, unsigned seat, bool fresh, render_emit_fn emit, void *arg);
 
-/* Renders the lobby message of a game not yet started. */
+/* Renders the lobby message: its players and buttons, or once the game has
+ * started, who plays and no buttons. */
 void render_lobby(const struct game *g, render_emit_fn emit, void *arg);
 
 #endif

@@ -138,6 +138,8 @@ static const struct entry english[] = {
     {"msg.lobby",
      "Illegal game {id} ({variant}), hosted by {host}. Players {count}/8: {players}. "
      "Type \"!illegal join\" to play; the host starts with \"!illegal start\" (4 to 8 players)."},
+    {"msg.lobby-started",
+     "Illegal game {id} ({variant}), hosted by {host}: started with {players}."},
     {"msg.game-exists", "A game ({id}) is already open at this table."},
     {"msg.no-game", "No game at this table. Open one with \"!illegal new\"."},
     {"msg.already-joined", "You are already in this game."},
