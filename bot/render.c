@@ -610,6 +610,13 @@ void render_event(const struct game *g, const struct il_event *e, render_emit_fn
         notice(g, e, e->target >= 0 ? "msg.vote-recorded" : "msg.abstained", vars, emit, arg);
         break;
     }
+    case IL_EV_VOTE_WITHDRAWN: {
+        snprintf(number, sizeof number, "%u", e->number + 1);
+        const char *vars[] = {"number", number, "player", game_seat_name(g, (unsigned)e->target),
+                              NULL};
+        notice(g, e, "msg.vote-withdrawn", vars, emit, arg);
+        break;
+    }
     case IL_EV_VERDICT: {
         struct json_object *list;
         case_cards(g, e, a, sizeof a, &list);

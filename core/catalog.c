@@ -218,6 +218,9 @@ static const struct entry english[] = {
     {"msg.vote-recorded",
      "Your vote on case {number}: {player}. You can change it until the vote closes."},
     {"msg.abstained", "You abstain on case {number}."},
+    {"msg.vote-withdrawn",
+     "{player} has left the game, so your vote on case {number} no longer counts. You may vote "
+     "again."},
     {"msg.verdict-convicted", "Verdict on case {number}: {player} takes {cards}. Votes: {tally}."},
     {"msg.verdict-discarded",
      "Verdict on case {number}: no single majority, {cards} are discarded. Votes: {tally}."},

@@ -272,6 +272,8 @@ enum il_event_type {
     IL_EV_VOTE_OPENED,     /* public: number, deadline */
     IL_EV_VOTE_RECORDED,   /* private: number (case index), player voted for target (IL_NOBODY:
                               abstained) */
+    IL_EV_VOTE_WITHDRAWN,  /* private: number (case index), player's vote for target no longer
+                              counts, because target left the game; they may vote again */
     IL_EV_VERDICT,         /* public: number, tally, target = convicted seat or IL_NOBODY, cards */
     IL_EV_REVEAL,          /* public, at the end: player, cards = everything they hold, score */
     IL_EV_GAME_OVER,       /* public: scores, winners mask, rank */
