@@ -211,6 +211,11 @@ static const struct entry english[] = {
     {"msg.tribunal-opened",
      "Dealing is over. The Tribunal opens: {count} cases to judge. Debate each one, then vote "
      "in private."},
+    {"msg.tribunal-held",
+     "Dealing is over. The Tribunal opens when the host types \"!illegal next\"."},
+    {"msg.tribunal-held-until", "Dealing is over. The Tribunal opens at {time}."},
+    {"msg.tribunal-scheduled", "The Tribunal will open at {time}."},
+    {"msg.tribunal-unscheduled", "The Tribunal no longer has a set time."},
     {"msg.case-opened", "Case {number} of {count}: {cards}. Who is it? Debate for {duration}."},
     {"msg.vote-opened",
      "Vote on case {number} ({cards}): DM the bot \"vote <player>\" or \"abstain\". Votes stay "
@@ -312,6 +317,7 @@ static const struct entry english[] = {
     {"error.grab-not-open", "Wait until the last card is revealed."},
     {"error.already-grabbed", "You already took a card from this drop."},
     {"error.card-gone", "No such card is left on the table."},
+    {"error.no-such-case", "That case is not open for votes."},
     {"error.corrupt", "The stored game is damaged."},
     {"error.unknown", "Something went wrong."},
 };

@@ -24,30 +24,34 @@ enum il_error il_act_kick(struct il_ctx *c, const struct il_action *a)
         il_offer_remove(g, i);
         il_emit_offer(c, IL_EV_OFFER_CANCELLED, &o);
     }
-    for (unsigned s = 0; s < g->nplayers; s++) {
-        if (g->players[s].vote != (int8_t)seat)
-            continue;
-        g->players[s].vote = IL_NOBODY;
-        struct il_event *e = il_emit(c, IL_EV_VOTE_WITHDRAWN, (int)s);
-        e->player = (int8_t)s;
-        e->target = (int8_t)seat;
-        e->number = g->case_index;
+    for (unsigned k = g->case_index; k < g->ncases; k++) {
+        for (unsigned s = 0; s < g->nplayers; s++) {
+            if (g->players[s].votes[k] != (int8_t)seat)
+                continue;
+            g->players[s].votes[k] = IL_NOBODY;
+            struct il_event *e = il_emit(c, IL_EV_VOTE_WITHDRAWN, (int)s);
+            e->player = (int8_t)s;
+            e->target = (int8_t)seat;
+            e->number = (uint8_t)k;
+        }
+        p->votes[k] = IL_NOBODY;
     }
 
     il_bundle_add(&g->discard, &p->hand);
     memset(&p->hand, 0, sizeof p->hand);
     p->active = false;
     p->grabbed = false;
-    p->vote = IL_NOBODY;
 
     struct il_event *e = il_emit(c, IL_EV_PLAYER_REMOVED, IL_PUBLIC);
     e->player = (int8_t)seat;
 
     /* Their cases stay and are judged like any other: dropping them would
      * tell the table which suspect cards were theirs. */
-    if (il_active_count(g) < 3)
+    if (il_active_count(g) < 3) {
         il_finish(c);
-    else
+    } else {
         il_end_drop_if_complete(c);
+        il_close_if_all_voted(c);
+    }
     return IL_OK;
 }

@@ -116,11 +116,11 @@ static void kick_during_the_vote(void **state)
         if (case_of(&f.g, s) != f.g.case_index)
             leaver = s;
     int voter = (leaver + 1) % 6, other = (leaver + 2) % 6;
-    struct il_action a = act_target(IL_ACT_VOTE, voter, leaver);
+    struct il_action a = act_vote(&f, voter, leaver);
     fx_ok(&f, &a);
-    a = act_target(IL_ACT_VOTE, leaver, other);
+    a = act_vote(&f, leaver, other);
     fx_ok(&f, &a);
-    a = act_target(IL_ACT_VOTE, other, voter);
+    a = act_vote(&f, other, voter);
     fx_ok(&f, &a);
     uint8_t index = f.g.case_index;
 
@@ -132,14 +132,14 @@ static void kick_during_the_vote(void **state)
     assert_int_equal(e->player, voter);
     assert_int_equal(e->target, leaver);
     assert_int_equal(e->number, f.g.case_index);
-    assert_int_equal(f.g.players[voter].vote, IL_NOBODY);
-    assert_int_equal(f.g.players[leaver].vote, IL_NOBODY);
-    assert_int_equal(f.g.players[other].vote, voter);
+    assert_int_equal(f.g.players[voter].votes[f.g.case_index], IL_NOBODY);
+    assert_int_equal(f.g.players[leaver].votes[f.g.case_index], IL_NOBODY);
+    assert_int_equal(f.g.players[other].votes[f.g.case_index], voter);
     assert_int_equal(f.g.phase, IL_PHASE_VOTE);
     assert_int_equal(f.g.case_index, index);
-    a = act_target(IL_ACT_VOTE, voter, leaver);
+    a = act_vote(&f, voter, leaver);
     fx_refuse(&f, &a, IL_ERR_NOT_A_PLAYER);
-    a = act(IL_ACT_ABSTAIN, leaver);
+    a = act_vote(&f, leaver, IL_ABSTAINED);
     fx_refuse(&f, &a, IL_ERR_NOT_A_PLAYER);
 
     fx_tick(&f);
@@ -160,7 +160,7 @@ static void kick_the_accused_keeps_the_case(void **state)
             accused = s;
     assert_true(accused >= 0);
     int voter = (accused + 1) % 5, suspect = (accused + 2) % 5;
-    struct il_action a = act_target(IL_ACT_VOTE, voter, suspect);
+    struct il_action a = act_vote(&f, voter, suspect);
     fx_ok(&f, &a);
     uint8_t index = f.g.case_index, ncases = f.g.ncases;
     int64_t deadline = f.g.deadline;
@@ -171,7 +171,7 @@ static void kick_the_accused_keeps_the_case(void **state)
     assert_int_equal(f.g.phase, IL_PHASE_VOTE);
     assert_int_equal(f.g.deadline, deadline);
     assert_int_equal(fx_count(&f, IL_EV_CASE_OPENED), 0);
-    assert_int_equal(f.g.players[voter].vote, suspect);
+    assert_int_equal(f.g.players[voter].votes[f.g.case_index], suspect);
     /* The verdict is an ordinary one: a wrongly accused player gets the cards. */
     struct il_bundle before = f.g.players[suspect].hand;
     fx_tick(&f);
@@ -211,7 +211,7 @@ static void suspect_cards_in_hand_are_set_aside(void **state)
     struct fx f;
     fx_setup(&f, 5, IL_VARIANT_STANDARD, 67);
     fx_until(&f, IL_PHASE_VOTE, 0);
-    struct il_action a = act_target(IL_ACT_VOTE, 0, 1);
+    struct il_action a = act_vote(&f, 0, 1);
     fx_ok(&f, &a);
     fx_tick(&f);
     assert_int_equal(fx_event(&f, IL_EV_VERDICT, 0)->target, 1);
