@@ -213,6 +213,8 @@ static bool check_drop(const struct il_game *g, char *why, size_t len)
         unsigned active = il_active_count(g);
         if (taken < grabbed || taken > grabbed + (g->nplayers - active) || grabbed == active)
             return fail(why, len, "%u drop cards taken for %u grabs", taken, grabbed);
+        if (active - grabbed == 1 && g->drop_count - taken == 1)
+            return fail(why, len, "a grab window waits for a card that can go to one player only");
     }
     return true;
 }
