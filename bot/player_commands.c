@@ -157,6 +157,7 @@ void commands_private(struct dispatcher *d, struct platform *p, const struct inb
             return;
         a.type = IL_ACT_VOTE;
         a.target = (int8_t)target;
+        a.number = g->state.case_index;
         break;
     }
     case CMD_ACCEPT:
@@ -170,6 +171,7 @@ void commands_private(struct dispatcher *d, struct platform *p, const struct inb
         break;
     case CMD_ABSTAIN:
         a.type = IL_ACT_ABSTAIN;
+        a.number = g->state.case_index;
         break;
     default:
         return;

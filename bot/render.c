@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/catalog.h"
 #include "render.h"
@@ -91,6 +92,17 @@ void render_cards(char *out, size_t len, const char *lang, const struct il_bundl
     }
     if (!n)
         snprintf(out, len, "%s", catalog_text(lang, "msg.nothing"));
+}
+
+void render_time(char *out, size_t len, int64_t ms)
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (len == 0)
+        return;
+    out[0] = '\0';
+    if (gmtime_r(&t, &tm) != NULL)
+        strftime(out, len, "%Y-%m-%d %H:%M UTC", &tm);
 }
 
 void render_duration(char *out, size_t len, const char *lang, int64_t ms)
@@ -467,7 +479,7 @@ static void case_cards(const struct game *g, const struct il_event *e, char *out
 static void vote_message(const struct game *g, const struct il_event *e, render_emit_fn emit,
                          void *arg)
 {
-    const struct il_case *c = &g->state.cases[g->state.case_index];
+    const struct il_case *c = &g->state.cases[e->number];
     char number[8], cards[256];
     struct msg m;
     struct il_bundle b = {{0}};
@@ -693,6 +705,20 @@ void render_event(const struct game *g, const struct il_event *e, render_emit_fn
         notice(g, e, "msg.drew", vars, emit, arg);
         break;
     }
+    case IL_EV_TRIBUNAL_HELD:
+    case IL_EV_TRIBUNAL_SCHEDULED: {
+        static const char *const keys[][2] = {
+            /* [scheduled?][has a time?] */
+            {"msg.tribunal-held", "msg.tribunal-held-until"},
+            {"msg.tribunal-unscheduled", "msg.tribunal-scheduled"},
+        };
+        render_time(a, sizeof a, e->deadline);
+        const char *vars[] = {"time", a, NULL};
+        notice_with(g, e, keys[e->type == IL_EV_TRIBUNAL_SCHEDULED][e->deadline != 0], vars,
+                    e->deadline ? "at" : NULL,
+                    e->deadline ? json_object_new_int64(e->deadline) : NULL, emit, arg);
+        break;
+    }
     case IL_EV_TRIBUNAL_OPENED: {
         const char *vars[] = {"count", number, NULL};
         notice(g, e, "msg.tribunal-opened", vars, emit, arg);
@@ -717,6 +743,13 @@ void render_event(const struct game *g, const struct il_event *e, render_emit_fn
         const char *vars[] = {"number", number, "player",
                               e->target >= 0 ? game_seat_name(g, (unsigned)e->target) : "", NULL};
         notice(g, e, e->target >= 0 ? "msg.vote-recorded" : "msg.abstained", vars, emit, arg);
+        break;
+    }
+    case IL_EV_VOTE_WITHDRAWN: {
+        snprintf(number, sizeof number, "%u", e->number + 1);
+        const char *vars[] = {"number", number, "player", game_seat_name(g, (unsigned)e->target),
+                              NULL};
+        notice(g, e, "msg.vote-withdrawn", vars, emit, arg);
         break;
     }
     case IL_EV_VERDICT: {

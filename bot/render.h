@@ -30,6 +30,10 @@ void render_cards(char *out, size_t len, const char *lang, const struct il_bundl
 /* Writes a duration such as "3 min" or "45 s". */
 void render_duration(char *out, size_t len, const char *lang, int64_t ms);
 
+/* Writes the absolute time `ms` (Unix milliseconds) as "2026-11-24 18:00 UTC";
+ * an empty string if it cannot be written. */
+void render_time(char *out, size_t len, int64_t ms);
+
 /* The emoji that stands for a resource on the drop message. */
 const char *render_emoji(unsigned resource);
 

@@ -233,6 +233,11 @@ static const struct entry english[] = {
     {"msg.tribunal-opened",
      "Dealing is over. The Tribunal opens: {count} cases to judge. Debate each one, then vote "
      "in private."},
+    {"msg.tribunal-held",
+     "Dealing is over. The Tribunal opens when the host types \"!illegal next\"."},
+    {"msg.tribunal-held-until", "Dealing is over. The Tribunal opens at {time}."},
+    {"msg.tribunal-scheduled", "The Tribunal will open at {time}."},
+    {"msg.tribunal-unscheduled", "The Tribunal no longer has a set time."},
     {"msg.case-opened", "Case {number} of {count}: {cards}. Who is it? Debate for {duration}."},
     {"msg.vote-opened",
      "Vote on case {number} ({cards}): everyone votes in private, with \"vote <player>\" or "
@@ -242,6 +247,9 @@ static const struct entry english[] = {
     {"msg.vote-recorded",
      "Your vote on case {number}: {player}. You can change it until the vote closes."},
     {"msg.abstained", "You abstain on case {number}."},
+    {"msg.vote-withdrawn",
+     "{player} has left the game, so your vote on case {number} no longer counts. You may vote "
+     "again."},
     {"msg.verdict-convicted", "Verdict on case {number}: {player} takes {cards}. Votes: {tally}."},
     {"msg.verdict-discarded",
      "Verdict on case {number}: no single majority, {cards} are discarded. Votes: {tally}."},
@@ -333,6 +341,7 @@ static const struct entry english[] = {
     {"error.grab-not-open", "Wait until the last card is revealed."},
     {"error.already-grabbed", "You already took a card from this drop."},
     {"error.card-gone", "No such card is left on the table."},
+    {"error.no-such-case", "That case is not open for votes."},
     {"error.corrupt", "The stored game is damaged."},
     {"error.unknown", "Something went wrong."},
 };

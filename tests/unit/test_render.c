@@ -241,12 +241,14 @@ static void play_full_game(struct drive *d)
             /* Seats 0, 2 and 3 vote for seat 1, seat 1 for seat 0; then seat 3
              * withdraws its vote. */
             for (int seat = 0; seat < 4; seat++) {
-                struct il_action v = {
-                    .type = IL_ACT_VOTE, .player = (int8_t)seat, .target = seat == 1 ? 0 : 1};
+                struct il_action v = {.type = IL_ACT_VOTE,
+                                      .player = (int8_t)seat,
+                                      .target = seat == 1 ? 0 : 1,
+                                      .number = s->case_index};
                 apply(d, v);
                 votes_cast++;
             }
-            struct il_action ab = {.type = IL_ACT_ABSTAIN, .player = 3};
+            struct il_action ab = {.type = IL_ACT_ABSTAIN, .player = 3, .number = s->case_index};
             apply(d, ab);
             continue;
         }
