@@ -578,6 +578,125 @@ static void test_render_hand_fresh(void **state)
     free(d);
 }
 
+/* Messages of one change rendered the way the dispatcher sends them. */
+static void batch(struct drive *d, struct il_action a, struct rec *out)
+{
+    d->ev.n = 0;
+    assert_int_equal(il_game_apply(&d->g.state, &a, d->now, &d->g.rng, &d->ev), IL_OK);
+    render_note(&d->g, &d->ev);
+    out->audience = IL_PUBLIC;
+    render_events(&d->g, &d->ev, record, out);
+}
+
+static unsigned count_str(const char *text, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/*
+ * A drop as the table reads it: each change is one drop edit at most, the
+ * last one lists every card and who took it, and the notices of a change are
+ * one message. The record of the drop survives the store.
+ */
+static void test_drop_record_and_batches(void **state)
+{
+    (void)state;
+    struct drive *d = calloc(1, sizeof *d);
+    struct rec r = {0};
+    assert_non_null(d);
+    drive_start(d, 4, IL_VARIANT_STANDARD, 9);
+    struct il_action tick_action = {.type = IL_ACT_TICK};
+    /* The session ends: its closing and the drop's start are one notice, then the drop. */
+    d->now = d->g.state.deadline;
+    batch(d, tick_action, &r);
+    unsigned notices = 0, drops = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        if (!r.v[i].channel)
+            continue;
+        if (r.v[i].kind == OUT_NOTICE) {
+            notices++;
+            struct json_object *events;
+            assert_true(json_object_object_get_ex(r.v[i].data, "events", &events));
+            assert_int_equal(json_object_array_length(events), 2);
+            assert_non_null(strchr(r.v[i].text, '\n'));
+            assert_int_equal(drops, 0); /* the notice comes first */
+        } else if (r.v[i].kind == OUT_DROP) {
+            drops++;
+        }
+    }
+    assert_int_equal(notices, 1);
+    assert_int_equal(drops, 1);
+    while (d->g.state.phase == IL_PHASE_DROP_REVEAL) {
+        d->now = d->g.state.deadline;
+        batch(d, tick_action, &r);
+    }
+    assert_int_equal(d->g.state.phase, IL_PHASE_DROP_GRAB);
+    assert_true(d->g.drop.open);
+
+    /* Bob grabs the first card: one edit names him. */
+    rec_free(&r);
+    struct il_action grab = {
+        .type = IL_ACT_GRAB, .player = 1, .resource = d->g.state.drop_cards[0]};
+    batch(d, grab, &r);
+    assert_int_equal(r.n, 2); /* Bob's hand, and the drop edit after the change */
+    assert_int_equal(r.v[0].kind, OUT_HAND);
+    assert_int_equal(r.v[1].kind, OUT_DROP);
+    assert_true(r.v[1].replace);
+    assert_int_equal(count_str(r.v[1].text, "\xE2\x86\x92 Bob"), 1);
+
+    /* Stored and read back, the record is the same; older records without it
+     * get the rules' drop, takers unknown; a damaged one is refused. */
+    struct json_object *j = game_to_json(&d->g);
+    static struct game back;
+    char why[128];
+    assert_int_equal(game_from_json(&back, j, why, sizeof why), 0);
+    assert_memory_equal(&back.drop, &d->g.drop, sizeof back.drop);
+    json_object_object_del(j, "drop");
+    assert_int_equal(game_from_json(&back, j, why, sizeof why), 0);
+    assert_int_equal(back.drop.count, d->g.drop.count);
+    assert_int_equal(back.drop.taker[0], GAME_DROP_UNKNOWN);
+    assert_int_equal(back.drop.taker[1], GAME_DROP_ON_TABLE);
+    json_object_put(j);
+    j = game_to_json(&d->g);
+    struct json_object *drop, *takers;
+    assert_true(json_object_object_get_ex(j, "drop", &drop));
+    assert_true(json_object_object_get_ex(drop, "takers", &takers));
+    json_object_array_put_idx(takers, 0, json_object_new_int(9));
+    assert_int_equal(game_from_json(&back, j, why, sizeof why), -1);
+    json_object_put(j);
+
+    /* The grab window ends: leftovers and the end are one last edit that keeps
+     * every card with its taker, then the next session's notice. */
+    rec_free(&r);
+    d->now = d->g.state.deadline;
+    batch(d, tick_action, &r);
+    drops = notices = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        if (!r.v[i].channel)
+            continue;
+        if (r.v[i].kind == OUT_DROP) {
+            drops++;
+            assert_true(strncmp(r.v[i].text, "Drop 1 is over: ", 16) == 0);
+            assert_int_equal(count_str(r.v[i].text, "\xE2\x86\x92 "), 4);
+            assert_int_equal(count_str(r.v[i].text, "(left over)"), 3);
+            assert_int_equal(notices, 0);
+        } else {
+            assert_int_equal(r.v[i].kind, OUT_NOTICE);
+            notices++;
+            assert_non_null(strstr(r.v[i].text, "Dealing session 2 of 5"));
+        }
+    }
+    assert_int_equal(drops, 1);
+    assert_int_equal(notices, 1);
+    assert_true(d->g.drop.done);
+    rec_free(&r);
+    rec_free(&d->rec);
+    free(d);
+}
+
 static void test_render_lobby(void **state)
 {
     (void)state;
@@ -746,6 +865,7 @@ int main(void)
         cmocka_unit_test(test_specific_texts),
         cmocka_unit_test(test_casual_draws_in_private),
         cmocka_unit_test(test_render_hand_fresh),
+        cmocka_unit_test(test_drop_record_and_batches),
         cmocka_unit_test(test_render_lobby),
         cmocka_unit_test(test_render_fill),
         cmocka_unit_test(test_render_cards),
