@@ -407,6 +407,7 @@ struct json_object *mx_render_poll(const char *text, const struct json_object *d
     struct json_object *c = json_object_new_object();
     json_object_object_add(c, "org.matrix.msc3381.poll.start", start);
     json_object_object_add(c, "org.matrix.msc1767.text", json_object_new_string(fallback));
+    json_object_object_add(c, "m.mentions", mentions_json(data)); /* the voters */
     free(q);
     free(fallback);
     *answers = map;

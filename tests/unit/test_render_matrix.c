@@ -119,12 +119,37 @@ static void test_mentions(void **state)
     json_object_put(data);
 }
 
+/* A poll in the table notifies the voters the bot names. */
+static void test_poll_mentions(void **state)
+{
+    (void)state;
+    struct json_object *data = json_object_new_object();
+    struct json_object *actions = json_object_new_array();
+    struct json_object *mentions = json_object_new_array();
+    json_object_array_add(actions, json_object_new_string("vote @al:hs"));
+    json_object_array_add(actions, json_object_new_string("abstain"));
+    json_object_array_add(mentions, json_object_new_string("@al:hs"));
+    json_object_array_add(mentions, json_object_new_string("@bo:hs"));
+    json_object_object_add(data, "actions", actions);
+    json_object_object_add(data, "mentions", mentions);
+    struct json_object *answers, *m, *ids;
+    struct json_object *c = mx_render_poll("Vote on case 1", data, &answers);
+    assert_non_null(c);
+    assert_true(json_object_object_get_ex(c, "m.mentions", &m));
+    assert_true(json_object_object_get_ex(m, "user_ids", &ids));
+    assert_int_equal(json_object_array_length(ids), 2);
+    json_object_put(c);
+    json_object_put(answers);
+    json_object_put(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_line_is_not_bold),
         cmocka_unit_test(test_headings_and_names),
         cmocka_unit_test(test_mentions),
+        cmocka_unit_test(test_poll_mentions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
