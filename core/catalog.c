@@ -109,11 +109,11 @@ static const struct entry english[] = {
     {"usage.help-dm", "help"},
     /* Help and rules. */
     {"msg.help-stranger",
-     "Hello! I host games of Illegal, a party game of secret roles, private trades and a final "
-     "tribunal, for 4 to 8 players. To play, go to a group chat I am in: \"!illegal new\" opens "
-     "a game there, the others type \"!illegal join\", and the host starts it with \"!illegal "
-     "start\". Your roles, hand and trades then come to you here, in private. \"!illegal "
-     "rules\" there explains the game."},
+     "Hello! This bot hosts games of Illegal, a party game of secret roles, private trades and a "
+     "final tribunal, for 4 to 8 players. To play, go to a group chat the bot is in: \"!illegal "
+     "new\" opens a game there, the others type \"!illegal join\", and the host starts it with "
+     "\"!illegal start\". Your roles, hand and trades then come to you here, in private. "
+     "\"!illegal rules\" there explains the game."},
     {"msg.help-table",
      "Table commands: !illegal new [standard|advanced|casual], join, leave, start, status, "
      "rules, help, grab <card>. For the host and moderators: pause, resume, extend <minutes>, "

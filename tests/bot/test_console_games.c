@@ -182,7 +182,7 @@ static void test_answers_help(void **state)
     /* What the table help promises, a DM "help" keeps, for a player too. */
     expect_answer(&h, "t1", "host", "!illegal help", "t1", "send it \"help\" there");
     expect_answer(&h, "t1", "host", "!illegal new", "t1", "hosted by host");
-    expect_answer(&h, "dm", "host", "help", "dm:host", "I host games of Illegal");
+    expect_answer(&h, "dm", "host", "help", "dm:host", "This bot hosts games of Illegal");
     expect_answer(&h, "t1", "host", "!illegal join", "t1", "Players 1/8: host");
     expect_answer(&h, "dm", "host", "help", "dm:host", "Trading room commands");
     /* Settings answer with their unit; stray arguments with the usage. */
