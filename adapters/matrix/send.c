@@ -395,8 +395,15 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
             n += (size_t)snprintf(text + n, len - n, "\n%s %s", emoji, label);
             json_object_object_add(votes, emoji, json_object_new_string(act));
         }
+        /* A ballot names the candidates and mentions its voter only. */
+        struct json_object *bd = json_object_new_object();
+        struct json_object *to = json_object_new_array();
+        json_object_array_add(to, json_object_new_string(user));
+        json_object_object_add(bd, "candidates", json_object_get(cands));
+        json_object_object_add(bd, "mentions", to);
         struct json_object *it =
-            item_new(NULL, user, "m.room.message", mx_render_notice(text, OUT_VOTE, data));
+            item_new(NULL, user, "m.room.message", mx_render_notice(text, OUT_VOTE, bd));
+        json_object_put(bd);
         json_object_object_add(it, "votes", votes);
         free(text);
         outbox_add(m, it);

@@ -400,6 +400,12 @@ static void handle_dm(struct game *g, struct json_object *ev, const char *type, 
     int c = 0;
     if (sscanf(body, "Your ballot for case %d", &c) == 1) {
         assert_false(g->poll);
+        /* The ballot mentions its voter, and only them. */
+        struct json_object *ids = jget(jget(content, "m.mentions"), "user_ids");
+        assert_non_null(ids);
+        assert_int_equal(json_object_array_length(ids), 1);
+        assert_string_equal(json_object_get_string(json_object_array_get_idx(ids, 0)),
+                            g->players[p]);
         json_object_object_add(g->done, jstr(ev, "event_id"), json_object_new_string(body));
     } else if (strncmp(body, "Your vote on case ", 18) == 0) {
         /* The number in this text is not checked: the vote open at the table is the one. */
