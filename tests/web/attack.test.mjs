@@ -49,7 +49,8 @@ async function waitFor(cond, what, ms = 8000) {
 }
 
 // A player at 127.0.0.1 loads the page, takes a seat and is answered at a table.
-async function play(port, name = `p${Math.floor(Math.random() * 1e6)}`) {
+let players = 0;
+async function play(port, name = `Player${++players}`) {
   const page = await getPage(port, `127.0.0.1:${port}`);
   assert.equal(page.status, 200, 'the page loads');
   const c = await Client.open(port);
