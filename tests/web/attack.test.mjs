@@ -36,7 +36,9 @@ async function startHost(settings, { fdLimit, dir } = {}) {
 }
 
 async function stopHost(server) {
+  const killer = setTimeout(() => server.proc.kill('SIGKILL'), 15000);
   const r = await server.stop();
+  clearTimeout(killer);
   assert.equal(r.code, 0, `web_host exited ${r.code} ${r.signal}: ${server.stderr.slice(-2000)}`);
 }
 
@@ -69,6 +71,7 @@ function getPage(port, host, localAddress = '127.0.0.1') {
       res.on('end', () => resolve({ status: res.statusCode }));
     });
     req.on('error', reject);
+    req.setTimeout(5000, () => req.destroy(new Error(`no answer to GET / with Host ${host}`)));
   });
 }
 

@@ -81,7 +81,7 @@ export class Client {
   // opts go to ws: localAddress (another loopback address is another client), autoPong
   static open(port, headers = {}, opts = {}) {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers, ...opts });
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers, handshakeTimeout: 5000, ...opts });
       const c = new Client(ws);
       ws.once('open', () => resolve(c));
       ws.once('error', reject);
