@@ -224,8 +224,24 @@ static void test_password_login_with_device_id(void **state)
     assert_non_null(strstr(body, "m.login.password"));
     free(body);
     assert_true(hs_count(f->hs, "/account/whoami") >= 1);
-    /* A wrong password is a clear start-up failure. */
+    assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/login"), 1);
+    /* A restart reuses the stored session: no new login, so no new token (transaction ids are
+     * scoped to a token) and no new device. */
     th_stop(&f->t);
+    start_ready(f);
+    assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/login"), 1);
+    /* A token the server rejects while syncing is replaced by one new login, same device. */
+    hs_revoke_tokens(f->hs, false);
+    free(hs_say(f->hs, f->room, ALICE, "after the revocation"));
+    assert_true(th_wait_inbox(&f->t, 1, 8000));
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "after the revocation");
+    assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/login"), 2);
+    body = hs_last_body(f->hs, "POST /_matrix/client/v3/login");
+    assert_non_null(strstr(body, "\"device_id\":\"ILLEGALD1\""));
+    free(body);
+    /* A wrong password, once the stored session is rejected, is a clear start-up failure. */
+    th_stop(&f->t);
+    hs_revoke_tokens(f->hs, false);
     f->t.cfg.matrix_password = "wrong";
     assert_int_equal(th_start(&f->t), -1);
 }
