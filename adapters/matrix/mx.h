@@ -145,7 +145,8 @@ int mx_dm_ensure(struct mx *m, const char *user);
 void mx_dm_recheck(struct mx *m, bool timer);
 void mx_direct_set(struct mx *m, struct json_object *content);
 bool mx_invite_allowed(struct mx *m, const char *inviter);
-void mx_join(struct mx *m, const char *room_id);
+/* Joins a room the bot was invited to; dm_user (or NULL) names whose direct chat it is. */
+void mx_join(struct mx *m, const char *room_id, const char *dm_user);
 void mx_rooms_free(struct mx *m);
 /* Stores what is known of every room ("rooms") if any changed; loads it at start. */
 void mx_rooms_save(struct mx *m);

@@ -358,7 +358,8 @@ static void on_dm_timer_cb(uv_timer_t *t)
 struct mx_req {
     struct mx_req *next, *prev;
     struct mx *m;
-    char *key; /* the user (createRoom) or the room (join) */
+    char *key;     /* the user (createRoom) or the room (join) */
+    char *dm_user; /* join: the user whose direct chat this is, or NULL */
 };
 
 static struct mx_req *req_new(struct mx *m, const char *key)
@@ -388,6 +389,7 @@ static void req_free(struct mx_req *q)
     if (q->next)
         q->next->prev = q->prev;
     free(q->key);
+    free(q->dm_user);
     free(q);
 }
 
@@ -582,6 +584,8 @@ static enum mx_next on_joined(void *arg, const struct mx_resp *r)
             rm->dirty = true;
             mx_rooms_save(m);
         }
+        if (q->dm_user && !mx_dm_room(m, q->dm_user))
+            direct_add(m, q->dm_user, q->key);
         log_info(MOD, NULL, "joined %s", q->key);
     } else {
         log_warn(MOD, NULL, "cannot join %s: HTTP %ld %s", q->key, r->status,
@@ -591,12 +595,16 @@ static enum mx_next on_joined(void *arg, const struct mx_resp *r)
     return MX_DONE;
 }
 
-void mx_join(struct mx *m, const char *room_id)
+void mx_join(struct mx *m, const char *room_id, const char *dm_user)
 {
     if (mx_jobj(m->joining, room_id, json_type_boolean))
         return;
     char *er = mx_escape(room_id);
     struct mx_req *q = er ? req_new(m, room_id) : NULL;
+    if (q && dm_user && !(q->dm_user = strdup(dm_user))) {
+        req_free(q);
+        q = NULL;
+    }
     if (!q) {
         free(er);
         return;

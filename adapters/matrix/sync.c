@@ -155,6 +155,16 @@ static const char *poll_choice(struct mx *m, struct json_object *content)
     return id ? mx_jstr(mx_jobj(poll, "answers", json_type_object), id) : NULL;
 }
 
+/* Tells an encrypted room why the bot does not play there, at most every MX_NOTICE_EVERY_MS. */
+static void encrypted_notice(struct mx *m, struct mx_room *r, const char *catalog_key)
+{
+    uint64_t now = mx_now_ms();
+    if (r->notice_ms && now - r->notice_ms < MX_NOTICE_EVERY_MS)
+        return;
+    r->notice_ms = now;
+    mx_send_plain_notice(m, r->id, catalog_text(m->language, catalog_key));
+}
+
 static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev)
 {
     const char *type = mx_jstr(ev, "type");
@@ -174,12 +184,10 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
     };
     if (strcmp(type, "m.room.encrypted") == 0) {
         mx_seen_add(m, event_id);
+        if (!r->encrypted)
+            r->dirty = true;
         r->encrypted = true;
-        uint64_t now = mx_now_ms();
-        if (!r->notice_ms || now - r->notice_ms >= MX_NOTICE_EVERY_MS) {
-            r->notice_ms = now;
-            mx_send_plain_notice(m, r->id, catalog_text(m->language, "matrix.encrypted-room"));
-        }
+        encrypted_notice(m, r, "matrix.encrypted-room");
         return;
     }
     if (strcmp(type, "m.room.message") == 0) {
@@ -191,6 +199,13 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
             return; /* notices (other bots), emotes, media */
         if (rel_type && strcmp(rel_type, "m.replace") == 0)
             return; /* an edit of an earlier line is not a new command */
+        if (r->encrypted && !dm) {
+            /* A plaintext line in an encrypted room: the bot would see only part of the
+             * table, so it hosts nothing there. */
+            mx_seen_add(m, event_id);
+            encrypted_notice(m, r, "matrix.encrypted-refuse");
+            return;
+        }
         in.type = INBOUND_MESSAGE;
         in.text = strip_reply(content, body);
         deliver(m, &in, event_id);
@@ -271,17 +286,25 @@ static void handle_invites(struct mx *m, struct json_object *invites)
     {
         struct json_object *evs = events_of(m, room, "invite_state");
         const char *inviter = NULL;
+        bool direct = false;
         for (size_t i = 0; evs && i < json_object_array_length(evs); i++) {
             struct json_object *ev = json_object_array_get_idx(evs, i);
+            struct json_object *c = mx_jobj(ev, "content", json_type_object);
             const char *t = mx_jstr(ev, "type"), *sk = mx_jstr(ev, "state_key");
-            const char *ms = mx_jstr(mx_jobj(ev, "content", json_type_object), "membership");
+            const char *ms = mx_jstr(c, "membership");
             if (t && sk && ms && strcmp(t, "m.room.member") == 0 && strcmp(sk, m->user_id) == 0 &&
-                strcmp(ms, "invite") == 0)
+                strcmp(ms, "invite") == 0) {
+                struct json_object *d = mx_jobj(c, "is_direct", json_type_boolean);
                 inviter = mx_jstr(ev, "sender");
+                direct = d && json_object_get_boolean(d);
+            }
         }
         if (mx_invite_allowed(m, inviter)) {
-            log_info(MOD, NULL, "invited to %s by %s: joining", room_id, inviter ? inviter : "?");
-            mx_join(m, room_id);
+            log_info(MOD, NULL, "invited to %s by %s%s: joining", room_id, inviter ? inviter : "?",
+                     direct ? " (a direct chat)" : "");
+            /* A direct chat someone opens with the bot is their DM room: what they write
+             * there reaches the dispatcher as a private message, game or not. */
+            mx_join(m, room_id, direct ? inviter : NULL);
         } else {
             log_info(MOD, NULL, "invite to %s by %s refused by invite_allow", room_id,
                      inviter ? inviter : "?");

@@ -1078,6 +1078,15 @@ void hs_invite_bot(struct hs *hs, const char *room, const char *inviter)
     unlock_wake(hs);
 }
 
+void hs_invite_bot_direct(struct hs *hs, const char *room, const char *inviter)
+{
+    uv_mutex_lock(&hs->mu);
+    struct json_object *c = member_content("invite");
+    json_object_object_add(c, "is_direct", json_object_new_boolean(1));
+    free(add_event(hs, room, inviter, "m.room.member", HS_BOT, c));
+    unlock_wake(hs);
+}
+
 void hs_set_power(struct hs *hs, const char *room, const char *user, int level)
 {
     uv_mutex_lock(&hs->mu);

@@ -32,6 +32,8 @@ char *hs_create_room(struct hs *hs, const char *creator, bool encrypted);
 void hs_join(struct hs *hs, const char *room, const char *user);
 void hs_leave(struct hs *hs, const char *room, const char *user);
 void hs_invite_bot(struct hs *hs, const char *room, const char *inviter);
+/* An invite to a direct chat (is_direct in the bot's member event), as clients send it. */
+void hs_invite_bot_direct(struct hs *hs, const char *room, const char *inviter);
 void hs_set_power(struct hs *hs, const char *room, const char *user, int level);
 void hs_set_displayname(struct hs *hs, const char *room, const char *user, const char *name);
 char *hs_send(struct hs *hs, const char *room, const char *user, const char *type,

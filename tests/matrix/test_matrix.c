@@ -17,6 +17,7 @@
 #include "adapters/matrix/client.h"
 #include "adapters/matrix/mx.h"
 #include "bot/log.h"
+#include "core/catalog.h"
 #include "harness.h"
 
 #define ALICE "@alice:test.local"
@@ -287,6 +288,61 @@ static void test_encrypted_room_notice(void **state)
     json_object_put(keep);
     assert_int_equal(json_object_array_length(f->t.inbox), 0);
     free(secret);
+}
+
+/* A plaintext command in an encrypted room opens no game: it gets a notice instead, and the
+ * room's encryption is remembered across a restart. */
+static void test_encrypted_room_refuses_plaintext(void **state)
+{
+    struct fx *f = *state;
+    char *secret = hs_create_room(f->hs, ALICE, true);
+    hs_invite_bot(f->hs, secret, ALICE);
+    start_ready(f);
+    th_run_for(&f->t, 300);
+    th_stop(&f->t);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    free(hs_say(f->hs, secret, ALICE, "!illegal new"));
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    struct json_object *keep;
+    struct json_object *ev = bot_event(f, "m.room.message", 0, &keep);
+    assert_string_equal(jstr(ev, "room_id"), secret);
+    assert_string_equal(jstr(jget(ev, "content"), "body"),
+                        catalog_text("en", "matrix.encrypted-refuse"));
+    json_object_put(keep);
+    th_run_for(&f->t, 200);
+    assert_int_equal(json_object_array_length(f->t.inbox), 0);
+    free(secret);
+}
+
+/* Someone in no game opens a direct chat with the bot: the invite is accepted and what they
+ * write there reaches the dispatcher as a private message. */
+static void test_stranger_dm_is_delivered(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    const char *dave = "@dave:test.local";
+    char *dm = hs_create_room(f->hs, dave, false);
+    hs_invite_bot_direct(f->hs, dm, dave);
+    th_run_for(&f->t, 500);
+    free(hs_say(f->hs, dm, dave, "help"));
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    assert_string_equal(th_in_str(&f->t, 0, "user"), dave);
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "help");
+    assert_null(th_in_str(&f->t, 0, "channel"));
+    /* The room is the bot's DM room for dave now, also after a restart: no new room. */
+    char *direct = hs_direct_room(f->hs, dave);
+    assert_non_null(direct);
+    assert_string_equal(direct, dm);
+    th_stop(&f->t);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    free(hs_say(f->hs, dm, dave, "hand"));
+    assert_true(th_wait_inbox(&f->t, 2, 5000));
+    assert_null(th_in_str(&f->t, 1, "channel"));
+    assert_int_equal(hs_count(f->hs, "/createRoom"), 0);
+    free(direct);
+    free(dm);
 }
 
 /* ---- sending ---- */
@@ -776,6 +832,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_password_login_with_device_id, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invite_allow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_room_notice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_encrypted_room_refuses_plaintext, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stranger_dm_is_delivered, setup, teardown),
         cmocka_unit_test_setup_teardown(test_notice_html_and_dm_edits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_probe_dm, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dm_replaced_after_leave, setup, teardown),
