@@ -3,6 +3,7 @@
  * stop; and the small helpers the other files share.
  */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -569,6 +570,32 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
         return NULL;
     }
     return &m->base;
+}
+
+int matrix_feed_sync(struct platform *p, const char *body, size_t len)
+{
+    struct mx *m = (struct mx *)p;
+    if (m->phase == MX_IDLE) {
+        m->http = mx_http_new(m->loop, m->hs);
+        if (!m->http)
+            return -1;
+        load_state(m);
+        if (!m->since && !(m->since = strdup("s0")))
+            return -1;
+        if (!m->filter_id && !(m->filter_id = strdup("0")))
+            return -1;
+        m->phase = MX_SYNCING;
+    }
+    if (m->phase != MX_SYNCING || m->sync_call || m->batch)
+        return -1; /* stopped, or a gap of the last batch is still being filled */
+    struct json_tokener *tok = json_tokener_new();
+    if (!tok)
+        return -1;
+    struct json_object *v = len <= INT32_MAX ? json_tokener_parse_ex(tok, body, (int)len) : NULL;
+    json_tokener_free(tok);
+    int rc = v && json_object_is_type(v, json_type_object) ? mx_sync_apply(m, v) : -1;
+    json_object_put(v);
+    return rc;
 }
 
 void mx_probes_after_snapshot(struct mx *m)
