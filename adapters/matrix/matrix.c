@@ -595,6 +595,7 @@ int matrix_feed_sync(struct platform *p, const char *body, size_t len)
     json_tokener_free(tok);
     int rc = v && json_object_is_type(v, json_type_object) ? mx_sync_apply(m, v) : -1;
     json_object_put(v);
+    mx_sync_settle(m);
     return rc;
 }
 

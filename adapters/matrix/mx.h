@@ -131,6 +131,9 @@ void mx_sync_begin(struct mx *m, bool login);
 /* Handles one /sync answer body (borrowed) as the batch after m->since. Returns 0, or -1 when
  * it has no next_batch. */
 int mx_sync_apply(struct mx *m, struct json_object *body);
+/* Without a homeserver (matrix_feed_sync): applies the batch in flight without the gaps still
+ * to fetch, as when /messages fails, and cancels the next long poll. */
+void mx_sync_settle(struct mx *m);
 char *mx_filter_json(void);
 bool mx_seen(struct mx *m, const char *event_id);
 void mx_seen_add(struct mx *m, const char *event_id);

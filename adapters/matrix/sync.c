@@ -568,6 +568,18 @@ int mx_sync_apply(struct mx *m, struct json_object *body)
     return 0;
 }
 
+void mx_sync_settle(struct mx *m)
+{
+    while (m->batch && m->sync_call) { /* a gap being fetched: go on without it */
+        mx_call_cancel(m->sync_call);
+        m->sync_call = NULL;
+        m->gap_idx++;
+        fill_next_gap(m);
+    }
+    mx_call_cancel(m->sync_call); /* the next long poll */
+    m->sync_call = NULL;
+}
+
 static void sync_next(struct mx *m)
 {
     if (m->phase != MX_SYNCING || m->sync_call)
