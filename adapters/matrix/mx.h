@@ -72,7 +72,7 @@ struct mx {
     uv_timer_t dm_timer;             /* looks again for rooms whose creation got no answer */
     uint64_t syncs_started;          /* /sync requests started, to order rechecks */
     struct json_object *probes;      /* user -> true: probe_dm waiting for a DM room */
-    struct json_object *joining;     /* room id -> true while a join runs */
+    struct json_object *joining;     /* room id -> DM user or "" while a join runs (stored) */
     struct mx_req *reqs;             /* createRoom and join calls waiting for an answer */
 
     /* Outbox, persisted one item per key (send.c): items still to PUT, in sending order. */
@@ -150,6 +150,8 @@ void mx_direct_set(struct mx *m, struct json_object *content);
 bool mx_invite_allowed(struct mx *m, const char *inviter);
 /* Joins a room the bot was invited to; dm_user (or NULL) names whose direct chat it is. */
 void mx_join(struct mx *m, const char *room_id, const char *dm_user);
+/* Joins again the rooms whose join a stop or crash interrupted (stored under "joining"). */
+void mx_joins_resume(struct mx *m);
 void mx_rooms_free(struct mx *m);
 /* Stores what is known of every room ("rooms") if any changed; loads it at start. */
 void mx_rooms_save(struct mx *m);

@@ -577,6 +577,7 @@ static enum mx_next on_joined(void *arg, const struct mx_resp *r)
     struct mx_req *q = arg;
     struct mx *m = q->m;
     json_object_object_del(m->joining, q->key);
+    mx_state_set_json(m, "joining", m->joining);
     if (r->status == 200) {
         struct mx_room *rm = mx_room_get(m, q->key, true);
         if (rm) {
@@ -597,7 +598,7 @@ static enum mx_next on_joined(void *arg, const struct mx_resp *r)
 
 void mx_join(struct mx *m, const char *room_id, const char *dm_user)
 {
-    if (mx_jobj(m->joining, room_id, json_type_boolean))
+    if (json_object_object_get_ex(m->joining, room_id, NULL))
         return;
     char *er = mx_escape(room_id);
     struct mx_req *q = er ? req_new(m, room_id) : NULL;
@@ -617,5 +618,23 @@ void mx_join(struct mx *m, const char *room_id, const char *dm_user)
         req_free(q);
         return;
     }
-    json_object_object_add(m->joining, room_id, json_object_new_boolean(1));
+    /* Stored: the invite is in one batch only, and a crash before the join must not lose it. */
+    json_object_object_add(m->joining, room_id, json_object_new_string(dm_user ? dm_user : ""));
+    mx_state_set_json(m, "joining", m->joining);
+}
+
+void mx_joins_resume(struct mx *m)
+{
+    struct json_object *todo = mx_state_get_json(m, "joining");
+    if (todo && json_object_is_type(todo, json_type_object)) {
+        json_object_object_foreach(todo, room, dm)
+        {
+            const char *u =
+                json_object_is_type(dm, json_type_string) ? json_object_get_string(dm) : NULL;
+            struct mx_room *r = mx_room_get(m, room, false);
+            if (!r || !r->joined)
+                mx_join(m, room, u && *u ? u : NULL);
+        }
+    }
+    json_object_put(todo);
 }

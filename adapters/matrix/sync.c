@@ -348,6 +348,7 @@ static void go_live(struct mx *m)
     log_info(MOD, NULL, "connected as %s; syncing from %s", m->user_id,
              m->since_stored ? "the stored token" : "now");
     mx_polls_arm(m);
+    mx_joins_resume(m);
     mx_probes_after_snapshot(m);
     mx_pump(m);
     if (m->phase == MX_SYNCING)

@@ -1386,6 +1386,14 @@ void hs_fault(struct hs *hs, const char *substr, int status, const char *body, c
     uv_mutex_unlock(&hs->mu);
 }
 
+void hs_faults_clear(struct hs *hs)
+{
+    uv_mutex_lock(&hs->mu);
+    json_object_put(hs->faults);
+    hs->faults = json_object_new_array();
+    uv_mutex_unlock(&hs->mu);
+}
+
 void hs_revoke_tokens(struct hs *hs, bool soft_logout)
 {
     uv_mutex_lock(&hs->mu);

@@ -66,6 +66,8 @@ char *hs_last_body(struct hs *hs, const char *substr);
  * may be NULL ("Retry-After: 1"). */
 void hs_fault(struct hs *hs, const char *substr, int status, const char *body, const char *header,
               int count);
+/* Forgets every fault not used up yet. */
+void hs_faults_clear(struct hs *hs);
 /* Makes every token unknown (401 M_UNKNOWN_TOKEN, with soft_logout as given). */
 void hs_revoke_tokens(struct hs *hs, bool soft_logout);
 /* Timeline limit the server applies at most (to force limited timelines). */

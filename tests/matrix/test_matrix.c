@@ -247,6 +247,25 @@ static void test_password_login_with_device_id(void **state)
     assert_int_equal(th_start(&f->t), -1);
 }
 
+/* A homeserver that does not answer at start is waited for, with a token or a password. */
+static void test_unreachable_at_start_is_retried(void **state)
+{
+    struct fx *f = *state;
+    f->t.cfg.matrix_access_token = NULL;
+    f->t.cfg.matrix_password = HS_BOT_PASSWORD;
+    f->t.cfg.matrix_device_id = "ILLEGALD1";
+    hs_fault(f->hs, "/login", 0, NULL, NULL, 3);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 10000));
+    assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/login"), 4);
+    th_stop(&f->t);
+    /* With the stored session (or a token) it is whoami that waits. */
+    hs_fault(f->hs, "/whoami", 0, NULL, NULL, 3);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 10000));
+    assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/login"), 4);
+}
+
 /* ---- rooms ---- */
 
 static void test_invite_allow(void **state)
@@ -313,6 +332,29 @@ static void test_encrypted_room_refuses_plaintext(void **state)
     th_run_for(&f->t, 200);
     assert_int_equal(json_object_array_length(f->t.inbox), 0);
     free(secret);
+}
+
+/* A crash between an invite's batch and the join's answer does not lose the invite: the batch
+ * is not shown again after a restart, so the pending join is stored and made again. */
+static void test_invite_survives_restart(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    char *other = hs_create_room(f->hs, ALICE, false);
+    hs_fault(f->hs, "/join", 0, NULL, NULL, 1000); /* the join never gets through */
+    int joins = hs_count(f->hs, "/join");
+    hs_invite_bot(f->hs, other, ALICE);
+    for (int i = 0; i < 100 && hs_count(f->hs, "/join") == joins; i++)
+        th_run_for(&f->t, 20);
+    assert_true(hs_count(f->hs, "/join") > joins);
+    th_stop(&f->t);
+    hs_faults_clear(f->hs);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    free(hs_say(f->hs, other, ALICE, "!illegal new"));
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    assert_string_equal(th_in_str(&f->t, 0, "channel"), other);
+    free(other);
 }
 
 /* Someone in no game opens a direct chat with the bot: the invite is accepted and what they
@@ -830,10 +872,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dropped_and_malformed_sync, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_token, setup, teardown),
         cmocka_unit_test_setup_teardown(test_password_login_with_device_id, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unreachable_at_start_is_retried, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invite_allow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_room_notice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_room_refuses_plaintext, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stranger_dm_is_delivered, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_invite_survives_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_notice_html_and_dm_edits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_probe_dm, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dm_replaced_after_leave, setup, teardown),
