@@ -324,16 +324,18 @@ static int check_token(struct mx *m)
     return rc;
 }
 
-/* With a password, the session of an earlier login of the same user is reused. */
+/* With a password, the session of an earlier login of the same user is reused, also over a
+ * configured token: that login happened because the configured token was rejected. */
 static void load_auth(struct mx *m)
 {
-    if (m->token || !m->password)
+    if (!m->password)
         return;
     struct json_object *v = mx_state_get_json(m, "auth");
     const char *uid = mx_jstr(v, "user_id"), *tok = mx_jstr(v, "access_token");
     const char *dev = mx_jstr(v, "device_id");
     if (uid && tok && m->user_id && strcmp(uid, m->user_id) == 0 &&
         (!m->device_id || (dev && strcmp(dev, m->device_id) == 0))) {
+        free(m->token);
         m->token = strdup(tok);
         if (dev && !m->device_id)
             m->device_id = strdup(dev);
