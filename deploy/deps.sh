@@ -9,6 +9,8 @@ if [ "$mode" = test ]; then
     pkgs="$pkgs libcmocka-dev clang-format mandoc systemd" # the format and deploy tests
     pkgs="$pkgs chromium fonts-noto-color-emoji" # the local table's browser tests
     command -v npm >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"
+    # The container image check (tests/deploy/image.sh) runs only as root.
+    if [ "$(id -u)" = 0 ]; then pkgs="$pkgs podman debootstrap curl"; fi
 fi
 [ "$mode" = fuzz ] && pkgs="$pkgs libcmocka-dev clang libclang-rt-14-dev" # libFuzzer
 missing=""

@@ -50,6 +50,14 @@ mirror=${mirror:-http://deb.debian.org/debian}
 run=$$
 base=localhost/illegald-test-base:$run
 image=localhost/illegald-test:$run
+# Images a killed run left behind (its tag is its process id, now gone).
+podman images --format '{{.Repository}}:{{.Tag}}' | while read -r old; do
+    case $old in
+    localhost/illegald-test:* | localhost/illegald-test-base:*)
+        kill -0 "${old##*:}" 2>/dev/null || podman rmi -f "$old" >/dev/null 2>&1 || true
+        ;;
+    esac
+done
 rm -rf "$work"
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -74,7 +82,7 @@ debootstrap --variant=minbase bookworm "$work/rootfs" "$mirror" >"$work/debootst
     tail -n 20 "$work/debootstrap.log" >&2
     fail "debootstrap (log: $work/debootstrap.log)"
 }
-tar -C "$work/rootfs" -cf - . | podman import - "$base" >/dev/null || fail "podman import"
+tar -C "$work/rootfs" -cf - . | podman import --quiet - "$base" >/dev/null || fail "podman import"
 rm -rf "$work/rootfs"
 
 # Docker format, as OCI images have no HEALTHCHECK. No layer cache: nothing
