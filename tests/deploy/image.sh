@@ -105,6 +105,7 @@ cmd=$(inspect '{{range .Config.Entrypoint}}{{.}} {{end}}{{range .Config.Cmd}}{{.
 health=$(inspect '{{if .HealthCheck}}{{range .HealthCheck.Test}}{{.}}|{{end}}{{end}}')
 inspect '{{range .Config.Env}}{{println .}}{{end}}' | grep -v '^$' >"$work/env" || true
 grep -q '^PATH=' "$work/env" || echo PATH=/usr/sbin:/usr/bin:/sbin:/bin >>"$work/env"
+# shellcheck disable=SC2016 # a Go template, not a shell expansion
 inspect '{{range $v, $_ := .Config.Volumes}}{{println $v}}{{end}}' | grep -qx /var/lib/illegald ||
     fail "the image declares no VOLUME /var/lib/illegald"
 [ -n "$user" ] || fail "the image sets no USER"
