@@ -449,7 +449,17 @@ static void rest(struct fd_server *s, struct pss *p)
             respond(p, 404, e);
             json_object_put(e);
         } else if (bucket_ok(s, p, a)) {
-            json_object_object_add(m, "body", json_object_get(body));
+            /* an edit changes the fields it gives and keeps the others */
+            struct json_object *kept = json_object_object_get(m, "body");
+            if (json_object_is_type(kept, json_type_object) &&
+                json_object_is_type(body, json_type_object)) {
+                json_object_object_foreach(body, k, v)
+                {
+                    json_object_object_add(kept, k, json_object_get(v));
+                }
+            } else {
+                json_object_object_add(m, "body", json_object_get(body));
+            }
             int edits = json_object_get_int(json_object_object_get(m, "edits"));
             json_object_object_add(m, "edits", json_object_new_int(edits + 1));
             respond(p, 200, m);
