@@ -1115,6 +1115,15 @@ static void on_dispatch(void *ud, int shard, const char *type, struct json_objec
     }
 }
 
+void discord_gateway_input(struct platform *p, const char *payload, size_t len)
+{
+    struct gw_payload gp;
+    struct json_object *o = gw_decode(payload, len, &gp);
+    if (o && gp.op == 0 && gp.type)
+        on_dispatch(p, 0, gp.type, gp.d, gp.seq);
+    json_object_put(o);
+}
+
 /* ---- platform ops ---- */
 
 static unsigned intents(void)
