@@ -152,9 +152,10 @@ static void field_errors(struct dbuf *b, struct json_object *o, const char *path
                             msg ? msg : "");
             }
         } else {
-            char sub[256];
-            snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", k);
-            field_errors(b, v, sub, depth + 1);
+            struct dbuf sub = {0};
+            if (dbuf_printf(&sub, "%s%s%s", path, *path ? "." : "", k) == 0)
+                field_errors(b, v, sub.data, depth + 1);
+            dbuf_free(&sub);
         }
     }
 }

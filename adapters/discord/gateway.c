@@ -649,6 +649,17 @@ static const struct lws_protocols protocols[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
+void gw_request_path(const char *p, char *out, size_t len)
+{
+    /* lws gives the path without its leading '/', or "/" when there is none */
+    while (*p == '/')
+        p++;
+    if (strchr(p, '?'))
+        snprintf(out, len, "/%s", p);
+    else
+        snprintf(out, len, "/%s?v=10&encoding=json", p);
+}
+
 static void connect_shard(struct shard *s)
 {
     struct gw *g = s->gw;
@@ -663,13 +674,7 @@ static void connect_shard(struct shard *s)
         return;
     }
     bool tls = strcmp(prot, "wss") == 0 || strcmp(prot, "https") == 0;
-    /* lws gives the path without its leading '/', or "/" when there is none */
-    while (*p == '/')
-        p++;
-    if (strchr(p, '?'))
-        snprintf(path, sizeof(path), "/%s", p);
-    else
-        snprintf(path, sizeof(path), "/%s?v=10&encoding=json", p);
+    gw_request_path(p, path, sizeof(path));
     struct lws_client_connect_info ci;
     memset(&ci, 0, sizeof(ci));
     ci.context = g->ctx;

@@ -53,6 +53,14 @@ struct gw_shard_stats {
 struct gw *gw_new(struct uv_loop_s *loop, const char *token, const char *user_agent,
                   unsigned intents, const struct gw_ops *ops, void *ud);
 
+/*
+ * The request path for a gateway URL's path as lws_parse_uri() gives it
+ * ("/" when the URL has none, else without its leading '/'): the URL's own
+ * query when it has one, else "?v=10&encoding=json". "/" gives
+ * "/?v=10&encoding=json".
+ */
+void gw_request_path(const char *url_path, char *out, size_t len);
+
 /* One gateway payload's envelope; the pointers are borrowed from the parsed root. */
 struct gw_payload {
     int op;

@@ -110,8 +110,12 @@ static void action_label(const struct dc *dc, const char *action, struct json_ob
         *style = strcmp(verb, "start") == 0   ? BTN_SUCCESS
                  : strcmp(verb, "leave") == 0 ? BTN_DANGER
                                               : BTN_PRIMARY;
-        snprintf(out, len, "%c%s", verb[0] >= 'a' && verb[0] <= 'z' ? verb[0] - 32 : verb[0],
-                 verb + 1);
+        /* the command word, capitalised, cut to fit (a label is short) */
+        size_t n = strnlen(verb, len - 1);
+        memcpy(out, verb, n);
+        out[n] = '\0';
+        if (out[0] >= 'a' && out[0] <= 'z')
+            out[0] = (char)(out[0] - 'a' + 'A');
         return;
     }
     if (vlen == 6 && strncmp(action, "accept", 6) == 0) {

@@ -67,6 +67,7 @@ struct fd_server {
     int client_close;
     int64_t intents;
     char user_agent[256];
+    char ws_user_agent[256], ws_path[256], ws_args[256]; /* of the last websocket upgrade */
     /* REST */
     struct json_object *messages, *callbacks, *webhooks, *commands, *dms;
     uint64_t next_id;
@@ -77,6 +78,8 @@ struct fd_server {
     double gtimes[50];
     unsigned gpos;
     unsigned long requests, r429, r429_global;
+    uint64_t rng;         /* the variation's random numbers, from the printed seed */
+    unsigned long varied; /* fields added, removed or nulled so far */
 };
 
 static double now_s(void)
@@ -131,10 +134,124 @@ static void send_op(struct fd_server *s, int op, struct json_object *d)
     json_object_put(o);
 }
 
+/*
+ * What the documentation allows and a real server does, chosen from the
+ * seed: optional fields absent, nullable ones null, fields the adapter has
+ * never heard of, partial member objects. Each dispatch's d goes through it.
+ */
+static unsigned vrand(struct fd_server *s, unsigned n)
+{
+    s->rng ^= s->rng << 13;
+    s->rng ^= s->rng >> 7;
+    s->rng ^= s->rng << 17;
+    return (unsigned)(s->rng % n);
+}
+
+/* Fields the documentation marks optional (never one the bot needs to act). */
+static const char *const optional_fields[] = {"global_name",
+                                              "avatar",
+                                              "discriminator",
+                                              "public_flags",
+                                              "locale",
+                                              "guild_locale",
+                                              "app_permissions",
+                                              "entitlements",
+                                              "version",
+                                              "tts",
+                                              "mentions",
+                                              "mention_roles",
+                                              "attachments",
+                                              "embeds",
+                                              "pinned",
+                                              "joined_at",
+                                              "deaf",
+                                              "mute",
+                                              "nonce",
+                                              "timestamp",
+                                              "edited_timestamp",
+                                              "burst",
+                                              "nick",
+                                              "premium_since",
+                                              NULL};
+/* Fields that may be null. */
+static const char *const nullable_fields[] = {"global_name", "avatar", "nick", NULL};
+
+static struct json_object *unknown_value(struct fd_server *s)
+{
+    switch (vrand(s, 6)) {
+    case 0:
+        return json_object_new_string("from a newer API");
+    case 1:
+        return json_object_new_int64((int64_t)vrand(s, 1000000));
+    case 2:
+        return NULL;
+    case 3:
+        return json_object_new_object();
+    case 4:
+        return json_tokener_parse("[1,\"two\",{\"three\":[]}]");
+    default:
+        return json_tokener_parse("{\"id\":\"1\",\"options\":{\"nested\":true}}");
+    }
+}
+
+static void vary(struct fd_server *s, struct json_object *o, unsigned depth)
+{
+    if (!o || depth > 6)
+        return;
+    if (json_object_is_type(o, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(o); i++)
+            vary(s, json_object_array_get_idx(o, i), depth + 1);
+        return;
+    }
+    if (!json_object_is_type(o, json_type_object))
+        return;
+    for (unsigned i = 0; optional_fields[i]; i++)
+        if (json_object_object_get_ex(o, optional_fields[i], NULL) && vrand(s, 3) == 0) {
+            json_object_object_del(o, optional_fields[i]);
+            s->varied++;
+        }
+    for (unsigned i = 0; nullable_fields[i]; i++)
+        if (vrand(s, 4) == 0) {
+            json_object_object_add(o, nullable_fields[i], NULL);
+            s->varied++;
+        }
+    json_object_object_foreach(o, k, v)
+    {
+        (void)k;
+        vary(s, v, depth + 1);
+    }
+    if (vrand(s, 3) == 0) {
+        char name[32];
+        snprintf(name, sizeof(name), "fd_unknown_%u", vrand(s, 100));
+        json_object_object_add(o, name, unknown_value(s));
+        s->varied++;
+    }
+}
+
+static void vary_dispatch(struct fd_server *s, const char *type, struct json_object *d)
+{
+    if (!json_object_is_type(d, json_type_object) || strcmp(type, "READY") == 0 ||
+        strcmp(type, "RESUMED") == 0)
+        return;
+    /* a reaction's member may come partial (no user) or not at all */
+    struct json_object *member;
+    if (strcmp(type, "MESSAGE_REACTION_ADD") == 0 &&
+        json_object_object_get_ex(d, "member", &member)) {
+        unsigned how = vrand(s, 3);
+        if (how == 0)
+            json_object_object_del(d, "member");
+        else if (how == 1)
+            json_object_object_del(member, "user");
+        s->varied += how < 2;
+    }
+    vary(s, d, 0);
+}
+
 /* Logs a dispatch; queues it when the session is live. Called locked. */
 static int64_t dispatch_locked(struct fd_server *s, const char *type, struct json_object *d)
 {
     int64_t seq = ++s->seq;
+    vary_dispatch(s, type, d);
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "op", json_object_new_int(0));
     json_object_object_add(o, "t", json_object_new_string(type));
@@ -594,6 +711,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                 rc = -1;
         }
         break;
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        s->ws_user_agent[0] = s->ws_path[0] = s->ws_args[0] = '\0';
+        lws_hdr_copy(wsi, s->ws_user_agent, sizeof(s->ws_user_agent), WSI_TOKEN_HTTP_USER_AGENT);
+        lws_hdr_copy(wsi, s->ws_path, sizeof(s->ws_path), WSI_TOKEN_GET_URI);
+        lws_hdr_copy(wsi, s->ws_args, sizeof(s->ws_args), WSI_TOKEN_HTTP_URI_ARGS);
+        break;
     case LWS_CALLBACK_ESTABLISHED: {
         p->ws = true;
         if (s->ws) {
@@ -722,6 +845,12 @@ struct fd_server *fd_start(const char *token, unsigned hb_ms)
     s->dms = json_object_new_object();
     s->windows = json_object_new_object();
     s->next_id = 100000000000000000ull;
+    /* FD_SEED replays a run's variation; the seed is printed either way */
+    const char *seed = getenv("FD_SEED");
+    unsigned long v =
+        seed ? strtoul(seed, NULL, 10) : (unsigned long)time(NULL) ^ (unsigned long)getpid();
+    fprintf(stderr, "fakediscord: variation seed %lu (FD_SEED=%lu replays it)\n", v, v);
+    s->rng = (uint64_t)v * 2654435761u + 0x9e3779b97f4a7c15ull;
     s->bucket_limit = 5;
     struct lws_context_creation_info info;
     for (int tries = 0; tries < 20 && !s->ctx; tries++) {
@@ -904,6 +1033,7 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(o, "requests", json_object_new_int64((int64_t)s->requests));
     json_object_object_add(o, "r429", json_object_new_int64((int64_t)s->r429));
     json_object_object_add(o, "r429_global", json_object_new_int64((int64_t)s->r429_global));
+    json_object_object_add(o, "varied", json_object_new_int64((int64_t)s->varied));
     json_object_object_add(g, "connects", json_object_new_int((int)s->connects));
     json_object_object_add(g, "identifies", json_object_new_int((int)s->identifies));
     json_object_object_add(g, "resumes", json_object_new_int((int)s->resumes));
@@ -914,6 +1044,9 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(g, "connected", json_object_new_boolean(s->ws != NULL));
     json_object_object_add(g, "seq", json_object_new_int64(s->seq));
     json_object_object_add(g, "user_agent", json_object_new_string(s->user_agent));
+    json_object_object_add(g, "ws_user_agent", json_object_new_string(s->ws_user_agent));
+    json_object_object_add(g, "ws_path", json_object_new_string(s->ws_path));
+    json_object_object_add(g, "ws_args", json_object_new_string(s->ws_args));
     json_object_object_add(o, "gateway", g);
     /* a deep copy, so the caller's thread owns every object */
     const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);

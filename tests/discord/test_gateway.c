@@ -75,6 +75,18 @@ static void test_connect_identify(void **state)
     const char *ua = json_object_get_string(
         json_object_object_get(json_object_object_get(s, "gateway"), "user_agent"));
     assert_non_null(strstr(ua, "DiscordBot ("));
+    /* the URL from GET /gateway/bot has no path: the documented "/?v=10&encoding=json",
+     * with the same User-Agent on the upgrade */
+    struct json_object *g = json_object_object_get(s, "gateway");
+    char path[128];
+    gw_request_path("/", path, sizeof(path)); /* lws_parse_uri()'s path of "ws://host" */
+    assert_string_equal(path, "/?v=10&encoding=json");
+    gw_request_path("gw/", path, sizeof(path));
+    assert_string_equal(path, "/gw/?v=10&encoding=json");
+    gw_request_path("?v=10&encoding=json", path, sizeof(path));
+    assert_string_equal(path, "/?v=10&encoding=json");
+    assert_string_equal(json_object_get_string(json_object_object_get(g, "ws_path")), "/");
+    assert_string_equal(json_object_get_string(json_object_object_get(g, "ws_user_agent")), ua);
     struct json_object *cmds = json_object_object_get(s, "commands");
     assert_int_equal(json_object_array_length(cmds), 1);
     json_object_put(s);
