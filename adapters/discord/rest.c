@@ -381,11 +381,8 @@ static void finished(struct rest *r, struct rest_req *q, CURLcode res)
     bool body_global = false;
     if (status == 429) {
         struct json_object *j = json_tokener_parse(q->resp.data ? q->resp.data : "");
-        struct json_object *v;
-        if (j && json_object_object_get_ex(j, "retry_after", &v))
-            body_retry = json_object_get_double(v);
-        if (j && json_object_object_get_ex(j, "global", &v))
-            body_global = json_object_get_boolean(v);
+        body_retry = dj_num(j, "retry_after", -1);
+        body_global = dj_bool(j, "global");
         json_object_put(j);
     }
     uint64_t wait =
