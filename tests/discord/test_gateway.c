@@ -94,10 +94,13 @@ static void test_connect_identify(void **state)
     h_message(&h, "2001", "500", FD_GUILD_ID, "42", "!illegal join");
     h_message(&h, "2002", "500", FD_GUILD_ID, "42", "hello all");
     h_message(&h, "2003", "600", NULL, "42", "hand");
-    want_inputs = 2;
+    /* a second author in the same guild-less channel (a group DM): the
+     * channel's user is replaced, the first one freed (LeakSanitizer checks) */
+    h_message(&h, "2004", "600", NULL, "43", "hand");
+    want_inputs = 3;
     assert_true(h_run_until(&h, enough_inputs, 3000));
     h_run_for(&h, 100);
-    assert_int_equal(h_count_inputs(&h), 2);
+    assert_int_equal(h_count_inputs(&h), 3);
     struct json_object *a = json_object_array_get_idx(h.inputs, 0);
     struct json_object *b = json_object_array_get_idx(h.inputs, 1);
     assert_string_equal(json_object_get_string(json_object_object_get(a, "channel")), "500");
