@@ -78,8 +78,9 @@ struct fd_server {
     double gtimes[50];
     unsigned gpos;
     unsigned long requests, r429, r429_global;
-    uint64_t rng;         /* the variation's random numbers, from the printed seed */
-    unsigned long varied; /* fields added, removed or nulled so far */
+    uint64_t rng;          /* the variation's random numbers, from the printed seed */
+    unsigned long varied;  /* fields added, removed or nulled so far */
+    unsigned long invalid; /* message bodies refused as Discord would (400, 50035) */
 };
 
 static double now_s(void)
@@ -463,6 +464,84 @@ static bool bucket_ok(struct fd_server *s, struct pss *p, const char *channel)
     return true;
 }
 
+/* The length of an array, 0 for anything else. */
+static size_t alen(struct json_object *a)
+{
+    return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+/* The length of string field k of o, 0 when absent. */
+static size_t field_len(struct json_object *o, const char *k)
+{
+    struct json_object *v = json_object_object_get(o, k);
+    return json_object_is_type(v, json_type_string) ? strlen(json_object_get_string(v)) : 0;
+}
+
+/*
+ * A message body as Discord checks it: content up to 2000 characters, an
+ * embed's description up to 4096, at most five action rows of at most five
+ * buttons or one select, custom ids up to 100, labels up to 80 (100 in a
+ * select), at most 25 options, and a reply naming its message.
+ * Returns the field at fault, or NULL.
+ */
+static const char *invalid_body(struct json_object *body)
+{
+    if (!json_object_is_type(body, json_type_object))
+        return "body";
+    if (field_len(body, "content") > 2000)
+        return "content";
+    struct json_object *embeds = json_object_object_get(body, "embeds");
+    for (size_t i = 0; i < alen(embeds); i++)
+        if (field_len(json_object_array_get_idx(embeds, i), "description") > 4096)
+            return "embeds.description";
+    struct json_object *rows = json_object_object_get(body, "components");
+    if (alen(rows) > 5)
+        return "components";
+    for (size_t i = 0; i < alen(rows); i++) {
+        struct json_object *items =
+            json_object_object_get(json_object_array_get_idx(rows, i), "components");
+        size_t n = alen(items);
+        if (n == 0 || n > 5)
+            return "components.components";
+        for (size_t k = 0; k < n; k++) {
+            struct json_object *c = json_object_array_get_idx(items, k);
+            int type = json_object_get_int(json_object_object_get(c, "type"));
+            struct json_object *opts = json_object_object_get(c, "options");
+            if (field_len(c, "custom_id") == 0 || field_len(c, "custom_id") > 100)
+                return "custom_id";
+            if (type == 2 && (field_len(c, "label") > 80))
+                return "label";
+            if (type == 3 && (n != 1 || alen(opts) == 0 ||
+                              alen(opts) > 25))
+                return "options";
+            for (size_t o = 0; type == 3 && o < alen(opts); o++) {
+                struct json_object *op = json_object_array_get_idx(opts, o);
+                if (field_len(op, "label") > 100 || field_len(op, "value") > 100)
+                    return "options.label";
+            }
+        }
+    }
+    struct json_object *ref = json_object_object_get(body, "message_reference");
+    if (ref && field_len(ref, "message_id") == 0)
+        return "message_reference";
+    return NULL;
+}
+
+static void invalid_form(struct pss *p, const char *field)
+{
+    struct json_object *e = api_error(50035, "Invalid Form Body");
+    struct json_object *errors = json_object_new_object(), *f = json_object_new_object();
+    struct json_object *list = json_object_new_array(), *one = json_object_new_object();
+    json_object_object_add(one, "code", json_object_new_string("BASE_TYPE_INVALID"));
+    json_object_object_add(one, "message", json_object_new_string("Invalid"));
+    json_object_array_add(list, one);
+    json_object_object_add(f, "_errors", list);
+    json_object_object_add(errors, field, f);
+    json_object_object_add(e, "errors", errors);
+    respond(p, 400, e);
+    json_object_put(e);
+}
+
 static void rest(struct fd_server *s, struct pss *p)
 {
     static const char *const methods[] = {"GET", "POST", "PATCH", "PUT", "DELETE"};
@@ -561,10 +640,14 @@ static void rest(struct fd_server *s, struct pss *p)
     } else if (sscanf(route, "/channels/%63[0-9]/messages/%63[0-9]", a, b) == 2 &&
                strcmp(method, "PATCH") == 0) {
         struct json_object *m = find_message(s, b);
+        const char *bad = invalid_body(body);
         if (!m) {
             struct json_object *e = api_error(10008, "Unknown Message");
             respond(p, 404, e);
             json_object_put(e);
+        } else if (bad) {
+            s->invalid++;
+            invalid_form(p, bad);
         } else if (bucket_ok(s, p, a)) {
             /* an edit changes the fields it gives and keeps the others */
             struct json_object *kept = json_object_object_get(m, "body");
@@ -585,10 +668,14 @@ static void rest(struct fd_server *s, struct pss *p)
                strcmp(method, "POST") == 0) {
         const char *user = dm_user(s, a);
         struct json_object *ch = user ? json_object_object_get(s->dms, user) : NULL;
+        const char *bad = invalid_body(body);
         if (ch && json_object_get_boolean(json_object_object_get(ch, "closed"))) {
             struct json_object *e = api_error(50007, "Cannot send messages to this user");
             respond(p, 403, e);
             json_object_put(e);
+        } else if (bad) {
+            s->invalid++;
+            invalid_form(p, bad);
         } else if (bucket_ok(s, p, a)) {
             struct json_object *m = json_object_new_object();
             json_object_object_add(m, "id", json_object_new_string(new_id(s)));
@@ -1034,6 +1121,7 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(o, "r429", json_object_new_int64((int64_t)s->r429));
     json_object_object_add(o, "r429_global", json_object_new_int64((int64_t)s->r429_global));
     json_object_object_add(o, "varied", json_object_new_int64((int64_t)s->varied));
+    json_object_object_add(o, "invalid", json_object_new_int64((int64_t)s->invalid));
     json_object_object_add(g, "connects", json_object_new_int((int)s->connects));
     json_object_object_add(g, "identifies", json_object_new_int((int)s->identifies));
     json_object_object_add(g, "resumes", json_object_new_int((int)s->resumes));

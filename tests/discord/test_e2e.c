@@ -637,6 +637,7 @@ static void test_table_messages(void **state)
         assert_int_equal(json_object_array_length(jget(jget(m, "body"), "components")), 0);
     }
     fprintf(stderr, "table channel: %d messages (%d edits)\n", table, edits);
+    assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
     assert_true(table <= 30);
     json_object_put(s);
     assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);

@@ -574,6 +574,7 @@ static void test_interactions(void **state)
     assert_true(h_run_until(&h, dm_edited, 3000));
     s = h_snapshot(&h);
     assert_string_equal(defaults_of(last_dm(s, "74"), "tb:ask"), "2 call-girls;");
+    assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
     json_object_put(s);
 
     /* autocomplete from the hand the bot sent */
@@ -903,6 +904,8 @@ static void test_notices_and_replies(void **state)
         seen++;
     }
     assert_int_equal(seen, 2);
+    /* every body the adapter sent passed Discord's checks */
+    assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
     json_object_put(s);
     h_fini(&h);
 }
