@@ -511,8 +511,7 @@ static const char *invalid_body(struct json_object *body)
                 return "custom_id";
             if (type == 2 && (field_len(c, "label") > 80))
                 return "label";
-            if (type == 3 && (n != 1 || alen(opts) == 0 ||
-                              alen(opts) > 25))
+            if (type == 3 && (n != 1 || alen(opts) == 0 || alen(opts) > 25))
                 return "options";
             for (size_t o = 0; type == 3 && o < alen(opts); o++) {
                 struct json_object *op = json_object_array_get_idx(opts, o);
