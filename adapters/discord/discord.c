@@ -23,6 +23,14 @@
  * refusal is a 403, and 403s count towards Discord's invalid-request limit. */
 #define DM_REFUSED_HOLD_MS 60000u
 
+static void builder_reset(struct dc_builder *tb)
+{
+    free(tb->to);
+    free(tb->give);
+    free(tb->ask);
+    tb->to = tb->give = tb->ask = NULL;
+}
+
 static void user_free(void *p)
 {
     struct dc_user *u = p;
@@ -34,9 +42,7 @@ static void user_free(void *p)
     }
     free(u->dm_channel);
     json_object_put(u->hand);
-    free(u->tb.to);
-    free(u->tb.give);
-    free(u->tb.ask);
+    builder_reset(&u->tb);
     free(u);
 }
 
@@ -632,8 +638,20 @@ static void note_game(struct dc *dc, const struct outbound *m)
         snprintf(prefix, sizeof(prefix), "%s/offer/%lld/%s", game, (long long)offer, m->user);
         close_controls(dc, game, prefix);
     }
-    if (m->kind == OUT_RESULT)
+    if (m->kind == OUT_RESULT) {
         close_controls(dc, game, "");
+        /* what the players chose in the builder does not carry into their next game */
+        struct json_object *scores = dj_obj(data, "scores");
+        if (scores) {
+            json_object_object_foreach(scores, user, score)
+            {
+                (void)score;
+                struct dc_user *u = dmap_get(&dc->users, user);
+                if (u)
+                    builder_reset(&u->tb);
+            }
+        }
+    }
 }
 
 struct forget_ctx {
@@ -1218,14 +1236,18 @@ static int dc_start(struct platform *p)
     return 0;
 }
 
-/* Whether m answers the text command being delivered, in its channel. */
+/*
+ * Whether m answers the text command being delivered, in its channel: at a
+ * table, the bot's direct answer (no game data: the game's own announcements
+ * are not answers); in a DM, whatever it tells the author then ("You accepted
+ * offer #1").
+ */
 static bool is_reply(const struct dc *dc, const struct outbound *m)
 {
-    if (!dc->ref_msg || m->reply_to)
+    if (!dc->ref_msg || m->reply_to || m->key)
         return false;
     if (m->channel)
-        return strcmp(m->channel, dc->ref_channel) == 0;
-    /* in a DM: the answer goes to the author's DM, where the command was */
+        return !m->data && strcmp(m->channel, dc->ref_channel) == 0;
     const struct dc_user *u = dmap_get(&dc->users, m->user);
     return strcmp(m->user, dc->ref_user) == 0 && u && u->dm_channel &&
            strcmp(u->dm_channel, dc->ref_channel) == 0;
@@ -1289,7 +1311,7 @@ static int dc_send(struct platform *p, const struct outbound *m)
     const char *game = dj_str((struct json_object *)m->data, "game");
     if (m->key && game && !strchr(game, ' '))
         note_controls(dc, game, m->key, dj_len(dj_arr(body, "components")) > 0);
-    if (!m->key && !m->data && is_reply(dc, m)) {
+    if (is_reply(dc, m)) {
         /* the answer to a text command replies to it */
         struct json_object *ref = json_object_new_object();
         json_object_object_add(ref, "message_id", json_object_new_string(dc->ref_msg));
