@@ -4,6 +4,8 @@ JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug -DILLEGALD_SANITIZE=ON
 ARGS   ?=
 FUZZ_SECONDS ?= 60
+BENCH_BUILD ?= build-bench
+BENCH_CFLAGS ?=
 
 .PHONY: all build build-tests run test bench fuzz clean install format
 
@@ -23,10 +25,16 @@ run: build
 	./$(BUILD)/bin/illegald $(ARGS)
 
 test: build-tests
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE bench
 
-bench: build-tests
-	ctest --test-dir $(BUILD) --output-on-failure -L bench
+# Benchmarks (ctest label "bench", which `make test` leaves out) on a Release build in
+# $(BENCH_BUILD); tests/bench/bench_vs_discordjs.c prints the README "Performance" table.
+bench:
+	sh deploy/deps.sh test
+	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DILLEGALD_TESTS=ON \
+		$(if $(BENCH_CFLAGS),-DCMAKE_C_FLAGS="$(BENCH_CFLAGS)",)
+	cmake --build $(BENCH_BUILD) -j $(JOBS)
+	ctest --test-dir $(BENCH_BUILD) --verbose -L bench
 
 # Runs every libFuzzer target for FUZZ_SECONDS from its seed corpus (clang build in build-fuzz/).
 fuzz:
@@ -46,4 +54,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) build-release build-fuzz
+	rm -rf $(BUILD) build-release build-fuzz $(BENCH_BUILD)
