@@ -58,6 +58,8 @@ struct bench {
     struct fd_server *gw;
     pid_t pid;
     unsigned long next_msg, sent;
+    unsigned runs;      /* each illegald run starts on a new store: a stored session
+                           would resume on the last run's gateway */
     int cpu;            /* the CPU the bots run on */
     int rate_limit_key; /* 1: illegald takes [discord] global_rate_limit; -1: raised in its build */
     char dir[512];
@@ -145,11 +147,11 @@ static void write_config(struct bench *b, int with_limit)
     if (!f)
         return;
     fprintf(f,
-            "[store]\npath = %s/illegald.db\n[log]\nlevel = warn\n"
+            "[store]\npath = %s/illegald-%u.db\n[log]\nlevel = warn\n"
             "[discord]\ntoken = %s\napplication_id = %s\n"
             "api_url = http://127.0.0.1:%d/api/v10\ngateway_url = ws://127.0.0.1:%d\n"
             "guilds = %s\n%s",
-            b->dir, TOKEN, FD_APP_ID, br_port(b->rest), fd_port(b->gw), FD_GUILD_ID,
+            b->dir, b->runs++, TOKEN, FD_APP_ID, br_port(b->rest), fd_port(b->gw), FD_GUILD_ID,
             with_limit ? "global_rate_limit = 10000\n" : "");
     fclose(f);
 }
