@@ -688,7 +688,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 38);
+    assert_int_equal(nkeys, 39);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);
