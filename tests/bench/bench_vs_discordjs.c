@@ -61,7 +61,7 @@ struct bench {
     unsigned runs;      /* each illegald run starts on a new store: a stored session
                            would resume on the last run's gateway */
     int cpu;            /* the CPU the bots run on */
-    int rate_limit_key; /* 1: illegald takes [discord] global_rate_limit; -1: raised in its build */
+    int rate_limit_key; /* illegald takes [discord] global_rate_limit */
     char dir[512];
     double fig[NBOTS][NFIG][MAX_ROUNDS];
     double con_rate[MAX_ROUNDS], con_fsync[MAX_ROUNDS], con_start[MAX_ROUNDS], con_rss[MAX_ROUNDS];
@@ -273,7 +273,7 @@ static bool run_bot(struct bench *b, int bot, unsigned round)
         return false;
     br_attach(b->rest, b->gw);
     if (bot == BOT_ILLEGALD)
-        write_config(b, b->rate_limit_key > 0); /* the gateway's port is new */
+        write_config(b, b->rate_limit_key); /* the gateway's port is new */
     b->sent = 0;
     bool ok = false;
     double t0 = fd_now();
@@ -566,14 +566,7 @@ int main(int argc, char **argv)
         return 1;
     }
     b.rate_limit_key = probe_rate_limit_key(&b);
-    /* a build whose default limit was raised before the key existed */
-    const char *raised = getenv("ILLEGALD_BENCH_LIMIT_RAISED");
-    bool raised_in_build = !b.rate_limit_key && raised && strcmp(raised, "1") == 0;
-    if (raised_in_build) {
-        printf("NOTE: this illegald refuses [discord] global_rate_limit; its global limit was "
-               "raised when it was built (ILLEGALD_BENCH_LIMIT_RAISED=1)\n");
-        b.rate_limit_key = -1;
-    } else if (!b.rate_limit_key)
+    if (!b.rate_limit_key)
         printf("NOTE: this illegald refuses [discord] global_rate_limit: it keeps Discord's "
                "default global limit (50 requests/s): its command figures are not measured\n");
     printf("bots pinned to CPU %d of %ld; %u rounds; stores in %s\n", b.cpu, ncpu, rounds, b.dir);
