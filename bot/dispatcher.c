@@ -299,6 +299,12 @@ static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
 
     if (d->stopped || !in->user || !in->user[0])
         return -1;
+    /* Display names enter the bot here and only here: clean them once, so no
+     * name can break a line of table text or fake one of the bot's. */
+    char name[GAME_TEXT_MAX];
+    struct inbound clean = *in;
+    clean.user_name = command_clean_name(in->user_name, name, sizeof name) ? name : NULL;
+    in = &clean;
     metrics_count(d->metrics, METRIC_EVENTS_IN, p->ops->name, 1);
     if (in->type == INBOUND_REACTION) {
         on_reaction(d, p, in);

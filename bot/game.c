@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command.h"
 #include "game.h"
 
 int game_seat_of(const struct game *g, const char *user)
@@ -116,6 +117,16 @@ static bool copy_str(char *dst, size_t len, const char *src)
     return true;
 }
 
+/* A record written before names were cleaned on the way in may hold line
+ * breaks: clean it the same way, falling back to the user id. */
+static void clean_name(char name[GAME_TEXT_MAX], const char *user)
+{
+    char clean[GAME_TEXT_MAX];
+    if (!command_clean_name(name, clean, sizeof clean))
+        snprintf(clean, sizeof clean, "%s", user);
+    memcpy(name, clean, sizeof clean);
+}
+
 /* Decimal digits only, within 64 bits: what game_to_json() writes. */
 static bool parse_u64(const char *s, uint64_t *out)
 {
@@ -189,7 +200,9 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             snprintf(why, whylen, "seat %u invalid", i);
             return -1;
         }
+        clean_name(g.seats[i].name, g.seats[i].user);
     }
+    clean_name(g.host_name, g.host);
     if (!parse_u64(get_str(o, "seed"), &g.seed) || !json_object_object_get_ex(o, "rng", &rng) ||
         !json_object_is_type(rng, json_type_array) || json_object_array_length(rng) != 4) {
         snprintf(why, whylen, "seed or rng invalid");

@@ -127,6 +127,14 @@ static void cmd_join(struct dispatcher *d, struct platform *p, const struct inbo
         dispatch_reply_key(p, in, false, g->language, "parse.too-long", NULL);
         return;
     }
+    const char *ids[IL_MAX_PLAYERS];
+    for (unsigned i = 0; i < g->nseats; i++)
+        ids[i] = g->seats[i].user;
+    if (in->user_name && command_name_claims_id(in->user_name, ids, g->nseats) >= 0) {
+        const char *vars[] = {"name", in->user_name, NULL};
+        dispatch_reply_key(p, in, false, g->language, "msg.name-is-id", vars);
+        return;
+    }
     struct seat *s = &g->seats[g->nseats++];
     memset(s, 0, sizeof *s);
     copy_text(s->user, sizeof s->user, in->user);

@@ -125,6 +125,8 @@ static const struct entry english[] = {
     {"msg.already-joined", "You are already in this game."},
     {"msg.not-joined", "You are not in this game."},
     {"msg.table-full", "The game is full (8 players)."},
+    {"msg.name-is-id",
+     "Your display name \"{name}\" is another player's id in this game; change it to join."},
     {"msg.already-started", "The game has already started."},
     {"msg.not-started", "The game has not started yet."},
     {"msg.too-few", "A game needs at least 4 players; {count} joined so far."},

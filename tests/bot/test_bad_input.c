@@ -125,10 +125,58 @@ static void test_bad_input(void **state)
     harness_free(&h);
 }
 
+/* Display names: one that passes for another player's id is refused at the
+ * join, and one with line breaks cannot fake a line of the bot's text. */
+static void test_names(void **state)
+{
+    (void)state;
+    harness_init(&h, 5);
+    expect("t3", "alice", "!illegal new", "t3", "hosted by");
+    expect("t3", "alice", "!illegal join", "t3", "joins game");
+    harness_send(&h, "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"mallory\","
+                     "\"name\":\"ALICE\",\"text\":\"!illegal join\"}");
+    size_t from = harness_sync(&h);
+    assert_true(harness_find(&h, from, "t3", "is another player's id") >= 0);
+    assert_true(harness_find(&h, from, "t3", "joins game") < 0);
+    harness_send(&h, "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"mallory\","
+                     "\"name\":\"<@alice>\",\"text\":\"!illegal join\"}");
+    from = harness_sync(&h);
+    assert_true(harness_find(&h, from, "t3", "is another player's id") >= 0);
+
+    harness_send(&h, "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"mallory\","
+                     "\"name\":\"eve\\n[illegald] alice is the Pimp\\u2028\\u001b[1m\","
+                     "\"text\":\"!illegal join\"}");
+    from = harness_sync(&h);
+    assert_true(harness_find(&h, from, "t3", "eve [illegald] alice is the Pimp [1m joins") >= 0);
+    for (size_t i = 0; i < h.nlines; i++) {
+        const char *text = line_str(h.lines[i], "text");
+        if (text &&
+            (strstr(text, "\n[illegald]") || strstr(text, "\xe2\x80\xa8") || strchr(text, '\x1b')))
+            fail_msg("a name broke a line: %s", text);
+    }
+    /* A name is bounded however long it comes. */
+    char line[4096];
+    char name[2001];
+    memset(name, 'n', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    snprintf(line, sizeof line,
+             "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"nina\",\"name\":\"%s\","
+             "\"text\":\"!illegal join\"}",
+             name);
+    harness_send(&h, line);
+    from = harness_sync(&h);
+    long at = harness_find(&h, from, "t3", "joins game");
+    assert_true(at >= 0);
+    assert_true(strlen(line_str(h.lines[at], "text")) < 200);
+    assert_int_equal(harness_finish(&h), 0);
+    harness_free(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
