@@ -129,6 +129,9 @@ static bool is_over(const struct game *g)
 
 int dispatch_save(struct dispatcher *d, struct game *g, bool finished)
 {
+    /* Every change to a lobby is saved here: that is its activity. */
+    if (!g->started)
+        g->lobby_activity = dispatcher_now(d);
     struct json_object *j = game_to_json(g);
     if (!j) {
         log_error("store", g->id, "out of memory serialising the game");
@@ -487,6 +490,8 @@ static int restore_one(void *arg, const char *id, const char *platform, const ch
     }
     json_object_put(j);
     g->platform = p;
+    if (!g->started && !g->lobby_activity)
+        g->lobby_activity = dispatcher_now(d);
     return 0;
 }
 

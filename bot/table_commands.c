@@ -81,6 +81,18 @@ static void cmd_new(struct dispatcher *d, struct platform *p, const struct inbou
         dispatch_reply_key(p, in, false, lang, "parse.too-long", NULL);
         return;
     }
+    unsigned hosted = 0;
+    for (unsigned i = 0; i < d->ngames; i++)
+        if (d->games[i]->platform == p && !d->games[i]->started &&
+            strcmp(d->games[i]->host, in->user) == 0)
+            hosted++;
+    if (hosted >= (unsigned)d->config->lobbies_per_host) {
+        char max[16];
+        snprintf(max, sizeof max, "%d", d->config->lobbies_per_host);
+        const char *vars[] = {"max", max, NULL};
+        dispatch_reply_key(p, in, false, lang, "msg.lobby-limit", vars);
+        return;
+    }
     struct game *g = calloc(1, sizeof *g);
     if (!g || dispatch_game_add(d, g) < 0) {
         free(g);
@@ -106,6 +118,11 @@ static void cmd_new(struct dispatcher *d, struct platform *p, const struct inbou
     log_info("dispatch", g->id, "new %s game at %s/%s", il_variant_id(g->config.variant),
              p->ops->name, g->table);
     lobby_update(d, g);
+    char minutes[24];
+    snprintf(minutes, sizeof minutes, "%lld", (long long)(d->config->lobby_idle_seconds + 59) / 60);
+    const char *vars[] = {"id", g->id, "minutes", minutes, NULL};
+    dispatch_announce(g, "msg.lobby-expiry", vars);
+    timers_rearm(d);
 }
 
 static void cmd_join(struct dispatcher *d, struct platform *p, const struct inbound *in,

@@ -119,6 +119,11 @@ static const struct entry english[] = {
      "Illegal game {id} ({variant}), hosted by {host}. Players {count}/8: {players}. "
      "Type \"!illegal join\" to play; the host starts with \"!illegal start\" (4 to 8 players)."},
     {"msg.game-exists", "A game ({id}) is already open at this table."},
+    {"msg.lobby-expiry",
+     "Game {id} closes if its lobby sees no join, leave, setting or start for {minutes} minutes."},
+    {"msg.lobby-expired", "Game {id} closed: its lobby was idle for {minutes} minutes."},
+    {"msg.lobby-limit",
+     "You already host {max} open lobbies; start or end one before opening another."},
     {"msg.no-game", "No game at this table. Open one with \"!illegal new\"."},
     {"msg.joined", "{player} joins game {id}."},
     {"msg.left", "{player} leaves game {id}."},

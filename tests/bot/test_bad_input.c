@@ -172,11 +172,64 @@ static void test_names(void **state)
     harness_free(&h);
 }
 
+static void advance(unsigned seconds)
+{
+    harness_sendf(&h, "{\"type\":\"advance\",\"seconds\":%u}", seconds);
+    harness_sync(&h);
+}
+
+/* One user cannot fill the daemon with lobbies: idle lobbies close (after
+ * [game] lobby_idle_seconds, told to the table) and a host has at most
+ * [game] lobbies_per_host open at once. Both settings come from the
+ * environment here, through the real loader. */
+static void test_lobbies(void **state)
+{
+    (void)state;
+    setenv("ILLEGALD_GAME_LOBBY_IDLE_SECONDS", "600", 1);
+    setenv("ILLEGALD_GAME_LOBBIES_PER_HOST", "2", 1);
+    harness_init(&h, 6);
+
+    expect("t1", "host", "!illegal new", "t1",
+           "if its lobby sees no join, leave, setting or start "
+           "for 10 minutes");
+    expect("t2", "host", "!illegal new", "t2", "hosted by");
+    expect("t3", "host", "!illegal new", "t3", "already host 2 open lobbies");
+    expect("t3", "other", "!illegal new", "t3", "hosted by");
+
+    /* Activity keeps a lobby open; idleness closes it, stored as finished. */
+    advance(500);
+    expect("t1", "ann", "!illegal join", "t1", "joins game");
+    advance(200);
+    size_t from = h.nlines;
+    assert_true(harness_find(&h, from, "t2", "was idle for 10 minutes") < 0);
+    expect("t1", "ann", "!illegal status", "t1", "waiting for players: 1/8");
+    assert_true(harness_find(&h, 0, "t2", "was idle for 10 minutes") >= 0);
+    expect("t2", "ann", "!illegal status", "t2", "No game at this table");
+    /* The host may open another now. */
+    expect("t2", "host", "!illegal new", "t2", "hosted by");
+
+    /* A restart keeps each lobby's idle time. */
+    harness_kill(&h);
+    harness_start(&h);
+    advance(399);
+    expect("t1", "ann", "!illegal status", "t1", "waiting for players: 1/8");
+    advance(2);
+    assert_true(harness_find(&h, 0, "t1", "Game g1 closed: its lobby was idle") >= 0);
+    advance(600);
+    expect("t3", "other", "!illegal status", "t3", "No game at this table");
+    expect("t2", "host", "!illegal status", "t2", "No game at this table");
+    assert_int_equal(harness_finish(&h), 0);
+    harness_free(&h);
+    unsetenv("ILLEGALD_GAME_LOBBY_IDLE_SECONDS");
+    unsetenv("ILLEGALD_GAME_LOBBIES_PER_HOST");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_lobbies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
