@@ -218,12 +218,20 @@ const char *command_error_id(enum command_error e)
 
 const char *command_usage_key(enum command_type t)
 {
+    /* Every command: any of them refuses a stray argument. */
     static const char *const keys[] = {
-        [CMD_NEW] = "usage.new",       [CMD_GRAB] = "usage.grab",
-        [CMD_EXTEND] = "usage.extend", [CMD_KICK] = "usage.kick",
-        [CMD_SET] = "usage.set",       [CMD_OFFER] = "usage.offer",
-        [CMD_ACCEPT] = "usage.accept", [CMD_DECLINE] = "usage.decline",
-        [CMD_CANCEL] = "usage.cancel", [CMD_VOTE] = "usage.vote",
+        [CMD_NEW] = "usage.new",         [CMD_JOIN] = "usage.join",
+        [CMD_LEAVE] = "usage.leave",     [CMD_START] = "usage.start",
+        [CMD_STATUS] = "usage.status",   [CMD_RULES] = "usage.rules",
+        [CMD_HELP] = "usage.help",       [CMD_GRAB] = "usage.grab",
+        [CMD_PAUSE] = "usage.pause",     [CMD_RESUME] = "usage.resume",
+        [CMD_EXTEND] = "usage.extend",   [CMD_NEXT] = "usage.next",
+        [CMD_KICK] = "usage.kick",       [CMD_END] = "usage.end",
+        [CMD_SET] = "usage.set",         [CMD_HAND] = "usage.hand",
+        [CMD_OFFER] = "usage.offer",     [CMD_OFFERS] = "usage.offers",
+        [CMD_ACCEPT] = "usage.accept",   [CMD_DECLINE] = "usage.decline",
+        [CMD_CANCEL] = "usage.cancel",   [CMD_VOTE] = "usage.vote",
+        [CMD_ABSTAIN] = "usage.abstain", [CMD_DM_HELP] = "usage.help-dm",
     };
     if ((size_t)t < sizeof keys / sizeof *keys && keys[t])
         return keys[t];

@@ -107,6 +107,10 @@ void commands_table(struct dispatcher *d, struct platform *p, const struct inbou
 void commands_private(struct dispatcher *d, struct platform *p, const struct inbound *in,
                       const struct command *c);
 
+/* Answers a DM from a user in no game on p (lobbies included) with what the
+ * bot is and how to play. Returns true when it did. */
+bool commands_stranger(struct dispatcher *d, struct platform *p, const struct inbound *in);
+
 /* platform_host.dm_result: a DM probe's answer, for a lobby that is starting. */
 void commands_dm_result(void *ctx, struct platform *p, const char *user, bool reachable);
 

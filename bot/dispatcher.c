@@ -172,22 +172,17 @@ static void track_deadline(struct dispatcher *d, struct game *g)
     }
 }
 
-static void render_all(struct dispatcher *d, struct game *g, const struct il_events *ev)
-{
-    struct emit_ctx ctx = {d, g};
-    for (unsigned i = 0; i < ev->n; i++)
-        render_event(g, &ev->v[i], dispatch_emit, &ctx);
-}
-
 int dispatch_commit(struct dispatcher *d, struct game *g, const struct game *before,
                     const struct il_events *ev)
 {
+    struct emit_ctx ctx = {d, g};
     track_deadline(d, g);
+    render_note(g, ev);
     if (dispatch_save(d, g, is_over(g)) < 0) {
         *g = *before;
         return -1;
     }
-    render_all(d, g, ev);
+    render_events(g, ev, dispatch_emit, &ctx);
     if (is_over(g)) {
         log_info("dispatch", g->id, "game over");
         dispatch_game_drop(d, g);
@@ -315,6 +310,8 @@ static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
     }
     if (!in->text)
         return -1;
+    if (!in->channel && commands_stranger(d, p, in))
+        return 0;
     /* Typed text in a table is chat unless it starts with "!illegal";
      * native commands are always commands. */
     bool in_table = in->channel && in->type == INBOUND_MESSAGE;

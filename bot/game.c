@@ -33,6 +33,30 @@ static void add_int(struct json_object *o, const char *k, int64_t v)
     json_object_object_add(o, k, json_object_new_int64(v));
 }
 
+static struct json_object *drop_to_json(const struct game_drop *d)
+{
+    struct json_object *o = json_object_new_object();
+    struct json_object *cards = json_object_new_array();
+    struct json_object *takers = json_object_new_array();
+    if (!o || !cards || !takers) {
+        json_object_put(o);
+        json_object_put(cards);
+        json_object_put(takers);
+        return NULL;
+    }
+    add_int(o, "number", d->number);
+    for (unsigned i = 0; i < d->count && i < IL_RESOURCES; i++) {
+        json_object_array_add(cards, json_object_new_string(il_resource_id(d->cards[i])));
+        json_object_array_add(takers, json_object_new_int(d->taker[i]));
+    }
+    json_object_object_add(o, "cards", cards);
+    json_object_object_add(o, "takers", takers);
+    add_int(o, "leftover", d->leftover);
+    json_object_object_add(o, "open", json_object_new_boolean(d->open));
+    json_object_object_add(o, "done", json_object_new_boolean(d->done));
+    return o;
+}
+
 struct json_object *game_to_json(const struct game *g)
 {
     struct json_object *o = json_object_new_object();
@@ -80,9 +104,14 @@ struct json_object *game_to_json(const struct game *g)
     add_int(o, "lobby_activity", g->lobby_activity);
     if (g->started) {
         struct json_object *state = il_game_to_json(&g->state);
-        if (!state)
+        struct json_object *drop = drop_to_json(&g->drop);
+        if (!state || !drop) {
+            json_object_put(state);
+            json_object_put(drop);
             goto fail;
+        }
         json_object_object_add(o, "state", state);
+        json_object_object_add(o, "drop", drop);
     }
     return o;
 fail:
@@ -139,6 +168,66 @@ static bool parse_u64(const char *s, uint64_t *out)
         v = v * 10 + (uint64_t)(*s - '0');
     }
     *out = v;
+    return true;
+}
+
+static bool get_bool(const struct json_object *o, const char *k, bool *out)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_boolean))
+        return false;
+    *out = json_object_get_boolean(v);
+    return true;
+}
+
+/* Reads the drop record; a record written before it existed gets the drop
+ * the rules still hold, with its takers unknown. Returns false if damaged. */
+static bool drop_from_json(struct game *g, const struct json_object *o)
+{
+    struct game_drop *d = &g->drop;
+    struct json_object *j, *cards, *takers;
+    int64_t n;
+    memset(d, 0, sizeof *d);
+    if (!json_object_object_get_ex(o, "drop", &j)) {
+        const struct il_game *s = &g->state;
+        d->number = s->drops;
+        d->count = s->drop_shown;
+        for (unsigned i = 0; i < d->count; i++) {
+            d->cards[i] = s->drop_cards[i];
+            d->taker[i] = s->drop_taken[i] ? GAME_DROP_UNKNOWN : GAME_DROP_ON_TABLE;
+        }
+        d->open = s->phase == IL_PHASE_DROP_GRAB;
+        return true;
+    }
+    if (!get_int(j, "number", &n) || n < 0 || n > IL_DROPS)
+        return false;
+    d->number = (uint8_t)n;
+    if (!get_int(j, "leftover", &n) || n < 0 || n > 255)
+        return false;
+    d->leftover = (uint8_t)n;
+    if (!get_bool(j, "open", &d->open) || !get_bool(j, "done", &d->done) ||
+        !json_object_object_get_ex(j, "cards", &cards) ||
+        !json_object_is_type(cards, json_type_array) ||
+        !json_object_object_get_ex(j, "takers", &takers) ||
+        !json_object_is_type(takers, json_type_array) ||
+        json_object_array_length(cards) > IL_RESOURCES ||
+        json_object_array_length(takers) != json_object_array_length(cards))
+        return false;
+    d->count = (uint8_t)json_object_array_length(cards);
+    for (unsigned i = 0; i < d->count; i++) {
+        struct json_object *c = json_object_array_get_idx(cards, i);
+        struct json_object *t = json_object_array_get_idx(takers, i);
+        int r = json_object_is_type(c, json_type_string)
+                    ? il_resource_from_id(json_object_get_string(c))
+                    : -1;
+        if (r < 0 || !json_object_is_type(t, json_type_int))
+            return false;
+        int64_t seat = json_object_get_int64(t);
+        if (seat < GAME_DROP_UNKNOWN || seat >= (int64_t)g->nseats)
+            return false;
+        d->cards[i] = (uint8_t)r;
+        d->taker[i] = (int8_t)seat;
+    }
     return true;
 }
 
@@ -237,6 +326,10 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         if (!json_object_object_get_ex(o, "state", &state) ||
             il_game_from_json(&g.state, state) != IL_OK || g.state.nplayers != g.nseats) {
             snprintf(why, whylen, "rules state invalid");
+            return -1;
+        }
+        if (!drop_from_json(&g, o)) {
+            snprintf(why, whylen, "drop invalid");
             return -1;
         }
     }

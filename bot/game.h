@@ -27,6 +27,25 @@ struct seat {
     bool dm_unreachable; /* the last DM probe failed */
 };
 
+/* Who took a drop card, when nobody (yet) or nobody known did. */
+#define GAME_DROP_ON_TABLE (-1)
+#define GAME_DROP_UNKNOWN  (-2) /* taken, in a record older than this field */
+
+/*
+ * The drop as the table sees it. The rules clear their drop as soon as it
+ * ends, and never say who took which card; this record keeps both, so that
+ * every edit of the drop message, the last one included, lists each card
+ * and who took it. Kept in step by render_note().
+ */
+struct game_drop {
+    uint8_t number;              /* 1..4; 0 before the first drop */
+    uint8_t count;               /* cards shown so far */
+    uint8_t cards[IL_RESOURCES]; /* resources, in reveal order */
+    int8_t taker[IL_RESOURCES];  /* seat that took each card, or GAME_DROP_* */
+    uint8_t leftover;            /* bit i: card i was handed out, not grabbed */
+    bool open, done;             /* grabbing has begun; the drop is over */
+};
+
 struct game {
     char id[GAME_ID_MAX]; /* "g7" */
     struct platform *platform;
@@ -43,6 +62,7 @@ struct game {
     uint64_t seed;
     struct rng rng;
     struct il_game state;
+    struct game_drop drop;
 
     /* Reminders: which were sent for the deadline they refer to. */
     int64_t tracked_deadline;

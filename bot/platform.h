@@ -74,20 +74,29 @@ enum outbound_kind {
 /*
  * The `data` of each kind (JSON; times are Unix milliseconds; cards are
  * il_card_id() strings; players are {"id","name"}):
- *   every kind:  "game" (game id), "table" (table channel id)
+ *   every kind:  "game" (game id), "table" (table channel id); "mentions"
+ *                [user ids] when the message asks those players to act (an
+ *                offer to answer, a vote to cast): adapters may notify them
  *   OUT_NOTICE:  "event" (what happened, e.g. "session-opened"), "phase",
- *                "deadline" (when set), "paused" (bool)
+ *                "deadline" (when set), "paused" (bool); a table notice may
+ *                tell several events of one change, one per line: "events"
+ *                lists them in order and "event" is the last
  *   OUT_LOBBY:   "variant", "host", "players" [...], "actions" ["join","leave","start"]
  *   OUT_HAND:    "dealer", "buyer" (resource ids), "hand" {"guns":5,...},
  *                "suspects" [...], "players" [...] (trade partners)
  *   OUT_OFFER:   "offer" (number), "from", "to" (players), "give", "ask" ({card:count}),
- *                "actions" ["accept 3","decline 3"] (for the receiver) or ["cancel 3"]
+ *                "actions" ["accept 3","decline 3"] (for the receiver, who is
+ *                its "mentions") or ["cancel 3"]
  *   OUT_DROP:    "drop" (1..4), "shown" [resource ids in reveal order], "open" (bool),
- *                "taken" [bool per shown card], "reactions" {"<emoji>":"<resource>"},
- *                "deadline"
+ *                "done" (bool: the drop is over), "taken" [bool per shown card],
+ *                "takers" [player who took each shown card, or null],
+ *                "reactions" {"<emoji>":"<resource>"} and "deadline" while open
  *   OUT_VOTE:    "case" (number), "cards" [...], "candidates" [...], "deadline",
- *                "actions" ["vote alice",...,"abstain"]
- *   OUT_RESULT:  "reveal" [{"player","dealer","buyer","hand","score","rank"}], "winners"
+ *                "actions" ["vote alice",...,"abstain"], "poll" (bool: the table
+ *                chose a native poll), "mentions" (every voter), "ballot" (the
+ *                text of a private ballot, for adapters that send each voter one)
+ *   OUT_RESULT:  "reveal" [{"player","dealer","buyer","hand","score","rank"}] in
+ *                rank order (ties share a rank), "scores" {"<user>":n}, "winners"
  *   OUT_GAME_OVER: "scores" {"<user>":n}, "winners" ["<user>"]
  *   OUT_ERROR:   "error" (catalog key)
  */

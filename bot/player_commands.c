@@ -112,6 +112,17 @@ static void cmd_offer(struct dispatcher *d, struct platform *p, const struct inb
     dispatch_play(d, g, &a, p, in);
 }
 
+bool commands_stranger(struct dispatcher *d, struct platform *p, const struct inbound *in)
+{
+    for (unsigned i = 0; i < d->ngames; i++)
+        if (d->games[i]->platform == p && game_seat_of(d->games[i], in->user) >= 0)
+            return false;
+    /* Whatever they wrote, someone who plays nothing here wants to know what
+     * the bot is and how to start. */
+    dispatch_reply_key(p, in, true, d->config->language, "msg.help-stranger", NULL);
+    return true;
+}
+
 void commands_private(struct dispatcher *d, struct platform *p, const struct inbound *in,
                       const struct command *c)
 {
@@ -146,6 +157,7 @@ void commands_private(struct dispatcher *d, struct platform *p, const struct inb
             return;
         a.type = IL_ACT_VOTE;
         a.target = (int8_t)target;
+        a.number = g->state.case_index;
         break;
     }
     case CMD_ACCEPT:
@@ -159,6 +171,7 @@ void commands_private(struct dispatcher *d, struct platform *p, const struct inb
         break;
     case CMD_ABSTAIN:
         a.type = IL_ACT_ABSTAIN;
+        a.number = g->state.case_index;
         break;
     default:
         return;

@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/catalog.h"
 #include "render.h"
@@ -93,6 +94,17 @@ void render_cards(char *out, size_t len, const char *lang, const struct il_bundl
         snprintf(out, len, "%s", catalog_text(lang, "msg.nothing"));
 }
 
+void render_time(char *out, size_t len, int64_t ms)
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (len == 0)
+        return;
+    out[0] = '\0';
+    if (gmtime_r(&t, &tm) != NULL)
+        strftime(out, len, "%Y-%m-%d %H:%M UTC", &tm);
+}
+
 void render_duration(char *out, size_t len, const char *lang, int64_t ms)
 {
     int64_t s = (ms + 999) / 1000;
@@ -171,6 +183,17 @@ static struct json_object *bundle_json(const struct il_bundle *b)
 static void set_data(struct msg *m, const char *k, struct json_object *v)
 {
     json_object_object_add(m->data, k, v);
+}
+
+/* The "mentions" of a message that asks seat to act, or of every active
+ * seat when seat is IL_PUBLIC. */
+static struct json_object *mentions_of(const struct game *g, int seat)
+{
+    struct json_object *list = json_object_new_array();
+    for (unsigned i = 0; i < g->nseats; i++)
+        if ((seat == IL_PUBLIC ? g->state.players[i].active : (int)i == seat))
+            json_object_array_add(list, json_object_new_string(g->seats[i].user));
+    return list;
 }
 
 /* Names of the active seats, comma-separated. */
@@ -255,6 +278,8 @@ static void offer_message(const struct game *g, const struct il_event *e, render
         }
         json_object_array_add(actions, json_object_new_string(cmd));
         set_data(&m, "actions", actions);
+        if (receiver)
+            set_data(&m, "mentions", mentions_of(g, e->audience));
         snprintf(m.key, sizeof m.key, "%s/offer/%u/%s", g->id, e->offer_id,
                  g->seats[e->audience].user);
     } else {
@@ -317,7 +342,8 @@ void render_lobby(const struct game *g, render_emit_fn emit, void *arg)
                           "players", g->nseats ? players : catalog_text(g->language, "msg.nobody"),
                           NULL};
     msg_init(&m, g, OUT_LOBBY, IL_PUBLIC);
-    render_fill(m.text, sizeof m.text, g->language, "msg.lobby", vars);
+    render_fill(m.text, sizeof m.text, g->language, g->started ? "msg.lobby-started" : "msg.lobby",
+                vars);
     snprintf(m.key, sizeof m.key, "%s/lobby", g->id);
     m.out.replace = true;
     set_data(&m, "variant", json_object_new_string(il_variant_id(g->config.variant)));
@@ -326,50 +352,109 @@ void render_lobby(const struct game *g, render_emit_fn emit, void *arg)
     for (unsigned i = 0; i < g->nseats; i++)
         json_object_array_add(list, player_json(g, i));
     set_data(&m, "players", list);
+    /* Once the game is on, its lobby offers nothing more to press. */
     struct json_object *actions = json_object_new_array();
-    json_object_array_add(actions, json_object_new_string("join"));
-    json_object_array_add(actions, json_object_new_string("leave"));
-    json_object_array_add(actions, json_object_new_string("start"));
+    if (!g->started) {
+        json_object_array_add(actions, json_object_new_string("join"));
+        json_object_array_add(actions, json_object_new_string("leave"));
+        json_object_array_add(actions, json_object_new_string("start"));
+    }
     set_data(&m, "actions", actions);
     msg_emit(&m, emit, arg);
 }
 
-/* The drop message: the cards shown so far, edited as the drop goes on. */
+void render_note(struct game *g, const struct il_events *ev)
+{
+    struct game_drop *d = &g->drop;
+    for (unsigned i = 0; i < ev->n; i++) {
+        const struct il_event *e = &ev->v[i];
+        switch (e->type) {
+        case IL_EV_DROP_STARTED:
+            memset(d, 0, sizeof *d);
+            d->number = e->number;
+            break;
+        case IL_EV_DROP_REVEALED:
+            if (e->number < IL_RESOURCES) {
+                d->cards[e->number] = e->resource;
+                d->taker[e->number] = GAME_DROP_ON_TABLE;
+                d->count = (uint8_t)(e->number + 1);
+            }
+            break;
+        case IL_EV_GRAB_OPENED:
+            d->open = true;
+            break;
+        case IL_EV_GRABBED:
+        case IL_EV_LEFTOVER:
+            for (unsigned c = 0; c < d->count; c++)
+                if (d->cards[c] == e->resource && d->taker[c] == GAME_DROP_ON_TABLE) {
+                    d->taker[c] = e->player;
+                    if (e->type == IL_EV_LEFTOVER)
+                        d->leftover |= (uint8_t)(1u << c);
+                    break;
+                }
+            break;
+        case IL_EV_DROP_DONE:
+            d->open = false;
+            d->done = true;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* The drop message: every card shown and who took it, edited as the drop
+ * goes on, and kept whole once it is over. */
 static void drop_message(const struct game *g, render_emit_fn emit, void *arg)
 {
-    const struct il_game *s = &g->state;
-    char cards[1024], number[8];
+    const struct game_drop *d = &g->drop;
+    char cards[1024], card[256], number[8];
     size_t n = 0;
     struct msg m;
     cards[0] = '\0';
     struct json_object *shown = json_object_new_array();
     struct json_object *taken = json_object_new_array();
+    struct json_object *takers = json_object_new_array();
     struct json_object *reactions = json_object_new_object();
-    bool open = s->phase == IL_PHASE_DROP_GRAB;
-    for (unsigned i = 0; i < s->drop_shown; i++) {
-        unsigned r = s->drop_cards[i];
-        int w = snprintf(cards + n, sizeof cards - n, "%s%s %s%s", n ? "  " : "", emoji[r],
-                         card_name(g->language, r), s->drop_taken[i] ? " (x)" : "");
+    for (unsigned i = 0; i < d->count; i++) {
+        unsigned r = d->cards[i];
+        int seat = d->taker[i];
+        const char *key = seat == GAME_DROP_ON_TABLE  ? "msg.drop-card"
+                          : seat == GAME_DROP_UNKNOWN ? "msg.drop-card-gone"
+                          : d->leftover & (1u << i)   ? "msg.drop-card-leftover"
+                                                      : "msg.drop-card-taken";
+        const char *vars[] = {"emoji",  emoji[r],
+                              "card",   card_name(g->language, r),
+                              "player", seat >= 0 ? game_seat_name(g, (unsigned)seat) : "",
+                              NULL};
+        render_fill(card, sizeof card, g->language, key, vars);
+        int w = snprintf(cards + n, sizeof cards - n, "%s%s", n ? ", " : "", card);
         if (w > 0 && (size_t)w < sizeof cards - n)
             n += (size_t)w;
         json_object_array_add(shown, json_object_new_string(il_resource_id(r)));
-        json_object_array_add(taken, json_object_new_boolean(s->drop_taken[i]));
+        json_object_array_add(taken, json_object_new_boolean(seat != GAME_DROP_ON_TABLE));
+        json_object_array_add(takers, seat >= 0 ? player_json(g, (unsigned)seat) : NULL);
         json_object_object_add(reactions, emoji[r], json_object_new_string(il_resource_id(r)));
     }
-    snprintf(number, sizeof number, "%u", s->drops);
+    snprintf(number, sizeof number, "%u", d->number);
     const char *vars[] = {"number", number, "cards", cards, NULL};
     msg_init(&m, g, OUT_DROP, IL_PUBLIC);
-    render_fill(m.text, sizeof m.text, g->language, open ? "msg.drop-open" : "msg.drop-reveal",
+    render_fill(m.text, sizeof m.text, g->language,
+                d->done   ? "msg.drop-closed"
+                : d->open ? "msg.drop-open"
+                          : "msg.drop-reveal",
                 vars);
-    snprintf(m.key, sizeof m.key, "%s/drop/%u", g->id, s->drops);
+    snprintf(m.key, sizeof m.key, "%s/drop/%u", g->id, d->number);
     m.out.replace = true;
-    set_data(&m, "drop", json_object_new_int(s->drops));
+    set_data(&m, "drop", json_object_new_int(d->number));
     set_data(&m, "shown", shown);
     set_data(&m, "taken", taken);
-    set_data(&m, "open", json_object_new_boolean(open));
-    if (open) {
+    set_data(&m, "takers", takers);
+    set_data(&m, "open", json_object_new_boolean(d->open));
+    set_data(&m, "done", json_object_new_boolean(d->done));
+    if (d->open) {
         set_data(&m, "reactions", reactions);
-        set_data(&m, "deadline", json_object_new_int64(il_game_deadline(s)));
+        set_data(&m, "deadline", json_object_new_int64(il_game_deadline(&g->state)));
     } else {
         json_object_put(reactions);
     }
@@ -394,7 +479,7 @@ static void case_cards(const struct game *g, const struct il_event *e, char *out
 static void vote_message(const struct game *g, const struct il_event *e, render_emit_fn emit,
                          void *arg)
 {
-    const struct il_case *c = &g->state.cases[g->state.case_index];
+    const struct il_case *c = &g->state.cases[e->number];
     char number[8], cards[256];
     struct msg m;
     struct il_bundle b = {{0}};
@@ -424,7 +509,11 @@ static void vote_message(const struct game *g, const struct il_event *e, render_
     set_data(&m, "candidates", candidates);
     set_data(&m, "actions", actions);
     set_data(&m, "poll", json_object_new_boolean(g->poll_ballots));
+    set_data(&m, "mentions", mentions_of(g, IL_PUBLIC));
+    char ballot[512];
     const char *vars[] = {"number", number, "cards", cards, NULL};
+    render_fill(ballot, sizeof ballot, g->language, "msg.ballot", vars);
+    set_data(&m, "ballot", json_object_new_string(ballot));
     render_fill(m.text, sizeof m.text, g->language, "msg.vote-opened", vars);
     msg_emit(&m, emit, arg);
 }
@@ -446,22 +535,64 @@ static void tally_text(const struct game *g, const struct il_event *e, char *out
         snprintf(out, len, "%s", catalog_text(g->language, "msg.no-votes"));
 }
 
+/* Writes the active seats of e in rank order (ties keep seat order) into
+ * order; returns how many there are. */
+static unsigned rank_order(const struct game *g, const struct il_event *e, unsigned *order)
+{
+    unsigned n = 0;
+    for (unsigned rank = 1; rank <= IL_MAX_PLAYERS; rank++)
+        for (unsigned i = 0; i < g->nseats; i++)
+            if (g->state.players[i].active && e->rank[i] == rank)
+                order[n++] = i;
+    return n;
+}
+
 static void game_over(const struct game *g, const struct il_event *e, render_emit_fn emit,
                       void *arg)
 {
-    char winners[1024], scores[1024];
-    size_t nw = 0, ns = 0;
+    const char *lang = g->language;
+    char winners[1024], ranking[TEXT_MAX - 256], scores[1024];
+    size_t nw = 0, nr = 0, ns = 0;
+    unsigned order[IL_MAX_PLAYERS];
+    unsigned count = rank_order(g, e, order);
     struct msg m;
-    winners[0] = scores[0] = '\0';
+    winners[0] = ranking[0] = scores[0] = '\0';
     struct json_object *score_map = json_object_new_object();
     struct json_object *winner_list = json_object_new_array();
-    for (unsigned i = 0; i < g->nseats; i++) {
-        if (!g->state.players[i].active)
-            continue;
-        int w = snprintf(scores + ns, sizeof scores - ns, "%s%u. %s %d", ns ? ", " : "", e->rank[i],
-                         game_seat_name(g, i), e->scores[i]);
+    struct json_object *reveal = json_object_new_array();
+    for (unsigned k = 0; k < count; k++) {
+        unsigned i = order[k];
+        const struct il_player *p = &g->state.players[i];
+        struct il_bundle held = p->hand;
+        char rank[8], score[16], cards[512], line[1024];
+        held.n[IL_CARD(IL_KIND_DEALER, p->dealer)] = 0;
+        held.n[IL_CARD(IL_KIND_BUYER, p->buyer)] = 0;
+        render_cards(cards, sizeof cards, lang, &held);
+        snprintf(rank, sizeof rank, "%u", e->rank[i]);
+        snprintf(score, sizeof score, "%d", e->scores[i]);
+        const char *vars[] = {"rank",   rank,
+                              "player", game_seat_name(g, i),
+                              "score",  score,
+                              "dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
+                              "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
+                              "cards",  cards,
+                              NULL};
+        render_fill(line, sizeof line, lang, "msg.rank-line", vars);
+        int w = snprintf(ranking + nr, sizeof ranking - nr, "%s%s", nr ? "\n" : "", line);
+        if (w > 0 && (size_t)w < sizeof ranking - nr)
+            nr += (size_t)w;
+        w = snprintf(scores + ns, sizeof scores - ns, "%s%s. %s %s", ns ? ", " : "", rank,
+                     game_seat_name(g, i), score);
         if (w > 0 && (size_t)w < sizeof scores - ns)
             ns += (size_t)w;
+        struct json_object *r = json_object_new_object();
+        json_object_object_add(r, "player", player_json(g, i));
+        json_object_object_add(r, "dealer", json_object_new_string(il_resource_id(p->dealer)));
+        json_object_object_add(r, "buyer", json_object_new_string(il_resource_id(p->buyer)));
+        json_object_object_add(r, "hand", bundle_json(&held));
+        json_object_object_add(r, "score", json_object_new_int(e->scores[i]));
+        json_object_object_add(r, "rank", json_object_new_int(e->rank[i]));
+        json_object_array_add(reveal, r);
         json_object_object_add(score_map, g->seats[i].user, json_object_new_int(e->scores[i]));
         if (e->winners & (1u << i)) {
             w = snprintf(winners + nw, sizeof winners - nw, "%s%s", nw ? ", " : "",
@@ -471,11 +602,12 @@ static void game_over(const struct game *g, const struct il_event *e, render_emi
             json_object_array_add(winner_list, json_object_new_string(g->seats[i].user));
         }
     }
-    const char *vars[] = {"winners", nw ? winners : catalog_text(g->language, "msg.nobody"),
-                          "scores", scores, NULL};
+    const char *vars[] = {"winners", nw ? winners : catalog_text(lang, "msg.nobody"), "ranking",
+                          ranking, NULL};
     msg_init(&m, g, OUT_RESULT, IL_PUBLIC);
-    render_fill(m.text, sizeof m.text, g->language, "msg.game-over", vars);
+    render_fill(m.text, sizeof m.text, lang, "msg.game-over", vars);
     snprintf(m.key, sizeof m.key, "%s/result", g->id);
+    set_data(&m, "reveal", reveal);
     set_data(&m, "scores", json_object_get(score_map));
     set_data(&m, "winners", json_object_get(winner_list));
     msg_emit(&m, emit, arg);
@@ -496,6 +628,7 @@ void render_event(const struct game *g, const struct il_event *e, render_emit_fn
 
     switch (e->type) {
     case IL_EV_GAME_STARTED: {
+        render_lobby(g, emit, arg);
         seat_list(g, a, sizeof a, false);
         size_t n = 0;
         for (unsigned r = 0; r < IL_RESOURCES; r++) {
@@ -560,28 +693,30 @@ void render_event(const struct game *g, const struct il_event *e, render_emit_fn
     case IL_EV_DROP_REVEALED:
     case IL_EV_GRAB_OPENED:
     case IL_EV_GRABBED:
-        drop_message(g, emit, arg);
-        if (e->type == IL_EV_GRABBED) {
-            const char *vars[] = {"player", game_seat_name(g, (unsigned)e->player), "card",
-                                  card_name(lang, e->resource), NULL};
-            notice(g, e, "msg.grabbed", vars, emit, arg);
-        }
+    case IL_EV_LEFTOVER:
+    case IL_EV_DROP_DONE:
+        /* Grabs, leftovers and the end of a drop are edits of its message. */
+        if (g->drop.count)
+            drop_message(g, emit, arg);
         break;
-    case IL_EV_LEFTOVER: {
-        const char *vars[] = {"player", game_seat_name(g, (unsigned)e->player), "card",
-                              card_name(lang, e->resource), NULL};
-        notice(g, e, "msg.leftover", vars, emit, arg);
-        break;
-    }
     case IL_EV_DREW: {
         snprintf(number, sizeof number, "%u", g->state.drops);
         const char *vars[] = {"number", number, "card", card_name(lang, e->resource), NULL};
         notice(g, e, "msg.drew", vars, emit, arg);
         break;
     }
-    case IL_EV_DROP_DONE: {
-        const char *vars[] = {"number", number, NULL};
-        notice(g, e, "msg.drop-done", vars, emit, arg);
+    case IL_EV_TRIBUNAL_HELD:
+    case IL_EV_TRIBUNAL_SCHEDULED: {
+        static const char *const keys[][2] = {
+            /* [scheduled?][has a time?] */
+            {"msg.tribunal-held", "msg.tribunal-held-until"},
+            {"msg.tribunal-unscheduled", "msg.tribunal-scheduled"},
+        };
+        render_time(a, sizeof a, e->deadline);
+        const char *vars[] = {"time", a, NULL};
+        notice_with(g, e, keys[e->type == IL_EV_TRIBUNAL_SCHEDULED][e->deadline != 0], vars,
+                    e->deadline ? "at" : NULL,
+                    e->deadline ? json_object_new_int64(e->deadline) : NULL, emit, arg);
         break;
     }
     case IL_EV_TRIBUNAL_OPENED: {
@@ -610,6 +745,13 @@ void render_event(const struct game *g, const struct il_event *e, render_emit_fn
         notice(g, e, e->target >= 0 ? "msg.vote-recorded" : "msg.abstained", vars, emit, arg);
         break;
     }
+    case IL_EV_VOTE_WITHDRAWN: {
+        snprintf(number, sizeof number, "%u", e->number + 1);
+        const char *vars[] = {"number", number, "player", game_seat_name(g, (unsigned)e->target),
+                              NULL};
+        notice(g, e, "msg.vote-withdrawn", vars, emit, arg);
+        break;
+    }
     case IL_EV_VERDICT: {
         struct json_object *list;
         case_cards(g, e, a, sizeof a, &list);
@@ -626,22 +768,8 @@ void render_event(const struct game *g, const struct il_event *e, render_emit_fn
                arg);
         break;
     }
-    case IL_EV_REVEAL: {
-        const struct il_player *p = &g->state.players[e->player];
-        struct il_bundle held = e->cards;
-        held.n[IL_CARD(IL_KIND_DEALER, p->dealer)] = 0;
-        held.n[IL_CARD(IL_KIND_BUYER, p->buyer)] = 0;
-        render_cards(a, sizeof a, lang, &held);
-        snprintf(c, sizeof c, "%d", e->score);
-        const char *vars[] = {"player", game_seat_name(g, (unsigned)e->player),
-                              "dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
-                              "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
-                              "cards",  a,
-                              "score",  c,
-                              NULL};
-        notice(g, e, "msg.reveal", vars, emit, arg);
-        break;
-    }
+    case IL_EV_REVEAL:
+        break; /* the result lists every player's roles and cards */
     case IL_EV_GAME_OVER:
         game_over(g, e, emit, arg);
         break;
@@ -667,4 +795,99 @@ void render_event(const struct game *g, const struct il_event *e, render_emit_fn
         break;
     }
     }
+}
+
+/*
+ * One commit's messages. Public notices in a row become one message, and the
+ * drop message is sent once, after the last event that changed it: a step of
+ * the game is one message at the table, however many rules events it took.
+ */
+struct batch {
+    const struct game *g;
+    render_emit_fn emit;
+    void *arg;
+    bool drop_dirty;
+    bool pending; /* a public notice is being gathered */
+    struct outbound out;
+    struct json_object *data;   /* the notices' fields; the last one's win */
+    struct json_object *events; /* every notice's "event", in order */
+    char text[TEXT_MAX];
+};
+
+static void batch_flush_notice(struct batch *b)
+{
+    if (!b->pending)
+        return;
+    b->pending = false;
+    json_object_object_add(b->data, "events", b->events);
+    b->out.text = b->text;
+    b->out.data = b->data;
+    b->emit(b->arg, &b->out);
+    json_object_put(b->data);
+}
+
+static void batch_flush_drop(struct batch *b)
+{
+    if (!b->drop_dirty)
+        return;
+    b->drop_dirty = false;
+    batch_flush_notice(b);
+    drop_message(b->g, b->emit, b->arg);
+}
+
+static void batch_emit(void *arg, const struct outbound *m)
+{
+    struct batch *b = arg;
+    if (!m->channel) {
+        b->emit(b->arg, m); /* private: order against the table does not matter */
+        return;
+    }
+    batch_flush_drop(b);
+    if (m->kind != OUT_NOTICE || m->key || m->replace) {
+        batch_flush_notice(b);
+        b->emit(b->arg, m);
+        return;
+    }
+    struct json_object *data = (struct json_object *)m->data, *event;
+    if (!b->pending) {
+        b->pending = true;
+        b->out = *m;
+        b->data = json_object_new_object();
+        b->events = json_object_new_array();
+        snprintf(b->text, sizeof b->text, "%s", m->text);
+    } else {
+        size_t n = strlen(b->text);
+        snprintf(b->text + n, sizeof b->text - n, "\n%s", m->text);
+    }
+    if (data) {
+        json_object_object_foreach(data, k, v)
+        {
+            json_object_object_add(b->data, k, json_object_get(v));
+        }
+        if (json_object_object_get_ex(data, "event", &event))
+            json_object_array_add(b->events, json_object_get(event));
+    }
+}
+
+void render_events(const struct game *g, const struct il_events *ev, render_emit_fn emit, void *arg)
+{
+    struct batch b = {.g = g, .emit = emit, .arg = arg};
+    for (unsigned i = 0; i < ev->n; i++) {
+        switch (ev->v[i].type) {
+        case IL_EV_DROP_REVEALED:
+        case IL_EV_GRAB_OPENED:
+        case IL_EV_GRABBED:
+        case IL_EV_LEFTOVER:
+        case IL_EV_DROP_DONE:
+            if (g->drop.count) {
+                batch_flush_notice(&b);
+                b.drop_dirty = true;
+            }
+            break;
+        default:
+            render_event(g, &ev->v[i], batch_emit, &b);
+        }
+    }
+    batch_flush_drop(&b);
+    batch_flush_notice(&b);
 }

@@ -162,17 +162,13 @@ static void cmd_join(struct dispatcher *d, struct platform *p, const struct inbo
         dispatch_reply_key(p, in, false, g->language, "msg.store-failed", NULL);
         return;
     }
-    const char *vars[] = {"player", s->name, "id", g->id, NULL};
-    dispatch_announce(g, "msg.joined", vars);
-    lobby_update(d, g);
+    lobby_update(d, g); /* the lobby message itself shows who joined */
 }
 
 /* Removes a lobby seat. Returns 0, or -1 when it could not be saved. */
 static int lobby_remove(struct dispatcher *d, struct game *g, unsigned seat)
 {
     struct game before = *g;
-    char name[GAME_TEXT_MAX];
-    copy_text(name, sizeof name, game_seat_name(g, seat));
     memmove(&g->seats[seat], &g->seats[seat + 1], (g->nseats - seat - 1) * sizeof g->seats[0]);
     g->nseats--;
     g->probes_pending = 0;
@@ -180,8 +176,6 @@ static int lobby_remove(struct dispatcher *d, struct game *g, unsigned seat)
         *g = before;
         return -1;
     }
-    const char *vars[] = {"player", name, "id", g->id, NULL};
-    dispatch_announce(g, "msg.left", vars);
     lobby_update(d, g);
     return 0;
 }
@@ -459,7 +453,10 @@ static void cmd_set(struct dispatcher *d, struct platform *p, const struct inbou
         dispatch_reply_key(p, in, false, g->language, "msg.store-failed", NULL);
         return;
     }
-    dispatch_reply_key(p, in, false, g->language, "msg.set-done", vars);
+    char duration[64];
+    render_duration(duration, sizeof duration, g->language, ms);
+    const char *done[] = {"key", c->arg, "value", duration, NULL};
+    dispatch_reply_key(p, in, false, g->language, "msg.set-done", done);
 }
 
 static void cmd_grab(struct dispatcher *d, struct platform *p, const struct inbound *in,

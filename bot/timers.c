@@ -12,13 +12,17 @@
 #include "log.h"
 #include "store.h"
 
-/* Reminders go out this long before a deadline, for steps long enough to need them. */
-#define REMIND_LONG_MS  60000
-#define REMIND_SHORT_MS 10000
+/* Reminders go out this long before a deadline, only in steps long enough to
+ * need them: players forget a deadline in a long step, not in a short one,
+ * and every reminder is one more message at the table. */
+#define REMIND_LONG_MS     60000
+#define REMIND_SHORT_MS    10000
+#define REMIND_MIN_STEP_MS 120000
 
 static bool wants_reminder(const struct game *g, int64_t lead, uint8_t bit)
 {
-    return !(g->reminders_sent & bit) && g->phase_length > lead + lead / 2;
+    return !(g->reminders_sent & bit) && g->phase_length >= REMIND_MIN_STEP_MS &&
+           g->phase_length >= 3 * lead;
 }
 
 /* When a lobby closes for being idle. */

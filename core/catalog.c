@@ -93,12 +93,32 @@ static const struct entry english[] = {
     {"usage.decline", "decline <offer number>"},
     {"usage.cancel", "cancel <offer number>"},
     {"usage.vote", "vote <player>"},
+    {"usage.join", "!illegal join"},
+    {"usage.leave", "!illegal leave"},
+    {"usage.start", "!illegal start"},
+    {"usage.status", "!illegal status"},
+    {"usage.rules", "!illegal rules"},
+    {"usage.help", "!illegal help"},
+    {"usage.pause", "!illegal pause"},
+    {"usage.resume", "!illegal resume"},
+    {"usage.next", "!illegal next"},
+    {"usage.end", "!illegal end"},
+    {"usage.hand", "hand"},
+    {"usage.offers", "offers"},
+    {"usage.abstain", "abstain"},
+    {"usage.help-dm", "help"},
     /* Help and rules. */
+    {"msg.help-stranger",
+     "Hello! This bot hosts games of Illegal, a party game of secret roles, private trades and a "
+     "final tribunal, for 4 to 8 players. To play, go to a group chat the bot is in: \"!illegal "
+     "new\" opens a game there, the others type \"!illegal join\", and the host starts it with "
+     "\"!illegal start\". Your roles, hand and trades then come to you here, in private. "
+     "\"!illegal rules\" there explains the game."},
     {"msg.help-table",
      "Table commands: !illegal new [standard|advanced|casual], join, leave, start, status, "
      "rules, help, grab <card>. For the host and moderators: pause, resume, extend <minutes>, "
-     "next, kick <player>, end, set <key> <value>. Trading happens in DMs with the bot: send it "
-     "\"help\"."},
+     "next, kick <player>, end, set <key> <value>. During a game, trading happens in private "
+     "with the bot: send it \"help\" there for the trading commands."},
     {"msg.help-dm",
      "Trading room commands: hand, offer <player> <cards> for <cards> (cards like \"2 guns 1 "
      "alcohol\", or \"nothing\" for a gift), offers, accept <n>, decline <n>, cancel <n>, "
@@ -118,6 +138,8 @@ static const struct entry english[] = {
     {"msg.lobby",
      "Illegal game {id} ({variant}), hosted by {host}. Players {count}/8: {players}. "
      "Type \"!illegal join\" to play; the host starts with \"!illegal start\" (4 to 8 players)."},
+    {"msg.lobby-started",
+     "Illegal game {id} ({variant}), hosted by {host}: started with {players}."},
     {"msg.game-exists", "A game ({id}) is already open at this table."},
     {"msg.lobby-expiry",
      "Game {id} closes if its lobby sees no join, leave, setting or start for {minutes} minutes."},
@@ -125,8 +147,6 @@ static const struct entry english[] = {
     {"msg.lobby-limit",
      "You already host {max} open lobbies; start or end one before opening another."},
     {"msg.no-game", "No game at this table. Open one with \"!illegal new\"."},
-    {"msg.joined", "{player} joins game {id}."},
-    {"msg.left", "{player} leaves game {id}."},
     {"msg.already-joined", "You are already in this game."},
     {"msg.not-joined", "You are not in this game."},
     {"msg.table-full", "The game is full (8 players)."},
@@ -208,28 +228,40 @@ static const struct entry english[] = {
      "once all are shown."},
     {"msg.drop-started-casual", "Drop {number} of 4: each player draws one card in private."},
     {"msg.drop-reveal", "Drop {number}: {cards}"},
+    {"msg.drop-closed", "Drop {number} is over: {cards}."},
+    {"msg.drop-card", "{emoji} {card}"},
+    {"msg.drop-card-taken", "{emoji} {card} \xE2\x86\x92 {player}"},
+    {"msg.drop-card-leftover", "{emoji} {card} \xE2\x86\x92 {player} (left over)"},
+    {"msg.drop-card-gone", "{emoji} {card} (taken)"},
     {"msg.drop-open",
      "Drop {number}: {cards}. Grab one now: react with its emoji or type \"!illegal grab "
      "<card>\". One card each."},
-    {"msg.grabbed", "{player} grabs {card}."},
-    {"msg.leftover", "{player} gets the {card} left on the table."},
     {"msg.drew", "You drew {card} from drop {number}."},
-    {"msg.drop-done", "Drop {number} is over."},
     {"msg.tribunal-opened",
      "Dealing is over. The Tribunal opens: {count} cases to judge. Debate each one, then vote "
      "in private."},
+    {"msg.tribunal-held",
+     "Dealing is over. The Tribunal opens when the host types \"!illegal next\"."},
+    {"msg.tribunal-held-until", "Dealing is over. The Tribunal opens at {time}."},
+    {"msg.tribunal-scheduled", "The Tribunal will open at {time}."},
+    {"msg.tribunal-unscheduled", "The Tribunal no longer has a set time."},
     {"msg.case-opened", "Case {number} of {count}: {cards}. Who is it? Debate for {duration}."},
     {"msg.vote-opened",
-     "Vote on case {number} ({cards}): DM the bot \"vote <player>\" or \"abstain\". Votes stay "
-     "secret until the tally."},
+     "Vote on case {number} ({cards}): everyone votes in private, with \"vote <player>\" or "
+     "\"abstain\". Votes stay secret until the tally."},
+    {"msg.ballot", "Your ballot for case {number} ({cards}): answer here with \"vote <player>\" or "
+                   "\"abstain\". Votes stay secret until the tally."},
     {"msg.vote-recorded",
      "Your vote on case {number}: {player}. You can change it until the vote closes."},
     {"msg.abstained", "You abstain on case {number}."},
+    {"msg.vote-withdrawn",
+     "{player} has left the game, so your vote on case {number} no longer counts. You may vote "
+     "again."},
     {"msg.verdict-convicted", "Verdict on case {number}: {player} takes {cards}. Votes: {tally}."},
     {"msg.verdict-discarded",
      "Verdict on case {number}: no single majority, {cards} are discarded. Votes: {tally}."},
-    {"msg.reveal", "{player} was {dealer} and {buyer}, holding {cards}. Score: {score}."},
-    {"msg.game-over", "Game over! Winner: {winners}. Ranking: {scores}."},
+    {"msg.game-over", "Game over! Winner: {winners}.\n{ranking}"},
+    {"msg.rank-line", "{rank}. {player} ({score}): {dealer} and {buyer}, holding {cards}."},
     {"msg.paused", "The game is paused."},
     {"msg.resumed", "The game resumes: {duration} left."},
     {"msg.extended", "Extra time: {duration} left."},
@@ -316,6 +348,7 @@ static const struct entry english[] = {
     {"error.grab-not-open", "Wait until the last card is revealed."},
     {"error.already-grabbed", "You already took a card from this drop."},
     {"error.card-gone", "No such card is left on the table."},
+    {"error.no-such-case", "That case is not open for votes."},
     {"error.corrupt", "The stored game is damaged."},
     {"error.unknown", "Something went wrong."},
 };

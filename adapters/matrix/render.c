@@ -3,9 +3,10 @@
  *
  * Everything the bot says is an m.notice (the convention for bots: clients
  * and other bots never answer notices) with a plain body and an HTML
- * formatted_body. Hands are replaced in place with m.replace edits; the drop
- * gets one m.annotation per card; a tribunal vote can be a poll in the
- * unstable MSC3381 form that clients implement.
+ * formatted_body, where players' names are bold and the players a step
+ * needs (data "mentions") are pills, listed in m.mentions to notify them. Hands are replaced in
+ * place with m.replace edits; the drop gets one m.annotation per card; a tribunal vote can be a
+ * poll in the unstable MSC3381 form that clients implement.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,26 +92,137 @@ char *mx_html_escape(const char *text)
     return sb_take(&b);
 }
 
+/* The players a message names, from the {"id","name"} objects of its data,
+ * and whether each is one the message asks to act (data "mentions"). */
+#define MX_NAMES_MAX 32
+
+struct names {
+    const char *id[MX_NAMES_MAX], *name[MX_NAMES_MAX];
+    bool mention[MX_NAMES_MAX];
+    size_t n;
+};
+
+static bool listed(const struct json_object *list, const char *id)
+{
+    if (!list || !json_object_is_type(list, json_type_array))
+        return false;
+    for (size_t i = 0; i < json_object_array_length(list); i++) {
+        struct json_object *v = json_object_array_get_idx(list, i);
+        if (json_object_is_type(v, json_type_string) && strcmp(json_object_get_string(v), id) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Walks data (a few levels: players sit in arrays and objects of it). */
+static void gather_names(struct json_object *o, const struct json_object *mentions,
+                         struct names *out, int depth)
+{
+    struct json_object *id, *name;
+    if (!o || depth > 3)
+        return;
+    if (json_object_is_type(o, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(o); i++)
+            gather_names(json_object_array_get_idx(o, i), mentions, out, depth + 1);
+        return;
+    }
+    if (!json_object_is_type(o, json_type_object))
+        return;
+    if (json_object_object_get_ex(o, "id", &id) && json_object_is_type(id, json_type_string) &&
+        json_object_object_get_ex(o, "name", &name) &&
+        json_object_is_type(name, json_type_string) && json_object_get_string_len(name) > 0) {
+        for (size_t i = 0; i < out->n; i++)
+            if (strcmp(out->id[i], json_object_get_string(id)) == 0)
+                return;
+        if (out->n == MX_NAMES_MAX)
+            return;
+        out->id[out->n] = json_object_get_string(id);
+        out->name[out->n] = json_object_get_string(name);
+        out->mention[out->n] = listed(mentions, out->id[out->n]);
+        out->n++;
+        return;
+    }
+    json_object_object_foreach(o, k, v)
+    {
+        (void)k;
+        gather_names(v, mentions, out, depth + 1);
+    }
+}
+
+static bool word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+}
+
+/* The longest name of `names` that starts at s (and ends there as a word), or -1. */
+static int name_at(const struct names *names, const char *line, const char *s, const char *end)
+{
+    int best = -1;
+    size_t best_len = 0;
+    if (s > line && word_char(s[-1]))
+        return -1;
+    for (size_t i = 0; i < names->n; i++) {
+        size_t len = strlen(names->name[i]);
+        if (len > best_len && len <= (size_t)(end - s) && strncmp(s, names->name[i], len) == 0 &&
+            (s + len == end || !word_char(s[len]))) {
+            best = (int)i;
+            best_len = len;
+        }
+    }
+    return best;
+}
+
+/* One line: names in bold, players asked to act as pills (mentions). */
+static void line_html(struct sbuf *b, const char *p, size_t n, const struct names *names)
+{
+    const char *end = p + n, *plain = p;
+    for (const char *s = p; s < end;) {
+        int who = name_at(names, p, s, end);
+        if (who < 0) {
+            s++;
+            continue;
+        }
+        sb_escape(b, plain, (size_t)(s - plain));
+        if (names->mention[who]) {
+            sb_puts(b, "<a href=\"https://matrix.to/#/");
+            sb_escape(b, names->id[who], strlen(names->id[who]));
+            sb_puts(b, "\">");
+            sb_escape(b, names->name[who], strlen(names->name[who]));
+            sb_puts(b, "</a>");
+        } else {
+            sb_puts(b, "<b>");
+            sb_escape(b, names->name[who], strlen(names->name[who]));
+            sb_puts(b, "</b>");
+        }
+        s += strlen(names->name[who]);
+        plain = s;
+    }
+    sb_escape(b, plain, (size_t)(end - plain));
+}
+
 /*
- * The HTML form of a message: the first line in bold for announcements that
- * have a title line, the rest line by line.
+ * The HTML form of a message, line by line. Bold marks headings and names
+ * only: the first line of a structured message (lobby, hand, offer, drop,
+ * vote, result) is its heading when more lines follow it.
  */
-static char *to_html(const char *text, bool title)
+static char *to_html(const char *text, bool structured, const struct names *names)
 {
     struct sbuf b = {0};
     const char *p = text;
     bool first = true;
+    bool heading = structured && strchr(text, '\n');
     while (*p || first) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
         if (!first)
             sb_puts(&b, "<br>");
-        if (first && title && n > 0) {
+        if (first && heading && n > 0) {
             sb_puts(&b, "<b>");
             sb_escape(&b, p, n);
             sb_puts(&b, "</b>");
         } else {
-            sb_escape(&b, p, n);
+            line_html(&b, p, n, names);
         }
         first = false;
         if (!nl)
@@ -120,13 +232,39 @@ static char *to_html(const char *text, bool title)
     return sb_take(&b);
 }
 
+/* "m.mentions": the Matrix users data asks to act. Always present, so that a
+ * display name in the text never notifies anyone by accident. */
+static struct json_object *mentions_json(const struct json_object *data)
+{
+    struct json_object *m = json_object_new_object();
+    struct json_object *list, *ids = NULL;
+    if (data && json_object_object_get_ex(data, "mentions", &list) &&
+        json_object_is_type(list, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(list); i++) {
+            struct json_object *v = json_object_array_get_idx(list, i);
+            if (!json_object_is_type(v, json_type_string) || json_object_get_string(v)[0] != '@')
+                continue;
+            if (!ids)
+                ids = json_object_new_array();
+            json_object_array_add(ids, json_object_get(v));
+        }
+    }
+    if (ids)
+        json_object_object_add(m, "user_ids", ids);
+    return m;
+}
+
 struct json_object *mx_render_notice(const char *text, enum outbound_kind kind,
                                      const struct json_object *data)
 {
-    (void)data;
-    bool title = kind == OUT_LOBBY || kind == OUT_HAND || kind == OUT_DROP || kind == OUT_VOTE ||
-                 kind == OUT_RESULT || kind == OUT_OFFER;
-    char *html = to_html(text ? text : "", title);
+    struct names names = {0};
+    struct json_object *mentions = NULL;
+    bool structured = kind == OUT_LOBBY || kind == OUT_HAND || kind == OUT_DROP ||
+                      kind == OUT_VOTE || kind == OUT_RESULT || kind == OUT_OFFER;
+    if (data)
+        json_object_object_get_ex(data, "mentions", &mentions);
+    gather_names((struct json_object *)data, mentions, &names, 0);
+    char *html = to_html(text ? text : "", structured, &names);
     if (!html)
         return NULL;
     struct json_object *c = json_object_new_object();
@@ -134,6 +272,7 @@ struct json_object *mx_render_notice(const char *text, enum outbound_kind kind,
     json_object_object_add(c, "body", json_object_new_string(text ? text : ""));
     json_object_object_add(c, "format", json_object_new_string("org.matrix.custom.html"));
     json_object_object_add(c, "formatted_body", json_object_new_string(html));
+    json_object_object_add(c, "m.mentions", mentions_json(data));
     free(html);
     return c;
 }
@@ -169,6 +308,9 @@ struct json_object *mx_render_edit(struct json_object *new_content, const char *
     json_object_object_add(c, "body", json_object_new_string(body));
     json_object_object_add(c, "format", json_object_new_string("org.matrix.custom.html"));
     json_object_object_add(c, "formatted_body", json_object_new_string(html));
+    /* The new content mentions whom it mentions; the edit itself notifies
+     * nobody again. */
+    json_object_object_add(c, "m.mentions", json_object_new_object());
     free(body);
     free(html);
     json_object_object_add(c, "m.new_content", new_content);
@@ -265,6 +407,7 @@ struct json_object *mx_render_poll(const char *text, const struct json_object *d
     struct json_object *c = json_object_new_object();
     json_object_object_add(c, "org.matrix.msc3381.poll.start", start);
     json_object_object_add(c, "org.matrix.msc1767.text", json_object_new_string(fallback));
+    json_object_object_add(c, "m.mentions", mentions_json(data)); /* the voters */
     free(q);
     free(fallback);
     *answers = map;

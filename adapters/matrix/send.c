@@ -359,17 +359,19 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
     if (!cands || !actions)
         return;
     size_t nact = json_object_array_length(actions);
+    /* The bot words the ballot for a DM; the table's text speaks to the table. */
+    const char *ballot = mx_jstr(data, "ballot") ? mx_jstr(data, "ballot") : o->text;
     for (size_t c = 0; c < json_object_array_length(cands); c++) {
         const char *user = mx_jstr(json_object_array_get_idx(cands, c), "id");
         if (!user || user[0] != '@')
             continue;
-        size_t len = strlen(o->text) + 64;
+        size_t len = strlen(ballot) + 64;
         for (size_t i = 0; i < nact; i++)
             len += strlen(json_object_get_string(json_object_array_get_idx(actions, i))) + 80;
         char *text = malloc(len);
         if (!text)
             return;
-        size_t n = (size_t)snprintf(text, len, "%s", o->text);
+        size_t n = (size_t)snprintf(text, len, "%s", ballot);
         struct json_object *votes = json_object_new_object();
         size_t shown = 0;
         for (size_t i = 0; i < nact; i++) {
@@ -393,8 +395,15 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
             n += (size_t)snprintf(text + n, len - n, "\n%s %s", emoji, label);
             json_object_object_add(votes, emoji, json_object_new_string(act));
         }
+        /* A ballot names the candidates and mentions its voter only. */
+        struct json_object *bd = json_object_new_object();
+        struct json_object *to = json_object_new_array();
+        json_object_array_add(to, json_object_new_string(user));
+        json_object_object_add(bd, "candidates", json_object_get(cands));
+        json_object_object_add(bd, "mentions", to);
         struct json_object *it =
-            item_new(NULL, user, "m.room.message", mx_render_notice(text, OUT_VOTE, data));
+            item_new(NULL, user, "m.room.message", mx_render_notice(text, OUT_VOTE, bd));
+        json_object_put(bd);
         json_object_object_add(it, "votes", votes);
         free(text);
         outbox_add(m, it);

@@ -189,10 +189,26 @@ int il_timer_from_id(const char *id)
     return -1;
 }
 
-static const char *const phase_ids[] = {"dealing", "drop-reveal", "drop-grab",
+static const char *const phase_ids[] = {"dealing", "drop-reveal", "drop-grab", "tribunal-hold",
                                         "debate",  "vote",        "over"};
 
 const char *il_phase_id(enum il_phase p)
 {
     return (unsigned)p <= IL_PHASE_OVER ? phase_ids[p] : NULL;
+}
+
+static const char *const tribunal_option_ids[IL_TRIBUNAL_OPTIONS] = {
+    "hold", "parallel", "vote-in-debate", "close-early"};
+
+const char *il_tribunal_option_id(unsigned i)
+{
+    return i < IL_TRIBUNAL_OPTIONS ? tribunal_option_ids[i] : NULL;
+}
+
+int il_tribunal_option_from_id(const char *id)
+{
+    for (unsigned i = 0; i < IL_TRIBUNAL_OPTIONS; i++)
+        if (id && strcmp(id, tribunal_option_ids[i]) == 0)
+            return 1 << i;
+    return -1;
 }

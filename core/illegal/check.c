@@ -47,6 +47,8 @@ static bool check_config(const struct il_game *g, char *why, size_t len)
     const struct il_config *c = &g->config;
     if ((unsigned)c->variant > IL_VARIANT_CASUAL)
         return fail(why, len, "variant %d out of range", (int)c->variant);
+    if (c->tribunal >> IL_TRIBUNAL_OPTIONS)
+        return fail(why, len, "unknown tribunal options %#x", (unsigned)c->tribunal);
     for (unsigned t = 0; t < IL_TIMERS; t++)
         if (!il_timer_ok(c->timer_ms[t]))
             return fail(why, len, "timer %s out of bounds", il_timer_id((enum il_timer)t));
@@ -75,6 +77,7 @@ static bool check_flow(const struct il_game *g, char *why, size_t len)
     case IL_PHASE_DROP_GRAB:
         ok = g->drops == g->session && g->config.variant != IL_VARIANT_CASUAL;
         break;
+    case IL_PHASE_HOLD:
     case IL_PHASE_DEBATE:
     case IL_PHASE_VOTE:
         ok = g->session == IL_SESSIONS && g->drops == IL_DROPS;
@@ -98,7 +101,27 @@ static bool check_flow(const struct il_game *g, char *why, size_t len)
         return fail(why, len, "a finished game is paused");
     if (!g->paused && g->paused_remaining != 0)
         return fail(why, len, "paused time kept while running");
+    if (g->tribunal_at != 0 && (in_tribunal(g->phase) || g->phase == IL_PHASE_OVER ||
+                                g->tribunal_at < -far || g->tribunal_at > far))
+        return fail(why, len, "tribunal scheduled at %lld in phase %s", (long long)g->tribunal_at,
+                    il_phase_id(g->phase));
+    if (g->phase == IL_PHASE_HOLD && (g->paused || g->deadline != g->tribunal_at))
+        return fail(why, len, "the hold runs on another clock than its schedule");
     return true;
+}
+
+/* Whether seat s may hold vote v on case k: any vote once judged, none on a
+ * case not yet open, and only for a seat still playing while it is open. */
+static bool vote_ok(const struct il_game *g, unsigned s, unsigned k, int v)
+{
+    if (v == IL_NOBODY)
+        return true;
+    if (v != IL_ABSTAINED && (v < 0 || v >= g->nplayers || v == (int)s))
+        return false;
+    if (k < g->case_index)
+        return true;
+    return il_case_open(g, k) && g->players[s].active &&
+           (v == IL_ABSTAINED || il_is_active_seat(g, v));
 }
 
 static bool check_players(const struct il_game *g, char *why, size_t len)
@@ -133,14 +156,14 @@ static bool check_players(const struct il_game *g, char *why, size_t len)
                 if (d != (r == p->dealer) || b != (r == p->buyer))
                     return fail(why, len, "seat %u does not hold exactly their own roles", s);
             }
-        } else if (!is_zero(&p->hand, sizeof p->hand) || p->grabbed || p->vote != IL_NOBODY) {
+        } else if (!is_zero(&p->hand, sizeof p->hand) || p->grabbed) {
             return fail(why, len, "removed seat %u still holds cards or acts", s);
         }
         if (p->grabbed && g->phase != IL_PHASE_DROP_GRAB)
             return fail(why, len, "seat %u grabbed outside a grab window", s);
-        if (p->vote != IL_NOBODY &&
-            (g->phase != IL_PHASE_VOTE || p->vote == (int8_t)s || !il_is_active_seat(g, p->vote)))
-            return fail(why, len, "seat %u: vote %d not allowed", s, p->vote);
+        for (unsigned k = 0; k < IL_MAX_CASES; k++)
+            if (!vote_ok(g, s, k, p->votes[k]))
+                return fail(why, len, "seat %u: vote %d on case %u not allowed", s, p->votes[k], k);
         int want = g->phase == IL_PHASE_OVER && p->active ? il_score(g, s) : 0;
         if (p->score != want)
             return fail(why, len, "seat %u: score %d, expected %d", s, p->score, want);
@@ -190,6 +213,8 @@ static bool check_drop(const struct il_game *g, char *why, size_t len)
         unsigned active = il_active_count(g);
         if (taken < grabbed || taken > grabbed + (g->nplayers - active) || grabbed == active)
             return fail(why, len, "%u drop cards taken for %u grabs", taken, grabbed);
+        if (active - grabbed == 1 && g->drop_count - taken == 1)
+            return fail(why, len, "a grab window waits for a card that can go to one player only");
     }
     return true;
 }

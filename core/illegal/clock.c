@@ -36,7 +36,7 @@ void il_close_session(struct il_ctx *c)
     if (g->session < IL_SESSIONS)
         il_start_drop(c);
     else
-        il_open_tribunal(c);
+        il_end_sessions(c);
 }
 
 void il_fire(struct il_ctx *c)
@@ -51,6 +51,9 @@ void il_fire(struct il_ctx *c)
     case IL_PHASE_DROP_GRAB:
         il_end_drop(c);
         break;
+    case IL_PHASE_HOLD:
+        il_open_tribunal(c);
+        break;
     case IL_PHASE_DEBATE:
         il_open_vote(c);
         break;
@@ -60,6 +63,22 @@ void il_fire(struct il_ctx *c)
     case IL_PHASE_OVER:
         break;
     }
+}
+
+/* The GM sets when the tribunal opens: ahead of time, or during the hold. */
+static enum il_error act_schedule(struct il_ctx *c, int64_t at)
+{
+    struct il_game *g = c->g;
+    if (g->phase == IL_PHASE_DEBATE || g->phase == IL_PHASE_VOTE)
+        return IL_ERR_WRONG_PHASE;
+    if (at != 0 && (at <= c->now || at - c->now > IL_TIMER_MAX_MS))
+        return IL_ERR_BAD_TIMER;
+    g->tribunal_at = at;
+    if (g->phase == IL_PHASE_HOLD)
+        g->deadline = at;
+    struct il_event *e = il_emit(c, IL_EV_TRIBUNAL_SCHEDULED, IL_PUBLIC);
+    e->deadline = at;
+    return IL_OK;
 }
 
 static enum il_error act_extend(struct il_ctx *c, int64_t ms)
@@ -93,6 +112,9 @@ enum il_error il_act_clock(struct il_ctx *c, const struct il_action *a)
     if (a->player != IL_GM)
         return IL_ERR_NOT_GM;
 
+    /* The hold is no timed step: its time moves with SCHEDULE, not the clock. */
+    if (g->phase == IL_PHASE_HOLD && (a->type == IL_ACT_PAUSE || a->type == IL_ACT_EXTEND))
+        return IL_ERR_WRONG_PHASE;
     switch (a->type) {
     case IL_ACT_PAUSE:
         if (g->paused)
@@ -127,6 +149,8 @@ enum il_error il_act_clock(struct il_ctx *c, const struct il_action *a)
     case IL_ACT_END:
         il_finish(c);
         return IL_OK;
+    case IL_ACT_SCHEDULE:
+        return act_schedule(c, a->at);
     case IL_ACT_SET_TIMER:
         if ((unsigned)a->timer >= IL_TIMERS)
             return IL_ERR_BAD_ACTION;

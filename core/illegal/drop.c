@@ -127,10 +127,15 @@ void il_end_drop_if_complete(struct il_ctx *c)
     const struct il_game *g = c->g;
     if (g->phase != IL_PHASE_DROP_GRAB)
         return;
+    unsigned waiting = 0, left = 0;
     for (unsigned s = 0; s < g->nplayers; s++)
-        if (g->players[s].active && !g->players[s].grabbed)
-            return;
-    il_end_drop(c);
+        waiting += g->players[s].active && !g->players[s].grabbed;
+    for (unsigned i = 0; i < g->drop_count; i++)
+        left += !g->drop_taken[i];
+    /* One player waiting for the one card left has nothing to choose: the
+     * leftover rule would give it to them anyway, so nobody waits for it. */
+    if (waiting == 0 || (waiting == 1 && left == 1))
+        il_end_drop(c);
 }
 
 enum il_error il_act_grab(struct il_ctx *c, const struct il_action *a)

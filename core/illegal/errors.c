@@ -30,6 +30,7 @@ static const char *const error_ids[IL_ERR_COUNT] = {
     [IL_ERR_GRAB_NOT_OPEN] = "grab-not-open",
     [IL_ERR_ALREADY_GRABBED] = "already-grabbed",
     [IL_ERR_CARD_GONE] = "card-gone",
+    [IL_ERR_NO_SUCH_CASE] = "no-such-case",
     [IL_ERR_CORRUPT] = "corrupt",
 };
 

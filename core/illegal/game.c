@@ -49,7 +49,7 @@ int64_t il_game_deadline(const struct il_game *g)
 enum il_error il_game_apply(struct il_game *g, const struct il_action *a, int64_t now,
                             struct rng *rng, struct il_events *ev)
 {
-    if ((unsigned)a->type > IL_ACT_SET_TIMER || now < -IL_NOW_LIMIT || now > IL_NOW_LIMIT)
+    if ((unsigned)a->type > IL_ACT_SCHEDULE || now < -IL_NOW_LIMIT || now > IL_NOW_LIMIT)
         return IL_ERR_BAD_ACTION;
     if (g->phase == IL_PHASE_OVER)
         return a->type == IL_ACT_TICK ? IL_OK : IL_ERR_GAME_OVER;

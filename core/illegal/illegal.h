@@ -44,9 +44,10 @@ struct json_object;
  * SESSION_OPENED: 2 * 64 + 2 * 8 + 4 = 148. */
 #define IL_MAX_EVENTS (2 * IL_MAX_OFFERS + 4 * IL_MAX_PLAYERS)
 
-#define IL_PUBLIC (-1) /* event audience: everyone at the table */
-#define IL_GM     (-2) /* actor seat of the Game Master */
-#define IL_NOBODY (-1) /* no player: an abstention, a discarded verdict */
+#define IL_PUBLIC    (-1) /* event audience: everyone at the table */
+#define IL_GM        (-2) /* actor seat of the Game Master */
+#define IL_NOBODY    (-1) /* no player: no vote yet, an abstention, a discarded verdict */
+#define IL_ABSTAINED (-3) /* a vote that names nobody on purpose; counts as voted */
 
 /* Resources, in the rulebook's order. The value is stable: storage uses it. */
 enum il_resource {
@@ -140,25 +141,49 @@ int il_timer_from_id(const char *id);
 #define IL_TIMER_MIN_MS 1000
 #define IL_TIMER_MAX_MS (7LL * 24 * 3600 * 1000)
 
+/*
+ * How the tribunal runs. The rulebook's tribunal is live: one case after the
+ * other, a debate, then a vote. These options let it run over hours or days,
+ * when players are rarely online together.
+ */
+enum il_tribunal_option {
+    IL_TRIBUNAL_HOLD = 1 << 0,           /* after the last session, wait for the GM (NEXT) or
+                                            the scheduled time before the first case */
+    IL_TRIBUNAL_PARALLEL = 1 << 1,       /* every case opens at once; each is voted on apart */
+    IL_TRIBUNAL_VOTE_IN_DEBATE = 1 << 2, /* votes count from the start of the debate */
+    IL_TRIBUNAL_CLOSE_EARLY = 1 << 3,    /* a vote closes once every active player has voted */
+    IL_TRIBUNAL_OPTIONS = 4
+};
+
+/* Stable identifier of the option with bit number i ("hold", "parallel",
+ * "vote-in-debate", "close-early"), or NULL. */
+const char *il_tribunal_option_id(unsigned i);
+
+/* Parses an option identifier. Returns its bit (enum il_tribunal_option), or -1. */
+int il_tribunal_option_from_id(const char *id);
+
 /* How a game is set up. */
 struct il_config {
     enum il_variant variant;
     /* Bit r set: resource r is in play. 0 draws the resources at random;
      * otherwise exactly nplayers bits must be set (the GM's choice). */
     uint8_t resources;
+    uint8_t tribunal; /* enum il_tribunal_option bits */
     int64_t timer_ms[IL_TIMERS];
 };
 
 /* Fills c with the defaults of variant v: sessions of 3 minutes (20 minutes
- * casual), 2 s reveal steps, 30 s grab window, 1 minute debate, 30 s vote. */
+ * casual), 2 s reveal steps, 30 s grab window, 1 minute debate, 30 s vote,
+ * and the rulebook's live tribunal (no options). */
 void il_config_default(struct il_config *c, enum il_variant v);
 
 enum il_phase {
     IL_PHASE_DEALING,     /* a dealing session is open; trades allowed */
     IL_PHASE_DROP_REVEAL, /* drop cards are being revealed one by one */
     IL_PHASE_DROP_GRAB,   /* all drop cards shown; first grab wins */
-    IL_PHASE_DEBATE,      /* a suspect case is shown; debate runs */
-    IL_PHASE_VOTE,        /* the vote on that case is open */
+    IL_PHASE_HOLD,        /* dealing is over; the tribunal waits for the GM or its time */
+    IL_PHASE_DEBATE,      /* a suspect case is shown (every case, in parallel); debate runs */
+    IL_PHASE_VOTE,        /* the vote on that case (on every case, in parallel) is open */
     IL_PHASE_OVER,        /* scored; nothing more happens */
 };
 
@@ -171,8 +196,10 @@ struct il_player {
     /* Everything the player holds: resources, the two roles, and the
      * suspect cards the tribunal gave them. */
     struct il_bundle hand;
-    bool grabbed;  /* already has a card from the current drop */
-    int8_t vote;   /* seat voted for in the open vote, or IL_NOBODY */
+    bool grabbed; /* already has a card from the current drop */
+    /* Vote on each case: a seat, IL_ABSTAINED, or IL_NOBODY (none yet).
+     * Kept after the verdict, so the game's record tells who voted how. */
+    int8_t votes[IL_MAX_CASES];
     int16_t score; /* valid once the phase is IL_PHASE_OVER */
 };
 
@@ -214,8 +241,11 @@ struct il_game {
     uint8_t noffers;
     struct il_offer offers[IL_MAX_OFFERS];
 
-    uint8_t ncases, case_index; /* case_index: the case being judged */
+    /* Cases before case_index are judged; the others are not. In a
+     * parallel tribunal every case not yet judged is open at once. */
+    uint8_t ncases, case_index;
     struct il_case cases[IL_MAX_CASES];
+    int64_t tribunal_at; /* absolute ms the GM scheduled the tribunal for, or 0 */
 };
 
 enum il_action_type {
@@ -225,8 +255,8 @@ enum il_action_type {
     IL_ACT_DECLINE,   /* player declines offer_id (made to them) */
     IL_ACT_CANCEL,    /* player cancels offer_id (made by them) */
     IL_ACT_GRAB,      /* player grabs a drop card of `resource` */
-    IL_ACT_VOTE,      /* player votes for target */
-    IL_ACT_ABSTAIN,   /* player withdraws their vote */
+    IL_ACT_VOTE,      /* player votes for target on case `number` */
+    IL_ACT_ABSTAIN,   /* player votes for nobody on case `number` */
     IL_ACT_PAUSE,     /* GM: freeze the clock */
     IL_ACT_RESUME,    /* GM: restart the clock where it stopped */
     IL_ACT_EXTEND,    /* GM: add `ms` to the current deadline */
@@ -234,6 +264,7 @@ enum il_action_type {
     IL_ACT_END,       /* GM: go straight to scoring */
     IL_ACT_KICK,      /* GM: remove target from the game */
     IL_ACT_SET_TIMER, /* GM: set `timer` to `ms` for every later step */
+    IL_ACT_SCHEDULE,  /* GM: open the tribunal at time `at` (0: when the GM says NEXT) */
 };
 
 struct il_action {
@@ -243,8 +274,10 @@ struct il_action {
     uint32_t offer_id;
     struct il_bundle give, ask;
     uint8_t resource;
+    uint8_t number; /* VOTE, ABSTAIN: the case (index into cases) */
     enum il_timer timer;
     int64_t ms;
+    int64_t at; /* SCHEDULE: absolute time, in the unit of `now` */
 };
 
 enum il_event_type {
@@ -267,19 +300,25 @@ enum il_event_type {
     IL_EV_LEFTOVER,        /* public: player, who grabbed nothing, was given `resource` */
     IL_EV_DREW,            /* private (casual): player drew `resource` */
     IL_EV_DROP_DONE,       /* public: number */
-    IL_EV_TRIBUNAL_OPENED, /* public: count of cases */
-    IL_EV_CASE_OPENED,     /* public: number (case index), cards (the suspect cards), deadline */
-    IL_EV_VOTE_OPENED,     /* public: number, deadline */
-    IL_EV_VOTE_RECORDED,   /* private: number (case index), player voted for target (IL_NOBODY:
-                              abstained) */
-    IL_EV_VERDICT,         /* public: number, tally, target = convicted seat or IL_NOBODY, cards */
-    IL_EV_REVEAL,          /* public, at the end: player, cards = everything they hold, score */
-    IL_EV_GAME_OVER,       /* public: scores, winners mask, rank */
-    IL_EV_PAUSED,          /* public: ms left on the clock */
-    IL_EV_RESUMED,         /* public: deadline, ms left */
-    IL_EV_EXTENDED,        /* public: deadline (0 while paused), ms left */
-    IL_EV_PLAYER_REMOVED,  /* public: player */
-    IL_EV_TIMER_SET,       /* public: timer, ms */
+    IL_EV_TRIBUNAL_HELD,   /* public: dealing is over; the tribunal opens at `deadline`, or when
+                              the GM says so (deadline 0) */
+    IL_EV_TRIBUNAL_SCHEDULED, /* public: the GM set the tribunal's time to `deadline` (0: none) */
+    IL_EV_TRIBUNAL_OPENED,    /* public: count of cases */
+    IL_EV_CASE_OPENED,        /* public: number (case index), cards (the suspect cards), deadline;
+                                 one per case in a parallel tribunal */
+    IL_EV_VOTE_OPENED,        /* public: number, deadline; one per case in a parallel tribunal */
+    IL_EV_VOTE_RECORDED,      /* private: number (case index), player voted for target (IL_NOBODY:
+                                 abstained) */
+    IL_EV_VOTE_WITHDRAWN,     /* private: number (case index), player's vote for target no longer
+                                 counts, because target left the game; they may vote again */
+    IL_EV_VERDICT,        /* public: number, tally, target = convicted seat or IL_NOBODY, cards */
+    IL_EV_REVEAL,         /* public, at the end: player, cards = everything they hold, score */
+    IL_EV_GAME_OVER,      /* public: scores, winners mask, rank */
+    IL_EV_PAUSED,         /* public: ms left on the clock */
+    IL_EV_RESUMED,        /* public: deadline, ms left */
+    IL_EV_EXTENDED,       /* public: deadline (0 while paused), ms left */
+    IL_EV_PLAYER_REMOVED, /* public: player */
+    IL_EV_TIMER_SET,      /* public: timer, ms */
 };
 
 struct il_event {
@@ -336,6 +375,7 @@ enum il_error {
     IL_ERR_GRAB_NOT_OPEN,        /* grab before the last drop card is shown */
     IL_ERR_ALREADY_GRABBED,      /* a second grab in the same drop */
     IL_ERR_CARD_GONE,            /* no such card left on the table */
+    IL_ERR_NO_SUCH_CASE,         /* a vote on a case that is not open */
     IL_ERR_CORRUPT,              /* from_json: the stored game breaks a rule */
     IL_ERR_COUNT
 };

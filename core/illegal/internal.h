@@ -76,12 +76,21 @@ void il_clear_drop(struct il_game *g);
 enum il_error il_act_grab(struct il_ctx *c, const struct il_action *a);
 
 /* tribunal.c */
+/* After the last session: holds the tribunal (IL_TRIBUNAL_HOLD, or a time
+ * the GM scheduled), or opens it. */
+void il_end_sessions(struct il_ctx *c);
 void il_open_tribunal(struct il_ctx *c);
-/* Opens cases[case_index], or ends the game when none is left. */
+/* Opens cases[case_index] (and every later one in a parallel tribunal), or
+ * ends the game when none is left. */
 void il_open_case(struct il_ctx *c);
 void il_open_vote(struct il_ctx *c);
+/* Judges every open case, then opens the next or ends the game. */
 void il_verdict(struct il_ctx *c);
-void il_clear_votes(struct il_game *g);
+/* Whether case k takes votes now. */
+bool il_case_open(const struct il_game *g, unsigned k);
+/* With IL_TRIBUNAL_CLOSE_EARLY, judges the open cases once every active
+ * player has voted on each. */
+void il_close_if_all_voted(struct il_ctx *c);
 enum il_error il_act_vote(struct il_ctx *c, const struct il_action *a);
 
 /* score.c */

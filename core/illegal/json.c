@@ -8,7 +8,10 @@
 
 #include "internal.h"
 
-#define IL_JSON_FORMAT 1 /* bumped when the layout changes incompatibly */
+/* Bumped when the layout changes incompatibly. Format 2 added the tribunal
+ * options, its schedule and a vote per case; format 1 is still read. */
+#define IL_JSON_FORMAT     2
+#define IL_JSON_FORMAT_MIN 1
 
 /* Writing: every helper notes a failed allocation in *oom and carries on, so
  * the caller checks once at the end. */
@@ -79,24 +82,35 @@ static struct json_object *config_to_json(const struct il_config *c, bool *oom)
     }
     put(o, "variant", json_object_new_string(il_variant_id(c->variant)), oom);
     put(o, "resources", mask_to_json(c->resources, oom), oom);
+    struct json_object *options = new_arr(oom);
+    for (unsigned i = 0; options && i < IL_TRIBUNAL_OPTIONS; i++)
+        if (c->tribunal & (1u << i))
+            push(options, json_object_new_string(il_tribunal_option_id(i)), oom);
+    put(o, "tribunal", options, oom);
     for (unsigned t = 0; t < IL_TIMERS; t++)
         put(timers, il_timer_id((enum il_timer)t), json_object_new_int64(c->timer_ms[t]), oom);
     put(o, "timers", timers, oom);
     return o;
 }
 
-static struct json_object *player_to_json(const struct il_player *p, bool *oom)
+static struct json_object *player_to_json(const struct il_game *g, const struct il_player *p,
+                                          bool *oom)
 {
-    struct json_object *o = new_obj(oom);
-    if (!o)
+    struct json_object *o = new_obj(oom), *votes = new_arr(oom);
+    if (!o || !votes) {
+        json_object_put(o);
+        json_object_put(votes);
         return NULL;
+    }
+    for (unsigned k = 0; k < g->ncases && k < IL_MAX_CASES; k++)
+        push(votes, json_object_new_int(p->votes[k]), oom);
     put(o, "active", json_object_new_boolean(p->active), oom);
     put(o, "dealer", json_object_new_string(il_resource_id(p->dealer)), oom);
     put(o, "buyer", json_object_new_string(il_resource_id(p->buyer)), oom);
     put(o, "extra", json_object_new_string(il_resource_id(p->extra)), oom);
     put(o, "hand", bundle_to_json(&p->hand, oom), oom);
     put(o, "grabbed", json_object_new_boolean(p->grabbed), oom);
-    put(o, "vote", json_object_new_int(p->vote), oom);
+    put(o, "votes", votes, oom);
     put(o, "score", json_object_new_int(p->score), oom);
     return o;
 }
@@ -154,7 +168,7 @@ struct json_object *il_game_to_json(const struct il_game *g)
         return NULL;
     }
     for (unsigned s = 0; s < g->nplayers && s < IL_MAX_PLAYERS; s++)
-        push(players, player_to_json(&g->players[s], &oom), &oom);
+        push(players, player_to_json(g, &g->players[s], &oom), &oom);
     for (unsigned i = 0; i < g->noffers && i < IL_MAX_OFFERS; i++)
         push(offers, offer_to_json(&g->offers[i], &oom), &oom);
     for (unsigned i = 0; i < g->ncases && i < IL_MAX_CASES; i++)
@@ -177,6 +191,7 @@ struct json_object *il_game_to_json(const struct il_game *g)
     put(o, "offers", offers, &oom);
     put(o, "case_index", json_object_new_int(g->case_index), &oom);
     put(o, "cases", cases, &oom);
+    put(o, "tribunal_at", json_object_new_int64(g->tribunal_at), &oom);
     if (oom) {
         json_object_put(o);
         return NULL;
@@ -290,7 +305,7 @@ static bool mask_from_json(const struct json_object *o, const char *key, uint8_t
     return true;
 }
 
-static bool config_from_json(const struct json_object *o, struct il_config *c)
+static bool config_from_json(const struct json_object *o, int64_t format, struct il_config *c)
 {
     struct json_object *v = field(o, "config", json_type_object);
     int variant;
@@ -298,6 +313,19 @@ static bool config_from_json(const struct json_object *o, struct il_config *c)
         !mask_from_json(v, "resources", &c->resources))
         return false;
     c->variant = (enum il_variant)variant;
+    /* Games stored before the options existed keep the live tribunal. */
+    struct json_object *options = field(v, "tribunal", json_type_array);
+    if (format >= 2 && !options)
+        return false;
+    for (size_t i = 0; options && i < json_object_array_length(options); i++) {
+        struct json_object *e = json_object_array_get_idx(options, i);
+        int bit = json_object_is_type(e, json_type_string)
+                      ? il_tribunal_option_from_id(json_object_get_string(e))
+                      : -1;
+        if (bit < 0 || (c->tribunal & bit))
+            return false;
+        c->tribunal |= (uint8_t)bit;
+    }
     struct json_object *timers = field(v, "timers", json_type_object);
     if (!timers)
         return false;
@@ -308,28 +336,58 @@ static bool config_from_json(const struct json_object *o, struct il_config *c)
     return true;
 }
 
-static bool player_from_json(const struct json_object *o, struct il_player *p)
+/* A vote as stored: a seat, IL_ABSTAINED or IL_NOBODY. */
+static bool vote_from_json(const struct json_object *v, int8_t *out)
 {
-    int64_t vote, score;
+    int64_t x = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : INT64_MIN;
+    if (x != IL_NOBODY && x != IL_ABSTAINED && (x < 0 || x >= IL_MAX_PLAYERS))
+        return false;
+    *out = (int8_t)x;
+    return true;
+}
+
+/* Format 1 kept one vote, on the case being judged; format 2 one per case. */
+static bool votes_from_json(const struct json_object *o, int64_t format, unsigned case_index,
+                            struct il_player *p)
+{
+    memset(p->votes, IL_NOBODY, sizeof p->votes);
+    if (format < 2) {
+        struct json_object *v = NULL;
+        return json_object_object_get_ex(o, "vote", &v) && case_index < IL_MAX_CASES &&
+               vote_from_json(v, &p->votes[case_index]);
+    }
+    struct json_object *votes = field(o, "votes", json_type_array);
+    if (!votes || json_object_array_length(votes) > IL_MAX_CASES)
+        return false;
+    for (size_t k = 0; k < json_object_array_length(votes); k++)
+        if (!vote_from_json(json_object_array_get_idx(votes, k), &p->votes[k]))
+            return false;
+    return true;
+}
+
+static bool player_from_json(const struct json_object *o, int64_t format, unsigned case_index,
+                             struct il_player *p)
+{
+    int64_t score;
     if (!get_bool(o, "active", &p->active) || !get_resource(o, "dealer", &p->dealer) ||
         !get_resource(o, "buyer", &p->buyer) || !get_resource(o, "extra", &p->extra) ||
         !bundle_from_json(o, "hand", &p->hand) || !get_bool(o, "grabbed", &p->grabbed) ||
-        !get_int(o, "vote", IL_NOBODY, IL_MAX_PLAYERS - 1, &vote) ||
+        !votes_from_json(o, format, case_index, p) ||
         !get_int(o, "score", INT16_MIN, INT16_MAX, &score))
         return false;
-    p->vote = (int8_t)vote;
     p->score = (int16_t)score;
     return true;
 }
 
-static bool players_from_json(const struct json_object *o, struct il_game *g)
+static bool players_from_json(const struct json_object *o, int64_t format, struct il_game *g)
 {
     struct json_object *v = field(o, "players", json_type_array);
     if (!v || json_object_array_length(v) != g->nplayers)
         return false;
     for (unsigned s = 0; s < g->nplayers; s++) {
         struct json_object *p = json_object_array_get_idx(v, s);
-        if (!json_object_is_type(p, json_type_object) || !player_from_json(p, &g->players[s]))
+        if (!json_object_is_type(p, json_type_object) ||
+            !player_from_json(p, format, g->case_index, &g->players[s]))
             return false;
     }
     return true;
@@ -415,10 +473,11 @@ enum il_error il_game_from_json(struct il_game *g, const struct json_object *jso
     memset(&w, 0, sizeof w);
     int64_t format, next_id, far = IL_NOW_LIMIT + IL_TIMER_MAX_MS;
     int phase;
-    if (!get_int(json, "format", IL_JSON_FORMAT, IL_JSON_FORMAT, &format) ||
-        !config_from_json(json, &w.config) ||
+    if (!get_int(json, "format", IL_JSON_FORMAT_MIN, IL_JSON_FORMAT, &format) ||
+        !config_from_json(json, format, &w.config) ||
         !get_u8(json, "nplayers", IL_MAX_PLAYERS, &w.nplayers) || w.nplayers < IL_MIN_PLAYERS ||
-        !mask_from_json(json, "in_play", &w.in_play) || !players_from_json(json, &w) ||
+        !get_u8(json, "case_index", IL_MAX_CASES, &w.case_index) ||
+        !mask_from_json(json, "in_play", &w.in_play) || !players_from_json(json, format, &w) ||
         !get_id(json, "phase", phase_from_id, &phase) ||
         !get_u8(json, "session", IL_SESSIONS, &w.session) ||
         !get_u8(json, "drops", IL_DROPS, &w.drops) ||
@@ -427,7 +486,8 @@ enum il_error il_game_from_json(struct il_game *g, const struct json_object *jso
         !get_int(json, "paused_remaining", 0, IL_TIMER_MAX_MS, &w.paused_remaining) ||
         !drop_from_json(json, &w) || !bundle_from_json(json, "discard", &w.discard) ||
         !get_int(json, "next_offer_id", 1, UINT32_MAX, &next_id) || !offers_from_json(json, &w) ||
-        !get_u8(json, "case_index", IL_MAX_CASES, &w.case_index) || !cases_from_json(json, &w))
+        !cases_from_json(json, &w) ||
+        (format >= 2 && !get_int(json, "tribunal_at", -far, far, &w.tribunal_at)))
         return IL_ERR_CORRUPT;
     w.phase = (enum il_phase)phase;
     w.next_offer_id = (uint32_t)next_id;

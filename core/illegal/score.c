@@ -29,11 +29,15 @@ void il_finish(struct il_ctx *c)
      * drop on the table, the cases not yet judged. */
     il_expire_offers(c);
     il_clear_drop(g);
-    for (unsigned i = g->case_index; i < g->ncases; i++)
+    for (unsigned i = g->case_index; i < g->ncases; i++) {
         for (unsigned k = 0; k < g->cases[i].ncards; k++)
             g->discard.n[g->cases[i].cards[k]]++;
+        /* Votes count only on judged cases. */
+        for (unsigned s = 0; s < g->nplayers; s++)
+            g->players[s].votes[i] = IL_NOBODY;
+    }
     g->case_index = g->ncases;
-    il_clear_votes(g);
+    g->tribunal_at = 0;
     g->phase = IL_PHASE_OVER;
     g->deadline = 0;
     g->paused = false;

@@ -44,6 +44,8 @@ static enum il_error check_config(const struct il_config *config, unsigned nplay
         return IL_ERR_BAD_PLAYER_COUNT;
     if ((unsigned)config->variant > IL_VARIANT_CASUAL)
         return IL_ERR_BAD_ACTION;
+    if (config->tribunal >> IL_TRIBUNAL_OPTIONS)
+        return IL_ERR_BAD_ACTION;
     if (config->resources && il_popcount8(config->resources) != nplayers)
         return IL_ERR_BAD_RESOURCES;
     for (unsigned t = 0; t < IL_TIMERS; t++)
@@ -72,6 +74,7 @@ enum il_error il_game_setup(struct il_game *g, const struct il_config *config, u
 
     w.config.variant = config->variant;
     w.config.resources = config->resources;
+    w.config.tribunal = config->tribunal;
     for (unsigned t = 0; t < IL_TIMERS; t++)
         w.config.timer_ms[t] = config->timer_ms[t];
     w.nplayers = (uint8_t)nplayers;
@@ -111,7 +114,7 @@ enum il_error il_game_setup(struct il_game *g, const struct il_config *config, u
         p->hand.n[IL_CARD(IL_KIND_RESOURCE, p->extra)] += 1;
         p->hand.n[IL_CARD(IL_KIND_DEALER, p->dealer)] = 1;
         p->hand.n[IL_CARD(IL_KIND_BUYER, p->buyer)] = 1;
-        p->vote = IL_NOBODY;
+        memset(p->votes, IL_NOBODY, sizeof p->votes);
     }
 
     if (config->variant == IL_VARIANT_ADVANCED) {

@@ -1,9 +1,21 @@
 /*
- * tribunal.c - the suspect cases: debate, vote and verdict, one case at a time.
+ * tribunal.c - the suspect cases: an optional hold, then debate, vote and
+ * verdict, one case after the other or every case at once.
  */
 #include <string.h>
 
 #include "internal.h"
+
+static bool parallel(const struct il_game *g)
+{
+    return (g->config.tribunal & IL_TRIBUNAL_PARALLEL) != 0;
+}
+
+/* One past the last case open now: every case left, or just the current one. */
+static unsigned open_end(const struct il_game *g)
+{
+    return parallel(g) ? g->ncases : (unsigned)g->case_index + 1u;
+}
 
 static void case_cards(const struct il_case *k, struct il_bundle *b)
 {
@@ -12,16 +24,42 @@ static void case_cards(const struct il_case *k, struct il_bundle *b)
         b->n[k->cards[i]]++;
 }
 
-void il_clear_votes(struct il_game *g)
+bool il_case_open(const struct il_game *g, unsigned k)
+{
+    if (k < g->case_index || k >= g->ncases || k >= open_end(g))
+        return false;
+    return g->phase == IL_PHASE_VOTE ||
+           (g->phase == IL_PHASE_DEBATE && (g->config.tribunal & IL_TRIBUNAL_VOTE_IN_DEBATE));
+}
+
+/* Whether every active player has a vote on every open case. */
+static bool all_voted(const struct il_game *g)
 {
     for (unsigned s = 0; s < g->nplayers; s++)
-        if (g->players[s].active)
-            g->players[s].vote = IL_NOBODY;
+        for (unsigned k = g->case_index; g->players[s].active && k < open_end(g); k++)
+            if (g->players[s].votes[k] == IL_NOBODY)
+                return false;
+    return true;
+}
+
+void il_end_sessions(struct il_ctx *c)
+{
+    struct il_game *g = c->g;
+    bool scheduled = g->tribunal_at != 0;
+    if (scheduled ? g->tribunal_at <= c->now : !(g->config.tribunal & IL_TRIBUNAL_HOLD)) {
+        il_open_tribunal(c);
+        return;
+    }
+    g->phase = IL_PHASE_HOLD;
+    g->deadline = g->tribunal_at;
+    struct il_event *e = il_emit(c, IL_EV_TRIBUNAL_HELD, IL_PUBLIC);
+    e->deadline = g->deadline;
 }
 
 void il_open_tribunal(struct il_ctx *c)
 {
     struct il_game *g = c->g;
+    g->tribunal_at = 0;
     struct il_event *e = il_emit(c, IL_EV_TRIBUNAL_OPENED, IL_PUBLIC);
     e->number = (uint8_t)(g->ncases - g->case_index);
     il_open_case(c);
@@ -35,36 +73,45 @@ void il_open_case(struct il_ctx *c)
         return;
     }
     g->phase = IL_PHASE_DEBATE;
-    struct il_event *e = il_emit(c, IL_EV_CASE_OPENED, IL_PUBLIC);
-    e->number = g->case_index;
-    case_cards(&g->cases[g->case_index], &e->cards);
-    e->deadline = il_start_timer(c, IL_TIMER_DEBATE);
+    int64_t deadline = il_start_timer(c, IL_TIMER_DEBATE);
+    for (unsigned k = g->case_index; k < open_end(g); k++) {
+        struct il_event *e = il_emit(c, IL_EV_CASE_OPENED, IL_PUBLIC);
+        e->number = (uint8_t)k;
+        case_cards(&g->cases[k], &e->cards);
+        e->deadline = deadline;
+    }
 }
 
 void il_open_vote(struct il_ctx *c)
 {
     struct il_game *g = c->g;
     g->phase = IL_PHASE_VOTE;
-    struct il_event *e = il_emit(c, IL_EV_VOTE_OPENED, IL_PUBLIC);
-    e->number = g->case_index;
-    e->deadline = il_start_timer(c, IL_TIMER_VOTE);
+    int64_t deadline = il_start_timer(c, IL_TIMER_VOTE);
+    for (unsigned k = g->case_index; k < open_end(g); k++) {
+        struct il_event *e = il_emit(c, IL_EV_VOTE_OPENED, IL_PUBLIC);
+        e->number = (uint8_t)k;
+        e->deadline = deadline;
+    }
+    /* Everyone may have voted during the debate while the game was paused. */
+    il_close_if_all_voted(c);
 }
 
-void il_verdict(struct il_ctx *c)
+/* Judges case k on the votes cast for it, and hands its cards on. */
+static void verdict_one(struct il_ctx *c, unsigned k)
 {
     struct il_game *g = c->g;
     struct il_event *e = il_emit(c, IL_EV_VERDICT, IL_PUBLIC);
-    e->number = g->case_index;
-    case_cards(&g->cases[g->case_index], &e->cards);
+    e->number = (uint8_t)k;
+    case_cards(&g->cases[k], &e->cards);
 
     for (unsigned s = 0; s < g->nplayers; s++) {
         const struct il_player *p = &g->players[s];
         if (!p->active)
             continue;
-        if (p->vote == IL_NOBODY)
+        if (p->votes[k] < 0)
             e->abstentions++;
         else
-            e->tally[p->vote]++;
+            e->tally[p->votes[k]]++;
     }
     /* The one seat with more votes than any other is convicted; a tie for
      * the most votes, or no vote at all, sets the cards aside. */
@@ -89,10 +136,24 @@ void il_verdict(struct il_ctx *c)
         il_bundle_add(&g->players[best].hand, &e->cards);
         il_emit_hand(c, (unsigned)best);
     }
+}
 
-    il_clear_votes(g);
-    g->case_index++;
+void il_verdict(struct il_ctx *c)
+{
+    struct il_game *g = c->g;
+    unsigned end = open_end(g);
+    for (unsigned k = g->case_index; k < end; k++)
+        verdict_one(c, k);
+    g->case_index = (uint8_t)end;
     il_open_case(c);
+}
+
+void il_close_if_all_voted(struct il_ctx *c)
+{
+    const struct il_game *g = c->g;
+    if ((g->config.tribunal & IL_TRIBUNAL_CLOSE_EARLY) && !g->paused &&
+        il_case_open(g, g->case_index) && all_voted(g))
+        il_verdict(c);
 }
 
 enum il_error il_act_vote(struct il_ctx *c, const struct il_action *a)
@@ -102,9 +163,11 @@ enum il_error il_act_vote(struct il_ctx *c, const struct il_action *a)
         return IL_ERR_NOT_A_PLAYER;
     if (g->paused)
         return IL_ERR_PAUSED;
-    if (g->phase != IL_PHASE_VOTE)
+    if (!il_case_open(g, g->case_index))
         return IL_ERR_WRONG_PHASE;
-    int target = IL_NOBODY;
+    if (!il_case_open(g, a->number))
+        return IL_ERR_NO_SUCH_CASE;
+    int target = IL_ABSTAINED;
     if (a->type == IL_ACT_VOTE) {
         if (a->target == a->player)
             return IL_ERR_SELF_VOTE;
@@ -112,10 +175,11 @@ enum il_error il_act_vote(struct il_ctx *c, const struct il_action *a)
             return IL_ERR_NOT_A_PLAYER;
         target = a->target;
     }
-    g->players[a->player].vote = (int8_t)target;
+    g->players[a->player].votes[a->number] = (int8_t)target;
     struct il_event *e = il_emit(c, IL_EV_VOTE_RECORDED, a->player);
     e->player = a->player;
-    e->target = (int8_t)target;
-    e->number = g->case_index;
+    e->target = (int8_t)(target == IL_ABSTAINED ? IL_NOBODY : target);
+    e->number = a->number;
+    il_close_if_all_voted(c);
     return IL_OK;
 }

@@ -334,3 +334,14 @@ unsigned harness_count(const struct harness *h, const char *type)
     }
     return n;
 }
+
+unsigned harness_new_messages(const struct harness *h, const char *channel)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < h->nlines; i++) {
+        const char *t = line_str(h->lines[i], "type");
+        n += t && (strcmp(t, "send") == 0 || strcmp(t, "poll") == 0) &&
+             line_in(h->lines[i], channel);
+    }
+    return n;
+}

@@ -77,6 +77,9 @@ void harness_scores(const struct harness *h, const char *table, char *out, size_
 /* How many lines of the given type the daemon wrote. */
 unsigned harness_count(const struct harness *h, const char *type);
 
+/* How many new messages (not edits) the daemon posted to channel ("t1", "dm:alice"). */
+unsigned harness_new_messages(const struct harness *h, const char *channel);
+
 /* Field accessors on a line; NULL/false/-1 when absent. */
 const char *line_str(const struct json_object *line, const char *key);
 const char *line_data_str(const struct json_object *line, const char *key);

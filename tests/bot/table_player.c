@@ -105,18 +105,21 @@ void tp_scan(struct table_player *tp)
             tp->phase = TP_VOTE;
             continue;
         }
-        const char *event = line_data_str(l, "event");
-        if (!event)
-            continue;
-        if (strncmp(event, "session-opened", 14) == 0) {
-            tp->phase = TP_DEALING;
-            tp->sessions_seen++;
-        } else if (strncmp(event, "drop-started", 12) == 0) {
-            tp->phase = TP_DROP;
-            tp->drops_seen++;
-        } else if (strcmp(event, "case-opened") == 0) {
-            tp->phase = TP_DEBATE;
-            tp->cases_seen++;
+        /* One notice may tell several events: a step of the game is one message. */
+        struct json_object *events = line_data(l, "events");
+        size_t nevents = events ? json_object_array_length(events) : 0;
+        for (size_t k = 0; k < nevents; k++) {
+            const char *event = json_object_get_string(json_object_array_get_idx(events, k));
+            if (strncmp(event, "session-opened", 14) == 0) {
+                tp->phase = TP_DEALING;
+                tp->sessions_seen++;
+            } else if (strncmp(event, "drop-started", 12) == 0) {
+                tp->phase = TP_DROP;
+                tp->drops_seen++;
+            } else if (strcmp(event, "case-opened") == 0) {
+                tp->phase = TP_DEBATE;
+                tp->cases_seen++;
+            }
         }
     }
 }
@@ -157,6 +160,8 @@ int tp_phase_seconds(const struct table_player *tp)
 {
     switch (tp->phase) {
     case TP_DEALING:
+        if (tp->session_seconds)
+            return tp->session_seconds;
         return strcmp(tp->variant, "casual") == 0 ? 1200 : 180;
     case TP_DROP:
         return 2;
@@ -293,7 +298,7 @@ static void grab_round(struct table_player *tp)
     }
     size_t from = settle(tp);
     char who[64];
-    snprintf(who, sizeof who, "%s grabs", tp->users[0]);
+    snprintf(who, sizeof who, "\xE2\x86\x92 %s", tp->users[0]); /* the drop shows who took it */
     assert_true(harness_find(h, from, tp->table, who) >= 0);
     char channel[32];
     snprintf(channel, sizeof channel, "dm:%s", tp->users[0]);
@@ -401,11 +406,11 @@ void tp_check_secrets(const struct table_player *tp)
     for (size_t i = 0; i < h->nlines; i++) {
         const struct json_object *l = h->lines[i];
         const char *text = line_str(l, "text");
-        const char *event = line_data_str(l, "event");
+        const char *kind = line_str(l, "kind");
         const char *channel = line_str(l, "channel");
         if (!text || !channel)
             continue;
-        if (event && strcmp(event, "reveal") == 0 && strcmp(channel, tp->table) == 0)
+        if (kind && strcmp(kind, "result") == 0 && strcmp(channel, tp->table) == 0)
             revealed = true;
         if (strcmp(channel, tp->table) == 0 && !revealed) {
             for (size_t w = 0; w < sizeof private_words / sizeof *private_words; w++)

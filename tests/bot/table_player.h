@@ -31,7 +31,8 @@ struct table_player {
     long game_over_line;
     int hand[8][8];                   /* resource counts per seat, from the latest hand message */
     char dealer[8][32], buyer[8][32]; /* resource ids of each seat's roles */
-    bool text_only; /* grab by typing only (message ids do not survive a restart) */
+    bool text_only;      /* grab by typing only (message ids do not survive a restart) */
+    int session_seconds; /* how long a dealing session lasts: the variant's default unless set */
     unsigned trades, grabs_by_reaction, grabs_by_text, votes;
     unsigned sessions_seen, drops_seen, cases_seen;
 };

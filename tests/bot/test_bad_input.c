@@ -74,9 +74,9 @@ static void test_bad_input(void **state)
     /* Commands before any game exists. */
     expect("t1", "a", "!illegal status", "t1", "No game at this table");
     expect("t1", "a", "!illegal dance", "t1", "Unknown command");
-    expect("dm", "a", "hand", "dm:a", "not in a running game");
-    expect("dm", "a", "fly away", "dm:a", "Unknown command");
-    expect("dm", "a", "!illegal join", "dm:a", "Trading room commands");
+    expect("dm", "a", "hand", "dm:a", "This bot hosts games of Illegal");
+    expect("dm", "a", "fly away", "dm:a", "This bot hosts games of Illegal");
+    expect("dm", "a", "!illegal join", "dm:a", "This bot hosts games of Illegal");
 
     tp_open(&tp, &h, "t2", 4, "standard");
     const char *p1 = tp.users[0], *p2 = tp.users[1];
@@ -85,7 +85,7 @@ static void test_bad_input(void **state)
     /* Outsiders, non-moderators, wrong phases, bad names. */
     expect("t2", "stranger", "!illegal grab guns", "t2", "Only the game's players");
     expect("dm", "stranger", "offer t2-p1 1 guns for nothing", "dm:stranger",
-           "not in a running game");
+           "This bot hosts games of Illegal");
     expect("t2", p2, "!illegal next", "t2", "Only the host or a moderator");
     expect("t2", p2, "!illegal kick t2-p1", "t2", "Only the host or a moderator");
     expect("t2", p2, "!illegal end", "t2", "Only the host or a moderator");

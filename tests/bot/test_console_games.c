@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "console_harness.h"
@@ -92,6 +93,112 @@ static void test_casual_8(void **state)
     play_game(8, "casual", 16);
 }
 
+/*
+ * A 4-player game with 30 s sessions, as a table sees it: one message per
+ * step of the game (grabs and leftovers edit the drop, joins the lobby), the
+ * drop keeping every card and who took it to the end, and the ranking in
+ * rank order.
+ */
+static void test_table_reads_well(void **state)
+{
+    (void)state;
+    struct harness h;
+    struct table_player tp;
+    setenv("ILLEGALD_GAME_SESSION_SECONDS", "30", 1);
+    harness_init(&h, 17);
+    unsetenv("ILLEGALD_GAME_SESSION_SECONDS");
+    tp_open(&tp, &h, "t1", 4, "standard");
+    tp.session_seconds = 30;
+    tp_play_to_end(&tp);
+    unsigned messages = harness_new_messages(&h, "t1");
+    printf("table messages in a 4-player game with 30 s sessions: %u\n", messages);
+    assert_true(messages <= 30);
+
+    /* The last word of each drop lists its 4 cards and who took each. */
+    for (unsigned drop = 1; drop <= 4; drop++) {
+        char key[32];
+        long last = -1;
+        snprintf(key, sizeof key, "g1/drop/%u", drop);
+        for (size_t i = 0; i < h.nlines; i++) {
+            const char *kind = line_str(h.lines[i], "kind");
+            struct json_object *n = line_data(h.lines[i], "drop");
+            if (kind && strcmp(kind, "drop") == 0 && n && json_object_get_int(n) == (int)drop)
+                last = (long)i;
+        }
+        assert_true(last >= 0);
+        const char *text = line_str(h.lines[last], "text");
+        char head[32];
+        snprintf(head, sizeof head, "Drop %u is over: ", drop);
+        assert_true(strncmp(text, head, strlen(head)) == 0);
+        unsigned takers = 0;
+        for (const char *p = strstr(text, "\xE2\x86\x92 t1-p"); p;
+             p = strstr(p + 1, "\xE2\x86\x92 t1-p"))
+            takers++;
+        assert_int_equal(takers, 4);
+        assert_int_equal(json_object_array_length(line_data(h.lines[last], "takers")), 4);
+    }
+
+    /* The ranking: rank order, each line numbered by its rank. */
+    long result = harness_find(&h, 0, "t1", "Game over!");
+    assert_true(result >= 0);
+    const char *line = strchr(line_str(h.lines[result], "text"), '\n');
+    int last_rank = 0, last_score = 1000;
+    for (unsigned i = 0; i < 4; i++) {
+        char user[16];
+        int rank, score;
+        assert_non_null(line);
+        assert_int_equal(sscanf(line + 1, "%d. %15s (%d)", &rank, user, &score), 3);
+        assert_true(rank >= last_rank && score <= last_score);
+        assert_int_equal(score, tp_score(&tp, user));
+        last_rank = rank;
+        last_score = score;
+        line = strchr(line + 1, '\n');
+    }
+    assert_int_equal(harness_finish(&h), 0);
+    harness_free(&h);
+}
+
+/* Waits for the daemon and checks that where got a message containing want. */
+static void expect_answer(struct harness *h, const char *channel, const char *user,
+                          const char *text, const char *where, const char *want)
+{
+    harness_message(h, channel, user, text, false);
+    size_t from = harness_sync(h);
+    if (harness_find(h, from, where, want) < 0)
+        fail_msg("after \"%s\" by %s, %s did not get \"%s\"", text, user, where, want);
+}
+
+/* Whoever writes to the bot gets an answer that helps, and every answer says
+ * what it means where it is read. */
+static void test_answers_help(void **state)
+{
+    (void)state;
+    struct harness h;
+    harness_init(&h, 18);
+    /* A stranger in a DM, whatever they write. */
+    static const char *const anything[] = {"help", "hand", "hello", "!illegal new", "vote bob"};
+    for (size_t i = 0; i < sizeof anything / sizeof *anything; i++)
+        expect_answer(&h, "dm", "stranger", anything[i], "dm:stranger", "\"!illegal new\" opens");
+    /* What the table help promises, a DM "help" keeps, for a player too. */
+    expect_answer(&h, "t1", "host", "!illegal help", "t1", "send it \"help\" there");
+    expect_answer(&h, "t1", "host", "!illegal new", "t1", "hosted by host");
+    expect_answer(&h, "dm", "host", "help", "dm:host", "This bot hosts games of Illegal");
+    expect_answer(&h, "t1", "host", "!illegal join", "t1", "Players 1/8: host");
+    expect_answer(&h, "dm", "host", "help", "dm:host", "Trading room commands");
+    /* Settings answer with their unit; stray arguments with the usage. */
+    expect_answer(&h, "t1", "host", "!illegal set session 8", "t1", "session is now 8 s.");
+    expect_answer(&h, "t1", "host", "!illegal set debate 3m", "t1", "debate is now 3 min.");
+    expect_answer(&h, "t1", "host", "!illegal status 0", "t1", "Usage: !illegal status");
+    expect_answer(&h, "dm", "host", "hand 2", "dm:host", "Usage: hand");
+    /* Joins and leaves edit the lobby: no message of their own. */
+    unsigned before = harness_new_messages(&h, "t1");
+    expect_answer(&h, "t1", "bob", "!illegal join", "t1", "Players 2/8: host, bob");
+    expect_answer(&h, "t1", "bob", "!illegal leave", "t1", "Players 1/8: host.");
+    assert_int_equal(harness_new_messages(&h, "t1"), before);
+    assert_int_equal(harness_finish(&h), 0);
+    harness_free(&h);
+}
+
 /* Same seed, same inputs: the same game, down to every score. */
 static void test_reproducible(void **state)
 {
@@ -117,7 +224,8 @@ int main(void)
         cmocka_unit_test(test_standard_4),   cmocka_unit_test(test_standard_8),
         cmocka_unit_test(test_advanced_4),   cmocka_unit_test(test_advanced_8),
         cmocka_unit_test(test_casual_4),     cmocka_unit_test(test_casual_8),
-        cmocka_unit_test(test_reproducible),
+        cmocka_unit_test(test_reproducible), cmocka_unit_test(test_table_reads_well),
+        cmocka_unit_test(test_answers_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

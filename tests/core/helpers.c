@@ -7,9 +7,16 @@
 
 void fx_setup(struct fx *f, unsigned players, enum il_variant v, uint64_t seed)
 {
+    fx_setup_tribunal(f, players, v, seed, 0);
+}
+
+void fx_setup_tribunal(struct fx *f, unsigned players, enum il_variant v, uint64_t seed,
+                       unsigned options)
+{
     struct il_config c;
     memset(f, 0, sizeof *f);
     il_config_default(&c, v);
+    c.tribunal = (uint8_t)options;
     rng_seed(&f->rng, seed);
     f->now = T0;
     assert_int_equal(il_game_setup(&f->g, &c, players, f->now, &f->rng, &f->ev), IL_OK);
@@ -127,6 +134,14 @@ struct il_action act_target(enum il_action_type type, int player, int target)
 {
     struct il_action a = act(type, player);
     a.target = (int8_t)target;
+    return a;
+}
+
+struct il_action act_vote(const struct fx *f, int player, int target)
+{
+    struct il_action a = act_target(target == IL_ABSTAINED ? IL_ACT_ABSTAIN : IL_ACT_VOTE, player,
+                                    target == IL_ABSTAINED ? IL_NOBODY : target);
+    a.number = f->g.case_index;
     return a;
 }
 

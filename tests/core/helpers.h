@@ -26,6 +26,10 @@ struct fx {
 /* Sets up a game with the variant's default timers; fails the test on error. */
 void fx_setup(struct fx *f, unsigned players, enum il_variant v, uint64_t seed);
 
+/* fx_setup() with tribunal options (enum il_tribunal_option bits). */
+void fx_setup_tribunal(struct fx *f, unsigned players, enum il_variant v, uint64_t seed,
+                       unsigned options);
+
 /* Applies a at f->now with fresh events. A refusal must leave game, rng and
  * events untouched; an accepted action must pass il_game_check(). */
 enum il_error fx_apply(struct fx *f, const struct il_action *a);
@@ -56,6 +60,8 @@ struct il_action act(enum il_action_type type, int player);
 struct il_action act_offer(int from, int to, const struct il_bundle *give,
                            const struct il_bundle *ask);
 struct il_action act_target(enum il_action_type type, int player, int target);
+/* A vote by player on the case being judged; target IL_ABSTAINED abstains. */
+struct il_action act_vote(const struct fx *f, int player, int target);
 struct il_action act_offer_id(enum il_action_type type, int player, uint32_t id);
 struct il_action act_grab(int player, unsigned res);
 struct il_action act_gm(enum il_action_type type);

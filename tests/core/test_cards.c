@@ -66,7 +66,7 @@ static void variant_timer_phase_ids(void **state)
     assert_null(il_timer_id(IL_TIMERS));
     assert_int_equal(il_timer_from_id("nap"), -1);
 
-    static const char *const phases[] = {"dealing", "drop-reveal", "drop-grab",
+    static const char *const phases[] = {"dealing", "drop-reveal", "drop-grab", "tribunal-hold",
                                          "debate",  "vote",        "over"};
     for (unsigned p = 0; p <= IL_PHASE_OVER; p++)
         assert_string_equal(il_phase_id((enum il_phase)p), phases[p]);

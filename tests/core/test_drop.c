@@ -105,18 +105,24 @@ static void grab_rules(void **state)
     fx_refuse(&f, &a, IL_ERR_PAUSED);
 }
 
-static void drop_ends_when_everyone_has_a_card(void **state)
+static void drop_ends_when_no_choice_is_left(void **state)
 {
     (void)state;
     struct fx f;
     fx_setup(&f, 5, IL_VARIANT_STANDARD, 23);
     fx_until(&f, IL_PHASE_DROP_GRAB, 1);
-    for (int s = 0; s < 5; s++) {
+    uint8_t last = f.g.drop_cards[4];
+    for (int s = 0; s < 4; s++) {
         struct il_action a = act_grab(s, f.g.drop_cards[s]);
         fx_ok(&f, &a);
-        if (s < 4)
+        if (s < 3)
             assert_int_equal(f.g.phase, IL_PHASE_DROP_GRAB);
     }
+    /* One player waits, one card is left: it is theirs at once. */
+    const struct il_event *left = fx_event(&f, IL_EV_LEFTOVER, 0);
+    assert_non_null(left);
+    assert_int_equal(left->player, 4);
+    assert_int_equal(left->resource, last);
     assert_int_equal(f.g.phase, IL_PHASE_DEALING);
     assert_int_equal(f.g.session, 2);
     const struct il_event *e = fx_event(&f, IL_EV_DROP_DONE, 0);
@@ -126,7 +132,7 @@ static void drop_ends_when_everyone_has_a_card(void **state)
     assert_non_null(e);
     assert_int_equal(e->number, 2);
     assert_int_equal(e->deadline, f.now + 180000);
-    assert_int_equal(fx_count(&f, IL_EV_LEFTOVER), 0);
+    assert_int_equal(fx_count(&f, IL_EV_LEFTOVER), 1);
     for (unsigned s = 0; s < 5; s++)
         assert_int_equal(resources_held(&f.g, s), 7);
     assert_int_equal(f.g.drop_count, 0);
@@ -270,7 +276,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reveal_one_by_one),
         cmocka_unit_test(grab_rules),
-        cmocka_unit_test(drop_ends_when_everyone_has_a_card),
+        cmocka_unit_test(drop_ends_when_no_choice_is_left),
         cmocka_unit_test(leftovers_when_the_window_closes),
         cmocka_unit_test(grab_outside_a_drop),
         cmocka_unit_test(casual_draws_in_private),

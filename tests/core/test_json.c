@@ -72,10 +72,11 @@ static struct json_object *sample(struct fx *f)
 {
     fx_setup(f, 5, IL_VARIANT_STANDARD, 72);
     fx_until(f, IL_PHASE_VOTE, 0);
-    struct il_action a = act_target(IL_ACT_VOTE, 0, 1);
+    struct il_action a = act_vote(f, 0, 1);
     fx_ok(f, &a);
     fx_tick(f);
     fx_until(f, IL_PHASE_VOTE, 0);
+    a = act_vote(f, 0, 1);
     fx_ok(f, &a);
     struct json_object *j = il_game_to_json(&f->g);
     assert_non_null(j);
@@ -105,7 +106,7 @@ static void missing_fields(void **state)
     static const char *const keys[] = {
         "format",  "config", "nplayers", "in_play",       "players",          "phase",
         "session", "drops",  "deadline", "paused",        "paused_remaining", "drop",
-        "discard", "offers", "cases",    "next_offer_id", "case_index"};
+        "discard", "offers", "cases",    "next_offer_id", "case_index",       "tribunal_at"};
     struct fx f;
     for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         struct json_object *j = sample(&f);
@@ -114,7 +115,7 @@ static void missing_fields(void **state)
         json_object_put(j);
     }
     static const char *const player_keys[] = {"active", "dealer",  "buyer", "extra",
-                                              "hand",   "grabbed", "vote",  "score"};
+                                              "hand",   "grabbed", "votes", "score"};
     for (unsigned i = 0; i < sizeof player_keys / sizeof player_keys[0]; i++) {
         struct json_object *j = sample(&f);
         json_object_object_del(json_object_array_get_idx(at(j, "players"), 2), player_keys[i]);
@@ -124,6 +125,10 @@ static void missing_fields(void **state)
     struct json_object *j = sample(&f);
     json_object_object_del(at(at(j, "config"), "timers"), "vote");
     expect_corrupt(j, "no vote timer");
+    json_object_put(j);
+    j = sample(&f);
+    json_object_object_del(at(j, "config"), "tribunal");
+    expect_corrupt(j, "no tribunal options");
     json_object_put(j);
     expect_corrupt(NULL, "nothing");
     j = json_object_new_array();
@@ -168,7 +173,7 @@ static void bad_values(void **state)
     json_object_put(j);
 
     j = sample(&f);
-    set(j, "format", json_object_new_int(2));
+    set(j, "format", json_object_new_int(3));
     expect_corrupt(j, "a future format");
     json_object_put(j);
 
@@ -190,14 +195,31 @@ static void bad_values(void **state)
 
     j = sample(&f);
     p = json_object_array_get_idx(at(j, "players"), 0);
-    set(p, "vote", json_object_new_int(0));
+    json_object_array_put_idx(at(p, "votes"), 1, json_object_new_int(0));
     expect_corrupt(j, "a vote for oneself");
     json_object_put(j);
 
     j = sample(&f);
     p = json_object_array_get_idx(at(j, "players"), 0);
-    set(p, "vote", json_object_new_int(8));
+    json_object_array_put_idx(at(p, "votes"), 1, json_object_new_int(8));
     expect_corrupt(j, "a vote out of range");
+    json_object_put(j);
+
+    j = sample(&f);
+    p = json_object_array_get_idx(at(j, "players"), 0);
+    json_object_array_put_idx(at(p, "votes"), 2, json_object_new_int(3));
+    expect_corrupt(j, "a vote on a case not yet open");
+    json_object_put(j);
+
+    j = sample(&f);
+    set(at(j, "config"), "tribunal", json_object_new_array());
+    json_object_array_add(at(at(j, "config"), "tribunal"), json_object_new_string("hurry"));
+    expect_corrupt(j, "an unknown tribunal option");
+    json_object_put(j);
+
+    j = sample(&f);
+    set(j, "tribunal_at", json_object_new_int64(5000000));
+    expect_corrupt(j, "a schedule during the tribunal");
     json_object_put(j);
 
     j = sample(&f);
@@ -237,6 +259,31 @@ static void bad_values(void **state)
     p = json_object_array_get_idx(at(j, "players"), 0);
     set(at(p, "hand"), il_card_id(f.g.players[0].dealer), json_object_new_int(300));
     expect_corrupt(j, "300 cards of a kind");
+    json_object_put(j);
+}
+
+/* A game stored before format 2 kept one vote, on the case being judged. */
+static void reads_format_1(void **state)
+{
+    (void)state;
+    struct fx f;
+    struct json_object *j = sample(&f);
+    set(j, "format", json_object_new_int(1));
+    json_object_object_del(j, "tribunal_at");
+    json_object_object_del(at(j, "config"), "tribunal");
+    for (unsigned s = 0; s < 5; s++) {
+        struct json_object *p = json_object_array_get_idx(at(j, "players"), s);
+        int v = f.g.players[s].votes[f.g.case_index];
+        json_object_object_del(p, "votes");
+        set(p, "vote", json_object_new_int(v));
+    }
+    struct il_game g;
+    assert_int_equal(il_game_from_json(&g, j), IL_OK);
+    assert_int_equal(g.config.tribunal, 0);
+    assert_int_equal(g.players[0].votes[g.case_index], 1);
+    for (unsigned s = 0; s < 5; s++)
+        for (unsigned k = 0; k < g.case_index; k++)
+            assert_int_equal(g.players[s].votes[k], IL_NOBODY);
     json_object_put(j);
 }
 
@@ -309,6 +356,7 @@ int main(void)
         cmocka_unit_test(round_trip_of_a_fresh_and_a_paused_game),
         cmocka_unit_test(missing_fields),
         cmocka_unit_test(bad_values),
+        cmocka_unit_test(reads_format_1),
         cmocka_unit_test(duplicated_cards),
         cmocka_unit_test(drop_cards_taken_beyond_the_grabs),
     };

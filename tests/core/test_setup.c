@@ -220,7 +220,7 @@ static void same_seed_same_play(void **state)
         /* The same actions, including drops and verdicts that draw from the rng. */
         while (a.g.phase != IL_PHASE_OVER) {
             if (a.g.phase == IL_PHASE_VOTE) {
-                struct il_action vote = act_target(IL_ACT_VOTE, 0, 1);
+                struct il_action vote = act_vote(&a, 0, 1);
                 fx_ok(&a, &vote);
                 fx_ok(&b, &vote);
             }

@@ -7,7 +7,7 @@
 
 static void vote(struct fx *f, int voter, int target)
 {
-    struct il_action a = act_target(IL_ACT_VOTE, voter, target);
+    struct il_action a = act_vote(f, voter, target);
     fx_ok(f, &a);
 }
 
@@ -42,9 +42,9 @@ static void tribunal_opens_after_the_last_session(void **state)
     assert_int_equal(e->deadline, f.now + 60000);
     assert_int_equal(f.g.phase, IL_PHASE_DEBATE);
 
-    struct il_action a = act_target(IL_ACT_VOTE, 0, 1);
+    struct il_action a = act_vote(&f, 0, 1);
     fx_refuse(&f, &a, IL_ERR_WRONG_PHASE);
-    a = act(IL_ACT_ABSTAIN, 0);
+    a = act_vote(&f, 0, IL_ABSTAINED);
     fx_refuse(&f, &a, IL_ERR_WRONG_PHASE);
 
     fx_tick(&f);
@@ -61,17 +61,17 @@ static void vote_rules(void **state)
     struct fx f;
     fx_setup(&f, 5, IL_VARIANT_STANDARD, 32);
     fx_until(&f, IL_PHASE_VOTE, 0);
-    struct il_action a = act_target(IL_ACT_VOTE, 0, 0);
+    struct il_action a = act_vote(&f, 0, 0);
     fx_refuse(&f, &a, IL_ERR_SELF_VOTE);
-    a = act_target(IL_ACT_VOTE, 0, 5);
+    a = act_vote(&f, 0, 5);
     fx_refuse(&f, &a, IL_ERR_NOT_A_PLAYER);
-    a = act_target(IL_ACT_VOTE, 0, IL_NOBODY);
+    a = act_vote(&f, 0, IL_NOBODY);
     fx_refuse(&f, &a, IL_ERR_NOT_A_PLAYER);
-    a = act_target(IL_ACT_VOTE, IL_GM, 1);
+    a = act_vote(&f, IL_GM, 1);
     fx_refuse(&f, &a, IL_ERR_NOT_A_PLAYER);
-    a = act_target(IL_ACT_VOTE, 5, 1);
+    a = act_vote(&f, 5, 1);
     fx_refuse(&f, &a, IL_ERR_NOT_A_PLAYER);
-    a = act(IL_ACT_ABSTAIN, 6);
+    a = act_vote(&f, 6, IL_ABSTAINED);
     fx_refuse(&f, &a, IL_ERR_NOT_A_PLAYER);
 
     vote(&f, 0, 1);
@@ -81,20 +81,20 @@ static void vote_rules(void **state)
     assert_int_equal(f.ev.v[0].player, 0);
     assert_int_equal(f.ev.v[0].target, 1);
     assert_int_equal(f.ev.v[0].number, f.g.case_index);
-    assert_int_equal(f.g.players[0].vote, 1);
+    assert_int_equal(f.g.players[0].votes[f.g.case_index], 1);
     vote(&f, 0, 2); /* changed */
-    assert_int_equal(f.g.players[0].vote, 2);
-    a = act(IL_ACT_ABSTAIN, 0);
+    assert_int_equal(f.g.players[0].votes[f.g.case_index], 2);
+    a = act_vote(&f, 0, IL_ABSTAINED);
     fx_ok(&f, &a);
     assert_int_equal(f.ev.v[0].audience, 0);
     assert_int_equal(f.ev.v[0].target, IL_NOBODY);
-    assert_int_equal(f.g.players[0].vote, IL_NOBODY);
+    assert_int_equal(f.g.players[0].votes[f.g.case_index], IL_ABSTAINED);
 
     struct il_action pause = act_gm(IL_ACT_PAUSE);
     fx_ok(&f, &pause);
-    a = act_target(IL_ACT_VOTE, 0, 1);
+    a = act_vote(&f, 0, 1);
     fx_refuse(&f, &a, IL_ERR_PAUSED);
-    a = act(IL_ACT_ABSTAIN, 0);
+    a = act_vote(&f, 0, IL_ABSTAINED);
     fx_refuse(&f, &a, IL_ERR_PAUSED);
 }
 
@@ -127,7 +127,7 @@ static void most_votes_convicts(void **state)
     assert_non_null(e);
     assert_memory_equal(&e->cards, &hand, sizeof hand);
     for (unsigned s = 0; s < 5; s++)
-        assert_int_equal(f.g.players[s].vote, IL_NOBODY);
+        assert_int_equal(f.g.players[s].votes[f.g.case_index], IL_NOBODY);
 
     e = fx_event(&f, IL_EV_CASE_OPENED, 0);
     assert_non_null(e);
@@ -219,6 +219,202 @@ static void advanced_judges_single_cards(void **state)
     assert_int_equal(cases, 12);
 }
 
+/* Ticks through the last session; the tribunal is due next. */
+static void end_sessions(struct fx *f)
+{
+    fx_until(f, IL_PHASE_DEALING, 5);
+    fx_tick(f);
+}
+
+static void hold_waits_for_the_gm(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_setup_tribunal(&f, 5, IL_VARIANT_STANDARD, 40, IL_TRIBUNAL_HOLD);
+    end_sessions(&f);
+    const struct il_event *e = fx_event(&f, IL_EV_TRIBUNAL_HELD, 0);
+    assert_non_null(e);
+    assert_int_equal(e->audience, IL_PUBLIC);
+    assert_int_equal(e->deadline, 0);
+    assert_int_equal(fx_count(&f, IL_EV_TRIBUNAL_OPENED), 0);
+    assert_int_equal(f.g.phase, IL_PHASE_HOLD);
+    assert_int_equal(il_game_deadline(&f.g), 0);
+
+    /* Time alone does not open it, and its clock is not a timer. */
+    f.now += 30LL * 24 * 3600 * 1000;
+    struct il_action a = act(IL_ACT_TICK, 0);
+    fx_ok(&f, &a);
+    assert_int_equal(f.ev.n, 0);
+    a = act_gm(IL_ACT_PAUSE);
+    fx_refuse(&f, &a, IL_ERR_WRONG_PHASE);
+    a = act_gm(IL_ACT_EXTEND);
+    a.ms = 60000;
+    fx_refuse(&f, &a, IL_ERR_WRONG_PHASE);
+    a = act_vote(&f, 0, 1);
+    fx_refuse(&f, &a, IL_ERR_WRONG_PHASE);
+
+    a = act_gm(IL_ACT_NEXT);
+    fx_ok(&f, &a);
+    assert_non_null(fx_event(&f, IL_EV_TRIBUNAL_OPENED, 0));
+    assert_int_equal(f.g.phase, IL_PHASE_DEBATE);
+}
+
+static struct il_action schedule(int64_t at)
+{
+    struct il_action a = act_gm(IL_ACT_SCHEDULE);
+    a.at = at;
+    return a;
+}
+
+static void the_gm_schedules_the_tribunal(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_setup(&f, 5, IL_VARIANT_STANDARD, 41);
+    int64_t day = 24LL * 3600 * 1000, at = f.now + day;
+    struct il_action a = schedule(f.now);
+    fx_refuse(&f, &a, IL_ERR_BAD_TIMER);
+    a = schedule(f.now + 8 * day);
+    fx_refuse(&f, &a, IL_ERR_BAD_TIMER);
+    a = schedule(at);
+    fx_ok(&f, &a);
+    const struct il_event *e = fx_event(&f, IL_EV_TRIBUNAL_SCHEDULED, 0);
+    assert_non_null(e);
+    assert_int_equal(e->audience, IL_PUBLIC);
+    assert_int_equal(e->deadline, at);
+    assert_int_equal(f.g.tribunal_at, at);
+
+    /* With a time set, the tribunal waits for it even without the hold option. */
+    end_sessions(&f);
+    e = fx_event(&f, IL_EV_TRIBUNAL_HELD, 0);
+    assert_non_null(e);
+    assert_int_equal(e->deadline, at);
+    assert_int_equal(il_game_deadline(&f.g), at);
+    /* Moved during the hold, then cleared, then set again. */
+    a = schedule(at + 1000);
+    fx_ok(&f, &a);
+    assert_int_equal(il_game_deadline(&f.g), at + 1000);
+    a = schedule(0);
+    fx_ok(&f, &a);
+    assert_int_equal(fx_event(&f, IL_EV_TRIBUNAL_SCHEDULED, 0)->deadline, 0);
+    assert_int_equal(il_game_deadline(&f.g), 0);
+    a = schedule(at);
+    fx_ok(&f, &a);
+    fx_tick(&f);
+    assert_int_equal(f.now, at);
+    assert_non_null(fx_event(&f, IL_EV_TRIBUNAL_OPENED, 0));
+    assert_int_equal(f.g.tribunal_at, 0);
+    a = schedule(at + day);
+    fx_refuse(&f, &a, IL_ERR_WRONG_PHASE);
+}
+
+static void a_time_already_past_opens_at_once(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_setup_tribunal(&f, 5, IL_VARIANT_STANDARD, 42, IL_TRIBUNAL_HOLD);
+    struct il_action a = schedule(f.now + 60000);
+    fx_ok(&f, &a);
+    end_sessions(&f);
+    assert_int_equal(fx_count(&f, IL_EV_TRIBUNAL_HELD), 0);
+    assert_non_null(fx_event(&f, IL_EV_TRIBUNAL_OPENED, 0));
+}
+
+static void votes_during_the_debate(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_setup_tribunal(&f, 5, IL_VARIANT_STANDARD, 43, IL_TRIBUNAL_VOTE_IN_DEBATE);
+    fx_until(&f, IL_PHASE_DEBATE, 0);
+    vote(&f, 0, 2);
+    vote(&f, 1, 2);
+    struct il_action a = act_vote(&f, 3, 1);
+    a.number = 1; /* not open yet */
+    fx_refuse(&f, &a, IL_ERR_NO_SUCH_CASE);
+    fx_tick(&f); /* the vote opens; the votes cast stand */
+    assert_int_equal(f.g.phase, IL_PHASE_VOTE);
+    assert_int_equal(f.g.players[0].votes[0], 2);
+    fx_tick(&f);
+    assert_int_equal(fx_event(&f, IL_EV_VERDICT, 0)->target, 2);
+    /* The verdict is kept in the votes, for the record. */
+    assert_int_equal(f.g.players[1].votes[0], 2);
+    assert_int_equal(f.g.players[1].votes[1], IL_NOBODY);
+}
+
+static void a_vote_closes_once_everyone_voted(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_setup_tribunal(&f, 5, IL_VARIANT_STANDARD, 44,
+                      IL_TRIBUNAL_VOTE_IN_DEBATE | IL_TRIBUNAL_CLOSE_EARLY);
+    fx_until(&f, IL_PHASE_DEBATE, 0);
+    int64_t opened = f.now;
+    vote(&f, 0, 1);
+    vote(&f, 1, 0);
+    vote(&f, 2, 1);
+    struct il_action a = act_vote(&f, 3, IL_ABSTAINED);
+    fx_ok(&f, &a);
+    assert_int_equal(fx_count(&f, IL_EV_VERDICT), 0);
+    vote(&f, 4, 1); /* the last one: judged at once, during the debate */
+    const struct il_event *e = fx_event(&f, IL_EV_VERDICT, 0);
+    assert_non_null(e);
+    assert_int_equal(e->number, 0);
+    assert_int_equal(e->target, 1);
+    assert_int_equal(e->abstentions, 1);
+    assert_int_equal(f.now, opened);
+    e = fx_event(&f, IL_EV_CASE_OPENED, 0);
+    assert_non_null(e);
+    assert_int_equal(e->number, 1);
+
+    /* A kick that leaves only voters behind closes the vote too. */
+    vote(&f, 0, 2);
+    vote(&f, 1, 2);
+    vote(&f, 2, 0);
+    vote(&f, 3, 2);
+    struct il_action k = act_target(IL_ACT_KICK, IL_GM, 4);
+    fx_ok(&f, &k);
+    e = fx_event(&f, IL_EV_VERDICT, 0);
+    assert_non_null(e);
+    assert_int_equal(e->number, 1);
+    assert_int_equal(e->target, 2);
+}
+
+static void parallel_cases_are_judged_together(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_setup_tribunal(&f, 4, IL_VARIANT_STANDARD, 45, IL_TRIBUNAL_PARALLEL);
+    end_sessions(&f);
+    assert_int_equal(fx_count(&f, IL_EV_CASE_OPENED), 4);
+    for (unsigned k = 0; k < 4; k++) {
+        const struct il_event *e = fx_event(&f, IL_EV_CASE_OPENED, k);
+        assert_int_equal(e->number, k);
+        assert_int_equal(e->deadline, f.now + 60000);
+    }
+    fx_tick(&f);
+    assert_int_equal(fx_count(&f, IL_EV_VOTE_OPENED), 4);
+    assert_int_equal(f.g.phase, IL_PHASE_VOTE);
+    /* Each case has its own votes: seat 1 is convicted of case 2 only. */
+    for (int s = 0; s < 4; s++) {
+        struct il_action a = act_vote(&f, s, s == 1 ? 0 : 1);
+        a.number = 2;
+        fx_ok(&f, &a);
+        assert_int_equal(f.ev.v[0].number, 2);
+    }
+    struct il_action a = act_vote(&f, 0, 1);
+    a.number = 4;
+    fx_refuse(&f, &a, IL_ERR_NO_SUCH_CASE);
+    fx_tick(&f);
+    assert_int_equal(fx_count(&f, IL_EV_VERDICT), 4);
+    for (unsigned k = 0; k < 4; k++) {
+        const struct il_event *e = fx_event(&f, IL_EV_VERDICT, k);
+        assert_int_equal(e->number, k);
+        assert_int_equal(e->target, k == 2 ? 1 : IL_NOBODY);
+    }
+    assert_int_equal(f.g.phase, IL_PHASE_OVER);
+    assert_int_equal(f.ev.v[f.ev.n - 1].type, IL_EV_GAME_OVER);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +424,12 @@ int main(void)
         cmocka_unit_test(tie_or_no_votes_discards),
         cmocka_unit_test(one_player_takes_several_cases),
         cmocka_unit_test(advanced_judges_single_cards),
+        cmocka_unit_test(hold_waits_for_the_gm),
+        cmocka_unit_test(the_gm_schedules_the_tribunal),
+        cmocka_unit_test(a_time_already_past_opens_at_once),
+        cmocka_unit_test(votes_during_the_debate),
+        cmocka_unit_test(a_vote_closes_once_everyone_voted),
+        cmocka_unit_test(parallel_cases_are_judged_together),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

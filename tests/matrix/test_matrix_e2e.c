@@ -353,9 +353,11 @@ static void handle_table(struct game *g, struct json_object *ev, const char *typ
     if (strncmp(body, "Drop ", 5) == 0 && drop_of && jget(g->drops, drop_of) &&
         !strstr(body, "Grab one now") && once(g, "reveal:%s", jstr(ev, "event_id")))
         host_next(g); /* show the next card */
-    if (strstr(body, " grabs ") && once(g, "grabbed:%d", g->drop_no))
+    if (strstr(body, "\xE2\x86\x92 ") && once(g, "grabbed:%d", g->drop_no))
         host_next(g); /* end the grab */
-    if (sscanf(body, "Case %d of", &k) == 1 && k == g->kill_at_case && g->kills == 0) {
+    const char *kase = strncmp(body, "Case ", 5) == 0 ? body : strstr(body, "\nCase ");
+    if (kase && sscanf(kase + (*kase == '\n'), "Case %d of", &k) == 1 && k == g->kill_at_case &&
+        g->kills == 0) {
         /* The daemon dies during a debate; its deadline passes while it is down. */
         daemon_stop(g->e, SIGKILL);
         g->kills++;
@@ -377,7 +379,7 @@ static void handle_dm(struct game *g, struct json_object *ev, const char *type, 
         if (!b || !json_object_is_type(b, json_type_string) || !once(g, "voted:%s", ballot))
             return;
         int c = 0;
-        assert_int_equal(sscanf(json_object_get_string(b), "Vote on case %d", &c), 1);
+        assert_int_equal(sscanf(json_object_get_string(b), "Your ballot for case %d", &c), 1);
         const char *target = g->players[target_of(g, (unsigned)p, c)];
         if (p % 2 == 0) {
             char key[32];
@@ -396,8 +398,14 @@ static void handle_dm(struct game *g, struct json_object *ev, const char *type, 
         jget(jget(content, "m.relates_to"), "rel_type"))
         return;
     int c = 0;
-    if (sscanf(body, "Vote on case %d", &c) == 1) {
+    if (sscanf(body, "Your ballot for case %d", &c) == 1) {
         assert_false(g->poll);
+        /* The ballot mentions its voter, and only them. */
+        struct json_object *ids = jget(jget(content, "m.mentions"), "user_ids");
+        assert_non_null(ids);
+        assert_int_equal(json_object_array_length(ids), 1);
+        assert_string_equal(json_object_get_string(json_object_array_get_idx(ids, 0)),
+                            g->players[p]);
         json_object_object_add(g->done, jstr(ev, "event_id"), json_object_new_string(body));
     } else if (strncmp(body, "Your vote on case ", 18) == 0) {
         /* The number in this text is not checked: the vote open at the table is the one. */
@@ -546,7 +554,7 @@ static void test_games_4_and_8_players(void **state)
     assert_int_equal(g8.grabs, 4);
     assert_int_equal(g4.votes, 4 * 4);
     assert_int_equal(g8.votes, 8 * 8);
-    assert_int_equal(count_bot_text(e, g8.room, " grabs "), 4);
+    assert_int_equal(count_bot_text(e, g8.room, " is over: "), 4);
     assert_int_equal(count_bot_text(e, g8.room, "Verdict on case"), 8);
     assert_int_equal(count_bot_text(e, g4.room, "Game over!"), 1);
     assert_int_equal(count_bot_text(e, g8.room, "Game over!"), 1);
@@ -579,7 +587,7 @@ static void test_poll_mode_game(void **state)
     json_object_put(starts);
     json_object_put(ends);
     /* No private ballots in poll mode. */
-    assert_int_equal(count_bot_text(e, NULL, "Vote on case"), 0);
+    assert_int_equal(count_bot_text(e, NULL, "Your ballot for case"), 0);
     game_free(&g);
     e2e_close(e);
 }
@@ -599,8 +607,8 @@ static char *play_seeded(int kill_at_case, bool kill_after_grab, int *kills)
     play_to_end(games, 1, GAME_MS);
     *kills = g.kills;
     /* Nothing was replayed: one join each, one grab per drop, one verdict per case. */
-    assert_int_equal(count_bot_text(e, g.room, "joins game"), 4);
-    assert_int_equal(count_bot_text(e, g.room, " grabs "), 4);
+    assert_int_equal(count_bot_text(e, g.room, "Players 4/8"), 1);
+    assert_int_equal(count_bot_text(e, g.room, " is over: "), 4);
     assert_int_equal(count_bot_text(e, g.room, "Verdict on case"), 4);
     assert_int_equal(count_bot_text(e, g.room, "Game over!"), 1);
     assert_int_equal(hs_count(e->hs, "POST /_matrix/client/v3/createRoom"), 4);

@@ -80,7 +80,7 @@ static void pick_from_hand(struct sim *s, const struct il_bundle *hand, unsigned
 
 static void fuzz(struct sim *s, struct il_action *a)
 {
-    a->type = (enum il_action_type)rng_below(&s->pick, IL_ACT_SET_TIMER + 3);
+    a->type = (enum il_action_type)rng_below(&s->pick, IL_ACT_SCHEDULE + 3);
     a->player = chance(s, 300) ? IL_GM : (int8_t)((int)rng_below(&s->pick, 12) - 2);
     if ((a->type == IL_ACT_END || a->type == IL_ACT_KICK) && a->player == IL_GM)
         a->player = 0; /* keep games going: the GM ends or kicks on purpose only */
@@ -94,6 +94,21 @@ static void fuzz(struct sim *s, struct il_action *a)
     a->timer = (enum il_timer)rng_below(&s->pick, IL_TIMERS + 1);
     a->ms = chance(s, 100) ? IL_TIMER_MAX_MS + 1 - (int64_t)rng_below(&s->pick, 3)
                            : (int64_t)rng_below(&s->pick, 4000000) - 2000000;
+    a->number = (uint8_t)rng_below(&s->pick, IL_MAX_CASES + 2);
+    a->at = chance(s, 100) ? 0 : s->now + (int64_t)rng_below(&s->pick, 4000000) - 2000000;
+}
+
+/* A vote on a case that is open now, or now and then on one that is not. */
+static void choose_vote(struct sim *s, struct il_action *a)
+{
+    const struct il_game *g = &s->g;
+    a->type = chance(s, 100) ? IL_ACT_ABSTAIN : IL_ACT_VOTE;
+    a->target = chance(s, 20) ? a->player : (int8_t)random_other(s, a->player);
+    a->number = g->case_index;
+    if (g->config.tribunal & IL_TRIBUNAL_PARALLEL)
+        a->number = (uint8_t)(g->case_index + rng_below(&s->pick, g->ncases - g->case_index));
+    if (chance(s, 20))
+        a->number = (uint8_t)rng_below(&s->pick, IL_MAX_CASES + 1);
 }
 
 static void tick_to_deadline(struct sim *s, struct il_action *a)
@@ -135,6 +150,9 @@ static bool choose_gm(struct sim *s, struct il_action *a)
         a->target = (int8_t)random_active(s);
     } else if (r < 462) {
         a->type = IL_ACT_END;
+    } else if (r < 480) {
+        a->type = IL_ACT_SCHEDULE;
+        a->at = chance(s, 200) ? 0 : s->now + (int64_t)rng_below(&s->pick, 1200000) - 60000;
     } else {
         return false;
     }
@@ -177,13 +195,12 @@ static void choose_play(struct sim *s, struct il_action *a)
             a->resource = (uint8_t)random_in_play(s);
         }
         break;
+    case IL_PHASE_DEBATE:
     case IL_PHASE_VOTE:
-        if (chance(s, 150)) {
+        if (chance(s, g->phase == IL_PHASE_VOTE ? 150 : 300))
             tick_to_deadline(s, a);
-        } else {
-            a->type = chance(s, 100) ? IL_ACT_ABSTAIN : IL_ACT_VOTE;
-            a->target = chance(s, 20) ? a->player : (int8_t)random_other(s, a->player);
-        }
+        else
+            choose_vote(s, a);
         break;
     default:
         if (chance(s, 50)) {
@@ -257,9 +274,9 @@ static void check_after_end(struct sim *s)
         fuzz(s, &a);
         s->ev.n = 0;
         enum il_error err = il_game_apply(&s->g, &a, s->now, &s->game_rng, &s->ev);
-        enum il_error want = a.type == IL_ACT_TICK                 ? IL_OK
-                             : (unsigned)a.type > IL_ACT_SET_TIMER ? IL_ERR_BAD_ACTION
-                                                                   : IL_ERR_GAME_OVER;
+        enum il_error want = a.type == IL_ACT_TICK                ? IL_OK
+                             : (unsigned)a.type > IL_ACT_SCHEDULE ? IL_ERR_BAD_ACTION
+                                                                  : IL_ERR_GAME_OVER;
         if (err != want || s->ev.n || memcmp(&before, &s->g, sizeof before) ||
             memcmp(&rng_before, &s->game_rng, sizeof rng_before))
             violation(s, "a finished game took an action", il_error_id(err));
@@ -283,6 +300,8 @@ uint64_t sim_play(const struct sim_opts *o, uint64_t seed, struct sim_stats *st,
 
     struct il_config cfg;
     il_config_default(&cfg, o->variant);
+    /* Every combination of tribunal options, a seed each. */
+    cfg.tribunal = (uint8_t)(seed % (1u << IL_TRIBUNAL_OPTIONS));
     char why[160];
     enum il_error err = il_game_setup(&s.g, &cfg, o->players, s.now, &s.game_rng, &s.ev);
     if (err) {

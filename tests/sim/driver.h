@@ -25,8 +25,8 @@ struct sim_stats {
     uint64_t actions;
     uint64_t rejected;
     uint64_t violations;
-    uint64_t accepted[IL_ACT_SET_TIMER + 1]; /* by action type */
-    uint64_t errors[IL_ERR_COUNT];           /* by refusal */
+    uint64_t accepted[IL_ACT_SCHEDULE + 1]; /* by action type */
+    uint64_t errors[IL_ERR_COUNT];          /* by refusal */
 };
 
 /* Plays one complete game from `seed`; adds to st. The final game goes to

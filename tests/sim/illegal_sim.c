@@ -25,12 +25,12 @@ static int usage(void)
 
 static const char *const action_names[] = {
     "tick",  "offer",  "accept", "decline", "cancel", "grab", "vote",      "abstain",
-    "pause", "resume", "extend", "next",    "end",    "kick", "set-timer",
+    "pause", "resume", "extend", "next",    "end",    "kick", "set-timer", "schedule",
 };
 
 static void print_stats(const struct sim_stats *st)
 {
-    for (unsigned t = 0; t <= IL_ACT_SET_TIMER; t++)
+    for (unsigned t = 0; t <= IL_ACT_SCHEDULE; t++)
         fprintf(stderr, "accepted %-10s %llu\n", action_names[t],
                 (unsigned long long)st->accepted[t]);
     for (unsigned e = 1; e < IL_ERR_COUNT; e++)

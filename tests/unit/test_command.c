@@ -274,10 +274,30 @@ static void test_usage_keys(void **state)
     }
     assert_string_equal(command_usage_key(CMD_OFFER), "usage.offer");
     assert_null(command_usage_key(CMD_NONE));
-    assert_null(command_usage_key(CMD_JOIN));
-    assert_null(command_usage_key(CMD_HAND));
-    assert_null(command_usage_key(CMD_DM_HELP));
     assert_null(command_usage_key((enum command_type)1000));
+    /* Every command a line can get wrong has a usage text to answer with:
+     * "!illegal status 0" must not answer "Usage: " and nothing. */
+    static const char *const words[] = {
+        "new",   "join",   "leave",  "start",   "status", "rules", "help",    "grab",
+        "pause", "resume", "extend", "next",    "kick",   "end",   "set",     "hand",
+        "offer", "offers", "accept", "decline", "cancel", "vote",  "abstain",
+    };
+    static const char *const forms[] = {"!illegal %s 0 x", "!illegal %s", "%s 0 x", "%s"};
+    unsigned usage_errors = 0;
+    for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+        for (size_t f = 0; f < sizeof forms / sizeof *forms; f++)
+            for (int in_table = 0; in_table < 2; in_table++) {
+                char line[64];
+                struct command c;
+                snprintf(line, sizeof line, forms[f], words[w]);
+                if (command_parse(line, in_table, &c) != CMD_ERR_USAGE)
+                    continue;
+                usage_errors++;
+                const char *key = command_usage_key(c.type);
+                if (!key || !catalog_text("en", key) || !catalog_text("en", key)[0])
+                    fail_msg("\"%s\" is a usage error with no usage text", line);
+            }
+    assert_true(usage_errors >= sizeof words / sizeof *words);
     /* Every parse error has its catalog text. */
     char key[32];
     for (int e = CMD_ERR_UNKNOWN; e <= CMD_ERR_TOO_LONG; e++) {

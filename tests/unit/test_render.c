@@ -97,15 +97,20 @@ struct drive {
     unsigned seen[64]; /* events rendered, by type */
 };
 
-static void render_events(struct drive *d)
+/* Renders each event on its own, the way render_events() sees them. */
+static void drive_render(struct drive *d)
 {
+    render_note(&d->g, &d->ev);
     for (unsigned i = 0; i < d->ev.n; i++) {
         const struct il_event *e = &d->ev.v[i];
         d->rec.event = e->type;
         d->rec.audience = e->audience;
         size_t before = d->rec.n;
         render_event(&d->g, e, record, &d->rec);
-        assert_true(d->rec.n > before); /* every event says something */
+        /* Every event says something, but each reveal is a line of the result
+         * and a casual drop ends without a drop message. */
+        if (e->type != IL_EV_REVEAL && !(e->type == IL_EV_DROP_DONE && !d->g.drop.count))
+            assert_true(d->rec.n > before);
         d->seen[e->type]++;
     }
 }
@@ -140,7 +145,7 @@ static void drive_start(struct drive *d, unsigned n, enum il_variant v, uint64_t
     assert_int_equal(il_game_setup(&g->state, &g->config, n, d->now, &g->rng, &d->ev), IL_OK);
     g->started = true;
     track(d);
-    render_events(d);
+    drive_render(d);
 }
 
 static void apply(struct drive *d, struct il_action a)
@@ -150,7 +155,7 @@ static void apply(struct drive *d, struct il_action a)
     if (e != IL_OK)
         fail_msg("action %d by %d: %s", (int)a.type, a.player, il_error_id(e));
     track(d);
-    render_events(d);
+    drive_render(d);
 }
 
 static void tick(struct drive *d)
@@ -236,12 +241,14 @@ static void play_full_game(struct drive *d)
             /* Seats 0, 2 and 3 vote for seat 1, seat 1 for seat 0; then seat 3
              * withdraws its vote. */
             for (int seat = 0; seat < 4; seat++) {
-                struct il_action v = {
-                    .type = IL_ACT_VOTE, .player = (int8_t)seat, .target = seat == 1 ? 0 : 1};
+                struct il_action v = {.type = IL_ACT_VOTE,
+                                      .player = (int8_t)seat,
+                                      .target = seat == 1 ? 0 : 1,
+                                      .number = s->case_index};
                 apply(d, v);
                 votes_cast++;
             }
-            struct il_action ab = {.type = IL_ACT_ABSTAIN, .player = 3};
+            struct il_action ab = {.type = IL_ACT_ABSTAIN, .player = 3, .number = s->case_index};
             apply(d, ab);
             continue;
         }
@@ -488,14 +495,35 @@ static void test_specific_texts(void **state)
     assert_non_null(s);
     assert_string_equal(s->text, "You abstain on case 1.");
 
-    /* The end reveals every active player, in public. */
-    unsigned reveals = 0;
-    for (size_t i = 0; i < d->rec.n; i++)
-        if (d->rec.v[i].event == IL_EV_REVEAL) {
-            reveals++;
-            assert_non_null(strstr(d->rec.v[i].text, " was "));
-        }
-    assert_int_equal(reveals, 4);
+    /* The result reveals every active player, in public, in rank order. */
+    s = find(d, IL_EV_GAME_OVER, NULL, 0);
+    assert_non_null(s);
+    assert_int_equal(s->kind, OUT_RESULT);
+    assert_true(strncmp(s->text, "Game over! Winner: ", 19) == 0);
+    struct json_object *reveal;
+    assert_true(json_object_object_get_ex(s->data, "reveal", &reveal));
+    assert_int_equal(json_object_array_length(reveal), 4);
+    const char *line = strchr(s->text, '\n');
+    int last_rank = 0, last_score = 1000;
+    for (size_t i = 0; i < 4; i++) {
+        struct json_object *r = json_object_array_get_idx(reveal, i), *v;
+        assert_true(json_object_object_get_ex(r, "rank", &v));
+        int rank = json_object_get_int(v);
+        assert_true(json_object_object_get_ex(r, "score", &v));
+        int score = json_object_get_int(v);
+        assert_true(rank >= last_rank && score <= last_score);
+        assert_true(rank == last_rank ? score == last_score : score < last_score);
+        last_rank = rank;
+        last_score = score;
+        /* One line per player, in the same order, naming their roles. */
+        assert_non_null(line);
+        snprintf(want, sizeof want, "\n%d. ", rank);
+        assert_true(strncmp(line, want, strlen(want)) == 0);
+        assert_non_null(strstr(line, " and The "));
+        line = strchr(line + 1, '\n');
+    }
+    assert_null(line);
+    assert_null(strstr(s->text, "Erin"));
     rec_free(&d->rec);
     free(d);
 }
@@ -550,6 +578,125 @@ static void test_render_hand_fresh(void **state)
     free(d);
 }
 
+/* Messages of one change rendered the way the dispatcher sends them. */
+static void batch(struct drive *d, struct il_action a, struct rec *out)
+{
+    d->ev.n = 0;
+    assert_int_equal(il_game_apply(&d->g.state, &a, d->now, &d->g.rng, &d->ev), IL_OK);
+    render_note(&d->g, &d->ev);
+    out->audience = IL_PUBLIC;
+    render_events(&d->g, &d->ev, record, out);
+}
+
+static unsigned count_str(const char *text, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/*
+ * A drop as the table reads it: each change is one drop edit at most, the
+ * last one lists every card and who took it, and the notices of a change are
+ * one message. The record of the drop survives the store.
+ */
+static void test_drop_record_and_batches(void **state)
+{
+    (void)state;
+    struct drive *d = calloc(1, sizeof *d);
+    struct rec r = {0};
+    assert_non_null(d);
+    drive_start(d, 4, IL_VARIANT_STANDARD, 9);
+    struct il_action tick_action = {.type = IL_ACT_TICK};
+    /* The session ends: its closing and the drop's start are one notice, then the drop. */
+    d->now = d->g.state.deadline;
+    batch(d, tick_action, &r);
+    unsigned notices = 0, drops = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        if (!r.v[i].channel)
+            continue;
+        if (r.v[i].kind == OUT_NOTICE) {
+            notices++;
+            struct json_object *events;
+            assert_true(json_object_object_get_ex(r.v[i].data, "events", &events));
+            assert_int_equal(json_object_array_length(events), 2);
+            assert_non_null(strchr(r.v[i].text, '\n'));
+            assert_int_equal(drops, 0); /* the notice comes first */
+        } else if (r.v[i].kind == OUT_DROP) {
+            drops++;
+        }
+    }
+    assert_int_equal(notices, 1);
+    assert_int_equal(drops, 1);
+    while (d->g.state.phase == IL_PHASE_DROP_REVEAL) {
+        d->now = d->g.state.deadline;
+        batch(d, tick_action, &r);
+    }
+    assert_int_equal(d->g.state.phase, IL_PHASE_DROP_GRAB);
+    assert_true(d->g.drop.open);
+
+    /* Bob grabs the first card: one edit names him. */
+    rec_free(&r);
+    struct il_action grab = {
+        .type = IL_ACT_GRAB, .player = 1, .resource = d->g.state.drop_cards[0]};
+    batch(d, grab, &r);
+    assert_int_equal(r.n, 2); /* Bob's hand, and the drop edit after the change */
+    assert_int_equal(r.v[0].kind, OUT_HAND);
+    assert_int_equal(r.v[1].kind, OUT_DROP);
+    assert_true(r.v[1].replace);
+    assert_int_equal(count_str(r.v[1].text, "\xE2\x86\x92 Bob"), 1);
+
+    /* Stored and read back, the record is the same; older records without it
+     * get the rules' drop, takers unknown; a damaged one is refused. */
+    struct json_object *j = game_to_json(&d->g);
+    static struct game back;
+    char why[128];
+    assert_int_equal(game_from_json(&back, j, why, sizeof why), 0);
+    assert_memory_equal(&back.drop, &d->g.drop, sizeof back.drop);
+    json_object_object_del(j, "drop");
+    assert_int_equal(game_from_json(&back, j, why, sizeof why), 0);
+    assert_int_equal(back.drop.count, d->g.drop.count);
+    assert_int_equal(back.drop.taker[0], GAME_DROP_UNKNOWN);
+    assert_int_equal(back.drop.taker[1], GAME_DROP_ON_TABLE);
+    json_object_put(j);
+    j = game_to_json(&d->g);
+    struct json_object *drop, *takers;
+    assert_true(json_object_object_get_ex(j, "drop", &drop));
+    assert_true(json_object_object_get_ex(drop, "takers", &takers));
+    json_object_array_put_idx(takers, 0, json_object_new_int(9));
+    assert_int_equal(game_from_json(&back, j, why, sizeof why), -1);
+    json_object_put(j);
+
+    /* The grab window ends: leftovers and the end are one last edit that keeps
+     * every card with its taker, then the next session's notice. */
+    rec_free(&r);
+    d->now = d->g.state.deadline;
+    batch(d, tick_action, &r);
+    drops = notices = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        if (!r.v[i].channel)
+            continue;
+        if (r.v[i].kind == OUT_DROP) {
+            drops++;
+            assert_true(strncmp(r.v[i].text, "Drop 1 is over: ", 16) == 0);
+            assert_int_equal(count_str(r.v[i].text, "\xE2\x86\x92 "), 4);
+            assert_int_equal(count_str(r.v[i].text, "(left over)"), 3);
+            assert_int_equal(notices, 0);
+        } else {
+            assert_int_equal(r.v[i].kind, OUT_NOTICE);
+            notices++;
+            assert_non_null(strstr(r.v[i].text, "Dealing session 2 of 5"));
+        }
+    }
+    assert_int_equal(drops, 1);
+    assert_int_equal(notices, 1);
+    assert_true(d->g.drop.done);
+    rec_free(&r);
+    rec_free(&d->rec);
+    free(d);
+}
+
 static void test_render_lobby(void **state)
 {
     (void)state;
@@ -586,14 +733,14 @@ static void test_render_fill(void **state)
     (void)state;
     char out[256];
     const char *vars[] = {"player", "Alice", "id", "g7", NULL};
-    render_fill(out, sizeof out, "en", "msg.joined", vars);
-    assert_string_equal(out, "Alice joins game g7.");
+    render_fill(out, sizeof out, "en", "msg.ended", vars);
+    assert_string_equal(out, "Game g7 was ended by Alice.");
     /* Unknown placeholders stay as they are; so does a lone brace. */
     const char *few[] = {"id", "g7", NULL};
-    render_fill(out, sizeof out, "en", "msg.joined", few);
-    assert_string_equal(out, "{player} joins game g7.");
-    render_fill(out, sizeof out, "en", "msg.joined", NULL);
-    assert_string_equal(out, "{player} joins game {id}.");
+    render_fill(out, sizeof out, "en", "msg.ended", few);
+    assert_string_equal(out, "Game g7 was ended by {player}.");
+    render_fill(out, sizeof out, "en", "msg.ended", NULL);
+    assert_string_equal(out, "Game {id} was ended by {player}.");
     /* A missing key renders as the key. */
     render_fill(out, sizeof out, "en", "msg.no-such-key", vars);
     assert_string_equal(out, "msg.no-such-key");
@@ -602,31 +749,31 @@ static void test_render_fill(void **state)
     /* A value may itself hold braces: they are not filled again. (Empty and
      * NULL values are in test_render_bugs.c.) */
     const char *odd[] = {"player", "Al", "id", "{player}", NULL};
-    render_fill(out, sizeof out, "en", "msg.joined", odd);
-    assert_string_equal(out, "Al joins game {player}.");
+    render_fill(out, sizeof out, "en", "msg.ended", odd);
+    assert_string_equal(out, "Game {player} was ended by Al.");
     /* The same placeholder twice. */
     const char *two[] = {"id", "3", NULL};
     render_fill(out, sizeof out, "en", "msg.offer-received", two);
     assert_non_null(strstr(out, "Offer #3 from {from}"));
     assert_non_null(strstr(out, "\"accept 3\" or \"decline 3\""));
 
-    /* Truncation always leaves a terminated string within len. */
+    /* Truncation always leaves a terminated string within len, even inside a value. */
     char small[8];
     memset(small, 'x', sizeof small);
-    render_fill(small, sizeof small, "en", "msg.joined", vars);
-    assert_string_equal(small, "Alice j");
+    render_fill(small, sizeof small, "en", "msg.ended", vars);
+    assert_string_equal(small, "Game g7");
     memset(small, 'x', sizeof small);
-    const char *big[] = {"player", "Maximilian", "id", "g7", NULL};
-    render_fill(small, sizeof small, "en", "msg.joined", big);
-    assert_string_equal(small, "Maximil");
-    render_fill(small, 1, "en", "msg.joined", vars);
+    const char *big[] = {"player", "Maximilian", "id", "g123456789", NULL};
+    render_fill(small, sizeof small, "en", "msg.ended", big);
+    assert_string_equal(small, "Game g1");
+    render_fill(small, 1, "en", "msg.ended", vars);
     assert_string_equal(small, "");
-    for (size_t len = 1; len < 40; len++) {
+    for (size_t len = 1; len < 48; len++) {
         char buf[64];
         memset(buf, 'x', sizeof buf);
-        render_fill(buf, len, "en", "msg.joined", big);
+        render_fill(buf, len, "en", "msg.ended", big);
         assert_true(strlen(buf) < len);
-        assert_true(strncmp(buf, "Maximilian joins game g7.", strlen(buf)) == 0);
+        assert_true(strncmp(buf, "Game g123456789 was ended by Maximilian.", strlen(buf)) == 0);
         for (size_t k = len; k < sizeof buf; k++)
             assert_int_equal(buf[k], 'x');
     }
@@ -718,6 +865,7 @@ int main(void)
         cmocka_unit_test(test_specific_texts),
         cmocka_unit_test(test_casual_draws_in_private),
         cmocka_unit_test(test_render_hand_fresh),
+        cmocka_unit_test(test_drop_record_and_batches),
         cmocka_unit_test(test_render_lobby),
         cmocka_unit_test(test_render_fill),
         cmocka_unit_test(test_render_cards),

@@ -28,8 +28,8 @@ static void test_fill_empty_value(void **state)
         out, "Game g1 (standard): dealing session 1 of 5. Time left: 2 min. Players: Alice, Bob.");
 
     const char *null_value[] = {"player", NULL, "id", "g7", NULL};
-    render_fill(out, sizeof out, "en", "msg.joined", null_value);
-    assert_string_equal(out, " joins game g7.");
+    render_fill(out, sizeof out, "en", "msg.ended", null_value);
+    assert_string_equal(out, "Game g7 was ended by .");
 }
 
 struct last {
