@@ -118,9 +118,9 @@ static void cmd_new(struct dispatcher *d, struct platform *p, const struct inbou
     log_info("dispatch", g->id, "new %s game at %s/%s", il_variant_id(g->config.variant),
              p->ops->name, g->table);
     lobby_update(d, g);
-    char minutes[24];
-    snprintf(minutes, sizeof minutes, "%lld", (long long)(d->config->lobby_idle_seconds + 59) / 60);
-    const char *vars[] = {"id", g->id, "minutes", minutes, NULL};
+    char idle[64];
+    render_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
+    const char *vars[] = {"id", g->id, "idle", idle, NULL};
     dispatch_announce(g, "msg.lobby-expiry", vars);
     timers_rearm(d);
 }

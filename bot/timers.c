@@ -10,6 +10,7 @@
 #include "config.h"
 #include "dispatch.h"
 #include "log.h"
+#include "render.h"
 #include "store.h"
 
 /* Reminders go out this long before a deadline, only in steps long enough to
@@ -63,12 +64,12 @@ static int64_t next_due(const struct dispatcher *d)
 static bool expire_lobby(struct dispatcher *d, struct game *g)
 {
     struct game copy = *g;
-    char minutes[24];
-    snprintf(minutes, sizeof minutes, "%lld", (long long)(d->config->lobby_idle_seconds + 59) / 60);
-    const char *vars[] = {"id", copy.id, "minutes", minutes, NULL};
+    char idle[64];
+    render_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
+    const char *vars[] = {"id", copy.id, "idle", idle, NULL};
     if (dispatch_save(d, g, true) < 0)
         return false; /* the failed save counted as activity: next try one idle time on */
-    log_info("dispatch", copy.id, "lobby closed after %s idle minutes", minutes);
+    log_info("dispatch", copy.id, "lobby closed, idle for %s", idle);
     dispatch_game_drop(d, g);
     dispatch_announce(&copy, "msg.lobby-expired", vars);
     return true;
