@@ -92,6 +92,13 @@ static const struct key_def keys[] = {
     {"web", "enabled", K_BOOL, 0, OFF(web_enabled), 0, 0, NULL},
     {"web", "bind", K_STRING, F_NOSPACE, OFF(web_bind), 0, 0, NULL},
     {"web", "port", K_INT, 0, OFF(web_port), 0, 65535, NULL},
+    {"web", "hosts", K_STRING, F_OPTIONAL, OFF(web_hosts), 0, 0, NULL},
+    {"web", "max_connections", K_INT, 0, OFF(web_max_connections), 1, 65535, NULL},
+    {"web", "max_per_address", K_INT, 0, OFF(web_max_per_address), 1, 65535, NULL},
+    {"web", "hello_seconds", K_INT, 0, OFF(web_hello_seconds), 1, 3600, NULL},
+    {"web", "idle_seconds", K_INT, 0, OFF(web_idle_seconds), 1, 86400, NULL},
+    {"web", "tables_per_seat", K_INT, 0, OFF(web_tables_per_seat), 1, 256, NULL},
+    {"web", "queue_bytes", K_INT, 0, OFF(web_queue_bytes), 65536, 1 << 30, NULL},
     {"metrics", "enabled", K_BOOL, 0, OFF(metrics_enabled), 0, 0, NULL},
     {"metrics", "bind", K_STRING, F_NOSPACE, OFF(metrics_bind), 0, 0, NULL},
     {"metrics", "port", K_INT, 0, OFF(metrics_port), 0, 65535, NULL},
@@ -744,6 +751,12 @@ int config_init(struct config *c)
     c->matrix_moderator_power_level = 50;
     c->web_enabled = true;
     c->web_port = 8080;
+    c->web_max_connections = 512;
+    c->web_max_per_address = 64;
+    c->web_hello_seconds = 10;
+    c->web_idle_seconds = 120;
+    c->web_tables_per_seat = 4;
+    c->web_queue_bytes = 64 << 20;
     c->metrics_port = 9108;
     return 0;
 }

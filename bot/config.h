@@ -64,9 +64,16 @@ struct config {
     int matrix_moderator_power_level; /* default 50; 0..100 */
     char *matrix_invite_allow;        /* comma list of servers or users; empty: all */
     /* [web]: the local table */
-    bool web_enabled; /* default true when neither a Discord token nor a homeserver is set */
-    char *web_bind;   /* default "127.0.0.1" */
-    int web_port;     /* default 8080; 0 picks a free port */
+    bool web_enabled;        /* default true when neither a Discord token nor a homeserver is set */
+    char *web_bind;          /* default "127.0.0.1" */
+    int web_port;            /* default 8080; 0 picks a free port */
+    char *web_hosts;         /* comma list of Host names; NULL: bind, localhost, 127.0.0.1, ::1 */
+    int web_max_connections; /* default 512: HTTP and websocket connections at once */
+    int web_max_per_address; /* default 64: connections from one client address */
+    int web_hello_seconds;   /* default 10: a websocket's time to say hello */
+    int web_idle_seconds;    /* default 120: a silent websocket is pinged, then closed */
+    int web_tables_per_seat; /* default 4: tables a seat opened that have no game yet */
+    int web_queue_bytes;     /* default 64 MiB: output queued to all sockets together */
     /* [metrics] */
     bool metrics_enabled; /* default false */
     char *metrics_bind;   /* default "127.0.0.1" */

@@ -1,5 +1,10 @@
 /*
  * log.c - line-oriented logging to stderr or a reopenable file.
+ *
+ * A line identical to the one before it (same level, module, game and text)
+ * is counted instead of written, and the count is written as one line when a
+ * different line comes, or every LOG_REPEAT_SECONDS while the repeats go on:
+ * a library stuck on one error cannot fill the disk.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,7 +18,18 @@ static enum log_level min_level = LOG_INFO;
 static FILE *log_file;
 static char *log_path;
 
+#define LOG_REPEAT_SECONDS 10 /* how often a run of identical lines reports its count */
+
 static const char *const level_names[] = {"debug", "info", "warn", "error"};
+
+/* The last line written (without its time) and how many identical ones followed it. */
+static struct {
+    char body[1200];
+    enum log_level level;
+    char module[32];
+    unsigned long count;
+    time_t since; /* when the count was last written, or the line itself */
+} last;
 
 int log_level_parse(const char *name)
 {
@@ -62,8 +78,36 @@ int log_reopen(void)
     return 0;
 }
 
+static void stamp_now(char *stamp, size_t len, struct timespec *ts)
+{
+    struct tm tm;
+    char secs[32];
+    clock_gettime(CLOCK_REALTIME, ts);
+    gmtime_r(&ts->tv_sec, &tm);
+    strftime(secs, sizeof secs, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(stamp, len, "%s.%03ldZ", secs, ts->tv_nsec / 1000000);
+}
+
+/* Writes how many times the last line repeated since it was last reported, if any. */
+static void flush_repeats(FILE *out, const char *stamp, time_t now)
+{
+    if (last.count == 0)
+        return;
+    fprintf(out, "%s %-5s %s last line repeated %lu times\n", stamp, level_names[last.level],
+            last.module, last.count);
+    last.count = 0;
+    last.since = now;
+}
+
 void log_close(void)
 {
+    if (last.count > 0) {
+        char stamp[48];
+        struct timespec ts;
+        stamp_now(stamp, sizeof stamp, &ts);
+        flush_repeats(log_file ? log_file : stderr, stamp, ts.tv_sec);
+    }
+    last.body[0] = '\0';
     if (log_file)
         fclose(log_file);
     log_file = NULL;
@@ -77,18 +121,28 @@ void log_write(enum log_level level, const char *module, const char *game, const
         return;
     FILE *out = log_file ? log_file : stderr;
     struct timespec ts;
-    struct tm tm;
-    char stamp[32];
-    clock_gettime(CLOCK_REALTIME, &ts);
-    gmtime_r(&ts.tv_sec, &tm);
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+    char stamp[48];
+    stamp_now(stamp, sizeof stamp, &ts);
 
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    char body[sizeof last.body];
+    snprintf(body, sizeof body, "%-5s %s%s%s %s", level_names[level], module, game ? " game=" : "",
+             game ? game : "", msg);
+    if (last.body[0] && strcmp(body, last.body) == 0) {
+        last.count++;
+        if (ts.tv_sec - last.since >= LOG_REPEAT_SECONDS)
+            flush_repeats(out, stamp, ts.tv_sec);
+        return;
+    }
+    flush_repeats(out, stamp, ts.tv_sec);
+    memcpy(last.body, body, sizeof body);
+    last.level = level;
+    snprintf(last.module, sizeof last.module, "%s", module);
+    last.since = ts.tv_sec;
     /* One fprintf per line keeps lines whole when several writers share a file. */
-    fprintf(out, "%s.%03ldZ %-5s %s%s%s %s\n", stamp, ts.tv_nsec / 1000000, level_names[level],
-            module, game ? " game=" : "", game ? game : "", msg);
+    fprintf(out, "%s %s\n", stamp, body);
 }

@@ -3,6 +3,10 @@
  *
  * Lines go to stderr, or to a file that log_reopen() reopens (on SIGHUP, for
  * log rotation). Never pass a secret to these functions.
+ *
+ * A run of identical lines is written once, then as one "last line repeated N
+ * times" line when another line comes, every 10 seconds while the run lasts,
+ * and at log_close().
  */
 #ifndef BOT_LOG_H
 #define BOT_LOG_H
@@ -22,7 +26,8 @@ int log_open(const char *path);
 /* Reopens the current log file, for SIGHUP. Returns 0 or -1. */
 int log_reopen(void);
 
-/* Closes the log file, if any; lines then go to stderr. */
+/* Writes the count of a pending run of repeats, then closes the log file, if
+ * any; lines then go to stderr. */
 void log_close(void);
 
 /* Writes one line. module is a short name ("store", "discord"); game may be NULL. */

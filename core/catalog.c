@@ -321,6 +321,9 @@ static const struct entry english[] = {
      "play, use a room without encryption (encryption is chosen when a room is created and "
      "cannot be turned off) and invite the bot there. Private game messages come in an "
      "unencrypted direct chat that the bot opens with each player."},
+    {"matrix.encrypted-refuse",
+     "illegald does not host games in end-to-end encrypted rooms: it could read only part of "
+     "the table. Create a room without encryption and invite the bot there to play."},
     /* Rule errors, keyed by il_error_id(). */
     {"error.ok", "Done."},
     {"error.bad-action", "That action is not understood."},

@@ -3,6 +3,7 @@
  * stop; and the small helpers the other files share.
  */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,8 +170,7 @@ static int mx_send(struct platform *p, const struct outbound *o)
     return mx_send_outbound(m, o);
 }
 
-/* Logs in with the password and the stable device id. Returns 0 or -1. */
-static int password_login(struct mx *m)
+char *mx_login_body(struct mx *m)
 {
     struct json_object *b = json_object_new_object();
     json_object_object_add(b, "type", json_object_new_string("m.login.password"));
@@ -182,39 +182,110 @@ static int password_login(struct mx *m)
     if (m->device_id)
         json_object_object_add(b, "device_id", json_object_new_string(m->device_id));
     json_object_object_add(b, "initial_device_display_name", json_object_new_string("illegald"));
-    long status;
-    mx_http_set_token(m->http, NULL);
-    struct json_object *r =
-        mx_http_call_sync(m->http, "POST", "/_matrix/client/v3/login",
-                          json_object_to_json_string_ext(b, 0), START_TIMEOUT_MS, &status);
+    char *s = strdup(json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN));
     json_object_put(b);
-    const char *token = mx_jstr(r, "access_token");
+    return s;
+}
+
+/* Stores the session of a password login: the token is reused at the next start, because
+ * every login makes a new token and transaction ids are scoped to a token. */
+static void auth_store(struct mx *m)
+{
+    struct json_object *v = json_object_new_object();
+    json_object_object_add(v, "user_id", json_object_new_string(m->user_id));
+    json_object_object_add(v, "access_token", json_object_new_string(m->token));
+    if (m->device_id)
+        json_object_object_add(v, "device_id", json_object_new_string(m->device_id));
+    mx_state_set_json(m, "auth", v);
+    json_object_put(v);
+}
+
+int mx_login_done(struct mx *m, long status, struct json_object *answer)
+{
+    const char *token = mx_jstr(answer, "access_token");
     if (status != 200 || !token) {
-        const char *ec = mx_jstr(r, "errcode");
-        if (status == 0)
-            log_error(MOD, NULL, "cannot reach the homeserver %s to log in", m->hs);
-        else
-            log_error(MOD, NULL, "login as %s refused: HTTP %ld %s", m->user_id, status,
-                      ec ? ec : "");
-        json_object_put(r);
+        const char *ec = mx_jstr(answer, "errcode");
+        log_error(MOD, NULL, "login as %s refused: HTTP %ld %s", m->user_id, status, ec ? ec : "");
+        return -1;
+    }
+    char *t = strdup(token);
+    const char *dev = mx_jstr(answer, "device_id");
+    char *d = dev ? strdup(dev) : NULL;
+    const char *uid = mx_jstr(answer, "user_id");
+    char *u = uid ? strdup(uid) : NULL;
+    if (!t || (dev && !d) || (uid && !u)) {
+        free(t);
+        free(d);
+        free(u);
         return -1;
     }
     free(m->token);
-    m->token = strdup(token);
-    const char *dev = mx_jstr(r, "device_id");
-    if (dev && !m->device_id)
-        log_warn(MOD, NULL,
-                 "logged in as new device %s: set [matrix] device_id = %s to keep it across "
-                 "restarts",
-                 dev, dev);
-    const char *uid = mx_jstr(r, "user_id");
-    if (uid) {
+    m->token = t;
+    if (d && !m->device_id)
+        log_info(MOD, NULL, "logged in as new device %s; it is kept in the store", d);
+    if (d) {
+        free(m->device_id);
+        m->device_id = d;
+    }
+    if (u) {
         free(m->user_id);
-        m->user_id = strdup(uid);
+        m->user_id = u;
+    }
+    mx_http_set_token(m->http, m->token);
+    auth_store(m);
+    log_info(MOD, NULL, "logged in as %s (device %s)", m->user_id,
+             m->device_id ? m->device_id : "?");
+    return 0;
+}
+
+/* Logs in with the password and the stable device id. Returns 0, -1 if refused, or 1 if the
+ * homeserver cannot be reached (the asynchronous start then retries with backoff). */
+static int password_login(struct mx *m)
+{
+    char *body = mx_login_body(m);
+    if (!body)
+        return -1;
+    long status;
+    mx_http_set_token(m->http, NULL);
+    struct json_object *r = mx_http_call_sync(m->http, "POST", "/_matrix/client/v3/login", body,
+                                              START_TIMEOUT_MS, &status);
+    free(body);
+    int rc;
+    if (status == 0 || status >= 500 || status == 429) {
+        log_warn(MOD, NULL,
+                 "cannot reach the homeserver %s to log in (HTTP %ld); retrying in the "
+                 "background with backoff",
+                 m->hs, status);
+        rc = 1;
+    } else {
+        rc = mx_login_done(m, status, r);
     }
     json_object_put(r);
-    mx_http_set_token(m->http, m->token);
-    return m->token ? 0 : -1;
+    return rc;
+}
+
+void mx_token_rejected(struct mx *m, const char *where)
+{
+    if (m->phase == MX_STOPPED || m->phase == MX_FAILED || m->relogin)
+        return;
+    if (!m->password || !m->user_id) {
+        char why[160];
+        snprintf(why, sizeof(why), "the homeserver rejected the access token (%s)", where);
+        mx_fail(m, why);
+        return;
+    }
+    log_warn(MOD, NULL, "the homeserver rejected the access token (%s); logging in again", where);
+    mx_state_del(m, "auth");
+    m->relogin = true;
+    mx_call_cancel(m->sync_call);
+    m->sync_call = NULL;
+    mx_call_cancel(m->boot_call);
+    m->boot_call = NULL;
+    json_object_put(m->batch);
+    m->batch = NULL;
+    json_object_put(m->gaps);
+    m->gaps = NULL;
+    mx_sync_begin(m, true);
 }
 
 /* Checks the token once before going asynchronous, so a wrong token stops start-up with a
@@ -232,6 +303,7 @@ static int check_token(struct mx *m)
         if (m->password && m->user_id) {
             log_warn(MOD, NULL, "access token rejected (%s%s); logging in with the password",
                      ec ? ec : "HTTP 401", is_soft ? ", soft logout" : "");
+            mx_state_del(m, "auth");
             rc = password_login(m);
         } else {
             log_error(MOD, NULL, "the homeserver rejected [matrix] access_token (%s%s): %s",
@@ -252,8 +324,30 @@ static int check_token(struct mx *m)
     return rc;
 }
 
+/* With a password, the session of an earlier login of the same user is reused, also over a
+ * configured token: that login happened because the configured token was rejected. */
+static void load_auth(struct mx *m)
+{
+    if (!m->password)
+        return;
+    struct json_object *v = mx_state_get_json(m, "auth");
+    const char *uid = mx_jstr(v, "user_id"), *tok = mx_jstr(v, "access_token");
+    const char *dev = mx_jstr(v, "device_id");
+    if (uid && tok && m->user_id && strcmp(uid, m->user_id) == 0 &&
+        (!m->device_id || (dev && strcmp(dev, m->device_id) == 0))) {
+        free(m->token);
+        m->token = strdup(tok);
+        if (dev && !m->device_id)
+            m->device_id = strdup(dev);
+    }
+    json_object_put(v);
+}
+
 static void load_state(struct mx *m)
 {
+    load_auth(m);
+    mx_rooms_load(m);
+    mx_direct_load(m);
     free(m->since);
     m->since = mx_state_get(m, "since");
     char *txn = mx_state_get(m, "txn");
@@ -305,14 +399,16 @@ static int mx_start(struct platform *p)
     }
     load_state(m);
     m->order = mx_now_ms() * 1000;
+    int rc = 0;
     if (m->token) {
         mx_http_set_token(m->http, m->token);
-        if (check_token(m) != 0)
-            goto fail;
-    } else if (password_login(m) != 0) {
-        goto fail;
+        rc = check_token(m);
+    } else {
+        rc = password_login(m);
     }
-    mx_sync_begin(m);
+    if (rc < 0)
+        goto fail;
+    mx_sync_begin(m, rc > 0);
     return 0;
 fail:
     m->phase = MX_FAILED;
@@ -361,6 +457,7 @@ static void free_mx(struct mx *m)
     free(m->invite_allow);
     free(m->filter_id);
     free(m->since);
+    json_object_put(m->warned);
     mx_rooms_free(m);
     json_object_put(m->direct);
     json_object_put(m->dm_creating);
@@ -461,6 +558,7 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
     m->polls = json_object_new_object();
     m->votes = json_object_new_object();
     m->inflight = json_object_new_array();
+    m->warned = json_object_new_object();
     uv_timer_init(m->loop, &m->poll_timer);
     uv_timer_init(m->loop, &m->defer);
     uv_timer_init(m->loop, &m->dm_timer);
@@ -474,6 +572,33 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
         return NULL;
     }
     return &m->base;
+}
+
+int matrix_feed_sync(struct platform *p, const char *body, size_t len)
+{
+    struct mx *m = (struct mx *)p;
+    if (m->phase == MX_IDLE) {
+        m->http = mx_http_new(m->loop, m->hs);
+        if (!m->http)
+            return -1;
+        load_state(m);
+        if (!m->since && !(m->since = strdup("s0")))
+            return -1;
+        if (!m->filter_id && !(m->filter_id = strdup("0")))
+            return -1;
+        m->phase = MX_SYNCING;
+    }
+    if (m->phase != MX_SYNCING || m->sync_call || m->batch)
+        return -1; /* stopped, or a gap of the last batch is still being filled */
+    struct json_tokener *tok = json_tokener_new();
+    if (!tok)
+        return -1;
+    struct json_object *v = len <= INT32_MAX ? json_tokener_parse_ex(tok, body, (int)len) : NULL;
+    json_tokener_free(tok);
+    int rc = v && json_object_is_type(v, json_type_object) ? mx_sync_apply(m, v) : -1;
+    json_object_put(v);
+    mx_sync_settle(m);
+    return rc;
 }
 
 void mx_probes_after_snapshot(struct mx *m)

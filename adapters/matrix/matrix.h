@@ -28,4 +28,14 @@ struct platform_host;
 struct platform *matrix_platform_new(const struct config *cfg, const struct platform_host *host,
                                      char *err, size_t errlen);
 
+/*
+ * Hands one /sync answer body to a constructed (not started) adapter as if the
+ * homeserver had sent it after the stored sync token, through the same code
+ * as a real answer: for the fuzz target and the replay of recorded answers.
+ * What it leads to (sends, joins, gap fills) is queued on the loop and never
+ * reaches a server unless the loop runs. Returns 0, or -1 if body is not a
+ * JSON object with a next_batch.
+ */
+int matrix_feed_sync(struct platform *p, const char *body, size_t len);
+
 #endif

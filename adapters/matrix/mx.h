@@ -40,6 +40,7 @@ struct mx_room {
     struct json_object *gone;  /* user id -> true: left or banned */
     char *dm_for;              /* the player named by the bot's MX_DM_MARKER state, or NULL */
     uint64_t notice_ms;        /* when the encrypted-room notice was last sent */
+    bool dirty;                /* changed since the rooms were last stored */
 };
 
 enum mx_phase { MX_IDLE, MX_STARTING, MX_SNAPSHOT, MX_SYNCING, MX_FAILED, MX_STOPPED };
@@ -57,6 +58,9 @@ struct mx {
     struct mx_call *sync_call, *boot_call;
     char *filter_id;
     char *since;
+    bool since_stored;          /* this run resumed from a stored sync token */
+    bool relogin;               /* a login after a rejected token is under way */
+    struct json_object *warned; /* names of /sync fields already logged as malformed */
 
     struct mx_room *rooms;
     struct json_object *direct; /* m.direct: user -> [room ids] */
@@ -68,7 +72,7 @@ struct mx {
     uv_timer_t dm_timer;             /* looks again for rooms whose creation got no answer */
     uint64_t syncs_started;          /* /sync requests started, to order rechecks */
     struct json_object *probes;      /* user -> true: probe_dm waiting for a DM room */
-    struct json_object *joining;     /* room id -> true while a join runs */
+    struct json_object *joining;     /* room id -> DM user or "" while a join runs (stored) */
     struct mx_req *reqs;             /* createRoom and join calls waiting for an answer */
 
     /* Outbox, persisted one item per key (send.c): items still to PUT, in sending order. */
@@ -113,9 +117,23 @@ uint64_t mx_now_ms(void);
 void mx_fail(struct mx *m, const char *why);
 void mx_defer(struct mx *m);
 void mx_probes_after_snapshot(struct mx *m);
+/* The body of a password login with the stable device id (malloc'd JSON), or NULL. */
+char *mx_login_body(struct mx *m);
+/* Takes a login answer: keeps and stores the token and device. Returns 0, or -1 if refused. */
+int mx_login_done(struct mx *m, long status, struct json_object *answer);
+/* The homeserver answered 401 to `where`: logs in again with the password if there is one
+ * (once, however many calls saw the 401), else stops the adapter. */
+void mx_token_rejected(struct mx *m, const char *where);
 
 /* sync.c */
-void mx_sync_begin(struct mx *m);
+/* Starts the start-up chain; with login true, a password login comes first. */
+void mx_sync_begin(struct mx *m, bool login);
+/* Handles one /sync answer body (borrowed) as the batch after m->since. Returns 0, or -1 when
+ * it has no next_batch. */
+int mx_sync_apply(struct mx *m, struct json_object *body);
+/* Without a homeserver (matrix_feed_sync): applies the batch in flight without the gaps still
+ * to fetch, as when /messages fails, and cancels the next long poll. */
+void mx_sync_settle(struct mx *m);
 char *mx_filter_json(void);
 bool mx_seen(struct mx *m, const char *event_id);
 void mx_seen_add(struct mx *m, const char *event_id);
@@ -130,8 +148,18 @@ int mx_dm_ensure(struct mx *m, const char *user);
 void mx_dm_recheck(struct mx *m, bool timer);
 void mx_direct_set(struct mx *m, struct json_object *content);
 bool mx_invite_allowed(struct mx *m, const char *inviter);
-void mx_join(struct mx *m, const char *room_id);
+/* Joins a room the bot was invited to; dm_user (or NULL) names whose direct chat it is. */
+void mx_join(struct mx *m, const char *room_id, const char *dm_user);
+/* Joins again the rooms whose join a stop or crash interrupted (stored under "joining"). */
+void mx_joins_resume(struct mx *m);
 void mx_rooms_free(struct mx *m);
+/* Stores what is known of every room ("rooms") if any changed; loads it at start. */
+void mx_rooms_save(struct mx *m);
+void mx_rooms_load(struct mx *m);
+/* Loads the stored m.direct and the rooms not yet seen on the server ("direct"). */
+void mx_direct_load(struct mx *m);
+/* PUTs m.direct again if it holds rooms the server has not shown yet. */
+void mx_direct_flush(struct mx *m);
 
 /* send.c */
 int mx_outbox_push(struct mx *m, struct json_object *item);

@@ -65,6 +65,7 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
     struct json_object *content = mx_jobj(ev, "content", json_type_object);
     if (!type || !skey || !content)
         return;
+    r->dirty = true;
     if (strcmp(type, "m.room.power_levels") == 0 && !*skey) {
         json_object_put(r->power);
         r->power = json_object_get(mx_jobj(content, "users", json_type_object));
@@ -95,6 +96,81 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
     }
 }
 
+/* ---- what is known of rooms, in the store ---- */
+
+static void add_copy(struct json_object *to, const char *key, struct json_object *v)
+{
+    struct json_object *copy = NULL;
+    if (v && json_object_deep_copy(v, &copy, NULL) == 0)
+        json_object_object_add(to, key, copy);
+}
+
+void mx_rooms_save(struct mx *m)
+{
+    bool dirty = false;
+    for (struct mx_room *r = m->rooms; r; r = r->next)
+        dirty = dirty || r->dirty;
+    if (!dirty)
+        return;
+    struct json_object *all = json_object_new_object();
+    for (struct mx_room *r = m->rooms; r; r = r->next) {
+        struct json_object *o = json_object_new_object();
+        json_object_object_add(o, "joined", json_object_new_boolean(r->joined));
+        json_object_object_add(o, "encrypted", json_object_new_boolean(r->encrypted));
+        json_object_object_add(o, "users_default", json_object_new_int(r->users_default));
+        add_copy(o, "power", r->power);
+        add_copy(o, "names", r->names);
+        add_copy(o, "gone", r->gone);
+        if (r->dm_for)
+            json_object_object_add(o, "dm_for", json_object_new_string(r->dm_for));
+        json_object_object_add(all, r->id, o);
+        r->dirty = false;
+    }
+    mx_state_set_json(m, "rooms", all);
+    json_object_put(all);
+}
+
+/* Replaces a room's member object with a copy of the stored one, if it is an object. */
+static void load_obj(struct json_object **dst, struct json_object *o, const char *key)
+{
+    struct json_object *v = mx_jobj(o, key, json_type_object), *copy = NULL;
+    if (!v || json_object_deep_copy(v, &copy, NULL) != 0)
+        return;
+    json_object_put(*dst);
+    *dst = copy;
+}
+
+void mx_rooms_load(struct mx *m)
+{
+    struct json_object *all = mx_state_get_json(m, "rooms");
+    if (!all || !json_object_is_type(all, json_type_object)) {
+        if (all)
+            log_warn(MOD, NULL, "the stored rooms are not an object; ignoring them");
+        json_object_put(all);
+        return;
+    }
+    json_object_object_foreach(all, id, o)
+    {
+        struct mx_room *r = mx_room_get(m, id, true);
+        if (!r || !json_object_is_type(o, json_type_object))
+            continue;
+        struct json_object *v;
+        r->joined = (v = mx_jobj(o, "joined", json_type_boolean)) && json_object_get_boolean(v);
+        r->encrypted =
+            (v = mx_jobj(o, "encrypted", json_type_boolean)) && json_object_get_boolean(v);
+        v = mx_jobj(o, "users_default", json_type_int);
+        r->users_default = v ? json_object_get_int(v) : 0;
+        if (mx_jobj(o, "power", json_type_object))
+            load_obj(&r->power, o, "power");
+        load_obj(&r->names, o, "names");
+        load_obj(&r->gone, o, "gone");
+        const char *dm = mx_jstr(o, "dm_for");
+        free(r->dm_for);
+        r->dm_for = dm ? strdup(dm) : NULL;
+    }
+    json_object_put(all);
+}
+
 bool mx_room_is_moderator(struct mx *m, struct mx_room *r, const char *user)
 {
     int level = r->users_default;
@@ -102,6 +178,33 @@ bool mx_room_is_moderator(struct mx *m, struct mx_room *r, const char *user)
     if (v)
         level = json_object_get_int(v);
     return level >= m->mod_level;
+}
+
+/* Stores m.direct with the rooms the server has not shown yet, so that a restart knows every
+ * direct room even if its PUT was lost. */
+static void direct_store(struct mx *m)
+{
+    struct json_object *v = json_object_new_object();
+    json_object_object_add(v, "direct", json_object_get(m->direct));
+    json_object_object_add(v, "pending", json_object_get(m->direct_pending));
+    mx_state_set_json(m, "direct", v);
+    json_object_put(v);
+}
+
+void mx_direct_load(struct mx *m)
+{
+    struct json_object *v = mx_state_get_json(m, "direct");
+    struct json_object *d = mx_jobj(v, "direct", json_type_object);
+    struct json_object *p = mx_jobj(v, "pending", json_type_object);
+    if (d) {
+        json_object_put(m->direct);
+        m->direct = json_object_get(d);
+    }
+    if (p) {
+        json_object_put(m->direct_pending);
+        m->direct_pending = json_object_get(p);
+    }
+    json_object_put(v);
 }
 
 static bool list_has(struct json_object *list, const char *room)
@@ -161,6 +264,7 @@ void mx_direct_set(struct mx *m, struct json_object *content)
     }
     json_object_put(m->direct_pending);
     m->direct_pending = still;
+    direct_store(m);
 }
 
 const char *mx_dm_user(struct mx *m, const char *room_id)
@@ -234,7 +338,14 @@ static void direct_add(struct mx *m, const char *user, const char *room)
     }
     if (!list_has(pend, room))
         json_object_array_add(pend, json_object_new_string(room));
+    direct_store(m);
     direct_save(m);
+}
+
+void mx_direct_flush(struct mx *m)
+{
+    if (json_object_object_length(m->direct_pending) > 0)
+        direct_save(m);
 }
 
 static void on_dm_timer_cb(uv_timer_t *t)
@@ -247,7 +358,8 @@ static void on_dm_timer_cb(uv_timer_t *t)
 struct mx_req {
     struct mx_req *next, *prev;
     struct mx *m;
-    char *key; /* the user (createRoom) or the room (join) */
+    char *key;     /* the user (createRoom) or the room (join) */
+    char *dm_user; /* join: the user whose direct chat this is, or NULL */
 };
 
 static struct mx_req *req_new(struct mx *m, const char *key)
@@ -277,6 +389,7 @@ static void req_free(struct mx_req *q)
     if (q->next)
         q->next->prev = q->prev;
     free(q->key);
+    free(q->dm_user);
     free(q);
 }
 
@@ -326,6 +439,8 @@ static enum mx_next on_dm_created(void *arg, const struct mx_resp *r)
             rm->joined = true;
             free(rm->dm_for);
             rm->dm_for = strdup(q->key);
+            rm->dirty = true;
+            mx_rooms_save(m);
         }
         dm_ready(m, q->key, room, "created");
     } else if ((r->status == 0 || r->status >= 500 || r->status == 429 || r->status == 200) &&
@@ -462,10 +577,16 @@ static enum mx_next on_joined(void *arg, const struct mx_resp *r)
     struct mx_req *q = arg;
     struct mx *m = q->m;
     json_object_object_del(m->joining, q->key);
+    mx_state_set_json(m, "joining", m->joining);
     if (r->status == 200) {
         struct mx_room *rm = mx_room_get(m, q->key, true);
-        if (rm)
+        if (rm) {
             rm->joined = true;
+            rm->dirty = true;
+            mx_rooms_save(m);
+        }
+        if (q->dm_user && !mx_dm_room(m, q->dm_user))
+            direct_add(m, q->dm_user, q->key);
         log_info(MOD, NULL, "joined %s", q->key);
     } else {
         log_warn(MOD, NULL, "cannot join %s: HTTP %ld %s", q->key, r->status,
@@ -475,12 +596,16 @@ static enum mx_next on_joined(void *arg, const struct mx_resp *r)
     return MX_DONE;
 }
 
-void mx_join(struct mx *m, const char *room_id)
+void mx_join(struct mx *m, const char *room_id, const char *dm_user)
 {
-    if (mx_jobj(m->joining, room_id, json_type_boolean))
+    if (json_object_object_get_ex(m->joining, room_id, NULL))
         return;
     char *er = mx_escape(room_id);
     struct mx_req *q = er ? req_new(m, room_id) : NULL;
+    if (q && dm_user && !(q->dm_user = strdup(dm_user))) {
+        req_free(q);
+        q = NULL;
+    }
     if (!q) {
         free(er);
         return;
@@ -493,5 +618,23 @@ void mx_join(struct mx *m, const char *room_id)
         req_free(q);
         return;
     }
-    json_object_object_add(m->joining, room_id, json_object_new_boolean(1));
+    /* Stored: the invite is in one batch only, and a crash before the join must not lose it. */
+    json_object_object_add(m->joining, room_id, json_object_new_string(dm_user ? dm_user : ""));
+    mx_state_set_json(m, "joining", m->joining);
+}
+
+void mx_joins_resume(struct mx *m)
+{
+    struct json_object *todo = mx_state_get_json(m, "joining");
+    if (todo && json_object_is_type(todo, json_type_object)) {
+        json_object_object_foreach(todo, room, dm)
+        {
+            const char *u =
+                json_object_is_type(dm, json_type_string) ? json_object_get_string(dm) : NULL;
+            struct mx_room *r = mx_room_get(m, room, false);
+            if (!r || !r->joined)
+                mx_join(m, room, u && *u ? u : NULL);
+        }
+    }
+    json_object_put(todo);
 }

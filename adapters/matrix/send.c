@@ -638,9 +638,9 @@ static enum mx_next on_sent(void *arg, const struct mx_resp *r)
         if (idx >= 0)
             item_done(m, (size_t)idx);
         json_object_put(item);
-    } else if (r->status == 401 && r->errcode && strcmp(r->errcode, "M_UNKNOWN_TOKEN") == 0) {
-        lane_free(lane);
-        mx_fail(m, "the homeserver rejected the access token while sending (M_UNKNOWN_TOKEN)");
+    } else if (r->status == 401) {
+        lane_free(lane); /* the item stays queued, with its transaction id */
+        mx_token_rejected(m, "sending");
         return MX_DONE;
     } else {
         log_warn(MOD, NULL, "send to %s refused: HTTP %ld %s; dropping the message",

@@ -155,6 +155,16 @@ static const char *poll_choice(struct mx *m, struct json_object *content)
     return id ? mx_jstr(mx_jobj(poll, "answers", json_type_object), id) : NULL;
 }
 
+/* Tells an encrypted room why the bot does not play there, at most every MX_NOTICE_EVERY_MS. */
+static void encrypted_notice(struct mx *m, struct mx_room *r, const char *catalog_key)
+{
+    uint64_t now = mx_now_ms();
+    if (r->notice_ms && now - r->notice_ms < MX_NOTICE_EVERY_MS)
+        return;
+    r->notice_ms = now;
+    mx_send_plain_notice(m, r->id, catalog_text(m->language, catalog_key));
+}
+
 static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev)
 {
     const char *type = mx_jstr(ev, "type");
@@ -174,12 +184,10 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
     };
     if (strcmp(type, "m.room.encrypted") == 0) {
         mx_seen_add(m, event_id);
+        if (!r->encrypted)
+            r->dirty = true;
         r->encrypted = true;
-        uint64_t now = mx_now_ms();
-        if (!r->notice_ms || now - r->notice_ms >= MX_NOTICE_EVERY_MS) {
-            r->notice_ms = now;
-            mx_send_plain_notice(m, r->id, catalog_text(m->language, "matrix.encrypted-room"));
-        }
+        encrypted_notice(m, r, "matrix.encrypted-room");
         return;
     }
     if (strcmp(type, "m.room.message") == 0) {
@@ -191,6 +199,13 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
             return; /* notices (other bots), emotes, media */
         if (rel_type && strcmp(rel_type, "m.replace") == 0)
             return; /* an edit of an earlier line is not a new command */
+        if (r->encrypted && !dm) {
+            /* A plaintext line in an encrypted room: the bot would see only part of the
+             * table, so it hosts nothing there. */
+            mx_seen_add(m, event_id);
+            encrypted_notice(m, r, "matrix.encrypted-refuse");
+            return;
+        }
         in.type = INBOUND_MESSAGE;
         in.text = strip_reply(content, body);
         deliver(m, &in, event_id);
@@ -237,24 +252,59 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
 
 /* ---- one sync batch ---- */
 
+/*
+ * Member key of o if it has the given type, else NULL. Every section of a /sync answer is
+ * optional (a homeserver leaves empty ones out), so absence is normal; a member present with
+ * another type is logged once per name, and the caller goes on without it.
+ */
+static struct json_object *field(struct mx *m, struct json_object *o, const char *key, int type)
+{
+    struct json_object *v;
+    if (!o || !json_object_object_get_ex(o, key, &v) || !v)
+        return NULL;
+    if (json_object_is_type(v, (json_type)type))
+        return v;
+    if (m->warned && !mx_jobj(m->warned, key, json_type_boolean)) {
+        json_object_object_add(m->warned, key, json_object_new_boolean(1));
+        log_warn(MOD, NULL, "/sync: \"%s\" is a %s, not a %s; skipping it", key,
+                 json_type_to_name(json_object_get_type(v)), json_type_to_name((json_type)type));
+    }
+    return NULL;
+}
+
+/* The "events" array of section key of o ("state", "timeline", "account_data"...), or NULL. */
+static struct json_object *events_of(struct mx *m, struct json_object *o, const char *key)
+{
+    return field(m, field(m, o, key, json_type_object), "events", json_type_array);
+}
+
 static void handle_invites(struct mx *m, struct json_object *invites)
 {
+    if (!invites)
+        return;
     json_object_object_foreach(invites, room_id, room)
     {
-        struct json_object *evs =
-            mx_jobj(mx_jobj(room, "invite_state", json_type_object), "events", json_type_array);
+        struct json_object *evs = events_of(m, room, "invite_state");
         const char *inviter = NULL;
+        bool direct = false;
         for (size_t i = 0; evs && i < json_object_array_length(evs); i++) {
             struct json_object *ev = json_object_array_get_idx(evs, i);
+            struct json_object *c = mx_jobj(ev, "content", json_type_object);
             const char *t = mx_jstr(ev, "type"), *sk = mx_jstr(ev, "state_key");
-            const char *ms = mx_jstr(mx_jobj(ev, "content", json_type_object), "membership");
+            const char *ms = mx_jstr(c, "membership");
             if (t && sk && ms && strcmp(t, "m.room.member") == 0 && strcmp(sk, m->user_id) == 0 &&
-                strcmp(ms, "invite") == 0)
+                strcmp(ms, "invite") == 0) {
+                struct json_object *d = mx_jobj(c, "is_direct", json_type_boolean);
                 inviter = mx_jstr(ev, "sender");
+                direct = d && json_object_get_boolean(d);
+            }
         }
         if (mx_invite_allowed(m, inviter)) {
-            log_info(MOD, NULL, "invited to %s by %s: joining", room_id, inviter ? inviter : "?");
-            mx_join(m, room_id);
+            log_info(MOD, NULL, "invited to %s by %s%s: joining", room_id, inviter ? inviter : "?",
+                     direct ? " (a direct chat)" : "");
+            /* A direct chat someone opens with the bot is their DM room: what they write
+             * there reaches the dispatcher as a private message, game or not. */
+            mx_join(m, room_id, direct ? inviter : NULL);
         } else {
             log_info(MOD, NULL, "invite to %s by %s refused by invite_allow", room_id,
                      inviter ? inviter : "?");
@@ -291,49 +341,69 @@ static void timeline_event(struct mx *m, struct mx_room *r, struct json_object *
 
 static void sync_next(struct mx *m);
 
+/* Start-up is over: polls, probes and the outbox resume, and the long polls begin. */
+static void go_live(struct mx *m)
+{
+    m->phase = MX_SYNCING;
+    log_info(MOD, NULL, "connected as %s; syncing from %s", m->user_id,
+             m->since_stored ? "the stored token" : "now");
+    mx_polls_arm(m);
+    mx_joins_resume(m);
+    mx_probes_after_snapshot(m);
+    mx_pump(m);
+    if (m->phase == MX_SYNCING)
+        sync_next(m);
+}
+
 static void batch_apply(struct mx *m)
 {
     struct json_object *b = m->batch;
     bool initial = m->batch_initial;
-    struct json_object *rooms = mx_jobj(b, "rooms", json_type_object);
-    struct json_object *ad =
-        mx_jobj(mx_jobj(b, "account_data", json_type_object), "events", json_type_array);
+    struct json_object *rooms = field(m, b, "rooms", json_type_object);
+    struct json_object *ad = events_of(m, b, "account_data");
     for (size_t i = 0; ad && i < json_object_array_length(ad); i++) {
         struct json_object *ev = json_object_array_get_idx(ad, i);
         const char *t = mx_jstr(ev, "type");
         if (t && strcmp(t, "m.direct") == 0)
             mx_direct_set(m, mx_jobj(ev, "content", json_type_object));
     }
-    struct json_object *leave = mx_jobj(rooms, "leave", json_type_object);
-    json_object_object_foreach(leave, lid, lroom)
-    {
-        (void)lroom;
-        struct mx_room *r = mx_room_get(m, lid, false);
-        if (r)
-            r->joined = false;
+    struct json_object *leave = field(m, rooms, "leave", json_type_object);
+    struct json_object *join = field(m, rooms, "join", json_type_object);
+    if (leave) {
+        json_object_object_foreach(leave, lid, lroom)
+        {
+            (void)lroom;
+            struct mx_room *r = mx_room_get(m, lid, false);
+            if (r && r->joined) {
+                r->joined = false;
+                r->dirty = true;
+            }
+        }
     }
-    struct json_object *join = mx_jobj(rooms, "join", json_type_object);
+    if (!join)
+        goto invites;
     json_object_object_foreach(join, room_id, room)
     {
         struct mx_room *r = mx_room_get(m, room_id, true);
         if (!r)
             continue;
+        if (!r->joined)
+            r->dirty = true;
         r->joined = true;
-        struct json_object *st =
-            mx_jobj(mx_jobj(room, "state", json_type_object), "events", json_type_array);
+        struct json_object *st = events_of(m, room, "state");
         for (size_t i = 0; st && i < json_object_array_length(st); i++)
             mx_room_apply_state(m, r, json_object_array_get_idx(st, i));
         struct json_object *gap = gap_events_for(m, room_id);
         for (size_t i = gap ? json_object_array_length(gap) : 0; i > 0; i--)
             timeline_event(m, r, json_object_array_get_idx(gap, i - 1), initial);
-        struct json_object *tl =
-            mx_jobj(mx_jobj(room, "timeline", json_type_object), "events", json_type_array);
+        struct json_object *tl = events_of(m, room, "timeline");
         for (size_t i = 0; tl && i < json_object_array_length(tl); i++)
             timeline_event(m, r, json_object_array_get_idx(tl, i), initial);
         if (m->phase != MX_SNAPSHOT && m->phase != MX_SYNCING)
             return; /* stopped from a deliver() */
     }
-    handle_invites(m, mx_jobj(rooms, "invite", json_type_object));
+invites:
+    handle_invites(m, field(m, rooms, "invite", json_type_object));
 }
 
 static void batch_done(struct mx *m)
@@ -341,6 +411,9 @@ static void batch_done(struct mx *m)
     const char *next = mx_jstr(m->batch, "next_batch");
     bool snapshot = m->phase == MX_SNAPSHOT;
     if (m->phase == MX_SNAPSHOT || m->phase == MX_SYNCING) {
+        /* What the batch taught about rooms is stored before its token: a crash in between
+         * applies the batch again, which changes nothing. */
+        mx_rooms_save(m);
         if (!snapshot || !m->since) {
             free(m->since);
             m->since = strdup(next);
@@ -355,11 +428,8 @@ static void batch_done(struct mx *m)
     json_object_put(m->gaps);
     m->gaps = NULL;
     if (snapshot) {
-        m->phase = MX_SYNCING;
-        log_info(MOD, NULL, "connected as %s; syncing", m->user_id);
-        mx_polls_arm(m);
-        mx_probes_after_snapshot(m);
-        mx_pump(m);
+        go_live(m);
+        return;
     } else if (m->phase == MX_SYNCING && json_object_object_length(m->dm_recheck) > 0) {
         mx_dm_recheck(m, false);
     }
@@ -442,9 +512,9 @@ static void fill_next_gap(struct mx *m)
 static enum mx_next on_sync(void *arg, const struct mx_resp *r)
 {
     struct mx *m = arg;
-    if (r->status == 401 && r->errcode && strcmp(r->errcode, "M_UNKNOWN_TOKEN") == 0) {
+    if (r->status == 401) {
         m->sync_call = NULL;
-        mx_fail(m, "the homeserver rejected the access token during /sync (M_UNKNOWN_TOKEN)");
+        mx_token_rejected(m, "/sync");
         return MX_DONE;
     }
     if (r->status != 200) {
@@ -458,17 +528,27 @@ static enum mx_next on_sync(void *arg, const struct mx_resp *r)
         return MX_RETRY;
     }
     m->sync_call = NULL;
-    m->batch = json_object_get(r->json);
+    mx_sync_apply(m, r->json);
+    return MX_DONE;
+}
+
+int mx_sync_apply(struct mx *m, struct json_object *body)
+{
+    if (!mx_jstr(body, "next_batch"))
+        return -1;
+    json_object_put(m->batch);
+    json_object_put(m->gaps);
+    m->batch = json_object_get(body);
     m->batch_initial = m->phase == MX_SNAPSHOT;
     m->gaps = json_object_new_array();
     m->gap_idx = 0;
-    if (!m->batch_initial && m->since) {
-        struct json_object *join =
-            mx_jobj(mx_jobj(r->json, "rooms", json_type_object), "join", json_type_object);
+    struct json_object *join =
+        field(m, field(m, body, "rooms", json_type_object), "join", json_type_object);
+    if (!m->batch_initial && m->since && join) {
         json_object_object_foreach(join, room_id, room)
         {
-            struct json_object *tl = mx_jobj(room, "timeline", json_type_object);
-            struct json_object *lim = mx_jobj(tl, "limited", json_type_boolean);
+            struct json_object *tl = field(m, room, "timeline", json_type_object);
+            struct json_object *lim = field(m, tl, "limited", json_type_boolean);
             const char *prev = mx_jstr(tl, "prev_batch");
             if (lim && json_object_get_boolean(lim) && prev) {
                 struct json_object *g = json_object_new_object();
@@ -486,7 +566,19 @@ static enum mx_next on_sync(void *arg, const struct mx_resp *r)
     } else {
         fill_next_gap(m);
     }
-    return MX_DONE;
+    return 0;
+}
+
+void mx_sync_settle(struct mx *m)
+{
+    while (m->batch && m->sync_call) { /* a gap being fetched: go on without it */
+        mx_call_cancel(m->sync_call);
+        m->sync_call = NULL;
+        m->gap_idx++;
+        fill_next_gap(m);
+    }
+    mx_call_cancel(m->sync_call); /* the next long poll */
+    m->sync_call = NULL;
 }
 
 static void sync_next(struct mx *m)
@@ -537,10 +629,12 @@ static void snapshot(struct mx *m)
         mx_fail(m, "cannot start the first /sync (out of memory)");
 }
 
-/* ---- start-up chain: whoami, filter, m.direct, snapshot ---- */
+/* ---- start-up chain: [login], whoami, filter, m.direct, then the stored token or a snapshot ----
+ */
 
 static void boot_filter(struct mx *m);
 static void boot_direct(struct mx *m);
+static void boot_whoami(struct mx *m);
 
 static enum mx_next on_direct(void *arg, const struct mx_resp *r)
 {
@@ -551,13 +645,20 @@ static enum mx_next on_direct(void *arg, const struct mx_resp *r)
         ; /* M_NOT_FOUND: no direct rooms yet */
     else if (r->status == 401) {
         m->boot_call = NULL;
-        mx_fail(m, "the homeserver rejected the access token (M_UNKNOWN_TOKEN)");
+        mx_token_rejected(m, "reading m.direct");
         return MX_DONE;
     } else {
         return MX_RETRY;
     }
     m->boot_call = NULL;
-    snapshot(m);
+    mx_direct_flush(m);
+    /* With a stored token the rooms come from the store: an initial sync may be a cached,
+     * stale copy, so it is only used on the very first start. */
+    m->since_stored = m->since != NULL;
+    if (m->since)
+        go_live(m);
+    else
+        snapshot(m);
     return MX_DONE;
 }
 
@@ -577,14 +678,17 @@ static enum mx_next on_filter(void *arg, const struct mx_resp *r)
     const char *id = mx_jstr(r->json, "filter_id");
     if (r->status == 200 && !id)
         return MX_RETRY;
+    m->boot_call = NULL;
+    if (r->status == 401) {
+        mx_token_rejected(m, "uploading the filter");
+        return MX_DONE;
+    }
     if (r->status != 200) {
-        m->boot_call = NULL;
         mx_fail(m, "the homeserver refused the sync filter");
         return MX_DONE;
     }
     free(m->filter_id);
     m->filter_id = strdup(id);
-    m->boot_call = NULL;
     boot_direct(m);
     return MX_DONE;
 }
@@ -608,6 +712,10 @@ static enum mx_next on_whoami(void *arg, const struct mx_resp *r)
     if (r->status == 200 && !uid)
         return MX_RETRY;
     m->boot_call = NULL;
+    if (r->status == 401) {
+        mx_token_rejected(m, "whoami");
+        return MX_DONE;
+    }
     if (r->status != 200) {
         mx_fail(m, "whoami failed: the access token was rejected");
         return MX_DONE;
@@ -622,11 +730,42 @@ static enum mx_next on_whoami(void *arg, const struct mx_resp *r)
     return MX_DONE;
 }
 
-void mx_sync_begin(struct mx *m)
+static void boot_whoami(struct mx *m)
 {
-    m->phase = MX_STARTING;
     m->boot_call = mx_http_call(m->http, "GET", "/_matrix/client/v3/account/whoami", NULL,
                                 MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, on_whoami, m);
     if (!m->boot_call)
         mx_fail(m, "cannot start (out of memory)");
+}
+
+static enum mx_next on_login(void *arg, const struct mx_resp *r)
+{
+    struct mx *m = arg;
+    m->boot_call = NULL;
+    if (mx_login_done(m, r->status, r->json) != 0) {
+        mx_fail(m, "the password login was refused");
+        return MX_DONE;
+    }
+    m->relogin = false;
+    boot_whoami(m);
+    return MX_DONE;
+}
+
+void mx_sync_begin(struct mx *m, bool login)
+{
+    m->phase = MX_STARTING;
+    if (!login) {
+        boot_whoami(m);
+        return;
+    }
+    /* Retried by the client, with backoff, while the homeserver cannot be reached. */
+    char *body = mx_login_body(m);
+    mx_http_set_token(m->http, NULL);
+    if (body)
+        m->boot_call =
+            mx_http_call(m->http, "POST", "/_matrix/client/v3/login", body, MX_CALL_TIMEOUT_MS,
+                         MX_CALL_RETRY | MX_CALL_NOAUTH, on_login, m);
+    free(body);
+    if (!m->boot_call)
+        mx_fail(m, "cannot log in (out of memory)");
 }

@@ -10,8 +10,14 @@
  *     the bot sent there (keyed frames replaced in place), replayed to a socket
  *     that opens the table or says hello, so a reload shows the game again;
  *   - connections: one per websocket, with a queue of outgoing frames written
- *     one fragment per WRITEABLE callback.
+ *     one fragment per WRITEABLE callback;
+ *   - limits, so that one client cannot lock the others out: connections
+ *     (HTTP and websocket) at once and per client address, counted from
+ *     accept() to close; a deadline for hello, then pings and a hang-up for a
+ *     silent socket; output queued per socket and in all; tables one seat may
+ *     open before a game starts there; and only the Host names configured.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -19,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 
 #include <json-c/json.h>
 #include <libwebsockets.h>
@@ -33,17 +40,20 @@
 
 #define MOD "web"
 
-#define WEB_MAX_FRAME  8192       /* largest inbound message, bytes */
-#define WEB_MAX_OPEN   16         /* tables one socket follows */
-#define WEB_CACHE_MAX  256        /* frames kept per table or user */
-#define WEB_MAX_TABLES 256        /* tables the adapter remembers */
-#define WEB_MAX_CONNS  512        /* websockets at once */
-#define WEB_QUEUE_MAX  (4u << 20) /* bytes queued to one socket before it is dropped */
-#define WEB_CHUNK      4096       /* bytes written per WRITEABLE callback */
-#define WEB_NAME_MAX   24         /* bytes in a display name */
-#define WEB_TABLE_MAX  32         /* bytes in a table id */
-#define WEB_TEXT_MAX   2000       /* bytes in a typed command */
-#define WEB_KEY_MAX    128        /* bytes in a message key */
+#define WEB_MAX_FRAME  8192             /* largest inbound message, bytes */
+#define WEB_MAX_OPEN   16               /* tables one socket follows */
+#define WEB_CACHE_MAX  256              /* frames kept per table or user */
+#define WEB_MAX_TABLES 256              /* tables the adapter remembers */
+#define WEB_QUEUE_MAX  (4u << 20)       /* bytes queued to one socket before it is dropped */
+#define WEB_FD_SPARE   64               /* descriptors left to the rest of the daemon */
+#define WEB_HOSTS_MAX  64               /* names in the list of allowed Host names */
+#define WEB_HOST_LEN   256              /* bytes in a Host header */
+#define WEB_ADDR_LEN   INET6_ADDRSTRLEN /* bytes in a client address as text */
+#define WEB_CHUNK      4096             /* bytes written per WRITEABLE callback */
+#define WEB_NAME_MAX   24               /* bytes in a display name */
+#define WEB_TABLE_MAX  32               /* bytes in a table id */
+#define WEB_TEXT_MAX   2000             /* bytes in a typed command */
+#define WEB_KEY_MAX    128              /* bytes in a message key */
 #define WEB_TOKEN_MIN  16
 #define WEB_TOKEN_MAX  128
 
@@ -65,9 +75,11 @@ struct scope {
     bool is_user;
     struct cached *items;
     size_t n, cap;
-    /* tables only: what the list of tables shows */
+    /* tables only: what the list of tables shows, once a game opened there */
     char *phase;
     int players;
+    bool listed;
+    char *creator; /* the user who opened it first, until it is listed */
 };
 
 struct seat {
@@ -98,7 +110,7 @@ struct conn {
     bool in_msg, rx_over, rx_binary;
     struct frame *qhead, *qtail;
     size_t qbytes, qoff;
-    bool closing;
+    bool closing, want_write, want_ping;
     /* HTTP */
     const struct web_asset *asset;
     size_t http_off;
@@ -109,11 +121,30 @@ struct shim {
     struct web *w;
 };
 
+/* An open connection (from accept() to close) and its client's address. */
+struct peer {
+    struct lws *wsi;
+    char addr[WEB_ADDR_LEN];
+};
+
 struct web {
     struct platform base;
     char *bind;
     int cfg_port;
     int port;
+    /* limits, from [web] */
+    unsigned max_conns, max_per_addr, tables_per_seat;
+    int hello_secs, idle_secs;
+    size_t queue_max;
+    char *hosts_cfg;
+    char *hosts[WEB_HOSTS_MAX]; /* Host names allowed, lower case, IPv6 without brackets */
+    unsigned nhosts;
+    struct peer *peers; /* max_conns of them */
+    unsigned npeers;
+    char pending_addr[WEB_ADDR_LEN]; /* accepted, not yet a wsi */
+    bool pending;
+    size_t queued; /* bytes queued to all sockets */
+    lws_sorted_usec_list_t ping_sul;
     struct lws_context *ctx;  /* set while started */
     struct lws_context *lctx; /* set until lws has wholly destroyed the context */
     struct shim *shim;
@@ -208,12 +239,68 @@ static const char *get_str(struct json_object *o, const char *name, size_t *len)
 
 /* ---- outgoing frames ---- */
 
+/*
+ * Output is queued without calling libwebsockets, and conn_wake() only marks
+ * the socket; wake_all() asks for the WRITEABLE callbacks once the handler
+ * returns. So the message handler runs without a live connection (fuzzing).
+ */
+static void conn_wake(struct conn *c)
+{
+    c->want_write = true;
+}
+
+static void wake_all(struct web *w)
+{
+    for (struct conn *c = w->conns; c; c = c->next) {
+        if (c->want_write)
+            lws_callback_on_writable(c->wsi);
+        c->want_write = false;
+    }
+}
+
+static void conn_clear_queue(struct conn *c)
+{
+    struct frame *f = c->qhead;
+    while (f) {
+        struct frame *next = f->next;
+        free(f);
+        f = next;
+    }
+    if (c->w)
+        c->w->queued -= c->qbytes;
+    c->qhead = c->qtail = NULL;
+    c->qbytes = c->qoff = 0;
+}
+
+/* Closes c once it can be written to; what it had queued is dropped now. */
 static void conn_kill(struct conn *c)
 {
     if (c->closing)
         return;
     c->closing = true;
-    lws_callback_on_writable(c->wsi);
+    conn_clear_queue(c);
+    conn_wake(c);
+}
+
+static void conn_drop_slow(struct conn *c, const char *why)
+{
+    log_warn(MOD, NULL, "dropping a socket of %s: %zu bytes queued, %zu to all sockets (%s)",
+             c->user ? c->user : "-", c->qbytes, c->w ? c->w->queued : 0, why);
+    conn_kill(c);
+}
+
+/* Makes room for len more bytes in all: drops the sockets with the most queued. */
+static void queue_make_room(struct web *w, size_t len)
+{
+    while (w->queued + len > w->queue_max) {
+        struct conn *worst = NULL;
+        for (struct conn *o = w->conns; o; o = o->next)
+            if (!o->closing && o->qbytes > 0 && (!worst || o->qbytes > worst->qbytes))
+                worst = o;
+        if (!worst)
+            return;
+        conn_drop_slow(worst, "queue_bytes");
+    }
 }
 
 static void conn_queue(struct conn *c, const char *json, size_t len)
@@ -221,10 +308,13 @@ static void conn_queue(struct conn *c, const char *json, size_t len)
     if (c->closing)
         return;
     if (c->qbytes + len > WEB_QUEUE_MAX) {
-        log_warn(MOD, NULL, "dropping a socket of %s: %zu bytes queued", c->user ? c->user : "-",
-                 c->qbytes);
-        conn_kill(c);
+        conn_drop_slow(c, "too slow");
         return;
+    }
+    if (c->w) {
+        queue_make_room(c->w, len);
+        if (c->closing)
+            return;
     }
     struct frame *f = malloc(sizeof *f + LWS_PRE + len);
     if (!f) {
@@ -240,7 +330,9 @@ static void conn_queue(struct conn *c, const char *json, size_t len)
         c->qhead = f;
     c->qtail = f;
     c->qbytes += len;
-    lws_callback_on_writable(c->wsi);
+    if (c->w)
+        c->w->queued += len;
+    conn_wake(c);
 }
 
 static void conn_queue_obj(struct conn *c, struct json_object *o)
@@ -279,6 +371,17 @@ static int conn_write(struct conn *c)
                          sizeof reason - 1);
         return -1;
     }
+    if (c->want_ping && c->qoff == 0) {
+        /* a fragmented frame goes out whole before a ping; the pong echoes its one byte */
+        unsigned char ping[LWS_PRE + 1];
+        ping[LWS_PRE] = 'p';
+        c->want_ping = false;
+        if (lws_write(c->wsi, ping + LWS_PRE, 1, LWS_WRITE_PING) < 1)
+            return -1;
+        if (c->qhead)
+            lws_callback_on_writable(c->wsi);
+        return 0;
+    }
     struct frame *f = c->qhead;
     if (!f)
         return 0;
@@ -293,6 +396,7 @@ static int conn_write(struct conn *c)
         if (!c->qhead)
             c->qtail = NULL;
         c->qbytes -= f->len;
+        c->w->queued -= f->len;
         c->qoff = 0;
         free(f);
     }
@@ -303,14 +407,7 @@ static int conn_write(struct conn *c)
 
 static void conn_free(struct conn *c)
 {
-    struct frame *f = c->qhead;
-    while (f) {
-        struct frame *next = f->next;
-        free(f);
-        f = next;
-    }
-    c->qhead = c->qtail = NULL;
-    c->qbytes = c->qoff = 0;
+    conn_clear_queue(c);
     for (unsigned i = 0; i < c->nopen; i++)
         free(c->open[i]);
     c->nopen = 0;
@@ -359,6 +456,7 @@ static void scope_free(struct scope *s)
     free(s->items);
     free(s->id);
     free(s->phase);
+    free(s->creator);
     free(s);
 }
 
@@ -382,7 +480,7 @@ static struct json_object *tables_json(struct web *w)
     struct json_object *o = json_object_new_object();
     struct json_object *a = json_object_new_array();
     for (struct scope *s = w->scopes; s; s = s->next) {
-        if (s->is_user)
+        if (s->is_user || !s->listed)
             continue;
         struct json_object *t = json_object_new_object();
         json_object_object_add(t, "id", json_object_new_string(s->id));
@@ -408,7 +506,7 @@ static void tables_save(struct web *w)
 {
     struct json_object *a = json_object_new_array();
     for (struct scope *s = w->scopes; s; s = s->next)
-        if (!s->is_user)
+        if (!s->is_user && s->listed)
             json_object_array_add(a, json_object_new_string(s->id));
     const char *str = json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN);
     if (w->base.host->state_set && str)
@@ -416,7 +514,7 @@ static void tables_save(struct web *w)
     json_object_put(a);
 }
 
-/* The table scope for id, made (and announced) if new. NULL when full. */
+/* The table scope for id, made if new (listed only once a game opens there). NULL when full. */
 static struct scope *table_get(struct web *w, const char *id)
 {
     struct scope *s = scope_find(w, id, false);
@@ -424,12 +522,45 @@ static struct scope *table_get(struct web *w, const char *id)
         return s;
     if (w->ntables >= WEB_MAX_TABLES)
         return NULL;
-    s = scope_new(w, id, false);
-    if (!s)
-        return NULL;
-    tables_save(w);
-    tables_broadcast(w);
-    return s;
+    return scope_new(w, id, false);
+}
+
+static bool table_followed(const struct web *w, const char *id)
+{
+    for (const struct conn *c = w->conns; c; c = c->next)
+        if (conn_follows(c, id))
+            return true;
+    return false;
+}
+
+/* Forgets table t when nobody follows it and no game runs there (none yet, or over). */
+static void table_drop_if_empty(struct web *w, struct scope *t)
+{
+    if (table_followed(w, t->id))
+        return;
+    bool listed = t->listed;
+    if (listed && (!t->phase || strcmp(t->phase, "over") != 0))
+        return;
+    struct scope **pp = &w->scopes;
+    while (*pp != t)
+        pp = &(*pp)->next;
+    *pp = t->next;
+    w->ntables--;
+    scope_free(t);
+    if (listed) {
+        tables_save(w);
+        tables_broadcast(w);
+    }
+}
+
+/* How many tables user opened that have no game yet. */
+static unsigned tables_opened_by(const struct web *w, const char *user)
+{
+    unsigned n = 0;
+    for (const struct scope *s = w->scopes; s; s = s->next)
+        if (!s->is_user && !s->listed && s->creator && strcmp(s->creator, user) == 0)
+            n++;
+    return n;
 }
 
 static void tables_load(struct web *w)
@@ -448,9 +579,12 @@ static void tables_load(struct web *w)
             struct json_object *v = json_object_array_get_idx(a, i);
             char id[WEB_TABLE_MAX + 1];
             const char *s = json_object_get_string(v);
+            struct scope *t = NULL;
             if (json_object_is_type(v, json_type_string) && table_id(s, strlen(s), id) &&
                 !scope_find(w, id, false) && w->ntables < WEB_MAX_TABLES)
-                scope_new(w, id, false);
+                t = scope_new(w, id, false);
+            if (t)
+                t->listed = true;
         }
     }
     json_object_put(a);
@@ -552,6 +686,40 @@ static void name_reserve(struct web *w, const char *name, const char *hash)
     w->base.host->state_set(w->base.host->ctx, &w->base, key, hash);
 }
 
+/* Deletes the store row that reserved a name the seat gave up. */
+static void name_release(struct web *w, const char *name)
+{
+    if (!w->base.host->state_del)
+        return;
+    char key[6 + WEB_NAME_MAX + 1];
+    name_key(name, key);
+    if (w->base.host->state_del(w->base.host->ctx, &w->base, key) != 0)
+        log_warn(MOD, NULL, "could not release the name %s", name);
+}
+
+static void seat_free(struct seat *s)
+{
+    free(s->user);
+    free(s->name);
+    free(s);
+}
+
+/* Forgets the seat of user in memory once no socket holds it (the store keeps it). */
+static void seat_release(struct web *w, const char *user)
+{
+    for (const struct conn *c = w->conns; c; c = c->next)
+        if (c->user && strcmp(c->user, user) == 0)
+            return;
+    for (struct seat **pp = &w->seats; *pp; pp = &(*pp)->next) {
+        if (strcmp((*pp)->user, user) == 0) {
+            struct seat *s = *pp;
+            *pp = s->next;
+            seat_free(s);
+            return;
+        }
+    }
+}
+
 static void seat_save(struct web *w, const struct seat *s)
 {
     if (!w->base.host->state_set)
@@ -567,11 +735,16 @@ static void seat_save(struct web *w, const struct seat *s)
     json_object_put(o);
 }
 
-/* The seat of token: from memory, from the store, or new (with no name yet). */
-static struct seat *seat_get(struct web *w, const char *token)
+/*
+ * The seat of token: from memory (*fresh false), or else read from the store
+ * or new with no name yet (*fresh true: not yet in w->seats; the caller links
+ * it once the hello succeeds, or frees it).
+ */
+static struct seat *seat_get(struct web *w, const char *token, bool *fresh)
 {
     char hash[65];
     sha256_hex("", token, hash);
+    *fresh = false;
     for (struct seat *s = w->seats; s; s = s->next)
         if (strcmp(s->hash, hash) == 0)
             return s;
@@ -598,12 +771,10 @@ static struct seat *seat_get(struct web *w, const char *token)
         json_object_put(o);
     }
     if (!s->user) {
-        free(s->name);
-        free(s);
+        seat_free(s);
         return NULL;
     }
-    s->next = w->seats;
-    w->seats = s;
+    *fresh = true;
     return s;
 }
 
@@ -644,35 +815,40 @@ static void on_hello(struct web *w, struct conn *c, struct json_object *o)
                    WEB_NAME_MAX);
         return;
     }
-    struct seat *s = seat_get(w, token);
+    bool fresh;
+    struct seat *s = seat_get(w, token, &fresh);
     if (!s) {
         send_error(c, "internal", "out of memory");
         return;
     }
     if (c->user && strcmp(c->user, s->user) != 0) {
         send_error(c, "already-seated", "this connection already holds another seat");
-        return;
+        goto refused;
     }
     if (!name && !s->name) {
         send_error(c, "bad-name", "pick a name first");
-        return;
+        goto refused;
     }
     if (name && (!s->name || strcmp(name, s->name) != 0)) {
         if (name_taken(w, s, name)) {
             send_error(c, "name-taken", "the name %s is taken: pick another", name);
-            return;
+            goto refused;
         }
         char *copy = strdup(name);
         if (!copy) {
             send_error(c, "internal", "out of memory");
-            return;
+            goto refused;
         }
         if (s->name && strcasecmp(s->name, name) != 0)
-            name_reserve(w, s->name, "");
+            name_release(w, s->name);
         free(s->name);
         s->name = copy;
         name_reserve(w, s->name, s->hash);
         seat_save(w, s);
+    }
+    if (fresh) {
+        s->next = w->seats;
+        w->seats = s;
     }
     bool first = c->user == NULL;
     free(c->user);
@@ -699,6 +875,11 @@ static void on_hello(struct web *w, struct conn *c, struct json_object *o)
     struct scope *dm = scope_find(w, c->user, true);
     if (dm)
         scope_replay(c, dm);
+    return;
+
+refused:
+    if (fresh)
+        seat_free(s);
 }
 
 /* Reads "channel": a table id into id (true), null or absent (true, id empty), or bad (false). */
@@ -723,7 +904,16 @@ static bool conn_open(struct web *w, struct conn *c, const char *id)
                    WEB_MAX_OPEN);
         return false;
     }
-    struct scope *t = table_get(w, id);
+    struct scope *t = scope_find(w, id, false);
+    if (!t && tables_opened_by(w, c->user) >= w->tables_per_seat) {
+        send_error(c, "too-many-tables", "start a game at one of your %u new tables first",
+                   w->tables_per_seat);
+        return false;
+    }
+    if (!t && (t = table_get(w, id)) != NULL && !(t->creator = strdup(c->user))) {
+        table_drop_if_empty(w, t);
+        t = NULL;
+    }
     if (!t) {
         send_error(c, "too-many-tables", "this server already has %d tables", WEB_MAX_TABLES);
         return false;
@@ -731,6 +921,7 @@ static bool conn_open(struct web *w, struct conn *c, const char *id)
     char *copy = strdup(id);
     if (!copy) {
         send_error(c, "internal", "out of memory");
+        table_drop_if_empty(w, t);
         return false;
     }
     c->open[c->nopen++] = copy;
@@ -760,6 +951,9 @@ static void on_open(struct web *w, struct conn *c, struct json_object *o, bool o
             continue;
         free(c->open[i]);
         c->open[i] = c->open[--c->nopen];
+        struct scope *t = scope_find(w, id, false);
+        if (t)
+            table_drop_if_empty(w, t);
         break;
     }
     struct json_object *r = json_object_new_object();
@@ -789,7 +983,7 @@ static void on_say(struct web *w, struct conn *c, struct json_object *o, enum in
 
 static void on_react(struct web *w, struct conn *c, struct json_object *o)
 {
-    size_t klen, rlen;
+    size_t klen = 0, rlen = 0;
     const char *key = get_str(o, "key", &klen);
     const char *reaction = get_str(o, "reaction", &rlen);
     if (!key || klen == 0 || klen > WEB_KEY_MAX || !reaction || rlen == 0 || rlen > 32) {
@@ -892,7 +1086,219 @@ static void on_receive(struct web *w, struct conn *c, const void *in, size_t len
         on_message(w, c, c->rx, c->rxlen);
 }
 
+/* ---- connections: counted per client address, from accept() to close ---- */
+
+static void addr_string(const struct sockaddr_storage *sa, char out[WEB_ADDR_LEN])
+{
+    const void *a = NULL;
+    if (sa->ss_family == AF_INET)
+        a = &((const struct sockaddr_in *)sa)->sin_addr;
+    else if (sa->ss_family == AF_INET6)
+        a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+    if (!a || !inet_ntop(sa->ss_family, a, out, WEB_ADDR_LEN))
+        snprintf(out, WEB_ADDR_LEN, "?");
+}
+
+/* At accept(): whether the client at a may open one more connection (0) or is refused (1). */
+static int peer_admit(struct web *w, const struct lws_filter_network_conn_args *a)
+{
+    char addr[WEB_ADDR_LEN];
+    addr_string(&a->cli_addr, addr);
+    if (w->npeers >= w->max_conns) {
+        log_warn(MOD, NULL, "refused a connection from %s: %u open (max_connections)", addr,
+                 w->npeers);
+        return 1;
+    }
+    unsigned same = 0;
+    for (unsigned i = 0; i < w->npeers; i++)
+        if (strcmp(w->peers[i].addr, addr) == 0)
+            same++;
+    if (same >= w->max_per_addr) {
+        log_warn(MOD, NULL, "refused a connection from %s: %u open from there (max_per_address)",
+                 addr, same);
+        return 1;
+    }
+    /* lws makes the connection's wsi next, in this same call (LWS_CALLBACK_WSI_CREATE) */
+    memcpy(w->pending_addr, addr, sizeof addr);
+    w->pending = true;
+    return 0;
+}
+
+static void peer_created(struct web *w, struct lws *wsi)
+{
+    if (!w->pending)
+        return; /* the listening socket */
+    w->pending = false;
+    if (w->npeers < w->max_conns) {
+        w->peers[w->npeers].wsi = wsi;
+        memcpy(w->peers[w->npeers].addr, w->pending_addr, WEB_ADDR_LEN);
+        w->npeers++;
+    }
+}
+
+static void peer_destroyed(struct web *w, struct lws *wsi)
+{
+    for (unsigned i = 0; i < w->npeers; i++) {
+        if (w->peers[i].wsi == wsi) {
+            w->peers[i] = w->peers[--w->npeers];
+            return;
+        }
+    }
+}
+
+/* ---- Host names: only those configured, so a rebound DNS name cannot reach us ---- */
+
+static int host_add(struct web *w, const char *name, size_t len)
+{
+    if (len >= 2 && name[0] == '[' && name[len - 1] == ']') {
+        name++;
+        len -= 2;
+    }
+    if (len == 0)
+        return 0;
+    if (w->nhosts == WEB_HOSTS_MAX || len >= WEB_HOST_LEN) {
+        log_error(MOD, NULL, "[web] hosts: at most %d names of %d bytes", WEB_HOSTS_MAX,
+                  WEB_HOST_LEN - 1);
+        return -1;
+    }
+    char *copy = strndup(name, len);
+    if (!copy) {
+        log_error(MOD, NULL, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < len; i++)
+        copy[i] = (char)tolower((unsigned char)copy[i]);
+    w->hosts[w->nhosts++] = copy;
+    return 0;
+}
+
+static void hosts_free(struct web *w)
+{
+    for (unsigned i = 0; i < w->nhosts; i++)
+        free(w->hosts[i]);
+    w->nhosts = 0;
+}
+
+/*
+ * The allowed Host names: [web] hosts (comma-separated), or by default the
+ * bind address, localhost, 127.0.0.1 and ::1, and when bound to every
+ * interface, the addresses of this machine's interfaces.
+ */
+static int hosts_init(struct web *w, bool any)
+{
+    if (w->hosts_cfg) {
+        for (const char *p = w->hosts_cfg; *p;) {
+            p += strspn(p, ", \t");
+            size_t n = strcspn(p, ", \t");
+            if (host_add(w, p, n) != 0)
+                return -1;
+            p += n;
+        }
+        return 0;
+    }
+    static const char *const local[] = {"localhost", "127.0.0.1", "::1"};
+    for (size_t i = 0; i < sizeof local / sizeof local[0]; i++)
+        if (host_add(w, local[i], strlen(local[i])) != 0)
+            return -1;
+    if (!any)
+        return host_add(w, w->bind, strlen(w->bind));
+    uv_interface_address_t *ifs;
+    int nifs;
+    if (uv_interface_addresses(&ifs, &nifs) != 0) {
+        log_warn(MOD, NULL, "cannot list this machine's addresses: only local names are allowed");
+        return 0;
+    }
+    int rc = 0;
+    for (int i = 0; i < nifs && rc == 0; i++) {
+        char addr[WEB_ADDR_LEN];
+        addr_string((const struct sockaddr_storage *)&ifs[i].address, addr);
+        rc = host_add(w, addr, strlen(addr));
+    }
+    uv_free_interface_addresses(ifs, nifs);
+    return rc;
+}
+
+/* Whether the request's Host header names an allowed host and this server's port. */
+static bool host_allowed(const struct web *w, struct lws *wsi)
+{
+    char host[WEB_HOST_LEN];
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HOST) <= 0 ||
+        lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) < 0)
+        return false;
+    const char *name = host, *port = NULL;
+    size_t len;
+    if (host[0] == '[') {
+        const char *end = strchr(host, ']');
+        if (!end)
+            return false;
+        name = host + 1;
+        len = (size_t)(end - name);
+        if (end[1] == ':')
+            port = end + 2;
+        else if (end[1])
+            return false;
+    } else {
+        const char *colon = strchr(host, ':');
+        len = colon ? (size_t)(colon - host) : strlen(host);
+        if (colon)
+            port = colon + 1;
+    }
+    char want[8];
+    snprintf(want, sizeof want, "%d", w->port);
+    if (port ? strcmp(port, want) != 0 : w->port != 80)
+        return false;
+    for (unsigned i = 0; i < w->nhosts; i++)
+        if (strlen(w->hosts[i]) == len && strncasecmp(w->hosts[i], name, len) == 0)
+            return true;
+    return false;
+}
+
+static void host_refused(struct lws *wsi)
+{
+    char host[WEB_HOST_LEN] = "";
+    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) < 0)
+        host[0] = '\0';
+    log_warn(MOD, NULL, "refused a request for host \"%.64s\" (not in [web] hosts)", host);
+}
+
 /* ---- HTTP and websocket callback ---- */
+
+/* A websocket closed: forgets it, then the tables and the seat nobody holds any more. */
+static void conn_leave(struct web *w, struct conn *c)
+{
+    if (c->user)
+        log_debug(MOD, NULL, "%s left", c->user);
+    conn_unlink(w, c);
+    for (unsigned i = 0; i < c->nopen; i++) {
+        struct scope *t = scope_find(w, c->open[i], false);
+        if (t)
+            table_drop_if_empty(w, t);
+    }
+    if (c->user)
+        seat_release(w, c->user);
+    conn_free(c);
+    c->w = NULL;
+    wake_all(w);
+}
+
+static lws_usec_t ping_interval(const struct web *w)
+{
+    return (lws_usec_t)w->idle_secs * LWS_US_PER_SEC / 3;
+}
+
+/* Every idle_seconds / 3, pings the seated sockets: a live browser's pong keeps it open. */
+static void ping_run(lws_sorted_usec_list_t *sul)
+{
+    struct web *w = lws_container_of(sul, struct web, ping_sul);
+    for (struct conn *c = w->conns; c; c = c->next) {
+        if (c->user && !c->closing) {
+            c->want_ping = true;
+            conn_wake(c);
+        }
+    }
+    wake_all(w);
+    lws_sul_schedule(w->ctx, 0, &w->ping_sul, ping_run, ping_interval(w));
+}
 
 static const struct web_asset *asset_find(const char *path)
 {
@@ -904,11 +1310,15 @@ static const struct web_asset *asset_find(const char *path)
     return NULL;
 }
 
-static int http_start(struct conn *c, struct lws *wsi, const char *path)
+static int http_start(struct web *w, struct conn *c, struct lws *wsi, const char *path)
 {
     const struct web_asset *a = asset_find(path);
-    if (!a) {
-        if (lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL))
+    bool host_ok = host_allowed(w, wsi);
+    if (!host_ok)
+        host_refused(wsi);
+    if (!a || !host_ok) {
+        if (lws_return_http_status(wsi, host_ok ? HTTP_STATUS_NOT_FOUND : HTTP_STATUS_FORBIDDEN,
+                                   NULL))
             return -1;
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     }
@@ -946,14 +1356,16 @@ static int http_write(struct conn *c, struct lws *wsi)
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
-/* Refuses websockets on other paths and from pages of other origins. */
+/* Refuses websockets on other paths, for other hosts and from pages of other origins. */
 static int ws_filter(struct web *w, struct lws *wsi)
 {
-    char uri[64], origin[256], host[256];
-    if (w->nconns >= WEB_MAX_CONNS)
-        return 1;
+    char uri[64], origin[256], host[WEB_HOST_LEN];
     if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || strcmp(uri, "/ws") != 0)
         return 1;
+    if (!host_allowed(w, wsi)) {
+        host_refused(wsi);
+        return 1;
+    }
     if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0)
         return 0; /* not a browser: no cross-site concern */
     if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0 ||
@@ -981,11 +1393,22 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 
     if (!w) {
         /* the adapter stopped: only connections closing remain */
-        return reason == LWS_CALLBACK_HTTP || reason == LWS_CALLBACK_RECEIVE ? -1 : 0;
+        return reason == LWS_CALLBACK_HTTP || reason == LWS_CALLBACK_RECEIVE ||
+                       reason == LWS_CALLBACK_FILTER_NETWORK_CONNECTION
+                   ? -1
+                   : 0;
     }
     switch (reason) {
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return peer_admit(w, user);
+    case LWS_CALLBACK_WSI_CREATE:
+        peer_created(w, wsi);
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        peer_destroyed(w, wsi);
+        return 0;
     case LWS_CALLBACK_HTTP:
-        return c ? http_start(c, wsi, in ? (const char *)in : "/") : -1;
+        return c ? http_start(w, c, wsi, in ? (const char *)in : "/") : -1;
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return c ? http_write(c, wsi) : 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
@@ -999,24 +1422,28 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             w->conns->prev = c;
         w->conns = c;
         w->nconns++;
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, w->hello_secs);
         return 0;
     case LWS_CALLBACK_RECEIVE:
         if (!c || !c->w)
             return -1;
         on_receive(w, c, in, len);
+        /* a seated socket that talks is alive; before hello, the deadline holds */
+        if (c->user)
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, w->idle_secs);
+        wake_all(w);
+        return 0;
+    case LWS_CALLBACK_RECEIVE_PONG:
+        if (c && c->w && c->user)
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, w->idle_secs);
         return 0;
     case LWS_CALLBACK_SERVER_WRITEABLE:
         if (!c || !c->w)
             return -1;
         return conn_write(c);
     case LWS_CALLBACK_CLOSED:
-        if (c && c->w) {
-            if (c->user)
-                log_debug(MOD, NULL, "%s left", c->user);
-            conn_unlink(w, c);
-            conn_free(c);
-            c->w = NULL;
-        }
+        if (c && c->w)
+            conn_leave(w, c);
         return 0;
     default:
         return 0;
@@ -1039,12 +1466,42 @@ static void lws_log(int level, const char *line)
     log_write(l, MOD, NULL, "lws: %.*s", (int)n, line);
 }
 
+/*
+ * Keeps max_connections under the process's descriptor limit, so that
+ * accept() never fails with EMFILE (which libwebsockets retries at once,
+ * forever). Returns the connections allowed.
+ */
+static unsigned conns_within_fd_limit(unsigned want)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return want;
+    rlim_t room = rl.rlim_cur > 2 * WEB_FD_SPARE ? rl.rlim_cur - WEB_FD_SPARE : rl.rlim_cur / 2;
+    if (want <= room)
+        return want;
+    log_warn(MOD, NULL,
+             "max_connections %u is over what %llu descriptors allow: %llu connections at once",
+             want, (unsigned long long)rl.rlim_cur, (unsigned long long)room);
+    return (unsigned)room;
+}
+
 static int web_start(struct platform *p)
 {
     struct web *w = (struct web *)p;
     if (w->ctx)
         return 0;
     lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
+    bool any = !w->bind[0] || strcmp(w->bind, "0.0.0.0") == 0 || strcmp(w->bind, "*") == 0;
+    bool any_v6 = strcmp(w->bind, "::") == 0;
+    w->max_conns = conns_within_fd_limit(w->max_conns);
+    free(w->peers);
+    w->npeers = 0;
+    w->pending = false;
+    hosts_free(w);
+    if (!(w->peers = calloc(w->max_conns, sizeof *w->peers)) || hosts_init(w, any || any_v6) != 0) {
+        log_error(MOD, NULL, "out of memory, or bad [web] hosts");
+        return -1;
+    }
 
     struct shim *shim = calloc(1, sizeof *shim);
     if (!shim) {
@@ -1056,7 +1513,6 @@ static int web_start(struct platform *p)
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = w->cfg_port;
-    bool any = !w->bind[0] || strcmp(w->bind, "0.0.0.0") == 0 || strcmp(w->bind, "*") == 0;
     bool v6 = strchr(w->bind, ':') != NULL;
     info.iface = any ? NULL : w->bind;
     info.protocols = protocols;
@@ -1092,6 +1548,7 @@ static int web_start(struct platform *p)
         return -1;
     }
     w->started = true;
+    lws_sul_schedule(w->ctx, 0, &w->ping_sul, ping_run, ping_interval(w));
     log_info(MOD, NULL, "local table at http://%s:%d/ (plain HTTP)",
              any ? "0.0.0.0" : (v6 ? "[::]" : w->bind), w->port);
     if (any)
@@ -1115,7 +1572,11 @@ static const char *const kind_names[] = {
     [OUT_RESULT] = "result", [OUT_ERROR] = "error", [OUT_GAME_OVER] = "game_over",
 };
 
-/* Updates what the table list shows from a message's data. Returns true when it changed. */
+/*
+ * Updates what the table list shows from a message's data; a message with a
+ * phase means a game is open there, which lists the table. Returns true when
+ * the list changed.
+ */
 static bool table_status(struct scope *t, const struct outbound *m)
 {
     struct json_object *data = (struct json_object *)m->data, *v;
@@ -1144,7 +1605,7 @@ static bool table_status(struct scope *t, const struct outbound *m)
             changed = true;
         }
     }
-    return changed;
+    return changed && t->listed;
 }
 
 static int web_send(struct platform *p, const struct outbound *m)
@@ -1167,8 +1628,15 @@ static int web_send(struct platform *p, const struct outbound *m)
         struct scope *t = table_get(w, id);
         if (!t)
             return -1;
-        if (table_status(t, m))
+        if (table_status(t, m)) {
             tables_broadcast(w);
+        } else if (!t->listed && t->phase) {
+            t->listed = true;
+            free(t->creator);
+            t->creator = NULL;
+            tables_save(w);
+            tables_broadcast(w);
+        }
     }
 
     struct json_object *o = json_object_new_object();
@@ -1192,9 +1660,12 @@ static int web_send(struct platform *p, const struct outbound *m)
         if (s)
             scope_cache(s, m->key, m->replace, json);
         send_to_scope(w, m, json, len);
+        if (m->channel && s)
+            table_drop_if_empty(w, s); /* a game over at a table nobody follows */
         rc = 0;
     }
     json_object_put(o);
+    wake_all(w);
     return rc;
 }
 
@@ -1242,6 +1713,7 @@ static void web_stop(struct platform *p)
     if (!w->ctx)
         return;
     lws_sul_cancel(&w->probe_sul);
+    lws_sul_cancel(&w->ping_sul);
     w->probe_armed = false;
     for (struct conn *c = w->conns; c; c = c->next) {
         conn_free(c);
@@ -1249,6 +1721,7 @@ static void web_stop(struct platform *p)
     }
     w->conns = NULL;
     w->nconns = 0;
+    w->npeers = 0; /* lws destroys their wsi with the context */
     w->shim->w = NULL;
     lws_context_destroy(w->ctx);
     w->ctx = NULL;
@@ -1272,9 +1745,7 @@ static void web_destroy(struct platform *p)
     }
     while (w->seats) {
         struct seat *next = w->seats->next;
-        free(w->seats->user);
-        free(w->seats->name);
-        free(w->seats);
+        seat_free(w->seats);
         w->seats = next;
     }
     while (w->probes) {
@@ -1283,6 +1754,9 @@ static void web_destroy(struct platform *p)
         free(w->probes);
         w->probes = next;
     }
+    free(w->peers);
+    hosts_free(w);
+    free(w->hosts_cfg);
     free(w->bind);
     free(w);
 }
@@ -1308,8 +1782,17 @@ struct platform *web_platform_new(const struct config *cfg, const struct platfor
         snprintf(err, errlen, "web: port %d is not 0..65535", cfg->web_port);
         return NULL;
     }
+    if (cfg->web_max_connections < 1 || cfg->web_max_per_address < 1 ||
+        cfg->web_hello_seconds < 1 || cfg->web_idle_seconds < 1 || cfg->web_tables_per_seat < 1 ||
+        cfg->web_queue_bytes < 1) {
+        snprintf(err, errlen, "web: the limits in [web] must be positive");
+        return NULL;
+    }
     struct web *w = calloc(1, sizeof *w);
-    if (!w || !(w->bind = strdup(cfg->web_bind ? cfg->web_bind : "127.0.0.1"))) {
+    if (!w || !(w->bind = strdup(cfg->web_bind ? cfg->web_bind : "127.0.0.1")) ||
+        (cfg->web_hosts && !(w->hosts_cfg = strdup(cfg->web_hosts)))) {
+        if (w)
+            free(w->bind);
         free(w);
         snprintf(err, errlen, "web: out of memory");
         return NULL;
@@ -1317,6 +1800,12 @@ struct platform *web_platform_new(const struct config *cfg, const struct platfor
     w->base.ops = &web_ops;
     w->base.host = host;
     w->cfg_port = cfg->web_port;
+    w->max_conns = (unsigned)cfg->web_max_connections;
+    w->max_per_addr = (unsigned)cfg->web_max_per_address;
+    w->hello_secs = cfg->web_hello_seconds;
+    w->idle_secs = cfg->web_idle_seconds;
+    w->tables_per_seat = (unsigned)cfg->web_tables_per_seat;
+    w->queue_max = (size_t)cfg->web_queue_bytes;
     w->port = -1;
     tables_load(w);
     return &w->base;

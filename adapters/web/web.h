@@ -23,8 +23,9 @@ struct platform;
 struct platform_host;
 
 /*
- * Makes the web platform from cfg's [web] bind and port. Returns the
- * platform, or NULL with a reason in err.
+ * Makes the web platform from cfg's [web] settings: bind, port, the Host
+ * names allowed and the limits (copied; cfg may be freed afterwards).
+ * Returns the platform, or NULL with a reason in err.
  */
 struct platform *web_platform_new(const struct config *cfg, const struct platform_host *host,
                                   char *err, size_t errlen);

@@ -6,6 +6,8 @@
  * fault injection.
  */
 #include <ctype.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +66,9 @@ struct hs {
     int max_timeline;
     bool soft_logout;
     bool dirty; /* the stream moved: parked syncs may have something to say */
+    /* Variation of what the specification leaves open, from a printed seed. */
+    uint64_t seed, rng;
+    struct json_object *last_initial; /* an earlier initial sync, served again as a stale copy */
 };
 
 static uint64_t now_ms(void)
@@ -373,6 +378,8 @@ static size_t log_after(struct hs *hs, long since)
     return lo;
 }
 
+static int vary_limit(struct hs *hs, int limit);
+
 static struct json_object *build_sync(struct hs *hs, long since, struct json_object *filter,
                                       bool *changes)
 {
@@ -386,6 +393,8 @@ static struct json_object *build_sync(struct hs *hs, long since, struct json_obj
     int limit = jget(tf, "limit") ? json_object_get_int(jget(tf, "limit")) : 10;
     if (hs->max_timeline > 0 && limit > hs->max_timeline)
         limit = hs->max_timeline;
+    if (!initial)
+        limit = vary_limit(hs, limit);
     *changes = false;
 
     struct json_object *join = json_object_new_object();
@@ -509,6 +518,118 @@ static struct json_object *build_sync(struct hs *hs, long since, struct json_obj
     return out;
 }
 
+/* ---- variation: what the specification allows a homeserver to leave out or add ---- */
+
+static uint64_t rnd(struct hs *hs)
+{
+    /* xorshift64*: small, and the same sequence for the same seed */
+    hs->rng ^= hs->rng >> 12;
+    hs->rng ^= hs->rng << 25;
+    hs->rng ^= hs->rng >> 27;
+    return hs->rng * 2685821657736338717ULL;
+}
+
+static bool chance(struct hs *hs, unsigned in)
+{
+    return rnd(hs) % in == 0;
+}
+
+static bool is_empty(struct json_object *v)
+{
+    if (json_object_is_type(v, json_type_object))
+        return json_object_object_length(v) == 0;
+    if (json_object_is_type(v, json_type_array))
+        return json_object_array_length(v) == 0;
+    return false;
+}
+
+/* Drops key from o, sometimes, when its value is empty (or, for a section, has empty events). */
+static void maybe_drop_empty(struct hs *hs, struct json_object *o, const char *key)
+{
+    struct json_object *v = jget(o, key);
+    if (!v)
+        return;
+    bool empty = is_empty(v) ||
+                 (json_object_is_type(v, json_type_object) && json_object_object_length(v) == 1 &&
+                  jget(v, "events") && is_empty(jget(v, "events")));
+    if (empty && chance(hs, 2))
+        json_object_object_del(o, key);
+}
+
+static void maybe_add_unknown(struct hs *hs, struct json_object *o)
+{
+    if (!chance(hs, 3))
+        return;
+    struct json_object *u = json_object_new_object();
+    json_object_object_add(u, "n", json_object_new_int((int)(rnd(hs) % 1000)));
+    json_object_object_add(u, "list", json_object_new_array());
+    json_object_object_add(o, "org.example.unknown", u);
+}
+
+static void vary_room(struct hs *hs, struct json_object *room)
+{
+    struct json_object *tl = jget(room, "timeline");
+    struct json_object *lim = jget(tl, "limited");
+    if (lim && !json_object_get_boolean(lim) && chance(hs, 2))
+        json_object_object_del(tl, "limited");
+    if (tl && !jget(tl, "limited") && chance(hs, 3))
+        json_object_object_del(tl, "prev_batch"); /* optional; only needed to fill a gap */
+    maybe_drop_empty(hs, room, "state");
+    maybe_drop_empty(hs, room, "timeline");
+    if (chance(hs, 3)) {
+        struct json_object *un = json_object_new_object();
+        json_object_object_add(un, "highlight_count", json_object_new_int(0));
+        json_object_object_add(un, "notification_count", json_object_new_int(1));
+        json_object_object_add(room, "unread_notifications", un);
+    }
+    if (chance(hs, 4)) {
+        struct json_object *eph = json_object_new_object();
+        json_object_object_add(eph, "events", json_object_new_array());
+        json_object_object_add(room, "ephemeral", eph);
+    }
+    maybe_add_unknown(hs, room);
+    struct json_object *evs = jget(tl, "events");
+    for (size_t i = 0; evs && i < json_object_array_length(evs); i++) {
+        struct json_object *ev = json_object_array_get_idx(evs, i);
+        if (!jget(ev, "unsigned") && chance(hs, 3)) {
+            struct json_object *u = json_object_new_object();
+            json_object_object_add(u, "age", json_object_new_int((int)(rnd(hs) % 5000)));
+            json_object_object_add(ev, "unsigned", u);
+        }
+    }
+}
+
+/* Varies a sync answer as a real homeserver may: empty sections left out, unknown fields. The
+ * events are shared with the log, so only copies are changed. */
+static struct json_object *vary_sync(struct hs *hs, struct json_object *r)
+{
+    struct json_object *out = NULL;
+    if (json_object_deep_copy(r, &out, NULL) != 0)
+        return r;
+    json_object_put(r);
+    struct json_object *rooms = jget(out, "rooms");
+    json_object_object_foreach(jget(rooms, "join"), rid, room)
+    {
+        (void)rid;
+        vary_room(hs, room);
+    }
+    maybe_drop_empty(hs, rooms, "join");
+    maybe_drop_empty(hs, rooms, "invite");
+    maybe_drop_empty(hs, rooms, "leave");
+    maybe_drop_empty(hs, out, "rooms");
+    maybe_drop_empty(hs, out, "account_data");
+    if (chance(hs, 3))
+        json_object_object_add(out, "device_one_time_keys_count", json_object_new_object());
+    maybe_add_unknown(hs, out);
+    return out;
+}
+
+/* The timeline limit of one sync: sometimes lower than asked, so timelines come limited. */
+static int vary_limit(struct hs *hs, int limit)
+{
+    return limit > 2 && chance(hs, 4) ? 1 + (int)(rnd(hs) % 2) : limit;
+}
+
 static void serve_parked(struct hs *hs, bool all)
 {
     uint64_t now = now_ms();
@@ -521,7 +642,7 @@ static void serve_parked(struct hs *hs, bool all)
             c->parked = false;
             json_object_put(c->filter);
             c->filter = NULL;
-            respond(c, 200, r);
+            respond(c, 200, vary_sync(hs, r));
         } else {
             json_object_put(r);
         }
@@ -558,9 +679,21 @@ static void handle_sync(struct hs *hs, struct conn *c, struct json_object *q)
     long timeout = jstr(q, "timeout") ? atol(jstr(q, "timeout")) : 0;
     bool changes;
     struct json_object *r = build_sync(hs, since, filter, &changes);
+    if (since < 0) {
+        /* An initial sync may be a cached copy of an earlier one (homeservers cache identical
+         * sync requests): stale, but with a valid token to continue from. */
+        if (hs->last_initial && chance(hs, 2)) {
+            json_object_put(r);
+            r = json_object_get(hs->last_initial);
+        } else {
+            json_object_put(hs->last_initial);
+            hs->last_initial = json_object_get(r);
+        }
+    }
     if (changes || since < 0 || timeout <= 0) {
         json_object_put(filter);
-        respond(c, 200, r);
+        respond(c, 200, vary_sync(hs, json_object_get(r)));
+        json_object_put(r);
         return;
     }
     json_object_put(r);
@@ -973,6 +1106,11 @@ struct hs *hs_new(void)
     hs->requests = json_object_new_array();
     hs->faults = json_object_new_array();
     json_object_object_add(hs->tokens, HS_BOT_TOKEN, json_object_new_string("BOTDEVICE"));
+    const char *env = getenv("MX_HS_SEED");
+    hs->seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)now_ms() ^ (uint64_t)(uintptr_t)hs;
+    hs->rng = hs->seed ? hs->seed : 1;
+    fprintf(stderr, "test homeserver: seed %" PRIu64 " (replay with MX_HS_SEED=%" PRIu64 ")\n",
+            hs->seed, hs->seed);
     uv_mutex_init(&hs->mu);
     return hs;
 }
@@ -1023,6 +1161,7 @@ void hs_free(struct hs *hs)
     json_object_put(hs->filters);
     json_object_put(hs->txns);
     json_object_put(hs->tokens);
+    json_object_put(hs->last_initial);
     json_object_put(hs->requests);
     json_object_put(hs->faults);
     uv_mutex_destroy(&hs->mu);
@@ -1075,6 +1214,15 @@ void hs_invite_bot(struct hs *hs, const char *room, const char *inviter)
 {
     uv_mutex_lock(&hs->mu);
     free(add_event(hs, room, inviter, "m.room.member", HS_BOT, member_content("invite")));
+    unlock_wake(hs);
+}
+
+void hs_invite_bot_direct(struct hs *hs, const char *room, const char *inviter)
+{
+    uv_mutex_lock(&hs->mu);
+    struct json_object *c = member_content("invite");
+    json_object_object_add(c, "is_direct", json_object_new_boolean(1));
+    free(add_event(hs, room, inviter, "m.room.member", HS_BOT, c));
     unlock_wake(hs);
 }
 
@@ -1235,6 +1383,14 @@ void hs_fault(struct hs *hs, const char *substr, int status, const char *body, c
     json_object_object_add(f, "count", json_object_new_int(count));
     uv_mutex_lock(&hs->mu);
     json_object_array_add(hs->faults, f);
+    uv_mutex_unlock(&hs->mu);
+}
+
+void hs_faults_clear(struct hs *hs)
+{
+    uv_mutex_lock(&hs->mu);
+    json_object_put(hs->faults);
+    hs->faults = json_object_new_array();
     uv_mutex_unlock(&hs->mu);
 }
 

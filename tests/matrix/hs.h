@@ -32,6 +32,8 @@ char *hs_create_room(struct hs *hs, const char *creator, bool encrypted);
 void hs_join(struct hs *hs, const char *room, const char *user);
 void hs_leave(struct hs *hs, const char *room, const char *user);
 void hs_invite_bot(struct hs *hs, const char *room, const char *inviter);
+/* An invite to a direct chat (is_direct in the bot's member event), as clients send it. */
+void hs_invite_bot_direct(struct hs *hs, const char *room, const char *inviter);
 void hs_set_power(struct hs *hs, const char *room, const char *user, int level);
 void hs_set_displayname(struct hs *hs, const char *room, const char *user, const char *name);
 char *hs_send(struct hs *hs, const char *room, const char *user, const char *type,
@@ -64,6 +66,8 @@ char *hs_last_body(struct hs *hs, const char *substr);
  * may be NULL ("Retry-After: 1"). */
 void hs_fault(struct hs *hs, const char *substr, int status, const char *body, const char *header,
               int count);
+/* Forgets every fault not used up yet. */
+void hs_faults_clear(struct hs *hs);
 /* Makes every token unknown (401 M_UNKNOWN_TOKEN, with soft_logout as given). */
 void hs_revoke_tokens(struct hs *hs, bool soft_logout);
 /* Timeline limit the server applies at most (to force limited timelines). */

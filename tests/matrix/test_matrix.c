@@ -17,6 +17,7 @@
 #include "adapters/matrix/client.h"
 #include "adapters/matrix/mx.h"
 #include "bot/log.h"
+#include "core/catalog.h"
 #include "harness.h"
 
 #define ALICE "@alice:test.local"
@@ -224,10 +225,45 @@ static void test_password_login_with_device_id(void **state)
     assert_non_null(strstr(body, "m.login.password"));
     free(body);
     assert_true(hs_count(f->hs, "/account/whoami") >= 1);
-    /* A wrong password is a clear start-up failure. */
+    assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/login"), 1);
+    /* A restart reuses the stored session: no new login, so no new token (transaction ids are
+     * scoped to a token) and no new device. */
     th_stop(&f->t);
+    start_ready(f);
+    assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/login"), 1);
+    /* A token the server rejects while syncing is replaced by one new login, same device. */
+    hs_revoke_tokens(f->hs, false);
+    free(hs_say(f->hs, f->room, ALICE, "after the revocation"));
+    assert_true(th_wait_inbox(&f->t, 1, 8000));
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "after the revocation");
+    assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/login"), 2);
+    body = hs_last_body(f->hs, "POST /_matrix/client/v3/login");
+    assert_non_null(strstr(body, "\"device_id\":\"ILLEGALD1\""));
+    free(body);
+    /* A wrong password, once the stored session is rejected, is a clear start-up failure. */
+    th_stop(&f->t);
+    hs_revoke_tokens(f->hs, false);
     f->t.cfg.matrix_password = "wrong";
     assert_int_equal(th_start(&f->t), -1);
+}
+
+/* A homeserver that does not answer at start is waited for, with a token or a password. */
+static void test_unreachable_at_start_is_retried(void **state)
+{
+    struct fx *f = *state;
+    f->t.cfg.matrix_access_token = NULL;
+    f->t.cfg.matrix_password = HS_BOT_PASSWORD;
+    f->t.cfg.matrix_device_id = "ILLEGALD1";
+    hs_fault(f->hs, "/login", 0, NULL, NULL, 3);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 10000));
+    assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/login"), 4);
+    th_stop(&f->t);
+    /* With the stored session (or a token) it is whoami that waits. */
+    hs_fault(f->hs, "/whoami", 0, NULL, NULL, 3);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 10000));
+    assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/login"), 4);
 }
 
 /* ---- rooms ---- */
@@ -271,6 +307,84 @@ static void test_encrypted_room_notice(void **state)
     json_object_put(keep);
     assert_int_equal(json_object_array_length(f->t.inbox), 0);
     free(secret);
+}
+
+/* A plaintext command in an encrypted room opens no game: it gets a notice instead, and the
+ * room's encryption is remembered across a restart. */
+static void test_encrypted_room_refuses_plaintext(void **state)
+{
+    struct fx *f = *state;
+    char *secret = hs_create_room(f->hs, ALICE, true);
+    hs_invite_bot(f->hs, secret, ALICE);
+    start_ready(f);
+    th_run_for(&f->t, 300);
+    th_stop(&f->t);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    free(hs_say(f->hs, secret, ALICE, "!illegal new"));
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    struct json_object *keep;
+    struct json_object *ev = bot_event(f, "m.room.message", 0, &keep);
+    assert_string_equal(jstr(ev, "room_id"), secret);
+    assert_string_equal(jstr(jget(ev, "content"), "body"),
+                        catalog_text("en", "matrix.encrypted-refuse"));
+    json_object_put(keep);
+    th_run_for(&f->t, 200);
+    assert_int_equal(json_object_array_length(f->t.inbox), 0);
+    free(secret);
+}
+
+/* A crash between an invite's batch and the join's answer does not lose the invite: the batch
+ * is not shown again after a restart, so the pending join is stored and made again. */
+static void test_invite_survives_restart(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    char *other = hs_create_room(f->hs, ALICE, false);
+    hs_fault(f->hs, "/join", 0, NULL, NULL, 1000); /* the join never gets through */
+    int joins = hs_count(f->hs, "/join");
+    hs_invite_bot(f->hs, other, ALICE);
+    for (int i = 0; i < 100 && hs_count(f->hs, "/join") == joins; i++)
+        th_run_for(&f->t, 20);
+    assert_true(hs_count(f->hs, "/join") > joins);
+    th_stop(&f->t);
+    hs_faults_clear(f->hs);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    free(hs_say(f->hs, other, ALICE, "!illegal new"));
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    assert_string_equal(th_in_str(&f->t, 0, "channel"), other);
+    free(other);
+}
+
+/* Someone in no game opens a direct chat with the bot: the invite is accepted and what they
+ * write there reaches the dispatcher as a private message. */
+static void test_stranger_dm_is_delivered(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    const char *dave = "@dave:test.local";
+    char *dm = hs_create_room(f->hs, dave, false);
+    hs_invite_bot_direct(f->hs, dm, dave);
+    th_run_for(&f->t, 500);
+    free(hs_say(f->hs, dm, dave, "help"));
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    assert_string_equal(th_in_str(&f->t, 0, "user"), dave);
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "help");
+    assert_null(th_in_str(&f->t, 0, "channel"));
+    /* The room is the bot's DM room for dave now, also after a restart: no new room. */
+    char *direct = hs_direct_room(f->hs, dave);
+    assert_non_null(direct);
+    assert_string_equal(direct, dm);
+    th_stop(&f->t);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    free(hs_say(f->hs, dm, dave, "hand"));
+    assert_true(th_wait_inbox(&f->t, 2, 5000));
+    assert_null(th_in_str(&f->t, 1, "channel"));
+    assert_int_equal(hs_count(f->hs, "/createRoom"), 0);
+    free(direct);
+    free(dm);
 }
 
 /* ---- sending ---- */
@@ -758,8 +872,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dropped_and_malformed_sync, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_token, setup, teardown),
         cmocka_unit_test_setup_teardown(test_password_login_with_device_id, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unreachable_at_start_is_retried, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invite_allow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_room_notice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_encrypted_room_refuses_plaintext, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stranger_dm_is_delivered, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_invite_survives_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_notice_html_and_dm_edits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_probe_dm, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dm_replaced_after_leave, setup, teardown),

@@ -78,9 +78,10 @@ export function newToken() {
 
 // A websocket client that records every frame and waits for the ones it needs.
 export class Client {
-  static open(port, headers = {}) {
+  // opts go to ws: localAddress (another loopback address is another client), autoPong
+  static open(port, headers = {}, opts = {}) {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers, handshakeTimeout: 5000, ...opts });
       const c = new Client(ws);
       ws.once('open', () => resolve(c));
       ws.once('error', reject);

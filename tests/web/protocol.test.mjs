@@ -267,7 +267,10 @@ test('a restart keeps seats and tables', async () => {
   const tok = newToken();
   const a = await Client.open(server.port);
   const wa = await a.hello(tok, 'Judy');
-  a.send({ type: 'open', channel: 'kept' });
+  // a game opens at 'kept' (the stand-in bot answers with a phase); 'bare' only was opened
+  a.send({ type: 'say', channel: 'kept', text: '!illegal open' });
+  await a.next((f) => f.kind === 'notice' && f.channel === 'kept');
+  a.send({ type: 'open', channel: 'bare' });
   await a.next((f) => f.type === 'opened');
   a.close();
   const r = await server.stop();
@@ -279,6 +282,7 @@ test('a restart keeps seats and tables', async () => {
   assert.equal(w2.name, 'Judy');
   const tables = await a2.next((f) => f.type === 'tables');
   assert.ok(tables.tables.some((t) => t.id === 'kept'));
+  assert.ok(!tables.tables.some((t) => t.id === 'bare'), 'a table with no game is not listed');
   a2.close();
   // names stay taken after a restart, even before their seat comes back
   const b = await Client.open(server.port);

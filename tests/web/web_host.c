@@ -11,9 +11,11 @@
  *   - a DM: a private notice back to the sender;
  *   - a reaction: a public notice naming who reacted.
  * Adapter state goes to the --state file (JSON), so a restart keeps seats.
- * It prints "PORT <n>" once listening, and exits 0 on SIGTERM or SIGINT.
+ * The [web] limits come from the --config file (the daemon's INI format; its
+ * port is ignored: --port, default 0, picks it). It prints "PORT <n>" once
+ * listening, and exits 0 on SIGTERM or SIGINT.
  *
- * Usage: web_host [--port N] [--bind ADDR] [--state FILE]
+ * Usage: web_host [--port N] [--bind ADDR] [--state FILE] [--config FILE]
  */
 #include <signal.h>
 #include <stdio.h>
@@ -156,6 +158,16 @@ static int host_state_set(void *ctx, struct platform *p, const char *key, const 
     return 0;
 }
 
+static int host_state_del(void *ctx, struct platform *p, const char *key)
+{
+    (void)ctx;
+    (void)p;
+    json_object_object_del(state, key);
+    if (state_path && json_object_to_file_ext(state_path, state, JSON_C_TO_STRING_PLAIN) != 0)
+        return -1;
+    return 0;
+}
+
 static struct platform *platform;
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -170,22 +182,33 @@ static void on_signal(uv_signal_t *h, int signum)
 int main(int argc, char **argv)
 {
     /* only the [web] keys matter to the adapter */
-    struct config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.web_enabled = true;
-    cfg.web_bind = "127.0.0.1";
-    cfg.web_port = 0;
+    const char *config_path = NULL, *bind = NULL;
+    int port = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--port") == 0) {
-            cfg.web_port = atoi(argv[i + 1]);
+            port = atoi(argv[i + 1]);
         } else if (strcmp(argv[i], "--bind") == 0) {
-            cfg.web_bind = argv[i + 1];
+            bind = argv[i + 1];
         } else if (strcmp(argv[i], "--state") == 0) {
             state_path = argv[i + 1];
+        } else if (strcmp(argv[i], "--config") == 0) {
+            config_path = argv[i + 1];
         } else {
-            fprintf(stderr, "usage: web_host [--port N] [--bind ADDR] [--state FILE]\n");
+            fprintf(stderr, "usage: web_host [--port N] [--bind ADDR] [--state FILE] "
+                            "[--config FILE]\n");
             return 2;
         }
+    }
+    struct config cfg;
+    char err[256];
+    if (config_init(&cfg) != 0 || config_load(&cfg, config_path, err, sizeof err) != 0) {
+        fprintf(stderr, "web_host: %s\n", err);
+        return 2;
+    }
+    cfg.web_port = port;
+    if (bind) {
+        free(cfg.web_bind);
+        cfg.web_bind = strdup(bind);
     }
     state = state_path ? json_object_from_file(state_path) : NULL;
     if (!state || !json_object_is_type(state, json_type_object)) {
@@ -202,9 +225,10 @@ int main(int argc, char **argv)
         .dm_result = host_dm_result,
         .state_get = host_state_get,
         .state_set = host_state_set,
+        .state_del = host_state_del,
     };
-    char err[256];
     platform = web_platform_new(&cfg, &host, err, sizeof err);
+    config_free(&cfg);
     if (!platform) {
         fprintf(stderr, "%s\n", err);
         return 1;

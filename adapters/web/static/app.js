@@ -124,6 +124,8 @@
     ws.onclose = () => {
       setConn(false);
       S.user = null;
+      // the server closes a socket that says no hello in time: without a name, wait for one
+      if (!S.name) return;
       const delay = Math.min(5000, 500 * 2 ** S.retry++);
       setTimeout(connect, delay);
     };
@@ -607,7 +609,8 @@
     const name = $('name').value.trim();
     if (!name) return;
     S.name = name;
-    hello(name);
+    if (S.ws && S.ws.readyState === WebSocket.OPEN) hello(name);
+    else if (!S.ws || S.ws.readyState === WebSocket.CLOSED) connect(); // says hello once open
   });
   $('create-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -644,5 +647,7 @@
     $('cmd').value = '';
   });
 
-  connect();
+  // a socket opens once there is a name to say hello with
+  if (S.name) connect();
+  else show('name');
 })();

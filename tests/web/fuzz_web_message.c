@@ -1,0 +1,120 @@
+/*
+ * fuzz_web_message.c - websocket messages from a browser at the local table,
+ * through the adapter's own message handler (on_message in web.c, included
+ * here so its static functions are reachable).
+ *
+ * Input: frames separated by newlines, fed in order to the sockets of one
+ * adapter, so a hello can seat a socket before the frames that need a seat.
+ * Two sockets take turns, one frame each. The host keeps the adapter's state
+ * in memory; no socket is opened (the handler queues output and only marks
+ * the socket to be woken, which is left undone).
+ */
+#include "adapters/web/web.c"
+
+#include <stdint.h>
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    log_set_level(LOG_ERROR); /* a line per seat taken would slow every run */
+    return 0;
+}
+
+static struct json_object *fuzz_state;
+
+static unsigned long fuzz_inputs;
+
+/* The bot's side: counts what reached it (answering would wake live sockets). */
+static int fuzz_deliver(void *ctx, struct platform *p, const struct inbound *in)
+{
+    (void)ctx;
+    (void)p;
+    if (in->user && in->user_name)
+        fuzz_inputs++;
+    return 0;
+}
+
+static char *fuzz_state_get(void *ctx, struct platform *p, const char *key)
+{
+    (void)ctx;
+    (void)p;
+    struct json_object *v;
+    if (!json_object_object_get_ex(fuzz_state, key, &v))
+        return NULL;
+    return strdup(json_object_get_string(v));
+}
+
+static int fuzz_state_set(void *ctx, struct platform *p, const char *key, const char *value)
+{
+    (void)ctx;
+    (void)p;
+    return json_object_object_add(fuzz_state, key, json_object_new_string(value));
+}
+
+static int fuzz_state_del(void *ctx, struct platform *p, const char *key)
+{
+    (void)ctx;
+    (void)p;
+    json_object_object_del(fuzz_state, key);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static uv_loop_t loop; /* never run: the handler does not touch it */
+    static const struct platform_host host = {
+        .loop = &loop,
+        .deliver = fuzz_deliver,
+        .state_get = fuzz_state_get,
+        .state_set = fuzz_state_set,
+        .state_del = fuzz_state_del,
+    };
+    struct config cfg;
+    char err[128];
+    if (config_init(&cfg) != 0)
+        return 0;
+    cfg.web_tables_per_seat = 2;
+    cfg.web_queue_bytes = 65536;
+    fuzz_state = json_object_new_object();
+    struct platform *p = web_platform_new(&cfg, &host, err, sizeof err);
+    config_free(&cfg);
+    if (!p) {
+        json_object_put(fuzz_state);
+        return 0;
+    }
+    struct web *w = (struct web *)p;
+    /* two sockets, so table lists and the shared output bound reach another one */
+    struct conn conns[2];
+    memset(conns, 0, sizeof conns);
+    for (int i = 0; i < 2; i++) {
+        conns[i].w = w;
+        conns[i].next = w->conns;
+        if (w->conns)
+            w->conns->prev = &conns[i];
+        w->conns = &conns[i];
+        w->nconns++;
+    }
+    const char *buf = (const char *)data, *end = buf + size;
+    unsigned n = 0;
+    while (buf < end) {
+        const char *nl = memchr(buf, '\n', (size_t)(end - buf));
+        size_t len = nl ? (size_t)(nl - buf) : (size_t)(end - buf);
+        struct conn *c = &conns[n++ & 1];
+        if (len <= WEB_MAX_FRAME)
+            on_message(w, c, buf, len);
+        buf += len + (nl != NULL);
+    }
+    /* one socket leaves as a closed one does (tables and seat released), alone in the list */
+    for (int i = 0; i < 2; i++)
+        conns[i].want_write = false;
+    conn_unlink(w, &conns[1]);
+    conn_leave(w, &conns[0]);
+    conn_free(&conns[1]);
+    web_destroy(p);
+    json_object_put(fuzz_state);
+    return 0;
+}
