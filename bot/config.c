@@ -81,6 +81,7 @@ static const struct key_def keys[] = {
     {"discord", "guilds", K_GUILDS, 0, 0, 0, 0, NULL},
     {"discord", "moderator_role", K_STRING, F_OPTIONAL, OFF(discord_moderator_role), 0, 0, NULL},
     {"discord", "shards", K_INT, 0, OFF(discord_shards), 0, 65535, NULL},
+    {"discord", "global_rate_limit", K_INT, 0, OFF(discord_global_rate_limit), 1, 10000, NULL},
     {"matrix", "homeserver", K_URL, F_OPTIONAL | F_NOSPACE, OFF(matrix_homeserver), 0, 0, "http"},
     {"matrix", "user_id", K_MXID, F_OPTIONAL | F_NOSPACE, OFF(matrix_user_id), 0, 0, NULL},
     {"matrix", "access_token", K_STRING, F_OPTIONAL | F_SECRET | F_NOSPACE,
@@ -740,6 +741,7 @@ int config_init(struct config *c)
             return -1;
         }
     }
+    c->discord_global_rate_limit = 50;
     c->session_seconds = 180;
     c->casual_session_seconds = 1200;
     c->reveal_seconds = 2;

@@ -54,7 +54,8 @@ struct config {
     char *discord_guilds[CONFIG_MAX_GUILDS]; /* empty: global commands */
     unsigned discord_nguilds;
     char *discord_moderator_role;
-    int discord_shards; /* 0 (default): as GET /gateway/bot says */
+    int discord_shards;            /* 0 (default): as GET /gateway/bot says */
+    int discord_global_rate_limit; /* REST requests per second in all (default 50) */
     /* [matrix]: enabled when homeserver is set */
     char *matrix_homeserver; /* needs access_token, or user_id and password */
     char *matrix_user_id;

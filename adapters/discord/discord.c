@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/types.h>
 
 #include "bot/log.h"
 #include "internal.h"
@@ -16,9 +17,19 @@
 #define DEFAULT_API_URL "https://discord.com/api/v10"
 #define ERR_CANNOT_DM   50007
 #define UNKNOWN_MESSAGE 10008
+/* Discord's global limit of REST requests per second, unless configured. */
+#define DEFAULT_GLOBAL_RATE 50u
 /* After a 50007, DMs to that user are not attempted for this long: each
  * refusal is a 403, and 403s count towards Discord's invalid-request limit. */
 #define DM_REFUSED_HOLD_MS 60000u
+
+static void builder_reset(struct dc_builder *tb)
+{
+    free(tb->to);
+    free(tb->give);
+    free(tb->ask);
+    tb->to = tb->give = tb->ask = NULL;
+}
 
 static void user_free(void *p)
 {
@@ -31,9 +42,7 @@ static void user_free(void *p)
     }
     free(u->dm_channel);
     json_object_put(u->hand);
-    free(u->tb.to);
-    free(u->tb.give);
-    free(u->tb.ask);
+    builder_reset(&u->tb);
     free(u);
 }
 
@@ -80,28 +89,13 @@ void dc_op_free(struct dc_op *op)
     free(op->user);
     free(op->body);
     free(op->emoji);
+    free(op->msg_id);
     free(op);
 }
 
 static char *xstrdup(const char *s)
 {
     return s ? strdup(s) : NULL;
-}
-
-static const char *jstr(struct json_object *o, const char *key)
-{
-    struct json_object *v;
-    if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-        return NULL;
-    return json_object_get_string(v);
-}
-
-static struct json_object *jget(struct json_object *o, const char *key)
-{
-    struct json_object *v = NULL;
-    if (!o || !json_object_object_get_ex(o, key, &v))
-        return NULL;
-    return v;
 }
 
 struct dc_user *dc_user_get(struct dc *dc, const char *id)
@@ -140,10 +134,62 @@ static struct dc_msg *msg_get(struct dc *dc, const char *key, const char *channe
 static int api_code(const char *body)
 {
     struct json_object *o = json_tokener_parse(body);
-    struct json_object *c = jget(o, "code");
-    int code = c ? json_object_get_int(c) : 0;
+    int code = (int)dj_int(o, "code", 0);
     json_object_put(o);
     return code;
+}
+
+/* How much of an error answer a log line carries: a log line holds 1024 bytes. */
+#define ERROR_TEXT_MAX 900
+
+/* Appends Discord's field errors under o ({"field":{"_errors":[{code,message}]}}) as
+ * "path: CODE message; " to b. */
+static void field_errors(struct dbuf *b, struct json_object *o, const char *path, unsigned depth)
+{
+    if (!dj_as_obj(o) || depth > 8 || b->len > ERROR_TEXT_MAX)
+        return;
+    json_object_object_foreach(o, k, v)
+    {
+        if (strcmp(k, "_errors") == 0) {
+            for (size_t i = 0; i < dj_len(v); i++) {
+                struct json_object *e = dj_at(v, i);
+                const char *code = dj_str(e, "code"), *msg = dj_str(e, "message");
+                dbuf_printf(b, "%s%s: %s %s", b->len ? "; " : "", path, code ? code : "?",
+                            msg ? msg : "");
+            }
+        } else {
+            struct dbuf sub = {0};
+            if (dbuf_printf(&sub, "%s%s%s", path, *path ? "." : "", k) == 0)
+                field_errors(b, v, sub.data, depth + 1);
+            dbuf_free(&sub);
+        }
+    }
+}
+
+/*
+ * Logs a refused request once, with all Discord said: its code and message and
+ * every field error, or the raw body (one line) when it is not JSON, cut at
+ * ERROR_TEXT_MAX bytes.
+ */
+static void log_http_error(const char *what, const char *target, long status, const char *body)
+{
+    struct json_object *o = json_tokener_parse(body);
+    struct dbuf fields = {0};
+    char text[ERROR_TEXT_MAX + 1];
+    if (dj_as_obj(o)) {
+        const char *msg = dj_str(o, "message");
+        field_errors(&fields, dj_obj(o, "errors"), "", 0);
+        snprintf(text, sizeof(text), "code %lld, %s%s%s", (long long)dj_int(o, "code", 0),
+                 msg ? msg : "no message", fields.len ? ": " : "", fields.len ? fields.data : "");
+    } else {
+        size_t n = 0;
+        for (const char *c = body; *c && n < ERROR_TEXT_MAX; c++)
+            text[n++] = (unsigned char)*c < 0x20 ? ' ' : *c;
+        text[n] = '\0';
+    }
+    log_error(DC_MOD, NULL, "%s %s failed: HTTP %ld, %s", what, target ? target : "", status, text);
+    dbuf_free(&fields);
+    json_object_put(o);
 }
 
 static int op_prepare(struct rest_req *r, void *ud);
@@ -258,6 +304,16 @@ static int op_prepare(struct rest_req *r, void *ud)
             snprintf(path, sizeof(path), "/channels/%s/messages", op->channel);
             rest_req_set(r, "POST", path, op->body);
         }
+    } else if (op->type == DC_OP_CLOSE) {
+        /* the message may have been forgotten (the game ended) since the op
+         * was queued: then the id noted then is used */
+        struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+        const char *id = m && m->id ? m->id : op->msg_id;
+        const char *channel = m && m->id && m->channel ? m->channel : op->channel;
+        if (!id || !channel)
+            return 1;
+        snprintf(path, sizeof(path), "/channels/%s/messages/%s", channel, id);
+        rest_req_set(r, "PATCH", path, op->body);
     } else if (op->type == DC_OP_REACT) {
         struct dc_msg *m = dmap_get(&dc->msgs, op->key);
         if (!m || !m->id)
@@ -375,6 +431,229 @@ static struct dc_msg *msg_restore(struct dc *dc, const char *key)
     return m;
 }
 
+/*
+ * Lists of words a game needs (the resources in play, the keys of messages
+ * whose controls are live), kept in memory and in the store under
+ * "<what>/<game>" as one line, so that a restart still knows them.
+ */
+#define LIST_IN_PLAY  "play"
+#define LIST_CONTROLS "ctl"
+
+/* The list, loaded from the store when this run has not seen it; NULL when
+ * it is empty and create is false. Borrowed from map. */
+static struct json_object *list_get(struct dc *dc, struct dmap *map, const char *what,
+                                    const char *game, bool create)
+{
+    struct json_object *l = dmap_get(map, game);
+    if (l)
+        return l;
+    char k[256], *save = NULL;
+    snprintf(k, sizeof(k), "%s/%s", what, game);
+    char *v = gw_state_get(dc, k);
+    if (!v && !create)
+        return NULL;
+    l = json_object_new_array();
+    for (char *w = v ? strtok_r(v, " ", &save) : NULL; w; w = strtok_r(NULL, " ", &save))
+        json_object_array_add(l, json_object_new_string(w));
+    free(v);
+    if (dmap_put(map, game, l, NULL) < 0) {
+        json_object_put(l);
+        return NULL;
+    }
+    return l;
+}
+
+static void list_save(struct dc *dc, const char *what, const char *game, struct json_object *l)
+{
+    const struct platform_host *h = dc->base.host;
+    struct dbuf b = {0};
+    char k[256];
+    for (size_t i = 0; i < dj_len(l); i++)
+        dbuf_printf(&b, "%s%s", i ? " " : "", dj_str_at(l, i));
+    snprintf(k, sizeof(k), "%s/%s", what, game);
+    if (b.len)
+        gw_state_set(dc, k, b.data);
+    else if (h->state_del)
+        h->state_del(h->ctx, &dc->base, k);
+    dbuf_free(&b);
+}
+
+static void list_forget(struct dc *dc, struct dmap *map, const char *what, const char *game)
+{
+    const struct platform_host *h = dc->base.host;
+    char k[256];
+    json_object_put(dmap_del(map, game));
+    snprintf(k, sizeof(k), "%s/%s", what, game);
+    if (h->state_del)
+        h->state_del(h->ctx, &dc->base, k);
+}
+
+static ssize_t list_find(struct json_object *l, const char *word)
+{
+    for (size_t i = 0; i < dj_len(l); i++) {
+        const char *w = dj_str_at(l, i);
+        if (w && strcmp(w, word) == 0)
+            return (ssize_t)i;
+    }
+    return -1;
+}
+
+struct json_object *dc_in_play(struct dc *dc, const char *game, struct json_object *hand_data)
+{
+    struct json_object *l = game ? list_get(dc, &dc->in_play, LIST_IN_PLAY, game, false) : NULL;
+    if (dj_len(l) > 0)
+        return json_object_get(l);
+    /* not announced to this adapter: what the hand shows of them */
+    struct json_object *out = json_object_new_array();
+    const char *roles[] = {dj_str(hand_data, "dealer"), dj_str(hand_data, "buyer")};
+    for (unsigned i = 0; i < 2; i++)
+        if (roles[i] && list_find(out, roles[i]) < 0)
+            json_object_array_add(out, json_object_new_string(roles[i]));
+    struct json_object *hand = dj_obj(hand_data, "hand");
+    if (hand) {
+        json_object_object_foreach(hand, card, count)
+        {
+            (void)count;
+            if (list_find(out, card) < 0)
+                json_object_array_add(out, json_object_new_string(card));
+        }
+    }
+    return out;
+}
+
+/* Removes a message's buttons and menus (an edit of its components only). */
+static void close_message(struct dc *dc, const char *key)
+{
+    struct dc_msg *m = msg_restore(dc, key);
+    struct dc_op *op = dc_op_new(dc, DC_OP_CLOSE);
+    if (!op)
+        return;
+    op->key = xstrdup(key);
+    /* an edit without allowed_mentions would drop the message's */
+    op->body = xstrdup("{\"components\":[],\"allowed_mentions\":{\"parse\":[]}}");
+    if (m && m->channel) {
+        op->channel = xstrdup(m->channel);
+        op->msg_id = xstrdup(m->id);
+        queue_on_channel(dc, op);
+        return;
+    }
+    /* a DM whose first version is on its way: it goes after it */
+    const char *user = strrchr(key, '/');
+    struct dc_user *u = user ? dmap_get(&dc->users, user + 1) : NULL;
+    if (u && (u->dm_channel || u->pend_head))
+        queue_on_dm(dc, user + 1, op);
+    else
+        dc_op_free(op);
+}
+
+/* Closes the live controls of game whose key starts with prefix ("" for all). */
+static void close_controls(struct dc *dc, const char *game, const char *prefix)
+{
+    struct json_object *l = list_get(dc, &dc->controls, LIST_CONTROLS, game, false);
+    size_t n = dj_len(l), plen = strlen(prefix);
+    if (!n)
+        return;
+    struct json_object *keep = json_object_new_array();
+    for (size_t i = 0; i < n; i++) {
+        const char *key = dj_str_at(l, i);
+        if (!key)
+            continue;
+        if (strncmp(key, prefix, plen) == 0)
+            close_message(dc, key);
+        else
+            json_object_array_add(keep, json_object_new_string(key));
+    }
+    void *old = NULL;
+    if (dmap_put(&dc->controls, game, keep, &old) < 0) {
+        json_object_put(keep);
+        return;
+    }
+    json_object_put(old);
+    list_save(dc, LIST_CONTROLS, game, keep);
+}
+
+/* Notes whether the message under key has live controls now. */
+static void note_controls(struct dc *dc, const char *game, const char *key, bool live)
+{
+    struct json_object *l = list_get(dc, &dc->controls, LIST_CONTROLS, game, live);
+    ssize_t at = list_find(l, key);
+    if (!l || (at >= 0) == live)
+        return;
+    if (live)
+        json_object_array_add(l, json_object_new_string(key));
+    else
+        json_object_array_del_idx(l, (size_t)at, 1);
+    list_save(dc, LIST_CONTROLS, game, l);
+}
+
+static bool has_event(struct json_object *data, const char *event)
+{
+    struct json_object *events = dj_arr(data, "events");
+    for (size_t i = 0; i < dj_len(events); i++) {
+        const char *e = dj_str_at(events, i);
+        if (e && strcmp(e, event) == 0)
+            return true;
+    }
+    const char *e = dj_str(data, "event");
+    return e && strcmp(e, event) == 0;
+}
+
+/*
+ * What a message tells the adapter about a game: the resources in play (its
+ * start), and the moments when controls stop meaning anything: a verdict
+ * closes the vote buttons, the end of an offer (accepted, declined, cancelled,
+ * expired) its Accept/Decline/Cancel buttons for that player, the result
+ * every control left (the trade builders under the hands).
+ */
+static void note_game(struct dc *dc, const struct outbound *m)
+{
+    struct json_object *data = (struct json_object *)m->data;
+    const char *game = dj_str(data, "game");
+    char prefix[300];
+    if (!game || !*game || strchr(game, ' ') || strlen(game) > 100)
+        return;
+    struct json_object *resources = dj_arr(data, "resources");
+    if (m->kind == OUT_NOTICE && resources) {
+        struct json_object *l = json_object_new_array();
+        for (size_t i = 0; i < dj_len(resources); i++) {
+            const char *r = dj_str_at(resources, i);
+            if (r && !strchr(r, ' ') && list_find(l, r) < 0)
+                json_object_array_add(l, json_object_new_string(r));
+        }
+        void *old = NULL;
+        if (dmap_put(&dc->in_play, game, l, &old) < 0) {
+            json_object_put(l);
+        } else {
+            json_object_put(old);
+            list_save(dc, LIST_IN_PLAY, game, l);
+        }
+    }
+    if (m->kind == OUT_NOTICE && m->channel &&
+        (has_event(data, "verdict-convicted") || has_event(data, "verdict-discarded"))) {
+        snprintf(prefix, sizeof(prefix), "%s/vote/", game);
+        close_controls(dc, game, prefix);
+    }
+    int64_t offer = dj_int(data, "offer", 0);
+    if (m->kind == OUT_NOTICE && m->user && !m->channel && offer > 0) {
+        snprintf(prefix, sizeof(prefix), "%s/offer/%lld/%s", game, (long long)offer, m->user);
+        close_controls(dc, game, prefix);
+    }
+    if (m->kind == OUT_RESULT) {
+        close_controls(dc, game, "");
+        /* what the players chose in the builder does not carry into their next game */
+        struct json_object *scores = dj_obj(data, "scores");
+        if (scores) {
+            json_object_object_foreach(scores, user, score)
+            {
+                (void)score;
+                struct dc_user *u = dmap_get(&dc->users, user);
+                if (u)
+                    builder_reset(&u->tb);
+            }
+        }
+    }
+}
+
 struct forget_ctx {
     const char *prefix;
     size_t len;
@@ -399,7 +678,10 @@ static void forget_game(struct dc *dc, const char *prefix)
 {
     struct forget_ctx c = {.prefix = prefix, .len = strlen(prefix)};
     const struct platform_host *h = dc->base.host;
-    char k[300];
+    char k[300], game[200];
+    snprintf(game, sizeof(game), "%.*s", (int)(c.len ? c.len - 1 : 0), prefix);
+    list_forget(dc, &dc->in_play, LIST_IN_PLAY, game);
+    list_forget(dc, &dc->controls, LIST_CONTROLS, game);
     dmap_each(&dc->msgs, collect_game_keys, &c);
     for (unsigned i = 0; i < c.n; i++) {
         if (!c.keys[i])
@@ -423,7 +705,7 @@ static void forget_game(struct dc *dc, const char *prefix)
 static void posted(struct dc *dc, struct dc_op *op, const char *body)
 {
     struct json_object *o = json_tokener_parse(body);
-    const char *id = jstr(o, "id");
+    const char *id = dj_str(o, "id");
     if (id && op->key) {
         struct dc_msg *m = msg_get(dc, op->key, op->channel);
         if (m) {
@@ -493,8 +775,9 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
             if (code == ERR_CANNOT_DM && op->user) {
                 dm_refused(dc, op->user, status, code);
             } else {
-                log_error(DC_MOD, NULL, "%s to channel %s failed: HTTP %ld %.200s", method,
-                          op->channel ? op->channel : "?", status, body);
+                char target[96];
+                snprintf(target, sizeof(target), "to channel %s", op->channel ? op->channel : "?");
+                log_http_error(method, target, status, body);
             }
             dc->st.lost++;
         }
@@ -503,7 +786,7 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
         if (ok)
             dc->st.reactions++;
         else if (status)
-            log_warn(DC_MOD, NULL, "adding reaction %s failed: HTTP %ld", op->emoji, status);
+            log_http_error("adding reaction", op->emoji, status, body);
         break;
     case DC_OP_DM_CREATE: {
         struct dc_user *u = dc_user_get(dc, op->user);
@@ -511,7 +794,7 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
             break;
         u->creating = false;
         struct json_object *o = json_tokener_parse(body);
-        const char *id = ok ? jstr(o, "id") : NULL;
+        const char *id = ok ? dj_str(o, "id") : NULL;
         if (id) {
             free(u->dm_channel);
             u->dm_channel = xstrdup(id);
@@ -538,17 +821,22 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
         if (ok)
             log_info(DC_MOD, NULL, "slash commands registered");
         else
-            log_error(DC_MOD, NULL, "registering slash commands failed: HTTP %ld %.200s", status,
-                      body);
+            log_http_error("registering", "slash commands", status, body);
         break;
     case DC_OP_IX:
         if (!ok && status)
-            log_warn(DC_MOD, NULL, "interaction answer failed: HTTP %ld %.200s", status, body);
+            log_http_error("answering", "an interaction", status, body);
         break;
     case DC_OP_GATEWAY:
         break;
     case DC_OP_FORGET:
         forget_game(dc, op->key);
+        break;
+    case DC_OP_CLOSE:
+        if (ok)
+            dc->st.edited++;
+        else if (status > 0)
+            log_http_error("closing the controls of", op->key, status, body);
         break;
     }
     dc_op_free(op);
@@ -565,15 +853,15 @@ bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *me
 {
     if (!member)
         return false;
-    const char *perms = jstr(member, "permissions");
+    const char *perms = dj_str(member, "permissions");
     if (perms) {
         uint64_t p = parse_u64(perms);
         if (p & (PERM_ADMINISTRATOR | PERM_MANAGE_GUILD))
             return true;
     }
     struct dc_guild *g = guild_id ? dmap_get(&dc->guilds, guild_id) : NULL;
-    struct json_object *user = jget(member, "user");
-    const char *uid = jstr(user, "id");
+    struct json_object *user = dj_obj(member, "user");
+    const char *uid = dj_str(user, "id");
     if (g && g->owner && uid && strcmp(g->owner, uid) == 0)
         return true;
     uint64_t total = 0;
@@ -582,11 +870,10 @@ bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *me
         if (everyone)
             total |= everyone->perms;
     }
-    struct json_object *roles = jget(member, "roles");
-    size_t n =
-        roles && json_object_is_type(roles, json_type_array) ? json_object_array_length(roles) : 0;
+    struct json_object *roles = dj_arr(member, "roles");
+    size_t n = dj_len(roles);
     for (size_t i = 0; i < n; i++) {
-        const char *rid = json_object_get_string(json_object_array_get_idx(roles, i));
+        const char *rid = dj_str_at(roles, i);
         if (!rid)
             continue;
         struct dc_role *r = g ? dmap_get(&g->roles, rid) : NULL;
@@ -602,14 +889,14 @@ bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *me
 
 static void guild_role(struct dc_guild *g, struct json_object *role)
 {
-    const char *id = jstr(role, "id");
+    const char *id = dj_str(role, "id");
     if (!id)
         return;
     struct dc_role *r = calloc(1, sizeof(*r));
     if (!r)
         return;
-    r->perms = parse_u64(jstr(role, "permissions"));
-    r->name = xstrdup(jstr(role, "name"));
+    r->perms = parse_u64(dj_str(role, "permissions"));
+    r->name = xstrdup(dj_str(role, "name"));
     void *old = NULL;
     if (dmap_put(&g->roles, id, r, &old) < 0)
         role_free(r);
@@ -636,25 +923,25 @@ static struct dc_guild *guild_get(struct dc *dc, const char *id)
 static void on_guild(struct dc *dc, const char *type, struct json_object *d)
 {
     if (strcmp(type, "GUILD_CREATE") == 0 || strcmp(type, "GUILD_UPDATE") == 0) {
-        const char *id = jstr(d, "id");
+        const char *id = dj_str(d, "id");
         struct dc_guild *g = id ? guild_get(dc, id) : NULL;
         if (!g)
             return;
-        const char *owner = jstr(d, "owner_id");
+        const char *owner = dj_str(d, "owner_id");
         if (owner) {
             free(g->owner);
             g->owner = xstrdup(owner);
         }
-        struct json_object *roles = jget(d, "roles");
-        for (size_t i = 0; roles && i < json_object_array_length(roles); i++)
-            guild_role(g, json_object_array_get_idx(roles, i));
+        struct json_object *roles = dj_arr(d, "roles");
+        for (size_t i = 0; i < dj_len(roles); i++)
+            guild_role(g, dj_at(roles, i));
     } else if (strcmp(type, "GUILD_ROLE_CREATE") == 0 || strcmp(type, "GUILD_ROLE_UPDATE") == 0) {
-        const char *gid = jstr(d, "guild_id");
+        const char *gid = dj_str(d, "guild_id");
         struct dc_guild *g = gid ? guild_get(dc, gid) : NULL;
         if (g)
-            guild_role(g, jget(d, "role"));
+            guild_role(g, dj_obj(d, "role"));
     } else if (strcmp(type, "GUILD_ROLE_DELETE") == 0) {
-        const char *gid = jstr(d, "guild_id"), *rid = jstr(d, "role_id");
+        const char *gid = dj_str(d, "guild_id"), *rid = dj_str(d, "role_id");
         struct dc_guild *g = gid ? dmap_get(&dc->guilds, gid) : NULL;
         if (g && rid) {
             struct dc_role *r = dmap_del(&g->roles, rid);
@@ -662,7 +949,7 @@ static void on_guild(struct dc *dc, const char *type, struct json_object *d)
                 role_free(r);
         }
     } else if (strcmp(type, "GUILD_DELETE") == 0) {
-        const char *id = jstr(d, "id");
+        const char *id = dj_str(d, "id");
         struct dc_guild *g = id ? dmap_del(&dc->guilds, id) : NULL;
         if (g)
             guild_free(g);
@@ -681,21 +968,20 @@ int dc_deliver(struct dc *dc, const struct inbound *in)
 
 static const char *display_name(struct json_object *author, struct json_object *member)
 {
-    const char *n = jstr(member, "nick");
+    const char *n = dj_str(member, "nick");
     if (!n)
-        n = jstr(author, "global_name");
+        n = dj_str(author, "global_name");
     if (!n)
-        n = jstr(author, "username");
+        n = dj_str(author, "username");
     return n;
 }
 
 static void on_message(struct dc *dc, struct json_object *d)
 {
-    struct json_object *author = jget(d, "author");
-    const char *uid = jstr(author, "id"), *text = jstr(d, "content");
-    const char *channel = jstr(d, "channel_id"), *guild = jstr(d, "guild_id");
-    struct json_object *bot = jget(author, "bot");
-    if (!uid || !text || !channel || (bot && json_object_get_boolean(bot)) ||
+    struct json_object *author = dj_obj(d, "author");
+    const char *uid = dj_str(author, "id"), *text = dj_str(d, "content");
+    const char *channel = dj_str(d, "channel_id"), *guild = dj_str(d, "guild_id");
+    if (!uid || !text || !channel || dj_bool(author, "bot") ||
         (dc->self_id && strcmp(uid, dc->self_id) == 0))
         return;
     if (guild) {
@@ -708,14 +994,18 @@ static void on_message(struct dc *dc, struct json_object *d)
         struct dc_user *u = dc_user_get(dc, uid);
         if (u && !u->dm_channel) {
             u->dm_channel = xstrdup(channel);
+            /* a guild-less channel may be shared (a group DM): the last
+             * author's id replaces the one before it */
             char *k = xstrdup(uid);
-            if (k && dmap_put(&dc->dm_users, channel, k, NULL) < 0)
+            void *old = NULL;
+            if (k && dmap_put(&dc->dm_users, channel, k, &old) < 0)
                 free(k);
+            free(old);
         }
         if (u)
             u->reachable = true;
     }
-    struct json_object *member = jget(d, "member");
+    struct json_object *member = dj_obj(d, "member");
     struct inbound in = {
         .type = INBOUND_MESSAGE,
         .channel = guild ? channel : NULL,
@@ -723,19 +1013,22 @@ static void on_message(struct dc *dc, struct json_object *d)
         .user_name = display_name(author, member),
         .moderator = guild ? dc_is_moderator(dc, guild, member) : false,
         .text = text,
-        .order = parse_u64(jstr(d, "id")),
+        .order = parse_u64(dj_str(d, "id")),
     };
+    dc->ref_channel = channel;
+    dc->ref_msg = dj_str(d, "id");
+    dc->ref_user = uid;
     dc_deliver(dc, &in);
+    dc->ref_channel = dc->ref_msg = dc->ref_user = NULL;
 }
 
 static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
 {
-    const char *uid = jstr(d, "user_id"), *mid = jstr(d, "message_id");
-    const char *channel = jstr(d, "channel_id"), *guild = jstr(d, "guild_id");
-    struct json_object *member = jget(d, "member"), *emoji = jget(d, "emoji");
-    struct json_object *bot = jget(jget(member, "user"), "bot");
+    const char *uid = dj_str(d, "user_id"), *mid = dj_str(d, "message_id");
+    const char *channel = dj_str(d, "channel_id"), *guild = dj_str(d, "guild_id");
+    struct json_object *member = dj_obj(d, "member"), *emoji = dj_obj(d, "emoji");
     if (!uid || !mid || !emoji || (dc->self_id && strcmp(uid, dc->self_id) == 0) ||
-        (bot && json_object_get_boolean(bot)))
+        dj_bool(dj_obj(member, "user"), "bot"))
         return;
     const char *key = dmap_get(&dc->msg_ids, mid);
     char *stored = NULL;
@@ -746,7 +1039,7 @@ static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
         if (!key)
             return;
     }
-    const char *name = jstr(emoji, "name"), *eid = jstr(emoji, "id");
+    const char *name = dj_str(emoji, "name"), *eid = dj_str(emoji, "id");
     char custom[160];
     if (eid) {
         snprintf(custom, sizeof(custom), "%s:%s", name ? name : "", eid);
@@ -760,7 +1053,7 @@ static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
         .type = INBOUND_REACTION,
         .channel = guild ? channel : NULL,
         .user = uid,
-        .user_name = display_name(jget(member, "user"), member),
+        .user_name = display_name(dj_obj(member, "user"), member),
         .moderator = guild ? dc_is_moderator(dc, guild, member) : false,
         .msg_key = key,
         .reaction = name,
@@ -823,10 +1116,10 @@ static void on_dispatch(void *ud, int shard, const char *type, struct json_objec
     if (dc->stopping)
         return;
     if (strcmp(type, "READY") == 0) {
-        const char *id = jstr(jget(d, "user"), "id");
+        const char *id = dj_str(dj_obj(d, "user"), "id");
         if (id && !dc->self_id)
             dc->self_id = xstrdup(id);
-        const char *app = jstr(jget(d, "application"), "id");
+        const char *app = dj_str(dj_obj(d, "application"), "id");
         if (app && !dc->app_id)
             dc->app_id = xstrdup(app);
         register_commands(dc);
@@ -839,6 +1132,15 @@ static void on_dispatch(void *ud, int shard, const char *type, struct json_objec
     } else if (strncmp(type, "GUILD_", 6) == 0) {
         on_guild(dc, type, d);
     }
+}
+
+void discord_gateway_input(struct platform *p, const char *payload, size_t len)
+{
+    struct gw_payload gp;
+    struct json_object *o = gw_decode(payload, len, &gp);
+    if (o && gp.op == 0 && gp.type)
+        on_dispatch(p, 0, gp.type, gp.d, gp.seq);
+    json_object_put(o);
 }
 
 /* ---- platform ops ---- */
@@ -855,7 +1157,7 @@ static unsigned intents(void)
 static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, uint64_t delay)
 {
     static const struct gw_ops ops = {on_dispatch, gw_state_get, gw_state_set};
-    dc->gw = gw_new(dc->loop, dc->token, intents(), &ops, dc);
+    dc->gw = gw_new(dc->loop, dc->token, DC_USER_AGENT, intents(), &ops, dc);
     if (!dc->gw) {
         log_error(DC_MOD, NULL, "cannot create the websocket context");
         return;
@@ -875,7 +1177,7 @@ static void gateway_bot_done(struct rest_req *r, long status, const char *body, 
     if (status < 0 || dc->stopping)
         return;
     struct json_object *o = status == 200 ? json_tokener_parse(body) : NULL;
-    const char *url = jstr(o, "url");
+    const char *url = dj_str(o, "url");
     if (!url) {
         if (status == 401)
             log_error(DC_MOD, NULL,
@@ -886,16 +1188,19 @@ static void gateway_bot_done(struct rest_req *r, long status, const char *body, 
         json_object_put(o);
         return;
     }
-    struct json_object *limit = jget(o, "session_start_limit");
-    int shards = dc->shards > 0 ? dc->shards : json_object_get_int(jget(o, "shards"));
-    int maxc = json_object_get_int(jget(limit, "max_concurrency"));
+    struct json_object *limit = dj_obj(o, "session_start_limit");
+    int64_t recommended = dj_int(o, "shards", 1);
+    int shards = dc->shards > 0                            ? dc->shards
+                 : recommended > 0 && recommended <= 65535 ? (int)recommended
+                                                           : 1;
+    int64_t maxc = dj_int(limit, "max_concurrency", 1);
     uint64_t delay = 0;
-    struct json_object *rem = jget(limit, "remaining");
-    if (rem && json_object_get_int(rem) <= 0) {
-        delay = (uint64_t)json_object_get_int64(jget(limit, "reset_after"));
+    if (dj_int(limit, "remaining", 1) <= 0) {
+        int64_t reset = dj_int(limit, "reset_after", 0);
+        delay = reset > 0 && reset < 86400000 ? (uint64_t)reset : 0;
         log_warn(DC_MOD, NULL, "no session starts left today; waiting %" PRIu64 " ms", delay);
     }
-    start_gateway(dc, url, shards, maxc, delay);
+    start_gateway(dc, url, shards, maxc > 0 && maxc <= 1024 ? (int)maxc : 1, delay);
     json_object_put(o);
 }
 
@@ -910,11 +1215,8 @@ static int dc_start(struct platform *p)
     if (dc->started)
         return 0;
     dc->started = true;
-    dc->rest = rest_new(dc->loop, dc->api_url, dc->token, DC_USER_AGENT);
-    if (!dc->rest) {
-        log_error(DC_MOD, NULL, "cannot start the HTTP client");
+    if (!dc->rest)
         return -1;
-    }
     uv_timer_init(dc->loop, &dc->sweep);
     dc->sweep.data = dc;
     dc->sweep_open = true;
@@ -934,6 +1236,23 @@ static int dc_start(struct platform *p)
     return 0;
 }
 
+/*
+ * Whether m answers the text command being delivered, in its channel: at a
+ * table, the bot's direct answer (no game data: the game's own announcements
+ * are not answers); in a DM, whatever it tells the author then ("You accepted
+ * offer #1").
+ */
+static bool is_reply(const struct dc *dc, const struct outbound *m)
+{
+    if (!dc->ref_msg || m->reply_to || m->key)
+        return false;
+    if (m->channel)
+        return !m->data && strcmp(m->channel, dc->ref_channel) == 0;
+    const struct dc_user *u = dmap_get(&dc->users, m->user);
+    return strcmp(m->user, dc->ref_user) == 0 && u && u->dm_channel &&
+           strcmp(u->dm_channel, dc->ref_channel) == 0;
+}
+
 static int dc_send(struct platform *p, const struct outbound *m)
 {
     struct dc *dc = (struct dc *)p;
@@ -942,7 +1261,7 @@ static int dc_send(struct platform *p, const struct outbound *m)
     /* The machine-readable result is for scripts; the table already got
      * OUT_RESULT. Once that has gone out, the game's message ids go. */
     if (m->kind == OUT_GAME_OVER) {
-        const char *game = jstr((struct json_object *)m->data, "game");
+        const char *game = dj_str((struct json_object *)m->data, "game");
         struct dc_op *op = game && m->channel ? dc_op_new(dc, DC_OP_FORGET) : NULL;
         if (op) {
             size_t len = strlen(game) + 2;
@@ -957,6 +1276,7 @@ static int dc_send(struct platform *p, const struct outbound *m)
         }
         return 0;
     }
+    note_game(dc, m);
     if (m->kind == OUT_HAND && m->user && m->data) {
         struct dc_user *u = dc_user_get(dc, m->user);
         if (u) {
@@ -988,6 +1308,16 @@ static int dc_send(struct platform *p, const struct outbound *m)
     if (m->key && m->replace)
         msg_restore(dc, m->key);
     struct json_object *body = dc_render(dc, m);
+    const char *game = dj_str((struct json_object *)m->data, "game");
+    if (m->key && game && !strchr(game, ' '))
+        note_controls(dc, game, m->key, dj_len(dj_arr(body, "components")) > 0);
+    if (is_reply(dc, m)) {
+        /* the answer to a text command replies to it */
+        struct json_object *ref = json_object_new_object();
+        json_object_object_add(ref, "message_id", json_object_new_string(dc->ref_msg));
+        json_object_object_add(ref, "fail_if_not_exists", json_object_new_boolean(0));
+        json_object_object_add(body, "message_reference", ref);
+    }
     struct dc_op *op = dc_op_new(dc, m->key && m->replace ? DC_OP_EDIT : DC_OP_POST);
     if (!op) {
         json_object_put(body);
@@ -1018,8 +1348,8 @@ static int dc_send(struct platform *p, const struct outbound *m)
     if (rc < 0)
         return -1;
     /* the drop's reactions, once per emoji per message */
-    struct json_object *reactions = jget((struct json_object *)m->data, "reactions");
-    if (m->key && reactions && json_object_is_type(reactions, json_type_object)) {
+    struct json_object *reactions = dj_obj((struct json_object *)m->data, "reactions");
+    if (m->key && reactions) {
         struct dc_msg *rec = m->channel ? msg_get(dc, m->key, m->channel) : NULL;
         json_object_object_foreach(reactions, emoji, res)
         {
@@ -1153,6 +1483,8 @@ static void dc_destroy(struct platform *p)
     dmap_clear(&dc->guilds, guild_free);
     dmap_clear(&dc->dm_users, free_str);
     dmap_clear(&dc->tables, free_json);
+    dmap_clear(&dc->in_play, free_json);
+    dmap_clear(&dc->controls, free_json);
     free(dc->token);
     free(dc->app_id);
     free(dc->api_url);
@@ -1265,6 +1597,8 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     for (unsigned i = 0; i < cfg->discord_nguilds && i < CONFIG_MAX_GUILDS; i++)
         dc->guild_ids[dc->nguilds++] = xstrdup(cfg->discord_guilds[i]);
     dc->shards = cfg->discord_shards;
+    dc->global_rate = cfg->discord_global_rate_limit > 0 ? (unsigned)cfg->discord_global_rate_limit
+                                                         : DEFAULT_GLOBAL_RATE;
     dc->language = cfg->language;
     dmap_init(&dc->msgs);
     dmap_init(&dc->msg_ids);
@@ -1273,9 +1607,14 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     dmap_init(&dc->guilds);
     dmap_init(&dc->dm_users);
     dmap_init(&dc->tables);
-    if (!dc->token || !dc->api_url) {
+    dmap_init(&dc->in_play);
+    dmap_init(&dc->controls);
+    /* The HTTP client exists from here on; it sends nothing until the loop runs. */
+    if (dc->token && dc->api_url)
+        dc->rest = rest_new(dc->loop, dc->api_url, dc->token, DC_USER_AGENT, dc->global_rate);
+    if (!dc->rest) {
         dc_destroy(&dc->base);
-        snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, "cannot start the HTTP client");
         return NULL;
     }
     return &dc->base;

@@ -16,6 +16,14 @@
 struct platform *discord_platform_new(const struct config *cfg, const struct platform_host *host,
                                       char *err, size_t errlen);
 
+/*
+ * Hands one gateway payload (the text of one websocket message) to the
+ * adapter as if its shard 0 had received it: dispatches go to the bot, other
+ * opcodes are ignored. For tests and the fuzzer, which have no gateway; bad
+ * payloads are dropped as the gateway drops them.
+ */
+void discord_gateway_input(struct platform *p, const char *payload, size_t len);
+
 /* Counters for metrics and the benchmark. */
 struct discord_stats {
     unsigned long rest_requests, rest_retries, rest_429, rest_429_global, rest_invalid;

@@ -74,7 +74,7 @@ struct gw {
     uv_loop_t *loop;
     void *foreign[1];
     struct lws_context *ctx;
-    const char *token;
+    const char *token, *user_agent;
     unsigned intents;
     struct gw_ops ops;
     void *ud;
@@ -167,13 +167,13 @@ static void load_session(struct shard *s)
         return;
     struct json_object *o = json_tokener_parse(v);
     free(v);
-    struct json_object *id, *seq, *url;
-    if (o && json_object_object_get_ex(o, "session_id", &id) &&
-        json_object_object_get_ex(o, "seq", &seq)) {
-        s->session_id = strdup(json_object_get_string(id));
-        s->seq = s->handled_seq = json_object_get_int64(seq);
-        if (json_object_object_get_ex(o, "resume_url", &url))
-            s->resume_url = strdup(json_object_get_string(url));
+    const char *id = dj_str(o, "session_id"), *url = dj_str(o, "resume_url");
+    int64_t seq = dj_int(o, "seq", -1);
+    if (id && seq >= 0) {
+        s->session_id = strdup(id);
+        s->seq = s->handled_seq = seq;
+        if (url)
+            s->resume_url = strdup(url);
         log_info(MOD, NULL, "shard %d: resuming stored session at sequence %lld", s->id,
                  (long long)s->seq);
     }
@@ -330,21 +330,13 @@ static void send_resume(struct shard *s)
     log_info(MOD, NULL, "shard %d: resuming session at sequence %lld", s->id, (long long)s->seq);
 }
 
-static const char *jstr(struct json_object *o, const char *key)
-{
-    struct json_object *v;
-    if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-        return NULL;
-    return json_object_get_string(v);
-}
-
 static void handle_dispatch(struct shard *s, const char *t, struct json_object *d, int64_t seq)
 {
     struct gw *g = s->gw;
     if (seq > s->seq)
         s->seq = seq;
     if (t && strcmp(t, "READY") == 0) {
-        const char *sid = jstr(d, "session_id"), *url = jstr(d, "resume_gateway_url");
+        const char *sid = dj_str(d, "session_id"), *url = dj_str(d, "resume_gateway_url");
         free(s->session_id);
         free(s->resume_url);
         s->session_id = sid ? strdup(sid) : NULL;
@@ -370,30 +362,56 @@ static void handle_dispatch(struct shard *s, const char *t, struct json_object *
         save_session(s);
 }
 
-static void handle_message(struct shard *s, const char *txt, size_t len)
+struct json_object *gw_decode(const char *txt, size_t len, struct gw_payload *p)
 {
+    memset(p, 0, sizeof(*p));
+    if (len > GW_MAX_RECV)
+        return NULL;
     struct json_tokener *tok = json_tokener_new();
     struct json_object *o = tok ? json_tokener_parse_ex(tok, txt, (int)len) : NULL;
+    /* one JSON value and nothing after it but whitespace */
+    if (o && tok && json_tokener_get_parse_end(tok) < len) {
+        for (size_t i = json_tokener_get_parse_end(tok); i < len; i++)
+            if (txt[i] != ' ' && txt[i] != '\n' && txt[i] != '\r' && txt[i] != '\t') {
+                json_object_put(o);
+                o = NULL;
+                break;
+            }
+    }
     json_tokener_free(tok);
-    struct json_object *op, *d = NULL, *sv, *tv;
-    if (!o || !json_object_is_type(o, json_type_object) ||
-        !json_object_object_get_ex(o, "op", &op) || !json_object_is_type(op, json_type_int)) {
+    int64_t op = dj_int(o, "op", -1);
+    if (!dj_as_obj(o) || op < 0 || op > 255) {
+        json_object_put(o);
+        return NULL;
+    }
+    p->op = (int)op;
+    p->d = dj_get(o, "d");
+    p->type = dj_str(o, "t");
+    p->seq = dj_int(o, "s", 0);
+    if (p->seq < 0)
+        p->seq = 0;
+    return o;
+}
+
+static void handle_message(struct shard *s, const char *txt, size_t len)
+{
+    struct gw_payload p;
+    struct json_object *o = gw_decode(txt, len, &p);
+    struct json_object *d = p.d;
+    if (!o) {
         log_warn(MOD, NULL, "shard %d: ignoring a malformed gateway payload (%zu bytes)", s->id,
                  len);
-        json_object_put(o);
         return;
     }
-    json_object_object_get_ex(o, "d", &d);
-    switch (json_object_get_int(op)) {
+    switch (p.op) {
     case OP_HELLO: {
-        struct json_object *iv;
-        if (!d || !json_object_object_get_ex(d, "heartbeat_interval", &iv) ||
-            json_object_get_int64(iv) <= 0) {
+        int64_t iv = dj_int(d, "heartbeat_interval", 0);
+        if (iv <= 0 || iv > 3600000) {
             log_warn(MOD, NULL, "shard %d: HELLO without a heartbeat interval", s->id);
             request_close(s, CLOSE_RESUMABLE, -1);
             break;
         }
-        s->hb_interval = (uint64_t)json_object_get_int64(iv);
+        s->hb_interval = (uint64_t)iv;
         s->hello = true;
         s->acked = true;
         uint64_t first = (uint64_t)((double)s->hb_interval * dc_random());
@@ -415,7 +433,8 @@ static void handle_message(struct shard *s, const char *txt, size_t len)
         request_close(s, CLOSE_RESUMABLE, 0);
         break;
     case OP_INVALID_SESSION: {
-        bool resumable = d && json_object_get_boolean(d);
+        bool resumable =
+            d && json_object_is_type(d, json_type_boolean) && json_object_get_boolean(d);
         log_info(MOD, NULL, "shard %d: invalid session (%s)", s->id,
                  resumable ? "resumable" : "not resumable");
         if (resumable && s->session_id) {
@@ -427,10 +446,7 @@ static void handle_message(struct shard *s, const char *txt, size_t len)
         break;
     }
     case OP_DISPATCH:
-        json_object_object_get_ex(o, "s", &sv);
-        json_object_object_get_ex(o, "t", &tv);
-        handle_dispatch(s, tv ? json_object_get_string(tv) : NULL, d,
-                        sv ? json_object_get_int64(sv) : 0);
+        handle_dispatch(s, p.type, d, p.seq);
         break;
     default:
         break;
@@ -596,6 +612,15 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (s->want_close)
             return -1;
         break;
+    case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER: {
+        /* the same User-Agent as on REST (Discord asks for one on every request) */
+        unsigned char **pp = in, *end = *pp + len;
+        const char *ua = s ? s->gw->user_agent : NULL;
+        if (ua && lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_USER_AGENT,
+                                               (const unsigned char *)ua, (int)strlen(ua), pp, end))
+            return -1;
+        break;
+    }
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
         if (s && len >= 2) {
             const unsigned char *p = in;
@@ -624,6 +649,17 @@ static const struct lws_protocols protocols[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
+void gw_request_path(const char *p, char *out, size_t len)
+{
+    /* lws gives the path without its leading '/', or "/" when there is none */
+    while (*p == '/')
+        p++;
+    if (strchr(p, '?'))
+        snprintf(out, len, "/%s", p);
+    else
+        snprintf(out, len, "/%s?v=10&encoding=json", p);
+}
+
 static void connect_shard(struct shard *s)
 {
     struct gw *g = s->gw;
@@ -638,10 +674,7 @@ static void connect_shard(struct shard *s)
         return;
     }
     bool tls = strcmp(prot, "wss") == 0 || strcmp(prot, "https") == 0;
-    if (strchr(p, '?'))
-        snprintf(path, sizeof(path), "/%s", p);
-    else
-        snprintf(path, sizeof(path), "/%s?v=10&encoding=json", p);
+    gw_request_path(p, path, sizeof(path));
     struct lws_client_connect_info ci;
     memset(&ci, 0, sizeof(ci));
     ci.context = g->ctx;
@@ -665,14 +698,15 @@ static void connect_shard(struct shard *s)
     }
 }
 
-struct gw *gw_new(uv_loop_t *loop, const char *token, unsigned intents, const struct gw_ops *ops,
-                  void *ud)
+struct gw *gw_new(uv_loop_t *loop, const char *token, const char *user_agent, unsigned intents,
+                  const struct gw_ops *ops, void *ud)
 {
     struct gw *g = calloc(1, sizeof(*g));
     if (!g)
         return NULL;
     g->loop = loop;
     g->token = token;
+    g->user_agent = user_agent;
     g->intents = intents;
     g->ops = *ops;
     g->ud = ud;

@@ -13,6 +13,7 @@
 #define DISCORD_GATEWAY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct uv_loop_s;
@@ -48,9 +49,31 @@ struct gw_shard_stats {
     int64_t seq;
 };
 
-/* token is borrowed until gw_close(). */
-struct gw *gw_new(struct uv_loop_s *loop, const char *token, unsigned intents,
-                  const struct gw_ops *ops, void *ud);
+/* token and user_agent (sent on the websocket upgrade) are borrowed until gw_close(). */
+struct gw *gw_new(struct uv_loop_s *loop, const char *token, const char *user_agent,
+                  unsigned intents, const struct gw_ops *ops, void *ud);
+
+/*
+ * The request path for a gateway URL's path as lws_parse_uri() gives it
+ * ("/" when the URL has none, else without its leading '/'): the URL's own
+ * query when it has one, else "?v=10&encoding=json". "/" gives
+ * "/?v=10&encoding=json".
+ */
+void gw_request_path(const char *url_path, char *out, size_t len);
+
+/* One gateway payload's envelope; the pointers are borrowed from the parsed root. */
+struct gw_payload {
+    int op;
+    const char *type; /* "t": the dispatch's name, or NULL */
+    int64_t seq;      /* "s", 0 when absent or not a number */
+    struct json_object *d;
+};
+/*
+ * Parses one gateway message (the text of a websocket message) into p.
+ * Returns the parsed root, which the caller puts and p borrows from, or NULL
+ * when it is not a JSON object with an integer "op".
+ */
+struct json_object *gw_decode(const char *txt, size_t len, struct gw_payload *p);
 /*
  * Connects nshards shards to url (wss:// or ws://). max_concurrency comes
  * from GET /gateway/bot (1 when unknown); delay_ms holds back the first

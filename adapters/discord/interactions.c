@@ -42,20 +42,6 @@ struct ixrec {
     char *app_id;
 };
 
-static struct json_object *jget(struct json_object *o, const char *key)
-{
-    struct json_object *v = NULL;
-    if (!o || !json_object_object_get_ex(o, key, &v))
-        return NULL;
-    return v;
-}
-
-static const char *jstr(struct json_object *o, const char *key)
-{
-    struct json_object *v = jget(o, key);
-    return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
 void dc_ix_free(void *p)
 {
     struct ixrec *x = p;
@@ -196,13 +182,15 @@ static bool is_table_sub(const char *name)
     return false;
 }
 
+/* Appends the value of option name (a string or an integer) to b. */
 static void append_value(struct dbuf *b, struct json_object *opts, const char *name)
 {
-    for (size_t i = 0; opts && i < json_object_array_length(opts); i++) {
-        struct json_object *o = json_object_array_get_idx(opts, i);
-        const char *n = jstr(o, "name");
-        struct json_object *v = jget(o, "value");
-        if (n && v && strcmp(n, name) == 0) {
+    for (size_t i = 0; i < dj_len(opts); i++) {
+        struct json_object *o = dj_at(opts, i);
+        const char *n = dj_str(o, "name");
+        struct json_object *v = dj_get(o, "value");
+        if (n && v && strcmp(n, name) == 0 &&
+            (json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int))) {
             dbuf_printf(b, " %s", json_object_get_string(v));
             return;
         }
@@ -211,12 +199,11 @@ static void append_value(struct dbuf *b, struct json_object *opts, const char *n
 
 static char *slash_text(struct json_object *data, bool in_guild)
 {
-    struct json_object *opts = jget(data, "options");
-    struct json_object *sub = opts ? json_object_array_get_idx(opts, 0) : NULL;
-    const char *name = jstr(sub, "name");
+    struct json_object *sub = dj_at(dj_arr(data, "options"), 0);
+    const char *name = dj_str(sub, "name");
     if (!name)
         return NULL;
-    struct json_object *args = jget(sub, "options");
+    struct json_object *args = dj_arr(sub, "options");
     struct dbuf b = {0};
     if (strcmp(name, "help") == 0) {
         dbuf_printf(&b, "%s", in_guild ? "!illegal help" : "help");
@@ -244,16 +231,66 @@ static char *slash_text(struct json_object *data, bool in_guild)
 
 /* ---- the trade builder ---- */
 
+/* Whether s is a card id as the bot writes them ("call-girls"). */
+static bool card_id(const char *s, size_t n)
+{
+    if (n == 0 || n > 32)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!islower((unsigned char)s[i]) && s[i] != '-')
+            return false;
+    return true;
+}
+
+/*
+ * The builder's card list from the chosen values ("2 guns", see
+ * dc_render_builder): "2 guns 1 alcohol", or "nothing". Of several
+ * quantities of one card the largest counts; values of another form are
+ * ignored.
+ */
 static char *join_cards(struct json_object *values)
 {
+    struct {
+        char card[33];
+        unsigned n;
+    } picked[25];
+    unsigned npicked = 0;
+    for (size_t i = 0; i < dj_len(values) && i < 25; i++) {
+        const char *v = dj_str_at(values, i);
+        char *end;
+        unsigned long q = v && isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
+        if (q == 0 || q > DC_BUILDER_MAX_QTY || *end != ' ' || !card_id(end + 1, strlen(end + 1)))
+            continue;
+        unsigned k = 0;
+        while (k < npicked && strcmp(picked[k].card, end + 1) != 0)
+            k++;
+        if (k == npicked) {
+            snprintf(picked[k].card, sizeof(picked[k].card), "%s", end + 1);
+            picked[k].n = 0;
+            npicked++;
+        }
+        if (q > picked[k].n)
+            picked[k].n = (unsigned)q;
+    }
     struct dbuf b = {0};
-    size_t n = values ? json_object_array_length(values) : 0;
-    for (size_t i = 0; i < n; i++)
-        dbuf_printf(&b, "%s1 %s", i ? " " : "",
-                    json_object_get_string(json_object_array_get_idx(values, i)));
-    if (!n)
+    for (unsigned k = 0; k < npicked; k++)
+        dbuf_printf(&b, "%s%u %s", k ? " " : "", picked[k].n, picked[k].card);
+    if (!npicked)
         dbuf_printf(&b, "nothing");
     return b.data;
+}
+
+/* The chosen partner's id, when it is one (a snowflake). */
+static char *partner_id(struct json_object *values)
+{
+    const char *v = dj_str_at(values, 0);
+    size_t n = v ? strlen(v) : 0;
+    if (n == 0 || n > 32)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)v[i]))
+            return NULL;
+    return strdup(v);
 }
 
 /* Handles tb:* components. Returns the command to deliver (malloc'd) or NULL. */
@@ -261,16 +298,14 @@ static char *builder(struct dc *dc, struct ixrec *x, const char *user, const cha
                      struct json_object *data)
 {
     struct dc_user *u = dc_user_get(dc, user);
-    struct json_object *values = jget(data, "values");
+    struct json_object *values = dj_arr(data, "values");
     if (!u) {
         ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
         return NULL;
     }
     if (strcmp(cid, "tb:to") == 0) {
         free(u->tb.to);
-        u->tb.to = values && json_object_array_length(values)
-                       ? strdup(json_object_get_string(json_object_array_get_idx(values, 0)))
-                       : NULL;
+        u->tb.to = partner_id(values);
     } else if (strcmp(cid, "tb:give") == 0) {
         free(u->tb.give);
         u->tb.give = join_cards(values);
@@ -281,7 +316,7 @@ static char *builder(struct dc *dc, struct ixrec *x, const char *user, const cha
         /* an incomplete offer goes through too: the bot answers with the usage */
         struct dbuf b = {0};
         if (u->tb.to && u->tb.ask)
-            dbuf_printf(&b, "offer %s %s for %s", u->tb.to, u->tb.give ? u->tb.give : "nothing",
+            dbuf_printf(&b, "offer <@%s> %s for %s", u->tb.to, u->tb.give ? u->tb.give : "nothing",
                         u->tb.ask);
         else
             dbuf_printf(&b, "offer");
@@ -295,11 +330,13 @@ static char *builder(struct dc *dc, struct ixrec *x, const char *user, const cha
 
 static void choice(struct json_object *choices, const char *name, const char *value)
 {
-    if (json_object_array_length(choices) >= 25)
+    if (dj_len(choices) >= 25)
         return;
-    for (size_t i = 0; i < json_object_array_length(choices); i++)
-        if (strcmp(jstr(json_object_array_get_idx(choices, i), "value"), value) == 0)
+    for (size_t i = 0; i < dj_len(choices); i++) {
+        const char *v = dj_str(dj_at(choices, i), "value");
+        if (v && strcmp(v, value) == 0)
             return;
+    }
     struct json_object *c = json_object_new_object();
     json_object_object_add(c, "name", json_object_new_string_len(name, (int)strnlen(name, 100)));
     json_object_object_add(c, "value", json_object_new_string_len(value, (int)strnlen(value, 100)));
@@ -311,15 +348,16 @@ static bool matches(const char *candidate, const char *typed)
     return strncasecmp(candidate, typed, strlen(typed)) == 0;
 }
 
+/* Players whose name starts with typed: shown by name, chosen by id. */
 static void players_from(struct json_object *choices, struct json_object *arr, const char *typed)
 {
-    for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
-        struct json_object *p = json_object_array_get_idx(arr, i);
-        const char *name = jstr(p, "name");
-        if (!name)
-            name = jstr(p, "id");
-        if (name && matches(name, typed))
-            choice(choices, name, name);
+    for (size_t i = 0; i < dj_len(arr); i++) {
+        struct json_object *p = dj_at(arr, i);
+        const char *id = dj_str(p, "id"), *name = dj_str(p, "name");
+        if (!name || !*name)
+            name = id;
+        if (id && name && matches(name, typed))
+            choice(choices, name, id);
     }
 }
 
@@ -335,7 +373,7 @@ static struct json_object *table_data(struct dc *dc, int kind, const char *chann
 /* Card lists like "2 guns 1 al": completes the last word with the cards. */
 static void cards_from(struct json_object *choices, struct json_object *hand, const char *typed)
 {
-    if (!hand || !json_object_is_type(hand, json_type_object))
+    if (!dj_as_obj(hand))
         return;
     const char *sp = strrchr(typed, ' ');
     const char *last = sp ? sp + 1 : typed;
@@ -363,17 +401,15 @@ static void cards_from(struct json_object *choices, struct json_object *hand, co
 static void autocomplete(struct dc *dc, struct ixrec *x, struct json_object *data, const char *user,
                          const char *channel)
 {
-    struct json_object *opts = jget(data, "options");
-    struct json_object *sub = opts ? json_object_array_get_idx(opts, 0) : NULL;
-    const char *subname = jstr(sub, "name");
-    struct json_object *args = jget(sub, "options");
+    struct json_object *sub = dj_at(dj_arr(data, "options"), 0);
+    const char *subname = dj_str(sub, "name");
+    struct json_object *args = dj_arr(sub, "options");
     const char *focus = NULL, *typed = "";
-    for (size_t i = 0; args && i < json_object_array_length(args); i++) {
-        struct json_object *o = json_object_array_get_idx(args, i);
-        struct json_object *f = jget(o, "focused");
-        if (f && json_object_get_boolean(f)) {
-            focus = jstr(o, "name");
-            typed = jget(o, "value") ? json_object_get_string(jget(o, "value")) : "";
+    for (size_t i = 0; i < dj_len(args); i++) {
+        struct json_object *o = dj_at(args, i);
+        if (dj_bool(o, "focused")) {
+            focus = dj_str(o, "name");
+            typed = dj_str(o, "value") ? dj_str(o, "value") : "";
         }
     }
     struct dc_user *u = dc_user_get(dc, user);
@@ -381,29 +417,20 @@ static void autocomplete(struct dc *dc, struct ixrec *x, struct json_object *dat
     struct json_object *choices = json_object_new_array();
     if (focus && strcmp(focus, "player") == 0) {
         if (subname && strcmp(subname, "vote") == 0)
-            players_from(choices, jget(table_data(dc, OUT_VOTE, channel), "candidates"), typed);
+            players_from(choices, dj_arr(table_data(dc, OUT_VOTE, channel), "candidates"), typed);
         if (subname && strcmp(subname, "kick") == 0)
-            players_from(choices, jget(table_data(dc, OUT_LOBBY, channel), "players"), typed);
-        players_from(choices, jget(hand_data, "players"), typed);
+            players_from(choices, dj_arr(table_data(dc, OUT_LOBBY, channel), "players"), typed);
+        players_from(choices, dj_arr(hand_data, "players"), typed);
     } else if (focus && strcmp(focus, "resource") == 0) {
         struct json_object *drop = table_data(dc, OUT_DROP, channel);
-        struct json_object *shown = jget(drop, "shown");
-        for (size_t i = 0; shown && i < json_object_array_length(shown); i++) {
-            const char *r = json_object_get_string(json_object_array_get_idx(shown, i));
-            if (r && matches(r, typed))
-                choice(choices, r, r);
-        }
-        struct json_object *hand = jget(hand_data, "hand");
-        if (hand && json_object_is_type(hand, json_type_object)) {
-            json_object_object_foreach(hand, card, count)
-            {
-                (void)count;
-                if (matches(card, typed))
-                    choice(choices, card, card);
-            }
+        struct json_object *shown = dj_arr(drop, "shown");
+        for (size_t i = 0; i < dj_len(shown); i++) {
+            const char *r = dj_str_at(shown, i);
+            if (r && (matches(r, typed) || matches(dc_card_name(dc, r), typed)))
+                choice(choices, dc_card_name(dc, r), r);
         }
     } else if (focus && (strcmp(focus, "give") == 0 || strcmp(focus, "ask") == 0)) {
-        cards_from(choices, jget(hand_data, "hand"), typed);
+        cards_from(choices, dj_obj(hand_data, "hand"), typed);
     }
     struct json_object *d = json_object_new_object();
     json_object_object_add(d, "choices", choices);
@@ -415,14 +442,14 @@ static void autocomplete(struct dc *dc, struct ixrec *x, struct json_object *dat
 void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
 {
     (void)seq;
-    int type = json_object_get_int(jget(d, "type"));
-    const char *id = jstr(d, "id"), *token = jstr(d, "token");
-    const char *guild = jstr(d, "guild_id"), *channel = jstr(d, "channel_id");
-    const char *app = jstr(d, "application_id");
-    struct json_object *member = jget(d, "member");
-    struct json_object *user = member ? jget(member, "user") : jget(d, "user");
-    const char *uid = jstr(user, "id");
-    struct json_object *data = jget(d, "data");
+    int64_t type = dj_int(d, "type", 0);
+    const char *id = dj_str(d, "id"), *token = dj_str(d, "token");
+    const char *guild = dj_str(d, "guild_id"), *channel = dj_str(d, "channel_id");
+    const char *app = dj_str(d, "application_id");
+    struct json_object *member = dj_obj(d, "member");
+    struct json_object *user = member ? dj_obj(member, "user") : dj_obj(d, "user");
+    const char *uid = dj_str(user, "id");
+    struct json_object *data = dj_obj(d, "data");
     if (!id || !token || !uid || type == IX_PING)
         return;
     struct ixrec *x = calloc(1, sizeof(*x));
@@ -451,7 +478,7 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     if (type == IX_COMMAND) {
         text = slash_text(data, guild != NULL);
     } else if (type == IX_COMPONENT) {
-        const char *cid = jstr(data, "custom_id");
+        const char *cid = dj_str(data, "custom_id");
         if (cid && strncmp(cid, "il:", 3) == 0)
             text = strdup(cid + 3);
         else if (cid && strncmp(cid, "tb:", 3) == 0) {
@@ -464,11 +491,11 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
         text = strdup("help");
     if (!text)
         return;
-    const char *name = jstr(member, "nick");
+    const char *name = dj_str(member, "nick");
     if (!name)
-        name = jstr(user, "global_name");
+        name = dj_str(user, "global_name");
     if (!name)
-        name = jstr(user, "username");
+        name = dj_str(user, "username");
     bool moderator = guild ? dc_is_moderator(dc, guild, member) : false;
     dc->capture = &x->base;
     dc->capture_user = uid;
@@ -506,7 +533,7 @@ static struct json_object *sub(struct json_object *subs, const char *name, const
 
 static void arg(struct json_object *s, struct json_object *o)
 {
-    struct json_object *opts = jget(s, "options");
+    struct json_object *opts = dj_get(s, "options");
     if (!opts) {
         opts = json_object_new_array();
         json_object_object_add(s, "options", opts);

@@ -26,6 +26,11 @@
 
 #define EPHEMERAL_FLAG 64 /* message flag 1 << 6 */
 
+/* The trade builder asks for at most this many of one card, and reads no
+ * quantity above DC_BUILDER_MAX_QTY from a menu. */
+#define DC_BUILDER_ASK_QTY 3u
+#define DC_BUILDER_MAX_QTY 25u
+
 /* A message the bot sent under a logical key. */
 struct dc_msg {
     char *channel;       /* Discord channel id */
@@ -88,6 +93,7 @@ enum dc_op_type {
     DC_OP_COMMANDS,
     DC_OP_GATEWAY,
     DC_OP_FORGET, /* no request: once the table's queue reaches it, a game's ids are dropped */
+    DC_OP_CLOSE,  /* a message's buttons and menus go: their moment has passed */
 };
 
 /* The context of one REST request. */
@@ -99,6 +105,7 @@ struct dc_op {
     char *user;    /* DM recipient */
     char *body;    /* JSON */
     char *emoji;   /* REACT */
+    char *msg_id;  /* CLOSE: the message, when known as the op was queued */
 };
 
 struct dc {
@@ -109,6 +116,7 @@ struct dc {
     char *guild_ids[CONFIG_MAX_GUILDS];
     unsigned nguilds;
     int shards;
+    unsigned global_rate; /* REST requests per second ([discord] global_rate_limit) */
     struct rest *rest;
     struct gw *gw;
     struct dmap msgs;     /* key -> struct dc_msg * */
@@ -118,12 +126,17 @@ struct dc {
     struct dmap guilds;   /* guild id -> struct dc_guild * */
     struct dmap dm_users; /* DM channel id -> user id (char *) */
     struct dmap tables;   /* "<kind>:<channel>" -> the last lobby/drop/vote data */
+    struct dmap in_play;  /* game id -> array of the resources in play (json) */
+    struct dmap controls; /* game id -> array of keys of messages with live controls (json) */
     char *self_id;
     bool commands_registered;
     bool started, stopping;
     struct dc_ixn *capture;   /* the interaction being delivered ... */
     const char *capture_user; /* ... by this user ... */
     const char *capture_key;  /* ... under this reply_to token */
+    const char *ref_channel;  /* the text command being delivered: its channel ... */
+    const char *ref_msg;      /* ... its message id (replies reference it) ... */
+    const char *ref_user;     /* ... and its author */
     uv_timer_t sweep;
     bool sweep_open;
     uint64_t drain_until; /* stopping: REST requests may finish until then */
@@ -148,9 +161,18 @@ struct json_object *dc_render_text(const char *text, int flags);
 /* The hand message's trade builder rows, from the user's state. */
 /* The catalog text of key in dc's language (the key itself if missing). */
 const char *dc_word(const struct dc *dc, const char *key);
+/* The catalog name of a card id ("call-girls" -> "Call Girls"), or the id. */
+const char *dc_card_name(const struct dc *dc, const char *card);
 
 void dc_render_builder(struct dc *dc, struct json_object *components, const char *user,
                        struct json_object *data);
+
+/*
+ * The resources in play in game (ids, a new reference the caller puts): as
+ * the game's start announced them, else what hand_data (an OUT_HAND's data)
+ * shows of them. Never NULL.
+ */
+struct json_object *dc_in_play(struct dc *dc, const char *game, struct json_object *hand_data);
 
 /* interactions.c */
 void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq);

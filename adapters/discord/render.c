@@ -9,10 +9,11 @@
 #include "core/catalog.h"
 #include "internal.h"
 
-#define CONTENT_MAX    2000
-#define EMBED_DESC_MAX 4096
-#define CUSTOM_ID_MAX  100
-#define LABEL_MAX      80
+#define CONTENT_MAX        2000
+#define EMBED_DESC_MAX     4096
+#define CUSTOM_ID_MAX      100
+#define LABEL_MAX          80
+#define SELECT_OPTIONS_MAX 25
 
 enum { BTN_PRIMARY = 1, BTN_SECONDARY = 2, BTN_SUCCESS = 3, BTN_DANGER = 4 };
 enum { COMP_ROW = 1, COMP_BUTTON = 2, COMP_STRING_SELECT = 3 };
@@ -109,8 +110,12 @@ static void action_label(const struct dc *dc, const char *action, struct json_ob
         *style = strcmp(verb, "start") == 0   ? BTN_SUCCESS
                  : strcmp(verb, "leave") == 0 ? BTN_DANGER
                                               : BTN_PRIMARY;
-        snprintf(out, len, "%c%s", verb[0] >= 'a' && verb[0] <= 'z' ? verb[0] - 32 : verb[0],
-                 verb + 1);
+        /* the command word, capitalised, cut to fit (a label is short) */
+        size_t n = strnlen(verb, len - 1);
+        memcpy(out, verb, n);
+        out[n] = '\0';
+        if (out[0] >= 'a' && out[0] <= 'z')
+            out[0] = (char)(out[0] - 'a' + 'A');
         return;
     }
     if (vlen == 6 && strncmp(action, "accept", 6) == 0) {
@@ -175,15 +180,60 @@ static struct json_object *select_menu(const char *custom_id, const char *placeh
     return s;
 }
 
-static void select_option(struct json_object *sel, const char *label, const char *value)
+static void select_option(struct json_object *sel, const char *label, const char *value,
+                          bool chosen)
 {
     struct json_object *opts = get(sel, "options");
-    if (json_object_array_length(opts) >= 25)
+    if (json_object_array_length(opts) >= SELECT_OPTIONS_MAX)
         return;
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "label", str_max(label, 100));
     json_object_object_add(o, "value", str_max(value, 100));
+    /* an edit of the hand keeps what the player chose shown as chosen */
+    if (chosen)
+        json_object_object_add(o, "default", json_object_new_boolean(1));
     json_object_array_add(opts, o);
+}
+
+const char *dc_card_name(const struct dc *dc, const char *card)
+{
+    char key[64];
+    snprintf(key, sizeof(key), "card.%s", card);
+    const char *t = catalog_text(dc->language, key);
+    return t ? t : card;
+}
+
+/* Whether the builder's list ("2 guns 1 alcohol") holds exactly "<q> <card>". */
+static bool picked(const char *list, unsigned q, const char *card)
+{
+    char want[64];
+    int n = snprintf(want, sizeof(want), "%u %s", q, card);
+    for (const char *p = list; p && n > 0 && (p = strstr(p, want)) != NULL; p++)
+        if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ')) {
+            /* "12 guns" must not count as "2 guns": the number starts a pair */
+            const char *b = p;
+            unsigned words = 0;
+            while (b > list) {
+                b--;
+                if (*b == ' ')
+                    words++;
+            }
+            if (words % 2 == 0)
+                return true;
+        }
+    return false;
+}
+
+/* Options "<q> × <card>" (value "<q> <card>") for q = 1..max. */
+static void card_options(const struct dc *dc, struct json_object *sel, const char *card,
+                         unsigned max, const char *chosen)
+{
+    for (unsigned q = 1; q <= max; q++) {
+        char label[128], value[64];
+        snprintf(label, sizeof(label), "%u \xC3\x97 %s", q, dc_card_name(dc, card));
+        snprintf(value, sizeof(value), "%u %s", q, card);
+        select_option(sel, label, value, picked(chosen, q, card));
+    }
 }
 
 static void add_select(struct json_object *components, struct json_object *sel)
@@ -208,39 +258,57 @@ static const char *player_name(struct json_object *p)
     return name && *name ? name : json_object_get_string(get(p, "id"));
 }
 
-/* The trade builder under a hand: whom, what to give, what to ask, send. */
+/*
+ * The trade builder under a hand: whom (by id, shown by name), what to give
+ * (each card held, in every quantity up to what is held), what to ask for
+ * (every resource in play, in quantities up to DC_BUILDER_ASK_QTY), send.
+ * Each menu has at most 25 options, so quantities are cut to fit.
+ */
 void dc_render_builder(struct dc *dc, struct json_object *components, const char *user,
                        struct json_object *data)
 {
-    struct json_object *players = get(data, "players"), *hand = get(data, "hand");
-    if (!players || !json_object_is_type(players, json_type_array) ||
-        json_object_array_length(players) == 0)
+    struct json_object *players = dj_arr(data, "players"), *hand = dj_obj(data, "hand");
+    if (dj_len(players) == 0)
         return;
     struct dc_user *u = dc_user_get(dc, user);
+    const struct dc_builder *tb = u ? &u->tb : NULL;
     struct json_object *to = select_menu("tb:to", dc_word(dc, "ui.offer-to"), 1, 1);
-    for (size_t i = 0; i < json_object_array_length(players); i++) {
-        const char *name = player_name(json_object_array_get_idx(players, i));
-        if (name)
-            select_option(to, name, name);
+    for (size_t i = 0; i < dj_len(players); i++) {
+        struct json_object *p = dj_at(players, i);
+        const char *id = dj_str(p, "id"), *name = player_name(p);
+        if (id && name)
+            select_option(to, name, id, tb && tb->to && strcmp(tb->to, id) == 0);
     }
     add_select(components, to);
     struct json_object *give = select_menu("tb:give", dc_word(dc, "ui.you-give"), 0, 25);
-    if (hand && json_object_is_type(hand, json_type_object)) {
+    unsigned kinds = 0;
+    if (hand) {
+        json_object_object_foreach(hand, c, n)
+        {
+            (void)c;
+            kinds += json_object_is_type(n, json_type_int) && json_object_get_int(n) > 0;
+        }
         json_object_object_foreach(hand, card, count)
         {
-            if (json_object_get_int(count) > 0)
-                select_option(give, card, card);
+            int held = json_object_is_type(count, json_type_int) ? json_object_get_int(count) : 0;
+            unsigned cap = SELECT_OPTIONS_MAX / (kinds ? kinds : 1);
+            if (held > 0)
+                card_options(dc, give, card, (unsigned)held < cap ? (unsigned)held : cap,
+                             tb ? tb->give : NULL);
         }
     }
     add_select(components, give);
     struct json_object *ask = select_menu("tb:ask", dc_word(dc, "ui.you-ask"), 0, 25);
-    if (hand && json_object_is_type(hand, json_type_object)) {
-        json_object_object_foreach(hand, card, count)
-        {
-            (void)count;
-            select_option(ask, card, card);
-        }
+    struct json_object *play = dc_in_play(dc, dj_str(data, "game"), data);
+    size_t nplay = dj_len(play);
+    unsigned cap = nplay ? SELECT_OPTIONS_MAX / (unsigned)nplay : 1;
+    for (size_t i = 0; i < nplay; i++) {
+        const char *card = dj_str_at(play, i);
+        if (card)
+            card_options(dc, ask, card, cap < DC_BUILDER_ASK_QTY ? cap : DC_BUILDER_ASK_QTY,
+                         tb ? tb->ask : NULL);
     }
+    json_object_put(play);
     add_select(components, ask);
     struct json_object *row = json_object_new_array();
     struct json_object *b = json_object_new_object();
@@ -250,7 +318,6 @@ void dc_render_builder(struct dc *dc, struct json_object *components, const char
     json_object_object_add(b, "custom_id", json_object_new_string("tb:send"));
     json_object_array_add(row, b);
     add_row(components, row);
-    (void)u;
 }
 
 static struct json_object *embed(const char *title, const char *text, int color)
@@ -262,6 +329,43 @@ static struct json_object *embed(const char *title, const char *text, int color)
     if (color)
         json_object_object_add(e, "color", json_object_new_int(color));
     return e;
+}
+
+/* Notices that open a timed step; the countdown goes on them and nowhere else. */
+static const char *const step_openers[] = {"session-opened", "session-opened-casual", "case-opened",
+                                           NULL};
+
+static bool is_opener(const char *event)
+{
+    for (unsigned i = 0; event && step_openers[i]; i++)
+        if (strcmp(event, step_openers[i]) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * Whether m opens a timed step: the drop once cards can be grabbed, a vote,
+ * or a notice that tells of an opening (of several events told together, any
+ * one).
+ */
+static bool opens_timed_step(const struct outbound *m)
+{
+    struct json_object *data = (struct json_object *)m->data;
+    switch (m->kind) {
+    case OUT_VOTE:
+        return true;
+    case OUT_DROP:
+        return dj_bool(data, "open");
+    case OUT_NOTICE: {
+        struct json_object *events = dj_arr(data, "events");
+        for (size_t i = 0; i < dj_len(events); i++)
+            if (is_opener(dj_str_at(events, i)))
+                return true;
+        return is_opener(dj_str(data, "event"));
+    }
+    default:
+        return false;
+    }
 }
 
 struct json_object *dc_render(struct dc *dc, const struct outbound *m)
@@ -278,7 +382,7 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     int color = 0;
     bool as_embed = false;
     char extra[64] = "";
-    int64_t deadline = json_object_get_int64(get(data, "deadline"));
+    int64_t deadline = dj_int((struct json_object *)data, "deadline", 0);
 
     switch (m->kind) {
     case OUT_LOBBY:
@@ -295,8 +399,6 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
             dc_render_builder(dc, components, m->user, (struct json_object *)data);
         break;
     case OUT_OFFER:
-        as_embed = true;
-        color = 0xFEE75C;
         action_buttons(dc, components, data, NULL);
         break;
     case OUT_VOTE:
@@ -317,14 +419,11 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
         as_embed = true;
         break;
     case OUT_NOTICE:
-        as_embed = m->channel != NULL && !m->reply_to;
-        color = 0x5865F2;
-        break;
     case OUT_ERROR:
-        break;
+        break; /* one or a few lines: plain content */
     }
-    if (deadline > 0 && (m->kind == OUT_VOTE || m->kind == OUT_DROP || m->kind == OUT_NOTICE))
-        snprintf(extra, sizeof(extra), "\n⏳ <t:%lld:R>", (long long)(deadline / 1000));
+    if (deadline > 0 && opens_timed_step(m))
+        snprintf(extra, sizeof(extra), "\n\xE2\x8F\xB3 <t:%lld:R>", (long long)(deadline / 1000));
     if (as_embed) {
         struct dbuf d = {0};
         dbuf_printf(&d, "%s%s", text, extra);

@@ -172,7 +172,7 @@ static int dup_or_null(char **dst, const char *s)
 
 int rest_req_set(struct rest_req *q, const char *method, const char *path, const char *body)
 {
-    char *m, *p, *b;
+    char *m = NULL, *p = NULL, *b = NULL;
     if (dup_or_null(&m, method) < 0 || dup_or_null(&p, path) < 0 || dup_or_null(&b, body) < 0) {
         free(m);
         free(p);
@@ -381,11 +381,8 @@ static void finished(struct rest *r, struct rest_req *q, CURLcode res)
     bool body_global = false;
     if (status == 429) {
         struct json_object *j = json_tokener_parse(q->resp.data ? q->resp.data : "");
-        struct json_object *v;
-        if (j && json_object_object_get_ex(j, "retry_after", &v))
-            body_retry = json_object_get_double(v);
-        if (j && json_object_object_get_ex(j, "global", &v))
-            body_global = json_object_get_boolean(v);
+        body_retry = dj_num(j, "retry_after", -1);
+        body_global = dj_bool(j, "global");
         json_object_put(j);
     }
     uint64_t wait =
@@ -416,7 +413,7 @@ static void on_transfer_done(void *arg, CURL *easy, CURLcode res)
 }
 
 struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
-                      const char *user_agent)
+                      const char *user_agent, unsigned global_per_sec)
 {
     struct rest *r = calloc(1, sizeof(*r));
     if (!r)
@@ -427,7 +424,8 @@ struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
         ulen--;
     r->api_url = strndup(api_url, ulen);
     if (!r->api_url || dbuf_printf(&auth, "Authorization: Bot %s", token) < 0 ||
-        dbuf_printf(&ua, "User-Agent: %s", user_agent) < 0 || rl_init(&r->rl, 50, 1000) < 0) {
+        dbuf_printf(&ua, "User-Agent: %s", user_agent) < 0 ||
+        rl_init(&r->rl, global_per_sec, 1000) < 0) {
         dbuf_free(&auth);
         dbuf_free(&ua);
         free(r->api_url);

@@ -40,9 +40,10 @@ struct rest_stats {
     unsigned long requests, retries, n429, n429_global, invalid;
 };
 
-/* user_agent is sent as is; token is sent as "Authorization: Bot <token>". */
+/* user_agent is sent as is; token is sent as "Authorization: Bot <token>".
+ * global_per_sec: requests per second in all (Discord's global limit, 50). */
 struct rest *rest_new(struct uv_loop_s *loop, const char *api_url, const char *token,
-                      const char *user_agent);
+                      const char *user_agent, unsigned global_per_sec);
 
 /* Queues a request. body is JSON or NULL. Returns 0, or -1 on no memory. */
 int rest_enqueue(struct rest *r, const char *queue, const char *method, const char *path,

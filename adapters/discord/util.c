@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <json-c/json.h>
+
 #include "util.h"
 
 static size_t hash_str(const char *s)
@@ -205,4 +207,70 @@ double dc_random(void)
     state ^= state << 25;
     state ^= state >> 27;
     return (double)((state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+}
+
+struct json_object *dj_get(struct json_object *o, const char *key)
+{
+    struct json_object *v = NULL;
+    if (!o || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v))
+        return NULL;
+    return v;
+}
+
+struct json_object *dj_as_obj(struct json_object *o)
+{
+    return o && json_object_is_type(o, json_type_object) ? o : NULL;
+}
+
+struct json_object *dj_obj(struct json_object *o, const char *key)
+{
+    return dj_as_obj(dj_get(o, key));
+}
+
+struct json_object *dj_arr(struct json_object *o, const char *key)
+{
+    struct json_object *v = dj_get(o, key);
+    return v && json_object_is_type(v, json_type_array) ? v : NULL;
+}
+
+const char *dj_str(struct json_object *o, const char *key)
+{
+    struct json_object *v = dj_get(o, key);
+    return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+int64_t dj_int(struct json_object *o, const char *key, int64_t def)
+{
+    struct json_object *v = dj_get(o, key);
+    return v && json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : def;
+}
+
+double dj_num(struct json_object *o, const char *key, double def)
+{
+    struct json_object *v = dj_get(o, key);
+    if (v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+        return json_object_get_double(v);
+    return def;
+}
+
+bool dj_bool(struct json_object *o, const char *key)
+{
+    struct json_object *v = dj_get(o, key);
+    return v && json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
+}
+
+size_t dj_len(struct json_object *arr)
+{
+    return arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
+}
+
+struct json_object *dj_at(struct json_object *arr, size_t i)
+{
+    return i < dj_len(arr) ? json_object_array_get_idx(arr, i) : NULL;
+}
+
+const char *dj_str_at(struct json_object *arr, size_t i)
+{
+    struct json_object *v = dj_at(arr, i);
+    return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }

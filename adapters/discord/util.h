@@ -5,6 +5,7 @@
 #ifndef DISCORD_UTIL_H
 #define DISCORD_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,26 @@ struct dbuf {
 int dbuf_add(struct dbuf *b, const void *p, size_t n);
 int dbuf_printf(struct dbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void dbuf_free(struct dbuf *b);
+
+/*
+ * Type-checked reads of JSON from Discord: each returns NULL, 0 or the
+ * default when o is not an object (or array), the field is missing or it has
+ * another type, so no json-c call that asserts on a wrong type is ever
+ * reached with one. Results are borrowed from o.
+ */
+struct json_object;
+struct json_object *dj_get(struct json_object *o, const char *key);  /* any type */
+struct json_object *dj_obj(struct json_object *o, const char *key);  /* an object */
+struct json_object *dj_arr(struct json_object *o, const char *key);  /* an array */
+const char *dj_str(struct json_object *o, const char *key);          /* a string */
+int64_t dj_int(struct json_object *o, const char *key, int64_t def); /* an integer */
+double dj_num(struct json_object *o, const char *key, double def);   /* an integer or a double */
+bool dj_bool(struct json_object *o, const char *key);                /* true only for true */
+size_t dj_len(struct json_object *arr);                              /* 0 unless an array */
+struct json_object *dj_at(struct json_object *arr, size_t i);        /* NULL past the end */
+const char *dj_str_at(struct json_object *arr, size_t i);            /* a string element */
+/* o itself when it is an object, else NULL. */
+struct json_object *dj_as_obj(struct json_object *o);
 
 /* Milliseconds on a monotonic clock. */
 uint64_t dc_now_ms(void);

@@ -693,7 +693,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 40);
+    assert_int_equal(nkeys, 41);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);

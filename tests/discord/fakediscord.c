@@ -67,6 +67,7 @@ struct fd_server {
     int client_close;
     int64_t intents;
     char user_agent[256];
+    char ws_user_agent[256], ws_path[256], ws_args[256]; /* of the last websocket upgrade */
     /* REST */
     struct json_object *messages, *callbacks, *webhooks, *commands, *dms;
     uint64_t next_id;
@@ -77,6 +78,9 @@ struct fd_server {
     double gtimes[50];
     unsigned gpos;
     unsigned long requests, r429, r429_global;
+    uint64_t rng;          /* the variation's random numbers, from the printed seed */
+    unsigned long varied;  /* fields added, removed or nulled so far */
+    unsigned long invalid; /* message bodies refused as Discord would (400, 50035) */
 };
 
 static double now_s(void)
@@ -131,10 +135,124 @@ static void send_op(struct fd_server *s, int op, struct json_object *d)
     json_object_put(o);
 }
 
+/*
+ * What the documentation allows and a real server does, chosen from the
+ * seed: optional fields absent, nullable ones null, fields the adapter has
+ * never heard of, partial member objects. Each dispatch's d goes through it.
+ */
+static unsigned vrand(struct fd_server *s, unsigned n)
+{
+    s->rng ^= s->rng << 13;
+    s->rng ^= s->rng >> 7;
+    s->rng ^= s->rng << 17;
+    return (unsigned)(s->rng % n);
+}
+
+/* Fields the documentation marks optional (never one the bot needs to act). */
+static const char *const optional_fields[] = {"global_name",
+                                              "avatar",
+                                              "discriminator",
+                                              "public_flags",
+                                              "locale",
+                                              "guild_locale",
+                                              "app_permissions",
+                                              "entitlements",
+                                              "version",
+                                              "tts",
+                                              "mentions",
+                                              "mention_roles",
+                                              "attachments",
+                                              "embeds",
+                                              "pinned",
+                                              "joined_at",
+                                              "deaf",
+                                              "mute",
+                                              "nonce",
+                                              "timestamp",
+                                              "edited_timestamp",
+                                              "burst",
+                                              "nick",
+                                              "premium_since",
+                                              NULL};
+/* Fields that may be null. */
+static const char *const nullable_fields[] = {"global_name", "avatar", "nick", NULL};
+
+static struct json_object *unknown_value(struct fd_server *s)
+{
+    switch (vrand(s, 6)) {
+    case 0:
+        return json_object_new_string("from a newer API");
+    case 1:
+        return json_object_new_int64((int64_t)vrand(s, 1000000));
+    case 2:
+        return NULL;
+    case 3:
+        return json_object_new_object();
+    case 4:
+        return json_tokener_parse("[1,\"two\",{\"three\":[]}]");
+    default:
+        return json_tokener_parse("{\"id\":\"1\",\"options\":{\"nested\":true}}");
+    }
+}
+
+static void vary(struct fd_server *s, struct json_object *o, unsigned depth)
+{
+    if (!o || depth > 6)
+        return;
+    if (json_object_is_type(o, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(o); i++)
+            vary(s, json_object_array_get_idx(o, i), depth + 1);
+        return;
+    }
+    if (!json_object_is_type(o, json_type_object))
+        return;
+    for (unsigned i = 0; optional_fields[i]; i++)
+        if (json_object_object_get_ex(o, optional_fields[i], NULL) && vrand(s, 3) == 0) {
+            json_object_object_del(o, optional_fields[i]);
+            s->varied++;
+        }
+    for (unsigned i = 0; nullable_fields[i]; i++)
+        if (vrand(s, 4) == 0) {
+            json_object_object_add(o, nullable_fields[i], NULL);
+            s->varied++;
+        }
+    json_object_object_foreach(o, k, v)
+    {
+        (void)k;
+        vary(s, v, depth + 1);
+    }
+    if (vrand(s, 3) == 0) {
+        char name[32];
+        snprintf(name, sizeof(name), "fd_unknown_%u", vrand(s, 100));
+        json_object_object_add(o, name, unknown_value(s));
+        s->varied++;
+    }
+}
+
+static void vary_dispatch(struct fd_server *s, const char *type, struct json_object *d)
+{
+    if (!json_object_is_type(d, json_type_object) || strcmp(type, "READY") == 0 ||
+        strcmp(type, "RESUMED") == 0)
+        return;
+    /* a reaction's member may come partial (no user) or not at all */
+    struct json_object *member;
+    if (strcmp(type, "MESSAGE_REACTION_ADD") == 0 &&
+        json_object_object_get_ex(d, "member", &member)) {
+        unsigned how = vrand(s, 3);
+        if (how == 0)
+            json_object_object_del(d, "member");
+        else if (how == 1)
+            json_object_object_del(member, "user");
+        s->varied += how < 2;
+    }
+    vary(s, d, 0);
+}
+
 /* Logs a dispatch; queues it when the session is live. Called locked. */
 static int64_t dispatch_locked(struct fd_server *s, const char *type, struct json_object *d)
 {
     int64_t seq = ++s->seq;
+    vary_dispatch(s, type, d);
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "op", json_object_new_int(0));
     json_object_object_add(o, "t", json_object_new_string(type));
@@ -346,6 +464,83 @@ static bool bucket_ok(struct fd_server *s, struct pss *p, const char *channel)
     return true;
 }
 
+/* The length of an array, 0 for anything else. */
+static size_t alen(struct json_object *a)
+{
+    return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+/* The length of string field k of o, 0 when absent. */
+static size_t field_len(struct json_object *o, const char *k)
+{
+    struct json_object *v = json_object_object_get(o, k);
+    return json_object_is_type(v, json_type_string) ? strlen(json_object_get_string(v)) : 0;
+}
+
+/*
+ * A message body as Discord checks it: content up to 2000 characters, an
+ * embed's description up to 4096, at most five action rows of at most five
+ * buttons or one select, custom ids up to 100, labels up to 80 (100 in a
+ * select), at most 25 options, and a reply naming its message.
+ * Returns the field at fault, or NULL.
+ */
+static const char *invalid_body(struct json_object *body)
+{
+    if (!json_object_is_type(body, json_type_object))
+        return "body";
+    if (field_len(body, "content") > 2000)
+        return "content";
+    struct json_object *embeds = json_object_object_get(body, "embeds");
+    for (size_t i = 0; i < alen(embeds); i++)
+        if (field_len(json_object_array_get_idx(embeds, i), "description") > 4096)
+            return "embeds.description";
+    struct json_object *rows = json_object_object_get(body, "components");
+    if (alen(rows) > 5)
+        return "components";
+    for (size_t i = 0; i < alen(rows); i++) {
+        struct json_object *items =
+            json_object_object_get(json_object_array_get_idx(rows, i), "components");
+        size_t n = alen(items);
+        if (n == 0 || n > 5)
+            return "components.components";
+        for (size_t k = 0; k < n; k++) {
+            struct json_object *c = json_object_array_get_idx(items, k);
+            int type = json_object_get_int(json_object_object_get(c, "type"));
+            struct json_object *opts = json_object_object_get(c, "options");
+            if (field_len(c, "custom_id") == 0 || field_len(c, "custom_id") > 100)
+                return "custom_id";
+            if (type == 2 && (field_len(c, "label") > 80))
+                return "label";
+            if (type == 3 && (n != 1 || alen(opts) == 0 || alen(opts) > 25))
+                return "options";
+            for (size_t o = 0; type == 3 && o < alen(opts); o++) {
+                struct json_object *op = json_object_array_get_idx(opts, o);
+                if (field_len(op, "label") > 100 || field_len(op, "value") > 100)
+                    return "options.label";
+            }
+        }
+    }
+    struct json_object *ref = json_object_object_get(body, "message_reference");
+    if (ref && field_len(ref, "message_id") == 0)
+        return "message_reference";
+    return NULL;
+}
+
+static void invalid_form(struct pss *p, const char *field)
+{
+    struct json_object *e = api_error(50035, "Invalid Form Body");
+    struct json_object *errors = json_object_new_object(), *f = json_object_new_object();
+    struct json_object *list = json_object_new_array(), *one = json_object_new_object();
+    json_object_object_add(one, "code", json_object_new_string("BASE_TYPE_INVALID"));
+    json_object_object_add(one, "message", json_object_new_string("Invalid"));
+    json_object_array_add(list, one);
+    json_object_object_add(f, "_errors", list);
+    json_object_object_add(errors, field, f);
+    json_object_object_add(e, "errors", errors);
+    respond(p, 400, e);
+    json_object_put(e);
+}
+
 static void rest(struct fd_server *s, struct pss *p)
 {
     static const char *const methods[] = {"GET", "POST", "PATCH", "PUT", "DELETE"};
@@ -444,12 +639,26 @@ static void rest(struct fd_server *s, struct pss *p)
     } else if (sscanf(route, "/channels/%63[0-9]/messages/%63[0-9]", a, b) == 2 &&
                strcmp(method, "PATCH") == 0) {
         struct json_object *m = find_message(s, b);
+        const char *bad = invalid_body(body);
         if (!m) {
             struct json_object *e = api_error(10008, "Unknown Message");
             respond(p, 404, e);
             json_object_put(e);
+        } else if (bad) {
+            s->invalid++;
+            invalid_form(p, bad);
         } else if (bucket_ok(s, p, a)) {
-            json_object_object_add(m, "body", json_object_get(body));
+            /* an edit changes the fields it gives and keeps the others */
+            struct json_object *kept = json_object_object_get(m, "body");
+            if (json_object_is_type(kept, json_type_object) &&
+                json_object_is_type(body, json_type_object)) {
+                json_object_object_foreach(body, k, v)
+                {
+                    json_object_object_add(kept, k, json_object_get(v));
+                }
+            } else {
+                json_object_object_add(m, "body", json_object_get(body));
+            }
             int edits = json_object_get_int(json_object_object_get(m, "edits"));
             json_object_object_add(m, "edits", json_object_new_int(edits + 1));
             respond(p, 200, m);
@@ -458,10 +667,14 @@ static void rest(struct fd_server *s, struct pss *p)
                strcmp(method, "POST") == 0) {
         const char *user = dm_user(s, a);
         struct json_object *ch = user ? json_object_object_get(s->dms, user) : NULL;
+        const char *bad = invalid_body(body);
         if (ch && json_object_get_boolean(json_object_object_get(ch, "closed"))) {
             struct json_object *e = api_error(50007, "Cannot send messages to this user");
             respond(p, 403, e);
             json_object_put(e);
+        } else if (bad) {
+            s->invalid++;
+            invalid_form(p, bad);
         } else if (bucket_ok(s, p, a)) {
             struct json_object *m = json_object_new_object();
             json_object_object_add(m, "id", json_object_new_string(new_id(s)));
@@ -583,6 +796,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             else if (lws_http_transaction_completed(wsi))
                 rc = -1;
         }
+        break;
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        s->ws_user_agent[0] = s->ws_path[0] = s->ws_args[0] = '\0';
+        lws_hdr_copy(wsi, s->ws_user_agent, sizeof(s->ws_user_agent), WSI_TOKEN_HTTP_USER_AGENT);
+        lws_hdr_copy(wsi, s->ws_path, sizeof(s->ws_path), WSI_TOKEN_GET_URI);
+        lws_hdr_copy(wsi, s->ws_args, sizeof(s->ws_args), WSI_TOKEN_HTTP_URI_ARGS);
         break;
     case LWS_CALLBACK_ESTABLISHED: {
         p->ws = true;
@@ -712,6 +931,12 @@ struct fd_server *fd_start(const char *token, unsigned hb_ms)
     s->dms = json_object_new_object();
     s->windows = json_object_new_object();
     s->next_id = 100000000000000000ull;
+    /* FD_SEED replays a run's variation; the seed is printed either way */
+    const char *seed = getenv("FD_SEED");
+    unsigned long v =
+        seed ? strtoul(seed, NULL, 10) : (unsigned long)time(NULL) ^ (unsigned long)getpid();
+    fprintf(stderr, "fakediscord: variation seed %lu (FD_SEED=%lu replays it)\n", v, v);
+    s->rng = (uint64_t)v * 2654435761u + 0x9e3779b97f4a7c15ull;
     s->bucket_limit = 5;
     struct lws_context_creation_info info;
     for (int tries = 0; tries < 20 && !s->ctx; tries++) {
@@ -894,6 +1119,8 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(o, "requests", json_object_new_int64((int64_t)s->requests));
     json_object_object_add(o, "r429", json_object_new_int64((int64_t)s->r429));
     json_object_object_add(o, "r429_global", json_object_new_int64((int64_t)s->r429_global));
+    json_object_object_add(o, "varied", json_object_new_int64((int64_t)s->varied));
+    json_object_object_add(o, "invalid", json_object_new_int64((int64_t)s->invalid));
     json_object_object_add(g, "connects", json_object_new_int((int)s->connects));
     json_object_object_add(g, "identifies", json_object_new_int((int)s->identifies));
     json_object_object_add(g, "resumes", json_object_new_int((int)s->resumes));
@@ -904,6 +1131,9 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(g, "connected", json_object_new_boolean(s->ws != NULL));
     json_object_object_add(g, "seq", json_object_new_int64(s->seq));
     json_object_object_add(g, "user_agent", json_object_new_string(s->user_agent));
+    json_object_object_add(g, "ws_user_agent", json_object_new_string(s->ws_user_agent));
+    json_object_object_add(g, "ws_path", json_object_new_string(s->ws_path));
+    json_object_object_add(g, "ws_args", json_object_new_string(s->ws_args));
     json_object_object_add(o, "gateway", g);
     /* a deep copy, so the caller's thread owns every object */
     const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);

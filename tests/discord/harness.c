@@ -25,6 +25,13 @@ static int deliver(void *ctx, struct platform *p, const struct inbound *in)
                              .reply_to = in->reply_to};
         p->ops->send(p, &m);
     }
+    if (h->auto_answer && in->type == INBOUND_MESSAGE) {
+        struct outbound m = {.kind = OUT_NOTICE,
+                             .channel = in->channel,
+                             .user = in->channel ? NULL : in->user,
+                             .text = h->auto_answer};
+        p->ops->send(p, &m);
+    }
     if (h->auto_dm) {
         struct outbound m = {.kind = OUT_NOTICE, .user = in->user, .text = h->auto_dm};
         p->ops->send(p, &m);

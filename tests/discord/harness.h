@@ -27,6 +27,9 @@ struct harness {
     const char *auto_reply;
     /* send this to the actor's DMs (no reply_to) during deliver(), when set */
     const char *auto_dm;
+    /* answer each text message with this, where it was written (as the bot
+     * answers a text command: no data, no key), when set */
+    const char *auto_answer;
 };
 
 /* Starts the fake server and the adapter. gateway_direct: set gateway_url

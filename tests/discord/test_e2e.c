@@ -8,7 +8,9 @@
  * drops the gateway connection at 20 or more random points and must end
  * with the same result as the uninterrupted one. The last test stops the
  * daemon with SIGTERM mid-lobby and checks that a restart resumes the
- * gateway session without losing what happened meanwhile.
+ * gateway session without losing what happened meanwhile. The last one plays
+ * with 30 s sessions that end on their timer and counts the messages posted
+ * at the table: at most 30, none refused, no control left live.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -44,6 +46,8 @@ struct e2e {
     bool drops;                /* drop the gateway connection at random points */
     unsigned ndrops;           /* how many times it was dropped */
     unsigned rnd;              /* the test's own random numbers */
+    bool timed;                /* sessions end on their timer, not by /illegal next */
+    int wait_ms;               /* how long wait_until() waits */
     struct json_object *ixs;   /* interaction ids sent, for the "every one answered" check */
     struct json_object *votes; /* ids of the vote button clicks */
 };
@@ -149,7 +153,7 @@ static void wait_until(struct e2e *e, bool (*pred)(struct e2e *, struct json_obj
         json_object_put(s);
         if (ok)
             return;
-        if (waited > WAIT_MS) {
+        if (waited > e->wait_ms) {
             fprintf(stderr, "timed out waiting for %s\n", what);
             daemon_dump_log(&e->d);
             fail();
@@ -168,17 +172,17 @@ static bool is_ready(struct e2e *e, struct json_object *s, void *arg)
            json_object_array_length(jget(s, "commands")) > 0;
 }
 
-static void setup_e2e(struct e2e *e, unsigned nplayers, bool drops)
+static void setup_e2e_timers(struct e2e *e, unsigned nplayers, bool drops, const char *timers)
 {
     memset(e, 0, sizeof(*e));
     e->srv = fd_start("test-token", 1000);
     assert_non_null(e->srv);
-    /* phases end by /illegal next, except the reveal, which runs on its 1 s timer */
-    daemon_setup(&e->d, illegald_path, e->srv, GAME_TIMERS);
+    daemon_setup(&e->d, illegald_path, e->srv, timers);
     e->next_id = 810000000000000001ul;
     e->n = nplayers;
     e->drops = drops;
     e->rnd = 99;
+    e->wait_ms = WAIT_MS;
     e->ixs = json_object_new_array();
     e->votes = json_object_new_array();
     static const char *const names[MAXP] = {"alice", "bob",   "carol", "dave",
@@ -191,6 +195,12 @@ static void setup_e2e(struct e2e *e, unsigned nplayers, bool drops)
     live = &e->d;
     int one = 1;
     wait_until(e, is_ready, &one, "the daemon's gateway session");
+}
+
+static void setup_e2e(struct e2e *e, unsigned nplayers, bool drops)
+{
+    /* phases end by /illegal next, except the reveal, which runs on its 1 s timer */
+    setup_e2e_timers(e, nplayers, drops, GAME_TIMERS);
 }
 
 static void teardown_e2e(struct e2e *e)
@@ -367,13 +377,13 @@ static void trade(struct e2e *e, unsigned session)
     char cmd[160], offer[16], custom[32];
     snprintf(offer, sizeof(offer), "%u", session);
     if (session % 2) {
-        /* typed in the DM: a gift */
-        snprintf(cmd, sizeof(cmd), "offer %s 1 %s for nothing", fdc_name(e->players[b]), give);
+        /* typed in the DM: a gift ("1 guns", as the builder's first option) */
+        snprintf(cmd, sizeof(cmd), "offer %s %s for nothing", fdc_name(e->players[b]), give);
         say_dm(e, a, channel, cmd);
     } else {
-        /* the trade builder under the hand */
+        /* the trade builder under the hand: the partner by id */
         char to[64];
-        snprintf(to, sizeof(to), "[\"%s\"]", fdc_name(e->players[b]));
+        snprintf(to, sizeof(to), "[\"%s\"]", e->players[b]);
         char g[64], k[64];
         snprintf(g, sizeof(g), "[\"%s\"]", give);
         snprintf(k, sizeof(k), "[\"%s\"]", ask);
@@ -408,6 +418,26 @@ static void drop(struct e2e *e, int number)
                   json_object_get_string(json_object_array_get_idx(reactions, (pick + 1) % e->n)));
     }
     json_object_put(s);
+}
+
+/* The n-th table message whose content has text, or NULL. */
+static struct json_object *table_content(struct json_object *s, const char *text)
+{
+    struct json_object *msgs = jget(s, "messages");
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        const char *c = jstr(jget(m, "body"), "content");
+        if (strcmp(jstr(m, "channel"), TABLE) == 0 && c && strstr(c, text))
+            return m;
+    }
+    return NULL;
+}
+
+static bool case_opened(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    (void)arg;
+    return table_content(s, "Case 1 of") != NULL;
 }
 
 static bool results_posted(struct e2e *e, struct json_object *s, void *arg)
@@ -483,10 +513,13 @@ static char *play_game(struct e2e *e)
     for (int session = 1; session <= 5; session++) {
         if (session <= 2)
             trade(e, (unsigned)session);
-        slash(e, 0, "next", NULL); /* the session closes */
+        if (!e->timed)
+            slash(e, 0, "next", NULL); /* the session closes */
         if (session < 5)
             drop(e, session);
     }
+    if (e->timed)
+        wait_until(e, case_opened, NULL, "the tribunal");
     tribunal(e);
     wait_until(e, results_posted, NULL, "the result");
     struct json_object *s = snap(e);
@@ -577,6 +610,43 @@ static void test_game_8(void **state)
     teardown_e2e(&e);
 }
 
+/*
+ * A 4-player game with 30 s sessions, each ending on its timer: the table
+ * channel must read as a game, not a log. At most 30 messages are posted
+ * there (edits of the lobby and the drops are not new messages).
+ */
+static void test_table_messages(void **state)
+{
+    (void)state;
+    static struct e2e e; /* static: kill_live() may need it after a failure */
+    setup_e2e_timers(&e, 4, false,
+                     "session_seconds = 30\nreveal_seconds = 1\ngrab_seconds = 30\n"
+                     "debate_seconds = 600\nvote_seconds = 600\n");
+    e.timed = true;
+    e.wait_ms = 60000;
+    char *result = play_game(&e);
+    assert_non_null(strstr(result, "Game over"));
+    struct json_object *s = snap(&e);
+    struct json_object *msgs = jget(s, "messages");
+    int table = 0, edits = 0;
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        if (strcmp(jstr(m, "channel"), TABLE) != 0)
+            continue;
+        table++;
+        edits += json_object_get_int(jget(m, "edits"));
+        /* the ones left with controls: none, the game is over */
+        assert_int_equal(json_object_array_length(jget(jget(m, "body"), "components")), 0);
+    }
+    fprintf(stderr, "table channel: %d messages (%d edits)\n", table, edits);
+    assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
+    assert_true(table <= 30);
+    json_object_put(s);
+    assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
+    free(result);
+    teardown_e2e(&e);
+}
+
 static bool client_closed(struct e2e *e, struct json_object *s, void *arg)
 {
     (void)e;
@@ -619,6 +689,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_teardown(test_game_4_with_drops, kill_live),
         cmocka_unit_test_teardown(test_game_8, kill_live),
         cmocka_unit_test_teardown(test_shutdown_and_resume, kill_live),
+        cmocka_unit_test_teardown(test_table_messages, kill_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

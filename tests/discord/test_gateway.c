@@ -75,6 +75,18 @@ static void test_connect_identify(void **state)
     const char *ua = json_object_get_string(
         json_object_object_get(json_object_object_get(s, "gateway"), "user_agent"));
     assert_non_null(strstr(ua, "DiscordBot ("));
+    /* the URL from GET /gateway/bot has no path: the documented "/?v=10&encoding=json",
+     * with the same User-Agent on the upgrade */
+    struct json_object *g = json_object_object_get(s, "gateway");
+    char path[128];
+    gw_request_path("/", path, sizeof(path)); /* lws_parse_uri()'s path of "ws://host" */
+    assert_string_equal(path, "/?v=10&encoding=json");
+    gw_request_path("gw/", path, sizeof(path));
+    assert_string_equal(path, "/gw/?v=10&encoding=json");
+    gw_request_path("?v=10&encoding=json", path, sizeof(path));
+    assert_string_equal(path, "/?v=10&encoding=json");
+    assert_string_equal(json_object_get_string(json_object_object_get(g, "ws_path")), "/");
+    assert_string_equal(json_object_get_string(json_object_object_get(g, "ws_user_agent")), ua);
     struct json_object *cmds = json_object_object_get(s, "commands");
     assert_int_equal(json_object_array_length(cmds), 1);
     json_object_put(s);
@@ -82,10 +94,13 @@ static void test_connect_identify(void **state)
     h_message(&h, "2001", "500", FD_GUILD_ID, "42", "!illegal join");
     h_message(&h, "2002", "500", FD_GUILD_ID, "42", "hello all");
     h_message(&h, "2003", "600", NULL, "42", "hand");
-    want_inputs = 2;
+    /* a second author in the same guild-less channel (a group DM): the
+     * channel's user is replaced, the first one freed (LeakSanitizer checks) */
+    h_message(&h, "2004", "600", NULL, "43", "hand");
+    want_inputs = 3;
     assert_true(h_run_until(&h, enough_inputs, 3000));
     h_run_for(&h, 100);
-    assert_int_equal(h_count_inputs(&h), 2);
+    assert_int_equal(h_count_inputs(&h), 3);
     struct json_object *a = json_object_array_get_idx(h.inputs, 0);
     struct json_object *b = json_object_array_get_idx(h.inputs, 1);
     assert_string_equal(json_object_get_string(json_object_object_get(a, "channel")), "500");

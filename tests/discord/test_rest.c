@@ -356,6 +356,86 @@ static struct json_object *input(struct harness *h, int i)
     return json_object_array_get_idx(h->inputs, (size_t)i);
 }
 
+static const char *want_dm_user;
+static int want_dm_edits;
+
+/* The last message in user's DMs, or NULL. */
+static struct json_object *last_dm(struct json_object *snap, const char *user)
+{
+    struct json_object *msgs = jget(snap, "messages"), *found = NULL;
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        if (jstr(m, "dm_user") && strcmp(jstr(m, "dm_user"), user) == 0)
+            found = m;
+    }
+    return found;
+}
+
+static bool have_dm(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    bool ok = last_dm(s, want_dm_user) != NULL;
+    json_object_put(s);
+    return ok;
+}
+
+static bool dm_edited(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    bool ok = json_object_get_int(jget(last_dm(s, want_dm_user), "edits")) >= want_dm_edits;
+    json_object_put(s);
+    return ok;
+}
+
+/* The select menu custom_id of message m, or NULL. */
+static struct json_object *select_of(struct json_object *m, const char *custom_id)
+{
+    struct json_object *rows = jget(jget(m, "body"), "components");
+    for (size_t i = 0; i < json_object_array_length(rows); i++) {
+        struct json_object *items = jget(json_object_array_get_idx(rows, i), "components");
+        for (size_t k = 0; k < json_object_array_length(items); k++) {
+            struct json_object *c = json_object_array_get_idx(items, k);
+            if (jstr(c, "custom_id") && strcmp(jstr(c, "custom_id"), custom_id) == 0)
+                return c;
+        }
+    }
+    return NULL;
+}
+
+/* "label=value;" for each option of a select menu (a static buffer). */
+static const char *options_of(struct json_object *m, const char *custom_id)
+{
+    static char out[2048];
+    struct json_object *opts = jget(select_of(m, custom_id), "options");
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < json_object_array_length(opts); i++) {
+        struct json_object *op = json_object_array_get_idx(opts, i);
+        int w = snprintf(out + o, sizeof(out) - o, "%s=%s;", jstr(op, "label"), jstr(op, "value"));
+        if (w > 0 && (size_t)w < sizeof(out) - o)
+            o += (size_t)w;
+    }
+    return out;
+}
+
+/* "value;" for each option shown as chosen. */
+static const char *defaults_of(struct json_object *m, const char *custom_id)
+{
+    static char out[512];
+    struct json_object *opts = jget(select_of(m, custom_id), "options");
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < json_object_array_length(opts); i++) {
+        struct json_object *op = json_object_array_get_idx(opts, i);
+        if (!json_object_get_boolean(jget(op, "default")))
+            continue;
+        int w = snprintf(out + o, sizeof(out) - o, "%s;", jstr(op, "value"));
+        if (w > 0 && (size_t)w < sizeof(out) - o)
+            o += (size_t)w;
+    }
+    return out;
+}
+
 static void test_interactions(void **state)
 {
     (void)state;
@@ -444,23 +524,63 @@ static void test_interactions(void **state)
     assert_int_equal(count_dm_messages(&h, "73"), 0);
     json_object_put(s);
 
-    /* the trade builder in a DM: three selects, then Send */
-    struct json_object *hand = json_tokener_parse(
-        "{\"hand\":{\"guns\":3,\"alcohol\":1},\"players\":[{\"id\":\"75\",\"name\":\"bob\"}]}");
+    /* the trade builder in a DM: three selects, then Send. The game's start
+     * told which resources are in play: the player may ask for any of them. */
+    struct json_object *started = json_tokener_parse(
+        "{\"game\":\"g1\",\"event\":\"game-started\",\"resources\":[\"guns\",\"alcohol\","
+        "\"powder\",\"call-girls\"]}");
+    send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_NOTICE, "The game starts.", started);
+    json_object_put(started);
+    struct json_object *hand =
+        json_tokener_parse("{\"game\":\"g1\",\"hand\":{\"guns\":3,\"alcohol\":1},"
+                           "\"players\":[{\"id\":\"75\",\"name\":\"Bob Smith\"},"
+                           "{\"id\":\"76\",\"name\":\"Bob Smith\"}]}");
     send_text(&h, NULL, "74", "g1/hand/74", false, OUT_HAND, "hand", hand);
     json_object_put(hand);
-    fdc_component(h.srv, "3005", NULL, "dm74", "74", "998", "tb:to", "[\"bob\"]");
-    fdc_component(h.srv, "3006", NULL, "dm74", "74", "998", "tb:give", "[\"guns\"]");
-    fdc_component(h.srv, "3007", NULL, "dm74", "74", "998", "tb:ask", "[\"alcohol\"]");
+    want_dm_user = "74";
+    assert_true(h_run_until(&h, have_dm, 3000));
+    s = h_snapshot(&h);
+    struct json_object *hm = last_dm(s, "74");
+    /* players by id, shown by name; cards by the catalog's names, in quantities */
+    assert_string_equal(options_of(hm, "tb:to"), "Bob Smith=75;Bob Smith=76;");
+    assert_string_equal(options_of(hm, "tb:give"),
+                        "1 \xC3\x97 Guns=1 guns;2 \xC3\x97 Guns=2 guns;3 \xC3\x97 Guns=3 guns;"
+                        "1 \xC3\x97 Alcohol=1 alcohol;");
+    const char *ask = options_of(hm, "tb:ask");
+    assert_non_null(strstr(ask, "1 \xC3\x97 Call Girls=1 call-girls;"));
+    assert_non_null(strstr(ask, "3 \xC3\x97 Powder=3 powder;"));
+    json_object_put(s);
+    fdc_component(h.srv, "3005", NULL, "dm74", "74", "998", "tb:to", "[\"76\"]");
+    fdc_component(h.srv, "3006", NULL, "dm74", "74", "998", "tb:give",
+                  "[\"1 guns\",\"2 guns\",\"1 alcohol\",\"x\",\"9999 for\"]");
+    fdc_component(h.srv, "3007", NULL, "dm74", "74", "998", "tb:ask", "[\"2 call-girls\"]");
     fdc_component(h.srv, "3008", NULL, "dm74", "74", "998", "tb:send", NULL);
     want_inputs = 6;
     assert_true(h_run_until(&h, enough_inputs, 3000));
-    assert_string_equal(jstr(input(&h, 5), "text"), "offer bob 1 guns for 1 alcohol");
+    assert_string_equal(jstr(input(&h, 5), "text"),
+                        "offer <@76> 2 guns 1 alcohol for 2 call-girls");
     assert_null(jget(input(&h, 5), "channel"));
+    /* values of the wrong type are ignored, never fatal */
+    fdc_component(h.srv, "3011", NULL, "dm74", "74", "998", "tb:give", "{\"a\":1}");
+    fdc_component(h.srv, "3012", NULL, "dm74", "74", "998", "tb:to", "[7, null, {}]");
+    want_cb = "3012";
+    assert_true(h_run_until(&h, have_callback, 3000));
+    /* an edit of the hand shows what was chosen */
+    hand = json_tokener_parse("{\"game\":\"g1\",\"hand\":{\"guns\":2},"
+                              "\"players\":[{\"id\":\"76\",\"name\":\"Bob Smith\"}]}");
+    send_text(&h, NULL, "74", "g1/hand/74", true, OUT_HAND, "hand", hand);
+    json_object_put(hand);
+    want_dm_edits = 1;
+    assert_true(h_run_until(&h, dm_edited, 3000));
+    s = h_snapshot(&h);
+    assert_string_equal(defaults_of(last_dm(s, "74"), "tb:ask"), "2 call-girls;");
+    assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
+    json_object_put(s);
 
     /* autocomplete from the hand the bot sent */
     fdc_autocomplete(h.srv, "3009", NULL, "dm74", "74", "offer",
                      "[{\"name\":\"player\",\"type\":3,\"value\":\"b\",\"focused\":true}]");
+    /* ids, not names, are what a choice carries */
     want_cb = "3009";
     assert_true(h_run_until(&h, have_callback, 3000));
     s = h_snapshot(&h);
@@ -468,7 +588,8 @@ static void test_interactions(void **state)
     assert_int_equal(json_object_get_int(jget(cb, "type")), 8);
     struct json_object *choices = jget(jget(cb, "data"), "choices");
     assert_int_equal(json_object_array_length(choices), 1);
-    assert_string_equal(jstr(json_object_array_get_idx(choices, 0), "value"), "bob");
+    assert_string_equal(jstr(json_object_array_get_idx(choices, 0), "name"), "Bob Smith");
+    assert_string_equal(jstr(json_object_array_get_idx(choices, 0), "value"), "76");
     json_object_put(s);
     assert_int_equal(h_count_inputs(&h), 6); /* autocomplete is not an input */
     h_fini(&h);
@@ -627,6 +748,168 @@ static void test_vote_and_game_over(void **state)
     h_fini(&h);
 }
 
+/* The message whose body text (content or embed) contains text, or NULL. */
+static struct json_object *message_with(struct json_object *snap, const char *text)
+{
+    struct json_object *msgs = jget(snap, "messages");
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i), *body = jget(m, "body");
+        const char *c = jstr(body, "content");
+        const char *e = jstr(json_object_array_get_idx(jget(body, "embeds"), 0), "description");
+        if ((c && strstr(c, text)) || (e && strstr(e, text)))
+            return m;
+    }
+    return NULL;
+}
+
+static size_t components_of(struct json_object *m)
+{
+    return json_object_array_length(jget(jget(m, "body"), "components"));
+}
+
+static bool all_closed(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    const char *texts[] = {"Vote on case 1", "Offer #3 from you", "Offer #3 to you", "Your hand"};
+    bool ok = true;
+    for (unsigned i = 0; i < 4; i++) {
+        struct json_object *m = message_with(s, texts[i]);
+        ok = ok && m && components_of(m) == 0 && json_object_get_int(jget(m, "edits")) >= 1;
+    }
+    json_object_put(s);
+    return ok;
+}
+
+/* Buttons and menus go once their moment has passed: the vote's at the
+ * verdict, an offer's once it is resolved, the trade builder at the result. */
+static void test_controls_close(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    struct json_object *d = json_tokener_parse(
+        "{\"game\":\"g1\",\"case\":1,\"candidates\":[{\"id\":\"91\",\"name\":\"Alice\"},"
+        "{\"id\":\"92\",\"name\":\"Bob\"}],\"actions\":[\"vote 91\",\"vote 92\",\"abstain\"],"
+        "\"deadline\":4102444800000}");
+    send_text(&h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_VOTE, "Vote on case 1", d);
+    json_object_put(d);
+    d = json_tokener_parse("{\"game\":\"g1\",\"offer\":3,\"actions\":[\"cancel 3\"]}");
+    send_text(&h, NULL, "91", "g1/offer/3/91", false, OUT_OFFER, "Offer #3 from you", d);
+    json_object_put(d);
+    d = json_tokener_parse(
+        "{\"game\":\"g1\",\"offer\":3,\"actions\":[\"accept 3\",\"decline 3\"]}");
+    send_text(&h, NULL, "92", "g1/offer/3/92", false, OUT_OFFER, "Offer #3 to you", d);
+    json_object_put(d);
+    d = json_tokener_parse("{\"game\":\"g1\",\"hand\":{\"guns\":1},"
+                           "\"players\":[{\"id\":\"92\",\"name\":\"Bob\"}]}");
+    send_text(&h, NULL, "91", "g1/hand/91", false, OUT_HAND, "Your hand", d);
+    json_object_put(d);
+    want_messages = 4;
+    assert_true(h_run_until(&h, enough_messages, 3000));
+    /* the game goes on: a notice of another offer closes nothing */
+    d = json_tokener_parse("{\"game\":\"g1\",\"offer\":4,\"event\":\"offer-declined\"}");
+    send_text(&h, NULL, "91", NULL, false, OUT_NOTICE, "Offer #4 declined.", d);
+    json_object_put(d);
+    h_run_for(&h, 300);
+    struct json_object *s = h_snapshot(&h);
+    assert_int_equal(components_of(message_with(s, "Offer #3 from you")), 1);
+    assert_int_equal(components_of(message_with(s, "Vote on case 1")), 1);
+    json_object_put(s);
+    /* the offer is accepted: both players are told, both lose its buttons */
+    d = json_tokener_parse("{\"game\":\"g1\",\"offer\":3,\"event\":\"offer-accepted\"}");
+    send_text(&h, NULL, "91", NULL, false, OUT_NOTICE, "Offer #3 accepted.", d);
+    send_text(&h, NULL, "92", NULL, false, OUT_NOTICE, "Offer #3 accepted.", d);
+    json_object_put(d);
+    /* a verdict, told with the next case's opening in one message */
+    d = json_tokener_parse("{\"game\":\"g1\",\"event\":\"case-opened\","
+                           "\"events\":[\"verdict-discarded\",\"case-opened\"]}");
+    send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_NOTICE, "Case 1: set aside.", d);
+    json_object_put(d);
+    d = json_tokener_parse("{\"game\":\"g1\",\"scores\":{\"91\":3},\"winners\":[\"91\"]}");
+    send_text(&h, CHANNEL_A, NULL, "g1/result", false, OUT_RESULT, "Game over", d);
+    send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_GAME_OVER, "1. Alice 3", d);
+    json_object_put(d);
+    assert_true(h_run_until(&h, all_closed, 3000));
+    /* the closing edits kept the rest of each message */
+    s = h_snapshot(&h);
+    struct json_object *vote = message_with(s, "Vote on case 1");
+    assert_non_null(jget(jget(vote, "body"), "embeds"));
+    json_object_put(s);
+    /* nothing of the game is left in the store */
+    json_object_object_foreach(h.state, k, v)
+    {
+        (void)v;
+        assert_true(strncmp(k, "ctl/", 4) != 0 && strncmp(k, "msg/", 4) != 0);
+    }
+    h_fini(&h);
+}
+
+static bool answered_twice(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    int n = 0;
+    struct json_object *msgs = jget(s, "messages");
+    for (size_t i = 0; i < json_object_array_length(msgs); i++)
+        if (jget(jget(json_object_array_get_idx(msgs, i), "body"), "message_reference"))
+            n++;
+    json_object_put(s);
+    return n >= 2;
+}
+
+/* One-line notices are plain content; a countdown only where a timed step
+ * opens; an answer to a text command replies to it. */
+static void test_notices_and_replies(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    struct json_object *d = json_tokener_parse(
+        "{\"game\":\"g1\",\"event\":\"session-opened\",\"deadline\":4102444800000}");
+    send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_NOTICE, "Session 1 opens.", d);
+    json_object_put(d);
+    d = json_tokener_parse("{\"game\":\"g1\",\"event\":\"drop-done\",\"deadline\":4102444800000}");
+    send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_NOTICE, "Drop 1 is over.", d);
+    json_object_put(d);
+    d = json_tokener_parse("{\"game\":\"g1\",\"deadline\":4102444800000}");
+    send_text(&h, NULL, "91", NULL, false, OUT_NOTICE, "You are the Pimp.", d);
+    json_object_put(d);
+    want_messages = 3;
+    assert_true(h_run_until(&h, enough_messages, 3000));
+    struct json_object *s = h_snapshot(&h);
+    struct json_object *opened = message_with(s, "Session 1 opens.");
+    assert_string_equal(jstr(jget(opened, "body"), "content"),
+                        "Session 1 opens.\n\xE2\x8F\xB3 <t:4102444800:R>");
+    assert_int_equal(json_object_array_length(jget(jget(opened, "body"), "embeds")), 0);
+    assert_string_equal(jstr(jget(message_with(s, "Drop 1 is over."), "body"), "content"),
+                        "Drop 1 is over.");
+    assert_string_equal(jstr(jget(message_with(s, "You are the Pimp."), "body"), "content"),
+                        "You are the Pimp.");
+    json_object_put(s);
+    /* text commands, in the table and in a DM, are answered as replies */
+    h.auto_answer = "No game here.";
+    fdc_message(h.srv, "7101", FD_GUILD_ID, CHANNEL_A, "81", "!illegal status");
+    fdc_message(h.srv, "7102", NULL, "520000000000000009", "82", "hand");
+    assert_true(h_run_until(&h, answered_twice, 3000));
+    s = h_snapshot(&h);
+    struct json_object *msgs = jget(s, "messages");
+    int seen = 0;
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        struct json_object *ref = jget(jget(m, "body"), "message_reference");
+        if (!ref)
+            continue;
+        const char *want = strcmp(jstr(m, "channel"), CHANNEL_A) == 0 ? "7101" : "7102";
+        assert_string_equal(jstr(ref, "message_id"), want);
+        assert_false(json_object_get_boolean(jget(ref, "fail_if_not_exists")));
+        seen++;
+    }
+    assert_int_equal(seen, 2);
+    /* every body the adapter sent passed Discord's checks */
+    assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
+    json_object_put(s);
+    h_fini(&h);
+}
+
 /* A stop lets what is queued go out (the loop keeps running), then closes. */
 static void test_stop_drains(void **state)
 {
@@ -654,6 +937,7 @@ int main(void)
         cmocka_unit_test(test_dm_probe_and_50007), cmocka_unit_test(test_interactions),
         cmocka_unit_test(test_lobby_edited),       cmocka_unit_test(test_drop_reactions),
         cmocka_unit_test(test_vote_and_game_over), cmocka_unit_test(test_stop_drains),
+        cmocka_unit_test(test_controls_close),     cmocka_unit_test(test_notices_and_replies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
