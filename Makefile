@@ -4,8 +4,10 @@ JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug -DILLEGALD_SANITIZE=ON
 ARGS   ?=
 FUZZ_SECONDS ?= 60
+BENCH_BUILD ?= build-bench
+BENCH_CFLAGS ?=
 
-.PHONY: all build build-tests run test bench fuzz clean install format
+.PHONY: all build build-tests build-release build-clang run test bench fuzz clean install format
 
 all: build
 
@@ -22,11 +24,30 @@ build-tests:
 run: build
 	./$(BUILD)/bin/illegald $(ARGS)
 
-test: build-tests
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+# The suite runs in the sanitized Debug build; the Release build (gcc -O2, as
+# `make install` and the image make it) and a clang build are only compiled,
+# so that neither can break unnoticed.
+test: build-tests build-release build-clang
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE bench
 
-bench: build-tests
-	ctest --test-dir $(BUILD) --output-on-failure -L bench
+build-release:
+	sh deploy/deps.sh build
+	CC=gcc cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DILLEGALD_TESTS=OFF
+	cmake --build build-release -j $(JOBS)
+
+build-clang:
+	sh deploy/deps.sh fuzz
+	CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Debug -DILLEGALD_TESTS=OFF
+	cmake --build build-clang -j $(JOBS)
+
+# Benchmarks (ctest label "bench", which `make test` leaves out) on a Release build in
+# $(BENCH_BUILD); tests/bench/bench_vs_discordjs.c prints the README "Performance" table.
+bench:
+	sh deploy/deps.sh test
+	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DILLEGALD_TESTS=ON \
+		$(if $(BENCH_CFLAGS),-DCMAKE_C_FLAGS="$(BENCH_CFLAGS)",)
+	cmake --build $(BENCH_BUILD) -j $(JOBS)
+	ctest --test-dir $(BENCH_BUILD) --verbose -L bench
 
 # Runs every libFuzzer target for FUZZ_SECONDS from its seed corpus (clang build in build-fuzz/).
 fuzz:
@@ -36,14 +57,11 @@ fuzz:
 	cmake --build build-fuzz -j $(JOBS) --target fuzz_all
 	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
-install:
-	sh deploy/deps.sh build
-	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DILLEGALD_TESTS=OFF
-	cmake --build build-release -j $(JOBS)
+install: build-release
 	cmake --install build-release $(if $(PREFIX),--prefix $(PREFIX),)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) build-release build-fuzz
+	rm -rf $(BUILD) build-release build-clang build-fuzz $(BENCH_BUILD)

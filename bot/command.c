@@ -2,6 +2,7 @@
  * command.c - parsing canonical commands and resolving loose names.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -509,6 +510,32 @@ static void list_players(const char *const *names, const char *const *ids, unsig
     }
 }
 
+/* Index of the seat whose id `want` (mention syntax stripped) names exactly,
+ * or, failing that, without regard to case when only one does; else -1. */
+static int match_id(const char *want, const char *const *ids, unsigned n)
+{
+    int found = -1, count = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(ids[i], want) == 0)
+            return (int)i;
+    for (unsigned i = 0; i < n; i++)
+        if (strcasecmp(ids[i], want) == 0) {
+            found = (int)i;
+            count++;
+        }
+    return count == 1 ? found : -1;
+}
+
+int command_name_claims_id(const char *name, const char *const *ids, unsigned n)
+{
+    char want[COMMAND_ARG_MAX];
+    strip_mention(name, want, sizeof want);
+    for (unsigned i = 0; i < n; i++)
+        if (strcasecmp(ids[i], want) == 0 || strcasecmp(ids[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
 enum resolve_error command_match_player(const char *text, const char *const *ids,
                                         const char *const *names, unsigned n, int *index,
                                         char *choices, size_t choiceslen)
@@ -520,23 +547,112 @@ enum resolve_error command_match_player(const char *text, const char *const *ids
         list_players(names, ids, n, choices, choiceslen);
         return RESOLVE_UNKNOWN;
     }
+    /* Ids first, over every seat: ids are what buttons and mentions carry, and
+     * a display name must never capture another player's id. */
+    int found = match_id(want, ids, n), count = 0;
+    if (found >= 0) {
+        *index = found;
+        return RESOLVE_OK;
+    }
     for (unsigned i = 0; i < n; i++)
-        if (strcmp(ids[i], want) == 0 || (names[i] && strcasecmp(names[i], want) == 0)) {
-            *index = (int)i;
-            return RESOLVE_OK;
-        }
-    int found = -1, count = 0;
-    size_t len = strlen(want);
-    for (unsigned i = 0; i < n; i++)
-        if (strncasecmp(ids[i], want, len) == 0 ||
-            (names[i] && strncasecmp(names[i], want, len) == 0)) {
+        if (names[i] && strcasecmp(names[i], want) == 0) {
             found = (int)i;
             count++;
         }
+    if (count == 0) {
+        size_t len = strlen(want);
+        for (unsigned i = 0; i < n; i++)
+            if (strncasecmp(ids[i], want, len) == 0 ||
+                (names[i] && strncasecmp(names[i], want, len) == 0)) {
+                found = (int)i;
+                count++;
+            }
+    }
     if (count == 1) {
         *index = found;
         return RESOLVE_OK;
     }
     list_players(names, ids, n, choices, choiceslen);
     return count > 1 ? RESOLVE_AMBIGUOUS : RESOLVE_UNKNOWN;
+}
+
+/* Length of the UTF-8 sequence at s and its code point in *cp, or 0 when s
+ * does not start a valid, shortest-form sequence. */
+static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
+{
+    size_t len;
+    uint32_t c = s[0], min;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if ((c & 0xe0) == 0xc0) {
+        len = 2;
+        c &= 0x1f;
+        min = 0x80;
+    } else if ((c & 0xf0) == 0xe0) {
+        len = 3;
+        c &= 0x0f;
+        min = 0x800;
+    } else if ((c & 0xf8) == 0xf0) {
+        len = 4;
+        c &= 0x07;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        c = (c << 6) | (s[i] & 0x3f);
+    }
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return len;
+}
+
+/* Characters that would break a line or reorder text: C0 and C1 controls,
+ * line and paragraph separators, and the bidirectional controls. */
+static bool breaks_text(uint32_t c)
+{
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 || c == 0x200e ||
+           c == 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ||
+           c == 0x061c || c == 0xfeff;
+}
+
+bool command_clean_name(const char *name, char *out, size_t outlen)
+{
+    const unsigned char *p = (const unsigned char *)(name ? name : "");
+    size_t n = 0, chars = 0;
+    bool space = false;
+
+    if (outlen == 0)
+        return false;
+    while (*p && chars < COMMAND_NAME_CHARS) {
+        uint32_t c;
+        size_t len = utf8_decode(p, &c);
+        if (len == 0) {
+            p++; /* a byte that is not UTF-8 is dropped */
+            continue;
+        }
+        if (breaks_text(c) || c == ' ') {
+            space = n > 0; /* runs become one space; leading ones go */
+            p += len;
+            continue;
+        }
+        if (n + (space ? 1 : 0) + len >= outlen)
+            break;
+        if (space) {
+            out[n++] = ' ';
+            chars++;
+            space = false;
+        }
+        memcpy(out + n, p, len);
+        n += len;
+        chars++;
+        p += len;
+    }
+    out[n] = '\0';
+    return n > 0;
 }

@@ -107,10 +107,31 @@ enum resolve_error command_parse_cards(const char *text, unsigned in_play, const
 enum resolve_error command_parse_resource(const char *text, unsigned in_play, const char *lang,
                                           int *resource, char *choices, size_t choiceslen);
 
+/* A display name keeps at most this many characters once cleaned. */
+#define COMMAND_NAME_CHARS 48
+
+/*
+ * Cleans a display name as a platform gave it (name may be NULL), so that it
+ * can be shown in table text: bytes that are not UTF-8 are dropped; control
+ * characters, line breaks and bidirectional controls become spaces; runs of
+ * spaces become one, leading and trailing ones go; the result keeps at most
+ * COMMAND_NAME_CHARS characters and fits outlen bytes (cut at a character).
+ * Returns false when nothing is left, so the caller falls back to the id.
+ */
+bool command_clean_name(const char *name, char *out, size_t outlen);
+
+/*
+ * Whether a display name would pass for one of n user ids (exactly, ignoring
+ * case, or as a mention of it). Returns the index of that id, or -1.
+ */
+int command_name_claims_id(const char *name, const char *const *ids, unsigned n);
+
 /*
  * Matches a player name among n candidates, each with a user id and a display
  * name: "@alice", "<@123>", "alice", "Alice Smith", or an unambiguous prefix.
- * Returns the index via *index, or an error with the candidates in `choices`.
+ * Ids (and mentions) are matched against every candidate before any display
+ * name, so a name can never capture another player's id. Returns the index via *index, or an error
+ * with the candidates in `choices`.
  */
 enum resolve_error command_match_player(const char *text, const char *const *ids,
                                         const char *const *names, unsigned n, int *index,

@@ -44,6 +44,8 @@ struct config {
     int64_t grab_seconds;           /* default 30 */
     int64_t debate_seconds;         /* default 60 */
     int64_t vote_seconds;           /* default 30 */
+    int64_t lobby_idle_seconds;     /* a lobby unchanged this long closes; default 3600 */
+    int lobbies_per_host;           /* open lobbies one user may host per platform; default 3 */
     /* [discord]: enabled when token is set */
     char *discord_token; /* secret */
     char *discord_application_id;

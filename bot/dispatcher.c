@@ -129,6 +129,9 @@ static bool is_over(const struct game *g)
 
 int dispatch_save(struct dispatcher *d, struct game *g, bool finished)
 {
+    /* Every change to a lobby is saved here: that is its activity. */
+    if (!g->started)
+        g->lobby_activity = dispatcher_now(d);
     struct json_object *j = game_to_json(g);
     if (!j) {
         log_error("store", g->id, "out of memory serialising the game");
@@ -294,6 +297,12 @@ static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
 
     if (d->stopped || !in->user || !in->user[0])
         return -1;
+    /* Display names enter the bot here and only here: clean them once, so no
+     * name can break a line of table text or fake one of the bot's. */
+    char name[GAME_TEXT_MAX];
+    struct inbound clean = *in;
+    clean.user_name = command_clean_name(in->user_name, name, sizeof name) ? name : NULL;
+    in = &clean;
     metrics_count(d->metrics, METRIC_EVENTS_IN, p->ops->name, 1);
     if (in->type == INBOUND_REACTION) {
         on_reaction(d, p, in);
@@ -478,6 +487,8 @@ static int restore_one(void *arg, const char *id, const char *platform, const ch
     }
     json_object_put(j);
     g->platform = p;
+    if (!g->started && !g->lobby_activity)
+        g->lobby_activity = dispatcher_now(d);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command.h"
 #include "game.h"
 
 int game_seat_of(const struct game *g, const char *user)
@@ -100,6 +101,7 @@ struct json_object *game_to_json(const struct game *g)
     add_int(o, "tracked_deadline", g->tracked_deadline);
     add_int(o, "phase_length", g->phase_length);
     add_int(o, "reminders_sent", g->reminders_sent);
+    add_int(o, "lobby_activity", g->lobby_activity);
     if (g->started) {
         struct json_object *state = il_game_to_json(&g->state);
         struct json_object *drop = drop_to_json(&g->drop);
@@ -143,6 +145,15 @@ static bool copy_str(char *dst, size_t len, const char *src)
         return false;
     strcpy(dst, src);
     return true;
+}
+
+/* A record written before names were cleaned on the way in may hold line
+ * breaks: clean it the same way. Nothing left is "", which shows the id. */
+static void clean_name(char name[GAME_TEXT_MAX])
+{
+    char clean[GAME_TEXT_MAX];
+    command_clean_name(name, clean, sizeof clean);
+    memcpy(name, clean, sizeof clean);
 }
 
 /* Decimal digits only, within 64 bits: what game_to_json() writes. */
@@ -278,7 +289,9 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             snprintf(why, whylen, "seat %u invalid", i);
             return -1;
         }
+        clean_name(g.seats[i].name);
     }
+    clean_name(g.host_name);
     if (!parse_u64(get_str(o, "seed"), &g.seed) || !json_object_object_get_ex(o, "rng", &rng) ||
         !json_object_is_type(rng, json_type_array) || json_object_array_length(rng) != 4) {
         snprintf(why, whylen, "seed or rng invalid");
@@ -301,6 +314,13 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         return -1;
     }
     g.reminders_sent = (uint8_t)n;
+    /* Records from before lobbies expired have no lobby_activity: 0, and the
+     * dispatcher starts their idle time at the restore. */
+    if (json_object_object_get_ex(o, "lobby_activity", &v) &&
+        (!get_int(o, "lobby_activity", &g.lobby_activity) || g.lobby_activity < 0)) {
+        snprintf(why, whylen, "lobby_activity invalid");
+        return -1;
+    }
     if (g.started) {
         struct json_object *state;
         if (!json_object_object_get_ex(o, "state", &state) ||

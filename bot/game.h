@@ -69,6 +69,9 @@ struct game {
     int64_t phase_length;
     uint8_t reminders_sent;
 
+    /* A lobby's last change (ms); it closes once idle for [game] lobby_idle_seconds. */
+    int64_t lobby_activity;
+
     /* Lobby start in progress: DM probes still unanswered. Not stored. */
     unsigned probes_pending;
 };

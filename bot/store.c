@@ -1,15 +1,24 @@
 /*
  * store.c - SQLite persistence with versioned migrations.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "store.h"
 
+/* The store holds every running game's secrets: its files are the daemon's only. */
+#define STORE_FILE_MODE 0600
+
 struct store {
+    int lock; /* the flock()ed "<path>-lock" file, held while the store is open */
     sqlite3 *db;
     sqlite3_stmt *game_put, *game_get, *games_active, *meta_get, *meta_set, *meta_delete;
 };
@@ -88,11 +97,81 @@ static int prepare(struct store *s, sqlite3_stmt **st, const char *sql)
     return 0;
 }
 
+/*
+ * Takes the store's lock: an exclusive flock() on "<path>-lock", held until
+ * store_close() (or the process's death, so kill -9 never leaves it stale).
+ * SQLite's own locks only serialise transactions; two daemons would each
+ * hand out the same game ids and overwrite each other's games. A lock file
+ * rather than locking_mode=EXCLUSIVE keeps WAL's shared index, so an online
+ * backup with the sqlite3 shell still works while the daemon runs.
+ */
+static int take_lock(struct store *s, const char *path, char *err, size_t errlen)
+{
+    char name[4096], pid[32] = "";
+    if ((size_t)snprintf(name, sizeof name, "%s-lock", path) >= sizeof name) {
+        snprintf(err, errlen, "store path too long: %s", path);
+        return -1;
+    }
+    s->lock = open(name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, STORE_FILE_MODE);
+    if (s->lock < 0) {
+        snprintf(err, errlen, "cannot open %s: %s", name, strerror(errno));
+        return -1;
+    }
+    if (flock(s->lock, LOCK_EX | LOCK_NB) < 0) {
+        int e = errno;
+        ssize_t n = e == EWOULDBLOCK ? pread(s->lock, pid, sizeof pid - 1, 0) : -1;
+        pid[n > 0 ? n : 0] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
+        if (e == EWOULDBLOCK)
+            snprintf(err, errlen,
+                     "the store %s is in use by another illegald (pid %s); stop it, or give "
+                     "this one its own [store] path",
+                     path, pid[0] ? pid : "unknown");
+        else
+            snprintf(err, errlen, "cannot lock %s: %s", name, strerror(e));
+        return -1;
+    }
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(s->lock, 0) < 0 || pwrite(s->lock, pid, (size_t)n, 0) != n)
+        log_warn("store", NULL, "cannot write the pid into %s", name);
+    return 0;
+}
+
+/*
+ * Creates the database file with STORE_FILE_MODE before SQLite opens it, and
+ * takes group and other access away from one that exists. SQLite gives the
+ * -wal and -shm files it creates the database file's permissions.
+ */
+static int restrict_files(const char *path, char *err, size_t errlen)
+{
+    static const char *const suffixes[] = {"-wal", "-shm"};
+    char name[4096];
+    struct stat st;
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, STORE_FILE_MODE);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) == 0 && (st.st_mode & 077) && fchmod(fd, st.st_mode & 0700) < 0)
+        log_warn("store", NULL, "cannot restrict %s to its owner: %s", path, strerror(errno));
+    close(fd);
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+        if ((size_t)snprintf(name, sizeof name, "%s%s", path, suffixes[i]) < sizeof name &&
+            stat(name, &st) == 0 && (st.st_mode & 077))
+            chmod(name, st.st_mode & 0700);
+    return 0;
+}
+
 int store_open(struct store **out, const char *path, char *err, size_t errlen)
 {
     struct store *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s->lock = -1;
+    if (take_lock(s, path, err, errlen) < 0 || restrict_files(path, err, errlen) < 0) {
+        store_close(s);
         return -1;
     }
     if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
@@ -115,7 +194,8 @@ int store_open(struct store **out, const char *path, char *err, size_t errlen)
     }
     if (prepare(s, &s->game_put,
                 "INSERT INTO games (id, platform, table_id, finished, record) VALUES (?,?,?,?,?) "
-                "ON CONFLICT(id) DO UPDATE SET finished = excluded.finished, "
+                "ON CONFLICT(id) DO UPDATE SET platform = excluded.platform, "
+                "table_id = excluded.table_id, finished = excluded.finished, "
                 "record = excluded.record, updated = strftime('%s','now')") < 0 ||
         prepare(s, &s->game_get, "SELECT record FROM games WHERE id = ?") < 0 ||
         prepare(s, &s->games_active,
@@ -145,6 +225,8 @@ void store_close(struct store *s)
     sqlite3_finalize(s->meta_set);
     sqlite3_finalize(s->meta_delete);
     sqlite3_close(s->db);
+    if (s->lock >= 0)
+        close(s->lock); /* releases the flock */
     free(s);
 }
 

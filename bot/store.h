@@ -17,7 +17,10 @@ struct store;
 /*
  * Opens (creating if needed) the store at path and brings its schema up to
  * date. Returns 0 and *out, or -1 with a reason in err. A store written by a
- * newer daemon is refused rather than damaged.
+ * newer daemon is refused rather than damaged. The store is locked for one
+ * daemon (an flock on "<path>-lock", held until store_close): while another
+ * holds it, opening fails with a reason naming the store. The database and its
+ * -wal and -shm files are readable by their owner only (0600).
  */
 int store_open(struct store **out, const char *path, char *err, size_t errlen);
 
@@ -29,7 +32,8 @@ int store_begin(struct store *s);
 int store_commit(struct store *s);
 void store_rollback(struct store *s);
 
-/* Inserts or replaces a game's record (a JSON text the caller owns). */
+/* Inserts or replaces a game's row: its platform, table, finished flag and
+ * record (a JSON text the caller owns) all take the values given. */
 int store_game_put(struct store *s, const char *id, const char *platform, const char *table,
                    int finished, const char *record);
 

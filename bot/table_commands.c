@@ -81,6 +81,18 @@ static void cmd_new(struct dispatcher *d, struct platform *p, const struct inbou
         dispatch_reply_key(p, in, false, lang, "parse.too-long", NULL);
         return;
     }
+    unsigned hosted = 0;
+    for (unsigned i = 0; i < d->ngames; i++)
+        if (d->games[i]->platform == p && !d->games[i]->started &&
+            strcmp(d->games[i]->host, in->user) == 0)
+            hosted++;
+    if (hosted >= (unsigned)d->config->lobbies_per_host) {
+        char max[16];
+        snprintf(max, sizeof max, "%d", d->config->lobbies_per_host);
+        const char *vars[] = {"max", max, NULL};
+        dispatch_reply_key(p, in, false, lang, "msg.lobby-limit", vars);
+        return;
+    }
     struct game *g = calloc(1, sizeof *g);
     if (!g || dispatch_game_add(d, g) < 0) {
         free(g);
@@ -106,6 +118,11 @@ static void cmd_new(struct dispatcher *d, struct platform *p, const struct inbou
     log_info("dispatch", g->id, "new %s game at %s/%s", il_variant_id(g->config.variant),
              p->ops->name, g->table);
     lobby_update(d, g);
+    char idle[64];
+    render_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
+    const char *vars[] = {"id", g->id, "idle", idle, NULL};
+    dispatch_announce(g, "msg.lobby-expiry", vars);
+    timers_rearm(d);
 }
 
 static void cmd_join(struct dispatcher *d, struct platform *p, const struct inbound *in,
@@ -125,6 +142,14 @@ static void cmd_join(struct dispatcher *d, struct platform *p, const struct inbo
     }
     if (strlen(in->user) >= GAME_TEXT_MAX) {
         dispatch_reply_key(p, in, false, g->language, "parse.too-long", NULL);
+        return;
+    }
+    const char *ids[IL_MAX_PLAYERS];
+    for (unsigned i = 0; i < g->nseats; i++)
+        ids[i] = g->seats[i].user;
+    if (in->user_name && command_name_claims_id(in->user_name, ids, g->nseats) >= 0) {
+        const char *vars[] = {"name", in->user_name, NULL};
+        dispatch_reply_key(p, in, false, g->language, "msg.name-is-id", vars);
         return;
     }
     struct seat *s = &g->seats[g->nseats++];

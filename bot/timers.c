@@ -7,8 +7,10 @@
  */
 #include <stdio.h>
 
+#include "config.h"
 #include "dispatch.h"
 #include "log.h"
+#include "render.h"
 #include "store.h"
 
 /* Reminders go out this long before a deadline, only in steps long enough to
@@ -24,11 +26,18 @@ static bool wants_reminder(const struct game *g, int64_t lead, uint8_t bit)
            g->phase_length >= 3 * lead;
 }
 
-/* When this game next needs attention (a reminder or its deadline), or 0. */
-static int64_t game_due(const struct game *g)
+/* When a lobby closes for being idle. */
+static int64_t lobby_due(const struct dispatcher *d, const struct game *g)
+{
+    return g->lobby_activity + d->config->lobby_idle_seconds * 1000;
+}
+
+/* When this game next needs attention (a reminder, its deadline, or a lobby's
+ * closing), or 0. */
+static int64_t game_due(const struct dispatcher *d, const struct game *g)
 {
     if (!g->started)
-        return 0;
+        return lobby_due(d, g);
     int64_t dl = il_game_deadline(&g->state);
     if (!dl)
         return 0;
@@ -43,17 +52,35 @@ static int64_t next_due(const struct dispatcher *d)
 {
     int64_t best = 0;
     for (unsigned i = 0; i < d->ngames; i++) {
-        int64_t t = game_due(d->games[i]);
+        int64_t t = game_due(d, d->games[i]);
         if (t && (!best || t < best))
             best = t;
     }
     return best;
 }
 
+/* Closes an idle lobby: stored as finished, then told. Returns true once it
+ * is gone (freed). */
+static bool expire_lobby(struct dispatcher *d, struct game *g)
+{
+    struct game copy = *g;
+    char idle[64];
+    render_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
+    const char *vars[] = {"id", copy.id, "idle", idle, NULL};
+    if (dispatch_save(d, g, true) < 0)
+        return false; /* the failed save counted as activity: next try one idle time on */
+    log_info("dispatch", copy.id, "lobby closed, idle for %s", idle);
+    dispatch_game_drop(d, g);
+    dispatch_announce(&copy, "msg.lobby-expired", vars);
+    return true;
+}
+
 /* Handles one game's reminders and deadline at `now`. Returns true when the
  * game was finished (and freed). */
 static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
 {
+    if (!g->started)
+        return now >= lobby_due(d, g) && expire_lobby(d, g);
     int64_t dl = il_game_deadline(&g->state);
     static const struct {
         int64_t lead;
@@ -83,7 +110,7 @@ void timers_fire_due(struct dispatcher *d, int64_t now)
 {
     for (unsigned i = 0; i < d->ngames;) {
         struct game *g = d->games[i];
-        int64_t due = game_due(g);
+        int64_t due = game_due(d, g);
         if (due && due <= now && fire_game(d, g, now))
             continue; /* the last game moved into slot i */
         i++;

@@ -330,11 +330,21 @@ static void feed(struct console *c, const char *data, size_t n)
     }
 }
 
+void console_input(struct platform *p, const char *data, size_t n, bool end)
+{
+    struct console *c = (struct console *)p;
+    feed(c, data, n);
+    if (end) {
+        if (c->len && !c->overlong)
+            handle_line(c, c->line, c->len);
+        c->len = 0;
+        c->overlong = false;
+    }
+}
+
 static void finish_input(struct console *c)
 {
-    if (c->len && !c->overlong)
-        handle_line(c, c->line, c->len);
-    c->len = 0;
+    console_input(&c->base, NULL, 0, true);
     if (c->reading) {
         c->reading = false;
         if (c->in_type == UV_FILE)

@@ -7,6 +7,8 @@
 #ifndef ADAPTERS_CONSOLE_H
 #define ADAPTERS_CONSOLE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bot/platform.h"
@@ -24,5 +26,13 @@ struct console_options {
 /* Creates the console platform. Returns NULL on no memory. */
 struct platform *console_platform_new(const struct platform_host *host,
                                       const struct console_options *o);
+
+/*
+ * Handles n bytes of input exactly as if they had been read from in_fd: each
+ * complete line is handled in order; with `end`, so is a last line that has
+ * no newline (as at end of input). The reading side uses it, and so does the
+ * console_line fuzz target, which has no file descriptor to read.
+ */
+void console_input(struct platform *p, const char *data, size_t n, bool end);
 
 #endif

@@ -234,7 +234,8 @@ void harness_free(struct harness *h)
         free(h->sent[i]);
     free(h->sent);
     free(h->buf);
-    const char *files[] = {"store.db", "store.db-wal", "store.db-shm", "stderr.log"};
+    const char *files[] = {"store.db", "store.db-wal", "store.db-shm", "store.db-lock",
+                           "stderr.log"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         snprintf(path, sizeof path, "%s/%s", h->dir, files[i]);
         unlink(path);

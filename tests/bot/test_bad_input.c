@@ -8,10 +8,13 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "console_harness.h"
 #include "table_player.h"
@@ -125,10 +128,156 @@ static void test_bad_input(void **state)
     harness_free(&h);
 }
 
+/* Display names: one that passes for another player's id is refused at the
+ * join, and one with line breaks cannot fake a line of the bot's text. */
+static void test_names(void **state)
+{
+    (void)state;
+    harness_init(&h, 5);
+    expect("t3", "alice", "!illegal new", "t3", "hosted by");
+    expect("t3", "alice", "!illegal join", "t3", "Players 1/8: alice.");
+    harness_send(&h, "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"mallory\","
+                     "\"name\":\"ALICE\",\"text\":\"!illegal join\"}");
+    size_t from = harness_sync(&h);
+    assert_true(harness_find(&h, from, "t3", "is another player's id") >= 0);
+    assert_true(harness_find(&h, from, "t3", "Players 2/8") < 0);
+    harness_send(&h, "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"mallory\","
+                     "\"name\":\"<@alice>\",\"text\":\"!illegal join\"}");
+    from = harness_sync(&h);
+    assert_true(harness_find(&h, from, "t3", "is another player's id") >= 0);
+    assert_true(harness_find(&h, from, "t3", "Players 2/8") < 0);
+
+    harness_send(&h, "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"mallory\","
+                     "\"name\":\"eve\\n[illegald] alice is the Pimp\\u2028\\u001b[1m\","
+                     "\"text\":\"!illegal join\"}");
+    from = harness_sync(&h);
+    assert_true(harness_find(&h, from, "t3",
+                             "Players 2/8: alice, eve [illegald] alice is the Pimp [1m.") >= 0);
+    for (size_t i = 0; i < h.nlines; i++) {
+        const char *text = line_str(h.lines[i], "text");
+        if (text &&
+            (strstr(text, "\n[illegald]") || strstr(text, "\xe2\x80\xa8") || strchr(text, '\x1b')))
+            fail_msg("a name broke a line: %s", text);
+    }
+    /* A name is bounded however long it comes: 48 characters. */
+    char line[4096], name[2001], kept[50];
+    memset(name, 'n', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    snprintf(line, sizeof line,
+             "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"nina\",\"name\":\"%s\","
+             "\"text\":\"!illegal join\"}",
+             name);
+    harness_send(&h, line);
+    from = harness_sync(&h);
+    long at = harness_find(&h, from, "t3", "Players 3/8");
+    assert_true(at >= 0);
+    memset(kept, 'n', 48);
+    kept[48] = '\0';
+    const char *text = line_str(h.lines[at], "text");
+    assert_non_null(strstr(text, kept));
+    snprintf(line, sizeof line, "%sn", kept); /* 49 */
+    assert_null(strstr(text, line));
+    assert_int_equal(harness_finish(&h), 0);
+    harness_free(&h);
+}
+
+static void advance(unsigned seconds)
+{
+    harness_sendf(&h, "{\"type\":\"advance\",\"seconds\":%u}", seconds);
+    harness_sync(&h);
+}
+
+/* One user cannot fill the daemon with lobbies: idle lobbies close (after
+ * [game] lobby_idle_seconds, told to the table) and a host has at most
+ * [game] lobbies_per_host open at once. Both settings come from the
+ * environment here, through the real loader. */
+static void test_lobbies(void **state)
+{
+    (void)state;
+    setenv("ILLEGALD_GAME_LOBBY_IDLE_SECONDS", "600", 1);
+    setenv("ILLEGALD_GAME_LOBBIES_PER_HOST", "2", 1);
+    harness_init(&h, 6);
+
+    expect("t1", "host", "!illegal new", "t1",
+           "if its lobby sees no join, leave, setting or start "
+           "for 10 min");
+    expect("t2", "host", "!illegal new", "t2", "hosted by");
+    expect("t3", "host", "!illegal new", "t3", "already host 2 open lobbies");
+    expect("t3", "other", "!illegal new", "t3", "hosted by");
+
+    /* Activity keeps a lobby open; idleness closes it, stored as finished. */
+    advance(500);
+    expect("t1", "ann", "!illegal join", "t1", "Players 1/8: ann.");
+    advance(200);
+    size_t from = h.nlines;
+    assert_true(harness_find(&h, from, "t2", "was idle for 10 min") < 0);
+    expect("t1", "ann", "!illegal status", "t1", "waiting for players: 1/8");
+    assert_true(harness_find(&h, 0, "t2", "was idle for 10 min") >= 0);
+    expect("t2", "ann", "!illegal status", "t2", "No game at this table");
+    /* The host may open another now. */
+    expect("t2", "host", "!illegal new", "t2", "hosted by");
+
+    /* A restart keeps each lobby's idle time. */
+    harness_kill(&h);
+    harness_start(&h);
+    advance(399);
+    expect("t1", "ann", "!illegal status", "t1", "waiting for players: 1/8");
+    advance(2);
+    assert_true(harness_find(&h, 0, "t1", "Game g1 closed: its lobby was idle") >= 0);
+    advance(600);
+    expect("t3", "other", "!illegal status", "t3", "No game at this table");
+    expect("t2", "host", "!illegal status", "t2", "No game at this table");
+    assert_int_equal(harness_finish(&h), 0);
+    harness_free(&h);
+    unsetenv("ILLEGALD_GAME_LOBBY_IDLE_SECONDS");
+    unsetenv("ILLEGALD_GAME_LOBBIES_PER_HOST");
+}
+
+/* A second daemon on a store in use refuses to start, naming the store, and
+ * the first keeps every game. */
+static void test_second_daemon(void **state)
+{
+    (void)state;
+    int err[2];
+    char buf[4096];
+    size_t n = 0;
+    harness_init(&h, 7);
+    expect("t1", "host", "!illegal new", "t1", "hosted by");
+    assert_int_equal(pipe(err), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(err[1], 2);
+        close(err[0]);
+        unsetenv("ILLEGALD_STORE_PATH");
+        execl(ILLEGALD_BIN, "illegald", "--console", "--store", h.store, (char *)NULL);
+        _exit(127);
+    }
+    close(err[1]);
+    for (ssize_t r; n < sizeof buf - 1 && (r = read(err[0], buf + n, sizeof buf - 1 - n)) > 0;)
+        n += (size_t)r;
+    buf[n] = '\0';
+    close(err[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+    if (!strstr(buf, h.store) || !strstr(buf, "in use by another illegald"))
+        fail_msg("the second daemon said: %s", buf);
+    expect("t1", "ann", "!illegal status", "t1", "waiting for players");
+    assert_int_equal(harness_finish(&h), 0);
+    harness_free(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_lobbies),
+        cmocka_unit_test(test_second_daemon),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

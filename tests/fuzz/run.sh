@@ -17,7 +17,7 @@ for bin in "$build"/bin/fuzz_*; do
     if ! "$bin" -max_total_time="$seconds" -print_final_stats=1 \
         -artifact_prefix="$build/fuzz-crashes/$name/" \
         "$build/fuzz-corpus/$name" "$top/tests/fuzz/corpus/$name" \
-        2>"$build/fuzz-$name.log"; then
+        </dev/null 2>"$build/fuzz-$name.log"; then
         echo "fuzz: $name FAILED, see $build/fuzz-$name.log and $build/fuzz-crashes/$name" >&2
         status=1
     fi

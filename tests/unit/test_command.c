@@ -712,7 +712,8 @@ static void test_parse_resource(void **state)
 
 static const char *const ids[] = {"alice", "bob", "123456", "@carol:example.org", "u5", "alan"};
 static const char *const names[] = {"Alice Smith", "Bob", "Zed", "carol", NULL, "Alan"};
-#define NPLAYERS 6
+#define NPLAYERS           6
+#define GAME_NAME_TEST_MAX 256 /* a seat's name buffer, as in bot/game.h */
 
 static int match(const char *text, enum resolve_error want)
 {
@@ -801,6 +802,97 @@ static void test_players_matrix(void **state)
                      RESOLVE_UNKNOWN);
 }
 
+/* A seat whose display name is another seat's id must not capture that id,
+ * whichever of the two seats comes first. */
+static void test_players_name_never_captures_id(void **state)
+{
+    (void)state;
+    static const char *const sids[] = {"mallory", "alice", "123"};
+    static const char *const snames[] = {"alice", "Alice A.", "<@!999>"};
+    static const char *const rids[] = {"alice", "mallory"};
+    static const char *const rnames[] = {"Alice A.", "alice"};
+    int index = -1;
+    char choices[256];
+    assert_int_equal(
+        command_match_player("alice", sids, snames, 3, &index, choices, sizeof choices),
+        RESOLVE_OK);
+    assert_int_equal(index, 1);
+    assert_int_equal(
+        command_match_player("@alice", sids, snames, 3, &index, choices, sizeof choices),
+        RESOLVE_OK);
+    assert_int_equal(index, 1);
+    assert_int_equal(
+        command_match_player("alice", rids, rnames, 2, &index, choices, sizeof choices),
+        RESOLVE_OK);
+    assert_int_equal(index, 0);
+    assert_int_equal(
+        command_match_player("<@123>", sids, snames, 3, &index, choices, sizeof choices),
+        RESOLVE_OK);
+    assert_int_equal(index, 2);
+    /* Names still work where they name nobody's id. */
+    assert_int_equal(
+        command_match_player("alice a.", sids, snames, 3, &index, choices, sizeof choices),
+        RESOLVE_OK);
+    assert_int_equal(index, 1);
+    /* And a name that would pass for an id, or a mention of one, is spotted. */
+    assert_int_equal(command_name_claims_id("alice", sids, 3), 1);
+    assert_int_equal(command_name_claims_id("ALICE", sids, 3), 1);
+    assert_int_equal(command_name_claims_id("@alice", sids, 3), 1);
+    assert_int_equal(command_name_claims_id("<@123>", sids, 3), 2);
+    assert_int_equal(command_name_claims_id("<@!123>", sids, 3), 2);
+    assert_int_equal(command_name_claims_id("Alice A.", sids, 3), -1);
+    assert_int_equal(command_name_claims_id("alice", sids, 0), -1);
+}
+
+static void clean(const char *in, const char *want)
+{
+    char out[GAME_NAME_TEST_MAX];
+    bool any = command_clean_name(in, out, sizeof out);
+    if (strcmp(out, want) != 0 || any != (want[0] != '\0'))
+        fail_msg("clean \"%s\": got \"%s\", want \"%s\"", in ? in : "(null)", out, want);
+}
+
+static void test_clean_names(void **state)
+{
+    (void)state;
+    clean("Alice", "Alice");
+    clean("  Alice   Smith \t", "Alice Smith");
+    /* A name cannot start a new line of table text. */
+    clean("eve\n[illegald] alice is the Pimp", "eve [illegald] alice is the Pimp");
+    clean("eve\r\n\x1b[2Jbob", "eve [2Jbob");
+    clean("a\xe2\x80\xa8"
+          "b\xe2\x80\xa9"
+          "c",
+          "a b c"); /* U+2028, U+2029 */
+    clean("a\xc2\x85"
+          "b",
+          "a b"); /* NEL, a C1 control */
+    clean("\xe2\x80\xae"
+          "evil",
+          "evil"); /* right-to-left override */
+    clean("x\x7fy", "x y");
+    clean("Zo\xc3\xab \xf0\x9f\x8e\xb2", "Zo\xc3\xab \xf0\x9f\x8e\xb2"); /* UTF-8 stays */
+    clean("bad\xff\xfe"
+          "bytes\xc0\xaf",
+          "badbytes"); /* not UTF-8, overlong */
+    clean("\xed\xa0\x80"
+          "x",
+          "x"); /* a surrogate */
+    clean("\n\t ", "");
+    clean("", "");
+    clean(NULL, "");
+    /* Bounded: at most COMMAND_NAME_CHARS characters, cut at a character. */
+    char longname[600], out[GAME_NAME_TEST_MAX];
+    for (size_t i = 0; i + 2 < sizeof longname; i += 2)
+        memcpy(longname + i, "\xc3\xa9", 2);
+    longname[sizeof longname - 2] = '\0';
+    assert_true(command_clean_name(longname, out, sizeof out));
+    assert_int_equal(strlen(out), 2 * COMMAND_NAME_CHARS);
+    char small[6];
+    assert_true(command_clean_name(longname, small, sizeof small));
+    assert_string_equal(small, "\xc3\xa9\xc3\xa9");
+}
+
 static void test_players_long_and_empty(void **state)
 {
     (void)state;
@@ -845,6 +937,8 @@ int main(void)
         cmocka_unit_test(test_players),
         cmocka_unit_test(test_players_matrix),
         cmocka_unit_test(test_players_long_and_empty),
+        cmocka_unit_test(test_players_name_never_captures_id),
+        cmocka_unit_test(test_clean_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -40,13 +41,15 @@ static int dir_setup(void **state)
 static int dir_teardown(void **state)
 {
     struct dir *d = *state;
-    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal", "-lock"};
     char path[160];
     for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
         snprintf(path, sizeof path, "%s%s", d->db, suffixes[i]);
         unlink(path);
     }
     snprintf(path, sizeof path, "%s/not-a-dir", d->path);
+    unlink(path);
+    snprintf(path, sizeof path, "%s-lock", d->path);
     unlink(path);
     int rc = rmdir(d->path);
     free(d);
@@ -351,6 +354,73 @@ static void test_writable_fails_while_locked(void **state)
     store_close(s);
 }
 
+/* Two daemons on one store would hand out the same game ids and overwrite
+ * each other's games: the second is refused, with the store named. */
+static void test_one_daemon_per_store(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db), *t = NULL;
+    char err[512] = "", pid[32];
+    assert_int_equal(store_open(&t, d->db, err, sizeof err), -1);
+    assert_null(t);
+    assert_non_null(strstr(err, d->db));
+    assert_non_null(strstr(err, "in use by another illegald"));
+    snprintf(pid, sizeof pid, "pid %ld", (long)getpid());
+    assert_non_null(strstr(err, pid));
+    /* The first store is untouched and still works. */
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{}"), 0);
+    store_close(s);
+    /* Once it is closed (or its daemon dies), the next one opens it. */
+    t = open_ok(d->db);
+    char *r = store_game_get(t, "g1");
+    assert_non_null(r);
+    assert_string_equal(r, "{}");
+    free(r);
+    store_close(t);
+}
+
+/* The store holds every game's secrets: 0600, whatever the umask. */
+static void test_files_private(void **state)
+{
+    struct dir *d = *state;
+    static const char *const suffixes[] = {"", "-wal", "-shm", "-lock"};
+    char path[160];
+    struct stat st;
+    mode_t old = umask(022);
+    struct store *s = open_ok(d->db);
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"secret\":1}"), 0);
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        snprintf(path, sizeof path, "%s%s", d->db, suffixes[i]);
+        assert_int_equal(stat(path, &st), 0);
+        if ((st.st_mode & 0777) != 0600)
+            fail_msg("%s has mode %o, want 600", path, (unsigned)(st.st_mode & 0777));
+    }
+    store_close(s);
+    /* A store made readable by others is taken back on open. */
+    assert_int_equal(chmod(d->db, 0644), 0);
+    s = open_ok(d->db);
+    assert_int_equal(stat(d->db, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    store_close(s);
+    umask(old);
+}
+
+/* A game written again at another table keeps the new table, not the old. */
+static void test_upsert_updates_table(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    struct walk w = {0};
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"a\":1}"), 0);
+    assert_int_equal(store_game_put(s, "g1", "web", "t2", 0, "{\"a\":2}"), 0);
+    assert_int_equal(store_games_active(s, walk_fn, &w), 0);
+    assert_int_equal(w.n, 1);
+    assert_string_equal(w.platforms[0], "web");
+    assert_string_equal(w.tables[0], "t2");
+    assert_string_equal(w.records[0], "{\"a\":2}");
+    store_close(s);
+}
+
 int main(void)
 {
     /* Expected failures log errors; keep the rest quiet. */
@@ -365,6 +435,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unusable_paths, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_not_a_database, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_writable_fails_while_locked, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_one_daemon_per_store, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_files_private, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_upsert_updates_table, dir_setup, dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,631 @@
+/*
+ * bench_vs_discordjs.c - illegald next to a discord.js 14 bot doing the same
+ * job on the same fake Discord: one guild of 50 channels, "!illegal status"
+ * commands as MESSAGE_CREATE answered by one REST message, the bot's own
+ * message echoed back on the gateway, plain chat ignored, the bots' global
+ * REST limit raised. The gateway is the project's test server
+ * (tests/discord/fakediscord.c); REST is benchrest.c, which has no rate limit.
+ * Both bots run pinned to the last CPU, one after the other in each round
+ * (illegald, discord.js, illegald, ...), and the figures are medians over the
+ * rounds. Then illegald alone through the console platform: acknowledged game
+ * actions/s on a store on disk, fsyncs per action (counted by strace -f -c),
+ * idle RSS and start-up time.
+ *
+ * usage: bench_vs_discordjs ILLEGALD WORKDIR [NODE_BOT_JS [ROUNDS]]
+ * WORKDIR holds the temporary stores (on disk, not tmpfs). Without
+ * NODE_BOT_JS, or when node cannot run it, only illegald is measured.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "benchrest.h"
+#include "fakediscord.h"
+#include "fdclient.h"
+
+#define TOKEN           "bench-token"
+#define COMMAND         "!illegal status"
+#define CHAT            "anyone up for a game later tonight?"
+#define LOAD_RATE       1000 /* commands or messages per second */
+#define LOAD_SECONDS    2
+#define LAT_RATE        200
+#define LAT_SECONDS     3
+#define BURST           6000 /* commands of the as-fast-as-possible run */
+#define BURST_WINDOW    300  /* commands in flight at most */
+#define MAX_ROUNDS      15
+#define CONSOLE_ACTIONS 4000
+
+enum { BOT_ILLEGALD, BOT_DJS, NBOTS };
+enum { F_CMD_CPU, F_IGN_CPU, F_RATE, F_P99, F_START, F_RSS, NFIG };
+
+static const char *const bot_names[NBOTS] = {"illegald", "discord.js 14"};
+
+struct bench {
+    const char *illegald, *workdir, *botjs;
+    struct br_server *rest;
+    struct fd_server *gw;
+    pid_t pid;
+    unsigned long next_msg, sent;
+    unsigned runs;      /* each illegald run starts on a new store: a stored session
+                           would resume on the last run's gateway */
+    int cpu;            /* the CPU the bots run on */
+    int rate_limit_key; /* illegald takes [discord] global_rate_limit */
+    char dir[512];
+    double fig[NBOTS][NFIG][MAX_ROUNDS];
+    double con_rate[MAX_ROUNDS], con_fsync[MAX_ROUNDS], con_start[MAX_ROUNDS], con_rss[MAX_ROUNDS];
+};
+
+static void sleep_until(double t)
+{
+    struct timespec ts = {(time_t)t, (long)((t - (double)(time_t)t) * 1e9)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+static void msleep(double ms)
+{
+    sleep_until(fd_now() + ms / 1000.0);
+}
+
+/* utime + stime of pid in seconds (every thread), or -1. */
+static double cpu_seconds(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    unsigned long ut, st;
+    /* after ") ": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
+     */
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return -1;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* VmRSS of pid in kB, or -1. */
+static long rss_kb(pid_t pid)
+{
+    char path[64], line[256];
+    long kb = -1;
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+            break;
+    fclose(f);
+    return kb;
+}
+
+static void pin(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, unsigned n)
+{
+    double s[MAX_ROUNDS];
+    memcpy(s, v, n * sizeof(*s));
+    qsort(s, n, sizeof(*s), cmp_double);
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* ---- the Discord bots ---- */
+
+static void write_config(struct bench *b, int with_limit)
+{
+    char path[600];
+    snprintf(path, sizeof(path), "%s/illegald.conf", b->dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f,
+            "[store]\npath = %s/illegald-%u.db\n[log]\nlevel = warn\n"
+            "[discord]\ntoken = %s\napplication_id = %s\n"
+            "api_url = http://127.0.0.1:%d/api/v10\ngateway_url = ws://127.0.0.1:%d\n"
+            "guilds = %s\n%s",
+            b->dir, b->runs++, TOKEN, FD_APP_ID, br_port(b->rest), fd_port(b->gw), FD_GUILD_ID,
+            with_limit ? "global_rate_limit = 10000\n" : "");
+    fclose(f);
+}
+
+static pid_t spawn_bot(struct bench *b, int bot)
+{
+    char conf[600], log[600], api[64];
+    snprintf(conf, sizeof(conf), "%s/illegald.conf", b->dir);
+    snprintf(log, sizeof(log), "%s/%s.log", b->dir, bot == BOT_ILLEGALD ? "illegald" : "node");
+    snprintf(api, sizeof(api), "http://127.0.0.1:%d/api", br_port(b->rest));
+    char *body = bot == BOT_DJS ? br_first_body(b->rest) : NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        pin(b->cpu);
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        if (bot == BOT_ILLEGALD) {
+            execl(b->illegald, b->illegald, "--config", conf, (char *)NULL);
+        } else {
+            setenv("BENCH_API", api, 1);
+            setenv("BENCH_TOKEN", TOKEN, 1);
+            if (body)
+                setenv("BENCH_REPLY", body, 1);
+            execlp("node", "node", b->botjs, (char *)NULL);
+        }
+        _exit(127);
+    }
+    free(body);
+    return pid;
+}
+
+static bool gateway_ready(struct bench *b)
+{
+    struct json_object *s = fd_snapshot(b->gw), *g, *r;
+    bool ok = json_object_object_get_ex(s, "gateway", &g) &&
+              json_object_object_get_ex(g, "ready", &r) && json_object_get_boolean(r);
+    json_object_put(s);
+    return ok;
+}
+
+static void guild_create(struct bench *b)
+{
+    char d[16384], id[32];
+    int n = snprintf(d, sizeof(d),
+                     "{\"id\":\"%s\",\"name\":\"bench\",\"owner_id\":\"630000000000000000\","
+                     "\"unavailable\":false,\"large\":false,\"member_count\":2,"
+                     "\"joined_at\":\"2026-01-01T00:00:00.000000+00:00\",\"features\":[],"
+                     "\"emojis\":[],\"stickers\":[],\"threads\":[],\"presences\":[],"
+                     "\"voice_states\":[],\"members\":[],\"roles\":[{\"id\":\"%s\","
+                     "\"name\":\"@everyone\",\"permissions\":\"68608\",\"position\":0,"
+                     "\"color\":0,\"hoist\":false,\"managed\":false,\"mentionable\":false}],"
+                     "\"channels\":[",
+                     FD_GUILD_ID, FD_GUILD_ID);
+    for (unsigned i = 0; i < BR_CHANNELS; i++) {
+        br_channel_id(i, id, sizeof(id));
+        n += snprintf(d + n, sizeof(d) - (size_t)n,
+                      "%s{\"id\":\"%s\",\"type\":0,\"name\":\"table-%u\",\"position\":%u,"
+                      "\"permission_overwrites\":[]}",
+                      i ? "," : "", id, i, i);
+    }
+    snprintf(d + n, sizeof(d) - (size_t)n, "]}");
+    fd_dispatch(b->gw, "GUILD_CREATE", d);
+}
+
+/* One MESSAGE_CREATE from a player in channel i; a command is expected answered. */
+static void say(struct bench *b, unsigned i, bool command, bool measure)
+{
+    char id[32], ch[32], user[32];
+    snprintf(id, sizeof(id), "%lu", b->next_msg++);
+    br_channel_id(i % BR_CHANNELS, ch, sizeof(ch));
+    snprintf(user, sizeof(user), "6300000000000%05u", i % 20);
+    if (command) {
+        br_expect(b->rest, i % BR_CHANNELS, fd_now(), measure);
+        b->sent++;
+    }
+    fdc_message(b->gw, id, FD_GUILD_ID, ch, user, command ? COMMAND : CHAT);
+}
+
+/* Waits until every command sent is answered; false after timeout_s. */
+static bool all_answered(struct bench *b, double timeout_s)
+{
+    double end = fd_now() + timeout_s;
+    while (br_posts(b->rest) < b->sent) {
+        if (fd_now() > end)
+            return false;
+        msleep(0.5);
+    }
+    return true;
+}
+
+/* rate messages/s for seconds; returns the bot's CPU seconds per message, or -1. */
+static double paced(struct bench *b, unsigned rate, unsigned seconds, bool command, bool measure)
+{
+    unsigned n = rate * seconds;
+    double c0 = cpu_seconds(b->pid), t0 = fd_now();
+    for (unsigned i = 0; i < n; i++) {
+        sleep_until(t0 + (double)i / rate);
+        say(b, i, command, measure);
+    }
+    if (!command)
+        say(b, 0, true, false); /* answered once every chat line before it was read */
+    if (!all_answered(b, 60))
+        return -1;
+    msleep(50); /* the echo of the last answer */
+    return (cpu_seconds(b->pid) - c0) / n;
+}
+
+/* One bot through every figure; false when it did not answer. */
+static bool run_bot(struct bench *b, int bot, unsigned round)
+{
+    double *fig[NFIG];
+    for (int f = 0; f < NFIG; f++)
+        fig[f] = &b->fig[bot][f][round];
+    b->gw = fd_start(TOKEN, 41250);
+    if (!b->gw)
+        return false;
+    br_attach(b->rest, b->gw);
+    if (bot == BOT_ILLEGALD)
+        write_config(b, b->rate_limit_key); /* the gateway's port is new */
+    b->sent = 0;
+    bool ok = false;
+    double t0 = fd_now();
+    b->pid = spawn_bot(b, bot);
+    while (!gateway_ready(b)) {
+        int st;
+        if (fd_now() - t0 > 30 || waitpid(b->pid, &st, WNOHANG) == b->pid) {
+            b->pid = -1;
+            goto out;
+        }
+        msleep(1);
+    }
+    guild_create(b);
+    /* spawn -> first answered command: ask every 20 ms until the first answer */
+    while (br_posts(b->rest) == 0 && fd_now() - t0 < 30) {
+        say(b, 0, true, false);
+        for (int w = 0; w < 40 && br_posts(b->rest) == 0; w++)
+            msleep(0.5);
+    }
+    if (!all_answered(b, 30))
+        goto out;
+    *fig[F_START] = (br_first_post(b->rest) - t0) * 1000.0;
+    msleep(1500);
+    *fig[F_RSS] = (double)rss_kb(b->pid) / 1024.0;
+    *fig[F_IGN_CPU] = paced(b, LOAD_RATE, LOAD_SECONDS, false, false) * 1e6;
+    if (bot == BOT_ILLEGALD && !b->rate_limit_key) {
+        /* held at 50 answers/s, the command loads would only measure the limit */
+        *fig[F_CMD_CPU] = *fig[F_P99] = *fig[F_RATE] = -1;
+        ok = *fig[F_IGN_CPU] > 0;
+        goto out;
+    }
+    *fig[F_CMD_CPU] = paced(b, LOAD_RATE, LOAD_SECONDS, true, false) * 1e6;
+    static double lat[LAT_RATE * LAT_SECONDS];
+    br_take_latencies(b->rest, lat, 0);
+    if (paced(b, LAT_RATE, LAT_SECONDS, true, true) < 0)
+        goto out;
+    size_t nl = br_take_latencies(b->rest, lat, LAT_RATE * LAT_SECONDS);
+    qsort(lat, nl, sizeof(*lat), cmp_double);
+    *fig[F_P99] = nl ? lat[(size_t)((double)(nl - 1) * 0.99)] : -1;
+    /* as fast as possible, at most BURST_WINDOW in flight */
+    unsigned long base = b->sent;
+    double s0 = fd_now();
+    for (unsigned i = 0; i < BURST; i++) {
+        while (b->sent - br_posts(b->rest) >= BURST_WINDOW)
+            msleep(0.1);
+        say(b, i, true, false);
+    }
+    if (!all_answered(b, 120))
+        goto out;
+    *fig[F_RATE] = (double)(b->sent - base) / (fd_now() - s0);
+    ok = *fig[F_CMD_CPU] > 0 && *fig[F_IGN_CPU] > 0 && *fig[F_RATE] > 0;
+out:
+    if (b->pid > 0) {
+        int st;
+        kill(b->pid, SIGTERM);
+        for (int w = 0; w < 1000 && waitpid(b->pid, &st, WNOHANG) == 0; w++)
+            msleep(10);
+        if (kill(b->pid, 0) == 0) {
+            kill(b->pid, SIGKILL);
+            waitpid(b->pid, &st, 0);
+        }
+    }
+    b->pid = -1;
+    br_attach(b->rest, NULL);
+    fd_stop(b->gw);
+    b->gw = NULL;
+    if (!ok)
+        fprintf(stderr, "%s did not complete round %u (its log: %s/%s.log)\n", bot_names[bot],
+                round + 1, b->dir, bot == BOT_ILLEGALD ? "illegald" : "node");
+    return ok;
+}
+
+/* Whether illegald takes [discord] global_rate_limit: with it, it checks its
+ * config and runs; without, it refuses the unknown key at once. */
+static int probe_rate_limit_key(struct bench *b)
+{
+    b->gw = fd_start(TOKEN, 41250);
+    if (!b->gw)
+        return 0;
+    br_attach(b->rest, b->gw);
+    write_config(b, 1);
+    pid_t pid = spawn_bot(b, BOT_ILLEGALD);
+    int st, alive = 1;
+    for (int w = 0; w < 100 && alive; w++) {
+        if (waitpid(pid, &st, WNOHANG) == pid)
+            alive = 0;
+        else if (gateway_ready(b))
+            break;
+        msleep(10);
+    }
+    if (alive) {
+        kill(pid, SIGTERM);
+        waitpid(pid, &st, 0);
+    }
+    br_attach(b->rest, NULL);
+    fd_stop(b->gw);
+    b->gw = NULL;
+    return alive;
+}
+
+/* ---- the console platform ---- */
+
+/* Writes the console input: ping "a", the actions, ping "b". Each action is a
+ * join or a leave in a lobby of one of 50 tables: accepted, stored, answered. */
+static int console_input(const char *path, unsigned actions)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    for (unsigned t = 0; t < 50 && actions; t++)
+        fprintf(f,
+                "{\"type\":\"message\",\"channel\":\"t%u\",\"user\":\"host%u\","
+                "\"text\":\"!illegal new\"}\n",
+                t, t);
+    fprintf(f, "{\"type\":\"ping\",\"id\":\"a\"}\n");
+    for (unsigned i = 0; i < actions; i++)
+        fprintf(f, "{\"type\":\"message\",\"channel\":\"t%u\",\"user\":\"p%u\",\"text\":\"%s\"}\n",
+                i % 50, (i / 100) % 50, (i / 50) % 2 ? "!illegal leave" : "!illegal join");
+    fprintf(f, "{\"type\":\"ping\",\"id\":\"b\"}\n");
+    return fclose(f);
+}
+
+/*
+ * Runs illegald --console on input (a file) with a new store; sets the time
+ * from spawn to pong "a" and from pong "a" to pong "b". Input NULL: ping "a",
+ * one idle second (RSS read into rss), ping "b". With strace_out, runs it
+ * under strace -f -c counting fsync and fdatasync into that file.
+ */
+static int console_run(struct bench *b, const char *input, const char *strace_out, double *start_ms,
+                       double *work_s, long *rss)
+{
+    char store[600];
+    static unsigned runs;
+    snprintf(store, sizeof(store), "%s/console-%u.db", b->dir, runs++);
+    int out[2];
+    if (pipe(out) != 0)
+        return -1;
+    int in[2] = {-1, -1};
+    if (!input && pipe(in) != 0)
+        return -1;
+    double t0 = fd_now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        pin(b->cpu);
+        int fd = input ? open(input, O_RDONLY) : in[0];
+        if (fd < 0)
+            _exit(126);
+        dup2(fd, 0);
+        if (!input)
+            close(in[1]);
+        dup2(out[1], 1);
+        close(out[0]);
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 2);
+        if (strace_out)
+            execlp("strace", "strace", "-f", "-c", "-e", "trace=fsync,fdatasync", "-o", strace_out,
+                   b->illegald, "--console", "--virtual-time", "--seed", "1", "--store", store,
+                   (char *)NULL);
+        else
+            execl(b->illegald, b->illegald, "--console", "--virtual-time", "--seed", "1", "--store",
+                  store, (char *)NULL);
+        _exit(127);
+    }
+    close(out[1]);
+    if (!input) {
+        close(in[0]);
+        dprintf(in[1], "{\"type\":\"ping\",\"id\":\"a\"}\n");
+    }
+    FILE *f = fdopen(out[0], "r");
+    char *line = NULL;
+    size_t cap = 0;
+    double ta = 0, tb = 0;
+    while (f && getline(&line, &cap, f) > 0) {
+        if (strstr(line, "\"pong\"") && strstr(line, "\"a\"")) {
+            ta = fd_now();
+            if (!input) { /* idle, connected to its input: then ends it */
+                msleep(1000);
+                if (rss)
+                    *rss = rss_kb(pid);
+                dprintf(in[1], "{\"type\":\"ping\",\"id\":\"b\"}\n");
+                close(in[1]);
+            }
+        } else if (strstr(line, "\"pong\"") && strstr(line, "\"b\"")) {
+            tb = fd_now();
+        }
+    }
+    free(line);
+    if (f)
+        fclose(f);
+    int st;
+    waitpid(pid, &st, 0);
+    *start_ms = (ta - t0) * 1000.0;
+    *work_s = tb - ta;
+    return ta > 0 && tb > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* fsync + fdatasync calls in an strace -c summary, or -1. */
+static long syncs_in(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[256], name[64];
+    long total = -1, calls;
+    double pct, secs;
+    unsigned long usecs;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof(line), f)) {
+        /* % time  seconds  usecs/call  calls  [errors]  syscall */
+        if (sscanf(line, "%lf %lf %lu %ld %63s", &pct, &secs, &usecs, &calls, name) == 5 &&
+            (strstr(line, " fsync") || strstr(line, " fdatasync")))
+            total = (total < 0 ? 0 : total) + calls;
+    }
+    fclose(f);
+    return total < 0 ? 0 : total;
+}
+
+static int run_console(struct bench *b, unsigned round)
+{
+    char in[600], none[600], tr[600];
+    snprintf(in, sizeof(in), "%s/actions.jsonl", b->dir);
+    snprintf(none, sizeof(none), "%s/none.jsonl", b->dir);
+    snprintf(tr, sizeof(tr), "%s/strace.txt", b->dir);
+    double start, work, s2, w2;
+    long rss = -1;
+    if (console_input(in, CONSOLE_ACTIONS) || console_input(none, 0) ||
+        console_run(b, NULL, NULL, &start, &work, &rss) ||
+        console_run(b, in, NULL, &s2, &work, NULL))
+        return -1;
+    b->con_start[round] = start;
+    b->con_rss[round] = (double)rss / 1024.0;
+    b->con_rate[round] = work > 0 ? CONSOLE_ACTIONS / work : 0;
+    b->con_fsync[round] = -1;
+    long base, with;
+    if (console_run(b, none, tr, &s2, &w2, NULL) == 0 && (base = syncs_in(tr)) >= 0 &&
+        console_run(b, in, tr, &s2, &w2, NULL) == 0 && (with = syncs_in(tr)) >= 0)
+        b->con_fsync[round] = (double)(with - base) / CONSOLE_ACTIONS;
+    return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* ---- the report ---- */
+
+static void row(const char *name, const double *djs, const double *ill, unsigned n, const char *fmt,
+                const char *goal)
+{
+    char a[32] = "–", c[32], r[32] = "–";
+    double mi = median(ill, n);
+    if (djs) {
+        double md = median(djs, n);
+        snprintf(a, sizeof(a), fmt, md);
+        if (md > 0 && mi >= 0)
+            snprintf(r, sizeof(r), "%.2f", mi / md);
+    }
+    if (mi >= 0)
+        snprintf(c, sizeof(c), fmt, mi);
+    else
+        snprintf(c, sizeof(c), "n/a");
+    printf("| %-44s | %13s | %10s | %18s | %10s |\n", name, a, c, r, goal);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s ILLEGALD WORKDIR [NODE_BOT_JS [ROUNDS]]\n", argv[0]);
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    static struct bench b;
+    b.illegald = argv[1];
+    b.workdir = argv[2];
+    b.botjs = argc > 3 && argv[3][0] ? argv[3] : NULL;
+    unsigned rounds = argc > 4 ? (unsigned)atoi(argv[4]) : 3;
+    if (rounds < 1 || rounds > MAX_ROUNDS)
+        return 2;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    b.cpu = ncpu > 1 ? (int)ncpu - 1 : 0;
+    b.next_msg = 830000000000000001ul;
+    mkdir(b.workdir, 0700);
+    snprintf(b.dir, sizeof(b.dir), "%s/benchXXXXXX", b.workdir);
+    if (!mkdtemp(b.dir) || !(b.rest = br_start())) {
+        perror("bench setup");
+        return 1;
+    }
+    b.rate_limit_key = probe_rate_limit_key(&b);
+    if (!b.rate_limit_key)
+        printf("NOTE: this illegald refuses [discord] global_rate_limit: it keeps Discord's "
+               "default global limit (50 requests/s): its command figures are not measured\n");
+    printf("bots pinned to CPU %d of %ld; %u rounds; stores in %s\n", b.cpu, ncpu, rounds, b.dir);
+    bool djs = b.botjs != NULL;
+    int rc = 0;
+    for (unsigned r = 0; r < rounds; r++) {
+        for (int bot = 0; bot < NBOTS; bot++) {
+            if (bot == BOT_DJS && !djs)
+                continue;
+            if (!run_bot(&b, bot, r)) {
+                if (bot == BOT_DJS) {
+                    printf("NOTE: the discord.js bot did not run: figures for illegald only\n");
+                    djs = false;
+                    continue;
+                }
+                rc = 1;
+                goto out;
+            }
+            double *f = &b.fig[bot][0][r];
+            printf("round %u %-13s cmd %.0f us, ignored %.0f us, %.0f cmd/s, p99 %.1f ms, "
+                   "start %.0f ms, RSS %.1f MB\n",
+                   r + 1, bot_names[bot], f[F_CMD_CPU * MAX_ROUNDS], f[F_IGN_CPU * MAX_ROUNDS],
+                   f[F_RATE * MAX_ROUNDS], f[F_P99 * MAX_ROUNDS], f[F_START * MAX_ROUNDS],
+                   f[F_RSS * MAX_ROUNDS]);
+            fflush(stdout);
+        }
+        if (run_console(&b, r) != 0) {
+            fprintf(stderr, "the console run failed\n");
+            rc = 1;
+            goto out;
+        }
+        printf("round %u console       %.0f actions/s, %.2f fsyncs/action, start %.0f ms, "
+               "RSS %.1f MB\n",
+               r + 1, b.con_rate[r], b.con_fsync[r], b.con_start[r], b.con_rss[r]);
+        fflush(stdout);
+    }
+    printf("\n| %-44s | %13s | %10s | %18s | %10s |\n", "figure (median)", "discord.js 14",
+           "illegald", "illegald/discord.js", "goal");
+    printf("| --- | ---: | ---: | ---: | ---: |\n");
+    const double(*d)[MAX_ROUNDS] = djs ? b.fig[BOT_DJS] : NULL;
+    const double(*i)[MAX_ROUNDS] = b.fig[BOT_ILLEGALD];
+    row("CPU per command at 1,000/s (µs)", d ? d[F_CMD_CPU] : NULL, i[F_CMD_CPU], rounds, "%.0f",
+        "≤ 60");
+    row("CPU per ignored message at 1,000/s (µs)", d ? d[F_IGN_CPU] : NULL, i[F_IGN_CPU], rounds,
+        "%.0f", "≤ 15");
+    row("commands/s on one core, as fast as possible", d ? d[F_RATE] : NULL, i[F_RATE], rounds,
+        "%.0f", "≥ 30,000");
+    row("p99 event → reply at 200/s (ms)", d ? d[F_P99] : NULL, i[F_P99], rounds, "%.1f", "≤ 2");
+    row("spawn → first answered command (ms)", d ? d[F_START] : NULL, i[F_START], rounds, "%.0f",
+        "≤ 50");
+    row("RSS idle, connected (MB)", d ? d[F_RSS] : NULL, i[F_RSS], rounds, "%.1f", "≤ 8");
+    row("console: acknowledged game actions/s (disk)", NULL, b.con_rate, rounds, "%.0f",
+        "≥ 20,000");
+    row("console: fsync+fdatasync per action", NULL, b.con_fsync, rounds, "%.2f", "< 1");
+    row("console: start-up to first pong (ms)", NULL, b.con_start, rounds, "%.0f", "≤ 50");
+    row("console: RSS idle (MB)", NULL, b.con_rss, rounds, "%.1f", "≤ 8");
+out:
+    br_stop(b.rest);
+    if (rc == 0) /* the stores and logs are kept when something failed */
+        nftw(b.dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    return rc;
+}
