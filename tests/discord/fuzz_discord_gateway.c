@@ -12,88 +12,36 @@
  * or type, must leave the process running and leak nothing.
  */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <uv.h>
 
 #include "adapters/discord/discord.h"
-#include "bot/config.h"
 #include "bot/dispatcher.h"
-#include "bot/log.h"
-#include "bot/store.h"
+#include "tests/fuzz/fuzz_host.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static char dir[64];
-
-static void remove_store(void)
-{
-    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal", "-lock"};
-    char path[128];
-    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
-        snprintf(path, sizeof path, "%s/store.db%s", dir, suffixes[i]);
-        unlink(path);
-    }
-}
-
-static void cleanup(void)
-{
-    remove_store();
-    rmdir(dir);
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    log_set_level(LOG_ERROR); /* bad input is logged as it should be: keep the run quiet */
-    snprintf(dir, sizeof dir, "%s/illegald-fuzz-discord-XXXXXX",
-             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-    if (!mkdtemp(dir)) {
-        perror("fuzz_discord_gateway: setup");
-        abort();
-    }
-    atexit(cleanup);
+    fuzz_host_setup("discord");
     return 0;
-}
-
-/* A config the adapter accepts; replaces what config_init() set. */
-static void set(char **field, const char *value)
-{
-    free(*field);
-    *field = strdup(value);
-    if (!*field)
-        abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct config config;
-    struct store *store = NULL;
-    struct dispatcher *d = NULL;
-    uv_loop_t loop;
-    char path[128], err[512];
-
-    if (config_init(&config) < 0 || uv_loop_init(&loop) < 0)
-        abort();
-    set(&config.discord_token, "fuzz-token");
-    set(&config.discord_api_url, "http://127.0.0.1:9/api/v10");
-    set(&config.discord_application_id, "900000000000000002");
-    snprintf(path, sizeof path, "%s/store.db", dir);
-    struct dispatcher_options o = {
-        .config = &config, .loop = &loop, .virtual_time = true, .seeded = true, .seed = 1};
-    if (store_open(&store, path, err, sizeof err) < 0) {
-        fprintf(stderr, "fuzz_discord_gateway: %s\n", err);
-        abort();
-    }
-    o.store = store;
-    if (dispatcher_new(&d, &o, err, sizeof err) < 0)
-        abort();
-    struct platform *p = discord_platform_new(&config, dispatcher_host(d), err, sizeof err);
-    if (!p || dispatcher_add_platform(d, p) < 0)
+    struct fuzz_host h;
+    char err[512];
+    fuzz_host_config(&h);
+    /* A config the adapter accepts; nothing listens at that address. */
+    fuzz_host_set(&h.config.discord_token, "fuzz-token");
+    fuzz_host_set(&h.config.discord_api_url, "http://127.0.0.1:9/api/v10");
+    fuzz_host_set(&h.config.discord_application_id, "900000000000000002");
+    fuzz_host_open(&h);
+    struct platform *p = discord_platform_new(&h.config, dispatcher_host(h.d), err, sizeof err);
+    if (!p || dispatcher_add_platform(h.d, p) < 0)
         abort();
     const char *text = (const char *)data, *end = text + size;
     while (text < end) {
@@ -102,12 +50,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         discord_gateway_input(p, text, len);
         text += len + 1;
     }
-    dispatcher_stop(d);
-    dispatcher_free(d);
-    store_close(store);
-    uv_run(&loop, UV_RUN_NOWAIT);
-    uv_loop_close(&loop);
-    config_free(&config);
-    remove_store();
+    fuzz_host_close(&h);
     return 0;
 }

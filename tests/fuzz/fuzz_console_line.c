@@ -13,50 +13,25 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <uv.h>
 
 #include "adapters/console/console.h"
-#include "bot/config.h"
 #include "bot/dispatcher.h"
-#include "bot/log.h"
-#include "bot/store.h"
+#include "fuzz_host.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char dir[64];
 static int devnull = -1;
-
-static void remove_store(void)
-{
-    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal", "-lock"};
-    char path[128];
-    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
-        snprintf(path, sizeof path, "%s/store.db%s", dir, suffixes[i]);
-        unlink(path);
-    }
-}
-
-static void cleanup(void)
-{
-    remove_store();
-    rmdir(dir);
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    log_set_level(LOG_ERROR); /* bad input is logged as it should be: keep the run quiet */
-    snprintf(dir, sizeof dir, "%s/illegald-fuzz-console-XXXXXX",
-             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-    if (!mkdtemp(dir) || (devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
-        perror("fuzz_console_line: setup");
+    fuzz_host_setup("console");
+    if ((devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
+        perror("fuzz_console_line: /dev/null");
         abort();
     }
-    atexit(cleanup);
     return 0;
 }
 
@@ -67,35 +42,14 @@ static void advance(void *arg, int64_t ms)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct config config;
-    struct store *store = NULL;
-    struct dispatcher *d = NULL;
-    uv_loop_t loop;
-    char path[128], err[512];
-
-    if (config_init(&config) < 0 || uv_loop_init(&loop) < 0)
-        abort();
-    snprintf(path, sizeof path, "%s/store.db", dir);
-    struct dispatcher_options o = {
-        .config = &config, .loop = &loop, .virtual_time = true, .seeded = true, .seed = 1};
-    if (store_open(&store, path, err, sizeof err) < 0) {
-        fprintf(stderr, "fuzz_console_line: %s\n", err);
-        abort();
-    }
-    o.store = store;
-    if (dispatcher_new(&d, &o, err, sizeof err) < 0)
-        abort();
-    struct console_options co = {.in_fd = -1, .out_fd = devnull, .advance = advance, .arg = d};
-    struct platform *p = console_platform_new(dispatcher_host(d), &co);
-    if (!p || dispatcher_add_platform(d, p) < 0)
+    struct fuzz_host h;
+    fuzz_host_config(&h);
+    fuzz_host_open(&h);
+    struct console_options co = {.in_fd = -1, .out_fd = devnull, .advance = advance, .arg = h.d};
+    struct platform *p = console_platform_new(dispatcher_host(h.d), &co);
+    if (!p || dispatcher_add_platform(h.d, p) < 0)
         abort();
     console_input(p, (const char *)data, size, true);
-    dispatcher_stop(d);
-    dispatcher_free(d);
-    store_close(store);
-    uv_run(&loop, UV_RUN_NOWAIT);
-    uv_loop_close(&loop);
-    config_free(&config);
-    remove_store();
+    fuzz_host_close(&h);
     return 0;
 }
