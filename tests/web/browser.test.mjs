@@ -250,6 +250,8 @@ test('four players play a whole game through the page; nobody sees another\'s se
   // the results: every player scored, on every page
   for (const p of players) {
     await p.page.locator('#results #scores tbody tr').nth(3).waitFor({ timeout: 10000 });
+    // every player's roles and cards, revealed now that the game is over
+    assert.equal(await p.page.locator('#results #reveal li').count(), 4, `${p.name}'s reveal list`);
     await shot(p, '7-results');
   }
   await checkAll();

@@ -252,7 +252,6 @@
       if ('paused' in d) t.paused = !!d.paused;
       if (d.phase) t.deadline = d.deadline || null;
       if (d.event === 'game-started') t.lobby = null;
-      if (d.event === 'reveal') t.reveal.push(f.text);
       if (d.phase && d.phase !== 'vote' && d.phase !== 'debate') t.vote = null;
       break;
     case 'drop':
@@ -269,6 +268,8 @@
       break;
     case 'result':
       t.result = d;
+      // One line a player under the header, in rank order, as the bot wrote them.
+      t.reveal = (f.text || '').split('\n').slice(1).filter(Boolean);
       t.phase = 'over';
       t.deadline = null;
       break;
