@@ -19,6 +19,8 @@
  */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
+#include <netdb.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,6 +28,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 #include <libwebsockets.h>
@@ -1485,6 +1489,36 @@ static unsigned conns_within_fd_limit(unsigned want)
     return (unsigned)room;
 }
 
+/*
+ * Whether something already listens on host:port (host NULL: every
+ * interface). Asked before libwebsockets starts, because a context that fails
+ * to listen on a loop that never ran cannot be taken down cleanly: it unloads
+ * its event library while its loop handles are still open.
+ */
+static bool port_in_use(const char *host, int port)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC,
+                             .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV};
+    struct addrinfo *res = NULL;
+    char service[16];
+    bool in_use = false;
+    if (port <= 0)
+        return false; /* any free port will do */
+    snprintf(service, sizeof service, "%d", port);
+    if (getaddrinfo(host, service, &hints, &res) != 0)
+        return false; /* a name lws resolves itself: let it say what is wrong */
+    int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int one = 1;
+    if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+        bind(fd, res->ai_addr, res->ai_addrlen) != 0)
+        in_use = errno == EADDRINUSE;
+    if (fd >= 0)
+        close(fd);
+    freeaddrinfo(res);
+    return in_use;
+}
+
 static int web_start(struct platform *p)
 {
     struct web *w = (struct web *)p;
@@ -1503,6 +1537,12 @@ static int web_start(struct platform *p)
         return -1;
     }
 
+    if (port_in_use(any ? NULL : w->bind, w->cfg_port)) {
+        log_error(MOD, NULL,
+                  "port %d on %s is in use by another program: stop it, or set [web] port",
+                  w->cfg_port, any ? "every interface" : w->bind);
+        return -1;
+    }
     struct shim *shim = calloc(1, sizeof *shim);
     if (!shim) {
         log_error(MOD, NULL, "out of memory");
