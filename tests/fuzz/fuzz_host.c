@@ -81,7 +81,7 @@ void fuzz_host_close(struct fuzz_host *h)
     dispatcher_stop(h->d);
     dispatcher_free(h->d);
     store_close(h->store);
-    uv_run(&h->loop, UV_RUN_NOWAIT);
+    uv_run(&h->loop, UV_RUN_DEFAULT); /* the adapters' handles finish closing */
     uv_loop_close(&h->loop);
     config_free(&h->config);
     remove_store();

@@ -12,18 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <uv.h>
-
 #include "adapters/matrix/matrix.h"
-#include "bot/config.h"
 #include "bot/dispatcher.h"
-#include "bot/log.h"
 #include "bot/platform.h"
-#include "bot/store.h"
+#include "tests/fuzz/fuzz_host.h"
 
 #define FUZZ_BOT "@illegal:localhost"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_host_setup("matrix");
+    return 0;
+}
 
 static void feed_all(struct platform *p, uv_loop_t *loop, const uint8_t *data, size_t size)
 {
@@ -39,44 +44,17 @@ static void feed_all(struct platform *p, uv_loop_t *loop, const uint8_t *data, s
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct config cfg;
-    struct store *store = NULL;
-    struct dispatcher *d = NULL;
-    struct platform *p = NULL;
-    uv_loop_t loop;
+    struct fuzz_host h;
     char err[256];
-
-    log_set_level(LOG_ERROR);
-    if (uv_loop_init(&loop) != 0)
-        return 0;
-    if (config_init(&cfg) != 0)
-        goto fail;
-    free(cfg.matrix_homeserver);
-    free(cfg.matrix_user_id);
-    free(cfg.matrix_access_token);
-    cfg.matrix_homeserver = strdup("http://127.0.0.1:9");
-    cfg.matrix_user_id = strdup(FUZZ_BOT);
-    cfg.matrix_access_token = strdup("fuzz");
-    if (store_open(&store, ":memory:", err, sizeof err) < 0)
-        goto fail;
-    struct dispatcher_options o = {
-        .config = &cfg, .store = store, .loop = &loop, .virtual_time = true, .seeded = true};
-    if (dispatcher_new(&d, &o, err, sizeof err) < 0)
-        goto fail;
-    p = matrix_platform_new(&cfg, dispatcher_host(d), err, sizeof err);
-    if (!p || dispatcher_add_platform(d, p) < 0)
-        goto fail;
-    feed_all(p, &loop, data, size);
-fail:
-    if (d) {
-        dispatcher_stop(d);
-        dispatcher_free(d);
-    } else if (p) {
-        p->ops->destroy(p);
-    }
-    uv_run(&loop, UV_RUN_DEFAULT);
-    uv_loop_close(&loop);
-    store_close(store);
-    config_free(&cfg);
+    fuzz_host_config(&h);
+    fuzz_host_set(&h.config.matrix_homeserver, "http://127.0.0.1:9");
+    fuzz_host_set(&h.config.matrix_user_id, FUZZ_BOT);
+    fuzz_host_set(&h.config.matrix_access_token, "fuzz");
+    fuzz_host_open(&h);
+    struct platform *p = matrix_platform_new(&h.config, dispatcher_host(h.d), err, sizeof err);
+    if (!p || dispatcher_add_platform(h.d, p) < 0)
+        abort();
+    feed_all(p, &h.loop, data, size);
+    fuzz_host_close(&h);
     return 0;
 }
