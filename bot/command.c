@@ -10,24 +10,7 @@
 
 #include "command.h"
 #include "core/catalog.h"
-
-struct word {
-    const char *word;
-    enum command_type type;
-};
-
-static const struct word table_words[] = {
-    {"new", CMD_NEW},       {"join", CMD_JOIN},     {"leave", CMD_LEAVE},   {"start", CMD_START},
-    {"status", CMD_STATUS}, {"rules", CMD_RULES},   {"help", CMD_HELP},     {"grab", CMD_GRAB},
-    {"pause", CMD_PAUSE},   {"resume", CMD_RESUME}, {"extend", CMD_EXTEND}, {"next", CMD_NEXT},
-    {"kick", CMD_KICK},     {"end", CMD_END},       {"set", CMD_SET},
-};
-
-static const struct word dm_words[] = {
-    {"hand", CMD_HAND},     {"offer", CMD_OFFER},     {"offers", CMD_OFFERS},
-    {"accept", CMD_ACCEPT}, {"decline", CMD_DECLINE}, {"cancel", CMD_CANCEL},
-    {"vote", CMD_VOTE},     {"abstain", CMD_ABSTAIN}, {"help", CMD_DM_HELP},
-};
+#include "render.h"
 
 static const char *skip_space(const char *s)
 {
@@ -96,24 +79,20 @@ static enum command_error parse_args(struct command *c, const char *rest)
 {
     rest = skip_space(rest);
     size_t len = strlen(rest);
-    switch (c->type) {
-    case CMD_NEW:
-    case CMD_GRAB:
-    case CMD_KICK:
-    case CMD_VOTE:
+    enum command_args args = command_def(c->type)->args;
+    switch (args) {
+    case ARGS_OPTIONAL:
+    case ARGS_TEXT:
         if (copy_trimmed(c->arg, sizeof c->arg, rest, len) < 0)
             return CMD_ERR_TOO_LONG;
-        if (c->type != CMD_NEW && !c->arg[0])
+        if (args == ARGS_TEXT && !c->arg[0])
             return CMD_ERR_USAGE;
         return CMD_OK;
-    case CMD_EXTEND:
-    case CMD_ACCEPT:
-    case CMD_DECLINE:
-    case CMD_CANCEL:
+    case ARGS_NUMBER:
         if (!parse_number(rest, &c->number) || c->number == 0)
             return CMD_ERR_USAGE;
         return CMD_OK;
-    case CMD_SET: {
+    case ARGS_KEY_VALUE: {
         const char *p = rest;
         if (!next_word(&p, c->arg, sizeof c->arg))
             return CMD_ERR_USAGE;
@@ -121,8 +100,8 @@ static enum command_error parse_args(struct command *c, const char *rest)
             return CMD_ERR_TOO_LONG;
         return c->arg2[0] ? CMD_OK : CMD_ERR_USAGE;
     }
-    case CMD_OFFER: {
-        /* offer <player> <cards> for <cards> */
+    case ARGS_TRADE: {
+        /* <player> <cards> for <cards> */
         const char *p = rest;
         char who[COMMAND_ARG_MAX];
         const char *start = skip_space(p);
@@ -139,16 +118,20 @@ static enum command_error parse_args(struct command *c, const char *rest)
             return CMD_ERR_TOO_LONG;
         return c->arg2[0] && c->arg3[0] ? CMD_OK : CMD_ERR_USAGE;
     }
-    default:
-        return *rest ? CMD_ERR_USAGE : CMD_OK;
+    case ARGS_NONE:
+        break;
     }
+    return *rest ? CMD_ERR_USAGE : CMD_OK;
 }
 
-static enum command_type lookup(const struct word *words, size_t n, const char *w)
+/* The command called `w` that may be typed in `places`. */
+static enum command_type lookup(const char *w, unsigned places)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(words[i].word, w) == 0)
-            return words[i].type;
+    for (unsigned t = CMD_NONE + 1; t < CMD_COUNT; t++) {
+        const struct command_def *def = command_def((enum command_type)t);
+        if ((def->places & places) && strcmp(def->word, w) == 0)
+            return (enum command_type)t;
+    }
     return CMD_NONE;
 }
 
@@ -185,17 +168,11 @@ enum command_error command_parse(const char *line, bool in_table, struct command
             p = save;
     }
     if (!next_word(&p, w, sizeof w)) {
-        c->type = c->table ? CMD_HELP : CMD_DM_HELP;
+        c->type = CMD_HELP;
         return CMD_OK;
     }
     /* Private commands also work after "!illegal", so buttons and habits both work. */
-    if (c->table) {
-        c->type = lookup(table_words, sizeof table_words / sizeof *table_words, w);
-        if (c->type == CMD_HELP && !in_table)
-            c->type = CMD_DM_HELP;
-    }
-    if (c->type == CMD_NONE)
-        c->type = lookup(dm_words, sizeof dm_words / sizeof *dm_words, w);
+    c->type = lookup(w, c->table ? CMD_IN_TABLE | CMD_IN_PRIVATE : CMD_IN_PRIVATE);
     if (c->type == CMD_NONE)
         return CMD_ERR_UNKNOWN;
     return parse_args(c, p);
@@ -216,26 +193,63 @@ const char *command_error_id(enum command_error e)
     return "unknown";
 }
 
-const char *command_usage_key(enum command_type t)
+void command_usage(char *out, size_t len, const char *lang, enum command_type t)
 {
-    /* Every command: any of them refuses a stray argument. */
-    static const char *const keys[] = {
-        [CMD_NEW] = "usage.new",         [CMD_JOIN] = "usage.join",
-        [CMD_LEAVE] = "usage.leave",     [CMD_START] = "usage.start",
-        [CMD_STATUS] = "usage.status",   [CMD_RULES] = "usage.rules",
-        [CMD_HELP] = "usage.help",       [CMD_GRAB] = "usage.grab",
-        [CMD_PAUSE] = "usage.pause",     [CMD_RESUME] = "usage.resume",
-        [CMD_EXTEND] = "usage.extend",   [CMD_NEXT] = "usage.next",
-        [CMD_KICK] = "usage.kick",       [CMD_END] = "usage.end",
-        [CMD_SET] = "usage.set",         [CMD_HAND] = "usage.hand",
-        [CMD_OFFER] = "usage.offer",     [CMD_OFFERS] = "usage.offers",
-        [CMD_ACCEPT] = "usage.accept",   [CMD_DECLINE] = "usage.decline",
-        [CMD_CANCEL] = "usage.cancel",   [CMD_VOTE] = "usage.vote",
-        [CMD_ABSTAIN] = "usage.abstain", [CMD_DM_HELP] = "usage.help-dm",
-    };
-    if ((size_t)t < sizeof keys / sizeof *keys && keys[t])
-        return keys[t];
-    return NULL;
+    const struct command_def *def = command_def(t);
+    const char *vars[] = {"syntax", catalog_text(lang, def->syntax), "example",
+                          def->example ? catalog_text(lang, def->example) : "", NULL};
+    render_fill(out, len, lang,
+                def->example                 ? "usage.with-example"
+                : def->places & CMD_IN_TABLE ? "usage.table"
+                                             : "usage.private",
+                vars);
+}
+
+/* Appends the syntax of every command that `wanted` accepts to out. */
+static void syntax_list(char *out, size_t len, const char *lang,
+                        bool (*wanted)(const struct command_def *))
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned t = CMD_NONE + 1; t < CMD_COUNT; t++) {
+        const struct command_def *def = command_def((enum command_type)t);
+        if (!wanted(def))
+            continue;
+        int w = snprintf(out + n, len - n, "%s%s", n ? ", " : "", catalog_text(lang, def->syntax));
+        if (w < 0 || (size_t)w >= len - n)
+            return;
+        n += (size_t)w;
+    }
+}
+
+static bool for_everyone(const struct command_def *def)
+{
+    return (def->places & CMD_IN_TABLE) && def->who != CMD_HOST;
+}
+
+static bool for_host(const struct command_def *def)
+{
+    return (def->places & CMD_IN_TABLE) && def->who == CMD_HOST;
+}
+
+static bool in_private(const struct command_def *def)
+{
+    return def->places == CMD_IN_PRIVATE || def == command_def(CMD_HELP);
+}
+
+void command_help(char *out, size_t len, const char *lang, bool table)
+{
+    char a[1024], b[1024];
+    if (table) {
+        syntax_list(a, sizeof a, lang, for_everyone);
+        syntax_list(b, sizeof b, lang, for_host);
+        const char *vars[] = {"commands", a, "host", b, NULL};
+        render_fill(out, len, lang, "help.table", vars);
+    } else {
+        syntax_list(a, sizeof a, lang, in_private);
+        const char *vars[] = {"commands", a, NULL};
+        render_fill(out, len, lang, "help.private", vars);
+    }
 }
 
 /* Lower-cases s keeping letters and digits only, then drops one trailing 's'

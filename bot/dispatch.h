@@ -15,6 +15,7 @@
 #include "command.h"
 #include "dispatcher.h"
 #include "game.h"
+#include "lobby.h"
 #include "platform.h"
 
 #define DISPATCH_MAX_PLATFORMS 8
@@ -43,6 +44,78 @@ struct dispatcher {
     bool stopped;
 };
 
+/*
+ * One command being handled: what the dispatcher found and checked before
+ * the handler ran. Every handler has the same signature, void (struct
+ * command_ctx *), and answers through cmd_reply().
+ */
+struct command_ctx {
+    struct dispatcher *d;
+    struct platform *p;
+    const struct inbound *in;
+    const struct command *c;
+    struct game *g;      /* the game the command is for; NULL for CMD_NO_GAME */
+    int seat;            /* the user's seat in g, or -1 */
+    const char *lang;    /* the game's language, else the daemon's */
+    bool private_answer; /* answers go to the user alone */
+};
+
+/* Answers the user of x with a catalog text. */
+void cmd_reply(struct command_ctx *x, const char *key, const char *const *vars);
+
+/* The handlers of the command table (bot/command_table.c). */
+void cmd_new(struct command_ctx *x);
+void cmd_join(struct command_ctx *x);
+void cmd_leave(struct command_ctx *x);
+void cmd_start(struct command_ctx *x);
+void cmd_status(struct command_ctx *x);
+void cmd_rules(struct command_ctx *x);
+void cmd_help(struct command_ctx *x);
+void cmd_steer(struct command_ctx *x);
+void cmd_kick(struct command_ctx *x);
+void cmd_end(struct command_ctx *x);
+void cmd_set(struct command_ctx *x);
+void cmd_grab(struct command_ctx *x);
+void cmd_hand(struct command_ctx *x);
+void cmd_offer(struct command_ctx *x);
+void cmd_offers(struct command_ctx *x);
+void cmd_answer(struct command_ctx *x);
+void cmd_vote(struct command_ctx *x);
+
+/* What changes a game. */
+enum change_type {
+    CHANGE_OPEN,     /* a new lobby, already filled in: store it and show it */
+    CHANGE_LOBBY,    /* a lobby action (lobby.h) */
+    CHANGE_RULES,    /* a rules action */
+    CHANGE_REMINDER, /* a deadline is near: mark the reminder sent and tell the table */
+};
+
+struct change {
+    enum change_type type;
+    struct lobby_action lobby;
+    struct il_action rules;
+    uint8_t reminder;         /* REMINDER: its bit in reminders_sent */
+    const char *reminder_key; /* REMINDER: what the table is told */
+};
+
+/*
+ * The one path of every change to a game: snapshot, apply, commit, render,
+ * send, reap. A refused change is answered to `cause` (the command that
+ * asked for it; NULL when the clock did) and nothing else happens. If the
+ * commit fails the game is put back as it was and the cause is told;
+ * nothing is sent that is not on disk. After sending, a game that is over
+ * or closed is dropped (g is freed: do not use it after a 0 return unless
+ * it can still be running). Returns 0 when the change is stored (or there
+ * was nothing to change), -1 when it was refused or not stored.
+ */
+int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
+                 struct command_ctx *cause);
+
+/* The rules action a of game g, through pipeline_run(). */
+int pipeline_play(struct dispatcher *d, struct game *g, const struct il_action *a,
+                  struct command_ctx *cause);
+
+/* What render_event() needs to send a game's messages. */
 /* What render_event() needs to send a game's messages. */
 struct emit_ctx {
     struct dispatcher *d;
@@ -74,38 +147,16 @@ int dispatch_game_add(struct dispatcher *d, struct game *g);
 /* Removes g and frees it. */
 void dispatch_game_drop(struct dispatcher *d, struct game *g);
 
-/* Commits g (and the clock, in virtual time) in one transaction. Returns 0 or -1. */
-int dispatch_save(struct dispatcher *d, struct game *g, bool finished);
+/* Resolves a player name among x's game's active seats; answers when it fails. */
+bool cmd_resolve_player(struct command_ctx *x, const char *text, int *seat);
 
-/* After a successful apply: saves g, or restores `before` and returns -1; then
- * renders ev, drops a finished game (freeing g) and rearms the timer. */
-int dispatch_commit(struct dispatcher *d, struct game *g, const struct game *before,
-                    const struct il_events *ev);
+/* Answers x with why a card list did not resolve. */
+void cmd_resolve_error(struct command_ctx *x, enum resolve_error e, const char *word,
+                       const char *choices);
 
-/*
- * Applies a rules action to g at the current time. A rules error is answered
- * to `in` (when not NULL) and returned; a store failure restores g, is
- * answered, and returns IL_ERR_COUNT. g is freed if the game ends.
- */
-enum il_error dispatch_play(struct dispatcher *d, struct game *g, const struct il_action *a,
-                            struct platform *p, const struct inbound *in);
-
-/* Resolves a player name among g's active seats; answers `in` when it fails. */
-bool dispatch_resolve_player(struct platform *p, const struct inbound *in, const struct game *g,
-                             const char *text, bool private_answer, int *seat);
-
-/* Answers `in` with why a card list did not resolve. */
-void dispatch_resolve_error(struct platform *p, const struct inbound *in, const struct game *g,
-                            enum resolve_error e, const char *word, const char *choices,
-                            bool private_answer);
-
-/* Handles a table command ("!illegal ..."), from in->channel. */
-void commands_table(struct dispatcher *d, struct platform *p, const struct inbound *in,
-                    const struct command *c);
-
-/* Handles a player's private command (trading, voting, hand). */
-void commands_private(struct dispatcher *d, struct platform *p, const struct inbound *in,
-                      const struct command *c);
+/* Finds the game and checks what x's command needs (command_table.c: where,
+ * who, which game), then runs its handler; answers the user when a check fails. */
+void commands_run(struct command_ctx *x);
 
 /* Answers a DM from a user in no game on p (lobbies included) with what the
  * bot is and how to play. Returns true when it did. */

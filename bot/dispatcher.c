@@ -122,112 +122,17 @@ void dispatch_game_drop(struct dispatcher *d, struct game *g)
         }
 }
 
-static bool is_over(const struct game *g)
+void cmd_reply(struct command_ctx *x, const char *key, const char *const *vars)
 {
-    return g->started && g->state.phase == IL_PHASE_OVER;
+    if (x->in)
+        dispatch_reply_key(x->p, x->in, x->private_answer, x->lang, key, vars);
+    else
+        dispatch_announce(x->g, key, vars); /* no input: the table asked, by the clock */
 }
 
-int dispatch_save(struct dispatcher *d, struct game *g, bool finished)
+bool cmd_resolve_player(struct command_ctx *x, const char *text, int *seat)
 {
-    /* Every change to a lobby is saved here: that is its activity. */
-    if (!g->started)
-        g->lobby_activity = dispatcher_now(d);
-    struct json_object *j = game_to_json(g);
-    if (!j) {
-        log_error("store", g->id, "out of memory serialising the game");
-        return -1;
-    }
-    const char *text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
-    char clock[32], counter[32];
-    snprintf(clock, sizeof clock, "%lld", (long long)d->vnow);
-    snprintf(counter, sizeof counter, "%llu", (unsigned long long)d->next_game);
-    int rc = -1;
-    uint64_t started = uv_hrtime();
-    if (store_begin(d->store) == 0) {
-        if (store_game_put(d->store, g->id, g->platform->ops->name, g->table, finished, text) ==
-                0 &&
-            store_meta_set(d->store, "next_game", counter) == 0 &&
-            (!d->virtual_time || store_meta_set(d->store, "clock", clock) == 0) &&
-            store_commit(d->store) == 0)
-            rc = 0;
-        else
-            store_rollback(d->store);
-    }
-    json_object_put(j);
-    metrics_observe(d->metrics, METRIC_STORE_COMMIT_SECONDS, g->platform->ops->name,
-                    (double)(uv_hrtime() - started) / 1e9);
-    if (rc < 0)
-        log_error("store", g->id, "could not save the game");
-    return rc;
-}
-
-/* Keeps the reminder bookkeeping in step with the rules' deadline. */
-static void track_deadline(struct dispatcher *d, struct game *g)
-{
-    int64_t dl = il_game_deadline(&g->state);
-    if (dl != g->tracked_deadline) {
-        g->tracked_deadline = dl;
-        g->phase_length = dl ? dl - dispatcher_now(d) : 0;
-        g->reminders_sent = 0;
-    }
-}
-
-int dispatch_commit(struct dispatcher *d, struct game *g, const struct game *before,
-                    const struct il_events *ev)
-{
-    struct emit_ctx ctx = {d, g};
-    track_deadline(d, g);
-    render_note(g, ev);
-    if (dispatch_save(d, g, is_over(g)) < 0) {
-        *g = *before;
-        return -1;
-    }
-    render_events(g, ev, dispatch_emit, &ctx);
-    if (is_over(g)) {
-        log_info("dispatch", g->id, "game over");
-        dispatch_game_drop(d, g);
-    }
-    timers_rearm(d);
-    return 0;
-}
-
-enum il_error dispatch_play(struct dispatcher *d, struct game *g, const struct il_action *a,
-                            struct platform *p, const struct inbound *in)
-{
-    struct game *before = malloc(sizeof *before);
-    struct il_events *ev = malloc(sizeof *ev);
-    enum il_error e = IL_ERR_COUNT;
-    if (!before || !ev) {
-        log_error("dispatch", g->id, "out of memory");
-        goto out;
-    }
-    *before = *g;
-    ev->n = 0;
-    e = il_game_apply(&g->state, a, dispatcher_now(d), &g->rng, ev);
-    if (e != IL_OK) {
-        if (in) {
-            char key[64];
-            snprintf(key, sizeof key, "error.%s", il_error_id(e));
-            dispatch_reply_key(p, in, true, g->language, key, NULL);
-        }
-        goto out;
-    }
-    if (ev->n == 0)
-        goto out;
-    if (dispatch_commit(d, g, before, ev) < 0) {
-        if (in)
-            dispatch_reply_key(p, in, true, g->language, "msg.store-failed", NULL);
-        e = IL_ERR_COUNT;
-    }
-out:
-    free(before);
-    free(ev);
-    return e;
-}
-
-bool dispatch_resolve_player(struct platform *p, const struct inbound *in, const struct game *g,
-                             const char *text, bool private_answer, int *seat)
-{
+    const struct game *g = x->g;
     const char *ids[IL_MAX_PLAYERS], *names[IL_MAX_PLAYERS];
     int map[IL_MAX_PLAYERS];
     unsigned n = 0;
@@ -247,15 +152,13 @@ bool dispatch_resolve_player(struct platform *p, const struct inbound *in, const
         return true;
     }
     const char *vars[] = {"word", text, "choices", choices, NULL};
-    dispatch_reply_key(
-        p, in, private_answer, g->language,
-        e == RESOLVE_AMBIGUOUS ? "resolve.ambiguous-player" : "resolve.unknown-player", vars);
+    cmd_reply(x, e == RESOLVE_AMBIGUOUS ? "resolve.ambiguous-player" : "resolve.unknown-player",
+              vars);
     return false;
 }
 
-void dispatch_resolve_error(struct platform *p, const struct inbound *in, const struct game *g,
-                            enum resolve_error e, const char *word, const char *choices,
-                            bool private_answer)
+void cmd_resolve_error(struct command_ctx *x, enum resolve_error e, const char *word,
+                       const char *choices)
 {
     static const char *const keys[] = {
         [RESOLVE_UNKNOWN] = "resolve.unknown-card",
@@ -264,10 +167,95 @@ void dispatch_resolve_error(struct platform *p, const struct inbound *in, const 
         [RESOLVE_BAD_COUNT] = "resolve.bad-count",
     };
     const char *vars[] = {"word", word, "choices", choices, NULL};
-    dispatch_reply_key(p, in, private_answer, g->language, keys[e], vars);
+    cmd_reply(x, keys[e], vars);
 }
 
 /* --- inputs -------------------------------------------------------------- */
+
+/* Finds the running game a private command is for; answers the user if none. */
+static struct game *private_game(struct command_ctx *x)
+{
+    struct dispatcher *d = x->d;
+    const struct inbound *in = x->in;
+    struct game *g = NULL;
+    if (in->channel) {
+        g = dispatch_game_at(d, x->p, in->channel);
+    } else if (x->c->game[0]) {
+        g = dispatch_game_by_id(d, x->p, x->c->game);
+        if (!g || game_seat_of(g, in->user) < 0) {
+            const char *vars[] = {"id", x->c->game, NULL};
+            cmd_reply(x, "msg.no-such-game", vars);
+            return NULL;
+        }
+    } else {
+        char list[1024];
+        size_t n = 0;
+        unsigned count = 0;
+        const char *example = NULL;
+        list[0] = '\0';
+        for (unsigned i = 0; i < d->ngames; i++) {
+            struct game *y = d->games[i];
+            if (y->platform != x->p || !y->started || game_seat_of(y, in->user) < 0)
+                continue;
+            g = y;
+            example = y->id;
+            count++;
+            int w =
+                snprintf(list + n, sizeof list - n, "%s%s (%s)", n ? ", " : "", y->id, y->table);
+            if (w > 0 && (size_t)w < sizeof list - n)
+                n += (size_t)w;
+        }
+        if (count > 1) {
+            const char *vars[] = {"games", list, "example", example, NULL};
+            cmd_reply(x, "msg.which-game", vars);
+            return NULL;
+        }
+    }
+    if (!g || game_seat_of(g, in->user) < 0) {
+        cmd_reply(x, "msg.not-in-game", NULL);
+        return NULL;
+    }
+    return g;
+}
+
+void commands_run(struct command_ctx *x)
+{
+    const struct command_def *def = command_def(x->c->type);
+    const struct inbound *in = x->in;
+    if (!(def->places & CMD_IN_PRIVATE) && !in->channel) {
+        /* A table command sent to the bot in private: say what works here. */
+        char help[DISPATCH_TEXT_MAX];
+        command_help(help, sizeof help, x->lang, false);
+        dispatch_reply(x->p, in, true, OUT_NOTICE, help);
+        return;
+    }
+    if (def->game != CMD_NO_GAME) {
+        if (def->places & CMD_IN_TABLE) {
+            x->g = dispatch_game_at(x->d, x->p, in->channel);
+            if (!x->g) {
+                cmd_reply(x, "msg.no-game", NULL);
+                return;
+            }
+        } else if (!(x->g = private_game(x))) {
+            return;
+        }
+        x->lang = x->g->language;
+        x->seat = game_seat_of(x->g, in->user);
+    }
+    if (def->who == CMD_HOST && !in->moderator && strcmp(x->g->host, in->user) != 0) {
+        cmd_reply(x, "msg.not-moderator", NULL);
+        return;
+    }
+    if (def->game == CMD_RUNNING && !x->g->started) {
+        cmd_reply(x, "msg.not-started", NULL);
+        return;
+    }
+    if (def->who == CMD_PLAYER && (x->seat < 0 || !x->g->state.players[x->seat].active)) {
+        cmd_reply(x, "msg.not-player", NULL);
+        return;
+    }
+    def->run(x);
+}
 
 /* A reaction on a drop message is a grab; any other reaction means nothing. */
 static void on_reaction(struct dispatcher *d, struct platform *p, const struct inbound *in)
@@ -286,7 +274,7 @@ static void on_reaction(struct dispatcher *d, struct platform *p, const struct i
     /* Late, early and second grabs by reaction are ignored without a word:
      * the drop message itself shows what is left. */
     struct il_action a = {.type = IL_ACT_GRAB, .player = (int8_t)seat, .resource = (uint8_t)res};
-    dispatch_play(d, g, &a, p, NULL);
+    pipeline_play(d, g, &a, NULL);
 }
 
 static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
@@ -318,24 +306,22 @@ static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
     enum command_error e = command_parse(in->text, in_table, &c);
     if (c.type == CMD_NONE && e == CMD_OK)
         return 0;
-    bool private_cmd = c.type >= CMD_HAND;
+    const struct command_def *def = command_def(c.type);
+    struct command_ctx x = {.d = d, .p = p, .in = in, .c = &c, .seat = -1, .lang = lang};
+    /* Private commands are answered in private, even their mistakes. */
+    x.private_answer = (c.type != CMD_NONE && !(def->places & CMD_IN_TABLE)) || !in->channel;
     if (e != CMD_OK) {
-        char key[32];
-        const char *usage = catalog_text(lang, command_usage_key(c.type));
-        const char *vars[] = {"usage", usage ? usage : "", "help",
-                              catalog_text(lang, in->channel ? "msg.help-table" : "msg.help-dm"),
-                              NULL};
+        char key[32], usage[512], help[DISPATCH_TEXT_MAX];
+        usage[0] = '\0';
+        if (c.type != CMD_NONE)
+            command_usage(usage, sizeof usage, lang, c.type);
+        command_help(help, sizeof help, lang, in->channel != NULL);
+        const char *vars[] = {"usage", usage, "help", help, NULL};
         snprintf(key, sizeof key, "parse.%s", command_error_id(e));
-        dispatch_reply_key(p, in, private_cmd || !in->channel, lang, key, vars);
+        cmd_reply(&x, key, vars);
         return -1;
     }
-    if (private_cmd) {
-        commands_private(d, p, in, &c);
-    } else if (!in->channel) {
-        dispatch_reply_key(p, in, true, lang, "msg.help-dm", NULL);
-    } else {
-        commands_table(d, p, in, &c);
-    }
+    commands_run(&x);
     return 0;
 }
 

@@ -74,6 +74,10 @@ struct game {
 
     /* Lobby start in progress: DM probes still unanswered. Not stored. */
     unsigned probes_pending;
+
+    /* Closed without a game (ended by the host, or idle): stored as finished,
+     * then dropped. Not stored otherwise. */
+    bool closed;
 };
 
 /* Returns the seat of user, or -1. */

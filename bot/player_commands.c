@@ -10,58 +10,10 @@
 #include "dispatch.h"
 #include "render.h"
 
-/* Finds the running game a private command is for; answers the user if none. */
-static struct game *private_game(struct dispatcher *d, struct platform *p, const struct inbound *in,
-                                 const struct command *c)
+void cmd_offers(struct command_ctx *x)
 {
-    const char *lang = d->config->language;
-    struct game *g = NULL;
-    if (in->channel) {
-        g = dispatch_game_at(d, p, in->channel);
-    } else if (c->game[0]) {
-        g = dispatch_game_by_id(d, p, c->game);
-        if (!g || game_seat_of(g, in->user) < 0) {
-            const char *vars[] = {"id", c->game, NULL};
-            dispatch_reply_key(p, in, true, lang, "msg.no-such-game", vars);
-            return NULL;
-        }
-    } else {
-        char list[1024];
-        size_t n = 0;
-        unsigned count = 0;
-        const char *example = NULL;
-        list[0] = '\0';
-        for (unsigned i = 0; i < d->ngames; i++) {
-            struct game *x = d->games[i];
-            if (x->platform != p || !x->started || game_seat_of(x, in->user) < 0)
-                continue;
-            g = x;
-            example = x->id;
-            count++;
-            int w =
-                snprintf(list + n, sizeof list - n, "%s%s (%s)", n ? ", " : "", x->id, x->table);
-            if (w > 0 && (size_t)w < sizeof list - n)
-                n += (size_t)w;
-        }
-        if (count > 1) {
-            const char *vars[] = {"games", list, "example", example, NULL};
-            dispatch_reply_key(p, in, true, lang, "msg.which-game", vars);
-            return NULL;
-        }
-    }
-    if (!g || game_seat_of(g, in->user) < 0) {
-        dispatch_reply_key(p, in, true, lang, "msg.not-in-game", NULL);
-        return NULL;
-    }
-    if (!g->started) {
-        dispatch_reply_key(p, in, true, g->language, "msg.not-started", NULL);
-        return NULL;
-    }
-    return g;
-}
-
-static void cmd_offers(struct platform *p, const struct inbound *in, const struct game *g, int seat)
-{
+    const struct game *g = x->g;
+    int seat = x->seat;
     char list[DISPATCH_TEXT_MAX], line[1024], give[256], ask[256], id[16];
     size_t n = 0;
     list[0] = '\0';
@@ -84,32 +36,77 @@ static void cmd_offers(struct platform *p, const struct inbound *in, const struc
             n += (size_t)w;
     }
     if (!n) {
-        dispatch_reply_key(p, in, true, g->language, "msg.no-offers", NULL);
+        cmd_reply(x, "msg.no-offers", NULL);
         return;
     }
     const char *vars[] = {"list", list, NULL};
-    dispatch_reply_key(p, in, true, g->language, "msg.offers", vars);
+    cmd_reply(x, "msg.offers", vars);
 }
 
-static void cmd_offer(struct dispatcher *d, struct platform *p, const struct inbound *in,
-                      struct game *g, int seat, const struct command *c)
+void cmd_offer(struct command_ctx *x)
 {
-    struct il_action a = {.type = IL_ACT_OFFER, .player = (int8_t)seat};
+    const struct game *g = x->g;
+    struct il_action a = {.type = IL_ACT_OFFER, .player = (int8_t)x->seat};
     char word[COMMAND_ARG_MAX], choices[512];
     int target;
-    if (!dispatch_resolve_player(p, in, g, c->arg, true, &target))
+    if (!cmd_resolve_player(x, x->c->arg, &target))
         return;
     a.target = (int8_t)target;
-    enum resolve_error e = command_parse_cards(c->arg2, g->state.in_play, g->language, &a.give,
+    enum resolve_error e = command_parse_cards(x->c->arg2, g->state.in_play, g->language, &a.give,
                                                word, sizeof word, choices, sizeof choices);
     if (e == RESOLVE_OK)
-        e = command_parse_cards(c->arg3, g->state.in_play, g->language, &a.ask, word, sizeof word,
-                                choices, sizeof choices);
+        e = command_parse_cards(x->c->arg3, g->state.in_play, g->language, &a.ask, word,
+                                sizeof word, choices, sizeof choices);
     if (e != RESOLVE_OK) {
-        dispatch_resolve_error(p, in, g, e, word, choices, true);
+        cmd_resolve_error(x, e, word, choices);
         return;
     }
-    dispatch_play(d, g, &a, p, in);
+    pipeline_play(x->d, x->g, &a, x);
+}
+
+void cmd_grab(struct command_ctx *x)
+{
+    char choices[512];
+    int res;
+    enum resolve_error e = command_parse_resource(x->c->arg, x->g->state.in_play, x->lang, &res,
+                                                  choices, sizeof choices);
+    if (e != RESOLVE_OK) {
+        cmd_resolve_error(x, e, x->c->arg, choices);
+        return;
+    }
+    struct il_action a = {.type = IL_ACT_GRAB, .player = (int8_t)x->seat, .resource = (uint8_t)res};
+    pipeline_play(x->d, x->g, &a, x);
+}
+
+void cmd_hand(struct command_ctx *x)
+{
+    struct emit_ctx ctx = {x->d, x->g};
+    render_hand(x->g, (unsigned)x->seat, true, dispatch_emit, &ctx);
+}
+
+/* accept, decline, cancel: an answer to an offer, by its number. */
+void cmd_answer(struct command_ctx *x)
+{
+    struct il_action a = {.player = (int8_t)x->seat, .offer_id = (uint32_t)x->c->number};
+    a.type = x->c->type == CMD_ACCEPT    ? IL_ACT_ACCEPT
+             : x->c->type == CMD_DECLINE ? IL_ACT_DECLINE
+                                         : IL_ACT_CANCEL;
+    pipeline_play(x->d, x->g, &a, x);
+}
+
+/* vote, abstain: on the case being judged. */
+void cmd_vote(struct command_ctx *x)
+{
+    struct il_action a = {
+        .type = IL_ACT_ABSTAIN, .player = (int8_t)x->seat, .number = x->g->state.case_index};
+    if (x->c->type == CMD_VOTE) {
+        int target;
+        if (!cmd_resolve_player(x, x->c->arg, &target))
+            return;
+        a.type = IL_ACT_VOTE;
+        a.target = (int8_t)target;
+    }
+    pipeline_play(x->d, x->g, &a, x);
 }
 
 bool commands_stranger(struct dispatcher *d, struct platform *p, const struct inbound *in)
@@ -121,60 +118,4 @@ bool commands_stranger(struct dispatcher *d, struct platform *p, const struct in
      * the bot is and how to start. */
     dispatch_reply_key(p, in, true, d->config->language, "msg.help-stranger", NULL);
     return true;
-}
-
-void commands_private(struct dispatcher *d, struct platform *p, const struct inbound *in,
-                      const struct command *c)
-{
-    if (c->type == CMD_DM_HELP) {
-        dispatch_reply_key(p, in, true, d->config->language, "msg.help-dm", NULL);
-        return;
-    }
-    struct game *g = private_game(d, p, in, c);
-    if (!g)
-        return;
-    int seat = game_seat_of(g, in->user);
-    if (!g->state.players[seat].active) {
-        dispatch_reply_key(p, in, true, g->language, "msg.not-player", NULL);
-        return;
-    }
-    struct il_action a = {.player = (int8_t)seat, .offer_id = (uint32_t)c->number};
-    switch (c->type) {
-    case CMD_HAND: {
-        struct emit_ctx ctx = {d, g};
-        render_hand(g, (unsigned)seat, true, dispatch_emit, &ctx);
-        return;
-    }
-    case CMD_OFFERS:
-        cmd_offers(p, in, g, seat);
-        return;
-    case CMD_OFFER:
-        cmd_offer(d, p, in, g, seat, c);
-        return;
-    case CMD_VOTE: {
-        int target;
-        if (!dispatch_resolve_player(p, in, g, c->arg, true, &target))
-            return;
-        a.type = IL_ACT_VOTE;
-        a.target = (int8_t)target;
-        a.number = g->state.case_index;
-        break;
-    }
-    case CMD_ACCEPT:
-        a.type = IL_ACT_ACCEPT;
-        break;
-    case CMD_DECLINE:
-        a.type = IL_ACT_DECLINE;
-        break;
-    case CMD_CANCEL:
-        a.type = IL_ACT_CANCEL;
-        break;
-    case CMD_ABSTAIN:
-        a.type = IL_ACT_ABSTAIN;
-        a.number = g->state.case_index;
-        break;
-    default:
-        return;
-    }
-    dispatch_play(d, g, &a, p, in);
 }

@@ -59,28 +59,22 @@ static int64_t next_due(const struct dispatcher *d)
     return best;
 }
 
-/* Closes an idle lobby: stored as finished, then told. Returns true once it
- * is gone (freed). */
-static bool expire_lobby(struct dispatcher *d, struct game *g)
-{
-    struct game copy = *g;
-    char idle[64];
-    render_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
-    const char *vars[] = {"id", copy.id, "idle", idle, NULL};
-    if (dispatch_save(d, g, true) < 0)
-        return false; /* the failed save counted as activity: next try one idle time on */
-    log_info("dispatch", copy.id, "lobby closed, idle for %s", idle);
-    dispatch_game_drop(d, g);
-    dispatch_announce(&copy, "msg.lobby-expired", vars);
-    return true;
-}
-
 /* Handles one game's reminders and deadline at `now`. Returns true when the
  * game was finished (and freed). */
 static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
 {
-    if (!g->started)
-        return now >= lobby_due(d, g) && expire_lobby(d, g);
+    unsigned before = d->ngames;
+    if (!g->started) {
+        if (now < lobby_due(d, g))
+            return false;
+        struct change c = {.type = CHANGE_LOBBY,
+                           .lobby = {.type = LOBBY_CLOSE, .why = "msg.lobby-expired"}};
+        /* A failed close is retried one idle time on: the failed save touched
+         * nothing, so push the activity by hand. */
+        if (pipeline_run(d, g, &c, NULL) < 0)
+            g->lobby_activity = now;
+        return d->ngames < before;
+    }
     int64_t dl = il_game_deadline(&g->state);
     static const struct {
         int64_t lead;
@@ -91,18 +85,18 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
     for (unsigned i = 0; i < 2 && dl; i++) {
         if (!wants_reminder(g, reminders[i].lead, reminders[i].bit) || now < dl - reminders[i].lead)
             continue;
-        g->reminders_sent |= reminders[i].bit;
         /* A reminder caught up late (after a restart) would say the wrong time. */
-        if (dl - now > reminders[i].lead / 2) {
-            if (dispatch_save(d, g, false) == 0)
-                dispatch_announce(g, reminders[i].key, NULL);
-        }
+        struct change c = {.type = CHANGE_REMINDER,
+                           .reminder = reminders[i].bit,
+                           .reminder_key =
+                               dl - now > reminders[i].lead / 2 ? reminders[i].key : NULL};
+        if (pipeline_run(d, g, &c, NULL) < 0)
+            g->reminders_sent |= reminders[i].bit; /* not stored: do not try again and again */
     }
     if (!dl || now < dl)
         return false;
-    unsigned before = d->ngames;
     struct il_action tick = {.type = IL_ACT_TICK, .player = IL_GM};
-    dispatch_play(d, g, &tick, NULL, NULL);
+    pipeline_play(d, g, &tick, NULL);
     return d->ngames < before;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/command.h"
 #include "bot/log.h"
 #include "internal.h"
 
@@ -170,62 +171,46 @@ void dc_ix_sweep(struct dc *dc)
 
 /* ---- canonical text from a slash command ---- */
 
-static const char *const table_subs[] = {"new",   "join", "leave", "start",  "status",
-                                         "rules", "grab", "pause", "resume", "extend",
-                                         "next",  "kick", "end",   "set",    NULL};
-
-static bool is_table_sub(const char *name)
+/* The command of the table called `name`, or NULL. */
+static const struct command_def *find_command(const char *name)
 {
-    for (int i = 0; table_subs[i]; i++)
-        if (strcmp(table_subs[i], name) == 0)
-            return true;
-    return false;
+    for (unsigned t = CMD_NONE + 1; t < CMD_COUNT; t++)
+        if (strcmp(command_def((enum command_type)t)->word, name) == 0)
+            return command_def((enum command_type)t);
+    return NULL;
 }
 
 /* Appends the value of option name (a string or an integer) to b. */
-static void append_value(struct dbuf *b, struct json_object *opts, const char *name)
+static void append_value(struct dbuf *b, struct json_object *opts, const struct command_option *o)
 {
     for (size_t i = 0; i < dj_len(opts); i++) {
-        struct json_object *o = dj_at(opts, i);
-        const char *n = dj_str(o, "name");
-        struct json_object *v = dj_get(o, "value");
-        if (n && v && strcmp(n, name) == 0 &&
+        struct json_object *given = dj_at(opts, i);
+        const char *n = dj_str(given, "name");
+        struct json_object *v = dj_get(given, "value");
+        if (n && v && strcmp(n, o->name) == 0 &&
             (json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int))) {
+            if (o->before)
+                dbuf_printf(b, " %s", o->before);
             dbuf_printf(b, " %s", json_object_get_string(v));
             return;
         }
     }
 }
 
-static char *slash_text(struct json_object *data, bool in_guild)
+/* The command text of a slash command: its word after "!illegal" for a table
+ * command, alone for a private one, then its options in the table's order. */
+static char *slash_text(struct json_object *data)
 {
     struct json_object *sub = dj_at(dj_arr(data, "options"), 0);
     const char *name = dj_str(sub, "name");
-    if (!name)
+    const struct command_def *def = name ? find_command(name) : NULL;
+    if (!def)
         return NULL;
     struct json_object *args = dj_arr(sub, "options");
     struct dbuf b = {0};
-    if (strcmp(name, "help") == 0) {
-        dbuf_printf(&b, "%s", in_guild ? "!illegal help" : "help");
-    } else if (is_table_sub(name)) {
-        dbuf_printf(&b, "!illegal %s", name);
-        append_value(&b, args, "variant");
-        append_value(&b, args, "resource");
-        append_value(&b, args, "minutes");
-        append_value(&b, args, "player");
-        append_value(&b, args, "key");
-        append_value(&b, args, "value");
-    } else if (strcmp(name, "offer") == 0) {
-        dbuf_printf(&b, "offer");
-        append_value(&b, args, "player");
-        append_value(&b, args, "give");
-        dbuf_printf(&b, " for");
-        append_value(&b, args, "ask");
-    } else {
-        dbuf_printf(&b, "%s", name);
-        append_value(&b, args, "id");
-        append_value(&b, args, "player");
-    }
+    dbuf_printf(&b, "%s%s", def->places & CMD_IN_TABLE ? "!illegal " : "", def->word);
+    for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++)
+        append_value(&b, args, &def->options[i]);
     return b.data;
 }
 
@@ -476,7 +461,7 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     }
     char *text = NULL;
     if (type == IX_COMMAND) {
-        text = slash_text(data, guild != NULL);
+        text = slash_text(data);
     } else if (type == IX_COMPONENT) {
         const char *cid = dj_str(data, "custom_id");
         if (cid && strncmp(cid, "il:", 3) == 0)
@@ -524,80 +509,39 @@ static struct json_object *option(int type, const char *name, const char *desc, 
     return o;
 }
 
-static struct json_object *sub(struct json_object *subs, const char *name, const char *desc)
-{
-    struct json_object *s = option(OPT_SUB, name, desc, false, false);
-    json_object_array_add(subs, s);
-    return s;
-}
-
-static void arg(struct json_object *s, struct json_object *o)
-{
-    struct json_object *opts = dj_get(s, "options");
-    if (!opts) {
-        opts = json_object_new_array();
-        json_object_object_add(s, "options", opts);
-    }
-    json_object_array_add(opts, o);
-}
-
 struct json_object *dc_commands_json(const struct dc *dc)
 {
     struct json_object *subs = json_object_new_array();
-    struct json_object *s = sub(subs, "new", dc_word(dc, "slash.new"));
-    struct json_object *v =
-        option(OPT_STRING, "variant", dc_word(dc, "slash.option.variant"), false, false);
-    struct json_object *choices = json_object_new_array();
-    const char *variants[] = {"standard", "advanced", "casual"};
-    for (int i = 0; i < 3; i++) {
-        struct json_object *c = json_object_new_object();
-        json_object_object_add(c, "name", json_object_new_string(variants[i]));
-        json_object_object_add(c, "value", json_object_new_string(variants[i]));
-        json_object_array_add(choices, c);
+    for (unsigned t = CMD_NONE + 1; t < CMD_COUNT; t++) {
+        const struct command_def *def = command_def((enum command_type)t);
+        struct json_object *s = option(OPT_SUB, def->word, dc_word(dc, def->summary), false, false);
+        struct json_object *opts = NULL;
+        for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++) {
+            const struct command_option *o = &def->options[i];
+            struct json_object *j = option(o->integer ? OPT_INTEGER : OPT_STRING, o->name,
+                                           dc_word(dc, o->summary), o->required, o->autocomplete);
+            if (o->max > 0) {
+                json_object_object_add(j, "min_value", json_object_new_int(o->min));
+                json_object_object_add(j, "max_value", json_object_new_int(o->max));
+            }
+            if (o->values) {
+                struct json_object *choices = json_object_new_array();
+                for (const char *const *v = o->values; *v; v++) {
+                    struct json_object *c = json_object_new_object();
+                    json_object_object_add(c, "name", json_object_new_string(*v));
+                    json_object_object_add(c, "value", json_object_new_string(*v));
+                    json_object_array_add(choices, c);
+                }
+                json_object_object_add(j, "choices", choices);
+            }
+            if (!opts)
+                opts = json_object_new_array();
+            json_object_array_add(opts, j);
+        }
+        if (opts)
+            json_object_object_add(s, "options", opts);
+        json_object_array_add(subs, s);
     }
-    json_object_object_add(v, "choices", choices);
-    arg(s, v);
-    sub(subs, "join", dc_word(dc, "slash.join"));
-    sub(subs, "leave", dc_word(dc, "slash.leave"));
-    sub(subs, "start", dc_word(dc, "slash.start"));
-    sub(subs, "status", dc_word(dc, "slash.status"));
-    sub(subs, "rules", dc_word(dc, "slash.rules"));
-    sub(subs, "help", dc_word(dc, "slash.help"));
-    s = sub(subs, "grab", dc_word(dc, "slash.grab"));
-    arg(s, option(OPT_STRING, "resource", dc_word(dc, "slash.option.resource"), true, true));
-    sub(subs, "pause", dc_word(dc, "slash.pause"));
-    sub(subs, "resume", dc_word(dc, "slash.resume"));
-    s = sub(subs, "extend", dc_word(dc, "slash.extend"));
-    struct json_object *mins =
-        option(OPT_INTEGER, "minutes", dc_word(dc, "slash.option.minutes"), true, false);
-    json_object_object_add(mins, "min_value", json_object_new_int(1));
-    json_object_object_add(mins, "max_value", json_object_new_int(60));
-    arg(s, mins);
-    sub(subs, "next", dc_word(dc, "slash.next"));
-    s = sub(subs, "kick", dc_word(dc, "slash.kick"));
-    arg(s, option(OPT_STRING, "player", dc_word(dc, "slash.option.player"), true, true));
-    sub(subs, "end", dc_word(dc, "slash.end"));
-    s = sub(subs, "set", dc_word(dc, "slash.set"));
-    arg(s, option(OPT_STRING, "key", dc_word(dc, "slash.option.key"), true, false));
-    arg(s, option(OPT_STRING, "value", dc_word(dc, "slash.option.value"), true, false));
-    sub(subs, "hand", dc_word(dc, "slash.hand"));
-    sub(subs, "offers", dc_word(dc, "slash.offers"));
-    s = sub(subs, "offer", dc_word(dc, "slash.offer"));
-    arg(s, option(OPT_STRING, "player", dc_word(dc, "slash.option.player"), true, true));
-    arg(s, option(OPT_STRING, "give", dc_word(dc, "slash.option.give"), true, true));
-    arg(s, option(OPT_STRING, "ask", dc_word(dc, "slash.option.ask"), true, true));
-    const char *idsubs[][2] = {
-        {"accept", "slash.accept"}, {"decline", "slash.decline"}, {"cancel", "slash.cancel"}};
-    for (int i = 0; i < 3; i++) {
-        s = sub(subs, idsubs[i][0], dc_word(dc, idsubs[i][1]));
-        struct json_object *id =
-            option(OPT_INTEGER, "id", dc_word(dc, "slash.option.id"), true, false);
-        json_object_object_add(id, "min_value", json_object_new_int(1));
-        arg(s, id);
-    }
-    s = sub(subs, "vote", dc_word(dc, "slash.vote"));
-    arg(s, option(OPT_STRING, "player", dc_word(dc, "slash.option.player"), true, true));
-    sub(subs, "abstain", dc_word(dc, "slash.abstain"));
 
     struct json_object *cmd = json_object_new_object();
     json_object_object_add(cmd, "name", json_object_new_string("illegal"));

@@ -1,0 +1,102 @@
+/*
+ * lobby.h - a game before its start, as a state machine like the rules.
+ *
+ *     (game, lobby action, now) -> (game', lobby events)
+ *
+ * A lobby is the part of struct game that exists before the rules do: its
+ * table, host, seats and settings. lobby_apply() is its one way to change:
+ * no I/O, no clock, no globals. It either changes the game and reports what
+ * happened in events, or leaves it untouched and returns why not. The start
+ * hands the seats to the rules (il_game_setup), whose events come back in
+ * the same result.
+ *
+ * Invariants (checked by the tests in tests/unit/test_lobby.c):
+ *   L1. A refused action leaves the game byte for byte as it was.
+ *   L2. Seats hold distinct users; at most IL_MAX_PLAYERS of them.
+ *   L3. Once started, seats never change here: the rules remove players.
+ *   L4. A closed lobby accepts nothing more.
+ */
+#ifndef BOT_LOBBY_H
+#define BOT_LOBBY_H
+
+#include <stdint.h>
+
+#include "game.h"
+
+struct config;
+
+enum lobby_action_type {
+    LOBBY_JOIN,  /* user (name) takes the next seat */
+    LOBBY_LEAVE, /* seat leaves, before the start */
+    LOBBY_SET,   /* key = value: a setting of the lobby (or of the rules, once started) */
+    LOBBY_START, /* the rules begin with the seats as they are */
+    LOBBY_CLOSE, /* the lobby ends without a game (by the host, or idle) */
+};
+
+struct lobby_action {
+    enum lobby_action_type type;
+    const char *user, *name; /* JOIN */
+    unsigned seat;           /* LEAVE */
+    const char *key, *value; /* SET */
+    const char *why;         /* CLOSE: the catalog key of the table's notice */
+    const char *by;          /* CLOSE: who closed it, or NULL */
+};
+
+enum lobby_event_type {
+    LOBBY_EV_JOINED, /* seat joined */
+    LOBBY_EV_LEFT,   /* a seat left; the seats after it moved up */
+    LOBBY_EV_SET, /* key is now shown_value; lobby_changed says whether the lobby message shows it
+                   */
+    LOBBY_EV_STARTED, /* the rules began: their events are in `rules` */
+    LOBBY_EV_CLOSED,  /* the lobby is over */
+};
+
+/* What one action did; `rules` holds the rules' events of a start. */
+struct lobby_events {
+    unsigned n;
+    enum lobby_event_type v[4];
+    unsigned seat;
+    const char *key; /* SET: the setting, as the user wrote it */
+    char shown_value[64];
+    const char *set_reply; /* SET: the catalog key of the answer */
+    bool lobby_changed;    /* the lobby message must be shown again */
+    bool play_rules;       /* SET on a started game: play *rules_action instead */
+    struct il_events rules;
+};
+
+/* Why a lobby action was refused; each has a catalog key "msg.<id>". */
+enum lobby_error {
+    LOBBY_OK,
+    LOBBY_ERR_STARTED,    /* the game has started */
+    LOBBY_ERR_JOINED,     /* the user already has a seat */
+    LOBBY_ERR_FULL,       /* every seat is taken */
+    LOBBY_ERR_TOO_LONG,   /* a user id or name does not fit */
+    LOBBY_ERR_NAME_IS_ID, /* the display name would pass for a seated user's id */
+    LOBBY_ERR_TOO_FEW,    /* fewer seats than the rules need */
+    LOBBY_ERR_BAD_KEY,    /* no setting by that name */
+    LOBBY_ERR_BAD_VALUE,  /* not a value of that setting */
+    LOBBY_ERR_LOBBY_ONLY, /* that setting is fixed once the game has started */
+    LOBBY_ERR_RULES,      /* the rules refused; `rules_error` says why */
+    LOBBY_ERR_CLOSED,     /* the lobby is closed */
+};
+
+/*
+ * Applies a to g at `now`. On LOBBY_OK, g has changed and ev says how; on an
+ * error g is unchanged (L1). A SET on a started game that the rules handle
+ * (a timer) is not applied here: it returns LOBBY_OK with no event,
+ * ev->play_rules set and *rules_action filled in, for the caller to play
+ * through the rules. LOBBY_ERR_RULES leaves the
+ * rules' reason in *rules_error.
+ */
+enum lobby_error lobby_apply(struct game *g, const struct lobby_action *a, const struct config *cfg,
+                             int64_t now, struct lobby_events *ev, struct il_action *rules_action,
+                             enum il_error *rules_error);
+
+/* The catalog key of a lobby error ("msg.table-full"). */
+const char *lobby_error_key(enum lobby_error e);
+
+/* The rules settings of variant v, with the timers of the daemon's
+ * configuration (a casual session has its own length). */
+void lobby_defaults(struct il_config *out, enum il_variant v, const struct config *cfg);
+
+#endif

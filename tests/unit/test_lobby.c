@@ -1,0 +1,168 @@
+/*
+ * test_lobby.c - the lobby state machine and its invariants (bot/lobby.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bot/config.h"
+#include "bot/lobby.h"
+
+static struct config cfg;
+
+static void new_lobby(struct game *g)
+{
+    memset(g, 0, sizeof *g);
+    strcpy(g->id, "g1");
+    strcpy(g->table, "t1");
+    strcpy(g->host, "h");
+    strcpy(g->language, "en");
+    lobby_defaults(&g->config, IL_VARIANT_STANDARD, &cfg);
+    rng_seed(&g->rng, 7);
+}
+
+/* Applies a, checking L1: a refusal changes nothing. */
+static enum lobby_error apply(struct game *g, const struct lobby_action *a, struct lobby_events *ev,
+                              struct il_action *rules)
+{
+    static struct game before;
+    enum il_error why = IL_OK;
+    before = *g;
+    enum lobby_error e = lobby_apply(g, a, &cfg, 1000, ev, rules, &why);
+    if (e != LOBBY_OK)
+        assert_memory_equal(&before, g, sizeof before);
+    return e;
+}
+
+static void join(struct game *g, const char *user, enum lobby_error want)
+{
+    struct lobby_events ev;
+    struct il_action rules;
+    struct lobby_action a = {.type = LOBBY_JOIN, .user = user, .name = user};
+    assert_int_equal(apply(g, &a, &ev, &rules), want);
+    if (want == LOBBY_OK) {
+        assert_int_equal(ev.n, 1);
+        assert_int_equal(ev.v[0], LOBBY_EV_JOINED);
+        assert_true(ev.lobby_changed);
+    }
+}
+
+static void test_join_and_leave(void **state)
+{
+    (void)state;
+    static struct game g;
+    new_lobby(&g);
+    join(&g, "a", LOBBY_OK);
+    join(&g, "a", LOBBY_ERR_JOINED); /* L2: distinct users */
+    char user[8];
+    for (int i = 1; i < IL_MAX_PLAYERS; i++) {
+        snprintf(user, sizeof user, "u%d", i);
+        join(&g, user, LOBBY_OK);
+    }
+    join(&g, "late", LOBBY_ERR_FULL); /* L2: at most IL_MAX_PLAYERS */
+    struct lobby_events ev;
+    struct il_action rules;
+    struct lobby_action leave = {.type = LOBBY_LEAVE, .seat = 0};
+    assert_int_equal(apply(&g, &leave, &ev, &rules), LOBBY_OK);
+    assert_int_equal(g.nseats, IL_MAX_PLAYERS - 1);
+    assert_string_equal(g.seats[0].user, "u1"); /* the seats after it moved up */
+    leave.seat = 99;
+    assert_int_equal(apply(&g, &leave, &ev, &rules), LOBBY_ERR_CLOSED);
+    /* A name that passes for a seated user's id is refused. */
+    struct lobby_action fake = {.type = LOBBY_JOIN, .user = "x", .name = "u2"};
+    assert_int_equal(apply(&g, &fake, &ev, &rules), LOBBY_ERR_NAME_IS_ID);
+}
+
+static void test_settings(void **state)
+{
+    (void)state;
+    static struct game g;
+    struct lobby_events ev;
+    struct il_action rules;
+    new_lobby(&g);
+    struct lobby_action set = {.type = LOBBY_SET, .key = "session", .value = "3m"};
+    assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_OK);
+    assert_int_equal(g.config.timer_ms[IL_TIMER_SESSION], 180000);
+    assert_string_equal(ev.shown_value, "3 min");
+    set.value = "soon";
+    assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_ERR_BAD_VALUE);
+    set.key = "colour";
+    assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_ERR_BAD_KEY);
+    set = (struct lobby_action){.type = LOBBY_SET, .key = "variant", .value = "casual"};
+    assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_OK);
+    assert_int_equal(g.config.variant, IL_VARIANT_CASUAL);
+    assert_true(ev.lobby_changed);
+    set = (struct lobby_action){.type = LOBBY_SET, .key = "resources", .value = "guns, guns"};
+    assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_ERR_BAD_VALUE);
+    set.value = "random";
+    assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_OK);
+    set = (struct lobby_action){.type = LOBBY_SET, .key = "ballots", .value = "poll"};
+    assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_OK);
+    assert_true(g.poll_ballots);
+    assert_string_equal(ev.set_reply, "msg.ballots-poll");
+}
+
+static void test_start_and_after(void **state)
+{
+    (void)state;
+    static struct game g;
+    struct lobby_events ev;
+    struct il_action rules;
+    new_lobby(&g);
+    struct lobby_action start = {.type = LOBBY_START};
+    join(&g, "a", LOBBY_OK);
+    assert_int_equal(apply(&g, &start, &ev, &rules), LOBBY_ERR_TOO_FEW);
+    join(&g, "b", LOBBY_OK);
+    join(&g, "c", LOBBY_OK);
+    join(&g, "d", LOBBY_OK);
+    assert_int_equal(apply(&g, &start, &ev, &rules), LOBBY_OK);
+    assert_true(g.started);
+    assert_int_equal(ev.v[0], LOBBY_EV_STARTED);
+    assert_true(ev.rules.n > 0);
+    assert_int_equal(g.state.nplayers, 4);
+    /* L3: seats are the rules' business now. */
+    join(&g, "e", LOBBY_ERR_STARTED);
+    struct lobby_action leave = {.type = LOBBY_LEAVE, .seat = 0};
+    assert_int_equal(apply(&g, &leave, &ev, &rules), LOBBY_ERR_STARTED);
+    assert_int_equal(apply(&g, &start, &ev, &rules), LOBBY_ERR_STARTED);
+    /* A timer of a running game is the rules' to change. */
+    struct lobby_action set = {.type = LOBBY_SET, .key = "vote", .value = "90"};
+    assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_OK);
+    assert_true(ev.play_rules);
+    assert_int_equal(ev.n, 0);
+    assert_int_equal(rules.type, IL_ACT_SET_TIMER);
+    assert_int_equal(rules.ms, 90000);
+    set.key = "variant";
+    assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_ERR_LOBBY_ONLY);
+}
+
+static void test_close(void **state)
+{
+    (void)state;
+    static struct game g;
+    struct lobby_events ev;
+    struct il_action rules;
+    new_lobby(&g);
+    struct lobby_action close = {.type = LOBBY_CLOSE, .why = "msg.ended"};
+    assert_int_equal(apply(&g, &close, &ev, &rules), LOBBY_OK);
+    assert_true(g.closed);
+    join(&g, "a", LOBBY_ERR_CLOSED); /* L4 */
+}
+
+int main(void)
+{
+    if (config_init(&cfg) < 0)
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_join_and_leave),
+        cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_start_and_after),
+        cmocka_unit_test(test_close),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    config_free(&cfg);
+    return rc;
+}
