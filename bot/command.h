@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/illegal/illegal.h"
+#include "core/rules.h"
 
 /* Every command, in the order of the table (bot/command_table.c). */
 enum command_type {
@@ -109,7 +109,7 @@ struct command_def {
 /* The entry of command t (CMD_NEW .. CMD_COUNT-1). */
 const struct command_def *command_def(enum command_type t);
 
-#define COMMAND_ARG_MAX 256
+#define COMMAND_ARG_MAX RULES_TEXT_MAX
 
 /*
  * A parsed line. Text arguments are copied into the struct (truncated lines
@@ -151,30 +151,6 @@ void command_usage(char *out, size_t len, const char *lang, enum command_type t)
 
 /* Writes the help of the table's commands (`table`) or of the private ones. */
 void command_help(char *out, size_t len, const char *lang, bool table);
-
-/* Why a card list or a name did not resolve. */
-enum resolve_error {
-    RESOLVE_OK,
-    RESOLVE_UNKNOWN,      /* no card or player by that name: `choices` lists them */
-    RESOLVE_AMBIGUOUS,    /* several match: `choices` lists them */
-    RESOLVE_NOT_TRADABLE, /* a role or suspect card was named */
-    RESOLVE_BAD_COUNT,    /* a count of 0, over 99, or a count with no card */
-};
-
-/*
- * Parses a card list such as "2 guns 1 alcohol", "guns, luxury cars" or
- * "nothing", matching names loosely (case, singular or plural, unambiguous
- * prefixes) against the resources in `in_play` (bit mask). `lang` picks the
- * display names. On RESOLVE_UNKNOWN/AMBIGUOUS, `word` receives the word that
- * failed and `choices` a comma-separated list of candidates.
- */
-enum resolve_error command_parse_cards(const char *text, unsigned in_play, const char *lang,
-                                       struct il_bundle *out, char *word, size_t wordlen,
-                                       char *choices, size_t choiceslen);
-
-/* Matches a single resource name (for grab). Same rules and outputs. */
-enum resolve_error command_parse_resource(const char *text, unsigned in_play, const char *lang,
-                                          int *resource, char *choices, size_t choiceslen);
 
 /* A display name keeps at most this many characters once cleaned. */
 #define COMMAND_NAME_CHARS 48

@@ -86,14 +86,18 @@ void cmd_vote(struct command_ctx *x);
 enum change_type {
     CHANGE_OPEN,     /* a new lobby, already filled in: store it and show it */
     CHANGE_LOBBY,    /* a lobby action (lobby.h) */
-    CHANGE_RULES,    /* a rules action */
+    CHANGE_RULES,    /* a rules action of the game's module */
+    CHANGE_STEER,    /* the host (or the clock) steers the rules */
     CHANGE_REMINDER, /* a deadline is near: mark the reminder sent and tell the table */
 };
 
 struct change {
     enum change_type type;
     struct lobby_action lobby;
-    struct il_action rules;
+    const void *action;     /* RULES: the module's action */
+    enum rules_steer steer; /* STEER: how, on which seat, by how long */
+    unsigned seat;
+    int64_t ms;
     uint8_t reminder;         /* REMINDER: its bit in reminders_sent */
     const char *reminder_key; /* REMINDER: what the table is told */
 };
@@ -111,19 +115,28 @@ struct change {
 int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
                  struct command_ctx *cause);
 
-/* The rules action a of game g, through pipeline_run(). */
-int pipeline_play(struct dispatcher *d, struct game *g, const struct il_action *a,
+/* The rules action of game g, through pipeline_run(). */
+int pipeline_play(struct dispatcher *d, struct game *g, const void *action,
                   struct command_ctx *cause);
+
+/* A steering action of game g (see enum rules_steer), through pipeline_run(). */
+int pipeline_steer(struct dispatcher *d, struct game *g, enum rules_steer how, unsigned seat,
+                   int64_t ms, struct command_ctx *cause);
 
 /* What render_event() needs to send a game's messages. */
 /* What render_event() needs to send a game's messages. */
 struct emit_ctx {
     struct dispatcher *d;
     struct game *g;
+    const struct inbound *cause; /* the input the messages answer, or NULL */
 };
 
 /* A render_emit_fn: queues m on the game's platform. arg is a struct emit_ctx. */
 void dispatch_emit(void *arg, const struct outbound *m);
+
+/* A rules_emit_fn: turns a module's message into an outbound one for the
+ * game's table or one of its seats, and queues it. arg is a struct emit_ctx. */
+void dispatch_emit_rules(void *arg, const struct rules_msg *m);
 
 /* Answers the sender of `in` with text. Private answers go by DM, or
  * ephemerally when the platform gave a reply token; others go to the table. */

@@ -15,10 +15,12 @@
 #include <time.h>
 
 #include "config.h"
+#include "core/modules.h"
 #include "core/catalog.h"
 #include "dispatch.h"
 #include "log.h"
 #include "metrics.h"
+#include "core/text.h"
 #include "render.h"
 #include "store.h"
 
@@ -39,9 +41,30 @@ void dispatch_emit(void *arg, const struct outbound *m)
 {
     struct emit_ctx *ctx = arg;
     struct platform *p = ctx->g->platform;
+    struct outbound o = *m;
+    o.cause = ctx->cause;
     metrics_count(ctx->d->metrics, METRIC_MESSAGES_OUT, p->ops->name, 1);
-    if (p->ops->send(p, m) < 0)
+    if (p->ops->send(p, &o) < 0)
         log_warn("dispatch", ctx->g->id, "%s could not queue a message", p->ops->name);
+}
+
+void dispatch_emit_rules(void *arg, const struct rules_msg *m)
+{
+    struct emit_ctx *ctx = arg;
+    const struct game *g = ctx->g;
+    char key[MSG_KEY_MAX];
+    struct outbound o = {.kind = m->kind, .replace = m->replace, .text = m->text, .data = m->data};
+    if (m->audience == MSG_TABLE)
+        o.channel = g->table;
+    else if (m->audience >= 0 && (unsigned)m->audience < g->nseats)
+        o.user = g->seats[m->audience].user;
+    else
+        return; /* a seat that does not exist: a module bug, and no one to tell */
+    if (m->key && msg_key_format(m->key, key, sizeof key) == 0) {
+        o.key = key;
+        o.key_parts = m->key;
+    }
+    dispatch_emit(arg, &o);
 }
 
 void dispatch_reply(struct platform *p, const struct inbound *in, bool private_answer,
@@ -63,7 +86,7 @@ void dispatch_reply_key(struct platform *p, const struct inbound *in, bool priva
                         const char *lang, const char *key, const char *const *vars)
 {
     char text[DISPATCH_TEXT_MAX];
-    render_fill(text, sizeof text, lang, key, vars);
+    text_fill(text, sizeof text, lang, key, vars);
     dispatch_reply(p, in, private_answer,
                    strncmp(key, "error.", 6) == 0 || strncmp(key, "resolve.", 8) == 0 ? OUT_ERROR
                                                                                       : OUT_NOTICE,
@@ -73,7 +96,7 @@ void dispatch_reply_key(struct platform *p, const struct inbound *in, bool priva
 void dispatch_announce(struct game *g, const char *key, const char *const *vars)
 {
     char text[DISPATCH_TEXT_MAX];
-    render_fill(text, sizeof text, g->language, key, vars);
+    text_fill(text, sizeof text, g->language, key, vars);
     struct outbound m = {.kind = OUT_NOTICE, .channel = g->table, .text = text};
     metrics_count(g->platform->host->metrics, METRIC_MESSAGES_OUT, g->platform->ops->name, 1);
     if (g->platform->ops->send(g->platform, &m) < 0)
@@ -117,7 +140,7 @@ void dispatch_game_drop(struct dispatcher *d, struct game *g)
     for (unsigned i = 0; i < d->ngames; i++)
         if (d->games[i] == g) {
             d->games[i] = d->games[--d->ngames];
-            free(g);
+            game_free(g);
             return;
         }
 }
@@ -133,12 +156,12 @@ void cmd_reply(struct command_ctx *x, const char *key, const char *const *vars)
 bool cmd_resolve_player(struct command_ctx *x, const char *text, int *seat)
 {
     const struct game *g = x->g;
-    const char *ids[IL_MAX_PLAYERS], *names[IL_MAX_PLAYERS];
-    int map[IL_MAX_PLAYERS];
+    const char *ids[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
+    int map[RULES_MAX_SEATS];
     unsigned n = 0;
     char choices[1024];
     for (unsigned i = 0; i < g->nseats; i++) {
-        if (g->started && !g->state.players[i].active)
+        if (!game_active(g, i))
             continue;
         ids[n] = g->seats[i].user;
         names[n] = g->seats[i].name;
@@ -250,31 +273,33 @@ void commands_run(struct command_ctx *x)
         cmd_reply(x, "msg.not-started", NULL);
         return;
     }
-    if (def->who == CMD_PLAYER && (x->seat < 0 || !x->g->state.players[x->seat].active)) {
+    if (def->who == CMD_PLAYER && (x->seat < 0 || !game_active(x->g, (unsigned)x->seat))) {
         cmd_reply(x, "msg.not-player", NULL);
         return;
     }
     def->run(x);
 }
 
-/* A reaction on a drop message is a grab; any other reaction means nothing. */
+/* A reaction on one of a game's messages may be a move (a grab of a drop
+ * card); its rules module says. Anything else means nothing. */
 static void on_reaction(struct dispatcher *d, struct platform *p, const struct inbound *in)
 {
-    char id[GAME_ID_MAX];
-    unsigned drop;
-    int res = render_emoji_resource(in->reaction);
-    if (!in->msg_key || res < 0 || sscanf(in->msg_key, "%23[^/]/drop/%u", id, &drop) != 2)
+    struct msg_key key;
+    if (!in->msg_key || !in->reaction || msg_key_parse(in->msg_key, &key) < 0)
         return;
-    struct game *g = dispatch_game_by_id(d, p, id);
-    if (!g || !g->started || g->state.drops != drop || g->state.phase != IL_PHASE_DROP_GRAB)
+    struct game *g = dispatch_game_by_id(d, p, key.game);
+    int seat;
+    if (!g || !g->started || (seat = game_seat_of(g, in->user)) < 0 ||
+        !game_active(g, (unsigned)seat))
         return;
-    int seat = game_seat_of(g, in->user);
-    if (seat < 0)
+    void *action = calloc(1, g->rules->action_size);
+    if (!action)
         return;
     /* Late, early and second grabs by reaction are ignored without a word:
      * the drop message itself shows what is left. */
-    struct il_action a = {.type = IL_ACT_GRAB, .player = (int8_t)seat, .resource = (uint8_t)res};
-    pipeline_play(d, g, &a, NULL);
+    if (g->rules->reaction(g->state, &key, in->reaction, (unsigned)seat, action))
+        pipeline_play(d, g, action, NULL);
+    free(action);
 }
 
 static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
@@ -360,21 +385,26 @@ static void write_gauges(void *arg, FILE *out)
     fprintf(out, "# HELP illegald_games Games hosted now, by platform and phase.\n"
                  "# TYPE illegald_games gauge\n");
     for (unsigned p = 0; p < d->nplatforms; p++) {
-        unsigned lobby = 0, phases[IL_PHASE_OVER + 1] = {0};
-        for (unsigned i = 0; i < d->ngames; i++) {
-            const struct game *g = d->games[i];
-            if (g->platform != d->platforms[p])
-                continue;
-            if (g->started)
-                phases[g->state.phase]++;
-            else
-                lobby++;
-        }
         const char *name = d->platforms[p]->ops->name;
+        unsigned lobby = 0;
+        for (unsigned i = 0; i < d->ngames; i++)
+            lobby += d->games[i]->platform == d->platforms[p] && !d->games[i]->started;
         fprintf(out, "illegald_games{platform=\"%s\",phase=\"lobby\"} %u\n", name, lobby);
-        for (unsigned ph = 0; ph < IL_PHASE_OVER; ph++)
-            fprintf(out, "illegald_games{platform=\"%s\",phase=\"%s\"} %u\n", name,
-                    il_phase_id((enum il_phase)ph), phases[ph]);
+        /* Every phase of every module, so a series exists before its first game. */
+        for (size_t m = 0; m < rules_count(); m++) {
+            const struct rules_module *rules = rules_at(m);
+            const char *phase;
+            for (unsigned ph = 0; (phase = rules->phase_at(ph)); ph++) {
+                unsigned count = 0;
+                for (unsigned i = 0; i < d->ngames; i++) {
+                    const struct game *g = d->games[i];
+                    count += g->platform == d->platforms[p] && g->started && g->rules == rules &&
+                             strcmp(rules->phase(g->state), phase) == 0;
+                }
+                fprintf(out, "illegald_games{platform=\"%s\",phase=\"%s\"} %u\n", name, phase,
+                        count);
+            }
+        }
     }
 }
 
@@ -466,7 +496,7 @@ static int restore_one(void *arg, const char *id, const char *platform, const ch
     if (!j || !g || game_from_json(g, j, why, sizeof why) < 0 || strcmp(g->id, id) != 0 ||
         strcmp(g->table, table) != 0 || dispatch_game_add(d, g) < 0) {
         log_error("dispatch", id, "cannot restore the game (%s); it stays in the store", why);
-        free(g);
+        game_free(g);
         json_object_put(j);
         r->failed++;
         return 0;
@@ -531,7 +561,7 @@ void dispatcher_free(struct dispatcher *d)
     for (unsigned i = 0; i < d->nplatforms; i++)
         d->platforms[i]->ops->destroy(d->platforms[i]);
     for (unsigned i = 0; i < d->ngames; i++)
-        free(d->games[i]);
+        game_free(d->games[i]);
     free(d->games);
     free(d);
 }

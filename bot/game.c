@@ -8,7 +8,48 @@
 #include <string.h>
 
 #include "command.h"
+#include "core/modules.h"
 #include "game.h"
+
+int game_init(struct game *g, const struct rules_module *rules, const char *mode,
+              const struct rules_defaults *defaults)
+{
+    void *state = malloc(rules->state_size);
+    if (!state || rules->init(state, mode, defaults) < 0) {
+        free(state);
+        return -1;
+    }
+    g->rules = rules;
+    g->state = state;
+    return 0;
+}
+
+void game_free(struct game *g)
+{
+    if (!g)
+        return;
+    free(g->state);
+    free(g);
+}
+
+bool game_active(const struct game *g, unsigned i)
+{
+    return i < g->nseats && (!g->started || g->rules->active(g->state, i));
+}
+
+void game_table(const struct game *g, struct rules_table *t, const char **users, const char **names)
+{
+    for (unsigned i = 0; i < g->nseats; i++) {
+        users[i] = g->seats[i].user;
+        names[i] = game_seat_name(g, i);
+    }
+    *t = (struct rules_table){.game = g->id,
+                              .channel = g->table,
+                              .lang = g->language,
+                              .nseats = g->nseats,
+                              .users = users,
+                              .names = names};
+}
 
 int game_seat_of(const struct game *g, const char *user)
 {
@@ -33,51 +74,20 @@ static void add_int(struct json_object *o, const char *k, int64_t v)
     json_object_object_add(o, k, json_object_new_int64(v));
 }
 
-static struct json_object *drop_to_json(const struct game_drop *d)
-{
-    struct json_object *o = json_object_new_object();
-    struct json_object *cards = json_object_new_array();
-    struct json_object *takers = json_object_new_array();
-    if (!o || !cards || !takers) {
-        json_object_put(o);
-        json_object_put(cards);
-        json_object_put(takers);
-        return NULL;
-    }
-    add_int(o, "number", d->number);
-    for (unsigned i = 0; i < d->count && i < IL_RESOURCES; i++) {
-        json_object_array_add(cards, json_object_new_string(il_resource_id(d->cards[i])));
-        json_object_array_add(takers, json_object_new_int(d->taker[i]));
-    }
-    json_object_object_add(o, "cards", cards);
-    json_object_object_add(o, "takers", takers);
-    add_int(o, "leftover", d->leftover);
-    json_object_object_add(o, "open", json_object_new_boolean(d->open));
-    json_object_object_add(o, "done", json_object_new_boolean(d->done));
-    return o;
-}
-
 struct json_object *game_to_json(const struct game *g)
 {
     struct json_object *o = json_object_new_object();
     struct json_object *seats = json_object_new_array();
-    struct json_object *timers = json_object_new_object();
     struct json_object *rng = json_object_new_array();
-    if (!o || !seats || !timers || !rng)
+    if (!o || !seats || !rng)
         goto fail;
     add_str(o, "id", g->id);
     add_str(o, "table", g->table);
     add_str(o, "host", g->host);
     add_str(o, "host_name", g->host_name);
     add_str(o, "language", g->language);
+    add_str(o, "rules", g->rules->id);
     json_object_object_add(o, "started", json_object_new_boolean(g->started));
-    add_str(o, "variant", il_variant_id(g->config.variant));
-    add_int(o, "resources", g->config.resources);
-    add_str(o, "ballots", g->poll_ballots ? "poll" : "private");
-    for (unsigned t = 0; t < IL_TIMERS; t++)
-        add_int(timers, il_timer_id(t), g->config.timer_ms[t]);
-    json_object_object_add(o, "timers", timers);
-    timers = NULL;
     for (unsigned i = 0; i < g->nseats; i++) {
         struct json_object *s = json_object_new_object();
         if (!s)
@@ -102,22 +112,12 @@ struct json_object *game_to_json(const struct game *g)
     add_int(o, "phase_length", g->phase_length);
     add_int(o, "reminders_sent", g->reminders_sent);
     add_int(o, "lobby_activity", g->lobby_activity);
-    if (g->started) {
-        struct json_object *state = il_game_to_json(&g->state);
-        struct json_object *drop = drop_to_json(&g->drop);
-        if (!state || !drop) {
-            json_object_put(state);
-            json_object_put(drop);
-            goto fail;
-        }
-        json_object_object_add(o, "state", state);
-        json_object_object_add(o, "drop", drop);
-    }
+    if (g->rules->save(g->state, g->started, o) < 0)
+        goto fail;
     return o;
 fail:
     json_object_put(o);
     json_object_put(seats);
-    json_object_put(timers);
     json_object_put(rng);
     return NULL;
 }
@@ -171,70 +171,10 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
-static bool get_bool(const struct json_object *o, const char *k, bool *out)
-{
-    struct json_object *v;
-    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_boolean))
-        return false;
-    *out = json_object_get_boolean(v);
-    return true;
-}
-
-/* Reads the drop record; a record written before it existed gets the drop
- * the rules still hold, with its takers unknown. Returns false if damaged. */
-static bool drop_from_json(struct game *g, const struct json_object *o)
-{
-    struct game_drop *d = &g->drop;
-    struct json_object *j, *cards, *takers;
-    int64_t n;
-    memset(d, 0, sizeof *d);
-    if (!json_object_object_get_ex(o, "drop", &j)) {
-        const struct il_game *s = &g->state;
-        d->number = s->drops;
-        d->count = s->drop_shown;
-        for (unsigned i = 0; i < d->count; i++) {
-            d->cards[i] = s->drop_cards[i];
-            d->taker[i] = s->drop_taken[i] ? GAME_DROP_UNKNOWN : GAME_DROP_ON_TABLE;
-        }
-        d->open = s->phase == IL_PHASE_DROP_GRAB;
-        return true;
-    }
-    if (!get_int(j, "number", &n) || n < 0 || n > IL_DROPS)
-        return false;
-    d->number = (uint8_t)n;
-    if (!get_int(j, "leftover", &n) || n < 0 || n > 255)
-        return false;
-    d->leftover = (uint8_t)n;
-    if (!get_bool(j, "open", &d->open) || !get_bool(j, "done", &d->done) ||
-        !json_object_object_get_ex(j, "cards", &cards) ||
-        !json_object_is_type(cards, json_type_array) ||
-        !json_object_object_get_ex(j, "takers", &takers) ||
-        !json_object_is_type(takers, json_type_array) ||
-        json_object_array_length(cards) > IL_RESOURCES ||
-        json_object_array_length(takers) != json_object_array_length(cards))
-        return false;
-    d->count = (uint8_t)json_object_array_length(cards);
-    for (unsigned i = 0; i < d->count; i++) {
-        struct json_object *c = json_object_array_get_idx(cards, i);
-        struct json_object *t = json_object_array_get_idx(takers, i);
-        int r = json_object_is_type(c, json_type_string)
-                    ? il_resource_from_id(json_object_get_string(c))
-                    : -1;
-        if (r < 0 || !json_object_is_type(t, json_type_int))
-            return false;
-        int64_t seat = json_object_get_int64(t);
-        if (seat < GAME_DROP_UNKNOWN || seat >= (int64_t)g->nseats)
-            return false;
-        d->cards[i] = (uint8_t)r;
-        d->taker[i] = (int8_t)seat;
-    }
-    return true;
-}
-
 int game_from_json(struct game *out, const struct json_object *o, char *why, size_t whylen)
 {
     struct game g;
-    struct json_object *v, *timers, *seats, *rng;
+    struct json_object *v, *seats, *rng;
     int64_t n;
     memset(&g, 0, sizeof g);
 
@@ -252,32 +192,15 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         return -1;
     }
     g.started = json_object_get_boolean(v);
-    int variant = il_variant_from_id(get_str(o, "variant") ? get_str(o, "variant") : "");
-    if (variant < 0 || !get_int(o, "resources", &n) || n < 0 || n > 255) {
-        snprintf(why, whylen, "variant or resources invalid");
+    /* Records from before there were several rules modules are Illegal's. */
+    g.rules = rules_by_id(get_str(o, "rules") ? get_str(o, "rules") : "illegal");
+    if (!g.rules) {
+        snprintf(why, whylen, "rules unknown");
         return -1;
     }
-    g.config.variant = (enum il_variant)variant;
-    const char *ballots = get_str(o, "ballots");
-    if (!ballots || (strcmp(ballots, "poll") != 0 && strcmp(ballots, "private") != 0)) {
-        snprintf(why, whylen, "ballots invalid");
-        return -1;
-    }
-    g.poll_ballots = strcmp(ballots, "poll") == 0;
-    g.config.resources = (uint8_t)n;
-    if (!json_object_object_get_ex(o, "timers", &timers)) {
-        snprintf(why, whylen, "timers missing");
-        return -1;
-    }
-    for (unsigned t = 0; t < IL_TIMERS; t++)
-        if (!get_int(timers, il_timer_id(t), &g.config.timer_ms[t]) ||
-            g.config.timer_ms[t] < IL_TIMER_MIN_MS || g.config.timer_ms[t] > IL_TIMER_MAX_MS) {
-            snprintf(why, whylen, "timer %s invalid", il_timer_id(t));
-            return -1;
-        }
     if (!json_object_object_get_ex(o, "seats", &seats) ||
         !json_object_is_type(seats, json_type_array) ||
-        json_object_array_length(seats) > IL_MAX_PLAYERS) {
+        json_object_array_length(seats) > g.rules->max_players) {
         snprintf(why, whylen, "seats invalid");
         return -1;
     }
@@ -321,17 +244,14 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         snprintf(why, whylen, "lobby_activity invalid");
         return -1;
     }
-    if (g.started) {
-        struct json_object *state;
-        if (!json_object_object_get_ex(o, "state", &state) ||
-            il_game_from_json(&g.state, state) != IL_OK || g.state.nplayers != g.nseats) {
-            snprintf(why, whylen, "rules state invalid");
-            return -1;
-        }
-        if (!drop_from_json(&g, o)) {
-            snprintf(why, whylen, "drop invalid");
-            return -1;
-        }
+    g.state = malloc(g.rules->state_size);
+    if (!g.state) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    if (g.rules->load(g.state, g.started, g.nseats, o, why, whylen) < 0) {
+        free(g.state);
+        return -1;
     }
     *out = g;
     return 0;

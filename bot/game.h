@@ -3,8 +3,9 @@
  *
  * A game lives at one table (a channel of one platform) from "!illegal new"
  * until it ends. Before the start it is a lobby: seats fill up and the host may
- * change settings. After the start, `state` holds the rules engine's game,
- * and seat i of the lobby is seat i of the rules.
+ * change settings. After the start, seat i of the lobby is seat i of the
+ * rules. What the game is (its rules, settings and state) belongs to its
+ * rules module (core/rules.h); this record is the same for every game.
  */
 #ifndef BOT_GAME_H
 #define BOT_GAME_H
@@ -12,8 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/illegal/illegal.h"
 #include "core/rng.h"
+#include "core/rules.h"
 
 struct platform;
 struct json_object;
@@ -27,25 +28,6 @@ struct seat {
     bool dm_unreachable; /* the last DM probe failed */
 };
 
-/* Who took a drop card, when nobody (yet) or nobody known did. */
-#define GAME_DROP_ON_TABLE (-1)
-#define GAME_DROP_UNKNOWN  (-2) /* taken, in a record older than this field */
-
-/*
- * The drop as the table sees it. The rules clear their drop as soon as it
- * ends, and never say who took which card; this record keeps both, so that
- * every edit of the drop message, the last one included, lists each card
- * and who took it. Kept in step by render_note().
- */
-struct game_drop {
-    uint8_t number;              /* 1..4; 0 before the first drop */
-    uint8_t count;               /* cards shown so far */
-    uint8_t cards[IL_RESOURCES]; /* resources, in reveal order */
-    int8_t taker[IL_RESOURCES];  /* seat that took each card, or GAME_DROP_* */
-    uint8_t leftover;            /* bit i: card i was handed out, not grabbed */
-    bool open, done;             /* grabbing has begun; the drop is over */
-};
-
 struct game {
     char id[GAME_ID_MAX]; /* "g7" */
     struct platform *platform;
@@ -55,14 +37,14 @@ struct game {
     char language[8];
     bool started;
     unsigned nseats;
-    struct seat seats[IL_MAX_PLAYERS];
-    struct il_config config;
-    bool
-        poll_ballots; /* tribunal votes as a native poll in the table, where the platform has one */
+    struct seat seats[RULES_MAX_SEATS];
     uint64_t seed;
     struct rng rng;
-    struct il_game state;
-    struct game_drop drop;
+    /* The game's rules, and their state: rules->state_size bytes, owned by
+     * the game (game_free). Its settings exist from the lobby on; the rules'
+     * game once started. */
+    const struct rules_module *rules;
+    void *state;
 
     /* Reminders: which were sent for the deadline they refer to. */
     int64_t tracked_deadline;
@@ -80,6 +62,25 @@ struct game {
     bool closed;
 };
 
+/*
+ * Makes g a new lobby of `rules` in `mode` (NULL: the module's default).
+ * Allocates g->state. Returns 0; -1 when the mode does not exist (g holds
+ * nothing to free) or memory runs out.
+ */
+int game_init(struct game *g, const struct rules_module *rules, const char *mode,
+              const struct rules_defaults *defaults);
+
+/* Frees g and its state. NULL is fine. */
+void game_free(struct game *g);
+
+/* Whether seat i still plays: seated, and not removed by the rules. */
+bool game_active(const struct game *g, unsigned i);
+
+/* The view of g's table its rules module renders with; names and users
+ * point into g (and into `names`, room for the seats' display names). */
+void game_table(const struct game *g, struct rules_table *t, const char **users,
+                const char **names);
+
 /* Returns the seat of user, or -1. */
 int game_seat_of(const struct game *g, const char *user);
 
@@ -90,8 +91,9 @@ const char *game_seat_name(const struct game *g, unsigned i);
 struct json_object *game_to_json(const struct game *g);
 
 /*
- * Restores a record written by game_to_json() into g (platform left NULL).
- * Returns 0, or -1 with a reason in why when the record is damaged.
+ * Restores a record written by game_to_json() into g (platform left NULL),
+ * allocating g->state (freed by game_free(), also on failure). Returns 0, or
+ * -1 with a reason in why when the record is damaged.
  */
 int game_from_json(struct game *g, const struct json_object *j, char *why, size_t whylen);
 

@@ -6,13 +6,13 @@
  * A lobby is the part of struct game that exists before the rules do: its
  * table, host, seats and settings. lobby_apply() is its one way to change:
  * no I/O, no clock, no globals. It either changes the game and reports what
- * happened in events, or leaves it untouched and returns why not. The start
- * hands the seats to the rules (il_game_setup), whose events come back in
- * the same result.
+ * happened in events, or leaves it untouched and returns why not. Settings
+ * and the start are the game's rules module's (core/rules.h): the start
+ * hands it the seats, and its events come back to the caller.
  *
  * Invariants (checked by the tests in tests/unit/test_lobby.c):
  *   L1. A refused action leaves the game byte for byte as it was.
- *   L2. Seats hold distinct users; at most IL_MAX_PLAYERS of them.
+ *   L2. Seats hold distinct users; at most the rules' max_players of them.
  *   L3. Once started, seats never change here: the rules remove players.
  *   L4. A closed lobby accepts nothing more.
  */
@@ -51,7 +51,7 @@ enum lobby_event_type {
     LOBBY_EV_CLOSED,  /* the lobby is over */
 };
 
-/* What one action did; `rules` holds the rules' events of a start. */
+/* What one action did. */
 struct lobby_events {
     unsigned n;
     enum lobby_event_type v[4];
@@ -60,8 +60,8 @@ struct lobby_events {
     char shown_value[64];
     const char *set_reply; /* SET: the catalog key of the answer */
     bool lobby_changed;    /* the lobby message must be shown again */
-    bool play_rules;       /* SET on a started game: play *rules_action instead */
-    struct il_events rules;
+    bool play_rules;       /* SET on a started game: play the rules action instead */
+    bool started;          /* START: the rules' events are in the caller's buffer */
 };
 
 /* Why a lobby action was refused; each has a catalog key "msg.<id>". */
@@ -76,27 +76,28 @@ enum lobby_error {
     LOBBY_ERR_BAD_KEY,    /* no setting by that name */
     LOBBY_ERR_BAD_VALUE,  /* not a value of that setting */
     LOBBY_ERR_LOBBY_ONLY, /* that setting is fixed once the game has started */
-    LOBBY_ERR_RULES,      /* the rules refused; `rules_error` says why */
+    LOBBY_ERR_RULES,      /* the rules refused the start; `rules_error` says why */
+    LOBBY_ERR_NO_MEMORY,  /* memory ran out */
     LOBBY_ERR_CLOSED,     /* the lobby is closed */
 };
 
 /*
  * Applies a to g at `now`. On LOBBY_OK, g has changed and ev says how; on an
- * error g is unchanged (L1). A SET on a started game that the rules handle
- * (a timer) is not applied here: it returns LOBBY_OK with no event,
- * ev->play_rules set and *rules_action filled in, for the caller to play
- * through the rules. LOBBY_ERR_RULES leaves the
- * rules' reason in *rules_error.
+ * error g is unchanged (L1). `rules_events` (rules->events_size bytes)
+ * receives the rules' events of a START. A SET on a started game that the
+ * rules handle (a timer) is not applied here: it returns LOBBY_OK with no
+ * event, ev->play_rules set and `rules_action` (rules->action_size bytes)
+ * filled in, for the caller to play through the rules. LOBBY_ERR_RULES
+ * leaves the rules' error code in *rules_error.
  */
 enum lobby_error lobby_apply(struct game *g, const struct lobby_action *a, const struct config *cfg,
-                             int64_t now, struct lobby_events *ev, struct il_action *rules_action,
-                             enum il_error *rules_error);
+                             int64_t now, struct lobby_events *ev, void *rules_events,
+                             void *rules_action, int *rules_error);
 
 /* The catalog key of a lobby error ("msg.table-full"). */
 const char *lobby_error_key(enum lobby_error e);
 
-/* The rules settings of variant v, with the timers of the daemon's
- * configuration (a casual session has its own length). */
-void lobby_defaults(struct il_config *out, enum il_variant v, const struct config *cfg);
+/* The daemon's default timers, as the rules modules take them. */
+void lobby_rules_defaults(const struct config *cfg, struct rules_defaults *out);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "core/catalog.h"
+#include "core/text.h"
 #include "dispatch.h"
 #include "log.h"
 #include "metrics.h"
@@ -27,13 +28,14 @@
 /* Everything one change produced, for rendering. */
 struct outcome {
     struct lobby_events lobby;
-    struct il_events rules;
+    void *events;       /* the rules' events: rules->events_size bytes */
+    bool rules_changed; /* `events` holds some */
     const char *notice; /* a table notice of the dispatcher's own (a reminder) */
 };
 
 static bool is_finished(const struct game *g)
 {
-    return g->closed || (g->started && g->state.phase == IL_PHASE_OVER);
+    return g->closed || (g->started && g->rules->over(g->state));
 }
 
 /* Writes g (and the game counter and virtual clock) in one transaction. */
@@ -71,7 +73,7 @@ static int commit(struct dispatcher *d, struct game *g)
 /* Keeps the reminder bookkeeping in step with the rules' deadline. */
 static void track_deadline(struct game *g, int64_t now)
 {
-    int64_t dl = g->started ? il_game_deadline(&g->state) : 0;
+    int64_t dl = g->started ? g->rules->deadline(g->state) : 0;
     if (dl != g->tracked_deadline) {
         g->tracked_deadline = dl;
         g->phase_length = dl ? dl - now : 0;
@@ -80,61 +82,76 @@ static void track_deadline(struct game *g, int64_t now)
 }
 
 /* Answers a refused lobby action with its reason. */
+/* Answers the cause of a change the rules refused, privately: it may say
+ * something of the player's own hand. */
+static void refuse_rules(struct command_ctx *x, const struct game *g, int error)
+{
+    char key[64];
+    snprintf(key, sizeof key, "error.%s", g->rules->error_id(error));
+    bool was = x->private_answer;
+    x->private_answer = true;
+    cmd_reply(x, key, NULL);
+    x->private_answer = was;
+}
+
 static void refuse_lobby(struct command_ctx *x, const struct game *g, enum lobby_error e,
-                         const struct lobby_action *a, enum il_error rules_error)
+                         const struct lobby_action *a, int rules_error)
 {
     char count[8], key[64];
     snprintf(count, sizeof count, "%u", g->nseats);
     const char *vars[] = {"count", count,    "name", a->name ? a->name : "", "key", a->key,
                           "value", a->value, NULL};
     if (e == LOBBY_ERR_RULES) {
-        snprintf(key, sizeof key, "error.%s", il_error_id(rules_error));
+        snprintf(key, sizeof key, "error.%s", g->rules->error_id(rules_error));
         cmd_reply(x, key, NULL);
         return;
     }
     cmd_reply(x, lobby_error_key(e), vars);
 }
 
+/* Plays a rules action on g. Returns 1 when g changed, 0 when not, -1 when
+ * the rules refused (and the cause was told). */
+static int play(struct game *g, const void *action, struct command_ctx *cause, int64_t now,
+                struct outcome *out)
+{
+    int e = g->rules->apply(g->state, action, now, &g->rng, out->events);
+    if (e != 0) {
+        if (cause)
+            refuse_rules(cause, g, e);
+        return -1;
+    }
+    out->rules_changed = g->rules->has_events(out->events);
+    return out->rules_changed ? 1 : 0;
+}
+
 /* Applies c to g. Returns 1 when g changed, 0 when there was nothing to do,
- * -1 when it was refused (and answered). */
+ * -1 when it was refused (and answered). `action` has room for one action. */
 static int apply(struct dispatcher *d, struct game *g, const struct change *c,
-                 struct command_ctx *cause, int64_t now, struct outcome *out)
+                 struct command_ctx *cause, int64_t now, struct outcome *out, void *action)
 {
     switch (c->type) {
     case CHANGE_OPEN:
         g->lobby_activity = now;
         return 1;
     case CHANGE_LOBBY: {
-        struct il_action rules;
-        enum il_error rules_error = IL_OK;
-        enum lobby_error e =
-            lobby_apply(g, &c->lobby, d->config, now, &out->lobby, &rules, &rules_error);
+        int rules_error = 0;
+        enum lobby_error e = lobby_apply(g, &c->lobby, d->config, now, &out->lobby, out->events,
+                                         action, &rules_error);
         if (e != LOBBY_OK) {
             if (cause)
                 refuse_lobby(cause, g, e, &c->lobby, rules_error);
             return -1;
         }
-        if (out->lobby.play_rules) {
-            struct change play = {.type = CHANGE_RULES, .rules = rules};
-            return apply(d, g, &play, cause, now, out);
-        }
+        if (out->lobby.play_rules)
+            return play(g, action, cause, now, out);
+        out->rules_changed = out->lobby.started;
         return out->lobby.n ? 1 : 0;
     }
-    case CHANGE_RULES: {
-        enum il_error e = il_game_apply(&g->state, &c->rules, now, &g->rng, &out->rules);
-        if (e != IL_OK) {
-            if (cause) {
-                char key[64];
-                snprintf(key, sizeof key, "error.%s", il_error_id(e));
-                bool was = cause->private_answer;
-                cause->private_answer = true;
-                cmd_reply(cause, key, NULL);
-                cause->private_answer = was;
-            }
-            return -1;
-        }
-        return out->rules.n ? 1 : 0;
-    }
+    case CHANGE_STEER:
+        g->rules->steer(action, c->steer, c->seat, c->ms);
+        return play(g, action, cause, now, out);
+    case CHANGE_RULES:
+        return play(g, c->action, cause, now, out);
     case CHANGE_REMINDER:
         g->reminders_sent |= c->reminder;
         out->notice = c->reminder_key;
@@ -147,12 +164,12 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
 static void render(struct dispatcher *d, struct game *g, const struct change *c,
                    struct command_ctx *cause, const struct outcome *out)
 {
-    struct emit_ctx ctx = {d, g};
+    struct emit_ctx ctx = {d, g, cause ? cause->in : NULL};
     const struct lobby_events *lev = &out->lobby;
     if (c->type == CHANGE_OPEN) {
         render_lobby(g, dispatch_emit, &ctx);
         char idle[64];
-        render_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
+        text_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
         const char *vars[] = {"id", g->id, "idle", idle, NULL};
         dispatch_announce(g, "msg.lobby-expiry", vars);
         return;
@@ -163,18 +180,20 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
             cmd_reply(cause, lev->set_reply, vars);
         } else if (lev->v[i] == LOBBY_EV_CLOSED) {
             char idle[64];
-            render_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
+            text_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
             const char *vars[] = {"id",   g->id, "player", c->lobby.by ? c->lobby.by : "",
                                   "idle", idle,  NULL};
             dispatch_announce(g, c->lobby.why, vars);
         }
     }
-    if (lev->lobby_changed && !lev->rules.n)
+    if (lev->lobby_changed)
         render_lobby(g, dispatch_emit, &ctx);
-    if (lev->rules.n)
-        render_events(g, &lev->rules, dispatch_emit, &ctx);
-    if (out->rules.n)
-        render_events(g, &out->rules, dispatch_emit, &ctx);
+    if (out->rules_changed) {
+        const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
+        struct rules_table t;
+        game_table(g, &t, users, names);
+        g->rules->render(g->state, &t, out->events, dispatch_emit_rules, &ctx);
+    }
     if (out->notice)
         dispatch_announce(g, out->notice, NULL);
 }
@@ -183,30 +202,38 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
                  struct command_ctx *cause)
 {
     int rc = -1;
+    const struct rules_module *rules = g->rules;
     struct game *before = malloc(sizeof *before);
-    struct outcome *out = malloc(sizeof *out);
-    if (!before || !out) {
+    struct outcome *out = calloc(1, sizeof *out);
+    void *state = malloc(rules->state_size);
+    void *action = calloc(1, rules->action_size);
+    void *events = out ? malloc(rules->events_size) : NULL;
+    if (!before || !out || !state || !action || !events) {
         log_error("dispatch", g->id, "out of memory");
         if (cause)
             cmd_reply(cause, "msg.store-failed", NULL);
         goto done;
     }
+    out->events = events;
     /* snapshot */
     *before = *g;
-    memset(out, 0, sizeof *out);
+    memcpy(state, g->state, rules->state_size);
     int64_t now = dispatcher_now(d);
     /* apply */
-    int changed = apply(d, g, c, cause, now, out);
+    int changed = apply(d, g, c, cause, now, out, action);
     if (changed <= 0) {
         *g = *before;
+        memcpy(g->state, state, rules->state_size);
         rc = changed;
         goto done;
     }
     track_deadline(g, now);
-    render_note(g, out->lobby.rules.n ? &out->lobby.rules : &out->rules);
+    if (out->rules_changed)
+        rules->note(g->state, out->events);
     /* commit */
     if (commit(d, g) < 0) {
         *g = *before;
+        memcpy(g->state, state, rules->state_size);
         if (cause)
             cmd_reply(cause, "msg.store-failed", NULL);
         goto done;
@@ -222,13 +249,23 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     timers_rearm(d);
 done:
     free(before);
+    free(state);
+    free(action);
+    free(events);
     free(out);
     return rc;
 }
 
-int pipeline_play(struct dispatcher *d, struct game *g, const struct il_action *a,
+int pipeline_play(struct dispatcher *d, struct game *g, const void *action,
                   struct command_ctx *cause)
 {
-    struct change c = {.type = CHANGE_RULES, .rules = *a};
+    struct change c = {.type = CHANGE_RULES, .action = action};
+    return pipeline_run(d, g, &c, cause);
+}
+
+int pipeline_steer(struct dispatcher *d, struct game *g, enum rules_steer how, unsigned seat,
+                   int64_t ms, struct command_ctx *cause)
+{
+    struct change c = {.type = CHANGE_STEER, .steer = how, .seat = seat, .ms = ms};
     return pipeline_run(d, g, &c, cause);
 }

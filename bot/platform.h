@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/message.h"
+
 struct json_object;
 struct uv_loop_s;
 struct platform;
@@ -58,22 +60,11 @@ struct inbound {
     uint64_t order; /* platform order of the input (sequence, timeline position); 0 if none */
 };
 
-/* The form a message takes; adapters may render natively by kind. */
-enum outbound_kind {
-    OUT_NOTICE,   /* an announcement or a reply */
-    OUT_LOBBY,    /* the lobby: data has players; buttons join/leave/start */
-    OUT_HAND,     /* a player's roles and hand: edited in place after every change */
-    OUT_OFFER,    /* an offer received: buttons accept/decline */
-    OUT_DROP,     /* the drop: reactions (one per card) once revealed */
-    OUT_VOTE,     /* a tribunal vote: data has candidates and the deadline */
-    OUT_RESULT,   /* the final reveal and scores */
-    OUT_ERROR,    /* an error answering a user's input */
-    OUT_GAME_OVER /* machine-readable result: data has scores and winners */
-};
+/* The kinds of message (enum outbound_kind) are in core/message.h. */
 
 /*
  * The `data` of each kind (JSON; times are Unix milliseconds; cards are
- * il_card_id() strings; players are {"id","name"}):
+ * the rules module's card ids; players are {"id","name"}):
  *   every kind:  "game" (game id), "table" (table channel id); "mentions"
  *                [user ids] when the message asks those players to act (an
  *                offer to answer, a vote to cast): adapters may notify them
@@ -114,9 +105,13 @@ struct outbound {
     const char *channel;
     const char *user;
     const char *key; /* logical key, or NULL for a message never referred to again */
+    const struct msg_key *key_parts; /* the same key read into its parts (NULL with key) */
     bool replace;
     const char *text;
     const char *reply_to; /* answer this input ephemerally when the platform can */
+    /* The input this message follows from (a command, a reaction), or NULL
+     * when the clock or another player's action caused it. */
+    const struct inbound *cause;
     const struct json_object *data;
 };
 

@@ -1,6 +1,8 @@
 /*
- * player_commands.c - what a player does in private: hand, offers, votes.
+ * player_commands.c - what a player of Illegal does: hand, offers, grabs, votes.
  *
+ * These are Illegal's own commands; they reach into its module's state until
+ * modules declare their commands themselves (core/rules.h).
  * Every answer goes to the player alone, by DM or ephemerally.
  */
 #include <stdio.h>
@@ -8,29 +10,31 @@
 
 #include "config.h"
 #include "dispatch.h"
-#include "render.h"
+#include "core/illegal/module.h"
+#include "core/text.h"
 
 void cmd_offers(struct command_ctx *x)
 {
     const struct game *g = x->g;
+    const struct il_state *il = g->state;
     int seat = x->seat;
     char list[DISPATCH_TEXT_MAX], line[1024], give[256], ask[256], id[16];
     size_t n = 0;
     list[0] = '\0';
-    for (unsigned i = 0; i < g->state.noffers; i++) {
-        const struct il_offer *o = &g->state.offers[i];
+    for (unsigned i = 0; i < il->game.noffers; i++) {
+        const struct il_offer *o = &il->game.offers[i];
         if (o->from != seat && o->to != seat)
             continue;
         snprintf(id, sizeof id, "%u", o->id);
-        render_cards(give, sizeof give, g->language, &o->give);
-        render_cards(ask, sizeof ask, g->language, &o->ask);
+        il_render_cards(give, sizeof give, g->language, &o->give);
+        il_render_cards(ask, sizeof ask, g->language, &o->ask);
         const char *vars[] = {"id",   id,
                               "from", game_seat_name(g, o->from),
                               "to",   game_seat_name(g, o->to),
                               "give", give,
                               "ask",  ask,
                               NULL};
-        render_fill(line, sizeof line, g->language, "msg.offer-line", vars);
+        text_fill(line, sizeof line, g->language, "msg.offer-line", vars);
         int w = snprintf(list + n, sizeof list - n, "%s%s", n ? "; " : "", line);
         if (w > 0 && (size_t)w < sizeof list - n)
             n += (size_t)w;
@@ -46,17 +50,18 @@ void cmd_offers(struct command_ctx *x)
 void cmd_offer(struct command_ctx *x)
 {
     const struct game *g = x->g;
+    const struct il_state *il = g->state;
     struct il_action a = {.type = IL_ACT_OFFER, .player = (int8_t)x->seat};
     char word[COMMAND_ARG_MAX], choices[512];
     int target;
     if (!cmd_resolve_player(x, x->c->arg, &target))
         return;
     a.target = (int8_t)target;
-    enum resolve_error e = command_parse_cards(x->c->arg2, g->state.in_play, g->language, &a.give,
-                                               word, sizeof word, choices, sizeof choices);
+    enum resolve_error e = il_parse_cards(x->c->arg2, il->game.in_play, g->language, &a.give, word,
+                                          sizeof word, choices, sizeof choices);
     if (e == RESOLVE_OK)
-        e = command_parse_cards(x->c->arg3, g->state.in_play, g->language, &a.ask, word,
-                                sizeof word, choices, sizeof choices);
+        e = il_parse_cards(x->c->arg3, il->game.in_play, g->language, &a.ask, word, sizeof word,
+                           choices, sizeof choices);
     if (e != RESOLVE_OK) {
         cmd_resolve_error(x, e, word, choices);
         return;
@@ -66,10 +71,11 @@ void cmd_offer(struct command_ctx *x)
 
 void cmd_grab(struct command_ctx *x)
 {
+    const struct il_state *il = x->g->state;
     char choices[512];
     int res;
-    enum resolve_error e = command_parse_resource(x->c->arg, x->g->state.in_play, x->lang, &res,
-                                                  choices, sizeof choices);
+    enum resolve_error e =
+        il_parse_resource(x->c->arg, il->game.in_play, x->lang, &res, choices, sizeof choices);
     if (e != RESOLVE_OK) {
         cmd_resolve_error(x, e, x->c->arg, choices);
         return;
@@ -80,8 +86,12 @@ void cmd_grab(struct command_ctx *x)
 
 void cmd_hand(struct command_ctx *x)
 {
-    struct emit_ctx ctx = {x->d, x->g};
-    render_hand(x->g, (unsigned)x->seat, true, dispatch_emit, &ctx);
+    const struct game *g = x->g;
+    const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
+    struct rules_table t;
+    struct emit_ctx ctx = {x->d, x->g, x->in};
+    game_table(g, &t, users, names);
+    g->rules->render_private(g->state, &t, (unsigned)x->seat, true, dispatch_emit_rules, &ctx);
 }
 
 /* accept, decline, cancel: an answer to an offer, by its number. */
@@ -97,8 +107,9 @@ void cmd_answer(struct command_ctx *x)
 /* vote, abstain: on the case being judged. */
 void cmd_vote(struct command_ctx *x)
 {
+    const struct il_state *il = x->g->state;
     struct il_action a = {
-        .type = IL_ACT_ABSTAIN, .player = (int8_t)x->seat, .number = x->g->state.case_index};
+        .type = IL_ACT_ABSTAIN, .player = (int8_t)x->seat, .number = il->game.case_index};
     if (x->c->type == CMD_VOTE) {
         int target;
         if (!cmd_resolve_player(x, x->c->arg, &target))

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "core/modules.h"
 #include "core/catalog.h"
 #include "dispatch.h"
 #include "log.h"
@@ -49,15 +50,6 @@ void cmd_new(struct command_ctx *x)
         cmd_reply(x, "msg.game-exists", vars);
         return;
     }
-    const char *c_arg = x->c->arg;
-    int variant = c_arg[0] ? il_variant_from_id(c_arg) : il_variant_from_id(d->config->variant);
-    if (variant < 0) {
-        char usage[256];
-        command_usage(usage, sizeof usage, x->lang, CMD_NEW);
-        const char *vars[] = {"usage", usage, NULL};
-        cmd_reply(x, "parse.usage", vars);
-        return;
-    }
     if (strlen(in->channel) >= GAME_TEXT_MAX || strlen(in->user) >= GAME_TEXT_MAX ||
         (in->user_name && strlen(in->user_name) >= GAME_TEXT_MAX)) {
         cmd_reply(x, "parse.too-long", NULL);
@@ -75,9 +67,21 @@ void cmd_new(struct command_ctx *x)
         cmd_reply(x, "msg.lobby-limit", vars);
         return;
     }
+    struct rules_defaults defaults;
+    lobby_rules_defaults(d->config, &defaults);
     struct game *g = calloc(1, sizeof *g);
-    if (!g || dispatch_game_add(d, g) < 0) {
+    if (g && game_init(g, rules_default(), x->c->arg[0] ? x->c->arg : d->config->variant,
+                       &defaults) < 0) {
+        /* The only way a lobby cannot start here: a mode that does not exist. */
         free(g);
+        char usage[256];
+        command_usage(usage, sizeof usage, x->lang, CMD_NEW);
+        const char *vars[] = {"usage", usage, NULL};
+        cmd_reply(x, "parse.usage", vars);
+        return;
+    }
+    if (!g || dispatch_game_add(d, g) < 0) {
+        game_free(g);
         cmd_reply(x, "msg.store-failed", NULL);
         return;
     }
@@ -88,7 +92,6 @@ void cmd_new(struct command_ctx *x)
     copy_text(g->host, sizeof g->host, in->user);
     copy_text(g->host_name, sizeof g->host_name, in->user_name ? in->user_name : in->user);
     copy_text(g->language, sizeof g->language, d->config->language);
-    lobby_defaults(&g->config, (enum il_variant)variant, d->config);
     g->seed = game_seed(d, number);
     rng_seed(&g->rng, g->seed);
     struct change open = {.type = CHANGE_OPEN};
@@ -100,8 +103,8 @@ void cmd_new(struct command_ctx *x)
         dispatch_game_drop(d, g);
         return;
     }
-    log_info("dispatch", g->id, "new %s game at %s/%s", il_variant_id(g->config.variant),
-             x->p->ops->name, g->table);
+    log_info("dispatch", g->id, "new %s game of %s at %s/%s", g->rules->mode(g->state),
+             g->rules->id, x->p->ops->name, g->table);
 }
 
 void cmd_join(struct command_ctx *x)
@@ -120,13 +123,12 @@ static void remove_seat(struct command_ctx *x, unsigned seat)
         pipeline_run(x->d, x->g, &c, x);
         return;
     }
-    struct il_action a = {.type = IL_ACT_KICK, .player = IL_GM, .target = (int8_t)seat};
-    pipeline_play(x->d, x->g, &a, x);
+    pipeline_steer(x->d, x->g, RULES_REMOVE, seat, 0, x);
 }
 
 void cmd_leave(struct command_ctx *x)
 {
-    if (x->seat < 0 || (x->g->started && !x->g->state.players[x->seat].active))
+    if (x->seat < 0 || !game_active(x->g, (unsigned)x->seat))
         cmd_reply(x, "msg.not-joined", NULL);
     else
         remove_seat(x, (unsigned)x->seat);
@@ -171,7 +173,7 @@ void cmd_start(struct command_ctx *x)
         cmd_reply(x, "msg.already-started", NULL);
         return;
     }
-    if (g->nseats < IL_MIN_PLAYERS) {
+    if (g->nseats < g->rules->min_players) {
         char count[8];
         snprintf(count, sizeof count, "%u", g->nseats);
         const char *vars[] = {"count", count, NULL};
@@ -184,7 +186,7 @@ void cmd_start(struct command_ctx *x)
      * answers may come later, through dm_result(). */
     dispatch_announce(g, "msg.checking-dms", NULL);
     g->probes_pending = g->nseats;
-    char users[IL_MAX_PLAYERS][GAME_TEXT_MAX];
+    char users[RULES_MAX_SEATS][GAME_TEXT_MAX];
     unsigned n = g->nseats;
     for (unsigned i = 0; i < n; i++) {
         g->seats[i].dm_unreachable = false;
@@ -194,54 +196,31 @@ void cmd_start(struct command_ctx *x)
         p->ops->probe_dm(p, users[i]);
 }
 
-static void phase_text(const struct game *g, char *out, size_t len)
-{
-    const struct il_game *s = &g->state;
-    char session[8], drop[8], kase[8], cases[8], key[32];
-    snprintf(session, sizeof session, "%u", s->session);
-    snprintf(drop, sizeof drop, "%u", s->drops);
-    snprintf(kase, sizeof kase, "%u", s->case_index + 1);
-    snprintf(cases, sizeof cases, "%u", s->ncases);
-    snprintf(key, sizeof key, "phase.%s", il_phase_id(s->phase));
-    const char *vars[] = {"session", session, "drop", drop, "case", kase, "cases", cases, NULL};
-    render_fill(out, len, g->language, key, vars);
-}
-
 void cmd_status(struct command_ctx *x)
 {
     const struct game *g = x->g;
-    char players[1024], count[8], phase[256], left[64];
+    char text[DISPATCH_TEXT_MAX];
+    if (g->started) {
+        const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
+        struct rules_table t;
+        game_table(g, &t, users, names);
+        g->rules->status(g->state, &t, dispatcher_now(x->d), text, sizeof text);
+        dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, text);
+        return;
+    }
+    char players[1024], count[8];
     size_t n = 0;
     players[0] = '\0';
     for (unsigned i = 0; i < g->nseats; i++) {
-        if (g->started && !g->state.players[i].active)
-            continue;
         int w =
             snprintf(players + n, sizeof players - n, "%s%s", n ? ", " : "", game_seat_name(g, i));
         if (w > 0 && (size_t)w < sizeof players - n)
             n += (size_t)w;
     }
     snprintf(count, sizeof count, "%u", g->nseats);
-    if (!g->started) {
-        const char *vars[] = {"id",    g->id, "variant", il_variant_id(g->config.variant),
-                              "count", count, "players", players,
-                              NULL};
-        cmd_reply(x, "msg.status-lobby", vars);
-        return;
-    }
-    phase_text(g, phase, sizeof phase);
-    int64_t remaining = g->state.paused ? g->state.paused_remaining
-                                        : il_game_deadline(&g->state) - dispatcher_now(x->d);
-    render_duration(left, sizeof left, g->language, remaining > 0 ? remaining : 0);
-    const char *vars[] = {
-        "id",      g->id,
-        "variant", il_variant_id(g->config.variant),
-        "phase",   phase,
-        "paused",  g->state.paused ? catalog_text(g->language, "msg.status-paused") : "",
-        "left",    left,
-        "players", players,
-        NULL};
-    cmd_reply(x, "msg.status-game", vars);
+    const char *vars[] = {"id",      g->id,   "variant", g->rules->mode(g->state), "count", count,
+                          "players", players, NULL};
+    cmd_reply(x, "msg.status-lobby", vars);
 }
 
 void cmd_set(struct command_ctx *x)
@@ -266,8 +245,7 @@ void cmd_help(struct command_ctx *x)
 void cmd_end(struct command_ctx *x)
 {
     if (x->g->started) {
-        struct il_action a = {.type = IL_ACT_END, .player = IL_GM};
-        pipeline_play(x->d, x->g, &a, x);
+        pipeline_steer(x->d, x->g, RULES_END, 0, 0, x);
         return;
     }
     struct change c = {.type = CHANGE_LOBBY,
@@ -280,23 +258,14 @@ void cmd_end(struct command_ctx *x)
 /* pause, resume, extend, next: the host steers the rules' clock. */
 void cmd_steer(struct command_ctx *x)
 {
-    struct il_action a = {.player = IL_GM};
-    switch (x->c->type) {
-    case CMD_PAUSE:
-        a.type = IL_ACT_PAUSE;
-        break;
-    case CMD_RESUME:
-        a.type = IL_ACT_RESUME;
-        break;
-    case CMD_EXTEND:
-        a.type = IL_ACT_EXTEND;
-        a.ms = x->c->number * 60000;
-        break;
-    default:
-        a.type = IL_ACT_NEXT;
-        break;
-    }
-    pipeline_play(x->d, x->g, &a, x);
+    static const enum rules_steer how[CMD_COUNT] = {
+        [CMD_PAUSE] = RULES_PAUSE,
+        [CMD_RESUME] = RULES_RESUME,
+        [CMD_EXTEND] = RULES_EXTEND,
+        [CMD_NEXT] = RULES_NEXT,
+    };
+    int64_t ms = x->c->type == CMD_EXTEND ? x->c->number * 60000 : 0;
+    pipeline_steer(x->d, x->g, how[x->c->type], 0, ms, x);
 }
 
 void commands_dm_result(void *ctx, struct platform *p, const char *user, bool reachable)
@@ -312,7 +281,7 @@ void commands_dm_result(void *ctx, struct platform *p, const char *user, bool re
              * without a word of what the DM held. */
             bool was = g->seats[seat].dm_unreachable;
             g->seats[seat].dm_unreachable = !reachable;
-            if (!reachable && !was && g->state.players[seat].active) {
+            if (!reachable && !was && game_active(g, (unsigned)seat)) {
                 const char *vars[] = {"player", game_seat_name(g, (unsigned)seat), NULL};
                 dispatch_announce(g, "msg.dm-lost", vars);
             }

@@ -38,7 +38,7 @@ static int64_t game_due(const struct dispatcher *d, const struct game *g)
 {
     if (!g->started)
         return lobby_due(d, g);
-    int64_t dl = il_game_deadline(&g->state);
+    int64_t dl = g->rules->deadline(g->state);
     if (!dl)
         return 0;
     if (wants_reminder(g, REMIND_LONG_MS, 1))
@@ -75,7 +75,7 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
             g->lobby_activity = now;
         return d->ngames < before;
     }
-    int64_t dl = il_game_deadline(&g->state);
+    int64_t dl = g->rules->deadline(g->state);
     static const struct {
         int64_t lead;
         uint8_t bit;
@@ -95,8 +95,7 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
     }
     if (!dl || now < dl)
         return false;
-    struct il_action tick = {.type = IL_ACT_TICK, .player = IL_GM};
-    pipeline_play(d, g, &tick, NULL);
+    pipeline_steer(d, g, RULES_TICK, 0, 0, NULL);
     return d->ngames < before;
 }
 

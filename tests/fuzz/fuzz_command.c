@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bot/command.h"
+#include "core/illegal/module.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,14 +35,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     memset(&c, 0, sizeof c);
     if (command_parse(line, (data[0] & 1) != 0, &c) == CMD_OK) {
-        command_parse_cards(c.arg2, in_play, "en", &bundle, word, sizeof word, choices,
-                            sizeof choices);
-        command_parse_cards(c.arg3, in_play, "en", &bundle, word, sizeof word, choices,
-                            sizeof choices);
-        command_parse_resource(c.arg, in_play, "en", &resource, choices, sizeof choices);
+        il_parse_cards(c.arg2, in_play, "en", &bundle, word, sizeof word, choices, sizeof choices);
+        il_parse_cards(c.arg3, in_play, "en", &bundle, word, sizeof word, choices, sizeof choices);
+        il_parse_resource(c.arg, in_play, "en", &resource, choices, sizeof choices);
         command_match_player(c.arg, ids, names, 4, &index, choices, sizeof choices);
     }
-    command_parse_cards(line, in_play, "en", &bundle, word, sizeof word, choices, sizeof choices);
+    il_parse_cards(line, in_play, "en", &bundle, word, sizeof word, choices, sizeof choices);
     command_match_player(line, ids, names, 4, &index, choices, sizeof choices);
     free(line);
     return 0;

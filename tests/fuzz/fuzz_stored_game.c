@@ -31,6 +31,14 @@ static void emit(void *arg, const struct outbound *m)
         *bytes += strlen(json_object_to_json_string((struct json_object *)m->data));
 }
 
+static void emit_rules(void *arg, const struct rules_msg *m)
+{
+    size_t *bytes = arg;
+    *bytes += strlen(m->text);
+    if (m->data)
+        *bytes += strlen(json_object_to_json_string((struct json_object *)m->data));
+}
+
 /* game_to_json() as text; the caller frees it. */
 static char *record_text(const struct game *g)
 {
@@ -49,6 +57,8 @@ static void read_back(const char *text, struct game *g)
 {
     char why[128];
     struct json_object *j = json_tokener_parse(text);
+    free(g->state);
+    g->state = NULL;
     if (!j || game_from_json(g, j, why, sizeof why) < 0) {
         fprintf(stderr, "a record written by game_to_json() is refused (%s): %s\n", why, text);
         abort();
@@ -59,16 +69,20 @@ static void read_back(const char *text, struct game *g)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct game *g = calloc(1, sizeof *g), *again = calloc(1, sizeof *again);
-    struct il_events *ev = malloc(sizeof *ev);
+    void *ev = NULL, *tick = NULL;
     struct json_tokener *tok = json_tokener_new();
     struct json_object *j = NULL;
     char why[128];
     size_t bytes = 0;
 
-    if (!g || !again || !ev || !tok || size > INT32_MAX)
+    if (!g || !again || !tok || size > INT32_MAX)
         goto done;
     j = json_tokener_parse_ex(tok, (const char *)data, (int)size);
     if (!j || game_from_json(g, j, why, sizeof why) < 0)
+        goto done;
+    ev = malloc(g->rules->events_size);
+    tick = malloc(g->rules->action_size);
+    if (!ev || !tick)
         goto done;
 
     char *first = record_text(g);
@@ -85,18 +99,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         render_lobby(g, emit, &bytes);
         goto done;
     }
+    const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
+    struct rules_table table;
+    game_table(g, &table, users, names);
     for (unsigned i = 0; i < g->nseats; i++)
-        render_hand(g, i, false, emit, &bytes);
+        g->rules->render_private(g->state, &table, i, false, emit_rules, &bytes);
+    g->rules->steer(tick, RULES_TICK, 0, 0);
     for (unsigned t = 0; t < FUZZ_MAX_TICKS; t++) {
-        int64_t dl = il_game_deadline(&g->state);
-        if (!dl)
+        int64_t dl = g->rules->deadline(g->state);
+        if (!dl || g->rules->apply(g->state, tick, dl, &g->rng, ev) != 0)
             break;
-        struct il_action tick = {.type = IL_ACT_TICK, .player = IL_GM};
-        ev->n = 0;
-        if (il_game_apply(&g->state, &tick, dl, &g->rng, ev) != IL_OK)
-            break;
-        for (unsigned i = 0; i < ev->n; i++)
-            render_event(g, &ev->v[i], emit, &bytes);
+        g->rules->note(g->state, ev);
+        g->rules->render(g->state, &table, ev, emit_rules, &bytes);
         char *text = record_text(g);
         read_back(text, again);
         free(text);
@@ -105,7 +119,8 @@ done:
     json_object_put(j);
     json_tokener_free(tok);
     free(ev);
-    free(again);
-    free(g);
+    free(tick);
+    game_free(again);
+    game_free(g);
     return 0;
 }

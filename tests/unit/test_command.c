@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "bot/command.h"
+#include "core/illegal/module.h"
 #include "core/catalog.h"
 
 #define ALL_IN_PLAY 0xFFu
@@ -440,8 +441,8 @@ static struct cards cards(const char *text, unsigned in_play)
 {
     struct cards r;
     memset(&r, 0x5a, sizeof r);
-    r.err = command_parse_cards(text, in_play, "en", &r.b, r.word, sizeof r.word, r.choices,
-                                sizeof r.choices);
+    r.err = il_parse_cards(text, in_play, "en", &r.b, r.word, sizeof r.word, r.choices,
+                           sizeof r.choices);
     return r;
 }
 
@@ -680,34 +681,32 @@ static void test_parse_resource(void **state)
     unsigned in_play = BIT(IL_GUNS) | BIT(IL_ALCOHOL) | BIT(IL_PORNOGRAPHY) | BIT(IL_POWDER);
     int res = -1;
     char choices[256];
-    assert_int_equal(command_parse_resource("guns", in_play, "en", &res, choices, sizeof choices),
+    assert_int_equal(il_parse_resource("guns", in_play, "en", &res, choices, sizeof choices),
                      RESOLVE_OK);
     assert_int_equal(res, IL_GUNS);
-    assert_int_equal(command_parse_resource("Gun", in_play, "en", &res, choices, sizeof choices),
+    assert_int_equal(il_parse_resource("Gun", in_play, "en", &res, choices, sizeof choices),
                      RESOLVE_OK);
     assert_int_equal(res, IL_GUNS);
-    assert_int_equal(command_parse_resource("BOOZE", in_play, "en", &res, choices, sizeof choices),
+    assert_int_equal(il_parse_resource("BOOZE", in_play, "en", &res, choices, sizeof choices),
                      RESOLVE_OK);
     assert_int_equal(res, IL_ALCOHOL);
-    assert_int_equal(command_parse_resource("pow", in_play, "en", &res, choices, sizeof choices),
+    assert_int_equal(il_parse_resource("pow", in_play, "en", &res, choices, sizeof choices),
                      RESOLVE_OK);
     assert_int_equal(res, IL_POWDER);
-    assert_int_equal(
-        command_parse_resource("lux", ALL_IN_PLAY, "en", &res, choices, sizeof choices),
-        RESOLVE_OK);
+    assert_int_equal(il_parse_resource("lux", ALL_IN_PLAY, "en", &res, choices, sizeof choices),
+                     RESOLVE_OK);
     assert_int_equal(res, IL_LUXURY_CARS);
     assert_int_equal(
-        command_parse_resource("Luxury Cars", ALL_IN_PLAY, "en", &res, choices, sizeof choices),
+        il_parse_resource("Luxury Cars", ALL_IN_PLAY, "en", &res, choices, sizeof choices),
         RESOLVE_OK);
     assert_int_equal(res, IL_LUXURY_CARS);
-    assert_int_equal(command_parse_resource("p", in_play, "en", &res, choices, sizeof choices),
+    assert_int_equal(il_parse_resource("p", in_play, "en", &res, choices, sizeof choices),
                      RESOLVE_AMBIGUOUS);
     assert_string_equal(choices, "Guns, Alcohol, Pornography, Powder");
-    assert_int_equal(
-        command_parse_resource("jewelry", in_play, "en", &res, choices, sizeof choices),
-        RESOLVE_UNKNOWN);
+    assert_int_equal(il_parse_resource("jewelry", in_play, "en", &res, choices, sizeof choices),
+                     RESOLVE_UNKNOWN);
     assert_string_equal(choices, "Guns, Alcohol, Pornography, Powder");
-    assert_int_equal(command_parse_resource("", in_play, "en", &res, choices, sizeof choices),
+    assert_int_equal(il_parse_resource("", in_play, "en", &res, choices, sizeof choices),
                      RESOLVE_UNKNOWN);
 }
 

@@ -15,12 +15,13 @@
 #include <cmocka.h>
 
 #include "bot/command.h"
+#include "core/illegal/module.h"
 
 static enum resolve_error parse_cards(const char *text, struct il_bundle *b, char *word,
                                       size_t wordlen)
 {
     char choices[512];
-    return command_parse_cards(text, 0xFF, "en", b, word, wordlen, choices, sizeof choices);
+    return il_parse_cards(text, 0xFF, "en", b, word, wordlen, choices, sizeof choices);
 }
 
 static void test_role_names_with_the(void **state)

@@ -13,6 +13,12 @@
 #include <cmocka.h>
 
 #include "bot/game.h"
+#include "core/illegal/module.h"
+
+/* The Illegal state of a game. */
+#define IL(g) ((struct il_state *)(g)->state)
+
+static struct il_state g_state;
 
 #define T0 1700000000000LL
 
@@ -27,13 +33,17 @@ static const char *const display[] = {
 /* A started game of n players, set up from seed. */
 static void make_game(struct game *g, unsigned n, enum il_variant v, uint64_t seed)
 {
+    static struct il_state state;
     memset(g, 0, sizeof *g);
+    memset(&state, 0, sizeof state);
+    g->rules = &il_module;
+    g->state = &state;
     snprintf(g->id, sizeof g->id, "g7");
     snprintf(g->table, sizeof g->table, "!room:example.org");
     snprintf(g->host, sizeof g->host, "%s", users[0]);
     snprintf(g->language, sizeof g->language, "en");
-    il_config_default(&g->config, v);
-    g->config.timer_ms[IL_TIMER_DEBATE] = 45000;
+    il_config_default(&IL(g)->config, v);
+    IL(g)->config.timer_ms[IL_TIMER_DEBATE] = 45000;
     g->nseats = n;
     for (unsigned i = 0; i < n; i++) {
         snprintf(g->seats[i].user, sizeof g->seats[i].user, "%s", users[i]);
@@ -42,10 +52,10 @@ static void make_game(struct game *g, unsigned n, enum il_variant v, uint64_t se
     g->seed = seed;
     rng_seed(&g->rng, seed);
     events.n = 0;
-    assert_int_equal(il_game_setup(&g->state, &g->config, n, T0, &g->rng, &events), IL_OK);
+    assert_int_equal(il_game_setup(&IL(g)->game, &IL(g)->config, n, T0, &g->rng, &events), IL_OK);
     g->started = true;
-    g->tracked_deadline = g->state.deadline;
-    g->phase_length = g->config.timer_ms[IL_TIMER_SESSION];
+    g->tracked_deadline = IL(g)->game.deadline;
+    g->phase_length = IL(g)->config.timer_ms[IL_TIMER_SESSION];
     g->reminders_sent = 1;
 }
 
@@ -76,10 +86,10 @@ static void assert_same_game(const struct game *a, const struct game *b)
         assert_string_equal(a->seats[i].name, b->seats[i].name);
         assert_false(b->seats[i].dm_unreachable);
     }
-    assert_int_equal(a->config.variant, b->config.variant);
-    assert_int_equal(a->config.resources, b->config.resources);
+    assert_int_equal(IL(a)->config.variant, IL(b)->config.variant);
+    assert_int_equal(IL(a)->config.resources, IL(b)->config.resources);
     for (unsigned t = 0; t < IL_TIMERS; t++)
-        assert_int_equal(a->config.timer_ms[t], b->config.timer_ms[t]);
+        assert_int_equal(IL(a)->config.timer_ms[t], IL(b)->config.timer_ms[t]);
     assert_true(a->seed == b->seed);
     assert_memory_equal(&a->rng, &b->rng, sizeof a->rng);
     assert_int_equal(a->tracked_deadline, b->tracked_deadline);
@@ -87,7 +97,7 @@ static void assert_same_game(const struct game *a, const struct game *b)
     assert_int_equal(a->reminders_sent, b->reminders_sent);
     assert_int_equal(b->probes_pending, 0);
     if (a->started)
-        assert_memory_equal(&a->state, &b->state, sizeof a->state);
+        assert_memory_equal(&IL(a)->game, &IL(b)->game, sizeof IL(a)->game);
 }
 
 static void round_trip(const struct game *g)
@@ -99,6 +109,7 @@ static void round_trip(const struct game *g)
     char why[128] = "";
     if (game_from_json(back, j, why, sizeof why) != 0)
         fail_msg("round trip refused: %s", why);
+    assert_ptr_equal(back->rules, &il_module);
     back->platform = NULL;
     assert_same_game(g, back);
 
@@ -108,6 +119,7 @@ static void round_trip(const struct game *g)
                         json_object_to_json_string_ext(again, JSON_C_TO_STRING_PLAIN));
     json_object_put(again);
     json_object_put(j);
+    free(back->state);
     free(back);
 }
 
@@ -131,43 +143,43 @@ static void test_round_trip_mid_game(void **state)
     make_game(&g, 5, IL_VARIANT_STANDARD, 7);
     /* Open offers, a trade, a pause: all of it is in the record. */
     struct il_action a = {.type = IL_ACT_OFFER, .player = 0, .target = 1};
-    a.give.n[g.state.players[0].dealer] = 2;
-    a.ask.n[g.state.players[1].dealer] = 1;
+    a.give.n[IL(&g)->game.players[0].dealer] = 2;
+    a.ask.n[IL(&g)->game.players[1].dealer] = 1;
     events.n = 0;
-    assert_int_equal(il_game_apply(&g.state, &a, T0 + 1000, &g.rng, &events), IL_OK);
+    assert_int_equal(il_game_apply(&IL(&g)->game, &a, T0 + 1000, &g.rng, &events), IL_OK);
     struct il_action b = {.type = IL_ACT_OFFER, .player = 2, .target = 3};
-    b.give.n[g.state.players[2].dealer] = 1;
+    b.give.n[IL(&g)->game.players[2].dealer] = 1;
     events.n = 0;
-    assert_int_equal(il_game_apply(&g.state, &b, T0 + 2000, &g.rng, &events), IL_OK);
+    assert_int_equal(il_game_apply(&IL(&g)->game, &b, T0 + 2000, &g.rng, &events), IL_OK);
     struct il_action acc = {.type = IL_ACT_ACCEPT, .player = 3, .offer_id = 2};
     events.n = 0;
-    assert_int_equal(il_game_apply(&g.state, &acc, T0 + 3000, &g.rng, &events), IL_OK);
+    assert_int_equal(il_game_apply(&IL(&g)->game, &acc, T0 + 3000, &g.rng, &events), IL_OK);
     struct il_action pause = {.type = IL_ACT_PAUSE, .player = IL_GM};
     events.n = 0;
-    assert_int_equal(il_game_apply(&g.state, &pause, T0 + 4000, &g.rng, &events), IL_OK);
+    assert_int_equal(il_game_apply(&IL(&g)->game, &pause, T0 + 4000, &g.rng, &events), IL_OK);
     g.reminders_sent = 3;
-    assert_int_equal(g.state.noffers, 1);
-    assert_true(g.state.paused);
+    assert_int_equal(IL(&g)->game.noffers, 1);
+    assert_true(IL(&g)->game.paused);
     round_trip(&g);
 
     /* And after ticking through to the tribunal and the end. */
     struct il_action resume = {.type = IL_ACT_RESUME, .player = IL_GM};
     events.n = 0;
-    assert_int_equal(il_game_apply(&g.state, &resume, T0 + 5000, &g.rng, &events), IL_OK);
+    assert_int_equal(il_game_apply(&IL(&g)->game, &resume, T0 + 5000, &g.rng, &events), IL_OK);
     int64_t now = T0 + 5000;
     bool saw_vote = false;
-    for (int i = 0; i < 500 && g.state.phase != IL_PHASE_OVER; i++) {
-        now = g.state.deadline;
+    for (int i = 0; i < 500 && IL(&g)->game.phase != IL_PHASE_OVER; i++) {
+        now = IL(&g)->game.deadline;
         struct il_action tick = {.type = IL_ACT_TICK};
         events.n = 0;
-        assert_int_equal(il_game_apply(&g.state, &tick, now, &g.rng, &events), IL_OK);
-        if (g.state.phase == IL_PHASE_VOTE && !saw_vote) {
+        assert_int_equal(il_game_apply(&IL(&g)->game, &tick, now, &g.rng, &events), IL_OK);
+        if (IL(&g)->game.phase == IL_PHASE_VOTE && !saw_vote) {
             saw_vote = true;
             round_trip(&g);
         }
     }
     assert_true(saw_vote);
-    assert_int_equal(g.state.phase, IL_PHASE_OVER);
+    assert_int_equal(IL(&g)->game.phase, IL_PHASE_OVER);
     round_trip(&g);
 }
 
@@ -176,12 +188,14 @@ static void test_round_trip_lobby(void **state)
     (void)state;
     static struct game g;
     memset(&g, 0, sizeof g);
+    g.rules = &il_module;
+    g.state = &g_state;
     snprintf(g.id, sizeof g.id, "g12345");
     snprintf(g.table, sizeof g.table, "t1");
     snprintf(g.host, sizeof g.host, "alice");
     snprintf(g.language, sizeof g.language, "en");
-    il_config_default(&g.config, IL_VARIANT_CASUAL);
-    g.config.resources = 0x0F;
+    il_config_default(&IL(&g)->config, IL_VARIANT_CASUAL);
+    IL(&g)->config.resources = 0x0F;
     g.seed = 99;
     rng_seed(&g.rng, 99);
     round_trip(&g); /* no seats at all */

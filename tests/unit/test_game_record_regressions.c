@@ -16,6 +16,12 @@
 #include <cmocka.h>
 
 #include "bot/game.h"
+#include "core/illegal/module.h"
+
+/* The Illegal state of a game. */
+#define IL(g) ((struct il_state *)(g)->state)
+
+static struct il_state base_state;
 
 static struct game base;
 
@@ -23,16 +29,19 @@ static void make_base(void)
 {
     static struct il_events ev;
     memset(&base, 0, sizeof base);
+    base.rules = &il_module;
+    base.state = &base_state;
     snprintf(base.id, sizeof base.id, "g1");
     snprintf(base.table, sizeof base.table, "t1");
     snprintf(base.host, sizeof base.host, "u0");
     snprintf(base.language, sizeof base.language, "en");
-    il_config_default(&base.config, IL_VARIANT_STANDARD);
+    il_config_default(&IL(&base)->config, IL_VARIANT_STANDARD);
     base.nseats = 4;
     for (unsigned i = 0; i < 4; i++)
         snprintf(base.seats[i].user, sizeof base.seats[i].user, "u%u", i);
     rng_seed(&base.rng, 1);
-    assert_int_equal(il_game_setup(&base.state, &base.config, 4, 1000, &base.rng, &ev), IL_OK);
+    assert_int_equal(il_game_setup(&IL(&base)->game, &IL(&base)->config, 4, 1000, &base.rng, &ev),
+                     IL_OK);
     base.started = true;
 }
 

@@ -4,36 +4,52 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "bot/config.h"
 #include "bot/lobby.h"
+#include "core/illegal/module.h"
 
 static struct config cfg;
+static struct il_events events;
+
+/* The Illegal state of g. */
+static struct il_state *il(struct game *g)
+{
+    return g->state;
+}
 
 static void new_lobby(struct game *g)
 {
+    struct rules_defaults d;
+    free(g->state);
     memset(g, 0, sizeof *g);
     strcpy(g->id, "g1");
     strcpy(g->table, "t1");
     strcpy(g->host, "h");
     strcpy(g->language, "en");
-    lobby_defaults(&g->config, IL_VARIANT_STANDARD, &cfg);
+    lobby_rules_defaults(&cfg, &d);
+    assert_int_equal(game_init(g, &il_module, "standard", &d), 0);
     rng_seed(&g->rng, 7);
 }
 
-/* Applies a, checking L1: a refusal changes nothing. */
+/* Applies a, checking L1: a refusal changes nothing, state included. */
 static enum lobby_error apply(struct game *g, const struct lobby_action *a, struct lobby_events *ev,
                               struct il_action *rules)
 {
     static struct game before;
-    enum il_error why = IL_OK;
+    static struct il_state state;
+    int why = 0;
     before = *g;
-    enum lobby_error e = lobby_apply(g, a, &cfg, 1000, ev, rules, &why);
-    if (e != LOBBY_OK)
+    state = *il(g);
+    enum lobby_error e = lobby_apply(g, a, &cfg, 1000, ev, &events, rules, &why);
+    if (e != LOBBY_OK) {
         assert_memory_equal(&before, g, sizeof before);
+        assert_memory_equal(&state, g->state, sizeof state);
+    }
     return e;
 }
 
@@ -58,16 +74,16 @@ static void test_join_and_leave(void **state)
     join(&g, "a", LOBBY_OK);
     join(&g, "a", LOBBY_ERR_JOINED); /* L2: distinct users */
     char user[8];
-    for (int i = 1; i < IL_MAX_PLAYERS; i++) {
+    for (int i = 1; i < RULES_MAX_SEATS; i++) {
         snprintf(user, sizeof user, "u%d", i);
         join(&g, user, LOBBY_OK);
     }
-    join(&g, "late", LOBBY_ERR_FULL); /* L2: at most IL_MAX_PLAYERS */
+    join(&g, "late", LOBBY_ERR_FULL); /* L2: at most RULES_MAX_SEATS */
     struct lobby_events ev;
     struct il_action rules;
     struct lobby_action leave = {.type = LOBBY_LEAVE, .seat = 0};
     assert_int_equal(apply(&g, &leave, &ev, &rules), LOBBY_OK);
-    assert_int_equal(g.nseats, IL_MAX_PLAYERS - 1);
+    assert_int_equal(g.nseats, RULES_MAX_SEATS - 1);
     assert_string_equal(g.seats[0].user, "u1"); /* the seats after it moved up */
     leave.seat = 99;
     assert_int_equal(apply(&g, &leave, &ev, &rules), LOBBY_ERR_CLOSED);
@@ -85,7 +101,7 @@ static void test_settings(void **state)
     new_lobby(&g);
     struct lobby_action set = {.type = LOBBY_SET, .key = "session", .value = "3m"};
     assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_OK);
-    assert_int_equal(g.config.timer_ms[IL_TIMER_SESSION], 180000);
+    assert_int_equal(il(&g)->config.timer_ms[IL_TIMER_SESSION], 180000);
     assert_string_equal(ev.shown_value, "3 min");
     set.value = "soon";
     assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_ERR_BAD_VALUE);
@@ -93,7 +109,7 @@ static void test_settings(void **state)
     assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_ERR_BAD_KEY);
     set = (struct lobby_action){.type = LOBBY_SET, .key = "variant", .value = "casual"};
     assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_OK);
-    assert_int_equal(g.config.variant, IL_VARIANT_CASUAL);
+    assert_int_equal(il(&g)->config.variant, IL_VARIANT_CASUAL);
     assert_true(ev.lobby_changed);
     set = (struct lobby_action){.type = LOBBY_SET, .key = "resources", .value = "guns, guns"};
     assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_ERR_BAD_VALUE);
@@ -101,7 +117,7 @@ static void test_settings(void **state)
     assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_OK);
     set = (struct lobby_action){.type = LOBBY_SET, .key = "ballots", .value = "poll"};
     assert_int_equal(apply(&g, &set, &ev, &rules), LOBBY_OK);
-    assert_true(g.poll_ballots);
+    assert_true(il(&g)->poll_ballots);
     assert_string_equal(ev.set_reply, "msg.ballots-poll");
 }
 
@@ -121,8 +137,9 @@ static void test_start_and_after(void **state)
     assert_int_equal(apply(&g, &start, &ev, &rules), LOBBY_OK);
     assert_true(g.started);
     assert_int_equal(ev.v[0], LOBBY_EV_STARTED);
-    assert_true(ev.rules.n > 0);
-    assert_int_equal(g.state.nplayers, 4);
+    assert_true(ev.started);
+    assert_true(events.n > 0);
+    assert_int_equal(il(&g)->game.nplayers, 4);
     /* L3: seats are the rules' business now. */
     join(&g, "e", LOBBY_ERR_STARTED);
     struct lobby_action leave = {.type = LOBBY_LEAVE, .seat = 0};

@@ -15,6 +15,11 @@
 
 #include "bot/render.h"
 #include "core/catalog.h"
+#include "core/illegal/module.h"
+#include "core/text.h"
+
+/* The Illegal state of a game. */
+#define IL(g) ((struct il_state *)(g)->state)
 
 #define T0 1700000000000LL
 
@@ -71,6 +76,59 @@ static void record(void *arg, const struct outbound *m)
     assert_true(m->text[0] != '\0');
 }
 
+/* What the module renders, as the dispatcher turns it into an outbound
+ * message: `arg` is a struct module_rec. */
+struct module_rec {
+    struct rec *rec;
+    const struct game *g;
+};
+
+static void record_rules(void *arg, const struct rules_msg *m)
+{
+    struct module_rec *mr = arg;
+    char key[MSG_KEY_MAX];
+    struct outbound o = {.kind = m->kind, .replace = m->replace, .text = m->text, .data = m->data};
+    assert_true(m->audience == MSG_TABLE ||
+                (m->audience >= 0 && (unsigned)m->audience < mr->g->nseats));
+    if (m->audience == MSG_TABLE)
+        o.channel = mr->g->table;
+    else
+        o.user = mr->g->seats[m->audience].user;
+    if (m->key) {
+        assert_int_equal(msg_key_format(m->key, key, sizeof key), 0);
+        o.key = key;
+    }
+    record(mr->rec, &o);
+}
+
+/* Renders through the module, recording into r. */
+static void render_hand(const struct game *g, unsigned seat, bool fresh, struct rec *r)
+{
+    const char *u[RULES_MAX_SEATS], *n[RULES_MAX_SEATS];
+    struct rules_table t;
+    struct module_rec mr = {r, g};
+    game_table(g, &t, u, n);
+    il_render_private(g->state, &t, seat, fresh, record_rules, &mr);
+}
+
+static void render_event(const struct game *g, const struct il_event *e, struct rec *r)
+{
+    const char *u[RULES_MAX_SEATS], *n[RULES_MAX_SEATS];
+    struct rules_table t;
+    struct module_rec mr = {r, g};
+    game_table(g, &t, u, n);
+    il_render_event(g->state, &t, e, record_rules, &mr);
+}
+
+static void render_events(const struct game *g, const struct il_events *ev, struct rec *r)
+{
+    const char *u[RULES_MAX_SEATS], *n[RULES_MAX_SEATS];
+    struct rules_table t;
+    struct module_rec mr = {r, g};
+    game_table(g, &t, u, n);
+    il_render(g->state, &t, ev, record_rules, &mr);
+}
+
 static void rec_free(struct rec *r)
 {
     for (size_t i = 0; i < r->n; i++) {
@@ -91,6 +149,7 @@ static const char *const names[] = {"Alice", "Bob", "Carol", "Dave", "Erin"};
 
 struct drive {
     struct game g;
+    struct il_state st;
     struct il_events ev;
     struct rec rec;
     int64_t now;
@@ -100,16 +159,16 @@ struct drive {
 /* Renders each event on its own, the way render_events() sees them. */
 static void drive_render(struct drive *d)
 {
-    render_note(&d->g, &d->ev);
+    il_render_note(IL(&d->g), &d->ev);
     for (unsigned i = 0; i < d->ev.n; i++) {
         const struct il_event *e = &d->ev.v[i];
         d->rec.event = e->type;
         d->rec.audience = e->audience;
         size_t before = d->rec.n;
-        render_event(&d->g, e, record, &d->rec);
+        render_event(&d->g, e, &d->rec);
         /* Every event says something, but each reveal is a line of the result
          * and a casual drop ends without a drop message. */
-        if (e->type != IL_EV_REVEAL && !(e->type == IL_EV_DROP_DONE && !d->g.drop.count))
+        if (e->type != IL_EV_REVEAL && !(e->type == IL_EV_DROP_DONE && !IL(&d->g)->drop.count))
             assert_true(d->rec.n > before);
         d->seen[e->type]++;
     }
@@ -118,7 +177,7 @@ static void drive_render(struct drive *d)
 /* Keeps the reminder bookkeeping the way the dispatcher does. */
 static void track(struct drive *d)
 {
-    int64_t dl = il_game_deadline(&d->g.state);
+    int64_t dl = il_game_deadline(&IL(&d->g)->game);
     if (dl != d->g.tracked_deadline) {
         d->g.tracked_deadline = dl;
         d->g.phase_length = dl ? dl - d->now : 0;
@@ -129,11 +188,13 @@ static void drive_start(struct drive *d, unsigned n, enum il_variant v, uint64_t
 {
     memset(d, 0, sizeof *d);
     struct game *g = &d->g;
+    g->rules = &il_module;
+    g->state = &d->st;
     snprintf(g->id, sizeof g->id, "g7");
     snprintf(g->table, sizeof g->table, "table-1");
     snprintf(g->host, sizeof g->host, "alice");
     snprintf(g->language, sizeof g->language, "en");
-    il_config_default(&g->config, v);
+    il_config_default(&IL(g)->config, v);
     g->nseats = n;
     for (unsigned i = 0; i < n; i++) {
         snprintf(g->seats[i].user, sizeof g->seats[i].user, "%s", users[i]);
@@ -142,7 +203,8 @@ static void drive_start(struct drive *d, unsigned n, enum il_variant v, uint64_t
     g->seed = seed;
     rng_seed(&g->rng, seed);
     d->now = T0;
-    assert_int_equal(il_game_setup(&g->state, &g->config, n, d->now, &g->rng, &d->ev), IL_OK);
+    assert_int_equal(il_game_setup(&IL(g)->game, &IL(g)->config, n, d->now, &g->rng, &d->ev),
+                     IL_OK);
     g->started = true;
     track(d);
     drive_render(d);
@@ -151,7 +213,7 @@ static void drive_start(struct drive *d, unsigned n, enum il_variant v, uint64_t
 static void apply(struct drive *d, struct il_action a)
 {
     d->ev.n = 0;
-    enum il_error e = il_game_apply(&d->g.state, &a, d->now, &d->g.rng, &d->ev);
+    enum il_error e = il_game_apply(&IL(&d->g)->game, &a, d->now, &d->g.rng, &d->ev);
     if (e != IL_OK)
         fail_msg("action %d by %d: %s", (int)a.type, a.player, il_error_id(e));
     track(d);
@@ -160,8 +222,8 @@ static void apply(struct drive *d, struct il_action a)
 
 static void tick(struct drive *d)
 {
-    assert_int_not_equal(d->g.state.deadline, 0);
-    d->now = d->g.state.deadline;
+    assert_int_not_equal(IL(&d->g)->game.deadline, 0);
+    d->now = IL(&d->g)->game.deadline;
     struct il_action a = {.type = IL_ACT_TICK};
     apply(d, a);
 }
@@ -189,7 +251,7 @@ static struct il_action gm(enum il_action_type t)
 static void play_full_game(struct drive *d)
 {
     drive_start(d, 5, IL_VARIANT_STANDARD, 11);
-    const struct il_game *s = &d->g.state;
+    const struct il_game *s = &IL(&d->g)->game;
 
     /* Session 1: an accepted gift, a declined and a cancelled offer, one left to expire. */
     apply(d, offer(0, 1, s->players[0].dealer, 2)); /* #1 */
@@ -354,7 +416,7 @@ static void check_drop(const struct sent *s)
     assert_int_equal(json_object_object_length(reactions), json_object_array_length(shown));
     json_object_object_foreach(reactions, emoji, res)
     {
-        int r = render_emoji_resource(emoji);
+        int r = il_emoji_resource(emoji);
         assert_true(r >= 0);
         assert_string_equal(il_resource_id((unsigned)r), json_object_get_string(res));
     }
@@ -469,17 +531,18 @@ static void test_specific_texts(void **state)
     char want[64], dur[32];
     for (size_t i = 0; i < d->rec.n; i++)
         if (d->rec.v[i].event == IL_EV_TRIBUNAL_OPENED) {
-            snprintf(want, sizeof want, "%u cases", d->g.state.ncases);
+            snprintf(want, sizeof want, "%u cases", IL(&d->g)->game.ncases);
             assert_non_null(strstr(d->rec.v[i].text, want));
         }
     s = find(d, IL_EV_RESUMED, NULL, 0);
     assert_non_null(s);
-    render_duration(dur, sizeof dur, "en", d->g.config.timer_ms[IL_TIMER_SESSION] - 5000);
+    text_duration(dur, sizeof dur, "en", IL(&d->g)->config.timer_ms[IL_TIMER_SESSION] - 5000);
     snprintf(want, sizeof want, "The game resumes: %s left.", dur);
     assert_string_equal(s->text, want);
     s = find(d, IL_EV_EXTENDED, NULL, 0);
     assert_non_null(s);
-    render_duration(dur, sizeof dur, "en", d->g.config.timer_ms[IL_TIMER_SESSION] - 5000 + 60000);
+    text_duration(dur, sizeof dur, "en",
+                  IL(&d->g)->config.timer_ms[IL_TIMER_SESSION] - 5000 + 60000);
     snprintf(want, sizeof want, "Extra time: %s left.", dur);
     assert_string_equal(s->text, want);
     s = find(d, IL_EV_TIMER_SET, NULL, 0);
@@ -561,7 +624,7 @@ static void test_render_hand_fresh(void **state)
     assert_non_null(d);
     drive_start(d, 4, IL_VARIANT_STANDARD, 3);
     size_t before = d->rec.n;
-    render_hand(&d->g, 2, true, record, &d->rec);
+    render_hand(&d->g, 2, true, &d->rec);
     assert_int_equal(d->rec.n, before + 1);
     const struct sent *s = &d->rec.v[before];
     assert_int_equal(s->kind, OUT_HAND);
@@ -572,7 +635,7 @@ static void test_render_hand_fresh(void **state)
     struct json_object *players;
     assert_true(json_object_object_get_ex(s->data, "players", &players));
     assert_int_equal(json_object_array_length(players), 3);
-    render_hand(&d->g, 2, false, record, &d->rec);
+    render_hand(&d->g, 2, false, &d->rec);
     assert_true(d->rec.v[before + 1].replace);
     rec_free(&d->rec);
     free(d);
@@ -582,10 +645,10 @@ static void test_render_hand_fresh(void **state)
 static void batch(struct drive *d, struct il_action a, struct rec *out)
 {
     d->ev.n = 0;
-    assert_int_equal(il_game_apply(&d->g.state, &a, d->now, &d->g.rng, &d->ev), IL_OK);
-    render_note(&d->g, &d->ev);
+    assert_int_equal(il_game_apply(&IL(&d->g)->game, &a, d->now, &d->g.rng, &d->ev), IL_OK);
+    il_render_note(IL(&d->g), &d->ev);
     out->audience = IL_PUBLIC;
-    render_events(&d->g, &d->ev, record, out);
+    render_events(&d->g, &d->ev, out);
 }
 
 static unsigned count_str(const char *text, const char *needle)
@@ -610,7 +673,7 @@ static void test_drop_record_and_batches(void **state)
     drive_start(d, 4, IL_VARIANT_STANDARD, 9);
     struct il_action tick_action = {.type = IL_ACT_TICK};
     /* The session ends: its closing and the drop's start are one notice, then the drop. */
-    d->now = d->g.state.deadline;
+    d->now = IL(&d->g)->game.deadline;
     batch(d, tick_action, &r);
     unsigned notices = 0, drops = 0;
     for (size_t i = 0; i < r.n; i++) {
@@ -629,17 +692,17 @@ static void test_drop_record_and_batches(void **state)
     }
     assert_int_equal(notices, 1);
     assert_int_equal(drops, 1);
-    while (d->g.state.phase == IL_PHASE_DROP_REVEAL) {
-        d->now = d->g.state.deadline;
+    while (IL(&d->g)->game.phase == IL_PHASE_DROP_REVEAL) {
+        d->now = IL(&d->g)->game.deadline;
         batch(d, tick_action, &r);
     }
-    assert_int_equal(d->g.state.phase, IL_PHASE_DROP_GRAB);
-    assert_true(d->g.drop.open);
+    assert_int_equal(IL(&d->g)->game.phase, IL_PHASE_DROP_GRAB);
+    assert_true(IL(&d->g)->drop.open);
 
     /* Bob grabs the first card: one edit names him. */
     rec_free(&r);
     struct il_action grab = {
-        .type = IL_ACT_GRAB, .player = 1, .resource = d->g.state.drop_cards[0]};
+        .type = IL_ACT_GRAB, .player = 1, .resource = IL(&d->g)->game.drop_cards[0]};
     batch(d, grab, &r);
     assert_int_equal(r.n, 2); /* Bob's hand, and the drop edit after the change */
     assert_int_equal(r.v[0].kind, OUT_HAND);
@@ -653,12 +716,13 @@ static void test_drop_record_and_batches(void **state)
     static struct game back;
     char why[128];
     assert_int_equal(game_from_json(&back, j, why, sizeof why), 0);
-    assert_memory_equal(&back.drop, &d->g.drop, sizeof back.drop);
+    assert_memory_equal(&IL(&back)->drop, &IL(&d->g)->drop, sizeof IL(&back)->drop);
+    free(back.state);
     json_object_object_del(j, "drop");
     assert_int_equal(game_from_json(&back, j, why, sizeof why), 0);
-    assert_int_equal(back.drop.count, d->g.drop.count);
-    assert_int_equal(back.drop.taker[0], GAME_DROP_UNKNOWN);
-    assert_int_equal(back.drop.taker[1], GAME_DROP_ON_TABLE);
+    assert_int_equal(IL(&back)->drop.count, IL(&d->g)->drop.count);
+    assert_int_equal(IL(&back)->drop.taker[0], IL_DROP_UNKNOWN);
+    assert_int_equal(IL(&back)->drop.taker[1], IL_DROP_ON_TABLE);
     json_object_put(j);
     j = game_to_json(&d->g);
     struct json_object *drop, *takers;
@@ -671,7 +735,7 @@ static void test_drop_record_and_batches(void **state)
     /* The grab window ends: leftovers and the end are one last edit that keeps
      * every card with its taker, then the next session's notice. */
     rec_free(&r);
-    d->now = d->g.state.deadline;
+    d->now = IL(&d->g)->game.deadline;
     batch(d, tick_action, &r);
     drops = notices = 0;
     for (size_t i = 0; i < r.n; i++) {
@@ -691,7 +755,7 @@ static void test_drop_record_and_batches(void **state)
     }
     assert_int_equal(drops, 1);
     assert_int_equal(notices, 1);
-    assert_true(d->g.drop.done);
+    assert_true(IL(&d->g)->drop.done);
     rec_free(&r);
     rec_free(&d->rec);
     free(d);
@@ -701,13 +765,16 @@ static void test_render_lobby(void **state)
 {
     (void)state;
     static struct game g;
+    static struct il_state st;
     struct rec r = {0};
     memset(&g, 0, sizeof g);
+    g.rules = &il_module;
+    g.state = &st;
     snprintf(g.id, sizeof g.id, "g3");
     snprintf(g.table, sizeof g.table, "t9");
     snprintf(g.host, sizeof g.host, "alice");
     snprintf(g.language, sizeof g.language, "en");
-    il_config_default(&g.config, IL_VARIANT_ADVANCED);
+    il_config_default(&IL(&g)->config, IL_VARIANT_ADVANCED);
     r.audience = IL_PUBLIC;
     render_lobby(&g, record, &r);
     g.nseats = 2;
@@ -728,50 +795,50 @@ static void test_render_lobby(void **state)
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static void test_render_fill(void **state)
+static void test_text_fill(void **state)
 {
     (void)state;
     char out[256];
     const char *vars[] = {"player", "Alice", "id", "g7", NULL};
-    render_fill(out, sizeof out, "en", "msg.ended", vars);
+    text_fill(out, sizeof out, "en", "msg.ended", vars);
     assert_string_equal(out, "Game g7 was ended by Alice.");
     /* Unknown placeholders stay as they are; so does a lone brace. */
     const char *few[] = {"id", "g7", NULL};
-    render_fill(out, sizeof out, "en", "msg.ended", few);
+    text_fill(out, sizeof out, "en", "msg.ended", few);
     assert_string_equal(out, "Game g7 was ended by {player}.");
-    render_fill(out, sizeof out, "en", "msg.ended", NULL);
+    text_fill(out, sizeof out, "en", "msg.ended", NULL);
     assert_string_equal(out, "Game {id} was ended by {player}.");
     /* A missing key renders as the key. */
-    render_fill(out, sizeof out, "en", "msg.no-such-key", vars);
+    text_fill(out, sizeof out, "en", "msg.no-such-key", vars);
     assert_string_equal(out, "msg.no-such-key");
-    render_fill(out, sizeof out, "en", "{player} {nope} {id", vars);
+    text_fill(out, sizeof out, "en", "{player} {nope} {id", vars);
     assert_string_equal(out, "Alice {nope} {id");
     /* A value may itself hold braces: they are not filled again. (Empty and
      * NULL values are in test_render_bugs.c.) */
     const char *odd[] = {"player", "Al", "id", "{player}", NULL};
-    render_fill(out, sizeof out, "en", "msg.ended", odd);
+    text_fill(out, sizeof out, "en", "msg.ended", odd);
     assert_string_equal(out, "Game {player} was ended by Al.");
     /* The same placeholder twice. */
     const char *two[] = {"id", "3", NULL};
-    render_fill(out, sizeof out, "en", "msg.offer-received", two);
+    text_fill(out, sizeof out, "en", "msg.offer-received", two);
     assert_non_null(strstr(out, "Offer #3 from {from}"));
     assert_non_null(strstr(out, "\"accept 3\" or \"decline 3\""));
 
     /* Truncation always leaves a terminated string within len, even inside a value. */
     char small[8];
     memset(small, 'x', sizeof small);
-    render_fill(small, sizeof small, "en", "msg.ended", vars);
+    text_fill(small, sizeof small, "en", "msg.ended", vars);
     assert_string_equal(small, "Game g7");
     memset(small, 'x', sizeof small);
     const char *big[] = {"player", "Maximilian", "id", "g123456789", NULL};
-    render_fill(small, sizeof small, "en", "msg.ended", big);
+    text_fill(small, sizeof small, "en", "msg.ended", big);
     assert_string_equal(small, "Game g1");
-    render_fill(small, 1, "en", "msg.ended", vars);
+    text_fill(small, 1, "en", "msg.ended", vars);
     assert_string_equal(small, "");
     for (size_t len = 1; len < 48; len++) {
         char buf[64];
         memset(buf, 'x', sizeof buf);
-        render_fill(buf, len, "en", "msg.ended", big);
+        text_fill(buf, len, "en", "msg.ended", big);
         assert_true(strlen(buf) < len);
         assert_true(strncmp(buf, "Game g123456789 was ended by Maximilian.", strlen(buf)) == 0);
         for (size_t k = len; k < sizeof buf; k++)
@@ -779,26 +846,26 @@ static void test_render_fill(void **state)
     }
 }
 
-static void test_render_cards(void **state)
+static void test_il_render_cards(void **state)
 {
     (void)state;
     char out[256];
     struct il_bundle b = {{0}};
-    render_cards(out, sizeof out, "en", &b);
+    il_render_cards(out, sizeof out, "en", &b);
     assert_string_equal(out, "nothing");
     b.n[IL_GUNS] = 2;
     b.n[IL_ALCOHOL] = 1;
-    render_cards(out, sizeof out, "en", &b);
+    il_render_cards(out, sizeof out, "en", &b);
     assert_string_equal(out, "2 Guns, 1 Alcohol");
     b.n[IL_CARD(IL_KIND_DEALER_SUSPECT, IL_CALL_GIRLS)] = 1;
-    render_cards(out, sizeof out, "en", &b);
+    il_render_cards(out, sizeof out, "en", &b);
     assert_string_equal(out, "2 Guns, 1 Alcohol, Suspect: The Pimp");
     char small[10];
-    render_cards(small, sizeof small, "en", &b);
+    il_render_cards(small, sizeof small, "en", &b);
     assert_true(strlen(small) < sizeof small);
 }
 
-static void test_render_duration(void **state)
+static void test_text_duration(void **state)
 {
     (void)state;
     static const struct {
@@ -823,39 +890,39 @@ static void test_render_duration(void **state)
     };
     char out[64];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        render_duration(out, sizeof out, "en", cases[i].ms);
+        text_duration(out, sizeof out, "en", cases[i].ms);
         assert_string_equal(out, cases[i].text);
     }
 }
 
-static void test_render_emoji(void **state)
+static void test_il_emoji(void **state)
 {
     (void)state;
     char buf[32];
     for (unsigned r = 0; r < IL_RESOURCES; r++) {
-        const char *e = render_emoji(r);
+        const char *e = il_emoji(r);
         assert_non_null(e);
-        assert_int_equal(render_emoji_resource(e), (int)r);
+        assert_int_equal(il_emoji_resource(e), (int)r);
         /* Platforms often add the emoji variation selector U+FE0F. */
         snprintf(buf, sizeof buf, "%s\xEF\xB8\x8F", e);
-        assert_int_equal(render_emoji_resource(buf), (int)r);
+        assert_int_equal(il_emoji_resource(buf), (int)r);
         /* Anything else after it is another emoji. */
         snprintf(buf, sizeof buf, "%sx", e);
-        assert_int_equal(render_emoji_resource(buf), -1);
+        assert_int_equal(il_emoji_resource(buf), -1);
         snprintf(buf, sizeof buf, "%s\xEF\xB8\x8F\xEF\xB8\x8F", e);
-        assert_int_equal(render_emoji_resource(buf), -1);
+        assert_int_equal(il_emoji_resource(buf), -1);
         /* All distinct. */
         for (unsigned o = 0; o < r; o++)
-            assert_string_not_equal(e, render_emoji(o));
+            assert_string_not_equal(e, il_emoji(o));
     }
-    assert_null(render_emoji(IL_RESOURCES));
-    assert_null(render_emoji(1000));
-    assert_int_equal(render_emoji_resource(NULL), -1);
-    assert_int_equal(render_emoji_resource(""), -1);
-    assert_int_equal(render_emoji_resource("guns"), -1);
-    assert_int_equal(render_emoji_resource("\xEF\xB8\x8F"), -1);
-    assert_int_equal(render_emoji_resource("\xF0\x9F\x91\x8D"), -1); /* thumbs up */
-    assert_int_equal(render_emoji_resource("\xF0\x9F\x94"), -1);     /* cut short */
+    assert_null(il_emoji(IL_RESOURCES));
+    assert_null(il_emoji(1000));
+    assert_int_equal(il_emoji_resource(NULL), -1);
+    assert_int_equal(il_emoji_resource(""), -1);
+    assert_int_equal(il_emoji_resource("guns"), -1);
+    assert_int_equal(il_emoji_resource("\xEF\xB8\x8F"), -1);
+    assert_int_equal(il_emoji_resource("\xF0\x9F\x91\x8D"), -1); /* thumbs up */
+    assert_int_equal(il_emoji_resource("\xF0\x9F\x94"), -1);     /* cut short */
 }
 
 int main(void)
@@ -867,10 +934,10 @@ int main(void)
         cmocka_unit_test(test_render_hand_fresh),
         cmocka_unit_test(test_drop_record_and_batches),
         cmocka_unit_test(test_render_lobby),
-        cmocka_unit_test(test_render_fill),
-        cmocka_unit_test(test_render_cards),
-        cmocka_unit_test(test_render_duration),
-        cmocka_unit_test(test_render_emoji),
+        cmocka_unit_test(test_text_fill),
+        cmocka_unit_test(test_il_render_cards),
+        cmocka_unit_test(test_text_duration),
+        cmocka_unit_test(test_il_emoji),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

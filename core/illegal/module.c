@@ -1,0 +1,473 @@
+/*
+ * module.c - Illegal behind the rules-module interface (core/rules.h).
+ *
+ * Each function adapts the rules (illegal.h) to one entry of the interface;
+ * the lobby's settings and their stored form are here too.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../catalog.h"
+#include "../text.h"
+#include "module.h"
+
+static void timers_from(struct il_config *c, enum il_variant v, const struct rules_defaults *d)
+{
+    il_config_default(c, v);
+    c->timer_ms[IL_TIMER_SESSION] =
+        (v == IL_VARIANT_CASUAL ? d->casual_session : d->session) * 1000;
+    c->timer_ms[IL_TIMER_REVEAL] = d->reveal * 1000;
+    c->timer_ms[IL_TIMER_GRAB] = d->grab * 1000;
+    c->timer_ms[IL_TIMER_DEBATE] = d->debate * 1000;
+    c->timer_ms[IL_TIMER_VOTE] = d->vote * 1000;
+}
+
+static int init(void *state, const char *mode, const struct rules_defaults *d)
+{
+    struct il_state *s = state;
+    int v = il_variant_from_id(mode ? mode : "standard");
+    if (v < 0)
+        return -1;
+    memset(s, 0, sizeof *s);
+    timers_from(&s->config, (enum il_variant)v, d);
+    return 0;
+}
+
+static const char *mode(const void *state)
+{
+    return il_variant_id(((const struct il_state *)state)->config.variant);
+}
+
+/* Parses "90", "90s", "3m", "2h" into milliseconds; -1 when invalid. */
+static int64_t parse_duration(const char *s)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || v <= 0 || v > 7LL * 24 * 3600)
+        return -1;
+    int64_t unit = 1000;
+    if (strcasecmp(end, "m") == 0 || strcasecmp(end, "min") == 0)
+        unit = 60000;
+    else if (strcasecmp(end, "h") == 0)
+        unit = 3600000;
+    else if (*end && strcasecmp(end, "s") != 0)
+        return -1;
+    return (int64_t)v * unit;
+}
+
+/* "guns,alcohol,..." or "random": the GM's choice of resources. */
+static int parse_resource_set(const char *text, const char *lang, uint8_t *mask)
+{
+    struct il_bundle b;
+    char word[64], choices[256];
+    if (strcasecmp(text, "random") == 0) {
+        *mask = 0;
+        return 0;
+    }
+    if (il_parse_cards(text, 0xff, lang, &b, word, sizeof word, choices, sizeof choices) !=
+        RESOLVE_OK)
+        return -1;
+    *mask = 0;
+    for (unsigned r = 0; r < IL_RESOURCES; r++) {
+        if (b.n[r] > 1)
+            return -1;
+        if (b.n[r])
+            *mask |= (uint8_t)(1u << r);
+    }
+    return 0;
+}
+
+static enum rules_set_result set(void *state, bool started, const char *key, const char *value,
+                                 const char *lang, const struct rules_defaults *d, char *shown,
+                                 size_t shownlen, void *action)
+{
+    struct il_state *s = state;
+    snprintf(shown, shownlen, "%s", value);
+    if (strcmp(key, "ballots") == 0) {
+        bool poll = strcmp(value, "poll") == 0;
+        if (!poll && strcmp(value, "private") != 0)
+            return RULES_SET_BAD_VALUE;
+        s->poll_ballots = poll;
+        return RULES_SET_DONE;
+    }
+    if (strcmp(key, "variant") == 0 || strcmp(key, "resources") == 0) {
+        if (started)
+            return RULES_SET_LOCKED;
+        struct il_config c = s->config;
+        if (strcmp(key, "variant") == 0) {
+            int v = il_variant_from_id(value);
+            if (v < 0)
+                return RULES_SET_BAD_VALUE;
+            /* The session length follows the variant unless set afterwards. */
+            timers_from(&c, (enum il_variant)v, d);
+            c.resources = s->config.resources;
+        } else if (parse_resource_set(value, lang, &c.resources) < 0) {
+            return RULES_SET_BAD_VALUE;
+        }
+        s->config = c;
+        return RULES_SET_SHOWN;
+    }
+    int timer = il_timer_from_id(key);
+    if (timer < 0)
+        return RULES_SET_BAD_KEY;
+    int64_t ms = parse_duration(value);
+    if (ms < IL_TIMER_MIN_MS || ms > IL_TIMER_MAX_MS)
+        return RULES_SET_BAD_VALUE;
+    if (started) {
+        *(struct il_action *)action = (struct il_action){
+            .type = IL_ACT_SET_TIMER, .player = IL_GM, .timer = (enum il_timer)timer, .ms = ms};
+        return RULES_SET_PLAY;
+    }
+    s->config.timer_ms[timer] = ms;
+    text_duration(shown, shownlen, lang, ms);
+    return RULES_SET_DONE;
+}
+
+static int setup(void *state, unsigned nseats, int64_t now, struct rng *rng, void *events)
+{
+    struct il_state *s = state;
+    struct il_events *ev = events;
+    ev->n = 0;
+    memset(&s->drop, 0, sizeof s->drop);
+    return (int)il_game_setup(&s->game, &s->config, nseats, now, rng, ev);
+}
+
+static int apply(void *state, const void *action, int64_t now, struct rng *rng, void *events)
+{
+    struct il_events *ev = events;
+    ev->n = 0;
+    return (int)il_game_apply(&((struct il_state *)state)->game, action, now, rng, ev);
+}
+
+static bool has_events(const void *events)
+{
+    return ((const struct il_events *)events)->n > 0;
+}
+
+static void steer(void *action, enum rules_steer how, unsigned seat, int64_t ms)
+{
+    static const enum il_action_type types[] = {
+        [RULES_TICK] = IL_ACT_TICK,     [RULES_PAUSE] = IL_ACT_PAUSE,
+        [RULES_RESUME] = IL_ACT_RESUME, [RULES_EXTEND] = IL_ACT_EXTEND,
+        [RULES_NEXT] = IL_ACT_NEXT,     [RULES_END] = IL_ACT_END,
+        [RULES_REMOVE] = IL_ACT_KICK,
+    };
+    *(struct il_action *)action =
+        (struct il_action){.type = types[how], .player = IL_GM, .target = (int8_t)seat, .ms = ms};
+}
+
+static const char *error_id(int e)
+{
+    return il_error_id((enum il_error)e);
+}
+
+static int64_t deadline(const void *state)
+{
+    return il_game_deadline(&((const struct il_state *)state)->game);
+}
+
+static bool over(const void *state)
+{
+    return ((const struct il_state *)state)->game.phase == IL_PHASE_OVER;
+}
+
+static bool active(const void *state, unsigned seat)
+{
+    const struct il_state *s = state;
+    return seat < s->game.nplayers && s->game.players[seat].active;
+}
+
+static bool paused(const void *state)
+{
+    return ((const struct il_state *)state)->game.paused;
+}
+
+static const char *phase(const void *state)
+{
+    return il_phase_id(((const struct il_state *)state)->game.phase);
+}
+
+static const char *phase_at(unsigned i)
+{
+    /* A game that is over is dropped at once: no gauge counts it. */
+    return i < IL_PHASE_OVER ? il_phase_id((enum il_phase)i) : NULL;
+}
+
+/* --- the stored form ------------------------------------------------------ */
+
+static void add_int(struct json_object *o, const char *k, int64_t v)
+{
+    json_object_object_add(o, k, json_object_new_int64(v));
+}
+
+static struct json_object *drop_to_json(const struct il_drop *d)
+{
+    struct json_object *o = json_object_new_object();
+    struct json_object *cards = json_object_new_array();
+    struct json_object *takers = json_object_new_array();
+    if (!o || !cards || !takers) {
+        json_object_put(o);
+        json_object_put(cards);
+        json_object_put(takers);
+        return NULL;
+    }
+    add_int(o, "number", d->number);
+    for (unsigned i = 0; i < d->count && i < IL_RESOURCES; i++) {
+        json_object_array_add(cards, json_object_new_string(il_resource_id(d->cards[i])));
+        json_object_array_add(takers, json_object_new_int(d->taker[i]));
+    }
+    json_object_object_add(o, "cards", cards);
+    json_object_object_add(o, "takers", takers);
+    add_int(o, "leftover", d->leftover);
+    json_object_object_add(o, "open", json_object_new_boolean(d->open));
+    json_object_object_add(o, "done", json_object_new_boolean(d->done));
+    return o;
+}
+
+static int save(const void *state, bool started, struct json_object *o)
+{
+    const struct il_state *s = state;
+    struct json_object *timers = json_object_new_object();
+    if (!timers)
+        return -1;
+    json_object_object_add(o, "variant", json_object_new_string(il_variant_id(s->config.variant)));
+    add_int(o, "resources", s->config.resources);
+    json_object_object_add(o, "ballots",
+                           json_object_new_string(s->poll_ballots ? "poll" : "private"));
+    for (unsigned t = 0; t < IL_TIMERS; t++)
+        add_int(timers, il_timer_id(t), s->config.timer_ms[t]);
+    json_object_object_add(o, "timers", timers);
+    if (!started)
+        return 0;
+    struct json_object *game = il_game_to_json(&s->game);
+    struct json_object *drop = drop_to_json(&s->drop);
+    if (!game || !drop) {
+        json_object_put(game);
+        json_object_put(drop);
+        return -1;
+    }
+    json_object_object_add(o, "state", game);
+    json_object_object_add(o, "drop", drop);
+    return 0;
+}
+
+static const char *get_str(const struct json_object *o, const char *k)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+static bool get_int(const struct json_object *o, const char *k, int64_t *out)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_int))
+        return false;
+    *out = json_object_get_int64(v);
+    return true;
+}
+
+static bool get_bool(const struct json_object *o, const char *k, bool *out)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_boolean))
+        return false;
+    *out = json_object_get_boolean(v);
+    return true;
+}
+
+/* Reads the drop record; a record written before it existed gets the drop
+ * the rules still hold, with its takers unknown. Returns false if damaged. */
+static bool drop_from_json(struct il_state *s, unsigned nseats, const struct json_object *o)
+{
+    struct il_drop *d = &s->drop;
+    struct json_object *j, *cards, *takers;
+    int64_t n;
+    memset(d, 0, sizeof *d);
+    if (!json_object_object_get_ex(o, "drop", &j)) {
+        const struct il_game *g = &s->game;
+        d->number = g->drops;
+        d->count = g->drop_shown;
+        for (unsigned i = 0; i < d->count; i++) {
+            d->cards[i] = g->drop_cards[i];
+            d->taker[i] = g->drop_taken[i] ? IL_DROP_UNKNOWN : IL_DROP_ON_TABLE;
+        }
+        d->open = g->phase == IL_PHASE_DROP_GRAB;
+        return true;
+    }
+    if (!get_int(j, "number", &n) || n < 0 || n > IL_DROPS)
+        return false;
+    d->number = (uint8_t)n;
+    if (!get_int(j, "leftover", &n) || n < 0 || n > 255)
+        return false;
+    d->leftover = (uint8_t)n;
+    if (!get_bool(j, "open", &d->open) || !get_bool(j, "done", &d->done) ||
+        !json_object_object_get_ex(j, "cards", &cards) ||
+        !json_object_is_type(cards, json_type_array) ||
+        !json_object_object_get_ex(j, "takers", &takers) ||
+        !json_object_is_type(takers, json_type_array) ||
+        json_object_array_length(cards) > IL_RESOURCES ||
+        json_object_array_length(takers) != json_object_array_length(cards))
+        return false;
+    d->count = (uint8_t)json_object_array_length(cards);
+    for (unsigned i = 0; i < d->count; i++) {
+        struct json_object *c = json_object_array_get_idx(cards, i);
+        struct json_object *t = json_object_array_get_idx(takers, i);
+        int r = json_object_is_type(c, json_type_string)
+                    ? il_resource_from_id(json_object_get_string(c))
+                    : -1;
+        if (r < 0 || !json_object_is_type(t, json_type_int))
+            return false;
+        int64_t seat = json_object_get_int64(t);
+        if (seat < IL_DROP_UNKNOWN || seat >= (int64_t)nseats)
+            return false;
+        d->cards[i] = (uint8_t)r;
+        d->taker[i] = (int8_t)seat;
+    }
+    return true;
+}
+
+static int load(void *state, bool started, unsigned nseats, const struct json_object *o, char *why,
+                size_t whylen)
+{
+    struct il_state *s = state;
+    struct json_object *timers;
+    int64_t n;
+    memset(s, 0, sizeof *s);
+    int variant = il_variant_from_id(get_str(o, "variant") ? get_str(o, "variant") : "");
+    if (variant < 0 || !get_int(o, "resources", &n) || n < 0 || n > 255) {
+        snprintf(why, whylen, "variant or resources invalid");
+        return -1;
+    }
+    s->config.variant = (enum il_variant)variant;
+    s->config.resources = (uint8_t)n;
+    const char *ballots = get_str(o, "ballots");
+    if (!ballots || (strcmp(ballots, "poll") != 0 && strcmp(ballots, "private") != 0)) {
+        snprintf(why, whylen, "ballots invalid");
+        return -1;
+    }
+    s->poll_ballots = strcmp(ballots, "poll") == 0;
+    if (!json_object_object_get_ex(o, "timers", &timers)) {
+        snprintf(why, whylen, "timers missing");
+        return -1;
+    }
+    for (unsigned t = 0; t < IL_TIMERS; t++)
+        if (!get_int(timers, il_timer_id(t), &s->config.timer_ms[t]) ||
+            s->config.timer_ms[t] < IL_TIMER_MIN_MS || s->config.timer_ms[t] > IL_TIMER_MAX_MS) {
+            snprintf(why, whylen, "timer %s invalid", il_timer_id(t));
+            return -1;
+        }
+    if (!started)
+        return 0;
+    struct json_object *game;
+    if (!json_object_object_get_ex(o, "state", &game) ||
+        il_game_from_json(&s->game, game) != IL_OK || s->game.nplayers != nseats) {
+        snprintf(why, whylen, "rules state invalid");
+        return -1;
+    }
+    if (!drop_from_json(s, nseats, o)) {
+        snprintf(why, whylen, "drop invalid");
+        return -1;
+    }
+    return 0;
+}
+
+/* --- messages ---------------------------------------------------------------- */
+
+static void note(void *state, const void *events)
+{
+    il_render_note(state, events);
+}
+
+static void render(const void *state, const struct rules_table *t, const void *events,
+                   rules_emit_fn emit, void *arg)
+{
+    il_render(state, t, events, emit, arg);
+}
+
+static void render_private(const void *state, const struct rules_table *t, unsigned seat,
+                           bool fresh, rules_emit_fn emit, void *arg)
+{
+    il_render_private(state, t, seat, fresh, emit, arg);
+}
+
+static void status(const void *state, const struct rules_table *t, int64_t now, char *out,
+                   size_t len)
+{
+    const struct il_state *st = state;
+    const struct il_game *s = &st->game;
+    char session[8], drop[8], kase[8], cases[8], key[32], phase_line[256], left[64];
+    char players[1024];
+    size_t n = 0;
+    snprintf(session, sizeof session, "%u", s->session);
+    snprintf(drop, sizeof drop, "%u", s->drops);
+    snprintf(kase, sizeof kase, "%u", s->case_index + 1);
+    snprintf(cases, sizeof cases, "%u", s->ncases);
+    snprintf(key, sizeof key, "phase.%s", il_phase_id(s->phase));
+    const char *pvars[] = {"session", session, "drop", drop, "case", kase, "cases", cases, NULL};
+    text_fill(phase_line, sizeof phase_line, t->lang, key, pvars);
+    int64_t remaining = s->paused ? s->paused_remaining : il_game_deadline(s) - now;
+    text_duration(left, sizeof left, t->lang, remaining > 0 ? remaining : 0);
+    players[0] = '\0';
+    for (unsigned i = 0; i < t->nseats; i++) {
+        if (!s->players[i].active)
+            continue;
+        int w = snprintf(players + n, sizeof players - n, "%s%s", n ? ", " : "", t->names[i]);
+        if (w > 0 && (size_t)w < sizeof players - n)
+            n += (size_t)w;
+    }
+    const char *vars[] = {
+        "id",    t->game,    "variant", il_variant_id(st->config.variant),
+        "phase", phase_line, "paused",  s->paused ? catalog_text(t->lang, "msg.status-paused") : "",
+        "left",  left,       "players", players,
+        NULL};
+    text_fill(out, len, t->lang, "msg.status-game", vars);
+}
+
+/* A reaction on the open drop's message is a grab of the card it stands for. */
+static bool reaction(const void *state, const struct msg_key *key, const char *emoji, unsigned seat,
+                     void *action)
+{
+    const struct il_game *g = &((const struct il_state *)state)->game;
+    int res = il_emoji_resource(emoji);
+    if (res < 0 || strcmp(key->topic, "drop") != 0 || g->drops != key->number ||
+        g->phase != IL_PHASE_DROP_GRAB)
+        return false;
+    *(struct il_action *)action =
+        (struct il_action){.type = IL_ACT_GRAB, .player = (int8_t)seat, .resource = (uint8_t)res};
+    return true;
+}
+
+const struct rules_module il_module = {
+    .id = "illegal",
+    .min_players = IL_MIN_PLAYERS,
+    .max_players = IL_MAX_PLAYERS,
+    .state_size = sizeof(struct il_state),
+    .events_size = sizeof(struct il_events),
+    .action_size = sizeof(struct il_action),
+    .init = init,
+    .mode = mode,
+    .set = set,
+    .setup = setup,
+    .apply = apply,
+    .has_events = has_events,
+    .steer = steer,
+    .error_id = error_id,
+    .deadline = deadline,
+    .over = over,
+    .active = active,
+    .paused = paused,
+    .phase = phase,
+    .phase_at = phase_at,
+    .save = save,
+    .load = load,
+    .note = note,
+    .render = render,
+    .render_private = render_private,
+    .status = status,
+    .reaction = reaction,
+};

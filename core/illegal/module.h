@@ -1,0 +1,92 @@
+/*
+ * module.h - Illegal as a rules module (core/rules.h), and what its
+ * renderers and name matching offer the rest of the module.
+ *
+ * The module's state is struct il_state: the lobby's settings, the rules'
+ * game (illegal.h) and the record of what the table was shown. Like the
+ * rules' game it is plain data.
+ */
+#ifndef CORE_ILLEGAL_MODULE_H
+#define CORE_ILLEGAL_MODULE_H
+
+#include "../rules.h"
+#include "illegal.h"
+
+/* Who took a drop card, when nobody (yet) or nobody known did. */
+#define IL_DROP_ON_TABLE (-1)
+#define IL_DROP_UNKNOWN  (-2) /* taken, in a record older than this field */
+
+/*
+ * The drop as the table sees it. The rules clear their drop as soon as it
+ * ends, and never say who took which card; this record keeps both, so that
+ * every edit of the drop message, the last one included, lists each card
+ * and who took it. Kept in step by il_render_note().
+ */
+struct il_drop {
+    uint8_t number;              /* 1..4; 0 before the first drop */
+    uint8_t count;               /* cards shown so far */
+    uint8_t cards[IL_RESOURCES]; /* resources, in reveal order */
+    int8_t taker[IL_RESOURCES];  /* seat that took each card, or IL_DROP_* */
+    uint8_t leftover;            /* bit i: card i was handed out, not grabbed */
+    bool open, done;             /* grabbing has begun; the drop is over */
+};
+
+/* The module's state. `game` is meaningful once the game has started. */
+struct il_state {
+    struct il_config config;
+    bool
+        poll_ballots; /* tribunal votes as a native poll in the table, where the platform has one */
+    struct il_game game;
+    struct il_drop drop;
+};
+
+/* The module. */
+extern const struct rules_module il_module;
+
+/* Brings s->drop up to date with the events of one change. */
+void il_render_note(struct il_state *s, const struct il_events *ev);
+
+/*
+ * Renders the events of one change the way the table should read them: the
+ * public notices in a row become one message (its data has the last notice's
+ * fields and "events", every notice's event in order), and the drop message
+ * goes out once, after the last event that changed it.
+ */
+void il_render(const struct il_state *s, const struct rules_table *t, const struct il_events *ev,
+               rules_emit_fn emit, void *arg);
+
+/* Renders one event alone, unbatched: what il_render() makes of it before
+ * notices are joined (the tests look at each event's messages). */
+void il_render_event(const struct il_state *s, const struct rules_table *t,
+                     const struct il_event *e, rules_emit_fn emit, void *arg);
+
+/* Renders seat's hand message (roles and cards). It replaces the last one,
+ * unless `fresh` asks for a new message (the player asked to see it). */
+void il_render_private(const struct il_state *s, const struct rules_table *t, unsigned seat,
+                       bool fresh, rules_emit_fn emit, void *arg);
+
+/* Writes a card list ("2 Guns, 1 Alcohol"), or the catalog's "nothing". */
+void il_render_cards(char *out, size_t len, const char *lang, const struct il_bundle *b);
+
+/* The emoji that stands for a resource on the drop message. */
+const char *il_emoji(unsigned resource);
+
+/* Maps an emoji back to a resource; -1 when it stands for none. */
+int il_emoji_resource(const char *emoji);
+
+/*
+ * Parses a card list such as "2 guns 1 alcohol", "guns, luxury cars" or
+ * "nothing", matching names loosely (case, singular or plural, unambiguous
+ * prefixes) against the resources in `in_play` (bit mask). `lang` picks the
+ * display names. On RESOLVE_UNKNOWN/AMBIGUOUS, `word` receives the word that
+ * failed and `choices` a comma-separated list of candidates.
+ */
+enum resolve_error il_parse_cards(const char *text, unsigned in_play, const char *lang,
+                                  struct il_bundle *out, char *word, size_t wordlen, char *choices,
+                                  size_t choiceslen);
+
+/* Matches a single resource name (for grab). Same rules and outputs. */
+enum resolve_error il_parse_resource(const char *text, unsigned in_play, const char *lang,
+                                     int *resource, char *choices, size_t choiceslen);
+
+#endif

@@ -1,0 +1,822 @@
+/*
+ * render.c - Illegal's events as messages, in the table's language.
+ *
+ * Every text comes from the catalog; this file fills in names, cards and
+ * durations, and picks who may see each message: an event with a seat as
+ * audience becomes a message to that seat alone, never to the table.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../catalog.h"
+#include "../text.h"
+#include "module.h"
+
+#define TEXT_MAX 2048
+
+/* What every renderer reads: the module's state and the table's seats. */
+struct view {
+    const struct il_state *s;
+    const struct rules_table *t;
+};
+
+/* Single code points, so every platform's reaction API takes them as they are. */
+static const char *const emoji[IL_RESOURCES] = {
+    "\xF0\x9F\x9A\x97", /* U+1F697 automobile: luxury cars */
+    "\xF0\x9F\x94\xAB", /* U+1F52B pistol: guns */
+    "\xF0\x9F\x92\x8E", /* U+1F48E gem: jewelry */
+    "\xF0\x9F\x8D\xBE", /* U+1F37E bottle: alcohol */
+    "\xF0\x9F\x93\xBC", /* U+1F4FC videocassette: pornography */
+    "\xF0\x9F\x93\x81", /* U+1F4C1 folder: secret files */
+    "\xF0\x9F\x92\x8B", /* U+1F48B kiss mark: call girls */
+    "\xF0\x9F\x92\x8A", /* U+1F48A pill: powder */
+};
+
+const char *il_emoji(unsigned resource)
+{
+    return resource < IL_RESOURCES ? emoji[resource] : NULL;
+}
+
+int il_emoji_resource(const char *e)
+{
+    for (unsigned r = 0; r < IL_RESOURCES; r++)
+        if (e && strncmp(e, emoji[r], strlen(emoji[r])) == 0 &&
+            (e[strlen(emoji[r])] == '\0' || strcmp(e + strlen(emoji[r]), "\xEF\xB8\x8F") == 0))
+            return (int)r;
+    return -1;
+}
+
+static const char *card_name(const char *lang, unsigned type)
+{
+    char key[64];
+    snprintf(key, sizeof key, "card.%s", il_card_id(type));
+    const char *t = catalog_text(lang, key);
+    return t ? t : il_card_id(type);
+}
+
+void il_render_cards(char *out, size_t len, const char *lang, const struct il_bundle *b)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++) {
+        if (!b->n[t])
+            continue;
+        int w =
+            IL_CARD_KIND(t) == IL_KIND_RESOURCE
+                ? snprintf(out + n, len - n, "%s%u %s", n ? ", " : "", b->n[t], card_name(lang, t))
+                : snprintf(out + n, len - n, "%s%s", n ? ", " : "", card_name(lang, t));
+        if (w < 0 || (size_t)w >= len - n)
+            return;
+        n += (size_t)w;
+    }
+    if (!n)
+        snprintf(out, len, "%s", catalog_text(lang, "msg.nothing"));
+}
+
+/* The pieces every message of a game shares. */
+struct msg {
+    struct rules_msg out;
+    struct msg_key key;
+    struct json_object *data;
+    char text[TEXT_MAX];
+};
+
+static void msg_init(struct msg *m, const struct view *g, enum outbound_kind kind, int audience)
+{
+    memset(m, 0, sizeof *m);
+    m->out.kind = kind;
+    m->out.audience = audience == IL_PUBLIC ? MSG_TABLE : audience;
+    m->data = json_object_new_object();
+    json_object_object_add(m->data, "game", json_object_new_string(g->t->game));
+    json_object_object_add(m->data, "table", json_object_new_string(g->t->channel));
+}
+
+/* Names the message: topic, number (if the topic has one), seat's user (if kept per user). */
+static void msg_key(struct msg *m, const struct view *g, const char *topic, unsigned number,
+                    int seat)
+{
+    snprintf(m->key.game, sizeof m->key.game, "%s", g->t->game);
+    snprintf(m->key.topic, sizeof m->key.topic, "%s", topic);
+    m->key.number = number;
+    if (seat >= 0)
+        snprintf(m->key.user, sizeof m->key.user, "%s", g->t->users[seat]);
+}
+
+static void msg_emit(struct msg *m, rules_emit_fn emit, void *arg)
+{
+    m->out.text = m->text;
+    m->out.data = m->data;
+    if (m->key.topic[0])
+        m->out.key = &m->key;
+    emit(arg, &m->out);
+    json_object_put(m->data);
+}
+
+static struct json_object *player_json(const struct view *g, unsigned seat)
+{
+    struct json_object *p = json_object_new_object();
+    json_object_object_add(p, "id", json_object_new_string(g->t->users[seat]));
+    json_object_object_add(p, "name", json_object_new_string(g->t->names[seat]));
+    return p;
+}
+
+static struct json_object *bundle_json(const struct il_bundle *b)
+{
+    struct json_object *o = json_object_new_object();
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++)
+        if (b->n[t])
+            json_object_object_add(o, il_card_id(t), json_object_new_int(b->n[t]));
+    return o;
+}
+
+static void set_data(struct msg *m, const char *k, struct json_object *v)
+{
+    json_object_object_add(m->data, k, v);
+}
+
+/* The "mentions" of a message that asks seat to act, or of every active
+ * seat when seat is IL_PUBLIC. */
+static struct json_object *mentions_of(const struct view *g, int seat)
+{
+    struct json_object *list = json_object_new_array();
+    for (unsigned i = 0; i < g->t->nseats; i++)
+        if ((seat == IL_PUBLIC ? g->s->game.players[i].active : (int)i == seat))
+            json_object_array_add(list, json_object_new_string(g->t->users[i]));
+    return list;
+}
+
+/* Names of the active seats, comma-separated. */
+static void seat_list(const struct view *g, char *out, size_t len, bool active_only)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < g->t->nseats; i++) {
+        if (active_only && !g->s->game.players[i].active)
+            continue;
+        int w = snprintf(out + n, len - n, "%s%s", n ? ", " : "", g->t->names[i]);
+        if (w < 0 || (size_t)w >= len - n)
+            return;
+        n += (size_t)w;
+    }
+}
+
+/* A notice with one extra data field (owned by the message once passed). */
+static void notice_with(const struct view *g, const struct il_event *e, const char *key,
+                        const char *const *vars, const char *field, struct json_object *value,
+                        rules_emit_fn emit, void *arg)
+{
+    struct msg m;
+    msg_init(&m, g, OUT_NOTICE, e->audience);
+    if (field)
+        set_data(&m, field, value);
+    text_fill(m.text, sizeof m.text, g->t->lang, key, vars);
+    set_data(&m, "event", json_object_new_string(key + 4));
+    set_data(&m, "phase", json_object_new_string(il_phase_id(g->s->game.phase)));
+    set_data(&m, "paused", json_object_new_boolean(g->s->game.paused));
+    if (il_game_deadline(&g->s->game))
+        set_data(&m, "deadline", json_object_new_int64(il_game_deadline(&g->s->game)));
+    msg_emit(&m, emit, arg);
+}
+
+static void notice(const struct view *g, const struct il_event *e, const char *key,
+                   const char *const *vars, rules_emit_fn emit, void *arg)
+{
+    notice_with(g, e, key, vars, NULL, NULL, emit, arg);
+}
+
+static void offer_message(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                          void *arg)
+{
+    static const char *const keys[][2] = {
+        /* [event][0]: to the offerer, [1]: to the receiver */
+        {"msg.offer-sent", "msg.offer-received"},
+        {"msg.offer-accepted-offerer", "msg.offer-accepted-receiver"},
+        {"msg.offer-declined", "msg.offer-declined"},
+        {"msg.offer-cancelled", "msg.offer-cancelled"},
+        {"msg.offer-expired", "msg.offer-expired"},
+    };
+    unsigned which = (unsigned)(e->type - IL_EV_OFFER_MADE);
+    bool receiver = e->audience == e->target;
+    char id[16], give[512], ask[512];
+    struct msg m;
+    snprintf(id, sizeof id, "%u", e->offer_id);
+    il_render_cards(give, sizeof give, g->t->lang, &e->cards);
+    il_render_cards(ask, sizeof ask, g->t->lang, &e->cards2);
+    const char *vars[] = {
+        "id",  id,  "from", g->t->names[e->player], "to", g->t->names[e->target], "give", give,
+        "ask", ask, NULL};
+    msg_init(&m, g, e->type == IL_EV_OFFER_MADE ? OUT_OFFER : OUT_NOTICE, e->audience);
+    text_fill(m.text, sizeof m.text, g->t->lang, keys[which][receiver], vars);
+    set_data(&m, "offer", json_object_new_int64(e->offer_id));
+    set_data(&m, "from", player_json(g, (unsigned)e->player));
+    set_data(&m, "to", player_json(g, (unsigned)e->target));
+    set_data(&m, "give", bundle_json(&e->cards));
+    set_data(&m, "ask", bundle_json(&e->cards2));
+    if (e->type == IL_EV_OFFER_MADE) {
+        struct json_object *actions = json_object_new_array();
+        char cmd[32];
+        if (receiver) {
+            snprintf(cmd, sizeof cmd, "accept %u", e->offer_id);
+            json_object_array_add(actions, json_object_new_string(cmd));
+            snprintf(cmd, sizeof cmd, "decline %u", e->offer_id);
+        } else {
+            snprintf(cmd, sizeof cmd, "cancel %u", e->offer_id);
+        }
+        json_object_array_add(actions, json_object_new_string(cmd));
+        set_data(&m, "actions", actions);
+        if (receiver)
+            set_data(&m, "mentions", mentions_of(g, e->audience));
+        msg_key(&m, g, "offer", e->offer_id, e->audience);
+    } else {
+        set_data(&m, "event", json_object_new_string(keys[which][receiver] + 4));
+    }
+    msg_emit(&m, emit, arg);
+}
+
+static void render_hand(const struct view *g, unsigned seat, bool fresh, rules_emit_fn emit,
+                        void *arg)
+{
+    const struct il_player *p = &g->s->game.players[seat];
+    struct il_bundle resources = {{0}}, suspects = {{0}};
+    char hand[512], sus[512];
+    struct msg m;
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++) {
+        if (IL_CARD_KIND(t) == IL_KIND_RESOURCE)
+            resources.n[t] = p->hand.n[t];
+        else if (IL_CARD_KIND(t) >= IL_KIND_DEALER_SUSPECT)
+            suspects.n[t] = p->hand.n[t];
+    }
+    il_render_cards(hand, sizeof hand, g->t->lang, &resources);
+    il_render_cards(sus, sizeof sus, g->t->lang, &suspects);
+    const char *vars[] = {"dealer",   card_name(g->t->lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
+                          "buyer",    card_name(g->t->lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
+                          "buys",     card_name(g->t->lang, p->buyer),
+                          "hand",     hand,
+                          "suspects", sus,
+                          NULL};
+    msg_init(&m, g, OUT_HAND, (int)seat);
+    text_fill(m.text, sizeof m.text, g->t->lang,
+              il_bundle_total(&suspects) ? "msg.hand-suspects" : "msg.hand", vars);
+    msg_key(&m, g, "hand", 0, (int)seat);
+    m.out.replace = !fresh;
+    set_data(&m, "dealer", json_object_new_string(il_resource_id(p->dealer)));
+    set_data(&m, "buyer", json_object_new_string(il_resource_id(p->buyer)));
+    set_data(&m, "hand", bundle_json(&resources));
+    struct json_object *list = json_object_new_array();
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++)
+        for (unsigned k = 0; k < suspects.n[t]; k++)
+            json_object_array_add(list, json_object_new_string(il_card_id(t)));
+    set_data(&m, "suspects", list);
+    struct json_object *players = json_object_new_array();
+    for (unsigned i = 0; i < g->t->nseats; i++)
+        if (i != seat && g->s->game.players[i].active)
+            json_object_array_add(players, player_json(g, i));
+    set_data(&m, "players", players);
+    msg_emit(&m, emit, arg);
+}
+
+void il_render_note(struct il_state *s, const struct il_events *ev)
+{
+    struct il_drop *d = &s->drop;
+    for (unsigned i = 0; i < ev->n; i++) {
+        const struct il_event *e = &ev->v[i];
+        switch (e->type) {
+        case IL_EV_DROP_STARTED:
+            memset(d, 0, sizeof *d);
+            d->number = e->number;
+            break;
+        case IL_EV_DROP_REVEALED:
+            if (e->number < IL_RESOURCES) {
+                d->cards[e->number] = e->resource;
+                d->taker[e->number] = IL_DROP_ON_TABLE;
+                d->count = (uint8_t)(e->number + 1);
+            }
+            break;
+        case IL_EV_GRAB_OPENED:
+            d->open = true;
+            break;
+        case IL_EV_GRABBED:
+        case IL_EV_LEFTOVER:
+            for (unsigned c = 0; c < d->count; c++)
+                if (d->cards[c] == e->resource && d->taker[c] == IL_DROP_ON_TABLE) {
+                    d->taker[c] = e->player;
+                    if (e->type == IL_EV_LEFTOVER)
+                        d->leftover |= (uint8_t)(1u << c);
+                    break;
+                }
+            break;
+        case IL_EV_DROP_DONE:
+            d->open = false;
+            d->done = true;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* The drop message: every card shown and who took it, edited as the drop
+ * goes on, and kept whole once it is over. */
+static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
+{
+    const struct il_drop *d = &g->s->drop;
+    char cards[1024], card[256], number[8];
+    size_t n = 0;
+    struct msg m;
+    cards[0] = '\0';
+    struct json_object *shown = json_object_new_array();
+    struct json_object *taken = json_object_new_array();
+    struct json_object *takers = json_object_new_array();
+    struct json_object *reactions = json_object_new_object();
+    for (unsigned i = 0; i < d->count; i++) {
+        unsigned r = d->cards[i];
+        int seat = d->taker[i];
+        const char *key = seat == IL_DROP_ON_TABLE  ? "msg.drop-card"
+                          : seat == IL_DROP_UNKNOWN ? "msg.drop-card-gone"
+                          : d->leftover & (1u << i) ? "msg.drop-card-leftover"
+                                                    : "msg.drop-card-taken";
+        const char *vars[] = {"emoji",  emoji[r],
+                              "card",   card_name(g->t->lang, r),
+                              "player", seat >= 0 ? g->t->names[seat] : "",
+                              NULL};
+        text_fill(card, sizeof card, g->t->lang, key, vars);
+        int w = snprintf(cards + n, sizeof cards - n, "%s%s", n ? ", " : "", card);
+        if (w > 0 && (size_t)w < sizeof cards - n)
+            n += (size_t)w;
+        json_object_array_add(shown, json_object_new_string(il_resource_id(r)));
+        json_object_array_add(taken, json_object_new_boolean(seat != IL_DROP_ON_TABLE));
+        json_object_array_add(takers, seat >= 0 ? player_json(g, (unsigned)seat) : NULL);
+        json_object_object_add(reactions, emoji[r], json_object_new_string(il_resource_id(r)));
+    }
+    snprintf(number, sizeof number, "%u", d->number);
+    const char *vars[] = {"number", number, "cards", cards, NULL};
+    msg_init(&m, g, OUT_DROP, IL_PUBLIC);
+    text_fill(m.text, sizeof m.text, g->t->lang,
+              d->done   ? "msg.drop-closed"
+              : d->open ? "msg.drop-open"
+                        : "msg.drop-reveal",
+              vars);
+    msg_key(&m, g, "drop", d->number, -1);
+    m.out.replace = true;
+    set_data(&m, "drop", json_object_new_int(d->number));
+    set_data(&m, "shown", shown);
+    set_data(&m, "taken", taken);
+    set_data(&m, "takers", takers);
+    set_data(&m, "open", json_object_new_boolean(d->open));
+    set_data(&m, "done", json_object_new_boolean(d->done));
+    if (d->open) {
+        set_data(&m, "reactions", reactions);
+        set_data(&m, "deadline", json_object_new_int64(il_game_deadline(&g->s->game)));
+    } else {
+        json_object_put(reactions);
+    }
+    msg_emit(&m, emit, arg);
+}
+
+static void case_cards(const struct view *g, const struct il_event *e, char *out, size_t len,
+                       struct json_object **list)
+{
+    size_t n = 0;
+    *list = json_object_new_array();
+    out[0] = '\0';
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++)
+        for (unsigned k = 0; k < e->cards.n[t]; k++) {
+            int w = snprintf(out + n, len - n, "%s%s", n ? " + " : "", card_name(g->t->lang, t));
+            if (w > 0 && (size_t)w < len - n)
+                n += (size_t)w;
+            json_object_array_add(*list, json_object_new_string(il_card_id(t)));
+        }
+}
+
+static void vote_message(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                         void *arg)
+{
+    const struct il_case *c = &g->s->game.cases[e->number];
+    char number[8], cards[256];
+    struct msg m;
+    struct il_bundle b = {{0}};
+    for (unsigned i = 0; i < c->ncards; i++)
+        b.n[c->cards[i]]++;
+    struct il_event ce = *e;
+    ce.cards = b;
+    struct json_object *list;
+    case_cards(g, &ce, cards, sizeof cards, &list);
+    snprintf(number, sizeof number, "%u", e->number + 1);
+    msg_init(&m, g, OUT_VOTE, IL_PUBLIC);
+    msg_key(&m, g, "vote", e->number + 1u, -1);
+    set_data(&m, "case", json_object_new_int(e->number + 1));
+    set_data(&m, "cards", list);
+    set_data(&m, "deadline", json_object_new_int64(e->deadline));
+    struct json_object *candidates = json_object_new_array();
+    struct json_object *actions = json_object_new_array();
+    for (unsigned i = 0; i < g->t->nseats; i++) {
+        if (!g->s->game.players[i].active)
+            continue;
+        char cmd[MSG_USER_MAX + 8];
+        snprintf(cmd, sizeof cmd, "vote %s", g->t->users[i]);
+        json_object_array_add(candidates, player_json(g, i));
+        json_object_array_add(actions, json_object_new_string(cmd));
+    }
+    json_object_array_add(actions, json_object_new_string("abstain"));
+    set_data(&m, "candidates", candidates);
+    set_data(&m, "actions", actions);
+    set_data(&m, "poll", json_object_new_boolean(g->s->poll_ballots));
+    set_data(&m, "mentions", mentions_of(g, IL_PUBLIC));
+    char ballot[512];
+    const char *vars[] = {"number", number, "cards", cards, NULL};
+    text_fill(ballot, sizeof ballot, g->t->lang, "msg.ballot", vars);
+    set_data(&m, "ballot", json_object_new_string(ballot));
+    text_fill(m.text, sizeof m.text, g->t->lang, "msg.vote-opened", vars);
+    msg_emit(&m, emit, arg);
+}
+
+static void tally_text(const struct view *g, const struct il_event *e, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < g->t->nseats; i++) {
+        if (!e->tally[i])
+            continue;
+        int w = snprintf(out + n, len - n, "%s%s %u", n ? ", " : "", g->t->names[i], e->tally[i]);
+        if (w < 0 || (size_t)w >= len - n)
+            return;
+        n += (size_t)w;
+    }
+    if (!n)
+        snprintf(out, len, "%s", catalog_text(g->t->lang, "msg.no-votes"));
+}
+
+/* Writes the active seats of e in rank order (ties keep seat order) into
+ * order; returns how many there are. */
+static unsigned rank_order(const struct view *g, const struct il_event *e, unsigned *order)
+{
+    unsigned n = 0;
+    for (unsigned rank = 1; rank <= IL_MAX_PLAYERS; rank++)
+        for (unsigned i = 0; i < g->t->nseats; i++)
+            if (g->s->game.players[i].active && e->rank[i] == rank)
+                order[n++] = i;
+    return n;
+}
+
+static void game_over(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
+{
+    const char *lang = g->t->lang;
+    char winners[1024], ranking[TEXT_MAX - 256], scores[1024];
+    size_t nw = 0, nr = 0, ns = 0;
+    unsigned order[IL_MAX_PLAYERS];
+    unsigned count = rank_order(g, e, order);
+    struct msg m;
+    winners[0] = ranking[0] = scores[0] = '\0';
+    struct json_object *score_map = json_object_new_object();
+    struct json_object *winner_list = json_object_new_array();
+    struct json_object *reveal = json_object_new_array();
+    for (unsigned k = 0; k < count; k++) {
+        unsigned i = order[k];
+        const struct il_player *p = &g->s->game.players[i];
+        struct il_bundle held = p->hand;
+        char rank[8], score[16], cards[512], line[1024];
+        held.n[IL_CARD(IL_KIND_DEALER, p->dealer)] = 0;
+        held.n[IL_CARD(IL_KIND_BUYER, p->buyer)] = 0;
+        il_render_cards(cards, sizeof cards, lang, &held);
+        snprintf(rank, sizeof rank, "%u", e->rank[i]);
+        snprintf(score, sizeof score, "%d", e->scores[i]);
+        const char *vars[] = {"rank",   rank,
+                              "player", g->t->names[i],
+                              "score",  score,
+                              "dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
+                              "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
+                              "cards",  cards,
+                              NULL};
+        text_fill(line, sizeof line, lang, "msg.rank-line", vars);
+        int w = snprintf(ranking + nr, sizeof ranking - nr, "%s%s", nr ? "\n" : "", line);
+        if (w > 0 && (size_t)w < sizeof ranking - nr)
+            nr += (size_t)w;
+        w = snprintf(scores + ns, sizeof scores - ns, "%s%s. %s %s", ns ? ", " : "", rank,
+                     g->t->names[i], score);
+        if (w > 0 && (size_t)w < sizeof scores - ns)
+            ns += (size_t)w;
+        struct json_object *r = json_object_new_object();
+        json_object_object_add(r, "player", player_json(g, i));
+        json_object_object_add(r, "dealer", json_object_new_string(il_resource_id(p->dealer)));
+        json_object_object_add(r, "buyer", json_object_new_string(il_resource_id(p->buyer)));
+        json_object_object_add(r, "hand", bundle_json(&held));
+        json_object_object_add(r, "score", json_object_new_int(e->scores[i]));
+        json_object_object_add(r, "rank", json_object_new_int(e->rank[i]));
+        json_object_array_add(reveal, r);
+        json_object_object_add(score_map, g->t->users[i], json_object_new_int(e->scores[i]));
+        if (e->winners & (1u << i)) {
+            w = snprintf(winners + nw, sizeof winners - nw, "%s%s", nw ? ", " : "", g->t->names[i]);
+            if (w > 0 && (size_t)w < sizeof winners - nw)
+                nw += (size_t)w;
+            json_object_array_add(winner_list, json_object_new_string(g->t->users[i]));
+        }
+    }
+    const char *vars[] = {"winners", nw ? winners : catalog_text(lang, "msg.nobody"), "ranking",
+                          ranking, NULL};
+    msg_init(&m, g, OUT_RESULT, IL_PUBLIC);
+    text_fill(m.text, sizeof m.text, lang, "msg.game-over", vars);
+    msg_key(&m, g, "result", 0, -1);
+    set_data(&m, "reveal", reveal);
+    set_data(&m, "scores", json_object_get(score_map));
+    set_data(&m, "winners", json_object_get(winner_list));
+    msg_emit(&m, emit, arg);
+
+    msg_init(&m, g, OUT_GAME_OVER, IL_PUBLIC);
+    snprintf(m.text, sizeof m.text, "%s", scores);
+    set_data(&m, "scores", score_map);
+    set_data(&m, "winners", winner_list);
+    msg_emit(&m, emit, arg);
+}
+
+static void render_event(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                         void *arg)
+{
+    const char *lang = g->t->lang;
+    char number[16], duration[64], a[1024], b[1024], c[256];
+    snprintf(number, sizeof number, "%u", e->number);
+    duration[0] = a[0] = b[0] = c[0] = '\0';
+
+    switch (e->type) {
+    case IL_EV_GAME_STARTED: {
+        seat_list(g, a, sizeof a, false);
+        size_t n = 0;
+        for (unsigned r = 0; r < IL_RESOURCES; r++) {
+            if (!e->cards.n[r])
+                continue;
+            int w = snprintf(b + n, sizeof b - n, "%s%s", n ? ", " : "", card_name(lang, r));
+            if (w > 0 && (size_t)w < sizeof b - n)
+                n += (size_t)w;
+        }
+        snprintf(c, sizeof c, "%u", g->t->nseats);
+        const char *vars[] = {"count", c, "players", a, "resources", b, NULL};
+        struct json_object *resources = json_object_new_array();
+        for (unsigned r = 0; r < IL_RESOURCES; r++)
+            if (e->cards.n[r])
+                json_object_array_add(resources, json_object_new_string(il_resource_id(r)));
+        notice_with(g, e, "msg.game-started", vars, "resources", resources, emit, arg);
+        break;
+    }
+    case IL_EV_DEALT: {
+        const struct il_player *p = &g->s->game.players[e->audience];
+        const char *vars[] = {"dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
+                              "deals",  card_name(lang, p->dealer),
+                              "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
+                              "buys",   card_name(lang, p->buyer),
+                              NULL};
+        notice(g, e, "msg.dealt", vars, emit, arg);
+        render_hand(g, (unsigned)e->audience, false, emit, arg);
+        break;
+    }
+    case IL_EV_SESSION_OPENED: {
+        text_duration(duration, sizeof duration, lang, g->s->config.timer_ms[IL_TIMER_SESSION]);
+        const char *vars[] = {"number", number, "duration", duration, NULL};
+        notice(g, e,
+               g->s->config.variant == IL_VARIANT_CASUAL ? "msg.session-opened-casual"
+                                                         : "msg.session-opened",
+               vars, emit, arg);
+        break;
+    }
+    case IL_EV_SESSION_CLOSED: {
+        const char *vars[] = {"number", number, NULL};
+        notice(g, e, "msg.session-closed", vars, emit, arg);
+        break;
+    }
+    case IL_EV_OFFER_MADE:
+    case IL_EV_OFFER_ACCEPTED:
+    case IL_EV_OFFER_DECLINED:
+    case IL_EV_OFFER_CANCELLED:
+    case IL_EV_OFFER_EXPIRED:
+        offer_message(g, e, emit, arg);
+        break;
+    case IL_EV_HAND:
+        render_hand(g, (unsigned)e->audience, false, emit, arg);
+        break;
+    case IL_EV_DROP_STARTED: {
+        const char *vars[] = {"number", number, NULL};
+        notice(g, e,
+               g->s->config.variant == IL_VARIANT_CASUAL ? "msg.drop-started-casual"
+                                                         : "msg.drop-started",
+               vars, emit, arg);
+        break;
+    }
+    case IL_EV_DROP_REVEALED:
+    case IL_EV_GRAB_OPENED:
+    case IL_EV_GRABBED:
+    case IL_EV_LEFTOVER:
+    case IL_EV_DROP_DONE:
+        /* Grabs, leftovers and the end of a drop are edits of its message. */
+        if (g->s->drop.count)
+            drop_message(g, emit, arg);
+        break;
+    case IL_EV_DREW: {
+        snprintf(number, sizeof number, "%u", g->s->game.drops);
+        const char *vars[] = {"number", number, "card", card_name(lang, e->resource), NULL};
+        notice(g, e, "msg.drew", vars, emit, arg);
+        break;
+    }
+    case IL_EV_TRIBUNAL_HELD:
+    case IL_EV_TRIBUNAL_SCHEDULED: {
+        static const char *const keys[][2] = {
+            /* [scheduled?][has a time?] */
+            {"msg.tribunal-held", "msg.tribunal-held-until"},
+            {"msg.tribunal-unscheduled", "msg.tribunal-scheduled"},
+        };
+        text_time(a, sizeof a, e->deadline);
+        const char *vars[] = {"time", a, NULL};
+        notice_with(g, e, keys[e->type == IL_EV_TRIBUNAL_SCHEDULED][e->deadline != 0], vars,
+                    e->deadline ? "at" : NULL,
+                    e->deadline ? json_object_new_int64(e->deadline) : NULL, emit, arg);
+        break;
+    }
+    case IL_EV_TRIBUNAL_OPENED: {
+        const char *vars[] = {"count", number, NULL};
+        notice(g, e, "msg.tribunal-opened", vars, emit, arg);
+        break;
+    }
+    case IL_EV_CASE_OPENED: {
+        struct json_object *list;
+        case_cards(g, e, a, sizeof a, &list);
+        json_object_put(list);
+        snprintf(number, sizeof number, "%u", e->number + 1);
+        snprintf(c, sizeof c, "%u", g->s->game.ncases);
+        text_duration(duration, sizeof duration, lang, g->s->config.timer_ms[IL_TIMER_DEBATE]);
+        const char *vars[] = {"number", number, "count", c, "cards", a, "duration", duration, NULL};
+        notice(g, e, "msg.case-opened", vars, emit, arg);
+        break;
+    }
+    case IL_EV_VOTE_OPENED:
+        vote_message(g, e, emit, arg);
+        break;
+    case IL_EV_VOTE_RECORDED: {
+        snprintf(number, sizeof number, "%u", e->number + 1);
+        const char *vars[] = {"number", number, "player",
+                              e->target >= 0 ? g->t->names[e->target] : "", NULL};
+        notice(g, e, e->target >= 0 ? "msg.vote-recorded" : "msg.abstained", vars, emit, arg);
+        break;
+    }
+    case IL_EV_VOTE_WITHDRAWN: {
+        snprintf(number, sizeof number, "%u", e->number + 1);
+        const char *vars[] = {"number", number, "player", g->t->names[e->target], NULL};
+        notice(g, e, "msg.vote-withdrawn", vars, emit, arg);
+        break;
+    }
+    case IL_EV_VERDICT: {
+        struct json_object *list;
+        case_cards(g, e, a, sizeof a, &list);
+        json_object_put(list);
+        tally_text(g, e, b, sizeof b);
+        snprintf(number, sizeof number, "%u", e->number + 1);
+        const char *vars[] = {
+            "number", number, "cards",  a,
+            "tally",  b,      "player", e->target >= 0 ? g->t->names[e->target] : "",
+            NULL};
+        notice(g, e, e->target >= 0 ? "msg.verdict-convicted" : "msg.verdict-discarded", vars, emit,
+               arg);
+        break;
+    }
+    case IL_EV_REVEAL:
+        break; /* the result lists every player's roles and cards */
+    case IL_EV_GAME_OVER:
+        game_over(g, e, emit, arg);
+        break;
+    case IL_EV_PAUSED:
+        notice(g, e, "msg.paused", NULL, emit, arg);
+        break;
+    case IL_EV_RESUMED:
+    case IL_EV_EXTENDED: {
+        text_duration(duration, sizeof duration, lang, e->ms);
+        const char *vars[] = {"duration", duration, NULL};
+        notice(g, e, e->type == IL_EV_RESUMED ? "msg.resumed" : "msg.extended", vars, emit, arg);
+        break;
+    }
+    case IL_EV_PLAYER_REMOVED: {
+        const char *vars[] = {"player", g->t->names[e->player], NULL};
+        notice(g, e, "msg.player-removed", vars, emit, arg);
+        break;
+    }
+    case IL_EV_TIMER_SET: {
+        text_duration(duration, sizeof duration, lang, e->ms);
+        const char *vars[] = {"timer", il_timer_id(e->timer), "duration", duration, NULL};
+        notice(g, e, "msg.timer-set", vars, emit, arg);
+        break;
+    }
+    }
+}
+
+/*
+ * One commit's messages. Public notices in a row become one message, and the
+ * drop message is sent once, after the last event that changed it: a step of
+ * the game is one message at the table, however many rules events it took.
+ */
+struct batch {
+    const struct view *g;
+    rules_emit_fn emit;
+    void *arg;
+    bool drop_dirty;
+    bool pending; /* a public notice is being gathered */
+    struct rules_msg out;
+    struct json_object *data;   /* the notices' fields; the last one's win */
+    struct json_object *events; /* every notice's "event", in order */
+    char text[TEXT_MAX];
+};
+
+static void batch_flush_notice(struct batch *b)
+{
+    if (!b->pending)
+        return;
+    b->pending = false;
+    json_object_object_add(b->data, "events", b->events);
+    b->out.text = b->text;
+    b->out.data = b->data;
+    b->emit(b->arg, &b->out);
+    json_object_put(b->data);
+}
+
+static void batch_flush_drop(struct batch *b)
+{
+    if (!b->drop_dirty)
+        return;
+    b->drop_dirty = false;
+    batch_flush_notice(b);
+    drop_message(b->g, b->emit, b->arg);
+}
+
+static void batch_emit(void *arg, const struct rules_msg *m)
+{
+    struct batch *b = arg;
+    if (m->audience != MSG_TABLE) {
+        b->emit(b->arg, m); /* private: order against the table does not matter */
+        return;
+    }
+    batch_flush_drop(b);
+    if (m->kind != OUT_NOTICE || m->key || m->replace) {
+        batch_flush_notice(b);
+        b->emit(b->arg, m);
+        return;
+    }
+    struct json_object *data = (struct json_object *)m->data, *event;
+    if (!b->pending) {
+        b->pending = true;
+        b->out = *m;
+        b->data = json_object_new_object();
+        b->events = json_object_new_array();
+        snprintf(b->text, sizeof b->text, "%s", m->text);
+    } else {
+        size_t n = strlen(b->text);
+        snprintf(b->text + n, sizeof b->text - n, "\n%s", m->text);
+    }
+    if (data) {
+        json_object_object_foreach(data, k, v)
+        {
+            json_object_object_add(b->data, k, json_object_get(v));
+        }
+        if (json_object_object_get_ex(data, "event", &event))
+            json_object_array_add(b->events, json_object_get(event));
+    }
+}
+
+static void render_events(const struct view *g, const struct il_events *ev, rules_emit_fn emit,
+                          void *arg)
+{
+    struct batch b = {.g = g, .emit = emit, .arg = arg};
+    for (unsigned i = 0; i < ev->n; i++) {
+        switch (ev->v[i].type) {
+        case IL_EV_DROP_REVEALED:
+        case IL_EV_GRAB_OPENED:
+        case IL_EV_GRABBED:
+        case IL_EV_LEFTOVER:
+        case IL_EV_DROP_DONE:
+            if (g->s->drop.count) {
+                batch_flush_notice(&b);
+                b.drop_dirty = true;
+            }
+            break;
+        default:
+            render_event(g, &ev->v[i], batch_emit, &b);
+        }
+    }
+    batch_flush_drop(&b);
+    batch_flush_notice(&b);
+}
+
+void il_render(const struct il_state *s, const struct rules_table *t, const struct il_events *ev,
+               rules_emit_fn emit, void *arg)
+{
+    struct view v = {s, t};
+    render_events(&v, ev, emit, arg);
+}
+
+void il_render_private(const struct il_state *s, const struct rules_table *t, unsigned seat,
+                       bool fresh, rules_emit_fn emit, void *arg)
+{
+    struct view v = {s, t};
+    render_hand(&v, seat, fresh, emit, arg);
+}
+
+void il_render_event(const struct il_state *s, const struct rules_table *t,
+                     const struct il_event *e, rules_emit_fn emit, void *arg)
+{
+    struct view v = {s, t};
+    render_event(&v, e, emit, arg);
+}

@@ -1,0 +1,83 @@
+/*
+ * message.c - message keys: one format, one parse.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "message.h"
+
+/* Every topic and the parts its keys have. */
+static const struct {
+    const char *topic;
+    bool number, user;
+} topics[] = {
+    {"lobby", false, false}, {"hand", false, true}, {"offer", true, true},
+    {"drop", true, false},   {"vote", true, false}, {"result", false, false},
+};
+
+static int topic_index(const char *t)
+{
+    for (size_t i = 0; i < sizeof topics / sizeof *topics; i++)
+        if (strcmp(topics[i].topic, t) == 0)
+            return (int)i;
+    return -1;
+}
+
+int msg_key_format(const struct msg_key *k, char *out, size_t len)
+{
+    int t = topic_index(k->topic);
+    int w;
+    if (t < 0 || !k->game[0])
+        return -1;
+    if (topics[t].number && topics[t].user)
+        w = snprintf(out, len, "%s/%s/%u/%s", k->game, k->topic, k->number, k->user);
+    else if (topics[t].number)
+        w = snprintf(out, len, "%s/%s/%u", k->game, k->topic, k->number);
+    else if (topics[t].user)
+        w = snprintf(out, len, "%s/%s/%s", k->game, k->topic, k->user);
+    else
+        w = snprintf(out, len, "%s/%s", k->game, k->topic);
+    return w < 0 || (size_t)w >= len ? -1 : 0;
+}
+
+/* Copies the part of *s up to the next '/' (or the end) into out. */
+static int take_part(const char **s, char *out, size_t len, bool to_end)
+{
+    const char *end = to_end ? *s + strlen(*s) : strchr(*s, '/');
+    if (!end)
+        end = *s + strlen(*s);
+    size_t n = (size_t)(end - *s);
+    if (n == 0 || n >= len)
+        return -1;
+    memcpy(out, *s, n);
+    out[n] = '\0';
+    *s = *end ? end + 1 : end;
+    return 0;
+}
+
+int msg_key_parse(const char *s, struct msg_key *k)
+{
+    char number[16];
+    memset(k, 0, sizeof *k);
+    if (take_part(&s, k->game, sizeof k->game, false) < 0 ||
+        take_part(&s, k->topic, sizeof k->topic, false) < 0)
+        return -1;
+    int t = topic_index(k->topic);
+    if (t < 0)
+        return -1;
+    if (topics[t].number) {
+        char *end;
+        if (take_part(&s, number, sizeof number, false) < 0 || !isdigit((unsigned char)*number))
+            return -1;
+        unsigned long v = strtoul(number, &end, 10);
+        if (*end || v > 0xffffffffUL)
+            return -1;
+        k->number = (unsigned)v;
+    }
+    /* A user id is the rest, whatever it holds. */
+    if (topics[t].user && take_part(&s, k->user, sizeof k->user, true) < 0)
+        return -1;
+    return *s ? -1 : 0;
+}

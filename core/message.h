@@ -1,0 +1,76 @@
+/*
+ * message.h - what a message from a game is, before any platform sees it.
+ *
+ * A rules module renders its events into struct rules_msg: who may read it
+ * (the table, or one seat), its kind, its key, its text and its structured
+ * data. The bot turns the audience into a channel or a user and hands the
+ * message to the game's platform. Keys name a message so that a later one
+ * can replace it and a reaction can be traced back to it; struct msg_key is
+ * their one form, with one format and one parse.
+ */
+#ifndef CORE_MESSAGE_H
+#define CORE_MESSAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct json_object;
+
+/* The form a message takes; adapters may render natively by kind. */
+enum outbound_kind {
+    OUT_NOTICE,   /* an announcement or a reply */
+    OUT_LOBBY,    /* the lobby: data has players; buttons join/leave/start */
+    OUT_HAND,     /* a player's roles and hand: edited in place after every change */
+    OUT_OFFER,    /* an offer received: buttons accept/decline */
+    OUT_DROP,     /* the drop: reactions (one per card) once revealed */
+    OUT_VOTE,     /* a tribunal vote: data has candidates and the deadline */
+    OUT_RESULT,   /* the final reveal and scores */
+    OUT_ERROR,    /* an error answering a user's input */
+    OUT_GAME_OVER /* machine-readable result: data has scores and winners */
+};
+
+#define MSG_ID_MAX    24  /* a game id: "g7" */
+#define MSG_TOPIC_MAX 16  /* a topic: "offer" */
+#define MSG_USER_MAX  256 /* a user id */
+#define MSG_KEY_MAX   (MSG_ID_MAX + MSG_TOPIC_MAX + 24 + MSG_USER_MAX)
+
+/*
+ * A message's key: game "g7", topic "offer", number 3, user "alice" is
+ * written "g7/offer/3/alice". Which parts a topic has is fixed by the topic
+ * (see message.c), so a user id made of digits never reads as a number.
+ */
+struct msg_key {
+    char game[MSG_ID_MAX];
+    char topic[MSG_TOPIC_MAX];
+    unsigned number;         /* for topics that have one */
+    char user[MSG_USER_MAX]; /* for topics kept per user */
+};
+
+/* Writes k as text into out. Returns 0, or -1 when k's topic is unknown or
+ * the text does not fit. */
+int msg_key_format(const struct msg_key *k, char *out, size_t len);
+
+/* Reads a key written by msg_key_format(). Returns 0, or -1 when s is not
+ * one (an unknown topic, a missing or extra part, a part too long). */
+int msg_key_parse(const char *s, struct msg_key *k);
+
+/* Who may read a message: the whole table, or one seat (0..). */
+#define MSG_TABLE (-1)
+
+/*
+ * One message of a game, as its rules module renders it. Everything it
+ * points to is borrowed for the duration of the emit call.
+ */
+struct rules_msg {
+    int audience; /* MSG_TABLE or a seat */
+    enum outbound_kind kind;
+    const struct msg_key *key; /* NULL for a message never referred to again */
+    bool replace;              /* edit the message last sent under key, if any */
+    const char *text;          /* complete plain text */
+    const struct json_object *data;
+};
+
+/* Receives each message a module renders. */
+typedef void (*rules_emit_fn)(void *arg, const struct rules_msg *m);
+
+#endif

@@ -1,0 +1,169 @@
+/*
+ * rules.h - the one interface between the bot and a game's rules.
+ *
+ * The bot hosts games without knowing any: it seats players, checks who may
+ * do what, stores, sends and keeps time. Everything particular to a game is
+ * in its rules module, a table of functions over the module's own state.
+ * core/illegal/ is the first module. The interface is shaped so that the two
+ * other games of the rulebooks fit it as they are: a turn-based card game
+ * for 2-6 (Palm & Drewes' Illegal: its turn order is its phase, and a turn
+ * timer its deadline) and a worker-placement game with hidden money
+ * (Counterfeiters: hidden money is a private message, like a hand).
+ *
+ * Every function is pure: no I/O, no clock (`now` is given), no globals;
+ * randomness comes from the rng it is given. The state is plain data of
+ * state_size bytes with no pointers, so the bot can copy it for a snapshot
+ * and put it back when a commit fails.
+ */
+#ifndef CORE_RULES_H
+#define CORE_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "message.h"
+#include "rng.h"
+
+struct json_object;
+
+/* The most seats any module allows: the size of the bot's seat list. */
+#define RULES_MAX_SEATS 8
+
+/* The longest argument a user may type (a card list, a name), in bytes. */
+#define RULES_TEXT_MAX 256
+
+/* The room a module has for one change's events (a module with more is a
+ * build error: see rules_module.events_size). */
+#define RULES_EVENTS_MAX (64 * 1024)
+
+/*
+ * What a module sees of the table a game is played at, to write messages:
+ * its game id, language and seats. The bot owns it.
+ */
+struct rules_table {
+    const char *game;    /* "g7" */
+    const char *channel; /* the table's id on its platform, for every message's data */
+    const char *lang;
+    unsigned nseats;
+    const char *const *users; /* user id of each seat */
+    const char *const *names; /* display name of each seat */
+};
+
+/* Why a name a user typed (a card, a player) did not resolve. */
+enum resolve_error {
+    RESOLVE_OK,
+    RESOLVE_UNKNOWN,      /* no card or player by that name: `choices` lists them */
+    RESOLVE_AMBIGUOUS,    /* several match: `choices` lists them */
+    RESOLVE_NOT_TRADABLE, /* a role or suspect card was named */
+    RESOLVE_BAD_COUNT,    /* a count of 0, over 99, or a count with no card */
+};
+
+/* The daemon's defaults a new game starts from (seconds). */
+struct rules_defaults {
+    int64_t session, casual_session, reveal, grab, debate, vote;
+};
+
+/* What a lobby setting did. */
+enum rules_set_result {
+    RULES_SET_DONE,      /* the state changed; `shown` is the value as the table reads it */
+    RULES_SET_SHOWN,     /* like DONE, and the lobby message shows the setting */
+    RULES_SET_PLAY,      /* not a setting to change here: play `action` through the rules */
+    RULES_SET_BAD_KEY,   /* no such setting */
+    RULES_SET_BAD_VALUE, /* not a value of that setting */
+    RULES_SET_LOCKED,    /* fixed once the game has started */
+};
+
+/* How the host steers a running game: every module understands these. */
+enum rules_steer {
+    RULES_TICK,   /* time has passed: fire the deadline if it is due */
+    RULES_PAUSE,  /* freeze the clock */
+    RULES_RESUME, /* restart it */
+    RULES_EXTEND, /* add `ms` to the current deadline */
+    RULES_NEXT,   /* end the current step now */
+    RULES_END,    /* go straight to the end and the scores */
+    RULES_REMOVE, /* take `seat` out of the game (kicked, or left) */
+};
+
+struct rules_module {
+    /* Stored with each game, so a record is read by the module that wrote it. */
+    const char *id;
+    /* How many may play: the lobby refuses to start with fewer, to seat more. */
+    unsigned min_players, max_players;
+    /* The sizes the bot allocates: the state, one change's events, one action. */
+    size_t state_size, events_size, action_size;
+
+    /* -- The lobby ------------------------------------------------------ */
+
+    /* Sets up a lobby's settings for `mode` ("standard"; NULL: the module's
+     * default). Returns 0, or -1 when the mode does not exist. */
+    int (*init)(void *state, const char *mode, const struct rules_defaults *defaults);
+    /* The mode the lobby shows ("casual"). */
+    const char *(*mode)(const void *state);
+    /* Changes a setting by its name, as the host typed it. Before the start it
+     * changes the state; once started the module may ask for an action. */
+    enum rules_set_result (*set)(void *state, bool started, const char *key, const char *value,
+                                 const char *lang, const struct rules_defaults *defaults,
+                                 char *shown, size_t shownlen, void *action);
+
+    /* -- The rules ------------------------------------------------------ */
+
+    /* Starts the game with nseats players. Returns 0 or an error (error_id). */
+    int (*setup)(void *state, unsigned nseats, int64_t now, struct rng *rng, void *events);
+    /* Applies an action. Returns 0 with its events, or an error with the
+     * state unchanged. */
+    int (*apply)(void *state, const void *action, int64_t now, struct rng *rng, void *events);
+    /* Whether `events` holds anything: with none, nothing is stored or sent. */
+    bool (*has_events)(const void *events);
+    /* Writes the action of a steering command (as the GM) into action. */
+    void (*steer)(void *action, enum rules_steer s, unsigned seat, int64_t ms);
+    /* Names an error code: the catalog key is "error.<id>". */
+    const char *(*error_id)(int error);
+
+    /* -- What the bot needs to know of a running game -------------------- */
+
+    /* When the game next needs a RULES_TICK (ms, like now), or 0. */
+    int64_t (*deadline)(const void *state);
+    /* Whether the game has ended (scores are out). */
+    bool (*over)(const void *state);
+    /* Whether a seat still plays (not removed). */
+    bool (*active)(const void *state, unsigned seat);
+    /* Whether the clock is paused. */
+    bool (*paused)(const void *state);
+    /* The id of the current phase ("session", "vote"), for metrics and hooks. */
+    const char *(*phase)(const void *state);
+    /* The i-th phase id a running game can be in (i from 0), or NULL past
+     * the last: the labels of the games-by-phase gauge. */
+    const char *(*phase_at)(unsigned i);
+
+    /* -- The store ------------------------------------------------------ */
+
+    /* Adds the state's fields to a game's record. Returns 0 or -1 (no memory). */
+    int (*save)(const void *state, bool started, struct json_object *record);
+    /* Reads them back, checking every value and the rules' invariants.
+     * Returns 0, or -1 with a reason in why. */
+    int (*load)(void *state, bool started, unsigned nseats, const struct json_object *record,
+                char *why, size_t whylen);
+
+    /* -- Messages -------------------------------------------------------- */
+
+    /* Brings the state's record of what the table was shown up to date with
+     * one change's events; called before the change is stored. */
+    void (*note)(void *state, const void *events);
+    /* Renders one change's events. */
+    void (*render)(const void *state, const struct rules_table *t, const void *events,
+                   rules_emit_fn emit, void *arg);
+    /* Renders a seat's private view (roles, hand). `fresh`: a new message,
+     * not an edit of the last one. */
+    void (*render_private)(const void *state, const struct rules_table *t, unsigned seat,
+                           bool fresh, rules_emit_fn emit, void *arg);
+    /* Writes the status line of a running game (phase, time left). */
+    void (*status)(const void *state, const struct rules_table *t, int64_t now, char *out,
+                   size_t len);
+    /* Maps a reaction on one of its messages to an action of seat. Returns
+     * true when it is one. */
+    bool (*reaction)(const void *state, const struct msg_key *key, const char *emoji, unsigned seat,
+                     void *action);
+};
+
+#endif
