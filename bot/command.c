@@ -79,7 +79,7 @@ static enum command_error parse_args(struct command *c, const char *rest)
 {
     rest = skip_space(rest);
     size_t len = strlen(rest);
-    enum command_args args = command_def(c->type)->args;
+    enum command_args args = c->def->args;
     switch (args) {
     case ARGS_OPTIONAL:
     case ARGS_TEXT:
@@ -124,17 +124,6 @@ static enum command_error parse_args(struct command *c, const char *rest)
     return *rest ? CMD_ERR_USAGE : CMD_OK;
 }
 
-/* The command called `w` that may be typed in `places`. */
-static enum command_type lookup(const char *w, unsigned places)
-{
-    for (unsigned t = CMD_NONE + 1; t < CMD_COUNT; t++) {
-        const struct command_def *def = command_def((enum command_type)t);
-        if ((def->places & places) && strcmp(def->word, w) == 0)
-            return (enum command_type)t;
-    }
-    return CMD_NONE;
-}
-
 /* A game id is "g" followed by digits. */
 static bool is_game_id(const char *w)
 {
@@ -152,7 +141,6 @@ enum command_error command_parse(const char *line, bool in_table, struct command
     const char *p = skip_space(line);
 
     memset(c, 0, sizeof *c);
-    c->type = CMD_NONE;
     if (strncasecmp(p, "!illegal", 8) == 0 && (p[8] == '\0' || isspace((unsigned char)p[8]))) {
         c->table = true;
         p += 8;
@@ -168,12 +156,12 @@ enum command_error command_parse(const char *line, bool in_table, struct command
             p = save;
     }
     if (!next_word(&p, w, sizeof w)) {
-        c->type = CMD_HELP;
+        c->def = command_find("help", CMD_IN_TABLE | CMD_IN_PRIVATE);
         return CMD_OK;
     }
     /* Private commands also work after "!illegal", so buttons and habits both work. */
-    c->type = lookup(w, c->table ? CMD_IN_TABLE | CMD_IN_PRIVATE : CMD_IN_PRIVATE);
-    if (c->type == CMD_NONE)
+    c->def = command_find(w, c->table ? CMD_IN_TABLE | CMD_IN_PRIVATE : CMD_IN_PRIVATE);
+    if (!c->def)
         return CMD_ERR_UNKNOWN;
     return parse_args(c, p);
 }
@@ -193,9 +181,8 @@ const char *command_error_id(enum command_error e)
     return "unknown";
 }
 
-void command_usage(char *out, size_t len, const char *lang, enum command_type t)
+void command_usage(char *out, size_t len, const char *lang, const struct command_def *def)
 {
-    const struct command_def *def = command_def(t);
     const char *vars[] = {"syntax", catalog_text(lang, def->syntax), "example",
                           def->example ? catalog_text(lang, def->example) : "", NULL};
     text_fill(out, len, lang,
@@ -211,8 +198,8 @@ static void syntax_list(char *out, size_t len, const char *lang,
 {
     size_t n = 0;
     out[0] = '\0';
-    for (unsigned t = CMD_NONE + 1; t < CMD_COUNT; t++) {
-        const struct command_def *def = command_def((enum command_type)t);
+    const struct command_def *def;
+    for (size_t i = 0; (def = command_at(i)); i++) {
         if (!wanted(def))
             continue;
         int w = snprintf(out + n, len - n, "%s%s", n ? ", " : "", catalog_text(lang, def->syntax));
@@ -234,7 +221,7 @@ static bool for_host(const struct command_def *def)
 
 static bool in_private(const struct command_def *def)
 {
-    return def->places == CMD_IN_PRIVATE || def == command_def(CMD_HELP);
+    return def->places & CMD_IN_PRIVATE;
 }
 
 void command_help(char *out, size_t len, const char *lang, bool table)

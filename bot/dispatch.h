@@ -46,24 +46,30 @@ struct dispatcher {
 
 /*
  * One command being handled: what the dispatcher found and checked before
- * the handler ran. Every handler has the same signature, void (struct
- * command_ctx *), and answers through cmd_reply().
+ * the handler ran. Handlers are given `base` (core/command.h); the bot's own
+ * handlers find the rest with bot_cmd().
  */
-struct command_ctx {
+struct bot_cmd {
+    struct command_ctx base; /* first: bot_cmd() depends on it */
     struct dispatcher *d;
     struct platform *p;
-    const struct inbound *in;
-    const struct command *c;
-    struct game *g;      /* the game the command is for; NULL for CMD_NO_GAME */
-    int seat;            /* the user's seat in g, or -1 */
-    const char *lang;    /* the game's language, else the daemon's */
-    bool private_answer; /* answers go to the user alone */
+    const struct inbound *in; /* NULL when nobody typed it (a start after DM probes) */
+    struct game *g;           /* the game the command is for; NULL for CMD_NO_GAME */
+    bool private_answer;      /* answers go to the user alone */
+    struct rules_table table; /* base.table: g's seats */
+    const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
 };
 
-/* Answers the user of x with a catalog text. */
-void cmd_reply(struct command_ctx *x, const char *key, const char *const *vars);
+/* The bot's command a handler was given. */
+static inline struct bot_cmd *bot_cmd(struct command_ctx *x)
+{
+    return (struct bot_cmd *)x;
+}
 
-/* The handlers of the command table (bot/command_table.c). */
+/* Answers the user of x with a catalog text. */
+void cmd_reply(struct bot_cmd *x, const char *key, const char *const *vars);
+
+/* The handlers of the bot's command table (bot/command_table.c). */
 void cmd_new(struct command_ctx *x);
 void cmd_join(struct command_ctx *x);
 void cmd_leave(struct command_ctx *x);
@@ -71,16 +77,13 @@ void cmd_start(struct command_ctx *x);
 void cmd_status(struct command_ctx *x);
 void cmd_rules(struct command_ctx *x);
 void cmd_help(struct command_ctx *x);
-void cmd_steer(struct command_ctx *x);
+void cmd_pause(struct command_ctx *x);
+void cmd_resume(struct command_ctx *x);
+void cmd_extend(struct command_ctx *x);
+void cmd_next(struct command_ctx *x);
 void cmd_kick(struct command_ctx *x);
 void cmd_end(struct command_ctx *x);
 void cmd_set(struct command_ctx *x);
-void cmd_grab(struct command_ctx *x);
-void cmd_hand(struct command_ctx *x);
-void cmd_offer(struct command_ctx *x);
-void cmd_offers(struct command_ctx *x);
-void cmd_answer(struct command_ctx *x);
-void cmd_vote(struct command_ctx *x);
 
 /* What changes a game. */
 enum change_type {
@@ -113,15 +116,14 @@ struct change {
  * was nothing to change), -1 when it was refused or not stored.
  */
 int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
-                 struct command_ctx *cause);
+                 struct bot_cmd *cause);
 
 /* The rules action of game g, through pipeline_run(). */
-int pipeline_play(struct dispatcher *d, struct game *g, const void *action,
-                  struct command_ctx *cause);
+int pipeline_play(struct dispatcher *d, struct game *g, const void *action, struct bot_cmd *cause);
 
 /* A steering action of game g (see enum rules_steer), through pipeline_run(). */
 int pipeline_steer(struct dispatcher *d, struct game *g, enum rules_steer how, unsigned seat,
-                   int64_t ms, struct command_ctx *cause);
+                   int64_t ms, struct bot_cmd *cause);
 
 /* What render_event() needs to send a game's messages. */
 /* What render_event() needs to send a game's messages. */
@@ -161,15 +163,15 @@ int dispatch_game_add(struct dispatcher *d, struct game *g);
 void dispatch_game_drop(struct dispatcher *d, struct game *g);
 
 /* Resolves a player name among x's game's active seats; answers when it fails. */
-bool cmd_resolve_player(struct command_ctx *x, const char *text, int *seat);
+bool cmd_resolve_player(struct bot_cmd *x, const char *text, int *seat);
 
 /* Answers x with why a card list did not resolve. */
-void cmd_resolve_error(struct command_ctx *x, enum resolve_error e, const char *word,
+void cmd_resolve_error(struct bot_cmd *x, enum resolve_error e, const char *word,
                        const char *choices);
 
 /* Finds the game and checks what x's command needs (command_table.c: where,
  * who, which game), then runs its handler; answers the user when a check fails. */
-void commands_run(struct command_ctx *x);
+void commands_run(struct bot_cmd *x);
 
 /* Answers a DM from a user in no game on p (lobbies included) with what the
  * bot is and how to play. Returns true when it did. */

@@ -145,15 +145,54 @@ void dispatch_game_drop(struct dispatcher *d, struct game *g)
         }
 }
 
-void cmd_reply(struct command_ctx *x, const char *key, const char *const *vars)
+void cmd_reply(struct bot_cmd *x, const char *key, const char *const *vars)
 {
     if (x->in)
-        dispatch_reply_key(x->p, x->in, x->private_answer, x->lang, key, vars);
+        dispatch_reply_key(x->p, x->in, x->private_answer, x->base.lang, key, vars);
     else
         dispatch_announce(x->g, key, vars); /* no input: the table asked, by the clock */
 }
 
-bool cmd_resolve_player(struct command_ctx *x, const char *text, int *seat)
+/* --- what handlers are offered (struct command_host) ---------------------- */
+
+static void host_reply(struct command_ctx *x, const char *key, const char *const *vars)
+{
+    cmd_reply(bot_cmd(x), key, vars);
+}
+
+static void host_reply_text(struct command_ctx *base, const char *text)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, text);
+}
+
+static bool host_player(struct command_ctx *x, const char *text, int *seat)
+{
+    return cmd_resolve_player(bot_cmd(x), text, seat);
+}
+
+static void host_play(struct command_ctx *base, const void *action)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    pipeline_play(x->d, x->g, action, x);
+}
+
+static void host_show(struct command_ctx *base, const struct rules_msg *m)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    struct emit_ctx ctx = {x->d, x->g, x->in};
+    dispatch_emit_rules(&ctx, m);
+}
+
+static const struct command_host command_host = {
+    .reply = host_reply,
+    .reply_text = host_reply_text,
+    .player = host_player,
+    .play = host_play,
+    .show = host_show,
+};
+
+bool cmd_resolve_player(struct bot_cmd *x, const char *text, int *seat)
 {
     const struct game *g = x->g;
     const char *ids[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
@@ -180,33 +219,20 @@ bool cmd_resolve_player(struct command_ctx *x, const char *text, int *seat)
     return false;
 }
 
-void cmd_resolve_error(struct command_ctx *x, enum resolve_error e, const char *word,
-                       const char *choices)
-{
-    static const char *const keys[] = {
-        [RESOLVE_UNKNOWN] = "resolve.unknown-card",
-        [RESOLVE_AMBIGUOUS] = "resolve.ambiguous-card",
-        [RESOLVE_NOT_TRADABLE] = "resolve.not-tradable",
-        [RESOLVE_BAD_COUNT] = "resolve.bad-count",
-    };
-    const char *vars[] = {"word", word, "choices", choices, NULL};
-    cmd_reply(x, keys[e], vars);
-}
-
 /* --- inputs -------------------------------------------------------------- */
 
 /* Finds the running game a private command is for; answers the user if none. */
-static struct game *private_game(struct command_ctx *x)
+static struct game *private_game(struct bot_cmd *x)
 {
     struct dispatcher *d = x->d;
     const struct inbound *in = x->in;
     struct game *g = NULL;
     if (in->channel) {
         g = dispatch_game_at(d, x->p, in->channel);
-    } else if (x->c->game[0]) {
-        g = dispatch_game_by_id(d, x->p, x->c->game);
+    } else if (x->base.c->game[0]) {
+        g = dispatch_game_by_id(d, x->p, x->base.c->game);
         if (!g || game_seat_of(g, in->user) < 0) {
-            const char *vars[] = {"id", x->c->game, NULL};
+            const char *vars[] = {"id", x->base.c->game, NULL};
             cmd_reply(x, "msg.no-such-game", vars);
             return NULL;
         }
@@ -241,14 +267,14 @@ static struct game *private_game(struct command_ctx *x)
     return g;
 }
 
-void commands_run(struct command_ctx *x)
+void commands_run(struct bot_cmd *x)
 {
-    const struct command_def *def = command_def(x->c->type);
+    const struct command_def *def = x->base.c->def;
     const struct inbound *in = x->in;
     if (!(def->places & CMD_IN_PRIVATE) && !in->channel) {
         /* A table command sent to the bot in private: say what works here. */
         char help[DISPATCH_TEXT_MAX];
-        command_help(help, sizeof help, x->lang, false);
+        command_help(help, sizeof help, x->base.lang, false);
         dispatch_reply(x->p, in, true, OUT_NOTICE, help);
         return;
     }
@@ -262,8 +288,11 @@ void commands_run(struct command_ctx *x)
         } else if (!(x->g = private_game(x))) {
             return;
         }
-        x->lang = x->g->language;
-        x->seat = game_seat_of(x->g, in->user);
+        x->base.lang = x->g->language;
+        x->base.seat = game_seat_of(x->g, in->user);
+        x->base.state = x->g->state;
+        x->base.table = &x->table;
+        game_table(x->g, &x->table, x->users, x->names);
     }
     if (def->who == CMD_HOST && !in->moderator && strcmp(x->g->host, in->user) != 0) {
         cmd_reply(x, "msg.not-moderator", NULL);
@@ -273,11 +302,12 @@ void commands_run(struct command_ctx *x)
         cmd_reply(x, "msg.not-started", NULL);
         return;
     }
-    if (def->who == CMD_PLAYER && (x->seat < 0 || !game_active(x->g, (unsigned)x->seat))) {
+    if (def->who == CMD_PLAYER &&
+        (x->base.seat < 0 || !game_active(x->g, (unsigned)x->base.seat))) {
         cmd_reply(x, "msg.not-player", NULL);
         return;
     }
-    def->run(x);
+    def->run(&x->base);
 }
 
 /* A reaction on one of a game's messages may be a move (a grab of a drop
@@ -329,25 +359,30 @@ static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
      * native commands are always commands. */
     bool in_table = in->channel && in->type == INBOUND_MESSAGE;
     enum command_error e = command_parse(in->text, in_table, &c);
-    if (c.type == CMD_NONE && e == CMD_OK)
+    if (!c.def && e == CMD_OK)
         return 0;
-    const struct command_def *def = command_def(c.type);
-    struct command_ctx x = {.d = d, .p = p, .in = in, .c = &c, .seat = -1, .lang = lang};
+    struct bot_cmd cmd = {.base = {.c = &c, .lang = lang, .seat = -1, .host = &command_host}};
+    struct bot_cmd *x = &cmd;
+    x->d = d;
+    x->p = p;
+    x->in = in;
     /* Private commands are answered in private, even their mistakes. */
-    x.private_answer = (c.type != CMD_NONE && !(def->places & CMD_IN_TABLE)) || !in->channel;
+    x->private_answer = (c.def && !(c.def->places & CMD_IN_TABLE)) || !in->channel;
+    int rc = 0;
     if (e != CMD_OK) {
         char key[32], usage[512], help[DISPATCH_TEXT_MAX];
         usage[0] = '\0';
-        if (c.type != CMD_NONE)
-            command_usage(usage, sizeof usage, lang, c.type);
+        if (c.def)
+            command_usage(usage, sizeof usage, lang, c.def);
         command_help(help, sizeof help, lang, in->channel != NULL);
         const char *vars[] = {"usage", usage, "help", help, NULL};
         snprintf(key, sizeof key, "parse.%s", command_error_id(e));
-        cmd_reply(&x, key, vars);
-        return -1;
+        cmd_reply(x, key, vars);
+        rc = -1;
+    } else {
+        commands_run(x);
     }
-    commands_run(&x);
-    return 0;
+    return rc;
 }
 
 /* --- platform state ------------------------------------------------------ */

@@ -84,7 +84,7 @@ static void track_deadline(struct game *g, int64_t now)
 /* Answers a refused lobby action with its reason. */
 /* Answers the cause of a change the rules refused, privately: it may say
  * something of the player's own hand. */
-static void refuse_rules(struct command_ctx *x, const struct game *g, int error)
+static void refuse_rules(struct bot_cmd *x, const struct game *g, int error)
 {
     char key[64];
     snprintf(key, sizeof key, "error.%s", g->rules->error_id(error));
@@ -94,7 +94,7 @@ static void refuse_rules(struct command_ctx *x, const struct game *g, int error)
     x->private_answer = was;
 }
 
-static void refuse_lobby(struct command_ctx *x, const struct game *g, enum lobby_error e,
+static void refuse_lobby(struct bot_cmd *x, const struct game *g, enum lobby_error e,
                          const struct lobby_action *a, int rules_error)
 {
     char count[8], key[64];
@@ -111,7 +111,7 @@ static void refuse_lobby(struct command_ctx *x, const struct game *g, enum lobby
 
 /* Plays a rules action on g. Returns 1 when g changed, 0 when not, -1 when
  * the rules refused (and the cause was told). */
-static int play(struct game *g, const void *action, struct command_ctx *cause, int64_t now,
+static int play(struct game *g, const void *action, struct bot_cmd *cause, int64_t now,
                 struct outcome *out)
 {
     int e = g->rules->apply(g->state, action, now, &g->rng, out->events);
@@ -127,7 +127,7 @@ static int play(struct game *g, const void *action, struct command_ctx *cause, i
 /* Applies c to g. Returns 1 when g changed, 0 when there was nothing to do,
  * -1 when it was refused (and answered). `action` has room for one action. */
 static int apply(struct dispatcher *d, struct game *g, const struct change *c,
-                 struct command_ctx *cause, int64_t now, struct outcome *out, void *action)
+                 struct bot_cmd *cause, int64_t now, struct outcome *out, void *action)
 {
     switch (c->type) {
     case CHANGE_OPEN:
@@ -162,7 +162,7 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
 
 /* Sends what a committed change produced. */
 static void render(struct dispatcher *d, struct game *g, const struct change *c,
-                   struct command_ctx *cause, const struct outcome *out)
+                   struct bot_cmd *cause, const struct outcome *out)
 {
     struct emit_ctx ctx = {d, g, cause ? cause->in : NULL};
     const struct lobby_events *lev = &out->lobby;
@@ -199,7 +199,7 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
 }
 
 int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
-                 struct command_ctx *cause)
+                 struct bot_cmd *cause)
 {
     int rc = -1;
     const struct rules_module *rules = g->rules;
@@ -256,15 +256,14 @@ done:
     return rc;
 }
 
-int pipeline_play(struct dispatcher *d, struct game *g, const void *action,
-                  struct command_ctx *cause)
+int pipeline_play(struct dispatcher *d, struct game *g, const void *action, struct bot_cmd *cause)
 {
     struct change c = {.type = CHANGE_RULES, .action = action};
     return pipeline_run(d, g, &c, cause);
 }
 
 int pipeline_steer(struct dispatcher *d, struct game *g, enum rules_steer how, unsigned seat,
-                   int64_t ms, struct command_ctx *cause)
+                   int64_t ms, struct bot_cmd *cause)
 {
     struct change c = {.type = CHANGE_STEER, .steer = how, .seat = seat, .ms = ms};
     return pipeline_run(d, g, &c, cause);

@@ -40,8 +40,9 @@ static void copy_text(char *dst, size_t len, const char *src)
     snprintf(dst, len, "%s", src ? src : "");
 }
 
-void cmd_new(struct command_ctx *x)
+void cmd_new(struct command_ctx *base)
 {
+    struct bot_cmd *x = bot_cmd(base);
     struct dispatcher *d = x->d;
     const struct inbound *in = x->in;
     struct game *existing = dispatch_game_at(d, x->p, in->channel);
@@ -70,12 +71,12 @@ void cmd_new(struct command_ctx *x)
     struct rules_defaults defaults;
     lobby_rules_defaults(d->config, &defaults);
     struct game *g = calloc(1, sizeof *g);
-    if (g && game_init(g, rules_default(), x->c->arg[0] ? x->c->arg : d->config->variant,
+    if (g && game_init(g, rules_default(), x->base.c->arg[0] ? x->base.c->arg : d->config->variant,
                        &defaults) < 0) {
         /* The only way a lobby cannot start here: a mode that does not exist. */
         free(g);
         char usage[256];
-        command_usage(usage, sizeof usage, x->lang, CMD_NEW);
+        command_usage(usage, sizeof usage, x->base.lang, base->c->def);
         const char *vars[] = {"usage", usage, NULL};
         cmd_reply(x, "parse.usage", vars);
         return;
@@ -96,7 +97,7 @@ void cmd_new(struct command_ctx *x)
     rng_seed(&g->rng, g->seed);
     struct change open = {.type = CHANGE_OPEN};
     x->g = g;
-    x->lang = g->language;
+    x->base.lang = g->language;
     if (pipeline_run(d, g, &open, x) < 0) {
         /* Never stored: it is as if it had never been opened. */
         d->next_game--;
@@ -107,8 +108,9 @@ void cmd_new(struct command_ctx *x)
              g->rules->id, x->p->ops->name, g->table);
 }
 
-void cmd_join(struct command_ctx *x)
+void cmd_join(struct command_ctx *base)
 {
+    struct bot_cmd *x = bot_cmd(base);
     struct change c = {
         .type = CHANGE_LOBBY,
         .lobby = {.type = LOBBY_JOIN, .user = x->in->user, .name = x->in->user_name}};
@@ -116,7 +118,7 @@ void cmd_join(struct command_ctx *x)
 }
 
 /* Removes seat from x's game: from the lobby, or from the rules once started. */
-static void remove_seat(struct command_ctx *x, unsigned seat)
+static void remove_seat(struct bot_cmd *x, unsigned seat)
 {
     if (!x->g->started) {
         struct change c = {.type = CHANGE_LOBBY, .lobby = {.type = LOBBY_LEAVE, .seat = seat}};
@@ -126,18 +128,20 @@ static void remove_seat(struct command_ctx *x, unsigned seat)
     pipeline_steer(x->d, x->g, RULES_REMOVE, seat, 0, x);
 }
 
-void cmd_leave(struct command_ctx *x)
+void cmd_leave(struct command_ctx *base)
 {
-    if (x->seat < 0 || !game_active(x->g, (unsigned)x->seat))
+    struct bot_cmd *x = bot_cmd(base);
+    if (x->base.seat < 0 || !game_active(x->g, (unsigned)x->base.seat))
         cmd_reply(x, "msg.not-joined", NULL);
     else
-        remove_seat(x, (unsigned)x->seat);
+        remove_seat(x, (unsigned)x->base.seat);
 }
 
-void cmd_kick(struct command_ctx *x)
+void cmd_kick(struct command_ctx *base)
 {
+    struct bot_cmd *x = bot_cmd(base);
     int seat;
-    if (cmd_resolve_player(x, x->c->arg, &seat))
+    if (cmd_resolve_player(x, x->base.c->arg, &seat))
         remove_seat(x, (unsigned)seat);
 }
 
@@ -159,14 +163,16 @@ static void finish_start(struct dispatcher *d, struct game *g)
         return;
     }
     /* Nobody typed this moment: the answers go to the table. */
-    struct command_ctx table = {.d = d, .p = g->platform, .g = g, .seat = -1, .lang = g->language};
+    struct bot_cmd table = {
+        .base = {.seat = -1, .lang = g->language}, .d = d, .p = g->platform, .g = g};
     struct change c = {.type = CHANGE_LOBBY, .lobby = {.type = LOBBY_START}};
     if (pipeline_run(d, g, &c, &table) == 0)
         log_info("dispatch", g->id, "started with %u players", g->nseats);
 }
 
-void cmd_start(struct command_ctx *x)
+void cmd_start(struct command_ctx *base)
 {
+    struct bot_cmd *x = bot_cmd(base);
     struct game *g = x->g;
     struct platform *p = x->p;
     if (g->started) {
@@ -196,8 +202,9 @@ void cmd_start(struct command_ctx *x)
         p->ops->probe_dm(p, users[i]);
 }
 
-void cmd_status(struct command_ctx *x)
+void cmd_status(struct command_ctx *base)
 {
+    struct bot_cmd *x = bot_cmd(base);
     const struct game *g = x->g;
     char text[DISPATCH_TEXT_MAX];
     if (g->started) {
@@ -223,27 +230,32 @@ void cmd_status(struct command_ctx *x)
     cmd_reply(x, "msg.status-lobby", vars);
 }
 
-void cmd_set(struct command_ctx *x)
+void cmd_set(struct command_ctx *base)
 {
-    struct change c = {.type = CHANGE_LOBBY,
-                       .lobby = {.type = LOBBY_SET, .key = x->c->arg, .value = x->c->arg2}};
+    struct bot_cmd *x = bot_cmd(base);
+    struct change c = {
+        .type = CHANGE_LOBBY,
+        .lobby = {.type = LOBBY_SET, .key = x->base.c->arg, .value = x->base.c->arg2}};
     pipeline_run(x->d, x->g, &c, x);
 }
 
-void cmd_rules(struct command_ctx *x)
+void cmd_rules(struct command_ctx *base)
 {
+    struct bot_cmd *x = bot_cmd(base);
     cmd_reply(x, "msg.rules", NULL);
 }
 
-void cmd_help(struct command_ctx *x)
+void cmd_help(struct command_ctx *base)
 {
+    struct bot_cmd *x = bot_cmd(base);
     char help[DISPATCH_TEXT_MAX];
-    command_help(help, sizeof help, x->lang, x->in->channel != NULL);
+    command_help(help, sizeof help, x->base.lang, x->in->channel != NULL);
     dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, help);
 }
 
-void cmd_end(struct command_ctx *x)
+void cmd_end(struct command_ctx *base)
 {
+    struct bot_cmd *x = bot_cmd(base);
     if (x->g->started) {
         pipeline_steer(x->d, x->g, RULES_END, 0, 0, x);
         return;
@@ -256,16 +268,28 @@ void cmd_end(struct command_ctx *x)
 }
 
 /* pause, resume, extend, next: the host steers the rules' clock. */
-void cmd_steer(struct command_ctx *x)
+void cmd_pause(struct command_ctx *base)
 {
-    static const enum rules_steer how[CMD_COUNT] = {
-        [CMD_PAUSE] = RULES_PAUSE,
-        [CMD_RESUME] = RULES_RESUME,
-        [CMD_EXTEND] = RULES_EXTEND,
-        [CMD_NEXT] = RULES_NEXT,
-    };
-    int64_t ms = x->c->type == CMD_EXTEND ? x->c->number * 60000 : 0;
-    pipeline_steer(x->d, x->g, how[x->c->type], 0, ms, x);
+    struct bot_cmd *x = bot_cmd(base);
+    pipeline_steer(x->d, x->g, RULES_PAUSE, 0, 0, x);
+}
+
+void cmd_resume(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    pipeline_steer(x->d, x->g, RULES_RESUME, 0, 0, x);
+}
+
+void cmd_extend(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    pipeline_steer(x->d, x->g, RULES_EXTEND, 0, base->c->number * 60000, x);
+}
+
+void cmd_next(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    pipeline_steer(x->d, x->g, RULES_NEXT, 0, 0, x);
 }
 
 void commands_dm_result(void *ctx, struct platform *p, const char *user, bool reachable)
@@ -293,4 +317,15 @@ void commands_dm_result(void *ctx, struct platform *p, const char *user, bool re
         if (--g->probes_pending == 0)
             finish_start(d, g);
     }
+}
+
+bool commands_stranger(struct dispatcher *d, struct platform *p, const struct inbound *in)
+{
+    for (unsigned i = 0; i < d->ngames; i++)
+        if (d->games[i]->platform == p && game_seat_of(d->games[i], in->user) >= 0)
+            return false;
+    /* Whatever they wrote, someone who plays nothing here wants to know what
+     * the bot is and how to start. */
+    dispatch_reply_key(p, in, true, d->config->language, "msg.help-stranger", NULL);
+    return true;
 }

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "command.h"
 #include "message.h"
 #include "rng.h"
 
@@ -29,9 +30,6 @@ struct json_object;
 
 /* The most seats any module allows: the size of the bot's seat list. */
 #define RULES_MAX_SEATS 8
-
-/* The longest argument a user may type (a card list, a name), in bytes. */
-#define RULES_TEXT_MAX 256
 
 /* The room a module has for one change's events (a module with more is a
  * build error: see rules_module.events_size). */
@@ -145,7 +143,12 @@ struct rules_module {
     int (*load)(void *state, bool started, unsigned nseats, const struct json_object *record,
                 char *why, size_t whylen);
 
-    /* -- Messages -------------------------------------------------------- */
+    /* -- Commands and messages ------------------------------------------ */
+
+    /* The module's own commands (a player's moves), in the form of the bot's
+     * table, ended by an entry with no word: the bot parses, checks and
+     * answers them like its own. */
+    const struct command_def *commands;
 
     /* Brings the state's record of what the table was shown up to date with
      * one change's events; called before the change is stored. */

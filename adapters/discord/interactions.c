@@ -171,15 +171,6 @@ void dc_ix_sweep(struct dc *dc)
 
 /* ---- canonical text from a slash command ---- */
 
-/* The command of the table called `name`, or NULL. */
-static const struct command_def *find_command(const char *name)
-{
-    for (unsigned t = CMD_NONE + 1; t < CMD_COUNT; t++)
-        if (strcmp(command_def((enum command_type)t)->word, name) == 0)
-            return command_def((enum command_type)t);
-    return NULL;
-}
-
 /* Appends the value of option name (a string or an integer) to b. */
 static void append_value(struct dbuf *b, struct json_object *opts, const struct command_option *o)
 {
@@ -203,7 +194,7 @@ static char *slash_text(struct json_object *data)
 {
     struct json_object *sub = dj_at(dj_arr(data, "options"), 0);
     const char *name = dj_str(sub, "name");
-    const struct command_def *def = name ? find_command(name) : NULL;
+    const struct command_def *def = name ? command_find(name, CMD_IN_TABLE | CMD_IN_PRIVATE) : NULL;
     if (!def)
         return NULL;
     struct json_object *args = dj_arr(sub, "options");
@@ -512,8 +503,8 @@ static struct json_object *option(int type, const char *name, const char *desc, 
 struct json_object *dc_commands_json(const struct dc *dc)
 {
     struct json_object *subs = json_object_new_array();
-    for (unsigned t = CMD_NONE + 1; t < CMD_COUNT; t++) {
-        const struct command_def *def = command_def((enum command_type)t);
+    const struct command_def *def;
+    for (size_t t = 0; (def = command_at(t)); t++) {
         struct json_object *s = option(OPT_SUB, def->word, dc_word(dc, def->summary), false, false);
         struct json_object *opts = NULL;
         for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++) {

@@ -465,6 +465,7 @@ const struct rules_module il_module = {
     .phase_at = phase_at,
     .save = save,
     .load = load,
+    .commands = il_commands,
     .note = note,
     .render = render,
     .render_private = render_private,

@@ -43,6 +43,9 @@ struct il_state {
 /* The module. */
 extern const struct rules_module il_module;
 
+/* Its commands (commands.c), ended by an entry with no word. */
+extern const struct command_def il_commands[];
+
 /* Brings s->drop up to date with the events of one change. */
 void il_render_note(struct il_state *s, const struct il_events *ev);
 

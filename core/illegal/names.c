@@ -132,7 +132,7 @@ static enum resolve_error match_resource(const char *folded, bool allow_prefix, 
 }
 
 /* Enough for any argument that fits: one letter and one separator each. */
-#define MAX_TOKENS (RULES_TEXT_MAX / 2 + 1)
+#define MAX_TOKENS (COMMAND_ARG_MAX / 2 + 1)
 
 /* Splits text into words at blanks, commas, '+' and "and". Returns the
  * count, or MAX_TOKENS + 1 when there are more words than fit. */
@@ -167,7 +167,7 @@ enum resolve_error il_parse_cards(const char *text, unsigned in_play, const char
                                   struct il_bundle *out, char *word, size_t wordlen, char *choices,
                                   size_t choiceslen)
 {
-    char buf[RULES_TEXT_MAX];
+    char buf[COMMAND_ARG_MAX];
     char *tok[MAX_TOKENS];
     memset(out, 0, sizeof *out);
     word[0] = choices[0] = '\0';
@@ -198,7 +198,7 @@ enum resolve_error il_parse_cards(const char *text, unsigned in_play, const char
         int res = -1;
         unsigned used = 0;
         for (unsigned k = (n - i < 3 ? n - i : 3); k >= 1 && err != RESOLVE_OK; k--) {
-            char joined[RULES_TEXT_MAX], folded[RULES_TEXT_MAX];
+            char joined[COMMAND_ARG_MAX], folded[COMMAND_ARG_MAX];
             set_word(joined, sizeof joined, tok, i, k);
             fold(joined, strlen(joined), folded, sizeof folded);
             if (names_role(folded, lang)) {
@@ -234,7 +234,7 @@ enum resolve_error il_parse_cards(const char *text, unsigned in_play, const char
 enum resolve_error il_parse_resource(const char *text, unsigned in_play, const char *lang,
                                      int *resource, char *choices, size_t choiceslen)
 {
-    char folded[RULES_TEXT_MAX];
+    char folded[COMMAND_ARG_MAX];
     choices[0] = '\0';
     fold(text, strlen(text), folded, sizeof folded);
     enum resolve_error e = match_resource(folded, true, in_play, lang, resource);
