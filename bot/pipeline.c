@@ -160,6 +160,43 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
     return 0;
 }
 
+/* Where a game is in its life, to tell adapters what changed. */
+struct stage {
+    bool started;
+    const char *phase;
+    unsigned seats;
+};
+
+static struct stage stage_of(const struct game *g)
+{
+    return (struct stage){g->started, g->started ? g->rules->phase(g->state) : "lobby",
+                          g->nseats};
+}
+
+/* Tells the game's platform what changed between `was` and now. */
+static void tell_adapter(const struct game *g, const struct change *c, struct stage was)
+{
+    struct platform *p = g->platform;
+    if (!p->ops->game_changed)
+        return;
+    struct stage now = stage_of(g);
+    struct game_news n = {.game = g->id, .table = g->table, .phase = now.phase, .seats = now.seats};
+    if (c->type == CHANGE_OPEN)
+        n.stage = GAME_OPENED;
+    else if (g->closed || (g->started && g->rules->over(g->state))) {
+        n.stage = GAME_ENDED;
+        n.phase = "over";
+    } else if (!was.started && now.started)
+        n.stage = GAME_STARTED;
+    else if (strcmp(was.phase, now.phase) != 0)
+        n.stage = GAME_PHASE;
+    else if (was.seats != now.seats && !now.started)
+        n.stage = GAME_SEATED;
+    else
+        return;
+    p->ops->game_changed(p, &n);
+}
+
 /* Sends what a committed change produced. */
 static void render(struct dispatcher *d, struct game *g, const struct change *c,
                    struct bot_cmd *cause, const struct outcome *out)
@@ -218,6 +255,7 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     /* snapshot */
     *before = *g;
     memcpy(state, g->state, rules->state_size);
+    struct stage was = stage_of(g);
     int64_t now = dispatcher_now(d);
     /* apply */
     int changed = apply(d, g, c, cause, now, out, action);
@@ -240,6 +278,7 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     }
     /* render and send */
     render(d, g, c, cause, out);
+    tell_adapter(g, c, was);
     rc = 0;
     /* reap */
     if (is_finished(g)) {

@@ -115,6 +115,24 @@ struct outbound {
     const struct json_object *data;
 };
 
+/* What happened to a game: its life cycle, as facts, so that an adapter
+ * never reads them out of message data. */
+enum game_stage {
+    GAME_OPENED,  /* a lobby opened at a table */
+    GAME_SEATED,  /* the lobby's seats changed */
+    GAME_STARTED, /* the rules began */
+    GAME_PHASE,   /* the rules moved to another phase */
+    GAME_ENDED,   /* the game is over (or the lobby closed): its messages are final */
+};
+
+struct game_news {
+    enum game_stage stage;
+    const char *game;  /* "g7" */
+    const char *table; /* the table's channel id */
+    const char *phase; /* "lobby", a phase id of the game's rules, or "over" */
+    unsigned seats;    /* how many are seated */
+};
+
 /* What the bot offers an adapter: its loop, and where to deliver inputs. */
 struct platform_host {
     struct uv_loop_s *loop;
@@ -145,6 +163,9 @@ struct platform_ops {
     int (*send)(struct platform *p, const struct outbound *m);
     /* Asks whether `user` can receive DMs; answers through host->dm_result. */
     void (*probe_dm)(struct platform *p, const char *user);
+    /* Told of a game's life cycle at one of the platform's tables, after the
+     * messages of the change were queued. May be NULL. */
+    void (*game_changed)(struct platform *p, const struct game_news *n);
     /* Whether the platform is connected and serving, for /readyz. May be NULL
      * for platforms that are ready as soon as they started. */
     bool (*connected)(struct platform *p);

@@ -128,7 +128,8 @@ struct rules_module {
     bool (*active)(const void *state, unsigned seat);
     /* Whether the clock is paused. */
     bool (*paused)(const void *state);
-    /* The id of the current phase ("session", "vote"), for metrics and hooks. */
+    /* The id of the current phase ("session", "vote"), for metrics and hooks:
+     * a string that lives as long as the program. */
     const char *(*phase)(const void *state);
     /* The i-th phase id a running game can be in (i from 0), or NULL past
      * the last: the labels of the games-by-phase gauge. */
