@@ -30,6 +30,8 @@ static const struct command_def table[] = {
      "summary.new",
      {{.name = "variant", .summary = "slash.option.variant", .values = variants}},
      cmd_new},
+    {"rematch", TABLE, CMD_ANYONE, CMD_NO_GAME, ARGS_NONE, "syntax.rematch", NULL,
+     "summary.rematch", {{0}}, cmd_rematch},
     {"join",
      TABLE,
      CMD_ANYONE,

@@ -71,6 +71,7 @@ void cmd_reply(struct bot_cmd *x, const char *key, const char *const *vars);
 
 /* The handlers of the bot's command table (bot/command_table.c). */
 void cmd_new(struct command_ctx *x);
+void cmd_rematch(struct command_ctx *x);
 void cmd_join(struct command_ctx *x);
 void cmd_leave(struct command_ctx *x);
 void cmd_start(struct command_ctx *x);
@@ -87,7 +88,6 @@ void cmd_set(struct command_ctx *x);
 
 /* What changes a game. */
 enum change_type {
-    CHANGE_OPEN,     /* a new lobby, already filled in: store it and show it */
     CHANGE_LOBBY,    /* a lobby action (lobby.h) */
     CHANGE_RULES,    /* a rules action of the game's module */
     CHANGE_STEER,    /* the host (or the clock) steers the rules */

@@ -36,6 +36,7 @@ const char *lobby_error_key(enum lobby_error e)
         [LOBBY_ERR_RULES] = "msg.store-failed",
         [LOBBY_ERR_CLOSED] = "msg.no-game",
         [LOBBY_ERR_NO_MEMORY] = "msg.store-failed",
+        [LOBBY_ERR_NO_REMATCH] = "msg.no-rematch",
     };
     return (size_t)e < sizeof keys / sizeof *keys ? keys[e] : "msg.store-failed";
 }
@@ -156,6 +157,26 @@ static enum lobby_error start(struct game *g, int64_t now, struct lobby_events *
     return LOBBY_OK;
 }
 
+static enum lobby_error open(struct game *g, const struct lobby_action *a, struct lobby_events *ev)
+{
+    if (g->started || g->nseats)
+        return LOBBY_ERR_STARTED;
+    if (a->type == LOBBY_REMATCH) {
+        const struct game *f = a->finished;
+        if (!f || !f->started || f->rules != g->rules || !f->rules->over(f->state))
+            return LOBBY_ERR_NO_REMATCH;
+        g->rules->rematch(g->state, f->state);
+        for (unsigned i = 0; i < f->nseats; i++)
+            if (f->rules->active(f->state, i)) {
+                g->seats[g->nseats] = f->seats[i];
+                g->seats[g->nseats++].dm_unreachable = false;
+            }
+    }
+    ev->lobby_changed = true;
+    event(ev, LOBBY_EV_OPENED);
+    return LOBBY_OK;
+}
+
 enum lobby_error lobby_apply(struct game *g, const struct lobby_action *a, const struct config *cfg,
                              int64_t now, struct lobby_events *ev, void *rules_events,
                              void *rules_action, int *rules_error)
@@ -165,6 +186,10 @@ enum lobby_error lobby_apply(struct game *g, const struct lobby_action *a, const
     if (g->closed)
         return LOBBY_ERR_CLOSED;
     switch (a->type) {
+    case LOBBY_OPEN:
+    case LOBBY_REMATCH:
+        e = open(g, a, ev);
+        break;
     case LOBBY_JOIN:
         e = join(g, a, ev);
         break;

@@ -15,6 +15,8 @@
  *   L2. Seats hold distinct users; at most the rules' max_players of them.
  *   L3. Once started, seats never change here: the rules remove players.
  *   L4. A closed lobby accepts nothing more.
+ *   L5. A rematch seats exactly the players still in the finished game, in
+ *       their order, with its settings.
  */
 #ifndef BOT_LOBBY_H
 #define BOT_LOBBY_H
@@ -26,28 +28,31 @@
 struct config;
 
 enum lobby_action_type {
-    LOBBY_JOIN,  /* user (name) takes the next seat */
-    LOBBY_LEAVE, /* seat leaves, before the start */
-    LOBBY_SET,   /* key = value: a setting of the lobby (or of the rules, once started) */
-    LOBBY_START, /* the rules begin with the seats as they are */
-    LOBBY_CLOSE, /* the lobby ends without a game (by the host, or idle) */
+    LOBBY_OPEN,    /* a new lobby, its record filled in by game_init(), shows itself */
+    LOBBY_REMATCH, /* a new lobby takes the seats and settings of `finished` */
+    LOBBY_JOIN,    /* user (name) takes the next seat */
+    LOBBY_LEAVE,   /* seat leaves, before the start */
+    LOBBY_SET,     /* key = value: a setting of the lobby (or of the rules, once started) */
+    LOBBY_START,   /* the rules begin with the seats as they are */
+    LOBBY_CLOSE,   /* the lobby ends without a game (by the host, or idle) */
 };
 
 struct lobby_action {
     enum lobby_action_type type;
-    const char *user, *name; /* JOIN */
-    unsigned seat;           /* LEAVE */
-    const char *key, *value; /* SET */
-    const char *why;         /* CLOSE: the catalog key of the table's notice */
-    const char *by;          /* CLOSE: who closed it, or NULL */
+    const char *user, *name;     /* JOIN */
+    unsigned seat;               /* LEAVE */
+    const char *key, *value;     /* SET */
+    const struct game *finished; /* REMATCH: a game of the same rules that is over */
+    const char *why;             /* CLOSE: the catalog key of the table's notice */
+    const char *by;              /* CLOSE: who closed it, or NULL */
 };
 
 enum lobby_event_type {
-    LOBBY_EV_JOINED, /* seat joined */
-    LOBBY_EV_LEFT,   /* a seat left; the seats after it moved up */
-    LOBBY_EV_SET, /* key is now shown_value; lobby_changed says whether the lobby message shows it
-                   */
-    LOBBY_EV_STARTED, /* the rules began: their events are in `rules` */
+    LOBBY_EV_OPENED,  /* the lobby is open (new, or a rematch) */
+    LOBBY_EV_JOINED,  /* seat joined */
+    LOBBY_EV_LEFT,    /* a seat left; the seats after it moved up */
+    LOBBY_EV_SET,     /* key is now shown_value (lobby_changed: the lobby message shows it) */
+    LOBBY_EV_STARTED, /* the rules began: their events are in the caller's buffer */
     LOBBY_EV_CLOSED,  /* the lobby is over */
 };
 
@@ -78,6 +83,7 @@ enum lobby_error {
     LOBBY_ERR_LOBBY_ONLY, /* that setting is fixed once the game has started */
     LOBBY_ERR_RULES,      /* the rules refused the start; `rules_error` says why */
     LOBBY_ERR_NO_MEMORY,  /* memory ran out */
+    LOBBY_ERR_NO_REMATCH, /* the game to play again never started, or is another game's */
     LOBBY_ERR_CLOSED,     /* the lobby is closed */
 };
 

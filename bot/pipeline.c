@@ -130,9 +130,6 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
                  struct bot_cmd *cause, int64_t now, struct outcome *out, void *action)
 {
     switch (c->type) {
-    case CHANGE_OPEN:
-        g->lobby_activity = now;
-        return 1;
     case CHANGE_LOBBY: {
         int rules_error = 0;
         enum lobby_error e = lobby_apply(g, &c->lobby, d->config, now, &out->lobby, out->events,
@@ -169,8 +166,7 @@ struct stage {
 
 static struct stage stage_of(const struct game *g)
 {
-    return (struct stage){g->started, g->started ? g->rules->phase(g->state) : "lobby",
-                          g->nseats};
+    return (struct stage){g->started, g->started ? g->rules->phase(g->state) : "lobby", g->nseats};
 }
 
 /* Tells the game's platform what changed between `was` and now. */
@@ -181,7 +177,7 @@ static void tell_adapter(const struct game *g, const struct change *c, struct st
         return;
     struct stage now = stage_of(g);
     struct game_news n = {.game = g->id, .table = g->table, .phase = now.phase, .seats = now.seats};
-    if (c->type == CHANGE_OPEN)
+    if (c->type == CHANGE_LOBBY && (c->lobby.type == LOBBY_OPEN || c->lobby.type == LOBBY_REMATCH))
         n.stage = GAME_OPENED;
     else if (g->closed || (g->started && g->rules->over(g->state))) {
         n.stage = GAME_ENDED;
@@ -203,16 +199,16 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
 {
     struct emit_ctx ctx = {d, g, cause ? cause->in : NULL};
     const struct lobby_events *lev = &out->lobby;
-    if (c->type == CHANGE_OPEN) {
-        render_lobby(g, dispatch_emit, &ctx);
-        char idle[64];
-        text_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
-        const char *vars[] = {"id", g->id, "idle", idle, NULL};
-        dispatch_announce(g, "msg.lobby-expiry", vars);
-        return;
-    }
+    bool lobby_shown = false;
     for (unsigned i = 0; i < lev->n; i++) {
-        if (lev->v[i] == LOBBY_EV_SET && cause) {
+        if (lev->v[i] == LOBBY_EV_OPENED) {
+            char idle[64];
+            render_lobby(g, dispatch_emit, &ctx);
+            lobby_shown = true;
+            text_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
+            const char *vars[] = {"id", g->id, "idle", idle, NULL};
+            dispatch_announce(g, "msg.lobby-expiry", vars);
+        } else if (lev->v[i] == LOBBY_EV_SET && cause) {
             const char *vars[] = {"key", lev->key, "value", lev->shown_value, NULL};
             cmd_reply(cause, lev->set_reply, vars);
         } else if (lev->v[i] == LOBBY_EV_CLOSED) {
@@ -223,7 +219,8 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
             dispatch_announce(g, c->lobby.why, vars);
         }
     }
-    if (lev->lobby_changed)
+    /* The lobby message first: a start's notices follow it. */
+    if (lev->lobby_changed && !lobby_shown)
         render_lobby(g, dispatch_emit, &ctx);
     if (out->rules_changed) {
         const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];

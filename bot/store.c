@@ -295,6 +295,33 @@ char *store_game_get(struct store *s, const char *id)
     return lookup_text(s, s->game_get, id);
 }
 
+char *store_game_last_finished(struct store *s, const char *platform, const char *table)
+{
+    /* Rare (a rematch): prepared when asked, not kept. */
+    sqlite3_stmt *st = NULL;
+    char *value = NULL;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT record FROM games WHERE finished = 1 AND platform = ? AND "
+                           "table_id = ? ORDER BY updated DESC, rowid DESC LIMIT 1",
+                           -1, &st, NULL) != SQLITE_OK) {
+        log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
+        return NULL;
+    }
+    sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, table, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *text = sqlite3_column_text(st, 0);
+        value = strdup(text ? (const char *)text : "");
+        if (!value)
+            log_error("store", NULL, "out of memory");
+    } else if (rc != SQLITE_DONE) {
+        log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
+    }
+    sqlite3_finalize(st);
+    return value;
+}
+
 int store_games_active(struct store *s, store_game_fn fn, void *arg)
 {
     sqlite3_stmt *st = s->games_active;

@@ -49,6 +49,11 @@ int store_games_active(struct store *s, store_game_fn fn, void *arg);
  * caller frees, or NULL when there is none. */
 char *store_game_get(struct store *s, const char *id);
 
+/* Reads the record of the game that finished last at a table. Returns a
+ * malloc'd string the caller frees, or NULL when there is none (or the read
+ * failed, which is logged). */
+char *store_game_last_finished(struct store *s, const char *platform, const char *table);
+
 /* Reads a meta value: a malloc'd string the caller frees, or NULL if unset. */
 char *store_meta_get(struct store *s, const char *key);
 

@@ -12,12 +12,15 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include <json-c/json.h>
+
 #include "config.h"
 #include "core/modules.h"
 #include "core/catalog.h"
 #include "dispatch.h"
 #include "log.h"
 #include "render.h"
+#include "store.h"
 
 static uint64_t game_seed(struct dispatcher *d, uint64_t number)
 {
@@ -40,21 +43,21 @@ static void copy_text(char *dst, size_t len, const char *src)
     snprintf(dst, len, "%s", src ? src : "");
 }
 
-void cmd_new(struct command_ctx *base)
+/* Whether user may open one more lobby on x's platform; answers when not. */
+static bool may_open(struct bot_cmd *x)
 {
-    struct bot_cmd *x = bot_cmd(base);
     struct dispatcher *d = x->d;
     const struct inbound *in = x->in;
     struct game *existing = dispatch_game_at(d, x->p, in->channel);
     if (existing) {
         const char *vars[] = {"id", existing->id, NULL};
         cmd_reply(x, "msg.game-exists", vars);
-        return;
+        return false;
     }
     if (strlen(in->channel) >= GAME_TEXT_MAX || strlen(in->user) >= GAME_TEXT_MAX ||
         (in->user_name && strlen(in->user_name) >= GAME_TEXT_MAX)) {
         cmd_reply(x, "parse.too-long", NULL);
-        return;
+        return false;
     }
     unsigned hosted = 0;
     for (unsigned i = 0; i < d->ngames; i++)
@@ -66,25 +69,32 @@ void cmd_new(struct command_ctx *base)
         snprintf(max, sizeof max, "%d", d->config->lobbies_per_host);
         const char *vars[] = {"max", max, NULL};
         cmd_reply(x, "msg.lobby-limit", vars);
-        return;
+        return false;
     }
+    return true;
+}
+
+/*
+ * Opens a lobby of `rules` in `mode` at x's table, hosted by x's user: a new
+ * one, or (finished set) a rematch of that game. Returns false when the mode
+ * does not exist (nothing is answered, nothing changed).
+ */
+static bool open_lobby(struct bot_cmd *x, const struct rules_module *rules, const char *mode,
+                       const struct game *finished)
+{
+    struct dispatcher *d = x->d;
+    const struct inbound *in = x->in;
     struct rules_defaults defaults;
     lobby_rules_defaults(d->config, &defaults);
     struct game *g = calloc(1, sizeof *g);
-    if (g && game_init(g, rules_default(), x->base.c->arg[0] ? x->base.c->arg : d->config->variant,
-                       &defaults) < 0) {
-        /* The only way a lobby cannot start here: a mode that does not exist. */
+    if (g && game_init(g, rules, mode, &defaults) < 0) {
         free(g);
-        char usage[256];
-        command_usage(usage, sizeof usage, x->base.lang, base->c->def);
-        const char *vars[] = {"usage", usage, NULL};
-        cmd_reply(x, "parse.usage", vars);
-        return;
+        return false;
     }
     if (!g || dispatch_game_add(d, g) < 0) {
         game_free(g);
         cmd_reply(x, "msg.store-failed", NULL);
-        return;
+        return true;
     }
     uint64_t number = d->next_game++;
     snprintf(g->id, sizeof g->id, "g%llu", (unsigned long long)number);
@@ -95,19 +105,66 @@ void cmd_new(struct command_ctx *base)
     copy_text(g->language, sizeof g->language, d->config->language);
     g->seed = game_seed(d, number);
     rng_seed(&g->rng, g->seed);
-    struct change open = {.type = CHANGE_OPEN};
+    struct change open = {
+        .type = CHANGE_LOBBY,
+        .lobby = {.type = finished ? LOBBY_REMATCH : LOBBY_OPEN, .finished = finished}};
     x->g = g;
     x->base.lang = g->language;
     if (pipeline_run(d, g, &open, x) < 0) {
         /* Never stored: it is as if it had never been opened. */
         d->next_game--;
         dispatch_game_drop(d, g);
-        return;
+        return true;
     }
-    log_info("dispatch", g->id, "new %s game of %s at %s/%s", g->rules->mode(g->state),
-             g->rules->id, x->p->ops->name, g->table);
+    log_info("dispatch", g->id, "%s %s game of %s at %s/%s", finished ? "rematch:" : "new",
+             g->rules->mode(g->state), g->rules->id, x->p->ops->name, g->table);
+    return true;
 }
 
+void cmd_new(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    if (!may_open(x))
+        return;
+    const char *mode = base->c->arg[0] ? base->c->arg : x->d->config->variant;
+    if (!open_lobby(x, rules_default(), mode, NULL)) {
+        char usage[256];
+        command_usage(usage, sizeof usage, base->lang, base->c->def);
+        const char *vars[] = {"usage", usage, NULL};
+        cmd_reply(x, "parse.usage", vars);
+    }
+}
+
+void cmd_rematch(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    struct game *old = calloc(1, sizeof *old);
+    struct json_object *j = NULL;
+    char why[128];
+    if (!old) {
+        cmd_reply(x, "msg.store-failed", NULL);
+        return;
+    }
+    if (!may_open(x))
+        goto done;
+    char *record = store_game_last_finished(x->d->store, x->p->ops->name, x->in->channel);
+    j = record ? json_tokener_parse(record) : NULL;
+    free(record);
+    if (!j || game_from_json(old, j, why, sizeof why) < 0 || !old->started ||
+        !old->rules->over(old->state)) {
+        cmd_reply(x, "msg.no-rematch", NULL);
+        goto done;
+    }
+    /* Someone who played it, or a moderator, calls the next one. */
+    if (!x->in->moderator && game_seat_of(old, x->in->user) < 0) {
+        cmd_reply(x, "msg.not-player", NULL);
+        goto done;
+    }
+    open_lobby(x, old->rules, old->rules->mode(old->state), old);
+done:
+    json_object_put(j);
+    game_free(old);
+}
 void cmd_join(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);

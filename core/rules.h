@@ -96,6 +96,9 @@ struct rules_module {
     /* Sets up a lobby's settings for `mode` ("standard"; NULL: the module's
      * default). Returns 0, or -1 when the mode does not exist. */
     int (*init)(void *state, const char *mode, const struct rules_defaults *defaults);
+    /* Sets up a lobby's settings as those of `finished`, a game of this
+     * module that has ended: a rematch plays by the same settings. */
+    void (*rematch)(void *state, const void *finished);
     /* The mode the lobby shows ("casual"). */
     const char *(*mode)(const void *state);
     /* Changes a setting by its name, as the host typed it. Before the start it

@@ -36,6 +36,15 @@ static int init(void *state, const char *mode, const struct rules_defaults *d)
     return 0;
 }
 
+static void rematch(void *state, const void *finished)
+{
+    struct il_state *s = state;
+    const struct il_state *old = finished;
+    memset(s, 0, sizeof *s);
+    s->config = old->config;
+    s->poll_ballots = old->poll_ballots;
+}
+
 static const char *mode(const void *state)
 {
     return il_variant_id(((const struct il_state *)state)->config.variant);
@@ -450,6 +459,7 @@ const struct rules_module il_module = {
     .events_size = sizeof(struct il_events),
     .action_size = sizeof(struct il_action),
     .init = init,
+    .rematch = rematch,
     .mode = mode,
     .set = set,
     .setup = setup,

@@ -169,15 +169,51 @@ static void test_close(void **state)
     join(&g, "a", LOBBY_ERR_CLOSED); /* L4 */
 }
 
+static void test_rematch(void **state)
+{
+    (void)state;
+    static struct game old, g;
+    struct lobby_events ev;
+    struct il_action rules;
+    new_lobby(&old);
+    new_lobby(&g);
+    struct lobby_action rematch = {.type = LOBBY_REMATCH, .finished = &old};
+    /* Only a game that was played to its end can be played again. */
+    assert_int_equal(apply(&g, &rematch, &ev, &rules), LOBBY_ERR_NO_REMATCH);
+    struct lobby_action set = {.type = LOBBY_SET, .key = "variant", .value = "advanced"};
+    assert_int_equal(apply(&old, &set, &ev, &rules), LOBBY_OK);
+    const char *users[] = {"a", "b", "c", "d", "e"};
+    for (unsigned i = 0; i < 5; i++)
+        join(&old, users[i], LOBBY_OK);
+    struct lobby_action start = {.type = LOBBY_START};
+    assert_int_equal(apply(&old, &start, &ev, &rules), LOBBY_OK);
+    struct il_action kick = {.type = IL_ACT_KICK, .player = IL_GM, .target = 1};
+    struct il_action end = {.type = IL_ACT_END, .player = IL_GM};
+    assert_int_equal(il_game_apply(&il(&old)->game, &kick, 2000, &old.rng, &events), IL_OK);
+    assert_int_equal(apply(&g, &rematch, &ev, &rules), LOBBY_ERR_NO_REMATCH);
+    assert_int_equal(il_game_apply(&il(&old)->game, &end, 3000, &old.rng, &events), IL_OK);
+    /* L5: the players still in it, in order, with its settings. */
+    assert_int_equal(apply(&g, &rematch, &ev, &rules), LOBBY_OK);
+    assert_int_equal(ev.v[0], LOBBY_EV_OPENED);
+    assert_false(g.started);
+    assert_int_equal(g.nseats, 4);
+    assert_string_equal(g.seats[0].user, "a");
+    assert_string_equal(g.seats[1].user, "c");
+    assert_string_equal(g.seats[3].user, "e");
+    assert_int_equal(il(&g)->config.variant, IL_VARIANT_ADVANCED);
+    /* Once open, it is a lobby like any other. */
+    assert_int_equal(apply(&g, &rematch, &ev, &rules), LOBBY_ERR_STARTED);
+    join(&g, "b", LOBBY_OK);
+}
+
 int main(void)
 {
     if (config_init(&cfg) < 0)
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_join_and_leave),
-        cmocka_unit_test(test_settings),
-        cmocka_unit_test(test_start_and_after),
-        cmocka_unit_test(test_close),
+        cmocka_unit_test(test_join_and_leave),  cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_start_and_after), cmocka_unit_test(test_close),
+        cmocka_unit_test(test_rematch),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     config_free(&cfg);
