@@ -1,9 +1,10 @@
 /*
  * dispatch.h - what the dispatcher's files share; not an API for anyone else.
  *
- * dispatcher.c holds the games and the one path every change takes (apply,
- * commit, render, send); table_commands.c and player_commands.c turn commands
- * into that path; timers.c fires deadlines and reminders.
+ * dispatcher.c takes inputs in; commands.c runs commands (table_commands.c
+ * holds the bot's handlers, command_table.c their entries); pipeline.c is the
+ * one path of every change; send.c sends; games.c keeps the games and the
+ * clock; timers.c fires deadlines and reminders.
  */
 #ifndef BOT_DISPATCH_H
 #define BOT_DISPATCH_H
@@ -40,7 +41,9 @@ struct dispatcher {
     uint64_t seed;
 
     uv_timer_t timer;
+    uv_prepare_t prepare; /* rearms the timer once per loop turn, when timers_stale */
     bool timer_ready;
+    bool timers_stale; /* a change may have moved a deadline */
     bool stopped;
 };
 
@@ -169,9 +172,13 @@ bool cmd_resolve_player(struct bot_cmd *x, const char *text, int *seat);
 void cmd_resolve_error(struct bot_cmd *x, enum resolve_error e, const char *word,
                        const char *choices);
 
-/* Finds the game and checks what x's command needs (command_table.c: where,
- * who, which game), then runs its handler; answers the user when a check fails. */
-void commands_run(struct bot_cmd *x);
+/*
+ * Handles a text input: parses it, finds the game and checks what the
+ * command needs (its table entry: where, which game, who), then runs its
+ * handler; answers the user when a check or the parse fails. Chat that is
+ * no command is ignored. Returns 0, or -1 when the line was refused.
+ */
+int commands_handle(struct dispatcher *d, struct platform *p, const struct inbound *in);
 
 /* Answers a DM from a user in no game on p (lobbies included) with what the
  * bot is and how to play. Returns true when it did. */
@@ -183,7 +190,11 @@ void commands_dm_result(void *ctx, struct platform *p, const char *user, bool re
 /* Fires every reminder and deadline due at `now`. */
 void timers_fire_due(struct dispatcher *d, int64_t now);
 
-/* Arms the loop timer for the next reminder or deadline (real time only). */
-void timers_rearm(struct dispatcher *d);
+/* Starts the real-time clock: fires what fell due while the daemon was down,
+ * then keeps one loop timer armed for the next reminder or deadline. */
+void timers_start(struct dispatcher *d);
+
+/* Stops it; the handles close with the loop. */
+void timers_stop(struct dispatcher *d);
 
 #endif

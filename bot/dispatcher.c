@@ -1,11 +1,10 @@
 /*
- * dispatcher.c - the games, and the one path every change takes.
+ * dispatcher.c - where every input enters, and the daemon's life cycle.
  *
- * Every change follows the same path: validate, apply to the rules state,
- * commit to the store, then render and send. If the commit fails, the game
- * is put back as it was and the user is told; nothing is announced that is
- * not on disk. Commands live in table_commands.c and player_commands.c, the
- * clock in timers.c.
+ * An input from an adapter is cleaned here and becomes a command
+ * (commands.c) or a reaction to one of a game's messages; either way any
+ * change then takes the one path of pipeline.c. Start-up restores the games
+ * from the store, and the platforms' small state lives in it too.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -24,291 +23,7 @@
 #include "render.h"
 #include "store.h"
 
-/* --- clock --------------------------------------------------------------- */
-
-int64_t dispatcher_now(const struct dispatcher *d)
-{
-    if (d->virtual_time)
-        return d->vnow;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* --- sending ------------------------------------------------------------- */
-
-void dispatch_emit(void *arg, const struct outbound *m)
-{
-    struct emit_ctx *ctx = arg;
-    struct platform *p = ctx->g->platform;
-    struct outbound o = *m;
-    o.cause = ctx->cause;
-    metrics_count(ctx->d->metrics, METRIC_MESSAGES_OUT, p->ops->name, 1);
-    if (p->ops->send(p, &o) < 0)
-        log_warn("dispatch", ctx->g->id, "%s could not queue a message", p->ops->name);
-}
-
-void dispatch_emit_rules(void *arg, const struct rules_msg *m)
-{
-    struct emit_ctx *ctx = arg;
-    const struct game *g = ctx->g;
-    char key[MSG_KEY_MAX];
-    struct outbound o = {.kind = m->kind, .replace = m->replace, .text = m->text, .data = m->data};
-    if (m->audience == MSG_TABLE)
-        o.channel = g->table;
-    else if (m->audience >= 0 && (unsigned)m->audience < g->nseats)
-        o.user = g->seats[m->audience].user;
-    else
-        return; /* a seat that does not exist: a module bug, and no one to tell */
-    if (m->key && msg_key_format(m->key, key, sizeof key) == 0) {
-        o.key = key;
-        o.key_parts = m->key;
-    }
-    dispatch_emit(arg, &o);
-}
-
-void dispatch_reply(struct platform *p, const struct inbound *in, bool private_answer,
-                    enum outbound_kind kind, const char *text)
-{
-    metrics_count(p->host->metrics, METRIC_MESSAGES_OUT, p->ops->name, 1);
-    struct outbound m = {.kind = kind, .text = text, .reply_to = in->reply_to};
-    if (!private_answer && in->channel)
-        m.channel = in->channel;
-    else if (private_answer && in->channel && in->reply_to)
-        m.channel = in->channel;
-    else
-        m.user = in->user;
-    if (p->ops->send(p, &m) < 0)
-        log_warn("dispatch", NULL, "%s could not queue a reply", p->ops->name);
-}
-
-void dispatch_reply_key(struct platform *p, const struct inbound *in, bool private_answer,
-                        const char *lang, const char *key, const char *const *vars)
-{
-    char text[DISPATCH_TEXT_MAX];
-    text_fill(text, sizeof text, lang, key, vars);
-    dispatch_reply(p, in, private_answer,
-                   strncmp(key, "error.", 6) == 0 || strncmp(key, "resolve.", 8) == 0 ? OUT_ERROR
-                                                                                      : OUT_NOTICE,
-                   text);
-}
-
-void dispatch_announce(struct game *g, const char *key, const char *const *vars)
-{
-    char text[DISPATCH_TEXT_MAX];
-    text_fill(text, sizeof text, g->language, key, vars);
-    struct outbound m = {.kind = OUT_NOTICE, .channel = g->table, .text = text};
-    metrics_count(g->platform->host->metrics, METRIC_MESSAGES_OUT, g->platform->ops->name, 1);
-    if (g->platform->ops->send(g->platform, &m) < 0)
-        log_warn("dispatch", g->id, "could not queue an announcement");
-}
-
-/* --- games --------------------------------------------------------------- */
-
-struct game *dispatch_game_at(struct dispatcher *d, struct platform *p, const char *table)
-{
-    for (unsigned i = 0; i < d->ngames; i++)
-        if (d->games[i]->platform == p && strcmp(d->games[i]->table, table) == 0)
-            return d->games[i];
-    return NULL;
-}
-
-struct game *dispatch_game_by_id(struct dispatcher *d, struct platform *p, const char *id)
-{
-    for (unsigned i = 0; i < d->ngames; i++)
-        if (d->games[i]->platform == p && strcasecmp(d->games[i]->id, id) == 0)
-            return d->games[i];
-    return NULL;
-}
-
-int dispatch_game_add(struct dispatcher *d, struct game *g)
-{
-    if (d->ngames == d->cap) {
-        unsigned cap = d->cap ? d->cap * 2 : 16;
-        struct game **v = realloc(d->games, cap * sizeof *v);
-        if (!v)
-            return -1;
-        d->games = v;
-        d->cap = cap;
-    }
-    d->games[d->ngames++] = g;
-    return 0;
-}
-
-void dispatch_game_drop(struct dispatcher *d, struct game *g)
-{
-    for (unsigned i = 0; i < d->ngames; i++)
-        if (d->games[i] == g) {
-            d->games[i] = d->games[--d->ngames];
-            game_free(g);
-            return;
-        }
-}
-
-void cmd_reply(struct bot_cmd *x, const char *key, const char *const *vars)
-{
-    if (x->in)
-        dispatch_reply_key(x->p, x->in, x->private_answer, x->base.lang, key, vars);
-    else
-        dispatch_announce(x->g, key, vars); /* no input: the table asked, by the clock */
-}
-
-/* --- what handlers are offered (struct command_host) ---------------------- */
-
-static void host_reply(struct command_ctx *x, const char *key, const char *const *vars)
-{
-    cmd_reply(bot_cmd(x), key, vars);
-}
-
-static void host_reply_text(struct command_ctx *base, const char *text)
-{
-    struct bot_cmd *x = bot_cmd(base);
-    dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, text);
-}
-
-static bool host_player(struct command_ctx *x, const char *text, int *seat)
-{
-    return cmd_resolve_player(bot_cmd(x), text, seat);
-}
-
-static void host_play(struct command_ctx *base, const void *action)
-{
-    struct bot_cmd *x = bot_cmd(base);
-    pipeline_play(x->d, x->g, action, x);
-}
-
-static void host_show(struct command_ctx *base, const struct rules_msg *m)
-{
-    struct bot_cmd *x = bot_cmd(base);
-    struct emit_ctx ctx = {x->d, x->g, x->in};
-    dispatch_emit_rules(&ctx, m);
-}
-
-static const struct command_host command_host = {
-    .reply = host_reply,
-    .reply_text = host_reply_text,
-    .player = host_player,
-    .play = host_play,
-    .show = host_show,
-};
-
-bool cmd_resolve_player(struct bot_cmd *x, const char *text, int *seat)
-{
-    const struct game *g = x->g;
-    const char *ids[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
-    int map[RULES_MAX_SEATS];
-    unsigned n = 0;
-    char choices[1024];
-    for (unsigned i = 0; i < g->nseats; i++) {
-        if (!game_active(g, i))
-            continue;
-        ids[n] = g->seats[i].user;
-        names[n] = g->seats[i].name;
-        map[n++] = (int)i;
-    }
-    int index;
-    enum resolve_error e =
-        command_match_player(text, ids, names, n, &index, choices, sizeof choices);
-    if (e == RESOLVE_OK) {
-        *seat = map[index];
-        return true;
-    }
-    const char *vars[] = {"word", text, "choices", choices, NULL};
-    cmd_reply(x, e == RESOLVE_AMBIGUOUS ? "resolve.ambiguous-player" : "resolve.unknown-player",
-              vars);
-    return false;
-}
-
 /* --- inputs -------------------------------------------------------------- */
-
-/* Finds the running game a private command is for; answers the user if none. */
-static struct game *private_game(struct bot_cmd *x)
-{
-    struct dispatcher *d = x->d;
-    const struct inbound *in = x->in;
-    struct game *g = NULL;
-    if (in->channel) {
-        g = dispatch_game_at(d, x->p, in->channel);
-    } else if (x->base.c->game[0]) {
-        g = dispatch_game_by_id(d, x->p, x->base.c->game);
-        if (!g || game_seat_of(g, in->user) < 0) {
-            const char *vars[] = {"id", x->base.c->game, NULL};
-            cmd_reply(x, "msg.no-such-game", vars);
-            return NULL;
-        }
-    } else {
-        char list[1024];
-        size_t n = 0;
-        unsigned count = 0;
-        const char *example = NULL;
-        list[0] = '\0';
-        for (unsigned i = 0; i < d->ngames; i++) {
-            struct game *y = d->games[i];
-            if (y->platform != x->p || !y->started || game_seat_of(y, in->user) < 0)
-                continue;
-            g = y;
-            example = y->id;
-            count++;
-            int w =
-                snprintf(list + n, sizeof list - n, "%s%s (%s)", n ? ", " : "", y->id, y->table);
-            if (w > 0 && (size_t)w < sizeof list - n)
-                n += (size_t)w;
-        }
-        if (count > 1) {
-            const char *vars[] = {"games", list, "example", example, NULL};
-            cmd_reply(x, "msg.which-game", vars);
-            return NULL;
-        }
-    }
-    if (!g || game_seat_of(g, in->user) < 0) {
-        cmd_reply(x, "msg.not-in-game", NULL);
-        return NULL;
-    }
-    return g;
-}
-
-void commands_run(struct bot_cmd *x)
-{
-    const struct command_def *def = x->base.c->def;
-    const struct inbound *in = x->in;
-    if (!(def->places & CMD_IN_PRIVATE) && !in->channel) {
-        /* A table command sent to the bot in private: say what works here. */
-        char help[DISPATCH_TEXT_MAX];
-        command_help(help, sizeof help, x->base.lang, false);
-        dispatch_reply(x->p, in, true, OUT_NOTICE, help);
-        return;
-    }
-    if (def->game != CMD_NO_GAME) {
-        if (def->places & CMD_IN_TABLE) {
-            x->g = dispatch_game_at(x->d, x->p, in->channel);
-            if (!x->g) {
-                cmd_reply(x, "msg.no-game", NULL);
-                return;
-            }
-        } else if (!(x->g = private_game(x))) {
-            return;
-        }
-        x->base.lang = x->g->language;
-        x->base.seat = game_seat_of(x->g, in->user);
-        x->base.state = x->g->state;
-        x->base.table = &x->table;
-        game_table(x->g, &x->table, x->users, x->names);
-    }
-    if (def->who == CMD_HOST && !in->moderator && strcmp(x->g->host, in->user) != 0) {
-        cmd_reply(x, "msg.not-moderator", NULL);
-        return;
-    }
-    if (def->game == CMD_RUNNING && !x->g->started) {
-        cmd_reply(x, "msg.not-started", NULL);
-        return;
-    }
-    if (def->who == CMD_PLAYER &&
-        (x->base.seat < 0 || !game_active(x->g, (unsigned)x->base.seat))) {
-        cmd_reply(x, "msg.not-player", NULL);
-        return;
-    }
-    def->run(&x->base);
-}
 
 /* A reaction on one of a game's messages may be a move (a grab of a drop
  * card); its rules module says. Anything else means nothing. */
@@ -335,9 +50,6 @@ static void on_reaction(struct dispatcher *d, struct platform *p, const struct i
 static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
 {
     struct dispatcher *d = ctx;
-    const char *lang = d->config->language;
-    struct command c;
-
     if (d->stopped || !in->user || !in->user[0])
         return -1;
     /* Display names enter the bot here and only here: clean them once, so no
@@ -355,34 +67,7 @@ static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
         return -1;
     if (!in->channel && commands_stranger(d, p, in))
         return 0;
-    /* Typed text in a table is chat unless it starts with "!illegal";
-     * native commands are always commands. */
-    bool in_table = in->channel && in->type == INBOUND_MESSAGE;
-    enum command_error e = command_parse(in->text, in_table, &c);
-    if (!c.def && e == CMD_OK)
-        return 0;
-    struct bot_cmd cmd = {.base = {.c = &c, .lang = lang, .seat = -1, .host = &command_host}};
-    struct bot_cmd *x = &cmd;
-    x->d = d;
-    x->p = p;
-    x->in = in;
-    /* Private commands are answered in private, even their mistakes. */
-    x->private_answer = (c.def && !(c.def->places & CMD_IN_TABLE)) || !in->channel;
-    int rc = 0;
-    if (e != CMD_OK) {
-        char key[32], usage[512], help[DISPATCH_TEXT_MAX];
-        usage[0] = '\0';
-        if (c.def)
-            command_usage(usage, sizeof usage, lang, c.def);
-        command_help(help, sizeof help, lang, in->channel != NULL);
-        const char *vars[] = {"usage", usage, "help", help, NULL};
-        snprintf(key, sizeof key, "parse.%s", command_error_id(e));
-        cmd_reply(x, key, vars);
-        rc = -1;
-    } else {
-        commands_run(x);
-    }
-    return rc;
+    return commands_handle(d, p, in);
 }
 
 /* --- platform state ------------------------------------------------------ */
@@ -565,14 +250,8 @@ int dispatcher_start(struct dispatcher *d, char *err, size_t errlen)
             snprintf(err, errlen, "platform %s failed to start", d->platforms[i]->ops->name);
             return -1;
         }
-    if (!d->virtual_time) {
-        uv_timer_init(d->loop, &d->timer);
-        d->timer.data = d;
-        d->timer_ready = true;
-        /* Deadlines that passed while the daemon was down fire now. */
-        timers_fire_due(d, dispatcher_now(d));
-        timers_rearm(d);
-    }
+    if (!d->virtual_time)
+        timers_start(d);
     return 0;
 }
 
@@ -583,10 +262,7 @@ void dispatcher_stop(struct dispatcher *d)
     d->stopped = true;
     for (unsigned i = 0; i < d->nplatforms; i++)
         d->platforms[i]->ops->stop(d->platforms[i]);
-    if (d->timer_ready) {
-        uv_timer_stop(&d->timer);
-        uv_close((uv_handle_t *)&d->timer, NULL);
-    }
+    timers_stop(d);
 }
 
 void dispatcher_free(struct dispatcher *d)

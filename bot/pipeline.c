@@ -282,7 +282,7 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
         log_info("dispatch", g->id, g->closed ? "lobby closed" : "game over");
         dispatch_game_drop(d, g);
     }
-    timers_rearm(d);
+    d->timers_stale = true; /* a deadline may have moved: timers.c looks before the loop waits */
 done:
     free(before);
     free(state);

@@ -110,15 +110,50 @@ void timers_fire_due(struct dispatcher *d, int64_t now)
     }
 }
 
+static void rearm(struct dispatcher *d);
+
 static void on_timer(uv_timer_t *t)
 {
     struct dispatcher *d = t->data;
     timers_fire_due(d, dispatcher_now(d));
-    timers_rearm(d);
+    rearm(d);
 }
 
-void timers_rearm(struct dispatcher *d)
+/* Before the loop waits: the changes of this turn may have moved a deadline. */
+static void on_prepare(uv_prepare_t *h)
 {
+    struct dispatcher *d = h->data;
+    if (d->timers_stale)
+        rearm(d);
+}
+
+void timers_start(struct dispatcher *d)
+{
+    uv_timer_init(d->loop, &d->timer);
+    uv_prepare_init(d->loop, &d->prepare);
+    d->timer.data = d->prepare.data = d;
+    d->timer_ready = true;
+    uv_prepare_start(&d->prepare, on_prepare);
+    /* Deadlines that passed while the daemon was down fire now. */
+    timers_fire_due(d, dispatcher_now(d));
+    rearm(d);
+}
+
+void timers_stop(struct dispatcher *d)
+{
+    if (!d->timer_ready)
+        return;
+    d->timer_ready = false;
+    uv_timer_stop(&d->timer);
+    uv_prepare_stop(&d->prepare);
+    uv_close((uv_handle_t *)&d->timer, NULL);
+    uv_close((uv_handle_t *)&d->prepare, NULL);
+}
+
+/* Arms the loop timer for the next reminder or deadline. */
+static void rearm(struct dispatcher *d)
+{
+    d->timers_stale = false;
     if (d->virtual_time || !d->timer_ready || d->stopped)
         return;
     int64_t due = next_due(d);

@@ -1,0 +1,196 @@
+/*
+ * commands.c - running a command: the checks every command gets from its
+ * table entry (where, which game, who), then its handler, with the services
+ * handlers are offered (struct command_host).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "dispatch.h"
+
+/* --- what handlers are offered (struct command_host) ---------------------- */
+
+static void host_reply(struct command_ctx *x, const char *key, const char *const *vars)
+{
+    cmd_reply(bot_cmd(x), key, vars);
+}
+
+static void host_reply_text(struct command_ctx *base, const char *text)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, text);
+}
+
+static bool host_player(struct command_ctx *x, const char *text, int *seat)
+{
+    return cmd_resolve_player(bot_cmd(x), text, seat);
+}
+
+static void host_play(struct command_ctx *base, const void *action)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    pipeline_play(x->d, x->g, action, x);
+}
+
+static void host_show(struct command_ctx *base, const struct rules_msg *m)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    struct emit_ctx ctx = {x->d, x->g, x->in};
+    dispatch_emit_rules(&ctx, m);
+}
+
+static const struct command_host command_host = {
+    .reply = host_reply,
+    .reply_text = host_reply_text,
+    .player = host_player,
+    .play = host_play,
+    .show = host_show,
+};
+
+bool cmd_resolve_player(struct bot_cmd *x, const char *text, int *seat)
+{
+    const struct game *g = x->g;
+    const char *ids[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
+    int map[RULES_MAX_SEATS];
+    unsigned n = 0;
+    char choices[1024];
+    for (unsigned i = 0; i < g->nseats; i++) {
+        if (!game_active(g, i))
+            continue;
+        ids[n] = g->seats[i].user;
+        names[n] = g->seats[i].name;
+        map[n++] = (int)i;
+    }
+    int index;
+    enum resolve_error e =
+        command_match_player(text, ids, names, n, &index, choices, sizeof choices);
+    if (e == RESOLVE_OK) {
+        *seat = map[index];
+        return true;
+    }
+    const char *vars[] = {"word", text, "choices", choices, NULL};
+    cmd_reply(x, e == RESOLVE_AMBIGUOUS ? "resolve.ambiguous-player" : "resolve.unknown-player",
+              vars);
+    return false;
+}
+
+/* Finds the running game a private command is for; answers the user if none. */
+static struct game *private_game(struct bot_cmd *x)
+{
+    struct dispatcher *d = x->d;
+    const struct inbound *in = x->in;
+    struct game *g = NULL;
+    if (in->channel) {
+        g = dispatch_game_at(d, x->p, in->channel);
+    } else if (x->base.c->game[0]) {
+        g = dispatch_game_by_id(d, x->p, x->base.c->game);
+        if (!g || game_seat_of(g, in->user) < 0) {
+            const char *vars[] = {"id", x->base.c->game, NULL};
+            cmd_reply(x, "msg.no-such-game", vars);
+            return NULL;
+        }
+    } else {
+        char list[1024];
+        size_t n = 0;
+        unsigned count = 0;
+        const char *example = NULL;
+        list[0] = '\0';
+        for (unsigned i = 0; i < d->ngames; i++) {
+            struct game *y = d->games[i];
+            if (y->platform != x->p || !y->started || game_seat_of(y, in->user) < 0)
+                continue;
+            g = y;
+            example = y->id;
+            count++;
+            int w =
+                snprintf(list + n, sizeof list - n, "%s%s (%s)", n ? ", " : "", y->id, y->table);
+            if (w > 0 && (size_t)w < sizeof list - n)
+                n += (size_t)w;
+        }
+        if (count > 1) {
+            const char *vars[] = {"games", list, "example", example, NULL};
+            cmd_reply(x, "msg.which-game", vars);
+            return NULL;
+        }
+    }
+    if (!g || game_seat_of(g, in->user) < 0) {
+        cmd_reply(x, "msg.not-in-game", NULL);
+        return NULL;
+    }
+    return g;
+}
+
+static void run(struct bot_cmd *x)
+{
+    const struct command_def *def = x->base.c->def;
+    const struct inbound *in = x->in;
+    if (!(def->places & CMD_IN_PRIVATE) && !in->channel) {
+        /* A table command sent to the bot in private: say what works here. */
+        char help[DISPATCH_TEXT_MAX];
+        command_help(help, sizeof help, x->base.lang, false);
+        dispatch_reply(x->p, in, true, OUT_NOTICE, help);
+        return;
+    }
+    if (def->game != CMD_NO_GAME) {
+        if (def->places & CMD_IN_TABLE) {
+            x->g = dispatch_game_at(x->d, x->p, in->channel);
+            if (!x->g) {
+                cmd_reply(x, "msg.no-game", NULL);
+                return;
+            }
+        } else if (!(x->g = private_game(x))) {
+            return;
+        }
+        x->base.lang = x->g->language;
+        x->base.seat = game_seat_of(x->g, in->user);
+        x->base.state = x->g->state;
+        x->base.table = &x->table;
+        game_table(x->g, &x->table, x->users, x->names);
+    }
+    if (def->who == CMD_HOST && !in->moderator && strcmp(x->g->host, in->user) != 0) {
+        cmd_reply(x, "msg.not-moderator", NULL);
+        return;
+    }
+    if (def->game == CMD_RUNNING && !x->g->started) {
+        cmd_reply(x, "msg.not-started", NULL);
+        return;
+    }
+    if (def->who == CMD_PLAYER &&
+        (x->base.seat < 0 || !game_active(x->g, (unsigned)x->base.seat))) {
+        cmd_reply(x, "msg.not-player", NULL);
+        return;
+    }
+    def->run(&x->base);
+}
+
+int commands_handle(struct dispatcher *d, struct platform *p, const struct inbound *in)
+{
+    const char *lang = d->config->language;
+    struct command c;
+    /* Typed text in a table is chat unless it starts with "!illegal";
+     * native commands are always commands. */
+    bool in_table = in->channel && in->type == INBOUND_MESSAGE;
+    enum command_error e = command_parse(in->text, in_table, &c);
+    if (!c.def && e == CMD_OK)
+        return 0;
+    struct bot_cmd x = {.base = {.c = &c, .lang = lang, .seat = -1, .host = &command_host},
+                        .d = d,
+                        .p = p,
+                        .in = in};
+    /* Private commands are answered in private, even their mistakes. */
+    x.private_answer = (c.def && !(c.def->places & CMD_IN_TABLE)) || !in->channel;
+    if (e == CMD_OK) {
+        run(&x);
+        return 0;
+    }
+    char key[32], usage[512], help[DISPATCH_TEXT_MAX];
+    usage[0] = '\0';
+    if (c.def)
+        command_usage(usage, sizeof usage, lang, c.def);
+    command_help(help, sizeof help, lang, in->channel != NULL);
+    const char *vars[] = {"usage", usage, "help", help, NULL};
+    snprintf(key, sizeof key, "parse.%s", command_error_id(e));
+    cmd_reply(&x, key, vars);
+    return -1;
+}

@@ -1,0 +1,87 @@
+/*
+ * send.c - every message the bot sends: a game's messages, answers to a
+ * user, notices to a table. Each goes to the game's (or the input's)
+ * platform with the input that caused it.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/text.h"
+#include "dispatch.h"
+#include "log.h"
+#include "metrics.h"
+
+void dispatch_emit(void *arg, const struct outbound *m)
+{
+    struct emit_ctx *ctx = arg;
+    struct platform *p = ctx->g->platform;
+    struct outbound o = *m;
+    o.cause = ctx->cause;
+    metrics_count(ctx->d->metrics, METRIC_MESSAGES_OUT, p->ops->name, 1);
+    if (p->ops->send(p, &o) < 0)
+        log_warn("dispatch", ctx->g->id, "%s could not queue a message", p->ops->name);
+}
+
+void dispatch_emit_rules(void *arg, const struct rules_msg *m)
+{
+    struct emit_ctx *ctx = arg;
+    const struct game *g = ctx->g;
+    char key[MSG_KEY_MAX];
+    struct outbound o = {.kind = m->kind, .replace = m->replace, .text = m->text, .data = m->data};
+    if (m->audience == MSG_TABLE)
+        o.channel = g->table;
+    else if (m->audience >= 0 && (unsigned)m->audience < g->nseats)
+        o.user = g->seats[m->audience].user;
+    else
+        return; /* a seat that does not exist: a module bug, and no one to tell */
+    if (m->key && msg_key_format(m->key, key, sizeof key) == 0) {
+        o.key = key;
+        o.key_parts = m->key;
+    }
+    dispatch_emit(arg, &o);
+}
+
+void dispatch_reply(struct platform *p, const struct inbound *in, bool private_answer,
+                    enum outbound_kind kind, const char *text)
+{
+    metrics_count(p->host->metrics, METRIC_MESSAGES_OUT, p->ops->name, 1);
+    struct outbound m = {.kind = kind, .text = text, .reply_to = in->reply_to};
+    if (!private_answer && in->channel)
+        m.channel = in->channel;
+    else if (private_answer && in->channel && in->reply_to)
+        m.channel = in->channel;
+    else
+        m.user = in->user;
+    if (p->ops->send(p, &m) < 0)
+        log_warn("dispatch", NULL, "%s could not queue a reply", p->ops->name);
+}
+
+void dispatch_reply_key(struct platform *p, const struct inbound *in, bool private_answer,
+                        const char *lang, const char *key, const char *const *vars)
+{
+    char text[DISPATCH_TEXT_MAX];
+    text_fill(text, sizeof text, lang, key, vars);
+    dispatch_reply(p, in, private_answer,
+                   strncmp(key, "error.", 6) == 0 || strncmp(key, "resolve.", 8) == 0 ? OUT_ERROR
+                                                                                      : OUT_NOTICE,
+                   text);
+}
+
+void dispatch_announce(struct game *g, const char *key, const char *const *vars)
+{
+    char text[DISPATCH_TEXT_MAX];
+    text_fill(text, sizeof text, g->language, key, vars);
+    struct outbound m = {.kind = OUT_NOTICE, .channel = g->table, .text = text};
+    metrics_count(g->platform->host->metrics, METRIC_MESSAGES_OUT, g->platform->ops->name, 1);
+    if (g->platform->ops->send(g->platform, &m) < 0)
+        log_warn("dispatch", g->id, "could not queue an announcement");
+}
+
+void cmd_reply(struct bot_cmd *x, const char *key, const char *const *vars)
+{
+    if (x->in)
+        dispatch_reply_key(x->p, x->in, x->private_answer, x->base.lang, key, vars);
+    else
+        dispatch_announce(x->g, key, vars); /* no input: the table asked, by the clock */
+}
