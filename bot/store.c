@@ -272,10 +272,11 @@ int store_game_put(struct store *s, const char *id, const char *platform, const 
 }
 
 /* Runs a one-key lookup and returns the first column of its row, copied. */
-static char *lookup_text(struct store *s, sqlite3_stmt *st, const char *key)
+/* Steps st once: a copy of the first column of its row (the caller frees
+ * it), or NULL when there is no row or the read failed (logged). */
+static char *first_text(struct store *s, sqlite3_stmt *st)
 {
     char *value = NULL;
-    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         const unsigned char *text = sqlite3_column_text(st, 0);
@@ -285,6 +286,13 @@ static char *lookup_text(struct store *s, sqlite3_stmt *st, const char *key)
     } else if (rc != SQLITE_DONE) {
         log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
     }
+    return value;
+}
+
+static char *lookup_text(struct store *s, sqlite3_stmt *st, const char *key)
+{
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    char *value = first_text(s, st);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
     return value;
@@ -309,15 +317,7 @@ char *store_game_last_finished(struct store *s, const char *platform, const char
     }
     sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, table, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        const unsigned char *text = sqlite3_column_text(st, 0);
-        value = strdup(text ? (const char *)text : "");
-        if (!value)
-            log_error("store", NULL, "out of memory");
-    } else if (rc != SQLITE_DONE) {
-        log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
-    }
+    value = first_text(s, st);
     sqlite3_finalize(st);
     return value;
 }

@@ -202,7 +202,7 @@ struct json_object *il_game_to_json(const struct il_game *g)
 /* Reading: each helper returns false when the field is missing, of the wrong
  * type or out of range. */
 
-static struct json_object *field(const struct json_object *o, const char *key, enum json_type type)
+struct json_object *il_json_field(const struct json_object *o, const char *key, enum json_type type)
 {
     struct json_object *v = NULL;
     if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
@@ -210,10 +210,10 @@ static struct json_object *field(const struct json_object *o, const char *key, e
     return v;
 }
 
-static bool get_int(const struct json_object *o, const char *key, int64_t min, int64_t max,
-                    int64_t *out)
+bool il_json_int(const struct json_object *o, const char *key, int64_t min, int64_t max,
+                 int64_t *out)
 {
-    struct json_object *v = field(o, key, json_type_int);
+    struct json_object *v = il_json_field(o, key, json_type_int);
     if (!v)
         return false;
     int64_t x = json_object_get_int64(v);
@@ -226,15 +226,15 @@ static bool get_int(const struct json_object *o, const char *key, int64_t min, i
 static bool get_u8(const struct json_object *o, const char *key, unsigned max, uint8_t *out)
 {
     int64_t x;
-    if (!get_int(o, key, 0, max, &x))
+    if (!il_json_int(o, key, 0, max, &x))
         return false;
     *out = (uint8_t)x;
     return true;
 }
 
-static bool get_bool(const struct json_object *o, const char *key, bool *out)
+bool il_json_bool(const struct json_object *o, const char *key, bool *out)
 {
-    struct json_object *v = field(o, key, json_type_boolean);
+    struct json_object *v = il_json_field(o, key, json_type_boolean);
     if (!v)
         return false;
     *out = json_object_get_boolean(v);
@@ -245,7 +245,7 @@ static bool get_bool(const struct json_object *o, const char *key, bool *out)
 static bool get_id(const struct json_object *o, const char *key, int (*parse)(const char *),
                    int *out)
 {
-    struct json_object *v = field(o, key, json_type_string);
+    struct json_object *v = il_json_field(o, key, json_type_string);
     int x = v ? parse(json_object_get_string(v)) : -1;
     if (x < 0)
         return false;
@@ -272,7 +272,7 @@ static bool get_resource(const struct json_object *o, const char *key, uint8_t *
 
 static bool bundle_from_json(const struct json_object *o, const char *key, struct il_bundle *b)
 {
-    struct json_object *v = field(o, key, json_type_object);
+    struct json_object *v = il_json_field(o, key, json_type_object);
     if (!v)
         return false;
     int found = 0;
@@ -289,7 +289,7 @@ static bool bundle_from_json(const struct json_object *o, const char *key, struc
 
 static bool mask_from_json(const struct json_object *o, const char *key, uint8_t *mask)
 {
-    struct json_object *v = field(o, key, json_type_array);
+    struct json_object *v = il_json_field(o, key, json_type_array);
     if (!v)
         return false;
     *mask = 0;
@@ -307,14 +307,14 @@ static bool mask_from_json(const struct json_object *o, const char *key, uint8_t
 
 static bool config_from_json(const struct json_object *o, int64_t format, struct il_config *c)
 {
-    struct json_object *v = field(o, "config", json_type_object);
+    struct json_object *v = il_json_field(o, "config", json_type_object);
     int variant;
     if (!v || !get_id(v, "variant", il_variant_from_id, &variant) ||
         !mask_from_json(v, "resources", &c->resources))
         return false;
     c->variant = (enum il_variant)variant;
     /* Games stored before the options existed keep the live tribunal. */
-    struct json_object *options = field(v, "tribunal", json_type_array);
+    struct json_object *options = il_json_field(v, "tribunal", json_type_array);
     if (format >= 2 && !options)
         return false;
     for (size_t i = 0; options && i < json_object_array_length(options); i++) {
@@ -326,12 +326,12 @@ static bool config_from_json(const struct json_object *o, int64_t format, struct
             return false;
         c->tribunal |= (uint8_t)bit;
     }
-    struct json_object *timers = field(v, "timers", json_type_object);
+    struct json_object *timers = il_json_field(v, "timers", json_type_object);
     if (!timers)
         return false;
     for (unsigned t = 0; t < IL_TIMERS; t++)
-        if (!get_int(timers, il_timer_id((enum il_timer)t), IL_TIMER_MIN_MS, IL_TIMER_MAX_MS,
-                     &c->timer_ms[t]))
+        if (!il_json_int(timers, il_timer_id((enum il_timer)t), IL_TIMER_MIN_MS, IL_TIMER_MAX_MS,
+                         &c->timer_ms[t]))
             return false;
     return true;
 }
@@ -356,7 +356,7 @@ static bool votes_from_json(const struct json_object *o, int64_t format, unsigne
         return json_object_object_get_ex(o, "vote", &v) && case_index < IL_MAX_CASES &&
                vote_from_json(v, &p->votes[case_index]);
     }
-    struct json_object *votes = field(o, "votes", json_type_array);
+    struct json_object *votes = il_json_field(o, "votes", json_type_array);
     if (!votes || json_object_array_length(votes) > IL_MAX_CASES)
         return false;
     for (size_t k = 0; k < json_object_array_length(votes); k++)
@@ -369,11 +369,11 @@ static bool player_from_json(const struct json_object *o, int64_t format, unsign
                              struct il_player *p)
 {
     int64_t score;
-    if (!get_bool(o, "active", &p->active) || !get_resource(o, "dealer", &p->dealer) ||
+    if (!il_json_bool(o, "active", &p->active) || !get_resource(o, "dealer", &p->dealer) ||
         !get_resource(o, "buyer", &p->buyer) || !get_resource(o, "extra", &p->extra) ||
-        !bundle_from_json(o, "hand", &p->hand) || !get_bool(o, "grabbed", &p->grabbed) ||
+        !bundle_from_json(o, "hand", &p->hand) || !il_json_bool(o, "grabbed", &p->grabbed) ||
         !votes_from_json(o, format, case_index, p) ||
-        !get_int(o, "score", INT16_MIN, INT16_MAX, &score))
+        !il_json_int(o, "score", INT16_MIN, INT16_MAX, &score))
         return false;
     p->score = (int16_t)score;
     return true;
@@ -381,7 +381,7 @@ static bool player_from_json(const struct json_object *o, int64_t format, unsign
 
 static bool players_from_json(const struct json_object *o, int64_t format, struct il_game *g)
 {
-    struct json_object *v = field(o, "players", json_type_array);
+    struct json_object *v = il_json_field(o, "players", json_type_array);
     if (!v || json_object_array_length(v) != g->nplayers)
         return false;
     for (unsigned s = 0; s < g->nplayers; s++) {
@@ -395,9 +395,9 @@ static bool players_from_json(const struct json_object *o, int64_t format, struc
 
 static bool drop_from_json(const struct json_object *o, struct il_game *g)
 {
-    struct json_object *v = field(o, "drop", json_type_object);
-    struct json_object *cards = v ? field(v, "cards", json_type_array) : NULL;
-    struct json_object *taken = v ? field(v, "taken", json_type_array) : NULL;
+    struct json_object *v = il_json_field(o, "drop", json_type_object);
+    struct json_object *cards = v ? il_json_field(v, "cards", json_type_array) : NULL;
+    struct json_object *taken = v ? il_json_field(v, "taken", json_type_array) : NULL;
     if (!cards || !taken || !get_u8(v, "shown", IL_RESOURCES, &g->drop_shown))
         return false;
     size_t n = json_object_array_length(cards);
@@ -420,7 +420,7 @@ static bool drop_from_json(const struct json_object *o, struct il_game *g)
 
 static bool offers_from_json(const struct json_object *o, struct il_game *g)
 {
-    struct json_object *v = field(o, "offers", json_type_array);
+    struct json_object *v = il_json_field(o, "offers", json_type_array);
     if (!v || json_object_array_length(v) > IL_MAX_OFFERS)
         return false;
     g->noffers = (uint8_t)json_object_array_length(v);
@@ -428,7 +428,8 @@ static bool offers_from_json(const struct json_object *o, struct il_game *g)
         struct json_object *e = json_object_array_get_idx(v, i);
         struct il_offer *f = &g->offers[i];
         int64_t id;
-        if (!json_object_is_type(e, json_type_object) || !get_int(e, "id", 1, UINT32_MAX, &id) ||
+        if (!json_object_is_type(e, json_type_object) ||
+            !il_json_int(e, "id", 1, UINT32_MAX, &id) ||
             !get_u8(e, "from", IL_MAX_PLAYERS - 1, &f->from) ||
             !get_u8(e, "to", IL_MAX_PLAYERS - 1, &f->to) ||
             !bundle_from_json(e, "give", &f->give) || !bundle_from_json(e, "ask", &f->ask))
@@ -440,7 +441,7 @@ static bool offers_from_json(const struct json_object *o, struct il_game *g)
 
 static bool cases_from_json(const struct json_object *o, struct il_game *g)
 {
-    struct json_object *v = field(o, "cases", json_type_array);
+    struct json_object *v = il_json_field(o, "cases", json_type_array);
     if (!v || json_object_array_length(v) > IL_MAX_CASES)
         return false;
     g->ncases = (uint8_t)json_object_array_length(v);
@@ -473,7 +474,7 @@ enum il_error il_game_from_json(struct il_game *g, const struct json_object *jso
     memset(&w, 0, sizeof w);
     int64_t format, next_id, far = IL_NOW_LIMIT + IL_TIMER_MAX_MS;
     int phase;
-    if (!get_int(json, "format", IL_JSON_FORMAT_MIN, IL_JSON_FORMAT, &format) ||
+    if (!il_json_int(json, "format", IL_JSON_FORMAT_MIN, IL_JSON_FORMAT, &format) ||
         !config_from_json(json, format, &w.config) ||
         !get_u8(json, "nplayers", IL_MAX_PLAYERS, &w.nplayers) || w.nplayers < IL_MIN_PLAYERS ||
         !get_u8(json, "case_index", IL_MAX_CASES, &w.case_index) ||
@@ -481,13 +482,13 @@ enum il_error il_game_from_json(struct il_game *g, const struct json_object *jso
         !get_id(json, "phase", phase_from_id, &phase) ||
         !get_u8(json, "session", IL_SESSIONS, &w.session) ||
         !get_u8(json, "drops", IL_DROPS, &w.drops) ||
-        !get_int(json, "deadline", -far, far, &w.deadline) ||
-        !get_bool(json, "paused", &w.paused) ||
-        !get_int(json, "paused_remaining", 0, IL_TIMER_MAX_MS, &w.paused_remaining) ||
+        !il_json_int(json, "deadline", -far, far, &w.deadline) ||
+        !il_json_bool(json, "paused", &w.paused) ||
+        !il_json_int(json, "paused_remaining", 0, IL_TIMER_MAX_MS, &w.paused_remaining) ||
         !drop_from_json(json, &w) || !bundle_from_json(json, "discard", &w.discard) ||
-        !get_int(json, "next_offer_id", 1, UINT32_MAX, &next_id) || !offers_from_json(json, &w) ||
-        !cases_from_json(json, &w) ||
-        (format >= 2 && !get_int(json, "tribunal_at", -far, far, &w.tribunal_at)))
+        !il_json_int(json, "next_offer_id", 1, UINT32_MAX, &next_id) ||
+        !offers_from_json(json, &w) || !cases_from_json(json, &w) ||
+        (format >= 2 && !il_json_int(json, "tribunal_at", -far, far, &w.tribunal_at)))
         return IL_ERR_CORRUPT;
     w.phase = (enum il_phase)phase;
     w.next_offer_id = (uint32_t)next_id;

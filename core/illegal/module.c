@@ -12,6 +12,7 @@
 
 #include "../catalog.h"
 #include "../text.h"
+#include "internal.h"
 #include "module.h"
 
 static void timers_from(struct il_config *c, enum il_variant v, const struct rules_defaults *d)
@@ -265,28 +266,8 @@ static int save(const void *state, bool started, struct json_object *o)
 
 static const char *get_str(const struct json_object *o, const char *k)
 {
-    struct json_object *v;
-    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
-        return NULL;
-    return json_object_get_string(v);
-}
-
-static bool get_int(const struct json_object *o, const char *k, int64_t *out)
-{
-    struct json_object *v;
-    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_int))
-        return false;
-    *out = json_object_get_int64(v);
-    return true;
-}
-
-static bool get_bool(const struct json_object *o, const char *k, bool *out)
-{
-    struct json_object *v;
-    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_boolean))
-        return false;
-    *out = json_object_get_boolean(v);
-    return true;
+    struct json_object *v = il_json_field(o, k, json_type_string);
+    return v ? json_object_get_string(v) : NULL;
 }
 
 /* Reads the drop record; a record written before it existed gets the drop
@@ -308,13 +289,13 @@ static bool drop_from_json(struct il_state *s, unsigned nseats, const struct jso
         d->open = g->phase == IL_PHASE_DROP_GRAB;
         return true;
     }
-    if (!get_int(j, "number", &n) || n < 0 || n > IL_DROPS)
+    if (!il_json_int(j, "number", 0, IL_DROPS, &n))
         return false;
     d->number = (uint8_t)n;
-    if (!get_int(j, "leftover", &n) || n < 0 || n > 255)
+    if (!il_json_int(j, "leftover", 0, 255, &n))
         return false;
     d->leftover = (uint8_t)n;
-    if (!get_bool(j, "open", &d->open) || !get_bool(j, "done", &d->done) ||
+    if (!il_json_bool(j, "open", &d->open) || !il_json_bool(j, "done", &d->done) ||
         !json_object_object_get_ex(j, "cards", &cards) ||
         !json_object_is_type(cards, json_type_array) ||
         !json_object_object_get_ex(j, "takers", &takers) ||
@@ -348,7 +329,7 @@ static int load(void *state, bool started, unsigned nseats, const struct json_ob
     int64_t n;
     memset(s, 0, sizeof *s);
     int variant = il_variant_from_id(get_str(o, "variant") ? get_str(o, "variant") : "");
-    if (variant < 0 || !get_int(o, "resources", &n) || n < 0 || n > 255) {
+    if (variant < 0 || !il_json_int(o, "resources", 0, 255, &n)) {
         snprintf(why, whylen, "variant or resources invalid");
         return -1;
     }
@@ -365,8 +346,8 @@ static int load(void *state, bool started, unsigned nseats, const struct json_ob
         return -1;
     }
     for (unsigned t = 0; t < IL_TIMERS; t++)
-        if (!get_int(timers, il_timer_id(t), &s->config.timer_ms[t]) ||
-            s->config.timer_ms[t] < IL_TIMER_MIN_MS || s->config.timer_ms[t] > IL_TIMER_MAX_MS) {
+        if (!il_json_int(timers, il_timer_id(t), IL_TIMER_MIN_MS, IL_TIMER_MAX_MS,
+                         &s->config.timer_ms[t])) {
             snprintf(why, whylen, "timer %s invalid", il_timer_id(t));
             return -1;
         }

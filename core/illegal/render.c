@@ -374,18 +374,22 @@ static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
     msg_emit(&m, emit, arg);
 }
 
+/* Writes a case's cards as text ("A + B"), and (list not NULL) as a new
+ * array of card ids the caller owns. */
 static void case_cards(const struct view *g, const struct il_event *e, char *out, size_t len,
                        struct json_object **list)
 {
     size_t n = 0;
-    *list = json_object_new_array();
+    if (list)
+        *list = json_object_new_array();
     out[0] = '\0';
     for (unsigned t = 0; t < IL_CARD_TYPES; t++)
         for (unsigned k = 0; k < e->cards.n[t]; k++) {
             int w = snprintf(out + n, len - n, "%s%s", n ? " + " : "", card_name(g->t->lang, t));
             if (w > 0 && (size_t)w < len - n)
                 n += (size_t)w;
-            json_object_array_add(*list, json_object_new_string(il_card_id(t)));
+            if (list)
+                json_object_array_add(*list, json_object_new_string(il_card_id(t)));
         }
 }
 
@@ -635,9 +639,7 @@ static void render_event(const struct view *g, const struct il_event *e, rules_e
         break;
     }
     case IL_EV_CASE_OPENED: {
-        struct json_object *list;
-        case_cards(g, e, a, sizeof a, &list);
-        json_object_put(list);
+        case_cards(g, e, a, sizeof a, NULL);
         snprintf(number, sizeof number, "%u", e->number + 1);
         snprintf(c, sizeof c, "%u", g->s->game.ncases);
         text_duration(duration, sizeof duration, lang, g->s->config.timer_ms[IL_TIMER_DEBATE]);
@@ -662,9 +664,7 @@ static void render_event(const struct view *g, const struct il_event *e, rules_e
         break;
     }
     case IL_EV_VERDICT: {
-        struct json_object *list;
-        case_cards(g, e, a, sizeof a, &list);
-        json_object_put(list);
+        case_cards(g, e, a, sizeof a, NULL);
         tally_text(g, e, b, sizeof b);
         snprintf(number, sizeof number, "%u", e->number + 1);
         const char *vars[] = {
