@@ -16,12 +16,6 @@ static void host_reply(struct command_ctx *x, const char *key, const char *const
     cmd_reply(bot_cmd(x), key, vars);
 }
 
-static void host_reply_text(struct command_ctx *base, const char *text)
-{
-    struct bot_cmd *x = bot_cmd(base);
-    dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, text);
-}
-
 static bool host_player(struct command_ctx *x, const char *text, int *seat)
 {
     return cmd_resolve_player(bot_cmd(x), text, seat);
@@ -42,7 +36,6 @@ static void host_show(struct command_ctx *base, const struct rules_msg *m)
 
 static const struct command_host command_host = {
     .reply = host_reply,
-    .reply_text = host_reply_text,
     .player = host_player,
     .play = host_play,
     .show = host_show,

@@ -81,7 +81,6 @@ static void track_deadline(struct game *g, int64_t now)
     }
 }
 
-/* Answers a refused lobby action with its reason. */
 /* Answers the cause of a change the rules refused, privately: it may say
  * something of the player's own hand. */
 static void refuse_rules(struct bot_cmd *x, const struct game *g, int error)
@@ -94,6 +93,7 @@ static void refuse_rules(struct bot_cmd *x, const struct game *g, int error)
     x->private_answer = was;
 }
 
+/* Answers a refused lobby action with its reason. */
 static void refuse_lobby(struct bot_cmd *x, const struct game *g, enum lobby_error e,
                          const struct lobby_action *a, int rules_error)
 {

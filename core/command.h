@@ -103,12 +103,11 @@ struct command {
 struct command_host {
     /* Answers the user with a catalog text (privately for private commands). */
     void (*reply)(struct command_ctx *x, const char *key, const char *const *vars);
-    /* Answers the user with a text already written. */
-    void (*reply_text)(struct command_ctx *x, const char *text);
     /* Resolves a player name among the game's active seats; answers the user
      * and returns false when it does not resolve. */
     bool (*player)(struct command_ctx *x, const char *text, int *seat);
-    /* Plays a rules action of the game, through the one path of every change. */
+    /* Plays a rules action of the game, through the one path of every change.
+     * The game may end (and be freed) with it: read nothing of x->state after. */
     void (*play)(struct command_ctx *x, const void *action);
     /* Sends a message the handler rendered (to the user's seat or the table). */
     void (*show)(struct command_ctx *x, const struct rules_msg *m);
