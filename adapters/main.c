@@ -1,5 +1,8 @@
 /*
  * main.c - illegald: options, settings, the loop, signals, and the platforms.
+ *
+ * The composition root: the one file that knows every adapter, so that bot/
+ * never includes one.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -12,12 +15,12 @@
 #include <uv.h>
 
 #include "adapters/console/console.h"
-#include "config.h"
-#include "dispatcher.h"
-#include "log.h"
-#include "metrics.h"
-#include "ops_http.h"
-#include "store.h"
+#include "bot/config.h"
+#include "bot/dispatcher.h"
+#include "bot/log.h"
+#include "bot/metrics.h"
+#include "bot/ops_http.h"
+#include "bot/store.h"
 #if defined(ILLEGALD_WITH_WEB) || defined(ILLEGALD_WITH_DISCORD)
 #include <libwebsockets.h>
 #endif
