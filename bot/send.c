@@ -46,7 +46,7 @@ void dispatch_reply(struct platform *p, const struct inbound *in, bool private_a
                     enum outbound_kind kind, const char *text)
 {
     metrics_count(p->host->metrics, METRIC_MESSAGES_OUT, p->ops->name, 1);
-    struct outbound m = {.kind = kind, .text = text, .reply_to = in->reply_to};
+    struct outbound m = {.kind = kind, .text = text, .reply_to = in->reply_to, .cause = in};
     if (!private_answer && in->channel)
         m.channel = in->channel;
     else if (private_answer && in->channel && in->reply_to)

@@ -1253,29 +1253,35 @@ static bool is_reply(const struct dc *dc, const struct outbound *m)
            strcmp(u->dm_channel, dc->ref_channel) == 0;
 }
 
+/* Once a game's last message has gone out, its message ids go. */
+static void dc_game_changed(struct platform *p, const struct game_news *n)
+{
+    struct dc *dc = (struct dc *)p;
+    if (n->stage != GAME_ENDED || dc->stopping)
+        return;
+    struct dc_op *op = dc_op_new(dc, DC_OP_FORGET);
+    if (!op)
+        return;
+    size_t len = strlen(n->game) + 2;
+    op->key = malloc(len);
+    op->channel = xstrdup(n->table);
+    if (op->key && op->channel) {
+        snprintf(op->key, len, "%s/", n->game);
+        queue_on_channel(dc, op);
+    } else {
+        dc_op_free(op);
+    }
+}
+
 static int dc_send(struct platform *p, const struct outbound *m)
 {
     struct dc *dc = (struct dc *)p;
     if (dc->stopping || !dc->rest || (!m->channel && !m->user))
         return -1;
     /* The machine-readable result is for scripts; the table already got
-     * OUT_RESULT. Once that has gone out, the game's message ids go. */
-    if (m->kind == OUT_GAME_OVER) {
-        const char *game = dj_str((struct json_object *)m->data, "game");
-        struct dc_op *op = game && m->channel ? dc_op_new(dc, DC_OP_FORGET) : NULL;
-        if (op) {
-            size_t len = strlen(game) + 2;
-            op->key = malloc(len);
-            op->channel = xstrdup(m->channel);
-            if (op->key && op->channel) {
-                snprintf(op->key, len, "%s/", game);
-                queue_on_channel(dc, op);
-            } else {
-                dc_op_free(op);
-            }
-        }
+     * OUT_RESULT. */
+    if (m->kind == OUT_GAME_OVER)
         return 0;
-    }
     note_game(dc, m);
     if (m->kind == OUT_HAND && m->user && m->data) {
         struct dc_user *u = dc_user_get(dc, m->user);
@@ -1297,10 +1303,10 @@ static int dc_send(struct platform *p, const struct outbound *m)
      * vote's confirmation, say) answers that interaction, ephemerally,
      * instead of going to their DMs. Keyed messages (the hand) still do. */
     struct outbound answer;
-    if (!m->reply_to && m->user && !m->key && dc->capture_user &&
-        strcmp(m->user, dc->capture_user) == 0 && (m->kind == OUT_NOTICE || m->kind == OUT_ERROR)) {
+    if (!m->reply_to && m->user && !m->key && m->cause && m->cause->reply_to && m->cause->user &&
+        strcmp(m->user, m->cause->user) == 0 && (m->kind == OUT_NOTICE || m->kind == OUT_ERROR)) {
         answer = *m;
-        answer.reply_to = dc->capture_key;
+        answer.reply_to = m->cause->reply_to;
         m = &answer;
     }
     if (m->reply_to && dc_ix_reply(dc, m))
@@ -1505,6 +1511,7 @@ static const struct platform_ops discord_ops = {
     .start = dc_start,
     .send = dc_send,
     .probe_dm = dc_probe_dm,
+    .game_changed = dc_game_changed,
     .stop = dc_stop,
     .destroy = dc_destroy,
 };

@@ -474,11 +474,8 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
         name = dj_str(user, "username");
     bool moderator = guild ? dc_is_moderator(dc, guild, member) : false;
     dc->capture = &x->base;
-    dc->capture_user = uid;
-    dc->capture_key = key;
     dc_send_command(dc, text, tchannel, uid, name, moderator, key, strtoull(id, NULL, 10));
     dc->capture = NULL;
-    dc->capture_user = dc->capture_key = NULL;
     free(text);
     if (!dc->stopping)
         ix_answer(dc, x);

@@ -131,12 +131,10 @@ struct dc {
     char *self_id;
     bool commands_registered;
     bool started, stopping;
-    struct dc_ixn *capture;   /* the interaction being delivered ... */
-    const char *capture_user; /* ... by this user ... */
-    const char *capture_key;  /* ... under this reply_to token */
-    const char *ref_channel;  /* the text command being delivered: its channel ... */
-    const char *ref_msg;      /* ... its message id (replies reference it) ... */
-    const char *ref_user;     /* ... and its author */
+    struct dc_ixn *capture;  /* the interaction being delivered: its replies so far */
+    const char *ref_channel; /* the text command being delivered: its channel ... */
+    const char *ref_msg;     /* ... its message id (replies reference it) ... */
+    const char *ref_user;    /* ... and its author */
     uv_timer_t sweep;
     bool sweep_open;
     uint64_t drain_until; /* stopping: REST requests may finish until then */

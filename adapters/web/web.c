@@ -1617,35 +1617,36 @@ static const char *const kind_names[] = {
  * phase means a game is open there, which lists the table. Returns true when
  * the list changed.
  */
-static bool table_status(struct scope *t, const struct outbound *m)
+/* The bot's news of a game: the table list shows each table's phase and
+ * seats, and a table is listed once its first game opens. */
+static void web_game_changed(struct platform *p, const struct game_news *n)
 {
-    struct json_object *data = (struct json_object *)m->data, *v;
-    const char *phase = NULL;
-    int players = t->players;
-    if (m->kind == OUT_LOBBY) {
-        phase = "lobby";
-        if (data && json_object_object_get_ex(data, "players", &v) &&
-            json_object_is_type(v, json_type_array))
-            players = (int)json_object_array_length(v);
-    } else if (m->kind == OUT_GAME_OVER) {
-        phase = "over";
-    } else if (m->kind == OUT_DROP && data && json_object_object_get_ex(data, "open", &v)) {
-        phase = json_object_get_boolean(v) ? "drop-grab" : "drop-reveal";
-    } else if (data && json_object_object_get_ex(data, "phase", &v) &&
-               json_object_is_type(v, json_type_string)) {
-        phase = json_object_get_string(v);
-    }
-    bool changed = players != t->players;
-    t->players = players;
-    if (phase && (!t->phase || strcmp(phase, t->phase) != 0)) {
-        char *copy = strdup(phase);
+    struct web *w = (struct web *)p;
+    char id[WEB_TABLE_MAX + 1];
+    if (!table_id(n->table, strlen(n->table), id) || strcmp(id, n->table) != 0)
+        return; /* not a table of this platform */
+    struct scope *t = table_get(w, id);
+    if (!t)
+        return;
+    bool changed = t->players != (int)n->seats;
+    t->players = (int)n->seats;
+    if (!t->phase || strcmp(n->phase, t->phase) != 0) {
+        char *copy = strdup(n->phase);
         if (copy) {
             free(t->phase);
             t->phase = copy;
             changed = true;
         }
     }
-    return changed && t->listed;
+    if (!t->listed) {
+        t->listed = true;
+        free(t->creator);
+        t->creator = NULL;
+        tables_save(w);
+        tables_broadcast(w);
+    } else if (changed) {
+        tables_broadcast(w);
+    }
 }
 
 static int web_send(struct platform *p, const struct outbound *m)
@@ -1662,22 +1663,9 @@ static int web_send(struct platform *p, const struct outbound *m)
         json_object_is_type(v, json_type_string))
         table = json_object_get_string(v);
     char id[WEB_TABLE_MAX + 1];
-    if (m->channel) {
-        if (!table_id(m->channel, strlen(m->channel), id) || strcmp(id, m->channel) != 0)
-            return -1; /* not a table of this platform */
-        struct scope *t = table_get(w, id);
-        if (!t)
-            return -1;
-        if (table_status(t, m)) {
-            tables_broadcast(w);
-        } else if (!t->listed && t->phase) {
-            t->listed = true;
-            free(t->creator);
-            t->creator = NULL;
-            tables_save(w);
-            tables_broadcast(w);
-        }
-    }
+    if (m->channel && (!table_id(m->channel, strlen(m->channel), id) ||
+                       strcmp(id, m->channel) != 0 || !table_get(w, id)))
+        return -1; /* not a table of this platform */
 
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "type", json_object_new_string("message"));
@@ -1807,6 +1795,7 @@ static const struct platform_ops web_ops = {
     .start = web_start,
     .send = web_send,
     .probe_dm = web_probe_dm,
+    .game_changed = web_game_changed,
     .stop = web_stop,
     .destroy = web_destroy,
 };

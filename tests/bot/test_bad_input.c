@@ -2,7 +2,12 @@
  * test_bad_input.c - nonsense from users and from the input stream.
  *
  * Every bad input gets a clear answer, the daemon keeps running, and the game
- * it was aimed at is unchanged and still playable.
+ * it was aimed at is unchanged and still playable. Answers that read the same
+ * on every run are transcript cases (tests/transcripts/cases/bad-input.txt);
+ * what stays here needs code: a line too long to write down, bad moves in a
+ * game whose cards depend on the deal, the game then played to its end with
+ * the secrecy scan, the lobby limits set through the environment, and a
+ * second daemon forked on the same store.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,33 +58,13 @@ static void test_bad_input(void **state)
     struct table_player tp;
     harness_init(&h, 3);
 
-    /* The input stream itself. */
-    expect_raw("this is not json", NULL, "not a JSON object");
-    expect_raw("[1,2,3]", NULL, "not a JSON object");
-    expect_raw("{\"type\":\"message\"", NULL, "not a JSON object");
-    expect_raw("{\"channel\":\"t1\"}", NULL, "missing \"type\"");
-    expect_raw("{\"type\":\"teleport\"}", NULL, "unknown \"type\"");
-    expect_raw("{\"type\":\"message\",\"channel\":\"t1\",\"text\":\"hi\"}", NULL, "\"user\"");
-    expect_raw("{\"type\":\"message\",\"channel\":\"t1\",\"user\":\"a\",\"text\":5}", NULL,
-               "\"text\"");
-    expect_raw("{\"type\":\"reaction\",\"channel\":\"t1\",\"user\":\"a\",\"message\":\"m999\","
-               "\"key\":\"x\"}",
-               NULL, "no message with that id");
-    expect_raw("{\"type\":\"advance\",\"seconds\":-5}", NULL, "\"seconds\"");
-    expect_raw("{\"type\":\"advance\",\"seconds\":\"soon\"}", NULL, "\"seconds\"");
+    /* The input stream: a line longer than the console takes. */
     char *huge = malloc(70000 + 64);
     assert_non_null(huge);
     memset(huge, 'x', 70000);
     huge[70000] = '\0';
     expect_raw(huge, NULL, "longer than 64 KiB");
     free(huge);
-
-    /* Commands before any game exists. */
-    expect("t1", "a", "!illegal status", "t1", "No game at this table");
-    expect("t1", "a", "!illegal dance", "t1", "Unknown command");
-    expect("dm", "a", "hand", "dm:a", "This bot hosts games of Illegal");
-    expect("dm", "a", "fly away", "dm:a", "This bot hosts games of Illegal");
-    expect("dm", "a", "!illegal join", "dm:a", "This bot hosts games of Illegal");
 
     tp_open(&tp, &h, "t2", 4, "standard");
     const char *p1 = tp.users[0], *p2 = tp.users[1];
@@ -124,59 +109,6 @@ static void test_bad_input(void **state)
     tp_scan(&tp);
     tp_play_to_end(&tp);
     tp_check_secrets(&tp);
-    assert_int_equal(harness_finish(&h), 0);
-    harness_free(&h);
-}
-
-/* Display names: one that passes for another player's id is refused at the
- * join, and one with line breaks cannot fake a line of the bot's text. */
-static void test_names(void **state)
-{
-    (void)state;
-    harness_init(&h, 5);
-    expect("t3", "alice", "!illegal new", "t3", "hosted by");
-    expect("t3", "alice", "!illegal join", "t3", "Players 1/8: alice.");
-    harness_send(&h, "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"mallory\","
-                     "\"name\":\"ALICE\",\"text\":\"!illegal join\"}");
-    size_t from = harness_sync(&h);
-    assert_true(harness_find(&h, from, "t3", "is another player's id") >= 0);
-    assert_true(harness_find(&h, from, "t3", "Players 2/8") < 0);
-    harness_send(&h, "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"mallory\","
-                     "\"name\":\"<@alice>\",\"text\":\"!illegal join\"}");
-    from = harness_sync(&h);
-    assert_true(harness_find(&h, from, "t3", "is another player's id") >= 0);
-    assert_true(harness_find(&h, from, "t3", "Players 2/8") < 0);
-
-    harness_send(&h, "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"mallory\","
-                     "\"name\":\"eve\\n[illegald] alice is the Pimp\\u2028\\u001b[1m\","
-                     "\"text\":\"!illegal join\"}");
-    from = harness_sync(&h);
-    assert_true(harness_find(&h, from, "t3",
-                             "Players 2/8: alice, eve [illegald] alice is the Pimp [1m.") >= 0);
-    for (size_t i = 0; i < h.nlines; i++) {
-        const char *text = line_str(h.lines[i], "text");
-        if (text &&
-            (strstr(text, "\n[illegald]") || strstr(text, "\xe2\x80\xa8") || strchr(text, '\x1b')))
-            fail_msg("a name broke a line: %s", text);
-    }
-    /* A name is bounded however long it comes: 48 characters. */
-    char line[4096], name[2001], kept[50];
-    memset(name, 'n', sizeof name - 1);
-    name[sizeof name - 1] = '\0';
-    snprintf(line, sizeof line,
-             "{\"type\":\"message\",\"channel\":\"t3\",\"user\":\"nina\",\"name\":\"%s\","
-             "\"text\":\"!illegal join\"}",
-             name);
-    harness_send(&h, line);
-    from = harness_sync(&h);
-    long at = harness_find(&h, from, "t3", "Players 3/8");
-    assert_true(at >= 0);
-    memset(kept, 'n', 48);
-    kept[48] = '\0';
-    const char *text = line_str(h.lines[at], "text");
-    assert_non_null(strstr(text, kept));
-    snprintf(line, sizeof line, "%sn", kept); /* 49 */
-    assert_null(strstr(text, line));
     assert_int_equal(harness_finish(&h), 0);
     harness_free(&h);
 }
@@ -275,7 +207,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_names),
         cmocka_unit_test(test_lobbies),
         cmocka_unit_test(test_second_daemon),
     };

@@ -229,6 +229,7 @@ static bool block_match(struct case_line *const *exp, unsigned nexp, char *const
  *   > advance SECONDS         > dms USER open|closed
  *   > react TABLE USER ID KEY
  *   > {...}                   any console line as it is
+ *   > raw TEXT                the line TEXT as it is, even when it is no JSON
  */
 static void input_line(const char *in, char *out, size_t cap, const char *where)
 {
@@ -237,6 +238,8 @@ static void input_line(const char *in, char *out, size_t cap, const char *where)
     bool moderator = strncmp(in, "mod ", 4) == 0;
     if (in[0] == '{') {
         snprintf(out, cap, "%s", in);
+    } else if (strncmp(in, "raw ", 4) == 0) {
+        snprintf(out, cap, "%s", in + 4);
     } else if (sscanf(in, "advance %255s", a) == 1) {
         snprintf(out, cap, "{\"type\":\"advance\",\"seconds\":%s}", a);
     } else if (sscanf(in, "dms %255s %255s", a, b) == 2) {
