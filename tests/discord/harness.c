@@ -33,7 +33,8 @@ static int deliver(void *ctx, struct platform *p, const struct inbound *in)
         p->ops->send(p, &m);
     }
     if (h->auto_dm) {
-        struct outbound m = {.kind = OUT_NOTICE, .user = in->user, .text = h->auto_dm};
+        /* as the bot does: a notice that follows from this input says so */
+        struct outbound m = {.kind = OUT_NOTICE, .user = in->user, .text = h->auto_dm, .cause = in};
         p->ops->send(p, &m);
     }
     return 0;

@@ -40,6 +40,14 @@ static void start(struct harness *h)
     assert_true(h_run_until(h, h_ready, 5000));
 }
 
+/* What the bot tells the adapter once a game's last message has gone out. */
+static void game_ended(struct harness *h, const char *game, const char *table)
+{
+    struct game_news n = {
+        .stage = GAME_ENDED, .game = game, .table = table, .phase = "over", .seats = 2};
+    h->p->ops->game_changed(h->p, &n);
+}
+
 static void send_text(struct harness *h, const char *channel, const char *user, const char *key,
                       bool replace, enum outbound_kind kind, const char *text,
                       struct json_object *data)
@@ -730,6 +738,7 @@ static void test_vote_and_game_over(void **state)
         json_tokener_parse("{\"game\":\"g1\",\"scores\":{\"91\":3},\"winners\":[\"91\"]}");
     send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_GAME_OVER, "1. Alice 3", over);
     json_object_put(over);
+    game_ended(&h, "g1", CHANNEL_A);
     h_run_for(&h, 300);
     assert_null(jget(h.state, "msg/g1/vote/1"));
     json_object_object_foreach(h.state, k, v)
@@ -829,6 +838,7 @@ static void test_controls_close(void **state)
     send_text(&h, CHANNEL_A, NULL, "g1/result", false, OUT_RESULT, "Game over", d);
     send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_GAME_OVER, "1. Alice 3", d);
     json_object_put(d);
+    game_ended(&h, "g1", CHANNEL_A);
     assert_true(h_run_until(&h, all_closed, 3000));
     /* the closing edits kept the rest of each message */
     s = h_snapshot(&h);
