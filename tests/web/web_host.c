@@ -4,7 +4,8 @@
  * It runs the real adapter on a libuv loop with a host whose deliver() prints
  * every input as one JSON line on stdout and answers with a few scripted
  * messages, so a websocket client can check who receives what:
- *   - any table text: a public notice "<name> said <text>";
+ *   - any table text: a public notice "<name> said <text>", and the news that
+ *     the table's game is in phase "dealing";
  *   - "!illegal secret" in a table: also a DM hand to the sender only;
  *   - "!illegal drop" in a table: also a drop with one reaction;
  *   - "!illegal probe" in a table: a DM probe, printed when answered;
@@ -104,6 +105,10 @@ static int host_deliver(void *ctx, struct platform *p, const struct inbound *in)
     struct json_object *d = data_for(in->channel);
     json_object_object_add(d, "phase", json_object_new_string("dealing"));
     reply(p, OUT_NOTICE, in->channel, NULL, NULL, text, d);
+    /* as the bot does after a change: the table's game is under way */
+    struct game_news news = {
+        .stage = GAME_PHASE, .game = "g1", .table = in->channel, .phase = "dealing"};
+    p->ops->game_changed(p, &news);
     if (strcmp(in->text, "!illegal secret") == 0) {
         char key[128];
         snprintf(key, sizeof key, "g1/hand/%s", in->user);
