@@ -97,7 +97,7 @@ static void refuse_rules(struct bot_cmd *x, const struct game *g, int error)
 static void refuse_lobby(struct bot_cmd *x, const struct game *g, enum lobby_error e,
                          const struct lobby_action *a, int rules_error)
 {
-    char count[8], key[64];
+    char count[16], key[64];
     snprintf(count, sizeof count, "%u", g->nseats);
     const char *vars[] = {"count", count,    "name", a->name ? a->name : "", "key", a->key,
                           "value", a->value, NULL};

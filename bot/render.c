@@ -37,7 +37,7 @@ static void seat_list(const struct game *g, char *out, size_t len)
 
 void render_lobby(const struct game *g, render_emit_fn emit, void *arg)
 {
-    char players[1024], count[8], key[MSG_KEY_MAX], text[TEXT_MAX];
+    char players[1024], count[16], key[MSG_KEY_MAX], text[TEXT_MAX];
     seat_list(g, players, sizeof players);
     snprintf(count, sizeof count, "%u", g->nseats);
     const char *mode = g->rules->mode(g->state);

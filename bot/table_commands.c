@@ -237,7 +237,7 @@ void cmd_start(struct command_ctx *base)
         return;
     }
     if (g->nseats < g->rules->min_players) {
-        char count[8];
+        char count[16];
         snprintf(count, sizeof count, "%u", g->nseats);
         const char *vars[] = {"count", count, NULL};
         cmd_reply(x, "msg.too-few", vars);

@@ -390,7 +390,7 @@ static void status(const void *state, const struct rules_table *t, int64_t now, 
 {
     const struct il_state *st = state;
     const struct il_game *s = &st->game;
-    char session[8], drop[8], kase[8], cases[8], key[32], phase_line[256], left[64];
+    char session[16], drop[16], kase[16], cases[16], key[32], phase_line[256], left[64];
     char players[1024];
     size_t n = 0;
     snprintf(session, sizeof session, "%u", s->session);

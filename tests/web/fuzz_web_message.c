@@ -1,7 +1,6 @@
 /*
  * fuzz_web_message.c - websocket messages from a browser at the local table,
- * through the adapter's own message handler (on_message in web.c, included
- * here so its static functions are reachable).
+ * through the adapter's own message handler (web_on_message, in inbound.c).
  *
  * Input: frames separated by newlines, fed in order to the sockets of one
  * adapter, so a hello can seat a socket before the frames that need a seat.
@@ -9,9 +8,10 @@
  * in memory; no socket is opened (the handler queues output and only marks
  * the socket to be woken, which is left undone).
  */
-#include "adapters/web/web.c"
-
 #include <stdint.h>
+#include <stdlib.h>
+
+#include "adapters/web/internal.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -105,16 +105,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t len = nl ? (size_t)(nl - buf) : (size_t)(end - buf);
         struct conn *c = &conns[n++ & 1];
         if (len <= WEB_MAX_FRAME)
-            on_message(w, c, buf, len);
+            web_on_message(w, c, buf, len);
         buf += len + (nl != NULL);
     }
     /* one socket leaves as a closed one does (tables and seat released), alone in the list */
     for (int i = 0; i < 2; i++)
         conns[i].want_write = false;
-    conn_unlink(w, &conns[1]);
-    conn_leave(w, &conns[0]);
-    conn_free(&conns[1]);
-    web_destroy(p);
+    web_conn_unlink(w, &conns[1]);
+    web_conn_leave(w, &conns[0]);
+    web_conn_free(&conns[1]);
+    p->ops->destroy(p);
     json_object_put(fuzz_state);
     return 0;
 }

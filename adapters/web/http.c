@@ -1,0 +1,198 @@
+/*
+ * http.c - the libwebsockets callback: pages, the websocket, pings.
+ */
+#include "internal.h"
+
+/* ---- HTTP and websocket callback ---- */
+
+/* A websocket closed: forgets it, then the tables and the seat nobody holds any more. */
+void web_conn_leave(struct web *w, struct conn *c)
+{
+    if (c->user)
+        log_debug(MOD, NULL, "%s left", c->user);
+    web_conn_unlink(w, c);
+    for (unsigned i = 0; i < c->nopen; i++) {
+        struct scope *t = web_scope_find(w, c->open[i], false);
+        if (t)
+            web_table_drop_if_empty(w, t);
+    }
+    if (c->user)
+        web_seat_release(w, c->user);
+    web_conn_free(c);
+    c->w = NULL;
+    web_wake_all(w);
+}
+
+lws_usec_t web_ping_interval(const struct web *w)
+{
+    return (lws_usec_t)w->idle_secs * LWS_US_PER_SEC / 3;
+}
+
+/* Every idle_seconds / 3, pings the seated sockets: a live browser's pong keeps it open. */
+void web_ping_run(lws_sorted_usec_list_t *sul)
+{
+    struct web *w = lws_container_of(sul, struct web, ping_sul);
+    for (struct conn *c = w->conns; c; c = c->next) {
+        if (c->user && !c->closing) {
+            c->want_ping = true;
+            web_conn_wake(c);
+        }
+    }
+    web_wake_all(w);
+    lws_sul_schedule(w->ctx, 0, &w->ping_sul, web_ping_run, web_ping_interval(w));
+}
+
+static const struct web_asset *asset_find(const char *path)
+{
+    if (strcmp(path, "/") == 0)
+        path = "/index.html";
+    for (size_t i = 0; i < web_nassets; i++)
+        if (strcmp(web_assets[i].path, path) == 0)
+            return &web_assets[i];
+    return NULL;
+}
+
+static int http_start(struct web *w, struct conn *c, struct lws *wsi, const char *path)
+{
+    const struct web_asset *a = asset_find(path);
+    bool host_ok = web_host_allowed(w, wsi);
+    if (!host_ok)
+        web_host_refused(wsi);
+    if (!a || !host_ok) {
+        if (lws_return_http_status(wsi, host_ok ? HTTP_STATUS_NOT_FOUND : HTTP_STATUS_FORBIDDEN,
+                                   NULL))
+            return -1;
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    unsigned char buf[LWS_PRE + 1024];
+    unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
+    /* lws adds the security headers (CSP: no inline script or style, nosniff, deny framing) */
+    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, a->type, a->len, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)"no-cache", 8, &p, end) ||
+        lws_finalize_write_http_header(wsi, start, &p, end))
+        return -1;
+    c->asset = a;
+    c->http_off = 0;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int http_write(struct conn *c, struct lws *wsi)
+{
+    if (!c->asset)
+        return 0;
+    unsigned char buf[LWS_PRE + WEB_CHUNK];
+    size_t left = c->asset->len - c->http_off;
+    size_t n = left > WEB_CHUNK ? WEB_CHUNK : left;
+    memcpy(buf + LWS_PRE, c->asset->data + c->http_off, n);
+    bool last = n == left;
+    if (lws_write(wsi, buf + LWS_PRE, n, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < (int)n)
+        return -1;
+    c->http_off += n;
+    if (!last) {
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    c->asset = NULL;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* Refuses websockets on other paths, for other hosts and from pages of other origins. */
+static int ws_filter(struct web *w, struct lws *wsi)
+{
+    char uri[64], origin[256], host[WEB_HOST_LEN];
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || strcmp(uri, "/ws") != 0)
+        return 1;
+    if (!web_host_allowed(w, wsi)) {
+        web_host_refused(wsi);
+        return 1;
+    }
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0)
+        return 0; /* not a browser: no cross-site concern */
+    if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0 ||
+        lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) < 0)
+        return 1;
+    const char *o = origin;
+    if (strncmp(o, "http://", 7) == 0)
+        o += 7;
+    else if (strncmp(o, "https://", 8) == 0)
+        o += 8;
+    if (strcasecmp(o, host) != 0) {
+        log_warn(MOD, NULL, "refused a websocket from origin %s", origin);
+        return 1;
+    }
+    return 0;
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    struct lws_context *lctx = lws_get_context(wsi);
+    struct shim *shim = lctx ? lws_context_user(lctx) : NULL;
+    struct web *w = shim ? shim->w : NULL;
+    struct conn *c = user;
+
+    if (!w) {
+        /* the adapter stopped: only connections closing remain */
+        return reason == LWS_CALLBACK_HTTP || reason == LWS_CALLBACK_RECEIVE ||
+                       reason == LWS_CALLBACK_FILTER_NETWORK_CONNECTION
+                   ? -1
+                   : 0;
+    }
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return web_peer_admit(w, user);
+    case LWS_CALLBACK_WSI_CREATE:
+        web_peer_created(w, wsi);
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        web_peer_destroyed(w, wsi);
+        return 0;
+    case LWS_CALLBACK_HTTP:
+        return c ? http_start(w, c, wsi, in ? (const char *)in : "/") : -1;
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return c ? http_write(c, wsi) : 0;
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return ws_filter(w, wsi);
+    case LWS_CALLBACK_ESTABLISHED:
+        memset(c, 0, sizeof *c);
+        c->w = w;
+        c->wsi = wsi;
+        c->next = w->conns;
+        if (w->conns)
+            w->conns->prev = c;
+        w->conns = c;
+        w->nconns++;
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, w->hello_secs);
+        return 0;
+    case LWS_CALLBACK_RECEIVE:
+        if (!c || !c->w)
+            return -1;
+        web_on_receive(w, c, in, len);
+        /* a seated socket that talks is alive; before hello, the deadline holds */
+        if (c->user)
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, w->idle_secs);
+        web_wake_all(w);
+        return 0;
+    case LWS_CALLBACK_RECEIVE_PONG:
+        if (c && c->w && c->user)
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, w->idle_secs);
+        return 0;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        if (!c || !c->w)
+            return -1;
+        return web_conn_write(c);
+    case LWS_CALLBACK_CLOSED:
+        if (c && c->w)
+            web_conn_leave(w, c);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+const struct lws_protocols web_protocols[] = {
+    {"illegal", callback, sizeof(struct conn), 4096, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};

@@ -1,0 +1,217 @@
+/*
+ * scopes.c - tables and users, each with a bounded cache of the frames the bot
+ * sent there, replayed to a socket that opens the table or says hello.
+ */
+#include "internal.h"
+
+/* ---- scopes: tables and users, with their cached frames ---- */
+
+struct scope *web_scope_find(struct web *w, const char *id, bool is_user)
+{
+    for (struct scope *s = w->scopes; s; s = s->next)
+        if (s->is_user == is_user && strcmp(s->id, id) == 0)
+            return s;
+    return NULL;
+}
+
+void web_scope_free(struct scope *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->items[i].key);
+        free(s->items[i].json);
+    }
+    free(s->items);
+    free(s->id);
+    free(s->phase);
+    free(s->creator);
+    free(s);
+}
+
+struct scope *web_scope_new(struct web *w, const char *id, bool is_user)
+{
+    struct scope *s = calloc(1, sizeof *s);
+    if (!s || !(s->id = strdup(id))) {
+        free(s);
+        return NULL;
+    }
+    s->is_user = is_user;
+    s->next = w->scopes;
+    w->scopes = s;
+    if (!is_user)
+        w->ntables++;
+    return s;
+}
+
+struct json_object *web_tables_json(struct web *w)
+{
+    struct json_object *o = json_object_new_object();
+    struct json_object *a = json_object_new_array();
+    for (struct scope *s = w->scopes; s; s = s->next) {
+        if (s->is_user || !s->listed)
+            continue;
+        struct json_object *t = json_object_new_object();
+        json_object_object_add(t, "id", json_object_new_string(s->id));
+        json_object_object_add(t, "phase", s->phase ? json_object_new_string(s->phase) : NULL);
+        json_object_object_add(t, "players", json_object_new_int(s->players));
+        json_object_array_add(a, t);
+    }
+    json_object_object_add(o, "type", json_object_new_string("tables"));
+    json_object_object_add(o, "tables", a);
+    return o;
+}
+
+void web_tables_broadcast(struct web *w)
+{
+    struct json_object *o = web_tables_json(w);
+    for (struct conn *c = w->conns; c; c = c->next)
+        if (c->user)
+            web_conn_queue_obj(c, o);
+    json_object_put(o);
+}
+
+void web_tables_save(struct web *w)
+{
+    struct json_object *a = json_object_new_array();
+    for (struct scope *s = w->scopes; s; s = s->next)
+        if (!s->is_user && s->listed)
+            json_object_array_add(a, json_object_new_string(s->id));
+    const char *str = json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN);
+    if (w->base.host->state_set && str)
+        w->base.host->state_set(w->base.host->ctx, &w->base, "tables", str);
+    json_object_put(a);
+}
+
+/* The table scope for id, made if new (listed only once a game opens there). NULL when full. */
+struct scope *web_table_get(struct web *w, const char *id)
+{
+    struct scope *s = web_scope_find(w, id, false);
+    if (s)
+        return s;
+    if (w->ntables >= WEB_MAX_TABLES)
+        return NULL;
+    return web_scope_new(w, id, false);
+}
+
+static bool table_followed(const struct web *w, const char *id)
+{
+    for (const struct conn *c = w->conns; c; c = c->next)
+        if (web_conn_follows(c, id))
+            return true;
+    return false;
+}
+
+/* Forgets table t when nobody follows it and no game runs there (none yet, or over). */
+void web_table_drop_if_empty(struct web *w, struct scope *t)
+{
+    if (table_followed(w, t->id))
+        return;
+    bool listed = t->listed;
+    if (listed && (!t->phase || strcmp(t->phase, "over") != 0))
+        return;
+    struct scope **pp = &w->scopes;
+    while (*pp != t)
+        pp = &(*pp)->next;
+    *pp = t->next;
+    w->ntables--;
+    web_scope_free(t);
+    if (listed) {
+        web_tables_save(w);
+        web_tables_broadcast(w);
+    }
+}
+
+/* How many tables user opened that have no game yet. */
+unsigned web_tables_opened_by(const struct web *w, const char *user)
+{
+    unsigned n = 0;
+    for (const struct scope *s = w->scopes; s; s = s->next)
+        if (!s->is_user && !s->listed && s->creator && strcmp(s->creator, user) == 0)
+            n++;
+    return n;
+}
+
+void web_tables_load(struct web *w)
+{
+    if (!w->base.host->state_get)
+        return;
+    char *str = w->base.host->state_get(w->base.host->ctx, &w->base, "tables");
+    if (!str)
+        return;
+    struct json_object *a = json_tokener_parse(str);
+    free(str);
+    if (a && json_object_is_type(a, json_type_array)) {
+        size_t n = json_object_array_length(a);
+        /* the list is saved newest first: add oldest first to keep that order */
+        for (size_t i = n; i-- > 0;) {
+            struct json_object *v = json_object_array_get_idx(a, i);
+            char id[WEB_TABLE_MAX + 1];
+            const char *s = json_object_get_string(v);
+            struct scope *t = NULL;
+            if (json_object_is_type(v, json_type_string) && web_table_id(s, strlen(s), id) &&
+                !web_scope_find(w, id, false) && w->ntables < WEB_MAX_TABLES)
+                t = web_scope_new(w, id, false);
+            if (t)
+                t->listed = true;
+        }
+    }
+    json_object_put(a);
+}
+
+/* Keeps json under key in s: replaces the keyed frame when asked, drops the oldest when full. */
+void web_scope_cache(struct scope *s, const char *key, bool replace, const char *json)
+{
+    char *copy = strdup(json);
+    if (!copy)
+        return;
+    if (key) {
+        for (size_t i = 0; i < s->n; i++) {
+            if (!s->items[i].key || strcmp(s->items[i].key, key) != 0)
+                continue;
+            if (replace) {
+                /* move it last, so a replay shows frames in the order of their latest state */
+                struct cached it = s->items[i];
+                free(it.json);
+                it.json = copy;
+                memmove(&s->items[i], &s->items[i + 1], (s->n - i - 1) * sizeof *s->items);
+                s->items[s->n - 1] = it;
+                return;
+            }
+            /* a new message now answers to the key; the old one stays as history */
+            free(s->items[i].key);
+            s->items[i].key = NULL;
+        }
+    }
+    if (s->n == WEB_CACHE_MAX) {
+        free(s->items[0].key);
+        free(s->items[0].json);
+        memmove(&s->items[0], &s->items[1], (s->n - 1) * sizeof *s->items);
+        s->n--;
+    }
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        struct cached *items = realloc(s->items, cap * sizeof *items);
+        if (!items) {
+            free(copy);
+            return;
+        }
+        s->items = items;
+        s->cap = cap;
+    }
+    s->items[s->n].key = key ? strdup(key) : NULL;
+    s->items[s->n].json = copy;
+    s->n++;
+}
+
+bool web_scope_has_key(const struct scope *s, const char *key)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->items[i].key && strcmp(s->items[i].key, key) == 0)
+            return true;
+    return false;
+}
+
+void web_scope_replay(struct conn *c, const struct scope *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        web_conn_queue(c, s->items[i].json, strlen(s->items[i].json));
+}
