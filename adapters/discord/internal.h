@@ -180,4 +180,88 @@ void dc_ix_sweep(struct dc *dc);
 void dc_ix_free(void *ixn);
 struct json_object *dc_commands_json(const struct dc *dc);
 
+/* --- discord.c, split: what its files share --- */
+
+/* Discord's JSON error codes the adapter acts on. */
+#define ERR_CANNOT_DM   50007
+#define UNKNOWN_MESSAGE 10008
+/* After a 50007, DMs to that user are not attempted for this long: each
+ * refusal is a 403, and 403s count towards Discord's invalid-request limit. */
+#define DM_REFUSED_HOLD_MS 60000u
+
+/* records.c */
+void dc_builder_reset(struct dc_builder *tb);
+
+void dc_guild_free(void *p);
+
+void dc_msg_free(void *p);
+
+struct dc_msg *dc_msg_get(struct dc *dc, const char *key, const char *channel);
+
+void dc_role_free(void *p);
+
+void dc_user_free(void *p);
+
+char *dc_xstrdup(const char *s);
+
+/* outbox.c */
+void dc_create_dm(struct dc *dc, const char *user_id, struct dc_user *u);
+
+/* Discord refused a DM to user (50007, or no DM channel): remember it and
+ * tell the bot. */
+void dc_dm_refused(struct dc *dc, const char *user, long status, int code);
+
+/* Queues op (POST, EDIT or REACT) on its channel. */
+int dc_queue_on_channel(struct dc *dc, struct dc_op *op);
+
+/* Sends op to a user's DM channel, creating it first when needed. */
+int dc_queue_on_dm(struct dc *dc, const char *user_id, struct dc_op *op);
+
+void dc_report_probe(struct dc *dc, const char *user, bool reachable);
+
+/* messages.c */
+/*
+ * A game is over and its last message went out: its logical keys are never
+ * used again, so their message ids leave memory and the store. prefix is
+ * "<game>/". (Ids stored by an earlier run and not used since stay stored.)
+ */
+void dc_forget_game(struct dc *dc, const char *prefix);
+
+char *dc_gw_state_get(void *ud, const char *key);
+
+void dc_gw_state_set(void *ud, const char *key, const char *value);
+
+/*
+ * Which Discord message carries a logical key is kept in the store too, so
+ * that after a restart the lobby, hands and drop are still edited in place
+ * and reactions on the drop still count: "msg/<key>" holds "<channel> <id>",
+ * "mid/<id>" holds the key.
+ */
+void dc_msg_persist(struct dc *dc, const char *key, const char *channel, const char *id);
+
+/* The message under key from the store, when this run has not seen it. */
+struct dc_msg *dc_msg_restore(struct dc *dc, const char *key);
+
+/* Notes whether the message under key has live controls now. */
+void dc_note_controls(struct dc *dc, const char *game, const char *key, bool live);
+
+/*
+ * What a message tells the adapter about a game: the resources in play (its
+ * start), and the moments when controls stop meaning anything: a verdict
+ * closes the vote buttons, the end of an offer (accepted, declined, cancelled,
+ * expired) its Accept/Decline/Cancel buttons for that player, the result
+ * every control left (the trade builders under the hands).
+ */
+void dc_note_game(struct dc *dc, const struct outbound *m);
+
+/* guilds.c */
+void dc_on_guild(struct dc *dc, const char *type, struct json_object *d);
+
+uint64_t dc_parse_u64(const char *s);
+
+/* inbound.c */
+void dc_on_dispatch(void *ud, int shard, const char *type, struct json_object *d, int64_t seq);
+
+void dc_register_commands(struct dc *dc);
+
 #endif

@@ -1,0 +1,201 @@
+/*
+ * inbound.c - gateway dispatches turned into inbound inputs, and slash-command
+ * registration.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include "bot/log.h"
+#include "internal.h"
+
+/* ---- inbound ---- */
+
+int dc_deliver(struct dc *dc, const struct inbound *in)
+{
+    if (dc->stopping)
+        return -1;
+    dc->st.delivered++;
+    return dc->base.host->deliver(dc->base.host->ctx, &dc->base, in);
+}
+
+static const char *display_name(struct json_object *author, struct json_object *member)
+{
+    const char *n = dj_str(member, "nick");
+    if (!n)
+        n = dj_str(author, "global_name");
+    if (!n)
+        n = dj_str(author, "username");
+    return n;
+}
+
+static void on_message(struct dc *dc, struct json_object *d)
+{
+    struct json_object *author = dj_obj(d, "author");
+    const char *uid = dj_str(author, "id"), *text = dj_str(d, "content");
+    const char *channel = dj_str(d, "channel_id"), *guild = dj_str(d, "guild_id");
+    if (!uid || !text || !channel || dj_bool(author, "bot") ||
+        (dc->self_id && strcmp(uid, dc->self_id) == 0))
+        return;
+    if (guild) {
+        /* in a table only the bot's own commands matter */
+        while (*text == ' ')
+            text++;
+        if (strncasecmp(text, "!illegal", 8) != 0)
+            return;
+    } else {
+        struct dc_user *u = dc_user_get(dc, uid);
+        if (u && !u->dm_channel) {
+            u->dm_channel = dc_xstrdup(channel);
+            /* a guild-less channel may be shared (a group DM): the last
+             * author's id replaces the one before it */
+            char *k = dc_xstrdup(uid);
+            void *old = NULL;
+            if (k && dmap_put(&dc->dm_users, channel, k, &old) < 0)
+                free(k);
+            free(old);
+        }
+        if (u)
+            u->reachable = true;
+    }
+    struct json_object *member = dj_obj(d, "member");
+    struct inbound in = {
+        .type = INBOUND_MESSAGE,
+        .channel = guild ? channel : NULL,
+        .user = uid,
+        .user_name = display_name(author, member),
+        .moderator = guild ? dc_is_moderator(dc, guild, member) : false,
+        .text = text,
+        .order = dc_parse_u64(dj_str(d, "id")),
+    };
+    dc->ref_channel = channel;
+    dc->ref_msg = dj_str(d, "id");
+    dc->ref_user = uid;
+    dc_deliver(dc, &in);
+    dc->ref_channel = dc->ref_msg = dc->ref_user = NULL;
+}
+
+static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
+{
+    const char *uid = dj_str(d, "user_id"), *mid = dj_str(d, "message_id");
+    const char *channel = dj_str(d, "channel_id"), *guild = dj_str(d, "guild_id");
+    struct json_object *member = dj_obj(d, "member"), *emoji = dj_obj(d, "emoji");
+    if (!uid || !mid || !emoji || (dc->self_id && strcmp(uid, dc->self_id) == 0) ||
+        dj_bool(dj_obj(member, "user"), "bot"))
+        return;
+    const char *key = dmap_get(&dc->msg_ids, mid);
+    char *stored = NULL;
+    if (!key) {
+        char k[96];
+        snprintf(k, sizeof(k), "mid/%s", mid);
+        key = stored = dc_gw_state_get(dc, k);
+        if (!key)
+            return;
+    }
+    const char *name = dj_str(emoji, "name"), *eid = dj_str(emoji, "id");
+    char custom[160];
+    if (eid) {
+        snprintf(custom, sizeof(custom), "%s:%s", name ? name : "", eid);
+        name = custom;
+    }
+    if (!name) {
+        free(stored);
+        return;
+    }
+    struct inbound in = {
+        .type = INBOUND_REACTION,
+        .channel = guild ? channel : NULL,
+        .user = uid,
+        .user_name = display_name(dj_obj(member, "user"), member),
+        .moderator = guild ? dc_is_moderator(dc, guild, member) : false,
+        .msg_key = key,
+        .reaction = name,
+        .order = (uint64_t)seq,
+    };
+    dc_deliver(dc, &in);
+    free(stored);
+}
+
+int dc_send_command(struct dc *dc, const char *text, const char *channel, const char *user,
+                    const char *user_name, bool moderator, const char *reply_to, uint64_t order)
+{
+    struct inbound in = {
+        .type = INBOUND_COMMAND,
+        .channel = channel,
+        .user = user,
+        .user_name = user_name,
+        .moderator = moderator,
+        .text = text,
+        .reply_to = reply_to,
+        .order = order,
+    };
+    return dc_deliver(dc, &in);
+}
+
+void dc_register_commands(struct dc *dc)
+{
+    if (dc->commands_registered || !dc->app_id)
+        return;
+    dc->commands_registered = true;
+    struct json_object *cmds = dc_commands_json(dc);
+    const char *body = json_object_to_json_string_ext(cmds, JSON_C_TO_STRING_PLAIN);
+    char path[256];
+    if (dc->nguilds == 0) {
+        struct dc_op *op = dc_op_new(dc, DC_OP_COMMANDS);
+        if (op && (op->body = dc_xstrdup(body))) {
+            snprintf(path, sizeof(path), "/applications/%s/commands", dc->app_id);
+            dc_rest(dc, op, "commands", "PUT", path, 0);
+        } else {
+            dc_op_free(op);
+        }
+    }
+    for (unsigned i = 0; i < dc->nguilds; i++) {
+        struct dc_op *op = dc_op_new(dc, DC_OP_COMMANDS);
+        if (!op || !(op->body = dc_xstrdup(body))) {
+            dc_op_free(op);
+            continue;
+        }
+        snprintf(path, sizeof(path), "/applications/%s/guilds/%s/commands", dc->app_id,
+                 dc->guild_ids[i]);
+        dc_rest(dc, op, "commands", "PUT", path, 0);
+    }
+    json_object_put(cmds);
+}
+
+void dc_on_dispatch(void *ud, int shard, const char *type, struct json_object *d, int64_t seq)
+{
+    struct dc *dc = ud;
+    (void)shard;
+    if (dc->stopping)
+        return;
+    if (strcmp(type, "READY") == 0) {
+        const char *id = dj_str(dj_obj(d, "user"), "id");
+        if (id && !dc->self_id)
+            dc->self_id = dc_xstrdup(id);
+        const char *app = dj_str(dj_obj(d, "application"), "id");
+        if (app && !dc->app_id)
+            dc->app_id = dc_xstrdup(app);
+        dc_register_commands(dc);
+    } else if (strcmp(type, "MESSAGE_CREATE") == 0) {
+        on_message(dc, d);
+    } else if (strcmp(type, "MESSAGE_REACTION_ADD") == 0) {
+        on_reaction(dc, d, seq);
+    } else if (strcmp(type, "INTERACTION_CREATE") == 0) {
+        dc_interaction(dc, d, seq);
+    } else if (strncmp(type, "GUILD_", 6) == 0) {
+        dc_on_guild(dc, type, d);
+    }
+}
+
+void discord_gateway_input(struct platform *p, const char *payload, size_t len)
+{
+    struct gw_payload gp;
+    struct json_object *o = gw_decode(payload, len, &gp);
+    if (o && gp.op == 0 && gp.type)
+        dc_on_dispatch(p, 0, gp.type, gp.d, gp.seq);
+    json_object_put(o);
+}

@@ -1,0 +1,345 @@
+/*
+ * messages.c - message keys mapped to ids (kept in the store), the game lists
+ * the bot announced, and the controls (buttons) closed as a game moves on.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include "bot/log.h"
+#include "internal.h"
+
+char *dc_gw_state_get(void *ud, const char *key)
+{
+    struct dc *dc = ud;
+    const struct platform_host *h = dc->base.host;
+    char *v = h->state_get ? h->state_get(h->ctx, &dc->base, key) : NULL;
+    if (v && !*v) {
+        free(v);
+        v = NULL;
+    }
+    return v;
+}
+
+void dc_gw_state_set(void *ud, const char *key, const char *value)
+{
+    struct dc *dc = ud;
+    const struct platform_host *h = dc->base.host;
+    if (h->state_set)
+        h->state_set(h->ctx, &dc->base, key, value);
+}
+
+/*
+ * Which Discord message carries a logical key is kept in the store too, so
+ * that after a restart the lobby, hands and drop are still edited in place
+ * and reactions on the drop still count: "msg/<key>" holds "<channel> <id>",
+ * "mid/<id>" holds the key.
+ */
+void dc_msg_persist(struct dc *dc, const char *key, const char *channel, const char *id)
+{
+    char k[300], v[160];
+    snprintf(k, sizeof(k), "msg/%s", key);
+    snprintf(v, sizeof(v), "%s %s", channel, id);
+    dc_gw_state_set(dc, k, v);
+    snprintf(k, sizeof(k), "mid/%s", id);
+    dc_gw_state_set(dc, k, key);
+}
+
+/* The message under key from the store, when this run has not seen it. */
+struct dc_msg *dc_msg_restore(struct dc *dc, const char *key)
+{
+    struct dc_msg *m = dmap_get(&dc->msgs, key);
+    if (m)
+        return m;
+    char k[300], channel[64], id[64];
+    snprintf(k, sizeof(k), "msg/%s", key);
+    char *v = dc_gw_state_get(dc, k);
+    if (!v || sscanf(v, "%63s %63s", channel, id) != 2) {
+        free(v);
+        return NULL;
+    }
+    free(v);
+    m = dc_msg_get(dc, key, channel);
+    if (m && !m->id) {
+        m->id = dc_xstrdup(id);
+        char *kk = dc_xstrdup(key);
+        if (kk && dmap_put(&dc->msg_ids, id, kk, NULL) < 0)
+            free(kk);
+    }
+    return m;
+}
+
+/*
+ * Lists of words a game needs (the resources in play, the keys of messages
+ * whose controls are live), kept in memory and in the store under
+ * "<what>/<game>" as one line, so that a restart still knows them.
+ */
+#define LIST_IN_PLAY  "play"
+#define LIST_CONTROLS "ctl"
+
+/* The list, loaded from the store when this run has not seen it; NULL when
+ * it is empty and create is false. Borrowed from map. */
+static struct json_object *list_get(struct dc *dc, struct dmap *map, const char *what,
+                                    const char *game, bool create)
+{
+    struct json_object *l = dmap_get(map, game);
+    if (l)
+        return l;
+    char k[256], *save = NULL;
+    snprintf(k, sizeof(k), "%s/%s", what, game);
+    char *v = dc_gw_state_get(dc, k);
+    if (!v && !create)
+        return NULL;
+    l = json_object_new_array();
+    for (char *w = v ? strtok_r(v, " ", &save) : NULL; w; w = strtok_r(NULL, " ", &save))
+        json_object_array_add(l, json_object_new_string(w));
+    free(v);
+    if (dmap_put(map, game, l, NULL) < 0) {
+        json_object_put(l);
+        return NULL;
+    }
+    return l;
+}
+
+static void list_save(struct dc *dc, const char *what, const char *game, struct json_object *l)
+{
+    const struct platform_host *h = dc->base.host;
+    struct dbuf b = {0};
+    char k[256];
+    for (size_t i = 0; i < dj_len(l); i++)
+        dbuf_printf(&b, "%s%s", i ? " " : "", dj_str_at(l, i));
+    snprintf(k, sizeof(k), "%s/%s", what, game);
+    if (b.len)
+        dc_gw_state_set(dc, k, b.data);
+    else if (h->state_del)
+        h->state_del(h->ctx, &dc->base, k);
+    dbuf_free(&b);
+}
+
+static void list_forget(struct dc *dc, struct dmap *map, const char *what, const char *game)
+{
+    const struct platform_host *h = dc->base.host;
+    char k[256];
+    json_object_put(dmap_del(map, game));
+    snprintf(k, sizeof(k), "%s/%s", what, game);
+    if (h->state_del)
+        h->state_del(h->ctx, &dc->base, k);
+}
+
+static ssize_t list_find(struct json_object *l, const char *word)
+{
+    for (size_t i = 0; i < dj_len(l); i++) {
+        const char *w = dj_str_at(l, i);
+        if (w && strcmp(w, word) == 0)
+            return (ssize_t)i;
+    }
+    return -1;
+}
+
+struct json_object *dc_in_play(struct dc *dc, const char *game, struct json_object *hand_data)
+{
+    struct json_object *l = game ? list_get(dc, &dc->in_play, LIST_IN_PLAY, game, false) : NULL;
+    if (dj_len(l) > 0)
+        return json_object_get(l);
+    /* not announced to this adapter: what the hand shows of them */
+    struct json_object *out = json_object_new_array();
+    const char *roles[] = {dj_str(hand_data, "dealer"), dj_str(hand_data, "buyer")};
+    for (unsigned i = 0; i < 2; i++)
+        if (roles[i] && list_find(out, roles[i]) < 0)
+            json_object_array_add(out, json_object_new_string(roles[i]));
+    struct json_object *hand = dj_obj(hand_data, "hand");
+    if (hand) {
+        json_object_object_foreach(hand, card, count)
+        {
+            (void)count;
+            if (list_find(out, card) < 0)
+                json_object_array_add(out, json_object_new_string(card));
+        }
+    }
+    return out;
+}
+
+/* Removes a message's buttons and menus (an edit of its components only). */
+static void close_message(struct dc *dc, const char *key)
+{
+    struct dc_msg *m = dc_msg_restore(dc, key);
+    struct dc_op *op = dc_op_new(dc, DC_OP_CLOSE);
+    if (!op)
+        return;
+    op->key = dc_xstrdup(key);
+    /* an edit without allowed_mentions would drop the message's */
+    op->body = dc_xstrdup("{\"components\":[],\"allowed_mentions\":{\"parse\":[]}}");
+    if (m && m->channel) {
+        op->channel = dc_xstrdup(m->channel);
+        op->msg_id = dc_xstrdup(m->id);
+        dc_queue_on_channel(dc, op);
+        return;
+    }
+    /* a DM whose first version is on its way: it goes after it */
+    const char *user = strrchr(key, '/');
+    struct dc_user *u = user ? dmap_get(&dc->users, user + 1) : NULL;
+    if (u && (u->dm_channel || u->pend_head))
+        dc_queue_on_dm(dc, user + 1, op);
+    else
+        dc_op_free(op);
+}
+
+/* Closes the live controls of game whose key starts with prefix ("" for all). */
+static void close_controls(struct dc *dc, const char *game, const char *prefix)
+{
+    struct json_object *l = list_get(dc, &dc->controls, LIST_CONTROLS, game, false);
+    size_t n = dj_len(l), plen = strlen(prefix);
+    if (!n)
+        return;
+    struct json_object *keep = json_object_new_array();
+    for (size_t i = 0; i < n; i++) {
+        const char *key = dj_str_at(l, i);
+        if (!key)
+            continue;
+        if (strncmp(key, prefix, plen) == 0)
+            close_message(dc, key);
+        else
+            json_object_array_add(keep, json_object_new_string(key));
+    }
+    void *old = NULL;
+    if (dmap_put(&dc->controls, game, keep, &old) < 0) {
+        json_object_put(keep);
+        return;
+    }
+    json_object_put(old);
+    list_save(dc, LIST_CONTROLS, game, keep);
+}
+
+/* Notes whether the message under key has live controls now. */
+void dc_note_controls(struct dc *dc, const char *game, const char *key, bool live)
+{
+    struct json_object *l = list_get(dc, &dc->controls, LIST_CONTROLS, game, live);
+    ssize_t at = list_find(l, key);
+    if (!l || (at >= 0) == live)
+        return;
+    if (live)
+        json_object_array_add(l, json_object_new_string(key));
+    else
+        json_object_array_del_idx(l, (size_t)at, 1);
+    list_save(dc, LIST_CONTROLS, game, l);
+}
+
+static bool has_event(struct json_object *data, const char *event)
+{
+    struct json_object *events = dj_arr(data, "events");
+    for (size_t i = 0; i < dj_len(events); i++) {
+        const char *e = dj_str_at(events, i);
+        if (e && strcmp(e, event) == 0)
+            return true;
+    }
+    const char *e = dj_str(data, "event");
+    return e && strcmp(e, event) == 0;
+}
+
+/*
+ * What a message tells the adapter about a game: the resources in play (its
+ * start), and the moments when controls stop meaning anything: a verdict
+ * closes the vote buttons, the end of an offer (accepted, declined, cancelled,
+ * expired) its Accept/Decline/Cancel buttons for that player, the result
+ * every control left (the trade builders under the hands).
+ */
+void dc_note_game(struct dc *dc, const struct outbound *m)
+{
+    struct json_object *data = (struct json_object *)m->data;
+    const char *game = dj_str(data, "game");
+    char prefix[300];
+    if (!game || !*game || strchr(game, ' ') || strlen(game) > 100)
+        return;
+    struct json_object *resources = dj_arr(data, "resources");
+    if (m->kind == OUT_NOTICE && resources) {
+        struct json_object *l = json_object_new_array();
+        for (size_t i = 0; i < dj_len(resources); i++) {
+            const char *r = dj_str_at(resources, i);
+            if (r && !strchr(r, ' ') && list_find(l, r) < 0)
+                json_object_array_add(l, json_object_new_string(r));
+        }
+        void *old = NULL;
+        if (dmap_put(&dc->in_play, game, l, &old) < 0) {
+            json_object_put(l);
+        } else {
+            json_object_put(old);
+            list_save(dc, LIST_IN_PLAY, game, l);
+        }
+    }
+    if (m->kind == OUT_NOTICE && m->channel &&
+        (has_event(data, "verdict-convicted") || has_event(data, "verdict-discarded"))) {
+        snprintf(prefix, sizeof(prefix), "%s/vote/", game);
+        close_controls(dc, game, prefix);
+    }
+    int64_t offer = dj_int(data, "offer", 0);
+    if (m->kind == OUT_NOTICE && m->user && !m->channel && offer > 0) {
+        snprintf(prefix, sizeof(prefix), "%s/offer/%lld/%s", game, (long long)offer, m->user);
+        close_controls(dc, game, prefix);
+    }
+    if (m->kind == OUT_RESULT) {
+        close_controls(dc, game, "");
+        /* what the players chose in the builder does not carry into their next game */
+        struct json_object *scores = dj_obj(data, "scores");
+        if (scores) {
+            json_object_object_foreach(scores, user, score)
+            {
+                (void)score;
+                struct dc_user *u = dmap_get(&dc->users, user);
+                if (u)
+                    dc_builder_reset(&u->tb);
+            }
+        }
+    }
+}
+
+struct forget_ctx {
+    const char *prefix;
+    size_t len;
+    char *keys[256];
+    unsigned n;
+};
+
+static void collect_game_keys(const char *key, void *val, void *arg)
+{
+    (void)val;
+    struct forget_ctx *c = arg;
+    if (strncmp(key, c->prefix, c->len) == 0 && c->n < 256)
+        c->keys[c->n++] = strdup(key);
+}
+
+/*
+ * A game is over and its last message went out: its logical keys are never
+ * used again, so their message ids leave memory and the store. prefix is
+ * "<game>/". (Ids stored by an earlier run and not used since stay stored.)
+ */
+void dc_forget_game(struct dc *dc, const char *prefix)
+{
+    struct forget_ctx c = {.prefix = prefix, .len = strlen(prefix)};
+    const struct platform_host *h = dc->base.host;
+    char k[300], game[200];
+    snprintf(game, sizeof(game), "%.*s", (int)(c.len ? c.len - 1 : 0), prefix);
+    list_forget(dc, &dc->in_play, LIST_IN_PLAY, game);
+    list_forget(dc, &dc->controls, LIST_CONTROLS, game);
+    dmap_each(&dc->msgs, collect_game_keys, &c);
+    for (unsigned i = 0; i < c.n; i++) {
+        if (!c.keys[i])
+            continue;
+        struct dc_msg *m = dmap_del(&dc->msgs, c.keys[i]);
+        if (m && m->id) {
+            free(dmap_del(&dc->msg_ids, m->id));
+            snprintf(k, sizeof(k), "mid/%s", m->id);
+            if (h->state_del)
+                h->state_del(h->ctx, &dc->base, k);
+        }
+        snprintf(k, sizeof(k), "msg/%s", c.keys[i]);
+        if (h->state_del)
+            h->state_del(h->ctx, &dc->base, k);
+        if (m)
+            dc_msg_free(m);
+        free(c.keys[i]);
+    }
+}

@@ -1,0 +1,395 @@
+/*
+ * outbox.c - REST operations: per-channel queues, DM channels, requests and
+ * their answers.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include "bot/log.h"
+#include "internal.h"
+
+/* Discord's JSON error code from a response body, or 0. */
+static int api_code(const char *body)
+{
+    struct json_object *o = json_tokener_parse(body);
+    int code = (int)dj_int(o, "code", 0);
+    json_object_put(o);
+    return code;
+}
+
+/* How much of an error answer a log line carries: a log line holds 1024 bytes. */
+#define ERROR_TEXT_MAX 900
+
+/* Appends Discord's field errors under o ({"field":{"_errors":[{code,message}]}}) as
+ * "path: CODE message; " to b. */
+static void field_errors(struct dbuf *b, struct json_object *o, const char *path, unsigned depth)
+{
+    if (!dj_as_obj(o) || depth > 8 || b->len > ERROR_TEXT_MAX)
+        return;
+    json_object_object_foreach(o, k, v)
+    {
+        if (strcmp(k, "_errors") == 0) {
+            for (size_t i = 0; i < dj_len(v); i++) {
+                struct json_object *e = dj_at(v, i);
+                const char *code = dj_str(e, "code"), *msg = dj_str(e, "message");
+                dbuf_printf(b, "%s%s: %s %s", b->len ? "; " : "", path, code ? code : "?",
+                            msg ? msg : "");
+            }
+        } else {
+            struct dbuf sub = {0};
+            if (dbuf_printf(&sub, "%s%s%s", path, *path ? "." : "", k) == 0)
+                field_errors(b, v, sub.data, depth + 1);
+            dbuf_free(&sub);
+        }
+    }
+}
+
+/*
+ * Logs a refused request once, with all Discord said: its code and message and
+ * every field error, or the raw body (one line) when it is not JSON, cut at
+ * ERROR_TEXT_MAX bytes.
+ */
+static void log_http_error(const char *what, const char *target, long status, const char *body)
+{
+    struct json_object *o = json_tokener_parse(body);
+    struct dbuf fields = {0};
+    char text[ERROR_TEXT_MAX + 1];
+    if (dj_as_obj(o)) {
+        const char *msg = dj_str(o, "message");
+        field_errors(&fields, dj_obj(o, "errors"), "", 0);
+        snprintf(text, sizeof(text), "code %lld, %s%s%s", (long long)dj_int(o, "code", 0),
+                 msg ? msg : "no message", fields.len ? ": " : "", fields.len ? fields.data : "");
+    } else {
+        size_t n = 0;
+        for (const char *c = body; *c && n < ERROR_TEXT_MAX; c++)
+            text[n++] = (unsigned char)*c < 0x20 ? ' ' : *c;
+        text[n] = '\0';
+    }
+    log_error(DC_MOD, NULL, "%s %s failed: HTTP %ld, %s", what, target ? target : "", status, text);
+    dbuf_free(&fields);
+    json_object_put(o);
+}
+
+static int op_prepare(struct rest_req *r, void *ud);
+static void op_done(struct rest_req *r, long status, const char *body, void *ud);
+
+int dc_rest(struct dc *dc, struct dc_op *op, const char *queue, const char *method,
+            const char *path, unsigned flags)
+{
+    if (rest_enqueue(dc->rest, queue, method, path, op->body, flags, op_prepare, op_done, op) < 0) {
+        dc_op_free(op);
+        return -1;
+    }
+    return 0;
+}
+
+static void channel_queue(const char *channel, char *q, size_t len)
+{
+    snprintf(q, len, "c:%s", channel);
+}
+
+/* Queues op (POST, EDIT or REACT) on its channel. */
+int dc_queue_on_channel(struct dc *dc, struct dc_op *op)
+{
+    char q[96], path[160];
+    channel_queue(op->channel, q, sizeof(q));
+    snprintf(path, sizeof(path), "/channels/%s/messages", op->channel);
+    const char *method = op->type == DC_OP_REACT ? "PUT" : "POST";
+    return dc_rest(dc, op, q, method, path, 0);
+}
+
+void dc_create_dm(struct dc *dc, const char *user_id, struct dc_user *u)
+{
+    if (u->creating || u->dm_channel)
+        return;
+    struct dc_op *op = dc_op_new(dc, DC_OP_DM_CREATE);
+    if (!op)
+        return;
+    op->user = dc_xstrdup(user_id);
+    struct json_object *b = json_object_new_object();
+    json_object_object_add(b, "recipient_id", json_object_new_string(user_id));
+    op->body = dc_xstrdup(json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN));
+    json_object_put(b);
+    char q[96];
+    snprintf(q, sizeof(q), "u:%s", user_id);
+    u->creating = true;
+    if (dc_rest(dc, op, q, "POST", "/users/@me/channels", 0) < 0)
+        u->creating = false;
+}
+
+/* Sends op to a user's DM channel, creating it first when needed. */
+int dc_queue_on_dm(struct dc *dc, const char *user_id, struct dc_op *op)
+{
+    struct dc_user *u = dc_user_get(dc, user_id);
+    if (!u) {
+        dc_op_free(op);
+        return -1;
+    }
+    if (u->unreachable && dc_now_ms() < u->unreachable_at + DM_REFUSED_HOLD_MS) {
+        dc->st.lost++;
+        dc_op_free(op);
+        return 0;
+    }
+    if (u->dm_channel) {
+        op->channel = dc_xstrdup(u->dm_channel);
+        return dc_queue_on_channel(dc, op);
+    }
+    struct dc_pending *p = calloc(1, sizeof(*p));
+    if (!p) {
+        dc_op_free(op);
+        return -1;
+    }
+    p->op = op;
+    if (u->pend_tail)
+        u->pend_tail->next = p;
+    else
+        u->pend_head = p;
+    u->pend_tail = p;
+    dc_create_dm(dc, user_id, u);
+    return 0;
+}
+
+static void url_encode(const char *s, char *out, size_t len)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    for (; *s && o + 4 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == ':') {
+            out[o++] = (char)c;
+        } else {
+            out[o++] = '%';
+            out[o++] = hex[c >> 4];
+            out[o++] = hex[c & 15];
+        }
+    }
+    out[o] = '\0';
+}
+
+static int op_prepare(struct rest_req *r, void *ud)
+{
+    struct dc_op *op = ud;
+    struct dc *dc = op->dc;
+    char path[512];
+    if (op->type == DC_OP_FORGET)
+        return 1;
+    if (op->type == DC_OP_EDIT) {
+        struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+        if (m && m->id && m->channel && strcmp(m->channel, op->channel) == 0) {
+            snprintf(path, sizeof(path), "/channels/%s/messages/%s", op->channel, m->id);
+            rest_req_set(r, "PATCH", path, op->body);
+        } else {
+            snprintf(path, sizeof(path), "/channels/%s/messages", op->channel);
+            rest_req_set(r, "POST", path, op->body);
+        }
+    } else if (op->type == DC_OP_CLOSE) {
+        /* the message may have been forgotten (the game ended) since the op
+         * was queued: then the id noted then is used */
+        struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+        const char *id = m && m->id ? m->id : op->msg_id;
+        const char *channel = m && m->id && m->channel ? m->channel : op->channel;
+        if (!id || !channel)
+            return 1;
+        snprintf(path, sizeof(path), "/channels/%s/messages/%s", channel, id);
+        rest_req_set(r, "PATCH", path, op->body);
+    } else if (op->type == DC_OP_REACT) {
+        struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+        if (!m || !m->id)
+            return 1;
+        char emoji[128];
+        url_encode(op->emoji, emoji, sizeof(emoji));
+        snprintf(path, sizeof(path), "/channels/%s/messages/%s/reactions/%s/@me", m->channel, m->id,
+                 emoji);
+        rest_req_set(r, "PUT", path, NULL);
+    }
+    return 0;
+}
+
+static void flush_pending(struct dc *dc, struct dc_user *u, bool ok)
+{
+    while (u->pend_head) {
+        struct dc_pending *p = u->pend_head;
+        u->pend_head = p->next;
+        if (!u->pend_head)
+            u->pend_tail = NULL;
+        if (ok) {
+            p->op->channel = dc_xstrdup(u->dm_channel);
+            dc_queue_on_channel(dc, p->op);
+        } else {
+            dc->st.lost++;
+            dc_op_free(p->op);
+        }
+        free(p);
+    }
+}
+
+void dc_report_probe(struct dc *dc, const char *user, bool reachable)
+{
+    if (!dc->stopping && dc->base.host->dm_result)
+        dc->base.host->dm_result(dc->base.host->ctx, &dc->base, user, reachable);
+}
+
+/* Discord refused a DM to user (50007, or no DM channel): remember it and
+ * tell the bot. */
+void dc_dm_refused(struct dc *dc, const char *user, long status, int code)
+{
+    struct dc_user *u = dc_user_get(dc, user);
+    dc->st.dm_unreachable++;
+    if (code == ERR_CANNOT_DM)
+        log_warn(DC_MOD, NULL, "cannot DM user %s (50007): their DMs are closed", user);
+    else
+        log_warn(DC_MOD, NULL, "cannot open a DM with user %s: HTTP %ld, code %d", user, status,
+                 code);
+    if (u) {
+        u->reachable = false;
+        u->unreachable = true;
+        u->unreachable_at = dc_now_ms();
+        u->probing = false;
+    }
+    dc_report_probe(dc, user, false);
+}
+
+static void posted(struct dc *dc, struct dc_op *op, const char *body)
+{
+    struct json_object *o = json_tokener_parse(body);
+    const char *id = dj_str(o, "id");
+    if (id && op->key) {
+        struct dc_msg *m = dc_msg_get(dc, op->key, op->channel);
+        if (m) {
+            free(m->id);
+            m->id = dc_xstrdup(id);
+            if (!m->channel || strcmp(m->channel, op->channel) != 0) {
+                free(m->channel);
+                m->channel = dc_xstrdup(op->channel);
+            }
+            char *k = dc_xstrdup(op->key);
+            void *old = NULL;
+            if (k && dmap_put(&dc->msg_ids, id, k, &old) == 0)
+                free(old);
+            else
+                free(k);
+            dc_msg_persist(dc, op->key, op->channel, id);
+        }
+    }
+    json_object_put(o);
+}
+
+static void op_done(struct rest_req *r, long status, const char *body, void *ud)
+{
+    struct dc_op *op = ud;
+    struct dc *dc = op->dc;
+    const char *method = rest_req_method(r);
+    if (status < 0) {
+        if (op->type == DC_OP_POST || op->type == DC_OP_EDIT)
+            dc->st.lost++;
+        dc_op_free(op);
+        return;
+    }
+    bool ok = status >= 200 && status < 300;
+    switch (op->type) {
+    case DC_OP_POST:
+    case DC_OP_EDIT:
+        if (ok) {
+            if (strcmp(method, "PATCH") == 0) {
+                dc->st.edited++;
+            } else {
+                dc->st.sent++;
+                posted(dc, op, body);
+            }
+            if (op->user) {
+                struct dc_user *u = dc_user_get(dc, op->user);
+                if (u) {
+                    u->reachable = true;
+                    u->unreachable = false;
+                }
+            }
+        } else if (status == 404 && strcmp(method, "PATCH") == 0 &&
+                   api_code(body) == UNKNOWN_MESSAGE) {
+            /* the message was deleted: send it again as a new one */
+            struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+            if (m) {
+                free(m->id);
+                m->id = NULL;
+            }
+            char q[96];
+            channel_queue(op->channel, q, sizeof(q));
+            struct dc_op *again = op;
+            op = NULL;
+            if (dc_rest(dc, again, q, "POST", "/", REST_FRONT) < 0)
+                dc->st.lost++;
+        } else {
+            int code = api_code(body);
+            if (code == ERR_CANNOT_DM && op->user) {
+                dc_dm_refused(dc, op->user, status, code);
+            } else {
+                char target[96];
+                snprintf(target, sizeof(target), "to channel %s", op->channel ? op->channel : "?");
+                log_http_error(method, target, status, body);
+            }
+            dc->st.lost++;
+        }
+        break;
+    case DC_OP_REACT:
+        if (ok)
+            dc->st.reactions++;
+        else if (status)
+            log_http_error("adding reaction", op->emoji, status, body);
+        break;
+    case DC_OP_DM_CREATE: {
+        struct dc_user *u = dc_user_get(dc, op->user);
+        if (!u)
+            break;
+        u->creating = false;
+        struct json_object *o = json_tokener_parse(body);
+        const char *id = ok ? dj_str(o, "id") : NULL;
+        if (id) {
+            free(u->dm_channel);
+            u->dm_channel = dc_xstrdup(id);
+            char *uid = dc_xstrdup(op->user);
+            void *old = NULL;
+            if (uid && dmap_put(&dc->dm_users, id, uid, &old) == 0)
+                free(old);
+            else
+                free(uid);
+            if (u->probing) {
+                /* the channel exists: the first real DM will tell for sure */
+                u->probing = false;
+                dc_report_probe(dc, op->user, true);
+            }
+            flush_pending(dc, u, true);
+        } else if (status > 0) {
+            flush_pending(dc, u, false);
+            dc_dm_refused(dc, op->user, status, api_code(body));
+        }
+        json_object_put(o);
+        break;
+    }
+    case DC_OP_COMMANDS:
+        if (ok)
+            log_info(DC_MOD, NULL, "slash commands registered");
+        else
+            log_http_error("registering", "slash commands", status, body);
+        break;
+    case DC_OP_IX:
+        if (!ok && status)
+            log_http_error("answering", "an interaction", status, body);
+        break;
+    case DC_OP_GATEWAY:
+        break;
+    case DC_OP_FORGET:
+        dc_forget_game(dc, op->key);
+        break;
+    case DC_OP_CLOSE:
+        if (ok)
+            dc->st.edited++;
+        else if (status > 0)
+            log_http_error("closing the controls of", op->key, status, body);
+        break;
+    }
+    dc_op_free(op);
+}

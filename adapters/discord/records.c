@@ -1,0 +1,120 @@
+/*
+ * records.c - the adapter's records (users, messages, guilds) and their lifetimes.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include "bot/log.h"
+#include "internal.h"
+
+void dc_builder_reset(struct dc_builder *tb)
+{
+    free(tb->to);
+    free(tb->give);
+    free(tb->ask);
+    tb->to = tb->give = tb->ask = NULL;
+}
+
+void dc_user_free(void *p)
+{
+    struct dc_user *u = p;
+    while (u->pend_head) {
+        struct dc_pending *n = u->pend_head;
+        u->pend_head = n->next;
+        dc_op_free(n->op);
+        free(n);
+    }
+    free(u->dm_channel);
+    json_object_put(u->hand);
+    dc_builder_reset(&u->tb);
+    free(u);
+}
+
+void dc_msg_free(void *p)
+{
+    struct dc_msg *m = p;
+    free(m->channel);
+    free(m->id);
+    dmap_clear(&m->reacted, NULL);
+    free(m);
+}
+
+void dc_role_free(void *p)
+{
+    struct dc_role *r = p;
+    free(r->name);
+    free(r);
+}
+
+void dc_guild_free(void *p)
+{
+    struct dc_guild *g = p;
+    free(g->owner);
+    dmap_clear(&g->roles, dc_role_free);
+    free(g);
+}
+
+struct dc_op *dc_op_new(struct dc *dc, enum dc_op_type type)
+{
+    struct dc_op *op = calloc(1, sizeof(*op));
+    if (op) {
+        op->dc = dc;
+        op->type = type;
+    }
+    return op;
+}
+
+void dc_op_free(struct dc_op *op)
+{
+    if (!op)
+        return;
+    free(op->key);
+    free(op->channel);
+    free(op->user);
+    free(op->body);
+    free(op->emoji);
+    free(op->msg_id);
+    free(op);
+}
+
+char *dc_xstrdup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+struct dc_user *dc_user_get(struct dc *dc, const char *id)
+{
+    struct dc_user *u = dmap_get(&dc->users, id);
+    if (u)
+        return u;
+    u = calloc(1, sizeof(*u));
+    if (!u)
+        return NULL;
+    if (dmap_put(&dc->users, id, u, NULL) < 0) {
+        free(u);
+        return NULL;
+    }
+    return u;
+}
+
+struct dc_msg *dc_msg_get(struct dc *dc, const char *key, const char *channel)
+{
+    struct dc_msg *m = dmap_get(&dc->msgs, key);
+    if (m)
+        return m;
+    m = calloc(1, sizeof(*m));
+    if (!m)
+        return NULL;
+    m->channel = dc_xstrdup(channel);
+    dmap_init(&m->reacted);
+    if (dmap_put(&dc->msgs, key, m, NULL) < 0) {
+        dc_msg_free(m);
+        return NULL;
+    }
+    return m;
+}
