@@ -15,7 +15,7 @@
 #include <uv.h>
 
 #include "bot/log.h"
-#include "bot/strmap.h"
+#include "bot/util/map.h"
 #include "console.h"
 
 #define LINE_MAX_BYTES (64 * 1024)
@@ -35,7 +35,7 @@ struct console {
     size_t len, cap;
     bool overlong; /* dropping the rest of a line that was too long */
     uint64_t line_number;
-    struct strmap key_to_id, id_to_key, closed_dms, reacted;
+    struct map key_to_id, id_to_key, closed_dms, reacted;
     uint64_t next_id, reserved_id;
 };
 
@@ -107,9 +107,9 @@ static void add_reactions(struct console *c, const struct outbound *m, const cha
     if (!m->key || !json_object_object_get_ex(m->data, "open", &open) ||
         !json_object_get_boolean(open) ||
         !json_object_object_get_ex(m->data, "reactions", &reactions) ||
-        strmap_get(&c->reacted, m->key))
+        map_get(&c->reacted, m->key))
         return;
-    if (strmap_set(&c->reacted, m->key, id) < 0)
+    if (map_set_str(&c->reacted, m->key, id) < 0)
         return;
     json_object_object_foreach(reactions, emoji, resource)
     {
@@ -137,7 +137,7 @@ static int console_send(struct platform *p, const struct outbound *m)
 
     if (m->user) {
         /* A closed DM fails like on a real platform: nothing shown, the bot told. */
-        const char *state = strmap_get(&c->closed_dms, m->user);
+        const char *state = map_get(&c->closed_dms, m->user);
         if (state && strcmp(state, "closed") == 0) {
             json_object_put(o);
             p->host->dm_result(p->host->ctx, p, m->user, false);
@@ -152,14 +152,14 @@ static int console_send(struct platform *p, const struct outbound *m)
         emit(c, o);
         return 0;
     }
-    const char *old = m->key ? strmap_get(&c->key_to_id, m->key) : NULL;
+    const char *old = m->key ? map_get(&c->key_to_id, m->key) : NULL;
     bool edit = m->replace && old;
     if (edit) {
         snprintf(id, sizeof id, "%s", old);
     } else {
         new_id(c, id, sizeof id);
-        if (m->key && (strmap_set(&c->key_to_id, m->key, id) < 0 ||
-                       strmap_set(&c->id_to_key, id, m->key) < 0))
+        if (m->key && (map_set_str(&c->key_to_id, m->key, id) < 0 ||
+                       map_set_str(&c->id_to_key, id, m->key) < 0))
             log_warn("console", NULL, "out of memory recording message %s", id);
     }
     json_object_object_add(o, "type",
@@ -183,7 +183,7 @@ static int console_send(struct platform *p, const struct outbound *m)
 static void console_probe_dm(struct platform *p, const char *user)
 {
     struct console *c = (struct console *)p;
-    const char *state = strmap_get(&c->closed_dms, user);
+    const char *state = map_get(&c->closed_dms, user);
     p->host->dm_result(p->host->ctx, p, user, !state || strcmp(state, "closed") != 0);
 }
 
@@ -225,7 +225,7 @@ static void handle_message(struct console *c, struct json_object *o, bool reacti
             emit_error(c, "a reaction needs \"message\" and \"key\"");
             return;
         }
-        in.msg_key = strmap_get(&c->id_to_key, id);
+        in.msg_key = map_get(&c->id_to_key, id);
         if (!in.msg_key) {
             emit_error(c, "no message with that id");
             return;
@@ -279,7 +279,7 @@ static void handle_line(struct console *c, const char *line, size_t len)
         const char *user = get_string(o, "user");
         if (!user)
             emit_error(c, "\"dms\" needs a \"user\"");
-        else if (strmap_set(&c->closed_dms, user, get_bool(o, "open") ? "open" : "closed") < 0)
+        else if (map_set_str(&c->closed_dms, user, get_bool(o, "open") ? "open" : "closed") < 0)
             emit_error(c, "out of memory");
     } else if (strcmp(type, "ping") == 0) {
         struct json_object *out = json_object_new_object();
@@ -442,10 +442,10 @@ static void console_stop(struct platform *p)
 static void console_destroy(struct platform *p)
 {
     struct console *c = (struct console *)p;
-    strmap_clear(&c->key_to_id);
-    strmap_clear(&c->id_to_key);
-    strmap_clear(&c->closed_dms);
-    strmap_clear(&c->reacted);
+    map_clear(&c->key_to_id, free);
+    map_clear(&c->id_to_key, free);
+    map_clear(&c->closed_dms, free);
+    map_clear(&c->reacted, free);
     free(c->line);
     free(c);
 }
