@@ -54,7 +54,7 @@ static void gateway_bot_done(struct rest_req *r, long status, const char *body, 
     if (status < 0 || dc->stopping)
         return;
     struct json_object *o = status == 200 ? json_tokener_parse(body) : NULL;
-    const char *url = dj_str(o, "url");
+    const char *url = jget_str(o, "url");
     if (!url) {
         if (status == 401)
             log_error(DC_MOD, NULL,
@@ -65,15 +65,15 @@ static void gateway_bot_done(struct rest_req *r, long status, const char *body, 
         json_object_put(o);
         return;
     }
-    struct json_object *limit = dj_obj(o, "session_start_limit");
-    int64_t recommended = dj_int(o, "shards", 1);
+    struct json_object *limit = jget_obj(o, "session_start_limit");
+    int64_t recommended = jget_int64_or(o, "shards", 1);
     int shards = dc->shards > 0                            ? dc->shards
                  : recommended > 0 && recommended <= 65535 ? (int)recommended
                                                            : 1;
-    int64_t maxc = dj_int(limit, "max_concurrency", 1);
+    int64_t maxc = jget_int64_or(limit, "max_concurrency", 1);
     uint64_t delay = 0;
-    if (dj_int(limit, "remaining", 1) <= 0) {
-        int64_t reset = dj_int(limit, "reset_after", 0);
+    if (jget_int64_or(limit, "remaining", 1) <= 0) {
+        int64_t reset = jget_int64_or(limit, "reset_after", 0);
         delay = reset > 0 && reset < 86400000 ? (uint64_t)reset : 0;
         log_warn(DC_MOD, NULL, "no session starts left today; waiting %" PRIu64 " ms", delay);
     }
@@ -125,7 +125,7 @@ static bool is_reply(const struct dc *dc, const struct outbound *m)
         return false;
     if (m->channel)
         return !m->data && strcmp(m->channel, dc->ref_channel) == 0;
-    const struct dc_user *u = dmap_get(&dc->users, m->user);
+    const struct dc_user *u = map_get(&dc->users, m->user);
     return strcmp(m->user, dc->ref_user) == 0 && u && u->dm_channel &&
            strcmp(u->dm_channel, dc->ref_channel) == 0;
 }
@@ -172,7 +172,7 @@ static int dc_send(struct platform *p, const struct outbound *m)
         char k[160];
         snprintf(k, sizeof(k), "%d:%s", (int)m->kind, m->channel);
         void *old = NULL;
-        if (dmap_put(&dc->tables, k, json_object_get((struct json_object *)m->data), &old) < 0)
+        if (map_put(&dc->tables, k, json_object_get((struct json_object *)m->data), &old) < 0)
             json_object_put((struct json_object *)m->data);
         json_object_put(old);
     }
@@ -191,9 +191,9 @@ static int dc_send(struct platform *p, const struct outbound *m)
     if (m->key && m->replace)
         dc_msg_restore(dc, m->key);
     struct json_object *body = dc_render(dc, m);
-    const char *game = dj_str((struct json_object *)m->data, "game");
+    const char *game = jget_str(m->data, "game");
     if (m->key && game && !strchr(game, ' '))
-        dc_note_controls(dc, game, m->key, dj_len(dj_arr(body, "components")) > 0);
+        dc_note_controls(dc, game, m->key, jarr_len(jget_arr(body, "components")) > 0);
     if (is_reply(dc, m)) {
         /* the answer to a text command replies to it */
         struct json_object *ref = json_object_new_object();
@@ -212,11 +212,11 @@ static int dc_send(struct platform *p, const struct outbound *m)
     op->user = m->channel ? NULL : dc_xstrdup(m->user);
     if (m->key && !m->replace) {
         /* a new message under this key: edits and reactions go to it */
-        struct dc_msg *old = dmap_get(&dc->msgs, m->key);
+        struct dc_msg *old = map_get(&dc->msgs, m->key);
         if (old) {
             free(old->id);
             old->id = NULL;
-            dmap_clear(&old->reacted, NULL);
+            map_clear(&old->reacted, NULL);
         }
     }
     int rc;
@@ -231,15 +231,18 @@ static int dc_send(struct platform *p, const struct outbound *m)
     if (rc < 0)
         return -1;
     /* the drop's reactions, once per emoji per message */
-    struct json_object *reactions = dj_obj((struct json_object *)m->data, "reactions");
+    struct json_object *reactions = jget_obj(m->data, "reactions");
     if (m->key && reactions) {
         struct dc_msg *rec = m->channel ? dc_msg_get(dc, m->key, m->channel) : NULL;
         json_object_object_foreach(reactions, emoji, res)
         {
             (void)res;
-            if (!rec || dmap_get(&rec->reacted, emoji))
+            if (!rec || map_get(&rec->reacted, emoji))
                 continue;
-            dmap_put(&rec->reacted, emoji, (void *)1, NULL);
+            /* not noted for want of memory, it may be put again later: harmless, as
+             * putting a reaction is idempotent */
+            if (map_put(&rec->reacted, emoji, (void *)1, NULL) < 0)
+                log_warn(DC_MOD, NULL, "no memory to note a reaction; it may be sent twice");
             struct dc_op *r = dc_op_new(dc, DC_OP_REACT);
             if (!r)
                 continue;
@@ -270,7 +273,7 @@ static void dc_probe_dm(struct platform *p, const char *user)
         dc_report_probe(dc, user, false);
         return;
     }
-    if (u->unreachable && dc_now_ms() < u->unreachable_at + DM_REFUSED_HOLD_MS) {
+    if (u->unreachable && clock_mono_ms() < u->unreachable_at + DM_REFUSED_HOLD_MS) {
         dc_report_probe(dc, user, false);
         return;
     }
@@ -316,7 +319,7 @@ static void finish_stop(struct dc *dc)
 static void on_drain(uv_timer_t *t)
 {
     struct dc *dc = t->data;
-    if (dc->rest && rest_pending(dc->rest) > 0 && dc_now_ms() < dc->drain_until)
+    if (dc->rest && rest_pending(dc->rest) > 0 && clock_mono_ms() < dc->drain_until)
         return;
     finish_stop(dc);
 }
@@ -337,7 +340,7 @@ static void dc_stop(struct platform *p)
         dc->gw = NULL;
     }
     if (dc->rest && rest_pending(dc->rest) > 0 && dc->sweep_open) {
-        dc->drain_until = dc_now_ms() + DRAIN_MS;
+        dc->drain_until = clock_mono_ms() + DRAIN_MS;
         uv_timer_start(&dc->sweep, on_drain, DRAIN_TICK_MS, DRAIN_TICK_MS);
         return;
     }
@@ -359,15 +362,15 @@ static void dc_destroy(struct platform *p)
     struct dc *dc = (struct dc *)p;
     dc_stop(p);
     finish_stop(dc); /* still draining: the loop is not run any more */
-    dmap_clear(&dc->msgs, dc_msg_free);
-    dmap_clear(&dc->msg_ids, free_str);
-    dmap_clear(&dc->users, dc_user_free);
-    dmap_clear(&dc->ixns, dc_ix_free);
-    dmap_clear(&dc->guilds, dc_guild_free);
-    dmap_clear(&dc->dm_users, free_str);
-    dmap_clear(&dc->tables, free_json);
-    dmap_clear(&dc->in_play, free_json);
-    dmap_clear(&dc->controls, free_json);
+    map_clear(&dc->msgs, dc_msg_free);
+    map_clear(&dc->msg_ids, free_str);
+    map_clear(&dc->users, dc_user_free);
+    map_clear(&dc->ixns, dc_ix_free);
+    map_clear(&dc->guilds, dc_guild_free);
+    map_clear(&dc->dm_users, free_str);
+    map_clear(&dc->tables, free_json);
+    map_clear(&dc->in_play, free_json);
+    map_clear(&dc->controls, free_json);
     free(dc->token);
     free(dc->app_id);
     free(dc->api_url);
@@ -484,15 +487,15 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     dc->global_rate = cfg->discord_global_rate_limit > 0 ? (unsigned)cfg->discord_global_rate_limit
                                                          : DEFAULT_GLOBAL_RATE;
     dc->language = cfg->language;
-    dmap_init(&dc->msgs);
-    dmap_init(&dc->msg_ids);
-    dmap_init(&dc->users);
-    dmap_init(&dc->ixns);
-    dmap_init(&dc->guilds);
-    dmap_init(&dc->dm_users);
-    dmap_init(&dc->tables);
-    dmap_init(&dc->in_play);
-    dmap_init(&dc->controls);
+    map_init(&dc->msgs);
+    map_init(&dc->msg_ids);
+    map_init(&dc->users);
+    map_init(&dc->ixns);
+    map_init(&dc->guilds);
+    map_init(&dc->dm_users);
+    map_init(&dc->tables);
+    map_init(&dc->in_play);
+    map_init(&dc->controls);
     /* The HTTP client exists from here on; it sends nothing until the loop runs. */
     if (dc->token && dc->api_url)
         dc->rest = rest_new(dc->loop, dc->api_url, dc->token, DC_USER_AGENT, dc->global_rate);

@@ -4,12 +4,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 
 #include <json-c/json.h>
 #include <libwebsockets.h>
 #include <uv.h>
 
 #include "bot/log.h"
+#include "bot/util/buf.h"
+#include "bot/util/clock.h"
+#include "bot/util/json.h"
 #include "gateway.h"
 #include "util.h"
 
@@ -40,7 +44,7 @@ enum op {
 #define IDENTIFY_GAP_MS 5000u
 
 struct sendbuf {
-    struct sendbuf *next;
+    TAILQ_ENTRY(sendbuf) link;
     size_t len;
     bool heartbeat;
     unsigned char data[]; /* LWS_PRE bytes, then the payload */
@@ -61,10 +65,10 @@ struct shard {
     unsigned failures;
     char *session_id, *resume_url;
     int64_t seq, handled_seq;
-    struct sendbuf *sq_head, *sq_tail;
+    TAILQ_HEAD(, sendbuf) sendq; /* heartbeats first, then in the order sent */
     uint64_t sends[GW_SEND_LIMIT];
     unsigned send_pos;
-    struct dbuf rx;
+    struct buf rx; /* the message being received, at most GW_MAX_RECV bytes */
     bool rx_overflow;
     bool identify_pending;
     struct gw_shard_stats st;
@@ -92,6 +96,8 @@ struct gw {
 
 static void connect_shard(struct shard *s);
 static void shard_closed(struct shard *s);
+static void clear_sendq(struct shard *s);
+static void request_close(struct shard *s, int code, int64_t reconnect_delay);
 
 static void on_close_timer(uv_timer_t *t)
 {
@@ -104,14 +110,10 @@ static void maybe_free(struct gw *g)
         return;
     for (int i = 0; i < g->nshards; i++) {
         struct shard *s = &g->shards[i];
-        while (s->sq_head) {
-            struct sendbuf *b = s->sq_head;
-            s->sq_head = b->next;
-            free(b);
-        }
+        clear_sendq(s);
         free(s->session_id);
         free(s->resume_url);
-        dbuf_free(&s->rx);
+        buf_free(&s->rx);
     }
     free(g->shards);
     free(g->last_identify);
@@ -167,9 +169,9 @@ static void load_session(struct shard *s)
         return;
     struct json_object *o = json_tokener_parse(v);
     free(v);
-    const char *id = dj_str(o, "session_id"), *url = dj_str(o, "resume_url");
-    int64_t seq = dj_int(o, "seq", -1);
-    if (id && seq >= 0) {
+    const char *id = jget_str(o, "session_id"), *url = jget_str(o, "resume_url");
+    int64_t seq;
+    if (id && jget_int64(o, "seq", &seq) == 0 && seq >= 0) {
         s->session_id = strdup(id);
         s->seq = s->handled_seq = seq;
         if (url)
@@ -189,8 +191,9 @@ static void forget_session(struct shard *s)
     save_session(s);
 }
 
-/* Queues one payload; heartbeats go first. */
-static int shard_send(struct shard *s, struct json_object *o, bool heartbeat)
+/* Queues one payload; heartbeats go first. Returns 0, or -1 when it is too
+ * large or there is no memory (logged): the caller reconnects to try again. */
+static UTIL_MUST_USE int shard_send(struct shard *s, struct json_object *o, bool heartbeat)
 {
     const char *txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
     size_t n = strlen(txt);
@@ -199,24 +202,17 @@ static int shard_send(struct shard *s, struct json_object *o, bool heartbeat)
         return -1;
     }
     struct sendbuf *b = malloc(sizeof(*b) + LWS_PRE + n);
-    if (!b)
+    if (!b) {
+        log_error(MOD, NULL, "shard %d: no memory for a gateway payload", s->id);
         return -1;
+    }
     b->len = n;
     b->heartbeat = heartbeat;
     memcpy(b->data + LWS_PRE, txt, n);
-    b->next = NULL;
-    if (heartbeat) {
-        b->next = s->sq_head;
-        s->sq_head = b;
-        if (!s->sq_tail)
-            s->sq_tail = b;
-    } else {
-        if (s->sq_tail)
-            s->sq_tail->next = b;
-        else
-            s->sq_head = b;
-        s->sq_tail = b;
-    }
+    if (heartbeat)
+        TAILQ_INSERT_HEAD(&s->sendq, b, link);
+    else
+        TAILQ_INSERT_TAIL(&s->sendq, b, link);
     if (s->wsi)
         lws_callback_on_writable(s->wsi);
     return 0;
@@ -224,12 +220,11 @@ static int shard_send(struct shard *s, struct json_object *o, bool heartbeat)
 
 static void clear_sendq(struct shard *s)
 {
-    while (s->sq_head) {
-        struct sendbuf *b = s->sq_head;
-        s->sq_head = b->next;
+    struct sendbuf *b;
+    while ((b = TAILQ_FIRST(&s->sendq))) {
+        TAILQ_REMOVE(&s->sendq, b, link);
         free(b);
     }
-    s->sq_tail = NULL;
     memset(s->sends, 0, sizeof(s->sends));
     s->send_pos = 0;
 }
@@ -239,8 +234,13 @@ static void send_heartbeat(struct shard *s)
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "op", json_object_new_int(OP_HEARTBEAT));
     json_object_object_add(o, "d", s->seq ? json_object_new_int64(s->seq) : NULL);
-    shard_send(s, o, true);
+    int rc = shard_send(s, o, true);
     json_object_put(o);
+    if (rc < 0) {
+        /* a heartbeat that cannot go would make the session a zombie: start again */
+        request_close(s, CLOSE_RESUMABLE, -1);
+        return;
+    }
     s->st.heartbeats++;
 }
 
@@ -283,7 +283,7 @@ static void on_identify_timer(uv_timer_t *t)
 static void send_identify(struct shard *s)
 {
     struct gw *g = s->gw;
-    uint64_t now = dc_now_ms();
+    uint64_t now = clock_mono_ms();
     int key = s->id % g->max_concurrency;
     uint64_t at = g->identify_not_before;
     if (g->last_identify[key] && g->last_identify[key] + IDENTIFY_GAP_MS > at)
@@ -310,8 +310,12 @@ static void send_identify(struct shard *s)
     json_object_object_add(d, "shard", shard);
     json_object_object_add(o, "op", json_object_new_int(OP_IDENTIFY));
     json_object_object_add(o, "d", d);
-    shard_send(s, o, false);
+    int rc = shard_send(s, o, false);
     json_object_put(o);
+    if (rc < 0) {
+        request_close(s, CLOSE_RESUMABLE, -1);
+        return;
+    }
     s->st.identifies++;
     log_info(MOD, NULL, "shard %d/%d: identifying", s->id, g->nshards);
 }
@@ -324,8 +328,12 @@ static void send_resume(struct shard *s)
     json_object_object_add(d, "seq", json_object_new_int64(s->seq));
     json_object_object_add(o, "op", json_object_new_int(OP_RESUME));
     json_object_object_add(o, "d", d);
-    shard_send(s, o, false);
+    int rc = shard_send(s, o, false);
     json_object_put(o);
+    if (rc < 0) {
+        request_close(s, CLOSE_RESUMABLE, -1);
+        return;
+    }
     s->st.resumes++;
     log_info(MOD, NULL, "shard %d: resuming session at sequence %lld", s->id, (long long)s->seq);
 }
@@ -336,7 +344,7 @@ static void handle_dispatch(struct shard *s, const char *t, struct json_object *
     if (seq > s->seq)
         s->seq = seq;
     if (t && strcmp(t, "READY") == 0) {
-        const char *sid = dj_str(d, "session_id"), *url = dj_str(d, "resume_gateway_url");
+        const char *sid = jget_str(d, "session_id"), *url = jget_str(d, "resume_gateway_url");
         free(s->session_id);
         free(s->resume_url);
         s->session_id = sid ? strdup(sid) : NULL;
@@ -379,15 +387,15 @@ struct json_object *gw_decode(const char *txt, size_t len, struct gw_payload *p)
             }
     }
     json_tokener_free(tok);
-    int64_t op = dj_int(o, "op", -1);
-    if (!dj_as_obj(o) || op < 0 || op > 255) {
+    int64_t op;
+    if (jget_int64(o, "op", &op) < 0 || op < 0 || op > 255) {
         json_object_put(o);
         return NULL;
     }
     p->op = (int)op;
-    p->d = dj_get(o, "d");
-    p->type = dj_str(o, "t");
-    p->seq = dj_int(o, "s", 0);
+    p->d = jget(o, "d");
+    p->type = jget_str(o, "t");
+    p->seq = jget_int64_or(o, "s", 0);
     if (p->seq < 0)
         p->seq = 0;
     return o;
@@ -405,7 +413,7 @@ static void handle_message(struct shard *s, const char *txt, size_t len)
     }
     switch (p.op) {
     case OP_HELLO: {
-        int64_t iv = dj_int(d, "heartbeat_interval", 0);
+        int64_t iv = jget_int64_or(d, "heartbeat_interval", 0);
         if (iv <= 0 || iv > 3600000) {
             log_warn(MOD, NULL, "shard %d: HELLO without a heartbeat interval", s->id);
             request_close(s, CLOSE_RESUMABLE, -1);
@@ -471,24 +479,22 @@ static void write_next(struct shard *s)
             log_warn(MOD, NULL, "shard %d: could not send the close frame", s->id);
         return;
     }
-    struct sendbuf *b = s->sq_head;
+    struct sendbuf *b = TAILQ_FIRST(&s->sendq);
     if (!b)
         return;
-    uint64_t now = dc_now_ms();
+    uint64_t now = clock_mono_ms();
     uint64_t oldest = s->sends[s->send_pos];
     if (oldest && oldest + GW_SEND_WINDOW_MS > now) {
         /* 120 sends in the last 60 s: wait for the window */
         uv_timer_start(&s->send_timer, on_send_window, oldest + GW_SEND_WINDOW_MS - now, 0);
         return;
     }
-    s->sq_head = b->next;
-    if (!s->sq_head)
-        s->sq_tail = NULL;
+    TAILQ_REMOVE(&s->sendq, b, link);
     s->sends[s->send_pos] = now;
     s->send_pos = (s->send_pos + 1) % GW_SEND_LIMIT;
     lws_write(s->wsi, b->data + LWS_PRE, b->len, LWS_WRITE_TEXT);
     free(b);
-    if (s->sq_head)
+    if (!TAILQ_EMPTY(&s->sendq))
         lws_callback_on_writable(s->wsi);
 }
 
@@ -531,7 +537,7 @@ static void shard_closed(struct shard *s)
     uv_timer_stop(&s->retry_timer);
     uv_timer_stop(&s->send_timer);
     clear_sendq(s);
-    dbuf_free(&s->rx);
+    buf_free(&s->rx);
     if (g->closing) {
         bool all = true;
         for (int i = 0; i < g->nshards; i++)
@@ -587,22 +593,28 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_CLIENT_RECEIVE:
         if (!s)
             return -1;
-        if (!s->rx_overflow && s->rx.len + len > GW_MAX_RECV) {
-            log_warn(MOD, NULL, "shard %d: gateway message over %u bytes; reconnecting", s->id,
-                     GW_MAX_RECV);
-            s->rx_overflow = true;
-            dbuf_free(&s->rx);
-            request_close(s, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, 0);
-        }
         if (s->rx_overflow)
             break;
-        dbuf_add(&s->rx, in, len);
+        if (buf_append(&s->rx, in, len) < 0) {
+            /* the message is lost here either way: resuming has Discord send it again */
+            bool large = s->rx.len + len > s->rx.max;
+            if (large)
+                log_warn(MOD, NULL, "shard %d: gateway message over %u bytes; reconnecting", s->id,
+                         GW_MAX_RECV);
+            else
+                log_error(MOD, NULL, "shard %d: no memory for a gateway message; reconnecting",
+                          s->id);
+            s->rx_overflow = true;
+            buf_free(&s->rx);
+            request_close(s, large ? LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE : CLOSE_RESUMABLE, 0);
+            break;
+        }
         if (lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi)) {
-            struct dbuf msg = s->rx;
-            memset(&s->rx, 0, sizeof(s->rx));
-            if (msg.len)
-                handle_message(s, msg.data, msg.len);
-            dbuf_free(&msg);
+            size_t n = s->rx.len;
+            char *msg = buf_take(&s->rx);
+            if (n)
+                handle_message(s, msg, n);
+            free(msg);
         }
         break;
     case LWS_CALLBACK_CLIENT_WRITEABLE:
@@ -747,12 +759,14 @@ int gw_start(struct gw *g, const char *url, int nshards, int max_concurrency, ui
         return -1;
     g->nshards = nshards;
     g->max_concurrency = max_concurrency;
-    g->identify_not_before = dc_now_ms() + delay_ms;
+    g->identify_not_before = clock_mono_ms() + delay_ms;
     for (int i = 0; i < nshards; i++) {
         struct shard *s = &g->shards[i];
         s->gw = g;
         s->id = i;
         s->delay_next = -1;
+        TAILQ_INIT(&s->sendq);
+        buf_init(&s->rx, GW_MAX_RECV);
         uv_timer_init(g->loop, &s->hb_timer);
         uv_timer_init(g->loop, &s->retry_timer);
         uv_timer_init(g->loop, &s->send_timer);

@@ -23,30 +23,30 @@ bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *me
 {
     if (!member)
         return false;
-    const char *perms = dj_str(member, "permissions");
+    const char *perms = jget_str(member, "permissions");
     if (perms) {
         uint64_t p = dc_parse_u64(perms);
         if (p & (PERM_ADMINISTRATOR | PERM_MANAGE_GUILD))
             return true;
     }
-    struct dc_guild *g = guild_id ? dmap_get(&dc->guilds, guild_id) : NULL;
-    struct json_object *user = dj_obj(member, "user");
-    const char *uid = dj_str(user, "id");
+    struct dc_guild *g = guild_id ? map_get(&dc->guilds, guild_id) : NULL;
+    struct json_object *user = jget_obj(member, "user");
+    const char *uid = jget_str(user, "id");
     if (g && g->owner && uid && strcmp(g->owner, uid) == 0)
         return true;
     uint64_t total = 0;
     if (g) {
-        struct dc_role *everyone = dmap_get(&g->roles, guild_id);
+        struct dc_role *everyone = map_get(&g->roles, guild_id);
         if (everyone)
             total |= everyone->perms;
     }
-    struct json_object *roles = dj_arr(member, "roles");
-    size_t n = dj_len(roles);
+    struct json_object *roles = jget_arr(member, "roles");
+    size_t n = jarr_len(roles);
     for (size_t i = 0; i < n; i++) {
-        const char *rid = dj_str_at(roles, i);
+        const char *rid = jarr_str(roles, i);
         if (!rid)
             continue;
-        struct dc_role *r = g ? dmap_get(&g->roles, rid) : NULL;
+        struct dc_role *r = g ? map_get(&g->roles, rid) : NULL;
         if (dc->mod_role && *dc->mod_role &&
             (strcmp(rid, dc->mod_role) == 0 ||
              (r && r->name && strcasecmp(r->name, dc->mod_role) == 0)))
@@ -59,16 +59,16 @@ bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *me
 
 static void guild_role(struct dc_guild *g, struct json_object *role)
 {
-    const char *id = dj_str(role, "id");
+    const char *id = jget_str(role, "id");
     if (!id)
         return;
     struct dc_role *r = calloc(1, sizeof(*r));
     if (!r)
         return;
-    r->perms = dc_parse_u64(dj_str(role, "permissions"));
-    r->name = dc_xstrdup(dj_str(role, "name"));
+    r->perms = dc_parse_u64(jget_str(role, "permissions"));
+    r->name = dc_xstrdup(jget_str(role, "name"));
     void *old = NULL;
-    if (dmap_put(&g->roles, id, r, &old) < 0)
+    if (map_put(&g->roles, id, r, &old) < 0)
         dc_role_free(r);
     if (old)
         dc_role_free(old);
@@ -76,14 +76,14 @@ static void guild_role(struct dc_guild *g, struct json_object *role)
 
 static struct dc_guild *guild_get(struct dc *dc, const char *id)
 {
-    struct dc_guild *g = dmap_get(&dc->guilds, id);
+    struct dc_guild *g = map_get(&dc->guilds, id);
     if (g)
         return g;
     g = calloc(1, sizeof(*g));
     if (!g)
         return NULL;
-    dmap_init(&g->roles);
-    if (dmap_put(&dc->guilds, id, g, NULL) < 0) {
+    map_init(&g->roles);
+    if (map_put(&dc->guilds, id, g, NULL) < 0) {
         free(g);
         return NULL;
     }
@@ -93,34 +93,34 @@ static struct dc_guild *guild_get(struct dc *dc, const char *id)
 void dc_on_guild(struct dc *dc, const char *type, struct json_object *d)
 {
     if (strcmp(type, "GUILD_CREATE") == 0 || strcmp(type, "GUILD_UPDATE") == 0) {
-        const char *id = dj_str(d, "id");
+        const char *id = jget_str(d, "id");
         struct dc_guild *g = id ? guild_get(dc, id) : NULL;
         if (!g)
             return;
-        const char *owner = dj_str(d, "owner_id");
+        const char *owner = jget_str(d, "owner_id");
         if (owner) {
             free(g->owner);
             g->owner = dc_xstrdup(owner);
         }
-        struct json_object *roles = dj_arr(d, "roles");
-        for (size_t i = 0; i < dj_len(roles); i++)
-            guild_role(g, dj_at(roles, i));
+        struct json_object *roles = jget_arr(d, "roles");
+        for (size_t i = 0; i < jarr_len(roles); i++)
+            guild_role(g, jarr_at(roles, i));
     } else if (strcmp(type, "GUILD_ROLE_CREATE") == 0 || strcmp(type, "GUILD_ROLE_UPDATE") == 0) {
-        const char *gid = dj_str(d, "guild_id");
+        const char *gid = jget_str(d, "guild_id");
         struct dc_guild *g = gid ? guild_get(dc, gid) : NULL;
         if (g)
-            guild_role(g, dj_obj(d, "role"));
+            guild_role(g, jget_obj(d, "role"));
     } else if (strcmp(type, "GUILD_ROLE_DELETE") == 0) {
-        const char *gid = dj_str(d, "guild_id"), *rid = dj_str(d, "role_id");
-        struct dc_guild *g = gid ? dmap_get(&dc->guilds, gid) : NULL;
+        const char *gid = jget_str(d, "guild_id"), *rid = jget_str(d, "role_id");
+        struct dc_guild *g = gid ? map_get(&dc->guilds, gid) : NULL;
         if (g && rid) {
-            struct dc_role *r = dmap_del(&g->roles, rid);
+            struct dc_role *r = map_del(&g->roles, rid);
             if (r)
                 dc_role_free(r);
         }
     } else if (strcmp(type, "GUILD_DELETE") == 0) {
-        const char *id = dj_str(d, "id");
-        struct dc_guild *g = id ? dmap_del(&dc->guilds, id) : NULL;
+        const char *id = jget_str(d, "id");
+        struct dc_guild *g = id ? map_del(&dc->guilds, id) : NULL;
         if (g)
             dc_guild_free(g);
     }

@@ -25,20 +25,20 @@ int dc_deliver(struct dc *dc, const struct inbound *in)
 
 static const char *display_name(struct json_object *author, struct json_object *member)
 {
-    const char *n = dj_str(member, "nick");
+    const char *n = jget_str(member, "nick");
     if (!n)
-        n = dj_str(author, "global_name");
+        n = jget_str(author, "global_name");
     if (!n)
-        n = dj_str(author, "username");
+        n = jget_str(author, "username");
     return n;
 }
 
 static void on_message(struct dc *dc, struct json_object *d)
 {
-    struct json_object *author = dj_obj(d, "author");
-    const char *uid = dj_str(author, "id"), *text = dj_str(d, "content");
-    const char *channel = dj_str(d, "channel_id"), *guild = dj_str(d, "guild_id");
-    if (!uid || !text || !channel || dj_bool(author, "bot") ||
+    struct json_object *author = jget_obj(d, "author");
+    const char *uid = jget_str(author, "id"), *text = jget_str(d, "content");
+    const char *channel = jget_str(d, "channel_id"), *guild = jget_str(d, "guild_id");
+    if (!uid || !text || !channel || jget_true(author, "bot") ||
         (dc->self_id && strcmp(uid, dc->self_id) == 0))
         return;
     if (guild) {
@@ -55,14 +55,14 @@ static void on_message(struct dc *dc, struct json_object *d)
              * author's id replaces the one before it */
             char *k = dc_xstrdup(uid);
             void *old = NULL;
-            if (k && dmap_put(&dc->dm_users, channel, k, &old) < 0)
+            if (k && map_put(&dc->dm_users, channel, k, &old) < 0)
                 free(k);
             free(old);
         }
         if (u)
             u->reachable = true;
     }
-    struct json_object *member = dj_obj(d, "member");
+    struct json_object *member = jget_obj(d, "member");
     struct inbound in = {
         .type = INBOUND_MESSAGE,
         .channel = guild ? channel : NULL,
@@ -70,10 +70,10 @@ static void on_message(struct dc *dc, struct json_object *d)
         .user_name = display_name(author, member),
         .moderator = guild ? dc_is_moderator(dc, guild, member) : false,
         .text = text,
-        .order = dc_parse_u64(dj_str(d, "id")),
+        .order = dc_parse_u64(jget_str(d, "id")),
     };
     dc->ref_channel = channel;
-    dc->ref_msg = dj_str(d, "id");
+    dc->ref_msg = jget_str(d, "id");
     dc->ref_user = uid;
     dc_deliver(dc, &in);
     dc->ref_channel = dc->ref_msg = dc->ref_user = NULL;
@@ -81,13 +81,13 @@ static void on_message(struct dc *dc, struct json_object *d)
 
 static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
 {
-    const char *uid = dj_str(d, "user_id"), *mid = dj_str(d, "message_id");
-    const char *channel = dj_str(d, "channel_id"), *guild = dj_str(d, "guild_id");
-    struct json_object *member = dj_obj(d, "member"), *emoji = dj_obj(d, "emoji");
+    const char *uid = jget_str(d, "user_id"), *mid = jget_str(d, "message_id");
+    const char *channel = jget_str(d, "channel_id"), *guild = jget_str(d, "guild_id");
+    struct json_object *member = jget_obj(d, "member"), *emoji = jget_obj(d, "emoji");
     if (!uid || !mid || !emoji || (dc->self_id && strcmp(uid, dc->self_id) == 0) ||
-        dj_bool(dj_obj(member, "user"), "bot"))
+        jget_true(jget_obj(member, "user"), "bot"))
         return;
-    const char *key = dmap_get(&dc->msg_ids, mid);
+    const char *key = map_get(&dc->msg_ids, mid);
     char *stored = NULL;
     if (!key) {
         char k[96];
@@ -96,7 +96,7 @@ static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
         if (!key)
             return;
     }
-    const char *name = dj_str(emoji, "name"), *eid = dj_str(emoji, "id");
+    const char *name = jget_str(emoji, "name"), *eid = jget_str(emoji, "id");
     char custom[160];
     if (eid) {
         snprintf(custom, sizeof(custom), "%s:%s", name ? name : "", eid);
@@ -110,7 +110,7 @@ static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
         .type = INBOUND_REACTION,
         .channel = guild ? channel : NULL,
         .user = uid,
-        .user_name = display_name(dj_obj(member, "user"), member),
+        .user_name = display_name(jget_obj(member, "user"), member),
         .moderator = guild ? dc_is_moderator(dc, guild, member) : false,
         .msg_key = key,
         .reaction = name,
@@ -173,10 +173,10 @@ void dc_on_dispatch(void *ud, int shard, const char *type, struct json_object *d
     if (dc->stopping)
         return;
     if (strcmp(type, "READY") == 0) {
-        const char *id = dj_str(dj_obj(d, "user"), "id");
+        const char *id = jget_str(jget_obj(d, "user"), "id");
         if (id && !dc->self_id)
             dc->self_id = dc_xstrdup(id);
-        const char *app = dj_str(dj_obj(d, "application"), "id");
+        const char *app = jget_str(jget_obj(d, "application"), "id");
         if (app && !dc->app_id)
             dc->app_id = dc_xstrdup(app);
         dc_register_commands(dc);

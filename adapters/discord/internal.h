@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include <json-c/json.h>
 #include <uv.h>
@@ -33,9 +34,9 @@
 
 /* A message the bot sent under a logical key. */
 struct dc_msg {
-    char *channel;       /* Discord channel id */
-    char *id;            /* Discord message id; NULL until the POST is answered */
-    struct dmap reacted; /* emoji -> (void *)1: reactions already queued */
+    char *channel;      /* Discord channel id */
+    char *id;           /* Discord message id; NULL until the POST is answered */
+    struct map reacted; /* emoji -> (void *)1: reactions already queued */
 };
 
 /* A trade in the making, from the hand message's select menus. */
@@ -46,20 +47,20 @@ struct dc_builder {
 };
 
 struct dc_pending {
-    struct dc_pending *next;
+    STAILQ_ENTRY(dc_pending) link;
     struct dc_op *op;
 };
 
 /* One user we talk to in DMs. */
 struct dc_user {
     char *dm_channel;
-    bool creating;                            /* POST /users/@me/channels in flight */
-    bool reachable;                           /* a DM went through, or the user wrote to the bot */
-    bool unreachable;                         /* Discord said 50007 ... */
-    uint64_t unreachable_at;                  /* ... at this time (dc_now_ms) */
-    bool probing;                             /* a probe_dm() waits for the DM channel */
-    struct dc_pending *pend_head, *pend_tail; /* waiting for the DM channel */
-    struct json_object *hand;                 /* the last OUT_HAND data */
+    bool creating;                     /* POST /users/@me/channels in flight */
+    bool reachable;                    /* a DM went through, or the user wrote to the bot */
+    bool unreachable;                  /* Discord said 50007 ... */
+    uint64_t unreachable_at;           /* ... at this time (clock_mono_ms) */
+    bool probing;                      /* a probe_dm() waits for the DM channel */
+    STAILQ_HEAD(, dc_pending) pending; /* waiting for the DM channel */
+    struct json_object *hand;          /* the last OUT_HAND data */
     struct dc_builder tb;
 };
 
@@ -76,7 +77,7 @@ struct dc_ixn {
 
 struct dc_guild {
     char *owner;
-    struct dmap roles; /* role id -> struct dc_role * */
+    struct map roles; /* role id -> struct dc_role * */
 };
 
 struct dc_role {
@@ -119,15 +120,15 @@ struct dc {
     unsigned global_rate; /* REST requests per second ([discord] global_rate_limit) */
     struct rest *rest;
     struct gw *gw;
-    struct dmap msgs;     /* key -> struct dc_msg * */
-    struct dmap msg_ids;  /* Discord message id -> key (char *) */
-    struct dmap users;    /* user id -> struct dc_user * */
-    struct dmap ixns;     /* "ix:<id>" -> struct dc_ixn * */
-    struct dmap guilds;   /* guild id -> struct dc_guild * */
-    struct dmap dm_users; /* DM channel id -> user id (char *) */
-    struct dmap tables;   /* "<kind>:<channel>" -> the last lobby/drop/vote data */
-    struct dmap in_play;  /* game id -> array of the resources in play (json) */
-    struct dmap controls; /* game id -> array of keys of messages with live controls (json) */
+    struct map msgs;     /* key -> struct dc_msg * */
+    struct map msg_ids;  /* Discord message id -> key (char *) */
+    struct map users;    /* user id -> struct dc_user * */
+    struct map ixns;     /* "ix:<id>" -> struct dc_ixn * */
+    struct map guilds;   /* guild id -> struct dc_guild * */
+    struct map dm_users; /* DM channel id -> user id (char *) */
+    struct map tables;   /* "<kind>:<channel>" -> the last lobby/drop/vote data */
+    struct map in_play;  /* game id -> array of the resources in play (json) */
+    struct map controls; /* game id -> array of keys of messages with live controls (json) */
     char *self_id;
     bool commands_registered;
     bool started, stopping;

@@ -52,7 +52,7 @@ void dc_msg_persist(struct dc *dc, const char *key, const char *channel, const c
 /* The message under key from the store, when this run has not seen it. */
 struct dc_msg *dc_msg_restore(struct dc *dc, const char *key)
 {
-    struct dc_msg *m = dmap_get(&dc->msgs, key);
+    struct dc_msg *m = map_get(&dc->msgs, key);
     if (m)
         return m;
     char k[300], channel[64], id[64];
@@ -67,7 +67,7 @@ struct dc_msg *dc_msg_restore(struct dc *dc, const char *key)
     if (m && !m->id) {
         m->id = dc_xstrdup(id);
         char *kk = dc_xstrdup(key);
-        if (kk && dmap_put(&dc->msg_ids, id, kk, NULL) < 0)
+        if (kk && map_put(&dc->msg_ids, id, kk, NULL) < 0)
             free(kk);
     }
     return m;
@@ -79,14 +79,15 @@ struct dc_msg *dc_msg_restore(struct dc *dc, const char *key)
  * "<what>/<game>" as one line, so that a restart still knows them.
  */
 #define LIST_IN_PLAY  "play"
+#define DC_LIST_MAX   (64u << 10) /* a stored list: a game's cards or controls, ids of 20 bytes */
 #define LIST_CONTROLS "ctl"
 
 /* The list, loaded from the store when this run has not seen it; NULL when
  * it is empty and create is false. Borrowed from map. */
-static struct json_object *list_get(struct dc *dc, struct dmap *map, const char *what,
+static struct json_object *list_get(struct dc *dc, struct map *map, const char *what,
                                     const char *game, bool create)
 {
-    struct json_object *l = dmap_get(map, game);
+    struct json_object *l = map_get(map, game);
     if (l)
         return l;
     char k[256], *save = NULL;
@@ -98,33 +99,41 @@ static struct json_object *list_get(struct dc *dc, struct dmap *map, const char 
     for (char *w = v ? strtok_r(v, " ", &save) : NULL; w; w = strtok_r(NULL, " ", &save))
         json_object_array_add(l, json_object_new_string(w));
     free(v);
-    if (dmap_put(map, game, l, NULL) < 0) {
+    if (map_put(map, game, l, NULL) < 0) {
         json_object_put(l);
         return NULL;
     }
     return l;
 }
 
+/* Stores l; when it cannot be written whole (no memory), the stored copy stays as it was. */
 static void list_save(struct dc *dc, const char *what, const char *game, struct json_object *l)
 {
     const struct platform_host *h = dc->base.host;
-    struct dbuf b = {0};
+    struct buf b;
+    buf_init(&b, DC_LIST_MAX);
     char k[256];
-    for (size_t i = 0; i < dj_len(l); i++)
-        dbuf_printf(&b, "%s%s", i ? " " : "", dj_str_at(l, i));
     snprintf(k, sizeof(k), "%s/%s", what, game);
+    for (size_t i = 0; i < jarr_len(l); i++) {
+        const char *w = jarr_str(l, i);
+        if (w && buf_printf(&b, "%s%s", b.len ? " " : "", w) < 0) {
+            log_error(DC_MOD, game, "cannot store %s: too long or no memory", k);
+            goto done;
+        }
+    }
     if (b.len)
         dc_gw_state_set(dc, k, b.data);
     else if (h->state_del)
         h->state_del(h->ctx, &dc->base, k);
-    dbuf_free(&b);
+done:
+    buf_free(&b);
 }
 
-static void list_forget(struct dc *dc, struct dmap *map, const char *what, const char *game)
+static void list_forget(struct dc *dc, struct map *map, const char *what, const char *game)
 {
     const struct platform_host *h = dc->base.host;
     char k[256];
-    json_object_put(dmap_del(map, game));
+    json_object_put(map_del(map, game));
     snprintf(k, sizeof(k), "%s/%s", what, game);
     if (h->state_del)
         h->state_del(h->ctx, &dc->base, k);
@@ -132,8 +141,8 @@ static void list_forget(struct dc *dc, struct dmap *map, const char *what, const
 
 static ssize_t list_find(struct json_object *l, const char *word)
 {
-    for (size_t i = 0; i < dj_len(l); i++) {
-        const char *w = dj_str_at(l, i);
+    for (size_t i = 0; i < jarr_len(l); i++) {
+        const char *w = jarr_str(l, i);
         if (w && strcmp(w, word) == 0)
             return (ssize_t)i;
     }
@@ -143,15 +152,15 @@ static ssize_t list_find(struct json_object *l, const char *word)
 struct json_object *dc_in_play(struct dc *dc, const char *game, struct json_object *hand_data)
 {
     struct json_object *l = game ? list_get(dc, &dc->in_play, LIST_IN_PLAY, game, false) : NULL;
-    if (dj_len(l) > 0)
+    if (jarr_len(l) > 0)
         return json_object_get(l);
     /* not announced to this adapter: what the hand shows of them */
     struct json_object *out = json_object_new_array();
-    const char *roles[] = {dj_str(hand_data, "dealer"), dj_str(hand_data, "buyer")};
+    const char *roles[] = {jget_str(hand_data, "dealer"), jget_str(hand_data, "buyer")};
     for (unsigned i = 0; i < 2; i++)
         if (roles[i] && list_find(out, roles[i]) < 0)
             json_object_array_add(out, json_object_new_string(roles[i]));
-    struct json_object *hand = dj_obj(hand_data, "hand");
+    struct json_object *hand = jget_obj(hand_data, "hand");
     if (hand) {
         json_object_object_foreach(hand, card, count)
         {
@@ -181,8 +190,8 @@ static void close_message(struct dc *dc, const char *key)
     }
     /* a DM whose first version is on its way: it goes after it */
     const char *user = strrchr(key, '/');
-    struct dc_user *u = user ? dmap_get(&dc->users, user + 1) : NULL;
-    if (u && (u->dm_channel || u->pend_head))
+    struct dc_user *u = user ? map_get(&dc->users, user + 1) : NULL;
+    if (u && (u->dm_channel || !STAILQ_EMPTY(&u->pending)))
         dc_queue_on_dm(dc, user + 1, op);
     else
         dc_op_free(op);
@@ -192,12 +201,12 @@ static void close_message(struct dc *dc, const char *key)
 static void close_controls(struct dc *dc, const char *game, const char *prefix)
 {
     struct json_object *l = list_get(dc, &dc->controls, LIST_CONTROLS, game, false);
-    size_t n = dj_len(l), plen = strlen(prefix);
+    size_t n = jarr_len(l), plen = strlen(prefix);
     if (!n)
         return;
     struct json_object *keep = json_object_new_array();
     for (size_t i = 0; i < n; i++) {
-        const char *key = dj_str_at(l, i);
+        const char *key = jarr_str(l, i);
         if (!key)
             continue;
         if (strncmp(key, prefix, plen) == 0)
@@ -206,7 +215,7 @@ static void close_controls(struct dc *dc, const char *game, const char *prefix)
             json_object_array_add(keep, json_object_new_string(key));
     }
     void *old = NULL;
-    if (dmap_put(&dc->controls, game, keep, &old) < 0) {
+    if (map_put(&dc->controls, game, keep, &old) < 0) {
         json_object_put(keep);
         return;
     }
@@ -230,13 +239,13 @@ void dc_note_controls(struct dc *dc, const char *game, const char *key, bool liv
 
 static bool has_event(struct json_object *data, const char *event)
 {
-    struct json_object *events = dj_arr(data, "events");
-    for (size_t i = 0; i < dj_len(events); i++) {
-        const char *e = dj_str_at(events, i);
+    struct json_object *events = jget_arr(data, "events");
+    for (size_t i = 0; i < jarr_len(events); i++) {
+        const char *e = jarr_str(events, i);
         if (e && strcmp(e, event) == 0)
             return true;
     }
-    const char *e = dj_str(data, "event");
+    const char *e = jget_str(data, "event");
     return e && strcmp(e, event) == 0;
 }
 
@@ -250,20 +259,20 @@ static bool has_event(struct json_object *data, const char *event)
 void dc_note_game(struct dc *dc, const struct outbound *m)
 {
     struct json_object *data = (struct json_object *)m->data;
-    const char *game = dj_str(data, "game");
+    const char *game = jget_str(data, "game");
     char prefix[300];
     if (!game || !*game || strchr(game, ' ') || strlen(game) > 100)
         return;
-    struct json_object *resources = dj_arr(data, "resources");
+    struct json_object *resources = jget_arr(data, "resources");
     if (m->kind == OUT_NOTICE && resources) {
         struct json_object *l = json_object_new_array();
-        for (size_t i = 0; i < dj_len(resources); i++) {
-            const char *r = dj_str_at(resources, i);
+        for (size_t i = 0; i < jarr_len(resources); i++) {
+            const char *r = jarr_str(resources, i);
             if (r && !strchr(r, ' ') && list_find(l, r) < 0)
                 json_object_array_add(l, json_object_new_string(r));
         }
         void *old = NULL;
-        if (dmap_put(&dc->in_play, game, l, &old) < 0) {
+        if (map_put(&dc->in_play, game, l, &old) < 0) {
             json_object_put(l);
         } else {
             json_object_put(old);
@@ -275,7 +284,7 @@ void dc_note_game(struct dc *dc, const struct outbound *m)
         snprintf(prefix, sizeof(prefix), "%s/vote/", game);
         close_controls(dc, game, prefix);
     }
-    int64_t offer = dj_int(data, "offer", 0);
+    int64_t offer = jget_int64_or(data, "offer", 0);
     if (m->kind == OUT_NOTICE && m->user && !m->channel && offer > 0) {
         snprintf(prefix, sizeof(prefix), "%s/offer/%lld/%s", game, (long long)offer, m->user);
         close_controls(dc, game, prefix);
@@ -283,12 +292,12 @@ void dc_note_game(struct dc *dc, const struct outbound *m)
     if (m->kind == OUT_RESULT) {
         close_controls(dc, game, "");
         /* what the players chose in the builder does not carry into their next game */
-        struct json_object *scores = dj_obj(data, "scores");
+        struct json_object *scores = jget_obj(data, "scores");
         if (scores) {
             json_object_object_foreach(scores, user, score)
             {
                 (void)score;
-                struct dc_user *u = dmap_get(&dc->users, user);
+                struct dc_user *u = map_get(&dc->users, user);
                 if (u)
                     dc_builder_reset(&u->tb);
             }
@@ -324,13 +333,13 @@ void dc_forget_game(struct dc *dc, const char *prefix)
     snprintf(game, sizeof(game), "%.*s", (int)(c.len ? c.len - 1 : 0), prefix);
     list_forget(dc, &dc->in_play, LIST_IN_PLAY, game);
     list_forget(dc, &dc->controls, LIST_CONTROLS, game);
-    dmap_each(&dc->msgs, collect_game_keys, &c);
+    map_each(&dc->msgs, collect_game_keys, &c);
     for (unsigned i = 0; i < c.n; i++) {
         if (!c.keys[i])
             continue;
-        struct dc_msg *m = dmap_del(&dc->msgs, c.keys[i]);
+        struct dc_msg *m = map_del(&dc->msgs, c.keys[i]);
         if (m && m->id) {
-            free(dmap_del(&dc->msg_ids, m->id));
+            free(map_del(&dc->msg_ids, m->id));
             snprintf(k, sizeof(k), "mid/%s", m->id);
             if (h->state_del)
                 h->state_del(h->ctx, &dc->base, k);

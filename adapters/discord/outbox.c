@@ -17,7 +17,7 @@
 static int api_code(const char *body)
 {
     struct json_object *o = json_tokener_parse(body);
-    int code = (int)dj_int(o, "code", 0);
+    int code = (int)jget_int64_or(o, "code", 0);
     json_object_put(o);
     return code;
 }
@@ -26,27 +26,34 @@ static int api_code(const char *body)
 #define ERROR_TEXT_MAX 900
 
 /* Appends Discord's field errors under o ({"field":{"_errors":[{code,message}]}}) as
- * "path: CODE message; " to b. */
-static void field_errors(struct dbuf *b, struct json_object *o, const char *path, unsigned depth)
+ * "path: CODE message; " to b, as many as fit (b is capped at ERROR_TEXT_MAX).
+ * Returns 0, or -1 once b is full: the rest is left out. */
+static int field_errors(struct buf *b, struct json_object *o, const char *path, unsigned depth)
 {
-    if (!dj_as_obj(o) || depth > 8 || b->len > ERROR_TEXT_MAX)
-        return;
+    if (!jobj(o) || depth > 8)
+        return 0;
     json_object_object_foreach(o, k, v)
     {
         if (strcmp(k, "_errors") == 0) {
-            for (size_t i = 0; i < dj_len(v); i++) {
-                struct json_object *e = dj_at(v, i);
-                const char *code = dj_str(e, "code"), *msg = dj_str(e, "message");
-                dbuf_printf(b, "%s%s: %s %s", b->len ? "; " : "", path, code ? code : "?",
-                            msg ? msg : "");
+            for (size_t i = 0; i < jarr_len(v); i++) {
+                struct json_object *e = jarr_at(v, i);
+                const char *code = jget_str(e, "code"), *msg = jget_str(e, "message");
+                if (buf_printf(b, "%s%s: %s %s", b->len ? "; " : "", path, code ? code : "?",
+                               msg ? msg : "") < 0)
+                    return -1;
             }
         } else {
-            struct dbuf sub = {0};
-            if (dbuf_printf(&sub, "%s%s%s", path, *path ? "." : "", k) == 0)
-                field_errors(b, v, sub.data, depth + 1);
-            dbuf_free(&sub);
+            struct buf sub;
+            buf_init(&sub, ERROR_TEXT_MAX);
+            int rc = buf_printf(&sub, "%s%s%s", path, *path ? "." : "", k);
+            if (rc == 0)
+                rc = field_errors(b, v, sub.data, depth + 1);
+            buf_free(&sub);
+            if (rc < 0)
+                return -1;
         }
     }
+    return 0;
 }
 
 /*
@@ -57,12 +64,14 @@ static void field_errors(struct dbuf *b, struct json_object *o, const char *path
 static void log_http_error(const char *what, const char *target, long status, const char *body)
 {
     struct json_object *o = json_tokener_parse(body);
-    struct dbuf fields = {0};
+    struct buf fields;
+    buf_init(&fields, ERROR_TEXT_MAX);
     char text[ERROR_TEXT_MAX + 1];
-    if (dj_as_obj(o)) {
-        const char *msg = dj_str(o, "message");
-        field_errors(&fields, dj_obj(o, "errors"), "", 0);
-        snprintf(text, sizeof(text), "code %lld, %s%s%s", (long long)dj_int(o, "code", 0),
+    if (jobj(o)) {
+        const char *msg = jget_str(o, "message");
+        /* -1: the errors that did not fit are left out, as the line has room for so much */
+        field_errors(&fields, jget_obj(o, "errors"), "", 0);
+        snprintf(text, sizeof(text), "code %lld, %s%s%s", (long long)jget_int64_or(o, "code", 0),
                  msg ? msg : "no message", fields.len ? ": " : "", fields.len ? fields.data : "");
     } else {
         size_t n = 0;
@@ -71,7 +80,7 @@ static void log_http_error(const char *what, const char *target, long status, co
         text[n] = '\0';
     }
     log_error(DC_MOD, NULL, "%s %s failed: HTTP %ld, %s", what, target ? target : "", status, text);
-    dbuf_free(&fields);
+    buf_free(&fields);
     json_object_put(o);
 }
 
@@ -82,6 +91,7 @@ int dc_rest(struct dc *dc, struct dc_op *op, const char *queue, const char *meth
             const char *path, unsigned flags)
 {
     if (rest_enqueue(dc->rest, queue, method, path, op->body, flags, op_prepare, op_done, op) < 0) {
+        log_error(DC_MOD, NULL, "no memory to queue %s %s; dropped", method, path);
         dc_op_free(op);
         return -1;
     }
@@ -97,6 +107,12 @@ static void channel_queue(const char *channel, char *q, size_t len)
 int dc_queue_on_channel(struct dc *dc, struct dc_op *op)
 {
     char q[96], path[160];
+    if (!op->channel) { /* its copy failed for want of memory */
+        log_error(DC_MOD, NULL, "no memory for a message's channel; dropped");
+        dc->st.lost++;
+        dc_op_free(op);
+        return -1;
+    }
     channel_queue(op->channel, q, sizeof(q));
     snprintf(path, sizeof(path), "/channels/%s/messages", op->channel);
     const char *method = op->type == DC_OP_REACT ? "PUT" : "POST";
@@ -115,6 +131,11 @@ void dc_create_dm(struct dc *dc, const char *user_id, struct dc_user *u)
     json_object_object_add(b, "recipient_id", json_object_new_string(user_id));
     op->body = dc_xstrdup(json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN));
     json_object_put(b);
+    if (!op->user || !op->body) {
+        log_error(DC_MOD, NULL, "no memory to open a DM channel");
+        dc_op_free(op);
+        return;
+    }
     char q[96];
     snprintf(q, sizeof(q), "u:%s", user_id);
     u->creating = true;
@@ -130,7 +151,7 @@ int dc_queue_on_dm(struct dc *dc, const char *user_id, struct dc_op *op)
         dc_op_free(op);
         return -1;
     }
-    if (u->unreachable && dc_now_ms() < u->unreachable_at + DM_REFUSED_HOLD_MS) {
+    if (u->unreachable && clock_mono_ms() < u->unreachable_at + DM_REFUSED_HOLD_MS) {
         dc->st.lost++;
         dc_op_free(op);
         return 0;
@@ -145,11 +166,7 @@ int dc_queue_on_dm(struct dc *dc, const char *user_id, struct dc_op *op)
         return -1;
     }
     p->op = op;
-    if (u->pend_tail)
-        u->pend_tail->next = p;
-    else
-        u->pend_head = p;
-    u->pend_tail = p;
+    STAILQ_INSERT_TAIL(&u->pending, p, link);
     dc_create_dm(dc, user_id, u);
     return 0;
 }
@@ -179,44 +196,41 @@ static int op_prepare(struct rest_req *r, void *ud)
     if (op->type == DC_OP_FORGET)
         return 1;
     if (op->type == DC_OP_EDIT) {
-        struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+        struct dc_msg *m = map_get(&dc->msgs, op->key);
         if (m && m->id && m->channel && strcmp(m->channel, op->channel) == 0) {
             snprintf(path, sizeof(path), "/channels/%s/messages/%s", op->channel, m->id);
-            rest_req_set(r, "PATCH", path, op->body);
-        } else {
-            snprintf(path, sizeof(path), "/channels/%s/messages", op->channel);
-            rest_req_set(r, "POST", path, op->body);
+            return rest_req_set(r, "PATCH", path, op->body);
         }
+        snprintf(path, sizeof(path), "/channels/%s/messages", op->channel);
+        return rest_req_set(r, "POST", path, op->body);
     } else if (op->type == DC_OP_CLOSE) {
         /* the message may have been forgotten (the game ended) since the op
          * was queued: then the id noted then is used */
-        struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+        struct dc_msg *m = map_get(&dc->msgs, op->key);
         const char *id = m && m->id ? m->id : op->msg_id;
         const char *channel = m && m->id && m->channel ? m->channel : op->channel;
         if (!id || !channel)
             return 1;
         snprintf(path, sizeof(path), "/channels/%s/messages/%s", channel, id);
-        rest_req_set(r, "PATCH", path, op->body);
+        return rest_req_set(r, "PATCH", path, op->body);
     } else if (op->type == DC_OP_REACT) {
-        struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+        struct dc_msg *m = map_get(&dc->msgs, op->key);
         if (!m || !m->id)
             return 1;
         char emoji[128];
         url_encode(op->emoji, emoji, sizeof(emoji));
         snprintf(path, sizeof(path), "/channels/%s/messages/%s/reactions/%s/@me", m->channel, m->id,
                  emoji);
-        rest_req_set(r, "PUT", path, NULL);
+        return rest_req_set(r, "PUT", path, NULL);
     }
     return 0;
 }
 
 static void flush_pending(struct dc *dc, struct dc_user *u, bool ok)
 {
-    while (u->pend_head) {
-        struct dc_pending *p = u->pend_head;
-        u->pend_head = p->next;
-        if (!u->pend_head)
-            u->pend_tail = NULL;
+    struct dc_pending *p;
+    while ((p = STAILQ_FIRST(&u->pending))) {
+        STAILQ_REMOVE_HEAD(&u->pending, link);
         if (ok) {
             p->op->channel = dc_xstrdup(u->dm_channel);
             dc_queue_on_channel(dc, p->op);
@@ -248,7 +262,7 @@ void dc_dm_refused(struct dc *dc, const char *user, long status, int code)
     if (u) {
         u->reachable = false;
         u->unreachable = true;
-        u->unreachable_at = dc_now_ms();
+        u->unreachable_at = clock_mono_ms();
         u->probing = false;
     }
     dc_report_probe(dc, user, false);
@@ -257,7 +271,7 @@ void dc_dm_refused(struct dc *dc, const char *user, long status, int code)
 static void posted(struct dc *dc, struct dc_op *op, const char *body)
 {
     struct json_object *o = json_tokener_parse(body);
-    const char *id = dj_str(o, "id");
+    const char *id = jget_str(o, "id");
     if (id && op->key) {
         struct dc_msg *m = dc_msg_get(dc, op->key, op->channel);
         if (m) {
@@ -269,7 +283,7 @@ static void posted(struct dc *dc, struct dc_op *op, const char *body)
             }
             char *k = dc_xstrdup(op->key);
             void *old = NULL;
-            if (k && dmap_put(&dc->msg_ids, id, k, &old) == 0)
+            if (k && map_put(&dc->msg_ids, id, k, &old) == 0)
                 free(old);
             else
                 free(k);
@@ -311,7 +325,7 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
         } else if (status == 404 && strcmp(method, "PATCH") == 0 &&
                    api_code(body) == UNKNOWN_MESSAGE) {
             /* the message was deleted: send it again as a new one */
-            struct dc_msg *m = dmap_get(&dc->msgs, op->key);
+            struct dc_msg *m = map_get(&dc->msgs, op->key);
             if (m) {
                 free(m->id);
                 m->id = NULL;
@@ -346,13 +360,13 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
             break;
         u->creating = false;
         struct json_object *o = json_tokener_parse(body);
-        const char *id = ok ? dj_str(o, "id") : NULL;
+        const char *id = ok ? jget_str(o, "id") : NULL;
         if (id) {
             free(u->dm_channel);
             u->dm_channel = dc_xstrdup(id);
             char *uid = dc_xstrdup(op->user);
             void *old = NULL;
-            if (uid && dmap_put(&dc->dm_users, id, uid, &old) == 0)
+            if (uid && map_put(&dc->dm_users, id, uid, &old) == 0)
                 free(old);
             else
                 free(uid);

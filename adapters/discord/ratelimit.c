@@ -26,8 +26,8 @@ struct rl_bucket {
 int rl_init(struct rl *rl, unsigned global_per_sec, unsigned invalid_limit)
 {
     memset(rl, 0, sizeof(*rl));
-    dmap_init(&rl->routes);
-    dmap_init(&rl->buckets);
+    map_init(&rl->routes);
+    map_init(&rl->buckets);
     rl->global_per_sec = global_per_sec ? global_per_sec : 50;
     rl->gwin = calloc(rl->global_per_sec, sizeof(*rl->gwin));
     if (!rl->gwin)
@@ -38,8 +38,8 @@ int rl_init(struct rl *rl, unsigned global_per_sec, unsigned invalid_limit)
 
 void rl_free(struct rl *rl)
 {
-    dmap_clear(&rl->routes, free);
-    dmap_clear(&rl->buckets, free);
+    map_clear(&rl->routes, free);
+    map_clear(&rl->buckets, free);
     free(rl->gwin);
     rl->gwin = NULL;
 }
@@ -128,7 +128,7 @@ void rl_route(const char *method, const char *path, char *route, size_t routelen
 
 static void state_key(struct rl *rl, const char *route, const char *major, char *key, size_t keylen)
 {
-    const char *hash = dmap_get(&rl->routes, route);
+    const char *hash = map_get(&rl->routes, route);
     snprintf(key, keylen, "%s|%s", hash ? hash : route, major);
 }
 
@@ -136,7 +136,7 @@ static struct rl_bucket *bucket_get(struct rl *rl, const char *route, const char
 {
     char key[512];
     state_key(rl, route, major, key, sizeof(key));
-    struct rl_bucket *b = dmap_get(&rl->buckets, key);
+    struct rl_bucket *b = map_get(&rl->buckets, key);
     if (b)
         return b;
     b = calloc(1, sizeof(*b));
@@ -144,7 +144,7 @@ static struct rl_bucket *bucket_get(struct rl *rl, const char *route, const char
         return NULL;
     b->limit = -1;
     b->remaining = -1;
-    if (dmap_put(&rl->buckets, key, b, NULL) < 0) {
+    if (map_put(&rl->buckets, key, b, NULL) < 0) {
         free(b);
         return NULL;
     }
@@ -213,26 +213,26 @@ uint64_t rl_release(struct rl *rl, const char *route, const char *major, long st
     if (b && b->inflight > 0)
         b->inflight--;
     if (b && h->bucket[0]) {
-        const char *known = dmap_get(&rl->routes, route);
+        const char *known = map_get(&rl->routes, route);
         if (!known || strcmp(known, h->bucket) != 0) {
             /* the route's bucket is now known: move the state under its hash */
             char oldkey[512], newkey[512];
             state_key(rl, route, major, oldkey, sizeof(oldkey));
             char *hash = strdup(h->bucket);
             void *prev = NULL;
-            if (hash && dmap_put(&rl->routes, route, hash, &prev) == 0) {
+            if (hash && map_put(&rl->routes, route, hash, &prev) == 0) {
                 free(prev);
                 state_key(rl, route, major, newkey, sizeof(newkey));
-                struct rl_bucket *shared = dmap_get(&rl->buckets, newkey);
+                struct rl_bucket *shared = map_get(&rl->buckets, newkey);
                 if (!shared) {
-                    dmap_del(&rl->buckets, oldkey);
-                    if (dmap_put(&rl->buckets, newkey, b, NULL) < 0)
+                    map_del(&rl->buckets, oldkey);
+                    if (map_put(&rl->buckets, newkey, b, NULL) < 0)
                         free(b);
                     else
                         shared = b;
                 } else if (shared != b) {
                     shared->inflight += b->inflight;
-                    free(dmap_del(&rl->buckets, oldkey));
+                    free(map_del(&rl->buckets, oldkey));
                 }
                 b = shared;
             } else {

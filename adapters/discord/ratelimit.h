@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "bot/util/map.h"
 
 #define RL_WAIT_RELEASE      UINT64_MAX /* wait for an answer in flight, no timer */
 #define RL_INVALID_WINDOW_MS (10u * 60u * 1000u)
@@ -33,8 +33,8 @@ struct rl_headers {
 };
 
 struct rl {
-    struct dmap routes;  /* route template -> bucket hash (char *) */
-    struct dmap buckets; /* state key -> struct rl_bucket * */
+    struct map routes;  /* route template -> bucket hash (char *) */
+    struct map buckets; /* state key -> struct rl_bucket * */
     unsigned global_per_sec;
     uint64_t global_until;
     uint64_t *gwin; /* times of the last global_per_sec requests, a ring */
@@ -47,7 +47,7 @@ struct rl {
 };
 
 /* global_per_sec: 50 for Discord; invalid_limit: well under 10,000 (the ban). */
-int rl_init(struct rl *rl, unsigned global_per_sec, unsigned invalid_limit);
+int rl_init(struct rl *rl, unsigned global_per_sec, unsigned invalid_limit) UTIL_MUST_USE;
 void rl_free(struct rl *rl);
 
 /*

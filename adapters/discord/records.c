@@ -23,9 +23,9 @@ void dc_builder_reset(struct dc_builder *tb)
 void dc_user_free(void *p)
 {
     struct dc_user *u = p;
-    while (u->pend_head) {
-        struct dc_pending *n = u->pend_head;
-        u->pend_head = n->next;
+    struct dc_pending *n;
+    while ((n = STAILQ_FIRST(&u->pending))) {
+        STAILQ_REMOVE_HEAD(&u->pending, link);
         dc_op_free(n->op);
         free(n);
     }
@@ -40,7 +40,7 @@ void dc_msg_free(void *p)
     struct dc_msg *m = p;
     free(m->channel);
     free(m->id);
-    dmap_clear(&m->reacted, NULL);
+    map_clear(&m->reacted, NULL);
     free(m);
 }
 
@@ -55,7 +55,7 @@ void dc_guild_free(void *p)
 {
     struct dc_guild *g = p;
     free(g->owner);
-    dmap_clear(&g->roles, dc_role_free);
+    map_clear(&g->roles, dc_role_free);
     free(g);
 }
 
@@ -89,13 +89,14 @@ char *dc_xstrdup(const char *s)
 
 struct dc_user *dc_user_get(struct dc *dc, const char *id)
 {
-    struct dc_user *u = dmap_get(&dc->users, id);
+    struct dc_user *u = map_get(&dc->users, id);
     if (u)
         return u;
     u = calloc(1, sizeof(*u));
     if (!u)
         return NULL;
-    if (dmap_put(&dc->users, id, u, NULL) < 0) {
+    STAILQ_INIT(&u->pending);
+    if (map_put(&dc->users, id, u, NULL) < 0) {
         free(u);
         return NULL;
     }
@@ -104,15 +105,15 @@ struct dc_user *dc_user_get(struct dc *dc, const char *id)
 
 struct dc_msg *dc_msg_get(struct dc *dc, const char *key, const char *channel)
 {
-    struct dc_msg *m = dmap_get(&dc->msgs, key);
+    struct dc_msg *m = map_get(&dc->msgs, key);
     if (m)
         return m;
     m = calloc(1, sizeof(*m));
     if (!m)
         return NULL;
     m->channel = dc_xstrdup(channel);
-    dmap_init(&m->reacted);
-    if (dmap_put(&dc->msgs, key, m, NULL) < 0) {
+    map_init(&m->reacted);
+    if (map_put(&dc->msgs, key, m, NULL) < 0) {
         dc_msg_free(m);
         return NULL;
     }

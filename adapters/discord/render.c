@@ -9,22 +9,16 @@
 #include "core/catalog.h"
 #include "internal.h"
 
-#define CONTENT_MAX        2000
-#define EMBED_DESC_MAX     4096
+#define CONTENT_MAX    2000
+#define EMBED_DESC_MAX 4096
+/* The longest text rendered whole; what passes it is cut to a message's length anyway. */
+#define DC_TEXT_MAX        (64u << 10)
 #define CUSTOM_ID_MAX      100
 #define LABEL_MAX          80
 #define SELECT_OPTIONS_MAX 25
 
 enum { BTN_PRIMARY = 1, BTN_SECONDARY = 2, BTN_SUCCESS = 3, BTN_DANGER = 4 };
 enum { COMP_ROW = 1, COMP_BUTTON = 2, COMP_STRING_SELECT = 3 };
-
-static struct json_object *get(const struct json_object *o, const char *key)
-{
-    struct json_object *v = NULL;
-    if (!o || !json_object_object_get_ex((struct json_object *)o, key, &v))
-        return NULL;
-    return v;
-}
 
 /* Copies at most max bytes of s without splitting a UTF-8 sequence. */
 static struct json_object *str_max(const char *s, size_t max)
@@ -83,13 +77,9 @@ static void add_row(struct json_object *components, struct json_object *items)
 /* The display name of the player with this id in data.candidates, or NULL. */
 static const char *candidate_name(struct json_object *candidates, const char *id)
 {
-    size_t n = candidates && json_object_is_type(candidates, json_type_array)
-                   ? json_object_array_length(candidates)
-                   : 0;
-    for (size_t i = 0; i < n; i++) {
-        struct json_object *c = json_object_array_get_idx(candidates, i);
-        const char *cid = json_object_get_string(get(c, "id"));
-        const char *name = json_object_get_string(get(c, "name"));
+    for (size_t i = 0; i < jarr_len(candidates); i++) {
+        struct json_object *c = jarr_at(candidates, i);
+        const char *cid = jget_str(c, "id"), *name = jget_str(c, "name");
         if (cid && strcmp(cid, id) == 0)
             return name && *name ? name : NULL;
     }
@@ -142,13 +132,14 @@ static void action_label(const struct dc *dc, const char *action, struct json_ob
 static void action_buttons(const struct dc *dc, struct json_object *components,
                            const struct json_object *data, const char *prefix)
 {
-    struct json_object *actions = get(data, "actions"), *candidates = get(data, "candidates");
-    if (!actions || !json_object_is_type(actions, json_type_array))
+    struct json_object *actions = jget_arr(data, "actions");
+    struct json_object *candidates = jget_arr(data, "candidates");
+    if (!actions)
         return;
-    size_t n = json_object_array_length(actions);
+    size_t n = jarr_len(actions);
     struct json_object *row = json_object_new_array();
     for (size_t i = 0; i < n && i < 25; i++) {
-        const char *a = json_object_get_string(json_object_array_get_idx(actions, i));
+        const char *a = jarr_str(actions, i);
         if (!a)
             continue;
         char cmd[CUSTOM_ID_MAX], label[LABEL_MAX + 1];
@@ -183,8 +174,8 @@ static struct json_object *select_menu(const char *custom_id, const char *placeh
 static void select_option(struct json_object *sel, const char *label, const char *value,
                           bool chosen)
 {
-    struct json_object *opts = get(sel, "options");
-    if (json_object_array_length(opts) >= SELECT_OPTIONS_MAX)
+    struct json_object *opts = jget_arr(sel, "options");
+    if (!opts || jarr_len(opts) >= SELECT_OPTIONS_MAX)
         return;
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "label", str_max(label, 100));
@@ -238,14 +229,12 @@ static void card_options(const struct dc *dc, struct json_object *sel, const cha
 
 static void add_select(struct json_object *components, struct json_object *sel)
 {
-    struct json_object *opts = get(sel, "options");
-    int n = (int)json_object_array_length(opts);
+    int n = (int)jarr_len(jget_arr(sel, "options"));
     if (n == 0) {
         json_object_put(sel);
         return;
     }
-    struct json_object *max = get(sel, "max_values");
-    if (json_object_get_int(max) > n)
+    if (jget_int64_or(sel, "max_values", 0) > n)
         json_object_object_add(sel, "max_values", json_object_new_int(n));
     struct json_object *items = json_object_new_array();
     json_object_array_add(items, sel);
@@ -254,8 +243,8 @@ static void add_select(struct json_object *components, struct json_object *sel)
 
 static const char *player_name(struct json_object *p)
 {
-    const char *name = json_object_get_string(get(p, "name"));
-    return name && *name ? name : json_object_get_string(get(p, "id"));
+    const char *name = jget_str(p, "name");
+    return name && *name ? name : jget_str(p, "id");
 }
 
 /*
@@ -267,15 +256,15 @@ static const char *player_name(struct json_object *p)
 void dc_render_builder(struct dc *dc, struct json_object *components, const char *user,
                        struct json_object *data)
 {
-    struct json_object *players = dj_arr(data, "players"), *hand = dj_obj(data, "hand");
-    if (dj_len(players) == 0)
+    struct json_object *players = jget_arr(data, "players"), *hand = jget_obj(data, "hand");
+    if (jarr_len(players) == 0)
         return;
     struct dc_user *u = dc_user_get(dc, user);
     const struct dc_builder *tb = u ? &u->tb : NULL;
     struct json_object *to = select_menu("tb:to", dc_word(dc, "ui.offer-to"), 1, 1);
-    for (size_t i = 0; i < dj_len(players); i++) {
-        struct json_object *p = dj_at(players, i);
-        const char *id = dj_str(p, "id"), *name = player_name(p);
+    for (size_t i = 0; i < jarr_len(players); i++) {
+        struct json_object *p = jarr_at(players, i);
+        const char *id = jget_str(p, "id"), *name = player_name(p);
         if (id && name)
             select_option(to, name, id, tb && tb->to && strcmp(tb->to, id) == 0);
     }
@@ -299,11 +288,11 @@ void dc_render_builder(struct dc *dc, struct json_object *components, const char
     }
     add_select(components, give);
     struct json_object *ask = select_menu("tb:ask", dc_word(dc, "ui.you-ask"), 0, 25);
-    struct json_object *play = dc_in_play(dc, dj_str(data, "game"), data);
-    size_t nplay = dj_len(play);
+    struct json_object *play = dc_in_play(dc, jget_str(data, "game"), data);
+    size_t nplay = jarr_len(play);
     unsigned cap = nplay ? SELECT_OPTIONS_MAX / (unsigned)nplay : 1;
     for (size_t i = 0; i < nplay; i++) {
-        const char *card = dj_str_at(play, i);
+        const char *card = jarr_str(play, i);
         if (card)
             card_options(dc, ask, card, cap < DC_BUILDER_ASK_QTY ? cap : DC_BUILDER_ASK_QTY,
                          tb ? tb->ask : NULL);
@@ -350,18 +339,18 @@ static bool is_opener(const char *event)
  */
 static bool opens_timed_step(const struct outbound *m)
 {
-    struct json_object *data = (struct json_object *)m->data;
+    const struct json_object *data = m->data;
     switch (m->kind) {
     case OUT_VOTE:
         return true;
     case OUT_DROP:
-        return dj_bool(data, "open");
+        return jget_true(data, "open");
     case OUT_NOTICE: {
-        struct json_object *events = dj_arr(data, "events");
-        for (size_t i = 0; i < dj_len(events); i++)
-            if (is_opener(dj_str_at(events, i)))
+        struct json_object *events = jget_arr(data, "events");
+        for (size_t i = 0; i < jarr_len(events); i++)
+            if (is_opener(jarr_str(events, i)))
                 return true;
-        return is_opener(dj_str(data, "event"));
+        return is_opener(jget_str(data, "event"));
     }
     default:
         return false;
@@ -382,7 +371,7 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     int color = 0;
     bool as_embed = false;
     char extra[64] = "";
-    int64_t deadline = dj_int((struct json_object *)data, "deadline", 0);
+    int64_t deadline = jget_int64_or(data, "deadline", 0);
 
     switch (m->kind) {
     case OUT_LOBBY:
@@ -424,23 +413,20 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     }
     if (deadline > 0 && opens_timed_step(m))
         snprintf(extra, sizeof(extra), "\n\xE2\x8F\xB3 <t:%lld:R>", (long long)(deadline / 1000));
+    /* the text and its countdown; without memory for both, the text alone */
+    struct buf d;
+    buf_init(&d, DC_TEXT_MAX);
+    const char *shown = buf_printf(&d, "%s%s", text, extra) == 0 ? d.data : text;
     if (as_embed) {
-        struct dbuf d = {0};
-        dbuf_printf(&d, "%s%s", text, extra);
-        json_object_array_add(embeds, embed(title, d.data ? d.data : "", color));
-        dbuf_free(&d);
+        json_object_array_add(embeds, embed(title, shown, color));
+        json_object_object_add(body, "content", json_object_new_string(""));
+    } else if (strlen(shown) > CONTENT_MAX) {
+        json_object_array_add(embeds, embed(NULL, shown, color));
         json_object_object_add(body, "content", json_object_new_string(""));
     } else {
-        struct dbuf d = {0};
-        dbuf_printf(&d, "%s%s", text, extra);
-        if (d.len > CONTENT_MAX) {
-            json_object_array_add(embeds, embed(NULL, d.data, color));
-            json_object_object_add(body, "content", json_object_new_string(""));
-        } else {
-            json_object_object_add(body, "content", json_object_new_string(d.data ? d.data : ""));
-        }
-        dbuf_free(&d);
+        json_object_object_add(body, "content", json_object_new_string(shown));
     }
+    buf_free(&d);
     /* an edit must clear what the previous version had */
     json_object_object_add(body, "embeds", embeds);
     json_object_object_add(body, "components", components);

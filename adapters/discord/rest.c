@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 
 #include <curl/curl.h>
 #include <json-c/json.h>
@@ -10,8 +11,11 @@
 
 #include "adapters/common/curl_uv.h"
 #include "rest.h"
+#include "util.h"
 
-#define REST_MAX_BODY        (4u << 20)
+#define REST_MAX_BODY        (4u << 20) /* an answer's body */
+#define REST_MAX_URL         (16u << 10)
+#define REST_MAX_HEADER      4096u /* Authorization, User-Agent */
 #define REST_BACKOFF_BASE_MS 250u
 #define REST_BACKOFF_CAP_MS  30000u
 /* Requests in flight at once: no more than curl's connections to the host,
@@ -21,13 +25,13 @@
 
 struct rq {
     char *name;
-    struct rest_req *head, *tail;
-    bool busy;
-    struct rq *prev, *next; /* the list of queues with requests */
+    STAILQ_HEAD(, rest_req) reqs; /* never empty: a queue goes when its last request does */
+    bool busy;                    /* its first request is in flight */
+    TAILQ_ENTRY(rq) link;         /* in the list of queues with requests */
 };
 
 struct rest_req {
-    struct rest_req *next;
+    STAILQ_ENTRY(rest_req) link;
     struct rq *q;
     struct rest *rest;
     char *method, *path, *body;
@@ -40,7 +44,7 @@ struct rest_req {
     char route[256], major[160];
     CURL *easy;
     struct curl_slist *hdrs;
-    struct dbuf resp;
+    struct buf resp; /* the answer's body, at most REST_MAX_BODY bytes */
     struct rl_headers rh;
 };
 
@@ -50,8 +54,8 @@ struct rest {
     uv_timer_t pump_timer;
     char *api_url, *auth, *ua;
     struct rl rl;
-    struct dmap queues;
-    struct rq *active;
+    struct map queues;       /* queue name -> struct rq */
+    TAILQ_HEAD(, rq) active; /* the queues, in turn */
     size_t pending;
     long inflight;
     unsigned long requests, retries;
@@ -73,7 +77,7 @@ static void maybe_free(struct rest *r)
     if (!r->closing || r->open_handles > 0)
         return;
     rl_free(&r->rl);
-    dmap_clear(&r->queues, NULL);
+    map_clear(&r->queues, NULL);
     free(r->api_url);
     free(r->auth);
     free(r->ua);
@@ -94,7 +98,7 @@ static void req_free(struct rest_req *q)
         curl_easy_cleanup(q->easy);
     }
     curl_slist_free_all(q->hdrs);
-    dbuf_free(&q->resp);
+    buf_free(&q->resp);
     free(q->method);
     free(q->path);
     free(q->body);
@@ -105,58 +109,30 @@ static void schedule(struct rest *r, uint64_t delay)
 {
     if (r->closing)
         return;
-    uint64_t at = dc_now_ms() + delay;
+    uint64_t at = clock_mono_ms() + delay;
     if (uv_is_active((uv_handle_t *)&r->pump_timer) && r->pump_at <= at)
         return;
     r->pump_at = at;
     uv_timer_start(&r->pump_timer, on_pump, delay, 0);
 }
 
-static void queue_activate(struct rest *r, struct rq *q)
-{
-    if (q->prev || q->next || r->active == q)
-        return;
-    q->next = r->active;
-    if (r->active)
-        r->active->prev = q;
-    r->active = q;
-}
-
 /* Moves a queue to the end of the active list: with more queues than
  * requests allowed in flight, each gets its turn. */
 static void queue_to_tail(struct rest *r, struct rq *q)
 {
-    if (!q->next)
-        return;
-    if (q->prev)
-        q->prev->next = q->next;
-    else
-        r->active = q->next;
-    q->next->prev = q->prev;
-    struct rq *last = q->next;
-    while (last->next)
-        last = last->next;
-    last->next = q;
-    q->prev = last;
-    q->next = NULL;
+    TAILQ_REMOVE(&r->active, q, link);
+    TAILQ_INSERT_TAIL(&r->active, q, link);
 }
 
+/* Takes the first request off q; a queue left empty is freed. */
 static void queue_pop(struct rest *r, struct rq *q)
 {
-    struct rest_req *head = q->head;
-    q->head = head->next;
-    if (!q->head)
-        q->tail = NULL;
+    STAILQ_REMOVE_HEAD(&q->reqs, link);
     r->pending--;
-    if (q->head)
+    if (!STAILQ_EMPTY(&q->reqs))
         return;
-    if (q->prev)
-        q->prev->next = q->next;
-    else if (r->active == q)
-        r->active = q->next;
-    if (q->next)
-        q->next->prev = q->prev;
-    dmap_del(&r->queues, q->name);
+    TAILQ_REMOVE(&r->active, q, link);
+    map_del(&r->queues, q->name);
     free(q->name);
     free(q);
 }
@@ -203,43 +179,36 @@ int rest_enqueue(struct rest *r, const char *queue, const char *method, const ch
         free(q);
         return -1;
     }
-    struct rq *rq = dmap_get(&r->queues, queue);
+    struct rq *rq = map_get(&r->queues, queue);
     if (!rq) {
         rq = calloc(1, sizeof(*rq));
         if (rq)
             rq->name = strdup(queue);
-        if (!rq || !rq->name || dmap_put(&r->queues, queue, rq, NULL) < 0) {
+        if (!rq || !rq->name || map_put(&r->queues, queue, rq, NULL) < 0) {
             if (rq)
                 free(rq->name);
             free(rq);
             req_free(q);
             return -1;
         }
+        STAILQ_INIT(&rq->reqs);
+        TAILQ_INSERT_HEAD(&r->active, rq, link);
     }
+    buf_init(&q->resp, REST_MAX_BODY);
     q->rest = r;
     q->q = rq;
     q->flags = flags;
     q->prepare = prepare;
     q->done = done;
     q->ud = ud;
-    if ((flags & REST_FRONT) && rq->head && !rq->busy) {
-        q->next = rq->head;
-        rq->head = q;
-    } else if ((flags & REST_FRONT) && rq->head) {
-        /* the head is in flight: go right after it */
-        q->next = rq->head->next;
-        rq->head->next = q;
-        if (rq->tail == rq->head)
-            rq->tail = q;
-    } else {
-        if (rq->tail)
-            rq->tail->next = q;
-        else
-            rq->head = q;
-        rq->tail = q;
-    }
+    struct rest_req *head = STAILQ_FIRST(&rq->reqs);
+    if ((flags & REST_FRONT) && head && !rq->busy)
+        STAILQ_INSERT_HEAD(&rq->reqs, q, link);
+    else if ((flags & REST_FRONT) && head) /* the head is in flight: go right after it */
+        STAILQ_INSERT_AFTER(&rq->reqs, head, q, link);
+    else
+        STAILQ_INSERT_TAIL(&rq->reqs, q, link);
     r->pending++;
-    queue_activate(r, rq);
     schedule(r, 0);
     return 0;
 }
@@ -248,8 +217,8 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 {
     struct rest_req *q = ud;
     size_t len = size * n;
-    if (q->resp.len + len > REST_MAX_BODY || dbuf_add(&q->resp, p, len) < 0)
-        return 0;
+    if (buf_append(&q->resp, p, len) < 0)
+        return 0; /* too large or no memory: curl fails the transfer, which is retried */
     return len;
 }
 
@@ -260,25 +229,31 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
     return size * n;
 }
 
-static int start(struct rest *r, struct rest_req *q)
+/* Appends header h to *list. Returns 0, or -1 on no memory (*list unchanged). */
+static UTIL_MUST_USE int add_header(struct curl_slist **list, const char *h)
 {
-    struct dbuf url = {0};
-    if (dbuf_printf(&url, "%s%s", r->api_url, q->path) < 0)
+    struct curl_slist *l = curl_slist_append(*list, h);
+    if (!l)
         return -1;
-    CURL *e = curl_easy_init();
-    if (!e) {
-        dbuf_free(&url);
-        return -1;
-    }
+    *list = l;
+    return 0;
+}
+
+/* Starts q. Returns 0, or -1 on no memory (the caller tries again later). */
+static UTIL_MUST_USE int start(struct rest *r, struct rest_req *q)
+{
+    struct buf url;
+    buf_init(&url, REST_MAX_URL);
+    CURL *e = NULL;
     curl_slist_free_all(q->hdrs);
     q->hdrs = NULL;
-    q->hdrs = curl_slist_append(q->hdrs, r->auth);
-    q->hdrs = curl_slist_append(q->hdrs, r->ua);
-    if (q->body)
-        q->hdrs = curl_slist_append(q->hdrs, "Content-Type: application/json");
-    q->hdrs = curl_slist_append(q->hdrs, "Expect:");
+    if (buf_printf(&url, "%s%s", r->api_url, q->path) < 0 || !(e = curl_easy_init()) ||
+        add_header(&q->hdrs, r->auth) < 0 || add_header(&q->hdrs, r->ua) < 0 ||
+        (q->body && add_header(&q->hdrs, "Content-Type: application/json") < 0) ||
+        add_header(&q->hdrs, "Expect:") < 0)
+        goto fail;
     curl_easy_setopt(e, CURLOPT_URL, url.data);
-    dbuf_free(&url);
+    buf_free(&url);
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, q->hdrs);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
@@ -294,40 +269,52 @@ static int start(struct rest *r, struct rest_req *q)
         curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, q->body ? (long)strlen(q->body) : 0L);
         curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, q->body ? q->body : "");
     }
-    dbuf_free(&q->resp);
-    dbuf_add(&q->resp, "", 0);
+    buf_reset(&q->resp);
     rl_headers_init(&q->rh);
     q->easy = e;
     if (curl_uv_add(r->curl, e, on_transfer_done, q) != 0) {
-        curl_easy_cleanup(e);
         q->easy = NULL;
-        return -1;
+        goto fail;
     }
     q->q->busy = true;
     r->requests++;
     r->inflight++;
     return 0;
+fail:
+    buf_free(&url);
+    if (e)
+        curl_easy_cleanup(e);
+    curl_slist_free_all(q->hdrs);
+    q->hdrs = NULL;
+    return -1;
 }
 
 static void pump(struct rest *r)
 {
     if (r->closing)
         return;
-    uint64_t now = dc_now_ms();
+    uint64_t now = clock_mono_ms();
     uint64_t wake = UINT64_MAX;
     unsigned long started = r->requests;
-    struct rq *next;
-    for (struct rq *rq = r->active; rq && r->inflight < REST_MAX_INFLIGHT; rq = next) {
-        next = rq->next;
+    struct rq *rq, *next;
+    for (rq = TAILQ_FIRST(&r->active); rq && r->inflight < REST_MAX_INFLIGHT; rq = next) {
+        next = TAILQ_NEXT(rq, link);
         while (rq && !rq->busy) {
-            struct rest_req *q = rq->head;
+            struct rest_req *q = STAILQ_FIRST(&rq->reqs);
             if (q->not_before > now) {
                 if (q->not_before < wake)
                     wake = q->not_before;
                 break;
             }
-            if (q->prepare && q->prepare(q, q->ud) == 1) {
-                bool last = q->next == NULL;
+            int prep = q->prepare ? q->prepare(q, q->ud) : 0;
+            if (prep < 0) {
+                q->not_before = now + REST_BACKOFF_BASE_MS;
+                if (q->not_before < wake)
+                    wake = q->not_before;
+                break;
+            }
+            if (prep == 1) {
+                bool last = STAILQ_NEXT(q, link) == NULL;
                 queue_pop(r, rq);
                 q->done(q, 0, "", q->ud);
                 req_free(q);
@@ -370,7 +357,7 @@ static uint64_t backoff(unsigned attempts)
 static void finished(struct rest *r, struct rest_req *q, CURLcode res)
 {
     long status = 0;
-    uint64_t now = dc_now_ms();
+    uint64_t now = clock_mono_ms();
     if (res == CURLE_OK)
         curl_easy_getinfo(q->easy, CURLINFO_RESPONSE_CODE, &status);
     curl_easy_cleanup(q->easy);
@@ -381,8 +368,9 @@ static void finished(struct rest *r, struct rest_req *q, CURLcode res)
     bool body_global = false;
     if (status == 429) {
         struct json_object *j = json_tokener_parse(q->resp.data ? q->resp.data : "");
-        body_retry = dj_num(j, "retry_after", -1);
-        body_global = dj_bool(j, "global");
+        if (jget_double(j, "retry_after", &body_retry) < 0)
+            body_retry = -1;
+        body_global = jget_true(j, "global");
         json_object_put(j);
     }
     uint64_t wait =
@@ -396,7 +384,7 @@ static void finished(struct rest *r, struct rest_req *q, CURLcode res)
         schedule(r, 0);
         return;
     }
-    bool more = q->next != NULL;
+    bool more = STAILQ_NEXT(q, link) != NULL;
     queue_pop(r, rq);
     if (more)
         queue_to_tail(r, rq);
@@ -418,29 +406,32 @@ struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
     struct rest *r = calloc(1, sizeof(*r));
     if (!r)
         return NULL;
-    struct dbuf auth = {0}, ua = {0};
+    struct buf auth, ua;
+    buf_init(&auth, REST_MAX_HEADER);
+    buf_init(&ua, REST_MAX_HEADER);
     size_t ulen = strlen(api_url);
     while (ulen && api_url[ulen - 1] == '/')
         ulen--;
     r->api_url = strndup(api_url, ulen);
-    if (!r->api_url || dbuf_printf(&auth, "Authorization: Bot %s", token) < 0 ||
-        dbuf_printf(&ua, "User-Agent: %s", user_agent) < 0 ||
+    if (!r->api_url || buf_printf(&auth, "Authorization: Bot %s", token) < 0 ||
+        buf_printf(&ua, "User-Agent: %s", user_agent) < 0 ||
         rl_init(&r->rl, global_per_sec, 1000) < 0) {
-        dbuf_free(&auth);
-        dbuf_free(&ua);
+        buf_free(&auth);
+        buf_free(&ua);
         free(r->api_url);
         free(r->rl.gwin);
         free(r);
         return NULL;
     }
-    r->auth = auth.data;
-    r->ua = ua.data;
+    r->auth = buf_take(&auth);
+    r->ua = buf_take(&ua);
     r->loop = loop;
-    dmap_init(&r->queues);
+    map_init(&r->queues);
+    TAILQ_INIT(&r->active);
     r->curl = curl_uv_new(loop);
     if (!r->curl) {
         rl_free(&r->rl);
-        dmap_clear(&r->queues, NULL);
+        map_clear(&r->queues, NULL);
         free(r->api_url);
         free(r->auth);
         free(r->ua);
@@ -473,9 +464,9 @@ void rest_close(struct rest *r)
     if (r->closing)
         return;
     r->closing = true; /* done() below may not queue anything new */
-    while (r->active) {
-        struct rq *rq = r->active;
-        struct rest_req *q = rq->head;
+    struct rq *rq;
+    while ((rq = TAILQ_FIRST(&r->active))) {
+        struct rest_req *q = STAILQ_FIRST(&rq->reqs);
         queue_pop(r, rq);
         q->done(q, -1, "", q->ud);
         req_free(q);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bot/util/util.h"
 #include "ratelimit.h"
 
 struct uv_loop_s;
@@ -26,7 +27,8 @@ enum {
 
 /*
  * Called just before the request is sent; may change it with rest_req_set().
- * Returns 0 to send it, or 1 to drop it (done is then called with status 0).
+ * Returns 0 to send it, 1 to drop it (done is then called with status 0), or
+ * -1 when it could not be changed for want of memory: it is tried again later.
  */
 typedef int (*rest_prepare_fn)(struct rest_req *r, void *ud);
 /*
@@ -48,10 +50,12 @@ struct rest *rest_new(struct uv_loop_s *loop, const char *api_url, const char *t
 /* Queues a request. body is JSON or NULL. Returns 0, or -1 on no memory. */
 int rest_enqueue(struct rest *r, const char *queue, const char *method, const char *path,
                  const char *body, unsigned flags, rest_prepare_fn prepare, rest_done_fn done,
-                 void *ud);
+                 void *ud) UTIL_MUST_USE;
 
-/* For prepare: replaces the method, path and body (body may be NULL). */
-int rest_req_set(struct rest_req *q, const char *method, const char *path, const char *body);
+/* For prepare: replaces the method, path and body (body may be NULL). Returns
+ * 0, or -1 on no memory (q unchanged). */
+int rest_req_set(struct rest_req *q, const char *method, const char *path,
+                 const char *body) UTIL_MUST_USE;
 const char *rest_req_method(const struct rest_req *q);
 
 /* Requests waiting or in flight. */
