@@ -3,6 +3,7 @@
  */
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/queue.h>
 #include <uv.h>
 
 #include "curl_uv.h"
@@ -11,22 +12,22 @@ struct transfer {
     CURL *easy;
     curl_uv_done_fn done;
     void *arg;
-    struct transfer *prev, *next;
+    LIST_ENTRY(transfer) link;
 };
 
 struct sock {
     uv_poll_t poll;
     curl_socket_t fd;
     struct curl_uv *c;
-    struct sock *prev, *next;
+    LIST_ENTRY(sock) link;
 };
 
 struct curl_uv {
     uv_loop_t *loop;
     CURLM *multi;
     uv_timer_t timer;
-    struct transfer *transfers;
-    struct sock *socks;
+    LIST_HEAD(, transfer) transfers;
+    LIST_HEAD(, sock) socks;
     unsigned running;
     unsigned open_handles; /* libuv handles whose close callback is pending or not run */
     unsigned depth;        /* nesting of callbacks into the user, to defer a free */
@@ -55,26 +56,16 @@ static void on_sock_closed(uv_handle_t *h)
     maybe_release(c);
 }
 
-static void sock_close(struct curl_uv *c, struct sock *s)
+static void sock_close(struct sock *s)
 {
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        c->socks = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
+    LIST_REMOVE(s, link);
     uv_poll_stop(&s->poll);
     uv_close((uv_handle_t *)&s->poll, on_sock_closed);
 }
 
 static void transfer_unlink(struct curl_uv *c, struct transfer *t)
 {
-    if (t->prev)
-        t->prev->next = t->next;
-    else
-        c->transfers = t->next;
-    if (t->next)
-        t->next->prev = t->prev;
+    LIST_REMOVE(t, link);
     c->running--;
 }
 
@@ -124,7 +115,7 @@ static int on_socket(CURL *e, curl_socket_t fd, int what, void *userp, void *soc
     if (what == CURL_POLL_REMOVE) {
         if (s) {
             curl_multi_assign(c->multi, fd, NULL);
-            sock_close(c, s);
+            sock_close(s);
         }
         return 0;
     }
@@ -137,10 +128,7 @@ static int on_socket(CURL *e, curl_socket_t fd, int what, void *userp, void *soc
         s->fd = fd;
         s->c = c;
         s->poll.data = s;
-        s->next = c->socks;
-        if (c->socks)
-            c->socks->prev = s;
-        c->socks = s;
+        LIST_INSERT_HEAD(&c->socks, s, link);
         c->open_handles++;
         curl_multi_assign(c->multi, fd, s);
     }
@@ -184,6 +172,8 @@ struct curl_uv *curl_uv_new(uv_loop_t *loop)
     if (!c)
         return NULL;
     c->loop = loop;
+    LIST_INIT(&c->transfers);
+    LIST_INIT(&c->socks);
     c->multi = curl_multi_init();
     if (!c->multi || uv_timer_init(loop, &c->timer) != 0) {
         if (c->multi)
@@ -211,10 +201,7 @@ int curl_uv_add(struct curl_uv *c, CURL *easy, curl_uv_done_fn done, void *arg)
     curl_easy_setopt(easy, CURLOPT_PRIVATE, t);
     if (curl_multi_add_handle(c->multi, easy) != CURLM_OK)
         goto fail;
-    t->next = c->transfers;
-    if (c->transfers)
-        c->transfers->prev = t;
-    c->transfers = t;
+    LIST_INSERT_HEAD(&c->transfers, t, link);
     c->running++;
     return 0;
 fail:
@@ -255,16 +242,16 @@ void curl_uv_free(struct curl_uv *c)
 {
     if (!c || c->freeing)
         return;
-    while (c->transfers)
-        curl_uv_remove(c, c->transfers->easy);
+    while (!LIST_EMPTY(&c->transfers))
+        curl_uv_remove(c, LIST_FIRST(&c->transfers)->easy);
     c->freeing = true;
     /* No callbacks into a half-freed driver: the sockets are closed below. */
     curl_multi_setopt(c->multi, CURLMOPT_SOCKETFUNCTION, NULL);
     curl_multi_setopt(c->multi, CURLMOPT_TIMERFUNCTION, NULL);
     curl_multi_cleanup(c->multi);
     c->multi = NULL;
-    while (c->socks)
-        sock_close(c, c->socks);
+    while (!LIST_EMPTY(&c->socks))
+        sock_close(LIST_FIRST(&c->socks));
     uv_timer_stop(&c->timer);
     uv_close((uv_handle_t *)&c->timer, on_handle_closed);
 }
