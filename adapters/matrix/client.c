@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/queue.h>
 #include <time.h>
 
 #include <curl/curl.h>
@@ -15,11 +16,17 @@
 #include <uv.h>
 
 #include "adapters/common/curl_uv.h"
+#include "bot/util/buf.h"
+#include "bot/util/json.h"
 #include "client.h"
+
+#define MX_BODY_MAX   (64u << 20) /* a homeserver answer over 64 MiB is refused */
+#define MX_URL_MAX    (16u << 10)
+#define MX_HEADER_MAX 4096u /* the Authorization header */
 
 struct mx_call {
     struct mx_http *h;
-    struct mx_call *prev, *next;
+    LIST_ENTRY(mx_call) link; /* in the client's calls */
     char *method, *path, *body;
     long timeout_ms;
     unsigned flags;
@@ -27,8 +34,7 @@ struct mx_call {
     void *arg;
     CURL *easy;
     struct curl_slist *headers;
-    char *buf;
-    size_t len, cap;
+    struct buf resp; /* the answer's body, at most MX_BODY_MAX bytes */
     char retry_after[64];
     uv_timer_t timer;
     int attempts;
@@ -41,7 +47,7 @@ struct mx_http {
     char *base;
     char *auth;
     int64_t first_ms, cap_ms;
-    struct mx_call *calls;
+    LIST_HEAD(, mx_call) calls;
     int closing; /* libuv handles whose close callback is pending */
     bool freeing;
 };
@@ -55,26 +61,12 @@ static void http_maybe_free(struct mx_http *h)
     }
 }
 
+/* curl's write callback: the body into b. Too large or no memory fails the
+ * transfer, which the caller sees as a network error (retried when it asked). */
 static size_t on_write(char *data, size_t size, size_t n, void *userp)
 {
-    struct mx_call *c = userp;
-    size_t add = size * n;
-    if (c->len + add + 1 > c->cap) {
-        size_t cap = c->cap ? c->cap : 4096;
-        while (cap < c->len + add + 1)
-            cap *= 2;
-        if (cap > (64u << 20))
-            return 0; /* a homeserver answer over 64 MiB is refused */
-        char *nb = realloc(c->buf, cap);
-        if (!nb)
-            return 0;
-        c->buf = nb;
-        c->cap = cap;
-    }
-    memcpy(c->buf + c->len, data, add);
-    c->len += add;
-    c->buf[c->len] = '\0';
-    return add;
+    struct buf *b = userp;
+    return buf_append(b, data, size * n) == 0 ? size * n : 0;
 }
 
 static size_t on_header(char *data, size_t size, size_t n, void *userp)
@@ -113,13 +105,9 @@ int64_t mx_retry_after_ms(const char *header, struct json_object *body)
                 return (int64_t)(when - now) * 1000;
         }
     }
-    struct json_object *v;
-    if (body && json_object_object_get_ex(body, "retry_after_ms", &v) &&
-        json_object_is_type(v, json_type_int)) {
-        int64_t ms = json_object_get_int64(v);
-        if (ms >= 0 && ms < 86400000)
-            return ms;
-    }
+    int64_t ms;
+    if (jget_int64(body, "retry_after_ms", &ms) == 0 && ms >= 0 && ms < 86400000)
+        return ms;
     return -1;
 }
 
@@ -134,6 +122,7 @@ struct mx_http *mx_http_new(uv_loop_t *loop, const char *base)
     if (!h)
         return NULL;
     h->loop = loop;
+    LIST_INIT(&h->calls);
     h->base = strdup(base);
     h->curl = curl_uv_new(loop);
     h->first_ms = 500;
@@ -150,16 +139,21 @@ struct mx_http *mx_http_new(uv_loop_t *loop, const char *base)
     return h;
 }
 
-void mx_http_set_token(struct mx_http *h, const char *token)
+int mx_http_set_token(struct mx_http *h, const char *token)
+{
+    struct buf b;
+    buf_init(&b, MX_HEADER_MAX);
+    if (buf_printf(&b, "Authorization: Bearer %s", token) < 0)
+        return -1;
+    free(h->auth);
+    h->auth = buf_take(&b);
+    return 0;
+}
+
+void mx_http_clear_token(struct mx_http *h)
 {
     free(h->auth);
     h->auth = NULL;
-    if (!token)
-        return;
-    size_t n = strlen(token) + 32;
-    h->auth = malloc(n);
-    if (h->auth)
-        snprintf(h->auth, n, "Authorization: Bearer %s", token);
 }
 
 void mx_http_set_backoff(struct mx_http *h, int64_t first_ms, int64_t cap_ms)
@@ -168,32 +162,36 @@ void mx_http_set_backoff(struct mx_http *h, int64_t first_ms, int64_t cap_ms)
     h->cap_ms = cap_ms;
 }
 
+/* Appends header line to *list. Returns 0, or -1 on no memory (*list unchanged). */
+static UTIL_MUST_USE int add_header(struct curl_slist **list, const char *line)
+{
+    struct curl_slist *l = curl_slist_append(*list, line);
+    if (!l)
+        return -1;
+    *list = l;
+    return 0;
+}
+
+/* A transfer for one request, with its headers in *headers (the caller frees both).
+ * NULL on no memory. */
 static CURL *make_easy(struct mx_http *h, const char *method, const char *path, const char *body,
                        long timeout_ms, bool auth, struct curl_slist **headers)
 {
+    struct buf url;
+    buf_init(&url, MX_URL_MAX);
+    struct curl_slist *hd = NULL;
     CURL *e = curl_easy_init();
-    if (!e)
-        return NULL;
-    size_t n = strlen(h->base) + strlen(path) + 1;
-    char *url = malloc(n);
-    if (!url) {
-        curl_easy_cleanup(e);
-        return NULL;
-    }
-    snprintf(url, n, "%s%s", h->base, path);
-    curl_easy_setopt(e, CURLOPT_URL, url);
-    free(url);
+    if (!e || buf_printf(&url, "%s%s", h->base, path) < 0 ||
+        add_header(&hd, "Accept: application/json") < 0 || add_header(&hd, "Expect:") < 0 ||
+        (body && add_header(&hd, "Content-Type: application/json") < 0) ||
+        (auth && h->auth && add_header(&hd, h->auth) < 0))
+        goto fail;
+    curl_easy_setopt(e, CURLOPT_URL, url.data);
+    buf_free(&url);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, timeout_ms);
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms < 10000 ? timeout_ms : 10000L);
     curl_easy_setopt(e, CURLOPT_USERAGENT, "illegald");
-    struct curl_slist *hd = NULL;
-    hd = curl_slist_append(hd, "Accept: application/json");
-    hd = curl_slist_append(hd, "Expect:");
-    if (body)
-        hd = curl_slist_append(hd, "Content-Type: application/json");
-    if (auth && h->auth)
-        hd = curl_slist_append(hd, h->auth);
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, hd);
     *headers = hd;
     if (strcmp(method, "GET") != 0) {
@@ -201,18 +199,12 @@ static CURL *make_easy(struct mx_http *h, const char *method, const char *path, 
         curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, body ? body : "");
     }
     return e;
-}
-
-static void call_unlink(struct mx_call *c)
-{
-    struct mx_http *h = c->h;
-    if (c->prev)
-        c->prev->next = c->next;
-    else if (h->calls == c)
-        h->calls = c->next;
-    if (c->next)
-        c->next->prev = c->prev;
-    c->prev = c->next = NULL;
+fail:
+    buf_free(&url);
+    curl_slist_free_all(hd);
+    if (e)
+        curl_easy_cleanup(e);
+    return NULL;
 }
 
 static void on_call_closed(uv_handle_t *handle)
@@ -227,7 +219,7 @@ static void on_call_closed(uv_handle_t *handle)
 static void call_free(struct mx_call *c)
 {
     struct mx_http *h = c->h;
-    call_unlink(c);
+    LIST_REMOVE(c, link);
     if (c->in_flight)
         curl_uv_remove(h->curl, c->easy);
     c->in_flight = false;
@@ -237,7 +229,7 @@ static void call_free(struct mx_call *c)
     free(c->method);
     free(c->path);
     free(c->body);
-    free(c->buf);
+    buf_free(&c->resp);
     uv_timer_stop(&c->timer);
     h->closing++;
     uv_close((uv_handle_t *)&c->timer, on_call_closed);
@@ -259,12 +251,10 @@ static int call_launch(struct mx_call *c)
         return -1;
     if (c->flags & MX_CALL_ONCE)
         curl_easy_setopt(c->easy, CURLOPT_FRESH_CONNECT, 1L);
-    c->len = 0;
-    if (c->buf)
-        c->buf[0] = '\0';
+    buf_reset(&c->resp);
     c->retry_after[0] = '\0';
     curl_easy_setopt(c->easy, CURLOPT_WRITEFUNCTION, on_write);
-    curl_easy_setopt(c->easy, CURLOPT_WRITEDATA, c);
+    curl_easy_setopt(c->easy, CURLOPT_WRITEDATA, &c->resp);
     curl_easy_setopt(c->easy, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(c->easy, CURLOPT_HEADERDATA, c);
     if (curl_uv_add(h->curl, c->easy, on_transfer_done, c) != 0)
@@ -306,16 +296,13 @@ static void finish(struct mx_call *c, CURLcode result)
     c->in_flight = false;
 
     struct json_object *json = NULL;
-    if (c->len > 0)
-        json = json_tokener_parse(c->buf);
-    if (json && !json_object_is_type(json, json_type_object)) {
+    if (c->resp.len > 0)
+        json = json_tokener_parse(c->resp.data);
+    if (json && !jobj(json)) {
         json_object_put(json);
         json = NULL;
     }
-    const char *errcode = NULL;
-    struct json_object *v;
-    if (json && json_object_object_get_ex(json, "errcode", &v))
-        errcode = json_object_get_string(v);
+    const char *errcode = jget_str(json, "errcode");
 
     if (c->flags & MX_CALL_RETRY) {
         bool again = false;
@@ -336,7 +323,7 @@ static void finish(struct mx_call *c, CURLcode result)
         .status = status,
         .json = json,
         .errcode = errcode,
-        .body = c->buf ? c->buf : "",
+        .body = c->resp.data ? c->resp.data : "",
         .net_error = result == CURLE_OK ? NULL : curl_easy_strerror(result),
     };
     enum mx_next next = c->cb ? c->cb(c->arg, &r) : MX_DONE;
@@ -361,6 +348,7 @@ struct mx_call *mx_http_call(struct mx_http *h, const char *method, const char *
     if (!c)
         return NULL;
     c->h = h;
+    buf_init(&c->resp, MX_BODY_MAX);
     c->method = strdup(method);
     c->path = strdup(path);
     c->body = xstrdup(body);
@@ -370,10 +358,7 @@ struct mx_call *mx_http_call(struct mx_http *h, const char *method, const char *
     c->arg = arg;
     uv_timer_init(h->loop, &c->timer);
     c->timer.data = c;
-    c->next = h->calls;
-    if (h->calls)
-        h->calls->prev = c;
-    h->calls = c;
+    LIST_INSERT_HEAD(&h->calls, c, link);
     if (!c->method || !c->path || (body && !c->body) || call_launch(c) != 0) {
         call_free(c);
         return NULL;
@@ -391,8 +376,8 @@ void mx_http_free(struct mx_http *h)
 {
     if (!h)
         return;
-    while (h->calls)
-        call_free(h->calls);
+    while (!LIST_EMPTY(&h->calls))
+        call_free(LIST_FIRST(&h->calls));
     curl_uv_free(h->curl);
     h->curl = NULL;
     h->freeing = true;
@@ -402,22 +387,23 @@ void mx_http_free(struct mx_http *h)
 struct json_object *mx_http_call_sync(struct mx_http *h, const char *method, const char *path,
                                       const char *body, long timeout_ms, long *status)
 {
-    struct mx_call tmp = {.h = h};
+    struct buf resp;
+    buf_init(&resp, MX_BODY_MAX);
     struct curl_slist *hd = NULL;
     CURL *e = make_easy(h, method, path, body, timeout_ms, true, &hd);
     *status = 0;
     if (!e)
         return NULL;
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
-    curl_easy_setopt(e, CURLOPT_WRITEDATA, &tmp);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, &resp);
     CURLcode rc = curl_easy_perform(e);
     if (rc == CURLE_OK)
         curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, status);
     curl_easy_cleanup(e);
     curl_slist_free_all(hd);
-    struct json_object *json = tmp.len ? json_tokener_parse(tmp.buf) : NULL;
-    free(tmp.buf);
-    if (json && !json_object_is_type(json, json_type_object)) {
+    struct json_object *json = resp.len ? json_tokener_parse(resp.data) : NULL;
+    buf_free(&resp);
+    if (json && !jobj(json)) {
         json_object_put(json);
         json = NULL;
     }

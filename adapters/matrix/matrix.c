@@ -21,14 +21,6 @@
 #define MOD              "matrix"
 #define START_TIMEOUT_MS 15000
 
-uint64_t mx_now_ms(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-        return 0;
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 char *mx_state_get(struct mx *m, const char *key)
 {
     const struct platform_host *h = m->base.host;
@@ -133,15 +125,15 @@ static void run_probes(struct mx *m)
             json_object_object_del(m->probes, user);
             json_object_object_add(m->probe_answers, user, json_object_new_boolean(1));
             mx_defer(m);
-        } else if (!mx_jobj(m->dm_creating, user, json_type_boolean)) {
+        } else if (!jget_type(m->dm_creating, user, json_type_boolean)) {
             if (mx_dm_ensure(m, user) != 0) {
                 json_object_object_del(m->probes, user);
                 json_object_object_add(m->probe_answers, user, json_object_new_boolean(0));
                 mx_defer(m);
             }
         } else {
-            struct json_object *st = mx_jobj(m->dm_creating, user, json_type_boolean);
-            if (st && !json_object_get_boolean(st)) {
+            bool ok;
+            if (jget_bool(m->dm_creating, user, &ok) == 0 && !ok) {
                 json_object_object_del(m->probes, user);
                 json_object_object_add(m->probe_answers, user, json_object_new_boolean(0));
                 mx_defer(m);
@@ -154,8 +146,8 @@ static void run_probes(struct mx *m)
 static void mx_probe_dm(struct platform *p, const char *user)
 {
     struct mx *m = (struct mx *)p;
-    struct json_object *st = mx_jobj(m->dm_creating, user, json_type_boolean);
-    if (st && !json_object_get_boolean(st))
+    bool ok;
+    if (jget_bool(m->dm_creating, user, &ok) == 0 && !ok)
         json_object_object_del(m->dm_creating, user); /* a new chance after a failure */
     json_object_object_add(m->probes, user, json_object_new_boolean(1));
     if (m->phase == MX_SYNCING)
@@ -202,18 +194,19 @@ static void auth_store(struct mx *m)
 
 int mx_login_done(struct mx *m, long status, struct json_object *answer)
 {
-    const char *token = mx_jstr(answer, "access_token");
+    const char *token = jget_str(answer, "access_token");
     if (status != 200 || !token) {
-        const char *ec = mx_jstr(answer, "errcode");
+        const char *ec = jget_str(answer, "errcode");
         log_error(MOD, NULL, "login as %s refused: HTTP %ld %s", m->user_id, status, ec ? ec : "");
         return -1;
     }
     char *t = strdup(token);
-    const char *dev = mx_jstr(answer, "device_id");
+    const char *dev = jget_str(answer, "device_id");
     char *d = dev ? strdup(dev) : NULL;
-    const char *uid = mx_jstr(answer, "user_id");
+    const char *uid = jget_str(answer, "user_id");
     char *u = uid ? strdup(uid) : NULL;
-    if (!t || (dev && !d) || (uid && !u)) {
+    if (!t || (dev && !d) || (uid && !u) || mx_http_set_token(m->http, token) < 0) {
+        log_error(MOD, NULL, "no memory to keep the login as %s", m->user_id);
         free(t);
         free(d);
         free(u);
@@ -231,7 +224,6 @@ int mx_login_done(struct mx *m, long status, struct json_object *answer)
         free(m->user_id);
         m->user_id = u;
     }
-    mx_http_set_token(m->http, m->token);
     auth_store(m);
     log_info(MOD, NULL, "logged in as %s (device %s)", m->user_id,
              m->device_id ? m->device_id : "?");
@@ -246,7 +238,7 @@ static int password_login(struct mx *m)
     if (!body)
         return -1;
     long status;
-    mx_http_set_token(m->http, NULL);
+    mx_http_clear_token(m->http);
     struct json_object *r = mx_http_call_sync(m->http, "POST", "/_matrix/client/v3/login", body,
                                               START_TIMEOUT_MS, &status);
     free(body);
@@ -295,11 +287,10 @@ static int check_token(struct mx *m)
     long status;
     struct json_object *r = mx_http_call_sync(m->http, "GET", "/_matrix/client/v3/account/whoami",
                                               NULL, START_TIMEOUT_MS, &status);
-    const char *ec = mx_jstr(r, "errcode");
+    const char *ec = jget_str(r, "errcode");
     int rc = 0;
     if (status == 401 || (ec && strcmp(ec, "M_UNKNOWN_TOKEN") == 0)) {
-        struct json_object *soft = mx_jobj(r, "soft_logout", json_type_boolean);
-        bool is_soft = soft && json_object_get_boolean(soft);
+        bool is_soft = jget_true(r, "soft_logout");
         if (m->password && m->user_id) {
             log_warn(MOD, NULL, "access token rejected (%s%s); logging in with the password",
                      ec ? ec : "HTTP 401", is_soft ? ", soft logout" : "");
@@ -331,8 +322,8 @@ static void load_auth(struct mx *m)
     if (!m->password)
         return;
     struct json_object *v = mx_state_get_json(m, "auth");
-    const char *uid = mx_jstr(v, "user_id"), *tok = mx_jstr(v, "access_token");
-    const char *dev = mx_jstr(v, "device_id");
+    const char *uid = jget_str(v, "user_id"), *tok = jget_str(v, "access_token");
+    const char *dev = jget_str(v, "device_id");
     if (uid && tok && m->user_id && strcmp(uid, m->user_id) == 0 &&
         (!m->device_id || (dev && strcmp(dev, m->device_id) == 0))) {
         free(m->token);
@@ -398,11 +389,10 @@ static int mx_start(struct platform *p)
         return -1;
     }
     load_state(m);
-    m->order = mx_now_ms() * 1000;
+    m->order = clock_wall_ms() * 1000;
     int rc = 0;
     if (m->token) {
-        mx_http_set_token(m->http, m->token);
-        rc = check_token(m);
+        rc = mx_http_set_token(m->http, m->token) < 0 ? -1 : check_token(m);
     } else {
         rc = password_login(m);
     }
@@ -538,6 +528,8 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
     m->base.ops = &matrix_ops;
     m->base.host = host;
     m->loop = host->loop;
+    SLIST_INIT(&m->rooms);
+    LIST_INIT(&m->reqs);
     m->hs = strdup(cfg->matrix_homeserver);
     m->user_id = dup_opt(cfg->matrix_user_id);
     m->token = dup_opt(cfg->matrix_access_token);

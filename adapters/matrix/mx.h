@@ -8,10 +8,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include <uv.h>
 
 #include "../../bot/platform.h"
+#include "bot/util/clock.h"
+#include "bot/util/json.h"
 
 struct json_object;
 struct mx_http;
@@ -31,7 +34,7 @@ struct config;
 
 struct mx_room {
     char *id;
-    struct mx_room *next;
+    SLIST_ENTRY(mx_room) link; /* in the adapter's rooms */
     bool joined;
     bool encrypted;
     int users_default;
@@ -62,7 +65,7 @@ struct mx {
     bool relogin;               /* a login after a rejected token is under way */
     struct json_object *warned; /* names of /sync fields already logged as malformed */
 
-    struct mx_room *rooms;
+    SLIST_HEAD(, mx_room) rooms;
     struct json_object *direct; /* m.direct: user -> [room ids] */
     struct json_object
         *direct_pending; /* user -> [room ids] added here, not yet seen from the server */
@@ -73,7 +76,7 @@ struct mx {
     uint64_t syncs_started;          /* /sync requests started, to order rechecks */
     struct json_object *probes;      /* user -> true: probe_dm waiting for a DM room */
     struct json_object *joining;     /* room id -> DM user or "" while a join runs (stored) */
-    struct mx_req *reqs;             /* createRoom and join calls waiting for an answer */
+    LIST_HEAD(, mx_req) reqs;        /* createRoom and join calls waiting for an answer */
 
     /* Outbox, persisted one item per key (send.c): items still to PUT, in sending order. */
     struct json_object *outbox;
@@ -113,14 +116,13 @@ void mx_state_set(struct mx *m, const char *key, const char *value);
 void mx_state_del(struct mx *m, const char *key);
 struct json_object *mx_state_get_json(struct mx *m, const char *key);
 void mx_state_set_json(struct mx *m, const char *key, struct json_object *v);
-uint64_t mx_now_ms(void);
 void mx_fail(struct mx *m, const char *why);
 void mx_defer(struct mx *m);
 void mx_probes_after_snapshot(struct mx *m);
 /* The body of a password login with the stable device id (malloc'd JSON), or NULL. */
 char *mx_login_body(struct mx *m);
 /* Takes a login answer: keeps and stores the token and device. Returns 0, or -1 if refused. */
-int mx_login_done(struct mx *m, long status, struct json_object *answer);
+int mx_login_done(struct mx *m, long status, struct json_object *answer) UTIL_MUST_USE;
 /* The homeserver answered 401 to `where`: logs in again with the password if there is one
  * (once, however many calls saw the 401), else stops the adapter. */
 void mx_token_rejected(struct mx *m, const char *where);
@@ -130,7 +132,7 @@ void mx_token_rejected(struct mx *m, const char *where);
 void mx_sync_begin(struct mx *m, bool login);
 /* Handles one /sync answer body (borrowed) as the batch after m->since. Returns 0, or -1 when
  * it has no next_batch. */
-int mx_sync_apply(struct mx *m, struct json_object *body);
+int mx_sync_apply(struct mx *m, struct json_object *body) UTIL_MUST_USE;
 /* Without a homeserver (matrix_feed_sync): applies the batch in flight without the gaps still
  * to fetch, as when /messages fails, and cancels the next long poll. */
 void mx_sync_settle(struct mx *m);
@@ -144,7 +146,7 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
 bool mx_room_is_moderator(struct mx *m, struct mx_room *r, const char *user);
 const char *mx_dm_user(struct mx *m, const char *room_id);
 const char *mx_dm_room(struct mx *m, const char *user);
-int mx_dm_ensure(struct mx *m, const char *user);
+int mx_dm_ensure(struct mx *m, const char *user) UTIL_MUST_USE;
 void mx_dm_recheck(struct mx *m, bool timer);
 void mx_direct_set(struct mx *m, struct json_object *content);
 bool mx_invite_allowed(struct mx *m, const char *inviter);
@@ -162,18 +164,15 @@ void mx_direct_load(struct mx *m);
 void mx_direct_flush(struct mx *m);
 
 /* send.c */
-int mx_outbox_push(struct mx *m, struct json_object *item);
+/* Queues item (taken) and sends what can go. */
+void mx_outbox_push(struct mx *m, struct json_object *item);
 void mx_outbox_load(struct mx *m);
 void mx_pump(struct mx *m);
 void mx_polls_arm(struct mx *m);
 void mx_polls_end_room(struct mx *m, const char *room);
-int mx_send_outbound(struct mx *m, const struct outbound *o);
+int mx_send_outbound(struct mx *m, const struct outbound *o) UTIL_MUST_USE;
 void mx_send_plain_notice(struct mx *m, const char *room, const char *text);
 char *mx_key_for_event(struct mx *m, const char *event_id);
-
-/* json helpers */
-const char *mx_jstr(struct json_object *o, const char *key);
-struct json_object *mx_jobj(struct json_object *o, const char *key, int type);
 
 /* render.c: pure functions from outbound messages to event contents. */
 char *mx_html_escape(const char *text);

@@ -14,33 +14,32 @@
 
 #include <json-c/json.h>
 
+#include "bot/util/buf.h"
 #include "mx.h"
 
+/* The longest formatted text built (a Matrix event is at most 64 KiB anyway). */
+#define MX_HTML_MAX (1u << 20)
+
+/*
+ * A capped buffer whose first failed append (too long, no memory) sticks:
+ * the many appends of an HTML text go unchecked, and sb_take says at the end
+ * whether the text is whole.
+ */
 struct sbuf {
-    char *s;
-    size_t len, cap;
-    bool oom;
+    struct buf b;
+    bool failed;
 };
+
+static void sb_init(struct sbuf *b)
+{
+    buf_init(&b->b, MX_HTML_MAX);
+    b->failed = false;
+}
 
 static void sb_add(struct sbuf *b, const char *s, size_t n)
 {
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns) {
-            b->oom = true;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
+    if (!b->failed && buf_append(&b->b, s, n) < 0)
+        b->failed = true;
 }
 
 static void sb_puts(struct sbuf *b, const char *s)
@@ -48,15 +47,15 @@ static void sb_puts(struct sbuf *b, const char *s)
     sb_add(b, s, strlen(s));
 }
 
+/* The text (malloc'd; "" when nothing was added), or NULL when an append failed. */
 static char *sb_take(struct sbuf *b)
 {
-    if (b->oom) {
-        free(b->s);
+    sb_add(b, "", 0); /* an empty text is "", not NULL */
+    if (b->failed) {
+        buf_free(&b->b);
         return NULL;
     }
-    if (!b->s)
-        return strdup("");
-    return b->s;
+    return buf_take(&b->b);
 }
 
 /* Escapes one line of text for HTML, without newline handling. */
@@ -87,7 +86,8 @@ static void sb_escape(struct sbuf *b, const char *s, size_t n)
 
 char *mx_html_escape(const char *text)
 {
-    struct sbuf b = {0};
+    struct sbuf b;
+    sb_init(&b);
     sb_escape(&b, text, strlen(text));
     return sb_take(&b);
 }
@@ -104,11 +104,9 @@ struct names {
 
 static bool listed(const struct json_object *list, const char *id)
 {
-    if (!list || !json_object_is_type(list, json_type_array))
-        return false;
-    for (size_t i = 0; i < json_object_array_length(list); i++) {
-        struct json_object *v = json_object_array_get_idx(list, i);
-        if (json_object_is_type(v, json_type_string) && strcmp(json_object_get_string(v), id) == 0)
+    for (size_t i = 0; i < jarr_len(list); i++) {
+        const char *v = jarr_str(list, i);
+        if (v && strcmp(v, id) == 0)
             return true;
     }
     return false;
@@ -118,7 +116,6 @@ static bool listed(const struct json_object *list, const char *id)
 static void gather_names(struct json_object *o, const struct json_object *mentions,
                          struct names *out, int depth)
 {
-    struct json_object *id, *name;
     if (!o || depth > 3)
         return;
     if (json_object_is_type(o, json_type_array)) {
@@ -128,16 +125,15 @@ static void gather_names(struct json_object *o, const struct json_object *mentio
     }
     if (!json_object_is_type(o, json_type_object))
         return;
-    if (json_object_object_get_ex(o, "id", &id) && json_object_is_type(id, json_type_string) &&
-        json_object_object_get_ex(o, "name", &name) &&
-        json_object_is_type(name, json_type_string) && json_object_get_string_len(name) > 0) {
+    const char *id = jget_str(o, "id"), *name = jget_str(o, "name");
+    if (id && name && *name) {
         for (size_t i = 0; i < out->n; i++)
-            if (strcmp(out->id[i], json_object_get_string(id)) == 0)
+            if (strcmp(out->id[i], id) == 0)
                 return;
         if (out->n == MX_NAMES_MAX)
             return;
-        out->id[out->n] = json_object_get_string(id);
-        out->name[out->n] = json_object_get_string(name);
+        out->id[out->n] = id;
+        out->name[out->n] = name;
         out->mention[out->n] = listed(mentions, out->id[out->n]);
         out->n++;
         return;
@@ -208,7 +204,8 @@ static void line_html(struct sbuf *b, const char *p, size_t n, const struct name
  */
 static char *to_html(const char *text, bool structured, const struct names *names)
 {
-    struct sbuf b = {0};
+    struct sbuf b;
+    sb_init(&b);
     const char *p = text;
     bool first = true;
     bool heading = structured && strchr(text, '\n');
@@ -237,17 +234,14 @@ static char *to_html(const char *text, bool structured, const struct names *name
 static struct json_object *mentions_json(const struct json_object *data)
 {
     struct json_object *m = json_object_new_object();
-    struct json_object *list, *ids = NULL;
-    if (data && json_object_object_get_ex(data, "mentions", &list) &&
-        json_object_is_type(list, json_type_array)) {
-        for (size_t i = 0; i < json_object_array_length(list); i++) {
-            struct json_object *v = json_object_array_get_idx(list, i);
-            if (!json_object_is_type(v, json_type_string) || json_object_get_string(v)[0] != '@')
-                continue;
-            if (!ids)
-                ids = json_object_new_array();
-            json_object_array_add(ids, json_object_get(v));
-        }
+    struct json_object *list = jget_arr(data, "mentions"), *ids = NULL;
+    for (size_t i = 0; i < jarr_len(list); i++) {
+        const char *v = jarr_str(list, i);
+        if (!v || v[0] != '@')
+            continue;
+        if (!ids)
+            ids = json_object_new_array();
+        json_object_array_add(ids, json_object_get(jarr_at(list, i)));
     }
     if (ids)
         json_object_object_add(m, "user_ids", ids);
@@ -258,11 +252,9 @@ struct json_object *mx_render_notice(const char *text, enum outbound_kind kind,
                                      const struct json_object *data)
 {
     struct names names = {0};
-    struct json_object *mentions = NULL;
+    struct json_object *mentions = jget(data, "mentions");
     bool structured = kind == OUT_LOBBY || kind == OUT_HAND || kind == OUT_DROP ||
                       kind == OUT_VOTE || kind == OUT_RESULT || kind == OUT_OFFER;
-    if (data)
-        json_object_object_get_ex(data, "mentions", &mentions);
     gather_names((struct json_object *)data, mentions, &names, 0);
     char *html = to_html(text ? text : "", structured, &names);
     if (!html)
@@ -277,12 +269,11 @@ struct json_object *mx_render_notice(const char *text, enum outbound_kind kind,
     return c;
 }
 
-static const char *str_field(struct json_object *o, const char *k)
+/* Member k of o if it is a string, else "". */
+static const char *str_field(const struct json_object *o, const char *k)
 {
-    struct json_object *v;
-    if (o && json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string))
-        return json_object_get_string(v);
-    return "";
+    const char *s = jget_str(o, k);
+    return s ? s : "";
 }
 
 struct json_object *mx_render_edit(struct json_object *new_content, const char *event_id)
@@ -335,12 +326,9 @@ struct json_object *mx_render_reaction(const char *event_id, const char *key)
 /* The display name of candidate `id` in data.candidates, or id itself. */
 static const char *candidate_name(const struct json_object *data, const char *id)
 {
-    struct json_object *cands;
-    if (!json_object_object_get_ex(data, "candidates", &cands) ||
-        !json_object_is_type(cands, json_type_array))
-        return id;
-    for (size_t i = 0; i < json_object_array_length(cands); i++) {
-        struct json_object *c = json_object_array_get_idx(cands, i);
+    struct json_object *cands = jget_arr(data, "candidates");
+    for (size_t i = 0; i < jarr_len(cands); i++) {
+        struct json_object *c = jarr_at(cands, i);
         if (strcmp(str_field(c, "id"), id) == 0 && *str_field(c, "name"))
             return str_field(c, "name");
     }
@@ -355,10 +343,9 @@ static const char *candidate_name(const struct json_object *data, const char *id
 struct json_object *mx_render_poll(const char *text, const struct json_object *data,
                                    struct json_object **answers)
 {
-    struct json_object *actions;
+    struct json_object *actions = jget_arr(data, "actions");
     *answers = NULL;
-    if (!data || !json_object_object_get_ex(data, "actions", &actions) ||
-        !json_object_is_type(actions, json_type_array) || json_object_array_length(actions) == 0)
+    if (jarr_len(actions) == 0)
         return NULL;
     const char *question = text && *text ? text : "Vote";
     size_t qlen = strcspn(question, "\n");
@@ -367,13 +354,14 @@ struct json_object *mx_render_poll(const char *text, const struct json_object *d
         return NULL;
     struct json_object *list = json_object_new_array();
     struct json_object *map = json_object_new_object();
-    struct sbuf fb = {0};
+    struct sbuf fb;
+    sb_init(&fb);
     sb_puts(&fb, q);
-    size_t n = json_object_array_length(actions);
+    size_t n = jarr_len(actions);
     if (n > 20) /* clients show at most 20 answers */
         n = 20;
     for (size_t i = 0; i < n; i++) {
-        const char *act = json_object_get_string(json_object_array_get_idx(actions, i));
+        const char *act = jarr_str(actions, i);
         if (!act)
             continue;
         char id[32], line[320];

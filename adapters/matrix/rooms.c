@@ -4,6 +4,7 @@
  * data) and invites.
  */
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,12 +18,13 @@
 
 struct mx_room *mx_room_get(struct mx *m, const char *id, bool create)
 {
-    for (struct mx_room *r = m->rooms; r; r = r->next)
-        if (strcmp(r->id, id) == 0)
-            return r;
+    struct mx_room *r;
+    SLIST_FOREACH(r, &m->rooms, link)
+    if (strcmp(r->id, id) == 0)
+        return r;
     if (!create)
         return NULL;
-    struct mx_room *r = calloc(1, sizeof(*r));
+    r = calloc(1, sizeof(*r));
     if (!r)
         return NULL;
     r->id = strdup(id);
@@ -35,8 +37,7 @@ struct mx_room *mx_room_get(struct mx *m, const char *id, bool create)
         free(r);
         return NULL;
     }
-    r->next = m->rooms;
-    m->rooms = r;
+    SLIST_INSERT_HEAD(&m->rooms, r, link);
     return r;
 }
 
@@ -44,11 +45,11 @@ static void req_free(struct mx_req *q);
 
 void mx_rooms_free(struct mx *m)
 {
-    while (m->reqs) /* calls a stop cancelled: their callbacks never ran */
-        req_free(m->reqs);
-    while (m->rooms) {
-        struct mx_room *r = m->rooms;
-        m->rooms = r->next;
+    while (!LIST_EMPTY(&m->reqs)) /* calls a stop cancelled: their callbacks never ran */
+        req_free(LIST_FIRST(&m->reqs));
+    struct mx_room *r;
+    while ((r = SLIST_FIRST(&m->rooms))) {
+        SLIST_REMOVE_HEAD(&m->rooms, link);
         free(r->id);
         free(r->dm_for);
         json_object_put(r->power);
@@ -58,31 +59,39 @@ void mx_rooms_free(struct mx *m)
     }
 }
 
+/* Power level key of o (an integer member), or def when it has none. */
+static int power_level(const struct json_object *o, const char *key, int def)
+{
+    int64_t v;
+    if (jget_int64(o, key, &v) < 0)
+        return def;
+    return v < INT_MIN ? INT_MIN : v > INT_MAX ? INT_MAX : (int)v;
+}
+
 void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev)
 {
-    const char *type = mx_jstr(ev, "type");
-    const char *skey = mx_jstr(ev, "state_key");
-    struct json_object *content = mx_jobj(ev, "content", json_type_object);
+    const char *type = jget_str(ev, "type");
+    const char *skey = jget_str(ev, "state_key");
+    struct json_object *content = jget_obj(ev, "content");
     if (!type || !skey || !content)
         return;
     r->dirty = true;
     if (strcmp(type, "m.room.power_levels") == 0 && !*skey) {
         json_object_put(r->power);
-        r->power = json_object_get(mx_jobj(content, "users", json_type_object));
-        struct json_object *d = mx_jobj(content, "users_default", json_type_int);
-        r->users_default = d ? json_object_get_int(d) : 0;
+        r->power = json_object_get(jget_obj(content, "users"));
+        r->users_default = power_level(content, "users_default", 0);
     } else if (strcmp(type, "m.room.encryption") == 0 && !*skey) {
         r->encrypted = true;
     } else if (strcmp(type, MX_DM_MARKER) == 0 && !*skey) {
-        const char *sender = mx_jstr(ev, "sender");
-        const char *user = mx_jstr(content, "user");
+        const char *sender = jget_str(ev, "sender");
+        const char *user = jget_str(content, "user");
         if (sender && strcmp(sender, m->user_id) == 0 && user) {
             free(r->dm_for);
             r->dm_for = strdup(user);
         }
     } else if (strcmp(type, "m.room.member") == 0) {
-        const char *ms = mx_jstr(content, "membership");
-        const char *name = mx_jstr(content, "displayname");
+        const char *ms = jget_str(content, "membership");
+        const char *name = jget_str(content, "displayname");
         if (ms && strcmp(ms, "join") == 0 && name)
             json_object_object_add(r->names, skey, json_object_new_string(name));
         else
@@ -108,12 +117,14 @@ static void add_copy(struct json_object *to, const char *key, struct json_object
 void mx_rooms_save(struct mx *m)
 {
     bool dirty = false;
-    for (struct mx_room *r = m->rooms; r; r = r->next)
-        dirty = dirty || r->dirty;
+    struct mx_room *r;
+    SLIST_FOREACH(r, &m->rooms, link)
+    dirty = dirty || r->dirty;
     if (!dirty)
         return;
     struct json_object *all = json_object_new_object();
-    for (struct mx_room *r = m->rooms; r; r = r->next) {
+    SLIST_FOREACH(r, &m->rooms, link)
+    {
         struct json_object *o = json_object_new_object();
         json_object_object_add(o, "joined", json_object_new_boolean(r->joined));
         json_object_object_add(o, "encrypted", json_object_new_boolean(r->encrypted));
@@ -133,7 +144,7 @@ void mx_rooms_save(struct mx *m)
 /* Replaces a room's member object with a copy of the stored one, if it is an object. */
 static void load_obj(struct json_object **dst, struct json_object *o, const char *key)
 {
-    struct json_object *v = mx_jobj(o, key, json_type_object), *copy = NULL;
+    struct json_object *v = jget_obj(o, key), *copy = NULL;
     if (!v || json_object_deep_copy(v, &copy, NULL) != 0)
         return;
     json_object_put(*dst);
@@ -154,17 +165,14 @@ void mx_rooms_load(struct mx *m)
         struct mx_room *r = mx_room_get(m, id, true);
         if (!r || !json_object_is_type(o, json_type_object))
             continue;
-        struct json_object *v;
-        r->joined = (v = mx_jobj(o, "joined", json_type_boolean)) && json_object_get_boolean(v);
-        r->encrypted =
-            (v = mx_jobj(o, "encrypted", json_type_boolean)) && json_object_get_boolean(v);
-        v = mx_jobj(o, "users_default", json_type_int);
-        r->users_default = v ? json_object_get_int(v) : 0;
-        if (mx_jobj(o, "power", json_type_object))
+        r->joined = jget_true(o, "joined");
+        r->encrypted = jget_true(o, "encrypted");
+        r->users_default = power_level(o, "users_default", 0);
+        if (jget_obj(o, "power"))
             load_obj(&r->power, o, "power");
         load_obj(&r->names, o, "names");
         load_obj(&r->gone, o, "gone");
-        const char *dm = mx_jstr(o, "dm_for");
+        const char *dm = jget_str(o, "dm_for");
         free(r->dm_for);
         r->dm_for = dm ? strdup(dm) : NULL;
     }
@@ -173,11 +181,7 @@ void mx_rooms_load(struct mx *m)
 
 bool mx_room_is_moderator(struct mx *m, struct mx_room *r, const char *user)
 {
-    int level = r->users_default;
-    struct json_object *v = mx_jobj(r->power, user, json_type_int);
-    if (v)
-        level = json_object_get_int(v);
-    return level >= m->mod_level;
+    return power_level(r->power, user, r->users_default) >= m->mod_level;
 }
 
 /* Stores m.direct with the rooms the server has not shown yet, so that a restart knows every
@@ -194,8 +198,8 @@ static void direct_store(struct mx *m)
 void mx_direct_load(struct mx *m)
 {
     struct json_object *v = mx_state_get_json(m, "direct");
-    struct json_object *d = mx_jobj(v, "direct", json_type_object);
-    struct json_object *p = mx_jobj(v, "pending", json_type_object);
+    struct json_object *d = jget_obj(v, "direct");
+    struct json_object *p = jget_obj(v, "pending");
     if (d) {
         json_object_put(m->direct);
         m->direct = json_object_get(d);
@@ -222,7 +226,7 @@ static void direct_prepend(struct mx *m, const char *user, const char *room)
 {
     struct json_object *list = json_object_new_array();
     json_object_array_add(list, json_object_new_string(room));
-    struct json_object *old = mx_jobj(m->direct, user, json_type_array);
+    struct json_object *old = jget_arr(m->direct, user);
     for (size_t i = 0; old && i < json_object_array_length(old); i++) {
         const char *id = json_object_get_string(json_object_array_get_idx(old, i));
         if (id && strcmp(id, room) != 0)
@@ -249,7 +253,7 @@ void mx_direct_set(struct mx *m, struct json_object *content)
     json_object_object_foreach(m->direct_pending, user, rooms)
     {
         struct json_object *keep = json_object_new_array();
-        struct json_object *server = mx_jobj(m->direct, user, json_type_array);
+        struct json_object *server = jget_arr(m->direct, user);
         for (size_t i = 0; i < json_object_array_length(rooms); i++) {
             const char *id = json_object_get_string(json_object_array_get_idx(rooms, i));
             if (!id || list_has(server, id))
@@ -284,11 +288,11 @@ const char *mx_dm_user(struct mx *m, const char *room_id)
 
 const char *mx_dm_room(struct mx *m, const char *user)
 {
-    struct json_object *rooms = mx_jobj(m->direct, user, json_type_array);
+    struct json_object *rooms = jget_arr(m->direct, user);
     for (size_t i = 0; rooms && i < json_object_array_length(rooms); i++) {
         const char *id = json_object_get_string(json_object_array_get_idx(rooms, i));
         struct mx_room *r = id ? mx_room_get(m, id, false) : NULL;
-        if (r && r->joined && !r->encrypted && !mx_jobj(r->gone, user, json_type_boolean))
+        if (r && r->joined && !r->encrypted && !jget_type(r->gone, user, json_type_boolean))
             return r->id;
     }
     return NULL;
@@ -331,7 +335,7 @@ static void direct_save(struct mx *m)
 static void direct_add(struct mx *m, const char *user, const char *room)
 {
     direct_prepend(m, user, room);
-    struct json_object *pend = mx_jobj(m->direct_pending, user, json_type_array);
+    struct json_object *pend = jget_arr(m->direct_pending, user);
     if (!pend) {
         pend = json_object_new_array();
         json_object_object_add(m->direct_pending, user, pend);
@@ -356,7 +360,7 @@ static void on_dm_timer_cb(uv_timer_t *t)
 /* A call waiting for its answer, with what its callback needs. Kept on m->reqs, so the ones a
  * stop cancels (their callback never runs) are freed with the adapter. */
 struct mx_req {
-    struct mx_req *next, *prev;
+    LIST_ENTRY(mx_req) link; /* in the adapter's reqs */
     struct mx *m;
     char *key;     /* the user (createRoom) or the room (join) */
     char *dm_user; /* join: the user whose direct chat this is, or NULL */
@@ -373,21 +377,13 @@ static struct mx_req *req_new(struct mx *m, const char *key)
         return NULL;
     }
     q->m = m;
-    q->next = m->reqs;
-    if (m->reqs)
-        m->reqs->prev = q;
-    m->reqs = q;
+    LIST_INSERT_HEAD(&m->reqs, q, link);
     return q;
 }
 
 static void req_free(struct mx_req *q)
 {
-    if (q->prev)
-        q->prev->next = q->next;
-    else
-        q->m->reqs = q->next;
-    if (q->next)
-        q->next->prev = q->prev;
+    LIST_REMOVE(q, link);
     free(q->key);
     free(q->dm_user);
     free(q);
@@ -395,7 +391,7 @@ static void req_free(struct mx_req *q)
 
 static void answer_probe(struct mx *m, const char *user, bool ok)
 {
-    if (!mx_jobj(m->probes, user, json_type_boolean))
+    if (!jget_type(m->probes, user, json_type_boolean))
         return;
     json_object_object_del(m->probes, user);
     json_object_object_add(m->probe_answers, user, json_object_new_boolean(ok));
@@ -405,10 +401,11 @@ static void answer_probe(struct mx *m, const char *user, bool ok)
 /* A joined room the bot created earlier for user (its marker says so), still usable. */
 static struct mx_room *marked_room(struct mx *m, const char *user)
 {
-    for (struct mx_room *r = m->rooms; r; r = r->next)
-        if (r->dm_for && strcmp(r->dm_for, user) == 0 && r->joined && !r->encrypted &&
-            !mx_jobj(r->gone, user, json_type_boolean))
-            return r;
+    struct mx_room *r;
+    SLIST_FOREACH(r, &m->rooms, link)
+    if (r->dm_for && strcmp(r->dm_for, user) == 0 && r->joined && !r->encrypted &&
+        !jget_type(r->gone, user, json_type_boolean))
+        return r;
     return NULL;
 }
 
@@ -432,7 +429,7 @@ static enum mx_next on_dm_created(void *arg, const struct mx_resp *r)
 {
     struct mx_req *q = arg;
     struct mx *m = q->m;
-    const char *room = mx_jstr(r->json, "room_id");
+    const char *room = jget_str(r->json, "room_id");
     if (r->status == 200 && room) {
         struct mx_room *rm = mx_room_get(m, room, true);
         if (rm) {
@@ -501,9 +498,9 @@ static int create_dm(struct mx *m, const char *user)
 
 int mx_dm_ensure(struct mx *m, const char *user)
 {
-    struct json_object *st;
-    if (json_object_object_get_ex(m->dm_creating, user, &st))
-        return json_object_get_boolean(st) ? 0 : -1;
+    bool creating;
+    if (jget_bool(m->dm_creating, user, &creating) == 0)
+        return creating ? 0 : -1;
     struct mx_room *r = marked_room(m, user);
     if (r) {
         /* Created before a crash or a lost answer, and not recorded yet. */
@@ -598,7 +595,7 @@ static enum mx_next on_joined(void *arg, const struct mx_resp *r)
 
 void mx_join(struct mx *m, const char *room_id, const char *dm_user)
 {
-    if (json_object_object_get_ex(m->joining, room_id, NULL))
+    if (jget(m->joining, room_id))
         return;
     char *er = mx_escape(room_id);
     struct mx_req *q = er ? req_new(m, room_id) : NULL;

@@ -22,25 +22,11 @@
 #include "../../bot/log.h"
 #include "client.h"
 #include "core/catalog.h"
+#include "bot/util/buf.h"
 #include "mx.h"
 
-#define MOD "matrix"
-
-const char *mx_jstr(struct json_object *o, const char *key)
-{
-    struct json_object *v;
-    if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
-        return json_object_get_string(v);
-    return NULL;
-}
-
-struct json_object *mx_jobj(struct json_object *o, const char *key, int type)
-{
-    struct json_object *v;
-    if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, (json_type)type))
-        return v;
-    return NULL;
-}
+#define MOD           "matrix"
+#define MX_BALLOT_MAX (16u << 10) /* a DM ballot: the question and one line per choice */
 
 /*
  * The outbox in the store: one key per item, "out/<n>" for the item with
@@ -53,8 +39,7 @@ struct json_object *mx_jobj(struct json_object *o, const char *key, int type)
  */
 static int64_t item_n(struct json_object *item)
 {
-    struct json_object *v = mx_jobj(item, "n", json_type_int);
-    return v ? json_object_get_int64(v) : 0;
+    return jget_int64_or(item, "n", 0);
 }
 
 static void item_save(struct mx *m, struct json_object *item)
@@ -108,8 +93,8 @@ static void outbox_add(struct mx *m, struct json_object *item)
 
 static double item_seq(struct json_object *item)
 {
-    struct json_object *v;
-    return json_object_object_get_ex(item, "seq", &v) ? json_object_get_double(v) : 0;
+    double seq;
+    return jget_double(item, "seq", &seq) == 0 ? seq : 0;
 }
 
 static int by_seq(const void *a, const void *b)
@@ -149,7 +134,7 @@ void mx_outbox_load(struct mx *m)
     if (old && json_object_is_type(old, json_type_array) && json_object_array_length(old) > 0) {
         for (size_t i = 0; i < json_object_array_length(old); i++) {
             struct json_object *it = json_object_get(json_object_array_get_idx(old, i));
-            const char *txn = mx_jstr(it, "txn");
+            const char *txn = jget_str(it, "txn");
             char *keep = txn ? strdup(txn) : NULL;
             outbox_add(m, it);
             if (keep) /* the same transaction id: a resend stays idempotent */
@@ -176,11 +161,10 @@ void mx_outbox_load(struct mx *m)
     }
 }
 
-int mx_outbox_push(struct mx *m, struct json_object *item)
+void mx_outbox_push(struct mx *m, struct json_object *item)
 {
     outbox_add(m, item);
     mx_pump(m);
-    return 0;
 }
 
 static struct json_object *item_new(const char *room, const char *user, const char *type,
@@ -199,7 +183,7 @@ static struct json_object *item_new(const char *room, const char *user, const ch
 /* The record of the message last sent under key: {"e","room","r"}, or NULL. */
 static struct json_object *key_record(struct mx *m, const char *key)
 {
-    struct json_object *rec = mx_jobj(m->keys, key, json_type_object);
+    struct json_object *rec = jget_obj(m->keys, key);
     if (rec)
         return rec;
     char sk[512];
@@ -207,7 +191,7 @@ static struct json_object *key_record(struct mx *m, const char *key)
     rec = mx_state_get_json(m, sk);
     if (!rec)
         return NULL;
-    if (!json_object_is_type(rec, json_type_object) || !mx_jstr(rec, "e")) {
+    if (!json_object_is_type(rec, json_type_object) || !jget_str(rec, "e")) {
         json_object_put(rec);
         return NULL;
     }
@@ -237,10 +221,10 @@ static void polls_save(struct mx *m)
 /* Queues the end of one open poll and forgets it. */
 static void poll_end(struct mx *m, const char *event_id)
 {
-    struct json_object *p = mx_jobj(m->polls, event_id, json_type_object);
+    struct json_object *p = jget_obj(m->polls, event_id);
     if (!p)
         return;
-    const char *room = mx_jstr(p, "room");
+    const char *room = jget_str(p, "room");
     if (room) {
         struct json_object *c =
             mx_render_poll_end(event_id, catalog_text(m->language, "matrix.poll-closed"));
@@ -277,20 +261,20 @@ static bool end_polls(struct mx *m, bool (*match)(struct json_object *poll, cons
 
 static bool poll_due(struct json_object *poll, const void *arg)
 {
-    struct json_object *d = mx_jobj(poll, "deadline", json_type_int);
-    return d && (uint64_t)json_object_get_int64(d) <= *(const uint64_t *)arg;
+    int64_t d;
+    return jget_int64(poll, "deadline", &d) == 0 && (uint64_t)d <= *(const uint64_t *)arg;
 }
 
 static bool poll_in_room(struct json_object *poll, const void *arg)
 {
-    const char *r = mx_jstr(poll, "room");
+    const char *r = jget_str(poll, "room");
     return r && strcmp(r, arg) == 0;
 }
 
 static void on_poll_timer(uv_timer_t *t)
 {
     struct mx *m = t->data;
-    uint64_t now = mx_now_ms();
+    uint64_t now = clock_wall_ms();
     if (end_polls(m, poll_due, &now)) {
         polls_save(m);
         mx_pump(m);
@@ -304,14 +288,14 @@ void mx_polls_arm(struct mx *m)
     json_object_object_foreach(m->polls, id, p)
     {
         (void)id;
-        struct json_object *d = mx_jobj(p, "deadline", json_type_int);
-        if (d && (next < 0 || json_object_get_int64(d) < next))
-            next = json_object_get_int64(d);
+        int64_t d;
+        if (jget_int64(p, "deadline", &d) == 0 && (next < 0 || d < next))
+            next = d;
     }
     uv_timer_stop(&m->poll_timer);
     if (next < 0 || m->phase == MX_STOPPED)
         return;
-    uint64_t now = mx_now_ms();
+    uint64_t now = clock_wall_ms();
     uint64_t delay = (uint64_t)next > now ? (uint64_t)next - now : 0;
     uv_timer_start(&m->poll_timer, on_poll_timer, delay, 0);
 }
@@ -322,8 +306,8 @@ void mx_polls_end_room(struct mx *m, const char *room)
     /* Polls still queued end as soon as they are sent. */
     for (size_t i = 0; i < json_object_array_length(m->outbox); i++) {
         struct json_object *it = json_object_array_get_idx(m->outbox, i);
-        struct json_object *poll = mx_jobj(it, "poll", json_type_object);
-        const char *r = mx_jstr(it, "room");
+        struct json_object *poll = jget_obj(it, "poll");
+        const char *r = jget_str(it, "room");
         if (poll && r && strcmp(r, room) == 0) {
             json_object_object_add(poll, "end_now", json_object_new_boolean(1));
             item_save(m, it);
@@ -338,13 +322,6 @@ void mx_polls_end_room(struct mx *m, const char *room)
     }
 }
 
-static bool data_bool(const struct json_object *data, const char *key)
-{
-    struct json_object *v;
-    return data && json_object_object_get_ex(data, key, &v) &&
-           json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
-}
-
 /*
  * DM mode of a tribunal vote in a table: votes stay secret, so each candidate
  * (the candidates are the players) gets a ballot in their direct room, with
@@ -354,28 +331,25 @@ static bool data_bool(const struct json_object *data, const char *key)
  */
 static void queue_ballots(struct mx *m, const struct outbound *o, struct json_object *data)
 {
-    struct json_object *cands = mx_jobj(data, "candidates", json_type_array);
-    struct json_object *actions = mx_jobj(data, "actions", json_type_array);
+    struct json_object *cands = jget_arr(data, "candidates");
+    struct json_object *actions = jget_arr(data, "actions");
     if (!cands || !actions)
         return;
-    size_t nact = json_object_array_length(actions);
+    size_t nact = jarr_len(actions);
     /* The bot words the ballot for a DM; the table's text speaks to the table. */
-    const char *ballot = mx_jstr(data, "ballot") ? mx_jstr(data, "ballot") : o->text;
-    for (size_t c = 0; c < json_object_array_length(cands); c++) {
-        const char *user = mx_jstr(json_object_array_get_idx(cands, c), "id");
+    const char *ballot = jget_str(data, "ballot") ? jget_str(data, "ballot") : o->text;
+    for (size_t c = 0; c < jarr_len(cands); c++) {
+        const char *user = jget_str(jarr_at(cands, c), "id");
         if (!user || user[0] != '@')
             continue;
-        size_t len = strlen(ballot) + 64;
-        for (size_t i = 0; i < nact; i++)
-            len += strlen(json_object_get_string(json_object_array_get_idx(actions, i))) + 80;
-        char *text = malloc(len);
-        if (!text)
-            return;
-        size_t n = (size_t)snprintf(text, len, "%s", ballot);
+        struct buf text;
+        buf_init(&text, MX_BALLOT_MAX);
+        if (buf_puts(&text, ballot) < 0)
+            goto refused;
         struct json_object *votes = json_object_new_object();
         size_t shown = 0;
         for (size_t i = 0; i < nact; i++) {
-            const char *act = json_object_get_string(json_object_array_get_idx(actions, i));
+            const char *act = jarr_str(actions, i);
             /* Nobody may vote for themselves: their own name is not on their ballot. */
             if (!act || (strncmp(act, "vote ", 5) == 0 && strcmp(act + 5, user) == 0))
                 continue;
@@ -385,14 +359,17 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
             shown++;
             const char *label = act;
             if (strncmp(act, "vote ", 5) == 0) {
-                for (size_t k = 0; k < json_object_array_length(cands); k++) {
-                    struct json_object *ck = json_object_array_get_idx(cands, k);
-                    const char *id = mx_jstr(ck, "id"), *name = mx_jstr(ck, "name");
+                for (size_t k = 0; k < jarr_len(cands); k++) {
+                    struct json_object *ck = jarr_at(cands, k);
+                    const char *id = jget_str(ck, "id"), *name = jget_str(ck, "name");
                     if (id && name && strcmp(id, act + 5) == 0)
                         label = name;
                 }
             }
-            n += (size_t)snprintf(text + n, len - n, "\n%s %s", emoji, label);
+            if (buf_printf(&text, "\n%s %s", emoji, label) < 0) {
+                json_object_put(votes);
+                goto refused;
+            }
             json_object_object_add(votes, emoji, json_object_new_string(act));
         }
         /* A ballot names the candidates and mentions its voter only. */
@@ -402,11 +379,16 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
         json_object_object_add(bd, "candidates", json_object_get(cands));
         json_object_object_add(bd, "mentions", to);
         struct json_object *it =
-            item_new(NULL, user, "m.room.message", mx_render_notice(text, OUT_VOTE, bd));
+            item_new(NULL, user, "m.room.message", mx_render_notice(text.data, OUT_VOTE, bd));
         json_object_put(bd);
         json_object_object_add(it, "votes", votes);
-        free(text);
+        buf_free(&text);
         outbox_add(m, it);
+        continue;
+    refused:
+        /* the voter can still type "vote <player>" in their room */
+        log_error(MOD, NULL, "no memory for the ballot of %s; not sent", user);
+        buf_free(&text);
     }
 }
 
@@ -421,17 +403,16 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
         mx_polls_end_room(m, o->channel);
 
     struct json_object *item = NULL;
-    if (o->kind == OUT_VOTE && o->channel && data_bool(data, "poll")) {
+    if (o->kind == OUT_VOTE && o->channel && jget_true(data, "poll")) {
         struct json_object *answers = NULL;
         struct json_object *c = mx_render_poll(o->text, data, &answers);
         if (c) {
             item = item_new(o->channel, NULL, "org.matrix.msc3381.poll.start", c);
             struct json_object *poll = json_object_new_object();
             json_object_object_add(poll, "answers", answers);
-            struct json_object *d = mx_jobj(data, "deadline", json_type_int);
-            if (d)
-                json_object_object_add(poll, "deadline",
-                                       json_object_new_int64(json_object_get_int64(d)));
+            int64_t d;
+            if (jget_int64(data, "deadline", &d) == 0)
+                json_object_object_add(poll, "deadline", json_object_new_int64(d));
             json_object_object_add(item, "poll", poll);
         }
     }
@@ -442,7 +423,7 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
         item = item_new(o->channel, o->user, "m.room.message", c);
         if (o->replace && o->key)
             json_object_object_add(item, "edit", json_object_new_boolean(1));
-        struct json_object *reactions = mx_jobj(data, "reactions", json_type_object);
+        struct json_object *reactions = jget_obj(data, "reactions");
         if (o->kind == OUT_DROP && reactions && o->key) {
             struct json_object *list = json_object_new_array();
             json_object_object_foreach(reactions, emoji, res)
@@ -452,12 +433,12 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
             }
             json_object_object_add(item, "reactions", list);
         }
-        struct json_object *actions = mx_jobj(data, "actions", json_type_array);
+        struct json_object *actions = jget_arr(data, "actions");
         if (o->kind == OUT_VOTE && o->user && actions) {
             struct json_object *votes = json_object_new_object();
-            for (size_t i = 0; i < json_object_array_length(actions); i++) {
+            for (size_t i = 0; i < jarr_len(actions); i++) {
                 const char *emoji = mx_vote_emoji(i);
-                const char *act = json_object_get_string(json_object_array_get_idx(actions, i));
+                const char *act = jarr_str(actions, i);
                 if (emoji && act)
                     json_object_object_add(votes, emoji, json_object_new_string(act));
             }
@@ -466,7 +447,7 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
     }
     if (o->key)
         json_object_object_add(item, "key", json_object_new_string(o->key));
-    bool poll = mx_jobj(item, "poll", json_type_object) != NULL;
+    bool poll = jget_obj(item, "poll") != NULL;
     outbox_add(m, item);
     if (o->kind == OUT_VOTE && o->channel && !poll)
         queue_ballots(m, o, data);
@@ -486,14 +467,14 @@ void mx_send_plain_notice(struct mx *m, const char *room, const char *text)
 static void add_reactions(struct mx *m, const char *room, const char *event_id,
                           struct json_object *emojis, struct json_object *rec)
 {
-    struct json_object *done = mx_jobj(rec, "r", json_type_array);
-    for (size_t i = 0; i < json_object_array_length(emojis); i++) {
-        const char *e = json_object_get_string(json_object_array_get_idx(emojis, i));
+    struct json_object *done = jget_arr(rec, "r");
+    for (size_t i = 0; i < jarr_len(emojis); i++) {
+        const char *e = jarr_str(emojis, i);
         if (!e)
             continue;
         bool have = false;
-        for (size_t j = 0; done && j < json_object_array_length(done); j++)
-            if (strcmp(json_object_get_string(json_object_array_get_idx(done, j)), e) == 0)
+        for (size_t j = 0; j < jarr_len(done); j++)
+            if (jarr_str(done, j) && strcmp(jarr_str(done, j), e) == 0)
                 have = true;
         if (have)
             continue;
@@ -507,7 +488,7 @@ static void add_reactions(struct mx *m, const char *room, const char *event_id,
 static void item_sent(struct mx *m, struct json_object *item, const char *room,
                       const char *event_id, bool was_edit)
 {
-    const char *key = mx_jstr(item, "key");
+    const char *key = jget_str(item, "key");
     struct json_object *rec = key ? key_record(m, key) : NULL;
     if (key && !was_edit) {
         rec = json_object_new_object();
@@ -519,22 +500,22 @@ static void item_sent(struct mx *m, struct json_object *item, const char *room,
         snprintf(sk, sizeof(sk), "event/%s", event_id);
         mx_state_set(m, sk, key);
     }
-    struct json_object *reactions = mx_jobj(item, "reactions", json_type_array);
+    struct json_object *reactions = jget_arr(item, "reactions");
     if (reactions && rec)
-        add_reactions(m, room, mx_jstr(rec, "e"), reactions, rec);
+        add_reactions(m, room, jget_str(rec, "e"), reactions, rec);
     if (rec && key)
         key_save(m, key, rec);
-    struct json_object *poll = mx_jobj(item, "poll", json_type_object);
+    struct json_object *poll = jget_obj(item, "poll");
     if (poll) {
         struct json_object *p = json_object_new_object();
         json_object_object_add(p, "room", json_object_new_string(room));
         struct json_object *v;
-        if (json_object_object_get_ex(poll, "answers", &v))
+        if ((v = jget(poll, "answers")))
             json_object_object_add(p, "answers", json_object_get(v));
-        if (json_object_object_get_ex(poll, "deadline", &v))
+        if ((v = jget(poll, "deadline")))
             json_object_object_add(p, "deadline", json_object_get(v));
         json_object_object_add(m->polls, event_id, p);
-        if (mx_jobj(poll, "end_now", json_type_boolean)) {
+        if (jget_type(poll, "end_now", json_type_boolean)) {
             /* The verdict is already queued behind this poll: end it first. */
             size_t before = json_object_array_length(m->outbox);
             poll_end(m, event_id);
@@ -556,14 +537,14 @@ static void item_sent(struct mx *m, struct json_object *item, const char *room,
         polls_save(m);
         mx_polls_arm(m);
     }
-    struct json_object *votes = mx_jobj(item, "votes", json_type_object);
+    struct json_object *votes = jget_obj(item, "votes");
     if (votes) {
         /* A new vote in a DM replaces the older ones of that room. */
         for (;;) {
             const char *old = NULL;
             json_object_object_foreach(m->votes, id, v)
             {
-                const char *r = mx_jstr(v, "room");
+                const char *r = jget_str(v, "room");
                 if (r && strcmp(r, room) == 0) {
                     old = id;
                     break;
@@ -603,7 +584,7 @@ static void lane_free(struct mx_lane *l)
 static ssize_t outbox_find(struct mx *m, const char *txn)
 {
     for (size_t i = 0; i < json_object_array_length(m->outbox); i++) {
-        const char *t = mx_jstr(json_object_array_get_idx(m->outbox, i), "txn");
+        const char *t = jget_str(json_object_array_get_idx(m->outbox, i), "txn");
         if (t && strcmp(t, txn) == 0)
             return (ssize_t)i;
     }
@@ -621,9 +602,9 @@ static enum mx_next on_sent(void *arg, const struct mx_resp *r)
         return MX_DONE;
     }
     struct json_object *item = json_object_array_get_idx(m->outbox, (size_t)idx);
-    const char *room = mx_jstr(item, "room");
+    const char *room = jget_str(item, "room");
     if (r->status == 200) {
-        const char *event_id = mx_jstr(r->json, "event_id");
+        const char *event_id = jget_str(r->json, "event_id");
         if (!event_id || event_id[0] != '$')
             return MX_RETRY; /* malformed: the same PUT again, after backoff */
         /* What the item leads to is queued and stored before the item is marked done, so a
@@ -632,7 +613,7 @@ static enum mx_next on_sent(void *arg, const struct mx_resp *r)
         char *ev = strdup(event_id);
         if (ev)
             item_sent(m, item, room ? room : "", ev,
-                      mx_jobj(item, "sent_as_edit", json_type_boolean) != NULL);
+                      jget_type(item, "sent_as_edit", json_type_boolean) != NULL);
         free(ev);
         idx = outbox_find(m, lane->txn);
         if (idx >= 0)
@@ -656,26 +637,26 @@ static enum mx_next on_sent(void *arg, const struct mx_resp *r)
 static int start_item(struct mx *m, struct mx_lane *lane, struct json_object *item,
                       const char *room, const char *target)
 {
-    const char *type = mx_jstr(item, "type");
-    const char *txn = mx_jstr(item, "txn");
-    struct json_object *content = mx_jobj(item, "content", json_type_object);
+    const char *type = jget_str(item, "type");
+    const char *txn = jget_str(item, "txn");
+    struct json_object *content = jget_obj(item, "content");
     struct json_object *body = content;
     bool edit = false;
-    const char *key = mx_jstr(item, "key");
-    if (mx_jobj(item, "edit", json_type_boolean) && key) {
+    const char *key = jget_str(item, "key");
+    if (jget_type(item, "edit", json_type_boolean) && key) {
         struct json_object *rec = key_record(m, key);
-        const char *rroom = mx_jstr(rec, "room");
+        const char *rroom = jget_str(rec, "room");
         if (rec && rroom && strcmp(rroom, room) == 0) {
-            body = mx_render_edit(json_object_get(content), mx_jstr(rec, "e"));
+            body = mx_render_edit(json_object_get(content), jget_str(rec, "e"));
             if (!body)
                 return -1;
             edit = true;
         }
     }
-    if (edit && !mx_jobj(item, "sent_as_edit", json_type_boolean)) {
+    if (edit && !jget_type(item, "sent_as_edit", json_type_boolean)) {
         json_object_object_add(item, "sent_as_edit", json_object_new_boolean(1));
         item_save(m, item);
-    } else if (!edit && mx_jobj(item, "sent_as_edit", json_type_boolean)) {
+    } else if (!edit && jget_type(item, "sent_as_edit", json_type_boolean)) {
         json_object_object_del(item, "sent_as_edit");
         item_save(m, item);
     }
@@ -727,10 +708,10 @@ void mx_pump(struct mx *m)
     }
     for (size_t i = 0; free_lanes > 0 && i < json_object_array_length(m->outbox); i++) {
         struct json_object *item = json_object_array_get_idx(m->outbox, i);
-        const char *room = mx_jstr(item, "room");
-        const char *user = mx_jstr(item, "user");
-        if (!mx_jstr(item, "type") || !mx_jstr(item, "txn") ||
-            !mx_jobj(item, "content", json_type_object) || (!room && !user)) {
+        const char *room = jget_str(item, "room");
+        const char *user = jget_str(item, "user");
+        if (!jget_str(item, "type") || !jget_str(item, "txn") || !jget_obj(item, "content") ||
+            (!room && !user)) {
             item_done(m, i);
             i--;
             continue;
@@ -756,7 +737,7 @@ void mx_pump(struct mx *m)
             /* Pin the room, so a retry after a restart goes to the same one. */
             json_object_object_add(item, "room", json_object_new_string(dm));
             item_save(m, item);
-            room = mx_jstr(item, "room");
+            room = jget_str(item, "room");
         }
         struct mx_lane *lane = NULL;
         for (int k = 0; k < MX_SEND_LANES && !lane; k++)

@@ -104,8 +104,8 @@ void mx_seen_add(struct mx *m, const char *event_id)
 /* The text of a message without the quoted fallback of a reply. */
 static const char *strip_reply(struct json_object *content, const char *body)
 {
-    struct json_object *rel = mx_jobj(content, "m.relates_to", json_type_object);
-    if (!rel || !mx_jobj(rel, "m.in_reply_to", json_type_object))
+    struct json_object *rel = jget_obj(content, "m.relates_to");
+    if (!rel || !jget_obj(rel, "m.in_reply_to"))
         return body;
     const char *p = body;
     while (p[0] == '>') {
@@ -136,29 +136,29 @@ static void deliver(struct mx *m, struct inbound *in, const char *event_id)
 /* The action a poll response selects, or NULL. */
 static const char *poll_choice(struct mx *m, struct json_object *content)
 {
-    struct json_object *rel = mx_jobj(content, "m.relates_to", json_type_object);
-    const char *target = mx_jstr(rel, "event_id");
-    struct json_object *poll = target ? mx_jobj(m->polls, target, json_type_object) : NULL;
+    struct json_object *rel = jget_obj(content, "m.relates_to");
+    const char *target = jget_str(rel, "event_id");
+    struct json_object *poll = target ? jget_obj(m->polls, target) : NULL;
     if (!poll)
         return NULL;
     struct json_object *answers = NULL;
     struct json_object *block;
-    if ((block = mx_jobj(content, "org.matrix.msc3381.poll.response", json_type_object)))
-        answers = mx_jobj(block, "answers", json_type_array);
-    else if ((block = mx_jobj(content, "m.poll.response", json_type_object)))
-        answers = mx_jobj(block, "answers", json_type_array);
+    if ((block = jget_obj(content, "org.matrix.msc3381.poll.response")))
+        answers = jget_arr(block, "answers");
+    else if ((block = jget_obj(content, "m.poll.response")))
+        answers = jget_arr(block, "answers");
     else
-        answers = mx_jobj(content, "m.selections", json_type_array);
-    if (!answers || json_object_array_length(answers) == 0)
+        answers = jget_arr(content, "m.selections");
+    if (jarr_len(answers) == 0)
         return NULL; /* no selection: nothing to count */
-    const char *id = json_object_get_string(json_object_array_get_idx(answers, 0));
-    return id ? mx_jstr(mx_jobj(poll, "answers", json_type_object), id) : NULL;
+    const char *id = jarr_str(answers, 0);
+    return id ? jget_str(jget_obj(poll, "answers"), id) : NULL;
 }
 
 /* Tells an encrypted room why the bot does not play there, at most every MX_NOTICE_EVERY_MS. */
 static void encrypted_notice(struct mx *m, struct mx_room *r, const char *catalog_key)
 {
-    uint64_t now = mx_now_ms();
+    uint64_t now = clock_wall_ms();
     if (r->notice_ms && now - r->notice_ms < MX_NOTICE_EVERY_MS)
         return;
     r->notice_ms = now;
@@ -167,10 +167,10 @@ static void encrypted_notice(struct mx *m, struct mx_room *r, const char *catalo
 
 static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev)
 {
-    const char *type = mx_jstr(ev, "type");
-    const char *sender = mx_jstr(ev, "sender");
-    const char *event_id = mx_jstr(ev, "event_id");
-    struct json_object *content = mx_jobj(ev, "content", json_type_object);
+    const char *type = jget_str(ev, "type");
+    const char *sender = jget_str(ev, "sender");
+    const char *event_id = jget_str(ev, "event_id");
+    struct json_object *content = jget_obj(ev, "content");
     if (!type || !sender || !event_id || !content || strcmp(sender, m->user_id) == 0)
         return;
     if (mx_seen(m, event_id))
@@ -179,7 +179,7 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
     struct inbound in = {
         .channel = dm ? NULL : r->id,
         .user = sender,
-        .user_name = mx_jstr(r->names, sender),
+        .user_name = jget_str(r->names, sender),
         .moderator = dm ? false : mx_room_is_moderator(m, r, sender),
     };
     if (strcmp(type, "m.room.encrypted") == 0) {
@@ -191,10 +191,10 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
         return;
     }
     if (strcmp(type, "m.room.message") == 0) {
-        const char *msgtype = mx_jstr(content, "msgtype");
-        const char *body = mx_jstr(content, "body");
-        struct json_object *rel = mx_jobj(content, "m.relates_to", json_type_object);
-        const char *rel_type = mx_jstr(rel, "rel_type");
+        const char *msgtype = jget_str(content, "msgtype");
+        const char *body = jget_str(content, "body");
+        struct json_object *rel = jget_obj(content, "m.relates_to");
+        const char *rel_type = jget_str(rel, "rel_type");
         if (!msgtype || strcmp(msgtype, "m.text") != 0 || !body)
             return; /* notices (other bots), emotes, media */
         if (rel_type && strcmp(rel_type, "m.replace") == 0)
@@ -212,15 +212,15 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
         return;
     }
     if (strcmp(type, "m.reaction") == 0) {
-        struct json_object *rel = mx_jobj(content, "m.relates_to", json_type_object);
-        const char *rel_type = mx_jstr(rel, "rel_type");
-        const char *target = mx_jstr(rel, "event_id");
-        const char *key = mx_jstr(rel, "key");
+        struct json_object *rel = jget_obj(content, "m.relates_to");
+        const char *rel_type = jget_str(rel, "rel_type");
+        const char *target = jget_str(rel, "event_id");
+        const char *key = jget_str(rel, "key");
         if (!rel_type || strcmp(rel_type, "m.annotation") != 0 || !target || !key)
             return;
-        struct json_object *vote = mx_jobj(m->votes, target, json_type_object);
+        struct json_object *vote = jget_obj(m->votes, target);
         if (vote) {
-            const char *act = mx_jstr(mx_jobj(vote, "map", json_type_object), key);
+            const char *act = jget_str(jget_obj(vote, "map"), key);
             if (act) {
                 in.type = INBOUND_COMMAND;
                 in.text = act;
@@ -259,12 +259,12 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
  */
 static struct json_object *field(struct mx *m, struct json_object *o, const char *key, int type)
 {
-    struct json_object *v;
-    if (!o || !json_object_object_get_ex(o, key, &v) || !v)
+    struct json_object *v = jget(o, key);
+    if (!v)
         return NULL;
     if (json_object_is_type(v, (json_type)type))
         return v;
-    if (m->warned && !mx_jobj(m->warned, key, json_type_boolean)) {
+    if (m->warned && !jget_type(m->warned, key, json_type_boolean)) {
         json_object_object_add(m->warned, key, json_object_new_boolean(1));
         log_warn(MOD, NULL, "/sync: \"%s\" is a %s, not a %s; skipping it", key,
                  json_type_to_name(json_object_get_type(v)), json_type_to_name((json_type)type));
@@ -289,14 +289,13 @@ static void handle_invites(struct mx *m, struct json_object *invites)
         bool direct = false;
         for (size_t i = 0; evs && i < json_object_array_length(evs); i++) {
             struct json_object *ev = json_object_array_get_idx(evs, i);
-            struct json_object *c = mx_jobj(ev, "content", json_type_object);
-            const char *t = mx_jstr(ev, "type"), *sk = mx_jstr(ev, "state_key");
-            const char *ms = mx_jstr(c, "membership");
+            struct json_object *c = jget_obj(ev, "content");
+            const char *t = jget_str(ev, "type"), *sk = jget_str(ev, "state_key");
+            const char *ms = jget_str(c, "membership");
             if (t && sk && ms && strcmp(t, "m.room.member") == 0 && strcmp(sk, m->user_id) == 0 &&
                 strcmp(ms, "invite") == 0) {
-                struct json_object *d = mx_jobj(c, "is_direct", json_type_boolean);
-                inviter = mx_jstr(ev, "sender");
-                direct = d && json_object_get_boolean(d);
+                inviter = jget_str(ev, "sender");
+                direct = jget_true(c, "is_direct");
             }
         }
         if (mx_invite_allowed(m, inviter)) {
@@ -309,13 +308,13 @@ static void handle_invites(struct mx *m, struct json_object *invites)
             log_info(MOD, NULL, "invite to %s by %s refused by invite_allow", room_id,
                      inviter ? inviter : "?");
             char *er = mx_escape(room_id);
-            if (er) {
-                char path[1024];
+            char path[1024];
+            if (er)
                 snprintf(path, sizeof(path), "/_matrix/client/v3/rooms/%s/leave", er);
-                mx_http_call(m->http, "POST", path, "{}", MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, NULL,
-                             NULL);
-                free(er);
-            }
+            if (!er || !mx_http_call(m->http, "POST", path, "{}", MX_CALL_TIMEOUT_MS, MX_CALL_RETRY,
+                                     NULL, NULL))
+                log_error(MOD, NULL, "no memory to decline the invite to %s", room_id);
+            free(er);
         }
     }
 }
@@ -324,16 +323,16 @@ static struct json_object *gap_events_for(struct mx *m, const char *room_id)
 {
     for (size_t i = 0; m->gaps && i < json_object_array_length(m->gaps); i++) {
         struct json_object *g = json_object_array_get_idx(m->gaps, i);
-        const char *r = mx_jstr(g, "room");
+        const char *r = jget_str(g, "room");
         if (r && strcmp(r, room_id) == 0)
-            return mx_jobj(g, "events", json_type_array);
+            return jget_arr(g, "events");
     }
     return NULL;
 }
 
 static void timeline_event(struct mx *m, struct mx_room *r, struct json_object *ev, bool initial)
 {
-    if (mx_jstr(ev, "state_key"))
+    if (jget_str(ev, "state_key"))
         mx_room_apply_state(m, r, ev);
     if (!initial)
         handle_event(m, r, ev);
@@ -363,9 +362,9 @@ static void batch_apply(struct mx *m)
     struct json_object *ad = events_of(m, b, "account_data");
     for (size_t i = 0; ad && i < json_object_array_length(ad); i++) {
         struct json_object *ev = json_object_array_get_idx(ad, i);
-        const char *t = mx_jstr(ev, "type");
+        const char *t = jget_str(ev, "type");
         if (t && strcmp(t, "m.direct") == 0)
-            mx_direct_set(m, mx_jobj(ev, "content", json_type_object));
+            mx_direct_set(m, jget_obj(ev, "content"));
     }
     struct json_object *leave = field(m, rooms, "leave", json_type_object);
     struct json_object *join = field(m, rooms, "join", json_type_object);
@@ -408,7 +407,7 @@ invites:
 
 static void batch_done(struct mx *m)
 {
-    const char *next = mx_jstr(m->batch, "next_batch");
+    const char *next = jget_str(m->batch, "next_batch");
     bool snapshot = m->phase == MX_SNAPSHOT;
     if (m->phase == MX_SNAPSHOT || m->phase == MX_SYNCING) {
         /* What the batch taught about rooms is stored before its token: a crash in between
@@ -443,22 +442,22 @@ static enum mx_next on_gap(void *arg, const struct mx_resp *r)
 {
     struct mx *m = arg;
     struct json_object *g = json_object_array_get_idx(m->gaps, m->gap_idx);
-    struct json_object *chunk = mx_jobj(r->json, "chunk", json_type_array);
+    struct json_object *chunk = jget_arr(r->json, "chunk");
     if (r->status == 200 && !chunk)
         return MX_RETRY;
     m->sync_call = NULL;
     if (r->status != 200) {
-        log_warn(MOD, NULL, "cannot fill a gap in %s: HTTP %ld %s", mx_jstr(g, "room"), r->status,
+        log_warn(MOD, NULL, "cannot fill a gap in %s: HTTP %ld %s", jget_str(g, "room"), r->status,
                  r->errcode ? r->errcode : "");
         m->gap_idx++;
         fill_next_gap(m);
         return MX_DONE;
     }
-    struct json_object *events = mx_jobj(g, "events", json_type_array);
+    struct json_object *events = jget_arr(g, "events");
     /* dir=b gives newest first; the list stays newest first and is read backwards. */
     for (size_t i = 0; i < json_object_array_length(chunk); i++)
         json_object_array_add(events, json_object_get(json_object_array_get_idx(chunk, i)));
-    const char *end = mx_jstr(r->json, "end");
+    const char *end = jget_str(r->json, "end");
     if (end && json_object_array_length(chunk) > 0 && json_object_array_length(events) < 1000) {
         json_object_object_add(g, "from", json_object_new_string(end));
     } else {
@@ -479,12 +478,11 @@ static void fill_next_gap(struct mx *m)
     }
     struct json_object *g = json_object_array_get_idx(m->gaps, m->gap_idx);
     struct json_object *f = filter_new(100);
-    struct json_object *tl =
-        mx_jobj(mx_jobj(f, "room", json_type_object), "timeline", json_type_object);
+    struct json_object *tl = jget_obj(jget_obj(f, "room"), "timeline");
     char *ef = mx_escape(json_object_to_json_string_ext(tl, JSON_C_TO_STRING_PLAIN));
     json_object_put(f);
-    char *er = mx_escape(mx_jstr(g, "room"));
-    char *efrom = mx_escape(mx_jstr(g, "from"));
+    char *er = mx_escape(jget_str(g, "room"));
+    char *efrom = mx_escape(jget_str(g, "from"));
     char *eto = mx_escape(m->since);
     char *path = NULL;
     if (ef && er && efrom && eto) {
@@ -522,19 +520,20 @@ static enum mx_next on_sync(void *arg, const struct mx_resp *r)
                  r->errcode ? r->errcode : "");
         return MX_RETRY;
     }
-    const char *next = mx_jstr(r->json, "next_batch");
+    const char *next = jget_str(r->json, "next_batch");
     if (!next || !*next) {
         log_warn(MOD, NULL, "/sync answer without next_batch; retrying");
         return MX_RETRY;
     }
-    m->sync_call = NULL;
-    mx_sync_apply(m, r->json);
+    m->sync_call = NULL;               /* before applying: the batch may start the next long poll */
+    if (mx_sync_apply(m, r->json) < 0) /* only without next_batch, checked above */
+        log_error(MOD, NULL, "/sync answer not applied");
     return MX_DONE;
 }
 
 int mx_sync_apply(struct mx *m, struct json_object *body)
 {
-    if (!mx_jstr(body, "next_batch"))
+    if (!jget_str(body, "next_batch"))
         return -1;
     json_object_put(m->batch);
     json_object_put(m->gaps);
@@ -549,7 +548,7 @@ int mx_sync_apply(struct mx *m, struct json_object *body)
         {
             struct json_object *tl = field(m, room, "timeline", json_type_object);
             struct json_object *lim = field(m, tl, "limited", json_type_boolean);
-            const char *prev = mx_jstr(tl, "prev_batch");
+            const char *prev = jget_str(tl, "prev_batch");
             if (lim && json_object_get_boolean(lim) && prev) {
                 struct json_object *g = json_object_new_object();
                 json_object_object_add(g, "room", json_object_new_string(room_id));
@@ -675,7 +674,7 @@ static void boot_direct(struct mx *m)
 static enum mx_next on_filter(void *arg, const struct mx_resp *r)
 {
     struct mx *m = arg;
-    const char *id = mx_jstr(r->json, "filter_id");
+    const char *id = jget_str(r->json, "filter_id");
     if (r->status == 200 && !id)
         return MX_RETRY;
     m->boot_call = NULL;
@@ -708,7 +707,7 @@ static void boot_filter(struct mx *m)
 static enum mx_next on_whoami(void *arg, const struct mx_resp *r)
 {
     struct mx *m = arg;
-    const char *uid = mx_jstr(r->json, "user_id");
+    const char *uid = jget_str(r->json, "user_id");
     if (r->status == 200 && !uid)
         return MX_RETRY;
     m->boot_call = NULL;
@@ -760,7 +759,7 @@ void mx_sync_begin(struct mx *m, bool login)
     }
     /* Retried by the client, with backoff, while the homeserver cannot be reached. */
     char *body = mx_login_body(m);
-    mx_http_set_token(m->http, NULL);
+    mx_http_clear_token(m->http);
     if (body)
         m->boot_call =
             mx_http_call(m->http, "POST", "/_matrix/client/v3/login", body, MX_CALL_TIMEOUT_MS,
