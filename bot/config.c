@@ -20,10 +20,12 @@
 
 #include "config.h"
 #include "log.h"
+#include "util/buf.h"
 
 #define ENV_PREFIX     "ILLEGALD_"
 #define FILE_SUFFIX    "_file"
 #define MAX_VALUE_FILE (64 * 1024) /* largest <key>_file accepted */
+#define MAX_LINE       (64 * 1024) /* longest line read whole; inih's own limit is lower */
 #define MAX_TIMER      604800      /* one week, as the rules allow */
 #define ECHO_MAX       80          /* longest value quoted back in an error */
 
@@ -118,8 +120,7 @@ struct loader {
     struct config *c;
     const char *path;
     FILE *fp;
-    char *line; /* getline() buffer */
-    size_t linecap;
+    struct buf line; /* the line being read, at most MAX_LINE bytes */
     int lineno;
     struct origin origin[NKEYS];
     char *err;
@@ -517,29 +518,48 @@ static char *read_value_file(const char *path, char *why, size_t whylen)
 static char *read_line(char *str, int num, void *stream)
 {
     struct loader *ld = stream;
-    ssize_t got = getline(&ld->line, &ld->linecap, ld->fp);
-    if (got < 0)
+    /* The line into ld->line; what does not fit (past MAX_LINE, or no memory) is
+     * read and dropped, and the line refused below. */
+    int ch;
+    bool any = false, cut = false, no_memory = false;
+    buf_reset(&ld->line);
+    while ((ch = getc(ld->fp)) != EOF) {
+        any = true;
+        if (ch == '\n')
+            break;
+        char byte = (char)ch;
+        if (!cut && buf_append(&ld->line, &byte, 1) < 0) {
+            cut = true;
+            no_memory = ld->line.len < ld->line.max;
+        }
+    }
+    if (!any)
         return NULL;
     ld->lineno++;
-    size_t n = (size_t)got;
+    const char *line = ld->line.data ? ld->line.data : "";
+    size_t n = ld->line.len;
     str[0] = '\0';
-    if (memchr(ld->line, '\0', n)) {
+    if (no_memory) {
+        file_error(ld, ld->lineno, NULL, NULL, "no memory to read the line");
+        return str;
+    }
+    if (memchr(line, '\0', n)) {
         file_error(ld, ld->lineno, NULL, NULL, "NUL byte in the line");
         return str;
     }
-    while (n > 0 && (ld->line[n - 1] == '\n' || ld->line[n - 1] == '\r'))
+    while (n > 0 && line[n - 1] == '\r')
         n--;
     size_t skip = 0;
-    while (skip < n && (ld->line[skip] == ' ' || ld->line[skip] == '\t'))
+    while (skip < n && (line[skip] == ' ' || line[skip] == '\t'))
         skip++;
-    if (num < 4 || n - skip > (size_t)num - 3) {
+    if (cut || num < 4 || n - skip > (size_t)num - 3) {
         file_error(ld, ld->lineno, NULL, NULL,
                    "line longer than %d characters; give a long value as <key>_file or in "
                    "the environment",
                    num < 4 ? 0 : num - 3);
         return str;
     }
-    memcpy(str, ld->line + skip, n - skip);
+    memcpy(str, line + skip, n - skip);
     str[n - skip] = '\0';
     return str;
 }
@@ -605,8 +625,7 @@ static void load_file(struct loader *ld)
     bool read_failed = ferror(ld->fp);
     fclose(ld->fp);
     ld->fp = NULL;
-    free(ld->line);
-    ld->line = NULL;
+    buf_free(&ld->line);
     if (read_failed) {
         if (ld->err && ld->errlen)
             snprintf(ld->err, ld->errlen, "%s: read error after line %d", ld->path, ld->lineno);
@@ -767,6 +786,7 @@ int config_load(struct config *c, const char *path, char *err, size_t errlen)
 {
     struct loader ld;
     memset(&ld, 0, sizeof ld);
+    buf_init(&ld.line, MAX_LINE);
     ld.c = c;
     ld.path = path;
     ld.err = err;

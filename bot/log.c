@@ -7,12 +7,14 @@
  * a library stuck on one error cannot fill the disk.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "log.h"
+#include "util/clock.h"
 
 static enum log_level min_level = LOG_INFO;
 static FILE *log_file;
@@ -78,14 +80,17 @@ int log_reopen(void)
     return 0;
 }
 
-static void stamp_now(char *stamp, size_t len, struct timespec *ts)
+/* Writes the time now into stamp and returns its seconds since the epoch. */
+static time_t stamp_now(char *stamp, size_t len)
 {
+    uint64_t ms = clock_wall_ms();
+    time_t secs = (time_t)(ms / 1000);
     struct tm tm;
-    char secs[32];
-    clock_gettime(CLOCK_REALTIME, ts);
-    gmtime_r(&ts->tv_sec, &tm);
-    strftime(secs, sizeof secs, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(stamp, len, "%s.%03ldZ", secs, ts->tv_nsec / 1000000);
+    char day[32];
+    gmtime_r(&secs, &tm);
+    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(stamp, len, "%s.%03uZ", day, (unsigned)(ms % 1000));
+    return secs;
 }
 
 /* Writes how many times the last line repeated since it was last reported, if any. */
@@ -103,9 +108,8 @@ void log_close(void)
 {
     if (last.count > 0) {
         char stamp[48];
-        struct timespec ts;
-        stamp_now(stamp, sizeof stamp, &ts);
-        flush_repeats(log_file ? log_file : stderr, stamp, ts.tv_sec);
+        time_t now = stamp_now(stamp, sizeof stamp);
+        flush_repeats(log_file ? log_file : stderr, stamp, now);
     }
     last.body[0] = '\0';
     if (log_file)
@@ -120,9 +124,8 @@ void log_write(enum log_level level, const char *module, const char *game, const
     if (level < min_level)
         return;
     FILE *out = log_file ? log_file : stderr;
-    struct timespec ts;
     char stamp[48];
-    stamp_now(stamp, sizeof stamp, &ts);
+    time_t now = stamp_now(stamp, sizeof stamp);
 
     char msg[1024];
     va_list ap;
@@ -134,15 +137,15 @@ void log_write(enum log_level level, const char *module, const char *game, const
              game ? game : "", msg);
     if (last.body[0] && strcmp(body, last.body) == 0) {
         last.count++;
-        if (ts.tv_sec - last.since >= LOG_REPEAT_SECONDS)
-            flush_repeats(out, stamp, ts.tv_sec);
+        if (now - last.since >= LOG_REPEAT_SECONDS)
+            flush_repeats(out, stamp, now);
         return;
     }
-    flush_repeats(out, stamp, ts.tv_sec);
+    flush_repeats(out, stamp, now);
     memcpy(last.body, body, sizeof body);
     last.level = level;
     snprintf(last.module, sizeof last.module, "%s", module);
-    last.since = ts.tv_sec;
+    last.since = now;
     /* One fprintf per line keeps lines whole when several writers share a file. */
     fprintf(out, "%s %s\n", stamp, body);
 }

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/queue.h>
 #include <time.h>
 
 #include <arpa/inet.h>
@@ -36,15 +37,17 @@
 #include "log.h"
 #include "metrics.h"
 #include "ops_http.h"
+#include "util/buf.h"
 
 #ifndef OPS_HTTP_TIMEOUT_MS
 #define OPS_HTTP_TIMEOUT_MS 10000 /* the whole request head must arrive within this */
 #endif
-#define OPS_HTTP_LINGER_MS   2000        /* reading and dropping input after the answer */
-#define OPS_HTTP_LINGER_MAX  (64 * 1024) /* bytes dropped before giving up on a client */
-#define OPS_HTTP_MAX_CONNS   64
-#define OPS_HTTP_MAX_REQUEST 8192 /* request line and headers, with the blank line */
-#define OPS_HTTP_BACKLOG     128
+#define OPS_HTTP_LINGER_MS    2000        /* reading and dropping input after the answer */
+#define OPS_HTTP_LINGER_MAX   (64 * 1024) /* bytes dropped before giving up on a client */
+#define OPS_HTTP_MAX_CONNS    64
+#define OPS_HTTP_MAX_REQUEST  8192       /* request line and headers, with the blank line */
+#define OPS_HTTP_MAX_RESPONSE (1u << 20) /* an answer: the metrics text is the longest */
+#define OPS_HTTP_BACKLOG      128
 
 enum conn_state { CONN_READING, CONN_WRITING, CONN_DRAINING, CONN_CLOSING };
 
@@ -54,7 +57,7 @@ struct conn {
     uv_write_t write_req;
     uv_shutdown_t shutdown_req;
     struct ops_http *h;
-    struct conn *prev, *next;
+    LIST_ENTRY(conn) link; /* in the server's conns */
     enum conn_state state;
     int open_handles; /* handles not yet closed; freed at 0 */
     size_t len;       /* bytes in buf */
@@ -71,7 +74,7 @@ struct ops_http {
     uv_tcp_t listener;
     struct metrics *metrics;
     const struct ops_http_checks *checks;
-    struct conn *conns;
+    LIST_HEAD(, conn) conns;
     int nconns;
     int port;
     bool accept_pending;  /* a client waits to be accepted until a connection closes */
@@ -105,12 +108,7 @@ static void on_conn_handle_closed(uv_handle_t *handle)
     if (--c->open_handles > 0)
         return;
     struct ops_http *h = c->h;
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        h->conns = c->next;
-    if (c->next)
-        c->next->prev = c->prev;
+    LIST_REMOVE(c, link);
     h->nconns--;
     free(c->response);
     free(c);
@@ -211,32 +209,29 @@ static void respond(struct conn *c, int status, const char *content_type, const 
 
     char date[64];
     http_date(date, sizeof date);
-    char top[512];
-    int n =
-        snprintf(top, sizeof top,
-                 "HTTP/1.1 %d %s\r\n"
-                 "Date: %s\r\n"
-                 "Content-Type: %s\r\n"
-                 "Content-Length: %zu\r\n"
-                 "Cache-Control: no-store\r\n"
-                 "%s"
-                 "Connection: close\r\n"
-                 "\r\n",
-                 status, reason_phrase(status), date, content_type, body_len, extra ? extra : "");
-    if (n < 0 || (size_t)n >= sizeof top) {
+    struct buf out;
+    buf_init(&out, OPS_HTTP_MAX_RESPONSE);
+    if (buf_printf(&out,
+                   "HTTP/1.1 %d %s\r\n"
+                   "Date: %s\r\n"
+                   "Content-Type: %s\r\n"
+                   "Content-Length: %zu\r\n"
+                   "Cache-Control: no-store\r\n"
+                   "%s"
+                   "Connection: close\r\n"
+                   "\r\n",
+                   status, reason_phrase(status), date, content_type, body_len,
+                   extra ? extra : "") < 0 ||
+        (!head && buf_append(&out, body, body_len) < 0)) {
+        /* no memory (the answers are far below the cap): the client sees the connection close */
+        log_error("ops", NULL, "no memory for an answer of %zu bytes", body_len);
+        buf_free(&out);
         conn_close(c);
         return;
     }
-    size_t send_body = head ? 0 : body_len;
-    c->response = malloc((size_t)n + send_body);
-    if (!c->response) {
-        conn_close(c);
-        return;
-    }
-    memcpy(c->response, top, (size_t)n);
-    if (send_body)
-        memcpy(c->response + n, body, send_body);
-    uv_buf_t buf = uv_buf_init(c->response, (unsigned)((size_t)n + send_body));
+    size_t len = out.len;
+    c->response = buf_take(&out);
+    uv_buf_t buf = uv_buf_init(c->response, (unsigned)len);
     c->write_req.data = c;
     if (uv_write(&c->write_req, (uv_stream_t *)&c->tcp, &buf, 1, on_written) < 0)
         conn_close(c);
@@ -521,10 +516,7 @@ static void accept_one(struct ops_http *h)
     }
     c->h = h;
     c->state = CONN_READING;
-    c->next = h->conns;
-    if (h->conns)
-        h->conns->prev = c;
-    h->conns = c;
+    LIST_INSERT_HEAD(&h->conns, c, link);
     h->nconns++;
     uv_tcp_init(h->loop, &c->tcp);
     uv_timer_init(h->loop, &c->timer);
@@ -609,6 +601,7 @@ int ops_http_start(struct ops_http **out, struct uv_loop_s *loop, const char *bi
         snprintf(err, errlen, "no memory");
         return -1;
     }
+    LIST_INIT(&h->conns);
     h->loop = loop;
     h->metrics = metrics;
     h->checks = checks;
@@ -655,7 +648,8 @@ void ops_http_stop(struct ops_http *h)
         return;
     h->stopping = true;
     h->accept_pending = false;
-    for (struct conn *c = h->conns; c; c = c->next)
-        conn_close(c);
+    struct conn *c;
+    LIST_FOREACH(c, &h->conns, link)
+    conn_close(c);
     uv_close((uv_handle_t *)&h->listener, on_listener_closed);
 }
