@@ -534,6 +534,21 @@ static void test_long_line(void **state)
         strstr(err, "characters; give a long value as <key>_file or in the environment"));
     config_free(&c);
 
+    /* A line of a mebibyte is read no further than the line cap, and refused the same way. */
+    size_t big = 1u << 20;
+    char *huge = malloc(big + 64);
+    assert_non_null(huge);
+    int n = snprintf(huge, 64, "[store]\npath = /");
+    memset(huge + n, 'x', big);
+    strcpy(huge + n + big, "\n");
+    path = write_file("huge.conf", huge);
+    free(huge);
+    assert_int_equal(config_init(&c), 0);
+    assert_int_equal(config_load(&c, path, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:2: line longer than ", path);
+    assert_memory_equal(err, want, strlen(want));
+    config_free(&c);
+
     /* A long value is fine through <key>_file. */
     const char *value = write_file("long_path", text + 15);
     snprintf(text, sizeof text, "[store]\npath_file = %s\n", value);
