@@ -42,7 +42,8 @@ static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, 
     if (shards < 1)
         shards = 1;
     log_info(DC_MOD, NULL, "connecting %d shard(s) to %s (DMs arrive on shard 0)", shards, url);
-    gw_start(dc->gw, url, shards, maxc, delay);
+    if (gw_start(dc->gw, url, shards, maxc, delay) < 0)
+        log_error(DC_MOD, NULL, "no memory to start the gateway; Discord stays offline");
 }
 
 static void gateway_bot_done(struct rest_req *r, long status, const char *body, void *ud)

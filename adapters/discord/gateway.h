@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bot/util/util.h"
+
 struct uv_loop_s;
 struct json_object;
 struct gw;
@@ -79,7 +81,8 @@ struct json_object *gw_decode(const char *txt, size_t len, struct gw_payload *p)
  * from GET /gateway/bot (1 when unknown); delay_ms holds back the first
  * IDENTIFY (session_start_limit exhausted). Returns 0 or -1.
  */
-int gw_start(struct gw *g, const char *url, int nshards, int max_concurrency, uint64_t delay_ms);
+int gw_start(struct gw *g, const char *url, int nshards, int max_concurrency,
+             uint64_t delay_ms) UTIL_MUST_USE;
 int gw_shard_count(const struct gw *g);
 void gw_shard_stats(const struct gw *g, int shard, struct gw_shard_stats *st);
 /* Closes every shard so that the session stays resumable, then frees g

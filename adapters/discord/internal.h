@@ -145,6 +145,8 @@ struct dc {
 /* discord.c */
 struct dc_op *dc_op_new(struct dc *dc, enum dc_op_type type);
 void dc_op_free(struct dc_op *op);
+/* Queues op's request (op is taken). Returns 0, or -1 on no memory: op is then freed and
+ * the failure logged here. */
 int dc_rest(struct dc *dc, struct dc_op *op, const char *queue, const char *method,
             const char *path, unsigned flags);
 struct dc_user *dc_user_get(struct dc *dc, const char *id);
@@ -212,10 +214,13 @@ void dc_create_dm(struct dc *dc, const char *user_id, struct dc_user *u);
  * tell the bot. */
 void dc_dm_refused(struct dc *dc, const char *user, long status, int code);
 
-/* Queues op (POST, EDIT or REACT) on its channel. */
+/* Queues op (POST, EDIT or REACT) on its channel (op is taken). Returns 0, or -1 on no
+ * memory: op is then freed and the loss logged here, so a caller with nothing more to do
+ * may leave the result. */
 int dc_queue_on_channel(struct dc *dc, struct dc_op *op);
 
-/* Sends op to a user's DM channel, creating it first when needed. */
+/* Sends op to a user's DM channel, creating it first when needed (op is taken). Returns 0,
+ * or -1 on no memory (op freed, as dc_queue_on_channel). */
 int dc_queue_on_dm(struct dc *dc, const char *user_id, struct dc_op *op);
 
 void dc_report_probe(struct dc *dc, const char *user, bool reachable);

@@ -722,7 +722,7 @@ void mx_pump(struct mx *m)
                  room ? room
                  : dm ? dm
                       : user);
-        if (json_object_object_get_ex(busy, target, NULL))
+        if (jget(busy, target))
             continue;
         json_object_object_add(busy, target, json_object_new_boolean(1));
         if (!room) {

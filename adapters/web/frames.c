@@ -69,8 +69,8 @@ bool web_table_id(const char *s, size_t len, char out[WEB_TABLE_MAX + 1])
 /* The string member `name` of o, its length in *len, or NULL (absent, not a string, has NUL). */
 const char *web_get_str(struct json_object *o, const char *name, size_t *len)
 {
-    struct json_object *v;
-    if (!json_object_object_get_ex(o, name, &v) || !json_object_is_type(v, json_type_string))
+    struct json_object *v = jget_type(o, name, json_type_string);
+    if (!v)
         return NULL;
     const char *s = json_object_get_string(v);
     size_t n = (size_t)json_object_get_string_len(v);

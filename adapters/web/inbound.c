@@ -111,9 +111,8 @@ refused:
 /* Reads "channel": a table id into id (true), null or absent (true, id empty), or bad (false). */
 static bool get_channel(struct json_object *o, char id[WEB_TABLE_MAX + 1])
 {
-    struct json_object *v;
     id[0] = '\0';
-    if (!json_object_object_get_ex(o, "channel", &v) || json_object_is_type(v, json_type_null))
+    if (!jget(o, "channel"))
         return true;
     size_t len;
     const char *s = web_get_str(o, "channel", &len);

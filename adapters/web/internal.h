@@ -33,6 +33,7 @@
 #include "bot/config.h"
 #include "bot/log.h"
 #include "bot/platform.h"
+#include "bot/util/json.h"
 
 #define MOD "web"
 

@@ -218,11 +218,7 @@ static int web_send(struct platform *p, const struct outbound *m)
     struct json_object *data = (struct json_object *)m->data;
 
     /* the table this message is about: its channel, or a DM's data.table */
-    const char *table = m->channel;
-    struct json_object *v;
-    if (!table && data && json_object_object_get_ex(data, "table", &v) &&
-        json_object_is_type(v, json_type_string))
-        table = json_object_get_string(v);
+    const char *table = m->channel ? m->channel : jget_str(data, "table");
     char id[WEB_TABLE_MAX + 1];
     if (m->channel && (!web_table_id(m->channel, strlen(m->channel), id) ||
                        strcmp(id, m->channel) != 0 || !web_table_get(w, id)))
