@@ -10,6 +10,7 @@
 #include "command.h"
 #include "core/modules.h"
 #include "game.h"
+#include "util/json.h"
 
 int game_init(struct game *g, const struct rules_module *rules, const char *mode,
               const struct rules_defaults *defaults)
@@ -122,23 +123,6 @@ fail:
     return NULL;
 }
 
-static const char *get_str(const struct json_object *o, const char *k)
-{
-    struct json_object *v;
-    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
-        return NULL;
-    return json_object_get_string(v);
-}
-
-static bool get_int(const struct json_object *o, const char *k, int64_t *out)
-{
-    struct json_object *v;
-    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_int))
-        return false;
-    *out = json_object_get_int64(v);
-    return true;
-}
-
 static bool copy_str(char *dst, size_t len, const char *src)
 {
     if (!src || strlen(src) >= len)
@@ -174,54 +158,51 @@ static bool parse_u64(const char *s, uint64_t *out)
 int game_from_json(struct game *out, const struct json_object *o, char *why, size_t whylen)
 {
     struct game g;
-    struct json_object *v, *seats, *rng;
+    struct json_object *seats, *rng;
     int64_t n;
     memset(&g, 0, sizeof g);
 
-    if (!copy_str(g.id, sizeof g.id, get_str(o, "id")) ||
-        !copy_str(g.table, sizeof g.table, get_str(o, "table")) ||
-        !copy_str(g.host, sizeof g.host, get_str(o, "host")) ||
-        !copy_str(g.host_name, sizeof g.host_name, get_str(o, "host_name")) ||
-        !copy_str(g.language, sizeof g.language, get_str(o, "language"))) {
+    if (!copy_str(g.id, sizeof g.id, jget_str(o, "id")) ||
+        !copy_str(g.table, sizeof g.table, jget_str(o, "table")) ||
+        !copy_str(g.host, sizeof g.host, jget_str(o, "host")) ||
+        !copy_str(g.host_name, sizeof g.host_name, jget_str(o, "host_name")) ||
+        !copy_str(g.language, sizeof g.language, jget_str(o, "language"))) {
         snprintf(why, whylen, "id, table, host, host_name or language missing");
         return -1;
     }
-    if (!json_object_object_get_ex(o, "started", &v) ||
-        !json_object_is_type(v, json_type_boolean)) {
+    if (jget_bool(o, "started", &g.started) < 0) {
         snprintf(why, whylen, "started missing");
         return -1;
     }
-    g.started = json_object_get_boolean(v);
     /* Records from before there were several rules modules are Illegal's. */
-    g.rules = rules_by_id(get_str(o, "rules") ? get_str(o, "rules") : "illegal");
+    g.rules = rules_by_id(jget_str(o, "rules") ? jget_str(o, "rules") : "illegal");
     if (!g.rules) {
         snprintf(why, whylen, "rules unknown");
         return -1;
     }
-    if (!json_object_object_get_ex(o, "seats", &seats) ||
-        !json_object_is_type(seats, json_type_array) ||
-        json_object_array_length(seats) > g.rules->max_players) {
+    seats = jget_arr(o, "seats");
+    if (!seats || jarr_len(seats) > g.rules->max_players) {
         snprintf(why, whylen, "seats invalid");
         return -1;
     }
-    g.nseats = (unsigned)json_object_array_length(seats);
+    g.nseats = (unsigned)jarr_len(seats);
     for (unsigned i = 0; i < g.nseats; i++) {
-        struct json_object *s = json_object_array_get_idx(seats, i);
-        if (!copy_str(g.seats[i].user, sizeof g.seats[i].user, get_str(s, "user")) ||
-            !copy_str(g.seats[i].name, sizeof g.seats[i].name, get_str(s, "name"))) {
+        struct json_object *s = jarr_at(seats, i);
+        if (!copy_str(g.seats[i].user, sizeof g.seats[i].user, jget_str(s, "user")) ||
+            !copy_str(g.seats[i].name, sizeof g.seats[i].name, jget_str(s, "name"))) {
             snprintf(why, whylen, "seat %u invalid", i);
             return -1;
         }
         clean_name(g.seats[i].name);
     }
     clean_name(g.host_name);
-    if (!parse_u64(get_str(o, "seed"), &g.seed) || !json_object_object_get_ex(o, "rng", &rng) ||
-        !json_object_is_type(rng, json_type_array) || json_object_array_length(rng) != 4) {
+    rng = jget_arr(o, "rng");
+    if (!parse_u64(jget_str(o, "seed"), &g.seed) || jarr_len(rng) != 4) {
         snprintf(why, whylen, "seed or rng invalid");
         return -1;
     }
     for (unsigned i = 0; i < 4; i++)
-        if (!parse_u64(json_object_get_string(json_object_array_get_idx(rng, i)), &g.rng.s[i])) {
+        if (!parse_u64(jarr_str(rng, i), &g.rng.s[i])) {
             snprintf(why, whylen, "rng invalid");
             return -1;
         }
@@ -230,17 +211,17 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         snprintf(why, whylen, "rng state is all zero");
         return -1;
     }
-    if (!get_int(o, "tracked_deadline", &g.tracked_deadline) ||
-        !get_int(o, "phase_length", &g.phase_length) || !get_int(o, "reminders_sent", &n) ||
-        n < 0 || n > 3) {
+    if (jget_int64(o, "tracked_deadline", &g.tracked_deadline) < 0 ||
+        jget_int64(o, "phase_length", &g.phase_length) < 0 ||
+        jget_int64(o, "reminders_sent", &n) < 0 || n < 0 || n > 3) {
         snprintf(why, whylen, "reminder state invalid");
         return -1;
     }
     g.reminders_sent = (uint8_t)n;
     /* Records from before lobbies expired have no lobby_activity: 0, and the
      * dispatcher starts their idle time at the restore. */
-    if (json_object_object_get_ex(o, "lobby_activity", &v) &&
-        (!get_int(o, "lobby_activity", &g.lobby_activity) || g.lobby_activity < 0)) {
+    if (jget(o, "lobby_activity") &&
+        (jget_int64(o, "lobby_activity", &g.lobby_activity) < 0 || g.lobby_activity < 0)) {
         snprintf(why, whylen, "lobby_activity invalid");
         return -1;
     }

@@ -15,6 +15,7 @@
 #include <uv.h>
 
 #include "bot/log.h"
+#include "bot/util/json.h"
 #include "bot/util/map.h"
 #include "console.h"
 
@@ -94,20 +95,14 @@ static const char *const kind_names[] = {
 
 static struct json_object *copy_field(const struct json_object *data, const char *k)
 {
-    struct json_object *v;
-    if (data && json_object_object_get_ex(data, k, &v))
-        return json_object_get(v);
-    return NULL;
+    return json_object_get(jget(data, k));
 }
 
 static void add_reactions(struct console *c, const struct outbound *m, const char *channel,
                           const char *id)
 {
-    struct json_object *reactions, *open;
-    if (!m->key || !json_object_object_get_ex(m->data, "open", &open) ||
-        !json_object_get_boolean(open) ||
-        !json_object_object_get_ex(m->data, "reactions", &reactions) ||
-        map_get(&c->reacted, m->key))
+    struct json_object *reactions = jget_obj(m->data, "reactions");
+    if (!m->key || !jget_true(m->data, "open") || !reactions || map_get(&c->reacted, m->key))
         return;
     if (map_set_str(&c->reacted, m->key, id) < 0)
         return;
@@ -187,25 +182,10 @@ static void console_probe_dm(struct platform *p, const char *user)
     p->host->dm_result(p->host->ctx, p, user, !state || strcmp(state, "closed") != 0);
 }
 
-static const char *get_string(struct json_object *o, const char *k)
-{
-    struct json_object *v;
-    if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
-        return NULL;
-    return json_object_get_string(v);
-}
-
-static bool get_bool(struct json_object *o, const char *k)
-{
-    struct json_object *v;
-    return json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_boolean) &&
-           json_object_get_boolean(v);
-}
-
 static void handle_message(struct console *c, struct json_object *o, bool reaction)
 {
-    const char *channel = get_string(o, "channel");
-    const char *user = get_string(o, "user");
+    const char *channel = jget_str(o, "channel");
+    const char *user = jget_str(o, "user");
     struct inbound in = {.type = reaction ? INBOUND_REACTION : INBOUND_MESSAGE};
     if (!channel || !user || !*user || !*channel) {
         emit_error(c, "\"channel\" and \"user\" must be non-empty strings");
@@ -215,12 +195,12 @@ static void handle_message(struct console *c, struct json_object *o, bool reacti
         channel = NULL;
     in.channel = channel;
     in.user = user;
-    in.user_name = get_string(o, "name");
-    in.moderator = get_bool(o, "moderator");
+    in.user_name = jget_str(o, "name");
+    in.moderator = jget_true(o, "moderator");
     in.order = c->line_number;
     if (reaction) {
-        const char *id = get_string(o, "message");
-        in.reaction = get_string(o, "key");
+        const char *id = jget_str(o, "message");
+        in.reaction = jget_str(o, "key");
         if (!id || !in.reaction) {
             emit_error(c, "a reaction needs \"message\" and \"key\"");
             return;
@@ -231,7 +211,7 @@ static void handle_message(struct console *c, struct json_object *o, bool reacti
             return;
         }
     } else {
-        in.text = get_string(o, "text");
+        in.text = jget_str(o, "text");
         if (!in.text) {
             emit_error(c, "a message needs a \"text\" string");
             return;
@@ -257,7 +237,7 @@ static void handle_line(struct console *c, const char *line, size_t len)
         json_object_put(o);
         return;
     }
-    const char *type = get_string(o, "type");
+    const char *type = jget_str(o, "type");
     if (!type) {
         emit_error(c, "missing \"type\"");
     } else if (strcmp(type, "message") == 0) {
@@ -265,27 +245,24 @@ static void handle_line(struct console *c, const char *line, size_t len)
     } else if (strcmp(type, "reaction") == 0) {
         handle_message(c, o, true);
     } else if (strcmp(type, "advance") == 0) {
-        struct json_object *v;
         double seconds;
-        if (!json_object_object_get_ex(o, "seconds", &v) ||
-            !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) ||
-            (seconds = json_object_get_double(v)) < 0 || seconds > 1e9)
+        if (jget_double(o, "seconds", &seconds) < 0 || seconds < 0 || seconds > 1e9)
             emit_error(c, "\"seconds\" must be a number from 0 to 1e9");
         else if (!c->o.advance)
             emit_error(c, "\"advance\" needs --virtual-time");
         else
             c->o.advance(c->o.arg, (int64_t)(seconds * 1000));
     } else if (strcmp(type, "dms") == 0) {
-        const char *user = get_string(o, "user");
+        const char *user = jget_str(o, "user");
         if (!user)
             emit_error(c, "\"dms\" needs a \"user\"");
-        else if (map_set_str(&c->closed_dms, user, get_bool(o, "open") ? "open" : "closed") < 0)
+        else if (map_set_str(&c->closed_dms, user, jget_true(o, "open") ? "open" : "closed") < 0)
             emit_error(c, "out of memory");
     } else if (strcmp(type, "ping") == 0) {
         struct json_object *out = json_object_new_object();
-        struct json_object *id;
+        struct json_object *id = jget(o, "id");
         json_object_object_add(out, "type", json_object_new_string("pong"));
-        if (json_object_object_get_ex(o, "id", &id))
+        if (id)
             json_object_object_add(out, "id", json_object_get(id));
         emit(c, out);
     } else {

@@ -95,7 +95,7 @@ static void ix_followup(struct dc *dc, struct ixrec *x, struct json_object *body
 
 int dc_ix_reply(struct dc *dc, const struct outbound *m)
 {
-    struct ixrec *x = dmap_get(&dc->ixns, m->reply_to);
+    struct ixrec *x = map_get(&dc->ixns, m->reply_to);
     if (!x)
         return 0;
     struct json_object *body = dc_render(dc, m);
@@ -157,12 +157,12 @@ static void sweep_one(const char *key, void *val, void *arg)
 
 void dc_ix_sweep(struct dc *dc)
 {
-    struct sweep_ctx c = {.dc = dc, .now = dc_now_ms()};
-    dmap_each(&dc->ixns, sweep_one, &c);
+    struct sweep_ctx c = {.dc = dc, .now = clock_mono_ms()};
+    map_each(&dc->ixns, sweep_one, &c);
     for (unsigned i = 0; i < c.nexpired; i++) {
         if (!c.expired[i])
             continue;
-        struct ixrec *x = dmap_del(&dc->ixns, c.expired[i]);
+        struct ixrec *x = map_del(&dc->ixns, c.expired[i]);
         if (x)
             dc_ix_free(x);
         free(c.expired[i]);
@@ -171,38 +171,46 @@ void dc_ix_sweep(struct dc *dc)
 
 /* ---- canonical text from a slash command ---- */
 
-/* Appends the value of option name (a string or an integer) to b. */
-static void append_value(struct dbuf *b, struct json_object *opts, const struct command_option *o)
+/* Appends the value of option o (a string or an integer) to b, when it was
+ * given. Returns 0, or -1 when b is full or memory ran out. */
+static int append_value(struct buf *b, struct json_object *opts, const struct command_option *o)
 {
-    for (size_t i = 0; i < dj_len(opts); i++) {
-        struct json_object *given = dj_at(opts, i);
-        const char *n = dj_str(given, "name");
-        struct json_object *v = dj_get(given, "value");
+    for (size_t i = 0; i < jarr_len(opts); i++) {
+        struct json_object *given = jarr_at(opts, i);
+        const char *n = jget_str(given, "name");
+        struct json_object *v = jget(given, "value");
         if (n && v && strcmp(n, o->name) == 0 &&
             (json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int))) {
-            if (o->before)
-                dbuf_printf(b, " %s", o->before);
-            dbuf_printf(b, " %s", json_object_get_string(v));
-            return;
+            if (o->before && buf_printf(b, " %s", o->before) < 0)
+                return -1;
+            return buf_printf(b, " %s", json_object_get_string(v));
         }
     }
+    return 0;
 }
 
-/* The command text of a slash command: its word after "!illegal" for a table
- * command, alone for a private one, then its options in the table's order. */
+/* The command text of a slash command (malloc'd): its word after "!illegal"
+ * for a table command, alone for a private one, then its options in the
+ * table's order. NULL for an unknown command, or when memory ran out. */
 static char *slash_text(struct json_object *data)
 {
-    struct json_object *sub = dj_at(dj_arr(data, "options"), 0);
-    const char *name = dj_str(sub, "name");
+    struct json_object *sub = jarr_at(jget_arr(data, "options"), 0);
+    const char *name = jget_str(sub, "name");
     const struct command_def *def = name ? command_find(name, CMD_IN_TABLE | CMD_IN_PRIVATE) : NULL;
     if (!def)
         return NULL;
-    struct json_object *args = dj_arr(sub, "options");
-    struct dbuf b = {0};
-    dbuf_printf(&b, "%s%s", def->places & CMD_IN_TABLE ? "!illegal " : "", def->word);
+    struct json_object *args = jget_arr(sub, "options");
+    struct buf b;
+    buf_init(&b, DC_COMMAND_TEXT_MAX);
+    if (buf_printf(&b, "%s%s", def->places & CMD_IN_TABLE ? "!illegal " : "", def->word) < 0)
+        goto fail;
     for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++)
-        append_value(&b, args, &def->options[i]);
-    return b.data;
+        if (append_value(&b, args, &def->options[i]) < 0)
+            goto fail;
+    return buf_take(&b);
+fail:
+    buf_free(&b);
+    return NULL;
 }
 
 /* ---- the trade builder ---- */
@@ -231,8 +239,8 @@ static char *join_cards(struct json_object *values)
         unsigned n;
     } picked[25];
     unsigned npicked = 0;
-    for (size_t i = 0; i < dj_len(values) && i < 25; i++) {
-        const char *v = dj_str_at(values, i);
+    for (size_t i = 0; i < jarr_len(values) && i < 25; i++) {
+        const char *v = jarr_str(values, i);
         char *end;
         unsigned long q = v && isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
         if (q == 0 || q > DC_BUILDER_MAX_QTY || *end != ' ' || !card_id(end + 1, strlen(end + 1)))
@@ -248,18 +256,23 @@ static char *join_cards(struct json_object *values)
         if (q > picked[k].n)
             picked[k].n = (unsigned)q;
     }
-    struct dbuf b = {0};
+    struct buf b;
+    buf_init(&b, DC_COMMAND_TEXT_MAX);
     for (unsigned k = 0; k < npicked; k++)
-        dbuf_printf(&b, "%s%u %s", k ? " " : "", picked[k].n, picked[k].card);
-    if (!npicked)
-        dbuf_printf(&b, "nothing");
-    return b.data;
+        if (buf_printf(&b, "%s%u %s", k ? " " : "", picked[k].n, picked[k].card) < 0)
+            goto fail;
+    if (!npicked && buf_puts(&b, "nothing") < 0)
+        goto fail;
+    return buf_take(&b);
+fail:
+    buf_free(&b);
+    return NULL;
 }
 
 /* The chosen partner's id, when it is one (a snowflake). */
 static char *partner_id(struct json_object *values)
 {
-    const char *v = dj_str_at(values, 0);
+    const char *v = jarr_str(values, 0);
     size_t n = v ? strlen(v) : 0;
     if (n == 0 || n > 32)
         return NULL;
@@ -274,7 +287,7 @@ static char *builder(struct dc *dc, struct ixrec *x, const char *user, const cha
                      struct json_object *data)
 {
     struct dc_user *u = dc_user_get(dc, user);
-    struct json_object *values = dj_arr(data, "values");
+    struct json_object *values = jget_arr(data, "values");
     if (!u) {
         ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
         return NULL;
@@ -290,13 +303,16 @@ static char *builder(struct dc *dc, struct ixrec *x, const char *user, const cha
         u->tb.ask = join_cards(values);
     } else if (strcmp(cid, "tb:send") == 0) {
         /* an incomplete offer goes through too: the bot answers with the usage */
-        struct dbuf b = {0};
-        if (u->tb.to && u->tb.ask)
-            dbuf_printf(&b, "offer <@%s> %s for %s", u->tb.to, u->tb.give ? u->tb.give : "nothing",
-                        u->tb.ask);
-        else
-            dbuf_printf(&b, "offer");
-        return b.data;
+        struct buf b;
+        buf_init(&b, DC_COMMAND_TEXT_MAX);
+        int rc = u->tb.to && u->tb.ask ? buf_printf(&b, "offer <@%s> %s for %s", u->tb.to,
+                                                    u->tb.give ? u->tb.give : "nothing", u->tb.ask)
+                                       : buf_puts(&b, "offer");
+        if (rc < 0) {
+            buf_free(&b);
+            return NULL;
+        }
+        return buf_take(&b);
     }
     ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
     return NULL;
@@ -306,10 +322,10 @@ static char *builder(struct dc *dc, struct ixrec *x, const char *user, const cha
 
 static void choice(struct json_object *choices, const char *name, const char *value)
 {
-    if (dj_len(choices) >= 25)
+    if (jarr_len(choices) >= 25)
         return;
-    for (size_t i = 0; i < dj_len(choices); i++) {
-        const char *v = dj_str(dj_at(choices, i), "value");
+    for (size_t i = 0; i < jarr_len(choices); i++) {
+        const char *v = jget_str(jarr_at(choices, i), "value");
         if (v && strcmp(v, value) == 0)
             return;
     }
@@ -327,9 +343,9 @@ static bool matches(const char *candidate, const char *typed)
 /* Players whose name starts with typed: shown by name, chosen by id. */
 static void players_from(struct json_object *choices, struct json_object *arr, const char *typed)
 {
-    for (size_t i = 0; i < dj_len(arr); i++) {
-        struct json_object *p = dj_at(arr, i);
-        const char *id = dj_str(p, "id"), *name = dj_str(p, "name");
+    for (size_t i = 0; i < jarr_len(arr); i++) {
+        struct json_object *p = jarr_at(arr, i);
+        const char *id = jget_str(p, "id"), *name = jget_str(p, "name");
         if (!name || !*name)
             name = id;
         if (id && name && matches(name, typed))
@@ -343,13 +359,13 @@ static struct json_object *table_data(struct dc *dc, int kind, const char *chann
         return NULL;
     char k[160];
     snprintf(k, sizeof(k), "%d:%s", kind, channel);
-    return dmap_get(&dc->tables, k);
+    return map_get(&dc->tables, k);
 }
 
 /* Card lists like "2 guns 1 al": completes the last word with the cards. */
 static void cards_from(struct json_object *choices, struct json_object *hand, const char *typed)
 {
-    if (!dj_as_obj(hand))
+    if (!jobj(hand))
         return;
     const char *sp = strrchr(typed, ' ');
     const char *last = sp ? sp + 1 : typed;
@@ -377,15 +393,15 @@ static void cards_from(struct json_object *choices, struct json_object *hand, co
 static void autocomplete(struct dc *dc, struct ixrec *x, struct json_object *data, const char *user,
                          const char *channel)
 {
-    struct json_object *sub = dj_at(dj_arr(data, "options"), 0);
-    const char *subname = dj_str(sub, "name");
-    struct json_object *args = dj_arr(sub, "options");
+    struct json_object *sub = jarr_at(jget_arr(data, "options"), 0);
+    const char *subname = jget_str(sub, "name");
+    struct json_object *args = jget_arr(sub, "options");
     const char *focus = NULL, *typed = "";
-    for (size_t i = 0; i < dj_len(args); i++) {
-        struct json_object *o = dj_at(args, i);
-        if (dj_bool(o, "focused")) {
-            focus = dj_str(o, "name");
-            typed = dj_str(o, "value") ? dj_str(o, "value") : "";
+    for (size_t i = 0; i < jarr_len(args); i++) {
+        struct json_object *o = jarr_at(args, i);
+        if (jget_true(o, "focused")) {
+            focus = jget_str(o, "name");
+            typed = jget_str(o, "value") ? jget_str(o, "value") : "";
         }
     }
     struct dc_user *u = dc_user_get(dc, user);
@@ -393,20 +409,20 @@ static void autocomplete(struct dc *dc, struct ixrec *x, struct json_object *dat
     struct json_object *choices = json_object_new_array();
     if (focus && strcmp(focus, "player") == 0) {
         if (subname && strcmp(subname, "vote") == 0)
-            players_from(choices, dj_arr(table_data(dc, OUT_VOTE, channel), "candidates"), typed);
+            players_from(choices, jget_arr(table_data(dc, OUT_VOTE, channel), "candidates"), typed);
         if (subname && strcmp(subname, "kick") == 0)
-            players_from(choices, dj_arr(table_data(dc, OUT_LOBBY, channel), "players"), typed);
-        players_from(choices, dj_arr(hand_data, "players"), typed);
+            players_from(choices, jget_arr(table_data(dc, OUT_LOBBY, channel), "players"), typed);
+        players_from(choices, jget_arr(hand_data, "players"), typed);
     } else if (focus && strcmp(focus, "resource") == 0) {
         struct json_object *drop = table_data(dc, OUT_DROP, channel);
-        struct json_object *shown = dj_arr(drop, "shown");
-        for (size_t i = 0; i < dj_len(shown); i++) {
-            const char *r = dj_str_at(shown, i);
+        struct json_object *shown = jget_arr(drop, "shown");
+        for (size_t i = 0; i < jarr_len(shown); i++) {
+            const char *r = jarr_str(shown, i);
             if (r && (matches(r, typed) || matches(dc_card_name(dc, r), typed)))
                 choice(choices, dc_card_name(dc, r), r);
         }
     } else if (focus && (strcmp(focus, "give") == 0 || strcmp(focus, "ask") == 0)) {
-        cards_from(choices, dj_obj(hand_data, "hand"), typed);
+        cards_from(choices, jget_obj(hand_data, "hand"), typed);
     }
     struct json_object *d = json_object_new_object();
     json_object_object_add(d, "choices", choices);
@@ -418,14 +434,14 @@ static void autocomplete(struct dc *dc, struct ixrec *x, struct json_object *dat
 void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
 {
     (void)seq;
-    int64_t type = dj_int(d, "type", 0);
-    const char *id = dj_str(d, "id"), *token = dj_str(d, "token");
-    const char *guild = dj_str(d, "guild_id"), *channel = dj_str(d, "channel_id");
-    const char *app = dj_str(d, "application_id");
-    struct json_object *member = dj_obj(d, "member");
-    struct json_object *user = member ? dj_obj(member, "user") : dj_obj(d, "user");
-    const char *uid = dj_str(user, "id");
-    struct json_object *data = dj_obj(d, "data");
+    int64_t type = jget_int64_or(d, "type", 0);
+    const char *id = jget_str(d, "id"), *token = jget_str(d, "token");
+    const char *guild = jget_str(d, "guild_id"), *channel = jget_str(d, "channel_id");
+    const char *app = jget_str(d, "application_id");
+    struct json_object *member = jget_obj(d, "member");
+    struct json_object *user = member ? jget_obj(member, "user") : jget_obj(d, "user");
+    const char *uid = jget_str(user, "id");
+    struct json_object *data = jget_obj(d, "data");
     if (!id || !token || !uid || type == IX_PING)
         return;
     struct ixrec *x = calloc(1, sizeof(*x));
@@ -434,12 +450,12 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     x->base.id = strdup(id);
     x->base.token = strdup(token);
     x->app_id = strdup(app ? app : (dc->app_id ? dc->app_id : "0"));
-    x->base.created = dc_now_ms();
+    x->base.created = clock_mono_ms();
     x->base.component = type == IX_COMPONENT;
     char key[96];
     snprintf(key, sizeof(key), "ix:%s", id);
     void *old = NULL;
-    if (!x->base.id || !x->base.token || !x->app_id || dmap_put(&dc->ixns, key, x, &old) < 0) {
+    if (!x->base.id || !x->base.token || !x->app_id || map_put(&dc->ixns, key, x, &old) < 0) {
         dc_ix_free(x);
         return;
     }
@@ -454,7 +470,7 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     if (type == IX_COMMAND) {
         text = slash_text(data);
     } else if (type == IX_COMPONENT) {
-        const char *cid = dj_str(data, "custom_id");
+        const char *cid = jget_str(data, "custom_id");
         if (cid && strncmp(cid, "il:", 3) == 0)
             text = strdup(cid + 3);
         else if (cid && strncmp(cid, "tb:", 3) == 0) {
@@ -467,11 +483,11 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
         text = strdup("help");
     if (!text)
         return;
-    const char *name = dj_str(member, "nick");
+    const char *name = jget_str(member, "nick");
     if (!name)
-        name = dj_str(user, "global_name");
+        name = jget_str(user, "global_name");
     if (!name)
-        name = dj_str(user, "username");
+        name = jget_str(user, "username");
     bool moderator = guild ? dc_is_moderator(dc, guild, member) : false;
     dc->capture = &x->base;
     dc_send_command(dc, text, tchannel, uid, name, moderator, key, strtoull(id, NULL, 10));

@@ -1,9 +1,6 @@
 /*
- * util.c - jitter, and the former buffer names interactions.c still uses.
+ * util.c - a random number for jitter.
  */
-#include <stdarg.h>
-#include <stdlib.h>
-
 #include "util.h"
 
 double dc_random(void)
@@ -16,24 +13,4 @@ double dc_random(void)
     state ^= state << 25;
     state ^= state >> 27;
     return (double)((state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
-
-int dbuf_printf(struct dbuf *b, const char *fmt, ...)
-{
-    struct buf tmp = {.data = b->data, .len = b->len, .cap = b->cap, .max = DC_DBUF_MAX};
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = buf_vprintf(&tmp, fmt, ap);
-    va_end(ap);
-    b->data = tmp.data;
-    b->len = tmp.len;
-    b->cap = tmp.cap;
-    return rc;
-}
-
-void dbuf_free(struct dbuf *b)
-{
-    free(b->data);
-    b->data = NULL;
-    b->len = b->cap = 0;
 }
