@@ -84,14 +84,14 @@ struct config {
 
 /* Fills c with the defaults. Returns 0, or -1 on no memory (c then owns
  * nothing). Call config_free() when done, whatever config_load() returned. */
-int config_init(struct config *c) UTIL_MUST_USE;
+int config_init(struct config *c) MUST_USE;
 
 /*
  * Loads path (if not NULL) over the defaults, then the environment, then
  * validates. On error returns -1 and writes "FILE:LINE: [section] key: reason"
  * (or "environment ILLEGALD_X_Y: reason") into err. c is usable only on 0.
  */
-int config_load(struct config *c, const char *path, char *err, size_t errlen) UTIL_MUST_USE;
+int config_load(struct config *c, const char *path, char *err, size_t errlen) MUST_USE;
 
 /* Frees every string c owns; c may then be config_init'ed again. */
 void config_free(struct config *c);

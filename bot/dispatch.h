@@ -14,6 +14,7 @@
 #include <uv.h>
 
 #include "command.h"
+#include "core/attributes.h"
 #include "dispatcher.h"
 #include "game.h"
 #include "lobby.h"
@@ -116,7 +117,9 @@ struct change {
  * nothing is sent that is not on disk. After sending, a game that is over
  * or closed is dropped (g is freed: do not use it after a 0 return unless
  * it can still be running). Returns 0 when the change is stored (or there
- * was nothing to change), -1 when it was refused or not stored.
+ * was nothing to change), -1 when it was refused or not stored. Every
+ * failure is answered and logged here, so a caller that does nothing after
+ * the change may leave the result unread.
  */
 int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
                  struct bot_cmd *cause);
@@ -160,7 +163,7 @@ struct game *dispatch_game_at(struct dispatcher *d, struct platform *p, const ch
 struct game *dispatch_game_by_id(struct dispatcher *d, struct platform *p, const char *id);
 
 /* Adds g (owned by d from now on). Returns 0, or -1 on no memory. */
-int dispatch_game_add(struct dispatcher *d, struct game *g);
+int dispatch_game_add(struct dispatcher *d, struct game *g) MUST_USE;
 
 /* Removes g and frees it. */
 void dispatch_game_drop(struct dispatcher *d, struct game *g);
@@ -178,7 +181,7 @@ void cmd_resolve_error(struct bot_cmd *x, enum resolve_error e, const char *word
  * handler; answers the user when a check or the parse fails. Chat that is
  * no command is ignored. Returns 0, or -1 when the line was refused.
  */
-int commands_handle(struct dispatcher *d, struct platform *p, const struct inbound *in);
+int commands_handle(struct dispatcher *d, struct platform *p, const struct inbound *in) MUST_USE;
 
 /* Answers a DM from a user in no game on p (lobbies included) with what the
  * bot is and how to play. Returns true when it did. */

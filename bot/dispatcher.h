@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/attributes.h"
 #include "platform.h"
 
 struct config;
@@ -34,20 +35,20 @@ struct dispatcher_options {
 
 /* Creates a dispatcher. Returns 0, or -1 with a reason in err. */
 int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, char *err,
-                   size_t errlen);
+                   size_t errlen) MUST_USE;
 
 /* The host interface adapters are created with. Valid as long as d. */
 const struct platform_host *dispatcher_host(struct dispatcher *d);
 
 /* Adds a platform; d owns it from now on and destroys it. Returns 0 or -1. */
-int dispatcher_add_platform(struct dispatcher *d, struct platform *p);
+int dispatcher_add_platform(struct dispatcher *d, struct platform *p) MUST_USE;
 
 /*
  * Restores every unfinished game of the added platforms from the store, starts
  * the platforms and arms the timers. A deadline that passed while the daemon
  * was down fires at once. Returns 0, or -1 with a reason in err.
  */
-int dispatcher_start(struct dispatcher *d, char *err, size_t errlen);
+int dispatcher_start(struct dispatcher *d, char *err, size_t errlen) MUST_USE;
 
 /* The current time in milliseconds (virtual or wall clock). */
 int64_t dispatcher_now(const struct dispatcher *d);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/attributes.h"
 #include "core/rng.h"
 #include "core/rules.h"
 
@@ -68,7 +69,7 @@ struct game {
  * nothing to free) or memory runs out.
  */
 int game_init(struct game *g, const struct rules_module *rules, const char *mode,
-              const struct rules_defaults *defaults);
+              const struct rules_defaults *defaults) MUST_USE;
 
 /* Frees g and its state. NULL is fine. */
 void game_free(struct game *g);
@@ -95,6 +96,6 @@ struct json_object *game_to_json(const struct game *g);
  * allocating g->state (freed by game_free(), also on failure). Returns 0, or
  * -1 with a reason in why when the record is damaged.
  */
-int game_from_json(struct game *g, const struct json_object *j, char *why, size_t whylen);
+int game_from_json(struct game *g, const struct json_object *j, char *why, size_t whylen) MUST_USE;
 
 #endif

@@ -23,6 +23,7 @@
 
 #include <stdint.h>
 
+#include "core/attributes.h"
 #include "game.h"
 
 struct config;
@@ -98,7 +99,7 @@ enum lobby_error {
  */
 enum lobby_error lobby_apply(struct game *g, const struct lobby_action *a, const struct config *cfg,
                              int64_t now, struct lobby_events *ev, void *rules_events,
-                             void *rules_action, int *rules_error);
+                             void *rules_action, int *rules_error) MUST_USE;
 
 /* The catalog key of a lobby error ("msg.table-full"). */
 const char *lobby_error_key(enum lobby_error e);

@@ -23,10 +23,10 @@ void log_set_level(enum log_level level);
 
 /* Sends lines to path (NULL or "": stderr). Returns 0, or -1 if it cannot be
  * opened; the previous destination then stays. Call again to reopen. */
-int log_open(const char *path) UTIL_MUST_USE;
+int log_open(const char *path) MUST_USE;
 
 /* Reopens the current log file, for SIGHUP. Returns 0 or -1. */
-int log_reopen(void) UTIL_MUST_USE;
+int log_reopen(void) MUST_USE;
 
 /* Writes the count of a pending run of repeats, then closes the log file, if
  * any; lines then go to stderr. */

@@ -40,7 +40,7 @@ struct ops_http_checks {
  */
 int ops_http_start(struct ops_http **out, struct uv_loop_s *loop, const char *bind, int port,
                    struct metrics *metrics, const struct ops_http_checks *checks, char *err,
-                   size_t errlen) UTIL_MUST_USE;
+                   size_t errlen) MUST_USE;
 
 /* The port actually bound. */
 int ops_http_port(const struct ops_http *h);

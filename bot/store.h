@@ -23,20 +23,20 @@ struct store;
  * holds it, opening fails with a reason naming the store. The database and its
  * -wal and -shm files are readable by their owner only (0600).
  */
-int store_open(struct store **out, const char *path, char *err, size_t errlen) UTIL_MUST_USE;
+int store_open(struct store **out, const char *path, char *err, size_t errlen) MUST_USE;
 
 /* Closes the store; s may be NULL. */
 void store_close(struct store *s);
 
 /* Transactions. Each returns 0, or -1 (logged). Nested begins are an error. */
-int store_begin(struct store *s) UTIL_MUST_USE;
-int store_commit(struct store *s) UTIL_MUST_USE;
+int store_begin(struct store *s) MUST_USE;
+int store_commit(struct store *s) MUST_USE;
 void store_rollback(struct store *s);
 
 /* Inserts or replaces a game's row: its platform, table, finished flag and
  * record (a JSON text the caller owns) all take the values given. */
 int store_game_put(struct store *s, const char *id, const char *platform, const char *table,
-                   int finished, const char *record) UTIL_MUST_USE;
+                   int finished, const char *record) MUST_USE;
 
 /* Called for each game; returning non-zero stops the walk and is returned. */
 typedef int (*store_game_fn)(void *arg, const char *id, const char *platform, const char *table,
@@ -59,12 +59,12 @@ char *store_game_last_finished(struct store *s, const char *platform, const char
 char *store_meta_get(struct store *s, const char *key);
 
 /* Sets a meta value. Returns 0 or -1. */
-int store_meta_set(struct store *s, const char *key, const char *value) UTIL_MUST_USE;
+int store_meta_set(struct store *s, const char *key, const char *value) MUST_USE;
 
 /* Deletes a meta value; deleting one that is unset is not an error. Returns 0 or -1. */
-int store_meta_delete(struct store *s, const char *key) UTIL_MUST_USE;
+int store_meta_delete(struct store *s, const char *key) MUST_USE;
 
 /* Checks that the database file can be written. Returns 0 or -1. */
-int store_writable(struct store *s) UTIL_MUST_USE;
+int store_writable(struct store *s) MUST_USE;
 
 #endif

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "attributes.h"
+
 struct json_object;
 
 /* The form a message takes; adapters may render natively by kind. */
@@ -48,11 +50,11 @@ struct msg_key {
 
 /* Writes k as text into out. Returns 0, or -1 when k's topic is unknown or
  * the text does not fit. */
-int msg_key_format(const struct msg_key *k, char *out, size_t len);
+int msg_key_format(const struct msg_key *k, char *out, size_t len) MUST_USE;
 
 /* Reads a key written by msg_key_format(). Returns 0, or -1 when s is not
  * one (an unknown topic, a missing or extra part, a part too long). */
-int msg_key_parse(const char *s, struct msg_key *k);
+int msg_key_parse(const char *s, struct msg_key *k) MUST_USE;
 
 /* Who may read a message: the whole table, or one seat (0..). */
 #define MSG_TABLE (-1)

@@ -193,7 +193,7 @@ static void forget_session(struct shard *s)
 
 /* Queues one payload; heartbeats go first. Returns 0, or -1 when it is too
  * large or there is no memory (logged): the caller reconnects to try again. */
-static UTIL_MUST_USE int shard_send(struct shard *s, struct json_object *o, bool heartbeat)
+static MUST_USE int shard_send(struct shard *s, struct json_object *o, bool heartbeat)
 {
     const char *txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
     size_t n = strlen(txt);

@@ -82,7 +82,7 @@ struct json_object *gw_decode(const char *txt, size_t len, struct gw_payload *p)
  * IDENTIFY (session_start_limit exhausted). Returns 0 or -1.
  */
 int gw_start(struct gw *g, const char *url, int nshards, int max_concurrency,
-             uint64_t delay_ms) UTIL_MUST_USE;
+             uint64_t delay_ms) MUST_USE;
 int gw_shard_count(const struct gw *g);
 void gw_shard_stats(const struct gw *g, int shard, struct gw_shard_stats *st);
 /* Closes every shard so that the session stays resumable, then frees g

@@ -14,6 +14,7 @@
 
 #include "bot/config.h"
 #include "bot/platform.h"
+#include "core/attributes.h"
 #include "discord.h"
 #include "gateway.h"
 #include "rest.h"
@@ -178,7 +179,7 @@ struct json_object *dc_in_play(struct dc *dc, const char *game, struct json_obje
 /* interactions.c */
 void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq);
 /* Answers an outbound whose reply_to names an interaction. Returns 1 when handled. */
-int dc_ix_reply(struct dc *dc, const struct outbound *m);
+int dc_ix_reply(struct dc *dc, const struct outbound *m) MUST_USE;
 void dc_ix_sweep(struct dc *dc);
 void dc_ix_free(void *ixn);
 struct json_object *dc_commands_json(const struct dc *dc);

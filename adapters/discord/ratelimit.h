@@ -47,7 +47,7 @@ struct rl {
 };
 
 /* global_per_sec: 50 for Discord; invalid_limit: well under 10,000 (the ban). */
-int rl_init(struct rl *rl, unsigned global_per_sec, unsigned invalid_limit) UTIL_MUST_USE;
+int rl_init(struct rl *rl, unsigned global_per_sec, unsigned invalid_limit) MUST_USE;
 void rl_free(struct rl *rl);
 
 /*

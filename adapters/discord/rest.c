@@ -230,7 +230,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 }
 
 /* Appends header h to *list. Returns 0, or -1 on no memory (*list unchanged). */
-static UTIL_MUST_USE int add_header(struct curl_slist **list, const char *h)
+static MUST_USE int add_header(struct curl_slist **list, const char *h)
 {
     struct curl_slist *l = curl_slist_append(*list, h);
     if (!l)
@@ -240,7 +240,7 @@ static UTIL_MUST_USE int add_header(struct curl_slist **list, const char *h)
 }
 
 /* Starts q. Returns 0, or -1 on no memory (the caller tries again later). */
-static UTIL_MUST_USE int start(struct rest *r, struct rest_req *q)
+static MUST_USE int start(struct rest *r, struct rest_req *q)
 {
     struct buf url;
     buf_init(&url, REST_MAX_URL);

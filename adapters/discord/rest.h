@@ -50,12 +50,12 @@ struct rest *rest_new(struct uv_loop_s *loop, const char *api_url, const char *t
 /* Queues a request. body is JSON or NULL. Returns 0, or -1 on no memory. */
 int rest_enqueue(struct rest *r, const char *queue, const char *method, const char *path,
                  const char *body, unsigned flags, rest_prepare_fn prepare, rest_done_fn done,
-                 void *ud) UTIL_MUST_USE;
+                 void *ud) MUST_USE;
 
 /* For prepare: replaces the method, path and body (body may be NULL). Returns
  * 0, or -1 on no memory (q unchanged). */
 int rest_req_set(struct rest_req *q, const char *method, const char *path,
-                 const char *body) UTIL_MUST_USE;
+                 const char *body) MUST_USE;
 const char *rest_req_method(const struct rest_req *q);
 
 /* Requests waiting or in flight. */

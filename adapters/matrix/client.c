@@ -163,7 +163,7 @@ void mx_http_set_backoff(struct mx_http *h, int64_t first_ms, int64_t cap_ms)
 }
 
 /* Appends header line to *list. Returns 0, or -1 on no memory (*list unchanged). */
-static UTIL_MUST_USE int add_header(struct curl_slist **list, const char *line)
+static MUST_USE int add_header(struct curl_slist **list, const char *line)
 {
     struct curl_slist *l = curl_slist_append(*list, line);
     if (!l)

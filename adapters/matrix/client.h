@@ -47,7 +47,7 @@ enum { MX_CALL_RETRY = 1 << 0, MX_CALL_NOAUTH = 1 << 1, MX_CALL_ONCE = 1 << 2 };
 struct mx_http *mx_http_new(struct uv_loop_s *loop, const char *base);
 /* Sends token as the bearer of every call from now on. Returns 0, or -1 on no
  * memory (the previous token stays). */
-int mx_http_set_token(struct mx_http *h, const char *token) UTIL_MUST_USE;
+int mx_http_set_token(struct mx_http *h, const char *token) MUST_USE;
 /* Sends no token from now on (a login). */
 void mx_http_clear_token(struct mx_http *h);
 /* Sets the backoff bounds in milliseconds (defaults 500 and 30000). */
@@ -60,7 +60,7 @@ void mx_http_set_backoff(struct mx_http *h, int64_t first_ms, int64_t cap_ms);
  */
 struct mx_call *mx_http_call(struct mx_http *h, const char *method, const char *path,
                              const char *body, long timeout_ms, unsigned flags, mx_http_cb cb,
-                             void *arg) UTIL_MUST_USE;
+                             void *arg) MUST_USE;
 /* Cancels a call that has not finished; its callback is never called. */
 void mx_call_cancel(struct mx_call *c);
 /* Cancels every call and frees the client once libuv released its handles. */

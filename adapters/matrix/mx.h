@@ -122,7 +122,7 @@ void mx_probes_after_snapshot(struct mx *m);
 /* The body of a password login with the stable device id (malloc'd JSON), or NULL. */
 char *mx_login_body(struct mx *m);
 /* Takes a login answer: keeps and stores the token and device. Returns 0, or -1 if refused. */
-int mx_login_done(struct mx *m, long status, struct json_object *answer) UTIL_MUST_USE;
+int mx_login_done(struct mx *m, long status, struct json_object *answer) MUST_USE;
 /* The homeserver answered 401 to `where`: logs in again with the password if there is one
  * (once, however many calls saw the 401), else stops the adapter. */
 void mx_token_rejected(struct mx *m, const char *where);
@@ -132,7 +132,7 @@ void mx_token_rejected(struct mx *m, const char *where);
 void mx_sync_begin(struct mx *m, bool login);
 /* Handles one /sync answer body (borrowed) as the batch after m->since. Returns 0, or -1 when
  * it has no next_batch. */
-int mx_sync_apply(struct mx *m, struct json_object *body) UTIL_MUST_USE;
+int mx_sync_apply(struct mx *m, struct json_object *body) MUST_USE;
 /* Without a homeserver (matrix_feed_sync): applies the batch in flight without the gaps still
  * to fetch, as when /messages fails, and cancels the next long poll. */
 void mx_sync_settle(struct mx *m);
@@ -146,7 +146,7 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
 bool mx_room_is_moderator(struct mx *m, struct mx_room *r, const char *user);
 const char *mx_dm_user(struct mx *m, const char *room_id);
 const char *mx_dm_room(struct mx *m, const char *user);
-int mx_dm_ensure(struct mx *m, const char *user) UTIL_MUST_USE;
+int mx_dm_ensure(struct mx *m, const char *user) MUST_USE;
 void mx_dm_recheck(struct mx *m, bool timer);
 void mx_direct_set(struct mx *m, struct json_object *content);
 bool mx_invite_allowed(struct mx *m, const char *inviter);
@@ -170,7 +170,7 @@ void mx_outbox_load(struct mx *m);
 void mx_pump(struct mx *m);
 void mx_polls_arm(struct mx *m);
 void mx_polls_end_room(struct mx *m, const char *room);
-int mx_send_outbound(struct mx *m, const struct outbound *o) UTIL_MUST_USE;
+int mx_send_outbound(struct mx *m, const struct outbound *o) MUST_USE;
 void mx_send_plain_notice(struct mx *m, const char *room, const char *text);
 char *mx_key_for_event(struct mx *m, const char *event_id);
 

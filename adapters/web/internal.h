@@ -34,6 +34,7 @@
 #include "bot/log.h"
 #include "bot/platform.h"
 #include "bot/util/json.h"
+#include "core/attributes.h"
 
 #define MOD "web"
 
@@ -180,7 +181,7 @@ void web_conn_unlink(struct web *w, struct conn *c);
 void web_conn_wake(struct conn *c);
 
 /* Writes the next fragment of the head frame. Returns -1 to close the socket. */
-int web_conn_write(struct conn *c);
+int web_conn_write(struct conn *c) MUST_USE;
 
 /* The string member `name` of o, its length in *len, or NULL (absent, not a string, has NUL). */
 const char *web_get_str(struct json_object *o, const char *name, size_t *len);

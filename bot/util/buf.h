@@ -30,18 +30,17 @@ void buf_init(struct buf *b, size_t max);
  * cap would be passed or memory runs out; b is then unchanged. Appending 0
  * bytes to an empty buffer allocates data, so a successful append always
  * leaves data non-NULL. */
-int buf_append(struct buf *b, const void *p, size_t n) UTIL_MUST_USE;
+int buf_append(struct buf *b, const void *p, size_t n) MUST_USE;
 
 /* Appends the string s. Returns 0 or -1 as buf_append. */
-int buf_puts(struct buf *b, const char *s) UTIL_MUST_USE;
+int buf_puts(struct buf *b, const char *s) MUST_USE;
 
 /* Appends printf(fmt, ...); no argument may point into b's data. Returns 0 or
  * -1 as buf_append (also -1 on an encoding error). */
-int buf_printf(struct buf *b, const char *fmt, ...) UTIL_MUST_USE
-    __attribute__((format(printf, 2, 3)));
+int buf_printf(struct buf *b, const char *fmt, ...) MUST_USE __attribute__((format(printf, 2, 3)));
 
 /* buf_printf with a va_list (which it consumes). */
-int buf_vprintf(struct buf *b, const char *fmt, va_list ap) UTIL_MUST_USE
+int buf_vprintf(struct buf *b, const char *fmt, va_list ap) MUST_USE
     __attribute__((format(printf, 2, 0)));
 
 /* Empties b but keeps its memory and cap, for the next use. */
@@ -53,6 +52,6 @@ void buf_free(struct buf *b);
 /* Hands data to the caller, who frees it; b is left empty with the same cap.
  * Returns NULL when nothing was appended since the buffer was last emptied
  * by buf_take or buf_free. */
-char *buf_take(struct buf *b) UTIL_MUST_USE;
+char *buf_take(struct buf *b) MUST_USE;
 
 #endif

@@ -39,7 +39,7 @@ struct json_object *jget_arr(const struct json_object *o, const char *key);
 
 /* Stores member key of o in *out if it is an integer. Returns 0, or -1 when it
  * is absent or not an integer (*out is then untouched). */
-int jget_int64(const struct json_object *o, const char *key, int64_t *out) UTIL_MUST_USE;
+int jget_int64(const struct json_object *o, const char *key, int64_t *out) MUST_USE;
 
 /* Member key of o if it is an integer, else def: for members whose absence has
  * a meaning of its own (a default). */
@@ -47,10 +47,10 @@ int64_t jget_int64_or(const struct json_object *o, const char *key, int64_t def)
 
 /* Stores member key of o in *out if it is an integer or a double. Returns 0 or
  * -1 as jget_int64. */
-int jget_double(const struct json_object *o, const char *key, double *out) UTIL_MUST_USE;
+int jget_double(const struct json_object *o, const char *key, double *out) MUST_USE;
 
 /* Stores member key of o in *out if it is a boolean. Returns 0 or -1 as jget_int64. */
-int jget_bool(const struct json_object *o, const char *key, bool *out) UTIL_MUST_USE;
+int jget_bool(const struct json_object *o, const char *key, bool *out) MUST_USE;
 
 /* Whether member key of o is the boolean true (false when absent or of another type). */
 bool jget_true(const struct json_object *o, const char *key);

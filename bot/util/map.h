@@ -39,12 +39,12 @@ void *map_get(const struct map *m, const char *key);
 /* Sets key to val. The value key had before goes to *old (NULL if none) when
  * old is not NULL, for the caller to free; without old it is dropped. Returns
  * 0, or -1 on no memory: m is then unchanged and *old is NULL. */
-int map_put(struct map *m, const char *key, void *val, void **old) UTIL_MUST_USE;
+int map_put(struct map *m, const char *key, void *val, void **old) MUST_USE;
 
 /* For a map whose values are strings it owns (cleared with map_clear(m, free)):
  * sets key to a copy of value and frees the old one. Returns 0, or -1 on no
  * memory (m unchanged). */
-int map_set_str(struct map *m, const char *key, const char *value) UTIL_MUST_USE;
+int map_set_str(struct map *m, const char *key, const char *value) MUST_USE;
 
 /* Removes key and returns its value (the caller's to free), or NULL when key
  * is absent. */

@@ -16,7 +16,6 @@
 #ifndef BOT_UTIL_UTIL_H
 #define BOT_UTIL_UTIL_H
 
-/* Marks a function whose result says whether it failed: the caller must look at it. */
-#define UTIL_MUST_USE __attribute__((warn_unused_result))
+#include "core/attributes.h" /* MUST_USE */
 
 #endif

@@ -26,6 +26,8 @@
 
 #include "../rng.h"
 
+#include "../attributes.h"
+
 struct json_object;
 
 #define IL_MIN_PLAYERS     4
@@ -391,7 +393,7 @@ const char *il_error_id(enum il_error e);
  * Errors: IL_ERR_BAD_PLAYER_COUNT, IL_ERR_BAD_RESOURCES, IL_ERR_BAD_TIMER.
  */
 enum il_error il_game_setup(struct il_game *g, const struct il_config *config, unsigned nplayers,
-                            int64_t now, struct rng *rng, struct il_events *ev);
+                            int64_t now, struct rng *rng, struct il_events *ev) MUST_USE;
 
 /*
  * Applies one action at time `now`, appending what happened to ev.
@@ -403,7 +405,7 @@ enum il_error il_game_setup(struct il_game *g, const struct il_config *config, u
  * removed a player) announces deadline 0; RESUMED gives the real one.
  */
 enum il_error il_game_apply(struct il_game *g, const struct il_action *a, int64_t now,
-                            struct rng *rng, struct il_events *ev);
+                            struct rng *rng, struct il_events *ev) MUST_USE;
 
 /* The next absolute deadline, or 0 when none runs (paused, or over). */
 int64_t il_game_deadline(const struct il_game *g);
