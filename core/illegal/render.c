@@ -533,175 +533,249 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
     msg_emit(&m, emit, arg);
 }
 
+/*
+ * One renderer per event type, in the table below. Each turns one event into
+ * the message (or the edit) its audience sees; an event nobody is told about
+ * on its own has none.
+ */
+typedef void event_renderer(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                            void *arg);
+
+/* The key for the variant in play: the casual variant words some notices its own way. */
+static const char *variant_key(const struct view *g, const char *live, const char *casual)
+{
+    return g->s->config.variant == IL_VARIANT_CASUAL ? casual : live;
+}
+
+static void on_game_started(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                            void *arg)
+{
+    char players[1024], resources[1024], count[16];
+    seat_list(g, players, sizeof players, false);
+    size_t n = 0;
+    resources[0] = '\0';
+    for (unsigned r = 0; r < IL_RESOURCES; r++) {
+        if (!e->cards.n[r])
+            continue;
+        int w = snprintf(resources + n, sizeof resources - n, "%s%s", n ? ", " : "",
+                         card_name(g->t->lang, r));
+        if (w > 0 && (size_t)w < sizeof resources - n)
+            n += (size_t)w;
+    }
+    snprintf(count, sizeof count, "%u", g->t->nseats);
+    const char *vars[] = {"count", count, "players", players, "resources", resources, NULL};
+    struct json_object *ids = json_object_new_array();
+    for (unsigned r = 0; r < IL_RESOURCES; r++)
+        if (e->cards.n[r])
+            json_object_array_add(ids, json_object_new_string(il_resource_id(r)));
+    notice_with(g, e, "msg.game-started", vars, "resources", ids, emit, arg);
+}
+
+static void on_dealt(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
+{
+    const char *lang = g->t->lang;
+    const struct il_player *p = &g->s->game.players[e->audience];
+    const char *vars[] = {"dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
+                          "deals",  card_name(lang, p->dealer),
+                          "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
+                          "buys",   card_name(lang, p->buyer),
+                          NULL};
+    notice(g, e, "msg.dealt", vars, emit, arg);
+    render_hand(g, (unsigned)e->audience, false, emit, arg);
+}
+
+static void on_session_opened(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                              void *arg)
+{
+    char number[16], duration[64];
+    snprintf(number, sizeof number, "%u", e->number);
+    text_duration(duration, sizeof duration, g->t->lang, g->s->config.timer_ms[IL_TIMER_SESSION]);
+    const char *vars[] = {"number", number, "duration", duration, NULL};
+    notice(g, e, variant_key(g, "msg.session-opened", "msg.session-opened-casual"), vars, emit,
+           arg);
+}
+
+static void on_session_closed(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                              void *arg)
+{
+    char number[16];
+    snprintf(number, sizeof number, "%u", e->number);
+    const char *vars[] = {"number", number, NULL};
+    notice(g, e, "msg.session-closed", vars, emit, arg);
+}
+
+static void on_hand(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
+{
+    render_hand(g, (unsigned)e->audience, false, emit, arg);
+}
+
+static void on_drop_started(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                            void *arg)
+{
+    char number[16];
+    snprintf(number, sizeof number, "%u", e->number);
+    const char *vars[] = {"number", number, NULL};
+    notice(g, e, variant_key(g, "msg.drop-started", "msg.drop-started-casual"), vars, emit, arg);
+}
+
+/* Reveals, grabs, leftovers and the end of a drop are edits of its one message. */
+static void on_drop_changed(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                            void *arg)
+{
+    (void)e;
+    if (g->s->drop.count)
+        drop_message(g, emit, arg);
+}
+
+static void on_drew(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
+{
+    char number[16];
+    snprintf(number, sizeof number, "%u", g->s->game.drops);
+    const char *vars[] = {"number", number, "card", card_name(g->t->lang, e->resource), NULL};
+    notice(g, e, "msg.drew", vars, emit, arg);
+}
+
+static void on_tribunal_time(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                             void *arg)
+{
+    static const char *const keys[][2] = {
+        /* [scheduled?][has a time?] */
+        {"msg.tribunal-held", "msg.tribunal-held-until"},
+        {"msg.tribunal-unscheduled", "msg.tribunal-scheduled"},
+    };
+    char time[64];
+    text_time(time, sizeof time, e->deadline);
+    const char *vars[] = {"time", time, NULL};
+    notice_with(g, e, keys[e->type == IL_EV_TRIBUNAL_SCHEDULED][e->deadline != 0], vars,
+                e->deadline ? "at" : NULL, e->deadline ? json_object_new_int64(e->deadline) : NULL,
+                emit, arg);
+}
+
+static void on_tribunal_opened(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                               void *arg)
+{
+    char count[16];
+    snprintf(count, sizeof count, "%u", e->number);
+    const char *vars[] = {"count", count, NULL};
+    notice(g, e, "msg.tribunal-opened", vars, emit, arg);
+}
+
+static void on_case_opened(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                           void *arg)
+{
+    char cards[1024], number[16], count[16], duration[64];
+    case_cards(g, e, cards, sizeof cards, NULL);
+    snprintf(number, sizeof number, "%u", e->number + 1);
+    snprintf(count, sizeof count, "%u", g->s->game.ncases);
+    text_duration(duration, sizeof duration, g->t->lang, g->s->config.timer_ms[IL_TIMER_DEBATE]);
+    const char *vars[] = {"number", number,     "count",  count, "cards",
+                          cards,    "duration", duration, NULL};
+    notice(g, e, "msg.case-opened", vars, emit, arg);
+}
+
+static void on_vote_recorded(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                             void *arg)
+{
+    char number[16];
+    snprintf(number, sizeof number, "%u", e->number + 1);
+    const char *vars[] = {"number", number, "player", e->target >= 0 ? g->t->names[e->target] : "",
+                          NULL};
+    notice(g, e, e->target >= 0 ? "msg.vote-recorded" : "msg.abstained", vars, emit, arg);
+}
+
+static void on_vote_withdrawn(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                              void *arg)
+{
+    char number[16];
+    snprintf(number, sizeof number, "%u", e->number + 1);
+    const char *vars[] = {"number", number, "player", g->t->names[e->target], NULL};
+    notice(g, e, "msg.vote-withdrawn", vars, emit, arg);
+}
+
+static void on_verdict(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                       void *arg)
+{
+    char cards[1024], tally[1024], number[16];
+    case_cards(g, e, cards, sizeof cards, NULL);
+    tally_text(g, e, tally, sizeof tally);
+    snprintf(number, sizeof number, "%u", e->number + 1);
+    const char *vars[] = {"number", number, "cards",  cards,
+                          "tally",  tally,  "player", e->target >= 0 ? g->t->names[e->target] : "",
+                          NULL};
+    notice(g, e, e->target >= 0 ? "msg.verdict-convicted" : "msg.verdict-discarded", vars, emit,
+           arg);
+}
+
+static void on_paused(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
+{
+    notice(g, e, "msg.paused", NULL, emit, arg);
+}
+
+static void on_clock_changed(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                             void *arg)
+{
+    char duration[64];
+    text_duration(duration, sizeof duration, g->t->lang, e->ms);
+    const char *vars[] = {"duration", duration, NULL};
+    notice(g, e, e->type == IL_EV_RESUMED ? "msg.resumed" : "msg.extended", vars, emit, arg);
+}
+
+static void on_player_removed(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                              void *arg)
+{
+    const char *vars[] = {"player", g->t->names[e->player], NULL};
+    notice(g, e, "msg.player-removed", vars, emit, arg);
+}
+
+static void on_timer_set(const struct view *g, const struct il_event *e, rules_emit_fn emit,
+                         void *arg)
+{
+    char duration[64];
+    text_duration(duration, sizeof duration, g->t->lang, e->ms);
+    const char *vars[] = {"timer", il_timer_id(e->timer), "duration", duration, NULL};
+    notice(g, e, "msg.timer-set", vars, emit, arg);
+}
+
+/* REVEAL has none: the result at GAME_OVER lists every player's roles and cards. */
+static event_renderer *const renderers[] = {
+    [IL_EV_GAME_STARTED] = on_game_started,
+    [IL_EV_DEALT] = on_dealt,
+    [IL_EV_SESSION_OPENED] = on_session_opened,
+    [IL_EV_SESSION_CLOSED] = on_session_closed,
+    [IL_EV_OFFER_MADE] = offer_message,
+    [IL_EV_OFFER_ACCEPTED] = offer_message,
+    [IL_EV_OFFER_DECLINED] = offer_message,
+    [IL_EV_OFFER_CANCELLED] = offer_message,
+    [IL_EV_OFFER_EXPIRED] = offer_message,
+    [IL_EV_HAND] = on_hand,
+    [IL_EV_DROP_STARTED] = on_drop_started,
+    [IL_EV_DROP_REVEALED] = on_drop_changed,
+    [IL_EV_GRAB_OPENED] = on_drop_changed,
+    [IL_EV_GRABBED] = on_drop_changed,
+    [IL_EV_LEFTOVER] = on_drop_changed,
+    [IL_EV_DREW] = on_drew,
+    [IL_EV_DROP_DONE] = on_drop_changed,
+    [IL_EV_TRIBUNAL_HELD] = on_tribunal_time,
+    [IL_EV_TRIBUNAL_SCHEDULED] = on_tribunal_time,
+    [IL_EV_TRIBUNAL_OPENED] = on_tribunal_opened,
+    [IL_EV_CASE_OPENED] = on_case_opened,
+    [IL_EV_VOTE_OPENED] = vote_message,
+    [IL_EV_VOTE_RECORDED] = on_vote_recorded,
+    [IL_EV_VOTE_WITHDRAWN] = on_vote_withdrawn,
+    [IL_EV_VERDICT] = on_verdict,
+    [IL_EV_GAME_OVER] = game_over,
+    [IL_EV_PAUSED] = on_paused,
+    [IL_EV_RESUMED] = on_clock_changed,
+    [IL_EV_EXTENDED] = on_clock_changed,
+    [IL_EV_PLAYER_REMOVED] = on_player_removed,
+    [IL_EV_TIMER_SET] = on_timer_set,
+};
+
 static void render_event(const struct view *g, const struct il_event *e, rules_emit_fn emit,
                          void *arg)
 {
-    const char *lang = g->t->lang;
-    char number[16], duration[64], a[1024], b[1024], c[256];
-    snprintf(number, sizeof number, "%u", e->number);
-    duration[0] = a[0] = b[0] = c[0] = '\0';
-
-    switch (e->type) {
-    case IL_EV_GAME_STARTED: {
-        seat_list(g, a, sizeof a, false);
-        size_t n = 0;
-        for (unsigned r = 0; r < IL_RESOURCES; r++) {
-            if (!e->cards.n[r])
-                continue;
-            int w = snprintf(b + n, sizeof b - n, "%s%s", n ? ", " : "", card_name(lang, r));
-            if (w > 0 && (size_t)w < sizeof b - n)
-                n += (size_t)w;
-        }
-        snprintf(c, sizeof c, "%u", g->t->nseats);
-        const char *vars[] = {"count", c, "players", a, "resources", b, NULL};
-        struct json_object *resources = json_object_new_array();
-        for (unsigned r = 0; r < IL_RESOURCES; r++)
-            if (e->cards.n[r])
-                json_object_array_add(resources, json_object_new_string(il_resource_id(r)));
-        notice_with(g, e, "msg.game-started", vars, "resources", resources, emit, arg);
-        break;
-    }
-    case IL_EV_DEALT: {
-        const struct il_player *p = &g->s->game.players[e->audience];
-        const char *vars[] = {"dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
-                              "deals",  card_name(lang, p->dealer),
-                              "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
-                              "buys",   card_name(lang, p->buyer),
-                              NULL};
-        notice(g, e, "msg.dealt", vars, emit, arg);
-        render_hand(g, (unsigned)e->audience, false, emit, arg);
-        break;
-    }
-    case IL_EV_SESSION_OPENED: {
-        text_duration(duration, sizeof duration, lang, g->s->config.timer_ms[IL_TIMER_SESSION]);
-        const char *vars[] = {"number", number, "duration", duration, NULL};
-        notice(g, e,
-               g->s->config.variant == IL_VARIANT_CASUAL ? "msg.session-opened-casual"
-                                                         : "msg.session-opened",
-               vars, emit, arg);
-        break;
-    }
-    case IL_EV_SESSION_CLOSED: {
-        const char *vars[] = {"number", number, NULL};
-        notice(g, e, "msg.session-closed", vars, emit, arg);
-        break;
-    }
-    case IL_EV_OFFER_MADE:
-    case IL_EV_OFFER_ACCEPTED:
-    case IL_EV_OFFER_DECLINED:
-    case IL_EV_OFFER_CANCELLED:
-    case IL_EV_OFFER_EXPIRED:
-        offer_message(g, e, emit, arg);
-        break;
-    case IL_EV_HAND:
-        render_hand(g, (unsigned)e->audience, false, emit, arg);
-        break;
-    case IL_EV_DROP_STARTED: {
-        const char *vars[] = {"number", number, NULL};
-        notice(g, e,
-               g->s->config.variant == IL_VARIANT_CASUAL ? "msg.drop-started-casual"
-                                                         : "msg.drop-started",
-               vars, emit, arg);
-        break;
-    }
-    case IL_EV_DROP_REVEALED:
-    case IL_EV_GRAB_OPENED:
-    case IL_EV_GRABBED:
-    case IL_EV_LEFTOVER:
-    case IL_EV_DROP_DONE:
-        /* Grabs, leftovers and the end of a drop are edits of its message. */
-        if (g->s->drop.count)
-            drop_message(g, emit, arg);
-        break;
-    case IL_EV_DREW: {
-        snprintf(number, sizeof number, "%u", g->s->game.drops);
-        const char *vars[] = {"number", number, "card", card_name(lang, e->resource), NULL};
-        notice(g, e, "msg.drew", vars, emit, arg);
-        break;
-    }
-    case IL_EV_TRIBUNAL_HELD:
-    case IL_EV_TRIBUNAL_SCHEDULED: {
-        static const char *const keys[][2] = {
-            /* [scheduled?][has a time?] */
-            {"msg.tribunal-held", "msg.tribunal-held-until"},
-            {"msg.tribunal-unscheduled", "msg.tribunal-scheduled"},
-        };
-        text_time(a, sizeof a, e->deadline);
-        const char *vars[] = {"time", a, NULL};
-        notice_with(g, e, keys[e->type == IL_EV_TRIBUNAL_SCHEDULED][e->deadline != 0], vars,
-                    e->deadline ? "at" : NULL,
-                    e->deadline ? json_object_new_int64(e->deadline) : NULL, emit, arg);
-        break;
-    }
-    case IL_EV_TRIBUNAL_OPENED: {
-        const char *vars[] = {"count", number, NULL};
-        notice(g, e, "msg.tribunal-opened", vars, emit, arg);
-        break;
-    }
-    case IL_EV_CASE_OPENED: {
-        case_cards(g, e, a, sizeof a, NULL);
-        snprintf(number, sizeof number, "%u", e->number + 1);
-        snprintf(c, sizeof c, "%u", g->s->game.ncases);
-        text_duration(duration, sizeof duration, lang, g->s->config.timer_ms[IL_TIMER_DEBATE]);
-        const char *vars[] = {"number", number, "count", c, "cards", a, "duration", duration, NULL};
-        notice(g, e, "msg.case-opened", vars, emit, arg);
-        break;
-    }
-    case IL_EV_VOTE_OPENED:
-        vote_message(g, e, emit, arg);
-        break;
-    case IL_EV_VOTE_RECORDED: {
-        snprintf(number, sizeof number, "%u", e->number + 1);
-        const char *vars[] = {"number", number, "player",
-                              e->target >= 0 ? g->t->names[e->target] : "", NULL};
-        notice(g, e, e->target >= 0 ? "msg.vote-recorded" : "msg.abstained", vars, emit, arg);
-        break;
-    }
-    case IL_EV_VOTE_WITHDRAWN: {
-        snprintf(number, sizeof number, "%u", e->number + 1);
-        const char *vars[] = {"number", number, "player", g->t->names[e->target], NULL};
-        notice(g, e, "msg.vote-withdrawn", vars, emit, arg);
-        break;
-    }
-    case IL_EV_VERDICT: {
-        case_cards(g, e, a, sizeof a, NULL);
-        tally_text(g, e, b, sizeof b);
-        snprintf(number, sizeof number, "%u", e->number + 1);
-        const char *vars[] = {
-            "number", number, "cards",  a,
-            "tally",  b,      "player", e->target >= 0 ? g->t->names[e->target] : "",
-            NULL};
-        notice(g, e, e->target >= 0 ? "msg.verdict-convicted" : "msg.verdict-discarded", vars, emit,
-               arg);
-        break;
-    }
-    case IL_EV_REVEAL:
-        break; /* the result lists every player's roles and cards */
-    case IL_EV_GAME_OVER:
-        game_over(g, e, emit, arg);
-        break;
-    case IL_EV_PAUSED:
-        notice(g, e, "msg.paused", NULL, emit, arg);
-        break;
-    case IL_EV_RESUMED:
-    case IL_EV_EXTENDED: {
-        text_duration(duration, sizeof duration, lang, e->ms);
-        const char *vars[] = {"duration", duration, NULL};
-        notice(g, e, e->type == IL_EV_RESUMED ? "msg.resumed" : "msg.extended", vars, emit, arg);
-        break;
-    }
-    case IL_EV_PLAYER_REMOVED: {
-        const char *vars[] = {"player", g->t->names[e->player], NULL};
-        notice(g, e, "msg.player-removed", vars, emit, arg);
-        break;
-    }
-    case IL_EV_TIMER_SET: {
-        text_duration(duration, sizeof duration, lang, e->ms);
-        const char *vars[] = {"timer", il_timer_id(e->timer), "duration", duration, NULL};
-        notice(g, e, "msg.timer-set", vars, emit, arg);
-        break;
-    }
-    }
+    if ((size_t)e->type < sizeof renderers / sizeof renderers[0] && renderers[e->type])
+        renderers[e->type](g, e, emit, arg);
 }
 
 /*
