@@ -72,7 +72,7 @@ int msg_key_parse(const char *s, struct msg_key *k)
         if (take_part(&s, number, sizeof number, false) < 0 || !isdigit((unsigned char)*number))
             return -1;
         unsigned long v = strtoul(number, &end, 10);
-        if (*end || v > 0xffffffffUL)
+        if (*end || v >= MSG_ANY_NUMBER) /* that one means "any" in a pattern */
             return -1;
         k->number = (unsigned)v;
     }
@@ -80,4 +80,13 @@ int msg_key_parse(const char *s, struct msg_key *k)
     if (topics[t].user && take_part(&s, k->user, sizeof k->user, true) < 0)
         return -1;
     return *s ? -1 : 0;
+}
+
+bool msg_key_matches(const char *s, const struct msg_key *of)
+{
+    struct msg_key k;
+    return msg_key_parse(s, &k) == 0 && strcmp(k.game, of->game) == 0 &&
+           (!of->topic[0] || strcmp(k.topic, of->topic) == 0) &&
+           (of->number == MSG_ANY_NUMBER || k.number == of->number) &&
+           (!of->user[0] || strcmp(k.user, of->user) == 0);
 }

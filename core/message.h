@@ -11,6 +11,7 @@
 #ifndef CORE_MESSAGE_H
 #define CORE_MESSAGE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -55,6 +56,14 @@ int msg_key_format(const struct msg_key *k, char *out, size_t len) MUST_USE;
 /* Reads a key written by msg_key_format(). Returns 0, or -1 when s is not
  * one (an unknown topic, a missing or extra part, a part too long). */
 int msg_key_parse(const char *s, struct msg_key *k) MUST_USE;
+
+/* In a pattern for msg_key_matches(): any number. */
+#define MSG_ANY_NUMBER UINT_MAX
+
+/* Whether the key written s is one of the messages `of` names: the same game,
+ * and the same topic, number and user where `of` gives them (an empty topic
+ * or user, and number MSG_ANY_NUMBER, match any). False when s is no key. */
+bool msg_key_matches(const char *s, const struct msg_key *of);
 
 /* Who may read a message: the whole table, or one seat (0..). */
 #define MSG_TABLE (-1)

@@ -140,11 +140,9 @@ static void dc_game_changed(struct platform *p, const struct game_news *n)
     struct dc_op *op = dc_op_new(dc, DC_OP_FORGET);
     if (!op)
         return;
-    size_t len = strlen(n->game) + 2;
-    op->key = malloc(len);
+    op->key = dc_xstrdup(n->game);
     op->channel = dc_xstrdup(n->table);
     if (op->key && op->channel) {
-        snprintf(op->key, len, "%s/", n->game);
         dc_queue_on_channel(dc, op);
     } else {
         dc_op_free(op);

@@ -102,7 +102,7 @@ enum dc_op_type {
 struct dc_op {
     struct dc *dc;
     enum dc_op_type type;
-    char *key;     /* logical key (POST, EDIT, REACT) */
+    char *key;     /* logical key (POST, EDIT, REACT, CLOSE); the game id (FORGET) */
     char *channel; /* channel id */
     char *user;    /* DM recipient */
     char *body;    /* JSON */
@@ -229,10 +229,10 @@ void dc_report_probe(struct dc *dc, const char *user, bool reachable);
 /* messages.c */
 /*
  * A game is over and its last message went out: its logical keys are never
- * used again, so their message ids leave memory and the store. prefix is
- * "<game>/". (Ids stored by an earlier run and not used since stay stored.)
+ * used again, so their message ids leave memory and the store. (Ids stored
+ * by an earlier run and not used since stay stored.)
  */
-void dc_forget_game(struct dc *dc, const char *prefix);
+void dc_forget_game(struct dc *dc, const char *game);
 
 char *dc_gw_state_get(void *ud, const char *key);
 

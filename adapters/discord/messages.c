@@ -189,19 +189,21 @@ static void close_message(struct dc *dc, const char *key)
         return;
     }
     /* a DM whose first version is on its way: it goes after it */
-    const char *user = strrchr(key, '/');
-    struct dc_user *u = user ? map_get(&dc->users, user + 1) : NULL;
+    struct msg_key k;
+    struct dc_user *u =
+        msg_key_parse(key, &k) == 0 && k.user[0] ? map_get(&dc->users, k.user) : NULL;
     if (u && (u->dm_channel || !STAILQ_EMPTY(&u->pending)))
-        dc_queue_on_dm(dc, user + 1, op);
+        dc_queue_on_dm(dc, k.user, op);
     else
         dc_op_free(op);
 }
 
-/* Closes the live controls of game whose key starts with prefix ("" for all). */
-static void close_controls(struct dc *dc, const char *game, const char *prefix)
+/* Closes the live controls of the messages of `which` (see msg_key_matches). */
+static void close_controls(struct dc *dc, const struct msg_key *which)
 {
+    const char *game = which->game;
     struct json_object *l = list_get(dc, &dc->controls, LIST_CONTROLS, game, false);
-    size_t n = jarr_len(l), plen = strlen(prefix);
+    size_t n = jarr_len(l);
     if (!n)
         return;
     struct json_object *keep = json_object_new_array();
@@ -209,7 +211,7 @@ static void close_controls(struct dc *dc, const char *game, const char *prefix)
         const char *key = jarr_str(l, i);
         if (!key)
             continue;
-        if (strncmp(key, prefix, plen) == 0)
+        if (msg_key_matches(key, which))
             close_message(dc, key);
         else
             json_object_array_add(keep, json_object_new_string(key));
@@ -260,9 +262,10 @@ void dc_note_game(struct dc *dc, const struct outbound *m)
 {
     struct json_object *data = (struct json_object *)m->data;
     const char *game = jget_str(data, "game");
-    char prefix[300];
-    if (!game || !*game || strchr(game, ' ') || strlen(game) > 100)
+    struct msg_key which = {.number = MSG_ANY_NUMBER};
+    if (!game || !*game || strchr(game, ' ') || strlen(game) >= sizeof which.game)
         return;
+    strcpy(which.game, game);
     struct json_object *resources = jget_arr(data, "resources");
     if (m->kind == OUT_NOTICE && resources) {
         struct json_object *l = json_object_new_array();
@@ -281,16 +284,20 @@ void dc_note_game(struct dc *dc, const struct outbound *m)
     }
     if (m->kind == OUT_NOTICE && m->channel &&
         (has_event(data, "verdict-convicted") || has_event(data, "verdict-discarded"))) {
-        snprintf(prefix, sizeof(prefix), "%s/vote/", game);
-        close_controls(dc, game, prefix);
+        strcpy(which.topic, "vote");
+        close_controls(dc, &which);
     }
     int64_t offer = jget_int64_or(data, "offer", 0);
-    if (m->kind == OUT_NOTICE && m->user && !m->channel && offer > 0) {
-        snprintf(prefix, sizeof(prefix), "%s/offer/%lld/%s", game, (long long)offer, m->user);
-        close_controls(dc, game, prefix);
+    if (m->kind == OUT_NOTICE && m->user && !m->channel && offer > 0 && offer < MSG_ANY_NUMBER &&
+        strlen(m->user) < sizeof which.user) {
+        struct msg_key one = which;
+        strcpy(one.topic, "offer");
+        one.number = (unsigned)offer;
+        strcpy(one.user, m->user);
+        close_controls(dc, &one);
     }
     if (m->kind == OUT_RESULT) {
-        close_controls(dc, game, "");
+        close_controls(dc, &which);
         /* what the players chose in the builder does not carry into their next game */
         struct json_object *scores = jget_obj(data, "scores");
         if (scores) {
@@ -306,8 +313,7 @@ void dc_note_game(struct dc *dc, const struct outbound *m)
 }
 
 struct forget_ctx {
-    const char *prefix;
-    size_t len;
+    struct msg_key game;
     char *keys[256];
     unsigned n;
 };
@@ -316,21 +322,23 @@ static void collect_game_keys(const char *key, void *val, void *arg)
 {
     (void)val;
     struct forget_ctx *c = arg;
-    if (strncmp(key, c->prefix, c->len) == 0 && c->n < 256)
+    if (c->n < 256 && msg_key_matches(key, &c->game))
         c->keys[c->n++] = strdup(key);
 }
 
 /*
  * A game is over and its last message went out: its logical keys are never
- * used again, so their message ids leave memory and the store. prefix is
- * "<game>/". (Ids stored by an earlier run and not used since stay stored.)
+ * used again, so their message ids leave memory and the store. (Ids stored by
+ * an earlier run and not used since stay stored.)
  */
-void dc_forget_game(struct dc *dc, const char *prefix)
+void dc_forget_game(struct dc *dc, const char *game)
 {
-    struct forget_ctx c = {.prefix = prefix, .len = strlen(prefix)};
+    struct forget_ctx c = {.game = {.number = MSG_ANY_NUMBER}};
     const struct platform_host *h = dc->base.host;
-    char k[300], game[200];
-    snprintf(game, sizeof(game), "%.*s", (int)(c.len ? c.len - 1 : 0), prefix);
+    char k[300];
+    if (strlen(game) >= sizeof c.game.game)
+        return;
+    strcpy(c.game.game, game);
     list_forget(dc, &dc->in_play, LIST_IN_PLAY, game);
     list_forget(dc, &dc->controls, LIST_CONTROLS, game);
     map_each(&dc->msgs, collect_game_keys, &c);
