@@ -196,17 +196,12 @@ void command_usage(char *out, size_t len, const char *lang, const struct command
 static void syntax_list(char *out, size_t len, const char *lang,
                         bool (*wanted)(const struct command_def *))
 {
-    size_t n = 0;
-    out[0] = '\0';
+    struct text_list l;
+    text_list_init(&l, out, len, ", ");
     const struct command_def *def;
-    for (size_t i = 0; (def = command_at(i)); i++) {
-        if (!wanted(def))
-            continue;
-        int w = snprintf(out + n, len - n, "%s%s", n ? ", " : "", catalog_text(lang, def->syntax));
-        if (w < 0 || (size_t)w >= len - n)
-            return;
-        n += (size_t)w;
-    }
+    for (size_t i = 0; (def = command_at(i)); i++)
+        if (wanted(def))
+            text_list_add(&l, "%s", catalog_text(lang, def->syntax));
 }
 
 static bool for_everyone(const struct command_def *def)
@@ -266,15 +261,10 @@ static void strip_mention(const char *text, char *out, size_t outlen)
 static void list_players(const char *const *names, const char *const *ids, unsigned n, char *out,
                          size_t outlen)
 {
-    size_t used = 0;
-    out[0] = '\0';
-    for (unsigned i = 0; i < n; i++) {
-        int w = snprintf(out + used, outlen - used, "%s%s", used ? ", " : "",
-                         names[i] ? names[i] : ids[i]);
-        if (w < 0 || (size_t)w >= outlen - used)
-            return;
-        used += (size_t)w;
-    }
+    struct text_list l;
+    text_list_init(&l, out, outlen, ", ");
+    for (unsigned i = 0; i < n; i++)
+        text_list_add(&l, "%s", names[i] ? names[i] : ids[i]);
 }
 
 /* Index of the seat whose id `want` (mention syntax stripped) names exactly,

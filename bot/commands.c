@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "core/text.h"
 #include "dispatch.h"
 
 /* --- what handlers are offered (struct command_host) ---------------------- */
@@ -85,10 +86,10 @@ static struct game *private_game(struct bot_cmd *x)
         }
     } else {
         char list[1024];
-        size_t n = 0;
+        struct text_list games;
         unsigned count = 0;
         const char *example = NULL;
-        list[0] = '\0';
+        text_list_init(&games, list, sizeof list, ", ");
         for (unsigned i = 0; i < d->ngames; i++) {
             struct game *y = d->games[i];
             if (y->platform != x->p || !y->started || game_seat_of(y, in->user) < 0)
@@ -96,10 +97,7 @@ static struct game *private_game(struct bot_cmd *x)
             g = y;
             example = y->id;
             count++;
-            int w =
-                snprintf(list + n, sizeof list - n, "%s%s (%s)", n ? ", " : "", y->id, y->table);
-            if (w > 0 && (size_t)w < sizeof list - n)
-                n += (size_t)w;
+            text_list_add(&games, "%s (%s)", y->id, y->table);
         }
         if (count > 1) {
             const char *vars[] = {"games", list, "example", example, NULL};

@@ -9,6 +9,7 @@
 
 #include "command.h"
 #include "core/modules.h"
+#include "core/text.h"
 #include "game.h"
 #include "util/json.h"
 
@@ -63,6 +64,14 @@ int game_seat_of(const struct game *g, const char *user)
 const char *game_seat_name(const struct game *g, unsigned i)
 {
     return g->seats[i].name[0] ? g->seats[i].name : g->seats[i].user;
+}
+
+void game_seat_names(const struct game *g, char *out, size_t len)
+{
+    struct text_list l;
+    text_list_init(&l, out, len, ", ");
+    for (unsigned i = 0; i < g->nseats; i++)
+        text_list_add(&l, "%s", game_seat_name(g, i));
 }
 
 static void add_str(struct json_object *o, const char *k, const char *v)

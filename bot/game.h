@@ -88,6 +88,9 @@ int game_seat_of(const struct game *g, const char *user);
 /* A display name for seat i: the name if known, else the user id. */
 const char *game_seat_name(const struct game *g, unsigned i);
 
+/* Writes the display names of every seat, comma-separated, into out. */
+void game_seat_names(const struct game *g, char *out, size_t len);
+
 /* Serialises the whole record (lobby, seats, rules state, rng). New object, caller owns. */
 struct json_object *game_to_json(const struct game *g);
 

@@ -22,23 +22,10 @@ static struct json_object *player_json(const struct game *g, unsigned seat)
     return p;
 }
 
-/* Names of the seats, comma-separated. */
-static void seat_list(const struct game *g, char *out, size_t len)
-{
-    size_t n = 0;
-    out[0] = '\0';
-    for (unsigned i = 0; i < g->nseats; i++) {
-        int w = snprintf(out + n, len - n, "%s%s", n ? ", " : "", game_seat_name(g, i));
-        if (w < 0 || (size_t)w >= len - n)
-            return;
-        n += (size_t)w;
-    }
-}
-
 void render_lobby(const struct game *g, render_emit_fn emit, void *arg)
 {
     char players[1024], count[16], key[MSG_KEY_MAX], text[TEXT_MAX];
-    seat_list(g, players, sizeof players);
+    game_seat_names(g, players, sizeof players);
     snprintf(count, sizeof count, "%u", g->nseats);
     const char *mode = g->rules->mode(g->state);
     const char *vars[] = {"id",      g->id,

@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "core/modules.h"
+#include "core/text.h"
 #include "core/catalog.h"
 #include "dispatch.h"
 #include "log.h"
@@ -205,16 +206,12 @@ void cmd_kick(struct command_ctx *base)
 static void finish_start(struct dispatcher *d, struct game *g)
 {
     char names[1024];
-    size_t n = 0;
-    names[0] = '\0';
-    for (unsigned i = 0; i < g->nseats; i++) {
-        if (!g->seats[i].dm_unreachable)
-            continue;
-        int w = snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", game_seat_name(g, i));
-        if (w > 0 && (size_t)w < sizeof names - n)
-            n += (size_t)w;
-    }
-    if (n) {
+    struct text_list l;
+    text_list_init(&l, names, sizeof names, ", ");
+    for (unsigned i = 0; i < g->nseats; i++)
+        if (g->seats[i].dm_unreachable)
+            text_list_add(&l, "%s", game_seat_name(g, i));
+    if (l.n) {
         const char *vars[] = {"players", names, NULL};
         dispatch_announce(g, "msg.dms-closed", vars);
         return;
@@ -273,14 +270,7 @@ void cmd_status(struct command_ctx *base)
         return;
     }
     char players[1024], count[8];
-    size_t n = 0;
-    players[0] = '\0';
-    for (unsigned i = 0; i < g->nseats; i++) {
-        int w =
-            snprintf(players + n, sizeof players - n, "%s%s", n ? ", " : "", game_seat_name(g, i));
-        if (w > 0 && (size_t)w < sizeof players - n)
-            n += (size_t)w;
-    }
+    game_seat_names(g, players, sizeof players);
     snprintf(count, sizeof count, "%u", g->nseats);
     const char *vars[] = {"id",      g->id,   "variant", g->rules->mode(g->state), "count", count,
                           "players", players, NULL};

@@ -1,6 +1,7 @@
 /*
  * text.c - catalog texts with their values filled in, durations and times.
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,4 +76,35 @@ void text_duration(char *out, size_t len, const char *lang, int64_t ms)
         const char *vars[] = {"n", num, NULL};
         text_fill(out, len, lang, "time.seconds", vars);
     }
+}
+
+void text_list_init(struct text_list *l, char *out, size_t len, const char *sep)
+{
+    *l = (struct text_list){.out = out, .len = len, .sep = sep};
+    out[0] = '\0';
+}
+
+void text_list_add(struct text_list *l, const char *fmt, ...)
+{
+    if (l->full)
+        return;
+    size_t start = l->n;
+    if (start) {
+        size_t s = strlen(l->sep);
+        if (s >= l->len - start)
+            goto full;
+        memcpy(l->out + start, l->sep, s + 1);
+        start += s;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(l->out + start, l->len - start, fmt, ap);
+    va_end(ap);
+    if (w < 0 || (size_t)w >= l->len - start)
+        goto full;
+    l->n = start + (size_t)w;
+    return;
+full:
+    l->out[l->n] = '\0'; /* nothing of the item that did not fit */
+    l->full = true;
 }

@@ -7,6 +7,7 @@
 #ifndef CORE_TEXT_H
 #define CORE_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,5 +25,25 @@ void text_duration(char *out, size_t len, const char *lang, int64_t ms);
 /* Writes the absolute time `ms` (Unix milliseconds) as "2026-11-24 18:00 UTC";
  * an empty string if it cannot be written. */
 void text_time(char *out, size_t len, int64_t ms);
+
+/*
+ * A list written into a fixed array: "Alice, Bob, Carol". Items go in with
+ * sep between them. The first item that does not fit is left out whole, and
+ * every item after it, so a list is never cut inside an item and never skips
+ * one to show a later one.
+ */
+struct text_list {
+    char *out;
+    size_t len; /* bytes of out, the NUL included */
+    size_t n;   /* bytes written so far, without the NUL */
+    const char *sep;
+    bool full;
+};
+
+/* Makes out (len > 0 bytes; the list does not own it) an empty list. */
+void text_list_init(struct text_list *l, char *out, size_t len, const char *sep);
+
+/* Appends one item, written as printf would. Does nothing once the list is full. */
+void text_list_add(struct text_list *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

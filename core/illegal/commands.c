@@ -63,8 +63,8 @@ static void offers(struct command_ctx *x)
 {
     const struct il_state *s = state_of(x);
     char list[TEXT_MAX], line[1024], give[256], ask[256], id[16];
-    size_t n = 0;
-    list[0] = '\0';
+    struct text_list lines;
+    text_list_init(&lines, list, sizeof list, "; ");
     for (unsigned i = 0; i < s->game.noffers; i++) {
         const struct il_offer *o = &s->game.offers[i];
         if (o->from != x->seat && o->to != x->seat)
@@ -79,11 +79,9 @@ static void offers(struct command_ctx *x)
                               "ask",  ask,
                               NULL};
         text_fill(line, sizeof line, x->lang, "msg.offer-line", vars);
-        int w = snprintf(list + n, sizeof list - n, "%s%s", n ? "; " : "", line);
-        if (w > 0 && (size_t)w < sizeof list - n)
-            n += (size_t)w;
+        text_list_add(&lines, "%s", line);
     }
-    if (!n) {
+    if (!lines.n) {
         x->host->reply(x, "msg.no-offers", NULL);
         return;
     }

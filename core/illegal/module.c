@@ -392,7 +392,7 @@ static void status(const void *state, const struct rules_table *t, int64_t now, 
     const struct il_game *s = &st->game;
     char session[16], drop[16], kase[16], cases[16], key[32], phase_line[256], left[64];
     char players[1024];
-    size_t n = 0;
+    struct text_list active;
     snprintf(session, sizeof session, "%u", s->session);
     snprintf(drop, sizeof drop, "%u", s->drops);
     snprintf(kase, sizeof kase, "%u", s->case_index + 1);
@@ -402,14 +402,10 @@ static void status(const void *state, const struct rules_table *t, int64_t now, 
     text_fill(phase_line, sizeof phase_line, t->lang, key, pvars);
     int64_t remaining = s->paused ? s->paused_remaining : il_game_deadline(s) - now;
     text_duration(left, sizeof left, t->lang, remaining > 0 ? remaining : 0);
-    players[0] = '\0';
-    for (unsigned i = 0; i < t->nseats; i++) {
-        if (!s->players[i].active)
-            continue;
-        int w = snprintf(players + n, sizeof players - n, "%s%s", n ? ", " : "", t->names[i]);
-        if (w > 0 && (size_t)w < sizeof players - n)
-            n += (size_t)w;
-    }
+    text_list_init(&active, players, sizeof players, ", ");
+    for (unsigned i = 0; i < t->nseats; i++)
+        if (s->players[i].active)
+            text_list_add(&active, "%s", t->names[i]);
     const char *vars[] = {
         "id",    t->game,    "variant", il_variant_id(st->config.variant),
         "phase", phase_line, "paused",  s->paused ? catalog_text(t->lang, "msg.status-paused") : "",

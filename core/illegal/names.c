@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "../catalog.h"
+#include "../text.h"
 #include "module.h"
 
 /* Lower-cases s keeping letters and digits only, then drops one trailing 's'
@@ -64,18 +65,15 @@ static bool has_prefix(const char *name, void *arg)
 
 static void list_resources(unsigned in_play, const char *lang, char *out, size_t outlen)
 {
-    size_t n = 0;
-    out[0] = '\0';
+    struct text_list l;
+    text_list_init(&l, out, outlen, ", ");
     for (unsigned r = 0; r < IL_RESOURCES; r++) {
         if (!(in_play & (1u << r)))
             continue;
         char key[64];
         snprintf(key, sizeof key, "card.%s", il_resource_id(r));
         const char *name = catalog_text(lang, key);
-        int w = snprintf(out + n, outlen - n, "%s%s", n ? ", " : "", name ? name : key);
-        if (w < 0 || (size_t)w >= outlen - n)
-            return;
-        n += (size_t)w;
+        text_list_add(&l, "%s", name ? name : key);
     }
 }
 
@@ -153,14 +151,10 @@ static unsigned tokenize(char *text, char **tok)
 
 static void set_word(char *word, size_t wordlen, char **tok, unsigned i, unsigned k)
 {
-    size_t n = 0;
-    word[0] = '\0';
-    for (unsigned j = i; j < i + k; j++) {
-        int w = snprintf(word + n, wordlen - n, "%s%s", n ? " " : "", tok[j]);
-        if (w < 0 || (size_t)w >= wordlen - n)
-            return;
-        n += (size_t)w;
-    }
+    struct text_list l;
+    text_list_init(&l, word, wordlen, " ");
+    for (unsigned j = i; j < i + k; j++)
+        text_list_add(&l, "%s", tok[j]);
 }
 
 enum resolve_error il_parse_cards(const char *text, unsigned in_play, const char *lang,

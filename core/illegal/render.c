@@ -57,20 +57,17 @@ static const char *card_name(const char *lang, unsigned type)
 
 void il_render_cards(char *out, size_t len, const char *lang, const struct il_bundle *b)
 {
-    size_t n = 0;
-    out[0] = '\0';
+    struct text_list l;
+    text_list_init(&l, out, len, ", ");
     for (unsigned t = 0; t < IL_CARD_TYPES; t++) {
         if (!b->n[t])
             continue;
-        int w =
-            IL_CARD_KIND(t) == IL_KIND_RESOURCE
-                ? snprintf(out + n, len - n, "%s%u %s", n ? ", " : "", b->n[t], card_name(lang, t))
-                : snprintf(out + n, len - n, "%s%s", n ? ", " : "", card_name(lang, t));
-        if (w < 0 || (size_t)w >= len - n)
-            return;
-        n += (size_t)w;
+        if (IL_CARD_KIND(t) == IL_KIND_RESOURCE)
+            text_list_add(&l, "%u %s", b->n[t], card_name(lang, t));
+        else
+            text_list_add(&l, "%s", card_name(lang, t));
     }
-    if (!n)
+    if (!l.n)
         snprintf(out, len, "%s", catalog_text(lang, "msg.nothing"));
 }
 
@@ -149,16 +146,11 @@ static struct json_object *mentions_of(const struct view *g, int seat)
 /* Names of the active seats, comma-separated. */
 static void seat_list(const struct view *g, char *out, size_t len, bool active_only)
 {
-    size_t n = 0;
-    out[0] = '\0';
-    for (unsigned i = 0; i < g->t->nseats; i++) {
-        if (active_only && !g->s->game.players[i].active)
-            continue;
-        int w = snprintf(out + n, len - n, "%s%s", n ? ", " : "", g->t->names[i]);
-        if (w < 0 || (size_t)w >= len - n)
-            return;
-        n += (size_t)w;
-    }
+    struct text_list l;
+    text_list_init(&l, out, len, ", ");
+    for (unsigned i = 0; i < g->t->nseats; i++)
+        if (!active_only || g->s->game.players[i].active)
+            text_list_add(&l, "%s", g->t->names[i]);
 }
 
 /* A notice with one extra data field (owned by the message once passed). */
@@ -322,9 +314,9 @@ static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
 {
     const struct il_drop *d = &g->s->drop;
     char cards[1024], card[256], number[8];
-    size_t n = 0;
+    struct text_list list;
     struct msg m;
-    cards[0] = '\0';
+    text_list_init(&list, cards, sizeof cards, ", ");
     struct json_object *shown = json_object_new_array();
     struct json_object *taken = json_object_new_array();
     struct json_object *takers = json_object_new_array();
@@ -341,9 +333,7 @@ static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
                               "player", seat >= 0 ? g->t->names[seat] : "",
                               NULL};
         text_fill(card, sizeof card, g->t->lang, key, vars);
-        int w = snprintf(cards + n, sizeof cards - n, "%s%s", n ? ", " : "", card);
-        if (w > 0 && (size_t)w < sizeof cards - n)
-            n += (size_t)w;
+        text_list_add(&list, "%s", card);
         json_object_array_add(shown, json_object_new_string(il_resource_id(r)));
         json_object_array_add(taken, json_object_new_boolean(seat != IL_DROP_ON_TABLE));
         json_object_array_add(takers, seat >= 0 ? player_json(g, (unsigned)seat) : NULL);
@@ -379,15 +369,13 @@ static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
 static void case_cards(const struct view *g, const struct il_event *e, char *out, size_t len,
                        struct json_object **list)
 {
-    size_t n = 0;
+    struct text_list l;
     if (list)
         *list = json_object_new_array();
-    out[0] = '\0';
+    text_list_init(&l, out, len, " + ");
     for (unsigned t = 0; t < IL_CARD_TYPES; t++)
         for (unsigned k = 0; k < e->cards.n[t]; k++) {
-            int w = snprintf(out + n, len - n, "%s%s", n ? " + " : "", card_name(g->t->lang, t));
-            if (w > 0 && (size_t)w < len - n)
-                n += (size_t)w;
+            text_list_add(&l, "%s", card_name(g->t->lang, t));
             if (list)
                 json_object_array_add(*list, json_object_new_string(il_card_id(t)));
         }
@@ -437,17 +425,12 @@ static void vote_message(const struct view *g, const struct il_event *e, rules_e
 
 static void tally_text(const struct view *g, const struct il_event *e, char *out, size_t len)
 {
-    size_t n = 0;
-    out[0] = '\0';
-    for (unsigned i = 0; i < g->t->nseats; i++) {
-        if (!e->tally[i])
-            continue;
-        int w = snprintf(out + n, len - n, "%s%s %u", n ? ", " : "", g->t->names[i], e->tally[i]);
-        if (w < 0 || (size_t)w >= len - n)
-            return;
-        n += (size_t)w;
-    }
-    if (!n)
+    struct text_list l;
+    text_list_init(&l, out, len, ", ");
+    for (unsigned i = 0; i < g->t->nseats; i++)
+        if (e->tally[i])
+            text_list_add(&l, "%s %u", g->t->names[i], e->tally[i]);
+    if (!l.n)
         snprintf(out, len, "%s", catalog_text(g->t->lang, "msg.no-votes"));
 }
 
@@ -467,11 +450,13 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
 {
     const char *lang = g->t->lang;
     char winners[1024], ranking[TEXT_MAX - 256], scores[1024];
-    size_t nw = 0, nr = 0, ns = 0;
+    struct text_list winner_names, ranking_lines, score_list;
     unsigned order[IL_MAX_PLAYERS];
     unsigned count = rank_order(g, e, order);
     struct msg m;
-    winners[0] = ranking[0] = scores[0] = '\0';
+    text_list_init(&winner_names, winners, sizeof winners, ", ");
+    text_list_init(&ranking_lines, ranking, sizeof ranking, "\n");
+    text_list_init(&score_list, scores, sizeof scores, ", ");
     struct json_object *score_map = json_object_new_object();
     struct json_object *winner_list = json_object_new_array();
     struct json_object *reveal = json_object_new_array();
@@ -493,13 +478,8 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
                               "cards",  cards,
                               NULL};
         text_fill(line, sizeof line, lang, "msg.rank-line", vars);
-        int w = snprintf(ranking + nr, sizeof ranking - nr, "%s%s", nr ? "\n" : "", line);
-        if (w > 0 && (size_t)w < sizeof ranking - nr)
-            nr += (size_t)w;
-        w = snprintf(scores + ns, sizeof scores - ns, "%s%s. %s %s", ns ? ", " : "", rank,
-                     g->t->names[i], score);
-        if (w > 0 && (size_t)w < sizeof scores - ns)
-            ns += (size_t)w;
+        text_list_add(&ranking_lines, "%s", line);
+        text_list_add(&score_list, "%s. %s %s", rank, g->t->names[i], score);
         struct json_object *r = json_object_new_object();
         json_object_object_add(r, "player", player_json(g, i));
         json_object_object_add(r, "dealer", json_object_new_string(il_resource_id(p->dealer)));
@@ -510,14 +490,12 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
         json_object_array_add(reveal, r);
         json_object_object_add(score_map, g->t->users[i], json_object_new_int(e->scores[i]));
         if (e->winners & (1u << i)) {
-            w = snprintf(winners + nw, sizeof winners - nw, "%s%s", nw ? ", " : "", g->t->names[i]);
-            if (w > 0 && (size_t)w < sizeof winners - nw)
-                nw += (size_t)w;
+            text_list_add(&winner_names, "%s", g->t->names[i]);
             json_object_array_add(winner_list, json_object_new_string(g->t->users[i]));
         }
     }
-    const char *vars[] = {"winners", nw ? winners : catalog_text(lang, "msg.nobody"), "ranking",
-                          ranking, NULL};
+    const char *vars[] = {"winners", winner_names.n ? winners : catalog_text(lang, "msg.nobody"),
+                          "ranking", ranking, NULL};
     msg_init(&m, g, OUT_RESULT, IL_PUBLIC);
     text_fill(m.text, sizeof m.text, lang, "msg.game-over", vars);
     msg_key(&m, g, "result", 0, -1);
@@ -552,16 +530,11 @@ static void on_game_started(const struct view *g, const struct il_event *e, rule
 {
     char players[1024], resources[1024], count[16];
     seat_list(g, players, sizeof players, false);
-    size_t n = 0;
-    resources[0] = '\0';
-    for (unsigned r = 0; r < IL_RESOURCES; r++) {
-        if (!e->cards.n[r])
-            continue;
-        int w = snprintf(resources + n, sizeof resources - n, "%s%s", n ? ", " : "",
-                         card_name(g->t->lang, r));
-        if (w > 0 && (size_t)w < sizeof resources - n)
-            n += (size_t)w;
-    }
+    struct text_list names;
+    text_list_init(&names, resources, sizeof resources, ", ");
+    for (unsigned r = 0; r < IL_RESOURCES; r++)
+        if (e->cards.n[r])
+            text_list_add(&names, "%s", card_name(g->t->lang, r));
     snprintf(count, sizeof count, "%u", g->t->nseats);
     const char *vars[] = {"count", count, "players", players, "resources", resources, NULL};
     struct json_object *ids = json_object_new_array();
@@ -793,6 +766,7 @@ struct batch {
     struct json_object *data;   /* the notices' fields; the last one's win */
     struct json_object *events; /* every notice's "event", in order */
     char text[TEXT_MAX];
+    struct text_list lines; /* the notices' texts, one a line, in text */
 };
 
 static void batch_flush_notice(struct batch *b)
@@ -835,11 +809,9 @@ static void batch_emit(void *arg, const struct rules_msg *m)
         b->out = *m;
         b->data = json_object_new_object();
         b->events = json_object_new_array();
-        snprintf(b->text, sizeof b->text, "%s", m->text);
-    } else {
-        size_t n = strlen(b->text);
-        snprintf(b->text + n, sizeof b->text - n, "\n%s", m->text);
+        text_list_init(&b->lines, b->text, sizeof b->text, "\n");
     }
+    text_list_add(&b->lines, "%s", m->text);
     if (data) {
         json_object_object_foreach(data, k, v)
         {
