@@ -95,25 +95,29 @@ void web_conn_wake(struct conn *c)
 
 void web_wake_all(struct web *w)
 {
-    for (struct conn *c = w->conns; c; c = c->next) {
+    for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link)) {
         if (c->want_write)
             lws_callback_on_writable(c->wsi);
         c->want_write = false;
     }
 }
 
+/* Frees the head frame, written or dropped. */
+static void conn_pop_frame(struct conn *c)
+{
+    struct frame *f = STAILQ_FIRST(&c->queue);
+    STAILQ_REMOVE_HEAD(&c->queue, link);
+    c->qbytes -= f->len;
+    if (c->w)
+        c->w->queued -= f->len;
+    free(f);
+}
+
 static void conn_clear_queue(struct conn *c)
 {
-    struct frame *f = c->qhead;
-    while (f) {
-        struct frame *next = f->next;
-        free(f);
-        f = next;
-    }
-    if (c->w)
-        c->w->queued -= c->qbytes;
-    c->qhead = c->qtail = NULL;
-    c->qbytes = c->qoff = 0;
+    while (!STAILQ_EMPTY(&c->queue))
+        conn_pop_frame(c);
+    c->qoff = 0;
 }
 
 /* Closes c once it can be written to; what it had queued is dropped now. */
@@ -138,7 +142,7 @@ static void queue_make_room(struct web *w, size_t len)
 {
     while (w->queued + len > w->queue_max) {
         struct conn *worst = NULL;
-        for (struct conn *o = w->conns; o; o = o->next)
+        for (struct conn *o = LIST_FIRST(&w->conns); o; o = LIST_NEXT(o, link))
             if (!o->closing && o->qbytes > 0 && (!worst || o->qbytes > worst->qbytes))
                 worst = o;
         if (!worst)
@@ -165,14 +169,9 @@ void web_conn_queue(struct conn *c, const char *json, size_t len)
         web_conn_kill(c);
         return;
     }
-    f->next = NULL;
     f->len = len;
     memcpy(f->buf + LWS_PRE, json, len);
-    if (c->qtail)
-        c->qtail->next = f;
-    else
-        c->qhead = f;
-    c->qtail = f;
+    STAILQ_INSERT_TAIL(&c->queue, f, link);
     c->qbytes += len;
     if (c->w)
         c->w->queued += len;
@@ -219,11 +218,11 @@ int web_conn_write(struct conn *c)
         c->want_ping = false;
         if (lws_write(c->wsi, ping + LWS_PRE, 1, LWS_WRITE_PING) < 1)
             return -1;
-        if (c->qhead)
+        if (!STAILQ_EMPTY(&c->queue))
             lws_callback_on_writable(c->wsi);
         return 0;
     }
-    struct frame *f = c->qhead;
+    struct frame *f = STAILQ_FIRST(&c->queue);
     if (!f)
         return 0;
     size_t left = f->len - c->qoff;
@@ -233,15 +232,10 @@ int web_conn_write(struct conn *c)
         return -1;
     c->qoff += n;
     if (c->qoff == f->len) {
-        c->qhead = f->next;
-        if (!c->qhead)
-            c->qtail = NULL;
-        c->qbytes -= f->len;
-        c->w->queued -= f->len;
         c->qoff = 0;
-        free(f);
+        conn_pop_frame(c);
     }
-    if (c->qhead)
+    if (!STAILQ_EMPTY(&c->queue))
         lws_callback_on_writable(c->wsi);
     return 0;
 }
@@ -258,15 +252,20 @@ void web_conn_free(struct conn *c)
     c->user = c->name = c->rx = NULL;
 }
 
+/* A new websocket of w: c cleared, its queue empty, first in w->conns. */
+void web_conn_init(struct web *w, struct conn *c, struct lws *wsi)
+{
+    memset(c, 0, sizeof *c);
+    c->w = w;
+    c->wsi = wsi;
+    STAILQ_INIT(&c->queue);
+    LIST_INSERT_HEAD(&w->conns, c, link);
+    w->nconns++;
+}
+
 void web_conn_unlink(struct web *w, struct conn *c)
 {
-    if (c->prev)
-        c->prev->next = c->next;
-    else if (w->conns == c)
-        w->conns = c->next;
-    if (c->next)
-        c->next->prev = c->prev;
-    c->prev = c->next = NULL;
+    LIST_REMOVE(c, link);
     w->nconns--;
 }
 

@@ -32,7 +32,7 @@ lws_usec_t web_ping_interval(const struct web *w)
 void web_ping_run(lws_sorted_usec_list_t *sul)
 {
     struct web *w = lws_container_of(sul, struct web, ping_sul);
-    for (struct conn *c = w->conns; c; c = c->next) {
+    for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link)) {
         if (c->user && !c->closing) {
             c->want_ping = true;
             web_conn_wake(c);
@@ -156,14 +156,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         return ws_filter(w, wsi);
     case LWS_CALLBACK_ESTABLISHED:
-        memset(c, 0, sizeof *c);
-        c->w = w;
-        c->wsi = wsi;
-        c->next = w->conns;
-        if (w->conns)
-            w->conns->prev = c;
-        w->conns = c;
-        w->nconns++;
+        web_conn_init(w, c, wsi);
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, w->hello_secs);
         return 0;
     case LWS_CALLBACK_RECEIVE:

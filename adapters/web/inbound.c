@@ -72,10 +72,8 @@ static void on_hello(struct web *w, struct conn *c, struct json_object *o)
         web_name_reserve(w, s->name, s->hash);
         web_seat_save(w, s);
     }
-    if (fresh) {
-        s->next = w->seats;
-        w->seats = s;
-    }
+    if (fresh)
+        LIST_INSERT_HEAD(&w->seats, s, link);
     bool first = c->user == NULL;
     free(c->user);
     free(c->name);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/queue.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -56,7 +57,7 @@
 #define WEB_TOKEN_MAX  128
 
 struct frame {
-    struct frame *next;
+    STAILQ_ENTRY(frame) link;
     size_t len;
     unsigned char buf[]; /* LWS_PRE bytes of headroom, then len bytes */
 };
@@ -68,7 +69,7 @@ struct cached {
 
 /* The frames sent to one table (is_user false) or one user's DMs. */
 struct scope {
-    struct scope *next;
+    LIST_ENTRY(scope) link;
     char *id;
     bool is_user;
     struct cached *items;
@@ -81,14 +82,14 @@ struct scope {
 };
 
 struct seat {
-    struct seat *next;
+    LIST_ENTRY(seat) link;
     char hash[65];
     char *user;
     char *name;
 };
 
 struct probe {
-    struct probe *next;
+    STAILQ_ENTRY(probe) link;
     char *user;
 };
 
@@ -98,7 +99,7 @@ struct web;
 struct conn {
     struct web *w; /* NULL once the adapter stopped */
     struct lws *wsi;
-    struct conn *prev, *next;
+    LIST_ENTRY(conn) link;
     /* websocket */
     char *user, *name;
     char *open[WEB_MAX_OPEN];
@@ -106,7 +107,7 @@ struct conn {
     char *rx;
     size_t rxlen;
     bool in_msg, rx_over, rx_binary;
-    struct frame *qhead, *qtail;
+    STAILQ_HEAD(, frame) queue; /* oldest first; qoff bytes of the first are written */
     size_t qbytes, qoff;
     bool closing, want_write, want_ping;
     /* HTTP */
@@ -146,12 +147,12 @@ struct web {
     struct lws_context *ctx;  /* set while started */
     struct lws_context *lctx; /* set until lws has wholly destroyed the context */
     struct shim *shim;
-    struct conn *conns;
+    LIST_HEAD(, conn) conns; /* open websockets, newest first */
     unsigned nconns;
-    struct scope *scopes;
+    LIST_HEAD(, scope) scopes;
     unsigned ntables;
-    struct seat *seats;
-    struct probe *probes;
+    LIST_HEAD(, seat) seats;
+    STAILQ_HEAD(, probe) probes; /* answered in the order asked */
     lws_sorted_usec_list_t probe_sul;
     bool probe_armed;
     uint64_t order;
@@ -163,6 +164,9 @@ struct web {
 bool web_conn_follows(const struct conn *c, const char *table);
 
 void web_conn_free(struct conn *c);
+
+/* A new websocket of w: c cleared, its queue empty, first in w->conns. */
+void web_conn_init(struct web *w, struct conn *c, struct lws *wsi);
 
 /* Closes c once it can be written to; what it had queued is dropped now. */
 void web_conn_kill(struct conn *c);

@@ -8,7 +8,7 @@
 
 struct scope *web_scope_find(struct web *w, const char *id, bool is_user)
 {
-    for (struct scope *s = w->scopes; s; s = s->next)
+    for (struct scope *s = LIST_FIRST(&w->scopes); s; s = LIST_NEXT(s, link))
         if (s->is_user == is_user && strcmp(s->id, id) == 0)
             return s;
     return NULL;
@@ -35,8 +35,7 @@ struct scope *web_scope_new(struct web *w, const char *id, bool is_user)
         return NULL;
     }
     s->is_user = is_user;
-    s->next = w->scopes;
-    w->scopes = s;
+    LIST_INSERT_HEAD(&w->scopes, s, link);
     if (!is_user)
         w->ntables++;
     return s;
@@ -46,7 +45,7 @@ struct json_object *web_tables_json(struct web *w)
 {
     struct json_object *o = json_object_new_object();
     struct json_object *a = json_object_new_array();
-    for (struct scope *s = w->scopes; s; s = s->next) {
+    for (struct scope *s = LIST_FIRST(&w->scopes); s; s = LIST_NEXT(s, link)) {
         if (s->is_user || !s->listed)
             continue;
         struct json_object *t = json_object_new_object();
@@ -63,7 +62,7 @@ struct json_object *web_tables_json(struct web *w)
 void web_tables_broadcast(struct web *w)
 {
     struct json_object *o = web_tables_json(w);
-    for (struct conn *c = w->conns; c; c = c->next)
+    for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link))
         if (c->user)
             web_conn_queue_obj(c, o);
     json_object_put(o);
@@ -72,7 +71,7 @@ void web_tables_broadcast(struct web *w)
 void web_tables_save(struct web *w)
 {
     struct json_object *a = json_object_new_array();
-    for (struct scope *s = w->scopes; s; s = s->next)
+    for (struct scope *s = LIST_FIRST(&w->scopes); s; s = LIST_NEXT(s, link))
         if (!s->is_user && s->listed)
             json_object_array_add(a, json_object_new_string(s->id));
     const char *str = json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN);
@@ -94,7 +93,7 @@ struct scope *web_table_get(struct web *w, const char *id)
 
 static bool table_followed(const struct web *w, const char *id)
 {
-    for (const struct conn *c = w->conns; c; c = c->next)
+    for (const struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link))
         if (web_conn_follows(c, id))
             return true;
     return false;
@@ -108,10 +107,7 @@ void web_table_drop_if_empty(struct web *w, struct scope *t)
     bool listed = t->listed;
     if (listed && (!t->phase || strcmp(t->phase, "over") != 0))
         return;
-    struct scope **pp = &w->scopes;
-    while (*pp != t)
-        pp = &(*pp)->next;
-    *pp = t->next;
+    LIST_REMOVE(t, link);
     w->ntables--;
     web_scope_free(t);
     if (listed) {
@@ -124,7 +120,7 @@ void web_table_drop_if_empty(struct web *w, struct scope *t)
 unsigned web_tables_opened_by(const struct web *w, const char *user)
 {
     unsigned n = 0;
-    for (const struct scope *s = w->scopes; s; s = s->next)
+    for (const struct scope *s = LIST_FIRST(&w->scopes); s; s = LIST_NEXT(s, link))
         if (!s->is_user && !s->listed && s->creator && strcmp(s->creator, user) == 0)
             n++;
     return n;

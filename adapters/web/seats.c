@@ -18,7 +18,7 @@ static void name_key(const char *name, char key[6 + WEB_NAME_MAX + 1])
 /* Whether name belongs to a seat other than s: in memory, or reserved in the store. */
 bool web_name_taken(struct web *w, const struct seat *s, const char *name)
 {
-    for (struct seat *o = w->seats; o; o = o->next)
+    for (struct seat *o = LIST_FIRST(&w->seats); o; o = LIST_NEXT(o, link))
         if (o != s && o->name && strcasecmp(o->name, name) == 0)
             return true;
     if (!w->base.host->state_get)
@@ -61,13 +61,12 @@ void web_seat_free(struct seat *s)
 /* Forgets the seat of user in memory once no socket holds it (the store keeps it). */
 void web_seat_release(struct web *w, const char *user)
 {
-    for (const struct conn *c = w->conns; c; c = c->next)
+    for (const struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link))
         if (c->user && strcmp(c->user, user) == 0)
             return;
-    for (struct seat **pp = &w->seats; *pp; pp = &(*pp)->next) {
-        if (strcmp((*pp)->user, user) == 0) {
-            struct seat *s = *pp;
-            *pp = s->next;
+    for (struct seat *s = LIST_FIRST(&w->seats); s; s = LIST_NEXT(s, link)) {
+        if (strcmp(s->user, user) == 0) {
+            LIST_REMOVE(s, link);
             web_seat_free(s);
             return;
         }
@@ -99,7 +98,7 @@ struct seat *web_seat_get(struct web *w, const char *token, bool *fresh)
     char hash[65];
     web_sha256_hex("", token, hash);
     *fresh = false;
-    for (struct seat *s = w->seats; s; s = s->next)
+    for (struct seat *s = LIST_FIRST(&w->seats); s; s = LIST_NEXT(s, link))
         if (strcmp(s->hash, hash) == 0)
             return s;
     struct seat *s = calloc(1, sizeof *s);

@@ -159,7 +159,7 @@ static int web_start(struct platform *p)
 
 static void send_to_scope(struct web *w, const struct outbound *m, const char *json, size_t len)
 {
-    for (struct conn *c = w->conns; c; c = c->next) {
+    for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link)) {
         if (!c->user)
             continue;
         if (m->user ? strcmp(c->user, m->user) == 0 : web_conn_follows(c, m->channel))
@@ -255,20 +255,26 @@ static int web_send(struct platform *p, const struct outbound *m)
     return rc;
 }
 
+static void probe_free(struct probe *pr)
+{
+    free(pr->user);
+    free(pr);
+}
+
 static void probe_run(lws_sorted_usec_list_t *sul)
 {
     struct web *w = lws_container_of(sul, struct web, probe_sul);
     w->probe_armed = false;
-    struct probe *list = w->probes;
-    w->probes = NULL;
-    while (list) {
-        struct probe *next = list->next;
+    /* the probes asked until now: those asked from dm_result wait for the next run */
+    STAILQ_HEAD(, probe) list = STAILQ_HEAD_INITIALIZER(list);
+    STAILQ_CONCAT(&list, &w->probes);
+    struct probe *pr;
+    while ((pr = STAILQ_FIRST(&list))) {
+        STAILQ_REMOVE_HEAD(&list, link);
         /* every seat can receive DMs: they wait in its trading room until it connects */
         if (w->base.host->dm_result)
-            w->base.host->dm_result(w->base.host->ctx, &w->base, list->user, true);
-        free(list->user);
-        free(list);
-        list = next;
+            w->base.host->dm_result(w->base.host->ctx, &w->base, pr->user, true);
+        probe_free(pr);
     }
 }
 
@@ -283,10 +289,7 @@ static void web_probe_dm(struct platform *p, const char *user)
         return;
     }
     /* answered from the loop, never from inside the caller */
-    struct probe **tail = &w->probes;
-    while (*tail)
-        tail = &(*tail)->next;
-    *tail = pr;
+    STAILQ_INSERT_TAIL(&w->probes, pr, link);
     if (w->ctx && !w->probe_armed) {
         w->probe_armed = true;
         lws_sul_schedule(w->ctx, 0, &w->probe_sul, probe_run, 1);
@@ -301,11 +304,11 @@ static void web_stop(struct platform *p)
     lws_sul_cancel(&w->probe_sul);
     lws_sul_cancel(&w->ping_sul);
     w->probe_armed = false;
-    for (struct conn *c = w->conns; c; c = c->next) {
+    for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link)) {
         web_conn_free(c);
         c->w = NULL;
     }
-    w->conns = NULL;
+    LIST_INIT(&w->conns);
     w->nconns = 0;
     w->npeers = 0; /* lws destroys their wsi with the context */
     w->shim->w = NULL;
@@ -324,21 +327,20 @@ static void web_destroy(struct platform *p)
     /* with a foreign loop, a second destroy once the loop ran finishes the job */
     if (w->lctx)
         lws_context_destroy(w->lctx);
-    while (w->scopes) {
-        struct scope *next = w->scopes->next;
-        web_scope_free(w->scopes);
-        w->scopes = next;
+    struct scope *s;
+    while ((s = LIST_FIRST(&w->scopes))) {
+        LIST_REMOVE(s, link);
+        web_scope_free(s);
     }
-    while (w->seats) {
-        struct seat *next = w->seats->next;
-        web_seat_free(w->seats);
-        w->seats = next;
+    struct seat *seat;
+    while ((seat = LIST_FIRST(&w->seats))) {
+        LIST_REMOVE(seat, link);
+        web_seat_free(seat);
     }
-    while (w->probes) {
-        struct probe *next = w->probes->next;
-        free(w->probes->user);
-        free(w->probes);
-        w->probes = next;
+    struct probe *pr;
+    while ((pr = STAILQ_FIRST(&w->probes))) {
+        STAILQ_REMOVE_HEAD(&w->probes, link);
+        probe_free(pr);
     }
     free(w->peers);
     web_hosts_free(w);
@@ -394,6 +396,10 @@ struct platform *web_platform_new(const struct config *cfg, const struct platfor
     w->tables_per_seat = (unsigned)cfg->web_tables_per_seat;
     w->queue_max = (size_t)cfg->web_queue_bytes;
     w->port = -1;
+    LIST_INIT(&w->conns);
+    LIST_INIT(&w->scopes);
+    LIST_INIT(&w->seats);
+    STAILQ_INIT(&w->probes);
     web_tables_load(w);
     return &w->base;
 }

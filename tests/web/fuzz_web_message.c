@@ -89,15 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct web *w = (struct web *)p;
     /* two sockets, so table lists and the shared output bound reach another one */
     struct conn conns[2];
-    memset(conns, 0, sizeof conns);
-    for (int i = 0; i < 2; i++) {
-        conns[i].w = w;
-        conns[i].next = w->conns;
-        if (w->conns)
-            w->conns->prev = &conns[i];
-        w->conns = &conns[i];
-        w->nconns++;
-    }
+    for (int i = 0; i < 2; i++)
+        web_conn_init(w, &conns[i], NULL);
     const char *buf = (const char *)data, *end = buf + size;
     unsigned n = 0;
     while (buf < end) {
