@@ -21,6 +21,7 @@
 #include "platform.h"
 
 #define DISPATCH_MAX_PLATFORMS 8
+#define DISPATCH_FLUSH_MS      1000 /* the longest deferred platform state waits for the disk */
 #define DISPATCH_TEXT_MAX      2048
 
 struct dispatcher {
@@ -45,6 +46,7 @@ struct dispatcher {
     uv_prepare_t prepare; /* rearms the timer once per loop turn, when timers_stale */
     bool timer_ready;
     bool timers_stale; /* a change may have moved a deadline */
+    uv_timer_t flush;  /* writes deferred platform state about once a second */
     bool stopped;
 };
 

@@ -88,6 +88,22 @@ static int on_state_set(void *ctx, struct platform *p, const char *key, const ch
     return store_meta_set(d->store, full, value);
 }
 
+static int on_state_defer(void *ctx, struct platform *p, const char *key, const char *value)
+{
+    struct dispatcher *d = ctx;
+    char full[256];
+    snprintf(full, sizeof full, "%s/%s", p->ops->name, key);
+    return store_meta_set_lazy(d->store, full, value);
+}
+
+/* Deferred state that no game commit carried yet goes to disk on its own. */
+static void on_flush(uv_timer_t *t)
+{
+    struct dispatcher *d = t->data;
+    if (store_flush_lazy(d->store) < 0)
+        log_warn("store", NULL, "could not write platform state; trying again in a second");
+}
+
 static int on_state_del(void *ctx, struct platform *p, const char *key)
 {
     struct dispatcher *d = ctx;
@@ -168,6 +184,7 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
     d->host.dm_result = commands_dm_result;
     d->host.state_get = on_state_get;
     d->host.state_set = on_state_set;
+    d->host.state_defer = on_state_defer;
     d->host.state_del = on_state_del;
     metrics_set_gauges(o->metrics, write_gauges, d);
     *out = d;
@@ -252,6 +269,10 @@ int dispatcher_start(struct dispatcher *d, char *err, size_t errlen)
         }
     if (!d->virtual_time)
         timers_start(d);
+    uv_timer_init(d->loop, &d->flush);
+    d->flush.data = d;
+    uv_timer_start(&d->flush, on_flush, DISPATCH_FLUSH_MS, DISPATCH_FLUSH_MS);
+    uv_unref((uv_handle_t *)&d->flush); /* housekeeping: it keeps no loop running */
     return 0;
 }
 
@@ -263,6 +284,10 @@ void dispatcher_stop(struct dispatcher *d)
     for (unsigned i = 0; i < d->nplatforms; i++)
         d->platforms[i]->ops->stop(d->platforms[i]);
     timers_stop(d);
+    if (uv_is_active((uv_handle_t *)&d->flush)) {
+        on_flush(&d->flush);
+        uv_close((uv_handle_t *)&d->flush, NULL);
+    }
 }
 
 void dispatcher_free(struct dispatcher *d)

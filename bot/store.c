@@ -13,6 +13,7 @@
 
 #include "log.h"
 #include "store.h"
+#include "util/map.h"
 
 /* The store holds every running game's secrets: its files are the daemon's only. */
 #define STORE_FILE_MODE 0600
@@ -21,6 +22,8 @@ struct store {
     int lock; /* the flock()ed "<path>-lock" file, held while the store is open */
     sqlite3 *db;
     sqlite3_stmt *game_put, *game_get, *games_active, *meta_get, *meta_set, *meta_delete;
+    struct map lazy;  /* meta key -> value (owned strings) not yet written: see store.h */
+    bool lazy_failed; /* a lazy value could not be written into this commit */
 };
 
 /* Migration i brings the schema from version i to i + 1. Append only. */
@@ -218,12 +221,15 @@ void store_close(struct store *s)
 {
     if (!s)
         return;
+    if (s->db && store_flush_lazy(s) < 0)
+        log_warn("store", NULL, "closing without the last platform state");
     sqlite3_finalize(s->game_put);
     sqlite3_finalize(s->game_get);
     sqlite3_finalize(s->games_active);
     sqlite3_finalize(s->meta_get);
     sqlite3_finalize(s->meta_set);
     sqlite3_finalize(s->meta_delete);
+    map_clear(&s->lazy, free);
     sqlite3_close(s->db);
     if (s->lock >= 0)
         close(s->lock); /* releases the flock */
@@ -235,9 +241,23 @@ int store_begin(struct store *s)
     return exec(s, "BEGIN IMMEDIATE");
 }
 
+static int write_meta(struct store *s, const char *key, const char *value);
+
+static void write_lazy_one(const char *key, void *value, void *arg)
+{
+    struct store *s = arg;
+    if (write_meta(s, key, value) < 0)
+        s->lazy_failed = true;
+}
+
 int store_commit(struct store *s)
 {
-    return exec(s, "COMMIT");
+    s->lazy_failed = false;
+    map_each(&s->lazy, write_lazy_one, s);
+    if (s->lazy_failed || exec(s, "COMMIT") < 0)
+        return -1; /* the caller rolls back; the lazy values stay to be written */
+    map_clear(&s->lazy, free);
+    return 0;
 }
 
 void store_rollback(struct store *s)
@@ -343,10 +363,11 @@ int store_games_active(struct store *s, store_game_fn fn, void *arg)
 
 char *store_meta_get(struct store *s, const char *key)
 {
-    return lookup_text(s, s->meta_get, key);
+    const char *lazy = map_get(&s->lazy, key);
+    return lazy ? strdup(lazy) : lookup_text(s, s->meta_get, key);
 }
 
-int store_meta_set(struct store *s, const char *key, const char *value)
+static int write_meta(struct store *s, const char *key, const char *value)
 {
     sqlite3_stmt *st = s->meta_set;
     sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
@@ -354,10 +375,44 @@ int store_meta_set(struct store *s, const char *key, const char *value)
     return step_done(s, st);
 }
 
+int store_meta_set(struct store *s, const char *key, const char *value)
+{
+    if (write_meta(s, key, value) < 0)
+        return -1;
+    free(map_del(&s->lazy, key)); /* written now: an older lazy value must not follow it */
+    return 0;
+}
+
 int store_meta_delete(struct store *s, const char *key)
 {
     sqlite3_bind_text(s->meta_delete, 1, key, -1, SQLITE_STATIC);
-    return step_done(s, s->meta_delete);
+    if (step_done(s, s->meta_delete) < 0)
+        return -1;
+    free(map_del(&s->lazy, key));
+    return 0;
+}
+
+int store_meta_set_lazy(struct store *s, const char *key, const char *value)
+{
+    return map_set_str(&s->lazy, key, value);
+}
+
+bool store_lazy_pending(const struct store *s)
+{
+    return map_count(&s->lazy) > 0;
+}
+
+int store_flush_lazy(struct store *s)
+{
+    if (!store_lazy_pending(s))
+        return 0;
+    if (store_begin(s) < 0)
+        return -1;
+    if (store_commit(s) < 0) {
+        store_rollback(s);
+        return -1;
+    }
+    return 0;
 }
 
 int store_writable(struct store *s)

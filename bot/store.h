@@ -4,12 +4,14 @@
  * Two tables: games (one JSON record per hosted game) and meta (small
  * key/value facts: the virtual clock, id counters, adapter resume data).
  * The dispatcher wraps each accepted action in store_begin/store_commit, so
- * a confirmation only goes out once the action is on disk. The schema is
+ * a confirmation only goes out once the action is on disk. store_commit also
+ * writes the lazy meta values (see store_meta_set_lazy). The schema is
  * versioned with PRAGMA user_version and upgraded by store_open().
  */
 #ifndef BOT_STORE_H
 #define BOT_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "util/util.h"
 
@@ -25,7 +27,7 @@ struct store;
  */
 int store_open(struct store **out, const char *path, char *err, size_t errlen) MUST_USE;
 
-/* Closes the store; s may be NULL. */
+/* Writes the lazy values, then closes the store; s may be NULL. */
 void store_close(struct store *s);
 
 /* Transactions. Each returns 0, or -1 (logged). Nested begins are an error. */
@@ -63,6 +65,25 @@ int store_meta_set(struct store *s, const char *key, const char *value) MUST_USE
 
 /* Deletes a meta value; deleting one that is unset is not an error. Returns 0 or -1. */
 int store_meta_delete(struct store *s, const char *key) MUST_USE;
+
+/*
+ * Lazy meta values, for data a replay makes good (a gateway's resume
+ * position), which should not cost a disk flush each: a lazy value is kept in
+ * memory and written inside the next store_commit(), or by store_flush_lazy()
+ * (the dispatcher calls it about once a second). store_meta_get() sees it at
+ * once; a later store_meta_set() or store_meta_delete() of the key replaces
+ * it. A crash loses at most the lazy values not yet written, never a commit.
+ */
+
+/* Sets key to a copy of value lazily. Returns 0, or -1 on no memory. */
+int store_meta_set_lazy(struct store *s, const char *key, const char *value) MUST_USE;
+
+/* Whether lazy values wait to be written. */
+bool store_lazy_pending(const struct store *s);
+
+/* Writes the lazy values in a transaction of their own. Returns 0, or -1
+ * (logged; they stay pending). */
+int store_flush_lazy(struct store *s) MUST_USE;
 
 /* Checks that the database file can be written. Returns 0 or -1. */
 int store_writable(struct store *s) MUST_USE;

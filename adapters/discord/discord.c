@@ -33,7 +33,8 @@ static unsigned intents(void)
 
 static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, uint64_t delay)
 {
-    static const struct gw_ops ops = {dc_on_dispatch, dc_gw_state_get, dc_gw_state_set};
+    static const struct gw_ops ops = {dc_on_dispatch, dc_gw_state_get, dc_gw_state_set,
+                                      dc_gw_state_defer};
     dc->gw = gw_new(dc->loop, dc->token, DC_USER_AGENT, intents(), &ops, dc);
     if (!dc->gw) {
         log_error(DC_MOD, NULL, "cannot create the websocket context");

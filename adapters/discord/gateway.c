@@ -141,7 +141,15 @@ static void state_key(const struct shard *s, char *key, size_t len)
     snprintf(key, len, "discord.gateway.%d", s->id);
 }
 
-static void save_session(struct shard *s)
+/*
+ * Stores what a resume needs. A new or forgotten session is written at once;
+ * the sequence that moves with every event is deferred (lazy): a crash then
+ * resumes from an older sequence and Discord replays the events after it.
+ * That is safe because the stored sequence is written with every commit of
+ * the bot, and it is set before the event is handled: an event whose change
+ * reached the disk is never replayed, and one that did not is handled anew.
+ */
+static void save_session(struct shard *s, bool lazy)
 {
     struct gw *g = s->gw;
     char key[48];
@@ -155,7 +163,11 @@ static void save_session(struct shard *s)
     json_object_object_add(o, "seq", json_object_new_int64(s->seq));
     if (s->resume_url)
         json_object_object_add(o, "resume_url", json_object_new_string(s->resume_url));
-    g->ops.state_set(g->ud, key, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+    const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+    if (lazy)
+        g->ops.state_defer(g->ud, key, text);
+    else
+        g->ops.state_set(g->ud, key, text);
     json_object_put(o);
 }
 
@@ -188,7 +200,7 @@ static void forget_session(struct shard *s)
     free(s->resume_url);
     s->session_id = s->resume_url = NULL;
     s->seq = s->handled_seq = 0;
-    save_session(s);
+    save_session(s, false);
 }
 
 /* Queues one payload; heartbeats go first. Returns 0, or -1 when it is too
@@ -269,8 +281,6 @@ static void on_heartbeat(uv_timer_t *t)
     }
     s->acked = false;
     send_heartbeat(s);
-    if (s->session_id)
-        save_session(s);
 }
 
 static void send_identify(struct shard *s);
@@ -353,7 +363,7 @@ static void handle_dispatch(struct shard *s, const char *t, struct json_object *
         s->failures = 0;
         s->handled_seq = seq;
         log_info(MOD, NULL, "shard %d: ready", s->id);
-        save_session(s);
+        save_session(s, false);
     } else if (t && strcmp(t, "RESUMED") == 0) {
         s->ready = s->st.ready = true;
         s->failures = 0;
@@ -364,10 +374,10 @@ static void handle_dispatch(struct shard *s, const char *t, struct json_object *
     if (seq)
         s->handled_seq = seq;
     s->st.seq = s->handled_seq;
+    if (s->session_id && seq)
+        save_session(s, true); /* before the event: a commit it causes carries it */
     if (!g->closing && t)
         g->ops.dispatch(g->ud, s->id, t, d, seq);
-    if (s->session_id && seq)
-        save_session(s);
 }
 
 struct json_object *gw_decode(const char *txt, size_t len, struct gw_payload *p)
@@ -799,7 +809,7 @@ static void close_handles(struct gw *g)
     for (int i = 0; i < g->nshards; i++) {
         struct shard *s = &g->shards[i];
         if (s->session_id)
-            save_session(s);
+            save_session(s, false);
         uv_timer_stop(&s->hb_timer);
         uv_timer_stop(&s->retry_timer);
         uv_close((uv_handle_t *)&s->hb_timer, shard_handle_closed);

@@ -42,6 +42,9 @@ struct gw_ops {
     /* Store access for the session; get returns a malloc'd string or NULL. */
     char *(*state_get)(void *ud, const char *key);
     void (*state_set)(void *ud, const char *key, const char *value);
+    /* state_set without a disk flush of its own: on disk with the bot's next
+     * commit, or within about a second (bot/platform.h, state_defer). */
+    void (*state_defer)(void *ud, const char *key, const char *value);
 };
 
 struct gw_shard_stats {

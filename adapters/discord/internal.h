@@ -238,6 +238,8 @@ char *dc_gw_state_get(void *ud, const char *key);
 
 void dc_gw_state_set(void *ud, const char *key, const char *value);
 
+void dc_gw_state_defer(void *ud, const char *key, const char *value);
+
 /*
  * Which Discord message carries a logical key is kept in the store too, so
  * that after a restart the lobby, hands and drop are still edited in place

@@ -33,6 +33,17 @@ void dc_gw_state_set(void *ud, const char *key, const char *value)
         h->state_set(h->ctx, &dc->base, key, value);
 }
 
+void dc_gw_state_defer(void *ud, const char *key, const char *value)
+{
+    struct dc *dc = ud;
+    const struct platform_host *h = dc->base.host;
+    if (!h->state_defer)
+        dc_gw_state_set(ud, key, value); /* a host without lazy state writes it at once */
+    else if (h->state_defer(h->ctx, &dc->base, key, value) < 0)
+        log_warn(DC_MOD, NULL,
+                 "no memory to note the gateway session; a restart may replay events");
+}
+
 /*
  * Which Discord message carries a logical key is kept in the store too, so
  * that after a restart the lobby, hands and drop are still edited in place

@@ -228,6 +228,65 @@ static void test_transactions(void **state)
     store_close(s);
 }
 
+static int meta_rows(const char *db, const char *key)
+{
+    char sql[128], n[16];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM meta WHERE key = '%s'", key);
+    query_text(db, sql, n, sizeof n);
+    return atoi(n);
+}
+
+/* Lazy values: seen at once, on disk with the next commit or a flush, and
+ * never written over a value set after them. */
+static void test_lazy_meta(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    assert_false(store_lazy_pending(s));
+    assert_int_equal(store_meta_set_lazy(s, "discord/gateway.0", "seq 1"), 0);
+    assert_int_equal(store_meta_set_lazy(s, "discord/gateway.0", "seq 2"), 0);
+    assert_true(store_lazy_pending(s));
+    char *v = store_meta_get(s, "discord/gateway.0");
+    assert_string_equal(v, "seq 2");
+    free(v);
+    assert_int_equal(meta_rows(d->db, "discord/gateway.0"), 0);
+
+    /* A commit of anything carries it. */
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_game_put(s, "g1", "discord", "t1", 0, "{}"), 0);
+    assert_int_equal(store_commit(s), 0);
+    assert_false(store_lazy_pending(s));
+    assert_int_equal(meta_rows(d->db, "discord/gateway.0"), 1);
+
+    /* A rolled-back transaction does not take it with it. */
+    assert_int_equal(store_meta_set_lazy(s, "discord/gateway.0", "seq 3"), 0);
+    assert_int_equal(store_begin(s), 0);
+    store_rollback(s);
+    assert_true(store_lazy_pending(s));
+
+    /* Set or deleted afterwards, the key keeps the later value. */
+    assert_int_equal(store_meta_set(s, "discord/gateway.0", "seq 4"), 0);
+    assert_false(store_lazy_pending(s));
+    assert_int_equal(store_meta_set_lazy(s, "k", "lazy"), 0);
+    assert_int_equal(store_meta_delete(s, "k"), 0);
+    assert_null(store_meta_get(s, "k"));
+    assert_int_equal(store_flush_lazy(s), 0);
+    assert_int_equal(meta_rows(d->db, "k"), 0);
+
+    /* A flush writes it on its own; closing flushes too. */
+    assert_int_equal(store_meta_set_lazy(s, "a", "1"), 0);
+    assert_int_equal(store_flush_lazy(s), 0);
+    assert_int_equal(meta_rows(d->db, "a"), 1);
+    assert_int_equal(store_meta_set_lazy(s, "b", "2"), 0);
+    store_close(s);
+    assert_int_equal(meta_rows(d->db, "b"), 1);
+    s = open_ok(d->db);
+    v = store_meta_get(s, "discord/gateway.0");
+    assert_string_equal(v, "seq 4");
+    free(v);
+    store_close(s);
+}
+
 static void test_reopen_keeps_data(void **state)
 {
     struct dir *d = *state;
@@ -430,6 +489,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_games, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_meta, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_transactions, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_lazy_meta, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_reopen_keeps_data, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_unusable_paths, dir_setup, dir_teardown),
