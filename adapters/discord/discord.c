@@ -418,6 +418,7 @@ void discord_get_stats(struct platform *p, struct discord_stats *st)
             st->gw_identifies += gs.identifies;
             st->gw_resumes += gs.resumes;
             st->gw_zombies += gs.zombies;
+            st->gw_skimmed += gs.skimmed;
             st->ready_shards += gs.ready;
             if (i == 0)
                 st->gw_fatal_code = gs.fatal_code;

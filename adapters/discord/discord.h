@@ -29,7 +29,8 @@ struct discord_stats {
     unsigned long rest_requests, rest_retries, rest_429, rest_429_global, rest_invalid;
     unsigned long sent, edited, reactions, delivered, dm_unreachable, lost;
     unsigned gw_connects, gw_identifies, gw_resumes, gw_zombies;
-    int gw_fatal_code; /* shard 0's fatal close code, 0 if none */
+    unsigned gw_skimmed; /* chat ignored from its text, never parsed */
+    int gw_fatal_code;   /* shard 0's fatal close code, 0 if none */
     int ready_shards;
     size_t rest_pending;
 };

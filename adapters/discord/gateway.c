@@ -15,6 +15,7 @@
 #include "bot/util/clock.h"
 #include "bot/util/json.h"
 #include "gateway.h"
+#include "skim.h"
 #include "util.h"
 
 #define MOD "discord"
@@ -348,11 +349,27 @@ static void send_resume(struct shard *s)
     log_info(MOD, NULL, "shard %d: resuming session at sequence %lld", s->id, (long long)s->seq);
 }
 
+/* Takes a dispatch's sequence number before the dispatch is handled. Returns
+ * false when it was handled already (a replay after a resume); READY never is. */
+static bool take_sequence(struct shard *s, int64_t seq, bool ready)
+{
+    if (seq > s->seq)
+        s->seq = seq;
+    if (seq && seq <= s->handled_seq && !ready)
+        return false;
+    if (seq)
+        s->handled_seq = seq;
+    s->st.seq = s->handled_seq;
+    if (s->session_id && seq)
+        save_session(s, true); /* before the event: a commit it causes carries it */
+    return true;
+}
+
 static void handle_dispatch(struct shard *s, const char *t, struct json_object *d, int64_t seq)
 {
     struct gw *g = s->gw;
     if (seq > s->seq)
-        s->seq = seq;
+        s->seq = seq; /* READY stores it at once, below */
     if (t && strcmp(t, "READY") == 0) {
         const char *sid = jget_str(d, "session_id"), *url = jget_str(d, "resume_gateway_url");
         free(s->session_id);
@@ -369,13 +386,8 @@ static void handle_dispatch(struct shard *s, const char *t, struct json_object *
         s->failures = 0;
         log_info(MOD, NULL, "shard %d: resumed", s->id);
     }
-    if (seq && seq <= s->handled_seq && !(t && strcmp(t, "READY") == 0))
+    if (!take_sequence(s, seq, t && strcmp(t, "READY") == 0))
         return; /* replayed: handled already */
-    if (seq)
-        s->handled_seq = seq;
-    s->st.seq = s->handled_seq;
-    if (s->session_id && seq)
-        save_session(s, true); /* before the event: a commit it causes carries it */
     if (!g->closing && t)
         g->ops.dispatch(g->ud, s->id, t, d, seq);
 }
@@ -413,6 +425,12 @@ struct json_object *gw_decode(const char *txt, size_t len, struct gw_payload *p)
 
 static void handle_message(struct shard *s, const char *txt, size_t len)
 {
+    int64_t seq;
+    if (gw_skim_ignorable(txt, len, &seq)) {
+        s->st.skimmed++;
+        take_sequence(s, seq, false);
+        return;
+    }
     struct gw_payload p;
     struct json_object *o = gw_decode(txt, len, &p);
     struct json_object *d = p.d;

@@ -51,6 +51,7 @@ struct gw_shard_stats {
     bool ready, stopped;
     int fatal_code; /* the close code that stopped the shard, or 0 */
     unsigned connects, identifies, resumes, zombies, heartbeats;
+    unsigned skimmed; /* dispatches ignored from their text, never parsed (skim.h) */
     int64_t seq;
 };
 

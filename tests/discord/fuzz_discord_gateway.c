@@ -10,13 +10,22 @@
  * reach the bot, and the bot's answers are rendered and queued for REST. The
  * loop never runs, so nothing leaves the process. Any payload, of any shape
  * or type, must leave the process running and leak nothing.
+ *
+ * Each line also goes through the skimmer (skim.h), which a shard asks first:
+ * when it calls a line ignorable, the full parse must read the same line as a
+ * MESSAGE_CREATE in a guild, with the same sequence, that the adapter ignores.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <strings.h>
+
 #include "adapters/discord/discord.h"
+#include "adapters/discord/gateway.h"
+#include "adapters/discord/skim.h"
 #include "bot/dispatcher.h"
+#include "bot/util/json.h"
 #include "tests/fuzz/fuzz_host.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -28,6 +37,23 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     fuzz_host_setup("discord");
     return 0;
+}
+
+/* Aborts when the skimmer calls a line ignorable that the adapter would not ignore. */
+static void check_skim(const char *text, size_t len)
+{
+    int64_t seq;
+    if (!gw_skim_ignorable(text, len, &seq))
+        return;
+    struct gw_payload p;
+    struct json_object *o = gw_decode(text, len, &p);
+    const char *content = jget_str(p.d, "content");
+    while (content && *content == ' ')
+        content++;
+    if (!o || p.op != 0 || !p.type || strcmp(p.type, "MESSAGE_CREATE") != 0 || p.seq != seq ||
+        !jget_str(p.d, "guild_id") || !content || strncasecmp(content, "!illegal", 8) == 0)
+        abort();
+    json_object_put(o);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -47,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (text < end) {
         const char *nl = memchr(text, '\n', (size_t)(end - text));
         size_t len = nl ? (size_t)(nl - text) : (size_t)(end - text);
+        check_skim(text, len);
         discord_gateway_input(p, text, len);
         text += len + 1;
     }
