@@ -221,9 +221,10 @@ void curl_uv_remove(struct curl_uv *c, CURL *easy)
     free(t);
 }
 
-void curl_uv_max_host_connections(struct curl_uv *c, long n)
+void curl_uv_keep_connections(struct curl_uv *c, long n)
 {
     curl_multi_setopt(c->multi, CURLMOPT_MAX_HOST_CONNECTIONS, n);
+    curl_multi_setopt(c->multi, CURLMOPT_MAXCONNECTS, n);
 }
 
 void curl_uv_kick(struct curl_uv *c)

@@ -32,8 +32,11 @@ int curl_uv_add(struct curl_uv *c, CURL *easy, curl_uv_done_fn done, void *arg) 
 /* Stops a transfer that is not over; done is never called for it. */
 void curl_uv_remove(struct curl_uv *c, CURL *easy);
 
-/* Lets curl open at most n connections to one host (CURLMOPT_MAX_HOST_CONNECTIONS). */
-void curl_uv_max_host_connections(struct curl_uv *c, long n);
+/* Lets curl open at most n connections to one host, and keep n open between
+ * requests (CURLMOPT_MAX_HOST_CONNECTIONS, CURLMOPT_MAXCONNECTS): by default
+ * the cache only holds four per transfer under way, so a burst that ends
+ * closes the connections the next burst needs. */
+void curl_uv_keep_connections(struct curl_uv *c, long n);
 
 /* Lets curl act on new transfers now rather than on a later turn of the loop,
  * for callers that must know a request left when they counted it. Transfers

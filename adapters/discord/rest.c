@@ -43,7 +43,6 @@ struct rest_req {
     uint64_t not_before;
     char route[256], major[160];
     CURL *easy;
-    struct curl_slist *hdrs;
     struct buf resp; /* the answer's body, at most REST_MAX_BODY bytes */
     struct rl_headers rh;
 };
@@ -52,7 +51,10 @@ struct rest {
     uv_loop_t *loop;
     struct curl_uv *curl;
     uv_timer_t pump_timer;
-    char *api_url, *auth, *ua;
+    char *api_url;
+    struct curl_slist *hdrs_plain, *hdrs_json; /* every request's headers, built once */
+    CURL *idle[REST_MAX_INFLIGHT];             /* easy handles kept for the next requests */
+    unsigned nidle;
     struct rl rl;
     struct map queues;       /* queue name -> struct rq */
     TAILQ_HEAD(, rq) active; /* the queues, in turn */
@@ -79,8 +81,8 @@ static void maybe_free(struct rest *r)
     rl_free(&r->rl);
     map_clear(&r->queues, NULL);
     free(r->api_url);
-    free(r->auth);
-    free(r->ua);
+    curl_slist_free_all(r->hdrs_plain);
+    curl_slist_free_all(r->hdrs_json);
     free(r);
 }
 
@@ -97,7 +99,6 @@ static void req_free(struct rest_req *q)
         curl_uv_remove(q->rest->curl, q->easy);
         curl_easy_cleanup(q->easy);
     }
-    curl_slist_free_all(q->hdrs);
     buf_free(&q->resp);
     free(q->method);
     free(q->path);
@@ -239,22 +240,36 @@ static MUST_USE int add_header(struct curl_slist **list, const char *h)
     return 0;
 }
 
+/* An easy handle for the next request: a kept one, reset, or a new one. NULL on no memory. */
+static CURL *take_easy(struct rest *r)
+{
+    if (!r->nidle)
+        return curl_easy_init();
+    CURL *e = r->idle[--r->nidle];
+    curl_easy_reset(e); /* its connection stays in the multi handle's cache */
+    return e;
+}
+
+/* Keeps e for a later request, or frees it when enough are kept. */
+static void give_back_easy(struct rest *r, CURL *e)
+{
+    if (r->nidle < REST_MAX_INFLIGHT && !r->closing)
+        r->idle[r->nidle++] = e;
+    else
+        curl_easy_cleanup(e);
+}
+
 /* Starts q. Returns 0, or -1 on no memory (the caller tries again later). */
 static MUST_USE int start(struct rest *r, struct rest_req *q)
 {
     struct buf url;
     buf_init(&url, REST_MAX_URL);
     CURL *e = NULL;
-    curl_slist_free_all(q->hdrs);
-    q->hdrs = NULL;
-    if (buf_printf(&url, "%s%s", r->api_url, q->path) < 0 || !(e = curl_easy_init()) ||
-        add_header(&q->hdrs, r->auth) < 0 || add_header(&q->hdrs, r->ua) < 0 ||
-        (q->body && add_header(&q->hdrs, "Content-Type: application/json") < 0) ||
-        add_header(&q->hdrs, "Expect:") < 0)
+    if (buf_printf(&url, "%s%s", r->api_url, q->path) < 0 || !(e = take_easy(r)))
         goto fail;
     curl_easy_setopt(e, CURLOPT_URL, url.data);
     buf_free(&url);
-    curl_easy_setopt(e, CURLOPT_HTTPHEADER, q->hdrs);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, q->body ? r->hdrs_json : r->hdrs_plain);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, 30000L);
@@ -283,9 +298,7 @@ static MUST_USE int start(struct rest *r, struct rest_req *q)
 fail:
     buf_free(&url);
     if (e)
-        curl_easy_cleanup(e);
-    curl_slist_free_all(q->hdrs);
-    q->hdrs = NULL;
+        give_back_easy(r, e);
     return -1;
 }
 
@@ -360,7 +373,7 @@ static void finished(struct rest *r, struct rest_req *q, CURLcode res)
     uint64_t now = clock_mono_ms();
     if (res == CURLE_OK)
         curl_easy_getinfo(q->easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_cleanup(q->easy);
+    give_back_easy(r, q->easy);
     q->easy = NULL;
     q->q->busy = false;
     r->inflight--;
@@ -400,6 +413,21 @@ static void on_transfer_done(void *arg, CURL *easy, CURLcode res)
     finished(q->rest, q, res);
 }
 
+/* The headers of every request: the token, the User-Agent, and no "Expect:
+ * 100-continue" wait; with json, the body's type too. NULL on no memory. */
+static struct curl_slist *header_list(const char *auth, const char *ua, bool json)
+{
+    const char *const lines[] = {
+        auth, ua, json ? "Content-Type: application/json" : "Expect:", json ? "Expect:" : NULL};
+    struct curl_slist *list = NULL;
+    for (size_t i = 0; i < sizeof lines / sizeof *lines && lines[i]; i++)
+        if (add_header(&list, lines[i]) < 0) {
+            curl_slist_free_all(list);
+            return NULL;
+        }
+    return list;
+}
+
 struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
                       const char *user_agent, unsigned global_per_sec)
 {
@@ -409,40 +437,44 @@ struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
     struct buf auth, ua;
     buf_init(&auth, REST_MAX_HEADER);
     buf_init(&ua, REST_MAX_HEADER);
+    bool rl_ready = false;
     size_t ulen = strlen(api_url);
     while (ulen && api_url[ulen - 1] == '/')
         ulen--;
     r->api_url = strndup(api_url, ulen);
     if (!r->api_url || buf_printf(&auth, "Authorization: Bot %s", token) < 0 ||
         buf_printf(&ua, "User-Agent: %s", user_agent) < 0 ||
-        rl_init(&r->rl, global_per_sec, 1000) < 0) {
-        buf_free(&auth);
-        buf_free(&ua);
-        free(r->api_url);
-        free(r->rl.gwin);
-        free(r);
-        return NULL;
-    }
-    r->auth = buf_take(&auth);
-    r->ua = buf_take(&ua);
+        !(r->hdrs_plain = header_list(auth.data, ua.data, false)) ||
+        !(r->hdrs_json = header_list(auth.data, ua.data, true)))
+        goto fail;
+    if (rl_init(&r->rl, global_per_sec, 1000) < 0)
+        goto fail;
+    rl_ready = true;
+    r->curl = curl_uv_new(loop);
+    if (!r->curl)
+        goto fail;
+    buf_free(&auth);
+    buf_free(&ua);
     r->loop = loop;
     map_init(&r->queues);
     TAILQ_INIT(&r->active);
-    r->curl = curl_uv_new(loop);
-    if (!r->curl) {
-        rl_free(&r->rl);
-        map_clear(&r->queues, NULL);
-        free(r->api_url);
-        free(r->auth);
-        free(r->ua);
-        free(r);
-        return NULL;
-    }
-    curl_uv_max_host_connections(r->curl, REST_MAX_INFLIGHT);
+    curl_uv_keep_connections(r->curl, REST_MAX_INFLIGHT);
     uv_timer_init(loop, &r->pump_timer);
     r->pump_timer.data = r;
     r->open_handles = 1;
     return r;
+fail:
+    buf_free(&auth);
+    buf_free(&ua);
+    if (rl_ready)
+        rl_free(&r->rl);
+    else
+        free(r->rl.gwin);
+    curl_slist_free_all(r->hdrs_plain);
+    curl_slist_free_all(r->hdrs_json);
+    free(r->api_url);
+    free(r);
+    return NULL;
 }
 
 size_t rest_pending(const struct rest *r)
@@ -471,6 +503,8 @@ void rest_close(struct rest *r)
         q->done(q, -1, "", q->ud);
         req_free(q);
     }
+    while (r->nidle)
+        curl_easy_cleanup(r->idle[--r->nidle]);
     curl_uv_free(r->curl);
     r->curl = NULL;
     uv_timer_stop(&r->pump_timer);
