@@ -268,11 +268,15 @@ void dc_dm_refused(struct dc *dc, const char *user, long status, int code)
     dc_report_probe(dc, user, false);
 }
 
+/* Notes which Discord message now carries op's key. A message without a key
+ * is never referred to again: its answer is not even parsed. */
 static void posted(struct dc *dc, struct dc_op *op, const char *body)
 {
+    if (!op->key)
+        return;
     struct json_object *o = json_tokener_parse(body);
     const char *id = jget_str(o, "id");
-    if (id && op->key) {
+    if (id) {
         struct dc_msg *m = dc_msg_get(dc, op->key, op->channel);
         if (m) {
             free(m->id);

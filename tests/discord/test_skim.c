@@ -33,8 +33,8 @@ static void cases(void **state)
             continue;
         n++;
         int64_t seq = -1, want_seq = 0;
-        const char *frame;
-        bool want;
+        const char *frame = NULL;
+        bool want = false;
         if (strncmp(line, "ignore ", 7) == 0) {
             char *end;
             want = true;
@@ -45,6 +45,7 @@ static void cases(void **state)
             frame = line[5] ? line + 6 : line + 5;
         } else {
             fail_msg("line %u: neither ignore nor parse: %s", n, line);
+            break;
         }
         bool got = gw_skim_ignorable(frame, strlen(frame), &seq);
         if (got != want)
