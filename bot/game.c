@@ -11,7 +11,7 @@
 #include "core/modules.h"
 #include "core/text.h"
 #include "game.h"
-#include "util/json.h"
+#include "core/json.h"
 
 int game_init(struct game *g, const struct rules_module *rules, const char *mode,
               const struct rules_defaults *defaults)

@@ -15,7 +15,7 @@
 #include <uv.h>
 
 #include "bot/log.h"
-#include "bot/util/json.h"
+#include "core/json.h"
 #include "bot/util/map.h"
 #include "console.h"
 

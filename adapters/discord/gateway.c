@@ -13,7 +13,7 @@
 #include "bot/log.h"
 #include "bot/util/buf.h"
 #include "bot/util/clock.h"
-#include "bot/util/json.h"
+#include "core/json.h"
 #include "gateway.h"
 #include "skim.h"
 #include "util.h"

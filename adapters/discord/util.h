@@ -12,7 +12,7 @@
 
 #include "bot/util/buf.h"
 #include "bot/util/clock.h"
-#include "bot/util/json.h"
+#include "core/json.h"
 #include "bot/util/map.h"
 
 /* A random double in [0, 1), for jitter only: never for secrets. */

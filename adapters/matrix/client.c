@@ -17,7 +17,7 @@
 
 #include "adapters/common/curl_uv.h"
 #include "bot/util/buf.h"
-#include "bot/util/json.h"
+#include "core/json.h"
 #include "client.h"
 
 #define MX_BODY_MAX   (64u << 20) /* a homeserver answer over 64 MiB is refused */

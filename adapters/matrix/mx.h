@@ -14,7 +14,7 @@
 
 #include "../../bot/platform.h"
 #include "bot/util/clock.h"
-#include "bot/util/json.h"
+#include "core/json.h"
 
 struct json_object;
 struct mx_http;

@@ -34,7 +34,7 @@
 #include "bot/config.h"
 #include "bot/log.h"
 #include "bot/platform.h"
-#include "bot/util/json.h"
+#include "core/json.h"
 #include "core/attributes.h"
 
 #define MOD "web"

@@ -2,8 +2,8 @@
  * util.h - what every module of the utility library shares.
  *
  * The library (bot/util/) holds the few tools every part of the daemon
- * needs: a capped growable buffer (buf.h), one string-keyed map (map.h),
- * typed JSON getters (json.h) and one clock (clock.h). Lists are
+ * needs: a capped growable buffer (buf.h), one string-keyed map (map.h) and
+ * one clock (clock.h); the typed JSON getters are core/json.h. Lists are
  * <sys/queue.h>.
  *
  * Out of memory: no function of the daemon aborts on a failed allocation.

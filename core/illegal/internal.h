@@ -6,6 +6,7 @@
 
 #include <json-c/json.h>
 
+#include "../json.h"
 #include "illegal.h"
 
 /* Times (now, deadlines) must stay within +-2^60 ms, so that adding any timer
@@ -102,14 +103,10 @@ void il_finish(struct il_ctx *c);
 /* kick.c */
 enum il_error il_act_kick(struct il_ctx *c, const struct il_action *a);
 
-/*
- * Reading stored JSON (json.c): each returns NULL or false when the field is
- * missing, of the wrong type or (il_json_int) outside min..max.
- */
-struct json_object *il_json_field(const struct json_object *o, const char *key,
-                                  enum json_type type);
+/* Reads integer field key of a stored record into *out (json.c). False when
+ * it is missing, not an integer, or outside min..max. Other fields are read
+ * with core/json.h. */
 bool il_json_int(const struct json_object *o, const char *key, int64_t min, int64_t max,
                  int64_t *out);
-bool il_json_bool(const struct json_object *o, const char *key, bool *out);
 
 #endif

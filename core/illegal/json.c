@@ -202,22 +202,11 @@ struct json_object *il_game_to_json(const struct il_game *g)
 /* Reading: each helper returns false when the field is missing, of the wrong
  * type or out of range. */
 
-struct json_object *il_json_field(const struct json_object *o, const char *key, enum json_type type)
-{
-    struct json_object *v = NULL;
-    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
-        return NULL;
-    return v;
-}
-
 bool il_json_int(const struct json_object *o, const char *key, int64_t min, int64_t max,
                  int64_t *out)
 {
-    struct json_object *v = il_json_field(o, key, json_type_int);
-    if (!v)
-        return false;
-    int64_t x = json_object_get_int64(v);
-    if (x < min || x > max)
+    int64_t x;
+    if (jget_int64(o, key, &x) < 0 || x < min || x > max)
         return false;
     *out = x;
     return true;
@@ -232,20 +221,11 @@ static bool get_u8(const struct json_object *o, const char *key, unsigned max, u
     return true;
 }
 
-bool il_json_bool(const struct json_object *o, const char *key, bool *out)
-{
-    struct json_object *v = il_json_field(o, key, json_type_boolean);
-    if (!v)
-        return false;
-    *out = json_object_get_boolean(v);
-    return true;
-}
-
 /* A string field parsed by one of the *_from_id() functions. */
 static bool get_id(const struct json_object *o, const char *key, int (*parse)(const char *),
                    int *out)
 {
-    struct json_object *v = il_json_field(o, key, json_type_string);
+    struct json_object *v = jget_type(o, key, json_type_string);
     int x = v ? parse(json_object_get_string(v)) : -1;
     if (x < 0)
         return false;
@@ -272,7 +252,7 @@ static bool get_resource(const struct json_object *o, const char *key, uint8_t *
 
 static bool bundle_from_json(const struct json_object *o, const char *key, struct il_bundle *b)
 {
-    struct json_object *v = il_json_field(o, key, json_type_object);
+    struct json_object *v = jget_type(o, key, json_type_object);
     if (!v)
         return false;
     int found = 0;
@@ -289,7 +269,7 @@ static bool bundle_from_json(const struct json_object *o, const char *key, struc
 
 static bool mask_from_json(const struct json_object *o, const char *key, uint8_t *mask)
 {
-    struct json_object *v = il_json_field(o, key, json_type_array);
+    struct json_object *v = jget_type(o, key, json_type_array);
     if (!v)
         return false;
     *mask = 0;
@@ -307,14 +287,14 @@ static bool mask_from_json(const struct json_object *o, const char *key, uint8_t
 
 static bool config_from_json(const struct json_object *o, int64_t format, struct il_config *c)
 {
-    struct json_object *v = il_json_field(o, "config", json_type_object);
+    struct json_object *v = jget_type(o, "config", json_type_object);
     int variant;
     if (!v || !get_id(v, "variant", il_variant_from_id, &variant) ||
         !mask_from_json(v, "resources", &c->resources))
         return false;
     c->variant = (enum il_variant)variant;
     /* Games stored before the options existed keep the live tribunal. */
-    struct json_object *options = il_json_field(v, "tribunal", json_type_array);
+    struct json_object *options = jget_type(v, "tribunal", json_type_array);
     if (format >= 2 && !options)
         return false;
     for (size_t i = 0; options && i < json_object_array_length(options); i++) {
@@ -326,7 +306,7 @@ static bool config_from_json(const struct json_object *o, int64_t format, struct
             return false;
         c->tribunal |= (uint8_t)bit;
     }
-    struct json_object *timers = il_json_field(v, "timers", json_type_object);
+    struct json_object *timers = jget_type(v, "timers", json_type_object);
     if (!timers)
         return false;
     for (unsigned t = 0; t < IL_TIMERS; t++)
@@ -356,7 +336,7 @@ static bool votes_from_json(const struct json_object *o, int64_t format, unsigne
         return json_object_object_get_ex(o, "vote", &v) && case_index < IL_MAX_CASES &&
                vote_from_json(v, &p->votes[case_index]);
     }
-    struct json_object *votes = il_json_field(o, "votes", json_type_array);
+    struct json_object *votes = jget_type(o, "votes", json_type_array);
     if (!votes || json_object_array_length(votes) > IL_MAX_CASES)
         return false;
     for (size_t k = 0; k < json_object_array_length(votes); k++)
@@ -369,9 +349,9 @@ static bool player_from_json(const struct json_object *o, int64_t format, unsign
                              struct il_player *p)
 {
     int64_t score;
-    if (!il_json_bool(o, "active", &p->active) || !get_resource(o, "dealer", &p->dealer) ||
+    if (jget_bool(o, "active", &p->active) < 0 || !get_resource(o, "dealer", &p->dealer) ||
         !get_resource(o, "buyer", &p->buyer) || !get_resource(o, "extra", &p->extra) ||
-        !bundle_from_json(o, "hand", &p->hand) || !il_json_bool(o, "grabbed", &p->grabbed) ||
+        !bundle_from_json(o, "hand", &p->hand) || jget_bool(o, "grabbed", &p->grabbed) < 0 ||
         !votes_from_json(o, format, case_index, p) ||
         !il_json_int(o, "score", INT16_MIN, INT16_MAX, &score))
         return false;
@@ -381,7 +361,7 @@ static bool player_from_json(const struct json_object *o, int64_t format, unsign
 
 static bool players_from_json(const struct json_object *o, int64_t format, struct il_game *g)
 {
-    struct json_object *v = il_json_field(o, "players", json_type_array);
+    struct json_object *v = jget_type(o, "players", json_type_array);
     if (!v || json_object_array_length(v) != g->nplayers)
         return false;
     for (unsigned s = 0; s < g->nplayers; s++) {
@@ -395,9 +375,9 @@ static bool players_from_json(const struct json_object *o, int64_t format, struc
 
 static bool drop_from_json(const struct json_object *o, struct il_game *g)
 {
-    struct json_object *v = il_json_field(o, "drop", json_type_object);
-    struct json_object *cards = v ? il_json_field(v, "cards", json_type_array) : NULL;
-    struct json_object *taken = v ? il_json_field(v, "taken", json_type_array) : NULL;
+    struct json_object *v = jget_type(o, "drop", json_type_object);
+    struct json_object *cards = v ? jget_type(v, "cards", json_type_array) : NULL;
+    struct json_object *taken = v ? jget_type(v, "taken", json_type_array) : NULL;
     if (!cards || !taken || !get_u8(v, "shown", IL_RESOURCES, &g->drop_shown))
         return false;
     size_t n = json_object_array_length(cards);
@@ -420,7 +400,7 @@ static bool drop_from_json(const struct json_object *o, struct il_game *g)
 
 static bool offers_from_json(const struct json_object *o, struct il_game *g)
 {
-    struct json_object *v = il_json_field(o, "offers", json_type_array);
+    struct json_object *v = jget_type(o, "offers", json_type_array);
     if (!v || json_object_array_length(v) > IL_MAX_OFFERS)
         return false;
     g->noffers = (uint8_t)json_object_array_length(v);
@@ -441,7 +421,7 @@ static bool offers_from_json(const struct json_object *o, struct il_game *g)
 
 static bool cases_from_json(const struct json_object *o, struct il_game *g)
 {
-    struct json_object *v = il_json_field(o, "cases", json_type_array);
+    struct json_object *v = jget_type(o, "cases", json_type_array);
     if (!v || json_object_array_length(v) > IL_MAX_CASES)
         return false;
     g->ncases = (uint8_t)json_object_array_length(v);
@@ -483,7 +463,7 @@ enum il_error il_game_from_json(struct il_game *g, const struct json_object *jso
         !get_u8(json, "session", IL_SESSIONS, &w.session) ||
         !get_u8(json, "drops", IL_DROPS, &w.drops) ||
         !il_json_int(json, "deadline", -far, far, &w.deadline) ||
-        !il_json_bool(json, "paused", &w.paused) ||
+        jget_bool(json, "paused", &w.paused) < 0 ||
         !il_json_int(json, "paused_remaining", 0, IL_TIMER_MAX_MS, &w.paused_remaining) ||
         !drop_from_json(json, &w) || !bundle_from_json(json, "discard", &w.discard) ||
         !il_json_int(json, "next_offer_id", 1, UINT32_MAX, &next_id) ||

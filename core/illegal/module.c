@@ -266,7 +266,7 @@ static int save(const void *state, bool started, struct json_object *o)
 
 static const char *get_str(const struct json_object *o, const char *k)
 {
-    struct json_object *v = il_json_field(o, k, json_type_string);
+    struct json_object *v = jget_type(o, k, json_type_string);
     return v ? json_object_get_string(v) : NULL;
 }
 
@@ -295,7 +295,7 @@ static bool drop_from_json(struct il_state *s, unsigned nseats, const struct jso
     if (!il_json_int(j, "leftover", 0, 255, &n))
         return false;
     d->leftover = (uint8_t)n;
-    if (!il_json_bool(j, "open", &d->open) || !il_json_bool(j, "done", &d->done) ||
+    if (jget_bool(j, "open", &d->open) < 0 || jget_bool(j, "done", &d->done) < 0 ||
         !json_object_object_get_ex(j, "cards", &cards) ||
         !json_object_is_type(cards, json_type_array) ||
         !json_object_object_get_ex(j, "takers", &takers) ||

@@ -25,7 +25,7 @@
 #include "adapters/discord/gateway.h"
 #include "adapters/discord/skim.h"
 #include "bot/dispatcher.h"
-#include "bot/util/json.h"
+#include "core/json.h"
 #include "tests/fuzz/fuzz_host.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -15,7 +15,7 @@
 
 #include "adapters/discord/gateway.h"
 #include "adapters/discord/skim.h"
-#include "bot/util/json.h"
+#include "core/json.h"
 
 static const char *cases_path;
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bot/util/json.h"
+#include "core/json.h"
 
 static const char doc[] = "{\"s\": \"text\", \"i\": -9007199254740993, \"d\": 2.5, \"t\": true,"
                           " \"f\": false, \"n\": null, \"o\": {\"k\": \"v\"},"

@@ -10,9 +10,12 @@
  *
  * Results are borrowed from the container: they live as long as it does, and
  * the caller takes a reference (json_object_get) to keep one longer.
+ *
+ * They sit in core/ because every layer reads JSON from outside: platforms'
+ * wire formats, the console, and the rules' own stored records.
  */
-#ifndef BOT_UTIL_JSON_H
-#define BOT_UTIL_JSON_H
+#ifndef CORE_JSON_H
+#define CORE_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,7 +23,7 @@
 
 #include <json-c/json.h>
 
-#include "util.h"
+#include "attributes.h"
 
 /* Member key of o, of any type; NULL when o is not an object or has no such member. */
 struct json_object *jget(const struct json_object *o, const char *key);
