@@ -35,7 +35,7 @@ static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, 
 {
     static const struct gw_ops ops = {dc_on_dispatch, dc_gw_state_get, dc_gw_state_set,
                                       dc_gw_state_defer};
-    dc->gw = gw_new(dc->loop, dc->token, DC_USER_AGENT, intents(), &ops, dc);
+    dc->gw = gw_new(dc->loop, dc->token, DC_USER_AGENT, intents(), &ops, dc, gw_url_tls(url));
     if (!dc->gw) {
         log_error(DC_MOD, NULL, "cannot create the websocket context");
         return;

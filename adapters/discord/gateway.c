@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/queue.h>
 
 #include <json-c/json.h>
@@ -83,6 +84,7 @@ struct gw {
     unsigned intents;
     struct gw_ops ops;
     void *ud;
+    bool tls; /* the context set TLS up: the gateway URL is wss:// */
     char *url;
     int nshards;
     struct shard *shards;
@@ -704,6 +706,8 @@ static void connect_shard(struct shard *s)
 {
     struct gw *g = s->gw;
     const char *base = s->session_id && s->resume_url ? s->resume_url : g->url;
+    if (base == s->resume_url && g->tls != gw_url_tls(base))
+        base = g->url; /* a resume URL of the other scheme: the context has (no) TLS for it */
     char url[512], path[600];
     snprintf(url, sizeof(url), "%s", base);
     const char *prot, *addr, *p;
@@ -713,7 +717,7 @@ static void connect_shard(struct shard *s)
         s->stopped = s->st.stopped = true;
         return;
     }
-    bool tls = strcmp(prot, "wss") == 0 || strcmp(prot, "https") == 0;
+    bool tls = gw_url_tls(base);
     gw_request_path(p, path, sizeof(path));
     struct lws_client_connect_info ci;
     memset(&ci, 0, sizeof(ci));
@@ -738,8 +742,13 @@ static void connect_shard(struct shard *s)
     }
 }
 
+bool gw_url_tls(const char *url)
+{
+    return strncasecmp(url, "wss://", 6) == 0 || strncasecmp(url, "https://", 8) == 0;
+}
+
 struct gw *gw_new(uv_loop_t *loop, const char *token, const char *user_agent, unsigned intents,
-                  const struct gw_ops *ops, void *ud)
+                  const struct gw_ops *ops, void *ud, bool tls)
 {
     struct gw *g = calloc(1, sizeof(*g));
     if (!g)
@@ -750,13 +759,14 @@ struct gw *gw_new(uv_loop_t *loop, const char *token, const char *user_agent, un
     g->intents = intents;
     g->ops = *ops;
     g->ud = ud;
+    g->tls = tls;
     g->foreign[0] = loop;
     lws_set_log_level(LLL_ERR, NULL);
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof(info));
     info.port = CONTEXT_PORT_NO_LISTEN;
     info.protocols = protocols;
-    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    info.options = LWS_SERVER_OPTION_LIBUV | (tls ? LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT : 0);
     info.foreign_loops = g->foreign;
     info.user = g;
     info.gid = -1;

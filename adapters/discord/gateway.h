@@ -55,9 +55,14 @@ struct gw_shard_stats {
     int64_t seq;
 };
 
-/* token and user_agent (sent on the websocket upgrade) are borrowed until gw_close(). */
+/* Whether url (wss://, ws://) needs TLS. */
+bool gw_url_tls(const char *url);
+
+/* token and user_agent (sent on the websocket upgrade) are borrowed until
+ * gw_close(). tls says whether the gateway URL is wss://: TLS is set up only
+ * then, since loading the CA bundle costs start-up time and memory. */
 struct gw *gw_new(struct uv_loop_s *loop, const char *token, const char *user_agent,
-                  unsigned intents, const struct gw_ops *ops, void *ud);
+                  unsigned intents, const struct gw_ops *ops, void *ud, bool tls);
 
 /*
  * The request path for a gateway URL's path as lws_parse_uri() gives it

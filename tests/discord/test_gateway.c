@@ -85,6 +85,11 @@ static void test_connect_identify(void **state)
     assert_string_equal(path, "/gw/?v=10&encoding=json");
     gw_request_path("?v=10&encoding=json", path, sizeof(path));
     assert_string_equal(path, "/?v=10&encoding=json");
+    /* TLS is set up only for a gateway that needs it */
+    assert_true(gw_url_tls("wss://gateway.discord.gg"));
+    assert_true(gw_url_tls("WSS://gateway.discord.gg/?v=10"));
+    assert_false(gw_url_tls("ws://127.0.0.1:3001"));
+    assert_false(gw_url_tls("wss:/missing-slash"));
     assert_string_equal(json_object_get_string(json_object_object_get(g, "ws_path")), "/");
     assert_string_equal(json_object_get_string(json_object_object_get(g, "ws_user_agent")), ua);
     struct json_object *cmds = json_object_object_get(s, "commands");
