@@ -568,13 +568,20 @@ static void on_session_opened(const struct view *g, const struct il_event *e, ru
            arg);
 }
 
+/* A notice whose one value is a number: {name} in the text of key. */
+static void notice_number(const struct view *g, const struct il_event *e, const char *key,
+                          const char *name, unsigned n, rules_emit_fn emit, void *arg)
+{
+    char number[16];
+    snprintf(number, sizeof number, "%u", n);
+    const char *vars[] = {name, number, NULL};
+    notice(g, e, key, vars, emit, arg);
+}
+
 static void on_session_closed(const struct view *g, const struct il_event *e, rules_emit_fn emit,
                               void *arg)
 {
-    char number[16];
-    snprintf(number, sizeof number, "%u", e->number);
-    const char *vars[] = {"number", number, NULL};
-    notice(g, e, "msg.session-closed", vars, emit, arg);
+    notice_number(g, e, "msg.session-closed", "number", e->number, emit, arg);
 }
 
 static void on_hand(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
@@ -585,10 +592,8 @@ static void on_hand(const struct view *g, const struct il_event *e, rules_emit_f
 static void on_drop_started(const struct view *g, const struct il_event *e, rules_emit_fn emit,
                             void *arg)
 {
-    char number[16];
-    snprintf(number, sizeof number, "%u", e->number);
-    const char *vars[] = {"number", number, NULL};
-    notice(g, e, variant_key(g, "msg.drop-started", "msg.drop-started-casual"), vars, emit, arg);
+    notice_number(g, e, variant_key(g, "msg.drop-started", "msg.drop-started-casual"), "number",
+                  e->number, emit, arg);
 }
 
 /* Reveals, grabs, leftovers and the end of a drop are edits of its one message. */
@@ -627,10 +632,7 @@ static void on_tribunal_time(const struct view *g, const struct il_event *e, rul
 static void on_tribunal_opened(const struct view *g, const struct il_event *e, rules_emit_fn emit,
                                void *arg)
 {
-    char count[16];
-    snprintf(count, sizeof count, "%u", e->number);
-    const char *vars[] = {"count", count, NULL};
-    notice(g, e, "msg.tribunal-opened", vars, emit, arg);
+    notice_number(g, e, "msg.tribunal-opened", "count", e->number, emit, arg);
 }
 
 static void on_case_opened(const struct view *g, const struct il_event *e, rules_emit_fn emit,

@@ -529,20 +529,34 @@ static char *play_game(struct e2e *e)
 }
 
 /* Every interaction got its initial response. */
-static void assert_all_answered(struct e2e *e)
+/* How many times interaction id was answered. */
+static int answers(struct json_object *s, const char *id)
+{
+    struct json_object *cbs = jget(s, "callbacks");
+    int count = 0;
+    for (size_t k = 0; k < json_object_array_length(cbs); k++)
+        if (strcmp(jstr(json_object_array_get_idx(cbs, k), "id"), id) == 0)
+            count++;
+    return count;
+}
+
+/* Every interaction sent was answered exactly once. */
+static void assert_each_answered_once(struct e2e *e)
 {
     struct json_object *s = snap(e);
-    struct json_object *cbs = jget(s, "callbacks");
     for (size_t i = 0; i < json_object_array_length(e->ixs); i++) {
         const char *id = json_object_get_string(json_object_array_get_idx(e->ixs, i));
-        int count = 0;
-        for (size_t k = 0; k < json_object_array_length(cbs); k++)
-            if (strcmp(jstr(json_object_array_get_idx(cbs, k), "id"), id) == 0)
-                count++;
-        if (count != 1)
-            fprintf(stderr, "interaction %s answered %d times\n", id, count);
-        assert_int_equal(count, 1);
+        if (answers(s, id) != 1)
+            fail_msg("interaction %s answered %d times", id, answers(s, id));
     }
+    json_object_put(s);
+}
+
+static void assert_all_answered(struct e2e *e)
+{
+    assert_each_answered_once(e);
+    struct json_object *s = snap(e);
+    struct json_object *cbs = jget(s, "callbacks");
     /* each vote was confirmed to the voter alone, in the answer to the click */
     for (size_t i = 0; i < json_object_array_length(e->votes); i++) {
         const char *id = json_object_get_string(json_object_array_get_idx(e->votes, i));
@@ -654,14 +668,35 @@ static bool client_closed(struct e2e *e, struct json_object *s, void *arg)
     return !json_object_get_boolean(jget(jget(s, "gateway"), "connected"));
 }
 
+/* Opens a lobby at the table; lobby is set to find its message. */
+static void open_lobby(struct e2e *e, struct msg_want *lobby)
+{
+    *lobby = (struct msg_want){.title = "Illegal — lobby", .n = 0};
+    slash(e, 0, "new", NULL);
+    wait_until(e, message_ready, lobby, "the lobby");
+}
+
+/* Starts the daemon again and waits until it resumed its gateway session
+ * (never identifying anew) and the lobby shows `name`, who joined while it
+ * was down. */
+static void restart_until_joined(struct e2e *e, struct msg_want *lobby, const char *name)
+{
+    daemon_start(&e->d, SEED);
+    int two = 2;
+    wait_until(e, is_ready, &two, "the daemon to reconnect");
+    lobby->text = name;
+    wait_until(e, message_ready, lobby, "a join made while the daemon was down");
+    assert_int_equal(gw(e, "identifies"), 1);
+    assert_true(gw(e, "resumes") >= 1);
+}
+
 static void test_shutdown_and_resume(void **state)
 {
     (void)state;
     static struct e2e e; /* static: kill_live() may need it after a failure */
+    struct msg_want lobby;
     setup_e2e(&e, 4, false);
-    slash(&e, 0, "new", NULL);
-    struct msg_want lobby = {.title = "Illegal — lobby", .n = 0};
-    wait_until(&e, message_ready, &lobby, "the lobby");
+    open_lobby(&e, &lobby);
     click(&e, 0, TABLE, false, lobby.id, "il:!illegal join", NULL);
     /* SIGTERM: a clean exit (LeakSanitizer included) that keeps the session */
     assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
@@ -669,26 +704,9 @@ static void test_shutdown_and_resume(void **state)
     assert_int_equal(gw(&e, "client_close"), CLOSE_4000);
     /* while the daemon is down, bob joins */
     click(&e, 1, TABLE, false, lobby.id, "il:!illegal join", NULL);
-    daemon_start(&e.d, SEED);
-    int two = 2;
-    wait_until(&e, is_ready, &two, "the daemon to reconnect");
-    lobby.text = "bob";
-    wait_until(&e, message_ready, &lobby, "bob's join after the restart");
-    assert_int_equal(gw(&e, "identifies"), 1);
-    assert_true(gw(&e, "resumes") >= 1);
+    restart_until_joined(&e, &lobby, "bob");
     assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     teardown_e2e(&e);
-}
-
-/* How many times interaction id was answered. */
-static int answers(struct json_object *s, const char *id)
-{
-    struct json_object *cbs = jget(s, "callbacks");
-    int count = 0;
-    for (size_t k = 0; k < json_object_array_length(cbs); k++)
-        if (strcmp(jstr(json_object_array_get_idx(cbs, k), "id"), id) == 0)
-            count++;
-    return count;
 }
 
 /*
@@ -701,10 +719,9 @@ static void test_crash_resumes_after_the_last_commit(void **state)
 {
     (void)state;
     static struct e2e e; /* static: kill_live() may need it after a failure */
+    struct msg_want lobby;
     setup_e2e(&e, 4, false);
-    slash(&e, 0, "new", NULL);
-    struct msg_want lobby = {.title = "Illegal — lobby", .n = 0};
-    wait_until(&e, message_ready, &lobby, "the lobby");
+    open_lobby(&e, &lobby);
     click(&e, 0, TABLE, false, lobby.id, "il:!illegal join", NULL);
     click(&e, 1, TABLE, false, lobby.id, "il:!illegal join", NULL);
     lobby.text = "bob";
@@ -712,20 +729,8 @@ static void test_crash_resumes_after_the_last_commit(void **state)
     assert_int_equal(daemon_stop(&e.d, SIGKILL, 10000), 128 + SIGKILL);
     wait_until(&e, client_closed, NULL, "the gateway to close");
     click(&e, 2, TABLE, false, lobby.id, "il:!illegal join", NULL);
-    daemon_start(&e.d, SEED);
-    int two = 2;
-    wait_until(&e, is_ready, &two, "the daemon to reconnect");
-    lobby.text = "carol";
-    wait_until(&e, message_ready, &lobby, "carol's join after the restart");
-    assert_int_equal(gw(&e, "identifies"), 1);
-    assert_true(gw(&e, "resumes") >= 1);
-    struct json_object *s = snap(&e);
-    for (size_t i = 0; i < json_object_array_length(e.ixs); i++) {
-        const char *id = json_object_get_string(json_object_array_get_idx(e.ixs, i));
-        if (answers(s, id) != 1)
-            fail_msg("interaction %s answered %d times", id, answers(s, id));
-    }
-    json_object_put(s);
+    restart_until_joined(&e, &lobby, "carol");
+    assert_each_answered_once(&e);
     assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     teardown_e2e(&e);
 }
