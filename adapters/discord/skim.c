@@ -168,13 +168,15 @@ static bool is(const struct span *s, const char *word)
     return s->len == strlen(word) && memcmp(s->start, word, s->len) == 0;
 }
 
-/* Calls want(key, value) for each member of the object at c; false when the
- * text is no object, a key holds an escape or a wanted key comes twice. */
+/* What each_member() hands every member to; take returns false to give up. */
 struct member_fn {
     bool (*take)(void *arg, const struct span *key, const struct span *value);
     void *arg;
 };
 
+/* Calls fn->take(key, value) for each member of the object at c; false when
+ * the text is no object, a key holds an escape, or take gave up (a wanted key
+ * came twice). */
 static bool each_member(struct cursor *c, const struct member_fn *fn)
 {
     skip_ws(c);
