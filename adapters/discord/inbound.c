@@ -15,14 +15,6 @@
 
 /* ---- inbound ---- */
 
-int dc_deliver(struct dc *dc, const struct inbound *in)
-{
-    if (dc->stopping)
-        return -1;
-    dc->st.delivered++;
-    return dc->base.host->deliver(dc->base.host->ctx, &dc->base, in);
-}
-
 static const char *display_name(struct json_object *author, struct json_object *member)
 {
     const char *n = jget_str(member, "nick");
@@ -118,22 +110,6 @@ static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
     };
     dc_deliver(dc, &in);
     free(stored);
-}
-
-int dc_send_command(struct dc *dc, const char *text, const char *channel, const char *user,
-                    const char *user_name, bool moderator, const char *reply_to, uint64_t order)
-{
-    struct inbound in = {
-        .type = INBOUND_COMMAND,
-        .channel = channel,
-        .user = user,
-        .user_name = user_name,
-        .moderator = moderator,
-        .text = text,
-        .reply_to = reply_to,
-        .order = order,
-    };
-    return dc_deliver(dc, &in);
 }
 
 void dc_register_commands(struct dc *dc)

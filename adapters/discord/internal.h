@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/queue.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 #include <uv.h>
@@ -152,7 +153,11 @@ int dc_rest(struct dc *dc, struct dc_op *op, const char *queue, const char *meth
             const char *path, unsigned flags);
 struct dc_user *dc_user_get(struct dc *dc, const char *id);
 bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *member);
+
+/* deliver.c: hands in to the bot (unless the adapter is stopping). Returns
+ * the bot's answer: 0, or -1 when it refused the input (and told the user). */
 int dc_deliver(struct dc *dc, const struct inbound *in);
+/* dc_deliver() of a native command already in canonical text form. */
 int dc_send_command(struct dc *dc, const char *text, const char *channel, const char *user,
                     const char *user_name, bool moderator, const char *reply_to, uint64_t order);
 
@@ -226,7 +231,22 @@ int dc_queue_on_dm(struct dc *dc, const char *user_id, struct dc_op *op);
 
 void dc_report_probe(struct dc *dc, const char *user, bool reachable);
 
-/* messages.c */
+/* stored.c: lists of words a game needs, kept in memory and in the store under
+ * "<what>/<game>" as one line, so that a restart still knows them. */
+#define LIST_IN_PLAY  "play"
+#define LIST_CONTROLS "ctl"
+#define DC_LIST_MAX   (64u << 10) /* a stored list: a game's cards or controls, ids of 20 bytes */
+
+/* The list, loaded from the store when this run has not seen it; NULL when it
+ * is empty and create is false. Borrowed from map. */
+struct json_object *dc_list_get(struct dc *dc, struct map *map, const char *what, const char *game,
+                                bool create);
+/* Stores l; when it cannot be written whole (no memory), the stored copy stays as it was. */
+void dc_list_save(struct dc *dc, const char *what, const char *game, struct json_object *l);
+/* Where word is in l, or -1. */
+ssize_t dc_list_find(struct json_object *l, const char *word);
+
+/* stored.c, messages.c */
 /*
  * A game is over and its last message went out: its logical keys are never
  * used again, so their message ids leave memory and the store. (Ids stored
