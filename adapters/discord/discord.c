@@ -119,11 +119,12 @@ static int dc_start(struct platform *p)
  * Whether m answers the text command being delivered, in its channel: at a
  * table, the bot's direct answer (no game data: the game's own announcements
  * are not answers); in a DM, whatever it tells the author then ("You accepted
- * offer #1").
+ * offer #1", the hand a "hand" posts anew).
  */
 static bool is_reply(const struct dc *dc, const struct outbound *m)
 {
-    if (!dc->ref_msg || m->reply_to || m->key)
+    /* an edit of a keyed message is no answer; a fresh one ("hand") can be */
+    if (!dc->ref_msg || m->reply_to || (m->key && m->replace))
         return false;
     if (m->channel)
         return !m->data && strcmp(m->channel, dc->ref_channel) == 0;
@@ -192,7 +193,10 @@ static int dc_send(struct platform *p, const struct outbound *m)
         dc_msg_restore(dc, m->key);
     struct json_object *body = dc_render(dc, m);
     const char *game = jget_str(m->data, "game");
-    if (m->key && game && !strchr(game, ' '))
+    bool game_ok = game && !strchr(game, ' ');
+    if (m->key && !m->replace && game_ok && dc_controls_live(dc, game, m->key))
+        dc_close_replaced(dc, m->key);
+    if (m->key && game_ok)
         dc_note_controls(dc, game, m->key, jarr_len(jget_arr(body, "components")) > 0);
     if (is_reply(dc, m)) {
         /* the answer to a text command replies to it */

@@ -505,7 +505,9 @@ static void write_next(struct shard *s)
         unsigned char frame[LWS_PRE + 2];
         frame[LWS_PRE] = (unsigned char)(s->want_close >> 8);
         frame[LWS_PRE + 1] = (unsigned char)(s->want_close & 0xff);
-        if (lws_write(s->wsi, frame + LWS_PRE, 2, WS_WRITE_CLOSE) != 2)
+        /* for a close frame lws returns the bytes of the whole frame (8 as a
+         * client: header, mask, code), not the 2 of the code: only < 0 fails */
+        if (lws_write(s->wsi, frame + LWS_PRE, 2, WS_WRITE_CLOSE) < 0)
             log_warn(MOD, NULL, "shard %d: could not send the close frame", s->id);
         return;
     }

@@ -109,6 +109,7 @@ struct dc_op {
     char *body;    /* JSON */
     char *emoji;   /* REACT */
     char *msg_id;  /* CLOSE: the message, when known as the op was queued */
+    bool replaced; /* CLOSE: msg_id is no longer the key's message (a new one took the key) */
 };
 
 struct dc {
@@ -273,6 +274,11 @@ struct dc_msg *dc_msg_restore(struct dc *dc, const char *key);
 
 /* Notes whether the message under key has live controls now. */
 void dc_note_controls(struct dc *dc, const char *game, const char *key, bool live);
+/* Whether the message under key was noted with live controls. */
+bool dc_controls_live(struct dc *dc, const char *game, const char *key);
+/* A new message takes key ("hand" posts the hand anew): the old one's controls
+ * go, so that no stale builder or button is left in the DM. */
+void dc_close_replaced(struct dc *dc, const char *key);
 
 /*
  * What a message tells the adapter about a game: the resources in play (its

@@ -39,6 +39,27 @@ static void close_message(struct dc *dc, const char *key)
         dc_op_free(op);
 }
 
+void dc_close_replaced(struct dc *dc, const char *key)
+{
+    struct dc_msg *m = dc_msg_restore(dc, key);
+    if (!m || !m->id || !m->channel)
+        return; /* never posted, or not yet: nothing shows its controls */
+    struct dc_op *op = dc_op_new(dc, DC_OP_CLOSE);
+    if (!op)
+        return;
+    op->key = dc_xstrdup(key);
+    op->body = dc_xstrdup("{\"components\":[],\"allowed_mentions\":{\"parse\":[]}}");
+    op->channel = dc_xstrdup(m->channel);
+    op->msg_id = dc_xstrdup(m->id);
+    op->replaced = true;
+    dc_queue_on_channel(dc, op);
+}
+
+bool dc_controls_live(struct dc *dc, const char *game, const char *key)
+{
+    return dc_list_find(dc_list_get(dc, &dc->controls, LIST_CONTROLS, game, false), key) >= 0;
+}
+
 /* Closes the live controls of the messages of `which` (see msg_key_matches). */
 static void close_controls(struct dc *dc, const struct msg_key *which)
 {

@@ -206,7 +206,7 @@ static int op_prepare(struct rest_req *r, void *ud)
     } else if (op->type == DC_OP_CLOSE) {
         /* the message may have been forgotten (the game ended) since the op
          * was queued: then the id noted then is used */
-        struct dc_msg *m = map_get(&dc->msgs, op->key);
+        struct dc_msg *m = op->replaced ? NULL : map_get(&dc->msgs, op->key);
         const char *id = m && m->id ? m->id : op->msg_id;
         const char *channel = m && m->id && m->channel ? m->channel : op->channel;
         if (!id || !channel)

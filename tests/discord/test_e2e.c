@@ -735,6 +735,53 @@ static void test_crash_resumes_after_the_last_commit(void **state)
     teardown_e2e(&e);
 }
 
+struct hand_want {
+    const char *user;
+    const char *old_id; /* the hand message before "hand" */
+};
+
+/* The old hand has lost its controls, and a new hand replies to the command. */
+static bool hand_anew(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    struct hand_want *w = arg;
+    struct json_object *msgs = jget(s, "messages"), *old = NULL;
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        if (strcmp(jstr(m, "id"), w->old_id) == 0)
+            old = m;
+    }
+    struct json_object *now = dm_with(s, w->user, "tb:give");
+    return old && json_object_array_length(jget(jget(old, "body"), "components")) == 0 && now &&
+           strcmp(jstr(now, "id"), w->old_id) != 0 && jget(jget(now, "body"), "message_reference");
+}
+
+/* "hand" in a DM posts the hand anew, as a reply to the command, and the old
+ * hand's trade builder goes: no stale controls stay in the DM. */
+static void test_hand_anew(void **state)
+{
+    (void)state;
+    static struct e2e e; /* static: kill_live() may need it after a failure */
+    struct msg_want lobby;
+    setup_e2e(&e, 4, false);
+    open_lobby(&e, &lobby);
+    for (unsigned i = 0; i < e.n; i++)
+        click(&e, i, TABLE, false, lobby.id, "il:!illegal join", NULL);
+    lobby.text = fdc_name(e.players[e.n - 1]);
+    wait_until(&e, message_ready, &lobby, "every player in the lobby");
+    click(&e, 0, TABLE, false, lobby.id, "il:!illegal start", NULL);
+    struct json_object *hand = wait_dm(&e, e.players[1], "tb:give");
+    char old_id[32], dm[32];
+    snprintf(old_id, sizeof old_id, "%s", jstr(hand, "id"));
+    snprintf(dm, sizeof dm, "%s", jstr(hand, "channel"));
+    json_object_put(hand);
+    say_dm(&e, 1, dm, "hand");
+    struct hand_want w = {e.players[1], old_id};
+    wait_until(&e, hand_anew, &w, "the hand posted anew, the old one closed");
+    assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
+    teardown_e2e(&e);
+}
+
 int main(int argc, char **argv)
 {
     illegald_path = argc > 1 ? argv[1] : "bin/illegald";
@@ -745,6 +792,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_teardown(test_game_8, kill_live),
         cmocka_unit_test_teardown(test_shutdown_and_resume, kill_live),
         cmocka_unit_test_teardown(test_crash_resumes_after_the_last_commit, kill_live),
+        cmocka_unit_test_teardown(test_hand_anew, kill_live),
         cmocka_unit_test_teardown(test_table_messages, kill_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
