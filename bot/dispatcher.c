@@ -284,10 +284,8 @@ void dispatcher_stop(struct dispatcher *d)
     for (unsigned i = 0; i < d->nplatforms; i++)
         d->platforms[i]->ops->stop(d->platforms[i]);
     timers_stop(d);
-    if (uv_is_active((uv_handle_t *)&d->flush)) {
-        on_flush(&d->flush);
-        uv_close((uv_handle_t *)&d->flush, NULL);
-    }
+    if (uv_is_active((uv_handle_t *)&d->flush))
+        uv_close((uv_handle_t *)&d->flush, NULL); /* store_close() writes what is left */
 }
 
 void dispatcher_free(struct dispatcher *d)

@@ -498,16 +498,22 @@ static void tribunal(struct e2e *e)
 }
 
 /* Plays a game and returns the result text (malloc'd). */
+/* Every player joins the open lobby, then the host starts the game. */
+static void seat_all_and_start(struct e2e *e, struct msg_want *lobby)
+{
+    for (unsigned i = 0; i < e->n; i++)
+        click(e, i, TABLE, false, lobby->id, "il:!illegal join", NULL);
+    lobby->text = fdc_name(e->players[e->n - 1]);
+    wait_until(e, message_ready, lobby, "every player in the lobby");
+    click(e, 0, TABLE, false, lobby->id, "il:!illegal start", NULL);
+}
+
 static char *play_game(struct e2e *e)
 {
     slash(e, 0, "new", "[{\"name\":\"variant\",\"type\":3,\"value\":\"standard\"}]");
     struct msg_want lobby = {.title = "Illegal — lobby", .n = 0};
     wait_until(e, message_ready, &lobby, "the lobby");
-    for (unsigned i = 0; i < e->n; i++)
-        click(e, i, TABLE, false, lobby.id, "il:!illegal join", NULL);
-    lobby.text = fdc_name(e->players[e->n - 1]);
-    wait_until(e, message_ready, &lobby, "every player in the lobby");
-    click(e, 0, TABLE, false, lobby.id, "il:!illegal start", NULL);
+    seat_all_and_start(e, &lobby);
     for (unsigned i = 0; i < e->n; i++)
         json_object_put(wait_dm(e, e->players[i], "tb:give"));
     for (int session = 1; session <= 5; session++) {
@@ -765,11 +771,7 @@ static void test_hand_anew(void **state)
     struct msg_want lobby;
     setup_e2e(&e, 4, false);
     open_lobby(&e, &lobby);
-    for (unsigned i = 0; i < e.n; i++)
-        click(&e, i, TABLE, false, lobby.id, "il:!illegal join", NULL);
-    lobby.text = fdc_name(e.players[e.n - 1]);
-    wait_until(&e, message_ready, &lobby, "every player in the lobby");
-    click(&e, 0, TABLE, false, lobby.id, "il:!illegal start", NULL);
+    seat_all_and_start(&e, &lobby);
     struct json_object *hand = wait_dm(&e, e.players[1], "tb:give");
     char old_id[32], dm[32];
     snprintf(old_id, sizeof old_id, "%s", jstr(hand, "id"));
