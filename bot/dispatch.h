@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/queue.h>
 #include <uv.h>
 
 #include "command.h"
@@ -23,6 +24,21 @@
 #define DISPATCH_MAX_PLATFORMS 8
 #define DISPATCH_FLUSH_MS      1000 /* the longest deferred platform state waits for the disk */
 #define DISPATCH_TEXT_MAX      2048
+
+/* The loop turn in progress (turn.c): its changed games and held messages. */
+struct turn {
+    struct turn_game *games; /* first touch of each game this turn, with its snapshot */
+    unsigned ngames, cap;
+    uint64_t next_game; /* the game counter when the turn began */
+    STAILQ_HEAD(, held) held;
+    bool rendering;      /* messages held now tell of a change */
+    bool if_failed;      /* messages held now go only if the commit fails */
+    bool flushing;       /* turn_flush() is sending */
+    int64_t retry_after; /* after a failed commit, the clock waits until then */
+    uv_check_t check;
+    uv_prepare_t prepare;
+    bool started;
+};
 
 struct dispatcher {
     const struct config *config;
@@ -48,6 +64,7 @@ struct dispatcher {
     bool timers_stale; /* a change may have moved a deadline */
     uv_timer_t flush;  /* writes deferred platform state about once a second */
     bool stopped;
+    struct turn turn;
 };
 
 /*
@@ -112,16 +129,15 @@ struct change {
 };
 
 /*
- * The one path of every change to a game: snapshot, apply, commit, render,
- * send, reap. A refused change is answered to `cause` (the command that
- * asked for it; NULL when the clock did) and nothing else happens. If the
- * commit fails the game is put back as it was and the cause is told;
- * nothing is sent that is not on disk. After sending, a game that is over
- * or closed is dropped (g is freed: do not use it after a 0 return unless
- * it can still be running). Returns 0 when the change is stored (or there
- * was nothing to change), -1 when it was refused or not stored. Every
- * failure is answered and logged here, so a caller that does nothing after
- * the change may leave the result unread.
+ * The one path of every change to a game: snapshot, apply, render. What the
+ * change renders is held until the loop turn is committed (turn.c). A
+ * refused change is answered to `cause` (the command that asked for it; NULL
+ * when the clock did) and nothing else happens. If the turn's commit fails,
+ * the change is undone and the cause is told. A game that is over or closed
+ * leaves the hosted games (do not use g after a 0 return unless it can still
+ * be running). Returns 0 when the change was applied (or there was nothing
+ * to change), -1 when it was refused. Every failure is answered and logged,
+ * so a caller that does nothing after the change may leave the result unread.
  */
 int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
                  struct bot_cmd *cause);
@@ -167,8 +183,52 @@ struct game *dispatch_game_by_id(struct dispatcher *d, struct platform *p, const
 /* Adds g (owned by d from now on). Returns 0, or -1 on no memory. */
 int dispatch_game_add(struct dispatcher *d, struct game *g) MUST_USE;
 
-/* Removes g and frees it. */
+/* Removes g from the hosted games and frees it (after the turn, when the
+ * turn changed it: turn_park()). */
 void dispatch_game_drop(struct dispatcher *d, struct game *g);
+
+/* Removes g from the hosted games without freeing it. */
+void dispatch_game_remove(struct dispatcher *d, struct game *g);
+
+/*
+ * The loop turn (turn.c). Changes are applied in memory and their messages
+ * held; turn_flush() commits every changed game in one transaction and then
+ * sends what was held (invariants T1-T4 in turn.c).
+ */
+
+/* Starts the loop handles that end each turn. */
+void turn_start(struct dispatcher *d);
+
+/* Ends the turn now: commit, then send (or undo and answer). Safe to call at
+ * any time; nothing happens when the turn is empty. */
+void turn_flush(struct dispatcher *d);
+
+/* Flushes and closes the loop handles. */
+void turn_stop(struct dispatcher *d);
+
+/* Frees what a turn holds without sending it (at exit). */
+void turn_free(struct dispatcher *d);
+
+/* Notes g before its first change in the turn, with a snapshot to undo it.
+ * turn_created() is for a game opened now: undoing it removes it. Return 0,
+ * or -1 on no memory (the change must not happen). */
+int turn_snapshot(struct dispatcher *d, struct game *g) MUST_USE;
+int turn_created(struct dispatcher *d, struct game *g) MUST_USE;
+
+/* Marks g (noted before) as changed: the turn's commit writes it. */
+void turn_changed(struct dispatcher *d, struct game *g);
+
+/* Keeps a dropped game until the turn ends. Returns false when the turn did
+ * not touch g (it may be freed now). */
+bool turn_park(struct dispatcher *d, struct game *g);
+
+/* Holds a message (deep-copied; data referenced) or a game_changed() until
+ * the turn ends. Return 0, or -1 on no memory. */
+int turn_hold_message(struct dispatcher *d, struct platform *p, const struct outbound *m) MUST_USE;
+int turn_hold_news(struct dispatcher *d, struct platform *p, const struct game_news *n) MUST_USE;
+
+/* Whether a failed commit asks the clock to wait before trying again. */
+bool turn_retry_wait(const struct dispatcher *d, int64_t now);
 
 /* Resolves a player name among x's game's active seats; answers when it fails. */
 bool cmd_resolve_player(struct bot_cmd *x, const char *text, int *seat);

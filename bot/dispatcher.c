@@ -70,6 +70,11 @@ static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
     return commands_handle(d, p, in);
 }
 
+static void on_flush_turn(void *ctx)
+{
+    turn_flush(ctx);
+}
+
 /* --- platform state ------------------------------------------------------ */
 
 static char *on_state_get(void *ctx, struct platform *p, const char *key)
@@ -177,10 +182,12 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
     d->seeded = o->seeded;
     d->seed = o->seed;
     d->next_game = 1;
+    STAILQ_INIT(&d->turn.held);
     d->host.loop = o->loop;
     d->host.ctx = d;
     d->host.metrics = o->metrics;
     d->host.deliver = on_deliver;
+    d->host.flush = on_flush_turn;
     d->host.dm_result = commands_dm_result;
     d->host.state_get = on_state_get;
     d->host.state_set = on_state_set;
@@ -262,6 +269,7 @@ int dispatcher_start(struct dispatcher *d, char *err, size_t errlen)
         return -1;
     }
     log_info("dispatch", NULL, "restored %u games", d->ngames);
+    turn_start(d);
     for (unsigned i = 0; i < d->nplatforms; i++)
         if (d->platforms[i]->ops->start(d->platforms[i]) < 0) {
             snprintf(err, errlen, "platform %s failed to start", d->platforms[i]->ops->name);
@@ -280,6 +288,7 @@ void dispatcher_stop(struct dispatcher *d)
 {
     if (d->stopped)
         return;
+    turn_stop(d); /* what the last turn holds goes out before the platforms stop */
     d->stopped = true;
     for (unsigned i = 0; i < d->nplatforms; i++)
         d->platforms[i]->ops->stop(d->platforms[i]);
@@ -294,6 +303,7 @@ void dispatcher_free(struct dispatcher *d)
         return;
     for (unsigned i = 0; i < d->nplatforms; i++)
         d->platforms[i]->ops->destroy(d->platforms[i]);
+    turn_free(d);
     for (unsigned i = 0; i < d->ngames; i++)
         game_free(d->games[i]);
     free(d->games);

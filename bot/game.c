@@ -34,6 +34,11 @@ void game_free(struct game *g)
     free(g);
 }
 
+bool game_finished(const struct game *g)
+{
+    return g->closed || (g->started && g->rules->over(g->state));
+}
+
 bool game_active(const struct game *g, unsigned i)
 {
     return i < g->nseats && (!g->started || g->rules->active(g->state, i));

@@ -77,6 +77,9 @@ void game_free(struct game *g);
 /* Whether seat i still plays: seated, and not removed by the rules. */
 bool game_active(const struct game *g, unsigned i);
 
+/* Whether g is over or closed: stored as finished, then no longer hosted. */
+bool game_finished(const struct game *g);
+
 /* The view of g's table its rules module renders with; names and users
  * point into g (and into `names`, room for the seats' display names). */
 void game_table(const struct game *g, struct rules_table *t, const char **users,

@@ -47,12 +47,18 @@ int dispatch_game_add(struct dispatcher *d, struct game *g)
     return 0;
 }
 
-void dispatch_game_drop(struct dispatcher *d, struct game *g)
+void dispatch_game_remove(struct dispatcher *d, struct game *g)
 {
     for (unsigned i = 0; i < d->ngames; i++)
         if (d->games[i] == g) {
             d->games[i] = d->games[--d->ngames];
-            game_free(g);
             return;
         }
+}
+
+void dispatch_game_drop(struct dispatcher *d, struct game *g)
+{
+    dispatch_game_remove(d, g);
+    if (!turn_park(d, g))
+        game_free(g);
 }

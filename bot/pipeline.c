@@ -1,14 +1,18 @@
 /*
  * pipeline.c - the one path of every change to a game.
  *
- *     snapshot -> apply -> commit -> render -> send -> reap
+ *     snapshot -> apply -> render and hold -> (turn end) commit -> send
  *
  * Invariants:
- *   P1. Nothing is sent about a change before it is committed to the store.
- *   P2. A change that is refused, or that cannot be committed, leaves the
- *       game as it was before it (the snapshot is put back).
- *   P3. A game that is over or closed is committed as finished, then dropped
- *       from memory; nothing else frees a game that has been stored.
+ *   P1. Nothing is sent about a change before it is committed to the store:
+ *       what a change renders is held until its loop turn is committed
+ *       (turn.c, T1).
+ *   P2. A change that is refused leaves the game as it was before it (the
+ *       snapshot is put back); a turn that cannot be committed is undone
+ *       whole (T2).
+ *   P3. A game that is over or closed leaves the hosted games; its turn's
+ *       commit stores it as finished, then frees it. Nothing else frees a
+ *       game that has been stored.
  *   P4. No other code saves or restores a game.
  */
 #include <json-c/json.h>
@@ -21,9 +25,7 @@
 #include "core/text.h"
 #include "dispatch.h"
 #include "log.h"
-#include "metrics.h"
 #include "render.h"
-#include "store.h"
 
 /* Everything one change produced, for rendering. */
 struct outcome {
@@ -32,43 +34,6 @@ struct outcome {
     bool rules_changed; /* `events` holds some */
     const char *notice; /* a table notice of the dispatcher's own (a reminder) */
 };
-
-static bool is_finished(const struct game *g)
-{
-    return g->closed || (g->started && g->rules->over(g->state));
-}
-
-/* Writes g (and the game counter and virtual clock) in one transaction. */
-static int commit(struct dispatcher *d, struct game *g)
-{
-    struct json_object *j = game_to_json(g);
-    if (!j) {
-        log_error("store", g->id, "out of memory serialising the game");
-        return -1;
-    }
-    const char *text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
-    char clock[32], counter[32];
-    snprintf(clock, sizeof clock, "%lld", (long long)d->vnow);
-    snprintf(counter, sizeof counter, "%llu", (unsigned long long)d->next_game);
-    int rc = -1;
-    uint64_t started = uv_hrtime();
-    if (text && store_begin(d->store) == 0) {
-        if (store_game_put(d->store, g->id, g->platform->ops->name, g->table, is_finished(g),
-                           text) == 0 &&
-            store_meta_set(d->store, "next_game", counter) == 0 &&
-            (!d->virtual_time || store_meta_set(d->store, "clock", clock) == 0) &&
-            store_commit(d->store) == 0)
-            rc = 0;
-        else
-            store_rollback(d->store);
-    }
-    json_object_put(j);
-    metrics_observe(d->metrics, METRIC_STORE_COMMIT_SECONDS, g->platform->ops->name,
-                    (double)(uv_hrtime() - started) / 1e9);
-    if (rc < 0)
-        log_error("store", g->id, "could not save the game");
-    return rc;
-}
 
 /* Keeps the reminder bookkeeping in step with the rules' deadline. */
 static void track_deadline(struct game *g, int64_t now)
@@ -170,7 +135,8 @@ static struct stage stage_of(const struct game *g)
 }
 
 /* Tells the game's platform what changed between `was` and now. */
-static void tell_adapter(const struct game *g, const struct change *c, struct stage was)
+static void tell_adapter(struct dispatcher *d, const struct game *g, const struct change *c,
+                         struct stage was)
 {
     struct platform *p = g->platform;
     if (!p->ops->game_changed)
@@ -179,7 +145,7 @@ static void tell_adapter(const struct game *g, const struct change *c, struct st
     struct game_news n = {.game = g->id, .table = g->table, .phase = now.phase, .seats = now.seats};
     if (c->type == CHANGE_LOBBY && (c->lobby.type == LOBBY_OPEN || c->lobby.type == LOBBY_REMATCH))
         n.stage = GAME_OPENED;
-    else if (g->closed || (g->started && g->rules->over(g->state))) {
+    else if (game_finished(g)) {
         n.stage = GAME_ENDED;
         n.phase = "over";
     } else if (!was.started && now.started)
@@ -190,10 +156,11 @@ static void tell_adapter(const struct game *g, const struct change *c, struct st
         n.stage = GAME_SEATED;
     else
         return;
-    p->ops->game_changed(p, &n);
+    if (turn_hold_news(d, p, &n) < 0)
+        log_error("dispatch", g->id, "out of memory: %s is not told what changed", p->ops->name);
 }
 
-/* Sends what a committed change produced. */
+/* Renders what a change produced; turn.c holds it until the commit. */
 static void render(struct dispatcher *d, struct game *g, const struct change *c,
                    struct bot_cmd *cause, const struct outcome *out)
 {
@@ -254,6 +221,12 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     memcpy(state, g->state, rules->state_size);
     struct stage was = stage_of(g);
     int64_t now = dispatcher_now(d);
+    if (turn_snapshot(d, g) < 0) {
+        log_error("dispatch", g->id, "out of memory");
+        if (cause)
+            cmd_reply(cause, "msg.store-failed", NULL);
+        goto done;
+    }
     /* apply */
     int changed = apply(d, g, c, cause, now, out, action);
     if (changed <= 0) {
@@ -265,20 +238,19 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     track_deadline(g, now);
     if (out->rules_changed)
         rules->note(g->state, out->events);
-    /* commit */
-    if (commit(d, g) < 0) {
-        *g = *before;
-        memcpy(g->state, state, rules->state_size);
-        if (cause)
-            cmd_reply(cause, "msg.store-failed", NULL);
-        goto done;
-    }
-    /* render and send */
+    turn_changed(d, g);
+    /* render and hold until the turn is committed */
+    d->turn.rendering = true;
     render(d, g, c, cause, out);
-    tell_adapter(g, c, was);
+    tell_adapter(d, g, c, was);
+    d->turn.rendering = false;
+    if (cause) { /* what the cause hears instead if the commit fails */
+        d->turn.if_failed = true;
+        cmd_reply(cause, "msg.store-failed", NULL);
+        d->turn.if_failed = false;
+    }
     rc = 0;
-    /* reap */
-    if (is_finished(g)) {
+    if (game_finished(g)) {
         log_info("dispatch", g->id, g->closed ? "lobby closed" : "game over");
         dispatch_game_drop(d, g);
     }

@@ -143,6 +143,13 @@ struct platform_host {
     /* Hands one input to the dispatcher. Returns 0, or -1 when it was refused
      * (the dispatcher already answered the user with a reason). */
     int (*deliver)(void *ctx, struct platform *p, const struct inbound *in);
+    /* Ends the dispatcher's loop turn now: the changes of every input
+     * delivered so far are committed and their messages handed to send()
+     * before it returns. The dispatcher does this itself at the end of each
+     * loop turn; an adapter calls it when it must answer inside the input's
+     * own callback, or keep its own output in order with the bot's. NULL
+     * when the host sends at once (a test's host). */
+    void (*flush)(void *ctx);
     /* Reports whether `user` can receive DMs, answering a probe_dm() call. */
     void (*dm_result)(void *ctx, struct platform *p, const char *user, bool reachable);
     /* Reads and writes small adapter state (gateway session, sync token) in the
@@ -163,7 +170,9 @@ struct platform_ops {
     /* Connects or starts listening. Returns 0, or -1 with a logged reason. */
     int (*start)(struct platform *p);
     /* Queues one message. Returns 0 once queued (delivery is the adapter's
-     * job: retries, rate limits, order per channel), -1 if it can never be sent. */
+     * job: retries, rate limits, order per channel), -1 if it can never be sent.
+     * Called after the change it tells of is committed, at the end of the
+     * loop turn in which the input was delivered (or at a flush()). */
     int (*send)(struct platform *p, const struct outbound *m);
     /* Asks whether `user` can receive DMs; answers through host->dm_result. */
     void (*probe_dm)(struct platform *p, const char *user);

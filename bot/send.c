@@ -1,7 +1,8 @@
 /*
  * send.c - every message the bot sends: a game's messages, answers to a
  * user, notices to a table. Each goes to the game's (or the input's)
- * platform with the input that caused it.
+ * platform with the input that caused it, held until the turn's commit
+ * (turn.c).
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -10,17 +11,20 @@
 #include "core/text.h"
 #include "dispatch.h"
 #include "log.h"
-#include "metrics.h"
+
+/* Holds m for p until the turn ends. */
+static void hold(struct platform *p, const struct outbound *m)
+{
+    if (turn_hold_message(p->host->ctx, p, m) < 0)
+        log_error("dispatch", NULL, "out of memory: a message to %s is lost", p->ops->name);
+}
 
 void dispatch_emit(void *arg, const struct outbound *m)
 {
     struct emit_ctx *ctx = arg;
-    struct platform *p = ctx->g->platform;
     struct outbound o = *m;
     o.cause = ctx->cause;
-    metrics_count(ctx->d->metrics, METRIC_MESSAGES_OUT, p->ops->name, 1);
-    if (p->ops->send(p, &o) < 0)
-        log_warn("dispatch", ctx->g->id, "%s could not queue a message", p->ops->name);
+    hold(ctx->g->platform, &o);
 }
 
 void dispatch_emit_rules(void *arg, const struct rules_msg *m)
@@ -45,7 +49,6 @@ void dispatch_emit_rules(void *arg, const struct rules_msg *m)
 void dispatch_reply(struct platform *p, const struct inbound *in, bool private_answer,
                     enum outbound_kind kind, const char *text)
 {
-    metrics_count(p->host->metrics, METRIC_MESSAGES_OUT, p->ops->name, 1);
     struct outbound m = {.kind = kind, .text = text, .reply_to = in->reply_to, .cause = in};
     if (!private_answer && in->channel)
         m.channel = in->channel;
@@ -53,8 +56,7 @@ void dispatch_reply(struct platform *p, const struct inbound *in, bool private_a
         m.channel = in->channel;
     else
         m.user = in->user;
-    if (p->ops->send(p, &m) < 0)
-        log_warn("dispatch", NULL, "%s could not queue a reply", p->ops->name);
+    hold(p, &m);
 }
 
 void dispatch_reply_key(struct platform *p, const struct inbound *in, bool private_answer,
@@ -73,9 +75,7 @@ void dispatch_announce(struct game *g, const char *key, const char *const *vars)
     char text[DISPATCH_TEXT_MAX];
     text_fill(text, sizeof text, g->language, key, vars);
     struct outbound m = {.kind = OUT_NOTICE, .channel = g->table, .text = text};
-    metrics_count(g->platform->host->metrics, METRIC_MESSAGES_OUT, g->platform->ops->name, 1);
-    if (g->platform->ops->send(g->platform, &m) < 0)
-        log_warn("dispatch", g->id, "could not queue an announcement");
+    hold(g->platform, &m);
 }
 
 void cmd_reply(struct bot_cmd *x, const char *key, const char *const *vars)

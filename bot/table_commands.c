@@ -97,6 +97,11 @@ static bool open_lobby(struct bot_cmd *x, const struct rules_module *rules, cons
         cmd_reply(x, "msg.store-failed", NULL);
         return true;
     }
+    if (turn_created(d, g) < 0) {
+        dispatch_game_drop(d, g);
+        cmd_reply(x, "msg.store-failed", NULL);
+        return true;
+    }
     uint64_t number = d->next_game++;
     snprintf(g->id, sizeof g->id, "g%llu", (unsigned long long)number);
     g->platform = x->p;
@@ -148,6 +153,7 @@ void cmd_rematch(struct command_ctx *base)
     }
     if (!may_open(x))
         goto done;
+    turn_flush(x->d); /* a game that ended in this turn is on disk before it is read */
     char *record = store_game_last_finished(x->d->store, x->p->ops->name, x->in->channel);
     j = record ? json_tokener_parse(record) : NULL;
     free(record);

@@ -69,10 +69,7 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
             return false;
         struct change c = {.type = CHANGE_LOBBY,
                            .lobby = {.type = LOBBY_CLOSE, .why = "msg.lobby-expired"}};
-        /* A failed close is retried one idle time on: the failed save touched
-         * nothing, so push the activity by hand. */
-        if (pipeline_run(d, g, &c, NULL) < 0)
-            g->lobby_activity = now;
+        pipeline_run(d, g, &c, NULL);
         return d->ngames < before;
     }
     int64_t dl = g->rules->deadline(g->state);
@@ -90,8 +87,7 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
                            .reminder = reminders[i].bit,
                            .reminder_key =
                                dl - now > reminders[i].lead / 2 ? reminders[i].key : NULL};
-        if (pipeline_run(d, g, &c, NULL) < 0)
-            g->reminders_sent |= reminders[i].bit; /* not stored: do not try again and again */
+        pipeline_run(d, g, &c, NULL);
     }
     if (!dl || now < dl)
         return false;
@@ -101,6 +97,8 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
 
 void timers_fire_due(struct dispatcher *d, int64_t now)
 {
+    if (turn_retry_wait(d, now))
+        return; /* the last commit failed: rearm() waits a moment */
     for (unsigned i = 0; i < d->ngames;) {
         struct game *g = d->games[i];
         int64_t due = game_due(d, g);
@@ -161,6 +159,8 @@ static void rearm(struct dispatcher *d)
         uv_timer_stop(&d->timer);
         return;
     }
+    if (turn_retry_wait(d, due))
+        due = d->turn.retry_after;
     int64_t wait = due - dispatcher_now(d);
     uv_timer_start(&d->timer, on_timer, wait > 0 ? (uint64_t)wait : 0, 0);
 }
@@ -177,6 +177,7 @@ void dispatcher_advance(struct dispatcher *d, int64_t ms)
         timers_fire_due(d, d->vnow);
     }
     d->vnow = target;
+    turn_flush(d);
     char clock[32];
     snprintf(clock, sizeof clock, "%lld", (long long)d->vnow);
     if (store_meta_set(d->store, "clock", clock) < 0)

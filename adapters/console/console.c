@@ -3,7 +3,8 @@
  *
  * Input is read on the daemon's loop (a pipe or a terminal through libuv; a
  * regular file, which cannot be polled, a chunk per loop turn). Output is
- * written synchronously so that its order is exactly the order of sends.
+ * written synchronously so that its order is exactly the order of sends; the
+ * console's own lines wait for the bot's answers to the lines before them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -65,8 +66,18 @@ static void emit(struct console *c, struct json_object *o)
     json_object_put(o);
 }
 
+/* The console's own lines (errors, pong) come after every answer to the
+ * lines before them: the bot's turn ends first. */
+static void flush_bot(struct console *c)
+{
+    const struct platform_host *h = c->base.host;
+    if (h->flush)
+        h->flush(h->ctx);
+}
+
 static void emit_error(struct console *c, const char *what)
 {
+    flush_bot(c);
     struct json_object *o = json_object_new_object();
     char text[256];
     snprintf(text, sizeof text, "line %" PRIu64 ": %s", c->line_number, what);
@@ -259,6 +270,7 @@ static void handle_line(struct console *c, const char *line, size_t len)
         else if (map_set_str(&c->closed_dms, user, jget_true(o, "open") ? "open" : "closed") < 0)
             emit_error(c, "out of memory");
     } else if (strcmp(type, "ping") == 0) {
+        flush_bot(c);
         struct json_object *out = json_object_new_object();
         struct json_object *id = jget(o, "id");
         json_object_object_add(out, "type", json_object_new_string("pong"));

@@ -116,21 +116,20 @@ static int dc_start(struct platform *p)
 }
 
 /*
- * Whether m answers the text command being delivered, in its channel: at a
- * table, the bot's direct answer (no game data: the game's own announcements
- * are not answers); in a DM, whatever it tells the author then ("You accepted
- * offer #1", the hand a "hand" posts anew).
+ * Whether m answers a text command, in its channel: at a table, the bot's
+ * direct answer (no game data: the game's own announcements are not
+ * answers); in a DM, whatever it tells the author then ("You accepted offer
+ * #1", the hand a "hand" posts anew). The command's message id is its order.
  */
-static bool is_reply(const struct dc *dc, const struct outbound *m)
+static bool is_reply(const struct outbound *m)
 {
+    const struct inbound *c = m->cause;
     /* an edit of a keyed message is no answer; a fresh one ("hand") can be */
-    if (!dc->ref_msg || m->reply_to || (m->key && m->replace))
+    if (!c || c->type != INBOUND_MESSAGE || !c->order || m->reply_to || (m->key && m->replace))
         return false;
     if (m->channel)
-        return !m->data && strcmp(m->channel, dc->ref_channel) == 0;
-    const struct dc_user *u = map_get(&dc->users, m->user);
-    return strcmp(m->user, dc->ref_user) == 0 && u && u->dm_channel &&
-           strcmp(u->dm_channel, dc->ref_channel) == 0;
+        return !m->data && c->channel && strcmp(m->channel, c->channel) == 0;
+    return !c->channel && strcmp(m->user, c->user) == 0;
 }
 
 /* Once a game's last message has gone out, its message ids go. */
@@ -198,10 +197,12 @@ static int dc_send(struct platform *p, const struct outbound *m)
         dc_close_replaced(dc, m->key);
     if (m->key && game_ok)
         dc_note_controls(dc, game, m->key, jarr_len(jget_arr(body, "components")) > 0);
-    if (is_reply(dc, m)) {
+    if (is_reply(m)) {
         /* the answer to a text command replies to it */
+        char id[24];
+        snprintf(id, sizeof id, "%" PRIu64, m->cause->order);
         struct json_object *ref = json_object_new_object();
-        json_object_object_add(ref, "message_id", json_object_new_string(dc->ref_msg));
+        json_object_object_add(ref, "message_id", json_object_new_string(id));
         json_object_object_add(ref, "fail_if_not_exists", json_object_new_boolean(0));
         json_object_object_add(body, "message_reference", ref);
     }

@@ -64,11 +64,7 @@ static void on_message(struct dc *dc, struct json_object *d)
         .text = text,
         .order = dc_parse_u64(jget_str(d, "id")),
     };
-    dc->ref_channel = channel;
-    dc->ref_msg = jget_str(d, "id");
-    dc->ref_user = uid;
     dc_deliver(dc, &in);
-    dc->ref_channel = dc->ref_msg = dc->ref_user = NULL;
 }
 
 static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)

@@ -489,8 +489,12 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     if (!name)
         name = jget_str(user, "username");
     bool moderator = guild ? dc_is_moderator(dc, guild, member) : false;
+    /* The first answer goes in the interaction's callback, so the bot's turn
+     * ends here and its answers are captured. */
     dc->capture = &x->base;
     dc_send_command(dc, text, tchannel, uid, name, moderator, key, strtoull(id, NULL, 10));
+    if (dc->base.host->flush)
+        dc->base.host->flush(dc->base.host->ctx);
     dc->capture = NULL;
     free(text);
     if (!dc->stopping)

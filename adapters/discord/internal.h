@@ -135,10 +135,7 @@ struct dc {
     char *self_id;
     bool commands_registered;
     bool started, stopping;
-    struct dc_ixn *capture;  /* the interaction being delivered: its replies so far */
-    const char *ref_channel; /* the text command being delivered: its channel ... */
-    const char *ref_msg;     /* ... its message id (replies reference it) ... */
-    const char *ref_user;    /* ... and its author */
+    struct dc_ixn *capture; /* the interaction being delivered: its replies so far */
     uv_timer_t sweep;
     bool sweep_open;
     uint64_t drain_until; /* stopping: REST requests may finish until then */

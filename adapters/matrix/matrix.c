@@ -34,6 +34,17 @@ void mx_state_set(struct mx *m, const char *key, const char *value)
         log_error(MOD, NULL, "cannot store %s", key);
 }
 
+void mx_state_defer(struct mx *m, const char *key, const char *value)
+{
+    const struct platform_host *h = m->base.host;
+    if (!h->state_defer) { /* a host without lazy state writes it at once */
+        mx_state_set(m, key, value);
+        return;
+    }
+    if (h->state_defer(h->ctx, &m->base, key, value) != 0)
+        log_error(MOD, NULL, "cannot store %s", key);
+}
+
 void mx_state_del(struct mx *m, const char *key)
 {
     const struct platform_host *h = m->base.host;
@@ -54,6 +65,11 @@ struct json_object *mx_state_get_json(struct mx *m, const char *key)
 void mx_state_set_json(struct mx *m, const char *key, struct json_object *v)
 {
     mx_state_set(m, key, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+}
+
+void mx_state_defer_json(struct mx *m, const char *key, struct json_object *v)
+{
+    mx_state_defer(m, key, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 }
 
 static void cancel_calls(struct mx *m)

@@ -5,12 +5,16 @@
  * with a timeline limit of 0 that gives the current state of every room
  * (power levels, encryption, invites) and, on the very first start, the
  * token to begin from, so old history is never handled. Then long polls from
- * the stored next_batch, which is written to the store after each batch.
+ * the stored next_batch, which is written to the store after each batch
+ * (with the commit of what the batch changed).
  *
  * Nothing is handled twice: event ids delivered in the batch in flight are
  * stored too, so a crash in the middle of a batch skips them when the batch
- * comes again. Nothing is lost: a limited timeline is completed with
- * /rooms/{roomId}/messages from its prev_batch back to the previous token.
+ * comes again. Those ids and the batch's token are written with the bot's
+ * commit of the changes the events caused (mx_state_defer), never before it:
+ * a crash in between loses both, and the batch is handled again. Nothing is lost: a limited
+ * timeline is completed with /rooms/{roomId}/messages from its prev_batch back to the previous
+ * token.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -123,7 +127,7 @@ static void record_inflight(struct mx *m, const char *event_id)
 {
     mx_seen_add(m, event_id);
     json_object_array_add(m->inflight, json_object_new_string(event_id));
-    mx_state_set_json(m, "inflight", m->inflight);
+    mx_state_defer_json(m, "inflight", m->inflight);
 }
 
 static void deliver(struct mx *m, struct inbound *in, const char *event_id)
@@ -416,11 +420,11 @@ static void batch_done(struct mx *m)
         if (!snapshot || !m->since) {
             free(m->since);
             m->since = strdup(next);
-            mx_state_set(m, "since", m->since);
+            mx_state_defer(m, "since", m->since);
         }
         json_object_put(m->inflight);
         m->inflight = json_object_new_array();
-        mx_state_set_json(m, "inflight", m->inflight);
+        mx_state_defer_json(m, "inflight", m->inflight);
     }
     json_object_put(m->batch);
     m->batch = NULL;

@@ -22,14 +22,16 @@ static int deliver(void *ctx, struct platform *p, const struct inbound *in)
                              .channel = in->channel,
                              .user = in->channel ? NULL : in->user,
                              .text = h->auto_reply,
-                             .reply_to = in->reply_to};
+                             .reply_to = in->reply_to,
+                             .cause = in};
         p->ops->send(p, &m);
     }
     if (h->auto_answer && in->type == INBOUND_MESSAGE) {
         struct outbound m = {.kind = OUT_NOTICE,
                              .channel = in->channel,
                              .user = in->channel ? NULL : in->user,
-                             .text = h->auto_answer};
+                             .text = h->auto_answer,
+                             .cause = in};
         p->ops->send(p, &m);
     }
     if (h->auto_dm) {

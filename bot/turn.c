@@ -1,0 +1,386 @@
+/*
+ * turn.c - one commit per loop turn: the group commit.
+ *
+ * Every input and timer of a loop turn changes games in memory only; what it
+ * sends is held. When the turn ends (the loop's check and prepare phases, or
+ * a flush asked for by an adapter), every changed game is written in one
+ * transaction, one fsync, and only then is anything held handed to the
+ * adapters, in the order it was made.
+ *
+ * Invariants:
+ *   T1. No message about a change leaves before the change is on disk.
+ *   T2. If the turn's commit fails, every game the turn changed is put back
+ *       as it was at the start of the turn (games it opened are gone again),
+ *       the messages about those changes are dropped, and every input that
+ *       asked for one is told that it did not happen.
+ *   T3. Messages reach each platform in the order they were made.
+ *   T4. A game that finished in the turn leaves the hosted games at once but
+ *       is freed only after the turn, so T2 can put it back.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "log.h"
+#include "metrics.h"
+#include "store.h"
+
+/* A wait after a failed commit before the clock's changes are tried again,
+ * so that a full disk is not retried in a busy loop. */
+#define TURN_RETRY_MS 1000
+
+struct turn_game {
+    struct game *g;
+    struct game before; /* .state points at state_before */
+    void *state_before;
+    bool created; /* opened in this turn: it had no "before" */
+    bool changed; /* a change was applied: it must be written */
+    bool dropped; /* out of the hosted games; freed after the turn */
+};
+
+enum held_type {
+    HELD_MESSAGE,   /* sent once the turn is committed */
+    HELD_NEWS,      /* game_changed(), once committed */
+    HELD_IF_FAILED, /* an answer sent only if the commit fails */
+};
+
+struct held {
+    STAILQ_ENTRY(held) next;
+    enum held_type type;
+    struct platform *p;
+    bool about_change; /* made while a change was rendered: dropped if it is undone */
+    struct outbound m;
+    struct inbound cause; /* m.cause points here when there was one */
+    struct msg_key key_parts;
+    struct game_news news;
+    char text[]; /* every string of m, cause and news, one after another */
+};
+
+/* Copies s into *at and returns the copy; NULL stays NULL. */
+static const char *copy_in(char **at, const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    memcpy(*at, s, n);
+    const char *copy = *at;
+    *at += n;
+    return copy;
+}
+
+static size_t size_of(const char *s)
+{
+    return s ? strlen(s) + 1 : 0;
+}
+
+static void held_free(struct held *h)
+{
+    if (h && h->type != HELD_NEWS)
+        json_object_put((struct json_object *)h->m.data);
+    free(h);
+}
+
+static int hold(struct dispatcher *d, struct held *h)
+{
+    h->about_change = d->turn.rendering;
+    STAILQ_INSERT_TAIL(&d->turn.held, h, next);
+    return 0;
+}
+
+int turn_hold_message(struct dispatcher *d, struct platform *p, const struct outbound *m)
+{
+    const struct inbound *c = m->cause;
+    size_t n = size_of(m->channel) + size_of(m->user) + size_of(m->key) + size_of(m->text) +
+               size_of(m->reply_to);
+    if (c)
+        n += size_of(c->channel) + size_of(c->user) + size_of(c->user_name) + size_of(c->text) +
+             size_of(c->msg_key) + size_of(c->reaction) + size_of(c->reply_to);
+    struct held *h = calloc(1, sizeof *h + n);
+    if (!h)
+        return -1;
+    char *at = h->text;
+    h->type = d->turn.if_failed ? HELD_IF_FAILED : HELD_MESSAGE;
+    h->p = p;
+    h->m = *m;
+    h->m.channel = copy_in(&at, m->channel);
+    h->m.user = copy_in(&at, m->user);
+    h->m.key = copy_in(&at, m->key);
+    h->m.text = copy_in(&at, m->text);
+    h->m.reply_to = copy_in(&at, m->reply_to);
+    if (m->key_parts) {
+        h->key_parts = *m->key_parts;
+        h->m.key_parts = &h->key_parts;
+    }
+    if (c) {
+        h->cause = *c;
+        h->cause.channel = copy_in(&at, c->channel);
+        h->cause.user = copy_in(&at, c->user);
+        h->cause.user_name = copy_in(&at, c->user_name);
+        h->cause.text = copy_in(&at, c->text);
+        h->cause.msg_key = copy_in(&at, c->msg_key);
+        h->cause.reaction = copy_in(&at, c->reaction);
+        h->cause.reply_to = copy_in(&at, c->reply_to);
+        h->m.cause = &h->cause;
+    }
+    /* The renderers build each message's data anew and release it after the
+     * emit, so a reference keeps it as it was. */
+    json_object_get((struct json_object *)m->data);
+    return hold(d, h);
+}
+
+int turn_hold_news(struct dispatcher *d, struct platform *p, const struct game_news *n)
+{
+    struct held *h =
+        calloc(1, sizeof *h + size_of(n->game) + size_of(n->table) + size_of(n->phase));
+    if (!h)
+        return -1;
+    char *at = h->text;
+    h->type = HELD_NEWS;
+    h->p = p;
+    h->news = *n;
+    h->news.game = copy_in(&at, n->game);
+    h->news.table = copy_in(&at, n->table);
+    h->news.phase = copy_in(&at, n->phase);
+    return hold(d, h);
+}
+
+static struct turn_game *find(struct dispatcher *d, const struct game *g)
+{
+    for (unsigned i = 0; i < d->turn.ngames; i++)
+        if (d->turn.games[i].g == g)
+            return &d->turn.games[i];
+    return NULL;
+}
+
+/* The entry of g in this turn, made (with g's snapshot) on first touch. */
+static struct turn_game *touch(struct dispatcher *d, struct game *g, bool created)
+{
+    struct turn_game *t = find(d, g);
+    if (t)
+        return t;
+    if (d->turn.ngames == d->turn.cap) {
+        unsigned cap = d->turn.cap ? d->turn.cap * 2 : 8;
+        struct turn_game *v = realloc(d->turn.games, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        d->turn.games = v;
+        d->turn.cap = cap;
+    }
+    void *state = created ? NULL : malloc(g->rules->state_size);
+    if (!created && !state)
+        return NULL;
+    if (d->turn.ngames == 0)
+        d->turn.next_game = d->next_game;
+    t = &d->turn.games[d->turn.ngames++];
+    *t = (struct turn_game){.g = g, .created = created, .state_before = state};
+    if (!created) {
+        t->before = *g;
+        memcpy(state, g->state, g->rules->state_size);
+        t->before.state = state;
+    }
+    return t;
+}
+
+int turn_created(struct dispatcher *d, struct game *g)
+{
+    return touch(d, g, true) ? 0 : -1;
+}
+
+int turn_snapshot(struct dispatcher *d, struct game *g)
+{
+    return touch(d, g, false) ? 0 : -1;
+}
+
+void turn_changed(struct dispatcher *d, struct game *g)
+{
+    struct turn_game *t = find(d, g);
+    if (t)
+        t->changed = true;
+}
+
+bool turn_park(struct dispatcher *d, struct game *g)
+{
+    struct turn_game *t = find(d, g);
+    if (!t)
+        return false;
+    t->dropped = true;
+    return true;
+}
+
+bool turn_retry_wait(const struct dispatcher *d, int64_t now)
+{
+    return now < d->turn.retry_after;
+}
+
+/* Writes every changed game of the turn in one transaction. */
+static int commit(struct dispatcher *d)
+{
+    char clock[32], counter[32];
+    snprintf(clock, sizeof clock, "%lld", (long long)d->vnow);
+    snprintf(counter, sizeof counter, "%llu", (unsigned long long)d->next_game);
+    uint64_t started = uv_hrtime();
+    const char *platform = NULL; /* the metric's label: the first changed game's platform */
+    if (store_begin(d->store) < 0)
+        return -1;
+    for (unsigned i = 0; i < d->turn.ngames; i++) {
+        struct turn_game *t = &d->turn.games[i];
+        if (!t->changed)
+            continue;
+        struct game *g = t->g;
+        if (!platform)
+            platform = g->platform->ops->name;
+        struct json_object *j = game_to_json(g);
+        const char *text = j ? json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN) : NULL;
+        int rc = text ? store_game_put(d->store, g->id, g->platform->ops->name, g->table,
+                                       game_finished(g), text)
+                      : -1;
+        json_object_put(j);
+        if (rc < 0) {
+            log_error("store", g->id, text ? "could not write the game" : "out of memory");
+            goto fail;
+        }
+    }
+    if (store_meta_set(d->store, "next_game", counter) < 0 ||
+        (d->virtual_time && store_meta_set(d->store, "clock", clock) < 0) ||
+        store_commit(d->store) < 0)
+        goto fail;
+    metrics_observe(d->metrics, METRIC_STORE_COMMIT_SECONDS, platform,
+                    (double)(uv_hrtime() - started) / 1e9);
+    return 0;
+fail:
+    store_rollback(d->store);
+    return -1;
+}
+
+/* Puts every game the turn changed back as it was when the turn began. */
+static void undo(struct dispatcher *d)
+{
+    for (unsigned i = 0; i < d->turn.ngames; i++) {
+        struct turn_game *t = &d->turn.games[i];
+        struct game *g = t->g;
+        if (t->created) {
+            if (!t->dropped)
+                dispatch_game_remove(d, g);
+            game_free(g);
+            t->g = NULL;
+            t->dropped = false;
+            continue;
+        }
+        void *state = g->state;
+        memcpy(state, t->state_before, g->rules->state_size);
+        *g = t->before;
+        g->state = state;
+        if (t->dropped && dispatch_game_add(d, g) < 0) {
+            log_error("dispatch", g->id, "out of memory: the game stays in the store only");
+            game_free(g);
+        }
+        t->dropped = false;
+    }
+    d->next_game = d->turn.next_game;
+    d->timers_stale = true;
+}
+
+/* Ends the turn's bookkeeping: frees the games it finished and its snapshots. */
+static void forget_games(struct dispatcher *d)
+{
+    for (unsigned i = 0; i < d->turn.ngames; i++) {
+        struct turn_game *t = &d->turn.games[i];
+        if (t->dropped)
+            game_free(t->g);
+        free(t->state_before);
+    }
+    d->turn.ngames = 0;
+}
+
+static void send_held(struct held *h)
+{
+    struct platform *p = h->p;
+    if (h->type == HELD_NEWS) {
+        if (p->ops->game_changed)
+            p->ops->game_changed(p, &h->news);
+        return;
+    }
+    metrics_count(p->host->metrics, METRIC_MESSAGES_OUT, p->ops->name, 1);
+    if (p->ops->send(p, &h->m) < 0)
+        log_warn("dispatch", NULL, "%s could not queue a message", p->ops->name);
+}
+
+void turn_flush(struct dispatcher *d)
+{
+    if (d->turn.flushing)
+        return; /* an adapter asked from inside a send: the loop below goes on */
+    bool changed = false, failed = false;
+    for (unsigned i = 0; i < d->turn.ngames; i++)
+        changed |= d->turn.games[i].changed;
+    if (changed)
+        failed = commit(d) < 0;
+    if (failed) {
+        log_error("store", NULL, "could not save this turn's changes: they are undone");
+        undo(d);
+        d->turn.retry_after = dispatcher_now(d) + TURN_RETRY_MS;
+    }
+    forget_games(d);
+    d->turn.flushing = true;
+    struct held *h;
+    while ((h = STAILQ_FIRST(&d->turn.held))) {
+        STAILQ_REMOVE_HEAD(&d->turn.held, next);
+        bool wanted = h->type == HELD_IF_FAILED ? failed : !(failed && h->about_change);
+        if (wanted)
+            send_held(h);
+        held_free(h);
+    }
+    d->turn.flushing = false;
+}
+
+static void on_turn_end(uv_handle_t *h)
+{
+    turn_flush(h->data);
+}
+
+static void on_check(uv_check_t *h)
+{
+    on_turn_end((uv_handle_t *)h);
+}
+
+static void on_prepare(uv_prepare_t *h)
+{
+    on_turn_end((uv_handle_t *)h);
+}
+
+void turn_start(struct dispatcher *d)
+{
+    /* After the I/O callbacks (check) and after the timers (prepare): each
+     * phase's changes are committed before the loop sleeps. */
+    uv_check_init(d->loop, &d->turn.check);
+    uv_prepare_init(d->loop, &d->turn.prepare);
+    d->turn.check.data = d->turn.prepare.data = d;
+    uv_check_start(&d->turn.check, on_check);
+    uv_prepare_start(&d->turn.prepare, on_prepare);
+    /* bookkeeping of the loop's turns: they keep no loop running */
+    uv_unref((uv_handle_t *)&d->turn.check);
+    uv_unref((uv_handle_t *)&d->turn.prepare);
+    d->turn.started = true;
+}
+
+void turn_stop(struct dispatcher *d)
+{
+    turn_flush(d);
+    if (!d->turn.started)
+        return;
+    d->turn.started = false;
+    uv_close((uv_handle_t *)&d->turn.check, NULL);
+    uv_close((uv_handle_t *)&d->turn.prepare, NULL);
+}
+
+void turn_free(struct dispatcher *d)
+{
+    struct held *h;
+    while ((h = STAILQ_FIRST(&d->turn.held))) {
+        STAILQ_REMOVE_HEAD(&d->turn.held, next);
+        held_free(h);
+    }
+    forget_games(d);
+    free(d->turn.games);
+}
