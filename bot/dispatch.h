@@ -230,6 +230,12 @@ int turn_hold_news(struct dispatcher *d, struct platform *p, const struct game_n
 /* Whether a failed commit asks the clock to wait before trying again. */
 bool turn_retry_wait(const struct dispatcher *d, int64_t now);
 
+/* The store's outbox (outbox.c). outbox_encode() returns m as the store
+ * keeps it (malloc'd; NULL on no memory); outbox_replay() sends p what a
+ * crash left in its outbox. Returns 0, or -1 when the store cannot be read. */
+char *outbox_encode(const struct outbound *m);
+int outbox_replay(struct dispatcher *d, struct platform *p) MUST_USE;
+
 /* Resolves a player name among x's game's active seats; answers when it fails. */
 bool cmd_resolve_player(struct bot_cmd *x, const char *text, int *seat);
 

@@ -75,6 +75,14 @@ static void on_flush_turn(void *ctx)
     turn_flush(ctx);
 }
 
+/* A message left the outbox: deleted with the next commit, or within a second. */
+static void on_sent(void *ctx, struct platform *p, int64_t outbox_id)
+{
+    struct dispatcher *d = ctx;
+    if (outbox_id > 0 && store_outbox_sent(d->store, outbox_id) < 0)
+        log_error("store", NULL, "out of memory: a message of %s may be sent twice", p->ops->name);
+}
+
 /* --- platform state ------------------------------------------------------ */
 
 static char *on_state_get(void *ctx, struct platform *p, const char *key)
@@ -188,6 +196,7 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
     d->host.metrics = o->metrics;
     d->host.deliver = on_deliver;
     d->host.flush = on_flush_turn;
+    d->host.sent = on_sent;
     d->host.dm_result = commands_dm_result;
     d->host.state_get = on_state_get;
     d->host.state_set = on_state_set;
@@ -270,11 +279,18 @@ int dispatcher_start(struct dispatcher *d, char *err, size_t errlen)
     }
     log_info("dispatch", NULL, "restored %u games", d->ngames);
     turn_start(d);
-    for (unsigned i = 0; i < d->nplatforms; i++)
-        if (d->platforms[i]->ops->start(d->platforms[i]) < 0) {
-            snprintf(err, errlen, "platform %s failed to start", d->platforms[i]->ops->name);
+    for (unsigned i = 0; i < d->nplatforms; i++) {
+        struct platform *p = d->platforms[i];
+        if (p->ops->start(p) < 0) {
+            snprintf(err, errlen, "platform %s failed to start", p->ops->name);
             return -1;
         }
+        /* What a crash left unsent goes first: it is older than anything new. */
+        if (p->ops->confirms_sends && outbox_replay(d, p) < 0) {
+            snprintf(err, errlen, "cannot read the outbox of %s from the store", p->ops->name);
+            return -1;
+        }
+    }
     if (!d->virtual_time)
         timers_start(d);
     uv_timer_init(d->loop, &d->flush);

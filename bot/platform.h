@@ -113,6 +113,10 @@ struct outbound {
      * when the clock or another player's action caused it. */
     const struct inbound *cause;
     const struct json_object *data;
+    /* Nonzero when the message is kept in the store's outbox until the
+     * adapter reports it delivered through host->sent(); also a key that is
+     * never given to another message, for platforms that deduplicate sends. */
+    int64_t outbox_id;
 };
 
 /* What happened to a game: its life cycle, as facts, so that an adapter
@@ -150,6 +154,10 @@ struct platform_host {
      * own callback, or keep its own output in order with the bot's. NULL
      * when the host sends at once (a test's host). */
     void (*flush)(void *ctx);
+    /* Reports that the message with this outbox_id was delivered, or never
+     * can be (refused for good): it leaves the store's outbox. A message not
+     * reported is sent again after a restart. */
+    void (*sent)(void *ctx, struct platform *p, int64_t outbox_id);
     /* Reports whether `user` can receive DMs, answering a probe_dm() call. */
     void (*dm_result)(void *ctx, struct platform *p, const char *user, bool reachable);
     /* Reads and writes small adapter state (gateway session, sync token) in the
@@ -167,6 +175,12 @@ struct platform_host {
 struct platform_ops {
     const char *name; /* "console", "discord", "matrix", "web": also the store's platform id */
     unsigned caps;    /* enum platform_cap bits */
+    /* The adapter reports each message with an outbox_id through
+     * host->sent(): the dispatcher keeps those messages in the store from the
+     * commit of their change until then, and sends what is left at start.
+     * Adapters that deliver within send() (the console), or keep an outbox
+     * of their own, leave it false. */
+    bool confirms_sends;
     /* Connects or starts listening. Returns 0, or -1 with a logged reason. */
     int (*start)(struct platform *p);
     /* Queues one message. Returns 0 once queued (delivery is the adapter's

@@ -22,7 +22,10 @@ struct store {
     int lock; /* the flock()ed "<path>-lock" file, held while the store is open */
     sqlite3 *db;
     sqlite3_stmt *game_put, *game_get, *games_active, *meta_get, *meta_set, *meta_delete;
-    struct map lazy;  /* meta key -> value (owned strings) not yet written: see store.h */
+    sqlite3_stmt *outbox_add, *outbox_each, *outbox_delete;
+    struct map lazy; /* meta key -> value (owned strings) not yet written: see store.h */
+    int64_t *sent;   /* outbox ids delivered, to delete with the next commit */
+    size_t nsent, capsent;
     bool lazy_failed; /* a lazy value could not be written into this commit */
 };
 
@@ -38,6 +41,12 @@ static const char *const migrations[] = {
     "  created INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
     "  updated INTEGER NOT NULL DEFAULT (strftime('%s','now')));"
     "CREATE INDEX games_active ON games (finished, platform, table_id);",
+    /* AUTOINCREMENT: an id is never given twice, so platforms can make it a
+     * message's idempotency key. */
+    "CREATE TABLE outbox ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  platform TEXT NOT NULL,"
+    "  message TEXT NOT NULL);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -206,6 +215,10 @@ int store_open(struct store **out, const char *path, char *err, size_t errlen)
                 "ORDER BY rowid") < 0 ||
         prepare(s, &s->meta_get, "SELECT value FROM meta WHERE key = ?") < 0 ||
         prepare(s, &s->meta_delete, "DELETE FROM meta WHERE key = ?") < 0 ||
+        prepare(s, &s->outbox_add, "INSERT INTO outbox (platform, message) VALUES (?, ?)") < 0 ||
+        prepare(s, &s->outbox_each,
+                "SELECT id, message FROM outbox WHERE platform = ? ORDER BY id") < 0 ||
+        prepare(s, &s->outbox_delete, "DELETE FROM outbox WHERE id = ?") < 0 ||
         prepare(s, &s->meta_set,
                 "INSERT INTO meta (key, value) VALUES (?, ?) "
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value") < 0) {
@@ -229,7 +242,11 @@ void store_close(struct store *s)
     sqlite3_finalize(s->meta_get);
     sqlite3_finalize(s->meta_set);
     sqlite3_finalize(s->meta_delete);
+    sqlite3_finalize(s->outbox_add);
+    sqlite3_finalize(s->outbox_each);
+    sqlite3_finalize(s->outbox_delete);
     map_clear(&s->lazy, free);
+    free(s->sent);
     sqlite3_close(s->db);
     if (s->lock >= 0)
         close(s->lock); /* releases the flock */
@@ -250,13 +267,20 @@ static void write_lazy_one(const char *key, void *value, void *arg)
         s->lazy_failed = true;
 }
 
+static int step_done(struct store *s, sqlite3_stmt *st);
+
 int store_commit(struct store *s)
 {
     s->lazy_failed = false;
     map_each(&s->lazy, write_lazy_one, s);
+    for (size_t i = 0; i < s->nsent && !s->lazy_failed; i++) {
+        sqlite3_bind_int64(s->outbox_delete, 1, s->sent[i]);
+        s->lazy_failed = step_done(s, s->outbox_delete) < 0;
+    }
     if (s->lazy_failed || exec(s, "COMMIT") < 0)
         return -1; /* the caller rolls back; the lazy values stay to be written */
     map_clear(&s->lazy, free);
+    s->nsent = 0;
     return 0;
 }
 
@@ -399,7 +423,50 @@ int store_meta_set_lazy(struct store *s, const char *key, const char *value)
 
 bool store_lazy_pending(const struct store *s)
 {
-    return map_count(&s->lazy) > 0;
+    return map_count(&s->lazy) > 0 || s->nsent > 0;
+}
+
+int store_outbox_add(struct store *s, const char *platform, const char *message, int64_t *id)
+{
+    sqlite3_bind_text(s->outbox_add, 1, platform, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s->outbox_add, 2, message, -1, SQLITE_STATIC);
+    if (step_done(s, s->outbox_add) < 0)
+        return -1;
+    *id = sqlite3_last_insert_rowid(s->db);
+    return 0;
+}
+
+int store_outbox_each(struct store *s, const char *platform, store_outbox_fn fn, void *arg)
+{
+    sqlite3_stmt *st = s->outbox_each;
+    int rc, result = 0;
+    sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        result = fn(arg, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
+        if (result)
+            break;
+    }
+    if (!result && rc != SQLITE_DONE) {
+        log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
+        result = -1;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return result;
+}
+
+int store_outbox_sent(struct store *s, int64_t id)
+{
+    if (s->nsent == s->capsent) {
+        size_t cap = s->capsent ? s->capsent * 2 : 64;
+        int64_t *v = realloc(s->sent, cap * sizeof *v);
+        if (!v)
+            return -1;
+        s->sent = v;
+        s->capsent = cap;
+    }
+    s->sent[s->nsent++] = id;
+    return 0;
 }
 
 int store_flush_lazy(struct store *s)

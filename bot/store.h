@@ -1,17 +1,19 @@
 /*
  * store.h - the daemon's durable state in one SQLite file (WAL mode).
  *
- * Two tables: games (one JSON record per hosted game) and meta (small
- * key/value facts: the virtual clock, id counters, adapter resume data).
- * The dispatcher wraps each accepted action in store_begin/store_commit, so
- * a confirmation only goes out once the action is on disk. store_commit also
- * writes the lazy meta values (see store_meta_set_lazy). The schema is
+ * Three tables: games (one JSON record per hosted game), outbox (messages
+ * committed, not yet delivered) and meta (small key/value facts: the virtual
+ * clock, id counters, adapter resume data). The dispatcher wraps each loop
+ * turn's changes in store_begin/store_commit, so a confirmation only goes out
+ * once the action is on disk. store_commit also writes the lazy meta values
+ * (see store_meta_set_lazy) and deletes the delivered outbox rows. The schema is
  * versioned with PRAGMA user_version and upgraded by store_open().
  */
 #ifndef BOT_STORE_H
 #define BOT_STORE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include "util/util.h"
 
@@ -84,6 +86,27 @@ bool store_lazy_pending(const struct store *s);
 /* Writes the lazy values in a transaction of their own. Returns 0, or -1
  * (logged; they stay pending). */
 int store_flush_lazy(struct store *s) MUST_USE;
+
+/*
+ * The outbox: each message about a change is written in the transaction of
+ * the change, for platforms that confirm delivery, and deleted once its
+ * platform has delivered it (or never can). Whatever a crash left in it is
+ * sent again at the next start.
+ */
+
+/* Adds a message (a JSON text) for platform inside the open transaction; its
+ * id (never given twice) goes to *id. Returns 0 or -1. */
+int store_outbox_add(struct store *s, const char *platform, const char *message,
+                     int64_t *id) MUST_USE;
+
+/* Calls fn for each message of platform, oldest first, until it returns
+ * nonzero (which is returned). Returns 0, or -1 when the read failed. */
+typedef int (*store_outbox_fn)(void *arg, int64_t id, const char *message);
+int store_outbox_each(struct store *s, const char *platform, store_outbox_fn fn, void *arg);
+
+/* Notes message id as delivered: it is deleted lazily, like a lazy meta
+ * value (a crash before that sends it again). Returns 0, or -1 on no memory. */
+int store_outbox_sent(struct store *s, int64_t id) MUST_USE;
 
 /* Checks that the database file can be written. Returns 0 or -1. */
 int store_writable(struct store *s) MUST_USE;

@@ -97,8 +97,6 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
 
 void timers_fire_due(struct dispatcher *d, int64_t now)
 {
-    if (turn_retry_wait(d, now))
-        return; /* the last commit failed: rearm() waits a moment */
     for (unsigned i = 0; i < d->ngames;) {
         struct game *g = d->games[i];
         int64_t due = game_due(d, g);
@@ -113,7 +111,9 @@ static void rearm(struct dispatcher *d);
 static void on_timer(uv_timer_t *t)
 {
     struct dispatcher *d = t->data;
-    timers_fire_due(d, dispatcher_now(d));
+    int64_t now = dispatcher_now(d);
+    if (!turn_retry_wait(d, now)) /* after a failed commit, wait a moment (rearm) */
+        timers_fire_due(d, now);
     rearm(d);
 }
 

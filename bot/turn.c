@@ -16,6 +16,10 @@
  *   T3. Messages reach each platform in the order they were made.
  *   T4. A game that finished in the turn leaves the hosted games at once but
  *       is freed only after the turn, so T2 can put it back.
+ *   T5. For a platform that confirms delivery, each message about a change is
+ *       written to the store's outbox in the change's transaction and stays
+ *       there until the platform reports it sent (outbox.c sends what a
+ *       crash left there at the next start).
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -239,6 +243,22 @@ static int commit(struct dispatcher *d)
         json_object_put(j);
         if (rc < 0) {
             log_error("store", g->id, text ? "could not write the game" : "out of memory");
+            goto fail;
+        }
+    }
+    /* Messages about the changes, for platforms that confirm delivery: in
+     * the same transaction, so a crash can lose neither without the other. */
+    struct held *h;
+    STAILQ_FOREACH(h, &d->turn.held, next)
+    {
+        if (h->type != HELD_MESSAGE || !h->about_change || !h->p->ops->confirms_sends ||
+            h->m.reply_to)
+            continue;
+        char *text = outbox_encode(&h->m);
+        int rc = text ? store_outbox_add(d->store, h->p->ops->name, text, &h->m.outbox_id) : -1;
+        free(text);
+        if (rc < 0) {
+            log_error("store", NULL, text ? "could not write a message" : "out of memory");
             goto fail;
         }
     }

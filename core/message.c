@@ -90,3 +90,26 @@ bool msg_key_matches(const char *s, const struct msg_key *of)
            (of->number == MSG_ANY_NUMBER || k.number == of->number) &&
            (!of->user[0] || strcmp(k.user, of->user) == 0);
 }
+
+static const char *const kind_names[] = {
+    [OUT_NOTICE] = "notice", [OUT_LOBBY] = "lobby", [OUT_HAND] = "hand",
+    [OUT_OFFER] = "offer",   [OUT_DROP] = "drop",   [OUT_VOTE] = "vote",
+    [OUT_RESULT] = "result", [OUT_ERROR] = "error", [OUT_GAME_OVER] = "game_over",
+};
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == OUT_GAME_OVER + 1,
+               "every kind has a name");
+
+const char *msg_kind_name(enum outbound_kind k)
+{
+    return (unsigned)k <= OUT_GAME_OVER ? kind_names[k] : "notice";
+}
+
+int msg_kind_parse(const char *name, enum outbound_kind *k)
+{
+    for (unsigned i = 0; name && i <= OUT_GAME_OVER; i++)
+        if (strcmp(name, kind_names[i]) == 0) {
+            *k = (enum outbound_kind)i;
+            return 0;
+        }
+    return -1;
+}

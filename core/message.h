@@ -65,6 +65,11 @@ int msg_key_parse(const char *s, struct msg_key *k) MUST_USE;
  * or user, and number MSG_ANY_NUMBER, match any). False when s is no key. */
 bool msg_key_matches(const char *s, const struct msg_key *of);
 
+/* The name of a kind ("notice", "game_over"), as adapters and the store
+ * write it; msg_kind_parse() reads one back. Returns 0, or -1 if unknown. */
+const char *msg_kind_name(enum outbound_kind k);
+int msg_kind_parse(const char *name, enum outbound_kind *k) MUST_USE;
+
 /* Who may read a message: the whole table, or one seat (0..). */
 #define MSG_TABLE (-1)
 

@@ -98,12 +98,6 @@ static void new_id(struct console *c, char *out, size_t len)
     snprintf(out, len, "m%" PRIu64, c->next_id++);
 }
 
-static const char *const kind_names[] = {
-    [OUT_NOTICE] = "notice", [OUT_LOBBY] = "lobby", [OUT_HAND] = "hand",
-    [OUT_OFFER] = "offer",   [OUT_DROP] = "drop",   [OUT_VOTE] = "vote",
-    [OUT_RESULT] = "result", [OUT_ERROR] = "error", [OUT_GAME_OVER] = "game_over",
-};
-
 static struct json_object *copy_field(const struct json_object *data, const char *k)
 {
     return json_object_get(jget(data, k));
@@ -174,7 +168,7 @@ static int console_send(struct platform *p, const struct outbound *m)
                                                                         : "send"));
     json_object_object_add(o, "channel", json_object_new_string(channel));
     json_object_object_add(o, "id", json_object_new_string(id));
-    json_object_object_add(o, "kind", json_object_new_string(kind_names[m->kind]));
+    json_object_object_add(o, "kind", json_object_new_string(msg_kind_name(m->kind)));
     json_object_object_add(o, "text", json_object_new_string(m->text ? m->text : ""));
     if (m->kind == OUT_VOTE)
         json_object_object_add(o, "options", copy_field(m->data, "actions"));

@@ -28,3 +28,10 @@ int dc_send_command(struct dc *dc, const char *text, const char *channel, const 
     };
     return dc_deliver(dc, &in);
 }
+
+void dc_sent(struct dc *dc, int64_t outbox_id)
+{
+    const struct platform_host *h = dc->base.host;
+    if (outbox_id && h->sent)
+        h->sent(h->ctx, &dc->base, outbox_id);
+}

@@ -157,8 +157,10 @@ static int dc_send(struct platform *p, const struct outbound *m)
         return -1;
     /* The machine-readable result is for scripts; the table already got
      * OUT_RESULT. */
-    if (m->kind == OUT_GAME_OVER)
+    if (m->kind == OUT_GAME_OVER) {
+        dc_sent(dc, m->outbox_id);
         return 0;
+    }
     dc_note_game(dc, m);
     if (m->kind == OUT_HAND && m->user && m->data) {
         struct dc_user *u = dc_user_get(dc, m->user);
@@ -186,8 +188,10 @@ static int dc_send(struct platform *p, const struct outbound *m)
         answer.reply_to = m->cause->reply_to;
         m = &answer;
     }
-    if (m->reply_to && dc_ix_reply(dc, m))
+    if (m->reply_to && dc_ix_reply(dc, m)) {
+        dc_sent(dc, m->outbox_id); /* the interaction's answer carries it now */
         return 0;
+    }
     if (m->key && m->replace)
         dc_msg_restore(dc, m->key);
     struct json_object *body = dc_render(dc, m);
@@ -210,6 +214,14 @@ static int dc_send(struct platform *p, const struct outbound *m)
     if (!op) {
         json_object_put(body);
         return -1;
+    }
+    op->outbox_id = m->outbox_id;
+    if (op->type == DC_OP_POST && m->outbox_id) {
+        /* sent again after a crash, a message Discord already has is not posted twice */
+        char nonce[24];
+        snprintf(nonce, sizeof nonce, "o%" PRId64, m->outbox_id);
+        json_object_object_add(body, "nonce", json_object_new_string(nonce));
+        json_object_object_add(body, "enforce_nonce", json_object_new_boolean(1));
     }
     op->body = dc_xstrdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
     json_object_put(body);
@@ -391,6 +403,7 @@ static void dc_destroy(struct platform *p)
 
 static const struct platform_ops discord_ops = {
     .name = "discord",
+    .confirms_sends = true,
     .caps = PLATFORM_CAP_DM | PLATFORM_CAP_REACTIONS | PLATFORM_CAP_BUTTONS | PLATFORM_CAP_EDITS |
             PLATFORM_CAP_EPHEMERAL | PLATFORM_CAP_EMBEDS,
     .start = dc_start,

@@ -103,13 +103,14 @@ enum dc_op_type {
 struct dc_op {
     struct dc *dc;
     enum dc_op_type type;
-    char *key;     /* logical key (POST, EDIT, REACT, CLOSE); the game id (FORGET) */
-    char *channel; /* channel id */
-    char *user;    /* DM recipient */
-    char *body;    /* JSON */
-    char *emoji;   /* REACT */
-    char *msg_id;  /* CLOSE: the message, when known as the op was queued */
-    bool replaced; /* CLOSE: msg_id is no longer the key's message (a new one took the key) */
+    char *key;         /* logical key (POST, EDIT, REACT, CLOSE); the game id (FORGET) */
+    char *channel;     /* channel id */
+    char *user;        /* DM recipient */
+    char *body;        /* JSON */
+    char *emoji;       /* REACT */
+    char *msg_id;      /* CLOSE: the message, when known as the op was queued */
+    bool replaced;     /* CLOSE: msg_id is no longer the key's message (a new one took the key) */
+    int64_t outbox_id; /* POST, EDIT: the bot's outbox id, reported through dc_sent() */
 };
 
 struct dc {
@@ -155,6 +156,10 @@ bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *me
 /* deliver.c: hands in to the bot (unless the adapter is stopping). Returns
  * the bot's answer: 0, or -1 when it refused the input (and told the user). */
 int dc_deliver(struct dc *dc, const struct inbound *in);
+
+/* Tells the bot that the message with this outbox id (0: none) is done:
+ * delivered, or refused for good. */
+void dc_sent(struct dc *dc, int64_t outbox_id);
 /* dc_deliver() of a native command already in canonical text form. */
 int dc_send_command(struct dc *dc, const char *text, const char *channel, const char *user,
                     const char *user_name, bool moderator, const char *reply_to, uint64_t order);

@@ -236,6 +236,7 @@ static void flush_pending(struct dc *dc, struct dc_user *u, bool ok)
             dc_queue_on_channel(dc, p->op);
         } else {
             dc->st.lost++;
+            dc_sent(dc, p->op->outbox_id); /* no DM channel: it can never be sent */
             dc_op_free(p->op);
         }
         free(p);
@@ -409,5 +410,7 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
             log_http_error("closing the controls of", op->key, status, body);
         break;
     }
+    if (op) /* answered, for good or ill; NULL when it was queued again */
+        dc_sent(dc, op->outbox_id);
     dc_op_free(op);
 }

@@ -167,12 +167,6 @@ static void send_to_scope(struct web *w, const struct outbound *m, const char *j
     }
 }
 
-static const char *const kind_names[] = {
-    [OUT_NOTICE] = "notice", [OUT_LOBBY] = "lobby", [OUT_HAND] = "hand",
-    [OUT_OFFER] = "offer",   [OUT_DROP] = "drop",   [OUT_VOTE] = "vote",
-    [OUT_RESULT] = "result", [OUT_ERROR] = "error", [OUT_GAME_OVER] = "game_over",
-};
-
 /*
  * Updates what the table list shows from a message's data; a message with a
  * phase means a game is open there, which lists the table. Returns true when
@@ -208,6 +202,7 @@ static void web_game_changed(struct platform *p, const struct game_news *n)
     } else if (changed) {
         web_tables_broadcast(w);
     }
+    web_wake_all(w); /* called at the end of the bot's turn, not from a socket's handler */
 }
 
 static int web_send(struct platform *p, const struct outbound *m)
@@ -226,7 +221,7 @@ static int web_send(struct platform *p, const struct outbound *m)
 
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "type", json_object_new_string("message"));
-    json_object_object_add(o, "kind", json_object_new_string(kind_names[m->kind]));
+    json_object_object_add(o, "kind", json_object_new_string(msg_kind_name(m->kind)));
     json_object_object_add(o, "channel", m->channel ? json_object_new_string(m->channel) : NULL);
     json_object_object_add(o, "table", table ? json_object_new_string(table) : NULL);
     json_object_object_add(o, "dm", json_object_new_boolean(m->user != NULL));

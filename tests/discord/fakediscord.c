@@ -81,6 +81,8 @@ struct fd_server {
     uint64_t rng;          /* the variation's random numbers, from the printed seed */
     unsigned long varied;  /* fields added, removed or nulled so far */
     unsigned long invalid; /* message bodies refused as Discord would (400, 50035) */
+    unsigned long
+        nonce_repeats; /* POSTs answered with the message an earlier one made (enforce_nonce) */
 };
 
 static double now_s(void)
@@ -523,6 +525,30 @@ static const char *invalid_body(struct json_object *body)
     struct json_object *ref = json_object_object_get(body, "message_reference");
     if (ref && field_len(ref, "message_id") == 0)
         return "message_reference";
+    if (json_object_object_get_ex(body, "nonce", NULL) &&
+        (field_len(body, "nonce") == 0 || field_len(body, "nonce") > 25))
+        return "nonce";
+    return NULL;
+}
+
+/* Discord's enforce_nonce: a message the bot created with the same nonce in
+ * the last few minutes is returned instead of creating another. */
+#define NONCE_WINDOW_S 300
+
+static struct json_object *same_nonce(struct fd_server *s, struct json_object *body)
+{
+    struct json_object *nonce = json_object_object_get(body, "nonce");
+    if (!nonce || !json_object_get_boolean(json_object_object_get(body, "enforce_nonce")))
+        return NULL;
+    for (size_t i = 0; i < alen(s->messages); i++) {
+        struct json_object *m = json_object_array_get_idx(s->messages, i);
+        struct json_object *old =
+            json_object_object_get(json_object_object_get(m, "body"), "nonce");
+        double t = json_object_get_double(json_object_object_get(m, "t"));
+        if (old && strcmp(json_object_get_string(old), json_object_get_string(nonce)) == 0 &&
+            t + NONCE_WINDOW_S > now_s())
+            return m;
+    }
     return NULL;
 }
 
@@ -675,6 +701,9 @@ static void rest(struct fd_server *s, struct pss *p)
         } else if (bad) {
             s->invalid++;
             invalid_form(p, bad);
+        } else if (same_nonce(s, body)) {
+            s->nonce_repeats++;
+            respond(p, 200, same_nonce(s, body));
         } else if (bucket_ok(s, p, a)) {
             struct json_object *m = json_object_new_object();
             json_object_object_add(m, "id", json_object_new_string(new_id(s)));
@@ -1121,6 +1150,7 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(o, "r429_global", json_object_new_int64((int64_t)s->r429_global));
     json_object_object_add(o, "varied", json_object_new_int64((int64_t)s->varied));
     json_object_object_add(o, "invalid", json_object_new_int64((int64_t)s->invalid));
+    json_object_object_add(o, "nonce_repeats", json_object_new_int64((int64_t)s->nonce_repeats));
     json_object_object_add(g, "connects", json_object_new_int((int)s->connects));
     json_object_object_add(g, "identifies", json_object_new_int((int)s->identifies));
     json_object_object_add(g, "resumes", json_object_new_int((int)s->resumes));

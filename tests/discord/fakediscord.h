@@ -47,6 +47,7 @@ void fd_set_bucket_limit(struct fd_server *s, int limit);
  * {"messages":[{"id","channel","body","edits","reactions":[...],"t"}],
  *  "callbacks":[{"id","type","data","t"}], "webhooks":[{"method","path","body","t"}],
  *  "commands":[{"path","body"}], "requests":n, "r429":n, "r429_global":n,
+ *  "invalid":n, "nonce_repeats":n,
  *  "gateway":{"connects","identifies","resumes","heartbeats","client_close",
  *             "intents","ready","connected","seq","user_agent"}}
  * The caller puts it.

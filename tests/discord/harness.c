@@ -73,6 +73,13 @@ static int state_del(void *ctx, struct platform *p, const char *key)
     return 0;
 }
 
+static void sent(void *ctx, struct platform *p, int64_t outbox_id)
+{
+    struct harness *h = ctx;
+    (void)p;
+    json_object_array_add(h->sent, json_object_new_int64(outbox_id));
+}
+
 void h_init(struct harness *h, unsigned hb_ms, bool gateway_direct)
 {
     memset(h, 0, sizeof(*h));
@@ -89,9 +96,11 @@ void h_init(struct harness *h, unsigned hb_ms, bool gateway_direct)
     h->host.state_get = state_get;
     h->host.state_set = state_set;
     h->host.state_del = state_del;
+    h->host.sent = sent;
     h->inputs = json_object_new_array();
     h->probes = json_object_new_object();
     h->state = json_object_new_object();
+    h->sent = json_object_new_array();
     static char api[64], gw[64];
     snprintf(api, sizeof(api), "http://127.0.0.1:%d/api/v10", fd_port(h->srv));
     snprintf(gw, sizeof(gw), "ws://127.0.0.1:%d", fd_port(h->srv));
@@ -131,6 +140,7 @@ void h_fini(struct harness *h)
     json_object_put(h->inputs);
     json_object_put(h->probes);
     json_object_put(h->state);
+    json_object_put(h->sent);
 }
 
 static void nap(void)

@@ -23,6 +23,7 @@ struct harness {
     struct json_object *inputs; /* every inbound, as JSON */
     struct json_object *probes; /* user -> reachable */
     struct json_object *state;  /* key -> value */
+    struct json_object *sent;   /* every outbox id reported through host->sent(), in order */
     /* answer each input with this (reply_to set) during deliver(), when set */
     const char *auto_reply;
     /* send this to the actor's DMs (no reply_to) during deliver(), when set */

@@ -741,6 +741,48 @@ static void test_crash_resumes_after_the_last_commit(void **state)
     teardown_e2e(&e);
 }
 
+static bool met_429(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    (void)arg;
+    return json_object_get_int(jget(s, "r429")) >= 1;
+}
+
+static bool answered_all(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)s;
+    return fd_callback_count(e->srv) >= *(size_t *)arg;
+}
+
+/*
+ * kill -9 while a committed lobby edit waits out a long 429: the edit went
+ * into the store's outbox in the transaction of the join, so the restarted
+ * daemon sends it. Without the outbox the lobby would never show bob.
+ */
+static void test_crash_keeps_the_outbox(void **state)
+{
+    (void)state;
+    static struct e2e e; /* static: kill_live() may need it after a failure */
+    struct msg_want lobby;
+    setup_e2e(&e, 4, false);
+    open_lobby(&e, &lobby);
+    fd_force_429(e.srv, "/channels/" TABLE "/messages", 1, false, 600.0);
+    size_t answers = fd_callback_count(e.srv) + 1;
+    click(&e, 1, TABLE, false, lobby.id, "il:!illegal join", NULL);
+    wait_until(&e, answered_all, &answers, "the join to be answered (so it is committed)");
+    wait_until(&e, met_429, NULL, "the lobby's edit to meet the 429");
+    assert_int_equal(daemon_stop(&e.d, SIGKILL, 10000), 128 + SIGKILL);
+    wait_until(&e, client_closed, NULL, "the gateway to close");
+    daemon_start(&e.d, SEED);
+    lobby.text = "bob";
+    wait_until(&e, message_ready, &lobby, "the lobby's edit, from the outbox");
+    struct json_object *s = snap(&e);
+    assert_null(table_message(s, "Illegal — lobby", 1)); /* one lobby, edited */
+    json_object_put(s);
+    assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
+    teardown_e2e(&e);
+}
+
 struct hand_want {
     const char *user;
     const char *old_id; /* the hand message before "hand" */
@@ -774,8 +816,11 @@ static void test_hand_anew(void **state)
     seat_all_and_start(&e, &lobby);
     struct json_object *hand = wait_dm(&e, e.players[1], "tb:give");
     char old_id[32], dm[32];
-    snprintf(old_id, sizeof old_id, "%s", jstr(hand, "id"));
-    snprintf(dm, sizeof dm, "%s", jstr(hand, "channel"));
+    const char *id = jstr(hand, "id"), *channel = jstr(hand, "channel");
+    assert_non_null(id);
+    assert_non_null(channel);
+    snprintf(old_id, sizeof old_id, "%s", id);
+    snprintf(dm, sizeof dm, "%s", channel);
     json_object_put(hand);
     say_dm(&e, 1, dm, "hand");
     struct hand_want w = {e.players[1], old_id};
@@ -794,6 +839,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_teardown(test_game_8, kill_live),
         cmocka_unit_test_teardown(test_shutdown_and_resume, kill_live),
         cmocka_unit_test_teardown(test_crash_resumes_after_the_last_commit, kill_live),
+        cmocka_unit_test_teardown(test_crash_keeps_the_outbox, kill_live),
         cmocka_unit_test_teardown(test_hand_anew, kill_live),
         cmocka_unit_test_teardown(test_table_messages, kill_live),
     };

@@ -866,6 +866,37 @@ static bool answered_twice(struct harness *h)
     return n >= 2;
 }
 
+static bool reported_twice(struct harness *h)
+{
+    return json_object_array_length(h->sent) >= 2;
+}
+
+/* A message from the bot's outbox carries its id as an enforced nonce: sent
+ * again (after a crash that came before its delete reached the disk),
+ * Discord returns the first message instead of posting a copy. Both sends
+ * are reported done, so the outbox lets go of it. */
+static void test_outbox_resend_posts_once(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    struct outbound m = {
+        .kind = OUT_NOTICE, .channel = CHANNEL_A, .text = "Session 1 opens.", .outbox_id = 41};
+    assert_int_equal(h.p->ops->send(h.p, &m), 0);
+    assert_int_equal(h.p->ops->send(h.p, &m), 0);
+    assert_true(h_run_until(&h, reported_twice, 3000));
+    struct json_object *s = h_snapshot(&h);
+    assert_int_equal(json_object_array_length(jget(s, "messages")), 1);
+    assert_int_equal(json_object_get_int(jget(s, "nonce_repeats")), 1);
+    struct json_object *body = jget(json_object_array_get_idx(jget(s, "messages"), 0), "body");
+    assert_string_equal(jstr(body, "nonce"), "o41");
+    assert_true(json_object_get_boolean(jget(body, "enforce_nonce")));
+    json_object_put(s);
+    assert_int_equal(json_object_get_int64(json_object_array_get_idx(h.sent, 0)), 41);
+    assert_int_equal(json_object_get_int64(json_object_array_get_idx(h.sent, 1)), 41);
+    h_fini(&h);
+}
+
 /* One-line notices are plain content; a countdown only where a timed step
  * opens; an answer to a text command replies to it. */
 static void test_notices_and_replies(void **state)
@@ -942,12 +973,19 @@ static void test_stop_drains(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_route_keys),         cmocka_unit_test(test_bucket_logic),
-        cmocka_unit_test(test_bucket_storm),       cmocka_unit_test(test_global_storm),
-        cmocka_unit_test(test_dm_probe_and_50007), cmocka_unit_test(test_interactions),
-        cmocka_unit_test(test_lobby_edited),       cmocka_unit_test(test_drop_reactions),
-        cmocka_unit_test(test_vote_and_game_over), cmocka_unit_test(test_stop_drains),
-        cmocka_unit_test(test_controls_close),     cmocka_unit_test(test_notices_and_replies),
+        cmocka_unit_test(test_route_keys),
+        cmocka_unit_test(test_bucket_logic),
+        cmocka_unit_test(test_bucket_storm),
+        cmocka_unit_test(test_global_storm),
+        cmocka_unit_test(test_dm_probe_and_50007),
+        cmocka_unit_test(test_interactions),
+        cmocka_unit_test(test_lobby_edited),
+        cmocka_unit_test(test_drop_reactions),
+        cmocka_unit_test(test_vote_and_game_over),
+        cmocka_unit_test(test_stop_drains),
+        cmocka_unit_test(test_controls_close),
+        cmocka_unit_test(test_notices_and_replies),
+        cmocka_unit_test(test_outbox_resend_posts_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -85,14 +85,14 @@ static void test_open_creates_schema(void **state)
     struct store *s = open_ok(d->db);
     char v[64];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "1");
+    assert_string_equal(v, "2");
     query_text(d->db, "PRAGMA journal_mode", v, sizeof v);
     assert_string_equal(v, "wal");
     query_text(d->db,
                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-               "('games', 'meta')",
+               "('games', 'meta', 'outbox')",
                v, sizeof v);
-    assert_string_equal(v, "2");
+    assert_string_equal(v, "3");
     assert_int_equal(store_writable(s), 0);
     store_close(s);
     store_close(NULL);
@@ -287,6 +287,81 @@ static void test_lazy_meta(void **state)
     store_close(s);
 }
 
+struct rows {
+    unsigned n;
+    int64_t ids[8];
+    char text[8][16];
+};
+
+static int row_fn(void *arg, int64_t id, const char *message)
+{
+    struct rows *r = arg;
+    if (r->n < 8) {
+        r->ids[r->n] = id;
+        snprintf(r->text[r->n], sizeof r->text[r->n], "%s", message);
+    }
+    r->n++;
+    return 0;
+}
+
+static struct rows outbox_rows(struct store *s, const char *platform)
+{
+    struct rows r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(store_outbox_each(s, platform, row_fn, &r), 0);
+    return r;
+}
+
+/* The outbox: rows land with their transaction (or not at all), come back
+ * per platform and in order, leave once sent (lazily, like lazy meta values),
+ * and an id is never given twice. */
+static void test_outbox(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    int64_t a = 0, b = 0, c = 0, e = 0;
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_outbox_add(s, "discord", "{\"a\":1}", &a), 0);
+    assert_int_equal(store_outbox_add(s, "web", "{\"w\":1}", &e), 0);
+    assert_int_equal(store_outbox_add(s, "discord", "{\"b\":2}", &b), 0);
+    assert_int_equal(store_commit(s), 0);
+    assert_true(a > 0 && b > a);
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_outbox_add(s, "discord", "{\"gone\":1}", &c), 0);
+    store_rollback(s);
+    struct rows r = outbox_rows(s, "discord");
+    assert_int_equal(r.n, 2);
+    assert_true(r.ids[0] == a && r.ids[1] == b);
+    assert_string_equal(r.text[0], "{\"a\":1}");
+    assert_string_equal(r.text[1], "{\"b\":2}");
+
+    /* sent: still there until the next commit or flush */
+    assert_int_equal(store_outbox_sent(s, a), 0);
+    assert_true(store_lazy_pending(s));
+    assert_int_equal(outbox_rows(s, "discord").n, 2);
+    assert_int_equal(store_flush_lazy(s), 0);
+    assert_false(store_lazy_pending(s));
+    r = outbox_rows(s, "discord");
+    assert_int_equal(r.n, 1);
+    assert_true(r.ids[0] == b);
+    assert_int_equal(outbox_rows(s, "web").n, 1);
+
+    /* a delete rides on a commit, and a new row never takes a used id */
+    assert_int_equal(store_outbox_sent(s, b), 0);
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_outbox_add(s, "discord", "{\"c\":3}", &c), 0);
+    assert_int_equal(store_commit(s), 0);
+    r = outbox_rows(s, "discord");
+    assert_int_equal(r.n, 1);
+    assert_true(c > b && r.ids[0] == c);
+    store_close(s);
+
+    /* what was left is there after a reopen */
+    s = open_ok(d->db);
+    assert_int_equal(outbox_rows(s, "discord").n, 1);
+    store_close(s);
+}
+
 static void test_reopen_keeps_data(void **state)
 {
     struct dir *d = *state;
@@ -299,7 +374,7 @@ static void test_reopen_keeps_data(void **state)
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "1");
+    assert_string_equal(v, "2");
     char *r = store_game_get(s, "g1");
     assert_string_equal(r, "{\"a\":1}");
     free(r);
@@ -324,7 +399,7 @@ static void test_newer_schema_refused(void **state)
     assert_int_equal(sqlite3_open(d->db, &h), SQLITE_OK);
     assert_int_equal(sqlite3_exec(h,
                                   "CREATE TABLE future (x INTEGER); INSERT INTO future VALUES (9);"
-                                  "PRAGMA user_version = 2;",
+                                  "PRAGMA user_version = 9;",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_close(h);
@@ -333,14 +408,14 @@ static void test_newer_schema_refused(void **state)
     char err[256] = "";
     assert_int_equal(store_open(&s, d->db, err, sizeof err), -1);
     assert_null(s);
-    assert_non_null(strstr(err, "schema version 2"));
+    assert_non_null(strstr(err, "schema version 9"));
     assert_non_null(strstr(err, "newer"));
     assert_non_null(strstr(err, "upgrade illegald"));
 
     /* Nothing was touched: same version, the newer daemon's data still there. */
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "2");
+    assert_string_equal(v, "9");
     query_text(d->db, "SELECT x FROM future", v, sizeof v);
     assert_string_equal(v, "9");
     query_text(d->db, "SELECT count(*) FROM sqlite_master WHERE name = 'games'", v, sizeof v);
@@ -490,6 +565,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_meta, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_transactions, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_lazy_meta, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_outbox, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_reopen_keeps_data, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_unusable_paths, dir_setup, dir_teardown),
