@@ -183,10 +183,6 @@ struct game *dispatch_game_by_id(struct dispatcher *d, struct platform *p, const
 /* Adds g (owned by d from now on). Returns 0, or -1 on no memory. */
 int dispatch_game_add(struct dispatcher *d, struct game *g) MUST_USE;
 
-/* Removes g from the hosted games and frees it (after the turn, when the
- * turn changed it: turn_park()). */
-void dispatch_game_drop(struct dispatcher *d, struct game *g);
-
 /* Removes g from the hosted games without freeing it. */
 void dispatch_game_remove(struct dispatcher *d, struct game *g);
 
@@ -218,9 +214,9 @@ int turn_created(struct dispatcher *d, struct game *g) MUST_USE;
 /* Marks g (noted before) as changed: the turn's commit writes it. */
 void turn_changed(struct dispatcher *d, struct game *g);
 
-/* Keeps a dropped game until the turn ends. Returns false when the turn did
- * not touch g (it may be freed now). */
-bool turn_park(struct dispatcher *d, struct game *g);
+/* Removes g from the hosted games and frees it: at the end of the turn when
+ * the turn touched it (so an undo can put it back), at once otherwise. */
+void turn_drop_game(struct dispatcher *d, struct game *g);
 
 /* Holds a message (deep-copied; data referenced) or a game_changed() until
  * the turn ends. Return 0, or -1 on no memory. */

@@ -55,10 +55,3 @@ void dispatch_game_remove(struct dispatcher *d, struct game *g)
             return;
         }
 }
-
-void dispatch_game_drop(struct dispatcher *d, struct game *g)
-{
-    dispatch_game_remove(d, g);
-    if (!turn_park(d, g))
-        game_free(g);
-}

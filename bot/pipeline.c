@@ -252,7 +252,7 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     rc = 0;
     if (game_finished(g)) {
         log_info("dispatch", g->id, g->closed ? "lobby closed" : "game over");
-        dispatch_game_drop(d, g);
+        turn_drop_game(d, g);
     }
     d->timers_stale = true; /* a deadline may have moved: timers.c looks before the loop waits */
 done:

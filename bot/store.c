@@ -366,6 +366,19 @@ char *store_game_last_finished(struct store *s, const char *platform, const char
     return value;
 }
 
+/* Ends a walk over the rows of st: a read error (unless fn stopped the walk)
+ * is logged and becomes -1; st is reset for the next walk. */
+static int walk_end(struct store *s, sqlite3_stmt *st, int rc, int result)
+{
+    if (!result && rc != SQLITE_DONE) {
+        log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
+        result = -1;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return result;
+}
+
 int store_games_active(struct store *s, store_game_fn fn, void *arg)
 {
     sqlite3_stmt *st = s->games_active;
@@ -377,12 +390,7 @@ int store_games_active(struct store *s, store_game_fn fn, void *arg)
         if (result)
             break;
     }
-    if (!result && rc != SQLITE_DONE) {
-        log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
-        result = -1;
-    }
-    sqlite3_reset(st);
-    return result;
+    return walk_end(s, st, rc, result);
 }
 
 char *store_meta_get(struct store *s, const char *key)
@@ -446,13 +454,7 @@ int store_outbox_each(struct store *s, const char *platform, store_outbox_fn fn,
         if (result)
             break;
     }
-    if (!result && rc != SQLITE_DONE) {
-        log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
-        result = -1;
-    }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return result;
+    return walk_end(s, st, rc, result);
 }
 
 int store_outbox_sent(struct store *s, int64_t id)

@@ -98,7 +98,7 @@ static bool open_lobby(struct bot_cmd *x, const struct rules_module *rules, cons
         return true;
     }
     if (turn_created(d, g) < 0) {
-        dispatch_game_drop(d, g);
+        turn_drop_game(d, g);
         cmd_reply(x, "msg.store-failed", NULL);
         return true;
     }
@@ -119,7 +119,7 @@ static bool open_lobby(struct bot_cmd *x, const struct rules_module *rules, cons
     if (pipeline_run(d, g, &open, x) < 0) {
         /* Never stored: it is as if it had never been opened. */
         d->next_game--;
-        dispatch_game_drop(d, g);
+        turn_drop_game(d, g);
         return true;
     }
     log_info("dispatch", g->id, "%s %s game of %s at %s/%s", finished ? "rematch:" : "new",

@@ -204,13 +204,14 @@ void turn_changed(struct dispatcher *d, struct game *g)
         t->changed = true;
 }
 
-bool turn_park(struct dispatcher *d, struct game *g)
+void turn_drop_game(struct dispatcher *d, struct game *g)
 {
+    dispatch_game_remove(d, g);
     struct turn_game *t = find(d, g);
-    if (!t)
-        return false;
-    t->dropped = true;
-    return true;
+    if (t)
+        t->dropped = true; /* freed after the turn (T4) */
+    else
+        game_free(g);
 }
 
 bool turn_retry_wait(const struct dispatcher *d, int64_t now)
