@@ -165,6 +165,9 @@ test('four players play a whole game through the page; nobody sees another\'s se
   }
   for (const p of players) p.user = (await state(p.page)).user;
   await alice.page.locator('#players li[data-user]').nth(3).waitFor();
+  // only the host may start
+  assert.ok(await bob.page.locator('#lobby-actions [data-action=start]').isDisabled(), 'Start is the host\'s');
+  assert.ok(await alice.page.locator('#lobby-actions [data-action=start]').isEnabled());
   await shot(alice, '1-lobby');
   await alice.page.locator('#lobby-actions [data-action=start]').click();
 
@@ -172,6 +175,12 @@ test('four players play a whole game through the page; nobody sees another\'s se
   for (const p of players) await p.page.locator('#roles [data-card^="dealer:"]').waitFor({ timeout: 15000 });
   await checkAll();
   for (const p of players) await shot(p, '2-trading');
+
+  // what is typed in the trading room is answered there, errors included
+  await bob.page.locator('#cmd-where').selectOption('dm');
+  await bob.page.locator('#cmd').fill('offer alice 1 unicorns for nothing');
+  await bob.page.locator('#cmd').press('Enter');
+  await bob.page.locator('#dm-log li', { hasText: 'unicorns' }).first().waitFor({ timeout: 10000 });
 
   // a trade through the builder: Alice gives Bob one card for nothing; Bob accepts
   await alice.page.locator('#trade-to').selectOption(bob.user);

@@ -220,7 +220,9 @@
 
   function onMessage(f) {
     const d = f.data || {};
-    const table = f.table || f.channel;
+    // A private answer to a command names no table: it answers what was typed in this page's
+    // trading room, so it shows there.
+    const table = f.table || f.channel || (f.dm ? S.current : null);
     if (!table) return;
     const g = d.game || null;
     if (f.dm) {
@@ -367,7 +369,8 @@
       const acts = clear($('lobby-actions'));
       const seated = (t.players || []).some((x) => x.id === S.user);
       for (const a of t.lobby.actions || []) {
-        const disabled = (a === 'join' && seated) || (a === 'leave' && !seated) || (a === 'start' && !seated);
+        // only the host starts the game (the bot refuses anyone else)
+        const disabled = (a === 'join' && seated) || (a === 'leave' && !seated) || (a === 'start' && t.host !== S.user);
         acts.append(el('button', { type: 'button', 'data-action': a, disabled,
           class: a === 'start' ? 'primary' : null, text: a[0].toUpperCase() + a.slice(1),
           onclick: () => sayTable('!illegal ' + a) }));
