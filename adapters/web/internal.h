@@ -230,7 +230,16 @@ void web_tables_broadcast(struct web *w);
 
 struct json_object *web_tables_json(struct web *w);
 
+/* Reads the listed tables and the stored caches (tables and trading rooms). */
 void web_tables_load(struct web *w);
+
+/* Stores s's cache (and a table's phase and players) with the bot's next
+ * commit; web_scope_forget() deletes it. */
+void web_scope_save(struct web *w, const struct scope *s);
+void web_scope_forget(struct web *w, const struct scope *s);
+
+/* Stores which users have a stored cache (after a new trading room). */
+void web_users_save(struct web *w);
 
 /* How many tables user opened that have no game yet. */
 unsigned web_tables_opened_by(const struct web *w, const char *user);

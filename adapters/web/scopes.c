@@ -1,8 +1,12 @@
 /*
  * scopes.c - tables and users, each with a bounded cache of the frames the bot
- * sent there, replayed to a socket that opens the table or says hello.
+ * sent there, replayed to a socket that opens the table or says hello. The
+ * caches live in the store too, so after a restart a page that connects again
+ * is shown what it showed before.
  */
 #include "internal.h"
+
+#define USERS_KEY "cache-users" /* the users whose caches are stored */
 
 /* ---- scopes: tables and users, with their cached frames ---- */
 
@@ -109,6 +113,8 @@ void web_table_drop_if_empty(struct web *w, struct scope *t)
         return;
     LIST_REMOVE(t, link);
     w->ntables--;
+    if (listed)
+        web_scope_forget(w, t);
     web_scope_free(t);
     if (listed) {
         web_tables_save(w);
@@ -126,10 +132,108 @@ unsigned web_tables_opened_by(const struct web *w, const char *user)
     return n;
 }
 
+/* The store key of s's cache. */
+static void cache_key(const struct scope *s, char *out, size_t len)
+{
+    snprintf(out, len, "cache-%s/%s", s->is_user ? "user" : "table", s->id);
+}
+
+void web_scope_save(struct web *w, const struct scope *s)
+{
+    const struct platform_host *h = w->base.host;
+    if (!h->state_defer)
+        return;
+    struct json_object *o = json_object_new_object(), *frames = json_object_new_array();
+    for (size_t i = 0; i < s->n; i++) {
+        struct json_object *f = json_object_new_object();
+        json_object_object_add(f, "key",
+                               s->items[i].key ? json_object_new_string(s->items[i].key) : NULL);
+        json_object_object_add(f, "frame", json_object_new_string(s->items[i].json));
+        json_object_array_add(frames, f);
+    }
+    json_object_object_add(o, "frames", frames);
+    if (!s->is_user) {
+        json_object_object_add(o, "phase", s->phase ? json_object_new_string(s->phase) : NULL);
+        json_object_object_add(o, "players", json_object_new_int(s->players));
+    }
+    char key[WEB_TABLE_MAX + 64];
+    cache_key(s, key, sizeof key);
+    const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+    /* with the bot's next commit: a crash before it sends the frames again */
+    if (!text || h->state_defer(h->ctx, &w->base, key, text) < 0)
+        log_error(MOD, NULL, "cannot store what %s shows", s->id);
+    json_object_put(o);
+}
+
+void web_scope_forget(struct web *w, const struct scope *s)
+{
+    const struct platform_host *h = w->base.host;
+    char key[WEB_TABLE_MAX + 64];
+    cache_key(s, key, sizeof key);
+    if (h->state_del && h->state_del(h->ctx, &w->base, key) < 0)
+        log_warn(MOD, NULL, "cannot forget what %s showed", s->id);
+}
+
+void web_users_save(struct web *w)
+{
+    const struct platform_host *h = w->base.host;
+    struct json_object *a = json_object_new_array();
+    for (struct scope *s = LIST_FIRST(&w->scopes); s; s = LIST_NEXT(s, link))
+        if (s->is_user)
+            json_object_array_add(a, json_object_new_string(s->id));
+    const char *text = json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN);
+    if (h->state_defer && (!text || h->state_defer(h->ctx, &w->base, USERS_KEY, text) < 0))
+        log_error(MOD, NULL, "cannot store the list of trading rooms");
+    json_object_put(a);
+}
+
+/* Reads s's stored cache back; frames that do not read are left out. */
+static void scope_load(struct web *w, struct scope *s)
+{
+    char key[WEB_TABLE_MAX + 64];
+    cache_key(s, key, sizeof key);
+    char *text = w->base.host->state_get(w->base.host->ctx, &w->base, key);
+    struct json_object *o = text ? json_tokener_parse(text) : NULL;
+    free(text);
+    struct json_object *frames = jget_arr(o, "frames");
+    for (size_t i = 0; i < jarr_len(frames) && i < WEB_CACHE_MAX; i++) {
+        struct json_object *f = jarr_at(frames, i);
+        const char *frame = jget_str(f, "frame");
+        if (frame)
+            web_scope_cache(s, jget_str(f, "key"), false, frame);
+    }
+    if (!s->is_user) {
+        const char *phase = jget_str(o, "phase");
+        int64_t players = 0;
+        free(s->phase);
+        s->phase = phase ? strdup(phase) : NULL;
+        if (jget_int64(o, "players", &players) == 0 && players >= 0 && players <= 64)
+            s->players = (int)players;
+    }
+    json_object_put(o);
+}
+
+/* The trading rooms whose caches are stored. */
+static void users_load(struct web *w)
+{
+    char *text = w->base.host->state_get(w->base.host->ctx, &w->base, USERS_KEY);
+    struct json_object *a = text ? json_tokener_parse(text) : NULL;
+    free(text);
+    for (size_t i = 0; i < jarr_len(a); i++) {
+        const char *id = jarr_str(a, i);
+        struct scope *s;
+        if (id && *id && strlen(id) <= WEB_TABLE_MAX + 32 && !web_scope_find(w, id, true) &&
+            (s = web_scope_new(w, id, true)))
+            scope_load(w, s);
+    }
+    json_object_put(a);
+}
+
 void web_tables_load(struct web *w)
 {
     if (!w->base.host->state_get)
         return;
+    users_load(w);
     char *str = w->base.host->state_get(w->base.host->ctx, &w->base, "tables");
     if (!str)
         return;
@@ -146,8 +250,10 @@ void web_tables_load(struct web *w)
             if (json_object_is_type(v, json_type_string) && web_table_id(s, strlen(s), id) &&
                 !web_scope_find(w, id, false) && w->ntables < WEB_MAX_TABLES)
                 t = web_scope_new(w, id, false);
-            if (t)
+            if (t) {
                 t->listed = true;
+                scope_load(w, t);
+            }
         }
     }
     json_object_put(a);

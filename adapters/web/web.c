@@ -202,12 +202,14 @@ static void web_game_changed(struct platform *p, const struct game_news *n)
     } else if (changed) {
         web_tables_broadcast(w);
     }
+    if (changed)
+        web_scope_save(w, t);
     web_wake_all(w); /* called at the end of the bot's turn, not from a socket's handler */
 }
 
-static int web_send(struct platform *p, const struct outbound *m)
+/* Sends m to the sockets of its scope and keeps it in the scope's cache. */
+static int send_one(struct web *w, const struct outbound *m)
 {
-    struct web *w = (struct web *)p;
     if ((!m->channel) == (!m->user) || (unsigned)m->kind > OUT_GAME_OVER || !m->text)
         return -1;
     struct json_object *data = (struct json_object *)m->data;
@@ -236,10 +238,12 @@ static int web_send(struct platform *p, const struct outbound *m)
     if (json) {
         struct scope *s =
             m->user ? web_scope_find(w, m->user, true) : web_scope_find(w, m->channel, false);
-        if (!s && m->user)
-            s = web_scope_new(w, m->user, true);
-        if (s)
+        if (!s && m->user && (s = web_scope_new(w, m->user, true)))
+            web_users_save(w);
+        if (s) {
             web_scope_cache(s, m->key, m->replace, json);
+            web_scope_save(w, s);
+        }
         send_to_scope(w, m, json, len);
         if (m->channel && s)
             web_table_drop_if_empty(w, s); /* a game over at a table nobody follows */
@@ -247,6 +251,18 @@ static int web_send(struct platform *p, const struct outbound *m)
     }
     json_object_put(o);
     web_wake_all(w);
+    return rc;
+}
+
+static int web_send(struct platform *p, const struct outbound *m)
+{
+    struct web *w = (struct web *)p;
+    int rc = send_one(w, m);
+    /* Sent and cached, or never sendable: either way the bot's outbox lets it
+     * go. The cache is stored lazily, and so is that, so both land together. */
+    const struct platform_host *h = w->base.host;
+    if (m->outbox_id && h->sent)
+        h->sent(h->ctx, p, m->outbox_id);
     return rc;
 }
 
@@ -346,6 +362,7 @@ static void web_destroy(struct platform *p)
 
 static const struct platform_ops web_ops = {
     .name = "web",
+    .confirms_sends = true,
     .caps = PLATFORM_CAP_DM | PLATFORM_CAP_REACTIONS | PLATFORM_CAP_BUTTONS | PLATFORM_CAP_EDITS,
     .start = web_start,
     .send = web_send,

@@ -29,7 +29,8 @@ function freePort() {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'illegald-browser-'));
-let daemon, browser, base;
+let daemon, browser, base, daemonArgs;
+const PORT_RE = /local table at http:\/\/[^ ]+:(\d+)\//;
 const players = []; // {name, ctx, page, user}
 
 before(async () => {
@@ -42,9 +43,8 @@ before(async () => {
     '[game]', 'session_seconds = 60', 'reveal_seconds = 1', 'grab_seconds = 4',
     'debate_seconds = 1', 'vote_seconds = 20', '',
   ].join('\n'));
-  daemon = await startServer(DAEMON, ['--config', conf, '--store', join(dir, 'illegald.db')], {
-    portRe: /local table at http:\/\/[^ ]+:(\d+)\//,
-  });
+  daemonArgs = ['--config', conf, '--store', join(dir, 'illegald.db')];
+  daemon = await startServer(DAEMON, daemonArgs, { portRe: PORT_RE });
   base = `http://127.0.0.1:${daemon.port}/`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -193,6 +193,23 @@ test('four players play a whole game through the page; nobody sees another\'s se
   await accept.click();
   await bob.page.locator('#offers li.closed').first().waitFor({ timeout: 10000 });
   await checkAll();
+
+  // kill -9 and a restart: with no reload, every page shows its roles, hand, offers and the
+  // phase again (a page clears its private view when its socket closes, so this is the replay)
+  daemon.proc.kill('SIGKILL');
+  await daemon.exited;
+  for (const p of players) await p.page.locator('#conn.off').waitFor({ timeout: 10000 });
+  daemon = await startServer(DAEMON, daemonArgs, { portRe: PORT_RE });
+  for (const p of players) {
+    await p.page.locator('#conn.on').waitFor({ timeout: 15000 });
+    await p.page.locator('#roles [data-card^="dealer:"]').waitFor({ timeout: 15000 });
+    await p.page.locator('#hand .card').first().waitFor({ timeout: 15000 });
+    assert.notEqual(await p.page.locator('#phase').textContent(), 'No game yet');
+  }
+  await bob.page.locator('#offers li.closed').first().waitFor({ timeout: 10000 });
+  await alice.page.locator('#offers li.closed').first().waitFor({ timeout: 10000 });
+  await checkAll();
+  for (const p of players) await shot(p, '3-after-restart');
 
   // then play on: the host moves the phases along, players grab and vote through the page
   const seen = new Set();

@@ -2,7 +2,7 @@
 // that prints every input it gets and answers with scripted messages.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, newToken, sleep, startServer } from './lib.mjs';
@@ -283,10 +283,37 @@ test('a restart keeps seats and tables', async () => {
   const tables = await a2.next((f) => f.type === 'tables');
   assert.ok(tables.tables.some((t) => t.id === 'kept'));
   assert.ok(!tables.tables.some((t) => t.id === 'bare'), 'a table with no game is not listed');
+  assert.equal(tables.tables.find((t) => t.id === 'kept').phase, 'dealing', 'its phase is kept');
+  // what the table showed is shown again
+  a2.send({ type: 'open', channel: 'kept' });
+  await a2.next((f) => f.kind === 'notice' && f.text === 'Judy said !illegal open');
   a2.close();
   // names stay taken after a restart, even before their seat comes back
   const b = await Client.open(server.port);
   assert.equal((await b.hello(newToken(), 'judy')).error, 'name-taken');
   assert.equal((await b.hello(newToken(), 'alice')).error, 'name-taken');
   b.close();
+});
+
+test('stored caches that do not read are skipped, never fatal', async () => {
+  let r = await server.stop();
+  assert.equal(r.code, 0, server.stderr);
+  const st = JSON.parse(readFileSync(stateFile, 'utf8'));
+  st.tables = JSON.stringify(['kept', 'gone', 5]);
+  st['cache-users'] = JSON.stringify(['nobody', 7, null, '']);
+  st['cache-user/nobody'] = JSON.stringify({ frames: 7 });
+  st['cache-table/gone'] = 'not JSON at all';
+  st['cache-table/kept'] = JSON.stringify({
+    frames: [5, { key: 3 }, { frame: '{"type":"message","kind":"notice","channel":"kept","text":"kept"}' }],
+    phase: 9, players: 'many' });
+  writeFileSync(stateFile, JSON.stringify(st));
+  server = await startServer(HOST, ['--state', stateFile]);
+  const a = await Client.open(server.port);
+  await a.hello(newToken(), 'Ken');
+  a.send({ type: 'open', channel: 'kept' });
+  await a.next((f) => f.kind === 'notice' && f.text === 'kept');
+  a.close();
+  r = await server.stop();
+  assert.equal(r.code, 0, `web_host exited ${r.code} ${r.signal}: ${server.stderr}`);
+  server = await startServer(HOST, ['--state', stateFile]);
 });
