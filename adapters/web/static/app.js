@@ -147,6 +147,12 @@
     c.className = on ? 'conn on' : 'conn off';
   }
 
+  // Whoever opens a game at the local table plays in it: the page seats them at once.
+  function newGame() {
+    sayTable('!illegal new ' + $('variant').value);
+    sayTable('!illegal join');
+  }
+
   // Table commands go to the table; private ones to the trading room, named by game.
   function sayTable(text) { send({ type: 'command', channel: S.current, text }); }
   function sayDm(text) {
@@ -381,7 +387,7 @@
       lobby.hidden = false;
       $('lobby-variant').textContent = '';
       $('lobby-actions').append(el('button', { type: 'button', 'data-action': 'new', class: 'primary',
-        text: 'New game here', onclick: () => sayTable('!illegal new ' + $('variant').value) }));
+        text: 'New game here', onclick: newGame }));
     }
 
     // players
@@ -625,7 +631,7 @@
       return;
     }
     openTable(name);
-    sayTable('!illegal new ' + $('variant').value);
+    newGame();
     $('new-table').value = '';
   });
   $('back').addEventListener('click', () => {
