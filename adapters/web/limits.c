@@ -5,14 +5,25 @@
 
 /* ---- connections: counted per client address, from accept() to close ---- */
 
-static void addr_string(const struct sockaddr_storage *sa, char out[WEB_ADDR_LEN])
+static void addr_string(const struct sockaddr_storage *from, char out[WEB_ADDR_LEN])
 {
+    /* libwebsockets may hand the address at an odd offset, and callers pass
+     * objects as small as the family's own struct: read an aligned copy of
+     * just that much */
+    sa_family_t family;
+    memcpy(&family, (const char *)from + offsetof(struct sockaddr_storage, ss_family),
+           sizeof family);
+    struct sockaddr_in in4;
+    struct sockaddr_in6 in6;
     const void *a = NULL;
-    if (sa->ss_family == AF_INET)
-        a = &((const struct sockaddr_in *)sa)->sin_addr;
-    else if (sa->ss_family == AF_INET6)
-        a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
-    if (!a || !inet_ntop(sa->ss_family, a, out, WEB_ADDR_LEN))
+    if (family == AF_INET) {
+        memcpy(&in4, from, sizeof in4);
+        a = &in4.sin_addr;
+    } else if (family == AF_INET6) {
+        memcpy(&in6, from, sizeof in6);
+        a = &in6.sin6_addr;
+    }
+    if (!a || !inet_ntop(family, a, out, WEB_ADDR_LEN))
         snprintf(out, WEB_ADDR_LEN, "?");
 }
 

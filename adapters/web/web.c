@@ -79,6 +79,37 @@ static bool port_in_use(const char *host, int port)
     return in_use;
 }
 
+/* Bound to every interface: logs the address each network can reach the
+ * table at, so friends in the room know what to open. */
+static void log_friend_addresses(int port, bool v6)
+{
+    uv_interface_address_t *ifs = NULL;
+    int n = 0;
+    if (uv_interface_addresses(&ifs, &n) != 0)
+        n = 0;
+    unsigned said = 0;
+    for (int i = 0; i < n; i++) {
+        char ip[INET6_ADDRSTRLEN];
+        int family = ifs[i].address.address4.sin_family;
+        if (ifs[i].is_internal || family != (v6 ? AF_INET6 : AF_INET))
+            continue;
+        if (family == AF_INET6 && IN6_IS_ADDR_LINKLOCAL(&ifs[i].address.address6.sin6_addr))
+            continue; /* needs a zone id no browser takes */
+        if (family == AF_INET)
+            uv_ip4_name(&ifs[i].address.address4, ip, sizeof ip);
+        else
+            uv_ip6_name(&ifs[i].address.address6, ip, sizeof ip);
+        log_info(MOD, NULL, "friends on the %s network open http://%s%s%s:%d/", ifs[i].name,
+                 v6 ? "[" : "", ip, v6 ? "]" : "", port);
+        said++;
+    }
+    if (!said)
+        log_info(MOD, NULL,
+                 "listening on every interface, but this machine has no network "
+                 "address besides loopback");
+    uv_free_interface_addresses(ifs, n);
+}
+
 static int web_start(struct platform *p)
 {
     struct web *w = (struct web *)p;
@@ -150,10 +181,15 @@ static int web_start(struct platform *p)
     }
     w->started = true;
     lws_sul_schedule(w->ctx, 0, &w->ping_sul, web_ping_run, web_ping_interval(w));
-    log_info(MOD, NULL, "local table at http://%s:%d/ (plain HTTP)",
-             any ? "0.0.0.0" : (v6 ? "[::]" : w->bind), w->port);
-    if (any)
-        log_info(MOD, NULL, "listening on every interface: anyone on this network can join");
+    if (any || any_v6) {
+        /* 0.0.0.0 is no address to type into a browser: name the real ones */
+        log_info(MOD, NULL, "local table at http://%s:%d/ (plain HTTP)",
+                 any ? "127.0.0.1" : "[::1]", w->port);
+        log_friend_addresses(w->port, any_v6);
+    } else {
+        log_info(MOD, NULL, "local table at http://%s%s%s:%d/ (plain HTTP)", v6 ? "[" : "", w->bind,
+                 v6 ? "]" : "", w->port);
+    }
     return 0;
 }
 

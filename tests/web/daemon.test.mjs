@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, newToken, sleep, startServer } from './lib.mjs';
 
@@ -112,4 +112,28 @@ test('actions out of phase, by non-players or by non-hosts are refused; private 
   }
   assert.equal(eve.frames.filter(isMsg('hand')).length, 0);
   cs.forEach((c) => c.close());
+});
+
+// bind = 0.0.0.0, as the README suggests for friends in the room: the log names addresses a
+// browser can open (not 0.0.0.0), and a connection is served (it once tripped the sanitizer)
+test('a table bound to every interface names its real addresses and serves them', async () => {
+  const conf = join(dir, 'any.conf');
+  writeFileSync(conf, `[web]\nenabled = true\nbind = 0.0.0.0\nport = ${await freePort()}\n`);
+  const any = await startServer(DAEMON, ['--config', conf, '--store', join(dir, 'any.db')], {
+    portRe: /local table at http:\/\/127\.0\.0\.1:(\d+)\//,
+  });
+  try {
+    assert.equal((await fetch(`http://127.0.0.1:${any.port}/`)).status, 200);
+    const lan = Object.values(networkInterfaces()).flat()
+      .filter((i) => i.family === 'IPv4' && !i.internal).map((i) => i.address);
+    await sleep(100);
+    for (const ip of lan) {
+      assert.ok(any.stderr.includes(`open http://${ip}:${any.port}/`), `no line for ${ip}: ${any.stderr}`);
+      assert.equal((await fetch(`http://${ip}:${any.port}/`)).status, 200);
+    }
+    assert.ok(!any.stderr.includes('http://0.0.0.0'));
+  } finally {
+    const r = await any.stop();
+    assert.equal(r.code, 0, `illegald exited ${r.code} ${r.signal}: ${any.stderr.slice(-4000)}`);
+  }
 });
