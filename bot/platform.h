@@ -71,7 +71,9 @@ struct inbound {
  *   OUT_NOTICE:  "event" (what happened, e.g. "session-opened"), "phase",
  *                "deadline" (when set), "paused" (bool); a table notice may
  *                tell several events of one change, one per line: "events"
- *                lists them in order and "event" is the last
+ *                lists them in order and "event" is the last; "case" (number)
+ *                and "cards" [...] when a tribunal case opens, "case" when a
+ *                vote on it is recorded
  *   OUT_LOBBY:   "variant", "host", "players" [...], "actions" ["join","leave","start"]
  *   OUT_HAND:    "dealer", "buyer" (resource ids), "hand" {"guns":5,...},
  *                "suspects" [...], "players" [...] (trade partners)

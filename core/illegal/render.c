@@ -153,15 +153,21 @@ static void seat_list(const struct view *g, char *out, size_t len, bool active_o
             text_list_add(&l, "%s", g->t->names[i]);
 }
 
-/* A notice with one extra data field (owned by the message once passed). */
+/* An extra data field of a notice; a list of them ends with a NULL name. */
+struct field {
+    const char *name;
+    struct json_object *value; /* owned by the message once passed */
+};
+
+/* A notice with extra data fields (fields may be NULL). */
 static void notice_with(const struct view *g, const struct il_event *e, const char *key,
-                        const char *const *vars, const char *field, struct json_object *value,
-                        rules_emit_fn emit, void *arg)
+                        const char *const *vars, const struct field *fields, rules_emit_fn emit,
+                        void *arg)
 {
     struct msg m;
     msg_init(&m, g, OUT_NOTICE, e->audience);
-    if (field)
-        set_data(&m, field, value);
+    for (; fields && fields->name; fields++)
+        set_data(&m, fields->name, fields->value);
     text_fill(m.text, sizeof m.text, g->t->lang, key, vars);
     set_data(&m, "event", json_object_new_string(key + 4));
     set_data(&m, "phase", json_object_new_string(il_phase_id(g->s->game.phase)));
@@ -174,7 +180,7 @@ static void notice_with(const struct view *g, const struct il_event *e, const ch
 static void notice(const struct view *g, const struct il_event *e, const char *key,
                    const char *const *vars, rules_emit_fn emit, void *arg)
 {
-    notice_with(g, e, key, vars, NULL, NULL, emit, arg);
+    notice_with(g, e, key, vars, NULL, emit, arg);
 }
 
 static void offer_message(const struct view *g, const struct il_event *e, rules_emit_fn emit,
@@ -541,7 +547,8 @@ static void on_game_started(const struct view *g, const struct il_event *e, rule
     for (unsigned r = 0; r < IL_RESOURCES; r++)
         if (e->cards.n[r])
             json_object_array_add(ids, json_object_new_string(il_resource_id(r)));
-    notice_with(g, e, "msg.game-started", vars, "resources", ids, emit, arg);
+    const struct field fields[] = {{"resources", ids}, {NULL, NULL}};
+    notice_with(g, e, "msg.game-started", vars, fields, emit, arg);
 }
 
 static void on_dealt(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
@@ -624,8 +631,10 @@ static void on_tribunal_time(const struct view *g, const struct il_event *e, rul
     char time[64];
     text_time(time, sizeof time, e->deadline);
     const char *vars[] = {"time", time, NULL};
-    notice_with(g, e, keys[e->type == IL_EV_TRIBUNAL_SCHEDULED][e->deadline != 0], vars,
-                e->deadline ? "at" : NULL, e->deadline ? json_object_new_int64(e->deadline) : NULL,
+    const struct field fields[] = {
+        {e->deadline ? "at" : NULL, e->deadline ? json_object_new_int64(e->deadline) : NULL},
+        {NULL, NULL}};
+    notice_with(g, e, keys[e->type == IL_EV_TRIBUNAL_SCHEDULED][e->deadline != 0], vars, fields,
                 emit, arg);
 }
 
@@ -639,13 +648,17 @@ static void on_case_opened(const struct view *g, const struct il_event *e, rules
                            void *arg)
 {
     char cards[1024], number[16], count[16], duration[64];
-    case_cards(g, e, cards, sizeof cards, NULL);
+    struct json_object *list;
+    case_cards(g, e, cards, sizeof cards, &list);
     snprintf(number, sizeof number, "%u", e->number + 1);
     snprintf(count, sizeof count, "%u", g->s->game.ncases);
     text_duration(duration, sizeof duration, g->t->lang, g->s->config.timer_ms[IL_TIMER_DEBATE]);
     const char *vars[] = {"number", number,     "count",  count, "cards",
                           cards,    "duration", duration, NULL};
-    notice(g, e, "msg.case-opened", vars, emit, arg);
+    /* the case's cards as data too: a table can show them through the debate */
+    const struct field fields[] = {
+        {"case", json_object_new_int(e->number + 1)}, {"cards", list}, {NULL, NULL}};
+    notice_with(g, e, "msg.case-opened", vars, fields, emit, arg);
 }
 
 static void on_vote_recorded(const struct view *g, const struct il_event *e, rules_emit_fn emit,
@@ -655,7 +668,9 @@ static void on_vote_recorded(const struct view *g, const struct il_event *e, rul
     snprintf(number, sizeof number, "%u", e->number + 1);
     const char *vars[] = {"number", number, "player", e->target >= 0 ? g->t->names[e->target] : "",
                           NULL};
-    notice(g, e, e->target >= 0 ? "msg.vote-recorded" : "msg.abstained", vars, emit, arg);
+    const struct field fields[] = {{"case", json_object_new_int(e->number + 1)}, {NULL, NULL}};
+    notice_with(g, e, e->target >= 0 ? "msg.vote-recorded" : "msg.abstained", vars, fields, emit,
+                arg);
 }
 
 static void on_vote_withdrawn(const struct view *g, const struct il_event *e, rules_emit_fn emit,

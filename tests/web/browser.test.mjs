@@ -41,7 +41,7 @@ before(async () => {
   writeFileSync(conf, [
     '[web]', 'enabled = true', 'bind = 127.0.0.1', `port = ${port}`,
     '[game]', 'session_seconds = 60', 'reveal_seconds = 1', 'grab_seconds = 4',
-    'debate_seconds = 1', 'vote_seconds = 20', '',
+    'debate_seconds = 2', 'vote_seconds = 20', '',
   ].join('\n'));
   daemonArgs = ['--config', conf, '--store', join(dir, 'illegald.db')];
   daemon = await startServer(DAEMON, daemonArgs, { portRe: PORT_RE });
@@ -246,10 +246,15 @@ test('four players play a whole game through the page; nobody sees another\'s se
         await alice.page.locator('#mod [data-mod=next]').click().catch(() => {});
         since = Date.now();
       }
+    } else if (st.phase === 'debate') {
+      // the case's cards show through its debate, before the vote opens
+      if (await alice.page.locator('#tribunal:not([hidden]) #case-cards .card').count()) seen.add('debate-cards');
     } else if (st.phase === 'vote') {
       const voted = await Promise.all(players.map(async (p) => {
         const c = (await state(p.page)).voteCase;
         if (c === null || p.votedCase === c) return false; // one vote per case
+        // each case starts unvoted: the page never shows the last case's vote as this one's
+        assert.equal(await p.page.locator('#my-vote').textContent(), '', `case ${c} shows a vote`);
         const b = p.page.locator(`#vote-buttons button[data-vote]:not([data-vote="${p.user}"]):not([disabled])`).first();
         if (!(await b.count())) return false;
         await b.click({ timeout: 1000 }).catch(() => {});
@@ -273,6 +278,7 @@ test('four players play a whole game through the page; nobody sees another\'s se
   assert.ok(nexts >= 1, 'the host moved the game on');
   assert.ok(seen.has('drop-grab'), 'a drop was grabbed through the page');
   assert.ok(seen.has('vote'), 'votes were cast through the page');
+  assert.ok(seen.has('debate-cards'), 'a case showed its cards during its debate');
 
   // the results: every player scored, on every page
   for (const p of players) {

@@ -166,7 +166,7 @@
 
   function T(id) {
     return S.T[id] || (S.T[id] = { game: null, log: [], lobby: null, players: [], host: null, phase: null,
-      paused: false, deadline: null, drop: null, vote: null, result: null, reveal: [] });
+      paused: false, deadline: null, drop: null, vote: null, debate: null, result: null, reveal: [] });
   }
   function P(id) {
     return S.P[id] || (S.P[id] = { game: null, hand: null, offers: new Map(), dm: [], myVote: null, grabbed: null });
@@ -179,7 +179,7 @@
   function gameNumber(g) { return Number(String(g).replace(/\D/g, '')) || 0; }
   function resetTableForGame(t, g) {
     Object.assign(t, { game: g, lobby: null, players: [], phase: null, paused: false, deadline: null,
-      drop: null, vote: null, result: null, reveal: [], log: t.game ? t.log : [] });
+      drop: null, vote: null, debate: null, result: null, reveal: [], log: t.game ? t.log : [] });
   }
   function resetPrivateForGame(p, g) {
     Object.assign(p, { game: g, hand: null, offers: new Map(), myVote: null, grabbed: null });
@@ -260,6 +260,8 @@
       if ('paused' in d) t.paused = !!d.paused;
       if (d.phase) t.deadline = d.deadline || null;
       if (d.event === 'game-started') t.lobby = null;
+      // a case opens with its debate: its cards show from then on
+      if ((d.events || [d.event]).includes('case-opened')) t.debate = { case: d.case, cards: d.cards || [] };
       if (d.phase && d.phase !== 'vote' && d.phase !== 'debate') t.vote = null;
       break;
     case 'drop':
@@ -311,7 +313,7 @@
         o.closed = true;
         o.text = f.text;
       }
-      if (d.event === 'vote-recorded' || d.event === 'abstained') p.myVote = f.text;
+      if (d.event === 'vote-recorded' || d.event === 'abstained') p.myVote = { case: d.case, text: f.text };
       break;
     case 'error':
       if (!replaying()) toast(f.text);
@@ -439,22 +441,29 @@
 
   function renderVote(t, p) {
     const box = $('tribunal');
-    const v = t.vote;
-    box.hidden = !v || t.phase !== 'vote';
+    // the case in debate (its cards, no vote yet), or the case being voted on
+    const debating = t.phase === 'debate' && t.debate;
+    const v = t.phase === 'vote' ? t.vote : debating ? t.debate : null;
+    box.hidden = !v;
     if (box.hidden) return;
-    $('tribunal-title').textContent = `Tribunal: case ${v.case}`;
+    $('tribunal-title').textContent = `Tribunal: case ${v.case}` + (debating ? ' (debate: the vote opens next)' : '');
     const cards = clear($('case-cards'));
     for (const c of v.cards || []) cards.append(card(c));
     const btns = clear($('vote-buttons'));
     const isPlayer = !!(p && p.hand);
-    for (const a of v.actions || []) {
+    for (const a of (debating ? [] : v.actions) || []) {
       const target = a.startsWith('vote ') ? a.slice(5) : null;
       if (target === S.user) continue; // nobody may vote for themselves
       const label = target ? 'Vote ' + playerName(target) : 'Abstain';
       btns.append(el('button', { type: 'button', 'data-vote': target || 'abstain', disabled: !isPlayer, text: label,
-        onclick: () => { sayDm(a); p.myVote = target ? `You vote for ${playerName(target)} (secret)` : 'You abstain'; render(); } }));
+        onclick: () => {
+          sayDm(a);
+          p.myVote = { case: v.case, text: target ? `You vote for ${playerName(target)} (secret)` : 'You abstain' };
+          render();
+        } }));
     }
-    $('my-vote').textContent = (p && p.myVote) || '';
+    // a vote is shown for its own case only: each case starts unvoted
+    $('my-vote').textContent = (p && p.myVote && p.myVote.case === v.case && p.myVote.text) || '';
   }
 
   function renderResults(t) {
