@@ -96,6 +96,7 @@ static int dc_start(struct platform *p)
     dc->started = true;
     if (!dc->rest)
         return -1;
+    dc_nonce_prefix_load(dc);
     uv_timer_init(dc->loop, &dc->sweep);
     dc->sweep.data = dc;
     dc->sweep_open = true;
@@ -216,14 +217,23 @@ static int dc_send(struct platform *p, const struct outbound *m)
         return -1;
     }
     op->outbox_id = m->outbox_id;
-    if (op->type == DC_OP_POST && m->outbox_id) {
-        /* sent again after a crash, a message Discord already has is not posted twice */
-        char nonce[24];
-        snprintf(nonce, sizeof nonce, "o%" PRId64, m->outbox_id);
+    bool edit = op->type == DC_OP_EDIT;
+    if (m->outbox_id) {
+        /* Sent again after a crash, a message Discord already has is not posted
+         * twice. An edit is posted when its message has no id yet (the first
+         * lobby, hand or drop): that post needs the nonce too; PATCH takes none. */
+        char nonce[DC_NONCE_PREFIX + 24];
+        snprintf(nonce, sizeof nonce, "%s%" PRIx64, dc->nonce_prefix, (uint64_t)m->outbox_id);
+        if (edit)
+            op->body = dc_xstrdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
         json_object_object_add(body, "nonce", json_object_new_string(nonce));
         json_object_object_add(body, "enforce_nonce", json_object_new_boolean(1));
     }
-    op->body = dc_xstrdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
+    char *text = dc_xstrdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
+    if (edit && m->outbox_id)
+        op->post_body = text;
+    else
+        op->body = text;
     json_object_put(body);
     op->key = dc_xstrdup(m->key);
     op->user = m->channel ? NULL : dc_xstrdup(m->user);

@@ -100,6 +100,10 @@ enum dc_op_type {
 };
 
 /* The context of one REST request. */
+/* A message's nonce is this store's random prefix and its outbox id: an id
+ * alone repeats in a new store, and Discord would answer with an old message. */
+#define DC_NONCE_PREFIX 8
+
 struct dc_op {
     struct dc *dc;
     enum dc_op_type type;
@@ -111,6 +115,8 @@ struct dc_op {
     char *msg_id;      /* CLOSE: the message, when known as the op was queued */
     bool replaced;     /* CLOSE: msg_id is no longer the key's message (a new one took the key) */
     int64_t outbox_id; /* POST, EDIT: the bot's outbox id, reported through dc_sent() */
+    char *post_body;   /* EDIT of a message from the outbox: the body to POST (with its nonce)
+                          when the message has no id yet */
 };
 
 struct dc {
@@ -123,6 +129,7 @@ struct dc {
     int shards;
     unsigned global_rate; /* REST requests per second ([discord] global_rate_limit) */
     struct rest *rest;
+    char nonce_prefix[DC_NONCE_PREFIX + 1]; /* this store's, before outbox ids (stored.c) */
     struct gw *gw;
     struct map msgs;     /* key -> struct dc_msg * */
     struct map msg_ids;  /* Discord message id -> key (char *) */
@@ -258,6 +265,9 @@ ssize_t dc_list_find(struct json_object *l, const char *word);
 void dc_forget_game(struct dc *dc, const char *game);
 
 char *dc_gw_state_get(void *ud, const char *key);
+
+/* Reads this store's nonce prefix, making and storing one the first time. */
+void dc_nonce_prefix_load(struct dc *dc);
 
 void dc_gw_state_set(void *ud, const char *key, const char *value);
 

@@ -202,7 +202,7 @@ static int op_prepare(struct rest_req *r, void *ud)
             return rest_req_set(r, "PATCH", path, op->body);
         }
         snprintf(path, sizeof(path), "/channels/%s/messages", op->channel);
-        return rest_req_set(r, "POST", path, op->body);
+        return rest_req_set(r, "POST", path, op->post_body ? op->post_body : op->body);
     } else if (op->type == DC_OP_CLOSE) {
         /* the message may have been forgotten (the game ended) since the op
          * was queued: then the id noted then is used */

@@ -79,6 +79,7 @@ void dc_op_free(struct dc_op *op)
     free(op->body);
     free(op->emoji);
     free(op->msg_id);
+    free(op->post_body);
     free(op);
 }
 

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/random.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/types.h>
@@ -222,4 +223,27 @@ void dc_forget_game(struct dc *dc, const char *game)
             dc_msg_free(m);
         free(c.keys[i]);
     }
+}
+
+void dc_nonce_prefix_load(struct dc *dc)
+{
+    static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    char *v = dc_gw_state_get(dc, "nonce-prefix");
+    if (v && strlen(v) == DC_NONCE_PREFIX) {
+        memcpy(dc->nonce_prefix, v, DC_NONCE_PREFIX + 1);
+        free(v);
+        return;
+    }
+    free(v);
+    unsigned char r[DC_NONCE_PREFIX];
+    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+        /* no randomness: the clock still tells this store's prefix from another's */
+        uint64_t t = clock_mono_ms() ^ (uint64_t)clock_wall_ms() << 16;
+        for (size_t i = 0; i < sizeof r; i++)
+            r[i] = (unsigned char)(t >> (i * 8 % 64));
+    }
+    for (size_t i = 0; i < DC_NONCE_PREFIX; i++)
+        dc->nonce_prefix[i] = digits[r[i] % 36];
+    dc->nonce_prefix[DC_NONCE_PREFIX] = '\0';
+    dc_gw_state_set(dc, "nonce-prefix", dc->nonce_prefix);
 }

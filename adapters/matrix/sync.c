@@ -6,13 +6,14 @@
  * (power levels, encryption, invites) and, on the very first start, the
  * token to begin from, so old history is never handled. Then long polls from
  * the stored next_batch, which is written to the store after each batch
- * (with the commit of what the batch changed).
+ * (after the commit of what the batch changed).
  *
  * Nothing is handled twice: event ids delivered in the batch in flight are
  * stored too, so a crash in the middle of a batch skips them when the batch
- * comes again. Those ids and the batch's token are written with the bot's
- * commit of the changes the events caused (mx_state_defer), never before it:
- * a crash in between loses both, and the batch is handled again. Nothing is lost: a limited
+ * comes again. Those ids are written with the bot's commit of the changes the
+ * events caused (mx_state_defer), never before it: a crash in between loses
+ * both, and the event is handled again. The batch's token is written once the
+ * bot has committed the whole batch, before any answer to it leaves. Nothing is lost: a limited
  * timeline is completed with /rooms/{roomId}/messages from its prev_batch back to the previous
  * token.
  */
@@ -414,13 +415,20 @@ static void batch_done(struct mx *m)
     const char *next = jget_str(m->batch, "next_batch");
     bool snapshot = m->phase == MX_SNAPSHOT;
     if (m->phase == MX_SNAPSHOT || m->phase == MX_SYNCING) {
+        /* The batch's changes are committed (and their answers handed over)
+         * before its token is stored, and the token is stored before those
+         * answers can leave: a crash in between applies the batch again, which
+         * the bot's undone changes need, and answers nothing twice. */
+        const struct platform_host *h = m->base.host;
+        if (h->flush)
+            h->flush(h->ctx);
         /* What the batch taught about rooms is stored before its token: a crash in between
          * applies the batch again, which changes nothing. */
         mx_rooms_save(m);
         if (!snapshot || !m->since) {
             free(m->since);
             m->since = strdup(next);
-            mx_state_defer(m, "since", m->since);
+            mx_state_set(m, "since", m->since);
         }
         json_object_put(m->inflight);
         m->inflight = json_object_new_array();

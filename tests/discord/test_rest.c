@@ -889,12 +889,49 @@ static void test_outbox_resend_posts_once(void **state)
     assert_int_equal(json_object_array_length(jget(s, "messages")), 1);
     assert_int_equal(json_object_get_int(jget(s, "nonce_repeats")), 1);
     struct json_object *body = jget(json_object_array_get_idx(jget(s, "messages"), 0), "body");
-    assert_string_equal(jstr(body, "nonce"), "o41");
+    /* the store's random prefix, then the id (41 = 0x29): ids repeat in a new store */
+    const char *prefix = jstr(h.state, "nonce-prefix");
+    char want[64], first[16];
+    assert_non_null(prefix);
+    assert_int_equal(strlen(prefix), 8);
+    snprintf(want, sizeof want, "%s29", prefix);
+    snprintf(first, sizeof first, "%s", prefix);
+    assert_string_equal(jstr(body, "nonce"), want);
     assert_true(json_object_get_boolean(jget(body, "enforce_nonce")));
     json_object_put(s);
     assert_int_equal(json_object_get_int64(json_object_array_get_idx(h.sent, 0)), 41);
     assert_int_equal(json_object_get_int64(json_object_array_get_idx(h.sent, 1)), 41);
+
+    /* the first post of a keyed message (queued as an edit: no id yet) carries it too */
+    struct json_object *d = json_tokener_parse("{\"game\":\"g1\",\"table\":\"" CHANNEL_A "\"}");
+    struct outbound lobby = {.kind = OUT_NOTICE,
+                             .channel = CHANNEL_A,
+                             .key = "g1/lobby",
+                             .replace = true,
+                             .text = "Players 0/8: nobody.",
+                             .data = d,
+                             .outbox_id = 42};
+    assert_int_equal(h.p->ops->send(h.p, &lobby), 0);
+    h_run_for(&h, 300);
+    /* sent again as after a crash, before the id was stored: posted once */
+    h_stop_adapter(&h);
+    json_object_object_del(h.state, "msg/g1/lobby");
+    h_start_adapter(&h);
+    assert_true(h_run_until(&h, h_ready, 5000));
+    assert_int_equal(h.p->ops->send(h.p, &lobby), 0);
+    h_run_for(&h, 300);
+    json_object_put(d);
+    s = h_snapshot(&h);
+    assert_int_equal(json_object_array_length(jget(s, "messages")), 2);
+    assert_int_equal(json_object_get_int(jget(s, "nonce_repeats")), 2);
+    json_object_put(s);
     h_fini(&h);
+
+    /* another store, another prefix */
+    struct harness other;
+    start(&other);
+    assert_string_not_equal(jstr(other.state, "nonce-prefix"), first);
+    h_fini(&other);
 }
 
 /* One-line notices are plain content; a countdown only where a timed step
