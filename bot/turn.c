@@ -238,12 +238,13 @@ static int commit(struct dispatcher *d)
             platform = g->platform->ops->name;
         struct json_object *j = game_to_json(g);
         const char *text = j ? json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN) : NULL;
-        int rc = text ? store_game_put(d->store, g->id, g->platform->ops->name, g->table,
-                                       game_finished(g), text)
-                      : -1;
+        bool oom = !text;
+        int rc = oom ? -1
+                     : store_game_put(d->store, g->id, g->platform->ops->name, g->table,
+                                      game_finished(g), text);
         json_object_put(j);
         if (rc < 0) {
-            log_error("store", g->id, text ? "could not write the game" : "out of memory");
+            log_error("store", g->id, oom ? "out of memory" : "could not write the game");
             goto fail;
         }
     }
@@ -256,10 +257,11 @@ static int commit(struct dispatcher *d)
             h->m.reply_to)
             continue;
         char *text = outbox_encode(&h->m);
-        int rc = text ? store_outbox_add(d->store, h->p->ops->name, text, &h->m.outbox_id) : -1;
+        bool oom = !text;
+        int rc = oom ? -1 : store_outbox_add(d->store, h->p->ops->name, text, &h->m.outbox_id);
         free(text);
         if (rc < 0) {
-            log_error("store", NULL, text ? "could not write a message" : "out of memory");
+            log_error("store", NULL, oom ? "out of memory" : "could not write a message");
             goto fail;
         }
     }
