@@ -279,6 +279,15 @@ test('four players play a whole game through the page; nobody sees another\'s se
   assert.ok(seen.has('drop-grab'), 'a drop was grabbed through the page');
   assert.ok(seen.has('vote'), 'votes were cast through the page');
   assert.ok(seen.has('debate-cards'), 'a case showed its cards during its debate');
+  // Everyone reaches for the same first card at once: the losers grab another card instead
+  // of waiting for a leftover, in every drop.
+  const drops = await alice.page.evaluate(() => window.__illegal.frames
+    .filter((f) => f.kind === 'drop' && f.data && f.data.done).map((f) => f.text));
+  assert.ok(drops.length >= 1, 'no drop ended');
+  for (const text of drops) {
+    const grabbed = text.split(/, |: /).filter((c) => c.includes('\u2192') && !c.includes('(left over)'));
+    assert.ok(grabbed.length >= 2, `a drop with ${grabbed.length} cards grabbed: ${text}`);
+  }
 
   // the results: every player scored, on every page
   for (const p of players) {

@@ -242,6 +242,7 @@
       const t = T(table);
       if (g && t.game !== g) resetTableForGame(t, g);
       onPublic(t, f, d);
+      if (f.kind === 'drop') lostRace(t, P(table));
     }
     if (table === S.current) render();
   }
@@ -411,6 +412,20 @@
     tick();
   }
 
+  // Another player took the card this page reached for: the race is lost, not the drop.
+  function lostRace(t, p) {
+    const d = t.drop;
+    if (!d || !d.open || !grabbedIn(p, d)) return;
+    const i = (d.shown || []).indexOf(p.grabbed.res);
+    const taker = i >= 0 && d.takers ? d.takers[i] : null;
+    if (taker && taker.id !== S.user) {
+      p.grabbed = null;
+      p.beaten = { drop: d.drop, name: taker.name || playerName(taker.id) };
+    }
+  }
+  // Whether this page reached for a card of drop d (each drop starts fresh).
+  function grabbedIn(p, d) { return !!(p && p.grabbed && p.grabbed.drop === d.drop); }
+
   function renderDrop(t, p) {
     const box = $('drop');
     const d = t.drop;
@@ -419,9 +434,12 @@
     $('drop-title').textContent = `The drop #${d.drop}`;
     const byRes = {};
     for (const [emoji, res] of Object.entries(d.reactions || {})) byRes[res] = emoji;
-    const canGrab = d.open && p && !p.grabbed;
+    const took = (d.takers || []).some((x) => x && x.id === S.user);
+    const canGrab = d.open && p && !took && !grabbedIn(p, d);
+    const beaten = p && p.beaten && p.beaten.drop === d.drop ? p.beaten.name : null;
     $('drop-hint').textContent = d.open
-      ? (p && p.grabbed ? 'You reached for a card.' : 'First click wins: grab one card!')
+      ? (grabbedIn(p, d) ? 'You reached for a card.'
+        : beaten ? `${beaten} was faster: grab another card!` : 'First click wins: grab one card!')
       : 'Cards are being revealed…';
     const wrap = $('drop-cards');
     const before = wrap.childElementCount;
@@ -430,7 +448,8 @@
       const taken = d.taken && d.taken[i];
       const grab = canGrab && !taken && byRes[res]
         ? () => {
-          p.grabbed = res;
+          p.grabbed = { drop: d.drop, res };
+          p.beaten = null;
           send({ type: 'react', key: `${t.game}/drop/${d.drop}`, reaction: byRes[res] });
           render();
         }
