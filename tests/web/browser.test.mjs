@@ -183,9 +183,13 @@ test('four players play a whole game through the page; nobody sees another\'s se
   await bob.page.locator('#cmd').press('Enter');
   await bob.page.locator('#dm-log li', { hasText: 'unicorns' }).first().waitFor({ timeout: 10000 });
 
-  // a trade through the builder: Alice gives Bob one card for nothing; Bob accepts
+  // a trade through the builder: Alice gives Bob one card for nothing; Bob accepts. The builder
+  // asks only for the game's resources in play (one a player) and reads as a sentence.
+  assert.equal(await alice.page.locator('#ask-pick .card').count(), NAMES.length);
   await alice.page.locator('#trade-to').selectOption(bob.user);
   await alice.page.locator('#give-pick .card').first().click();
+  assert.match(await alice.page.locator('#trade-preview').textContent(),
+    /^You give 1 [A-Z][a-z]+.*, you ask nothing from Bob$/);
   await alice.page.locator('#trade-send').click();
   const accept = bob.page.locator('#offers li.incoming [data-action=accept]');
   await accept.waitFor({ timeout: 10000 });

@@ -166,7 +166,7 @@
 
   function T(id) {
     return S.T[id] || (S.T[id] = { game: null, log: [], lobby: null, players: [], host: null, phase: null,
-      paused: false, deadline: null, drop: null, vote: null, debate: null, result: null, reveal: [] });
+      paused: false, deadline: null, drop: null, vote: null, debate: null, resources: null, result: null, reveal: [] });
   }
   function P(id) {
     return S.P[id] || (S.P[id] = { game: null, hand: null, offers: new Map(), dm: [], myVote: null, grabbed: null });
@@ -179,7 +179,8 @@
   function gameNumber(g) { return Number(String(g).replace(/\D/g, '')) || 0; }
   function resetTableForGame(t, g) {
     Object.assign(t, { game: g, lobby: null, players: [], phase: null, paused: false, deadline: null,
-      drop: null, vote: null, debate: null, result: null, reveal: [], log: t.game ? t.log : [] });
+      drop: null, vote: null, debate: null, resources: null, result: null, reveal: [],
+      log: t.game ? t.log : [] });
   }
   function resetPrivateForGame(p, g) {
     Object.assign(p, { game: g, hand: null, offers: new Map(), myVote: null, grabbed: null });
@@ -261,6 +262,7 @@
       if ('paused' in d) t.paused = !!d.paused;
       if (d.phase) t.deadline = d.deadline || null;
       if (d.event === 'game-started') t.lobby = null;
+      if (d.resources) t.resources = d.resources; // the game's resources in play, from its start
       // a case opens with its debate: its cards show from then on
       if ((d.events || [d.event]).includes('case-opened')) t.debate = { case: d.case, cards: d.cards || [] };
       if (d.phase && d.phase !== 'vote' && d.phase !== 'debate') t.vote = null;
@@ -585,8 +587,10 @@
     renderLog($('dm-log'), (p && p.dm) || []);
   }
 
-  // Resources known to be in this game: from the hand, roles and drops; all when unsure.
+  // The game's resources in play: as the game's start said, or else known from the hand, roles
+  // and drops; all when unsure.
   function inPlay(t, h) {
+    if (t.resources && t.resources.length) return Object.keys(RESOURCES).filter((r) => t.resources.includes(r));
     const set = new Set();
     if (h) {
       set.add(h.dealer);
@@ -615,7 +619,12 @@
       }
     }
     const to = $('trade-to').value;
-    $('trade-preview').textContent = to ? `offer ${playerName(to)}: ${cardsText(trade.give)} for ${cardsText(trade.ask)}` : '';
+    $('trade-preview').textContent = to
+      ? `You give ${cardsWords(trade.give)}, you ask ${cardsWords(trade.ask)} from ${playerName(to)}` : '';
+  }
+  function cardsWords(m) {
+    const parts = Object.entries(m).filter(([, n]) => n > 0).map(([r, n]) => `${n} ${resName(r)}`);
+    return parts.length ? parts.join(', ') : 'nothing';
   }
 
   $('trade-send').addEventListener('click', () => {
