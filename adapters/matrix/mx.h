@@ -116,9 +116,9 @@ void mx_state_set(struct mx *m, const char *key, const char *value);
 void mx_state_del(struct mx *m, const char *key);
 struct json_object *mx_state_get_json(struct mx *m, const char *key);
 void mx_state_set_json(struct mx *m, const char *key, struct json_object *v);
-/* Stores data that a replay makes good (the sync position, the events in
- * flight) with the bot's next commit, so that it lands with the changes
- * those events caused, or within about a second. */
+/* Stores data that a replay makes good (the events in flight) with the
+ * bot's next commit, so that it lands with the changes those events caused,
+ * or within about a second. */
 void mx_state_defer(struct mx *m, const char *key, const char *value);
 void mx_state_defer_json(struct mx *m, const char *key, struct json_object *v);
 void mx_fail(struct mx *m, const char *why);

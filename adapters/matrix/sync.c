@@ -13,9 +13,10 @@
  * comes again. Those ids are written with the bot's commit of the changes the
  * events caused (mx_state_defer), never before it: a crash in between loses
  * both, and the event is handled again. The batch's token is written once the
- * bot has committed the whole batch, before any answer to it leaves. Nothing is lost: a limited
- * timeline is completed with /rooms/{roomId}/messages from its prev_batch back to the previous
- * token.
+ * bot has committed the whole batch, before any answer to it leaves.
+ *
+ * Nothing is lost: a limited timeline is completed with
+ * /rooms/{roomId}/messages from its prev_batch back to the previous token.
  */
 #include <inttypes.h>
 #include <stdio.h>
