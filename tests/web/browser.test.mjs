@@ -166,6 +166,9 @@ test('four players play a whole game through the page; nobody sees another\'s se
   }
   for (const p of players) p.user = (await state(p.page)).user;
   await alice.page.locator('#players li[data-user]').nth(3).waitFor();
+  // the page speaks of its buttons, not of commands to type
+  assert.ok(!(await alice.page.locator('#log').textContent()).includes('!illegal join'));
+  assert.ok((await alice.page.locator('#log').textContent()).includes('Press Join to play'));
   // only the host may start
   assert.ok(await bob.page.locator('#lobby-actions [data-action=start]').isDisabled(), 'Start is the host\'s');
   assert.ok(await alice.page.locator('#lobby-actions [data-action=start]').isEnabled());
@@ -288,6 +291,9 @@ test('four players play a whole game through the page; nobody sees another\'s se
   const drops = await alice.page.evaluate(() => window.__illegal.frames
     .filter((f) => f.kind === 'drop' && f.data && f.data.done).map((f) => f.text));
   assert.ok(drops.length >= 1, 'no drop ended');
+  // a drop edited in place is one line of the table's log, not one line per edit
+  const dropLines = await alice.page.locator('#log li', { hasText: /^Drop 1/ }).count();
+  assert.equal(dropLines, 1, `drop 1 takes ${dropLines} lines of the log`);
   for (const text of drops) {
     const grabbed = text.split(/, |: /).filter((c) => c.includes('\u2192') && !c.includes('(left over)'));
     assert.ok(grabbed.length >= 2, `a drop with ${grabbed.length} cards grabbed: ${text}`);

@@ -296,8 +296,21 @@
     default:
       break;
     }
-    t.log.push({ text: f.text, err: f.kind === 'error' });
+    const line = { key: f.key || null, text: logText(f, d), err: f.kind === 'error' };
+    // a message edited in place (the lobby, a drop) keeps one line, updated
+    const at = line.key ? t.log.findIndex((l) => l.key === line.key) : -1;
+    if (at >= 0) t.log[at] = line;
+    else t.log.push(line);
     if (t.log.length > 300) t.log.shift();
+  }
+
+  // The bot's text, except where it tells chat users what to type and the page has a button.
+  function logText(f, d) {
+    if (f.kind !== 'lobby' || !(d.actions || []).includes('join')) return f.text;
+    const names = (d.players || []).map((x) => x.name || x.id);
+    return `Game ${d.game}${d.variant ? ` (${d.variant})` : ''}, hosted by ${playerName(d.host)}. ` +
+      `Players ${names.length}/8: ${names.length ? names.join(', ') : 'nobody yet'}. ` +
+      'Press Join to play; the host presses Start (4 to 8 players).';
   }
 
   function onPrivate(p, f, d) {
