@@ -296,7 +296,7 @@ test('a restart keeps seats and tables', async () => {
 });
 
 test('stored caches that do not read are skipped, never fatal', async () => {
-  let r = await server.stop();
+  const r = await server.stop();
   assert.equal(r.code, 0, server.stderr);
   const st = JSON.parse(readFileSync(stateFile, 'utf8'));
   st.tables = JSON.stringify(['kept', 'gone', 5]);
@@ -313,7 +313,5 @@ test('stored caches that do not read are skipped, never fatal', async () => {
   a.send({ type: 'open', channel: 'kept' });
   await a.next((f) => f.kind === 'notice' && f.text === 'kept');
   a.close();
-  r = await server.stop();
-  assert.equal(r.code, 0, `web_host exited ${r.code} ${r.signal}: ${server.stderr}`);
-  server = await startServer(HOST, ['--state', stateFile]);
+  // the after() hook stops this server and checks that it exits 0
 });
