@@ -1,9 +1,18 @@
 /*
  * curl_uv.c - curl multi_socket on libuv: one uv_poll per socket, one timer.
+ *
+ * A socket's uv_poll lives as long as the socket, not as long as one
+ * transfer: curl keeps connections open between requests and, when it closes
+ * one, goes through on_close_socket (every easy handle added here has it), so
+ * a request on a kept connection costs no handle set-up and, usually, no
+ * epoll_ctl. Between transfers a kept socket is watched for reading only,
+ * and the first event on it (the server closed it) stops the watch: curl
+ * finds the connection dead when it next looks at it.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/queue.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "curl_uv.h"
@@ -19,6 +28,7 @@ struct sock {
     uv_poll_t poll;
     curl_socket_t fd;
     struct curl_uv *c;
+    bool kept; /* curl does not watch it now: an idle connection in its cache */
     LIST_ENTRY(sock) link;
 };
 
@@ -93,10 +103,34 @@ static void collect(struct curl_uv *c)
     maybe_release(c);
 }
 
+static struct sock *sock_find(struct curl_uv *c, curl_socket_t fd)
+{
+    struct sock *s;
+    LIST_FOREACH(s, &c->socks, link)
+    if (s->fd == fd)
+        return s;
+    return NULL;
+}
+
+/* curl closes its sockets here: the poll handle goes first, while the fd it
+ * watches is still open. */
+static int on_close_socket(void *userp, curl_socket_t fd)
+{
+    struct curl_uv *c = userp;
+    struct sock *s = sock_find(c, fd);
+    if (s)
+        sock_close(s);
+    return close(fd) == 0 ? 0 : 1;
+}
+
 static void on_poll(uv_poll_t *p, int status, int events)
 {
     struct sock *s = p->data;
     struct curl_uv *c = s->c;
+    if (s->kept) {
+        uv_poll_stop(p);
+        return;
+    }
     int flags = status < 0 ? CURL_CSELECT_ERR : 0;
     int running;
     if (events & UV_READABLE)
@@ -110,12 +144,12 @@ static void on_poll(uv_poll_t *p, int status, int events)
 static int on_socket(CURL *e, curl_socket_t fd, int what, void *userp, void *socketp)
 {
     struct curl_uv *c = userp;
-    struct sock *s = socketp;
+    struct sock *s = socketp ? socketp : sock_find(c, fd);
     (void)e;
     if (what == CURL_POLL_REMOVE) {
         if (s) {
-            curl_multi_assign(c->multi, fd, NULL);
-            sock_close(s);
+            s->kept = true;
+            uv_poll_start(&s->poll, UV_READABLE, on_poll);
         }
         return 0;
     }
@@ -130,8 +164,9 @@ static int on_socket(CURL *e, curl_socket_t fd, int what, void *userp, void *soc
         s->poll.data = s;
         LIST_INSERT_HEAD(&c->socks, s, link);
         c->open_handles++;
-        curl_multi_assign(c->multi, fd, s);
     }
+    s->kept = false;
+    curl_multi_assign(c->multi, fd, s);
     int events = 0;
     if (what & CURL_POLL_IN)
         events |= UV_READABLE;
@@ -199,6 +234,8 @@ int curl_uv_add(struct curl_uv *c, CURL *easy, curl_uv_done_fn done, void *arg)
     t->done = done;
     t->arg = arg;
     curl_easy_setopt(easy, CURLOPT_PRIVATE, t);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, on_close_socket);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, c);
     if (curl_multi_add_handle(c->multi, easy) != CURLM_OK)
         goto fail;
     LIST_INSERT_HEAD(&c->transfers, t, link);

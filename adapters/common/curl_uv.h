@@ -25,7 +25,8 @@ typedef void (*curl_uv_done_fn)(void *arg, CURL *easy, CURLcode result);
 struct curl_uv *curl_uv_new(struct uv_loop_s *loop);
 
 /* Starts a transfer. The driver borrows `easy` until done is called or the
- * transfer is removed; it uses CURLOPT_PRIVATE, which callers must leave alone.
+ * transfer is removed; it sets CURLOPT_PRIVATE and CURLOPT_CLOSESOCKETFUNCTION
+ * and their data, which callers must leave alone.
  * Returns 0, or -1 when curl refused the handle (done is then not called). */
 int curl_uv_add(struct curl_uv *c, CURL *easy, curl_uv_done_fn done, void *arg) MUST_USE;
 

@@ -9,7 +9,8 @@
  * (illegald, discord.js, illegald, ...), and the figures are medians over the
  * rounds. Then illegald alone through the console platform: acknowledged game
  * actions/s on a store on disk, fsyncs per action (counted by strace -f -c),
- * idle RSS and start-up time.
+ * idle RSS and start-up time. Last, the idle RSS of bench_rss_floor (next to
+ * this program), which only loads and starts the same libraries.
  *
  * usage: bench_vs_discordjs ILLEGALD WORKDIR [NODE_BOT_JS [ROUNDS]]
  * WORKDIR holds the temporary stores (on disk, not tmpfs). Without
@@ -514,6 +515,27 @@ static int run_console(struct bench *b, unsigned round)
     return 0;
 }
 
+/* Idle RSS in MB of bench_rss_floor, found next to this program; -1 when it did not run. */
+static double rss_floor(const char *self)
+{
+    char path[600];
+    const char *slash = strrchr(self, '/');
+    snprintf(path, sizeof(path), "%.*sbench_rss_floor", slash ? (int)(slash - self + 1) : 0, self);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl(path, path, (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0)
+        return -1;
+    msleep(1000);
+    long kb = rss_kb(pid);
+    kill(pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    return kb > 0 ? (double)kb / 1024.0 : -1;
+}
+
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st;
@@ -623,6 +645,8 @@ int main(int argc, char **argv)
     row("console: fsync+fdatasync per action", NULL, b.con_fsync, rounds, "%.2f", "< 1");
     row("console: start-up to first pong (ms)", NULL, b.con_start, rounds, "%.0f", "≤ 50");
     row("console: RSS idle (MB)", NULL, b.con_rss, rounds, "%.1f", "≤ 8");
+    double floor_mb = rss_floor(argv[0]);
+    row("the libraries alone, started: RSS idle (MB)", NULL, &floor_mb, 1, "%.1f", "–");
 out:
     br_stop(b.rest);
     if (rc == 0) /* the stores and logs are kept when something failed */
