@@ -410,7 +410,19 @@ enum il_error il_game_apply(struct il_game *g, const struct il_action *a, int64_
 /* The next absolute deadline, or 0 when none runs (paused, or over). */
 int64_t il_game_deadline(const struct il_game *g);
 
-/* The score the rulebook's formula gives seat `seat` for what they hold now. */
+/* How a score is made: one point a resource of the player's buyer held, one
+ * a suspect card that names someone else's role (wrong), minus five a suspect
+ * card that names one of the player's own roles (right). */
+struct il_score_parts {
+    unsigned resources, wrong, right;
+};
+
+/* The parts of seat `seat`'s score for what they hold now (all zero for a
+ * seat out of range). */
+struct il_score_parts il_score_parts(const struct il_game *g, unsigned seat);
+
+/* The score the rulebook's formula gives seat `seat` for what they hold now:
+ * resources + wrong - 5 * right of il_score_parts. */
 int il_score(const struct il_game *g, unsigned seat);
 
 /*

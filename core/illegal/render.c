@@ -452,6 +452,40 @@ static unsigned rank_order(const struct view *g, const struct il_event *e, unsig
     return n;
 }
 
+/* Writes how seat's score was made ("Jewelry 6, wrong suspicions +1") into
+ * out, and the same as JSON into *json. */
+static void score_parts(const struct view *g, unsigned seat, char *out, size_t len,
+                        struct json_object **json)
+{
+    const char *lang = g->t->lang;
+    const struct il_player *p = &g->s->game.players[seat];
+    struct il_score_parts parts = il_score_parts(&g->s->game, seat);
+    char count[16], penalty[16], piece[128];
+    struct text_list l;
+    text_list_init(&l, out, len, ", ");
+    snprintf(count, sizeof count, "%u", parts.resources);
+    const char *resources[] = {"resource", card_name(lang, IL_CARD(IL_KIND_RESOURCE, p->buyer)),
+                               "count", count, NULL};
+    text_fill(piece, sizeof piece, lang, "msg.score-resources", resources);
+    text_list_add(&l, "%s", piece);
+    if (parts.wrong) {
+        snprintf(count, sizeof count, "%u", parts.wrong);
+        const char *vars[] = {"count", count, NULL};
+        text_fill(piece, sizeof piece, lang, "msg.score-wrong", vars);
+        text_list_add(&l, "%s", piece);
+    }
+    if (parts.right) {
+        snprintf(penalty, sizeof penalty, "%u", 5 * parts.right);
+        const char *vars[] = {"penalty", penalty, NULL};
+        text_fill(piece, sizeof piece, lang, "msg.score-right", vars);
+        text_list_add(&l, "%s", piece);
+    }
+    *json = json_object_new_object();
+    json_object_object_add(*json, "resources", json_object_new_int((int)parts.resources));
+    json_object_object_add(*json, "wrong", json_object_new_int((int)parts.wrong));
+    json_object_object_add(*json, "right", json_object_new_int((int)parts.right));
+}
+
 static void game_over(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
 {
     const char *lang = g->t->lang;
@@ -470,15 +504,18 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
         unsigned i = order[k];
         const struct il_player *p = &g->s->game.players[i];
         struct il_bundle held = p->hand;
-        char rank[8], score[16], cards[512], line[1024];
+        char rank[8], score[16], cards[512], parts[256], line[1024];
+        struct json_object *parts_json;
         held.n[IL_CARD(IL_KIND_DEALER, p->dealer)] = 0;
         held.n[IL_CARD(IL_KIND_BUYER, p->buyer)] = 0;
         il_render_cards(cards, sizeof cards, lang, &held);
+        score_parts(g, i, parts, sizeof parts, &parts_json);
         snprintf(rank, sizeof rank, "%u", e->rank[i]);
         snprintf(score, sizeof score, "%d", e->scores[i]);
         const char *vars[] = {"rank",   rank,
                               "player", g->t->names[i],
                               "score",  score,
+                              "parts",  parts,
                               "dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
                               "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
                               "cards",  cards,
@@ -493,6 +530,7 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
         json_object_object_add(r, "hand", bundle_json(&held));
         json_object_object_add(r, "score", json_object_new_int(e->scores[i]));
         json_object_object_add(r, "rank", json_object_new_int(e->rank[i]));
+        json_object_object_add(r, "parts", parts_json);
         json_object_array_add(reveal, r);
         json_object_object_add(score_map, g->t->users[i], json_object_new_int(e->scores[i]));
         if (e->winners & (1u << i)) {

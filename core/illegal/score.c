@@ -5,20 +5,27 @@
 
 #include "internal.h"
 
-int il_score(const struct il_game *g, unsigned seat)
+struct il_score_parts il_score_parts(const struct il_game *g, unsigned seat)
 {
+    struct il_score_parts parts = {0, 0, 0};
     if (seat >= g->nplayers)
-        return 0;
+        return parts;
     const struct il_player *p = &g->players[seat];
     const uint8_t *n = p->hand.n;
-    int score = n[IL_CARD(IL_KIND_RESOURCE, p->buyer)];
+    parts.resources = n[IL_CARD(IL_KIND_RESOURCE, p->buyer)];
     for (unsigned r = 0; r < IL_RESOURCES; r++) {
         unsigned sd = n[IL_CARD(IL_KIND_DEALER_SUSPECT, r)];
         unsigned sb = n[IL_CARD(IL_KIND_BUYER_SUSPECT, r)];
-        score += r == p->dealer ? -5 * (int)sd : (int)sd;
-        score += r == p->buyer ? -5 * (int)sb : (int)sb;
+        *(r == p->dealer ? &parts.right : &parts.wrong) += sd;
+        *(r == p->buyer ? &parts.right : &parts.wrong) += sb;
     }
-    return score;
+    return parts;
+}
+
+int il_score(const struct il_game *g, unsigned seat)
+{
+    struct il_score_parts parts = il_score_parts(g, seat);
+    return (int)parts.resources + (int)parts.wrong - 5 * (int)parts.right;
 }
 
 void il_finish(struct il_ctx *c)

@@ -147,7 +147,7 @@ static void test_table_reads_well(void **state)
         char user[16];
         int rank, score;
         assert_non_null(line);
-        assert_int_equal(sscanf(line + 1, "%d. %15s (%d)", &rank, user, &score), 3);
+        assert_int_equal(sscanf(line + 1, "%d. %15[^:]: %d", &rank, user, &score), 3);
         assert_true(rank >= last_rank && score <= last_score);
         assert_int_equal(score, tp_score(&tp, user));
         last_rank = rank;

@@ -29,6 +29,12 @@ static void worked_example(void **state)
     p->hand.n[IL_CARD(IL_KIND_DEALER_SUSPECT, IL_CALL_GIRLS)] = 1;
     p->hand.n[IL_CARD(IL_KIND_BUYER_SUSPECT, IL_ALCOHOL)] = 1;
     assert_int_equal(il_score(&g, 0), 1);
+    struct il_score_parts parts = il_score_parts(&g, 0);
+    assert_int_equal(parts.resources, 9);
+    assert_int_equal(parts.wrong, 2);
+    assert_int_equal(parts.right, 2);
+    parts = il_score_parts(&g, 100);
+    assert_int_equal(parts.resources + parts.wrong + parts.right, 0);
     assert_int_equal(il_score(&g, 4), 0);
     assert_int_equal(il_score(&g, 100), 0);
 }
