@@ -256,6 +256,7 @@ static const struct entry english[] = {
     {"msg.vote-recorded",
      "Your vote on case {number}: {player}. You can change it until the vote closes."},
     {"msg.abstained", "You abstain on case {number}."},
+    {"msg.votes-cast", "Case {number}: {voted} of {voters} have voted."},
     {"msg.vote-withdrawn",
      "{player} has left the game, so your vote on case {number} no longer counts. You may vote "
      "again."},

@@ -407,6 +407,9 @@ enum il_error il_game_setup(struct il_game *g, const struct il_config *config, u
 enum il_error il_game_apply(struct il_game *g, const struct il_action *a, int64_t now,
                             struct rng *rng, struct il_events *ev) MUST_USE;
 
+/* Whether case k (an index into cases) takes votes now. */
+bool il_case_open(const struct il_game *g, unsigned k);
+
 /* The next absolute deadline, or 0 when none runs (paused, or over). */
 int64_t il_game_deadline(const struct il_game *g);
 

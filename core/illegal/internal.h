@@ -89,8 +89,6 @@ void il_open_case(struct il_ctx *c);
 void il_open_vote(struct il_ctx *c);
 /* Judges every open case, then opens the next or ends the game. */
 void il_verdict(struct il_ctx *c);
-/* Whether case k takes votes now. */
-bool il_case_open(const struct il_game *g, unsigned k);
 /* With IL_TRIBUNAL_CLOSE_EARLY, judges the open cases once every active
  * player has voted on each. */
 void il_close_if_all_voted(struct il_ctx *c);

@@ -816,7 +816,8 @@ struct batch {
     rules_emit_fn emit;
     void *arg;
     bool drop_dirty;
-    bool pending; /* a public notice is being gathered */
+    uint32_t votes_dirty; /* cases whose count of votes cast changed, a bit each */
+    bool pending;         /* a public notice is being gathered */
     struct rules_msg out;
     struct json_object *data;   /* the notices' fields; the last one's win */
     struct json_object *events; /* every notice's "event", in order */
@@ -877,11 +878,45 @@ static void batch_emit(void *arg, const struct rules_msg *m)
     }
 }
 
+/* How many have voted on case k, out of how many may: told to the table (who
+ * voted for whom stays secret until the verdict's tally). One message a case,
+ * edited as the count moves; a case the batch closed says nothing more. */
+static void votes_cast(const struct view *g, unsigned k, rules_emit_fn emit, void *arg)
+{
+    const struct il_game *game = &g->s->game;
+    unsigned voted = 0, voters = 0;
+    if (!il_case_open(game, k))
+        return;
+    for (unsigned s = 0; s < game->nplayers; s++)
+        if (game->players[s].active) {
+            voters++;
+            voted += game->players[s].votes[k] != IL_NOBODY;
+        }
+    char number[16], nvoted[16], nvoters[16];
+    snprintf(number, sizeof number, "%u", k + 1);
+    snprintf(nvoted, sizeof nvoted, "%u", voted);
+    snprintf(nvoters, sizeof nvoters, "%u", voters);
+    const char *vars[] = {"number", number, "voted", nvoted, "voters", nvoters, NULL};
+    struct msg m;
+    msg_init(&m, g, OUT_NOTICE, IL_PUBLIC);
+    msg_key(&m, g, "votes", k + 1, -1);
+    m.out.replace = true;
+    text_fill(m.text, sizeof m.text, g->t->lang, "msg.votes-cast", vars);
+    set_data(&m, "event", json_object_new_string("votes-cast"));
+    set_data(&m, "case", json_object_new_int((int)k + 1));
+    set_data(&m, "voted", json_object_new_int((int)voted));
+    set_data(&m, "voters", json_object_new_int((int)voters));
+    msg_emit(&m, emit, arg);
+}
+
 static void render_events(const struct view *g, const struct il_events *ev, rules_emit_fn emit,
                           void *arg)
 {
     struct batch b = {.g = g, .emit = emit, .arg = arg};
     for (unsigned i = 0; i < ev->n; i++) {
+        if (ev->v[i].type == IL_EV_VOTE_OPENED || ev->v[i].type == IL_EV_VOTE_RECORDED ||
+            ev->v[i].type == IL_EV_VOTE_WITHDRAWN)
+            b.votes_dirty |= 1u << ev->v[i].number;
         switch (ev->v[i].type) {
         case IL_EV_DROP_REVEALED:
         case IL_EV_GRAB_OPENED:
@@ -898,6 +933,9 @@ static void render_events(const struct view *g, const struct il_events *ev, rule
         }
     }
     batch_flush_drop(&b);
+    for (unsigned k = 0; k < IL_MAX_CASES; k++)
+        if (b.votes_dirty & (1u << k))
+            votes_cast(g, k, batch_emit, &b);
     batch_flush_notice(&b);
 }
 

@@ -331,9 +331,17 @@ static void vote_round(struct table_player *tp)
     char confirmed[64];
     snprintf(confirmed, sizeof confirmed, "Your vote on case %u:", tp->cases_seen);
     assert_true(harness_find(tp->h, from, channel, confirmed) >= 0);
-    /* Nothing about the votes reaches the table before the tally. */
-    for (size_t i = from; i < tp->h->nlines; i++)
-        assert_false(line_in(tp->h->lines[i], tp->table));
+    /* Before the tally the table learns how many have voted, and nothing else:
+     * no name, so neither who voted nor for whom. */
+    for (size_t i = from; i < tp->h->nlines; i++) {
+        if (!line_in(tp->h->lines[i], tp->table))
+            continue;
+        const char *event = line_data_str(tp->h->lines[i], "event");
+        assert_non_null(event);
+        assert_string_equal(event, "votes-cast");
+        for (unsigned u = 0; u < tp->n; u++)
+            assert_null(strstr(line_str(tp->h->lines[i], "text"), tp->users[u]));
+    }
 }
 
 void tp_step(struct table_player *tp)
