@@ -5,30 +5,13 @@
 'use strict';
 
 (function () {
-  const RESOURCES = {
-    'luxury-cars': ['🚗', 'Luxury Cars'],
-    guns: ['🔫', 'Guns'],
-    jewelry: ['💎', 'Jewelry'],
-    alcohol: ['🍾', 'Alcohol'],
-    pornography: ['📼', 'Pornography'],
-    'secret-files': ['📁', 'Secret Files'],
-    'call-girls': ['💋', 'Call Girls'],
-    powder: ['💊', 'Powder'],
-  };
-  const DEALERS = {
-    'luxury-cars': 'The Car Thief', guns: 'The Arms Dealer', jewelry: 'The Jewelry Thief',
-    alcohol: 'The Alcohol Dealer', pornography: 'The Porn Publisher', 'secret-files': 'The Hacker',
-    'call-girls': 'The Pimp', powder: 'The Powder Dealer',
-  };
-  const BUYERS = {
-    'luxury-cars': 'The African President', guns: 'General Guerillero', jewelry: 'The Swiss Banker',
-    alcohol: 'The Hollywood Star', pornography: 'The Obsessed Porn Collector',
-    'secret-files': 'The C.I.A. Director', 'call-girls': 'The Rich Emir', powder: 'The Rock Star',
-  };
+  const C = window.IllegalCards;
   const PHASES = {
     lobby: 'Lobby', dealing: 'Trading', 'drop-reveal': 'The drop', 'drop-grab': 'Grab!',
     debate: 'Tribunal: debate', vote: 'Tribunal: vote', over: 'Game over',
   };
+  const TIMERS = { session: 'trading sessions', reveal: 'drop reveal', grab: 'grab window', debate: 'debate', vote: 'vote' };
+  const PRESETS = { quick: 'Quick game (about 10 minutes)', standard: 'The rulebook\'s game', casual: 'Casual (long sessions)' };
 
   const $ = (id) => document.getElementById(id);
   const store = {
@@ -47,6 +30,9 @@
     T: {}, // public state per table
     P: {}, // private state per table
     names: {}, // user id -> display name
+    tab: 'table', // the pane a narrow screen shows
+    unseen: new Set(), // panes with news not looked at
+    scrollTo: null, // a box to bring into view after the next render
     frames: [], // every frame received, for tests and debugging
   };
   window.__illegal = S;
@@ -83,8 +69,7 @@
     toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
   }
 
-  function resName(id) { return (RESOURCES[id] || ['', id])[1]; }
-  function resEmoji(id) { return (RESOURCES[id] || ['🂠'])[0]; }
+  const resName = C.resName;
   function playerName(id) { return S.names[id] || id; }
   function learnPlayers(list) {
     for (const p of list || []) if (p && p.id) S.names[p.id] = p.name || p.id;
@@ -92,19 +77,12 @@
 
   // A card: a resource ("guns"), a role ("dealer:guns") or a suspect ("suspect-buyer:guns").
   function card(id, opts = {}) {
-    const [kind, res] = id.includes(':') ? id.split(':') : ['resource', id];
-    let label = resName(res), sub = '', cls = 'card';
-    if (kind === 'dealer') { sub = 'Dealer of ' + resName(res); label = DEALERS[res] || label; cls += ' role-dealer'; }
-    else if (kind === 'buyer') { sub = 'Buyer of ' + resName(res); label = BUYERS[res] || label; cls += ' role-buyer'; }
-    else if (kind === 'suspect-dealer') { sub = 'Suspect: dealer of ' + resName(res); label = DEALERS[res] || label; cls += ' suspect'; }
-    else if (kind === 'suspect-buyer') { sub = 'Suspect: buyer of ' + resName(res); label = BUYERS[res] || label; cls += ' suspect'; }
+    let cls = 'card';
     if (opts.cls) cls += ' ' + opts.cls;
     if (opts.onclick) cls += ' clickable';
-    const e = el('div', { class: cls, 'data-card': id, title: sub || label, role: opts.onclick ? 'button' : null,
+    const e = el('div', { class: cls, 'data-card': id, title: C.names(id).full, role: opts.onclick ? 'button' : null,
       tabindex: opts.onclick ? '0' : null, onclick: opts.onclick },
-    el('span', { class: 'emoji', text: resEmoji(res) }),
-    el('span', { class: 'label', text: label }),
-    sub ? el('span', { class: 'sub', text: sub }) : null,
+    C.svg(id),
     opts.count !== undefined ? el('span', { class: 'count', text: String(opts.count) }) : null);
     if (opts.onclick) e.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') opts.onclick(ev); });
     return e;
@@ -166,7 +144,8 @@
 
   function T(id) {
     return S.T[id] || (S.T[id] = { game: null, log: [], lobby: null, players: [], host: null, phase: null,
-      paused: false, deadline: null, drop: null, vote: null, debate: null, resources: null, result: null, reveal: [] });
+      paused: false, deadline: null, drop: null, vote: null, debate: null, votes: null, resources: null, result: null,
+      attention: null, rematchAsked: false });
   }
   function P(id) {
     return S.P[id] || (S.P[id] = { game: null, hand: null, offers: new Map(), dm: [], myVote: null, grabbed: null });
@@ -179,8 +158,8 @@
   function gameNumber(g) { return Number(String(g).replace(/\D/g, '')) || 0; }
   function resetTableForGame(t, g) {
     Object.assign(t, { game: g, lobby: null, players: [], phase: null, paused: false, deadline: null,
-      drop: null, vote: null, debate: null, resources: null, result: null, reveal: [],
-      log: t.game ? t.log : [] });
+      drop: null, vote: null, debate: null, votes: null, resources: null, result: null, attention: null,
+      rematchAsked: false, log: t.game ? t.log : [] });
   }
   function resetPrivateForGame(p, g) {
     Object.assign(p, { game: g, hand: null, offers: new Map(), myVote: null, grabbed: null });
@@ -239,13 +218,39 @@
         resetPrivateForGame(p, g);
       }
       onPrivate(p, f, d);
+      if (table === S.current) news(f.kind === 'offer' ? 'room' : 'log');
     } else {
       const t = T(table);
       if (g && t.game !== g) resetTableForGame(t, g);
       onPublic(t, f, d);
       if (f.kind === 'drop') lostRace(t, P(table));
+      if (table === S.current) {
+        news('log');
+        if (f.kind === 'lobby' || f.kind === 'result') news('table');
+        attend(t, f, d);
+      }
     }
     if (table === S.current) render();
+  }
+
+  // A pane not in view has something new: its tab shows a dot (replays are not news).
+  function news(pane) {
+    if (pane !== S.tab && !replaying()) S.unseen.add(pane);
+  }
+
+  // What a player must act on now comes into view, once each: a drop as it is revealed and
+  // again as it opens, a tribunal case as it opens, the trading room as the game starts.
+  function attend(t, f, d) {
+    const events = d.events || [d.event];
+    let key = null, pane = 'table', box = null;
+    if (f.kind === 'drop' && !d.done) [key, box] = [`drop ${d.drop} ${!!d.open}`, 'drop'];
+    else if (f.kind === 'vote') [key, box] = [`vote ${d.case}`, 'tribunal'];
+    else if (f.kind === 'notice' && events.includes('case-opened')) [key, box] = [`case ${d.case}`, 'tribunal'];
+    else if (f.kind === 'notice' && events.includes('game-started') && !replaying()) [key, pane, box] = ['start', 'room', 'room'];
+    if (!key || t.attention === key) return;
+    t.attention = key;
+    setTab(pane);
+    S.scrollTo = box;
   }
 
   function onPublic(t, f, d) {
@@ -261,7 +266,9 @@
       if (d.phase) t.phase = d.phase;
       if ('paused' in d) t.paused = !!d.paused;
       if (d.phase) t.deadline = d.deadline || null;
-      if (d.event === 'game-started') t.lobby = null;
+      if ((d.events || [d.event]).includes('game-started')) t.lobby = null;
+      // how many have voted on a case, from its vote's opening on
+      if (d.event === 'votes-cast') t.votes = { case: d.case, voted: d.voted, voters: d.voters };
       if (d.resources) t.resources = d.resources; // the game's resources in play, from its start
       // a case opens with its debate: its cards show from then on
       if ((d.events || [d.event]).includes('case-opened')) t.debate = { case: d.case, cards: d.cards || [] };
@@ -281,8 +288,6 @@
       break;
     case 'result':
       t.result = d;
-      // One line a player under the header, in rank order, as the bot wrote them.
-      t.reveal = (f.text || '').split('\n').slice(1).filter(Boolean);
       t.phase = 'over';
       t.deadline = null;
       break;
@@ -292,6 +297,7 @@
       return; // machine-readable twin of the result
     case 'error':
       if (!replaying() && f.table === S.current) toast(f.text);
+      t.rematchAsked = false; // a refused rematch may be asked again
       break;
     default:
       break;
@@ -388,6 +394,7 @@
     // lobby
     const lobby = $('lobby');
     lobby.hidden = !(t.lobby && t.phase === 'lobby');
+    renderSettings(t, !lobby.hidden);
     if (!lobby.hidden) {
       $('lobby-variant').textContent = t.lobby.variant || '';
       const acts = clear($('lobby-actions'));
@@ -424,7 +431,63 @@
     renderMod(t, players);
     renderLog($('log'), t.log);
     renderRoom(t, mine);
+    renderTabs();
     tick();
+    if (S.scrollTo) bringIntoView($(S.scrollTo));
+    S.scrollTo = null;
+  }
+
+  // ---- panes (tabs on a narrow screen) ----
+  function setTab(pane) {
+    S.tab = pane;
+    S.unseen.delete(pane);
+  }
+  function renderTabs() {
+    $('table-view').dataset.tab = S.tab;
+    for (const b of document.querySelectorAll('#tabs [data-tab]')) {
+      b.setAttribute('aria-selected', String(b.dataset.tab === S.tab));
+      b.querySelector('.dot').hidden = !S.unseen.has(b.dataset.tab);
+    }
+  }
+  // Scrolls e just below the sticky head, when it is not already all in view.
+  function bringIntoView(e) {
+    if (!e || e.hidden) return;
+    const r = e.getBoundingClientRect();
+    const top = $('table-head').getBoundingClientRect().bottom + 8;
+    if (r.top < top || r.bottom > window.innerHeight) window.scrollBy(0, r.top - top);
+  }
+
+  // The lobby's settings: a form for the host, a sentence for everyone (none until the bot
+  // sends them).
+  function renderSettings(t, inLobby) {
+    const st = inLobby && t.lobby.settings;
+    $('settings').hidden = !st;
+    if (!st) return;
+    const timers = Object.entries(TIMERS).filter(([k]) => st[k] !== undefined).map(([k, words]) => `${words} ${duration(st[k])}`);
+    $('settings-summary').textContent = `${PRESETS[st.preset] || 'Custom settings'}: ${timers.join(', ')}.`;
+    const host = t.host === S.user;
+    $('settings-form').hidden = !host;
+    if (!host) return;
+    const presets = clear($('presets'));
+    for (const name of t.lobby.presets || []) {
+      presets.append(el('button', { type: 'button', 'data-preset': name, 'aria-pressed': String(st.preset === name),
+        text: PRESETS[name] || name, onclick: () => sayTable('!illegal set preset ' + name) }));
+    }
+    // a field being edited keeps what the host is typing
+    for (const input of document.querySelectorAll('#settings-form [data-timer]')) {
+      if (input !== document.activeElement) input.value = st[input.dataset.timer] !== undefined ? shortDuration(st[input.dataset.timer]) : '';
+    }
+  }
+  function duration(s) {
+    if (s % 3600 === 0) return `${s / 3600} h`;
+    if (s >= 60) return `${Math.floor(s / 60)} min` + (s % 60 ? ` ${s % 60} s` : '');
+    return `${s} s`;
+  }
+  // as the host would type it (the bot reads 90s, 3m, 2h)
+  function shortDuration(s) {
+    if (s % 3600 === 0) return `${s / 3600}h`;
+    if (s % 60 === 0) return `${s / 60}m`;
+    return `${s}s`;
   }
 
   // Another player took the card this page reached for: the race is lost, not the drop.
@@ -469,7 +532,10 @@
           render();
         }
         : null;
-      wrap.append(card(res, { cls: (taken ? 'taken' : '') + (i >= before ? ' new' : ''), onclick: grab }));
+      const c = card(res, { cls: (taken ? 'taken' : '') + (i >= before ? ' new' : ''), onclick: grab });
+      const taker = d.takers && d.takers[i];
+      if (taker) c.append(el('span', { class: 'taker', text: taker.id === S.user ? 'You' : taker.name || playerName(taker.id) }));
+      wrap.append(c);
     });
   }
 
@@ -498,25 +564,63 @@
     }
     // a vote is shown for its own case only: each case starts unvoted
     $('my-vote').textContent = (p && p.myVote && p.myVote.case === v.case && p.myVote.text) || '';
+    const n = !debating && t.votes && t.votes.case === v.case ? t.votes : null;
+    $('vote-count').textContent = n ? `${n.voted} of ${n.voters} have voted.` : '';
   }
 
+  // The ranking as the bot sent it (rank order, ties sharing a rank): each player's roles,
+  // the cards they ended with, and how their score was made.
   function renderResults(t) {
     const box = $('results');
-    box.hidden = !t.result && !t.reveal.length;
+    box.hidden = !t.result;
     if (box.hidden) return;
-    const tbody = clear($('scores').tBodies[0]);
-    const scores = Object.entries((t.result && t.result.scores) || {}).sort((a, b) => b[1] - a[1]);
-    const winners = new Set((t.result && t.result.winners) || []);
-    let rank = 0, prev = null;
-    scores.forEach(([u, s], i) => {
-      if (s !== prev) rank = i + 1;
-      prev = s;
-      tbody.append(el('tr', { class: winners.has(u) ? 'winner' : null },
-        el('td', { text: String(rank) }), el('td', { text: playerName(u) + (winners.has(u) ? ' 🏆' : '') }),
-        el('td', { text: String(s) })));
+    const winners = new Set(t.result.winners || []);
+    const ol = clear($('ranking'));
+    for (const r of t.result.reveal || []) {
+      const id = r.player && r.player.id;
+      const held = el('div', { class: 'held' });
+      for (const [c, n] of Object.entries(r.hand || {})) {
+        const [kind, res] = c.includes(':') ? c.split(':') : ['resource', c];
+        // a suspect card hits when it names the holder's own role
+        const hit = (kind === 'suspect-dealer' && res === r.dealer) || (kind === 'suspect-buyer' && res === r.buyer);
+        const cls = kind === 'resource' ? (res === r.buyer ? 'chip-card goods' : 'chip-card') : hit ? 'chip-card right' : 'chip-card wrong';
+        const what = kind === 'resource' ? resName(res) : kind === 'suspect-dealer' ? 'suspect dealer' : 'suspect buyer';
+        held.append(el('span', { class: cls, 'data-card': c, title: C.names(c).full }, C.icon(res), ` ${n > 1 ? n + ' ' : ''}${what}`));
+      }
+      ol.append(el('li', { class: winners.has(id) ? 'winner' : null, 'data-user': id, 'data-rank': String(r.rank),
+        'data-score': String(r.score) },
+      el('span', { class: 'rank', text: String(r.rank) }),
+      el('div', { class: 'who' },
+        el('div', { class: 'pname', text: ((r.player && r.player.name) || playerName(id)) + (winners.has(id) ? ' 🏆' : '') }),
+        el('div', { class: 'roles' },
+          el('span', { 'data-role': 'dealer:' + r.dealer }, C.icon(r.dealer), ` Dealer of ${resName(r.dealer)}`),
+          el('span', { 'data-role': 'buyer:' + r.buyer }, C.icon(r.buyer), ` Buyer of ${resName(r.buyer)}`)),
+        scoreParts(r),
+        held),
+      el('span', { class: 'score', text: String(r.score) })));
+    }
+    const rematch = $('rematch');
+    rematch.disabled = t.rematchAsked;
+    rematch.textContent = t.rematchAsked ? 'Opening a new lobby…' : 'Play again';
+  }
+
+  // How a score was made, from the parts the bot sent (nothing when it sent none).
+  function scoreParts(r) {
+    const parts = r.parts;
+    if (!parts) return null;
+    const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const pieces = [
+      ['resources', parts.resources, `${parts.resources} ${resName(r.buyer)} bought`],
+      ['wrong', parts.wrong, `${plural(parts.wrong, 'wrong suspect')}`],
+      ['right', -5 * parts.right, `${plural(parts.right, 'right suspect')}`],
+    ].filter(([k, points]) => points !== 0 || k === 'resources');
+    const how = el('div', { class: 'how' });
+    pieces.forEach(([k, points, words], i) => {
+      if (i) how.append(' · ');
+      how.append(el('span', { 'data-part': k, 'data-points': String(points) },
+        `${words} `, el('b', { text: points < 0 ? `\u2212${-points}` : `+${points}` })));
     });
-    const ul = clear($('reveal'));
-    for (const line of t.reveal) ul.append(el('li', { text: line }));
+    return how;
   }
 
   function renderMod(t, players) {
@@ -603,7 +707,7 @@
   // The game's resources in play: as the game's start said, or else known from the hand, roles
   // and drops; all when unsure.
   function inPlay(t, h) {
-    if (t.resources && t.resources.length) return Object.keys(RESOURCES).filter((r) => t.resources.includes(r));
+    if (t.resources && t.resources.length) return C.RESOURCES.filter((r) => t.resources.includes(r));
     const set = new Set();
     if (h) {
       set.add(h.dealer);
@@ -613,8 +717,8 @@
     }
     for (const r of (t.drop && t.drop.shown) || []) set.add(r);
     const n = h ? (h.players || []).length + 1 : 0;
-    if (set.size < n) return Object.keys(RESOURCES);
-    return Object.keys(RESOURCES).filter((r) => set.has(r));
+    if (set.size < n) return C.RESOURCES;
+    return C.RESOURCES.filter((r) => set.has(r));
   }
 
   function cardsText(m) {
@@ -627,8 +731,9 @@
       const box = clear($(side));
       for (const [res, n] of Object.entries(trade[side])) {
         if (n <= 0) continue;
-        box.append(el('span', { class: 'chip', 'data-chip': res, title: 'take one back', text: `${n} × ${resEmoji(res)} ${resName(res)}`,
-          onclick: () => { trade[side][res]--; if (!trade[side][res]) delete trade[side][res]; renderTrade(); } }));
+        box.append(el('span', { class: 'chip', 'data-chip': res, title: 'take one back',
+          onclick: () => { trade[side][res]--; if (!trade[side][res]) delete trade[side][res]; renderTrade(); } },
+        `${n} × `, C.icon(res), ` ${resName(res)}`));
       }
     }
     const to = $('trade-to').value;
@@ -698,6 +803,26 @@
     const who = $('kick-who').value;
     if (who) sayTable('!illegal kick ' + who);
   });
+  for (const b of document.querySelectorAll('#tabs [data-tab]')) {
+    b.addEventListener('click', () => {
+      setTab(b.dataset.tab);
+      render();
+      window.scrollTo(0, 0);
+    });
+  }
+  $('rematch').addEventListener('click', () => {
+    sayTable('!illegal rematch');
+    T(S.current).rematchAsked = true;
+    render();
+  });
+  for (const input of document.querySelectorAll('#settings-form [data-timer]')) {
+    input.addEventListener('change', () => {
+      const v = input.value.trim().toLowerCase().replace(/\s+/g, '');
+      if (/^\d+[smh]?$/.test(v)) sayTable(`!illegal set ${input.dataset.timer} ${v}`);
+      else toast('A time is a number of seconds, or like 90s, 3m, 2h');
+    });
+  }
+  $('settings-form').addEventListener('submit', (ev) => ev.preventDefault());
   $('cmd-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     const text = $('cmd').value.trim();

@@ -1,0 +1,207 @@
+// Illegal: the cards of the local table, drawn as inline SVG made for this project.
+// One picture per resource, one frame per kind of card (resource, dealer, buyer and
+// the two suspects). Text is laid out here, whole words per line and shrunk to fit,
+// so a name never breaks inside a word whatever the card's size.
+'use strict';
+
+window.IllegalCards = (function () {
+  const NS = 'http://www.w3.org/2000/svg';
+  const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+  const W = 100, H = 140, PAD = 6;
+
+  // name and colour of each resource
+  const RESOURCES = {
+    'luxury-cars': ['Luxury Cars', '#b23a2e'],
+    guns: ['Guns', '#4b525c'],
+    jewelry: ['Jewelry', '#2479b0'],
+    alcohol: ['Alcohol', '#2e7a3a'],
+    pornography: ['Pornography', '#8a3fa6'],
+    'secret-files': ['Secret Files', '#a7782a'],
+    'call-girls': ['Call Girls', '#cf3166'],
+    powder: ['Powder', '#5c6b7a'],
+  };
+  const DEALERS = {
+    'luxury-cars': 'The Car Thief', guns: 'The Arms Dealer', jewelry: 'The Jewelry Thief',
+    alcohol: 'The Alcohol Dealer', pornography: 'The Porn Publisher', 'secret-files': 'The Hacker',
+    'call-girls': 'The Pimp', powder: 'The Powder Dealer',
+  };
+  const BUYERS = {
+    'luxury-cars': 'The African President', guns: 'General Guerillero', jewelry: 'The Swiss Banker',
+    alcohol: 'The Hollywood Star', pornography: 'The Obsessed Porn Collector',
+    'secret-files': 'The C.I.A. Director', 'call-girls': 'The Rich Emir', powder: 'The Rock Star',
+  };
+  // the frame of each kind: band colour, band words, card background
+  const KINDS = {
+    dealer: ['#2f7d4f', 'DEALER', '#e7f5eb'],
+    buyer: ['#6f3f98', 'BUYER', '#f2eafa'],
+    'suspect-dealer': ['#a3302b', 'SUSPECT · DEALER', '#fbeae8'],
+    'suspect-buyer': ['#a3302b', 'SUSPECT · BUYER', '#fbeae8'],
+  };
+
+  // Each picture in a 40×40 box: [tag, attributes] with "C" for the resource's colour.
+  const ICONS = {
+    'luxury-cars': [
+      ['path', { d: 'M2 27 L6 18 Q8 14 13 14 L26 14 Q30 14 33 18 L37 22 Q39 23 39 26 L39 30 L2 30 Z', fill: 'C' }],
+      ['path', { d: 'M10 19 L13 16.5 L19 16.5 L19 21 L8.5 21 Z M21 16.5 L26 16.5 L30 21 L21 21 Z', fill: '#dde8f2' }],
+      ['circle', { cx: 11, cy: 30, r: 4.5, fill: '#222' }],
+      ['circle', { cx: 30, cy: 30, r: 4.5, fill: '#222' }],
+      ['circle', { cx: 11, cy: 30, r: 1.8, fill: '#bbb' }],
+      ['circle', { cx: 30, cy: 30, r: 1.8, fill: '#bbb' }],
+    ],
+    guns: [
+      ['rect', { x: 3, y: 11, width: 32, height: 8, rx: 1.5, fill: 'C' }],
+      ['rect', { x: 3, y: 11, width: 32, height: 2.5, fill: '#8d949e' }],
+      ['path', { d: 'M23 19 L34 19 L37 34 Q37 36 35 36 L29 36 Q27 36 27 34 Z', fill: '#3a2a1e' }],
+      ['path', { d: 'M17 19 Q17 27 24 26', fill: 'none', stroke: 'C', 'stroke-width': 2 }],
+      ['rect', { x: 20, y: 19, width: 1.8, height: 4, fill: '#222' }],
+    ],
+    jewelry: [
+      ['path', { d: 'M4 15 L12 6 L28 6 L36 15 L20 35 Z', fill: 'C' }],
+      ['path', { d: 'M4 15 L36 15 M12 6 L16 15 L20 35 L24 15 L28 6 M16 15 L20 6 L24 15', fill: 'none',
+        stroke: '#d6ecfa', 'stroke-width': 1.2, 'stroke-linejoin': 'round' }],
+    ],
+    alcohol: [
+      ['path', { d: 'M17 3 L23 3 L23 11 Q29 15 29 22 L29 36 Q29 38 27 38 L13 38 Q11 38 11 36 L11 22 Q11 15 17 11 Z', fill: 'C' }],
+      ['rect', { x: 16.5, y: 2, width: 7, height: 8, rx: 1, fill: '#e0b341' }],
+      ['rect', { x: 13, y: 23, width: 14, height: 9, rx: 1, fill: '#f6efd9' }],
+    ],
+    pornography: [
+      ['rect', { x: 2, y: 9, width: 36, height: 23, rx: 2.5, fill: '#26222b' }],
+      ['rect', { x: 8, y: 13, width: 24, height: 10, rx: 1.5, fill: 'C' }],
+      ['circle', { cx: 14, cy: 18, r: 3.6, fill: '#eee' }],
+      ['circle', { cx: 26, cy: 18, r: 3.6, fill: '#eee' }],
+      ['rect', { x: 8, y: 26, width: 24, height: 3.5, rx: 1, fill: 'C' }],
+    ],
+    'secret-files': [
+      ['path', { d: 'M3 9 L15 9 L18 12 L37 12 L37 34 L3 34 Z', fill: 'C' }],
+      ['path', { d: 'M3 15 L37 15 L37 34 L3 34 Z', fill: '#e2c27f' }],
+      ['rect', { x: 7, y: 21, width: 26, height: 6, rx: 1, fill: '#c0392b', transform: 'rotate(-8 20 24)' }],
+    ],
+    'call-girls': [
+      ['path', { d: 'M3 20 Q10 10 16 13 Q20 15 24 13 Q30 10 37 20 Q20 22 3 20 Z', fill: 'C' }],
+      ['path', { d: 'M3 20 Q20 24 37 20 Q31 32 20 32 Q9 32 3 20 Z', fill: 'C', opacity: 0.8 }],
+      ['path', { d: 'M6 20.5 Q20 23 34 20.5', fill: 'none', stroke: '#5a0f2a', 'stroke-width': 1 }],
+    ],
+    powder: [
+      ['rect', { x: 9, y: 6, width: 22, height: 30, rx: 2.5, fill: '#eef3f7', stroke: 'C', 'stroke-width': 1.5 }],
+      ['path', { d: 'M9 11 H31', stroke: 'C', 'stroke-width': 2.5 }],
+      ['path', { d: 'M10.5 34.5 L10.5 25 Q20 19 29.5 25 L29.5 34.5 Z', fill: '#fff', stroke: '#cfd8df', 'stroke-width': 0.8 }],
+    ],
+  };
+
+  function node(tag, attrs, colour) {
+    const e = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v === 'C' ? colour : v);
+    return e;
+  }
+
+  // The resource's picture, placed at (x, y) with side `size`.
+  function picture(res, x, y, size) {
+    const g = node('g', { transform: `translate(${x} ${y}) scale(${size / 40})` });
+    const colour = colourOf(res);
+    for (const [tag, attrs] of ICONS[res] || [['rect', { x: 4, y: 4, width: 32, height: 32, rx: 4, fill: '#999' }]]) {
+      g.append(node(tag, attrs, colour));
+    }
+    return g;
+  }
+
+  // Widths measured with the page's own font, so the layout matches what is drawn.
+  const ctx = document.createElement('canvas').getContext('2d');
+  const widths = new Map();
+  function width(text, size, weight) {
+    const k = `${weight} ${size} ${text}`;
+    if (!widths.has(k)) {
+      ctx.font = `${weight} ${size}px ${FONT}`;
+      widths.set(k, ctx.measureText(text).width);
+    }
+    return widths.get(k);
+  }
+
+  // Whole words on as few lines as fit `max` at `size` (at most `lines`), each line then
+  // shrunk if it is still wider: returns [[text, fontSize], ...].
+  function layout(text, size, weight, max, lines) {
+    const words = text.split(' ');
+    const out = [];
+    for (const w of words) {
+      const last = out[out.length - 1];
+      if (last !== undefined && width(last + ' ' + w, size, weight) <= max) out[out.length - 1] = last + ' ' + w;
+      else out.push(w);
+    }
+    // too many lines: pair up the shortest neighbours until it fits the height
+    while (out.length > lines) {
+      let best = 0;
+      for (let i = 1; i < out.length - 1; i++) {
+        if (out[i].length + out[i + 1].length < out[best].length + out[best + 1].length) best = i;
+      }
+      out.splice(best, 2, out[best] + ' ' + out[best + 1]);
+    }
+    // a little under the measure, for rounding
+    return out.map((l) => [l, Math.min(size, (size * max * 0.98) / width(l, size, weight))]);
+  }
+
+  function label(svg, text, { y, size, weight = 700, max = W - 2 * PAD, lines = 3, lead = 1.15, fill = '#1c1c1c', cls }) {
+    const rows = layout(text, size, weight, max, lines);
+    let at = y - ((rows.length - 1) * size * lead) / 2; // centred on y
+    for (const [t, s] of rows) {
+      const e = node('text', { x: W / 2, y: at.toFixed(1), 'font-size': s.toFixed(2), 'font-weight': weight,
+        'text-anchor': 'middle', 'dominant-baseline': 'middle', fill, 'data-max': max });
+      if (cls) e.setAttribute('class', cls);
+      e.textContent = t;
+      svg.append(e);
+      at += size * lead;
+    }
+  }
+
+  // A card's names: [title, kind words] for a card id.
+  function names(id) {
+    const [kind, res] = id.includes(':') ? id.split(':') : ['resource', id];
+    const rname = resName(res);
+    if (kind === 'resource') return { kind, res, title: rname, full: rname };
+    const role = (kind.endsWith('dealer') ? DEALERS : BUYERS)[res] || rname;
+    const what = kind.endsWith('dealer') ? 'dealer of ' : 'buyer of ';
+    const full = (kind.startsWith('suspect') ? 'Suspect: ' : '') + `${role}, ${what}${rname}`;
+    return { kind, res, title: role, full };
+  }
+
+  // The picture of one card: a resource ("guns"), a role ("dealer:guns") or a suspect
+  // ("suspect-buyer:guns").
+  function svg(id) {
+    const { kind, res, title, full } = names(id);
+    const colour = colourOf(res);
+    const s = node('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': full, class: 'art' });
+    const frame = KINDS[kind];
+    s.append(node('rect', { x: 1, y: 1, width: W - 2, height: H - 2, rx: 8, fill: frame ? frame[2] : '#fbf7ec',
+      stroke: frame ? frame[0] : colour, 'stroke-width': 2, 'stroke-dasharray': kind.startsWith('suspect') ? '5 3' : 'none' }));
+    if (!frame) {
+      // a resource: its colour in the corners, a large picture, its name
+      s.append(node('path', { d: `M1 9 Q1 1 9 1 L28 1 L1 28 Z M${W - 1} ${H - 9} Q${W - 1} ${H - 1} ${W - 9} ${H - 1} L${W - 28} ${H - 1} L${W - 1} ${H - 28} Z`, fill: colour }));
+      s.append(picture(res, 18, 16, 64));
+      label(s, title, { y: 110, size: 17, lines: 2, cls: 'name' });
+      return s;
+    }
+    // a role or a suspect: a band naming the kind, the picture, the role, the resource
+    s.append(node('path', { d: `M1 9 Q1 1 9 1 L${W - 9} 1 Q${W - 1} 1 ${W - 1} 9 L${W - 1} 20 L1 20 Z`, fill: frame[0] }));
+    label(s, frame[1], { y: 11.5, size: 9.5, lines: 1, fill: '#fff', cls: 'kind' });
+    s.append(picture(res, 27, 23, 46));
+    if (kind.startsWith('suspect')) {
+      // a magnifying glass over the picture
+      s.append(node('circle', { cx: 66, cy: 57, r: 8.5, fill: 'rgba(255,255,255,0.55)', stroke: frame[0], 'stroke-width': 3 }));
+      s.append(node('path', { d: 'M72 63.5 L80 71.5', stroke: frame[0], 'stroke-width': 4, 'stroke-linecap': 'round' }));
+    }
+    label(s, title, { y: 97, size: 14, lines: 3, cls: 'name' });
+    label(s, resName(res), { y: 131, size: 10, weight: 600, lines: 1, fill: colour, cls: 'res' });
+    return s;
+  }
+
+  // A small picture of a resource alone, for chips and lines of text.
+  function icon(res) {
+    const s = node('svg', { viewBox: '0 0 40 40', class: 'icon', 'aria-hidden': 'true' });
+    s.append(picture(res, 0, 0, 40));
+    return s;
+  }
+
+  function resName(id) { return (RESOURCES[id] || [id])[0]; }
+  function colourOf(id) { return (RESOURCES[id] || [id, '#777'])[1]; }
+
+  return { svg, icon, names, resName, RESOURCES: Object.keys(RESOURCES), DEALERS, BUYERS };
+})();
