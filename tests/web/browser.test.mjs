@@ -1,7 +1,9 @@
-// Browser test of the local table: four players in four Chromium contexts play a
-// whole game through the page against the real daemon, and no context ever
-// shows another player's secrets. A screenshot of every phase goes to
-// $SCREENSHOT_DIR (build/web-screenshots).
+// Browser test of the local table: four players in four Chromium contexts (Dave's
+// phone-sized) play a whole game through the page against the real daemon, and no
+// context ever shows another player's secrets. Along the way: cards are pictures whose
+// words fit, the phone keeps the phase and countdown in view and brings the drop to
+// the player, the results explain every score, and Play again opens a new lobby. A
+// screenshot of every phase goes to $SCREENSHOT_DIR (build/web-screenshots).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,12 +69,53 @@ const state = (page) => page.evaluate((table) => {
   const S = window.__illegal;
   const t = S.T[table] || {};
   return { user: S.user, phase: t.phase || null, paused: !!t.paused, game: t.game || null,
-    voteCase: t.vote ? t.vote.case : null };
+    voteCase: t.vote ? t.vote.case : null, lobby: t.lobby, result: t.result, votes: t.votes, tab: S.tab };
 }, TABLE);
 
-async function shot(p, name) {
-  await p.page.screenshot({ path: join(SHOTS, `${name}-${p.name.toLowerCase()}.png`), fullPage: true });
+// The whole page, or (view) only what the window shows, as a player sees it.
+async function shot(p, name, view = false) {
+  await p.page.screenshot({ path: join(SHOTS, `${name}-${p.name.toLowerCase()}.png`), fullPage: !view });
 }
+
+// Every card shown is a picture whose lines are whole words of its name, each fitting the
+// card, at a size a phone can read.
+async function checkCards(p) {
+  const bad = await p.page.evaluate(() => {
+    const out = [];
+    const shown = [...document.querySelectorAll('.card')].filter((c) => c.getClientRects().length);
+    if (!shown.length) out.push('no card shown');
+    for (const c of shown) {
+      const svg = c.querySelector('svg.art');
+      if (!svg) {
+        out.push(`${c.dataset.card} is not a picture`);
+        continue;
+      }
+      const words = new Set(svg.getAttribute('aria-label').split(/[ ,:]+/));
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      for (const t of svg.querySelectorAll('text')) {
+        for (const w of t.textContent.split(' ')) {
+          if (!words.has(w) && !t.classList.contains('kind')) out.push(`${c.dataset.card}: "${w}" is not a whole word`);
+        }
+        if (t.getComputedTextLength() > Number(t.dataset.max) + 0.5) out.push(`${c.dataset.card}: "${t.textContent}" overflows`);
+        const px = Number(t.getAttribute('font-size')) * scale;
+        if (t.classList.contains('name') && !c.closest('.small') && px < 8.5) {
+          out.push(`${c.dataset.card}: "${t.textContent}" at ${px.toFixed(1)} px`);
+        }
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(bad, [], `${p.name}'s cards`);
+}
+
+// Whether the element is all within the window, below the sticky head when it is not part of it.
+const inView = (page, sel) => page.evaluate((sel) => {
+  const e = document.querySelector(sel);
+  const r = e.getBoundingClientRect();
+  const head = document.getElementById('table-head');
+  const top = head.contains(e) ? 0 : head.getBoundingClientRect().bottom;
+  return r.height > 0 && r.top >= top - 1 && r.bottom <= window.innerHeight + 1;
+}, sel);
 
 // What each page has been sent in private, and what it shows: checked against the others.
 async function snapshot(p) {
@@ -148,7 +191,7 @@ test('four players play a whole game through the page; nobody sees another\'s se
     await page.locator('#tables-view').waitFor({ state: 'visible' });
     players.push({ name, ctx, page, errors });
   }
-  const [alice, bob] = players;
+  const [alice, bob, , dave] = players;
   await shot(alice, '0-tables');
 
   // Alice creates the table, hosts and is seated at once; the others join through the lobby buttons
@@ -172,12 +215,33 @@ test('four players play a whole game through the page; nobody sees another\'s se
   // only the host may start
   assert.ok(await bob.page.locator('#lobby-actions [data-action=start]').isDisabled(), 'Start is the host\'s');
   assert.ok(await alice.page.locator('#lobby-actions [data-action=start]').isEnabled());
+  // the host's settings form changes a timer; the others read the settings only
+  const settings = (await state(alice.page)).lobby.settings;
+  if (settings) {
+    assert.ok(await alice.page.locator('#settings-form').isVisible(), 'the host has a settings form');
+    assert.ok(!(await bob.page.locator('#settings-form').isVisible()), 'a player who does not host has no form');
+    assert.ok(await bob.page.locator('#settings-summary').isVisible());
+    const want = settings.session === 45 ? 50 : 45;
+    await alice.page.locator('#settings-form [data-timer=session]').fill(`${want}s`);
+    await alice.page.locator('#settings-form [data-timer=session]').press('Tab');
+    await bob.page.waitForFunction(([t, n]) => ((window.__illegal.T[t].lobby || {}).settings || {}).session === n,
+      [TABLE, want], { timeout: 10000 }).catch(() => {});
+    assert.equal((await state(bob.page)).lobby.settings.session, want, 'the host changed the session timer');
+    assert.match(await bob.page.locator('#settings-summary').textContent(), new RegExp(`trading sessions ${want} s`));
+    assert.equal(await alice.page.locator('#settings-form [data-timer=session]').inputValue(), `${want}s`);
+  } else {
+    // a bot that sends no settings: no form, and nothing broken
+    for (const p of players) assert.ok(!(await p.page.locator('#settings').isVisible()));
+  }
   await shot(alice, '1-lobby');
+  await shot(bob, '1-lobby');
   await alice.page.locator('#lobby-actions [data-action=start]').click();
 
-  // everyone sees their own roles and hand
+  // everyone sees their own roles and hand, drawn as cards; the phone turns to its trading room
   for (const p of players) await p.page.locator('#roles [data-card^="dealer:"]').waitFor({ timeout: 15000 });
   await checkAll();
+  for (const p of players) await checkCards(p);
+  assert.equal((await state(dave.page)).tab, 'room');
   for (const p of players) await shot(p, '2-trading');
 
   // what is typed in the trading room is answered there, errors included
@@ -219,6 +283,17 @@ test('four players play a whole game through the page; nobody sees another\'s se
   await checkAll();
   for (const p of players) await shot(p, '3-after-restart');
 
+  // On the phone, deep in the trading room, the phase and the countdown stay in view
+  await dave.page.locator('#tabs [data-tab=room]').click();
+  assert.ok(!(await dave.page.locator('#players').isVisible()), 'the phone shows one pane at a time');
+  await dave.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await sleep(100);
+  assert.ok(await dave.page.evaluate(() => window.scrollY > 0), 'the trading room is longer than the phone');
+  assert.ok(await inView(dave.page, '#phase'), 'the phase is in view');
+  assert.ok(await inView(dave.page, '#countdown'), 'the countdown is in view');
+  assert.match(await dave.page.locator('#countdown').textContent(), /^\d+:\d\d$/);
+  await shot(dave, '3-phone-trading-view', true);
+
   // then play on: the host moves the phases along, players grab and vote through the page
   const seen = new Set();
   const deadline = Date.now() + 140000;
@@ -241,12 +316,21 @@ test('four players play a whole game through the page; nobody sees another\'s se
       seen.add('drop-reveal');
       await shot(alice, '4-drop-reveal');
     } else if (st.phase === 'drop-grab') {
+      if (!seen.has('phone-drop')) {
+        // the drop came to the phone's player, who was down in the trading room
+        seen.add('phone-drop');
+        await dave.page.locator('#drop-cards .card').first().waitFor({ timeout: 5000 });
+        assert.equal((await state(dave.page)).tab, 'table');
+        assert.ok(await inView(dave.page, '#drop'), 'the drop is in view on the phone');
+        await shot(dave, '5-phone-drop-view', true);
+      }
       await Promise.all(players.map(async (p) => {
         const c = p.page.locator('#drop-cards .card.clickable').first();
         if (await c.count()) await c.click({ timeout: 1000 }).catch(() => {});
       }));
       if (!seen.has('drop-grab')) {
         seen.add('drop-grab');
+        for (const p of players) await checkCards(p);
         for (const p of players) await shot(p, '5-drop-grab');
       }
       if (idle > 1500) {
@@ -272,7 +356,20 @@ test('four players play a whole game through the page; nobody sees another\'s se
         seen.add('vote');
         await sleep(300);
         await checkAll();
+        await checkCards(dave);
         for (const p of players) await shot(p, '6-tribunal');
+      }
+      // how many have voted on this case, as the bot last counted
+      if (voted.some(Boolean)) {
+        await sleep(300);
+        const { votes, voteCase } = await state(alice.page);
+        const shown = await alice.page.locator('#vote-count').textContent();
+        if (votes && votes.case === voteCase) {
+          assert.equal(shown, `${votes.voted} of ${votes.voters} have voted.`);
+          if (votes.voted > 0) seen.add('vote-count');
+        } else {
+          assert.equal(shown, '');
+        }
       }
       if (idle > 2000) {
         await alice.page.locator('#mod [data-mod=next]').click().catch(() => {});
@@ -286,6 +383,8 @@ test('four players play a whole game through the page; nobody sees another\'s se
   assert.ok(seen.has('drop-grab'), 'a drop was grabbed through the page');
   assert.ok(seen.has('vote'), 'votes were cast through the page');
   assert.ok(seen.has('debate-cards'), 'a case showed its cards during its debate');
+  const counted = await alice.page.evaluate(() => window.__illegal.frames.some((f) => f.data && f.data.event === 'votes-cast'));
+  assert.equal(seen.has('vote-count'), counted, 'the page showed how many had voted');
   // Everyone reaches for the same first card at once: the losers grab another card instead
   // of waiting for a leftover, in every drop.
   const drops = await alice.page.evaluate(() => window.__illegal.frames
@@ -299,11 +398,31 @@ test('four players play a whole game through the page; nobody sees another\'s se
     assert.ok(grabbed.length >= 2, `a drop with ${grabbed.length} cards grabbed: ${text}`);
   }
 
-  // the results: every player scored, on every page
+  // the results, on every page: the bot's ranking in rank order, each player's roles, and
+  // how each score was made (buyer's resources, wrong and right suspects) adding up
+  const { result } = await state(alice.page);
+  assert.ok(result && result.reveal, 'the game sent its results');
+  const hasParts = result.reveal.every((r) => r.parts);
   for (const p of players) {
-    await p.page.locator('#results #scores tbody tr').nth(3).waitFor({ timeout: 10000 });
-    // every player's roles and cards, revealed now that the game is over
-    assert.equal(await p.page.locator('#results #reveal li').count(), 4, `${p.name}'s reveal list`);
+    await p.page.locator('#ranking li').nth(3).waitFor({ timeout: 10000 });
+    const rows = await p.page.locator('#ranking li').evaluateAll((lis) => lis.map((li) => ({
+      user: li.dataset.user, rank: Number(li.dataset.rank), score: Number(li.dataset.score),
+      shown: Number(li.querySelector('.score').textContent), winner: li.classList.contains('winner'),
+      roles: [...li.querySelectorAll('[data-role]')].map((e) => e.dataset.role),
+      points: [...li.querySelectorAll('[data-part]')].map((e) => Number(e.dataset.points)) })));
+    assert.deepEqual(rows.map((r) => r.user), result.reveal.map((r) => r.player.id), `${p.name}: rank order`);
+    rows.forEach((row, i) => {
+      const r = result.reveal[i];
+      assert.equal(row.shown, r.score);
+      if (i) assert.ok(row.rank >= rows[i - 1].rank && row.score <= rows[i - 1].score, 'ranked by score');
+      assert.deepEqual(row.roles, [`dealer:${r.dealer}`, `buyer:${r.buyer}`]);
+      assert.equal(row.winner, (result.winners || []).includes(row.user));
+      if (hasParts) {
+        assert.equal(row.points.reduce((a, b) => a + b, 0), row.score, `${row.user}'s score adds up`);
+      } else {
+        assert.deepEqual(row.points, [], 'no breakdown without the parts');
+      }
+    });
     await shot(p, '7-results');
   }
   await checkAll();
@@ -311,7 +430,40 @@ test('four players play a whole game through the page; nobody sees another\'s se
 
   // a reload gives the seat back, with the game as it was
   await bob.page.reload();
-  await bob.page.locator('#results #scores tbody tr').nth(3).waitFor({ timeout: 10000 });
+  await bob.page.locator('#ranking li').nth(3).waitFor({ timeout: 10000 });
   assert.equal((await state(bob.page)).user, bob.user);
   await shot(bob, '8-reloaded');
+
+  // Play again, pressed by a player who did not host: a new lobby with the same players,
+  // hosted by whoever asked for it
+  const ended = (await state(alice.page)).game;
+  await bob.page.locator('#rematch').click();
+  for (const p of players) {
+    await p.page.waitForFunction(([t, g]) => {
+      const x = window.__illegal.T[t];
+      return x.game !== g && x.lobby && (x.lobby.players || []).length === 4;
+    }, [TABLE, ended], { timeout: 10000 });
+    const { lobby } = await state(p.page);
+    assert.deepEqual(lobby.players.map((x) => x.id).sort(), players.map((x) => x.user).sort());
+    assert.ok(await p.page.locator('#lobby-actions [data-action=start]').isVisible());
+  }
+  const { lobby } = await state(bob.page);
+  assert.equal(lobby.host, bob.user);
+  assert.ok(await bob.page.locator('#lobby-actions [data-action=start]').isEnabled());
+  assert.ok(await alice.page.locator('#lobby-actions [data-action=start]').isDisabled());
+  // the new host picks a preset, which sets every timer
+  if (lobby.settings) {
+    assert.ok(!(await alice.page.locator('#settings-form').isVisible()), 'the form went with the host');
+    const other = (lobby.presets || []).find((x) => x !== lobby.settings.preset);
+    await bob.page.locator(`#presets [data-preset=${other}]`).click();
+    await bob.page.locator(`#presets [data-preset=${other}][aria-pressed=true]`).waitFor({ timeout: 10000 });
+    const after = (await state(dave.page)).lobby.settings;
+    assert.equal(after.preset, other);
+    const label = { quick: 'Quick game (about 10 minutes)', standard: 'The rulebook\'s game', casual: 'Casual (long sessions)' };
+    assert.ok((await dave.page.locator('#settings-summary').textContent()).startsWith(label[other] + ':'));
+  }
+  await shot(bob, '9-rematch-lobby');
+  await shot(dave, '9-rematch-lobby');
+  for (const p of players) assert.deepEqual(p.errors.map(String), [], `${p.name}'s page had errors`);
+  if (process.env.WEB_DEBUG) console.log('seen', [...seen], 'parts', hasParts, 'settings', !!settings);
 });
