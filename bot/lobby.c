@@ -101,11 +101,9 @@ static enum lobby_error set(struct game *g, const struct lobby_action *a, const 
                       ev->shown_value, sizeof ev->shown_value, rules_action);
     enum lobby_error e = LOBBY_OK;
     switch (r) {
-    case RULES_SET_SHOWN:
-        ev->lobby_changed = true;
-        /* fall through */
     case RULES_SET_DONE:
         memcpy(g->state, changed, g->rules->state_size);
+        ev->lobby_changed = true; /* the lobby message shows every setting */
         ev->key = a->key;
         ev->set_reply = strcmp(a->key, "ballots") == 0 && strcmp(a->value, "poll") == 0
                             ? "msg.ballots-poll"

@@ -166,11 +166,13 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
 {
     struct emit_ctx ctx = {d, g, cause ? cause->in : NULL};
     const struct lobby_events *lev = &out->lobby;
+    struct rules_defaults defaults;
     bool lobby_shown = false;
+    lobby_rules_defaults(d->config, &defaults);
     for (unsigned i = 0; i < lev->n; i++) {
         if (lev->v[i] == LOBBY_EV_OPENED) {
             char idle[64];
-            render_lobby(g, dispatch_emit, &ctx);
+            render_lobby(g, &defaults, dispatch_emit, &ctx);
             lobby_shown = true;
             text_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
             const char *vars[] = {"id", g->id, "idle", idle, NULL};
@@ -188,7 +190,7 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     }
     /* The lobby message first: a start's notices follow it. */
     if (lev->lobby_changed && !lobby_shown)
-        render_lobby(g, dispatch_emit, &ctx);
+        render_lobby(g, &defaults, dispatch_emit, &ctx);
     if (out->rules_changed) {
         const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
         struct rules_table t;

@@ -22,7 +22,34 @@ static struct json_object *player_json(const struct game *g, unsigned seat)
     return p;
 }
 
-void render_lobby(const struct game *g, render_emit_fn emit, void *arg)
+/* Adds the settings to data and, in an open lobby, their line to text. */
+static int lobby_settings(const struct game *g, const struct rules_defaults *defaults,
+                          struct json_object *data, char *text, size_t len)
+{
+    char line[512];
+    struct json_object *settings = json_object_new_object();
+    struct json_object *presets = json_object_new_array();
+    if (json_object_object_add(data, "settings", settings) != 0) {
+        json_object_put(settings);
+        json_object_put(presets);
+        return -1;
+    }
+    if (json_object_object_add(data, "presets", presets) != 0) {
+        json_object_put(presets);
+        return -1;
+    }
+    for (unsigned i = 0; g->rules->preset_at(i); i++)
+        json_object_array_add(presets, json_object_new_string(g->rules->preset_at(i)));
+    if (g->rules->settings(g->state, g->language, defaults, settings, line, sizeof line) != 0)
+        return -1;
+    size_t used = strlen(text);
+    if (!g->started && used < len)
+        snprintf(text + used, len - used, "\n%s", line);
+    return 0;
+}
+
+void render_lobby(const struct game *g, const struct rules_defaults *defaults, render_emit_fn emit,
+                  void *arg)
 {
     char players[1024], count[16], key[MSG_KEY_MAX], text[TEXT_MAX];
     game_seat_names(g, players, sizeof players);
@@ -61,6 +88,10 @@ void render_lobby(const struct game *g, render_emit_fn emit, void *arg)
         json_object_array_add(actions, json_object_new_string("start"));
     }
     json_object_object_add(data, "actions", actions);
+    if (lobby_settings(g, defaults, data, text, sizeof text) != 0) {
+        json_object_put(data);
+        return;
+    }
     struct outbound m = {.kind = OUT_LOBBY,
                          .channel = g->table,
                          .key = key,

@@ -12,8 +12,10 @@
 /* Receives each message; m and everything it points to live only for the call. */
 typedef void (*render_emit_fn)(void *arg, const struct outbound *m);
 
-/* Renders the lobby message: its players and buttons, or once the game has
- * started, who plays and no buttons. */
-void render_lobby(const struct game *g, render_emit_fn emit, void *arg);
+/* Renders the lobby message: its players, settings (the daemon's defaults
+ * tell which preset they equal) and buttons, or once the game has started,
+ * who plays and no buttons. Nothing is sent when memory runs out. */
+void render_lobby(const struct game *g, const struct rules_defaults *defaults, render_emit_fn emit,
+                  void *arg);
 
 #endif

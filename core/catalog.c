@@ -101,7 +101,8 @@ static const struct entry english[] = {
     {"syntax.next", "next"},
     {"syntax.kick", "kick <player>"},
     {"syntax.end", "end"},
-    {"syntax.set", "set <variant|resources|ballots|session|reveal|grab|debate|vote> <value>"},
+    {"syntax.set",
+     "set <preset|variant|resources|ballots|session|reveal|grab|debate|vote> <value>"},
     {"syntax.hand", "hand"},
     {"syntax.offer", "offer <player> <cards> for <cards>"},
     {"example.offer", "offer bob 2 guns for 1 alcohol"},
@@ -139,6 +140,13 @@ static const struct entry english[] = {
     {"msg.lobby",
      "Illegal game {id} ({variant}), hosted by {host}. Players {count}/8: {players}. "
      "Type \"!illegal join\" to play; the host starts with \"!illegal start\" (4 to 8 players)."},
+    {"msg.settings",
+     "Settings: {preset}; sessions of {session}, grabs of {grab}, debates of {debate}, votes of "
+     "{vote}."},
+    {"preset.quick", "a quick game (about 10 minutes)"},
+    {"preset.standard", "the rulebook's game"},
+    {"preset.casual", "casual play (long sessions)"},
+    {"preset.custom", "custom timers"},
     {"msg.lobby-started",
      "Illegal game {id} ({variant}), hosted by {host}: started with {players}."},
     {"msg.game-exists", "A game ({id}) is already open at this table."},

@@ -65,7 +65,6 @@ struct rules_defaults {
 /* What a lobby setting did. */
 enum rules_set_result {
     RULES_SET_DONE,      /* the state changed; `shown` is the value as the table reads it */
-    RULES_SET_SHOWN,     /* like DONE, and the lobby message shows the setting */
     RULES_SET_PLAY,      /* not a setting to change here: play `action` through the rules */
     RULES_SET_BAD_KEY,   /* no such setting */
     RULES_SET_BAD_VALUE, /* not a value of that setting */
@@ -101,6 +100,15 @@ struct rules_module {
     void (*rematch)(void *state, const void *finished);
     /* The mode the lobby shows ("casual"). */
     const char *(*mode)(const void *state);
+    /* The i-th ready-made set of settings the host may pick with "set preset
+     * <id>" (i from 0), or NULL past the last: a string that lives as long as
+     * the program. */
+    const char *(*preset_at)(unsigned i);
+    /* Describes the lobby's settings: one field each in `out` (durations in
+     * seconds; "preset": the id of the preset they equal, or null) and one
+     * line for the lobby message in text. Returns 0, or -1 (no memory). */
+    int (*settings)(const void *state, const char *lang, const struct rules_defaults *defaults,
+                    struct json_object *out, char *text, size_t len);
     /* Changes a setting by its name, as the host typed it. Before the start it
      * changes the state; once started the module may ask for an action. */
     enum rules_set_result (*set)(void *state, bool started, const char *key, const char *value,

@@ -26,6 +26,42 @@ static void timers_from(struct il_config *c, enum il_variant v, const struct rul
     c->timer_ms[IL_TIMER_VOTE] = d->vote * 1000;
 }
 
+/* Ready-made settings: a variant and its timers in seconds, 0 taking the
+ * daemon's default for that variant. */
+static const struct preset {
+    const char *id;
+    enum il_variant variant;
+    int64_t timer_s[IL_TIMERS];
+} presets[] = {
+    /* Five one-minute sessions: about 10 minutes with 4 players. */
+    {"quick",
+     IL_VARIANT_STANDARD,
+     {[IL_TIMER_SESSION] = 60,
+      [IL_TIMER_REVEAL] = 2,
+      [IL_TIMER_GRAB] = 15,
+      [IL_TIMER_DEBATE] = 20,
+      [IL_TIMER_VOTE] = 15}},
+    {"standard", IL_VARIANT_STANDARD, {0}},
+    {"casual", IL_VARIANT_CASUAL, {0}},
+};
+
+static const char *preset_at(unsigned i)
+{
+    return i < sizeof presets / sizeof *presets ? presets[i].id : NULL;
+}
+
+/* The settings of preset p, keeping c's resources. */
+static void preset_config(struct il_config *c, const struct preset *p,
+                          const struct rules_defaults *d)
+{
+    uint8_t resources = c->resources;
+    timers_from(c, p->variant, d);
+    for (unsigned t = 0; t < IL_TIMERS; t++)
+        if (p->timer_s[t])
+            c->timer_ms[t] = p->timer_s[t] * 1000;
+    c->resources = resources;
+}
+
 static int init(void *state, const char *mode, const struct rules_defaults *d)
 {
     struct il_state *s = state;
@@ -96,6 +132,17 @@ static enum rules_set_result set(void *state, bool started, const char *key, con
 {
     struct il_state *s = state;
     snprintf(shown, shownlen, "%s", value);
+    if (strcmp(key, "preset") == 0) {
+        if (started)
+            return RULES_SET_LOCKED;
+        for (unsigned i = 0; preset_at(i); i++)
+            if (strcasecmp(value, presets[i].id) == 0) {
+                preset_config(&s->config, &presets[i], d);
+                snprintf(shown, shownlen, "%s", presets[i].id);
+                return RULES_SET_DONE;
+            }
+        return RULES_SET_BAD_VALUE;
+    }
     if (strcmp(key, "ballots") == 0) {
         bool poll = strcmp(value, "poll") == 0;
         if (!poll && strcmp(value, "private") != 0)
@@ -118,7 +165,7 @@ static enum rules_set_result set(void *state, bool started, const char *key, con
             return RULES_SET_BAD_VALUE;
         }
         s->config = c;
-        return RULES_SET_SHOWN;
+        return RULES_SET_DONE;
     }
     int timer = il_timer_from_id(key);
     if (timer < 0)
@@ -134,6 +181,51 @@ static enum rules_set_result set(void *state, bool started, const char *key, con
     s->config.timer_ms[timer] = ms;
     text_duration(shown, shownlen, lang, ms);
     return RULES_SET_DONE;
+}
+
+/* The preset the settings equal, or NULL. */
+static const char *preset_of(const struct il_config *c, const struct rules_defaults *d)
+{
+    for (unsigned i = 0; preset_at(i); i++) {
+        struct il_config p = *c;
+        preset_config(&p, &presets[i], d);
+        if (p.variant == c->variant && memcmp(p.timer_ms, c->timer_ms, sizeof p.timer_ms) == 0)
+            return presets[i].id;
+    }
+    return NULL;
+}
+
+static int settings(const void *state, const char *lang, const struct rules_defaults *d,
+                    struct json_object *out, char *text, size_t len)
+{
+    const struct il_state *s = state;
+    const struct il_config *c = &s->config;
+    const char *preset = preset_of(c, d);
+    char key[32], durations[IL_TIMERS][48];
+    for (unsigned t = 0; t < IL_TIMERS; t++) {
+        text_duration(durations[t], sizeof durations[t], lang, c->timer_ms[t]);
+        if (json_object_object_add(out, il_timer_id((enum il_timer)t),
+                                   json_object_new_int64(c->timer_ms[t] / 1000)) != 0)
+            return -1;
+    }
+    struct json_object *resources =
+        c->resources ? json_object_new_array() : json_object_new_string("random");
+    for (unsigned r = 0; c->resources && r < IL_RESOURCES; r++)
+        if (c->resources & (1u << r))
+            json_object_array_add(resources, json_object_new_string(il_resource_id(r)));
+    if (json_object_object_add(out, "preset", preset ? json_object_new_string(preset) : NULL) ||
+        json_object_object_add(out, "variant", json_object_new_string(il_variant_id(c->variant))) ||
+        json_object_object_add(out, "resources", resources) ||
+        json_object_object_add(out, "ballots",
+                               json_object_new_string(s->poll_ballots ? "poll" : "private")))
+        return -1;
+    snprintf(key, sizeof key, "preset.%s", preset ? preset : "custom");
+    const char *vars[] = {
+        "preset", catalog_text(lang, key),  "session", durations[IL_TIMER_SESSION],
+        "grab",   durations[IL_TIMER_GRAB], "debate",  durations[IL_TIMER_DEBATE],
+        "vote",   durations[IL_TIMER_VOTE], NULL};
+    text_fill(text, len, lang, "msg.settings", vars);
+    return 0;
 }
 
 static int setup(void *state, unsigned nseats, int64_t now, struct rng *rng, void *events)
@@ -438,6 +530,8 @@ const struct rules_module il_module = {
     .init = init,
     .rematch = rematch,
     .mode = mode,
+    .preset_at = preset_at,
+    .settings = settings,
     .set = set,
     .setup = setup,
     .apply = apply,

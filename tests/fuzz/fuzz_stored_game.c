@@ -96,7 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(second);
 
     if (!g->started) {
-        render_lobby(g, emit, &bytes);
+        const struct rules_defaults defaults = {180, 1200, 2, 30, 60, 30};
+        render_lobby(g, &defaults, emit, &bytes);
         goto done;
     }
     const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];

@@ -775,14 +775,59 @@ static void test_render_lobby(void **state)
     snprintf(g.host, sizeof g.host, "alice");
     snprintf(g.language, sizeof g.language, "en");
     il_config_default(&IL(&g)->config, IL_VARIANT_ADVANCED);
+    const struct rules_defaults defaults = {180, 1200, 2, 30, 60, 30};
     r.audience = IL_PUBLIC;
-    render_lobby(&g, record, &r);
+    render_lobby(&g, &defaults, record, &r);
     g.nseats = 2;
     snprintf(g.seats[0].user, sizeof g.seats[0].user, "alice");
     snprintf(g.seats[1].user, sizeof g.seats[1].user, "bob");
     snprintf(g.seats[1].name, sizeof g.seats[1].name, "Bob");
-    render_lobby(&g, record, &r);
-    assert_int_equal(r.n, 2);
+    render_lobby(&g, &defaults, record, &r);
+    /* A preset sets the variant and every timer; the lobby names it. */
+    char shown[64];
+    struct il_action unused;
+    assert_int_equal(il_module.set(g.state, false, "preset", "quick", "en", &defaults, shown,
+                                   sizeof shown, &unused),
+                     RULES_SET_DONE);
+    render_lobby(&g, &defaults, record, &r);
+    assert_int_equal(
+        il_module.set(g.state, false, "grab", "20", "en", &defaults, shown, sizeof shown, &unused),
+        RULES_SET_DONE);
+    render_lobby(&g, &defaults, record, &r);
+    assert_int_equal(il_module.set(g.state, false, "preset", "casual", "en", &defaults, shown,
+                                   sizeof shown, &unused),
+                     RULES_SET_DONE);
+    render_lobby(&g, &defaults, record, &r);
+    assert_int_equal(il_module.set(g.state, false, "preset", "slow", "en", &defaults, shown,
+                                   sizeof shown, &unused),
+                     RULES_SET_BAD_VALUE);
+    assert_int_equal(il_module.set(g.state, true, "preset", "quick", "en", &defaults, shown,
+                                   sizeof shown, &unused),
+                     RULES_SET_LOCKED);
+    assert_int_equal(r.n, 5);
+    struct json_object *settings[5], *v;
+    for (unsigned i = 0; i < 5; i++)
+        assert_true(json_object_object_get_ex(r.v[i].data, "settings", &settings[i]));
+    assert_true(json_object_object_get_ex(settings[0], "preset", &v));
+    assert_null(v);
+    assert_non_null(strstr(r.v[0].text, "Settings: custom timers; sessions of 3 min"));
+    assert_true(json_object_object_get_ex(settings[2], "preset", &v));
+    assert_string_equal(json_object_get_string(v), "quick");
+    assert_true(json_object_object_get_ex(settings[2], "session", &v));
+    assert_int_equal(json_object_get_int(v), 60);
+    assert_true(json_object_object_get_ex(settings[2], "variant", &v));
+    assert_string_equal(json_object_get_string(v), "standard");
+    assert_non_null(strstr(r.v[2].text, "a quick game"));
+    assert_true(json_object_object_get_ex(settings[3], "preset", &v));
+    assert_null(v); /* quick, but for the grab */
+    assert_true(json_object_object_get_ex(settings[3], "grab", &v));
+    assert_int_equal(json_object_get_int(v), 20);
+    assert_true(json_object_object_get_ex(settings[4], "preset", &v));
+    assert_string_equal(json_object_get_string(v), "casual");
+    assert_true(json_object_object_get_ex(settings[4], "session", &v));
+    assert_int_equal(json_object_get_int(v), 1200);
+    assert_true(json_object_object_get_ex(r.v[4].data, "presets", &v));
+    assert_int_equal(json_object_array_length(v), 3);
     assert_int_equal(r.v[0].kind, OUT_LOBBY);
     assert_string_equal(r.v[0].channel, "t9");
     assert_string_equal(r.v[0].key, "g3/lobby");
@@ -790,6 +835,7 @@ static void test_render_lobby(void **state)
     assert_non_null(strstr(r.v[0].text, "Players 0/8: nobody"));
     assert_non_null(strstr(r.v[1].text, "Players 2/8: alice, Bob"));
     assert_non_null(strstr(r.v[1].text, "(advanced)"));
+    assert_non_null(strstr(r.v[4].text, "(casual)"));
     rec_free(&r);
 }
 
