@@ -686,6 +686,7 @@
     clear(to);
     for (const x of (h && h.players) || []) to.append(el('option', { value: x.id, text: x.name || x.id }));
     if (keep) to.value = keep;
+    $('trade').hidden = !h; // nothing to offer before the game deals
     const canTrade = !!h && t.phase === 'dealing' && !t.paused;
     $('trade-send').disabled = !canTrade || !to.value;
     const give = clear($('give-pick'));
