@@ -203,5 +203,5 @@ window.IllegalCards = (function () {
   function resName(id) { return (RESOURCES[id] || [id])[0]; }
   function colourOf(id) { return (RESOURCES[id] || [id, '#777'])[1]; }
 
-  return { svg, icon, names, resName, RESOURCES: Object.keys(RESOURCES), DEALERS, BUYERS };
+  return { svg, icon, names, resName, RESOURCES: Object.keys(RESOURCES) };
 })();
