@@ -221,10 +221,13 @@ struct scope *web_scope_new(struct web *w, const char *id, bool is_user);
 
 void web_scope_replay(struct conn *c, const struct scope *s);
 
-/* Forgets table t when nobody follows it and no game runs there (none yet, or over). */
+/* Forgets table t when nobody follows it and no game was ever opened there; a
+ * finished game's table stays until it makes room for a new one (web_table_get). */
 void web_table_drop_if_empty(struct web *w, struct scope *t);
 
-/* The table scope for id, made if new (listed only once a game opens there). NULL when full. */
+/* The table scope for id, made if new (listed only once a game opens there);
+ * when the list is full, the oldest finished table nobody follows makes room.
+ * NULL when full all the same. */
 struct scope *web_table_get(struct web *w, const char *id);
 
 void web_tables_broadcast(struct web *w);

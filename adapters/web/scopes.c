@@ -84,17 +84,6 @@ void web_tables_save(struct web *w)
     json_object_put(a);
 }
 
-/* The table scope for id, made if new (listed only once a game opens there). NULL when full. */
-struct scope *web_table_get(struct web *w, const char *id)
-{
-    struct scope *s = web_scope_find(w, id, false);
-    if (s)
-        return s;
-    if (w->ntables >= WEB_MAX_TABLES)
-        return NULL;
-    return web_scope_new(w, id, false);
-}
-
 static bool table_followed(const struct web *w, const char *id)
 {
     for (const struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link))
@@ -103,14 +92,15 @@ static bool table_followed(const struct web *w, const char *id)
     return false;
 }
 
-/* Forgets table t when nobody follows it and no game runs there (none yet, or over). */
-void web_table_drop_if_empty(struct web *w, struct scope *t)
+static bool table_over(const struct scope *t)
 {
-    if (table_followed(w, t->id))
-        return;
+    return t->listed && t->phase && strcmp(t->phase, "over") == 0;
+}
+
+/* Forgets table t: its cache, and its place in the list. */
+static void table_forget(struct web *w, struct scope *t)
+{
     bool listed = t->listed;
-    if (listed && (!t->phase || strcmp(t->phase, "over") != 0))
-        return;
     LIST_REMOVE(t, link);
     w->ntables--;
     if (listed)
@@ -120,6 +110,28 @@ void web_table_drop_if_empty(struct web *w, struct scope *t)
         web_tables_save(w);
         web_tables_broadcast(w);
     }
+}
+
+struct scope *web_table_get(struct web *w, const char *id)
+{
+    struct scope *s = web_scope_find(w, id, false), *oldest = NULL;
+    if (s)
+        return s;
+    if (w->ntables >= WEB_MAX_TABLES) {
+        LIST_FOREACH(s, &w->scopes, link) /* newest first */
+        if (!s->is_user && table_over(s) && !table_followed(w, s->id))
+            oldest = s;
+        if (!oldest)
+            return NULL;
+        table_forget(w, oldest);
+    }
+    return web_scope_new(w, id, false);
+}
+
+void web_table_drop_if_empty(struct web *w, struct scope *t)
+{
+    if (!table_followed(w, t->id) && !t->listed)
+        table_forget(w, t);
 }
 
 /* How many tables user opened that have no game yet. */

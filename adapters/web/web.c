@@ -282,7 +282,7 @@ static int send_one(struct web *w, const struct outbound *m)
         }
         send_to_scope(w, m, json, len);
         if (m->channel && s)
-            web_table_drop_if_empty(w, s); /* a game over at a table nobody follows */
+            web_table_drop_if_empty(w, s); /* no game there, and nobody to tell */
         rc = 0;
     }
     json_object_put(o);

@@ -11,7 +11,8 @@ import { Client, newToken, sleep, startServer } from './lib.mjs';
 
 const DAEMON = process.env.ILLEGALD;
 const dir = mkdtempSync(join(tmpdir(), 'illegald-wsd-'));
-let daemon;
+let daemon, daemonArgs;
+const DAEMON_PORT_RE = /local table at http:\/\/[^ ]+:(\d+)\//;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -28,9 +29,8 @@ before(async () => {
   if (!DAEMON) throw new Error('set ILLEGALD to the illegald binary');
   const conf = join(dir, 'illegald.conf');
   writeFileSync(conf, `[web]\nenabled = true\nbind = 127.0.0.1\nport = ${await freePort()}\n`);
-  daemon = await startServer(DAEMON, ['--config', conf, '--store', join(dir, 'illegald.db')], {
-    portRe: /local table at http:\/\/[^ ]+:(\d+)\//,
-  });
+  daemonArgs = ['--config', conf, '--store', join(dir, 'illegald.db')];
+  daemon = await startServer(DAEMON, daemonArgs, { portRe: DAEMON_PORT_RE });
 });
 
 after(async () => {
@@ -136,4 +136,49 @@ test('a table bound to every interface names its real addresses and serves them'
     const r = await any.stop();
     assert.equal(r.code, 0, `illegald exited ${r.code} ${r.signal}: ${any.stderr.slice(-4000)}`);
   }
+});
+
+// A finished game's table keeps its results for anyone who opens it later, even
+// once every player has left and after a restart.
+test('the results of a finished game stay at its table after everyone left, and after a restart', async () => {
+  const cs = [];
+  for (const n of ['Fay', 'Gus', 'Hal', 'Ivy']) {
+    const c = await Client.open(daemon.port);
+    c.token = newToken();
+    c.user = (await c.hello(c.token, n)).user;
+    c.send({ type: 'open', channel: 'finished' });
+    await c.next((f) => f.type === 'opened');
+    cs.push(c);
+  }
+  const [host] = cs;
+  host.send({ type: 'command', channel: 'finished', text: '!illegal new' });
+  await host.next(isMsg('lobby'));
+  for (const c of cs) c.send({ type: 'command', channel: 'finished', text: '!illegal join' });
+  await host.next((f) => isMsg('lobby')(f) && f.data.players.length === 4, 5000, 'a lobby of 4');
+  host.send({ type: 'command', channel: 'finished', text: '!illegal start' });
+  await host.next(isMsg('hand'), 10000, 'a hand');
+  host.send({ type: 'command', channel: 'finished', text: '!illegal end' });
+  const result = await host.next(isMsg('result'), 10000, 'the results');
+  assert.equal(result.data.reveal.length, 4);
+  cs.forEach((c) => c.close());
+  await sleep(300);
+
+  const look = async (when, name) => {
+    const c = await Client.open(daemon.port);
+    const w = await c.hello(newToken(), name);
+    assert.equal(w.type, 'welcome', JSON.stringify(w));
+    const list = await c.next((f) => f.type === 'tables', 5000, `the list of tables ${when}`);
+    const t = list.tables.find((x) => x.id === 'finished');
+    assert.ok(t, `the table is listed: ${JSON.stringify(list)}`);
+    assert.equal(t.phase, 'over');
+    c.send({ type: 'open', channel: 'finished' });
+    const again = await c.next(isMsg('result'), 5000, 'the results, replayed');
+    assert.deepEqual(again.data.reveal, result.data.reveal);
+    c.close();
+  };
+  await look('once everyone left', 'Kim');
+  const r = await daemon.stop();
+  assert.equal(r.code, 0, `illegald exited ${r.code} ${r.signal}: ${daemon.stderr.slice(-4000)}`);
+  daemon = await startServer(DAEMON, daemonArgs, { portRe: DAEMON_PORT_RE });
+  await look('after a restart', 'Lou');
 });
