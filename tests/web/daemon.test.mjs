@@ -182,3 +182,43 @@ test('the results of a finished game stay at its table after everyone left, and 
   daemon = await startServer(DAEMON, daemonArgs, { portRe: DAEMON_PORT_RE });
   await look('after a restart', 'Lou');
 });
+
+// A network blip: a page that loses its socket mid-game and connects again with its
+// token is sent its whole view again: its hand, the offers waiting for it, the table.
+test('a page that reconnects mid-game gets its hand, its offers and its table back', async () => {
+  const cs = [];
+  for (const n of ['Mo', 'Ned', 'Oz', 'Pia']) {
+    const c = await Client.open(daemon.port);
+    c.token = newToken();
+    c.user = (await c.hello(c.token, n)).user;
+    c.send({ type: 'open', channel: 'blip' });
+    await c.next((f) => f.type === 'opened');
+    cs.push(c);
+  }
+  const [mo, ned] = cs;
+  mo.send({ type: 'command', channel: 'blip', text: '!illegal new' });
+  await mo.next(isMsg('lobby'));
+  for (const c of cs) c.send({ type: 'command', channel: 'blip', text: '!illegal join' });
+  await mo.next((f) => isMsg('lobby')(f) && f.data.players.length === 4, 5000, 'a lobby of 4');
+  mo.send({ type: 'command', channel: 'blip', text: '!illegal start' });
+  for (const c of cs) c.hand = await c.next(isMsg('hand'), 10000, 'a hand');
+  ned.close();
+  await sleep(200);
+  mo.send({ type: 'command', channel: null, text: `offer ${ned.user} 1 ${mo.hand.data.dealer} for nothing` });
+  await mo.next((f) => isMsg('offer')(f) && f.dm, 5000, 'the offer sent');
+
+  const back = await Client.open(daemon.port);
+  const w = await back.hello(ned.token);
+  assert.equal(w.type, 'welcome', JSON.stringify(w));
+  assert.equal(w.user, ned.user);
+  const hand = await back.next(isMsg('hand'), 5000, 'the hand, replayed');
+  assert.deepEqual(hand.data, ned.hand.data);
+  const offer = await back.next(isMsg('offer'), 5000, 'the offer, replayed');
+  assert.equal(offer.data.from.id, mo.user);
+  back.send({ type: 'open', channel: 'blip' });
+  const status = await back.next((f) => isMsg('notice')(f) && f.data && f.data.phase === 'dealing',
+    5000, 'the table, replayed');
+  assert.ok(status.data.deadline > 0);
+  back.close();
+  cs.forEach((c) => c.close());
+});
