@@ -627,6 +627,8 @@
     const box = $('mod');
     box.hidden = !(t.host && t.host === S.user && t.phase && t.phase !== 'over');
     if (box.hidden) return;
+    // a lobby has no clock to steer, only players to kick
+    $('clock-controls').hidden = $('extend-row').hidden = t.phase === 'lobby';
     const sel = $('kick-who');
     const keep = sel.value;
     clear(sel);
