@@ -92,6 +92,10 @@ static enum command_error parse_args(struct command *c, const char *rest)
         if (!parse_number(rest, &c->number) || c->number == 0)
             return CMD_ERR_USAGE;
         return CMD_OK;
+    case ARGS_DURATION:
+        /* minutes when bare: what "extend 5" always meant */
+        c->ms = text_parse_duration(rest, 60000);
+        return c->ms > 0 ? CMD_OK : CMD_ERR_USAGE;
     case ARGS_KEY_VALUE: {
         const char *p = rest;
         if (!next_word(&p, c->arg, sizeof c->arg))

@@ -336,7 +336,7 @@ void cmd_resume(struct command_ctx *base)
 void cmd_extend(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
-    pipeline_steer(x->d, x->g, RULES_EXTEND, 0, base->c->number * 60000, x);
+    pipeline_steer(x->d, x->g, RULES_EXTEND, 0, base->c->ms, x);
 }
 
 void cmd_next(struct command_ctx *base)

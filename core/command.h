@@ -12,6 +12,7 @@
 #define CORE_COMMAND_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 struct rules_msg;
@@ -43,6 +44,7 @@ enum command_args {
     ARGS_OPTIONAL,  /* arg: an optional text */
     ARGS_TEXT,      /* arg: a text */
     ARGS_NUMBER,    /* number: a positive number */
+    ARGS_DURATION,  /* ms: a duration ("90s", "2h", "1d"; a bare number is minutes) */
     ARGS_KEY_VALUE, /* arg: a word; arg2: a text */
     ARGS_TRADE,     /* arg: a player; arg2: cards given; "for"; arg3: cards asked */
 };
@@ -93,7 +95,8 @@ struct command {
     char arg[COMMAND_ARG_MAX];     /* first argument: variant, resource, player, key */
     char arg2[COMMAND_ARG_MAX];    /* SET value; OFFER: the cards given */
     char arg3[COMMAND_ARG_MAX];    /* OFFER: the cards asked */
-    long number;                   /* ACCEPT/DECLINE/CANCEL offer id; EXTEND minutes */
+    long number;                   /* ACCEPT/DECLINE/CANCEL offer id */
+    int64_t ms;                    /* EXTEND: the duration */
 };
 
 /*

@@ -4,11 +4,15 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "catalog.h"
 #include "text.h"
+
+#define TEXT_DURATION_MAX_MS (30LL * 24 * 3600 * 1000) /* longer is surely a typo */
 
 void text_fill(char *out, size_t len, const char *lang, const char *key, const char *const *vars)
 {
@@ -51,31 +55,63 @@ void text_time(char *out, size_t len, int64_t ms)
         strftime(out, len, "%Y-%m-%d %H:%M UTC", &tm);
 }
 
+/* Writes "{a} unit {b} unit" (key2) or "{a} unit" (key1, when b is 0). */
+static void two_units(char *out, size_t len, const char *lang, const char *key1, const char *key2,
+                      long long a, long long b)
+{
+    char na[32], nb[32];
+    snprintf(na, sizeof na, "%lld", a);
+    snprintf(nb, sizeof nb, "%lld", b);
+    const char *vars[] = {"a", na, "b", nb, NULL};
+    text_fill(out, len, lang, b ? key2 : key1, vars);
+}
+
 void text_duration(char *out, size_t len, const char *lang, int64_t ms)
 {
-    int64_t s = (ms + 999) / 1000;
-    char num[32];
-    if (s >= 3600 && s % 60 == 0) {
-        snprintf(num, sizeof num, "%lld", (long long)(s / 3600));
-        char min[32];
-        snprintf(min, sizeof min, "%lld", (long long)(s % 3600 / 60));
-        const char *vars[] = {"h", num, "m", min, NULL};
-        text_fill(out, len, lang, s % 3600 ? "time.hours-minutes" : "time.hours", vars);
-    } else if (s >= 60 && s % 60 == 0) {
-        snprintf(num, sizeof num, "%lld", (long long)(s / 60));
-        const char *vars[] = {"n", num, NULL};
-        text_fill(out, len, lang, "time.minutes", vars);
+    long long s = (ms + 999) / 1000;
+    if (s >= 24 * 3600) {
+        long long h = (s + 3599) / 3600;
+        two_units(out, len, lang, "time.days", "time.days-hours", h / 24, h % 24);
+    } else if (s >= 3600) {
+        long long m = (s + 59) / 60;
+        two_units(out, len, lang, "time.hours", "time.hours-minutes", m / 60, m % 60);
     } else if (s >= 60) {
-        char sec[32];
-        snprintf(num, sizeof num, "%lld", (long long)(s / 60));
-        snprintf(sec, sizeof sec, "%lld", (long long)(s % 60));
-        const char *vars[] = {"m", num, "s", sec, NULL};
-        text_fill(out, len, lang, "time.minutes-seconds", vars);
+        two_units(out, len, lang, "time.minutes", "time.minutes-seconds", s / 60, s % 60);
     } else {
-        snprintf(num, sizeof num, "%lld", (long long)s);
-        const char *vars[] = {"n", num, NULL};
-        text_fill(out, len, lang, "time.seconds", vars);
+        two_units(out, len, lang, "time.seconds", "time.seconds", s, 0);
     }
+}
+
+int64_t text_parse_duration(const char *s, int64_t bare_ms)
+{
+    static const struct {
+        const char *unit;
+        int64_t ms;
+    } units[] = {
+        {"", 0},          {"s", 1000},       {"sec", 1000},
+        {"second", 1000}, {"seconds", 1000}, {"m", 60000},
+        {"min", 60000},   {"minute", 60000}, {"minutes", 60000},
+        {"h", 3600000},   {"hour", 3600000}, {"hours", 3600000},
+        {"d", 86400000},  {"day", 86400000}, {"days", 86400000},
+    };
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    long long v = strtoll(s, &end, 10);
+    while (*end == ' ')
+        end++;
+    size_t n = strlen(end);
+    while (n && end[n - 1] == ' ')
+        n--;
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        if (strlen(units[i].unit) != n || strncasecmp(end, units[i].unit, n) != 0)
+            continue;
+        int64_t unit = units[i].ms ? units[i].ms : bare_ms;
+        if (v <= 0 || v > TEXT_DURATION_MAX_MS / unit)
+            return -1;
+        return (int64_t)v * unit;
+    }
+    return -1;
 }
 
 void text_list_init(struct text_list *l, char *out, size_t len, const char *sep)

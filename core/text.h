@@ -19,8 +19,14 @@
  */
 void text_fill(char *out, size_t len, const char *lang, const char *key, const char *const *vars);
 
-/* Writes a duration such as "3 min" or "45 s". */
+/* Writes a duration with its two largest units, rounded up to the smaller:
+ * "45 s", "3 min 20 s", "23 h 2 min", "2 d 5 h". */
 void text_duration(char *out, size_t len, const char *lang, int64_t ms);
+
+/* Reads a duration as people type it: "90s", "3m", "3 min", "2h", "2d", or a
+ * bare number in units of bare_ms. Returns milliseconds, or -1 when it is not
+ * a positive duration of at most 30 days. */
+int64_t text_parse_duration(const char *s, int64_t bare_ms);
 
 /* Writes the absolute time `ms` (Unix milliseconds) as "2026-11-24 18:00 UTC";
  * an empty string if it cannot be written. */

@@ -87,23 +87,6 @@ static const char *mode(const void *state)
     return il_variant_id(((const struct il_state *)state)->config.variant);
 }
 
-/* Parses "90", "90s", "3m", "2h" into milliseconds; -1 when invalid. */
-static int64_t parse_duration(const char *s)
-{
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || v <= 0 || v > 7LL * 24 * 3600)
-        return -1;
-    int64_t unit = 1000;
-    if (strcasecmp(end, "m") == 0 || strcasecmp(end, "min") == 0)
-        unit = 60000;
-    else if (strcasecmp(end, "h") == 0)
-        unit = 3600000;
-    else if (*end && strcasecmp(end, "s") != 0)
-        return -1;
-    return (int64_t)v * unit;
-}
-
 /* "guns,alcohol,..." or "random": the GM's choice of resources. */
 static int parse_resource_set(const char *text, const char *lang, uint8_t *mask)
 {
@@ -170,7 +153,7 @@ static enum rules_set_result set(void *state, bool started, const char *key, con
     int timer = il_timer_from_id(key);
     if (timer < 0)
         return RULES_SET_BAD_KEY;
-    int64_t ms = parse_duration(value);
+    int64_t ms = text_parse_duration(value, 1000);
     if (ms < IL_TIMER_MIN_MS || ms > IL_TIMER_MAX_MS)
         return RULES_SET_BAD_VALUE;
     if (started) {

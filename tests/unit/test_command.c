@@ -92,10 +92,14 @@ static void test_table_commands_with_arguments(void **state)
     c = parse("!illegal grab Luxury Cars", true, CMD_OK, "grab");
     assert_string_equal(c.arg, "Luxury Cars");
 
-    c = parse("!illegal extend 5", true, CMD_OK, "extend");
-    assert_int_equal(c.number, 5);
-    c = parse("!illegal extend 1000000", true, CMD_OK, "extend");
-    assert_int_equal(c.number, 1000000);
+    c = parse("!illegal extend 5", true, CMD_OK, "extend"); /* bare: minutes */
+    assert_int_equal(c.ms, 300000);
+    c = parse("!illegal extend 90s", true, CMD_OK, "extend");
+    assert_int_equal(c.ms, 90000);
+    c = parse("!illegal extend 5 minutes", true, CMD_OK, "extend");
+    assert_int_equal(c.ms, 300000);
+    c = parse("!illegal extend 1d", true, CMD_OK, "extend");
+    assert_int_equal(c.ms, 86400000);
 
     c = parse("!illegal kick bob", true, CMD_OK, "kick");
     assert_string_equal(c.arg, "bob");
@@ -122,8 +126,8 @@ static void test_table_usage_errors(void **state)
     parse("!illegal extend 0", true, CMD_ERR_USAGE, "extend");
     parse("!illegal extend -3", true, CMD_ERR_USAGE, "extend");
     parse("!illegal extend five", true, CMD_ERR_USAGE, "extend");
-    parse("!illegal extend 5 minutes", true, CMD_ERR_USAGE, "extend");
-    parse("!illegal extend 1000001", true, CMD_ERR_USAGE, "extend");
+    parse("!illegal extend 5 fortnights", true, CMD_ERR_USAGE, "extend");
+    parse("!illegal extend 31d", true, CMD_ERR_USAGE, "extend");
     parse("!illegal extend 99999999999999999999999", true, CMD_ERR_USAGE, "extend");
     parse("!illegal set", true, CMD_ERR_USAGE, "set");
     parse("!illegal set session", true, CMD_ERR_USAGE, "set");

@@ -931,14 +931,46 @@ static void test_text_duration(void **state)
         {3599000, "59 min 59 s"},
         {3600000, "1 h"},
         {5400000, "1 h 30 min"},
-        {3601000, "60 min 1 s"},
-        {IL_TIMER_MAX_MS, "168 h"},
+        {3601000, "1 h 1 min"}, /* rounded up: time left is never understated */
+        {(1381 * 60 + 40) * 1000LL, "23 h 2 min"},
+        {86400000, "1 d"},
+        {86400000 + 1, "1 d 1 h"},
+        {(2 * 24 + 5) * 3600000LL, "2 d 5 h"},
+        {IL_TIMER_MAX_MS, "7 d"},
     };
     char out[64];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         text_duration(out, sizeof out, "en", cases[i].ms);
         assert_string_equal(out, cases[i].text);
     }
+}
+
+static void test_text_parse_duration(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int64_t bare_ms, ms;
+    } cases[] = {
+        {"90", 1000, 90000},
+        {"90s", 1000, 90000},
+        {"3m", 1000, 180000},
+        {"3 min", 1000, 180000},
+        {"2h", 1000, 7200000},
+        {"2 Hours ", 1000, 7200000},
+        {"2d", 1000, 172800000},
+        {"5", 60000, 300000},
+        {"30d", 1000, 2592000000},
+        {"31d", 1000, -1},
+        {"0", 1000, -1},
+        {"-5m", 1000, -1},
+        {"5 weeks", 1000, -1},
+        {"m", 1000, -1},
+        {"", 1000, -1},
+        {"99999999999999999999", 1000, -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        assert_int_equal(text_parse_duration(cases[i].text, cases[i].bare_ms), cases[i].ms);
 }
 
 static void test_il_emoji(void **state)
@@ -983,6 +1015,7 @@ int main(void)
         cmocka_unit_test(test_text_fill),
         cmocka_unit_test(test_il_render_cards),
         cmocka_unit_test(test_text_duration),
+        cmocka_unit_test(test_text_parse_duration),
         cmocka_unit_test(test_il_emoji),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
