@@ -141,9 +141,16 @@ static enum rules_set_result set(void *state, bool started, const char *key, con
             int v = il_variant_from_id(value);
             if (v < 0)
                 return RULES_SET_BAD_VALUE;
-            /* The session length follows the variant unless set afterwards. */
+            /* Timers still at the old variant's defaults take the new one's;
+             * a timer the host set stays as set. */
+            struct il_config old;
+            timers_from(&old, s->config.variant, d);
             timers_from(&c, (enum il_variant)v, d);
+            for (unsigned t = 0; t < IL_TIMERS; t++)
+                if (s->config.timer_ms[t] != old.timer_ms[t])
+                    c.timer_ms[t] = s->config.timer_ms[t];
             c.resources = s->config.resources;
+            c.tribunal = s->config.tribunal;
         } else if (parse_resource_set(value, lang, &c.resources) < 0) {
             return RULES_SET_BAD_VALUE;
         }

@@ -828,6 +828,19 @@ static void test_render_lobby(void **state)
     assert_int_equal(json_object_get_int(v), 1200);
     assert_true(json_object_object_get_ex(r.v[4].data, "presets", &v));
     assert_int_equal(json_object_array_length(v), 3);
+    /* A variant keeps the timers the host set, and takes its own for the rest. */
+    assert_int_equal(il_module.set(g.state, false, "preset", "standard", "en", &defaults, shown,
+                                   sizeof shown, &unused),
+                     RULES_SET_DONE);
+    assert_int_equal(
+        il_module.set(g.state, false, "grab", "45", "en", &defaults, shown, sizeof shown, &unused),
+        RULES_SET_DONE);
+    assert_int_equal(il_module.set(g.state, false, "variant", "casual", "en", &defaults, shown,
+                                   sizeof shown, &unused),
+                     RULES_SET_DONE);
+    assert_int_equal(IL(&g)->config.timer_ms[IL_TIMER_GRAB], 45000);
+    assert_int_equal(IL(&g)->config.timer_ms[IL_TIMER_SESSION], 1200000);
+    assert_int_equal(IL(&g)->config.variant, IL_VARIANT_CASUAL);
     assert_int_equal(r.v[0].kind, OUT_LOBBY);
     assert_string_equal(r.v[0].channel, "t9");
     assert_string_equal(r.v[0].key, "g3/lobby");
