@@ -33,6 +33,7 @@ const char *lobby_error_key(enum lobby_error e)
         [LOBBY_ERR_BAD_KEY] = "msg.set-bad-key",
         [LOBBY_ERR_BAD_VALUE] = "msg.set-bad-value",
         [LOBBY_ERR_LOBBY_ONLY] = "msg.set-lobby-only",
+        [LOBBY_ERR_GAME_ONLY] = "msg.set-game-only",
         [LOBBY_ERR_RULES] = "msg.store-failed",
         [LOBBY_ERR_CLOSED] = "msg.no-game",
         [LOBBY_ERR_NO_MEMORY] = "msg.store-failed",
@@ -121,6 +122,9 @@ static enum lobby_error set(struct game *g, const struct lobby_action *a, const 
         break;
     case RULES_SET_LOCKED:
         e = LOBBY_ERR_LOBBY_ONLY;
+        break;
+    case RULES_SET_GAME_ONLY:
+        e = LOBBY_ERR_GAME_ONLY;
         break;
     }
     free(changed);

@@ -82,6 +82,7 @@ enum lobby_error {
     LOBBY_ERR_BAD_KEY,    /* no setting by that name */
     LOBBY_ERR_BAD_VALUE,  /* not a value of that setting */
     LOBBY_ERR_LOBBY_ONLY, /* that setting is fixed once the game has started */
+    LOBBY_ERR_GAME_ONLY,  /* that setting is for a running game */
     LOBBY_ERR_RULES,      /* the rules refused the start; `rules_error` says why */
     LOBBY_ERR_NO_MEMORY,  /* memory ran out */
     LOBBY_ERR_NO_REMATCH, /* the game to play again never started, or is another game's */

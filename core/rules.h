@@ -69,6 +69,7 @@ enum rules_set_result {
     RULES_SET_BAD_KEY,   /* no such setting */
     RULES_SET_BAD_VALUE, /* not a value of that setting */
     RULES_SET_LOCKED,    /* fixed once the game has started */
+    RULES_SET_GAME_ONLY, /* a setting of a running game: not in the lobby */
 };
 
 /* How the host steers a running game: every module understands these. */

@@ -150,7 +150,9 @@ enum il_error il_act_clock(struct il_ctx *c, const struct il_action *a)
         il_finish(c);
         return IL_OK;
     case IL_ACT_SCHEDULE:
-        return act_schedule(c, a->at);
+        if (a->ms < 0 || a->ms > IL_TIMER_MAX_MS)
+            return IL_ERR_BAD_TIMER;
+        return act_schedule(c, a->ms ? c->now + a->ms : a->at);
     case IL_ACT_SET_TIMER:
         if ((unsigned)a->timer >= IL_TIMERS)
             return IL_ERR_BAD_ACTION;

@@ -266,7 +266,8 @@ enum il_action_type {
     IL_ACT_END,       /* GM: go straight to scoring */
     IL_ACT_KICK,      /* GM: remove target from the game */
     IL_ACT_SET_TIMER, /* GM: set `timer` to `ms` for every later step */
-    IL_ACT_SCHEDULE,  /* GM: open the tribunal at time `at` (0: when the GM says NEXT) */
+    IL_ACT_SCHEDULE,  /* GM: open the tribunal at time `at`, or `ms` from now (both 0: when
+                         the GM says NEXT) */
 };
 
 struct il_action {

@@ -50,16 +50,17 @@ static const char *preset_at(unsigned i)
     return i < sizeof presets / sizeof *presets ? presets[i].id : NULL;
 }
 
-/* The settings of preset p, keeping c's resources. */
+/* The settings of preset p, keeping c's resources and tribunal options. */
 static void preset_config(struct il_config *c, const struct preset *p,
                           const struct rules_defaults *d)
 {
-    uint8_t resources = c->resources;
+    uint8_t resources = c->resources, tribunal = c->tribunal;
     timers_from(c, p->variant, d);
     for (unsigned t = 0; t < IL_TIMERS; t++)
         if (p->timer_s[t])
             c->timer_ms[t] = p->timer_s[t] * 1000;
     c->resources = resources;
+    c->tribunal = tribunal;
 }
 
 static int init(void *state, const char *mode, const struct rules_defaults *d)
@@ -85,6 +86,42 @@ static void rematch(void *state, const void *finished)
 static const char *mode(const void *state)
 {
     return il_variant_id(((const struct il_state *)state)->config.variant);
+}
+
+/* "live", or options separated by commas or blanks ("hold, close-early"):
+ * how the tribunal runs. */
+static int parse_tribunal(const char *text, uint8_t *options)
+{
+    char word[32];
+    *options = 0;
+    if (strcasecmp(text, "live") == 0)
+        return 0;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, ", ");
+        if (n >= sizeof word)
+            return -1;
+        memcpy(word, p, n);
+        word[n] = '\0';
+        int bit = n ? il_tribunal_option_from_id(word) : 0;
+        if (bit < 0)
+            return -1;
+        *options |= (uint8_t)bit;
+        p += n;
+        p += strspn(p, ", ");
+    }
+    return *options ? 0 : -1;
+}
+
+/* Writes the options as the table reads them: "hold, close-early", or "live". */
+static void tribunal_text(uint8_t options, char *out, size_t len)
+{
+    struct text_list l;
+    text_list_init(&l, out, len, ", ");
+    for (unsigned i = 0; i < IL_TRIBUNAL_OPTIONS; i++)
+        if (options & (1u << i))
+            text_list_add(&l, "%s", il_tribunal_option_id(i));
+    if (!l.n)
+        snprintf(out, len, "live");
 }
 
 /* "guns,alcohol,..." or "random": the GM's choice of resources. */
@@ -125,6 +162,27 @@ static enum rules_set_result set(void *state, bool started, const char *key, con
                 return RULES_SET_DONE;
             }
         return RULES_SET_BAD_VALUE;
+    }
+    if (strcmp(key, "tribunal") == 0) {
+        uint8_t options;
+        if (started)
+            return RULES_SET_LOCKED;
+        if (parse_tribunal(value, &options) < 0)
+            return RULES_SET_BAD_VALUE;
+        s->config.tribunal = options;
+        tribunal_text(options, shown, shownlen);
+        return RULES_SET_DONE;
+    }
+    if (strcmp(key, "tribunal-at") == 0) {
+        /* "host": when the host says next; else a duration from now */
+        int64_t ms = strcasecmp(value, "host") == 0 ? 0 : text_parse_duration(value, 60000);
+        if (!started)
+            return RULES_SET_GAME_ONLY;
+        if (ms < 0)
+            return RULES_SET_BAD_VALUE;
+        *(struct il_action *)action =
+            (struct il_action){.type = IL_ACT_SCHEDULE, .player = IL_GM, .ms = ms};
+        return RULES_SET_PLAY;
     }
     if (strcmp(key, "ballots") == 0) {
         bool poll = strcmp(value, "poll") == 0;
@@ -191,7 +249,8 @@ static int settings(const void *state, const char *lang, const struct rules_defa
     const struct il_state *s = state;
     const struct il_config *c = &s->config;
     const char *preset = preset_of(c, d);
-    char key[32], durations[IL_TIMERS][48];
+    char key[32], durations[IL_TIMERS][48], tribunal[96];
+    tribunal_text(c->tribunal, tribunal, sizeof tribunal);
     for (unsigned t = 0; t < IL_TIMERS; t++) {
         text_duration(durations[t], sizeof durations[t], lang, c->timer_ms[t]);
         if (json_object_object_add(out, il_timer_id((enum il_timer)t),
@@ -207,7 +266,8 @@ static int settings(const void *state, const char *lang, const struct rules_defa
         json_object_object_add(out, "variant", json_object_new_string(il_variant_id(c->variant))) ||
         json_object_object_add(out, "resources", resources) ||
         json_object_object_add(out, "ballots",
-                               json_object_new_string(s->poll_ballots ? "poll" : "private")))
+                               json_object_new_string(s->poll_ballots ? "poll" : "private")) ||
+        json_object_object_add(out, "tribunal", json_object_new_string(tribunal)))
         return -1;
     snprintf(key, sizeof key, "preset.%s", preset ? preset : "custom");
     const char *vars[] = {
@@ -215,6 +275,12 @@ static int settings(const void *state, const char *lang, const struct rules_defa
         "grab",   durations[IL_TIMER_GRAB], "debate",  durations[IL_TIMER_DEBATE],
         "vote",   durations[IL_TIMER_VOTE], NULL};
     text_fill(text, len, lang, "msg.settings", vars);
+    size_t used = strlen(text);
+    if (c->tribunal && used + 1 < len) {
+        const char *tvars[] = {"options", tribunal, NULL};
+        text[used] = ' ';
+        text_fill(text + used + 1, len - used - 1, lang, "msg.settings-tribunal", tvars);
+    }
     return 0;
 }
 
@@ -327,6 +393,7 @@ static int save(const void *state, bool started, struct json_object *o)
         return -1;
     json_object_object_add(o, "variant", json_object_new_string(il_variant_id(s->config.variant)));
     add_int(o, "resources", s->config.resources);
+    add_int(o, "tribunal", s->config.tribunal);
     json_object_object_add(o, "ballots",
                            json_object_new_string(s->poll_ballots ? "poll" : "private"));
     for (unsigned t = 0; t < IL_TIMERS; t++)
@@ -417,6 +484,13 @@ static int load(void *state, bool started, unsigned nseats, const struct json_ob
     }
     s->config.variant = (enum il_variant)variant;
     s->config.resources = (uint8_t)n;
+    /* Records written before the tribunal options have none. */
+    if (json_object_object_get_ex(o, "tribunal", NULL) &&
+        !il_json_int(o, "tribunal", 0, (1 << IL_TRIBUNAL_OPTIONS) - 1, &n)) {
+        snprintf(why, whylen, "tribunal options invalid");
+        return -1;
+    }
+    s->config.tribunal = json_object_object_get_ex(o, "tribunal", NULL) ? (uint8_t)n : 0;
     const char *ballots = get_str(o, "ballots");
     if (!ballots || (strcmp(ballots, "poll") != 0 && strcmp(ballots, "private") != 0)) {
         snprintf(why, whylen, "ballots invalid");
@@ -493,7 +567,9 @@ static void status(const void *state, const struct rules_table *t, int64_t now, 
         "phase", phase_line, "paused",  s->paused ? catalog_text(t->lang, "msg.status-paused") : "",
         "left",  left,       "players", players,
         NULL};
-    text_fill(out, len, t->lang, "msg.status-game", vars);
+    /* a tribunal held for the host has no clock to show */
+    bool untimed = !s->paused && il_game_deadline(s) == 0;
+    text_fill(out, len, t->lang, untimed ? "msg.status-game-untimed" : "msg.status-game", vars);
 }
 
 /* A reaction on the open drop's message is a grab of the card it stands for. */

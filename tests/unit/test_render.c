@@ -958,6 +958,17 @@ static void test_text_duration(void **state)
     }
 }
 
+/* Every phase a game can be in has words in the catalog. */
+static void test_phase_names(void **state)
+{
+    (void)state;
+    char key[64];
+    for (unsigned i = 0; il_module.phase_at(i); i++) {
+        snprintf(key, sizeof key, "phase.%s", il_module.phase_at(i));
+        assert_non_null(catalog_text("en", key));
+    }
+}
+
 static void test_text_parse_duration(void **state)
 {
     (void)state;
@@ -1029,6 +1040,7 @@ int main(void)
         cmocka_unit_test(test_il_render_cards),
         cmocka_unit_test(test_text_duration),
         cmocka_unit_test(test_text_parse_duration),
+        cmocka_unit_test(test_phase_names),
         cmocka_unit_test(test_il_emoji),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
