@@ -91,7 +91,8 @@ async function checkCards(p) {
         continue;
       }
       const words = new Set(svg.getAttribute('aria-label').split(/[ ,:]+/));
-      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      // (the layout width: a card that just appeared is still growing into place)
+      const scale = c.offsetWidth / svg.viewBox.baseVal.width;
       for (const t of svg.querySelectorAll('text')) {
         for (const w of t.textContent.split(' ')) {
           if (!words.has(w) && !t.classList.contains('kind')) out.push(`${c.dataset.card}: "${w}" is not a whole word`);
@@ -238,10 +239,12 @@ test('four players play a whole game through the page; nobody sees another\'s se
   await alice.page.locator('#lobby-actions [data-action=start]').click();
 
   // everyone sees their own roles and hand, drawn as cards; the phone turns to its trading room
-  for (const p of players) await p.page.locator('#roles [data-card^="dealer:"]').waitFor({ timeout: 15000 });
+  for (const p of players) await p.page.locator('#roles [data-card^="dealer:"]').waitFor({ state: 'attached', timeout: 15000 });
+  const events = await dave.page.evaluate(() => window.__illegal.frames.map((f) => f.data && (f.data.events || f.data.event)));
+  assert.equal((await state(dave.page)).tab, 'room', `the phone's pane at the start, after ${JSON.stringify(events)}`);
+  for (const p of players) await p.page.locator('#roles [data-card^="dealer:"]').waitFor({ timeout: 5000 });
   await checkAll();
   for (const p of players) await checkCards(p);
-  assert.equal((await state(dave.page)).tab, 'room');
   for (const p of players) await shot(p, '2-trading');
 
   // what is typed in the trading room is answered there, errors included
@@ -322,6 +325,7 @@ test('four players play a whole game through the page; nobody sees another\'s se
         await dave.page.locator('#drop-cards .card').first().waitFor({ timeout: 5000 });
         assert.equal((await state(dave.page)).tab, 'table');
         assert.ok(await inView(dave.page, '#drop'), 'the drop is in view on the phone');
+        await checkCards(dave);
         await shot(dave, '5-phone-drop-view', true);
       }
       await Promise.all(players.map(async (p) => {
@@ -330,7 +334,8 @@ test('four players play a whole game through the page; nobody sees another\'s se
       }));
       if (!seen.has('drop-grab')) {
         seen.add('drop-grab');
-        for (const p of players) await checkCards(p);
+        // (the phone's table pane may have no cards left: a drop all grabbed ends at once)
+        for (const p of players) if (p !== dave) await checkCards(p);
         for (const p of players) await shot(p, '5-drop-grab');
       }
       if (idle > 1500) {
@@ -341,6 +346,11 @@ test('four players play a whole game through the page; nobody sees another\'s se
       // the case's cards show through its debate, before the vote opens
       if (await alice.page.locator('#tribunal:not([hidden]) #case-cards .card').count()) seen.add('debate-cards');
     } else if (st.phase === 'vote') {
+      if (!seen.has('vote-cards')) {
+        seen.add('vote-cards');
+        await dave.page.locator('#case-cards .card').first().waitFor({ timeout: 5000 });
+        await checkCards(dave);
+      }
       const voted = await Promise.all(players.map(async (p) => {
         const c = (await state(p.page)).voteCase;
         if (c === null || p.votedCase === c) return false; // one vote per case
@@ -356,18 +366,21 @@ test('four players play a whole game through the page; nobody sees another\'s se
         seen.add('vote');
         await sleep(300);
         await checkAll();
-        await checkCards(dave);
         for (const p of players) await shot(p, '6-tribunal');
       }
-      // how many have voted on this case, as the bot last counted
+      // how many have voted on this case, as the bot last counted (unless the vote closed)
       if (voted.some(Boolean)) {
         await sleep(300);
-        const { votes, voteCase } = await state(alice.page);
-        const shown = await alice.page.locator('#vote-count').textContent();
-        if (votes && votes.case === voteCase) {
+        // (read at once: a vote may land between two reads)
+        const { votes, voteCase, shown } = await alice.page.evaluate((table) => {
+          const t = window.__illegal.T[table];
+          return { votes: t.votes, voteCase: t.phase === 'vote' && t.vote ? t.vote.case : null,
+            shown: document.getElementById('vote-count').textContent };
+        }, TABLE);
+        if (voteCase && votes && votes.case === voteCase) {
           assert.equal(shown, `${votes.voted} of ${votes.voters} have voted.`);
           if (votes.voted > 0) seen.add('vote-count');
-        } else {
+        } else if (voteCase) {
           assert.equal(shown, '');
         }
       }

@@ -239,14 +239,15 @@
   }
 
   // What a player must act on now comes into view, once each: a drop as it is revealed and
-  // again as it opens, a tribunal case as it opens, the trading room as the game starts.
+  // again as it opens, a tribunal case as it opens, the trading room as the game starts. A
+  // replay goes through them too, so a reconnected page ends where the game is.
   function attend(t, f, d) {
     const events = d.events || [d.event];
     let key = null, pane = 'table', box = null;
     if (f.kind === 'drop' && !d.done) [key, box] = [`drop ${d.drop} ${!!d.open}`, 'drop'];
     else if (f.kind === 'vote') [key, box] = [`vote ${d.case}`, 'tribunal'];
     else if (f.kind === 'notice' && events.includes('case-opened')) [key, box] = [`case ${d.case}`, 'tribunal'];
-    else if (f.kind === 'notice' && events.includes('game-started') && !replaying()) [key, pane, box] = ['start', 'room', 'room'];
+    else if (f.kind === 'notice' && events.includes('game-started')) [key, pane, box] = ['start', 'room', 'room'];
     if (!key || t.attention === key) return;
     t.attention = key;
     setTab(pane);
