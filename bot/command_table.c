@@ -18,6 +18,7 @@
 #define PRIVATE CMD_IN_PRIVATE
 
 static const char *const variants[] = {"standard", "advanced", "casual", NULL};
+static const char *const on_off[] = {"on", "off", NULL};
 
 static const struct command_def table[] = {
     {"new",
@@ -171,6 +172,16 @@ static const struct command_def table[] = {
      {{.name = "key", .summary = "slash.option.key", .required = true},
       {.name = "value", .summary = "slash.option.value", .required = true}},
      cmd_set},
+    {"reminders",
+     PRIVATE,
+     CMD_PLAYER,
+     CMD_RUNNING,
+     ARGS_TEXT,
+     "syntax.reminders",
+     NULL,
+     "summary.reminders",
+     {{.name = "state", .summary = "slash.option.state", .required = true, .values = on_off}},
+     cmd_reminders},
 };
 
 const struct command_def *command_at(size_t i)

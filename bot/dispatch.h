@@ -108,13 +108,16 @@ void cmd_next(struct command_ctx *x);
 void cmd_kick(struct command_ctx *x);
 void cmd_end(struct command_ctx *x);
 void cmd_set(struct command_ctx *x);
+void cmd_reminders(struct command_ctx *x);
 
 /* What changes a game. */
 enum change_type {
     CHANGE_LOBBY,    /* a lobby action (lobby.h) */
     CHANGE_RULES,    /* a rules action of the game's module */
     CHANGE_STEER,    /* the host (or the clock) steers the rules */
-    CHANGE_REMINDER, /* a deadline is near: mark the reminder sent and tell the table */
+    CHANGE_REMINDER, /* a deadline is near: mark the reminder sent and tell the table, or
+                        remind in private the players the step waits for */
+    CHANGE_SEAT,     /* a player's own setting: their private reminders on or off */
 };
 
 struct change {
@@ -125,7 +128,9 @@ struct change {
     unsigned seat;
     int64_t ms;
     uint8_t reminder;         /* REMINDER: its bit in reminders_sent */
-    const char *reminder_key; /* REMINDER: what the table is told */
+    const char *reminder_key; /* REMINDER: what the table is told, or NULL */
+    bool nudge;               /* REMINDER: remind the players the step waits for */
+    bool reminders_off;       /* SEAT: the value for `seat` */
 };
 
 /*

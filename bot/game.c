@@ -109,6 +109,8 @@ struct json_object *game_to_json(const struct game *g)
             goto fail;
         add_str(s, "user", g->seats[i].user);
         add_str(s, "name", g->seats[i].name);
+        if (g->seats[i].reminders_off)
+            json_object_object_add(s, "reminders_off", json_object_new_boolean(true));
         json_object_array_add(seats, s);
     }
     json_object_object_add(o, "seats", seats);
@@ -207,6 +209,11 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             snprintf(why, whylen, "seat %u invalid", i);
             return -1;
         }
+        if (jget(s, "reminders_off") &&
+            jget_bool(s, "reminders_off", &g.seats[i].reminders_off) < 0) {
+            snprintf(why, whylen, "seat %u reminders invalid", i);
+            return -1;
+        }
         clean_name(g.seats[i].name);
     }
     clean_name(g.host_name);
@@ -227,7 +234,7 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
     }
     if (jget_int64(o, "tracked_deadline", &g.tracked_deadline) < 0 ||
         jget_int64(o, "phase_length", &g.phase_length) < 0 ||
-        jget_int64(o, "reminders_sent", &n) < 0 || n < 0 || n > 3) {
+        jget_int64(o, "reminders_sent", &n) < 0 || n < 0 || n > 7) {
         snprintf(why, whylen, "reminder state invalid");
         return -1;
     }

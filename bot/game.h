@@ -27,6 +27,7 @@ struct seat {
     char user[GAME_TEXT_MAX];
     char name[GAME_TEXT_MAX];
     bool dm_unreachable; /* the last DM probe failed */
+    bool reminders_off;  /* the player muted the private reminders */
 };
 
 struct game {

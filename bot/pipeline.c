@@ -33,6 +33,8 @@ struct outcome {
     void *events;       /* the rules' events: rules->events_size bytes */
     bool rules_changed; /* `events` holds some */
     const char *notice; /* a table notice of the dispatcher's own (a reminder) */
+    bool nudge;         /* remind in private the players the step waits for */
+    const char *reply;  /* the answer to the cause, once the change is made */
 };
 
 /* Keeps the reminder bookkeeping in step with the rules' deadline. */
@@ -117,6 +119,13 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
     case CHANGE_REMINDER:
         g->reminders_sent |= c->reminder;
         out->notice = c->reminder_key;
+        out->nudge = c->nudge;
+        return 1;
+    case CHANGE_SEAT:
+        if (c->seat >= g->nseats)
+            return -1;
+        g->seats[c->seat].reminders_off = c->reminders_off;
+        out->reply = c->reminders_off ? "msg.reminders-off" : "msg.reminders-on";
         return 1;
     }
     return 0;
@@ -160,6 +169,32 @@ static void tell_adapter(struct dispatcher *d, const struct game *g, const struc
         log_error("dispatch", g->id, "out of memory: %s is not told what changed", p->ops->name);
 }
 
+/* Reminds each player the current step waits for, in private, unless they
+ * turned reminders off. */
+static void nudge(struct dispatcher *d, struct game *g, struct emit_ctx *ctx)
+{
+    char left[64], text[DISPATCH_TEXT_MAX];
+    int64_t dl = g->rules->deadline(g->state);
+    text_duration(left, sizeof left, g->language, dl - dispatcher_now(d));
+    const char *vars[] = {"id", g->id, "left", left, NULL};
+    for (unsigned i = 0; i < g->nseats; i++) {
+        const char *key = g->rules->needs(g->state, i);
+        if (!key || g->seats[i].reminders_off || g->seats[i].dm_unreachable)
+            continue;
+        struct json_object *data = json_object_new_object();
+        if (!data)
+            return;
+        json_object_object_add(data, "game", json_object_new_string(g->id));
+        json_object_object_add(data, "table", json_object_new_string(g->table));
+        json_object_object_add(data, "event", json_object_new_string("nudge"));
+        text_fill(text, sizeof text, g->language, key, vars);
+        struct outbound m = {
+            .kind = OUT_NOTICE, .user = g->seats[i].user, .text = text, .data = data};
+        dispatch_emit(ctx, &m);
+        json_object_put(data);
+    }
+}
+
 /* Renders what a change produced; turn.c holds it until the commit. */
 static void render(struct dispatcher *d, struct game *g, const struct change *c,
                    struct bot_cmd *cause, const struct outcome *out)
@@ -199,6 +234,12 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     }
     if (out->notice)
         dispatch_announce(g, out->notice, NULL);
+    if (out->nudge)
+        nudge(d, g, &ctx);
+    if (out->reply && cause) {
+        const char *vars[] = {"id", g->id, NULL};
+        cmd_reply(cause, out->reply, vars);
+    }
 }
 
 int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,

@@ -382,3 +382,21 @@ bool commands_stranger(struct dispatcher *d, struct platform *p, const struct in
     dispatch_reply_key(p, in, true, d->config->language, "msg.help-stranger", NULL);
     return true;
 }
+
+/* reminders on|off: a player's own private reminders, kept with their seat. */
+void cmd_reminders(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    const char *v = base->c->arg;
+    if (strcasecmp(v, "on") != 0 && strcasecmp(v, "off") != 0) {
+        char usage[256];
+        command_usage(usage, sizeof usage, base->lang, base->c->def);
+        const char *vars[] = {"usage", usage, NULL};
+        cmd_reply(x, "parse.usage", vars);
+        return;
+    }
+    struct change c = {.type = CHANGE_SEAT,
+                       .seat = (unsigned)x->base.seat,
+                       .reminders_off = strcasecmp(v, "off") == 0};
+    pipeline_run(x->d, x->g, &c, x);
+}

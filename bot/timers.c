@@ -13,17 +13,32 @@
 #include "render.h"
 #include "store.h"
 
-/* Reminders go out this long before a deadline, only in steps long enough to
- * need them: players forget a deadline in a long step, not in a short one,
- * and every reminder is one more message at the table. */
-#define REMIND_LONG_MS     60000
-#define REMIND_SHORT_MS    10000
+/* Reminders go out only in steps long enough to need them: players forget a
+ * deadline in a long step, not in a short one, and every reminder is one
+ * more message. The table hears a minute and ten seconds before the end; the
+ * players a step still waits for are told in private when a quarter of it is
+ * left, which is hours ahead in a game played over days. */
 #define REMIND_MIN_STEP_MS 120000
 
-static bool wants_reminder(const struct game *g, int64_t lead, uint8_t bit)
+static const struct reminder {
+    uint8_t bit;     /* in game.reminders_sent */
+    int64_t lead_ms; /* before the deadline; 0: a quarter of the step */
+    const char *key; /* what the table is told; NULL: private reminders */
+} reminders[] = {
+    {1, 60000, "msg.reminder-60"},
+    {2, 10000, "msg.reminder-10"},
+    {4, 0, NULL},
+};
+
+static int64_t lead_of(const struct game *g, const struct reminder *r)
 {
-    return !(g->reminders_sent & bit) && g->phase_length >= REMIND_MIN_STEP_MS &&
-           g->phase_length >= 3 * lead;
+    return r->lead_ms ? r->lead_ms : g->phase_length / 4;
+}
+
+static bool wants_reminder(const struct game *g, const struct reminder *r)
+{
+    return !(g->reminders_sent & r->bit) && g->phase_length >= REMIND_MIN_STEP_MS &&
+           g->phase_length >= 3 * lead_of(g, r);
 }
 
 /* When a lobby closes for being idle. */
@@ -38,14 +53,13 @@ static int64_t game_due(const struct dispatcher *d, const struct game *g)
 {
     if (!g->started)
         return lobby_due(d, g);
-    int64_t dl = g->rules->deadline(g->state);
+    int64_t dl = g->rules->deadline(g->state), due = dl;
     if (!dl)
         return 0;
-    if (wants_reminder(g, REMIND_LONG_MS, 1))
-        return dl - REMIND_LONG_MS;
-    if (wants_reminder(g, REMIND_SHORT_MS, 2))
-        return dl - REMIND_SHORT_MS;
-    return dl;
+    for (size_t i = 0; i < sizeof reminders / sizeof *reminders; i++)
+        if (wants_reminder(g, &reminders[i]) && dl - lead_of(g, &reminders[i]) < due)
+            due = dl - lead_of(g, &reminders[i]);
+    return due;
 }
 
 static int64_t next_due(const struct dispatcher *d)
@@ -73,20 +87,18 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
         return d->ngames < before;
     }
     int64_t dl = g->rules->deadline(g->state);
-    static const struct {
-        int64_t lead;
-        uint8_t bit;
-        const char *key;
-    } reminders[] = {{REMIND_LONG_MS, 1, "msg.reminder-60"},
-                     {REMIND_SHORT_MS, 2, "msg.reminder-10"}};
-    for (unsigned i = 0; i < 2 && dl; i++) {
-        if (!wants_reminder(g, reminders[i].lead, reminders[i].bit) || now < dl - reminders[i].lead)
+    for (size_t i = 0; i < sizeof reminders / sizeof *reminders && dl; i++) {
+        const struct reminder *r = &reminders[i];
+        int64_t lead = lead_of(g, r);
+        if (!wants_reminder(g, r) || now < dl - lead)
             continue;
-        /* A reminder caught up late (after a restart) would say the wrong time. */
+        /* A table reminder caught up late (after a restart) would say the
+         * wrong time; a private one says the time left, once it is not over. */
+        bool timely = dl - now > lead / 2;
         struct change c = {.type = CHANGE_REMINDER,
-                           .reminder = reminders[i].bit,
-                           .reminder_key =
-                               dl - now > reminders[i].lead / 2 ? reminders[i].key : NULL};
+                           .reminder = r->bit,
+                           .reminder_key = r->key && timely ? r->key : NULL,
+                           .nudge = !r->key && now < dl};
         pipeline_run(d, g, &c, NULL);
     }
     if (!dl || now < dl)

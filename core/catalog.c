@@ -208,6 +208,20 @@ static const struct entry english[] = {
     {"msg.no-such-game", "You are not a player of game {id}."},
     {"msg.reminder-60", "One minute left."},
     {"msg.reminder-10", "10 seconds left!"},
+    {"msg.nudge-offer",
+     "Game {id}: an offer is waiting for your answer, and this session ends in {left}. Send "
+     "\"offers\" to see it. (\"reminders off\" stops these messages.)"},
+    {"msg.nudge-grab",
+     "Game {id}: you have not taken a card from the drop, and it closes in {left}; then you get "
+     "a card nobody took. (\"reminders off\" stops these messages.)"},
+    {"msg.nudge-vote",
+     "Game {id}: you have not voted on the open case, and the vote closes in {left}. Send "
+     "\"vote <player>\" or \"abstain\". (\"reminders off\" stops these messages.)"},
+    {"msg.reminders-off", "No more reminders from game {id}. \"reminders on\" brings them back."},
+    {"msg.reminders-on", "You will be reminded in private when game {id} waits for you."},
+    {"syntax.reminders", "reminders <on|off>"},
+    {"summary.reminders", "Turn the private reminders of your game on or off"},
+    {"slash.option.state", "on or off"},
     {"msg.no-offers", "You have no open offers."},
     {"msg.offers", "Open offers: {list}"},
     {"msg.offer-line", "#{id} {from} -> {to}: {give} for {ask}"},

@@ -138,6 +138,9 @@ struct rules_module {
     bool (*over)(const void *state);
     /* Whether a seat still plays (not removed). */
     bool (*active)(const void *state, unsigned seat);
+    /* What seat must still do in the current step, as the catalog key of a
+     * private reminder ("msg.nudge-vote"), or NULL when nothing waits on them. */
+    const char *(*needs)(const void *state, unsigned seat);
     /* Whether the clock is paused. */
     bool (*paused)(const void *state);
     /* The id of the current phase ("session", "vote"), for metrics and hooks:

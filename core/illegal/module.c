@@ -348,6 +348,30 @@ static const char *phase(const void *state)
     return il_phase_id(((const struct il_state *)state)->game.phase);
 }
 
+static const char *needs(const void *state, unsigned seat)
+{
+    const struct il_game *g = &((const struct il_state *)state)->game;
+    if (seat >= g->nplayers || !g->players[seat].active || g->paused)
+        return NULL;
+    switch (g->phase) {
+    case IL_PHASE_DEALING:
+        for (unsigned i = 0; i < g->noffers; i++)
+            if (g->offers[i].to == seat)
+                return "msg.nudge-offer";
+        return NULL;
+    case IL_PHASE_DROP_GRAB:
+        return g->players[seat].grabbed ? NULL : "msg.nudge-grab";
+    case IL_PHASE_DEBATE:
+    case IL_PHASE_VOTE:
+        for (unsigned k = g->case_index; k < g->ncases; k++)
+            if (il_case_open(g, k) && g->players[seat].votes[k] == IL_NOBODY)
+                return "msg.nudge-vote";
+        return NULL;
+    default:
+        return NULL;
+    }
+}
+
 static const char *phase_at(unsigned i)
 {
     /* A game that is over is dropped at once: no gauge counts it. */
@@ -610,6 +634,7 @@ const struct rules_module il_module = {
     .paused = paused,
     .phase = phase,
     .phase_at = phase_at,
+    .needs = needs,
     .save = save,
     .load = load,
     .commands = il_commands,

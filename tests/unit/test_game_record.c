@@ -56,7 +56,8 @@ static void make_game(struct game *g, unsigned n, enum il_variant v, uint64_t se
     g->started = true;
     g->tracked_deadline = IL(g)->game.deadline;
     g->phase_length = IL(g)->config.timer_ms[IL_TIMER_SESSION];
-    g->reminders_sent = 1;
+    g->reminders_sent = 5;
+    g->seats[1].reminders_off = true;
 }
 
 /* Serialises g to text and parses it back into a fresh json object. */
@@ -85,7 +86,9 @@ static void assert_same_game(const struct game *a, const struct game *b)
         assert_string_equal(a->seats[i].user, b->seats[i].user);
         assert_string_equal(a->seats[i].name, b->seats[i].name);
         assert_false(b->seats[i].dm_unreachable);
+        assert_int_equal(a->seats[i].reminders_off, b->seats[i].reminders_off);
     }
+    assert_int_equal(IL(a)->config.tribunal, IL(b)->config.tribunal);
     assert_int_equal(IL(a)->config.variant, IL(b)->config.variant);
     assert_int_equal(IL(a)->config.resources, IL(b)->config.resources);
     for (unsigned t = 0; t < IL_TIMERS; t++)
@@ -196,6 +199,7 @@ static void test_round_trip_lobby(void **state)
     snprintf(g.language, sizeof g.language, "en");
     il_config_default(&IL(&g)->config, IL_VARIANT_CASUAL);
     IL(&g)->config.resources = 0x0F;
+    IL(&g)->config.tribunal = IL_TRIBUNAL_HOLD | IL_TRIBUNAL_CLOSE_EARLY;
     g.seed = 99;
     rng_seed(&g.rng, 99);
     round_trip(&g); /* no seats at all */
@@ -413,7 +417,7 @@ static void del_phase_length(struct json_object *j)
 }
 static void bad_reminders(struct json_object *j)
 {
-    json_object_object_add(j, "reminders_sent", json_object_new_int(4));
+    json_object_object_add(j, "reminders_sent", json_object_new_int(8));
 }
 static void negative_reminders(struct json_object *j)
 {
@@ -480,7 +484,7 @@ static void test_damaged_records(void **state)
         {rng_not_array, "rng not an array"},
         {del_tracked_deadline, "no tracked deadline"},
         {del_phase_length, "no phase length"},
-        {bad_reminders, "reminders_sent 4"},
+        {bad_reminders, "reminders_sent 8"},
         {negative_reminders, "reminders_sent -1"},
         {del_state, "started with no state"},
         {state_wrong_players, "a state for 6 players at 5 seats"},
