@@ -72,8 +72,10 @@ const state = (page) => page.evaluate((table) => {
     voteCase: t.vote ? t.vote.case : null, lobby: t.lobby, result: t.result, votes: t.votes, tab: S.tab };
 }, TABLE);
 
-// The whole page, or (view) only what the window shows, as a player sees it.
+// The whole page (from its top, or the sticky head is drawn where the window was), or (view)
+// only what the window shows, as a player sees it.
 async function shot(p, name, view = false) {
+  if (!view) await p.page.evaluate(() => window.scrollTo(0, 0));
   await p.page.screenshot({ path: join(SHOTS, `${name}-${p.name.toLowerCase()}.png`), fullPage: !view });
 }
 
@@ -447,10 +449,10 @@ test('four players play a whole game through the page; nobody sees another\'s se
   assert.equal((await state(bob.page)).user, bob.user);
   await shot(bob, '8-reloaded');
 
-  // Play again, pressed by a player who did not host: a new lobby with the same players,
-  // hosted by whoever asked for it
+  // Play again, pressed on the phone by a player who did not host: a new lobby with the
+  // same players, hosted by whoever asked for it
   const ended = (await state(alice.page)).game;
-  await bob.page.locator('#rematch').click();
+  await dave.page.locator('#rematch').click();
   for (const p of players) {
     await p.page.waitForFunction(([t, g]) => {
       const x = window.__illegal.T[t];
@@ -460,22 +462,22 @@ test('four players play a whole game through the page; nobody sees another\'s se
     assert.deepEqual(lobby.players.map((x) => x.id).sort(), players.map((x) => x.user).sort());
     assert.ok(await p.page.locator('#lobby-actions [data-action=start]').isVisible());
   }
-  const { lobby } = await state(bob.page);
-  assert.equal(lobby.host, bob.user);
-  assert.ok(await bob.page.locator('#lobby-actions [data-action=start]').isEnabled());
+  const { lobby } = await state(dave.page);
+  assert.equal(lobby.host, dave.user);
+  assert.ok(await dave.page.locator('#lobby-actions [data-action=start]').isEnabled());
   assert.ok(await alice.page.locator('#lobby-actions [data-action=start]').isDisabled());
   // the new host picks a preset, which sets every timer
   if (lobby.settings) {
     assert.ok(!(await alice.page.locator('#settings-form').isVisible()), 'the form went with the host');
     const other = (lobby.presets || []).find((x) => x !== lobby.settings.preset);
-    await bob.page.locator(`#presets [data-preset=${other}]`).click();
-    await bob.page.locator(`#presets [data-preset=${other}][aria-pressed=true]`).waitFor({ timeout: 10000 });
-    const after = (await state(dave.page)).lobby.settings;
+    await dave.page.locator(`#presets [data-preset=${other}]`).click();
+    await dave.page.locator(`#presets [data-preset=${other}][aria-pressed=true]`).waitFor({ timeout: 10000 });
+    const after = (await state(bob.page)).lobby.settings;
     assert.equal(after.preset, other);
     const label = { quick: 'Quick game (about 10 minutes)', standard: 'The rulebook\'s game', casual: 'Casual (long sessions)' };
-    assert.ok((await dave.page.locator('#settings-summary').textContent()).startsWith(label[other] + ':'));
+    assert.ok((await bob.page.locator('#settings-summary').textContent()).startsWith(label[other] + ':'));
   }
-  await shot(bob, '9-rematch-lobby');
+  await shot(alice, '9-rematch-lobby');
   await shot(dave, '9-rematch-lobby');
   for (const p of players) assert.deepEqual(p.errors.map(String), [], `${p.name}'s page had errors`);
   if (process.env.WEB_DEBUG) console.log('seen', [...seen], 'parts', hasParts, 'settings', !!settings);

@@ -238,13 +238,14 @@
     if (pane !== S.tab && !replaying()) S.unseen.add(pane);
   }
 
-  // What a player must act on now comes into view, once each: a drop as it is revealed and
-  // again as it opens, a tribunal case as it opens, the trading room as the game starts. A
-  // replay goes through them too, so a reconnected page ends where the game is.
+  // What a player must act on now comes into view, once each: a new game's lobby, a drop as
+  // it is revealed and again as it opens, a tribunal case as it opens, the trading room as the
+  // game starts. A replay goes through them too, so a reconnected page ends where the game is.
   function attend(t, f, d) {
     const events = d.events || [d.event];
     let key = null, pane = 'table', box = null;
-    if (f.kind === 'drop' && !d.done) [key, box] = [`drop ${d.drop} ${!!d.open}`, 'drop'];
+    if (f.kind === 'lobby') [key, box] = ['lobby', 'lobby'];
+    else if (f.kind === 'drop' && !d.done) [key, box] = [`drop ${d.drop} ${!!d.open}`, 'drop'];
     else if (f.kind === 'vote') [key, box] = [`vote ${d.case}`, 'tribunal'];
     else if (f.kind === 'notice' && events.includes('case-opened')) [key, box] = [`case ${d.case}`, 'tribunal'];
     else if (f.kind === 'notice' && events.includes('game-started')) [key, pane, box] = ['start', 'room', 'room'];
