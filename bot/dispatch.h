@@ -109,6 +109,7 @@ void cmd_kick(struct command_ctx *x);
 void cmd_end(struct command_ctx *x);
 void cmd_set(struct command_ctx *x);
 void cmd_reminders(struct command_ctx *x);
+void cmd_replace(struct command_ctx *x);
 
 /* What changes a game. */
 enum change_type {
@@ -118,6 +119,8 @@ enum change_type {
     CHANGE_REMINDER, /* a deadline is near: mark the reminder sent and tell the table, or
                         remind in private the players the step waits for */
     CHANGE_SEAT,     /* a player's own setting: their private reminders on or off */
+    CHANGE_OPEN,     /* a running game's seat is offered to someone else (leave, replace) */
+    CHANGE_TAKEOVER, /* someone not playing takes over an open seat */
 };
 
 struct change {
@@ -131,6 +134,7 @@ struct change {
     const char *reminder_key; /* REMINDER: what the table is told, or NULL */
     bool nudge;               /* REMINDER: remind the players the step waits for */
     bool reminders_off;       /* SEAT: the value for `seat` */
+    const char *user, *name;  /* TAKEOVER: who takes `seat` over */
 };
 
 /*

@@ -111,6 +111,8 @@ struct json_object *game_to_json(const struct game *g)
         add_str(s, "name", g->seats[i].name);
         if (g->seats[i].reminders_off)
             json_object_object_add(s, "reminders_off", json_object_new_boolean(true));
+        if (g->seats[i].open)
+            json_object_object_add(s, "open", json_object_new_boolean(true));
         json_object_array_add(seats, s);
     }
     json_object_object_add(o, "seats", seats);
@@ -209,8 +211,9 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             snprintf(why, whylen, "seat %u invalid", i);
             return -1;
         }
-        if (jget(s, "reminders_off") &&
-            jget_bool(s, "reminders_off", &g.seats[i].reminders_off) < 0) {
+        if ((jget(s, "reminders_off") &&
+             jget_bool(s, "reminders_off", &g.seats[i].reminders_off) < 0) ||
+            (jget(s, "open") && jget_bool(s, "open", &g.seats[i].open) < 0)) {
             snprintf(why, whylen, "seat %u reminders invalid", i);
             return -1;
         }

@@ -28,6 +28,7 @@ struct seat {
     char name[GAME_TEXT_MAX];
     bool dm_unreachable; /* the last DM probe failed */
     bool reminders_off;  /* the player muted the private reminders */
+    bool open;           /* offered to someone else: the next to join takes it over */
 };
 
 struct game {

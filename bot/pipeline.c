@@ -35,7 +35,27 @@ struct outcome {
     const char *notice; /* a table notice of the dispatcher's own (a reminder) */
     bool nudge;         /* remind in private the players the step waits for */
     const char *reply;  /* the answer to the cause, once the change is made */
+    int opened;         /* a seat offered to someone else, or -1 */
+    int taken;          /* a seat taken over, or -1 */
+    char old_user[GAME_TEXT_MAX], old_name[GAME_TEXT_MAX]; /* who had it */
 };
+
+/* Hands seat s to user (named name), keeping who had it in out. False when
+ * the new user's id or name does not fit. */
+static bool copy_seat_text(struct seat *s, const char *user, const char *name, struct outcome *out)
+{
+    if (!user || !*user || strlen(user) >= sizeof s->user ||
+        (name && strlen(name) >= sizeof s->name))
+        return false;
+    snprintf(out->old_user, sizeof out->old_user, "%s", s->user);
+    snprintf(out->old_name, sizeof out->old_name, "%s", s->name[0] ? s->name : s->user);
+    snprintf(s->user, sizeof s->user, "%s", user);
+    snprintf(s->name, sizeof s->name, "%s", name ? name : "");
+    s->open = false;
+    s->reminders_off = false;
+    s->dm_unreachable = false;
+    return true;
+}
 
 /* Keeps the reminder bookkeeping in step with the rules' deadline. */
 static void track_deadline(struct game *g, int64_t now)
@@ -127,6 +147,22 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
         g->seats[c->seat].reminders_off = c->reminders_off;
         out->reply = c->reminders_off ? "msg.reminders-off" : "msg.reminders-on";
         return 1;
+    case CHANGE_OPEN:
+        if (c->seat >= g->nseats || !g->started || !game_active(g, c->seat) ||
+            g->seats[c->seat].open)
+            return -1;
+        g->seats[c->seat].open = true;
+        out->opened = (int)c->seat;
+        if (cause && cause->base.seat == (int)c->seat)
+            out->reply = "msg.leave-confirm"; /* they asked to leave */
+        return 1;
+    case CHANGE_TAKEOVER:
+        if (c->seat >= g->nseats || !g->seats[c->seat].open || !game_active(g, c->seat) ||
+            game_seat_of(g, c->user) >= 0 ||
+            !copy_seat_text(&g->seats[c->seat], c->user, c->name, out))
+            return -1;
+        out->taken = (int)c->seat;
+        return 1;
     }
     return 0;
 }
@@ -169,30 +205,51 @@ static void tell_adapter(struct dispatcher *d, const struct game *g, const struc
         log_error("dispatch", g->id, "out of memory: %s is not told what changed", p->ops->name);
 }
 
+/* Tells user in private a catalog text about game g; event names it in the data. */
+static void tell_user(struct emit_ctx *ctx, const struct game *g, const char *user, const char *key,
+                      const char *const *vars, const char *event)
+{
+    char text[DISPATCH_TEXT_MAX];
+    struct json_object *data = json_object_new_object();
+    if (!data)
+        return;
+    json_object_object_add(data, "game", json_object_new_string(g->id));
+    json_object_object_add(data, "table", json_object_new_string(g->table));
+    json_object_object_add(data, "event", json_object_new_string(event));
+    text_fill(text, sizeof text, g->language, key, vars);
+    struct outbound m = {.kind = OUT_NOTICE, .user = user, .text = text, .data = data};
+    dispatch_emit(ctx, &m);
+    json_object_put(data);
+}
+
 /* Reminds each player the current step waits for, in private, unless they
  * turned reminders off. */
 static void nudge(struct dispatcher *d, struct game *g, struct emit_ctx *ctx)
 {
-    char left[64], text[DISPATCH_TEXT_MAX];
+    char left[64];
     int64_t dl = g->rules->deadline(g->state);
     text_duration(left, sizeof left, g->language, dl - dispatcher_now(d));
     const char *vars[] = {"id", g->id, "left", left, NULL};
     for (unsigned i = 0; i < g->nseats; i++) {
         const char *key = g->rules->needs(g->state, i);
-        if (!key || g->seats[i].reminders_off || g->seats[i].dm_unreachable)
-            continue;
-        struct json_object *data = json_object_new_object();
-        if (!data)
-            return;
-        json_object_object_add(data, "game", json_object_new_string(g->id));
-        json_object_object_add(data, "table", json_object_new_string(g->table));
-        json_object_object_add(data, "event", json_object_new_string("nudge"));
-        text_fill(text, sizeof text, g->language, key, vars);
-        struct outbound m = {
-            .kind = OUT_NOTICE, .user = g->seats[i].user, .text = text, .data = data};
-        dispatch_emit(ctx, &m);
-        json_object_put(data);
+        if (key && !g->seats[i].reminders_off && !g->seats[i].dm_unreachable)
+            tell_user(ctx, g, g->seats[i].user, key, vars, "nudge");
     }
+}
+
+/* A seat changed hands: the table learns only that; the one who had it is
+ * told, and the one who has it now gets its roles and hand in private. */
+static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcome *out)
+{
+    unsigned seat = (unsigned)out->taken;
+    const char *vars[] = {"id", g->id, "old", out->old_name, "new", game_seat_name(g, seat), NULL};
+    dispatch_announce(g, "msg.seat-taken", vars);
+    tell_user(ctx, g, out->old_user, "msg.seat-handed", vars, "seat-handed");
+    tell_user(ctx, g, g->seats[seat].user, "msg.seat-yours", vars, "seat-yours");
+    const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
+    struct rules_table t;
+    game_table(g, &t, users, names);
+    g->rules->render_private(g->state, &t, seat, true, dispatch_emit_rules, ctx);
 }
 
 /* Renders what a change produced; turn.c holds it until the commit. */
@@ -236,6 +293,13 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
         dispatch_announce(g, out->notice, NULL);
     if (out->nudge)
         nudge(d, g, &ctx);
+    if (out->opened >= 0) {
+        const char *vars[] = {"id", g->id, "player", game_seat_name(g, (unsigned)out->opened),
+                              NULL};
+        dispatch_announce(g, "msg.seat-open", vars);
+    }
+    if (out->taken >= 0)
+        seat_taken(g, &ctx, out);
     if (out->reply && cause) {
         const char *vars[] = {"id", g->id, NULL};
         cmd_reply(cause, out->reply, vars);
@@ -259,6 +323,7 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
         goto done;
     }
     out->events = events;
+    out->opened = out->taken = -1;
     /* snapshot */
     *before = *g;
     memcpy(state, g->state, rules->state_size);

@@ -175,6 +175,18 @@ done:
 void cmd_join(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
+    if (x->g->started && x->base.seat >= 0) {
+        cmd_reply(x, "msg.already-joined", NULL);
+        return;
+    }
+    /* A running game takes a newcomer only into a seat offered to someone else. */
+    for (unsigned i = 0; x->g->started && x->base.seat < 0 && i < x->g->nseats; i++)
+        if (x->g->seats[i].open && game_active(x->g, i)) {
+            struct change c = {
+                .type = CHANGE_TAKEOVER, .seat = i, .user = x->in->user, .name = x->in->user_name};
+            pipeline_run(x->d, x->g, &c, x);
+            return;
+        }
     struct change c = {
         .type = CHANGE_LOBBY,
         .lobby = {.type = LOBBY_JOIN, .user = x->in->user, .name = x->in->user_name}};
@@ -192,13 +204,35 @@ static void remove_seat(struct bot_cmd *x, unsigned seat)
     pipeline_steer(x->d, x->g, RULES_REMOVE, seat, 0, x);
 }
 
+/* Leaving a running game asks first: the seat is offered to someone else,
+ * and a second leave removes it at once. */
 void cmd_leave(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
-    if (x->base.seat < 0 || !game_active(x->g, (unsigned)x->base.seat))
+    int seat = x->base.seat;
+    if (seat < 0 || !game_active(x->g, (unsigned)seat)) {
         cmd_reply(x, "msg.not-joined", NULL);
-    else
-        remove_seat(x, (unsigned)x->base.seat);
+    } else if (x->g->started && !x->g->seats[seat].open) {
+        struct change c = {.type = CHANGE_OPEN, .seat = (unsigned)seat};
+        pipeline_run(x->d, x->g, &c, x);
+    } else {
+        remove_seat(x, (unsigned)seat);
+    }
+}
+
+/* replace <player>: the host offers a seat to someone else (an absent player). */
+void cmd_replace(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    int seat;
+    if (!cmd_resolve_player(x, x->base.c->arg, &seat))
+        return;
+    if (x->g->seats[seat].open) {
+        cmd_reply(x, "msg.seat-already-open", NULL);
+        return;
+    }
+    struct change c = {.type = CHANGE_OPEN, .seat = (unsigned)seat};
+    pipeline_run(x->d, x->g, &c, x);
 }
 
 void cmd_kick(struct command_ctx *base)

@@ -222,6 +222,20 @@ static const struct entry english[] = {
     {"syntax.reminders", "reminders <on|off>"},
     {"summary.reminders", "Turn the private reminders of your game on or off"},
     {"slash.option.state", "on or off"},
+    {"syntax.replace", "replace <player>"},
+    {"summary.replace", "Offer a player's seat to someone else, who takes it over with join"},
+    {"msg.seat-open",
+     "{player}'s seat in game {id} is open: anyone not playing can take it over with "
+     "\"!illegal join\". {player} plays on until then."},
+    {"msg.seat-already-open", "That seat is already open for someone else to take over."},
+    {"msg.leave-confirm",
+     "Your seat is offered to someone else; you play on until it is taken. Type \"!illegal "
+     "leave\" again to leave at once: your seat then leaves the game."},
+    {"msg.seat-taken", "{new} takes over {old}'s seat."},
+    {"msg.seat-handed", "{new} took over your seat in game {id}. Thanks for playing!"},
+    {"msg.seat-yours",
+     "You take over {old}'s seat in game {id}: the roles, hand and offers are yours now, and "
+     "secret. Send \"help\" for the trading commands."},
     {"msg.no-offers", "You have no open offers."},
     {"msg.offers", "Open offers: {list}"},
     {"msg.offer-line", "#{id} {from} -> {to}: {give} for {ask}"},
