@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/catalog.h"
 #include "internal.h"
@@ -337,6 +338,8 @@ static bool is_opener(const char *event)
  * or a notice that tells of an opening (of several events told together, any
  * one).
  */
+#define LONG_STEP_S 3600 /* a deadline this far off is shown as a date too */
+
 static bool opens_timed_step(const struct outbound *m)
 {
     const struct json_object *data = m->data;
@@ -370,7 +373,7 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     const char *title = NULL;
     int color = 0;
     bool as_embed = false;
-    char extra[64] = "";
+    char extra[96] = "";
     int64_t deadline = jget_int64_or(data, "deadline", 0);
 
     switch (m->kind) {
@@ -411,8 +414,15 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     case OUT_ERROR:
         break; /* one or a few lines: plain content */
     }
-    if (deadline > 0 && opens_timed_step(m))
-        snprintf(extra, sizeof(extra), "\n\xE2\x8F\xB3 <t:%lld:R>", (long long)(deadline / 1000));
+    if (deadline > 0 && opens_timed_step(m)) {
+        /* Discord writes these in each reader's own time zone and language; a
+         * step of an hour or more also gets its date and time */
+        long long at = (long long)(deadline / 1000);
+        if (at - (long long)time(NULL) >= LONG_STEP_S)
+            snprintf(extra, sizeof(extra), "\n\xE2\x8F\xB3 <t:%lld:R> (<t:%lld:F>)", at, at);
+        else
+            snprintf(extra, sizeof(extra), "\n\xE2\x8F\xB3 <t:%lld:R>", at);
+    }
     /* the text and its countdown; without memory for both, the text alone */
     struct buf d;
     buf_init(&d, DC_TEXT_MAX);

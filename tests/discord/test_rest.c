@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -951,13 +952,23 @@ static void test_notices_and_replies(void **state)
     d = json_tokener_parse("{\"game\":\"g1\",\"deadline\":4102444800000}");
     send_text(&h, NULL, "91", NULL, false, OUT_NOTICE, "You are the Pimp.", d);
     json_object_put(d);
-    want_messages = 3;
+    /* a step that ends within the hour: the countdown alone */
+    char soon[128];
+    snprintf(soon, sizeof soon, "{\"game\":\"g1\",\"event\":\"session-opened\",\"deadline\":%lld}",
+             ((long long)time(NULL) + 180) * 1000);
+    d = json_tokener_parse(soon);
+    send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_NOTICE, "Session 2 opens.", d);
+    json_object_put(d);
+    want_messages = 4;
     assert_true(h_run_until(&h, enough_messages, 3000));
     struct json_object *s = h_snapshot(&h);
     struct json_object *opened = message_with(s, "Session 1 opens.");
     assert_string_equal(jstr(jget(opened, "body"), "content"),
-                        "Session 1 opens.\n\xE2\x8F\xB3 <t:4102444800:R>");
+                        "Session 1 opens.\n\xE2\x8F\xB3 <t:4102444800:R> (<t:4102444800:F>)");
     assert_int_equal(json_object_array_length(jget(jget(opened, "body"), "embeds")), 0);
+    const char *short_step = jstr(jget(message_with(s, "Session 2 opens."), "body"), "content");
+    assert_non_null(strstr(short_step, ":R>"));
+    assert_null(strstr(short_step, ":F>"));
     assert_string_equal(jstr(jget(message_with(s, "Drop 1 is over."), "body"), "content"),
                         "Drop 1 is over.");
     assert_string_equal(jstr(jget(message_with(s, "You are the Pimp."), "body"), "content"),
