@@ -101,7 +101,7 @@ async function checkCards(p) {
         }
         if (t.getComputedTextLength() > Number(t.dataset.max) + 0.5) out.push(`${c.dataset.card}: "${t.textContent}" overflows`);
         const px = Number(t.getAttribute('font-size')) * scale;
-        if (t.classList.contains('name') && !c.closest('.small') && px < 8.5) {
+        if (t.classList.contains('name') && px < 8.5) {
           out.push(`${c.dataset.card}: "${t.textContent}" at ${px.toFixed(1)} px`);
         }
       }

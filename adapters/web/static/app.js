@@ -690,7 +690,8 @@
     clear(to);
     for (const x of (h && h.players) || []) to.append(el('option', { value: x.id, text: x.name || x.id }));
     if (keep) to.value = keep;
-    $('trade').hidden = !h; // nothing to offer before the game deals
+    // nothing to offer before the game deals, nor once the tribunal sits
+    $('trade').hidden = !h || ['debate', 'vote', 'over'].includes(t.phase);
     const canTrade = !!h && t.phase === 'dealing' && !t.paused;
     $('trade-send').disabled = !canTrade || !to.value;
     const give = clear($('give-pick'));
