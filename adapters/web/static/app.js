@@ -480,16 +480,20 @@
       if (input !== document.activeElement) input.value = st[input.dataset.timer] !== undefined ? shortDuration(st[input.dataset.timer]) : '';
     }
   }
+  const UNITS = [['d', 86400], ['h', 3600], ['min', 60], ['s', 1]];
+  // seconds in their two largest units, as the bot writes them ('2 d 5 h', '1 min 30 s')
   function duration(s) {
-    if (s % 3600 === 0) return `${s / 3600} h`;
-    if (s >= 60) return `${Math.floor(s / 60)} min` + (s % 60 ? ` ${s % 60} s` : '');
-    return `${s} s`;
+    const i = UNITS.findIndex(([, n]) => s >= n);
+    if (i < 0) return `${s} s`;
+    const [u, n] = UNITS[i];
+    const next = UNITS[i + 1];
+    const rest = next ? Math.floor((s % n) / next[1]) : 0;
+    return `${Math.floor(s / n)} ${u}` + (rest ? ` ${rest} ${next[0]}` : '');
   }
-  // as the host would type it (the bot reads 90s, 3m, 2h)
+  // as the host would type it, in the largest unit that is exact ('90s', '3min', '2h')
   function shortDuration(s) {
-    if (s % 3600 === 0) return `${s / 3600}h`;
-    if (s % 60 === 0) return `${s / 60}m`;
-    return `${s}s`;
+    const [u, n] = UNITS.find(([, n]) => s % n === 0);
+    return `${s / n}${u}`;
   }
 
   // Another player took the card this page reached for: the race is lost, not the drop.
@@ -822,10 +826,10 @@
     render();
   });
   for (const input of document.querySelectorAll('#settings-form [data-timer]')) {
+    // the bot reads the time and says what is wrong with it
     input.addEventListener('change', () => {
-      const v = input.value.trim().toLowerCase().replace(/\s+/g, '');
-      if (/^\d+[smh]?$/.test(v)) sayTable(`!illegal set ${input.dataset.timer} ${v}`);
-      else toast('A time is a number of seconds, or like 90s, 3m, 2h');
+      const v = input.value.replace(/\s+/g, '');
+      if (v) sayTable(`!illegal set ${input.dataset.timer} ${v}`);
     });
   }
   $('settings-form').addEventListener('submit', (ev) => ev.preventDefault());
