@@ -2,7 +2,8 @@
 // phone-sized) play a whole game through the page against the real daemon, and no
 // context ever shows another player's secrets. Along the way: cards are pictures whose
 // words fit, the phone keeps the phase and countdown in view and brings the drop to
-// the player, the results explain every score, and Play again opens a new lobby. A
+// the player, the results explain every score, and Play again opens a new lobby. Then a
+// page fed the messages of a bot without settings, vote counts or score parts. A
 // screenshot of every phase goes to $SCREENSHOT_DIR (build/web-screenshots).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -481,4 +482,52 @@ test('four players play a whole game through the page; nobody sees another\'s se
   await shot(dave, '9-rematch-lobby');
   for (const p of players) assert.deepEqual(p.errors.map(String), [], `${p.name}'s page had errors`);
   if (process.env.WEB_DEBUG) console.log('seen', [...seen], 'parts', hasParts, 'settings', !!settings);
+});
+
+// A bot from before the lobby settings, the vote count and the score's parts: the page
+// shows what it is sent and nothing breaks. The frames are handed to the page's socket
+// as if they came from the server, at a table of their own.
+test('the page does without settings, vote counts and score parts', { timeout: 30000 }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  await page.goto(`${base}#t=oldbot`);
+  await page.locator('#name').fill('Eve');
+  await page.locator('#name-go').click();
+  await page.locator('#table-view').waitFor({ state: 'visible' });
+  await page.waitForFunction(() => window.__illegal.user);
+  const feed = (kind, data, extra = {}) => page.evaluate(([kind, data, extra]) => {
+    const S = window.__illegal;
+    const me = { id: S.user, name: 'Eve' };
+    const players = [me, { id: 'w1', name: 'Finn' }, { id: 'w2', name: 'Gus' }, { id: 'w3', name: 'Hal' }];
+    const d = JSON.parse(JSON.stringify(data).replaceAll('"ME"', JSON.stringify(me.id)));
+    if (d.players === 'ALL') d.players = players;
+    S.ws.onmessage({ data: JSON.stringify({ type: 'message', kind, channel: 'oldbot', table: 'oldbot', dm: false,
+      key: null, replace: false, text: `a ${kind}`, data: { game: 'g90', table: 'oldbot', ...d }, ...extra }) });
+  }, [kind, data, extra]);
+
+  await feed('lobby', { variant: 'standard', host: 'ME', players: 'ALL', actions: ['join', 'leave', 'start'] });
+  await page.locator('#lobby-actions [data-action=start]:not([disabled])').waitFor();
+  assert.ok(!(await page.locator('#settings').isVisible()), 'no settings shown without settings');
+
+  await feed('notice', { events: ['game-started', 'case-opened'], event: 'case-opened', phase: 'debate', case: 1,
+    cards: ['suspect-dealer:guns', 'suspect-buyer:jewelry'] });
+  await feed('vote', { case: 1, cards: ['suspect-dealer:guns', 'suspect-buyer:jewelry'], candidates: 'ALL',
+    actions: ['vote w1', 'vote w2', 'abstain'], deadline: Date.now() + 20000 });
+  await page.locator('#tribunal #case-cards .card').nth(1).waitFor();
+  assert.equal(await page.locator('#vote-count').textContent(), '');
+
+  const reveal = [
+    { player: { id: 'w1', name: 'Finn' }, dealer: 'guns', buyer: 'jewelry', hand: { jewelry: 3 }, score: 3, rank: 1 },
+    { player: { id: 'w2', name: 'Gus' }, dealer: 'jewelry', buyer: 'guns', hand: { guns: 1, 'suspect-dealer:guns': 1 }, score: 2, rank: 2 },
+  ];
+  await feed('result', { reveal, scores: { w1: 3, w2: 2 }, winners: ['w1'] });
+  await page.locator('#ranking li').nth(1).waitFor();
+  assert.deepEqual(await page.locator('#ranking li').evaluateAll((lis) => lis.map((li) => li.dataset.user)), ['w1', 'w2']);
+  assert.equal(await page.locator('#ranking [data-part]').count(), 0, 'no breakdown without parts');
+  assert.equal(await page.locator('#ranking li.winner .score').textContent(), '3');
+  await shot({ page, name: 'Eve' }, '10-old-bot-results');
+  assert.deepEqual(errors.map(String), []);
+  await ctx.close();
 });
