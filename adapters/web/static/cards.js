@@ -152,7 +152,7 @@ window.IllegalCards = (function () {
     }
   }
 
-  // A card's names: [title, kind words] for a card id.
+  // What a card id names: its kind, its resource, the title drawn and the full name read out.
   function names(id) {
     const [kind, res] = id.includes(':') ? id.split(':') : ['resource', id];
     const rname = resName(res);
