@@ -112,8 +112,8 @@ static const struct entry english[] = {
     {"syntax.accept", "accept <offer number>"},
     {"syntax.decline", "decline <offer number>"},
     {"syntax.cancel", "cancel <offer number>"},
-    {"syntax.vote", "vote <player>"},
-    {"syntax.abstain", "abstain"},
+    {"syntax.vote", "vote [case] <player>"},
+    {"syntax.abstain", "abstain [case]"},
     /* Help and rules. */
     {"msg.help-stranger",
      "Hello! This bot hosts games of Illegal, a party game of secret roles, private trades and a "

@@ -7,9 +7,12 @@
  * hands it back through x->host. Answers to private commands go to the
  * player alone, by DM or ephemerally.
  */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../catalog.h"
 #include "../text.h"
 #include "module.h"
 
@@ -134,22 +137,52 @@ static void cancel(struct command_ctx *x)
 }
 
 /* vote, abstain: on the case being judged. */
+/*
+ * The case a vote is for: "2 alice" (or "#2 alice") names case 2 and moves
+ * *arg past it; otherwise, with several cases open at once, the first the
+ * player has not voted on, else the current one. The rules refuse a case
+ * that takes no votes.
+ */
+static unsigned vote_case(const struct il_game *g, unsigned seat, const char **arg)
+{
+    const char *p = *arg + (**arg == '#');
+    char *end;
+    long n = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : 0;
+    if (n >= 1 && n <= IL_MAX_CASES && (*end == ' ' || *end == '\0')) {
+        *arg = end + strspn(end, " ");
+        return (unsigned)(n - 1);
+    }
+    for (unsigned k = g->case_index; k < g->ncases; k++)
+        if (il_case_open(g, k) && g->players[seat].votes[k] == IL_NOBODY)
+            return k;
+    return g->case_index;
+}
+
 static void vote(struct command_ctx *x)
 {
     int target;
-    if (!x->host->player(x, x->c->arg, &target))
+    const char *who = x->c->arg;
+    unsigned number = vote_case(&state_of(x)->game, (unsigned)x->seat, &who);
+    if (!x->host->player(x, who, &target))
         return;
     struct il_action a = {.type = IL_ACT_VOTE,
                           .player = (int8_t)x->seat,
                           .target = (int8_t)target,
-                          .number = state_of(x)->game.case_index};
+                          .number = (uint8_t)number};
     x->host->play(x, &a);
 }
 
 static void abstain(struct command_ctx *x)
 {
+    const char *rest = x->c->arg;
+    unsigned number = vote_case(&state_of(x)->game, (unsigned)x->seat, &rest);
+    if (*rest) {
+        const char *vars[] = {"usage", catalog_text(x->lang, "syntax.abstain"), NULL};
+        x->host->reply(x, "parse.usage", vars);
+        return;
+    }
     struct il_action a = {
-        .type = IL_ACT_ABSTAIN, .player = (int8_t)x->seat, .number = state_of(x)->game.case_index};
+        .type = IL_ACT_ABSTAIN, .player = (int8_t)x->seat, .number = (uint8_t)number};
     x->host->play(x, &a);
 }
 
@@ -259,7 +292,7 @@ const struct command_def il_commands[] = {
      PRIVATE,
      CMD_PLAYER,
      CMD_RUNNING,
-     ARGS_NONE,
+     ARGS_OPTIONAL,
      "syntax.abstain",
      NULL,
      "summary.abstain",

@@ -408,15 +408,22 @@ static void vote_message(const struct view *g, const struct il_event *e, rules_e
     set_data(&m, "deadline", json_object_new_int64(e->deadline));
     struct json_object *candidates = json_object_new_array();
     struct json_object *actions = json_object_new_array();
+    bool parallel = g->s->game.config.tribunal & IL_TRIBUNAL_PARALLEL;
     for (unsigned i = 0; i < g->t->nseats; i++) {
         if (!g->s->game.players[i].active)
             continue;
         char cmd[MSG_USER_MAX + 8];
-        snprintf(cmd, sizeof cmd, "vote %s", g->t->users[i]);
+        /* with every case open at once, a button names its case */
+        if (parallel)
+            snprintf(cmd, sizeof cmd, "vote %u %s", e->number + 1, g->t->users[i]);
+        else
+            snprintf(cmd, sizeof cmd, "vote %s", g->t->users[i]);
         json_object_array_add(candidates, player_json(g, i));
         json_object_array_add(actions, json_object_new_string(cmd));
     }
-    json_object_array_add(actions, json_object_new_string("abstain"));
+    char abstain[16];
+    snprintf(abstain, sizeof abstain, parallel ? "abstain %u" : "abstain", e->number + 1);
+    json_object_array_add(actions, json_object_new_string(abstain));
     set_data(&m, "candidates", candidates);
     set_data(&m, "actions", actions);
     set_data(&m, "poll", json_object_new_boolean(g->s->poll_ballots));

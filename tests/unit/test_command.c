@@ -266,7 +266,7 @@ static void test_dm_usage_errors(void **state)
     parse("vote", false, CMD_ERR_USAGE, "vote");
     parse("hand now", false, CMD_ERR_USAGE, "hand");
     parse("offers please", false, CMD_ERR_USAGE, "offers");
-    parse("abstain bob", false, CMD_ERR_USAGE, "abstain");
+    parse("abstain 2", false, CMD_OK, "abstain"); /* the case, in a parallel tribunal */
     parse("help me", false, CMD_ERR_USAGE, "help");
     parse("offer", false, CMD_ERR_USAGE, "offer");
     parse("offer bob", false, CMD_ERR_USAGE, "offer");
@@ -295,7 +295,7 @@ static void test_usage_keys(void **state)
     command_usage(usage, sizeof usage, "en", command_find("grab", CMD_IN_TABLE));
     assert_string_equal(usage, "!illegal grab <card>");
     command_usage(usage, sizeof usage, "en", command_find("vote", CMD_IN_PRIVATE));
-    assert_string_equal(usage, "vote <player>");
+    assert_string_equal(usage, "vote [case] <player>");
     /* Every command a line can get wrong has a usage text to answer with:
      * "!illegal status 0" must not answer "Usage: " and nothing. */
     static const char *const words[] = {
