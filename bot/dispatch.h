@@ -263,6 +263,10 @@ bool commands_stranger(struct dispatcher *d, struct platform *p, const struct in
 /* platform_host.dm_result: a DM probe's answer, for a lobby that is starting. */
 void commands_dm_result(void *ctx, struct platform *p, const char *user, bool reachable);
 
+/* The start the host scheduled ("set start-at") is due: it is cleared, and
+ * the game starts as with "start", or the table is told it has too few. */
+void commands_scheduled_start(struct dispatcher *d, struct game *g);
+
 /* Fires every reminder and deadline due at `now`. */
 void timers_fire_due(struct dispatcher *d, int64_t now);
 

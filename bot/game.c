@@ -131,6 +131,8 @@ struct json_object *game_to_json(const struct game *g)
     add_int(o, "phase_length", g->phase_length);
     add_int(o, "reminders_sent", g->reminders_sent);
     add_int(o, "lobby_activity", g->lobby_activity);
+    if (g->start_at)
+        add_int(o, "start_at", g->start_at);
     if (g->rules->save(g->state, g->started, o) < 0)
         goto fail;
     return o;
@@ -247,6 +249,10 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
     if (jget(o, "lobby_activity") &&
         (jget_int64(o, "lobby_activity", &g.lobby_activity) < 0 || g.lobby_activity < 0)) {
         snprintf(why, whylen, "lobby_activity invalid");
+        return -1;
+    }
+    if (jget(o, "start_at") && (jget_int64(o, "start_at", &g.start_at) < 0 || g.start_at < 0)) {
+        snprintf(why, whylen, "start_at invalid");
         return -1;
     }
     g.state = malloc(g.rules->state_size);

@@ -56,6 +56,8 @@ struct game {
 
     /* A lobby's last change (ms); it closes once idle for [game] lobby_idle_seconds. */
     int64_t lobby_activity;
+    /* When the host scheduled the start (ms), or 0. */
+    int64_t start_at;
 
     /* Lobby start in progress: DM probes still unanswered. Not stored. */
     unsigned probes_pending;

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "command.h"
+#include "core/text.h"
 #include "config.h"
 #include "lobby.h"
 
@@ -85,6 +86,27 @@ static enum lobby_error leave(struct game *g, const struct lobby_action *a, stru
     ev->seat = a->seat;
     ev->lobby_changed = true;
     event(ev, LOBBY_EV_LEFT);
+    return LOBBY_OK;
+}
+
+/* "start-at 2h": the lobby starts by itself then; "off" takes that back. */
+static enum lobby_error schedule_start(struct game *g, const struct lobby_action *a, int64_t now,
+                                       struct lobby_events *ev)
+{
+    int64_t ms = strcmp(a->value, "off") == 0 ? 0 : text_parse_duration(a->value, 60000);
+    if (g->started)
+        return LOBBY_ERR_LOBBY_ONLY;
+    if (ms < 0)
+        return LOBBY_ERR_BAD_VALUE;
+    g->start_at = ms ? now + ms : 0;
+    if (g->start_at)
+        text_time(ev->shown_value, sizeof ev->shown_value, g->start_at);
+    else
+        snprintf(ev->shown_value, sizeof ev->shown_value, "off");
+    ev->key = a->key;
+    ev->set_reply = "msg.set-done";
+    ev->lobby_changed = true;
+    event(ev, LOBBY_EV_SET);
     return LOBBY_OK;
 }
 
@@ -199,7 +221,8 @@ enum lobby_error lobby_apply(struct game *g, const struct lobby_action *a, const
         e = leave(g, a, ev);
         break;
     case LOBBY_SET:
-        e = set(g, a, cfg, ev, rules_action);
+        e = strcmp(a->key, "start-at") == 0 ? schedule_start(g, a, now, ev)
+                                            : set(g, a, cfg, ev, rules_action);
         break;
     case LOBBY_START:
         e = start(g, now, ev, rules_events, rules_error);

@@ -45,6 +45,16 @@ static int lobby_settings(const struct game *g, const struct rules_defaults *def
     size_t used = strlen(text);
     if (!g->started && used < len)
         snprintf(text + used, len - used, "\n%s", line);
+    if (!g->started && g->start_at) {
+        char when[64], sentence[256];
+        text_time(when, sizeof when, g->start_at);
+        const char *vars[] = {"time", when, NULL};
+        text_fill(sentence, sizeof sentence, g->language, "msg.lobby-start-at", vars);
+        used = strlen(text);
+        if (used < len)
+            snprintf(text + used, len - used, "\n%s", sentence);
+        json_object_object_add(data, "start_at", json_object_new_int64(g->start_at));
+    }
     return 0;
 }
 

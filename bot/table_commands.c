@@ -264,6 +264,22 @@ static void finish_start(struct dispatcher *d, struct game *g)
         log_info("dispatch", g->id, "started with %u players", g->nseats);
 }
 
+/* The game only starts once every player is known to get DMs: the answers
+ * may come later, through commands_dm_result(). */
+static void begin_start(struct game *g, struct platform *p)
+{
+    dispatch_announce(g, "msg.checking-dms", NULL);
+    g->probes_pending = g->nseats;
+    char users[RULES_MAX_SEATS][GAME_TEXT_MAX];
+    unsigned n = g->nseats;
+    for (unsigned i = 0; i < n; i++) {
+        g->seats[i].dm_unreachable = false;
+        copy_text(users[i], sizeof users[i], g->seats[i].user);
+    }
+    for (unsigned i = 0; i < n; i++)
+        p->ops->probe_dm(p, users[i]);
+}
+
 void cmd_start(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
@@ -280,20 +296,24 @@ void cmd_start(struct command_ctx *base)
         cmd_reply(x, "msg.too-few", vars);
         return;
     }
-    if (g->probes_pending)
+    if (!g->probes_pending)
+        begin_start(g, p);
+}
+
+void commands_scheduled_start(struct dispatcher *d, struct game *g)
+{
+    char count[16];
+    struct change c = {.type = CHANGE_LOBBY,
+                       .lobby = {.type = LOBBY_SET, .key = "start-at", .value = "off"}};
+    if (pipeline_run(d, g, &c, NULL) < 0 || g->probes_pending)
         return;
-    /* The game only starts once every player is known to get DMs: the
-     * answers may come later, through dm_result(). */
-    dispatch_announce(g, "msg.checking-dms", NULL);
-    g->probes_pending = g->nseats;
-    char users[RULES_MAX_SEATS][GAME_TEXT_MAX];
-    unsigned n = g->nseats;
-    for (unsigned i = 0; i < n; i++) {
-        g->seats[i].dm_unreachable = false;
-        copy_text(users[i], sizeof users[i], g->seats[i].user);
+    if (g->nseats < g->rules->min_players) {
+        snprintf(count, sizeof count, "%u", g->nseats);
+        const char *vars[] = {"count", count, NULL};
+        dispatch_announce(g, "msg.start-at-too-few", vars);
+        return;
     }
-    for (unsigned i = 0; i < n; i++)
-        p->ops->probe_dm(p, users[i]);
+    begin_start(g, g->platform);
 }
 
 void cmd_status(struct command_ctx *base)

@@ -41,10 +41,11 @@ static bool wants_reminder(const struct game *g, const struct reminder *r)
            g->phase_length >= 3 * lead_of(g, r);
 }
 
-/* When a lobby closes for being idle. */
+/* When a lobby closes for being idle: never before its scheduled start. */
 static int64_t lobby_due(const struct dispatcher *d, const struct game *g)
 {
-    return g->lobby_activity + d->config->lobby_idle_seconds * 1000;
+    int64_t idle = g->lobby_activity + d->config->lobby_idle_seconds * 1000;
+    return g->start_at > idle ? g->start_at : idle;
 }
 
 /* When this game next needs attention (a reminder, its deadline, or a lobby's
@@ -52,7 +53,8 @@ static int64_t lobby_due(const struct dispatcher *d, const struct game *g)
 static int64_t game_due(const struct dispatcher *d, const struct game *g)
 {
     if (!g->started)
-        return lobby_due(d, g);
+        return g->start_at && !g->probes_pending && g->start_at < lobby_due(d, g) ? g->start_at
+                                                                                  : lobby_due(d, g);
     int64_t dl = g->rules->deadline(g->state), due = dl;
     if (!dl)
         return 0;
@@ -79,6 +81,10 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
 {
     unsigned before = d->ngames;
     if (!g->started) {
+        if (g->start_at && now >= g->start_at && !g->probes_pending) {
+            commands_scheduled_start(d, g);
+            return d->ngames < before;
+        }
         if (now < lobby_due(d, g))
             return false;
         struct change c = {.type = CHANGE_LOBBY,

@@ -103,8 +103,8 @@ static const struct entry english[] = {
     {"syntax.next", "next"},
     {"syntax.kick", "kick <player>"},
     {"syntax.end", "end"},
-    {"syntax.set", "set <preset|variant|resources|tribunal|tribunal-at|ballots|session|reveal|grab|"
-                   "debate|vote> <value>"},
+    {"syntax.set", "set <preset|variant|resources|tribunal|start-at|tribunal-at|ballots|session|"
+                   "reveal|grab|debate|vote> <value>"},
     {"syntax.hand", "hand"},
     {"syntax.offer", "offer <player> <cards> for <cards>"},
     {"example.offer", "offer bob 2 guns for 1 alcohol"},
@@ -149,6 +149,10 @@ static const struct entry english[] = {
     {"preset.standard", "the rulebook's game"},
     {"preset.casual", "casual play (long sessions)"},
     {"preset.custom", "custom timers"},
+    {"msg.lobby-start-at", "It starts by itself at {time} if 4 to 8 players have joined by then."},
+    {"msg.start-at-too-few",
+     "The scheduled start has come, but only {count} players have joined: the game needs 4 to 8. "
+     "The host can start it later with \"!illegal start\"."},
     {"msg.settings-tribunal", "Tribunal: {options}."},
     {"msg.lobby-started",
      "Illegal game {id} ({variant}), hosted by {host}: started with {players}."},
