@@ -273,16 +273,28 @@ test('four players play a whole game through the page; nobody sees another\'s se
   await checkAll();
 
   // kill -9 and a restart: with no reload, every page shows its roles, hand, offers and the
-  // phase again (a page clears its private view when its socket closes, so this is the replay)
+  // phase again (a page clears its private view when its socket closes, so this is the replay),
+  // and never shows the table without its game meanwhile, only that it is reconnecting
+  for (const p of players) {
+    await p.page.evaluate(() => {
+      window.__flashes = [];
+      new MutationObserver(() => {
+        const phase = document.getElementById('phase').textContent;
+        if (phase === 'No game yet' || phase === 'Opening…' || document.querySelector('[data-action=new]')) {
+          window.__flashes.push(phase);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+  }
   daemon.proc.kill('SIGKILL');
   await daemon.exited;
-  for (const p of players) await p.page.locator('#conn.off').waitFor({ timeout: 10000 });
+  for (const p of players) await p.page.locator('#conn.off', { hasText: 'reconnecting' }).waitFor({ timeout: 10000 });
   daemon = await startServer(DAEMON, daemonArgs, { portRe: PORT_RE });
   for (const p of players) {
     await p.page.locator('#conn.on').waitFor({ timeout: 15000 });
     await p.page.locator('#roles [data-card^="dealer:"]').waitFor({ timeout: 15000 });
     await p.page.locator('#hand .card').first().waitFor({ timeout: 15000 });
-    assert.notEqual(await p.page.locator('#phase').textContent(), 'No game yet');
+    assert.deepEqual(await p.page.evaluate(() => window.__flashes), [], `${p.name}'s page lost its game for a while`);
   }
   await bob.page.locator('#offers li.closed').first().waitFor({ timeout: 10000 });
   await alice.page.locator('#offers li.closed').first().waitFor({ timeout: 10000 });

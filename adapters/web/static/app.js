@@ -33,6 +33,7 @@
     tab: 'table', // the pane a narrow screen shows
     unseen: new Set(), // panes with news not looked at
     scrollTo: null, // a box to bring into view after the next render
+    opened: new Set(), // tables this socket follows, whose replay has come
     frames: [], // every frame received, for tests and debugging
   };
   window.__illegal = S;
@@ -102,6 +103,8 @@
     ws.onclose = () => {
       setConn(false);
       S.user = null;
+      S.opened.clear();
+      if (S.name) $('conn').textContent = 'reconnecting…';
       // the server closes a socket that says no hello in time: without a name, wait for one
       if (!S.name) return;
       const delay = Math.min(5000, 500 * 2 ** S.retry++);
@@ -170,6 +173,7 @@
     case 'welcome': {
       const first = !S.user;
       S.quietUntil = Date.now() + 800;
+      hold();
       S.user = f.user;
       S.name = f.name;
       store.set('illegal.name', f.name);
@@ -187,7 +191,12 @@
       renderTables();
       break;
     case 'opened':
+      // the replay that follows rebuilds the table from the start; until then the page showed
+      // what it had
       S.quietUntil = Date.now() + 800;
+      delete S.T[f.channel];
+      S.opened.add(f.channel);
+      hold();
       break;
     case 'error':
       if (f.error === 'bad-name' || f.error === 'name-taken') {
@@ -363,7 +372,6 @@
   function openTable(id) {
     const norm = id.trim().toLowerCase().replace(/ /g, '-');
     S.current = norm;
-    delete S.T[norm]; // the server replays the table from the start
     location.hash = 't=' + encodeURIComponent(norm);
     send({ type: 'open', channel: norm });
     show('table');
@@ -383,14 +391,27 @@
     }
   }
 
+  // A replay (after a hello or an open) is drawn once it is all in, so that a reconnect
+  // never shows the table half rebuilt.
+  function hold() {
+    S.held = true;
+    clearTimeout(S.holdTimer);
+    S.holdTimer = setTimeout(() => {
+      S.held = false;
+      render();
+    }, 200);
+  }
+
   function render() {
     const id = S.current;
-    if (!id) return;
+    if (!id || S.held) return;
     const t = T(id), p = P(id);
     const mine = p.game && t.game && p.game !== t.game ? null : p; // private state of this game only
     $('table-name').textContent = id;
     const phase = $('phase');
-    phase.textContent = (PHASES[t.phase] || t.phase || 'No game yet') + (t.paused ? ' (paused)' : '');
+    // until the server has replayed the table, the page does not know whether it has a game
+    const known = S.opened.has(id);
+    phase.textContent = (PHASES[t.phase] || t.phase || (known ? 'No game yet' : 'Opening…')) + (t.paused ? ' (paused)' : '');
     phase.className = t.paused ? 'badge paused' : 'badge';
 
     // lobby
@@ -409,7 +430,7 @@
           onclick: () => sayTable('!illegal ' + a) }));
       }
     }
-    if (!t.game) {
+    if (!t.game && known) {
       clear($('lobby-actions'));
       lobby.hidden = false;
       $('lobby-variant').textContent = '';
@@ -801,6 +822,7 @@
   });
   $('back').addEventListener('click', () => {
     if (S.current) send({ type: 'close', channel: S.current });
+    S.opened.delete(S.current);
     S.current = null;
     history.replaceState(null, '', location.pathname);
     show('tables');
