@@ -147,7 +147,7 @@
 
   function T(id) {
     return S.T[id] || (S.T[id] = { game: null, log: [], lobby: null, players: [], host: null, phase: null,
-      paused: false, deadline: null, drop: null, vote: null, debate: null, votes: null, resources: null, result: null,
+      paused: false, deadline: null, drop: null, vote: null, debate: null, votes: {}, resources: null, result: null,
       attention: null, rematchAsked: false });
   }
   function P(id) {
@@ -161,7 +161,7 @@
   function gameNumber(g) { return Number(String(g).replace(/\D/g, '')) || 0; }
   function resetTableForGame(t, g) {
     Object.assign(t, { game: g, lobby: null, players: [], phase: null, paused: false, deadline: null,
-      drop: null, vote: null, debate: null, votes: null, resources: null, result: null, attention: null,
+      drop: null, vote: null, debate: null, votes: {}, resources: null, result: null, attention: null,
       rematchAsked: false, log: t.game ? t.log : [] });
   }
   function resetPrivateForGame(p, g) {
@@ -278,8 +278,8 @@
       if ('paused' in d) t.paused = !!d.paused;
       if (d.phase) t.deadline = d.deadline || null;
       if ((d.events || [d.event]).includes('game-started')) t.lobby = null;
-      // how many have voted on a case, from its vote's opening on
-      if (d.event === 'votes-cast') t.votes = { case: d.case, voted: d.voted, voters: d.voters };
+      // how many have voted on each case, from its vote's opening on
+      if (d.event === 'votes-cast') t.votes[d.case] = { voted: d.voted, voters: d.voters };
       if (d.resources) t.resources = d.resources; // the game's resources in play, from its start
       // a case opens with its debate: its cards show from then on
       if ((d.events || [d.event]).includes('case-opened')) t.debate = { case: d.case, cards: d.cards || [] };
@@ -591,7 +591,7 @@
     }
     // a vote is shown for its own case only: each case starts unvoted
     $('my-vote').textContent = (p && p.myVote && p.myVote.case === v.case && p.myVote.text) || '';
-    const n = !debating && t.votes && t.votes.case === v.case ? t.votes : null;
+    const n = !debating && t.votes[v.case];
     $('vote-count').textContent = n ? `${n.voted} of ${n.voters} have voted.` : '';
   }
 
