@@ -73,6 +73,7 @@ static const struct key_def keys[] = {
     {"game", "debate_seconds", K_INT64, 0, OFF(debate_seconds), 1, MAX_TIMER, NULL},
     {"game", "vote_seconds", K_INT64, 0, OFF(vote_seconds), 1, MAX_TIMER, NULL},
     {"game", "lobby_idle_seconds", K_INT64, 0, OFF(lobby_idle_seconds), 60, MAX_TIMER, NULL},
+    {"game", "absent_seconds", K_INT64, 0, OFF(absent_seconds), 0, MAX_TIMER, NULL},
     {"game", "lobbies_per_host", K_INT, 0, OFF(lobbies_per_host), 1, 1000, NULL},
     {"discord", "token", K_STRING, F_OPTIONAL | F_SECRET | F_NOSPACE, OFF(discord_token), 0, 0,
      NULL},
@@ -768,6 +769,7 @@ int config_init(struct config *c)
     c->debate_seconds = 60;
     c->vote_seconds = 30;
     c->lobby_idle_seconds = 3600;
+    c->absent_seconds = 43200;
     c->lobbies_per_host = 3;
     c->matrix_moderator_power_level = 50;
     c->web_enabled = true;

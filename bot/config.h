@@ -46,6 +46,7 @@ struct config {
     int64_t debate_seconds;         /* default 60 */
     int64_t vote_seconds;           /* default 30 */
     int64_t lobby_idle_seconds;     /* a lobby unchanged this long closes; default 3600 */
+    int64_t absent_seconds;         /* a player idle this long is warned; 0: never; 43200 */
     int lobbies_per_host;           /* open lobbies one user may host per platform; default 3 */
     /* [discord]: enabled when token is set */
     char *discord_token; /* secret */

@@ -121,6 +121,7 @@ enum change_type {
     CHANGE_SEAT,     /* a player's own setting: their private reminders on or off */
     CHANGE_OPEN,     /* a running game's seat is offered to someone else (leave, replace) */
     CHANGE_TAKEOVER, /* someone not playing takes over an open seat */
+    CHANGE_ABSENT,   /* a player has made no move for [game] absent_seconds: warn once */
 };
 
 struct change {

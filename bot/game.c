@@ -113,6 +113,10 @@ struct json_object *game_to_json(const struct game *g)
             json_object_object_add(s, "reminders_off", json_object_new_boolean(true));
         if (g->seats[i].open)
             json_object_object_add(s, "open", json_object_new_boolean(true));
+        if (g->started)
+            add_int(s, "last_move", g->seats[i].last_move);
+        if (g->seats[i].absent_warned)
+            json_object_object_add(s, "absent_warned", json_object_new_boolean(true));
         json_object_array_add(seats, s);
     }
     json_object_object_add(o, "seats", seats);
@@ -213,9 +217,14 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             snprintf(why, whylen, "seat %u invalid", i);
             return -1;
         }
+        g.seats[i].last_move = -1;
         if ((jget(s, "reminders_off") &&
              jget_bool(s, "reminders_off", &g.seats[i].reminders_off) < 0) ||
-            (jget(s, "open") && jget_bool(s, "open", &g.seats[i].open) < 0)) {
+            (jget(s, "open") && jget_bool(s, "open", &g.seats[i].open) < 0) ||
+            (jget(s, "last_move") && (jget_int64(s, "last_move", &g.seats[i].last_move) < 0 ||
+                                      g.seats[i].last_move < -1)) ||
+            (jget(s, "absent_warned") &&
+             jget_bool(s, "absent_warned", &g.seats[i].absent_warned) < 0)) {
             snprintf(why, whylen, "seat %u reminders invalid", i);
             return -1;
         }

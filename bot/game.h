@@ -29,6 +29,9 @@ struct seat {
     bool dm_unreachable; /* the last DM probe failed */
     bool reminders_off;  /* the player muted the private reminders */
     bool open;           /* offered to someone else: the next to join takes it over */
+    int64_t last_move;   /* when the player last changed the game (ms), set at the start;
+                            -1: unknown (a record from before it was kept) */
+    bool absent_warned;  /* told of their absence since last_move */
 };
 
 struct game {

@@ -36,6 +36,7 @@ struct outcome {
     bool nudge;         /* remind in private the players the step waits for */
     const char *reply;  /* the answer to the cause, once the change is made */
     int opened;         /* a seat offered to someone else, or -1 */
+    int absent;         /* a seat whose player is warned of their absence, or -1 */
     int taken;          /* a seat taken over, or -1 */
     char old_user[GAME_TEXT_MAX], old_name[GAME_TEXT_MAX]; /* who had it */
 };
@@ -55,6 +56,26 @@ static bool copy_seat_text(struct seat *s, const char *user, const char *name, s
     s->reminders_off = false;
     s->dm_unreachable = false;
     return true;
+}
+
+/* The start, a player's own change and a seat taken over are the moves the
+ * absence warning counts from. */
+static void moved(struct seat *s, int64_t now)
+{
+    s->last_move = now;
+    s->absent_warned = false;
+}
+
+static void track_moves(struct game *g, const struct bot_cmd *cause, const struct outcome *out,
+                        int64_t now)
+{
+    if (out->lobby.started)
+        for (unsigned i = 0; i < g->nseats; i++)
+            moved(&g->seats[i], now);
+    if (out->taken >= 0)
+        moved(&g->seats[out->taken], now);
+    else if (g->started && cause && cause->base.seat >= 0 && (unsigned)cause->base.seat < g->nseats)
+        moved(&g->seats[cause->base.seat], now);
 }
 
 /* Keeps the reminder bookkeeping in step with the rules' deadline. */
@@ -155,6 +176,13 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
         out->opened = (int)c->seat;
         if (cause && cause->base.seat == (int)c->seat)
             out->reply = "msg.leave-confirm"; /* they asked to leave */
+        return 1;
+    case CHANGE_ABSENT:
+        if (c->seat >= g->nseats || !g->started || !game_active(g, c->seat) ||
+            g->seats[c->seat].absent_warned)
+            return -1;
+        g->seats[c->seat].absent_warned = true;
+        out->absent = (int)c->seat;
         return 1;
     case CHANGE_TAKEOVER:
         if (c->seat >= g->nseats || !g->seats[c->seat].open || !game_active(g, c->seat) ||
@@ -300,6 +328,15 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     }
     if (out->taken >= 0)
         seat_taken(g, &ctx, out);
+    if (out->absent >= 0) {
+        char idle[64];
+        text_duration(idle, sizeof idle, g->language, d->config->absent_seconds * 1000);
+        const char *vars[] = {"id",   g->id, "player", game_seat_name(g, (unsigned)out->absent),
+                              "idle", idle,  NULL};
+        if (!g->seats[out->absent].reminders_off)
+            tell_user(&ctx, g, g->seats[out->absent].user, "msg.absent-you", vars, "absent");
+        dispatch_announce(g, "msg.absent-table", vars);
+    }
     if (out->reply && cause) {
         const char *vars[] = {"id", g->id, NULL};
         cmd_reply(cause, out->reply, vars);
@@ -323,7 +360,7 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
         goto done;
     }
     out->events = events;
-    out->opened = out->taken = -1;
+    out->opened = out->taken = out->absent = -1;
     /* snapshot */
     *before = *g;
     memcpy(state, g->state, rules->state_size);
@@ -344,6 +381,7 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
         goto done;
     }
     track_deadline(g, now);
+    track_moves(g, cause, out, now);
     if (out->rules_changed)
         rules->note(g->state, out->events);
     turn_changed(d, g);

@@ -48,19 +48,37 @@ static int64_t lobby_due(const struct dispatcher *d, const struct game *g)
     return g->start_at > idle ? g->start_at : idle;
 }
 
-/* When this game next needs attention (a reminder, its deadline, or a lobby's
- * closing), or 0. */
+/* When seat i's player is due an absence warning, or 0: only while the
+ * current step waits for them (a player who has voted is not absent), counted
+ * from their last move or the step's start, whichever is later. */
+static int64_t absent_due(const struct dispatcher *d, const struct game *g, unsigned i)
+{
+    const struct seat *s = &g->seats[i];
+    if (!d->config->absent_seconds || s->last_move < 0 || s->absent_warned || s->open ||
+        !game_active(g, i) || !g->rules->needs(g->state, i))
+        return 0;
+    int64_t since = s->last_move, step = g->tracked_deadline - g->phase_length;
+    if (g->tracked_deadline && step > since)
+        since = step;
+    return since + d->config->absent_seconds * 1000;
+}
+
+/* When this game next needs attention (a reminder, its deadline, an absence
+ * warning, or a lobby's closing), or 0. */
 static int64_t game_due(const struct dispatcher *d, const struct game *g)
 {
     if (!g->started)
         return g->start_at && !g->probes_pending && g->start_at < lobby_due(d, g) ? g->start_at
                                                                                   : lobby_due(d, g);
     int64_t dl = g->rules->deadline(g->state), due = dl;
-    if (!dl)
-        return 0;
-    for (size_t i = 0; i < sizeof reminders / sizeof *reminders; i++)
+    for (size_t i = 0; dl && i < sizeof reminders / sizeof *reminders; i++)
         if (wants_reminder(g, &reminders[i]) && dl - lead_of(g, &reminders[i]) < due)
             due = dl - lead_of(g, &reminders[i]);
+    for (unsigned i = 0; i < g->nseats; i++) {
+        int64_t a = absent_due(d, g, i);
+        if (a && (!due || a < due))
+            due = a;
+    }
     return due;
 }
 
@@ -91,6 +109,13 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
                            .lobby = {.type = LOBBY_CLOSE, .why = "msg.lobby-expired"}};
         pipeline_run(d, g, &c, NULL);
         return d->ngames < before;
+    }
+    for (unsigned i = 0; i < g->nseats && d->ngames == before; i++) {
+        int64_t a = absent_due(d, g, i);
+        if (a && now >= a) {
+            struct change c = {.type = CHANGE_ABSENT, .seat = i};
+            pipeline_run(d, g, &c, NULL);
+        }
     }
     int64_t dl = g->rules->deadline(g->state);
     for (size_t i = 0; i < sizeof reminders / sizeof *reminders && dl; i++) {

@@ -708,7 +708,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 41);
+    assert_int_equal(nkeys, 42);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);

@@ -58,6 +58,8 @@ static void make_game(struct game *g, unsigned n, enum il_variant v, uint64_t se
     g->phase_length = IL(g)->config.timer_ms[IL_TIMER_SESSION];
     g->reminders_sent = 5;
     g->seats[1].reminders_off = true;
+    g->seats[2].last_move = T0 + 5000;
+    g->seats[2].absent_warned = true;
 }
 
 /* Serialises g to text and parses it back into a fresh json object. */
@@ -87,6 +89,9 @@ static void assert_same_game(const struct game *a, const struct game *b)
         assert_string_equal(a->seats[i].name, b->seats[i].name);
         assert_false(b->seats[i].dm_unreachable);
         assert_int_equal(a->seats[i].reminders_off, b->seats[i].reminders_off);
+        assert_int_equal(a->seats[i].absent_warned, b->seats[i].absent_warned);
+        if (a->started) /* kept from the start on */
+            assert_int_equal(a->seats[i].last_move, b->seats[i].last_move);
     }
     assert_int_equal(IL(a)->config.tribunal, IL(b)->config.tribunal);
     assert_int_equal(IL(a)->config.variant, IL(b)->config.variant);
