@@ -138,18 +138,24 @@ test('a table bound to every interface names its real addresses and serves them'
   }
 });
 
-// A finished game's table keeps its results for anyone who opens it later, even
-// once every player has left and after a restart.
-test('the results of a finished game stay at its table after everyone left, and after a restart', async () => {
+// Pages for each name, each with its token, seated and following table.
+async function seated(names, table) {
   const cs = [];
-  for (const n of ['Fay', 'Gus', 'Hal', 'Ivy']) {
+  for (const n of names) {
     const c = await Client.open(daemon.port);
     c.token = newToken();
     c.user = (await c.hello(c.token, n)).user;
-    c.send({ type: 'open', channel: 'finished' });
+    c.send({ type: 'open', channel: table });
     await c.next((f) => f.type === 'opened');
     cs.push(c);
   }
+  return cs;
+}
+
+// A finished game's table keeps its results for anyone who opens it later, even
+// once every player has left and after a restart.
+test('the results of a finished game stay at its table after everyone left, and after a restart', async () => {
+  const cs = await seated(['Fay', 'Gus', 'Hal', 'Ivy'], 'finished');
   const [host] = cs;
   host.send({ type: 'command', channel: 'finished', text: '!illegal new' });
   await host.next(isMsg('lobby'));
@@ -186,15 +192,7 @@ test('the results of a finished game stay at its table after everyone left, and 
 // A network blip: a page that loses its socket mid-game and connects again with its
 // token is sent its whole view again: its hand, the offers waiting for it, the table.
 test('a page that reconnects mid-game gets its hand, its offers and its table back', async () => {
-  const cs = [];
-  for (const n of ['Mo', 'Ned', 'Oz', 'Pia']) {
-    const c = await Client.open(daemon.port);
-    c.token = newToken();
-    c.user = (await c.hello(c.token, n)).user;
-    c.send({ type: 'open', channel: 'blip' });
-    await c.next((f) => f.type === 'opened');
-    cs.push(c);
-  }
+  const cs = await seated(['Mo', 'Ned', 'Oz', 'Pia'], 'blip');
   const [mo, ned] = cs;
   mo.send({ type: 'command', channel: 'blip', text: '!illegal new' });
   await mo.next(isMsg('lobby'));
