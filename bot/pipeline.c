@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command.h"
 #include "config.h"
 #include "core/catalog.h"
 #include "core/text.h"
@@ -184,13 +185,23 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
         g->seats[c->seat].absent_warned = true;
         out->absent = (int)c->seat;
         return 1;
-    case CHANGE_TAKEOVER:
+    case CHANGE_TAKEOVER: {
+        const char *ids[RULES_MAX_SEATS];
+        for (unsigned i = 0; i < g->nseats; i++)
+            ids[i] = g->seats[i].user;
+        /* as at a join: no display name that passes for a player's id */
+        if (c->name && command_name_claims_id(c->name, ids, g->nseats) >= 0) {
+            if (cause)
+                cmd_reply(cause, "msg.name-is-id", NULL);
+            return -1;
+        }
         if (c->seat >= g->nseats || !g->seats[c->seat].open || !game_active(g, c->seat) ||
             game_seat_of(g, c->user) >= 0 ||
             !copy_seat_text(&g->seats[c->seat], c->user, c->name, out))
             return -1;
         out->taken = (int)c->seat;
         return 1;
+    }
     }
     return 0;
 }
