@@ -236,6 +236,13 @@ static const struct entry english[] = {
      "Your seat is offered to someone else; you play on until it is taken. Type \"!illegal "
      "leave\" again to leave at once: your seat then leaves the game."},
     {"msg.seat-taken", "{new} takes over {old}'s seat."},
+    {"msg.absent-you",
+     "You have made no move in game {id} for {idle}. It goes on without you (an unanswered vote "
+     "counts for nobody, an untaken drop card comes to you by chance); the host may hand your "
+     "seat to someone else."},
+    {"msg.absent-table",
+     "{player} has made no move for {idle}. The host can offer the seat to someone else with "
+     "\"!illegal replace {player}\"."},
     {"msg.seat-handed", "{new} took over your seat in game {id}. Thanks for playing!"},
     {"msg.seat-yours",
      "You take over {old}'s seat in game {id}: the roles, hand and offers are yours now, and "
