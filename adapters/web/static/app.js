@@ -579,7 +579,8 @@
     const btns = clear($('vote-buttons'));
     const isPlayer = !!(p && p.hand);
     for (const a of (debating ? [] : v.actions) || []) {
-      const target = a.startsWith('vote ') ? a.slice(5) : null;
+      // "vote bob", or "vote 2 bob" when every case is open at once
+      const target = a.startsWith('vote ') ? a.replace(/^vote (\d+ )?/, '') : null;
       if (target === S.user) continue; // nobody may vote for themselves
       const label = target ? 'Vote ' + playerName(target) : 'Abstain';
       btns.append(el('button', { type: 'button', 'data-vote': target || 'abstain', disabled: !isPlayer, text: label,
