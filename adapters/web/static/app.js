@@ -795,8 +795,20 @@
       return;
     }
     const left = Math.max(0, Math.ceil((t.deadline - Date.now()) / 1000));
-    c.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
-    c.className = left <= 10 ? 'countdown low' : 'countdown';
+    c.textContent = leftText(left);
+    // a step of an hour or more also says when it ends, in this browser's time zone
+    c.title = left >= 3600 ? 'ends ' + new Date(t.deadline).toLocaleString() : '';
+    c.className = left <= 10 ? 'countdown low' : left >= 3600 ? 'countdown long' : 'countdown';
+  }
+
+  // "0:42", "5 h 07", "2 d 5 h · Tue 18:00": a day-long step is not "1381:40"
+  function leftText(left) {
+    const two = (n) => String(n).padStart(2, '0');
+    const end = new Date(Date.now() + left * 1000)
+      .toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+    if (left >= 86400) return `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h · ${end}`;
+    if (left >= 3600) return `${Math.floor(left / 3600)} h ${two(Math.floor((left % 3600) / 60))} · ${end}`;
+    return `${Math.floor(left / 60)}:${two(left % 60)}`;
   }
   setInterval(tick, 250);
 
