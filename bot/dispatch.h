@@ -186,6 +186,11 @@ void dispatch_reply_key(struct platform *p, const struct inbound *in, bool priva
 /* Sends a catalog text to the game's table. */
 void dispatch_announce(struct game *g, const char *key, const char *const *vars);
 
+/* Sends a catalog text about game g to user in private; data names the game,
+ * its table and `event`. */
+void dispatch_tell(const struct game *g, const char *user, const char *key, const char *const *vars,
+                   const char *event);
+
 /* The game at a table, or with an id ("g7"), on platform p; NULL if none. */
 struct game *dispatch_game_at(struct dispatcher *d, struct platform *p, const char *table);
 struct game *dispatch_game_by_id(struct dispatcher *d, struct platform *p, const char *id);

@@ -244,26 +244,9 @@ static void tell_adapter(struct dispatcher *d, const struct game *g, const struc
         log_error("dispatch", g->id, "out of memory: %s is not told what changed", p->ops->name);
 }
 
-/* Tells user in private a catalog text about game g; event names it in the data. */
-static void tell_user(struct emit_ctx *ctx, const struct game *g, const char *user, const char *key,
-                      const char *const *vars, const char *event)
-{
-    char text[DISPATCH_TEXT_MAX];
-    struct json_object *data = json_object_new_object();
-    if (!data)
-        return;
-    json_object_object_add(data, "game", json_object_new_string(g->id));
-    json_object_object_add(data, "table", json_object_new_string(g->table));
-    json_object_object_add(data, "event", json_object_new_string(event));
-    text_fill(text, sizeof text, g->language, key, vars);
-    struct outbound m = {.kind = OUT_NOTICE, .user = user, .text = text, .data = data};
-    dispatch_emit(ctx, &m);
-    json_object_put(data);
-}
-
 /* Reminds each player the current step waits for, in private, unless they
  * turned reminders off. */
-static void nudge(struct dispatcher *d, struct game *g, struct emit_ctx *ctx)
+static void nudge(struct dispatcher *d, struct game *g)
 {
     char left[64];
     int64_t dl = g->rules->deadline(g->state);
@@ -272,7 +255,7 @@ static void nudge(struct dispatcher *d, struct game *g, struct emit_ctx *ctx)
     for (unsigned i = 0; i < g->nseats; i++) {
         const char *key = g->rules->needs(g->state, i);
         if (key && !g->seats[i].reminders_off && !g->seats[i].dm_unreachable)
-            tell_user(ctx, g, g->seats[i].user, key, vars, "nudge");
+            dispatch_tell(g, g->seats[i].user, key, vars, "nudge");
     }
 }
 
@@ -283,8 +266,8 @@ static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcom
     unsigned seat = (unsigned)out->taken;
     const char *vars[] = {"id", g->id, "old", out->old_name, "new", game_seat_name(g, seat), NULL};
     dispatch_announce(g, "msg.seat-taken", vars);
-    tell_user(ctx, g, out->old_user, "msg.seat-handed", vars, "seat-handed");
-    tell_user(ctx, g, g->seats[seat].user, "msg.seat-yours", vars, "seat-yours");
+    dispatch_tell(g, out->old_user, "msg.seat-handed", vars, "seat-handed");
+    dispatch_tell(g, g->seats[seat].user, "msg.seat-yours", vars, "seat-yours");
     const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
     struct rules_table t;
     game_table(g, &t, users, names);
@@ -331,7 +314,7 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     if (out->notice)
         dispatch_announce(g, out->notice, NULL);
     if (out->nudge)
-        nudge(d, g, &ctx);
+        nudge(d, g);
     if (out->opened >= 0) {
         const char *vars[] = {"id", g->id, "player", game_seat_name(g, (unsigned)out->opened),
                               NULL};
@@ -345,7 +328,7 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
         const char *vars[] = {"id",   g->id, "player", game_seat_name(g, (unsigned)out->absent),
                               "idle", idle,  NULL};
         if (!g->seats[out->absent].reminders_off)
-            tell_user(&ctx, g, g->seats[out->absent].user, "msg.absent-you", vars, "absent");
+            dispatch_tell(g, g->seats[out->absent].user, "msg.absent-you", vars, "absent");
         dispatch_announce(g, "msg.absent-table", vars);
     }
     if (out->reply && cause) {

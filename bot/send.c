@@ -70,6 +70,24 @@ void dispatch_reply_key(struct platform *p, const struct inbound *in, bool priva
                    text);
 }
 
+void dispatch_tell(const struct game *g, const char *user, const char *key, const char *const *vars,
+                   const char *event)
+{
+    char text[DISPATCH_TEXT_MAX];
+    struct json_object *data = json_object_new_object();
+    if (!data) {
+        log_error("dispatch", g->id, "out of memory: a message to %s is lost", user);
+        return;
+    }
+    json_object_object_add(data, "game", json_object_new_string(g->id));
+    json_object_object_add(data, "table", json_object_new_string(g->table));
+    json_object_object_add(data, "event", json_object_new_string(event));
+    text_fill(text, sizeof text, g->language, key, vars);
+    struct outbound m = {.kind = OUT_NOTICE, .user = user, .text = text, .data = data};
+    hold(g->platform, &m);
+    json_object_put(data);
+}
+
 void dispatch_announce(struct game *g, const char *key, const char *const *vars)
 {
     char text[DISPATCH_TEXT_MAX];

@@ -127,18 +127,23 @@ static bool open_lobby(struct bot_cmd *x, const struct rules_module *rules, cons
     return true;
 }
 
+/* Answers x with its command's usage. */
+static void reply_usage(struct bot_cmd *x)
+{
+    char usage[256];
+    command_usage(usage, sizeof usage, x->base.lang, x->base.c->def);
+    const char *vars[] = {"usage", usage, NULL};
+    cmd_reply(x, "parse.usage", vars);
+}
+
 void cmd_new(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
     if (!may_open(x))
         return;
     const char *mode = base->c->arg[0] ? base->c->arg : x->d->config->variant;
-    if (!open_lobby(x, rules_default(), mode, NULL)) {
-        char usage[256];
-        command_usage(usage, sizeof usage, base->lang, base->c->def);
-        const char *vars[] = {"usage", usage, NULL};
-        cmd_reply(x, "parse.usage", vars);
-    }
+    if (!open_lobby(x, rules_default(), mode, NULL))
+        reply_usage(x);
 }
 
 void cmd_rematch(struct command_ctx *base)
@@ -443,10 +448,7 @@ void cmd_reminders(struct command_ctx *base)
     struct bot_cmd *x = bot_cmd(base);
     const char *v = base->c->arg;
     if (strcasecmp(v, "on") != 0 && strcasecmp(v, "off") != 0) {
-        char usage[256];
-        command_usage(usage, sizeof usage, base->lang, base->c->def);
-        const char *vars[] = {"usage", usage, NULL};
-        cmd_reply(x, "parse.usage", vars);
+        reply_usage(x);
         return;
     }
     struct change c = {.type = CHANGE_SEAT,
