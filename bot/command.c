@@ -65,12 +65,23 @@ static bool parse_number(const char *s, long *out)
 }
 
 /* Finds " for " (any case) as a whole word in s; returns its offset or -1. */
-static long find_for(const char *s)
+/* Finds the first word of s that is "for" in any of the catalog's languages
+ * (a command is parsed before its game, so before its language is known);
+ * stores the word's length in *len. Returns its offset, or -1. */
+static long find_for(const char *s, size_t *len)
 {
     for (const char *p = s; *p; p++) {
-        if ((p == s || isspace((unsigned char)p[-1])) && strncasecmp(p, "for", 3) == 0 &&
-            (p[3] == '\0' || isspace((unsigned char)p[3])))
-            return p - s;
+        if (p != s && !isspace((unsigned char)p[-1]))
+            continue;
+        const char *code;
+        for (size_t i = 0; (code = catalog_language_at(i)); i++) {
+            const char *w = catalog_text(code, "word.for");
+            size_t n = w ? strlen(w) : 0;
+            if (n && strncasecmp(p, w, n) == 0 && (p[n] == '\0' || isspace((unsigned char)p[n]))) {
+                *len = n;
+                return p - s;
+            }
+        }
     }
     return -1;
 }
@@ -114,11 +125,13 @@ static enum command_error parse_args(struct command *c, const char *rest)
         if ((size_t)(p - start) >= sizeof c->arg)
             return CMD_ERR_TOO_LONG;
         copy_trimmed(c->arg, sizeof c->arg, start, (size_t)(p - start));
-        long at = find_for(p);
+        size_t forlen;
+        long at = find_for(p, &forlen);
         if (at < 0)
             return CMD_ERR_USAGE;
+        const char *ask = p + at + forlen;
         if (copy_trimmed(c->arg2, sizeof c->arg2, p, (size_t)at) < 0 ||
-            copy_trimmed(c->arg3, sizeof c->arg3, p + at + 3, strlen(p + at + 3)) < 0)
+            copy_trimmed(c->arg3, sizeof c->arg3, ask, strlen(ask)) < 0)
             return CMD_ERR_TOO_LONG;
         return c->arg2[0] && c->arg3[0] ? CMD_OK : CMD_ERR_USAGE;
     }

@@ -192,6 +192,16 @@ static const struct command_def table[] = {
      "summary.reminders",
      {{.name = "state", .summary = "slash.option.state", .required = true, .values = on_off}},
      cmd_reminders},
+    {"language",
+     PRIVATE,
+     CMD_PLAYER,
+     CMD_ANY_GAME,
+     ARGS_TEXT,
+     "syntax.language",
+     NULL,
+     "summary.language",
+     {{.name = "code", .summary = "slash.option.language", .required = true}},
+     cmd_language},
 };
 
 const struct command_def *command_at(size_t i)

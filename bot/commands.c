@@ -92,7 +92,8 @@ static struct game *private_game(struct bot_cmd *x)
         text_list_init(&games, list, sizeof list, ", ");
         for (unsigned i = 0; i < d->ngames; i++) {
             struct game *y = d->games[i];
-            if (y->platform != x->p || !y->started || game_seat_of(y, in->user) < 0)
+            if (y->platform != x->p || game_seat_of(y, in->user) < 0 ||
+                (!y->started && x->base.c->def->game != CMD_ANY_GAME))
                 continue;
             g = y;
             example = y->id;
@@ -133,11 +134,14 @@ static void run(struct bot_cmd *x)
         } else if (!(x->g = private_game(x))) {
             return;
         }
-        x->base.lang = x->g->language;
         x->base.seat = game_seat_of(x->g, in->user);
+        /* a player's private commands speak the player's language */
+        x->base.lang = x->private_answer && x->base.seat >= 0
+                           ? game_seat_language(x->g, (unsigned)x->base.seat)
+                           : x->g->language;
         x->base.state = x->g->state;
-        x->base.table = &x->table;
-        game_table(x->g, &x->table, x->users, x->names);
+        game_view(x->g, &x->view);
+        x->base.table = &x->view.t;
     }
     if (def->who == CMD_HOST && !in->moderator && strcmp(x->g->host, in->user) != 0) {
         cmd_reply(x, "msg.not-moderator", NULL);

@@ -19,6 +19,8 @@
 #include <ini.h>
 
 #include "config.h"
+#include "core/catalog.h"
+#include "core/text.h"
 #include "log.h"
 #include "util/buf.h"
 
@@ -426,8 +428,10 @@ static int apply(struct config *c, const struct key_def *d, const char *v, char 
         }
         break;
     case K_LANGUAGE:
-        if (strcmp(v, "en") != 0) {
-            snprintf(why, whylen, "unsupported language \"%.*s\" (only \"en\")", ECHO_MAX, v);
+        if (!catalog_has_language(v)) {
+            char list[256];
+            text_languages(list, sizeof list);
+            snprintf(why, whylen, "unsupported language \"%.*s\" (one of: %s)", ECHO_MAX, v, list);
             return -1;
         }
         break;

@@ -37,7 +37,7 @@ struct config {
     char *log_level; /* "debug", "info" (default), "warn", "error" */
     char *log_file;  /* NULL (default): stderr; reopened on SIGHUP */
     /* [game]: timers are 1..604800 seconds */
-    char *language;                 /* default "en", the only catalog so far */
+    char *language;                 /* a new table's language (a catalog code), default "en" */
     char *variant;                  /* "standard" (default), "advanced" or "casual" */
     int64_t session_seconds;        /* default 180 */
     int64_t casual_session_seconds; /* default 1200 */

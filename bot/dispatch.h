@@ -79,8 +79,7 @@ struct bot_cmd {
     const struct inbound *in; /* NULL when nobody typed it (a start after DM probes) */
     struct game *g;           /* the game the command is for; NULL for CMD_NO_GAME */
     bool private_answer;      /* answers go to the user alone */
-    struct rules_table table; /* base.table: g's seats */
-    const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
+    struct game_view view;    /* base.table: g's seats */
 };
 
 /* The bot's command a handler was given. */
@@ -109,6 +108,7 @@ void cmd_kick(struct command_ctx *x);
 void cmd_end(struct command_ctx *x);
 void cmd_set(struct command_ctx *x);
 void cmd_reminders(struct command_ctx *x);
+void cmd_language(struct command_ctx *x);
 void cmd_replace(struct command_ctx *x);
 
 /* What changes a game. */
@@ -119,6 +119,7 @@ enum change_type {
     CHANGE_REMINDER, /* a deadline is near: mark the reminder sent and tell the table, or
                         remind in private the players the step waits for */
     CHANGE_SEAT,     /* a player's own setting: their private reminders on or off */
+    CHANGE_LANGUAGE, /* a player's own setting: the language of their private messages */
     CHANGE_OPEN,     /* a running game's seat is offered to someone else (leave, replace) */
     CHANGE_TAKEOVER, /* someone not playing takes over an open seat */
     CHANGE_ABSENT,   /* a player has made no move for [game] absent_seconds: warn once */
@@ -135,6 +136,7 @@ struct change {
     const char *reminder_key; /* REMINDER: what the table is told, or NULL */
     bool nudge;               /* REMINDER: remind the players the step waits for */
     bool reminders_off;       /* SEAT: the value for `seat` */
+    const char *language;     /* LANGUAGE: a catalog code for `seat`, NULL: the table's */
     const char *user, *name;  /* TAKEOVER: who takes `seat` over */
 };
 

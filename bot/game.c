@@ -44,18 +44,25 @@ bool game_active(const struct game *g, unsigned i)
     return i < g->nseats && (!g->started || g->rules->active(g->state, i));
 }
 
-void game_table(const struct game *g, struct rules_table *t, const char **users, const char **names)
+void game_view(const struct game *g, struct game_view *v)
 {
     for (unsigned i = 0; i < g->nseats; i++) {
-        users[i] = g->seats[i].user;
-        names[i] = game_seat_name(g, i);
+        v->users[i] = g->seats[i].user;
+        v->names[i] = game_seat_name(g, i);
+        v->langs[i] = game_seat_language(g, i);
     }
-    *t = (struct rules_table){.game = g->id,
-                              .channel = g->table,
-                              .lang = g->language,
-                              .nseats = g->nseats,
-                              .users = users,
-                              .names = names};
+    v->t = (struct rules_table){.game = g->id,
+                                .channel = g->table,
+                                .lang = g->language,
+                                .nseats = g->nseats,
+                                .users = v->users,
+                                .names = v->names,
+                                .langs = v->langs};
+}
+
+const char *game_seat_language(const struct game *g, unsigned i)
+{
+    return i < g->nseats && g->seats[i].language[0] ? g->seats[i].language : g->language;
 }
 
 int game_seat_of(const struct game *g, const char *user)
@@ -117,6 +124,8 @@ struct json_object *game_to_json(const struct game *g)
             add_int(s, "last_move", g->seats[i].last_move);
         if (g->seats[i].absent_warned)
             json_object_object_add(s, "absent_warned", json_object_new_boolean(true));
+        if (g->seats[i].language[0])
+            add_str(s, "language", g->seats[i].language);
         json_object_array_add(seats, s);
     }
     json_object_object_add(o, "seats", seats);
@@ -224,7 +233,9 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             (jget(s, "last_move") && (jget_int64(s, "last_move", &g.seats[i].last_move) < 0 ||
                                       g.seats[i].last_move < -1)) ||
             (jget(s, "absent_warned") &&
-             jget_bool(s, "absent_warned", &g.seats[i].absent_warned) < 0)) {
+             jget_bool(s, "absent_warned", &g.seats[i].absent_warned) < 0) ||
+            (jget(s, "language") &&
+             !copy_str(g.seats[i].language, sizeof g.seats[i].language, jget_str(s, "language")))) {
             snprintf(why, whylen, "seat %u reminders invalid", i);
             return -1;
         }

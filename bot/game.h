@@ -32,6 +32,7 @@ struct seat {
     int64_t last_move;   /* when the player last changed the game (ms), set at the start;
                             -1: unknown (a record from before it was kept) */
     bool absent_warned;  /* told of their absence since last_move */
+    char language[8];    /* the player's language for private messages; "": the table's */
 };
 
 struct game {
@@ -87,10 +88,18 @@ bool game_active(const struct game *g, unsigned i);
 /* Whether g is over or closed: stored as finished, then no longer hosted. */
 bool game_finished(const struct game *g);
 
-/* The view of g's table its rules module renders with; names and users
- * point into g (and into `names`, room for the seats' display names). */
-void game_table(const struct game *g, struct rules_table *t, const char **users,
-                const char **names);
+/* The view of g's table its rules module renders with (t), and the arrays it
+ * points to, which point into g. */
+struct game_view {
+    struct rules_table t;
+    const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS], *langs[RULES_MAX_SEATS];
+};
+
+/* Fills v from g; v is valid while g's seats do not change. */
+void game_view(const struct game *g, struct game_view *v);
+
+/* The language seat i reads private messages in: its own, else the table's. */
+const char *game_seat_language(const struct game *g, unsigned i);
 
 /* Returns the seat of user, or -1. */
 int game_seat_of(const struct game *g, const char *user);

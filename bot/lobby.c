@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "command.h"
+#include "core/catalog.h"
 #include "core/text.h"
 #include "config.h"
 #include "lobby.h"
@@ -33,6 +34,7 @@ const char *lobby_error_key(enum lobby_error e)
         [LOBBY_ERR_TOO_FEW] = "msg.too-few",
         [LOBBY_ERR_BAD_KEY] = "msg.set-bad-key",
         [LOBBY_ERR_BAD_VALUE] = "msg.set-bad-value",
+        [LOBBY_ERR_BAD_LANGUAGE] = "msg.language-bad",
         [LOBBY_ERR_LOBBY_ONLY] = "msg.set-lobby-only",
         [LOBBY_ERR_GAME_ONLY] = "msg.set-game-only",
         [LOBBY_ERR_RULES] = "msg.store-failed",
@@ -68,6 +70,8 @@ static enum lobby_error join(struct game *g, const struct lobby_action *a, struc
     memset(s, 0, sizeof *s);
     snprintf(s->user, sizeof s->user, "%s", a->user);
     snprintf(s->name, sizeof s->name, "%s", a->name ? a->name : a->user);
+    if (a->language && strcmp(a->language, g->language) != 0)
+        snprintf(s->language, sizeof s->language, "%s", a->language);
     ev->seat = g->nseats++;
     ev->lobby_changed = true;
     event(ev, LOBBY_EV_JOINED);
@@ -106,6 +110,22 @@ static enum lobby_error schedule_start(struct game *g, const struct lobby_action
     ev->key = a->key;
     ev->set_reply = "msg.set-done";
     ev->lobby_changed = true;
+    event(ev, LOBBY_EV_SET);
+    return LOBBY_OK;
+}
+
+/* "language de": the table's language, in the lobby or during the game. */
+static enum lobby_error set_language(struct game *g, const struct lobby_action *a,
+                                     struct lobby_events *ev)
+{
+    const char *code = catalog_match(a->value);
+    if (!code)
+        return LOBBY_ERR_BAD_LANGUAGE;
+    snprintf(g->language, sizeof g->language, "%s", code);
+    snprintf(ev->shown_value, sizeof ev->shown_value, "%s", code);
+    ev->key = a->key;
+    ev->set_reply = "msg.table-language";
+    ev->lobby_changed = !g->started;
     event(ev, LOBBY_EV_SET);
     return LOBBY_OK;
 }
@@ -221,8 +241,12 @@ enum lobby_error lobby_apply(struct game *g, const struct lobby_action *a, const
         e = leave(g, a, ev);
         break;
     case LOBBY_SET:
-        e = strcmp(a->key, "start-at") == 0 ? schedule_start(g, a, now, ev)
-                                            : set(g, a, cfg, ev, rules_action);
+        if (strcmp(a->key, "start-at") == 0)
+            e = schedule_start(g, a, now, ev);
+        else if (strcmp(a->key, "language") == 0)
+            e = set_language(g, a, ev);
+        else
+            e = set(g, a, cfg, ev, rules_action);
         break;
     case LOBBY_START:
         e = start(g, now, ev, rules_events, rules_error);

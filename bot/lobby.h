@@ -41,6 +41,7 @@ enum lobby_action_type {
 struct lobby_action {
     enum lobby_action_type type;
     const char *user, *name;     /* JOIN */
+    const char *language;        /* JOIN: the player's language (a catalog code), or NULL */
     unsigned seat;               /* LEAVE */
     const char *key, *value;     /* SET */
     const struct game *finished; /* REMATCH: a game of the same rules that is over */
@@ -56,6 +57,9 @@ enum lobby_event_type {
     LOBBY_EV_STARTED, /* the rules began: their events are in the caller's buffer */
     LOBBY_EV_CLOSED,  /* the lobby is over */
 };
+
+/* The settings the lobby itself keeps, beside the rules module's. */
+#define LOBBY_SETTING_NAMES "start-at, language"
 
 /* What one action did. */
 struct lobby_events {
@@ -73,20 +77,21 @@ struct lobby_events {
 /* Why a lobby action was refused; each has a catalog key "msg.<id>". */
 enum lobby_error {
     LOBBY_OK,
-    LOBBY_ERR_STARTED,    /* the game has started */
-    LOBBY_ERR_JOINED,     /* the user already has a seat */
-    LOBBY_ERR_FULL,       /* every seat is taken */
-    LOBBY_ERR_TOO_LONG,   /* a user id or name does not fit */
-    LOBBY_ERR_NAME_IS_ID, /* the display name would pass for a seated user's id */
-    LOBBY_ERR_TOO_FEW,    /* fewer seats than the rules need */
-    LOBBY_ERR_BAD_KEY,    /* no setting by that name */
-    LOBBY_ERR_BAD_VALUE,  /* not a value of that setting */
-    LOBBY_ERR_LOBBY_ONLY, /* that setting is fixed once the game has started */
-    LOBBY_ERR_GAME_ONLY,  /* that setting is for a running game */
-    LOBBY_ERR_RULES,      /* the rules refused the start; `rules_error` says why */
-    LOBBY_ERR_NO_MEMORY,  /* memory ran out */
-    LOBBY_ERR_NO_REMATCH, /* the game to play again never started, or is another game's */
-    LOBBY_ERR_CLOSED,     /* the lobby is closed */
+    LOBBY_ERR_STARTED,      /* the game has started */
+    LOBBY_ERR_JOINED,       /* the user already has a seat */
+    LOBBY_ERR_FULL,         /* every seat is taken */
+    LOBBY_ERR_TOO_LONG,     /* a user id or name does not fit */
+    LOBBY_ERR_NAME_IS_ID,   /* the display name would pass for a seated user's id */
+    LOBBY_ERR_TOO_FEW,      /* fewer seats than the rules need */
+    LOBBY_ERR_BAD_KEY,      /* no setting by that name */
+    LOBBY_ERR_BAD_VALUE,    /* not a value of that setting */
+    LOBBY_ERR_LOBBY_ONLY,   /* that setting is fixed once the game has started */
+    LOBBY_ERR_GAME_ONLY,    /* that setting is for a running game */
+    LOBBY_ERR_BAD_LANGUAGE, /* "language": not a language of the catalog */
+    LOBBY_ERR_RULES,        /* the rules refused the start; `rules_error` says why */
+    LOBBY_ERR_NO_MEMORY,    /* memory ran out */
+    LOBBY_ERR_NO_REMATCH,   /* the game to play again never started, or is another game's */
+    LOBBY_ERR_CLOSED,       /* the lobby is closed */
 };
 
 /*

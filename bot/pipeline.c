@@ -106,10 +106,14 @@ static void refuse_rules(struct bot_cmd *x, const struct game *g, int error)
 static void refuse_lobby(struct bot_cmd *x, const struct game *g, enum lobby_error e,
                          const struct lobby_action *a, int rules_error)
 {
-    char count[16], key[64];
+    char count[16], key[64], languages[512], settings[512];
     snprintf(count, sizeof count, "%u", g->nseats);
-    const char *vars[] = {"count", count,    "name", a->name ? a->name : "", "key", a->key,
-                          "value", a->value, NULL};
+    text_languages(languages, sizeof languages);
+    snprintf(settings, sizeof settings, "%s, %s", g->rules->setting_names, LOBBY_SETTING_NAMES);
+    const char *vars[] = {"count",   count,     "name",     a->name ? a->name : "",
+                          "key",     a->key,    "value",    a->value,
+                          "choices", languages, "settings", settings,
+                          NULL};
     if (e == LOBBY_ERR_RULES) {
         snprintf(key, sizeof key, "error.%s", g->rules->error_id(rules_error));
         cmd_reply(x, key, NULL);
@@ -168,6 +172,13 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
             return -1;
         g->seats[c->seat].reminders_off = c->reminders_off;
         out->reply = c->reminders_off ? "msg.reminders-off" : "msg.reminders-on";
+        return 1;
+    case CHANGE_LANGUAGE:
+        if (c->seat >= g->nseats)
+            return -1;
+        snprintf(g->seats[c->seat].language, sizeof g->seats[c->seat].language, "%s",
+                 c->language ? c->language : "");
+        out->reply = c->language ? "msg.language-personal" : "msg.language-table";
         return 1;
     case CHANGE_OPEN:
         if (c->seat >= g->nseats || !g->started || !game_active(g, c->seat) ||
@@ -268,10 +279,9 @@ static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcom
     dispatch_announce(g, "msg.seat-taken", vars);
     dispatch_tell(g, out->old_user, "msg.seat-handed", vars, "seat-handed");
     dispatch_tell(g, g->seats[seat].user, "msg.seat-yours", vars, "seat-yours");
-    const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
-    struct rules_table t;
-    game_table(g, &t, users, names);
-    g->rules->render_private(g->state, &t, seat, true, dispatch_emit_rules, ctx);
+    struct game_view v;
+    game_view(g, &v);
+    g->rules->render_private(g->state, &v.t, seat, true, dispatch_emit_rules, ctx);
 }
 
 /* Renders what a change produced; turn.c holds it until the commit. */
@@ -306,10 +316,9 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     if (lev->lobby_changed && !lobby_shown)
         render_lobby(g, &defaults, dispatch_emit, &ctx);
     if (out->rules_changed) {
-        const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
-        struct rules_table t;
-        game_table(g, &t, users, names);
-        g->rules->render(g->state, &t, out->events, dispatch_emit_rules, &ctx);
+        struct game_view v;
+        game_view(g, &v);
+        g->rules->render(g->state, &v.t, out->events, dispatch_emit_rules, &ctx);
     }
     if (out->notice)
         dispatch_announce(g, out->notice, NULL);

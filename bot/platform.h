@@ -57,6 +57,7 @@ struct inbound {
     const char *msg_key;   /* REACTION: logical key of the message reacted to */
     const char *reaction;  /* REACTION: the emoji key */
     const char *reply_to;  /* opaque token for an ephemeral answer (an interaction), or NULL */
+    const char *locale;    /* the user's language as the platform tells it ("pt-BR"), or NULL */
     uint64_t order; /* platform order of the input (sequence, timeline position); 0 if none */
 };
 

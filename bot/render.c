@@ -66,7 +66,7 @@ void render_lobby(const struct game *g, const struct rules_defaults *defaults, r
     snprintf(count, sizeof count, "%u", g->nseats);
     const char *mode = g->rules->mode(g->state);
     const char *vars[] = {"id",      g->id,
-                          "variant", mode,
+                          "variant", text_name(g->language, "variant", mode),
                           "host",    g->host_name,
                           "count",   count,
                           "players", g->nseats ? players : catalog_text(g->language, "msg.nobody"),
@@ -85,6 +85,7 @@ void render_lobby(const struct game *g, const struct rules_defaults *defaults, r
     json_object_object_add(data, "game", json_object_new_string(g->id));
     json_object_object_add(data, "table", json_object_new_string(g->table));
     json_object_object_add(data, "variant", json_object_new_string(mode));
+    json_object_object_add(data, "lang", json_object_new_string(g->language));
     json_object_object_add(data, "host", json_object_new_string(g->host));
     struct json_object *list = json_object_new_array();
     for (unsigned i = 0; i < g->nseats; i++)

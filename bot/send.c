@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/catalog.h"
 #include "core/text.h"
 #include "dispatch.h"
 #include "log.h"
@@ -82,7 +83,10 @@ void dispatch_tell(const struct game *g, const char *user, const char *key, cons
     json_object_object_add(data, "game", json_object_new_string(g->id));
     json_object_object_add(data, "table", json_object_new_string(g->table));
     json_object_object_add(data, "event", json_object_new_string(event));
-    text_fill(text, sizeof text, g->language, key, vars);
+    int seat = game_seat_of(g, user);
+    const char *lang = seat >= 0 ? game_seat_language(g, (unsigned)seat) : g->language;
+    json_object_object_add(data, "lang", json_object_new_string(lang));
+    text_fill(text, sizeof text, lang, key, vars);
     struct outbound m = {.kind = OUT_NOTICE, .user = user, .text = text, .data = data};
     hold(g->platform, &m);
     json_object_put(data);
@@ -96,10 +100,26 @@ void dispatch_announce(struct game *g, const char *key, const char *const *vars)
     hold(g->platform, &m);
 }
 
+/* A private answer is in the player's language: the one they chose, else the
+ * one their platform says they use; anything else in the command's. */
+static const char *reply_language(const struct bot_cmd *x)
+{
+    bool seated = x->g && x->base.seat >= 0;
+    if (x->private_answer) {
+        if (seated && x->g->seats[x->base.seat].language[0])
+            return x->g->seats[x->base.seat].language;
+        if (catalog_match(x->in->locale))
+            return catalog_match(x->in->locale);
+        if (seated)
+            return x->g->language;
+    }
+    return x->base.lang;
+}
+
 void cmd_reply(struct bot_cmd *x, const char *key, const char *const *vars)
 {
     if (x->in)
-        dispatch_reply_key(x->p, x->in, x->private_answer, x->base.lang, key, vars);
+        dispatch_reply_key(x->p, x->in, x->private_answer, reply_language(x), key, vars);
     else
         dispatch_announce(x->g, key, vars); /* no input: the table asked, by the clock */
 }

@@ -192,9 +192,11 @@ void cmd_join(struct command_ctx *base)
             pipeline_run(x->d, x->g, &c, x);
             return;
         }
-    struct change c = {
-        .type = CHANGE_LOBBY,
-        .lobby = {.type = LOBBY_JOIN, .user = x->in->user, .name = x->in->user_name}};
+    struct change c = {.type = CHANGE_LOBBY,
+                       .lobby = {.type = LOBBY_JOIN,
+                                 .user = x->in->user,
+                                 .name = x->in->user_name,
+                                 .language = catalog_match(x->in->locale)}};
     pipeline_run(x->d, x->g, &c, x);
 }
 
@@ -327,18 +329,19 @@ void cmd_status(struct command_ctx *base)
     const struct game *g = x->g;
     char text[DISPATCH_TEXT_MAX];
     if (g->started) {
-        const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
-        struct rules_table t;
-        game_table(g, &t, users, names);
-        g->rules->status(g->state, &t, dispatcher_now(x->d), text, sizeof text);
+        struct game_view v;
+        game_view(g, &v);
+        g->rules->status(g->state, &v.t, dispatcher_now(x->d), text, sizeof text);
         dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, text);
         return;
     }
     char players[1024], count[8];
     game_seat_names(g, players, sizeof players);
     snprintf(count, sizeof count, "%u", g->nseats);
-    const char *vars[] = {"id",      g->id,   "variant", g->rules->mode(g->state), "count", count,
-                          "players", players, NULL};
+    const char *vars[] = {
+        "id",    g->id, "variant", text_name(g->language, "variant", g->rules->mode(g->state)),
+        "count", count, "players", players,
+        NULL};
     cmd_reply(x, "msg.status-lobby", vars);
 }
 
@@ -438,8 +441,26 @@ bool commands_stranger(struct dispatcher *d, struct platform *p, const struct in
             return false;
     /* Whatever they wrote, someone who plays nothing here wants to know what
      * the bot is and how to start. */
-    dispatch_reply_key(p, in, true, d->config->language, "msg.help-stranger", NULL);
+    const char *lang = catalog_match(in->locale);
+    dispatch_reply_key(p, in, true, lang ? lang : d->config->language, "msg.help-stranger", NULL);
     return true;
+}
+
+/* language <code|table>: the language of a player's private messages, kept
+ * with their seat. */
+void cmd_language(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    const char *v = base->c->arg, *code = catalog_match(v);
+    if (!code && strcasecmp(v, "table") != 0) {
+        char choices[512];
+        text_languages(choices, sizeof choices);
+        const char *vars[] = {"value", v, "choices", choices, NULL};
+        cmd_reply(x, "msg.language-bad", vars);
+        return;
+    }
+    struct change c = {.type = CHANGE_LANGUAGE, .seat = (unsigned)x->base.seat, .language = code};
+    pipeline_run(x->d, x->g, &c, x);
 }
 
 /* reminders on|off: a player's own private reminders, kept with their seat. */

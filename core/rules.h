@@ -46,6 +46,7 @@ struct rules_table {
     unsigned nseats;
     const char *const *users; /* user id of each seat */
     const char *const *names; /* display name of each seat */
+    const char *const *langs; /* each seat's language for its private messages */
 };
 
 /* Why a name a user typed (a card, a player) did not resolve. */
@@ -110,6 +111,8 @@ struct rules_module {
      * line for the lobby message in text. Returns 0, or -1 (no memory). */
     int (*settings)(const void *state, const char *lang, const struct rules_defaults *defaults,
                     struct json_object *out, char *text, size_t len);
+    /* The names `set` knows, for an answer to an unknown one ("variant, session"). */
+    const char *setting_names;
     /* Changes a setting by its name, as the host typed it. Before the start it
      * changes the state; once started the module may ask for an action. */
     enum rules_set_result (*set)(void *state, bool started, const char *key, const char *value,

@@ -14,12 +14,10 @@
 
 #define TEXT_DURATION_MAX_MS (30LL * 24 * 3600 * 1000) /* longer is surely a typo */
 
-void text_fill(char *out, size_t len, const char *lang, const char *key, const char *const *vars)
+/* Writes text t with its {placeholders} replaced by the values in vars. */
+static void fill(char *out, size_t len, const char *t, const char *const *vars)
 {
-    const char *t = catalog_text(lang, key);
     size_t n = 0;
-    if (!t)
-        t = key;
     while (*t && n + 1 < len) {
         if (*t == '{') {
             const char *close = strchr(t, '}');
@@ -42,6 +40,54 @@ void text_fill(char *out, size_t len, const char *lang, const char *key, const c
         out[n++] = *t++;
     }
     out[n] = '\0';
+}
+
+void text_fill(char *out, size_t len, const char *lang, const char *key, const char *const *vars)
+{
+    const char *t = NULL;
+    for (const char *const *v = vars; v && v[0]; v += 2) {
+        char *end;
+        unsigned long n = v[1] ? strtoul(v[1], &end, 10) : 0;
+        if (strcmp(v[0], "count") == 0 && v[1] && end != v[1] && *end == '\0')
+            t = catalog_plural(lang, key, n);
+    }
+    if (!t)
+        t = catalog_text(lang, key);
+    fill(out, len, t ? t : key, vars);
+}
+
+const char *text_name(const char *lang, const char *family, const char *id)
+{
+    char key[96];
+    snprintf(key, sizeof key, "%s.%s", family, id);
+    const char *t = catalog_text(lang, key);
+    return t ? t : id;
+}
+
+void text_languages(char *out, size_t len)
+{
+    struct text_list l;
+    const char *code;
+    text_list_init(&l, out, len, ", ");
+    for (size_t i = 0; (code = catalog_language_at(i)); i++)
+        text_list_add(&l, "%s (%s)", code, catalog_text(code, "language.name"));
+}
+
+void text_number(char *out, size_t len, const char *lang, long long v)
+{
+    char digits[32];
+    const char *sep = catalog_text(lang, "format.thousands");
+    size_t nd = (size_t)snprintf(digits, sizeof digits, "%llu",
+                                 v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+    struct text_list l;
+    text_list_init(&l, out, len, "");
+    if (v < 0)
+        text_list_add(&l, "-");
+    for (size_t i = 0; i < nd; i++) {
+        if (i > 0 && (nd - i) % 3 == 0) /* every three digits from the right */
+            text_list_add(&l, "%s", sep ? sep : ",");
+        text_list_add(&l, "%c", digits[i]);
+    }
 }
 
 void text_time(char *out, size_t len, int64_t ms)

@@ -14,10 +14,23 @@
 /*
  * Fills the catalog text of key with named values: vars is a NULL-terminated
  * list of name, value pairs ({"player", "Alice", NULL}). Unknown placeholders
- * are left as they are; a missing key renders as the key itself. Always
+ * are left as they are; a missing key renders as the key itself. A key with
+ * plural forms takes the one that fits the number in {count}. Always
  * NUL-terminates; truncates at len.
  */
 void text_fill(char *out, size_t len, const char *lang, const char *key, const char *const *vars);
+
+/* The catalog's name of an id in a family of keys: "variant" and "casual"
+ * give the text of "variant.casual" in lang, or the id itself when the
+ * catalog has none. The string is static or id. */
+const char *text_name(const char *lang, const char *family, const char *id);
+
+/* Writes the catalog's languages as "en (English), fr (Français), ...". */
+void text_languages(char *out, size_t len);
+
+/* Writes the whole number v as lang writes numbers: "12,000", "12.000",
+ * "12 000": the separator is the catalog's format.thousands. */
+void text_number(char *out, size_t len, const char *lang, long long v);
 
 /* Writes a duration with its two largest units, rounded up to the smaller:
  * "45 s", "3 min 20 s", "23 h 2 min", "2 d 5 h". */

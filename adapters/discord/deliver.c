@@ -14,7 +14,8 @@ int dc_deliver(struct dc *dc, const struct inbound *in)
 }
 
 int dc_send_command(struct dc *dc, const char *text, const char *channel, const char *user,
-                    const char *user_name, bool moderator, const char *reply_to, uint64_t order)
+                    const char *user_name, bool moderator, const char *reply_to, const char *locale,
+                    uint64_t order)
 {
     struct inbound in = {
         .type = INBOUND_COMMAND,
@@ -24,6 +25,7 @@ int dc_send_command(struct dc *dc, const char *text, const char *channel, const 
         .moderator = moderator,
         .text = text,
         .reply_to = reply_to,
+        .locale = locale,
         .order = order,
     };
     return dc_deliver(dc, &in);

@@ -17,6 +17,7 @@
 
 #include "bot/command.h"
 #include "bot/log.h"
+#include "core/catalog.h"
 #include "internal.h"
 
 enum {
@@ -492,7 +493,8 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     /* The first answer goes in the interaction's callback, so the bot's turn
      * ends here and its answers are captured. */
     dc->capture = &x->base;
-    dc_send_command(dc, text, tchannel, uid, name, moderator, key, strtoull(id, NULL, 10));
+    dc_send_command(dc, text, tchannel, uid, name, moderator, key, jget_str(d, "locale"),
+                    strtoull(id, NULL, 10));
     if (dc->base.host->flush)
         dc->base.host->flush(dc->base.host->ctx);
     dc->capture = NULL;
@@ -503,13 +505,51 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
 
 /* ---- the /illegal command ---- */
 
-static struct json_object *option(int type, const char *name, const char *desc, bool required,
-                                  bool autocomplete)
+/* Discord's locale for each catalog language; Discord shows es-ES to es-419
+ * users and the default (English) to every locale not listed. */
+static const struct {
+    const char *code, *locale;
+} discord_locales[] = {
+    {"de", "de"}, {"es", "es-ES"}, {"fr", "fr"}, {"hu", "hu"}, {"nl", "nl"}, {"pt", "pt-BR"},
+};
+
+#define DESCRIPTION_CHARS 100 /* Discord's longest command or option description */
+
+/* s cut to DESCRIPTION_CHARS characters (code points), as a new JSON string. */
+static struct json_object *description(const char *s)
+{
+    size_t bytes = 0, chars = 0;
+    while (s[bytes] && chars < DESCRIPTION_CHARS) {
+        bytes++;
+        while ((s[bytes] & 0xC0) == 0x80)
+            bytes++;
+        chars++;
+    }
+    return json_object_new_string_len(s, (int)bytes);
+}
+
+/* Adds "description" in English and "description_localizations" in every
+ * other language the catalog has a different text of key in. */
+static void describe(struct json_object *o, const struct dc *dc, const char *key)
+{
+    struct json_object *l = json_object_new_object();
+    const char *english = dc_word(dc, key);
+    json_object_object_add(o, "description", description(english));
+    for (size_t i = 0; i < sizeof discord_locales / sizeof *discord_locales; i++) {
+        const char *t = catalog_text(discord_locales[i].code, key);
+        if (t && strcmp(t, english) != 0)
+            json_object_object_add(l, discord_locales[i].locale, description(t));
+    }
+    json_object_object_add(o, "description_localizations", l);
+}
+
+static struct json_object *option(const struct dc *dc, int type, const char *name,
+                                  const char *desc_key, bool required, bool autocomplete)
 {
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "type", json_object_new_int(type));
     json_object_object_add(o, "name", json_object_new_string(name));
-    json_object_object_add(o, "description", json_object_new_string(desc));
+    describe(o, dc, desc_key);
     if (required)
         json_object_object_add(o, "required", json_object_new_boolean(1));
     if (autocomplete)
@@ -522,12 +562,12 @@ struct json_object *dc_commands_json(const struct dc *dc)
     struct json_object *subs = json_object_new_array();
     const struct command_def *def;
     for (size_t t = 0; (def = command_at(t)); t++) {
-        struct json_object *s = option(OPT_SUB, def->word, dc_word(dc, def->summary), false, false);
+        struct json_object *s = option(dc, OPT_SUB, def->word, def->summary, false, false);
         struct json_object *opts = NULL;
         for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++) {
             const struct command_option *o = &def->options[i];
-            struct json_object *j = option(o->integer ? OPT_INTEGER : OPT_STRING, o->name,
-                                           dc_word(dc, o->summary), o->required, o->autocomplete);
+            struct json_object *j = option(dc, o->integer ? OPT_INTEGER : OPT_STRING, o->name,
+                                           o->summary, o->required, o->autocomplete);
             if (o->max > 0) {
                 json_object_object_add(j, "min_value", json_object_new_int(o->min));
                 json_object_object_add(j, "max_value", json_object_new_int(o->max));
@@ -554,8 +594,7 @@ struct json_object *dc_commands_json(const struct dc *dc)
     struct json_object *cmd = json_object_new_object();
     json_object_object_add(cmd, "name", json_object_new_string("illegal"));
     json_object_object_add(cmd, "type", json_object_new_int(1));
-    json_object_object_add(cmd, "description",
-                           json_object_new_string(dc_word(dc, "slash.illegal")));
+    describe(cmd, dc, "slash.illegal");
     json_object_object_add(cmd, "options", subs);
     struct json_object *contexts = json_object_new_array();
     json_object_array_add(contexts, json_object_new_int(0)); /* GUILD */

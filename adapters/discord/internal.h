@@ -123,7 +123,9 @@ struct dc {
     struct platform base;
     uv_loop_t *loop;
     char *token, *app_id, *api_url, *gateway_url, *mod_role;
-    const char *language; /* the catalog language of labels and titles (the config's) */
+    const char *language;   /* the catalog language of labels and titles (the config's) */
+    const char *words_lang; /* while dc_render() runs: the message's language ("lang" in its
+                               data), which dc_word() and dc_card_name() then use */
     char *guild_ids[CONFIG_MAX_GUILDS];
     unsigned nguilds;
     int shards;
@@ -167,9 +169,11 @@ int dc_deliver(struct dc *dc, const struct inbound *in);
 /* Tells the bot that the message with this outbox id (0: none) is done:
  * delivered, or refused for good. */
 void dc_sent(struct dc *dc, int64_t outbox_id);
-/* dc_deliver() of a native command already in canonical text form. */
+/* dc_deliver() of a native command already in canonical text form; locale is
+ * the interaction's (the user's client language), or NULL. */
 int dc_send_command(struct dc *dc, const char *text, const char *channel, const char *user,
-                    const char *user_name, bool moderator, const char *reply_to, uint64_t order);
+                    const char *user_name, bool moderator, const char *reply_to, const char *locale,
+                    uint64_t order);
 
 /* render.c: the message body (content, embeds, components) for one outbound. */
 struct json_object *dc_render(struct dc *dc, const struct outbound *m);

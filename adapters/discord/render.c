@@ -191,7 +191,7 @@ const char *dc_card_name(const struct dc *dc, const char *card)
 {
     char key[64];
     snprintf(key, sizeof(key), "card.%s", card);
-    const char *t = catalog_text(dc->language, key);
+    const char *t = catalog_text(dc->words_lang ? dc->words_lang : dc->language, key);
     return t ? t : card;
 }
 
@@ -360,7 +360,7 @@ static bool opens_timed_step(const struct outbound *m)
     }
 }
 
-struct json_object *dc_render(struct dc *dc, const struct outbound *m)
+static struct json_object *render_body(struct dc *dc, const struct outbound *m)
 {
     const struct json_object *data = m->data;
     const char *text = m->text ? m->text : "";
@@ -443,8 +443,17 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     return body;
 }
 
+struct json_object *dc_render(struct dc *dc, const struct outbound *m)
+{
+    const char *lang = jget_str(m->data, "lang");
+    dc->words_lang = catalog_has_language(lang) ? lang : NULL;
+    struct json_object *body = render_body(dc, m);
+    dc->words_lang = NULL;
+    return body;
+}
+
 const char *dc_word(const struct dc *dc, const char *key)
 {
-    const char *t = catalog_text(dc->language, key);
+    const char *t = catalog_text(dc->words_lang ? dc->words_lang : dc->language, key);
     return t ? t : key;
 }

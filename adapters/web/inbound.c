@@ -17,6 +17,7 @@ void web_deliver(struct web *w, struct conn *c, enum inbound_type type, const ch
         .text = text,
         .msg_key = key,
         .reaction = reaction,
+        .locale = c->lang[0] ? c->lang : NULL,
         .order = ++w->order,
     };
     w->base.host->deliver(w->base.host->ctx, &w->base, &in);
@@ -27,6 +28,11 @@ static void on_hello(struct web *w, struct conn *c, struct json_object *o)
     size_t tlen = 0, nlen = 0;
     const char *token = web_get_str(o, "token", &tlen);
     const char *name = web_get_str(o, "name", &nlen);
+    size_t llen = 0;
+    const char *lang = web_get_str(o, "lang", &llen);
+    /* the page's language: private answers and a new seat speak it */
+    snprintf(c->lang, sizeof c->lang, "%s",
+             lang && llen < 16 && catalog_match(lang) ? catalog_match(lang) : "");
     if (!token || !web_valid_token(token, tlen)) {
         web_send_error(c, "bad-token",
                        "the seat token must be %d to %d letters, digits, '-' or '_'", WEB_TOKEN_MIN,

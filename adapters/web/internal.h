@@ -35,6 +35,7 @@
 #include "bot/config.h"
 #include "bot/log.h"
 #include "bot/platform.h"
+#include "core/catalog.h"
 #include "core/json.h"
 #include "core/attributes.h"
 
@@ -103,6 +104,7 @@ struct conn {
     LIST_ENTRY(conn) link;
     /* websocket */
     char *user, *name;
+    char lang[8]; /* the page's language from its hello (a catalog code), or "" */
     char *open[WEB_MAX_OPEN];
     unsigned nopen;
     char *rx;

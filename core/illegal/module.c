@@ -587,9 +587,12 @@ static void status(const void *state, const struct rules_table *t, int64_t now, 
         if (s->players[i].active)
             text_list_add(&active, "%s", t->names[i]);
     const char *vars[] = {
-        "id",    t->game,    "variant", il_variant_id(st->config.variant),
-        "phase", phase_line, "paused",  s->paused ? catalog_text(t->lang, "msg.status-paused") : "",
-        "left",  left,       "players", players,
+        "id",      t->game,
+        "variant", text_name(t->lang, "variant", il_variant_id(st->config.variant)),
+        "phase",   phase_line,
+        "paused",  s->paused ? catalog_text(t->lang, "msg.status-paused") : "",
+        "left",    left,
+        "players", players,
         NULL};
     /* a tribunal held for the host has no clock to show */
     bool untimed = !s->paused && il_game_deadline(s) == 0;
@@ -622,6 +625,8 @@ const struct rules_module il_module = {
     .mode = mode,
     .preset_at = preset_at,
     .settings = settings,
+    .setting_names = "preset, variant, resources, tribunal, tribunal-at, ballots, session, reveal, "
+                     "grab, debate, vote",
     .set = set,
     .setup = setup,
     .apply = apply,

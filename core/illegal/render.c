@@ -79,6 +79,14 @@ struct msg {
     char text[TEXT_MAX];
 };
 
+/* The language of a message to audience: a seat's own, else the table's. */
+static const char *lang_for(const struct view *g, int audience)
+{
+    if (audience >= 0 && (unsigned)audience < g->t->nseats && g->t->langs && g->t->langs[audience])
+        return g->t->langs[audience];
+    return g->t->lang;
+}
+
 static void msg_init(struct msg *m, const struct view *g, enum outbound_kind kind, int audience)
 {
     memset(m, 0, sizeof *m);
@@ -87,6 +95,7 @@ static void msg_init(struct msg *m, const struct view *g, enum outbound_kind kin
     m->data = json_object_new_object();
     json_object_object_add(m->data, "game", json_object_new_string(g->t->game));
     json_object_object_add(m->data, "table", json_object_new_string(g->t->channel));
+    json_object_object_add(m->data, "lang", json_object_new_string(lang_for(g, audience)));
 }
 
 /* Names the message: topic, number (if the topic has one), seat's user (if kept per user). */
@@ -168,7 +177,7 @@ static void notice_with(const struct view *g, const struct il_event *e, const ch
     msg_init(&m, g, OUT_NOTICE, e->audience);
     for (; fields && fields->name; fields++)
         set_data(&m, fields->name, fields->value);
-    text_fill(m.text, sizeof m.text, g->t->lang, key, vars);
+    text_fill(m.text, sizeof m.text, lang_for(g, e->audience), key, vars);
     set_data(&m, "event", json_object_new_string(key + 4));
     set_data(&m, "phase", json_object_new_string(il_phase_id(g->s->game.phase)));
     set_data(&m, "paused", json_object_new_boolean(g->s->game.paused));
@@ -199,13 +208,13 @@ static void offer_message(const struct view *g, const struct il_event *e, rules_
     char id[16], give[512], ask[512];
     struct msg m;
     snprintf(id, sizeof id, "%u", e->offer_id);
-    il_render_cards(give, sizeof give, g->t->lang, &e->cards);
-    il_render_cards(ask, sizeof ask, g->t->lang, &e->cards2);
+    il_render_cards(give, sizeof give, lang_for(g, e->audience), &e->cards);
+    il_render_cards(ask, sizeof ask, lang_for(g, e->audience), &e->cards2);
     const char *vars[] = {
         "id",  id,  "from", g->t->names[e->player], "to", g->t->names[e->target], "give", give,
         "ask", ask, NULL};
     msg_init(&m, g, e->type == IL_EV_OFFER_MADE ? OUT_OFFER : OUT_NOTICE, e->audience);
-    text_fill(m.text, sizeof m.text, g->t->lang, keys[which][receiver], vars);
+    text_fill(m.text, sizeof m.text, lang_for(g, e->audience), keys[which][receiver], vars);
     set_data(&m, "offer", json_object_new_int64(e->offer_id));
     set_data(&m, "from", player_json(g, (unsigned)e->player));
     set_data(&m, "to", player_json(g, (unsigned)e->target));
@@ -245,16 +254,17 @@ static void render_hand(const struct view *g, unsigned seat, bool fresh, rules_e
         else if (IL_CARD_KIND(t) >= IL_KIND_DEALER_SUSPECT)
             suspects.n[t] = p->hand.n[t];
     }
-    il_render_cards(hand, sizeof hand, g->t->lang, &resources);
-    il_render_cards(sus, sizeof sus, g->t->lang, &suspects);
-    const char *vars[] = {"dealer",   card_name(g->t->lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
-                          "buyer",    card_name(g->t->lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
-                          "buys",     card_name(g->t->lang, p->buyer),
-                          "hand",     hand,
-                          "suspects", sus,
-                          NULL};
+    il_render_cards(hand, sizeof hand, lang_for(g, (int)seat), &resources);
+    il_render_cards(sus, sizeof sus, lang_for(g, (int)seat), &suspects);
+    const char *vars[] = {
+        "dealer",   card_name(lang_for(g, (int)seat), IL_CARD(IL_KIND_DEALER, p->dealer)),
+        "buyer",    card_name(lang_for(g, (int)seat), IL_CARD(IL_KIND_BUYER, p->buyer)),
+        "buys",     card_name(lang_for(g, (int)seat), p->buyer),
+        "hand",     hand,
+        "suspects", sus,
+        NULL};
     msg_init(&m, g, OUT_HAND, (int)seat);
-    text_fill(m.text, sizeof m.text, g->t->lang,
+    text_fill(m.text, sizeof m.text, lang_for(g, (int)seat),
               il_bundle_total(&suspects) ? "msg.hand-suspects" : "msg.hand", vars);
     msg_key(&m, g, "hand", 0, (int)seat);
     m.out.replace = !fresh;
@@ -598,7 +608,7 @@ static void on_game_started(const struct view *g, const struct il_event *e, rule
 
 static void on_dealt(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
 {
-    const char *lang = g->t->lang;
+    const char *lang = lang_for(g, e->audience);
     const struct il_player *p = &g->s->game.players[e->audience];
     const char *vars[] = {"dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
                           "deals",  card_name(lang, p->dealer),
@@ -614,7 +624,8 @@ static void on_session_opened(const struct view *g, const struct il_event *e, ru
 {
     char number[16], duration[64];
     snprintf(number, sizeof number, "%u", e->number);
-    text_duration(duration, sizeof duration, g->t->lang, g->s->config.timer_ms[IL_TIMER_SESSION]);
+    text_duration(duration, sizeof duration, lang_for(g, e->audience),
+                  g->s->config.timer_ms[IL_TIMER_SESSION]);
     const char *vars[] = {"number", number, "duration", duration, NULL};
     notice(g, e, variant_key(g, "msg.session-opened", "msg.session-opened-casual"), vars, emit,
            arg);
@@ -661,7 +672,8 @@ static void on_drew(const struct view *g, const struct il_event *e, rules_emit_f
 {
     char number[16];
     snprintf(number, sizeof number, "%u", g->s->game.drops);
-    const char *vars[] = {"number", number, "card", card_name(g->t->lang, e->resource), NULL};
+    const char *vars[] = {"number", number, "card",
+                          card_name(lang_for(g, e->audience), e->resource), NULL};
     notice(g, e, "msg.drew", vars, emit, arg);
 }
 
@@ -697,7 +709,8 @@ static void on_case_opened(const struct view *g, const struct il_event *e, rules
     case_cards(g, e, cards, sizeof cards, &list);
     snprintf(number, sizeof number, "%u", e->number + 1);
     snprintf(count, sizeof count, "%u", g->s->game.ncases);
-    text_duration(duration, sizeof duration, g->t->lang, g->s->config.timer_ms[IL_TIMER_DEBATE]);
+    text_duration(duration, sizeof duration, lang_for(g, e->audience),
+                  g->s->config.timer_ms[IL_TIMER_DEBATE]);
     const char *vars[] = {"number", number,     "count",  count, "cards",
                           cards,    "duration", duration, NULL};
     /* the case's cards as data too: a table can show them through the debate */
@@ -750,7 +763,7 @@ static void on_clock_changed(const struct view *g, const struct il_event *e, rul
                              void *arg)
 {
     char duration[64];
-    text_duration(duration, sizeof duration, g->t->lang, e->ms);
+    text_duration(duration, sizeof duration, lang_for(g, e->audience), e->ms);
     const char *vars[] = {"duration", duration, NULL};
     notice(g, e, e->type == IL_EV_RESUMED ? "msg.resumed" : "msg.extended", vars, emit, arg);
 }
@@ -766,7 +779,7 @@ static void on_timer_set(const struct view *g, const struct il_event *e, rules_e
                          void *arg)
 {
     char duration[64];
-    text_duration(duration, sizeof duration, g->t->lang, e->ms);
+    text_duration(duration, sizeof duration, lang_for(g, e->audience), e->ms);
     const char *vars[] = {"timer", il_timer_id(e->timer), "duration", duration, NULL};
     notice(g, e, "msg.timer-set", vars, emit, arg);
 }
@@ -903,7 +916,7 @@ static void votes_cast(const struct view *g, unsigned k, rules_emit_fn emit, voi
     snprintf(number, sizeof number, "%u", k + 1);
     snprintf(nvoted, sizeof nvoted, "%u", voted);
     snprintf(nvoters, sizeof nvoters, "%u", voters);
-    const char *vars[] = {"number", number, "voted", nvoted, "voters", nvoters, NULL};
+    const char *vars[] = {"number", number, "count", nvoted, "voters", nvoters, NULL};
     struct msg m;
     msg_init(&m, g, OUT_NOTICE, IL_PUBLIC);
     msg_key(&m, g, "votes", k + 1, -1);

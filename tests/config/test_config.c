@@ -465,7 +465,9 @@ static const struct bad_case bad_cases[] = {
      "%s:2: [log] level: unknown log level \"loud\" (debug, info, warn or error)"},
     {"[game]\nvariant = chaos\n",
      "%s:2: [game] variant: unknown variant \"chaos\" (standard, advanced or casual)"},
-    {"[game]\nlanguage = fr\n", "%s:2: [game] language: unsupported language \"fr\" (only \"en\")"},
+    {"[game]\nlanguage = xx\n",
+     "%s:2: [game] language: unsupported language \"xx\" (one of: en (English), de (Deutsch), es "
+     "(Español), fr (Français), hu (Magyar), nl (Nederlands), pt (Português))"},
     {"[web]\nport = 1\nport = 2\n", "%s:3: [web] port: duplicate key (already set at line 2)"},
     {"[discord]\ntoken = a\n\ntoken_file = /x\n",
      "%s:4: [discord] token_file: duplicate key (already set at line 2)"},

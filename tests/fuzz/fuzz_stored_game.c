@@ -100,9 +100,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         render_lobby(g, &defaults, emit, &bytes);
         goto done;
     }
-    const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
-    struct rules_table table;
-    game_table(g, &table, users, names);
+    struct game_view v;
+    game_view(g, &v);
+    const struct rules_table table = v.t;
     for (unsigned i = 0; i < g->nseats; i++)
         g->rules->render_private(g->state, &table, i, false, emit_rules, &bytes);
     g->rules->steer(tick, RULES_TICK, 0, 0);

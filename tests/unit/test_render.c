@@ -104,29 +104,26 @@ static void record_rules(void *arg, const struct rules_msg *m)
 /* Renders through the module, recording into r. */
 static void render_hand(const struct game *g, unsigned seat, bool fresh, struct rec *r)
 {
-    const char *u[RULES_MAX_SEATS], *n[RULES_MAX_SEATS];
-    struct rules_table t;
+    struct game_view v;
     struct module_rec mr = {r, g};
-    game_table(g, &t, u, n);
-    il_render_private(g->state, &t, seat, fresh, record_rules, &mr);
+    game_view(g, &v);
+    il_render_private(g->state, &v.t, seat, fresh, record_rules, &mr);
 }
 
 static void render_event(const struct game *g, const struct il_event *e, struct rec *r)
 {
-    const char *u[RULES_MAX_SEATS], *n[RULES_MAX_SEATS];
-    struct rules_table t;
+    struct game_view v;
     struct module_rec mr = {r, g};
-    game_table(g, &t, u, n);
-    il_render_event(g->state, &t, e, record_rules, &mr);
+    game_view(g, &v);
+    il_render_event(g->state, &v.t, e, record_rules, &mr);
 }
 
 static void render_events(const struct game *g, const struct il_events *ev, struct rec *r)
 {
-    const char *u[RULES_MAX_SEATS], *n[RULES_MAX_SEATS];
-    struct rules_table t;
+    struct game_view v;
     struct module_rec mr = {r, g};
-    game_table(g, &t, u, n);
-    il_render(g->state, &t, ev, record_rules, &mr);
+    game_view(g, &v);
+    il_render(g->state, &v.t, ev, record_rules, &mr);
 }
 
 static void rec_free(struct rec *r)

@@ -82,10 +82,9 @@ static void test_extend_while_paused(void **state)
     text_duration(dur, sizeof dur, "en", ev.v[0].ms);
     snprintf(want, sizeof want, "Extra time: %s left.", dur);
     struct last l = {""};
-    const char *users[RULES_MAX_SEATS], *names[RULES_MAX_SEATS];
-    struct rules_table t;
-    game_table(&g, &t, users, names);
-    il_render_event(&st, &t, &ev.v[0], keep_text, &l);
+    struct game_view v;
+    game_view(&g, &v);
+    il_render_event(&st, &v.t, &ev.v[0], keep_text, &l);
     assert_string_equal(l.text, want);
 }
 

@@ -3,8 +3,9 @@
 // context ever shows another player's secrets. Along the way: cards are pictures whose
 // words fit, the phone keeps the phase and countdown in view and brings the drop to
 // the player, the results explain every score, and Play again opens a new lobby. Then a
-// page fed the messages of a bot without settings, vote counts or score parts. A
-// screenshot of every phase goes to $SCREENSHOT_DIR (build/web-screenshots).
+// page fed the messages of a bot without settings, vote counts or score parts, and a
+// page in French, then German, whose every word is the catalog's. A screenshot of every
+// phase goes to $SCREENSHOT_DIR (build/web-screenshots).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +34,7 @@ function freePort() {
 
 const dir = mkdtempSync(join(tmpdir(), 'illegald-browser-'));
 let daemon, browser, base, daemonArgs;
+const catalogs = {}; // the page's words, as the daemon serves them: /catalog/<lang>.json
 const PORT_RE = /local table at http:\/\/[^ ]+:(\d+)\//;
 const players = []; // {name, ctx, page, user}
 
@@ -49,6 +51,11 @@ before(async () => {
   daemonArgs = ['--config', conf, '--store', join(dir, 'illegald.db')];
   daemon = await startServer(DAEMON, daemonArgs, { portRe: PORT_RE });
   base = `http://127.0.0.1:${daemon.port}/`;
+  for (const lang of ['en', 'fr', 'de']) {
+    const r = await fetch(`${base}catalog/${lang}.json`);
+    assert.equal(r.status, 200, `/catalog/${lang}.json`);
+    catalogs[lang] = await r.json();
+  }
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -183,8 +190,8 @@ test('four players play a whole game through the page; nobody sees another\'s se
   for (const [i, name] of NAMES.entries()) {
     const phone = i === 3;
     const ctx = await browser.newContext(phone
-      ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
-      : { viewport: { width: 1200, height: 900 } });
+      ? { locale: 'en-US', viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
+      : { locale: 'en-US', viewport: { width: 1200, height: 900 } });
     const page = await ctx.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e));
@@ -394,7 +401,8 @@ test('four players play a whole game through the page; nobody sees another\'s se
             shown: document.getElementById('vote-count').textContent };
         }, TABLE);
         if (voteCase && votes) {
-          assert.equal(shown, `${votes.voted} of ${votes.voters} have voted.`);
+          const forms = catalogs.en.texts['page.votes-cast'];
+          assert.equal(shown, forms[votes.voted === 1 ? 0 : 1].replace('{count}', votes.voted).replace('{voters}', votes.voters));
           if (votes.voted > 0) seen.add('vote-count');
         } else if (voteCase) {
           assert.equal(shown, '');
@@ -488,8 +496,9 @@ test('four players play a whole game through the page; nobody sees another\'s se
     await dave.page.locator(`#presets [data-preset=${other}][aria-pressed=true]`).waitFor({ timeout: 10000 });
     const after = (await state(bob.page)).lobby.settings;
     assert.equal(after.preset, other);
-    const label = { quick: 'Quick game (about 10 minutes)', standard: 'The rulebook\'s game', casual: 'Casual (long sessions)' };
-    assert.ok((await bob.page.locator('#settings-summary').textContent()).startsWith(label[other] + ':'));
+    // (a preset's name starts the summary, with a capital)
+    const label = catalogs.en.texts[`preset.${other}`].replace(/^./, (c) => c.toUpperCase());
+    assert.ok((await bob.page.locator('#settings-summary').textContent()).startsWith(label + ':'));
   }
   await shot(alice, '9-rematch-lobby');
   await shot(dave, '9-rematch-lobby');
@@ -501,7 +510,7 @@ test('four players play a whole game through the page; nobody sees another\'s se
 // shows what it is sent and nothing breaks. The frames are handed to the page's socket
 // as if they came from the server, at a table of their own.
 test('the page does without settings, vote counts and score parts', { timeout: 30000 }, async () => {
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
@@ -541,6 +550,157 @@ test('the page does without settings, vote counts and score parts', { timeout: 3
   assert.equal(await page.locator('#ranking [data-part]').count(), 0, 'no breakdown without parts');
   assert.equal(await page.locator('#ranking li.winner .score').textContent(), '3');
   await shot({ page, name: 'Eve' }, '10-old-bot-results');
+  assert.deepEqual(errors.map(String), []);
+  await ctx.close();
+});
+
+// Every text a page shows: its visible text nodes (one selected option of a menu), the
+// attributes read to users (title, placeholder, aria-label, alt) and the document's title.
+const shownTexts = (page) => page.evaluate(() => {
+  const out = [document.title];
+  const visible = (e) => !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const e = n.parentElement;
+    const option = e.closest('option');
+    if (option ? !option.selected || !visible(option.closest('select')) : !visible(e) || e.closest('script, style')) continue;
+    const text = n.textContent.trim();
+    if (text) out.push(text);
+  }
+  for (const e of document.querySelectorAll('[title], [placeholder], [aria-label], [alt]')) {
+    if (!visible(e)) continue;
+    for (const a of ['title', 'placeholder', 'aria-label', 'alt']) if (e.getAttribute(a)) out.push(e.getAttribute(a).trim());
+  }
+  return out;
+});
+
+// The English of the page's own words (page.*) that the other catalog words differently,
+// each as a pattern for a whole text, a placeholder standing for anything. A text made of
+// placeholders and punctuation only says nothing English and is left out.
+function englishOf(other) {
+  const forms = (v) => (Array.isArray(v) ? v : [v]);
+  const theirs = new Set(Object.values(other.texts).flatMap(forms));
+  const out = [];
+  for (const [key, en] of Object.entries(catalogs.en.texts)) {
+    if (!key.startsWith('page.')) continue;
+    for (const [i, text] of forms(en).entries()) {
+      if (forms(other.texts[key])[i] === text || theirs.has(text)) continue;
+      if (!/\p{L}{2,}/u.test(text.replace(/\{[^}]*\}/g, ''))) continue;
+      const re = text.split(/\{[^}]*\}/).map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+');
+      out.push({ key, text, re: new RegExp(`^${re}$`, 'u') });
+    }
+  }
+  return out;
+}
+
+// A French browser gets the page in French without asking; the reader picks German in the
+// header's menu and the whole page is written again in German (its cards too), the bot is
+// told so that private messages follow, and the choice outlives a reload.
+test('the page speaks the reader\'s language, from the browser\'s or the menu\'s choice', { timeout: 40000 }, async () => {
+  const { fr, de } = catalogs;
+  const ctx = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1200, height: 900 } });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
+  const sent = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => { try { sent.push(JSON.parse(f.payload)); } catch { /* */ } }));
+  await page.goto(`${base}#t=lingua`);
+  await page.locator('#name-view').waitFor({ state: 'visible' });
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'fr');
+  assert.equal(await page.locator('#lang').inputValue(), 'fr');
+  assert.equal(await page.locator('#name-go').textContent(), fr.texts['page.sit-down']);
+  assert.equal(await page.title(), fr.texts['page.title']);
+  // the menu lists every language of the catalog, each in its own name
+  assert.deepEqual(await page.locator('#lang option').evaluateAll((os) => os.map((o) => [o.value, o.textContent])),
+    fr.languages.map((l) => [l.code, l.name]));
+  assert.ok(fr.languages.some((l) => l.code === 'de'), 'the catalog has German');
+
+  await page.locator('#name').fill('Zoe');
+  await page.locator('#name-go').click();
+  await page.locator('#table-view').waitFor({ state: 'visible' });
+  await page.waitForFunction(() => window.__illegal.user && window.__illegal.opened.has('lingua'));
+  // a game in its lobby, hosted by this page, and this player's roles and hand: handed to the
+  // page's socket as if they came from the server, so that most of the page shows
+  const feed = (kind, data, extra = {}) => page.evaluate(([kind, data, extra]) => {
+    const S = window.__illegal;
+    const players = [{ id: S.user, name: 'Zoe' }, { id: 'w1', name: 'Finn' }, { id: 'w2', name: 'Gus' }, { id: 'w3', name: 'Hal' }];
+    const d = JSON.parse(JSON.stringify(data).replaceAll('"ME"', JSON.stringify(S.user)));
+    if (d.players === 'ALL') d.players = players;
+    if (d.players === 'OTHERS') d.players = players.slice(1);
+    S.ws.onmessage({ data: JSON.stringify({ type: 'message', kind, channel: 'lingua', table: 'lingua', dm: false,
+      key: null, replace: false, text: `a ${kind}`, data: { game: 'g91', table: 'lingua', ...d }, ...extra }) });
+  }, [kind, data, extra]);
+  await feed('lobby', { variant: 'standard', host: 'ME', players: 'ALL', actions: ['join', 'leave', 'start'],
+    settings: { preset: 'quick', session: 60, reveal: 5, grab: 15, debate: 20, vote: 15 }, presets: ['quick', 'standard', 'casual'] },
+  { key: 'g91/lobby', replace: true });
+  await feed('hand', { dealer: 'guns', buyer: 'jewelry', hand: { guns: 2, alcohol: 1, powder: 1 }, players: 'OTHERS',
+    suspects: ['suspect-buyer:powder'] }, { channel: null, dm: true, key: 'g91/hand/ME' });
+  await page.locator('#roles [data-card="dealer:guns"]').waitFor();
+  await page.locator('#settings-form').waitFor({ state: 'visible' });
+  assert.equal(await page.locator('#lobby-actions [data-action=start]').textContent(), fr.texts['page.start']);
+  await shot({ page, name: 'Zoe' }, '11-french');
+
+  // German, chosen in the menu: no English of the page's own words is left in view
+  await page.locator('#lang').selectOption('de');
+  await page.waitForFunction(() => document.documentElement.lang === 'de');
+  const english = englishOf(de);
+  assert.ok(english.length > 0, 'the German catalog words none of the page\'s texts differently from English ' +
+    '(core/catalog/de.po has no page.* entries)');
+  const shown = await shownTexts(page);
+  const left = [];
+  for (const text of shown) {
+    for (const part of new Set([text, ...text.split(' · ')])) {
+      for (const e of english) if (e.re.test(part)) left.push(`${e.key}: "${part}"`);
+    }
+  }
+  assert.deepEqual(left, [], 'English texts left on the German page');
+  assert.ok(shown.includes(de.texts['page.your-room']));
+  assert.equal(await page.title(), de.texts['page.title']);
+  // the cards are drawn with the catalog's German names
+  const cards = await page.locator('#roles .card, #hand .card, #suspects .card').evaluateAll((cs) => cs.map((c) => ({
+    id: c.dataset.card,
+    name: [...c.querySelectorAll('svg text.name')].map((x) => x.textContent).join(' '),
+    res: [...c.querySelectorAll('svg text.res')].map((x) => x.textContent).join(' '),
+    kind: [...c.querySelectorAll('svg text.kind')].map((x) => x.textContent).join(' ') })));
+  assert.equal(cards.length, 6, JSON.stringify(cards));
+  for (const c of cards) {
+    const [kind, res] = c.id.includes(':') ? c.id.split(':') : ['resource', c.id];
+    if (kind === 'resource') {
+      assert.equal(c.name, de.texts[`card.${res}`], c.id);
+    } else {
+      assert.equal(c.name, de.texts[`card.${kind.replace('suspect-', '')}:${res}`], c.id);
+      assert.equal(c.res, de.texts[`card.${res}`], c.id);
+      assert.equal(c.kind, de.texts[`page.card.${kind}`], c.id);
+    }
+  }
+  // the bot is told, in private, for this player's private messages in the game; the host
+  // may set the table's language
+  const told = (f) => f.type === 'command' && f.channel === null && f.text === 'g91 language de';
+  for (let i = 0; i < 50 && !sent.some(told); i++) await sleep(100);
+  assert.equal(sent.filter(told).length, 1, `the page told the bot: ${JSON.stringify(sent)}`);
+  assert.deepEqual(await page.locator('#table-lang option').evaluateAll((os) => os.map((o) => o.value)),
+    de.languages.map((l) => l.code));
+  await page.locator('#table-lang').selectOption('fr');
+  for (let i = 0; i < 50 && !sent.some((f) => f.text === '!illegal set language fr'); i++) await sleep(100);
+  assert.ok(sent.some((f) => f.type === 'command' && f.channel === 'lingua' && f.text === '!illegal set language fr'));
+  await shot({ page, name: 'Zoe' }, '11-german');
+
+  // a reload keeps German, and does not tell the bot again
+  sent.length = 0;
+  await sleep(200);
+  await page.reload();
+  await page.locator('#table-view').waitFor({ state: 'visible' });
+  await page.waitForFunction(() => window.__illegal.user);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+  assert.equal(await page.locator('#lang').inputValue(), 'de');
+  assert.equal(await page.locator('#tabs [data-tab=room] span').first().textContent(), de.texts['page.tab-room']);
+  await feed('lobby', { variant: 'standard', host: 'ME', players: 'ALL', actions: ['join', 'leave', 'start'] },
+    { key: 'g91/lobby', replace: true });
+  await page.locator('#lobby-actions [data-action=start]').waitFor();
+  assert.equal(await page.locator('#lobby-actions [data-action=start]').textContent(), de.texts['page.start']);
+  await sleep(200);
+  assert.ok(!sent.some((f) => /language/.test(f.text || '')), `the bot was told again: ${JSON.stringify(sent)}`);
   assert.deepEqual(errors.map(String), []);
   await ctx.close();
 });

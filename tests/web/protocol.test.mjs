@@ -48,6 +48,16 @@ test('serves the page and its files over HTTP, 404 for anything else', async () 
   assert.match(r.headers.get('content-type'), /javascript/);
   r = await fetch(`${base}/app.css`);
   assert.equal(r.status, 200);
+  // the page's words, one file per language; one the catalog lacks is 404 (the page tries the next)
+  r = await fetch(`${base}/catalog/en.json`);
+  assert.equal(r.status, 200);
+  const en = await r.json();
+  assert.equal(en.lang, 'en');
+  assert.ok(en.languages.some((l) => l.code === 'en' && l.name === en.name));
+  assert.equal(typeof en.texts['page.title'], 'string');
+  for (const l of en.languages) assert.equal((await fetch(`${base}/catalog/${l.code}.json`)).status, 200, l.code);
+  r = await fetch(`${base}/catalog/xx.json`);
+  assert.equal(r.status, 404);
   r = await fetch(`${base}/../../etc/passwd`);
   assert.equal(r.status, 404);
   r = await fetch(`${base}/nope.html`);

@@ -2,22 +2,154 @@
 // Talks to illegald over one websocket (protocol: adapters/web/README.md) and
 // renders the public table and the player's private trading room from the
 // structured `data` of each message. Every button sends a canonical command.
+// Every word it shows is the catalog's, by key, in the language the reader chose
+// (see "words" below); the bot's own messages come in the table's language.
 'use strict';
 
 (function () {
   const C = window.IllegalCards;
-  const PHASES = {
-    lobby: 'Lobby', dealing: 'Trading', 'drop-reveal': 'The drop', 'drop-grab': 'Grab!',
-    debate: 'Tribunal: debate', vote: 'Tribunal: vote', over: 'Game over',
-  };
-  const TIMERS = { session: 'trading sessions', reveal: 'drop reveal', grab: 'grab window', debate: 'debate', vote: 'vote' };
-  const PRESETS = { quick: 'Quick game (about 10 minutes)', standard: 'The rulebook\'s game', casual: 'Casual (long sessions)' };
+  const TIMERS = ['session', 'reveal', 'grab', 'debate', 'vote'];
 
   const $ = (id) => document.getElementById(id);
   const store = {
     get(k) { try { return localStorage.getItem(k); } catch { return null; } },
     set(k, v) { try { localStorage.setItem(k, v); } catch { /* private mode */ } },
   };
+
+  // ---- words ----
+  // /catalog/<lang>.json: {"lang", "name", "languages": [{code, name}], "texts": {key: text}},
+  // every key of the template in every language (English where a translation lacks one); a
+  // text with a plural is [one, other]. The reader's choice is kept in illegal.lang; which
+  // games were told it, for private messages, in illegal.lang.told ({game: code}).
+  const LANG = 'illegal.lang', TOLD = 'illegal.lang.told';
+  const W = { lang: 'en', cat: null, num: new Intl.NumberFormat('en'), plural: new Intl.PluralRules('en'), catalogs: {} };
+  function has(key) { return !!(W.cat && W.cat.texts && key in W.cat.texts); }
+  function raw(key) {
+    const s = W.cat && W.cat.texts ? W.cat.texts[key] : undefined;
+    return s === undefined || s === null ? key : s;
+  }
+  // Fills {name} placeholders ({{ and }} are braces); numbers are written the language's way.
+  function fill(s, vars) {
+    return s.replace(/\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_-]*)\}/g, (m, k) => {
+      if (!k) return m[0];
+      if (!vars || !(k in vars)) return m;
+      const v = vars[k];
+      return typeof v === 'number' ? num(v) : String(v);
+    });
+  }
+  // A key's text; a plural text in its form for `count` when given (else the other form).
+  function tr(key, vars) {
+    const s = raw(key);
+    return fill(Array.isArray(s) ? s[s.length - 1] : s, vars);
+  }
+  function trn(key, count, vars) {
+    const s = raw(key);
+    const forms = Array.isArray(s) ? s : [s];
+    const i = W.plural.select(count) === 'one' ? 0 : 1;
+    return fill(forms[Math.min(i, forms.length - 1)], { count, ...vars });
+  }
+  function num(n) { return W.num.format(n); }
+  // a list of names or parts, as the language writes one ("a, b, c")
+  function list(items) {
+    try { return new Intl.ListFormat(W.lang, { type: 'unit', style: 'short' }).format(items); } catch { return items.join(', '); }
+  }
+  // a text that starts a sentence or a button
+  function capital(s) { return s ? s[0].toLocaleUpperCase(W.lang) + s.slice(1) : s; }
+  function phaseName(phase) { return has('page.phase.' + phase) ? tr('page.phase.' + phase) : phase; }
+  function variantName(v) { return v && has('variant.' + v) ? tr('variant.' + v) : v || ''; }
+  function presetName(p) { return has('preset.' + p) ? capital(tr('preset.' + p)) : p; }
+  function languageName(code) {
+    const l = ((W.cat && W.cat.languages) || []).find((x) => x.code === code);
+    return l ? l.name : code;
+  }
+  // seconds in their two largest units, as the bot writes them ('2 d 5 h', '1 min 30 s')
+  function duration(s) {
+    const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    if (d) return h ? tr('time.days-hours', { a: d, b: h }) : tr('time.days', { a: d });
+    if (h) return m ? tr('time.hours-minutes', { a: h, b: m }) : tr('time.hours', { a: h });
+    if (m) return sec ? tr('time.minutes-seconds', { a: m, b: sec }) : tr('time.minutes', { a: m });
+    return tr('time.seconds', { a: sec });
+  }
+
+  // The languages to try, best first: the reader's choice, then the browser's ("pt-BR" asks
+  // for "pt"), then English.
+  function wanted() {
+    const out = [];
+    const add = (tag) => {
+      const code = String(tag || '').toLowerCase().split(/[-_]/)[0];
+      if (/^[a-z]{2,3}$/.test(code) && !out.includes(code)) out.push(code);
+    };
+    add(store.get(LANG));
+    for (const l of navigator.languages || [navigator.language]) add(l);
+    add('en');
+    return out;
+  }
+  // A language's catalog, or null when the server has none (a network failure throws).
+  async function catalog(code) {
+    if (W.catalogs[code]) return W.catalogs[code];
+    const r = await fetch(`/catalog/${encodeURIComponent(code)}.json`);
+    if (!r.ok) return null;
+    const c = await r.json();
+    if (!c || typeof c.texts !== 'object') return null;
+    W.catalogs[code] = c;
+    return c;
+  }
+  function useCatalog(c) {
+    W.cat = c;
+    W.lang = c.lang;
+    try {
+      W.num = new Intl.NumberFormat(c.lang);
+      W.plural = new Intl.PluralRules(c.lang);
+    } catch { /* an unknown tag: the browser's own */ }
+    document.documentElement.lang = c.lang;
+    C.setText(tr, tr);
+  }
+  // The first language the server has, retried while it does not answer.
+  async function loadWords() {
+    for (;;) {
+      try {
+        for (const code of wanted()) {
+          const c = await catalog(code);
+          if (c) return useCatalog(c);
+        }
+      } catch { /* not answering */ }
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+
+  // The words of the page itself: data-i18n names an element's text, data-i18n-<attribute>
+  // the text of that attribute.
+  function renderWords() {
+    document.title = tr('page.title');
+    for (const e of document.querySelectorAll('[data-i18n]')) e.textContent = tr(e.dataset.i18n);
+    for (const attr of ['title', 'placeholder', 'aria-label']) {
+      for (const e of document.querySelectorAll(`[data-i18n-${attr}]`)) e.setAttribute(attr, tr(e.getAttribute(`data-i18n-${attr}`)));
+    }
+    languageMenu($('lang'), W.lang);
+  }
+  // A menu of the catalog's languages, each in its own name.
+  function languageMenu(sel, value) {
+    clear(sel);
+    for (const l of (W.cat && W.cat.languages) || []) sel.append(el('option', { value: l.code, lang: l.code, text: l.name }));
+    sel.value = value || '';
+  }
+  // Private messages follow the reader's choice: the bot keeps a language with each seat, so
+  // each game the reader plays at this table is told the choice once ("g3 language de").
+  function tellLanguage(t, p) {
+    const want = store.get(LANG);
+    if (!want || !S.user || !t.game || t.phase === 'over' || !S.ws || S.ws.readyState !== WebSocket.OPEN) return;
+    const seated = (t.lobby && (t.lobby.players || []).some((x) => x.id === S.user)) || (p && p.hand && p.game === t.game);
+    if (!seated) return;
+    let told;
+    try { told = JSON.parse(store.get(TOLD)) || {}; } catch { told = {}; }
+    if (typeof told !== 'object' || told[t.game] === want) return;
+    send({ type: 'command', channel: null, text: `${t.game} language ${want}` });
+    delete told[t.game];
+    told[t.game] = want;
+    const games = Object.keys(told);
+    if (games.length > 32) delete told[games[0]];
+    store.set(TOLD, JSON.stringify(told));
+  }
 
   const S = {
     token: store.get('illegal.token'),
@@ -30,6 +162,7 @@
     T: {}, // public state per table
     P: {}, // private state per table
     names: {}, // user id -> display name
+    conn: 'off', // the socket: 'on', 'off' or 'reconnecting'
     tab: 'table', // the pane a narrow screen shows
     unseen: new Set(), // panes with news not looked at
     scrollTo: null, // a box to bring into view after the next render
@@ -84,7 +217,7 @@
     const e = el('div', { class: cls, 'data-card': id, title: C.names(id).full, role: opts.onclick ? 'button' : null,
       tabindex: opts.onclick ? '0' : null, onclick: opts.onclick },
     C.svg(id),
-    opts.count !== undefined ? el('span', { class: 'count', text: String(opts.count) }) : null);
+    opts.count !== undefined ? el('span', { class: 'count', text: num(opts.count) }) : null);
     if (opts.onclick) e.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') opts.onclick(ev); });
     return e;
   }
@@ -96,15 +229,14 @@
     S.ws = ws;
     ws.onopen = () => {
       S.retry = 0;
-      setConn(true);
+      setConn('on');
       if (S.name) hello(S.name);
       else show('name');
     };
     ws.onclose = () => {
-      setConn(false);
+      setConn(S.name ? 'reconnecting' : 'off');
       S.user = null;
       S.opened.clear();
-      if (S.name) $('conn').textContent = 'reconnecting…';
       // the server closes a socket that says no hello in time: without a name, wait for one
       if (!S.name) return;
       const delay = Math.min(5000, 500 * 2 ** S.retry++);
@@ -119,13 +251,18 @@
   }
   function send(obj) {
     if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(obj));
-    else toast('Not connected: retrying…');
+    else toast(tr('page.not-connected'));
   }
-  function hello(name) { send({ type: 'hello', token: S.token, name }); }
-  function setConn(on) {
+  function hello(name) { send({ type: 'hello', token: S.token, name, lang: W.lang }); }
+  // 'on', 'off' or 'reconnecting'
+  function setConn(state) {
+    S.conn = state;
+    renderConn();
+  }
+  function renderConn() {
     const c = $('conn');
-    c.textContent = on ? 'online' : 'offline';
-    c.className = on ? 'conn on' : 'conn off';
+    c.textContent = tr(S.conn === 'on' ? 'page.online' : S.conn === 'reconnecting' ? 'page.reconnecting' : 'page.offline');
+    c.className = S.conn === 'on' ? 'conn on' : 'conn off';
   }
 
   // Whoever opens a game at the local table plays in it: the page seats them at once.
@@ -198,18 +335,31 @@
       S.opened.add(f.channel);
       hold();
       break;
-    case 'error':
+    case 'error': {
+      const tried = S.name;
       if (f.error === 'bad-name' || f.error === 'name-taken') {
         S.name = null;
         show('name');
       }
-      toast(f.text || f.error);
+      toast(refusal(f.error, tried));
       break;
+    }
     case 'message':
       onMessage(f);
       break;
     default:
       break;
+    }
+  }
+
+  // What the server refused, in words (its own text is for developers, in English).
+  function refusal(code, name) {
+    switch (code) {
+    case 'bad-name': return tr('page.error.bad-name');
+    case 'name-taken': return tr('page.error.name-taken', { name: name || '' });
+    case 'bad-channel': return tr('page.bad-table-name');
+    case 'too-many-tables': case 'bad-text': case 'internal': return tr('page.error.' + code);
+    default: return tr('page.error.other', { code: code || '?' });
     }
   }
 
@@ -313,7 +463,9 @@
     default:
       break;
     }
-    const line = { key: f.key || null, text: logText(f, d), err: f.kind === 'error' };
+    // (a lobby is written at each render, in the page's language)
+    const line = { key: f.key || null, text: f.text, err: f.kind === 'error',
+      lobby: f.kind === 'lobby' && (d.actions || []).includes('join') ? d : null };
     // a message edited in place (the lobby, a drop) keeps one line, updated
     const at = line.key ? t.log.findIndex((l) => l.key === line.key) : -1;
     if (at >= 0) t.log[at] = line;
@@ -322,12 +474,12 @@
   }
 
   // The bot's text, except where it tells chat users what to type and the page has a button.
-  function logText(f, d) {
-    if (f.kind !== 'lobby' || !(d.actions || []).includes('join')) return f.text;
+  function logText(l) {
+    if (!l.lobby) return l.text;
+    const d = l.lobby;
     const names = (d.players || []).map((x) => x.name || x.id);
-    return `Game ${d.game}${d.variant ? ` (${d.variant})` : ''}, hosted by ${playerName(d.host)}. ` +
-      `Players ${names.length}/8: ${names.length ? names.join(', ') : 'nobody yet'}. ` +
-      'Press Join to play; the host presses Start (4 to 8 players).';
+    return tr('page.lobby-line', { game: d.game, variant: variantName(d.variant), host: playerName(d.host),
+      count: names.length, players: names.length ? list(names) : tr('page.nobody-yet') });
   }
 
   function onPrivate(p, f, d) {
@@ -381,13 +533,13 @@
 
   function renderTables() {
     const ul = clear($('tables'));
-    if (!S.tables.length) ul.append(el('li', { class: 'tinfo', text: 'No table yet: create one.' }));
-    for (const t of S.tables) {
-      const info = (t.phase ? PHASES[t.phase] || t.phase : 'new') + (t.players ? ` · ${t.players} players` : '');
-      ul.append(el('li', { 'data-table': t.id },
-        el('span', { class: 'tname', text: t.id }),
+    if (!S.tables.length) ul.append(el('li', { class: 'tinfo', text: tr('page.no-tables') }));
+    for (const x of S.tables) {
+      const info = (x.phase ? phaseName(x.phase) : tr('page.table-new')) + (x.players ? ` · ${trn('page.table-players', x.players)}` : '');
+      ul.append(el('li', { 'data-table': x.id },
+        el('span', { class: 'tname', text: x.id }),
         el('span', { class: 'tinfo', text: info }),
-        el('button', { type: 'button', text: 'Open', onclick: () => openTable(t.id) })));
+        el('button', { type: 'button', text: tr('page.open'), onclick: () => openTable(x.id) })));
     }
   }
 
@@ -411,7 +563,8 @@
     const phase = $('phase');
     // until the server has replayed the table, the page does not know whether it has a game
     const known = S.opened.has(id);
-    phase.textContent = (PHASES[t.phase] || t.phase || (known ? 'No game yet' : 'Opening…')) + (t.paused ? ' (paused)' : '');
+    const words = t.phase ? phaseName(t.phase) : tr(known ? 'page.no-game' : 'page.opening');
+    phase.textContent = t.paused ? tr('page.paused', { phase: words }) : words;
     phase.className = t.paused ? 'badge paused' : 'badge';
 
     // lobby
@@ -419,14 +572,14 @@
     lobby.hidden = !(t.lobby && t.phase === 'lobby');
     renderSettings(t, !lobby.hidden);
     if (!lobby.hidden) {
-      $('lobby-variant').textContent = t.lobby.variant || '';
+      $('lobby-variant').textContent = variantName(t.lobby.variant);
       const acts = clear($('lobby-actions'));
       const seated = (t.players || []).some((x) => x.id === S.user);
       for (const a of t.lobby.actions || []) {
         // only the host starts the game (the bot refuses anyone else)
         const disabled = (a === 'join' && seated) || (a === 'leave' && !seated) || (a === 'start' && t.host !== S.user);
         acts.append(el('button', { type: 'button', 'data-action': a, disabled,
-          class: a === 'start' ? 'primary' : null, text: a[0].toUpperCase() + a.slice(1),
+          class: a === 'start' ? 'primary' : null, text: ['join', 'leave', 'start'].includes(a) ? tr('page.' + a) : a,
           onclick: () => sayTable('!illegal ' + a) }));
       }
     }
@@ -435,7 +588,7 @@
       lobby.hidden = false;
       $('lobby-variant').textContent = '';
       $('lobby-actions').append(el('button', { type: 'button', 'data-action': 'new', class: 'primary',
-        text: 'New game here', onclick: newGame }));
+        text: tr('page.new-game-here'), onclick: newGame }));
     }
 
     // players
@@ -445,7 +598,7 @@
     const ul = clear($('players'));
     for (const x of players || []) {
       ul.append(el('li', { class: x.id === S.user ? 'me-p' : null, 'data-user': x.id }, x.name || x.id,
-        x.id === t.host ? el('span', { class: 'host', text: 'host' }) : null));
+        x.id === t.host ? el('span', { class: 'host', text: tr('page.host') }) : null));
     }
 
     renderDrop(t, mine);
@@ -456,6 +609,7 @@
     renderRoom(t, mine);
     renderTabs();
     tick();
+    tellLanguage(t, mine);
     if (S.scrollTo) bringIntoView($(S.scrollTo));
     S.scrollTo = null;
   }
@@ -486,31 +640,30 @@
     const st = inLobby && t.lobby.settings;
     $('settings').hidden = !st;
     if (!st) return;
-    const timers = Object.entries(TIMERS).filter(([k]) => st[k] !== undefined).map(([k, words]) => `${words} ${duration(st[k])}`);
-    $('settings-summary').textContent = `${PRESETS[st.preset] || 'Custom settings'}: ${timers.join(', ')}.`;
+    const parts = TIMERS.filter((k) => st[k] !== undefined).map((k) => tr('page.summary.' + k, { time: duration(st[k]) }));
+    // the table's language, when the bot says it
+    const lang = t.lobby.lang || null;
+    if (lang) parts.push(tr('page.summary.language', { language: languageName(lang) }));
+    // (one full stop where the list ends in an abbreviation: "20 Sek.")
+    $('settings-summary').textContent = tr('page.summary',
+      { preset: st.preset ? presetName(st.preset) : presetName('custom'), settings: list(parts) }).replace(/\.\.$/, '.');
     const host = t.host === S.user;
     $('settings-form').hidden = !host;
     if (!host) return;
     const presets = clear($('presets'));
     for (const name of t.lobby.presets || []) {
       presets.append(el('button', { type: 'button', 'data-preset': name, 'aria-pressed': String(st.preset === name),
-        text: PRESETS[name] || name, onclick: () => sayTable('!illegal set preset ' + name) }));
+        text: presetName(name), onclick: () => sayTable('!illegal set preset ' + name) }));
     }
+    // the language of the table's messages, from the catalog's (none chosen when unknown)
+    if ($('table-lang') !== document.activeElement) languageMenu($('table-lang'), lang);
     // a field being edited keeps what the host is typing
     for (const input of document.querySelectorAll('#settings-form [data-timer]')) {
       if (input !== document.activeElement) input.value = st[input.dataset.timer] !== undefined ? shortDuration(st[input.dataset.timer]) : '';
     }
   }
+  // the units the bot reads in a typed time (command syntax, the same in every language)
   const UNITS = [['d', 86400], ['h', 3600], ['min', 60], ['s', 1]];
-  // seconds in their two largest units, as the bot writes them ('2 d 5 h', '1 min 30 s')
-  function duration(s) {
-    const i = UNITS.findIndex(([, n]) => s >= n);
-    if (i < 0) return `${s} s`;
-    const [u, n] = UNITS[i];
-    const next = UNITS[i + 1];
-    const rest = next ? Math.floor((s % n) / next[1]) : 0;
-    return `${Math.floor(s / n)} ${u}` + (rest ? ` ${rest} ${next[0]}` : '');
-  }
   // as the host would type it, in the largest unit that is exact ('90s', '3min', '2h')
   function shortDuration(s) {
     const [u, n] = UNITS.find(([, n]) => s % n === 0);
@@ -536,16 +689,16 @@
     const d = t.drop;
     box.hidden = !d || !(t.phase === 'drop-reveal' || t.phase === 'drop-grab');
     if (box.hidden) return;
-    $('drop-title').textContent = `The drop #${d.drop}`;
+    $('drop-title').textContent = tr('page.drop-title', { number: d.drop });
     const byRes = {};
     for (const [emoji, res] of Object.entries(d.reactions || {})) byRes[res] = emoji;
     const took = (d.takers || []).some((x) => x && x.id === S.user);
     const canGrab = d.open && p && !took && !grabbedIn(p, d);
     const beaten = p && p.beaten && p.beaten.drop === d.drop ? p.beaten.name : null;
     $('drop-hint').textContent = d.open
-      ? (grabbedIn(p, d) ? 'You reached for a card.'
-        : beaten ? `${beaten} was faster: grab another card!` : 'First click wins: grab one card!')
-      : 'Cards are being revealed…';
+      ? (grabbedIn(p, d) ? tr('page.drop-reached')
+        : beaten ? tr('page.drop-beaten', { player: beaten }) : tr('page.drop-open'))
+      : tr('page.drop-revealing');
     const wrap = $('drop-cards');
     const before = wrap.childElementCount;
     clear(wrap);
@@ -561,7 +714,7 @@
         : null;
       const c = card(res, { cls: (taken ? 'taken' : '') + (i >= before ? ' new' : ''), onclick: grab });
       const taker = d.takers && d.takers[i];
-      if (taker) c.append(el('span', { class: 'taker', text: taker.id === S.user ? 'You' : taker.name || playerName(taker.id) }));
+      if (taker) c.append(el('span', { class: 'taker', text: taker.id === S.user ? tr('page.you') : taker.name || playerName(taker.id) }));
       wrap.append(c);
     });
   }
@@ -573,7 +726,7 @@
     const v = t.phase === 'vote' ? t.vote : debating ? t.debate : null;
     box.hidden = !v;
     if (box.hidden) return;
-    $('tribunal-title').textContent = `Tribunal: case ${v.case}` + (debating ? ' (debate: the vote opens next)' : '');
+    $('tribunal-title').textContent = tr(debating ? 'page.tribunal-debate' : 'page.tribunal-case', { case: v.case });
     const cards = clear($('case-cards'));
     for (const c of v.cards || []) cards.append(card(c));
     const btns = clear($('vote-buttons'));
@@ -582,18 +735,23 @@
       // "vote bob", or "vote 2 bob" when every case is open at once
       const target = a.startsWith('vote ') ? a.replace(/^vote (\d+ )?/, '') : null;
       if (target === S.user) continue; // nobody may vote for themselves
-      const label = target ? 'Vote ' + playerName(target) : 'Abstain';
+      const label = target ? tr('page.vote-for', { player: playerName(target) }) : tr('ui.abstain');
       btns.append(el('button', { type: 'button', 'data-vote': target || 'abstain', disabled: !isPlayer, text: label,
         onclick: () => {
           sayDm(a);
-          p.myVote = { case: v.case, text: target ? `You vote for ${playerName(target)} (secret)` : 'You abstain' };
+          // the page's own words until the bot's answer comes (written at each render)
+          p.myVote = { case: v.case, target: target || null };
           render();
         } }));
     }
     // a vote is shown for its own case only: each case starts unvoted
-    $('my-vote').textContent = (p && p.myVote && p.myVote.case === v.case && p.myVote.text) || '';
+    $('my-vote').textContent = p && p.myVote && p.myVote.case === v.case ? myVoteText(p.myVote) : '';
     const n = !debating && t.votes[v.case];
-    $('vote-count').textContent = n ? `${n.voted} of ${n.voters} have voted.` : '';
+    $('vote-count').textContent = n ? trn('page.votes-cast', n.voted, { voters: n.voters }) : '';
+  }
+  function myVoteText(m) {
+    if (m.text) return m.text;
+    return m.target ? tr('page.my-vote', { player: playerName(m.target) }) : tr('page.my-abstain');
   }
 
   // The ranking as the bot sent it (rank order, ties sharing a rank): each player's roles,
@@ -612,41 +770,40 @@
         // a suspect card hits when it names the holder's own role
         const hit = (kind === 'suspect-dealer' && res === r.dealer) || (kind === 'suspect-buyer' && res === r.buyer);
         const cls = kind === 'resource' ? (res === r.buyer ? 'chip-card goods' : 'chip-card') : hit ? 'chip-card right' : 'chip-card wrong';
-        const what = kind === 'resource' ? resName(res) : kind === 'suspect-dealer' ? 'suspect dealer' : 'suspect buyer';
-        held.append(el('span', { class: cls, 'data-card': c, title: C.names(c).full }, C.icon(res), ` ${n > 1 ? n + ' ' : ''}${what}`));
+        const what = kind === 'resource' ? resName(res) : tr(kind === 'suspect-dealer' ? 'page.suspect-dealer' : 'page.suspect-buyer');
+        held.append(el('span', { class: cls, 'data-card': c, title: C.names(c).full }, C.icon(res), ` ${n > 1 ? num(n) + ' ' : ''}${what}`));
       }
       ol.append(el('li', { class: winners.has(id) ? 'winner' : null, 'data-user': id, 'data-rank': String(r.rank),
         'data-score': String(r.score) },
-      el('span', { class: 'rank', text: String(r.rank) }),
+      el('span', { class: 'rank', text: num(r.rank) }),
       el('div', { class: 'who' },
         el('div', { class: 'pname', text: ((r.player && r.player.name) || playerName(id)) + (winners.has(id) ? ' 🏆' : '') }),
         el('div', { class: 'roles' },
-          el('span', { 'data-role': 'dealer:' + r.dealer }, C.icon(r.dealer), ` Dealer of ${resName(r.dealer)}`),
-          el('span', { 'data-role': 'buyer:' + r.buyer }, C.icon(r.buyer), ` Buyer of ${resName(r.buyer)}`)),
+          el('span', { 'data-role': 'dealer:' + r.dealer }, C.icon(r.dealer), ' ' + tr('page.dealer-of', { resource: resName(r.dealer) })),
+          el('span', { 'data-role': 'buyer:' + r.buyer }, C.icon(r.buyer), ' ' + tr('page.buyer-of', { resource: resName(r.buyer) }))),
         scoreParts(r),
         held),
-      el('span', { class: 'score', text: String(r.score) })));
+      el('span', { class: 'score', text: num(r.score) })));
     }
     const rematch = $('rematch');
     rematch.disabled = t.rematchAsked;
-    rematch.textContent = t.rematchAsked ? 'Opening a new lobby…' : 'Play again';
+    rematch.textContent = tr(t.rematchAsked ? 'page.opening-lobby' : 'page.play-again');
   }
 
   // How a score was made, from the parts the bot sent (nothing when it sent none).
   function scoreParts(r) {
     const parts = r.parts;
     if (!parts) return null;
-    const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
     const pieces = [
-      ['resources', parts.resources, `${parts.resources} ${resName(r.buyer)} bought`],
-      ['wrong', parts.wrong, `${plural(parts.wrong, 'wrong suspect')}`],
-      ['right', -5 * parts.right, `${plural(parts.right, 'right suspect')}`],
+      ['resources', parts.resources, trn('page.part.bought', parts.resources, { resource: resName(r.buyer) })],
+      ['wrong', parts.wrong, trn('page.part.wrong', parts.wrong)],
+      ['right', -5 * parts.right, trn('page.part.right', parts.right)],
     ].filter(([k, points]) => points !== 0 || k === 'resources');
     const how = el('div', { class: 'how' });
     pieces.forEach(([k, points, words], i) => {
       if (i) how.append(' · ');
       how.append(el('span', { 'data-part': k, 'data-points': String(points) },
-        `${words} `, el('b', { text: points < 0 ? `\u2212${-points}` : `+${points}` })));
+        `${words} `, el('b', { text: points < 0 ? `\u2212${num(-points)}` : `+${num(points)}` })));
     });
     return how;
   }
@@ -667,7 +824,7 @@
   function renderLog(ul, log) {
     const atBottom = ul.scrollTop + ul.clientHeight >= ul.scrollHeight - 4;
     clear(ul);
-    for (const l of log) ul.append(el('li', { class: l.err ? 'err' : null, text: l.text }));
+    for (const l of log) ul.append(el('li', { class: l.err ? 'err' : null, text: logText(l) }));
     if (atBottom) ul.scrollTop = ul.scrollHeight;
   }
 
@@ -680,11 +837,11 @@
     const hand = clear($('hand'));
     const sus = clear($('suspects'));
     if (!h) {
-      roles.append(el('p', { class: 'hint', text: 'Your roles and cards appear here once the game starts.' }));
+      roles.append(el('p', { class: 'hint', text: tr('page.roles-later') }));
     } else {
       roles.append(card('dealer:' + h.dealer), card('buyer:' + h.buyer));
       const entries = Object.entries(h.hand || {}).filter(([, n]) => n > 0);
-      if (!entries.length) hand.append(el('p', { class: 'hint', text: 'No resource cards.' }));
+      if (!entries.length) hand.append(el('p', { class: 'hint', text: tr('page.no-resources') }));
       for (const [res, n] of entries) hand.append(card(res, { count: n }));
       for (const s of h.suspects || []) sus.append(card(s));
     }
@@ -693,7 +850,7 @@
     // offers
     const ul = clear($('offers'));
     const offers = p ? [...p.offers.values()].sort((a, b) => b.data.offer - a.data.offer) : [];
-    if (!offers.length) ul.append(el('li', { class: 'hint', text: 'No offers yet.' }));
+    if (!offers.length) ul.append(el('li', { class: 'hint', text: tr('page.no-offers') }));
     for (const o of offers) {
       const incoming = o.data.to && o.data.to.id === S.user;
       const li = el('li', { class: (o.closed ? 'closed ' : '') + (incoming ? 'incoming' : 'outgoing'), 'data-offer': String(o.data.offer) },
@@ -703,7 +860,7 @@
         for (const a of o.data.actions || []) {
           const verb = a.split(' ')[0];
           acts.append(el('button', { type: 'button', 'data-action': verb, class: verb === 'accept' ? 'primary' : verb === 'decline' || verb === 'cancel' ? 'danger' : null,
-            text: verb[0].toUpperCase() + verb.slice(1), onclick: (ev) => { ev.target.disabled = true; sayDm(a); } }));
+            text: ['accept', 'decline', 'cancel'].includes(verb) ? tr('ui.' + verb) : verb, onclick: (ev) => { ev.target.disabled = true; sayDm(a); } }));
         }
         li.append(acts);
       }
@@ -763,18 +920,18 @@
       const box = clear($(side));
       for (const [res, n] of Object.entries(trade[side])) {
         if (n <= 0) continue;
-        box.append(el('span', { class: 'chip', 'data-chip': res, title: 'take one back',
+        box.append(el('span', { class: 'chip', 'data-chip': res, title: tr('page.take-back'),
           onclick: () => { trade[side][res]--; if (!trade[side][res]) delete trade[side][res]; renderTrade(); } },
-        `${n} × `, C.icon(res), ` ${resName(res)}`));
+        `${num(n)} × `, C.icon(res), ` ${resName(res)}`));
       }
     }
     const to = $('trade-to').value;
     $('trade-preview').textContent = to
-      ? `You give ${cardsWords(trade.give)}, you ask ${cardsWords(trade.ask)} from ${playerName(to)}` : '';
+      ? tr('page.trade-preview', { give: cardsWords(trade.give), ask: cardsWords(trade.ask), player: playerName(to) }) : '';
   }
   function cardsWords(m) {
-    const parts = Object.entries(m).filter(([, n]) => n > 0).map(([r, n]) => `${n} ${resName(r)}`);
-    return parts.length ? parts.join(', ') : 'nothing';
+    const parts = Object.entries(m).filter(([, n]) => n > 0).map(([r, n]) => `${num(n)} ${resName(r)}`);
+    return parts.length ? list(parts) : tr('page.nothing');
   }
 
   $('trade-send').addEventListener('click', () => {
@@ -797,20 +954,18 @@
     const left = Math.max(0, Math.ceil((t.deadline - Date.now()) / 1000));
     c.textContent = leftText(left);
     // a step of an hour or more also says when it ends, in this browser's time zone
-    c.title = left >= 3600 ? 'ends ' + new Date(t.deadline).toLocaleString() : '';
+    c.title = left >= 3600 ? tr('page.ends', { time: new Date(t.deadline).toLocaleString(W.lang) }) : '';
     c.className = left <= 10 ? 'countdown low' : left >= 3600 ? 'countdown long' : 'countdown';
   }
 
-  // "0:42", "5 h 07", "2 d 5 h · Tue 18:00": a day-long step is not "1381:40"
+  // "0:42", "5 h 7 min · Tue 18:00", "2 d 5 h · Tue 18:00": a day-long step is not "1381:40"
   function leftText(left) {
     const two = (n) => String(n).padStart(2, '0');
     const end = new Date(Date.now() + left * 1000)
-      .toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' });
-    if (left >= 86400) return `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h · ${end}`;
-    if (left >= 3600) return `${Math.floor(left / 3600)} h ${two(Math.floor((left % 3600) / 60))} · ${end}`;
-    return `${Math.floor(left / 60)}:${two(left % 60)}`;
+      .toLocaleString(W.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+    if (left >= 3600) return `${duration(left - (left % 60))} · ${end}`;
+    return `${num(Math.floor(left / 60))}:${two(left % 60)}`;
   }
-  setInterval(tick, 250);
 
   // ---- forms ----
   $('name-form').addEventListener('submit', (ev) => {
@@ -826,7 +981,7 @@
     const name = $('new-table').value.trim();
     if (!name) return;
     if (!/^[A-Za-z0-9 _-]{1,32}$/.test(name)) {
-      toast('A table name is 1 to 32 letters, digits, spaces, - or _');
+      toast(tr('page.bad-table-name'));
       return;
     }
     openTable(name);
@@ -877,7 +1032,41 @@
     $('cmd').value = '';
   });
 
-  // a socket opens once there is a name to say hello with
-  if (S.name) connect();
-  else show('name');
+  // Another language: the page is written again in it, and the bot told (private messages
+  // follow the reader; the table's stay in the table's language).
+  $('lang').addEventListener('change', async () => {
+    const code = $('lang').value;
+    let c = null;
+    try { c = await catalog(code); } catch { /* not answering */ }
+    if (!c) {
+      $('lang').value = W.lang;
+      toast(tr('page.not-connected'));
+      return;
+    }
+    store.set(LANG, code);
+    useCatalog(c);
+    renderAll(); // (and tells the bot, when the reader plays here)
+  });
+  // the host sets the table's language, for every message at the table
+  $('table-lang').addEventListener('change', () => {
+    if ($('table-lang').value) sayTable('!illegal set language ' + $('table-lang').value);
+  });
+
+  function renderAll() {
+    renderWords();
+    renderConn();
+    renderTables();
+    $('toast').hidden = true;
+    render();
+    tick();
+  }
+
+  // The words first; then a socket opens once there is a name to say hello with.
+  loadWords().then(() => {
+    renderAll();
+    document.body.classList.remove('loading');
+    setInterval(tick, 250);
+    if (S.name) connect();
+    else show('name');
+  });
 })();

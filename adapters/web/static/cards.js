@@ -1,7 +1,8 @@
 // Illegal: the cards of the local table, drawn as inline SVG made for this project.
 // One picture per resource, one frame per kind of card (resource, dealer, buyer and
-// the two suspects). Text is laid out here, whole words per line and shrunk to fit,
-// so a name never breaks inside a word whatever the card's size.
+// the two suspects). Their words come from the page's catalog (setText, from app.js),
+// and are laid out here, whole words per line and shrunk to fit, so a name never
+// breaks inside a word whatever the card's size or language.
 'use strict';
 
 window.IllegalCards = (function () {
@@ -9,34 +10,33 @@ window.IllegalCards = (function () {
   const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
   const W = 100, H = 140, PAD = 6;
 
-  // name and colour of each resource
+  // the colour of each resource (its words come from the catalog: card.<resource>)
   const RESOURCES = {
-    'luxury-cars': ['Luxury Cars', '#b23a2e'],
-    guns: ['Guns', '#4b525c'],
-    jewelry: ['Jewelry', '#2479b0'],
-    alcohol: ['Alcohol', '#2e7a3a'],
-    pornography: ['Pornography', '#8a3fa6'],
-    'secret-files': ['Secret Files', '#a7782a'],
-    'call-girls': ['Call Girls', '#cf3166'],
-    powder: ['Powder', '#5c6b7a'],
+    'luxury-cars': '#b23a2e',
+    guns: '#4b525c',
+    jewelry: '#2479b0',
+    alcohol: '#2e7a3a',
+    pornography: '#8a3fa6',
+    'secret-files': '#a7782a',
+    'call-girls': '#cf3166',
+    powder: '#5c6b7a',
   };
-  const DEALERS = {
-    'luxury-cars': 'The Car Thief', guns: 'The Arms Dealer', jewelry: 'The Jewelry Thief',
-    alcohol: 'The Alcohol Dealer', pornography: 'The Porn Publisher', 'secret-files': 'The Hacker',
-    'call-girls': 'The Pimp', powder: 'The Powder Dealer',
-  };
-  const BUYERS = {
-    'luxury-cars': 'The African President', guns: 'General Guerillero', jewelry: 'The Swiss Banker',
-    alcohol: 'The Hollywood Star', pornography: 'The Obsessed Porn Collector',
-    'secret-files': 'The C.I.A. Director', 'call-girls': 'The Rich Emir', powder: 'The Rock Star',
-  };
-  // the frame of each kind: band colour, band words, card background
+  // the frame of each kind: band colour, card background (the band's words: page.card.<kind>)
   const KINDS = {
-    dealer: ['#2f7d4f', 'DEALER', '#e7f5eb'],
-    buyer: ['#6f3f98', 'BUYER', '#f2eafa'],
-    'suspect-dealer': ['#a3302b', 'SUSPECT · DEALER', '#fbeae8'],
-    'suspect-buyer': ['#a3302b', 'SUSPECT · BUYER', '#fbeae8'],
+    dealer: ['#2f7d4f', '#e7f5eb'],
+    buyer: ['#6f3f98', '#f2eafa'],
+    'suspect-dealer': ['#a3302b', '#fbeae8'],
+    'suspect-buyer': ['#a3302b', '#fbeae8'],
   };
+
+  // The words, from the page's catalog (setText); until then, the keys.
+  let catalogText = (key) => key;
+  let catalogFill = (key) => key;
+  // t(key) is a key's text, f(key, vars) one with its {placeholders} filled.
+  function setText(t, f) {
+    catalogText = t;
+    catalogFill = f;
+  }
 
   // Each picture in a 40×40 box: [tag, attributes] with "C" for the resource's colour.
   const ICONS = {
@@ -153,14 +153,17 @@ window.IllegalCards = (function () {
   }
 
   // What a card id names: its kind, its resource, the title drawn and the full name read out.
+  // The title is the role's name (card.dealer:guns), also on a suspect card, whose full name
+  // reads as the accusation (card.suspect-dealer:guns).
   function names(id) {
     const [kind, res] = id.includes(':') ? id.split(':') : ['resource', id];
     const rname = resName(res);
-    if (kind === 'resource') return { kind, res, title: rname, full: rname };
-    const role = (kind.endsWith('dealer') ? DEALERS : BUYERS)[res] || rname;
-    const what = kind.endsWith('dealer') ? 'dealer of ' : 'buyer of ';
-    const full = (kind.startsWith('suspect') ? 'Suspect: ' : '') + `${role}, ${what}${rname}`;
-    return { kind, res, title: role, full };
+    if (kind === 'resource' || !KINDS[kind]) return { kind, res, title: rname, full: rname };
+    const dealer = kind.endsWith('dealer');
+    const title = catalogText(`card.${dealer ? 'dealer' : 'buyer'}:${res}`);
+    const role = kind.startsWith('suspect') ? catalogText(`card.${kind}:${res}`) : title;
+    const full = catalogFill(dealer ? 'page.card.dealer-full' : 'page.card.buyer-full', { role, resource: rname });
+    return { kind, res, title, full };
   }
 
   // The picture of one card: a resource ("guns"), a role ("dealer:guns") or a suspect
@@ -170,7 +173,7 @@ window.IllegalCards = (function () {
     const colour = colourOf(res);
     const s = node('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': full, class: 'art' });
     const frame = KINDS[kind];
-    s.append(node('rect', { x: 1, y: 1, width: W - 2, height: H - 2, rx: 8, fill: frame ? frame[2] : '#fbf7ec',
+    s.append(node('rect', { x: 1, y: 1, width: W - 2, height: H - 2, rx: 8, fill: frame ? frame[1] : '#fbf7ec',
       stroke: frame ? frame[0] : colour, 'stroke-width': 2, 'stroke-dasharray': kind.startsWith('suspect') ? '5 3' : 'none' }));
     if (!frame) {
       // a resource: its colour in the corners, a large picture, its name
@@ -181,7 +184,7 @@ window.IllegalCards = (function () {
     }
     // a role or a suspect: a band naming the kind, the picture, the role, the resource
     s.append(node('path', { d: `M1 9 Q1 1 9 1 L${W - 9} 1 Q${W - 1} 1 ${W - 1} 9 L${W - 1} 20 L1 20 Z`, fill: frame[0] }));
-    label(s, frame[1], { y: 11.5, size: 9.5, lines: 1, fill: '#fff', cls: 'kind' });
+    label(s, catalogText('page.card.' + kind), { y: 11.5, size: 9.5, lines: 1, fill: '#fff', cls: 'kind' });
     s.append(picture(res, 27, 23, 46));
     if (kind.startsWith('suspect')) {
       // a magnifying glass over the picture
@@ -200,8 +203,8 @@ window.IllegalCards = (function () {
     return s;
   }
 
-  function resName(id) { return (RESOURCES[id] || [id])[0]; }
-  function colourOf(id) { return (RESOURCES[id] || [id, '#777'])[1]; }
+  function resName(id) { return RESOURCES[id] ? catalogText('card.' + id) : id; }
+  function colourOf(id) { return RESOURCES[id] || '#777'; }
 
-  return { svg, icon, names, resName, RESOURCES: Object.keys(RESOURCES) };
+  return { svg, icon, names, resName, setText, RESOURCES: Object.keys(RESOURCES) };
 })();

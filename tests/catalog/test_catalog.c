@@ -1,0 +1,171 @@
+/*
+ * test_catalog.c - the compiled catalog: every language has every key with
+ * the English text's placeholders, plural forms follow each language's rule,
+ * platform language tags map to catalog codes, and numbers are written the
+ * language's way.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/catalog.h"
+#include "core/catalog_data.h"
+#include "core/text.h"
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* The sorted {placeholder} names of s, as "a,b,". */
+static void placeholders(const char *s, char *out, size_t len)
+{
+    char names[16][32];
+    size_t n = 0, w = 0;
+    for (const char *p = strchr(s, '{'); p; p = strchr(p + 1, '{')) {
+        size_t k = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+        if (k == 0 || k >= sizeof names[0] || p[1 + k] != '}' || n == 16)
+            continue;
+        snprintf(names[n], sizeof names[n], "%.*s", (int)k, p + 1);
+        bool seen = false;
+        for (size_t i = 0; i < n; i++)
+            seen |= strcmp(names[i], names[n]) == 0;
+        n += !seen;
+    }
+    qsort(names, n, sizeof names[0], by_name);
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        w += (size_t)snprintf(out + w, len - w, "%s,", names[i]);
+}
+
+static const struct catalog_entry *find(const struct catalog_language *l, const char *key)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->entries[i].key, key) == 0)
+            return &l->entries[i];
+    return NULL;
+}
+
+static void test_every_key_everywhere(void **state)
+{
+    (void)state;
+    const struct catalog_language *en = &catalog_languages[0];
+    assert_string_equal(en->code, "en");
+    assert_true(catalog_nlanguages >= 7);
+    for (size_t i = 1; i < en->n; i++) /* sorted, for bsearch */
+        assert_true(strcmp(en->entries[i - 1].key, en->entries[i].key) < 0);
+    for (size_t li = 1; li < catalog_nlanguages; li++) {
+        const struct catalog_language *l = &catalog_languages[li];
+        for (size_t k = 0; k < en->n; k++) {
+            const struct catalog_entry *e = find(l, en->entries[k].key), *t = &en->entries[k];
+            char want[256], got[256];
+            if (!e)
+                fail_msg("%s lacks %s", l->code, t->key);
+            placeholders(t->forms, want, sizeof want);
+            const char *form = e->forms;
+            for (unsigned f = 0; f < e->nforms; f++, form += strlen(form) + 1) {
+                placeholders(form, got, sizeof got);
+                if (strcmp(want, got) != 0)
+                    fail_msg("%s %s form %u: {%s} instead of {%s}", l->code, t->key, f, got, want);
+            }
+            assert_int_equal(e->nforms > 1, t->nforms > 1);
+        }
+        assert_int_equal(l->n, en->n); /* nothing beyond the template either */
+    }
+}
+
+static void test_plurals(void **state)
+{
+    (void)state;
+    char out[256], n[8];
+    const char *vars[] = {"number", "2", "count", n, "voters", "4", NULL};
+    snprintf(n, sizeof n, "1");
+    text_fill(out, sizeof out, "en", "msg.votes-cast", vars);
+    assert_string_equal(out, "Case 2: 1 of 4 has voted.");
+    snprintf(n, sizeof n, "3");
+    text_fill(out, sizeof out, "en", "msg.votes-cast", vars);
+    assert_string_equal(out, "Case 2: 3 of 4 have voted.");
+    /* French counts 0 and 1 as singular; English says "0 ... have". */
+    const char *fr0 = catalog_plural("fr", "msg.votes-cast", 0);
+    assert_ptr_equal(fr0, catalog_plural("fr", "msg.votes-cast", 1));
+    assert_ptr_not_equal(fr0, catalog_plural("fr", "msg.votes-cast", 2));
+    assert_ptr_equal(catalog_plural("en", "msg.votes-cast", 0),
+                     catalog_plural("en", "msg.votes-cast", 2));
+    /* Without a count, or a count that is not a number: the first form. */
+    const char *none[] = {"number", "2", "count", "many", NULL};
+    text_fill(out, sizeof out, "en", "msg.votes-cast", none);
+    assert_string_equal(out, "Case 2: many of {voters} has voted.");
+    /* A key without plurals is the same whatever the count. */
+    assert_ptr_equal(catalog_plural("de", "card.guns", 5), catalog_text("de", "card.guns"));
+}
+
+static void test_fallback(void **state)
+{
+    (void)state;
+    assert_string_equal(catalog_text(NULL, "card.guns"), "Guns");
+    assert_string_equal(catalog_text("xx", "card.guns"), "Guns");
+    assert_string_not_equal(catalog_text("fr", "card.guns"), "Guns");
+    assert_null(catalog_text("fr", "no.such-key"));
+    assert_null(catalog_text("en", NULL));
+    assert_true(catalog_has_language("hu"));
+    assert_false(catalog_has_language("xx"));
+    assert_false(catalog_has_language(NULL));
+    assert_string_equal(catalog_language_at(0), "en");
+    assert_null(catalog_language_at(catalog_nlanguages));
+}
+
+static void test_match(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *tag, *code;
+    } cases[] = {
+        {"fr", "fr"},    {"pt-BR", "pt"},  {"es-419", "es"}, {"es-ES", "es"}, {"en-US", "en"},
+        {"EN_gb", "en"}, {"de", "de"},     {"hu", "hu"},     {"nl", "nl"},    {"zh-CN", NULL},
+        {"", NULL},      {"french", NULL}, {"f", NULL},      {"fr-", "fr"},   {"toolongtag", NULL},
+        {"sv-SE", NULL}, {"-fr", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *got = catalog_match(cases[i].tag);
+        if (cases[i].code ? !got || strcmp(got, cases[i].code) != 0 : got != NULL)
+            fail_msg("%s: %s instead of %s", cases[i].tag, got ? got : "NULL",
+                     cases[i].code ? cases[i].code : "NULL");
+    }
+    assert_null(catalog_match(NULL));
+}
+
+static void test_numbers(void **state)
+{
+    (void)state;
+    char out[32];
+    text_number(out, sizeof out, "en", 12345);
+    assert_string_equal(out, "12,345");
+    text_number(out, sizeof out, "de", 1234567);
+    assert_string_equal(out, "1.234.567");
+    text_number(out, sizeof out, "en", -1234);
+    assert_string_equal(out, "-1,234");
+    text_number(out, sizeof out, "fr", 999);
+    assert_string_equal(out, "999");
+    text_number(out, sizeof out, "hu", 0);
+    assert_string_equal(out, "0");
+    text_languages(out, sizeof out);
+    assert_memory_equal(out, "en (English), ", 14);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_key_everywhere),
+        cmocka_unit_test(test_plurals),
+        cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_match),
+        cmocka_unit_test(test_numbers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
