@@ -124,11 +124,47 @@ void tp_scan(struct table_player *tp)
     }
 }
 
+/* The line of `channel` from line `from` on that tells event (its data's
+ * "event", or one of its "events" when a notice tells several), or -1. */
+static long find_event(const struct harness *h, size_t from, const char *channel, const char *event)
+{
+    for (size_t i = from; i < h->nlines; i++) {
+        if (!line_in(h->lines[i], channel))
+            continue;
+        const char *e = line_data_str(h->lines[i], "event");
+        struct json_object *all = line_data(h->lines[i], "events");
+        if (e && strcmp(e, event) == 0)
+            return (long)i;
+        for (size_t k = 0; all && k < json_object_array_length(all); k++)
+            if (strcmp(json_object_get_string(json_object_array_get_idx(all, k)), event) == 0)
+                return (long)i;
+    }
+    return -1;
+}
+
+/* The line of `channel` from `from` on of this kind, or -1. */
+static long find_kind(const struct harness *h, size_t from, const char *channel, const char *kind)
+{
+    for (size_t i = from; i < h->nlines; i++) {
+        const char *k = line_str(h->lines[i], "kind");
+        if (line_in(h->lines[i], channel) && k && strcmp(k, kind) == 0)
+            return (long)i;
+    }
+    return -1;
+}
+
 void tp_open(struct table_player *tp, struct harness *h, const char *table, unsigned n,
              const char *variant)
 {
+    tp_open_in(tp, h, table, n, variant, "en");
+}
+
+void tp_open_in(struct table_player *tp, struct harness *h, const char *table, unsigned n,
+                const char *variant, const char *lang)
+{
     char text[64];
     memset(tp, 0, sizeof *tp);
+    snprintf(tp->lang, sizeof tp->lang, "%s", lang);
     tp->h = h;
     tp->n = n;
     tp->drop_line = tp->vote_line = tp->game_over_line = -1;
@@ -139,6 +175,10 @@ void tp_open(struct table_player *tp, struct harness *h, const char *table, unsi
         snprintf(tp->users[i], sizeof tp->users[i], "%s-p%u", table, i + 1);
     snprintf(text, sizeof text, "!illegal new %s", variant);
     say(tp, tp->users[0], text);
+    if (strcmp(lang, "en") != 0) {
+        snprintf(text, sizeof text, "!illegal set language %s", lang);
+        say(tp, tp->users[0], text);
+    }
     for (unsigned i = 0; i < n; i++)
         say(tp, tp->users[i], "!illegal join");
     say(tp, tp->users[0], "!illegal start");
@@ -148,12 +188,12 @@ void tp_open(struct table_player *tp, struct harness *h, const char *table, unsi
     for (unsigned i = 0; i < n; i++) {
         char channel[32];
         snprintf(channel, sizeof channel, "dm:%s", tp->users[i]);
-        assert_true(harness_find(h, from, channel, "Your secret roles") >= 0);
-        assert_true(harness_find(h, from, channel, "Your hand") >= 0);
+        assert_true(find_event(h, from, channel, "dealt") >= 0);
+        assert_true(find_kind(h, from, channel, "hand") >= 0);
         assert_true(tp->dealer[i][0] && tp->buyer[i][0]);
         assert_int_equal(tp->hand[i][il_resource_from_id(tp->dealer[i])], 5);
     }
-    assert_true(harness_find(h, from, table, "The game begins") >= 0);
+    assert_true(find_event(h, from, table, "game-started") >= 0);
 }
 
 int tp_phase_seconds(const struct table_player *tp)
@@ -208,9 +248,9 @@ static void trade_round(struct table_player *tp)
         size_t from = settle(tp);
         snprintf(from_dm, sizeof from_dm, "dm:%s", tp->users[i]);
         snprintf(to_dm, sizeof to_dm, "dm:%s", tp->users[j]);
-        long received = harness_find(h, from, to_dm, "Offer #");
+        long received = find_kind(h, from, to_dm, "offer");
         assert_true(received >= 0);
-        assert_true(harness_find(h, from, from_dm, "Offer #") >= 0);
+        assert_true(find_kind(h, from, from_dm, "offer") >= 0);
         struct json_object *id = line_data(h->lines[received], "offer");
         assert_non_null(id);
         int offer = json_object_get_int(id);
@@ -218,8 +258,8 @@ static void trade_round(struct table_player *tp)
         snprintf(text, sizeof text, "accept %d", offer);
         dm(tp, tp->users[j], text);
         from = settle(tp);
-        assert_true(harness_find(h, from, to_dm, "You accepted offer") >= 0);
-        assert_true(harness_find(h, from, from_dm, "accepted offer") >= 0);
+        assert_true(find_event(h, from, to_dm, "offer-accepted-receiver") >= 0);
+        assert_true(find_event(h, from, from_dm, "offer-accepted-offerer") >= 0);
         assert_int_equal(tp->hand[i][give], before_i - 1);
         assert_int_equal(tp->hand[j][give], before_j + 1);
         tp->trades++;
@@ -234,7 +274,7 @@ static void trade_round(struct table_player *tp)
         size_t from = settle(tp);
         char to_dm[32];
         snprintf(to_dm, sizeof to_dm, "dm:%s", tp->users[0]);
-        long line = harness_find(h, from, to_dm, "Offer #");
+        long line = find_kind(h, from, to_dm, "offer");
         assert_true(line >= 0);
         snprintf(text, sizeof text, "decline %d",
                  json_object_get_int(line_data(h->lines[line], "offer")));
@@ -244,13 +284,13 @@ static void trade_round(struct table_player *tp)
         dm(tp, tp->users[2], text);
         from = settle(tp);
         snprintf(to_dm, sizeof to_dm, "dm:%s", tp->users[2]);
-        line = harness_find(h, from, to_dm, "Offer #");
+        line = find_kind(h, from, to_dm, "offer");
         assert_true(line >= 0);
         snprintf(text, sizeof text, "cancel %d",
                  json_object_get_int(line_data(h->lines[line], "offer")));
         dm(tp, tp->users[2], text);
         from = settle(tp);
-        assert_true(harness_find(h, from, to_dm, "was cancelled") >= 0);
+        assert_true(find_event(h, from, to_dm, "offer-cancelled") >= 0);
     }
 }
 
@@ -302,7 +342,8 @@ static void grab_round(struct table_player *tp)
     assert_true(harness_find(h, from, tp->table, who) >= 0);
     char channel[32];
     snprintf(channel, sizeof channel, "dm:%s", tp->users[0]);
-    assert_true(harness_find(h, from, channel, "already took a card") >= 0);
+    assert_true(harness_find(h, from, channel, catalog_text(tp->lang, "error.already-grabbed")) >=
+                0);
     /* Every card went to the one who reached first; the drop closed by itself. */
     assert_true(tp->phase == TP_DEALING || tp->phase == TP_DEBATE || tp->phase == TP_OVER);
 }
@@ -328,9 +369,11 @@ static void vote_round(struct table_player *tp)
     size_t from = settle(tp);
     char channel[32];
     snprintf(channel, sizeof channel, "dm:%s", tp->users[(accused + 1) % tp->n]);
-    char confirmed[64];
-    snprintf(confirmed, sizeof confirmed, "Your vote on case %u:", tp->cases_seen);
-    assert_true(harness_find(tp->h, from, channel, confirmed) >= 0);
+    long confirmed = find_event(tp->h, from, channel, "vote-recorded");
+    assert_true(confirmed >= 0);
+    char number[16];
+    snprintf(number, sizeof number, "%u", tp->cases_seen);
+    assert_non_null(strstr(line_str(tp->h->lines[confirmed], "text"), number));
     /* Before the tally the table learns how many have voted, and nothing else:
      * no name, so neither who voted nor for whom. */
     for (size_t i = from; i < tp->h->nlines; i++) {
@@ -387,50 +430,95 @@ int tp_score(const struct table_player *tp, const char *user)
     return json_object_get_int(v);
 }
 
-/* True when every occurrence of name in text is on a suspect card. */
-static bool only_as_suspect(const char *text, const char *name)
+/* text with every suspect card's name (in lang) blotted out, into out: what
+ * is left must name no role. */
+static void without_suspects(const char *text, const char *lang, char *out, size_t len)
 {
-    static const char prefix[] = "Suspect: ";
-    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
-        if ((size_t)(p - text) < sizeof prefix - 1 ||
-            strncmp(p - (sizeof prefix - 1), prefix, sizeof prefix - 1) != 0)
-            return false;
-    return true;
+    snprintf(out, len, "%s", text);
+    for (unsigned t = 0; t < IL_CARD_TYPES; t++) {
+        if (IL_CARD_KIND(t) < IL_KIND_DEALER_SUSPECT)
+            continue;
+        char key[64];
+        snprintf(key, sizeof key, "card.%s", il_card_id(t));
+        const char *name = catalog_text(lang, key);
+        for (char *p = strstr(out, name); p; p = strstr(p, name))
+            memset(p, '#', strlen(name));
+    }
 }
 
-static const char *role_name(unsigned kind, const char *resource)
+static const char *role_name(const char *lang, unsigned kind, const char *resource)
 {
     char key[64];
     snprintf(key, sizeof key, "card.%s", il_card_id(IL_CARD(kind, il_resource_from_id(resource))));
-    return catalog_text("en", key);
+    return catalog_text(lang, key);
 }
+
+/* The longest words of key's text in lang between its placeholders: words
+ * that only that message has. */
+static void fixed_words(const char *lang, const char *key, char *out, size_t len)
+{
+    const char *t = catalog_text(lang, key);
+    out[0] = '\0';
+    while (t && *t) {
+        size_t n = strcspn(t, "{");
+        if (n > strlen(out) && n < len)
+            snprintf(out, len, "%.*s", (int)n, t);
+        t += n;
+        t += *t ? strcspn(t, "}") + (t[strcspn(t, "}")] ? 1 : 0) : 0;
+    }
+}
+
+/* Private messages: none of their fixed words may reach the table. */
+static const char *const private_keys[] = {
+    "msg.dealt",
+    "msg.hand",
+    "msg.hand-suspects",
+    "msg.offer-sent",
+    "msg.offer-received",
+    "msg.vote-recorded",
+    "msg.abstained",
+    "msg.drew",
+    "msg.offer-accepted-offerer",
+    "msg.offer-accepted-receiver",
+};
 
 void tp_check_secrets(const struct table_player *tp)
 {
     const struct harness *h = tp->h;
-    static const char *const private_words[] = {"Your ", "Offer #", "offer #",
+    static const char *const english_words[] = {"Your ", "Offer #", "offer #",
                                                 "You ",  "hand:",   "vote on case"};
-    bool revealed = false;
+    char words[sizeof private_keys / sizeof *private_keys][256];
+    for (size_t k = 0; k < sizeof private_keys / sizeof *private_keys; k++)
+        fixed_words(tp->lang, private_keys[k], words[k], sizeof words[k]);
+    bool revealed = false, english = strcmp(tp->lang, "en") == 0;
     for (size_t i = 0; i < h->nlines; i++) {
         const struct json_object *l = h->lines[i];
         const char *text = line_str(l, "text");
         const char *kind = line_str(l, "kind");
         const char *channel = line_str(l, "channel");
+        char rest[4096];
         if (!text || !channel)
             continue;
+        without_suspects(text, tp->lang, rest, sizeof rest);
         if (kind && strcmp(kind, "result") == 0 && strcmp(channel, tp->table) == 0)
             revealed = true;
         if (strcmp(channel, tp->table) == 0 && !revealed) {
-            for (size_t w = 0; w < sizeof private_words / sizeof *private_words; w++)
-                if (strstr(text, private_words[w])) {
+            for (size_t w = 0; english && w < sizeof english_words / sizeof *english_words; w++)
+                if (strstr(text, english_words[w])) {
                     fprintf(stderr, "leak in table line %zu: %s\n", i, text);
+                    fail();
+                }
+            for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+                if (strlen(words[w]) >= 6 && strstr(text, words[w])) {
+                    fprintf(stderr, "private words \"%s\" in table line %zu: %s\n", words[w], i,
+                            text);
                     fail();
                 }
             assert_null(line_data(l, "hand"));
             assert_null(line_data(l, "dealer"));
             for (unsigned s = 0; s < tp->n; s++) {
-                if (!only_as_suspect(text, role_name(IL_KIND_DEALER, tp->dealer[s])) ||
-                    !only_as_suspect(text, role_name(IL_KIND_BUYER, tp->buyer[s]))) {
+                if (strstr(rest, role_name(tp->lang, IL_KIND_DEALER, tp->dealer[s])) ||
+                    strstr(rest, role_name(tp->lang, IL_KIND_BUYER, tp->buyer[s]))) {
                     fprintf(stderr, "role leak in table line %zu: %s\n", i, text);
                     fail();
                 }
@@ -443,8 +531,8 @@ void tp_check_secrets(const struct table_player *tp)
                 if ((int)s == me || !strcmp(tp->dealer[s], tp->dealer[me]) ||
                     !strcmp(tp->buyer[s], tp->buyer[me]))
                     continue;
-                if (!only_as_suspect(text, role_name(IL_KIND_DEALER, tp->dealer[s])) ||
-                    !only_as_suspect(text, role_name(IL_KIND_BUYER, tp->buyer[s]))) {
+                if (strstr(rest, role_name(tp->lang, IL_KIND_DEALER, tp->dealer[s])) ||
+                    strstr(rest, role_name(tp->lang, IL_KIND_BUYER, tp->buyer[s]))) {
                     fprintf(stderr, "role leak in %s line %zu: %s\n", channel, i, text);
                     fail();
                 }

@@ -22,6 +22,7 @@ struct table_player {
     struct harness *h;
     char table[32];
     char variant[16];
+    char lang[8]; /* the table's language (tp_open_in); "en" by default */
     unsigned n;
     char users[8][16];
     size_t scanned;
@@ -41,6 +42,12 @@ struct table_player {
 void tp_open(struct table_player *tp, struct harness *h, const char *table, unsigned n,
              const char *variant);
 
+/* tp_open() at a table whose host first sets its language to lang. The
+ * players read the game by its messages' data, so they play it the same in
+ * every language. */
+void tp_open_in(struct table_player *tp, struct harness *h, const char *table, unsigned n,
+                const char *variant, const char *lang);
+
 /* Reads every new line of the transcript into tp's knowledge. */
 void tp_scan(struct table_player *tp);
 
@@ -54,9 +61,10 @@ void tp_play_to_end(struct table_player *tp);
 int tp_phase_seconds(const struct table_player *tp);
 
 /*
- * Checks the whole transcript for leaks: no table message before the final
- * reveal names a role except on a suspect card, or shows a hand, an offer or
- * a vote; no DM names another player's roles except on suspect cards.
+ * Checks the whole transcript for leaks, in the table's language: no table
+ * message before the final reveal names a role except on a suspect card, or
+ * shows a hand, an offer or a vote (the fixed words of the private messages
+ * that do); no DM names another player's roles except on suspect cards.
  */
 void tp_check_secrets(const struct table_player *tp);
 

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "console_harness.h"
+#include "core/catalog.h"
+#include "core/catalog_data.h"
 #include "table_player.h"
 
 static void play_game(unsigned players, const char *variant, uint64_t seed)
@@ -222,6 +224,94 @@ static void test_reproducible(void **state)
     assert_memory_equal(scores[0], scores[1], sizeof scores[0]);
 }
 
+/* Catalog families whose English may rightly show in another language's
+ * game: what players type (commands, settings, examples), the page's words,
+ * and language names. */
+static bool typed_or_page(const char *key)
+{
+    static const char *const families[] = {"page.", "syntax.", "usage.",    "example.", "alias.",
+                                           "word.", "format.", "language.", "slash.",   "summary."};
+    for (size_t i = 0; i < sizeof families / sizeof *families; i++)
+        if (strncmp(key, families[i], strlen(families[i])) == 0)
+            return true;
+    return false;
+}
+
+/* Does text (a message in lang) hold English words of the catalog that lang
+ * says otherwise: a run of 12 or more bytes between placeholders of an
+ * English text, which that key's text in lang does not have? */
+static const char *english_in(const char *text, const char *lang)
+{
+    static char found[256];
+    const struct catalog_language *en = &catalog_languages[0];
+    for (size_t k = 0; k < en->n; k++) {
+        const struct catalog_entry *e = &en->entries[k];
+        if (typed_or_page(e->key))
+            continue;
+        const char *form = e->forms;
+        for (unsigned f = 0; f < e->nforms; f++, form += strlen(form) + 1) {
+            for (const char *p = form; *p;) {
+                size_t n = strcspn(p, "{");
+                if (n >= 12) {
+                    snprintf(found, sizeof found, "%.*s", (int)n, p);
+                    const char *mine = catalog_plural(lang, e->key, 1),
+                               *mine2 = catalog_plural(lang, e->key, 2);
+                    if (strstr(text, found) && !strstr(mine, found) && !strstr(mine2, found))
+                        return found;
+                }
+                p += n;
+                if (*p)
+                    p += strcspn(p, "}") + (p[strcspn(p, "}")] ? 1 : 0);
+            }
+        }
+    }
+    return NULL;
+}
+
+/*
+ * A whole game in each of the catalog's languages, the host setting it with
+ * "!illegal set language": every message from the start on, at the table and
+ * in private, has no English the language says otherwise, and nothing secret
+ * reaches the table, checked with the language's own words.
+ */
+static void test_every_language(void **state)
+{
+    (void)state;
+    const char *lang;
+    for (size_t i = 1; (lang = catalog_language_at(i)); i++) {
+        struct harness h;
+        struct table_player tp;
+        harness_init(&h, 40 + i);
+        tp_open_in(&tp, &h, "t1", 5, i % 2 ? "standard" : "casual", lang);
+        size_t start = h.nlines; /* from the first message in lang on */
+        for (size_t l = h.nlines; l-- > 0;) {
+            const char *in = line_data_str(h.lines[l], "lang");
+            if (in && strcmp(in, lang) == 0)
+                start = l;
+        }
+        assert_true(start < h.nlines);
+        tp_play_to_end(&tp);
+        tp_check_secrets(&tp);
+        unsigned checked = 0;
+        for (size_t l = start; l < h.nlines; l++) {
+            const char *text = line_str(h.lines[l], "text"),
+                       *channel = line_str(h.lines[l], "channel");
+            if (!text || !channel)
+                continue;
+            const char *english = english_in(text, lang);
+            if (english)
+                fail_msg("%s: English \"%s\" in %s: %s", lang, english, channel, text);
+            checked++;
+        }
+        printf("%s: %u messages of a whole game, no English left\n", lang, checked);
+        assert_true(checked > 50);
+        /* the check itself finds English where there is some */
+        assert_non_null(english_in(catalog_text("en", "msg.session-opened"), lang));
+        assert_int_equal(harness_finish(&h), 0);
+        harness_free(&h);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,7 +319,7 @@ int main(void)
         cmocka_unit_test(test_advanced_4),   cmocka_unit_test(test_advanced_8),
         cmocka_unit_test(test_casual_4),     cmocka_unit_test(test_casual_8),
         cmocka_unit_test(test_reproducible), cmocka_unit_test(test_table_reads_well),
-        cmocka_unit_test(test_answers_help),
+        cmocka_unit_test(test_answers_help), cmocka_unit_test(test_every_language),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
