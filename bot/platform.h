@@ -66,7 +66,9 @@ struct inbound {
 /*
  * The `data` of each kind (JSON; times are Unix milliseconds; cards are
  * the rules module's card ids; players are {"id","name"}):
- *   every kind:  "game" (game id), "table" (table channel id); "mentions"
+ *   every kind:  "game" (game id), "table" (table channel id), "lang" (the
+ *                catalog language of the text: adapters word their buttons and
+ *                titles in it; absent in a plain notice, which has none); "mentions"
  *                [user ids] when the message asks those players to act (an
  *                offer to answer, a vote to cast): adapters may notify them
  *   OUT_NOTICE:  "event" (what happened, e.g. "session-opened"), "phase",
@@ -87,7 +89,8 @@ struct inbound {
  *                "reactions" {"<emoji>":"<resource>"} and "deadline" while open
  *   OUT_VOTE:    "case" (number), "cards" [...], "candidates" [...], "deadline",
  *                "actions" ["vote alice",...,"abstain"], "poll" (bool: the table
- *                chose a native poll), "mentions" (every voter), "ballot" (the
+ *                chose a native poll), "mentions" (every voter), "ballot_for" {user:
+ *                text} (the ballot of a voter who reads another language), "ballot" (the
  *                text of a private ballot, for adapters that send each voter one)
  *   OUT_RESULT:  "reveal" [{"player","dealer","buyer","hand","score","rank"}] in
  *                rank order (ties share a rank), "scores" {"<user>":n}, "winners"

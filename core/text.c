@@ -106,8 +106,8 @@ static void two_units(char *out, size_t len, const char *lang, const char *key1,
                       long long a, long long b)
 {
     char na[32], nb[32];
-    snprintf(na, sizeof na, "%lld", a);
-    snprintf(nb, sizeof nb, "%lld", b);
+    text_number(na, sizeof na, lang, a);
+    text_number(nb, sizeof nb, lang, b);
     const char *vars[] = {"a", na, "b", nb, NULL};
     text_fill(out, len, lang, b ? key2 : key1, vars);
 }

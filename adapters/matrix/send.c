@@ -226,8 +226,9 @@ static void poll_end(struct mx *m, const char *event_id)
         return;
     const char *room = jget_str(p, "room");
     if (room) {
-        struct json_object *c =
-            mx_render_poll_end(event_id, catalog_text(m->language, "matrix.poll-closed"));
+        const char *lang = jget_str(p, "lang");
+        struct json_object *c = mx_render_poll_end(
+            event_id, catalog_text(lang ? lang : m->language, "matrix.poll-closed"));
         outbox_add(m, item_new(room, NULL, "org.matrix.msc3381.poll.end", c));
     }
     json_object_object_del(m->polls, event_id);
@@ -342,9 +343,11 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
         const char *user = jget_str(jarr_at(cands, c), "id");
         if (!user || user[0] != '@')
             continue;
+        /* a voter who reads another language than the table's has their own */
+        const char *own = jget_str(jget_obj(data, "ballot_for"), user);
         struct buf text;
         buf_init(&text, MX_BALLOT_MAX);
-        if (buf_puts(&text, ballot) < 0)
+        if (buf_puts(&text, own ? own : ballot) < 0)
             goto refused;
         struct json_object *votes = json_object_new_object();
         size_t shown = 0;
@@ -413,6 +416,9 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
             int64_t d;
             if (jget_int64(data, "deadline", &d) == 0)
                 json_object_object_add(poll, "deadline", json_object_new_int64(d));
+            if (catalog_has_language(jget_str(data, "lang"))) /* its end speaks the same */
+                json_object_object_add(poll, "lang",
+                                       json_object_new_string(jget_str(data, "lang")));
             json_object_object_add(item, "poll", poll);
         }
     }
@@ -514,6 +520,8 @@ static void item_sent(struct mx *m, struct json_object *item, const char *room,
             json_object_object_add(p, "answers", json_object_get(v));
         if ((v = jget(poll, "deadline")))
             json_object_object_add(p, "deadline", json_object_get(v));
+        if ((v = jget(poll, "lang")))
+            json_object_object_add(p, "lang", json_object_get(v));
         json_object_object_add(m->polls, event_id, p);
         if (jget_type(poll, "end_now", json_type_boolean)) {
             /* The verdict is already queued behind this poll: end it first. */

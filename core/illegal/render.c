@@ -442,6 +442,18 @@ static void vote_message(const struct view *g, const struct il_event *e, rules_e
     const char *vars[] = {"number", number, "cards", cards, NULL};
     text_fill(ballot, sizeof ballot, g->t->lang, "msg.ballot", vars);
     set_data(&m, "ballot", json_object_new_string(ballot));
+    struct json_object *own = NULL; /* the ballot of each voter who reads another language */
+    for (unsigned i = 0; i < g->t->nseats; i++) {
+        const char *lang = lang_for(g, (int)i);
+        if (!g->s->game.players[i].active || strcmp(lang, g->t->lang) == 0)
+            continue;
+        if (!own)
+            own = json_object_new_object();
+        text_fill(ballot, sizeof ballot, lang, "msg.ballot", vars);
+        json_object_object_add(own, g->t->users[i], json_object_new_string(ballot));
+    }
+    if (own)
+        set_data(&m, "ballot_for", own);
     text_fill(m.text, sizeof m.text, g->t->lang, "msg.vote-opened", vars);
     msg_emit(&m, emit, arg);
 }
@@ -528,7 +540,7 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
         il_render_cards(cards, sizeof cards, lang, &held);
         score_parts(g, i, parts, sizeof parts, &parts_json);
         snprintf(rank, sizeof rank, "%u", e->rank[i]);
-        snprintf(score, sizeof score, "%d", e->scores[i]);
+        text_number(score, sizeof score, lang, e->scores[i]);
         const char *vars[] = {"rank",   rank,
                               "player", g->t->names[i],
                               "score",  score,

@@ -614,6 +614,42 @@ static void test_casual_draws_in_private(void **state)
     free(d);
 }
 
+/* A player who reads another language than the table's gets their private
+ * messages in it, and their own ballot; the table's stay in its language. */
+static void test_reader_language(void **state)
+{
+    (void)state;
+    struct drive *d = calloc(1, sizeof *d);
+    assert_non_null(d);
+    drive_start(d, 4, IL_VARIANT_STANDARD, 5);
+    snprintf(d->g.seats[1].language, sizeof d->g.seats[1].language, "de");
+    size_t from = d->rec.n;
+    for (int i = 0; i < 200 && !d->seen[IL_EV_VOTE_OPENED]; i++)
+        tick(d);
+    assert_true(d->seen[IL_EV_VOTE_OPENED] > 0);
+    unsigned to_bob = 0;
+    for (size_t i = from; i < d->rec.n; i++) {
+        const struct sent *s = &d->rec.v[i];
+        const char *lang = json_object_get_string(json_object_object_get(s->data, "lang"));
+        bool bob = s->user && strcmp(s->user, users[1]) == 0;
+        assert_non_null(lang);
+        assert_string_equal(lang, bob ? "de" : "en");
+        to_bob += bob;
+        if (s->kind == OUT_VOTE) {
+            struct json_object *own = json_object_object_get(s->data, "ballot_for");
+            const char *ballot = json_object_get_string(json_object_object_get(own, users[1]));
+            assert_non_null(ballot);
+            assert_int_equal(json_object_object_length(own), 1); /* only the one who differs */
+            char want[64];
+            snprintf(want, sizeof want, "%.12s", catalog_text("de", "msg.ballot"));
+            assert_memory_equal(ballot, want, strlen(want));
+        }
+    }
+    assert_true(to_bob > 0);
+    rec_free(&d->rec);
+    free(d);
+}
+
 static void test_render_hand_fresh(void **state)
 {
     (void)state;
@@ -1031,6 +1067,7 @@ int main(void)
         cmocka_unit_test(test_specific_texts),
         cmocka_unit_test(test_casual_draws_in_private),
         cmocka_unit_test(test_render_hand_fresh),
+        cmocka_unit_test(test_reader_language),
         cmocka_unit_test(test_drop_record_and_batches),
         cmocka_unit_test(test_render_lobby),
         cmocka_unit_test(test_text_fill),
