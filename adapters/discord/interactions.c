@@ -513,7 +513,8 @@ static const struct {
     {"de", "de"}, {"es", "es-ES"}, {"fr", "fr"}, {"hu", "hu"}, {"nl", "nl"}, {"pt", "pt-BR"},
 };
 
-#define DESCRIPTION_CHARS 100 /* Discord's longest command or option description */
+#define DESCRIPTION_CHARS 100 /* Discord's longest description or choice name */
+#define NAME_CHARS        32  /* Discord's longest command or option name */
 
 /* s cut to DESCRIPTION_CHARS characters (code points), as a new JSON string. */
 static struct json_object *description(const char *s)
@@ -528,28 +529,58 @@ static struct json_object *description(const char *s)
     return json_object_new_string_len(s, (int)bytes);
 }
 
-/* Adds "description" in English and "description_localizations" in every
- * other language the catalog has a different text of key in. */
-static void describe(struct json_object *o, const struct dc *dc, const char *key)
+/* Whether s may name a command or an option: 1 to NAME_CHARS characters,
+ * lower-case letters, digits, - or _ (letters beyond ASCII are taken as they
+ * are, but not the capitals of Latin-1, U+00C0 to U+00DE). */
+static bool valid_name(const char *s)
 {
-    struct json_object *l = json_object_new_object();
-    const char *english = dc_word(dc, key);
-    json_object_object_add(o, "description", description(english));
-    for (size_t i = 0; i < sizeof discord_locales / sizeof *discord_locales; i++) {
-        const char *t = catalog_text(discord_locales[i].code, key);
-        if (t && strcmp(t, english) != 0)
-            json_object_object_add(l, discord_locales[i].locale, description(t));
+    size_t chars = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; chars++) {
+        if (*p >= 0x80) {
+            if (p[0] == 0xC3 && p[1] >= 0x80 && p[1] <= 0x9E)
+                return false;
+            for (p++; (*p & 0xC0) == 0x80; p++)
+                ;
+        } else if (islower(*p) || isdigit(*p) || *p == '-' || *p == '_') {
+            p++;
+        } else {
+            return false;
+        }
     }
-    json_object_object_add(o, "description_localizations", l);
+    return chars >= 1 && chars <= NAME_CHARS;
 }
 
-static struct json_object *option(const struct dc *dc, int type, const char *name,
+/* Adds `field` = value (cut like a description unless it is a name) and
+ * `field`_localizations: the text of key in every other language that words
+ * it differently (a name only where Discord would take it). */
+static void localize(struct json_object *o, const char *field, const char *value, const char *key,
+                     bool name)
+{
+    char localizations[64];
+    struct json_object *l = json_object_new_object();
+    json_object_object_add(o, field, description(value));
+    for (size_t i = 0; i < sizeof discord_locales / sizeof *discord_locales; i++) {
+        const char *t = catalog_text(discord_locales[i].code, key);
+        if (t && strcmp(t, value) != 0 && (!name || valid_name(t)))
+            json_object_object_add(l, discord_locales[i].locale, description(t));
+    }
+    snprintf(localizations, sizeof localizations, "%s_localizations", field);
+    json_object_object_add(o, localizations, l);
+}
+
+/* A subcommand (family "slash.name") or an option ("slash.option-name"): its
+ * name is the command word, in every language, since interactions carry it;
+ * Discord shows the catalog's name and description in each reader's language. */
+static struct json_object *option(int type, const char *family, const char *word,
                                   const char *desc_key, bool required, bool autocomplete)
 {
+    char key[96];
+    const char *desc = catalog_text("en", desc_key);
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "type", json_object_new_int(type));
-    json_object_object_add(o, "name", json_object_new_string(name));
-    describe(o, dc, desc_key);
+    snprintf(key, sizeof key, "%s.%s", family, word);
+    localize(o, "name", word, key, true);
+    localize(o, "description", desc ? desc : word, desc_key, false);
     if (required)
         json_object_object_add(o, "required", json_object_new_boolean(1));
     if (autocomplete)
@@ -557,17 +588,19 @@ static struct json_object *option(const struct dc *dc, int type, const char *nam
     return o;
 }
 
-struct json_object *dc_commands_json(const struct dc *dc)
+struct json_object *dc_commands_json(void)
 {
     struct json_object *subs = json_object_new_array();
     const struct command_def *def;
     for (size_t t = 0; (def = command_at(t)); t++) {
-        struct json_object *s = option(dc, OPT_SUB, def->word, def->summary, false, false);
+        struct json_object *s =
+            option(OPT_SUB, "slash.name", def->word, def->summary, false, false);
         struct json_object *opts = NULL;
         for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++) {
             const struct command_option *o = &def->options[i];
-            struct json_object *j = option(dc, o->integer ? OPT_INTEGER : OPT_STRING, o->name,
-                                           o->summary, o->required, o->autocomplete);
+            struct json_object *j =
+                option(o->integer ? OPT_INTEGER : OPT_STRING, "slash.option-name", o->name,
+                       o->summary, o->required, o->autocomplete);
             if (o->max > 0) {
                 json_object_object_add(j, "min_value", json_object_new_int(o->min));
                 json_object_object_add(j, "max_value", json_object_new_int(o->max));
@@ -575,8 +608,10 @@ struct json_object *dc_commands_json(const struct dc *dc)
             if (o->values) {
                 struct json_object *choices = json_object_new_array();
                 for (const char *const *v = o->values; *v; v++) {
+                    char key[96];
                     struct json_object *c = json_object_new_object();
-                    json_object_object_add(c, "name", json_object_new_string(*v));
+                    snprintf(key, sizeof key, "%s.%s", o->name, *v); /* "variant.casual" */
+                    localize(c, "name", *v, key, false);
                     json_object_object_add(c, "value", json_object_new_string(*v));
                     json_object_array_add(choices, c);
                 }
@@ -594,7 +629,7 @@ struct json_object *dc_commands_json(const struct dc *dc)
     struct json_object *cmd = json_object_new_object();
     json_object_object_add(cmd, "name", json_object_new_string("illegal"));
     json_object_object_add(cmd, "type", json_object_new_int(1));
-    describe(cmd, dc, "slash.illegal");
+    localize(cmd, "description", catalog_text("en", "slash.illegal"), "slash.illegal", false);
     json_object_object_add(cmd, "options", subs);
     struct json_object *contexts = json_object_new_array();
     json_object_array_add(contexts, json_object_new_int(0)); /* GUILD */

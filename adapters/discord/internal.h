@@ -201,7 +201,7 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq);
 int dc_ix_reply(struct dc *dc, const struct outbound *m) MUST_USE;
 void dc_ix_sweep(struct dc *dc);
 void dc_ix_free(void *ixn);
-struct json_object *dc_commands_json(const struct dc *dc);
+struct json_object *dc_commands_json(void);
 
 /* --- discord.c, split: what its files share --- */
 

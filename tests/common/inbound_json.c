@@ -25,6 +25,7 @@ struct json_object *inbound_to_json(const struct inbound *in)
     add_string(o, "key", in->msg_key);
     add_string(o, "reaction", in->reaction);
     add_string(o, "reply_to", in->reply_to);
+    add_string(o, "locale", in->locale);
     json_object_object_add(o, "order", json_object_new_int64((int64_t)in->order));
     return o;
 }

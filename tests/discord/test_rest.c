@@ -476,6 +476,8 @@ static void test_interactions(void **state)
     assert_int_equal(json_object_get_int(jget(find_callback(s, "3002"), "type")), 5);
     json_object_put(s);
     assert_string_equal(jstr(input(&h, 1), "text"), "!illegal new casual");
+    assert_string_equal(jstr(input(&h, 1), "locale"), "pt-BR"); /* the interaction's */
+    assert_string_equal(jstr(input(&h, 0), "locale"), "en-US");
     assert_false(json_object_get_boolean(jget(input(&h, 1), "moderator")));
     struct outbound late = {
         .kind = OUT_NOTICE, .channel = CHANNEL_A, .text = "Game g1 opened.", .reply_to = "ix:3002"};
@@ -517,6 +519,7 @@ static void test_interactions(void **state)
     assert_int_equal(json_object_get_int(jget(find_callback(s, "3004"), "type")), 6);
     json_object_put(s);
     assert_string_equal(jstr(input(&h, 3), "text"), "!illegal leave");
+    assert_null(jget(input(&h, 3), "locale")); /* none sent: none passed on */
 
     /* a private notice to the clicker during deliver() (a vote's
      * confirmation) answers the click ephemerally instead of a DM */
