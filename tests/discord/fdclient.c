@@ -71,7 +71,7 @@ static struct json_object *interaction(const char *ix_id, int type, const char *
     json_object_object_add(d, "version", json_object_new_int(1));
     /* the user's client language: Brazilian for user 72, absent for 73 (as in
      * an older payload), English for the others */
-    if (strcmp(user, "73") != 0)
+    if (user && strcmp(user, "73") != 0)
         json_object_object_add(d, "locale",
                                json_object_new_string(strcmp(user, "72") == 0 ? "pt-BR" : "en-US"));
     if (guild) {
