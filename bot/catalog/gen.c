@@ -287,8 +287,8 @@ static int write_c(const char *path, struct language *langs, size_t nlangs,
                    const struct po_entry **keys, size_t nkeys)
 {
     char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *out = fopen(tmp, "w");
+    int n = snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *out = n < 0 || (size_t)n >= sizeof tmp ? NULL : fopen(tmp, "w");
     if (!out) {
         fprintf(stderr, "%s: %s\n", tmp, strerror(errno));
         return -1;
@@ -362,12 +362,12 @@ static int write_json(const char *dir, struct language *langs, size_t nlangs,
             json_object_object_add(texts, keys[k]->ctxt,
                                    json_text(l, keys[k], l->found ? l->found[k] : NULL));
         json_object_object_add(o, "texts", texts);
-        char path[4096], tmp[4200];
-        snprintf(path, sizeof path, "%s/%s.json", dir, l->code);
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        char path[4096], tmp[4096];
+        int n = snprintf(path, sizeof path, "%s/%s.json", dir, l->code);
+        int m = snprintf(tmp, sizeof tmp, "%s/%s.json.tmp", dir, l->code);
         const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
                                                               JSON_C_TO_STRING_NOSLASHESCAPE);
-        FILE *out = fopen(tmp, "w");
+        FILE *out = n < 0 || m < 0 || (size_t)m >= sizeof tmp ? NULL : fopen(tmp, "w");
         if (!out || fputs(s, out) == EOF || fclose(out) != 0 || rename(tmp, path) != 0) {
             fprintf(stderr, "%s: cannot write\n", path);
             rc = -1;
