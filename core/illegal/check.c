@@ -118,7 +118,7 @@ static bool vote_ok(const struct il_game *g, unsigned s, unsigned k, int v)
         return true;
     if (v != IL_ABSTAINED && (v < 0 || v >= g->nplayers || v == (int)s))
         return false;
-    if (k < g->case_index)
+    if (il_case_judged(g, k))
         return true;
     return il_case_open(g, k) && g->players[s].active &&
            (v == IL_ABSTAINED || il_is_active_seat(g, v));
@@ -269,6 +269,16 @@ static bool check_cases(const struct il_game *g, char *why, size_t len)
                                     : g->case_index != 0)
         return fail(why, len, "case index %u in phase %s", (unsigned)g->case_index,
                     il_phase_id(g->phase));
+    /* Early verdicts: only in a parallel tribunal that closes early, only on
+     * cases open now, and never all of them (the tribunal would have moved on). */
+    unsigned open = g->ncases > g->case_index ? g->ncases - g->case_index : 0;
+    uint32_t range = open ? ((1u << open) - 1u) << g->case_index : 0;
+    if (g->judged && (!(g->config.tribunal & IL_TRIBUNAL_PARALLEL) ||
+                      !(g->config.tribunal & IL_TRIBUNAL_CLOSE_EARLY) ||
+                      (g->phase != IL_PHASE_VOTE && g->phase != IL_PHASE_DEBATE) ||
+                      (g->judged & ~range) || g->judged == range))
+        return fail(why, len, "cases judged early 0x%x with cases %u..%u open", g->judged,
+                    (unsigned)g->case_index, (unsigned)g->ncases);
     bool pairs = g->config.variant != IL_VARIANT_ADVANCED;
     uint8_t seen[IL_CARD_TYPES] = {0};
     for (unsigned i = 0; i < g->ncases; i++) {
@@ -311,7 +321,7 @@ static bool check_cards(const struct il_game *g, char *why, size_t len)
         if (!g->drop_taken[i])
             count[IL_CARD(IL_KIND_RESOURCE, g->drop_cards[i])]++;
     for (unsigned i = g->case_index; i < g->ncases; i++)
-        for (unsigned n = 0; n < g->cases[i].ncards; n++)
+        for (unsigned n = 0; !il_case_judged(g, i) && n < g->cases[i].ncards; n++)
             count[g->cases[i].cards[n]]++;
 
     bool before = !in_tribunal(g->phase) && g->phase != IL_PHASE_OVER;

@@ -243,9 +243,12 @@ struct il_game {
     uint8_t noffers;
     struct il_offer offers[IL_MAX_OFFERS];
 
-    /* Cases before case_index are judged; the others are not. In a
-     * parallel tribunal every case not yet judged is open at once. */
+    /* Cases before case_index are judged; the others are not, except those
+     * in `judged`. In a parallel tribunal every case not yet judged is open
+     * at once, and with IL_TRIBUNAL_CLOSE_EARLY each is judged as soon as
+     * every active player has voted on it: bit k of `judged` (0 otherwise). */
     uint8_t ncases, case_index;
+    uint16_t judged;
     struct il_case cases[IL_MAX_CASES];
     int64_t tribunal_at; /* absolute ms the GM scheduled the tribunal for, or 0 */
 };
@@ -410,6 +413,9 @@ enum il_error il_game_apply(struct il_game *g, const struct il_action *a, int64_
 
 /* Whether case k (an index into cases) takes votes now. */
 bool il_case_open(const struct il_game *g, unsigned k);
+
+/* Whether case k has had its verdict. */
+bool il_case_judged(const struct il_game *g, unsigned k);
 
 /* The next absolute deadline, or 0 when none runs (paused, or over). */
 int64_t il_game_deadline(const struct il_game *g);

@@ -89,8 +89,8 @@ void il_open_case(struct il_ctx *c);
 void il_open_vote(struct il_ctx *c);
 /* Judges every open case, then opens the next or ends the game. */
 void il_verdict(struct il_ctx *c);
-/* With IL_TRIBUNAL_CLOSE_EARLY, judges the open cases once every active
- * player has voted on each. */
+/* With IL_TRIBUNAL_CLOSE_EARLY, judges each open case as soon as every
+ * active player has voted on it, and moves on once none is left open. */
 void il_close_if_all_voted(struct il_ctx *c);
 enum il_error il_act_vote(struct il_ctx *c, const struct il_action *a);
 

@@ -190,6 +190,8 @@ struct json_object *il_game_to_json(const struct il_game *g)
     put(o, "next_offer_id", json_object_new_int64(g->next_offer_id), &oom);
     put(o, "offers", offers, &oom);
     put(o, "case_index", json_object_new_int(g->case_index), &oom);
+    if (g->judged)
+        put(o, "judged", json_object_new_int(g->judged), &oom);
     put(o, "cases", cases, &oom);
     put(o, "tribunal_at", json_object_new_int64(g->tribunal_at), &oom);
     if (oom) {
@@ -452,12 +454,14 @@ enum il_error il_game_from_json(struct il_game *g, const struct json_object *jso
      * back the same bytes; g changes only once the whole game checks out. */
     struct il_game w;
     memset(&w, 0, sizeof w);
-    int64_t format, next_id, far = IL_NOW_LIMIT + IL_TIMER_MAX_MS;
+    int64_t format, next_id, judged = 0, far = IL_NOW_LIMIT + IL_TIMER_MAX_MS;
     int phase;
     if (!il_json_int(json, "format", IL_JSON_FORMAT_MIN, IL_JSON_FORMAT, &format) ||
         !config_from_json(json, format, &w.config) ||
         !get_u8(json, "nplayers", IL_MAX_PLAYERS, &w.nplayers) || w.nplayers < IL_MIN_PLAYERS ||
         !get_u8(json, "case_index", IL_MAX_CASES, &w.case_index) ||
+        (jget(json, "judged") &&
+         !il_json_int(json, "judged", 0, (1 << IL_MAX_CASES) - 1, &judged)) ||
         !mask_from_json(json, "in_play", &w.in_play) || !players_from_json(json, format, &w) ||
         !get_id(json, "phase", phase_from_id, &phase) ||
         !get_u8(json, "session", IL_SESSIONS, &w.session) ||
@@ -472,6 +476,7 @@ enum il_error il_game_from_json(struct il_game *g, const struct json_object *jso
         return IL_ERR_CORRUPT;
     w.phase = (enum il_phase)phase;
     w.next_offer_id = (uint32_t)next_id;
+    w.judged = (uint16_t)judged; /* absent: no early verdict, as in records before it */
     if (!il_game_check(&w, NULL, 0))
         return IL_ERR_CORRUPT;
     memcpy(g, &w, sizeof w);

@@ -25,6 +25,8 @@ enum il_error il_act_kick(struct il_ctx *c, const struct il_action *a)
         il_emit_offer(c, IL_EV_OFFER_CANCELLED, &o);
     }
     for (unsigned k = g->case_index; k < g->ncases; k++) {
+        if (il_case_judged(g, k))
+            continue; /* its verdict stands */
         for (unsigned s = 0; s < g->nplayers; s++) {
             if (g->players[s].votes[k] != (int8_t)seat)
                 continue;

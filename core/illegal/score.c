@@ -37,6 +37,8 @@ void il_finish(struct il_ctx *c)
     il_expire_offers(c);
     il_clear_drop(g);
     for (unsigned i = g->case_index; i < g->ncases; i++) {
+        if (il_case_judged(g, i))
+            continue;
         for (unsigned k = 0; k < g->cases[i].ncards; k++)
             g->discard.n[g->cases[i].cards[k]]++;
         /* Votes count only on judged cases. */
@@ -44,6 +46,7 @@ void il_finish(struct il_ctx *c)
             g->players[s].votes[i] = IL_NOBODY;
     }
     g->case_index = g->ncases;
+    g->judged = 0;
     g->tribunal_at = 0;
     g->phase = IL_PHASE_OVER;
     g->deadline = 0;

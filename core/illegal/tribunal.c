@@ -24,21 +24,29 @@ static void case_cards(const struct il_case *k, struct il_bundle *b)
         b->n[k->cards[i]]++;
 }
 
-bool il_case_open(const struct il_game *g, unsigned k)
+bool il_case_judged(const struct il_game *g, unsigned k)
 {
-    if (k < g->case_index || k >= g->ncases || k >= open_end(g))
-        return false;
+    return k < g->case_index || (k < IL_MAX_CASES && (g->judged & (1u << k)));
+}
+
+/* Whether the tribunal takes votes now (on the cases open). */
+static bool voting(const struct il_game *g)
+{
     return g->phase == IL_PHASE_VOTE ||
            (g->phase == IL_PHASE_DEBATE && (g->config.tribunal & IL_TRIBUNAL_VOTE_IN_DEBATE));
 }
 
-/* Whether every active player has a vote on every open case. */
-static bool all_voted(const struct il_game *g)
+bool il_case_open(const struct il_game *g, unsigned k)
+{
+    return voting(g) && !il_case_judged(g, k) && k < g->ncases && k < open_end(g);
+}
+
+/* Whether every active player has a vote on case k. */
+static bool all_voted(const struct il_game *g, unsigned k)
 {
     for (unsigned s = 0; s < g->nplayers; s++)
-        for (unsigned k = g->case_index; g->players[s].active && k < open_end(g); k++)
-            if (g->players[s].votes[k] == IL_NOBODY)
-                return false;
+        if (g->players[s].active && g->players[s].votes[k] == IL_NOBODY)
+            return false;
     return true;
 }
 
@@ -138,22 +146,42 @@ static void verdict_one(struct il_ctx *c, unsigned k)
     }
 }
 
+/* Moves past the open cases, all judged now, to the next or the end. */
+static void next_case(struct il_ctx *c)
+{
+    struct il_game *g = c->g;
+    g->case_index = (uint8_t)open_end(g);
+    g->judged = 0;
+    il_open_case(c);
+}
+
 void il_verdict(struct il_ctx *c)
 {
     struct il_game *g = c->g;
-    unsigned end = open_end(g);
-    for (unsigned k = g->case_index; k < end; k++)
-        verdict_one(c, k);
-    g->case_index = (uint8_t)end;
-    il_open_case(c);
+    for (unsigned k = g->case_index; k < open_end(g); k++)
+        if (!il_case_judged(g, k))
+            verdict_one(c, k);
+    next_case(c);
 }
 
 void il_close_if_all_voted(struct il_ctx *c)
 {
-    const struct il_game *g = c->g;
-    if ((g->config.tribunal & IL_TRIBUNAL_CLOSE_EARLY) && !g->paused &&
-        il_case_open(g, g->case_index) && all_voted(g))
-        il_verdict(c);
+    struct il_game *g = c->g;
+    if (!(g->config.tribunal & IL_TRIBUNAL_CLOSE_EARLY) || g->paused)
+        return;
+    bool waiting = false;
+    for (unsigned k = g->case_index; k < open_end(g); k++) {
+        if (il_case_judged(g, k))
+            continue;
+        if (!il_case_open(g, k) || !all_voted(g, k)) {
+            waiting = true;
+            continue;
+        }
+        verdict_one(c, k);
+        g->judged |= (uint16_t)(1u << k);
+    }
+    if (!waiting && g->judged)
+        next_case(c);
 }
 
 enum il_error il_act_vote(struct il_ctx *c, const struct il_action *a)
@@ -163,7 +191,7 @@ enum il_error il_act_vote(struct il_ctx *c, const struct il_action *a)
         return IL_ERR_NOT_A_PLAYER;
     if (g->paused)
         return IL_ERR_PAUSED;
-    if (!il_case_open(g, g->case_index))
+    if (!voting(g))
         return IL_ERR_WRONG_PHASE;
     if (!il_case_open(g, a->number))
         return IL_ERR_NO_SUCH_CASE;

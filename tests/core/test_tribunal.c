@@ -1,6 +1,7 @@
 /*
  * test_tribunal.c - cases, debates, votes and verdicts.
  */
+#include <json-c/json.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -415,9 +416,52 @@ static void parallel_cases_are_judged_together(void **state)
     assert_int_equal(f.ev.v[f.ev.n - 1].type, IL_EV_GAME_OVER);
 }
 
+/* With close-early, each parallel case is judged once everyone has voted on
+ * it; the others stay open, and the game, stored and read back, keeps
+ * which are judged. */
+static void parallel_cases_close_one_by_one(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_setup_tribunal(&f, 4, IL_VARIANT_STANDARD, 45,
+                      IL_TRIBUNAL_PARALLEL | IL_TRIBUNAL_CLOSE_EARLY);
+    end_sessions(&f);
+    fx_tick(&f);
+    for (int s = 0; s < 4; s++) {
+        struct il_action a = act_vote(&f, s, s == 1 ? 0 : 1);
+        a.number = 2;
+        fx_ok(&f, &a);
+    }
+    assert_int_equal(fx_count(&f, IL_EV_VERDICT), 1);
+    assert_int_equal(fx_event(&f, IL_EV_VERDICT, 0)->number, 2);
+    assert_int_equal(f.g.judged, 1u << 2);
+    assert_true(il_case_judged(&f.g, 2) && !il_case_open(&f.g, 2));
+    assert_true(il_case_open(&f.g, 0) && il_case_open(&f.g, 3));
+    assert_int_equal(f.g.phase, IL_PHASE_VOTE);
+    struct il_action late = act_vote(&f, 0, 1);
+    late.number = 2;
+    fx_refuse(&f, &late, IL_ERR_NO_SUCH_CASE);
+    assert_true(il_game_check(&f.g, NULL, 0));
+
+    struct json_object *j = il_game_to_json(&f.g);
+    struct il_game back;
+    assert_int_equal(il_game_from_json(&back, j), IL_OK);
+    json_object_put(j);
+    assert_int_equal(back.judged, 1u << 2);
+
+    /* The deadline judges the rest, each once. */
+    fx_tick(&f);
+    assert_int_equal(fx_count(&f, IL_EV_VERDICT), 3);
+    for (unsigned i = 0; i < 3; i++)
+        assert_int_not_equal(fx_event(&f, IL_EV_VERDICT, i)->number, 2);
+    assert_int_equal(f.g.phase, IL_PHASE_OVER);
+    assert_int_equal(f.g.judged, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parallel_cases_close_one_by_one),
         cmocka_unit_test(tribunal_opens_after_the_last_session),
         cmocka_unit_test(vote_rules),
         cmocka_unit_test(most_votes_convicts),
