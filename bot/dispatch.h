@@ -185,8 +185,14 @@ void dispatch_reply(struct platform *p, const struct inbound *in, bool private_a
 void dispatch_reply_key(struct platform *p, const struct inbound *in, bool private_answer,
                         const char *lang, const char *key, const char *const *vars);
 
-/* Sends a catalog text to the game's table. */
+/* Sends a catalog text to the game's table; its data names the game, the
+ * table, the language and the event (the key without "msg."). */
 void dispatch_announce(struct game *g, const char *key, const char *const *vars);
+
+/* dispatch_announce() with more data: the fields of `extra` (an object the
+ * call takes and frees; NULL for none). */
+void dispatch_announce_data(struct game *g, const char *key, const char *const *vars,
+                            struct json_object *extra);
 
 /* Sends a catalog text about game g to user in private; data names the game,
  * its table and `event`. */

@@ -270,13 +270,25 @@ static void nudge(struct dispatcher *d, struct game *g)
     }
 }
 
+/* A seat as message data: {"id", "name"}. */
+static struct json_object *player_json(const struct game *g, unsigned seat)
+{
+    struct json_object *p = json_object_new_object();
+    json_object_object_add(p, "id", json_object_new_string(g->seats[seat].user));
+    json_object_object_add(p, "name", json_object_new_string(game_seat_name(g, seat)));
+    return p;
+}
+
 /* A seat changed hands: the table learns only that; the one who had it is
  * told, and the one who has it now gets its roles and hand in private. */
 static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcome *out)
 {
     unsigned seat = (unsigned)out->taken;
     const char *vars[] = {"id", g->id, "old", out->old_name, "new", game_seat_name(g, seat), NULL};
-    dispatch_announce(g, "msg.seat-taken", vars);
+    struct json_object *who = json_object_new_object();
+    json_object_object_add(who, "old", json_object_new_string(out->old_name));
+    json_object_object_add(who, "new", player_json(g, seat));
+    dispatch_announce_data(g, "msg.seat-taken", vars, who);
     dispatch_tell(g, out->old_user, "msg.seat-handed", vars, "seat-handed");
     dispatch_tell(g, g->seats[seat].user, "msg.seat-yours", vars, "seat-yours");
     struct game_view v;
@@ -327,7 +339,9 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     if (out->opened >= 0) {
         const char *vars[] = {"id", g->id, "player", game_seat_name(g, (unsigned)out->opened),
                               NULL};
-        dispatch_announce(g, "msg.seat-open", vars);
+        struct json_object *who = json_object_new_object();
+        json_object_object_add(who, "player", player_json(g, (unsigned)out->opened));
+        dispatch_announce_data(g, "msg.seat-open", vars, who);
     }
     if (out->taken >= 0)
         seat_taken(g, &ctx, out);

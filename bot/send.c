@@ -92,12 +92,32 @@ void dispatch_tell(const struct game *g, const char *user, const char *key, cons
     json_object_put(data);
 }
 
-void dispatch_announce(struct game *g, const char *key, const char *const *vars)
+void dispatch_announce_data(struct game *g, const char *key, const char *const *vars,
+                            struct json_object *extra)
 {
     char text[DISPATCH_TEXT_MAX];
+    struct json_object *data = json_object_new_object();
     text_fill(text, sizeof text, g->language, key, vars);
-    struct outbound m = {.kind = OUT_NOTICE, .channel = g->table, .text = text};
+    if (data) {
+        json_object_object_add(data, "game", json_object_new_string(g->id));
+        json_object_object_add(data, "table", json_object_new_string(g->table));
+        json_object_object_add(data, "lang", json_object_new_string(g->language));
+        json_object_object_add(
+            data, "event", json_object_new_string(strncmp(key, "msg.", 4) == 0 ? key + 4 : key));
+        if (extra) {
+            json_object_object_foreach(extra, name, value)
+                json_object_object_add(data, name, json_object_get(value));
+        }
+    }
+    struct outbound m = {.kind = OUT_NOTICE, .channel = g->table, .text = text, .data = data};
     hold(g->platform, &m);
+    json_object_put(data);
+    json_object_put(extra);
+}
+
+void dispatch_announce(struct game *g, const char *key, const char *const *vars)
+{
+    dispatch_announce_data(g, key, vars, NULL);
 }
 
 /* A private answer is in the player's language: the one they chose, else the

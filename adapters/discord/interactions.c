@@ -607,11 +607,12 @@ struct json_object *dc_commands_json(void)
             }
             if (o->values) {
                 struct json_object *choices = json_object_new_array();
+                /* A choice is a value players type too ("casual", "on"): its
+                 * name is that value in every language (and Discord-compatible
+                 * servers that lag, such as Spacebar, refuse localised choices). */
                 for (const char *const *v = o->values; *v; v++) {
-                    char key[96];
                     struct json_object *c = json_object_new_object();
-                    snprintf(key, sizeof key, "%s.%s", o->name, *v); /* "variant.casual" */
-                    localize(c, "name", *v, key, false);
+                    json_object_object_add(c, "name", json_object_new_string(*v));
                     json_object_object_add(c, "value", json_object_new_string(*v));
                     json_object_array_add(choices, c);
                 }

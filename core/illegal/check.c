@@ -248,6 +248,34 @@ static bool check_offers(const struct il_game *g, char *why, size_t len)
     return true;
 }
 
+/* The trade log: between two seats of the game, in a session played, with
+ * resources in play, at most one per offer made, empty slots zero. */
+static bool check_trades(const struct il_game *g, char *why, size_t len)
+{
+    unsigned kept = g->ntrades < IL_MAX_TRADES ? g->ntrades : IL_MAX_TRADES;
+    if (g->ntrades >= g->next_offer_id)
+        return fail(why, len, "%u trades from %u offers", (unsigned)g->ntrades,
+                    (unsigned)g->next_offer_id - 1);
+    for (unsigned i = 0; i < kept; i++) {
+        const struct il_trade *t = &g->trades[i];
+        unsigned cards = 0;
+        if (t->from == t->to || t->from >= g->nplayers || t->to >= g->nplayers || t->session < 1 ||
+            t->session > g->session || (i > 0 && t->session < g->trades[i - 1].session))
+            return fail(why, len, "trade %u: bad seats or session", i);
+        for (unsigned r = 0; r < IL_RESOURCES; r++) {
+            if ((t->give[r] || t->ask[r]) && !in_play(g, r))
+                return fail(why, len, "trade %u: a resource not in play", i);
+            cards += t->give[r] + t->ask[r];
+        }
+        if (cards == 0)
+            return fail(why, len, "trade %u is empty", i);
+    }
+    for (unsigned i = kept; i < IL_MAX_TRADES; i++)
+        if (!is_zero(&g->trades[i], sizeof g->trades[i]))
+            return fail(why, len, "unused trade slot %u is not empty", i);
+    return true;
+}
+
 /* The owner of a suspect card: the seat whose role it names. */
 static int suspect_owner(const struct il_game *g, unsigned type)
 {
@@ -359,6 +387,6 @@ bool il_game_check(const struct il_game *g, char *why, size_t whylen)
 {
     return check_config(g, why, whylen) && check_flow(g, why, whylen) &&
            check_players(g, why, whylen) && check_drop(g, why, whylen) &&
-           check_offers(g, why, whylen) && check_cases(g, why, whylen) &&
-           check_cards(g, why, whylen);
+           check_offers(g, why, whylen) && check_trades(g, why, whylen) &&
+           check_cases(g, why, whylen) && check_cards(g, why, whylen);
 }

@@ -40,6 +40,7 @@ struct json_object;
 #define IL_MAX_OFFERS      64 /* open offers in one game */
 #define IL_MAX_OFFERS_FROM 8  /* open offers made by one player */
 #define IL_MAX_CASES       (2 * IL_MAX_PLAYERS)
+#define IL_MAX_TRADES      200 /* trades the game remembers for its recap; later ones are counted */
 /* Events one action can produce, at most. The worst case is a casual session
  * closing on a full offer book: two OFFER_EXPIRED per open offer, then
  * SESSION_CLOSED, DROP_STARTED, DREW and HAND per player, DROP_DONE and
@@ -212,6 +213,13 @@ struct il_offer {
     struct il_bundle ask;  /* what `from` wants back */
 };
 
+/* An accepted offer, as the recap tells it: `from` gave `give` to `to` and
+ * got `ask` back, in dealing session `session` (1..5). Resource counts. */
+struct il_trade {
+    uint8_t from, to, session;
+    uint8_t give[IL_RESOURCES], ask[IL_RESOURCES];
+};
+
 /* One tribunal case: a suspect pair, or a single suspect card (advanced). */
 struct il_case {
     uint8_t ncards;
@@ -242,6 +250,10 @@ struct il_game {
     uint32_t next_offer_id;
     uint8_t noffers;
     struct il_offer offers[IL_MAX_OFFERS];
+
+    /* Every accepted trade is counted; the first IL_MAX_TRADES are kept. */
+    uint16_t ntrades;
+    struct il_trade trades[IL_MAX_TRADES];
 
     /* Cases before case_index are judged; the others are not, except those
      * in `judged`. In a parallel tribunal every case not yet judged is open

@@ -115,6 +115,28 @@ static struct json_object *player_to_json(const struct il_game *g, const struct 
     return o;
 }
 
+/* A trade's resource counts as a bundle, to be written or read like one. */
+static void trade_bundle(const uint8_t *n, struct il_bundle *b)
+{
+    memset(b, 0, sizeof *b);
+    for (unsigned r = 0; r < IL_RESOURCES; r++)
+        b->n[IL_CARD(IL_KIND_RESOURCE, r)] = n[r];
+}
+
+static struct json_object *trade_to_json(const struct il_trade *t, bool *oom)
+{
+    struct il_bundle give, ask;
+    struct json_object *o = new_obj(oom);
+    trade_bundle(t->give, &give);
+    trade_bundle(t->ask, &ask);
+    put(o, "from", json_object_new_int(t->from), oom);
+    put(o, "to", json_object_new_int(t->to), oom);
+    put(o, "session", json_object_new_int(t->session), oom);
+    put(o, "give", bundle_to_json(&give, oom), oom);
+    put(o, "ask", bundle_to_json(&ask, oom), oom);
+    return o;
+}
+
 static struct json_object *drop_to_json(const struct il_game *g, bool *oom)
 {
     struct json_object *o = new_obj(oom), *cards = new_arr(oom), *taken = new_arr(oom);
@@ -159,14 +181,18 @@ struct json_object *il_game_to_json(const struct il_game *g)
 {
     bool oom = false;
     struct json_object *o = new_obj(&oom);
-    struct json_object *players = new_arr(&oom), *offers = new_arr(&oom), *cases = new_arr(&oom);
+    struct json_object *players = new_arr(&oom), *offers = new_arr(&oom), *cases = new_arr(&oom),
+                       *trades = new_arr(&oom);
     if (oom) {
         json_object_put(o);
         json_object_put(players);
         json_object_put(offers);
         json_object_put(cases);
+        json_object_put(trades);
         return NULL;
     }
+    for (unsigned i = 0; i < g->ntrades && i < IL_MAX_TRADES; i++)
+        push(trades, trade_to_json(&g->trades[i], &oom), &oom);
     for (unsigned s = 0; s < g->nplayers && s < IL_MAX_PLAYERS; s++)
         push(players, player_to_json(g, &g->players[s], &oom), &oom);
     for (unsigned i = 0; i < g->noffers && i < IL_MAX_OFFERS; i++)
@@ -189,6 +215,8 @@ struct json_object *il_game_to_json(const struct il_game *g)
     put(o, "discard", bundle_to_json(&g->discard, &oom), &oom);
     put(o, "next_offer_id", json_object_new_int64(g->next_offer_id), &oom);
     put(o, "offers", offers, &oom);
+    put(o, "trades", trades, &oom);
+    put(o, "trades_total", json_object_new_int(g->ntrades), &oom);
     put(o, "case_index", json_object_new_int(g->case_index), &oom);
     if (g->judged)
         put(o, "judged", json_object_new_int(g->judged), &oom);
@@ -400,6 +428,43 @@ static bool drop_from_json(const struct json_object *o, struct il_game *g)
     return true;
 }
 
+/* The trade log; a record from before it was kept has none. Only resources
+ * may be traded, which the game check confirms. */
+static bool trades_from_json(const struct json_object *o, struct il_game *g)
+{
+    struct json_object *v = jget(o, "trades");
+    int64_t total = 0;
+    if (!v)
+        return !jget(o, "trades_total");
+    if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) > IL_MAX_TRADES ||
+        !il_json_int(o, "trades_total", (int64_t)json_object_array_length(v),
+                     json_object_array_length(v) < IL_MAX_TRADES
+                         ? (int64_t)json_object_array_length(v)
+                         : UINT16_MAX,
+                     &total))
+        return false;
+    g->ntrades = (uint16_t)total;
+    for (size_t i = 0; i < json_object_array_length(v); i++) {
+        struct json_object *e = json_object_array_get_idx(v, i);
+        struct il_trade *t = &g->trades[i];
+        struct il_bundle give = {{0}}, ask = {{0}}; /* bundle_from_json sets only its keys */
+        if (!json_object_is_type(e, json_type_object) ||
+            !get_u8(e, "from", IL_MAX_PLAYERS - 1, &t->from) ||
+            !get_u8(e, "to", IL_MAX_PLAYERS - 1, &t->to) ||
+            !get_u8(e, "session", IL_SESSIONS, &t->session) ||
+            !bundle_from_json(e, "give", &give) || !bundle_from_json(e, "ask", &ask))
+            return false;
+        for (unsigned c = 0; c < IL_CARD_TYPES; c++)
+            if (IL_CARD_KIND(c) != IL_KIND_RESOURCE && (give.n[c] || ask.n[c]))
+                return false;
+        for (unsigned r = 0; r < IL_RESOURCES; r++) {
+            t->give[r] = give.n[IL_CARD(IL_KIND_RESOURCE, r)];
+            t->ask[r] = ask.n[IL_CARD(IL_KIND_RESOURCE, r)];
+        }
+    }
+    return true;
+}
+
 static bool offers_from_json(const struct json_object *o, struct il_game *g)
 {
     struct json_object *v = jget_type(o, "offers", json_type_array);
@@ -471,7 +536,7 @@ enum il_error il_game_from_json(struct il_game *g, const struct json_object *jso
         !il_json_int(json, "paused_remaining", 0, IL_TIMER_MAX_MS, &w.paused_remaining) ||
         !drop_from_json(json, &w) || !bundle_from_json(json, "discard", &w.discard) ||
         !il_json_int(json, "next_offer_id", 1, UINT32_MAX, &next_id) ||
-        !offers_from_json(json, &w) || !cases_from_json(json, &w) ||
+        !offers_from_json(json, &w) || !trades_from_json(json, &w) || !cases_from_json(json, &w) ||
         (format >= 2 && !il_json_int(json, "tribunal_at", -far, far, &w.tribunal_at)))
         return IL_ERR_CORRUPT;
     w.phase = (enum il_phase)phase;

@@ -68,6 +68,20 @@ void il_render_event(const struct il_state *s, const struct rules_table *t,
 void il_render_private(const struct il_state *s, const struct rules_table *t, unsigned seat,
                        bool fresh, rules_emit_fn emit, void *arg);
 
+/*
+ * The recap of a finished game, each part a text in lang (names: each seat's
+ * display name), at most len bytes with a "...and N more" line when it is cut:
+ * every trade, who gave what to whom and in which session; every case anyone
+ * voted on, with each player's vote, secret until now; and awards (best dealer, busiest
+ * trader, who fooled the tribunal, whose roles were never found).
+ */
+void il_recap_trades(const struct il_game *g, const char *lang, const char *const *names, char *out,
+                     size_t len);
+void il_recap_votes(const struct il_game *g, const char *lang, const char *const *names, char *out,
+                    size_t len);
+void il_recap_awards(const struct il_game *g, const char *lang, const char *const *names, char *out,
+                     size_t len);
+
 /* Writes a card list ("2 Guns, 1 Alcohol"), or the catalog's "nothing". */
 void il_render_cards(char *out, size_t len, const char *lang, const struct il_bundle *b);
 

@@ -577,6 +577,20 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
     set_data(&m, "winners", json_object_get(winner_list));
     msg_emit(&m, emit, arg);
 
+    /* The recap, now that nothing is secret any more. */
+    static const struct {
+        const char *event;
+        void (*write)(const struct il_game *, const char *, const char *const *, char *, size_t);
+    } recap[] = {{"recap-trades", il_recap_trades},
+                 {"recap-votes", il_recap_votes},
+                 {"recap-awards", il_recap_awards}};
+    for (unsigned i = 0; i < sizeof recap / sizeof *recap; i++) {
+        msg_init(&m, g, OUT_NOTICE, IL_PUBLIC);
+        recap[i].write(&g->s->game, lang, g->t->names, m.text, sizeof m.text);
+        set_data(&m, "event", json_object_new_string(recap[i].event));
+        msg_emit(&m, emit, arg);
+    }
+
     msg_init(&m, g, OUT_GAME_OVER, IL_PUBLIC);
     snprintf(m.text, sizeof m.text, "%s", scores);
     set_data(&m, "scores", score_map);
@@ -762,8 +776,9 @@ static void on_verdict(const struct view *g, const struct il_event *e, rules_emi
     const char *vars[] = {"number", number, "cards",  cards,
                           "tally",  tally,  "player", e->target >= 0 ? g->t->names[e->target] : "",
                           NULL};
-    notice(g, e, e->target >= 0 ? "msg.verdict-convicted" : "msg.verdict-discarded", vars, emit,
-           arg);
+    const struct field fields[] = {{"case", json_object_new_int(e->number + 1)}, {NULL, NULL}};
+    notice_with(g, e, e->target >= 0 ? "msg.verdict-convicted" : "msg.verdict-discarded", vars,
+                fields, emit, arg);
 }
 
 static void on_paused(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
@@ -784,7 +799,8 @@ static void on_player_removed(const struct view *g, const struct il_event *e, ru
                               void *arg)
 {
     const char *vars[] = {"player", g->t->names[e->player], NULL};
-    notice(g, e, "msg.player-removed", vars, emit, arg);
+    const struct field fields[] = {{"player", player_json(g, (unsigned)e->player)}, {NULL, NULL}};
+    notice_with(g, e, "msg.player-removed", vars, fields, emit, arg);
 }
 
 static void on_timer_set(const struct view *g, const struct il_event *e, rules_emit_fn emit,

@@ -116,6 +116,18 @@ static enum il_error answer(struct il_ctx *c, const struct il_action *a)
     il_bundle_add(to, &o.give);
     il_bundle_sub(to, &o.ask);
     il_bundle_add(from, &o.ask);
+    if (g->ntrades < IL_MAX_TRADES) {
+        struct il_trade *t = &g->trades[g->ntrades];
+        t->from = o.from;
+        t->to = o.to;
+        t->session = g->session;
+        for (unsigned r = 0; r < IL_RESOURCES; r++) {
+            t->give[r] = o.give.n[IL_CARD(IL_KIND_RESOURCE, r)];
+            t->ask[r] = o.ask.n[IL_CARD(IL_KIND_RESOURCE, r)];
+        }
+    }
+    if (g->ntrades < UINT16_MAX)
+        g->ntrades++;
     il_offer_remove(g, (unsigned)i);
     il_emit_offer(c, IL_EV_OFFER_ACCEPTED, &o);
     il_emit_hand(c, o.to);

@@ -588,6 +588,56 @@ static void test_specific_texts(void **state)
     free(d);
 }
 
+/* The recap after the results: the trade, each case's votes by name, the
+ * awards; after the results, before the game-over message. */
+static void test_recap(void **state)
+{
+    (void)state;
+    struct drive *d = calloc(1, sizeof *d);
+    assert_non_null(d);
+    play_full_game(d);
+    const struct sent *trades = NULL, *votes = NULL, *awards = NULL;
+    size_t result = 0, over = 0;
+    for (size_t i = 0; i < d->rec.n; i++) {
+        const struct sent *s = &d->rec.v[i];
+        const char *event = json_object_get_string(json_object_object_get(s->data, "event"));
+        if (s->kind == OUT_RESULT)
+            result = i;
+        if (s->kind == OUT_GAME_OVER)
+            over = i;
+        if (!event)
+            continue;
+        if (strcmp(event, "recap-trades") == 0)
+            trades = s;
+        if (strcmp(event, "recap-votes") == 0)
+            votes = s;
+        if (strcmp(event, "recap-awards") == 0)
+            awards = s;
+    }
+    assert_non_null(trades);
+    assert_non_null(votes);
+    assert_non_null(awards);
+    assert_true(result < (size_t)(trades - d->rec.v) && (size_t)(awards - d->rec.v) < over);
+    assert_non_null(trades->channel); /* told at the table */
+    /* The one trade: Alice's gift of 2 of her goods to Bob in session 1. */
+    assert_non_null(strstr(trades->text, "Recap: 1 trade."));
+    assert_non_null(strstr(trades->text, "Session 1: Alice gave 2 "));
+    assert_non_null(strstr(trades->text, " to Bob for nothing."));
+    /* Every case, with the votes of the four still playing. */
+    const struct il_game *g = &IL(&d->g)->game;
+    for (unsigned k = 0; k < g->ncases; k++) {
+        char want[32];
+        snprintf(want, sizeof want, "Case %u (", k + 1);
+        assert_non_null(strstr(votes->text, want));
+    }
+    assert_non_null(strstr(votes->text, "Carol voted Bob"));
+    assert_null(strstr(votes->text, "Erin")); /* kicked in session 2 */
+    assert_non_null(strstr(awards->text, "Best dealer: Alice, who sold 2 cards"));
+    assert_non_null(strstr(awards->text, "Busiest trader: Alice, with 1 trade."));
+    rec_free(&d->rec);
+    free(d);
+}
+
 static void test_casual_draws_in_private(void **state)
 {
     (void)state;
@@ -1068,6 +1118,7 @@ int main(void)
         cmocka_unit_test(test_casual_draws_in_private),
         cmocka_unit_test(test_render_hand_fresh),
         cmocka_unit_test(test_reader_language),
+        cmocka_unit_test(test_recap),
         cmocka_unit_test(test_drop_record_and_batches),
         cmocka_unit_test(test_render_lobby),
         cmocka_unit_test(test_text_fill),
