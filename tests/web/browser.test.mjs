@@ -4,7 +4,9 @@
 // words fit, the phone keeps the phase and countdown in view and brings the drop to
 // the player, the results explain every score, and Play again opens a new lobby. Then a
 // page fed the messages of a bot without settings, vote counts or score parts, and a
-// page in French, then German, whose every word is the catalog's. A screenshot of every
+// page in French, then German, whose every word is the catalog's. Last, a game of four
+// players scripted over the websocket, watched by a page: a player leaves and the page
+// takes the seat over, then votes in a parallel tribunal. A screenshot of every
 // phase goes to $SCREENSHOT_DIR (build/web-screenshots).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { sleep, startServer } from './lib.mjs';
+import { Client, newToken, sleep, startServer } from './lib.mjs';
 
 const DAEMON = process.env.ILLEGALD;
 const SHOTS = process.env.SCREENSHOT_DIR || join(process.cwd(), 'web-screenshots');
@@ -702,5 +704,154 @@ test('the page speaks the reader\'s language, from the browser\'s or the menu\'s
   await sleep(200);
   assert.ok(!sent.some((f) => /language/.test(f.text || '')), `the bot was told again: ${JSON.stringify(sent)}`);
   assert.deepEqual(errors.map(String), []);
+  await ctx.close();
+});
+
+// A game of four players scripted over the websocket, with every case of the tribunal open at
+// once and each closing once everyone has voted on it (parallel, close-early). Uma's page
+// watches: when Sid leaves, it offers Sid's seat, takes it over with the button and then shows
+// the seat's roles and hand; in the tribunal it shows every case at once, votes on two of them,
+// and sees the first judged while the others stay open.
+test('a page takes over a leaving player\'s seat, then votes in a parallel tribunal', { timeout: 60000 }, async () => {
+  const table = 'parallel';
+  const en = catalogs.en.texts;
+  const isMsg = (kind) => (f) => f.type === 'message' && f.kind === kind;
+  const bots = [];
+  for (const name of ['Pam', 'Quin', 'Rex', 'Sid']) {
+    const c = await Client.open(daemon.port);
+    c.user = (await c.hello(newToken(), name)).user;
+    c.name = name;
+    c.send({ type: 'open', channel: table });
+    await c.next((f) => f.type === 'opened');
+    bots.push(c);
+  }
+  const [pam, , , sid] = bots;
+  const say = (c, text, channel = table) => c.send({ type: 'command', channel, text });
+
+  const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1200, height: 900 } });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
+  const sent = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => { try { sent.push(JSON.parse(f.payload)); } catch { /* */ } }));
+  await page.goto(`${base}#t=${table}`);
+  await page.locator('#name').fill('Uma');
+  await page.locator('#name-go').click();
+  await page.locator('#table-view').waitFor({ state: 'visible' });
+  const uma = await page.evaluate(() => window.__illegal.user);
+
+  say(pam, '!illegal new');
+  await pam.next(isMsg('lobby'), 5000, 'a lobby');
+  for (const c of bots) say(c, '!illegal join');
+  await pam.next((f) => isMsg('lobby')(f) && f.data.players.length === 4, 5000, 'a lobby of 4');
+  say(pam, '!illegal set tribunal parallel, close-early');
+  say(pam, '!illegal set vote 2m');
+  await pam.next((f) => isMsg('lobby')(f) && f.data.settings && f.data.settings.vote === 120 &&
+    /parallel/.test(f.data.settings.tribunal), 5000, 'a parallel tribunal set');
+  say(pam, '!illegal start');
+  for (const c of bots) c.hand = (await c.next((f) => isMsg('hand')(f) && f.dm, 10000, `${c.name}'s hand`)).data;
+  await page.waitForFunction((t) => (window.__illegal.T[t] || {}).phase === 'dealing', table, { timeout: 10000 });
+  assert.ok(await page.locator('#seat-offer').isHidden(), 'no seat is offered yet');
+
+  // Sid leaves: Uma, who does not play, is offered the seat, and takes it over
+  say(sid, '!illegal leave');
+  const takeOver = page.locator('#seat-offer #take-over');
+  await takeOver.waitFor({ timeout: 10000 });
+  assert.equal(await takeOver.textContent(), en['page.take-over'].replace('{player}', 'Sid'));
+  assert.ok(!(await page.locator('#roles .card').count()), 'no roles before the seat is taken');
+  await shot({ page, name: 'Uma' }, '12-seat-offered');
+  await takeOver.click();
+  assert.ok(sent.some((f) => f.type === 'command' && f.channel === table && f.text === '!illegal join'), 'the button joins');
+  const { dealer, buyer, hand } = sid.hand;
+  await page.locator(`#roles [data-card="dealer:${dealer}"]`).waitFor({ timeout: 10000 });
+  await page.locator(`#roles [data-card="buyer:${buyer}"]`).waitFor();
+  const shown = await page.locator('#hand .card').evaluateAll((cs) => Object.fromEntries(
+    cs.map((c) => [c.dataset.card, Number(c.querySelector('.count').textContent)])));
+  assert.deepEqual(shown, Object.fromEntries(Object.entries(hand).filter(([, n]) => n > 0)), 'the seat\'s hand');
+  await page.locator('#seat-offer').waitFor({ state: 'hidden' });
+  await sid.next((f) => f.dm && f.data && f.data.event === 'seat-handed', 5000, 'Sid told');
+  await checkCards({ page, name: 'Uma' });
+
+  // the host moves the game on to the tribunal, which opens every case at once
+  const phase = () => {
+    const n = pam.frames.filter((f) => f.type === 'message' && !f.dm && f.data && f.data.phase).pop();
+    return n ? n.data.phase : null;
+  };
+  for (let i = 0; i < 60 && !['debate', 'vote'].includes(phase()); i++) {
+    say(pam, '!illegal next');
+    await sleep(250);
+  }
+  assert.ok(['debate', 'vote'].includes(phase()), `the tribunal opened; phase ${phase()}`);
+  // in the debate (when the page is still in it), every case shows, each with its line or cards
+  const opened = pam.frames.find((f) => isMsg('notice')(f) && f.data && (f.data.events || []).includes('case-opened'));
+  if (opened && phase() === 'debate') {
+    const n = opened.data.events.filter((e) => e === 'case-opened').length;
+    const seen = await page.waitForFunction((n) => document.querySelectorAll('#cases .case').length === n ||
+      window.__illegal.frames.some((f) => f.kind === 'vote'), n, { timeout: 5000 }).then(() => page.evaluate(() => ({
+      title: document.getElementById('tribunal-title').textContent,
+      cases: [...document.querySelectorAll('#cases .case')].map((c) => c.dataset.case),
+      voting: window.__illegal.frames.some((f) => f.kind === 'vote') })));
+    if (!seen.voting) {
+      assert.equal(seen.title, en['page.tribunal-all-debate']);
+      assert.deepEqual(seen.cases, Array.from({ length: n }, (_, i) => String(i + 1)));
+      await shot({ page, name: 'Uma' }, '12-parallel-debate');
+    }
+    if (process.env.WEB_DEBUG) console.log('parallel debate', seen);
+  }
+  // (every case's vote comes at once, as the debate ends)
+  const first = await pam.next(isMsg('vote'), 15000, 'the votes');
+  await sleep(300);
+  const votes = [first.data, ...pam.frames.filter(isMsg('vote')).map((f) => f.data)];
+  assert.ok(votes.length >= 2, `${votes.length} cases`);
+  const cases = page.locator('#tribunal #cases .case');
+  await page.waitForFunction((n) => document.querySelectorAll('#cases .case button[data-vote]:not([disabled])').length >= n * 2,
+    votes.length, { timeout: 10000 });
+  assert.equal(await cases.count(), votes.length, 'every case at once');
+  assert.equal(await page.locator('#tribunal-title').textContent(), en['page.tribunal-all']);
+  assert.ok(await page.locator('#one-case').isHidden());
+  for (const v of votes) {
+    const c = page.locator(`#cases .case[data-case="${v.case}"]`);
+    assert.deepEqual(await c.locator('.card').evaluateAll((cs) => cs.map((x) => x.dataset.card)), v.cards);
+    assert.equal(await c.locator('h4').textContent(), en['page.case'].replace('{case}', v.case));
+  }
+  await checkCards({ page, name: 'Uma' });
+
+  // Uma votes on the first two cases, each with its own buttons
+  const [one, two] = votes.map((v) => v.case);
+  const target = () => pam.user;
+  for (const n of [one, two]) {
+    await page.locator(`#cases .case[data-case="${n}"] button[data-vote="${target(n)}"]`).click();
+  }
+  for (const n of [one, two]) {
+    const c = page.locator(`#cases .case[data-case="${n}"]`);
+    await page.waitForFunction((n) => /\S/.test(document.querySelector(`#cases [data-case="${n}"] .my-vote`).textContent) &&
+      window.__illegal.frames.some((f) => f.dm && f.data && f.data.event === 'vote-recorded' && f.data.case === n), n, { timeout: 5000 });
+    assert.equal(await c.locator(`button[aria-pressed=true]`).getAttribute('data-vote'), target(n), `case ${n}: the choice is marked`);
+    assert.equal(await c.locator('button[aria-pressed=true]').count(), 1);
+  }
+  const voted = sent.filter((f) => f.type === 'command' && f.channel === null && / vote \d+ /.test(f.text)).map((f) => f.text.replace(/^g\d+ /, ''));
+  assert.deepEqual(voted, [`vote ${one} ${target(one)}`, `vote ${two} ${target(two)}`]);
+  await shot({ page, name: 'Uma' }, '12-parallel-tribunal');
+
+  // everyone else votes on the first case: it is judged, the others stay open
+  for (const b of bots.filter((x) => x !== sid)) say(b, `vote ${one} ${b.user === uma ? pam.user : uma}`, null);
+  const judged = page.locator(`#cases .case.judged[data-case="${one}"]`);
+  await judged.waitFor({ timeout: 10000 });
+  assert.match(await judged.locator('.verdict').textContent(), new RegExp(`^Verdict on case ${one}: `));
+  assert.equal(await judged.locator('h4').textContent(), en['page.case-judged'].replace('{case}', one));
+  assert.equal(await judged.locator('button').count(), 0, 'a judged case has no vote');
+  assert.equal(phase(), 'vote', 'the tribunal goes on');
+  const open = page.locator(`#cases .case:not(.judged)[data-case="${two}"]`);
+  assert.ok(await open.locator('button[data-vote]:not([disabled])').count() >= 2, 'the other case stays open');
+  assert.equal(await open.locator('.vote-count').textContent(), en['page.votes-cast'][0].replace('{count}', '1').replace('{voters}', '4'));
+  assert.equal(await page.locator('#cases .case:not(.judged)').count(), votes.length - 1);
+  await shot({ page, name: 'Uma' }, '12-parallel-judged');
+
+  say(pam, '!illegal end');
+  await page.locator('#ranking li').nth(3).waitFor({ timeout: 10000 });
+  assert.ok(await page.locator('#tribunal').isHidden());
+  assert.deepEqual(errors.map(String), []);
+  bots.forEach((c) => c.close());
   await ctx.close();
 });

@@ -22,7 +22,7 @@
   // text with a plural is [one, other]. The reader's choice is kept in illegal.lang; which
   // games were told it, for private messages, in illegal.lang.told ({game: code}).
   const LANG = 'illegal.lang', TOLD = 'illegal.lang.told';
-  const W = { lang: 'en', cat: null, num: new Intl.NumberFormat('en'), plural: new Intl.PluralRules('en'), catalogs: {} };
+  const W = { lang: 'en', cat: null, num: new Intl.NumberFormat('en'), plural: new Intl.PluralRules('en'), catalogs: {}, asked: {} };
   function has(key) { return !!(W.cat && W.cat.texts && key in W.cat.texts); }
   function raw(key) {
     const s = W.cat && W.cat.texts ? W.cat.texts[key] : undefined;
@@ -62,6 +62,55 @@
     const l = ((W.cat && W.cat.languages) || []).find((x) => x.code === code);
     return l ? l.name : code;
   }
+  // The bot's own words read back: the values a line of its text was filled with, when the line
+  // is the text of `key` ("msg.seat-open") in a language the page has loaded, the table's first;
+  // or null. Only for what the bot tells in words alone (whose seat is open, which case a verdict
+  // judged). {placeholders} match any text; one named twice must be the same text twice.
+  const PATTERNS = new Map(); // "<lang> <key>" -> {re, names} or null
+  function pattern(c, key) {
+    const id = `${c.lang} ${key}`;
+    if (PATTERNS.has(id)) return PATTERNS.get(id);
+    const text = c.texts ? c.texts[key] : null;
+    let p = null;
+    if (typeof text === 'string') {
+      const esc = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const names = [];
+      let re = '', last = 0, m;
+      const tok = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_-]*)\}/g;
+      while ((m = tok.exec(text))) {
+        re += esc(text.slice(last, m.index));
+        last = tok.lastIndex;
+        if (!m[1]) re += esc(m[0][0]);
+        else if (names.includes(m[1])) re += `\\${names.indexOf(m[1]) + 1}`;
+        else {
+          names.push(m[1]);
+          re += '(.+?)';
+        }
+      }
+      re += esc(text.slice(last));
+      try { p = { re: new RegExp(`^${re}$`, 'u'), names }; } catch { p = null; }
+    }
+    PATTERNS.set(id, p);
+    return p;
+  }
+  function readBot(t, key, line) {
+    const cats = Object.values(W.catalogs);
+    const first = t && t.lang && W.catalogs[t.lang];
+    if (first) cats.unshift(first);
+    for (const c of cats) {
+      const p = pattern(c, key);
+      const m = p && p.re.exec(line);
+      if (m) return Object.fromEntries(p.names.map((n, i) => [n, m[i + 1]]));
+    }
+    return null;
+  }
+  // The catalog of a table's language, for readBot: fetched once, then the page drawn again.
+  function tableWords(code) {
+    if (!code || W.catalogs[code] || W.asked[code]) return;
+    W.asked[code] = true;
+    catalog(code).then((c) => { if (c) render(); }, () => { W.asked[code] = false; });
+  }
+
   // seconds in their two largest units, as the bot writes them ('2 d 5 h', '1 min 30 s')
   function duration(s) {
     const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
@@ -285,10 +334,10 @@
   function T(id) {
     return S.T[id] || (S.T[id] = { game: null, log: [], lobby: null, players: [], host: null, phase: null,
       paused: false, deadline: null, drop: null, vote: null, debate: null, votes: {}, resources: null, result: null,
-      attention: null, rematchAsked: false });
+      attention: null, rematchAsked: false, cases: {}, judged: {}, parallel: false, lang: null });
   }
   function P(id) {
-    return S.P[id] || (S.P[id] = { game: null, hand: null, offers: new Map(), dm: [], myVote: null, grabbed: null });
+    return S.P[id] || (S.P[id] = { game: null, hand: null, offers: new Map(), dm: [], myVotes: {}, grabbed: null });
   }
   function game() {
     const t = S.current && S.T[S.current];
@@ -299,10 +348,10 @@
   function resetTableForGame(t, g) {
     Object.assign(t, { game: g, lobby: null, players: [], phase: null, paused: false, deadline: null,
       drop: null, vote: null, debate: null, votes: {}, resources: null, result: null, attention: null,
-      rematchAsked: false, log: t.game ? t.log : [] });
+      rematchAsked: false, cases: {}, judged: {}, parallel: false, log: t.game ? t.log : [] });
   }
   function resetPrivateForGame(p, g) {
-    Object.assign(p, { game: g, hand: null, offers: new Map(), myVote: null, grabbed: null });
+    Object.assign(p, { game: g, hand: null, offers: new Map(), myVotes: {}, grabbed: null });
   }
 
   function handle(f) {
@@ -378,6 +427,11 @@
       }
       onPrivate(p, f, d);
       if (table === S.current) news(f.kind === 'offer' ? 'room' : 'log');
+      // a seat just taken over: its roles and hand are in the trading room
+      if (table === S.current && d.event === 'seat-yours' && !replaying()) {
+        setTab('room');
+        S.scrollTo = 'room';
+      }
     } else {
       const t = T(table);
       if (g && t.game !== g) resetTableForGame(t, g);
@@ -414,7 +468,45 @@
     S.scrollTo = box;
   }
 
+  // A table notice tells one event a line ("events" in order, as the bot says): each event with
+  // its line of the text.
+  function eventLines(f, d) {
+    const events = d.events || (d.event ? [d.event] : []);
+    const lines = String(f.text || '').split('\n');
+    return events.map((event, i) => ({ event, line: lines.length === events.length ? lines[i] : events.length === 1 ? f.text : '' }));
+  }
+  // the number of the case a line tells of: as the bot's text `key` names it, else its first number
+  function caseOfLine(t, key, line) {
+    const v = readBot(t, key, line);
+    const n = Number(String((v && v.number) || (line.match(/\d+/) || [])[0] || '').replace(/\D/g, ''));
+    return n > 0 ? n : null;
+  }
+  // Every case opened at once (a parallel tribunal): each case's debate line, and the cards the
+  // bot sends for the last one. The others' cards come with their votes.
+  function openCases(t, f, d) {
+    const opened = eventLines(f, d).filter((x) => x.event === 'case-opened');
+    if (opened.length < 2 || !d.case) return false;
+    t.parallel = true;
+    t.debate = { case: d.case, cards: d.cards || [], cases: opened.map((x, i) => {
+      const n = d.case - (opened.length - 1 - i);
+      return { case: caseOfLine(t, 'msg.case-opened', x.line) || n, line: x.line, cards: i === opened.length - 1 ? d.cards || [] : null };
+    }) };
+    return true;
+  }
+  // A verdict judges its case: in a parallel tribunal the others stay open.
+  function verdicts(t, f, d) {
+    for (const { event, line } of eventLines(f, d)) {
+      if (!/^verdict-/.test(event) || !line) continue;
+      const n = caseOfLine(t, 'msg.' + event, line);
+      if (n) t.judged[n] = line;
+    }
+  }
+
   function onPublic(t, f, d) {
+    if (d.lang) {
+      t.lang = d.lang; // the table's language, in which its notices are written
+      tableWords(d.lang);
+    }
     switch (f.kind) {
     case 'lobby':
       t.lobby = d;
@@ -432,7 +524,8 @@
       if (d.event === 'votes-cast') t.votes[d.case] = { voted: d.voted, voters: d.voters };
       if (d.resources) t.resources = d.resources; // the game's resources in play, from its start
       // a case opens with its debate: its cards show from then on
-      if ((d.events || [d.event]).includes('case-opened')) t.debate = { case: d.case, cards: d.cards || [] };
+      if ((d.events || [d.event]).includes('case-opened') && !openCases(t, f, d)) t.debate = { case: d.case, cards: d.cards || [] };
+      verdicts(t, f, d);
       if (d.phase && d.phase !== 'vote' && d.phase !== 'debate') t.vote = null;
       break;
     case 'drop':
@@ -443,6 +536,9 @@
       break;
     case 'vote':
       t.vote = d;
+      // every case's vote, by number; with every case open at once, the actions name their case
+      if (d.case) t.cases[d.case] = d;
+      if ((d.actions || []).some((a) => /^(vote|abstain) \d+(\s|$)/.test(a))) t.parallel = true;
       learnPlayers(d.candidates);
       if (d.deadline) t.deadline = d.deadline;
       t.phase = 'vote';
@@ -464,7 +560,7 @@
       break;
     }
     // (a lobby is written at each render, in the page's language)
-    const line = { key: f.key || null, text: f.text, err: f.kind === 'error',
+    const line = { key: f.key || null, text: f.text, err: f.kind === 'error', game: d.game || t.game, data: f.data || null,
       lobby: f.kind === 'lobby' && (d.actions || []).includes('join') ? d : null };
     // a message edited in place (the lobby, a drop) keeps one line, updated
     const at = line.key ? t.log.findIndex((l) => l.key === line.key) : -1;
@@ -498,7 +594,17 @@
         o.closed = true;
         o.text = f.text;
       }
-      if (d.event === 'vote-recorded' || d.event === 'abstained') p.myVote = { case: d.case, text: f.text };
+      // the bot's word on a vote, per case; which button it was is known from a click answered
+      if (d.event === 'vote-recorded' || d.event === 'abstained') {
+        const was = p.myVotes[d.case];
+        const choice = d.event === 'abstained' ? 'abstain' : was && was.pending && was.choice !== 'abstain' ? was.choice : null;
+        p.myVotes[d.case] = { case: d.case, text: f.text, choice };
+      }
+      // the seat went to someone else: its roles, hand and offers are theirs now
+      if (d.event === 'seat-handed') {
+        p.hand = null;
+        for (const o of p.offers.values()) o.closed = true;
+      }
       break;
     case 'error':
       if (!replaying()) toast(f.text);
@@ -601,6 +707,7 @@
         x.id === t.host ? el('span', { class: 'host', text: tr('page.host') }) : null));
     }
 
+    renderSeatOffer(t, mine);
     renderDrop(t, mine);
     renderVote(t, mine);
     renderResults(t);
@@ -613,6 +720,68 @@
     if (S.scrollTo) bringIntoView($(S.scrollTo));
     S.scrollTo = null;
   }
+
+  // ---- a seat offered in a running game ----
+  // The bot tells the table in words only that a seat is offered ("p2's seat in game g1 is open:
+  // anyone not playing can take it over..."), taken ("p5 takes over p2's seat.") or gone ("p2 has
+  // left the game."): each line of this game's messages is read for them, as the bot's catalog
+  // words them (by its data's event when it names one). Returns the names of the seats offered,
+  // in seat order: "!illegal join" takes the first.
+  const SEAT_NEWS = [['seat-open', 'msg.seat-open'], ['seat-taken', 'msg.seat-taken'], ['player-removed', 'msg.player-removed']];
+  function who(x) { return typeof x === 'string' ? x : (x && (x.name || x.id)) || null; }
+  function seatNews(t, event, d, line) {
+    for (const [ev, key] of SEAT_NEWS) {
+      if (event && event !== ev) continue;
+      // the bot's data when it names the seats; its words (read back) from older bots
+      const n = event ? { ev, player: who(d.player), old: who(d.old), new: who(d.new), id: d.game } : null;
+      if (n && (n.player || n.old)) return n;
+      const v = readBot(t, key, line);
+      if (v) return { ev, ...v };
+      if (n) return n;
+    }
+    return null;
+  }
+  function openSeats(t) {
+    if (!t.game || !t.phase || t.phase === 'lobby' || t.phase === 'over') return [];
+    const seats = (t.players || []).map((x) => x.name || x.id); // seat order, as the game started
+    let open = [];
+    for (const l of t.log) {
+      if (l.game !== t.game || l.err || !l.text || l.lobby) continue;
+      const d = l.data || {};
+      const told = d.events || d.event ? eventLines(l, d) : l.text.split('\n').map((line) => ({ event: null, line }));
+      for (const { event, line } of told) {
+        if (event && !SEAT_NEWS.some(([ev]) => ev === event)) continue;
+        const n = seatNews(t, event, d, line);
+        if (!n) continue;
+        if (n.ev === 'seat-open' && n.player && (!n.id || n.id === t.game) && !open.includes(n.player)) open.push(n.player);
+        if (n.ev === 'seat-taken' && n.old) {
+          open = open.filter((x) => x !== n.old);
+          if (n.new && seats.includes(n.old)) seats[seats.indexOf(n.old)] = n.new;
+        }
+        if (n.ev === 'player-removed' && n.player) open = open.filter((x) => x !== n.player);
+      }
+    }
+    const at = (x) => (seats.includes(x) ? seats.indexOf(x) : seats.length);
+    return open.map((x, i) => [x, i]).sort((a, b) => at(a[0]) - at(b[0]) || a[1] - b[1]).map(([x]) => x);
+  }
+  // Whoever does not play here may take the seat over: its roles, hand and offers come in private.
+  function renderSeatOffer(t, p) {
+    const seat = p && p.hand ? null : openSeats(t)[0];
+    $('seat-offer').hidden = !seat;
+    if (!seat) return;
+    $('seat-offer-hint').textContent = tr('page.seat-open', { player: seat });
+    const b = $('take-over');
+    b.textContent = tr('page.take-over', { player: seat });
+    b.dataset.player = seat;
+    // (once pressed, until the bot has had time to answer)
+    b.disabled = Date.now() - (t.joinAsked || 0) < 3000;
+  }
+  $('take-over').addEventListener('click', () => {
+    sayTable('!illegal join');
+    T(S.current).joinAsked = Date.now();
+    render();
+    setTimeout(render, 3100);
+  });
 
   // ---- panes (tabs on a narrow screen) ----
   function setTab(pane) {
@@ -721,6 +890,9 @@
 
   function renderVote(t, p) {
     const box = $('tribunal');
+    if (t.parallel) return renderCases(t, p);
+    $('cases-wrap').hidden = true;
+    $('one-case').hidden = false;
     // the case in debate (its cards, no vote yet), or the case being voted on
     const debating = t.phase === 'debate' && t.debate;
     const v = t.phase === 'vote' ? t.vote : debating ? t.debate : null;
@@ -729,29 +901,74 @@
     $('tribunal-title').textContent = tr(debating ? 'page.tribunal-debate' : 'page.tribunal-case', { case: v.case });
     const cards = clear($('case-cards'));
     for (const c of v.cards || []) cards.append(card(c));
-    const btns = clear($('vote-buttons'));
+    voteButtons(clear($('vote-buttons')), debating ? null : v, p, false);
+    // a vote is shown for its own case only: each case starts unvoted
+    $('my-vote').textContent = p && p.myVotes[v.case] ? myVoteText(p.myVotes[v.case]) : '';
+    const n = !debating && t.votes[v.case];
+    $('vote-count').textContent = n ? trn('page.votes-cast', n.voted, { voters: n.voters }) : '';
+  }
+
+  // The buttons of a case's vote (v, the vote message): one a candidate, and abstain. With mark,
+  // the player's own choice is pressed.
+  function voteButtons(btns, v, p, mark) {
     const isPlayer = !!(p && p.hand);
-    for (const a of (debating ? [] : v.actions) || []) {
+    const mine = v && p && p.myVotes[v.case];
+    for (const a of (v && v.actions) || []) {
       // "vote bob", or "vote 2 bob" when every case is open at once
       const target = a.startsWith('vote ') ? a.replace(/^vote (\d+ )?/, '') : null;
       if (target === S.user) continue; // nobody may vote for themselves
       const label = target ? tr('page.vote-for', { player: playerName(target) }) : tr('ui.abstain');
-      btns.append(el('button', { type: 'button', 'data-vote': target || 'abstain', disabled: !isPlayer, text: label,
+      const choice = target || 'abstain';
+      btns.append(el('button', { type: 'button', 'data-vote': choice, disabled: !isPlayer, text: label,
+        'aria-pressed': mark ? String(!!mine && mine.choice === choice) : null,
         onclick: () => {
           sayDm(a);
           // the page's own words until the bot's answer comes (written at each render)
-          p.myVote = { case: v.case, target: target || null };
+          p.myVotes[v.case] = { case: v.case, choice, pending: true };
           render();
         } }));
     }
-    // a vote is shown for its own case only: each case starts unvoted
-    $('my-vote').textContent = p && p.myVote && p.myVote.case === v.case ? myVoteText(p.myVote) : '';
-    const n = !debating && t.votes[v.case];
-    $('vote-count').textContent = n ? trn('page.votes-cast', n.voted, { voters: n.voters }) : '';
   }
   function myVoteText(m) {
     if (m.text) return m.text;
-    return m.target ? tr('page.my-vote', { player: playerName(m.target) }) : tr('page.my-abstain');
+    if (!m.choice) return '';
+    return m.choice !== 'abstain' ? tr('page.my-vote', { player: playerName(m.choice) }) : tr('page.my-abstain');
+  }
+
+  // A parallel tribunal: every case open at once, each with its cards, its own vote and count;
+  // a judged case shows its verdict while the others stay open.
+  function renderCases(t, p) {
+    const box = $('tribunal');
+    const debating = t.phase === 'debate';
+    const debated = (debating && t.debate && t.debate.cases) || [];
+    const numbers = [...new Set([...debated.map((x) => x.case), ...Object.keys(t.cases).map(Number)])].sort((a, b) => a - b);
+    box.hidden = !(t.phase === 'vote' || debating) || !numbers.length;
+    if (box.hidden) return;
+    $('one-case').hidden = true;
+    $('cases-wrap').hidden = false;
+    $('tribunal-title').textContent = tr(debating ? 'page.tribunal-all-debate' : 'page.tribunal-all');
+    const list = clear($('cases'));
+    for (const n of numbers) {
+      const v = t.cases[n];
+      const opened = debated.find((x) => x.case === n);
+      const verdict = t.judged[n];
+      const div = el('div', { class: verdict ? 'case judged' : 'case', 'data-case': String(n) },
+        el('h4', { text: tr(verdict ? 'page.case-judged' : 'page.case', { case: n }) }));
+      const cards = (v && v.cards) || (opened && opened.cards);
+      if (cards) div.append(el('div', { class: 'cards small' }, ...cards.map((c) => card(c))));
+      else if (opened) div.append(el('p', { class: 'hint', text: opened.line }));
+      if (verdict) {
+        div.append(el('p', { class: 'verdict', text: verdict }));
+      } else if (v) {
+        const count = t.votes[n];
+        div.append(el('p', { class: 'vote-count', text: count ? trn('page.votes-cast', count.voted, { voters: count.voters }) : '' }));
+        const btns = el('div', { class: 'actions' });
+        voteButtons(btns, v, p, true);
+        div.append(btns);
+        div.append(el('p', { class: 'hint my-vote', text: p && p.myVotes[n] ? myVoteText(p.myVotes[n]) : '' }));
+      }
+      list.append(div);
+    }
   }
 
   // The ranking as the bot sent it (rank order, ties sharing a rank): each player's roles,
