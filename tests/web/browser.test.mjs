@@ -595,18 +595,25 @@ function englishOf(other) {
   return out;
 }
 
-// A French browser gets the page in French without asking; the reader picks German in the
-// header's menu and the whole page is written again in German (its cards too), the bot is
-// told so that private messages follow, and the choice outlives a reload.
-test('the page speaks the reader\'s language, from the browser\'s or the menu\'s choice', { timeout: 40000 }, async () => {
-  const { fr, de } = catalogs;
-  const ctx = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1200, height: 900 } });
+// A desktop-sized page in a browser of that locale, with its errors and the
+// frames it sends kept for the test to look at.
+async function watchedPage(locale) {
+  const ctx = await browser.newContext({ locale, viewport: { width: 1200, height: 900 } });
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
   const sent = [];
   page.on('websocket', (ws) => ws.on('framesent', (f) => { try { sent.push(JSON.parse(f.payload)); } catch { /* */ } }));
+  return { ctx, page, errors, sent };
+}
+
+// A French browser gets the page in French without asking; the reader picks German in the
+// header's menu and the whole page is written again in German (its cards too), the bot is
+// told so that private messages follow, and the choice outlives a reload.
+test('the page speaks the reader\'s language, from the browser\'s or the menu\'s choice', { timeout: 40000 }, async () => {
+  const { fr, de } = catalogs;
+  const { ctx, page, errors, sent } = await watchedPage('fr-FR');
   await page.goto(`${base}#t=lingua`);
   await page.locator('#name-view').waitFor({ state: 'visible' });
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'fr');
@@ -728,13 +735,7 @@ test('a page takes over a leaving player\'s seat, then votes in a parallel tribu
   const [pam, , , sid] = bots;
   const say = (c, text, channel = table) => c.send({ type: 'command', channel, text });
 
-  const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1200, height: 900 } });
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
-  const sent = [];
-  page.on('websocket', (ws) => ws.on('framesent', (f) => { try { sent.push(JSON.parse(f.payload)); } catch { /* */ } }));
+  const { ctx, page, errors, sent } = await watchedPage('en-US');
   await page.goto(`${base}#t=${table}`);
   await page.locator('#name').fill('Uma');
   await page.locator('#name-go').click();
