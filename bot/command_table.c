@@ -192,6 +192,7 @@ static const struct command_def table[] = {
      "summary.reminders",
      {{.name = "state", .summary = "slash.option.state", .required = true, .values = on_off}},
      cmd_reminders},
+    {"gm", TABLE, CMD_HOST, CMD_RUNNING, ARGS_NONE, "syntax.gm", NULL, "summary.gm", {{0}}, cmd_gm},
     {"language",
      PRIVATE,
      CMD_PLAYER,

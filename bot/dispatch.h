@@ -109,6 +109,7 @@ void cmd_end(struct command_ctx *x);
 void cmd_set(struct command_ctx *x);
 void cmd_reminders(struct command_ctx *x);
 void cmd_language(struct command_ctx *x);
+void cmd_gm(struct command_ctx *x);
 void cmd_replace(struct command_ctx *x);
 
 /* What changes a game. */

@@ -446,6 +446,23 @@ bool commands_stranger(struct dispatcher *d, struct platform *p, const struct in
     return true;
 }
 
+/* gm: the Game Master's view, always in private, for a host or moderator who
+ * does not play (one who plays would read the others' secrets). */
+void cmd_gm(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    char text[DISPATCH_TEXT_MAX];
+    x->private_answer = true;
+    if (x->base.seat >= 0) {
+        cmd_reply(x, "msg.gm-playing", NULL);
+        return;
+    }
+    struct game_view v;
+    game_view(x->g, &v);
+    x->g->rules->gm_view(x->g->state, &v.t, text, sizeof text);
+    dispatch_reply(x->p, x->in, true, OUT_NOTICE, text);
+}
+
 /* language <code|table>: the language of a player's private messages, kept
  * with their seat. */
 void cmd_language(struct command_ctx *base)

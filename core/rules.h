@@ -179,6 +179,10 @@ struct rules_module {
      * not an edit of the last one. */
     void (*render_private)(const void *state, const struct rules_table *t, unsigned seat,
                            bool fresh, rules_emit_fn emit, void *arg);
+    /* Writes what the Game Master sees of a running game: every seat's roles
+     * and cards, open offers, the drop, the votes so far. Secret: the bot
+     * gives it only to a host or moderator who does not play. */
+    void (*gm_view)(const void *state, const struct rules_table *t, char *out, size_t len);
     /* Writes the status line of a running game (phase, time left). */
     void (*status)(const void *state, const struct rules_table *t, int64_t now, char *out,
                    size_t len);

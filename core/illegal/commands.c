@@ -65,23 +65,14 @@ static void hand(struct command_ctx *x)
 static void offers(struct command_ctx *x)
 {
     const struct il_state *s = state_of(x);
-    char list[TEXT_MAX], line[1024], give[256], ask[256], id[16];
+    char list[TEXT_MAX], line[1024];
     struct text_list lines;
     text_list_init(&lines, list, sizeof list, "; ");
     for (unsigned i = 0; i < s->game.noffers; i++) {
         const struct il_offer *o = &s->game.offers[i];
         if (o->from != x->seat && o->to != x->seat)
             continue;
-        snprintf(id, sizeof id, "%u", o->id);
-        il_render_cards(give, sizeof give, x->lang, &o->give);
-        il_render_cards(ask, sizeof ask, x->lang, &o->ask);
-        const char *vars[] = {"id",   id,
-                              "from", x->table->names[o->from],
-                              "to",   x->table->names[o->to],
-                              "give", give,
-                              "ask",  ask,
-                              NULL};
-        text_fill(line, sizeof line, x->lang, "msg.offer-line", vars);
+        il_offer_line(o, x->lang, x->table->names, line, sizeof line);
         text_list_add(&lines, "%s", line);
     }
     if (!lines.n) {

@@ -565,21 +565,31 @@ static void render_private(const void *state, const struct rules_table *t, unsig
     il_render_private(state, t, seat, fresh, emit, arg);
 }
 
-static void status(const void *state, const struct rules_table *t, int64_t now, char *out,
-                   size_t len)
+void il_phase_line(const struct il_game *s, const char *lang, char *out, size_t len)
 {
-    const struct il_state *st = state;
-    const struct il_game *s = &st->game;
-    char session[16], drop[16], kase[16], cases[16], key[32], phase_line[256], left[64];
-    char players[1024];
-    struct text_list active;
+    char session[16], drop[16], kase[16], cases[16], key[32];
     snprintf(session, sizeof session, "%u", s->session);
     snprintf(drop, sizeof drop, "%u", s->drops);
     snprintf(kase, sizeof kase, "%u", s->case_index + 1);
     snprintf(cases, sizeof cases, "%u", s->ncases);
     snprintf(key, sizeof key, "phase.%s", il_phase_id(s->phase));
-    const char *pvars[] = {"session", session, "drop", drop, "case", kase, "cases", cases, NULL};
-    text_fill(phase_line, sizeof phase_line, t->lang, key, pvars);
+    const char *vars[] = {"session", session, "drop", drop, "case", kase, "cases", cases, NULL};
+    text_fill(out, len, lang, key, vars);
+}
+
+static void gm_view(const void *state, const struct rules_table *t, char *out, size_t len)
+{
+    il_gm_view(&((const struct il_state *)state)->game, t, out, len);
+}
+
+static void status(const void *state, const struct rules_table *t, int64_t now, char *out,
+                   size_t len)
+{
+    const struct il_state *st = state;
+    const struct il_game *s = &st->game;
+    char phase_line[256], left[64], players[1024];
+    struct text_list active;
+    il_phase_line(s, t->lang, phase_line, sizeof phase_line);
     int64_t remaining = s->paused ? s->paused_remaining : il_game_deadline(s) - now;
     text_duration(left, sizeof left, t->lang, remaining > 0 ? remaining : 0);
     text_list_init(&active, players, sizeof players, ", ");
@@ -640,6 +650,7 @@ const struct rules_module il_module = {
     .phase = phase,
     .phase_at = phase_at,
     .needs = needs,
+    .gm_view = gm_view,
     .save = save,
     .load = load,
     .commands = il_commands,

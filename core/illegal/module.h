@@ -68,6 +68,14 @@ void il_render_event(const struct il_state *s, const struct rules_table *t,
 void il_render_private(const struct il_state *s, const struct rules_table *t, unsigned seat,
                        bool fresh, rules_emit_fn emit, void *arg);
 
+/* Writes the phase as a status line names it ("dealing session 2 of 5"). */
+void il_phase_line(const struct il_game *g, const char *lang, char *out, size_t len);
+
+/* Writes the Game Master's view of a running game in t's language: each
+ * seat's roles and cards, the open offers, who has taken a card from the
+ * drop, and the votes cast so far on the open cases. Secret (gm.c). */
+void il_gm_view(const struct il_game *g, const struct rules_table *t, char *out, size_t len);
+
 /*
  * The recap of a finished game, each part a text in lang (names: each seat's
  * display name), at most len bytes with a "...and N more" line when it is cut:
@@ -75,6 +83,15 @@ void il_render_private(const struct il_state *s, const struct rules_table *t, un
  * voted on, with each player's vote, secret until now; and awards (best dealer, busiest
  * trader, who fooled the tribunal, whose roles were never found).
  */
+/* Writes case k with each active player's vote on it, by name: "Case 2
+ * (cards): alice voted bob, carol abstained, dave did not vote." */
+void il_case_votes(const struct il_game *g, unsigned k, const char *lang, const char *const *names,
+                   char *out, size_t len);
+
+/* Writes an open offer as a line of a list: "#3 alice -> bob: 1 Guns for nothing". */
+void il_offer_line(const struct il_offer *o, const char *lang, const char *const *names, char *out,
+                   size_t len);
+
 void il_recap_trades(const struct il_game *g, const char *lang, const char *const *names, char *out,
                      size_t len);
 void il_recap_votes(const struct il_game *g, const char *lang, const char *const *names, char *out,

@@ -61,6 +61,34 @@ void il_recap_trades(const struct il_game *g, const char *lang, const char *cons
     more(out, len, lang, shown, g->ntrades);
 }
 
+void il_case_votes(const struct il_game *g, unsigned k, const char *lang, const char *const *names,
+                   char *out, size_t len)
+{
+    char number[8], cards[512], votes[1024];
+    struct il_bundle b = {{0}};
+    struct text_list v;
+    for (unsigned i = 0; i < g->cases[k].ncards; i++)
+        b.n[g->cases[k].cards[i]]++;
+    il_render_cards(cards, sizeof cards, lang, &b);
+    text_list_init(&v, votes, sizeof votes, ", ");
+    for (unsigned s = 0; s < g->nplayers; s++) {
+        int to = g->players[s].votes[k];
+        char one[128];
+        const char *vars[] = {"voter", names[s], "player", to >= 0 ? names[to] : "", NULL};
+        if (!g->players[s].active)
+            continue;
+        text_fill(one, sizeof one, lang,
+                  to >= 0              ? "msg.recap-vote"
+                  : to == IL_ABSTAINED ? "msg.recap-abstained"
+                                       : "msg.recap-no-vote",
+                  vars);
+        text_list_add(&v, "%s", one);
+    }
+    snprintf(number, sizeof number, "%u", k + 1);
+    const char *vars[] = {"number", number, "cards", cards, "votes", votes, NULL};
+    text_fill(out, len, lang, "msg.recap-case", vars);
+}
+
 /* Whether anyone still playing voted on case k: a case the game ended
  * before has no votes left (il_finish clears them). */
 static bool has_votes(const struct il_game *g, unsigned k)
@@ -85,29 +113,8 @@ void il_recap_votes(const struct il_game *g, const char *lang, const char *const
     for (unsigned k = 0; k < g->ncases && !l.full; k++) {
         if (!has_votes(g, k))
             continue;
-        char number[8], cards[512], votes[1024], line[1800];
-        struct il_bundle b = {{0}};
-        struct text_list v;
-        for (unsigned i = 0; i < g->cases[k].ncards; i++)
-            b.n[g->cases[k].cards[i]]++;
-        il_render_cards(cards, sizeof cards, lang, &b);
-        text_list_init(&v, votes, sizeof votes, ", ");
-        for (unsigned s = 0; s < g->nplayers; s++) {
-            int to = g->players[s].votes[k];
-            char one[128];
-            const char *vars[] = {"voter", names[s], "player", to >= 0 ? names[to] : "", NULL};
-            if (!g->players[s].active)
-                continue;
-            text_fill(one, sizeof one, lang,
-                      to >= 0              ? "msg.recap-vote"
-                      : to == IL_ABSTAINED ? "msg.recap-abstained"
-                                           : "msg.recap-no-vote",
-                      vars);
-            text_list_add(&v, "%s", one);
-        }
-        snprintf(number, sizeof number, "%u", k + 1);
-        const char *vars[] = {"number", number, "cards", cards, "votes", votes, NULL};
-        text_fill(line, sizeof line, lang, "msg.recap-case", vars);
+        char line[1800];
+        il_case_votes(g, k, lang, names, line, sizeof line);
         text_list_add(&l, "%s", line);
         shown += !l.full;
     }

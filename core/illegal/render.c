@@ -55,6 +55,18 @@ static const char *card_name(const char *lang, unsigned type)
     return t ? t : il_card_id(type);
 }
 
+void il_offer_line(const struct il_offer *o, const char *lang, const char *const *names, char *out,
+                   size_t len)
+{
+    char give[256], ask[256], id[16];
+    snprintf(id, sizeof id, "%u", o->id);
+    il_render_cards(give, sizeof give, lang, &o->give);
+    il_render_cards(ask, sizeof ask, lang, &o->ask);
+    const char *vars[] = {"id",  id,  "from", names[o->from], "to", names[o->to], "give", give,
+                          "ask", ask, NULL};
+    text_fill(out, len, lang, "msg.offer-line", vars);
+}
+
 void il_render_cards(char *out, size_t len, const char *lang, const struct il_bundle *b)
 {
     struct text_list l;

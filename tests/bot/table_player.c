@@ -159,12 +159,15 @@ void tp_open(struct table_player *tp, struct harness *h, const char *table, unsi
     tp_open_in(tp, h, table, n, variant, "en");
 }
 
-void tp_open_in(struct table_player *tp, struct harness *h, const char *table, unsigned n,
-                const char *variant, const char *lang)
+/* Opens the table: hosted by the first player, or by a Game Master who does not play. */
+static void open_table(struct table_player *tp, struct harness *h, const char *table, unsigned n,
+                       const char *variant, const char *lang, bool gm)
 {
     char text[64];
     memset(tp, 0, sizeof *tp);
     snprintf(tp->lang, sizeof tp->lang, "%s", lang);
+    if (gm)
+        snprintf(tp->gm, sizeof tp->gm, "%s-gm", table);
     tp->h = h;
     tp->n = n;
     tp->drop_line = tp->vote_line = tp->game_over_line = -1;
@@ -173,15 +176,16 @@ void tp_open_in(struct table_player *tp, struct harness *h, const char *table, u
     snprintf(tp->variant, sizeof tp->variant, "%s", variant);
     for (unsigned i = 0; i < n; i++)
         snprintf(tp->users[i], sizeof tp->users[i], "%s-p%u", table, i + 1);
+    const char *host = gm ? tp->gm : tp->users[0];
     snprintf(text, sizeof text, "!illegal new %s", variant);
-    say(tp, tp->users[0], text);
+    say(tp, host, text);
     if (strcmp(lang, "en") != 0) {
         snprintf(text, sizeof text, "!illegal set language %s", lang);
-        say(tp, tp->users[0], text);
+        say(tp, host, text);
     }
     for (unsigned i = 0; i < n; i++)
         say(tp, tp->users[i], "!illegal join");
-    say(tp, tp->users[0], "!illegal start");
+    say(tp, host, "!illegal start");
     size_t from = settle(tp);
     assert_int_equal(tp->phase, TP_DEALING);
     /* Everyone got their roles and hand in private, and nothing else of anyone's. */
@@ -411,11 +415,45 @@ void tp_step(struct table_player *tp)
     }
 }
 
+void tp_open_in(struct table_player *tp, struct harness *h, const char *table, unsigned n,
+                const char *variant, const char *lang)
+{
+    open_table(tp, h, table, n, variant, lang, false);
+}
+
+void tp_open_gm(struct table_player *tp, struct harness *h, const char *table, unsigned n,
+                const char *variant, const char *lang)
+{
+    open_table(tp, h, table, n, variant, lang, true);
+}
+
+/* The Game Master asks for their view: it comes to them in private, naming
+ * every player, and the table hears nothing. */
+static void watch(struct table_player *tp)
+{
+    char channel[32];
+    size_t table_before = harness_new_messages(tp->h, tp->table);
+    say(tp, tp->gm, "!illegal gm");
+    size_t from = settle(tp);
+    snprintf(channel, sizeof channel, "dm:%s", tp->gm);
+    long view = -1;
+    for (size_t i = from; i < tp->h->nlines; i++)
+        if (line_in(tp->h->lines[i], channel))
+            view = (long)i;
+    assert_true(view >= 0);
+    for (unsigned s = 0; s < tp->n; s++)
+        assert_non_null(strstr(line_str(tp->h->lines[view], "text"), tp->users[s]));
+    assert_int_equal(harness_new_messages(tp->h, tp->table), table_before);
+    tp->gm_views++;
+}
+
 void tp_play_to_end(struct table_player *tp)
 {
     for (unsigned steps = 0; tp->phase != TP_OVER; steps++) {
         assert_true(steps < 400);
         tp_step(tp);
+        if (tp->gm[0] && tp->phase != TP_OVER)
+            watch(tp);
     }
     assert_int_equal(tp->sessions_seen, 5);
     assert_int_equal(tp->drops_seen, 4);
@@ -470,6 +508,8 @@ static void fixed_words(const char *lang, const char *key, char *out, size_t len
 
 /* Private messages: none of their fixed words may reach the table. */
 static const char *const private_keys[] = {
+    "msg.gm-view",
+    "msg.gm-seat",
     "msg.dealt",
     "msg.hand",
     "msg.hand-suspects",

@@ -23,6 +23,8 @@ struct table_player {
     char table[32];
     char variant[16];
     char lang[8]; /* the table's language (tp_open_in); "en" by default */
+    char gm[16];  /* a host who does not play (tp_open_gm), or "" */
+    unsigned gm_views;
     unsigned n;
     char users[8][16];
     size_t scanned;
@@ -46,6 +48,12 @@ void tp_open(struct table_player *tp, struct harness *h, const char *table, unsi
  * players read the game by its messages' data, so they play it the same in
  * every language. */
 void tp_open_in(struct table_player *tp, struct harness *h, const char *table, unsigned n,
+                const char *variant, const char *lang);
+
+/* tp_open_in() with a Game Master ("<table>-gm") who opens and starts the
+ * game without playing; tp_play_to_end() then has them ask for their view
+ * after every step, and checks it reaches them alone. */
+void tp_open_gm(struct table_player *tp, struct harness *h, const char *table, unsigned n,
                 const char *variant, const char *lang);
 
 /* Reads every new line of the transcript into tp's knowledge. */

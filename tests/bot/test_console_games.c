@@ -312,6 +312,31 @@ static void test_every_language(void **state)
     }
 }
 
+/*
+ * A Game Master who does not play hosts a whole game and asks for their view
+ * after every step: it reaches them alone, names every player, and the
+ * secrecy scan (whose private words include the view's) finds nothing at the
+ * table nor in any player's DMs; in English and in French.
+ */
+static void test_gm_view(void **state)
+{
+    (void)state;
+    static const char *const variants[][2] = {{"standard", "en"}, {"casual", "fr"}};
+    for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+        struct harness h;
+        struct table_player tp;
+        harness_init(&h, 70 + i);
+        tp_open_gm(&tp, &h, "t1", 5, variants[i][0], variants[i][1]);
+        tp_play_to_end(&tp);
+        tp_check_secrets(&tp);
+        printf("%s game, %s: the Game Master's view asked for %u times\n", variants[i][0],
+               variants[i][1], tp.gm_views);
+        assert_true(tp.gm_views >= 10);
+        assert_int_equal(harness_finish(&h), 0);
+        harness_free(&h);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_casual_4),     cmocka_unit_test(test_casual_8),
         cmocka_unit_test(test_reproducible), cmocka_unit_test(test_table_reads_well),
         cmocka_unit_test(test_answers_help), cmocka_unit_test(test_every_language),
+        cmocka_unit_test(test_gm_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
