@@ -110,6 +110,8 @@ void cmd_set(struct command_ctx *x);
 void cmd_reminders(struct command_ctx *x);
 void cmd_language(struct command_ctx *x);
 void cmd_gm(struct command_ctx *x);
+void cmd_stats(struct command_ctx *x);
+void cmd_leaderboard(struct command_ctx *x);
 void cmd_replace(struct command_ctx *x);
 
 /* What changes a game. */

@@ -108,6 +108,8 @@ struct json_object *game_to_json(const struct game *g)
     add_str(o, "host", g->host);
     add_str(o, "host_name", g->host_name);
     add_str(o, "language", g->language);
+    if (g->community[0])
+        add_str(o, "community", g->community);
     add_str(o, "rules", g->rules->id);
     json_object_object_add(o, "started", json_object_new_boolean(g->started));
     for (unsigned i = 0; i < g->nseats; i++) {
@@ -199,8 +201,10 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         !copy_str(g.table, sizeof g.table, jget_str(o, "table")) ||
         !copy_str(g.host, sizeof g.host, jget_str(o, "host")) ||
         !copy_str(g.host_name, sizeof g.host_name, jget_str(o, "host_name")) ||
-        !copy_str(g.language, sizeof g.language, jget_str(o, "language"))) {
-        snprintf(why, whylen, "id, table, host, host_name or language missing");
+        !copy_str(g.language, sizeof g.language, jget_str(o, "language")) ||
+        (jget(o, "community") &&
+         !copy_str(g.community, sizeof g.community, jget_str(o, "community")))) {
+        snprintf(why, whylen, "id, table, host, host_name, language or community invalid");
         return -1;
     }
     if (jget_bool(o, "started", &g.started) < 0) {

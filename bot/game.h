@@ -42,6 +42,7 @@ struct game {
     char host[GAME_TEXT_MAX];      /* user id of the creator, who may moderate */
     char host_name[GAME_TEXT_MAX]; /* their display name */
     char language[8];
+    char community[GAME_TEXT_MAX]; /* the table's server (see inbound.community); "": none */
     bool started;
     unsigned nseats;
     struct seat seats[RULES_MAX_SEATS];

@@ -58,6 +58,8 @@ struct inbound {
     const char *reaction;  /* REACTION: the emoji key */
     const char *reply_to;  /* opaque token for an ephemeral answer (an interaction), or NULL */
     const char *locale;    /* the user's language as the platform tells it ("pt-BR"), or NULL */
+    const char *community; /* the server the table belongs to (a Discord guild), or NULL: the
+                              platform's one community; statistics are kept per community */
     uint64_t order; /* platform order of the input (sequence, timeline position); 0 if none */
 };
 

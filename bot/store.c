@@ -47,6 +47,21 @@ static const char *const migrations[] = {
     "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
     "  platform TEXT NOT NULL,"
     "  message TEXT NOT NULL);",
+    /* One row per player of each finished game: the statistics, kept after
+     * the game (its record may go; these stay). */
+    "CREATE TABLE results ("
+    "  platform TEXT NOT NULL,"
+    "  community TEXT NOT NULL,"
+    "  game TEXT NOT NULL,"
+    "  user TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  score INTEGER NOT NULL,"
+    "  rank INTEGER NOT NULL,"
+    "  won INTEGER NOT NULL,"
+    "  found INTEGER NOT NULL,"
+    "  at INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
+    "  PRIMARY KEY (platform, game, user));"
+    "CREATE INDEX results_community ON results (platform, community, user);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -313,6 +328,104 @@ int store_game_put(struct store *s, const char *id, const char *platform, const 
     sqlite3_bind_int(st, 4, finished);
     sqlite3_bind_text(st, 5, record, -1, SQLITE_STATIC);
     return step_done(s, st);
+}
+
+int store_result_put(struct store *s, const struct store_result *r)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT OR REPLACE INTO results (platform, community, game, user, "
+                           "name, score, rank, won, found) VALUES (?,?,?,?,?,?,?,?,?)",
+                           -1, &st, NULL) != SQLITE_OK) {
+        log_error("store", NULL, "cannot write a result: %s", sqlite3_errmsg(s->db));
+        return -1;
+    }
+    sqlite3_bind_text(st, 1, r->platform, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, r->community, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, r->game, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, r->user, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, r->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 6, r->score);
+    sqlite3_bind_int(st, 7, r->rank);
+    sqlite3_bind_int(st, 8, r->won);
+    sqlite3_bind_int(st, 9, r->found);
+    int rc = step_done(s, st);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* A player's totals: user, latest name, games, wins, found, score sum. */
+#define STATS_COLUMNS                                                                              \
+    "SELECT user, (SELECT name FROM results n WHERE n.platform = r.platform AND "                  \
+    "n.community = r.community AND n.user = r.user ORDER BY at DESC, rowid DESC LIMIT 1), "        \
+    "COUNT(*), SUM(won), SUM(found), SUM(score) FROM results r "
+
+static void stats_row(sqlite3_stmt *st, struct store_stats *out)
+{
+    const unsigned char *user = sqlite3_column_text(st, 0), *name = sqlite3_column_text(st, 1);
+    snprintf(out->user, sizeof out->user, "%s", user ? (const char *)user : "");
+    snprintf(out->name, sizeof out->name, "%s", name ? (const char *)name : out->user);
+    out->games = (unsigned)sqlite3_column_int(st, 2);
+    out->wins = (unsigned)sqlite3_column_int(st, 3);
+    out->found = (unsigned)sqlite3_column_int(st, 4);
+    out->score_sum = sqlite3_column_int64(st, 5);
+}
+
+int store_stats(struct store *s, const char *platform, const char *community, const char *who,
+                struct store_stats *out)
+{
+    sqlite3_stmt *st;
+    int rc = -1;
+    if (sqlite3_prepare_v2(s->db,
+                           STATS_COLUMNS "WHERE platform = ? AND community = ? AND "
+                                         "(user = ? OR name = ? COLLATE NOCASE) "
+                                         "GROUP BY user ORDER BY COUNT(*) DESC LIMIT 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        goto fail;
+    sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, community, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, who, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, who, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        stats_row(st, out);
+        rc = 1;
+    } else if (step == SQLITE_DONE) {
+        rc = 0;
+    }
+fail:
+    if (rc < 0)
+        log_error("store", NULL, "cannot read statistics: %s", sqlite3_errmsg(s->db));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int store_leaderboard(struct store *s, const char *platform, const char *community, unsigned limit,
+                      store_stats_fn fn, void *arg)
+{
+    sqlite3_stmt *st;
+    int n = 0, step = SQLITE_ERROR;
+    if (sqlite3_prepare_v2(s->db,
+                           STATS_COLUMNS "WHERE platform = ? AND community = ? GROUP BY user "
+                                         "ORDER BY SUM(won) DESC, 1.0 * SUM(score) / COUNT(*) "
+                                         "DESC, COUNT(*) DESC, user LIMIT ?",
+                           -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, community, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 3, (int)limit);
+        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+            struct store_stats row;
+            stats_row(st, &row);
+            fn(arg, &row);
+            n++;
+        }
+    }
+    sqlite3_finalize(st);
+    if (step != SQLITE_DONE) {
+        log_error("store", NULL, "cannot read the leaderboard: %s", sqlite3_errmsg(s->db));
+        return -1;
+    }
+    return n;
 }
 
 /* Runs a one-key lookup and returns the first column of its row, copied. */

@@ -59,6 +59,38 @@ char *store_game_get(struct store *s, const char *id);
  * failed, which is logged). */
 char *store_game_last_finished(struct store *s, const char *platform, const char *table);
 
+/* One player's result of a finished game (strings the caller owns). */
+struct store_result {
+    const char *platform, *community, *game, *user, *name;
+    int score, rank;
+    bool won, found;
+};
+
+/* Keeps a result for the statistics, in the open transaction; writing the
+ * same game and player again replaces it. Returns 0 or -1. */
+int store_result_put(struct store *s, const struct store_result *r) MUST_USE;
+
+/* A player's totals in one community. */
+struct store_stats {
+    char user[64], name[64]; /* their id, and the name of their latest game */
+    unsigned games, wins, found;
+    long long score_sum;
+};
+
+/* Reads the totals of `who` (a user id, or a name in any case) in platform's
+ * community ("" when it has one). Returns 1 with *out, 0 when they have no
+ * finished game there, -1 on a database error (logged). */
+int store_stats(struct store *s, const char *platform, const char *community, const char *who,
+                struct store_stats *out);
+
+typedef void (*store_stats_fn)(void *arg, const struct store_stats *row);
+
+/* Calls fn for at most limit players of a community, the best first: most
+ * wins, then the best average score, then most games. Returns how many, or
+ * -1 on a database error (logged). */
+int store_leaderboard(struct store *s, const char *platform, const char *community, unsigned limit,
+                      store_stats_fn fn, void *arg);
+
 /* Reads a meta value: a malloc'd string the caller frees, or NULL if unset. */
 char *store_meta_get(struct store *s, const char *key);
 

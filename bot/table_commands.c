@@ -109,6 +109,7 @@ static bool open_lobby(struct bot_cmd *x, const struct rules_module *rules, cons
     copy_text(g->host, sizeof g->host, in->user);
     copy_text(g->host_name, sizeof g->host_name, in->user_name ? in->user_name : in->user);
     copy_text(g->language, sizeof g->language, d->config->language);
+    copy_text(g->community, sizeof g->community, in->community ? in->community : "");
     g->seed = game_seed(d, number);
     rng_seed(&g->rng, g->seed);
     struct change open = {

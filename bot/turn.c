@@ -20,6 +20,8 @@
  *       written to the store's outbox in the change's transaction and stays
  *       there until the platform reports it sent (outbox.c sends what a
  *       crash left there at the next start).
+ *   T6. A game that ends is written with its players' results (the
+ *       statistics) in the same transaction: both or neither.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -30,6 +32,29 @@
 #include "log.h"
 #include "metrics.h"
 #include "store.h"
+
+/* Writes the results of every player still in g, a game that is over. */
+static int put_results(struct store *store, const struct game *g)
+{
+    for (unsigned i = 0; i < g->nseats; i++) {
+        struct rules_result r;
+        g->rules->result(g->state, i, &r);
+        if (!r.played)
+            continue;
+        struct store_result row = {.platform = g->platform->ops->name,
+                                   .community = g->community,
+                                   .game = g->id,
+                                   .user = g->seats[i].user,
+                                   .name = game_seat_name(g, i),
+                                   .score = r.score,
+                                   .rank = (int)r.rank,
+                                   .won = r.won,
+                                   .found = r.found};
+        if (store_result_put(store, &row) < 0)
+            return -1;
+    }
+    return 0;
+}
 
 /* A wait after a failed commit before the clock's changes are tried again,
  * so that a full disk is not retried in a busy loop. */
@@ -242,6 +267,8 @@ static int commit(struct dispatcher *d)
         int rc = oom ? -1
                      : store_game_put(d->store, g->id, g->platform->ops->name, g->table,
                                       game_finished(g), text);
+        if (rc == 0 && g->started && !g->closed && g->rules->over(g->state)) /* T6 */
+            rc = put_results(d->store, g);
         json_object_put(j);
         if (rc < 0) {
             log_error("store", g->id, oom ? "out of memory" : "could not write the game");

@@ -58,6 +58,16 @@ enum resolve_error {
     RESOLVE_BAD_COUNT,    /* a count of 0, over 99, or a count with no card */
 };
 
+/* A player's result of a finished game, for statistics. */
+struct rules_result {
+    bool played; /* still in the game at its end (not removed) */
+    int score;
+    unsigned rank; /* 1 for the best; tied scores share a rank */
+    bool won;
+    bool found; /* the game found them out (in Illegal: a suspect card of theirs came back to them)
+                 */
+};
+
 /* The daemon's defaults a new game starts from (seconds). */
 struct rules_defaults {
     int64_t session, casual_session, reveal, grab, debate, vote;
@@ -139,6 +149,8 @@ struct rules_module {
     int64_t (*deadline)(const void *state);
     /* Whether the game has ended (scores are out). */
     bool (*over)(const void *state);
+    /* Seat's result once the game is over. */
+    void (*result)(const void *state, unsigned seat, struct rules_result *out);
     /* Whether a seat still plays (not removed). */
     bool (*active)(const void *state, unsigned seat);
     /* What seat must still do in the current step, as the catalog key of a

@@ -64,6 +64,16 @@ const char *text_name(const char *lang, const char *family, const char *id)
     return t ? t : id;
 }
 
+void text_tenths(char *out, size_t len, const char *lang, long long tenths)
+{
+    char whole[32];
+    const char *sep = catalog_text(lang, "format.decimal");
+    unsigned long long a =
+        tenths < 0 ? 0ULL - (unsigned long long)tenths : (unsigned long long)tenths;
+    text_number(whole, sizeof whole, lang, (long long)(a / 10));
+    snprintf(out, len, "%s%s%s%llu", tenths < 0 ? "-" : "", whole, sep ? sep : ".", a % 10);
+}
+
 void text_languages(char *out, size_t len)
 {
     struct text_list l;

@@ -25,6 +25,10 @@ void text_fill(char *out, size_t len, const char *lang, const char *key, const c
  * catalog has none. The string is static or id. */
 const char *text_name(const char *lang, const char *family, const char *id);
 
+/* Writes a number given in tenths with one decimal, as lang writes it:
+ * 34 is "3.4" or "3,4" (the catalog's format.decimal). */
+void text_tenths(char *out, size_t len, const char *lang, long long tenths);
+
 /* Writes the catalog's languages as "en (English), fr (Français), ...". */
 void text_languages(char *out, size_t len);
 

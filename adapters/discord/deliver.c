@@ -15,7 +15,7 @@ int dc_deliver(struct dc *dc, const struct inbound *in)
 
 int dc_send_command(struct dc *dc, const char *text, const char *channel, const char *user,
                     const char *user_name, bool moderator, const char *reply_to, const char *locale,
-                    uint64_t order)
+                    const char *community, uint64_t order)
 {
     struct inbound in = {
         .type = INBOUND_COMMAND,
@@ -26,6 +26,7 @@ int dc_send_command(struct dc *dc, const char *text, const char *channel, const 
         .text = text,
         .reply_to = reply_to,
         .locale = locale,
+        .community = community,
         .order = order,
     };
     return dc_deliver(dc, &in);

@@ -62,6 +62,7 @@ static void on_message(struct dc *dc, struct json_object *d)
         .user_name = display_name(author, member),
         .moderator = guild ? dc_is_moderator(dc, guild, member) : false,
         .text = text,
+        .community = guild,
         .order = dc_parse_u64(jget_str(d, "id")),
     };
     dc_deliver(dc, &in);
@@ -102,6 +103,7 @@ static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
         .moderator = guild ? dc_is_moderator(dc, guild, member) : false,
         .msg_key = key,
         .reaction = name,
+        .community = guild,
         .order = (uint64_t)seq,
     };
     dc_deliver(dc, &in);

@@ -493,7 +493,7 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     /* The first answer goes in the interaction's callback, so the bot's turn
      * ends here and its answers are captured. */
     dc->capture = &x->base;
-    dc_send_command(dc, text, tchannel, uid, name, moderator, key, jget_str(d, "locale"),
+    dc_send_command(dc, text, tchannel, uid, name, moderator, key, jget_str(d, "locale"), guild,
                     strtoull(id, NULL, 10));
     if (dc->base.host->flush)
         dc->base.host->flush(dc->base.host->ctx);

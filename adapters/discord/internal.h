@@ -170,10 +170,11 @@ int dc_deliver(struct dc *dc, const struct inbound *in);
  * delivered, or refused for good. */
 void dc_sent(struct dc *dc, int64_t outbox_id);
 /* dc_deliver() of a native command already in canonical text form; locale is
- * the interaction's (the user's client language), or NULL. */
+ * the interaction's (the user's client language) and community its guild,
+ * each NULL when absent. */
 int dc_send_command(struct dc *dc, const char *text, const char *channel, const char *user,
                     const char *user_name, bool moderator, const char *reply_to, const char *locale,
-                    uint64_t order);
+                    const char *community, uint64_t order);
 
 /* render.c: the message body (content, embeds, components) for one outbound. */
 struct json_object *dc_render(struct dc *dc, const struct outbound *m);

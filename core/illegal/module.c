@@ -327,6 +327,22 @@ static int64_t deadline(const void *state)
     return il_game_deadline(&((const struct il_state *)state)->game);
 }
 
+static void result(const void *state, unsigned seat, struct rules_result *out)
+{
+    const struct il_game *g = &((const struct il_state *)state)->game;
+    memset(out, 0, sizeof *out);
+    if (seat >= g->nplayers || !g->players[seat].active)
+        return;
+    out->played = true;
+    out->score = g->players[seat].score;
+    out->rank = 1;
+    for (unsigned s = 0; s < g->nplayers; s++)
+        if (g->players[s].active && g->players[s].score > out->score)
+            out->rank++;
+    out->won = out->rank == 1;
+    out->found = il_score_parts(g, seat).right > 0;
+}
+
 static bool over(const void *state)
 {
     return ((const struct il_state *)state)->game.phase == IL_PHASE_OVER;
@@ -645,6 +661,7 @@ const struct rules_module il_module = {
     .error_id = error_id,
     .deadline = deadline,
     .over = over,
+    .result = result,
     .active = active,
     .paused = paused,
     .phase = phase,

@@ -478,13 +478,30 @@ static char *last_message_room(struct fx *f)
     return room;
 }
 
+/* Bob's direct room as the bot's m.direct names it, waiting up to 5 s: the
+ * bot records it after the room's first message may already be out. */
+static char *direct_room(struct fx *f, const char *other)
+{
+    char *room = NULL;
+    for (int i = 0; i < 50 && !(room = hs_direct_room(f->hs, BOB)); i++)
+        th_run_for(&f->t, 100);
+    if (room && other && strcmp(room, other) == 0) {
+        for (int i = 0; i < 50 && room && strcmp(room, other) == 0; i++) {
+            free(room);
+            th_run_for(&f->t, 100);
+            room = hs_direct_room(f->hs, BOB);
+        }
+    }
+    return room;
+}
+
 static void test_dm_replaced_after_leave(void **state)
 {
     struct fx *f = *state;
     start_ready(f);
     th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "first", NULL);
     assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
-    char *old = hs_direct_room(f->hs, BOB);
+    char *old = direct_room(f, NULL);
     assert_non_null(old);
     /* Bob leaves his direct room: the next private message goes to a new one. */
     hs_leave(f->hs, old, BOB);
@@ -492,7 +509,7 @@ static void test_dm_replaced_after_leave(void **state)
     th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "second", NULL);
     assert_true(th_wait_bot_events(&f->t, "m.room.message", 2, 5000));
     assert_int_equal(hs_count(f->hs, "createRoom"), 2);
-    char *now = hs_direct_room(f->hs, BOB);
+    char *now = direct_room(f, old);
     char *to = last_message_room(f);
     assert_non_null(now);
     assert_string_not_equal(now, old);

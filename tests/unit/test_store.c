@@ -85,7 +85,7 @@ static void test_open_creates_schema(void **state)
     struct store *s = open_ok(d->db);
     char v[64];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "2");
+    assert_string_equal(v, "3"); /* meta and games, the outbox, results */
     query_text(d->db, "PRAGMA journal_mode", v, sizeof v);
     assert_string_equal(v, "wal");
     query_text(d->db,
@@ -201,6 +201,65 @@ static void test_meta(void **state)
     assert_int_equal(store_meta_delete(s, "discord/session"), 0);
     assert_null(store_meta_get(s, "discord/session"));
     assert_int_equal(store_meta_delete(s, "never-set"), 0);
+    store_close(s);
+}
+
+static void leaderboard_row(void *arg, const struct store_stats *row)
+{
+    struct {
+        char users[4][64];
+        unsigned n;
+    } *o = arg;
+    if (o->n < 4)
+        snprintf(o->users[o->n++], sizeof o->users[0], "%s", row->user);
+}
+
+/* Results: totals per player and per community, the latest name, lookups by
+ * id or name in any case, a game written twice counted once, and the
+ * leaderboard's order (wins, then average score, then games). */
+static void test_results(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    static const struct {
+        const char *community, *game, *user, *name;
+        int score, rank, won, found;
+    } rows[] = {
+        {"s1", "g1", "u1", "Ann", 4, 1, 1, 0},    {"s1", "g1", "u2", "Bob", 1, 2, 0, 1},
+        {"s1", "g2", "u1", "Annie", -3, 2, 0, 1}, {"s1", "g2", "u2", "Bob", 6, 1, 1, 0},
+        {"s1", "g3", "u3", "Cy", 9, 1, 1, 0},     {"s2", "g4", "u1", "Ann", 2, 1, 1, 0},
+        {"s1", "g2", "u2", "Bob", 6, 1, 1, 0}, /* the same game again */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        struct store_result r = {"console",    rows[i].community, rows[i].game,
+                                 rows[i].user, rows[i].name,      rows[i].score,
+                                 rows[i].rank, rows[i].won,       rows[i].found};
+        assert_int_equal(store_result_put(s, &r), 0);
+    }
+    struct store_stats st;
+    assert_int_equal(store_stats(s, "console", "s1", "u1", &st), 1);
+    assert_int_equal(st.games, 2);
+    assert_int_equal(st.wins, 1);
+    assert_int_equal(st.found, 1);
+    assert_int_equal(st.score_sum, 1);
+    assert_string_equal(st.name, "Annie"); /* the latest game's */
+    assert_int_equal(store_stats(s, "console", "s1", "BOB", &st), 1);
+    assert_string_equal(st.user, "u2");
+    assert_int_equal(st.games, 2); /* g2 counted once */
+    assert_int_equal(store_stats(s, "console", "s2", "u2", &st), 0);
+    assert_int_equal(store_stats(s, "discord", "s1", "u1", &st), 0);
+
+    struct order {
+        char users[4][64];
+        unsigned n;
+    } o = {.n = 0};
+    assert_int_equal(store_leaderboard(s, "console", "s1", 10, leaderboard_row, &o), 3);
+    /* All three won once: the better average first (Cy 9, Bob 3.5, Ann 0.5) */
+    assert_string_equal(o.users[0], "u3");
+    assert_string_equal(o.users[1], "u2");
+    assert_string_equal(o.users[2], "u1");
+    o.n = 0;
+    assert_int_equal(store_leaderboard(s, "console", "s1", 1, leaderboard_row, &o), 1);
     store_close(s);
 }
 
@@ -374,7 +433,7 @@ static void test_reopen_keeps_data(void **state)
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "2");
+    assert_string_equal(v, "3");
     char *r = store_game_get(s, "g1");
     assert_string_equal(r, "{\"a\":1}");
     free(r);
@@ -562,6 +621,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_open_creates_schema, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_games, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_results, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_meta, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_transactions, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_lazy_meta, dir_setup, dir_teardown),

@@ -1,0 +1,102 @@
+/*
+ * stats.c - statistics and the leaderboard of a community (a Discord server,
+ * or the platform's one): read from the results every finished game leaves
+ * in the store (turn.c, T6), so they survive restarts and the games' ends.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/text.h"
+#include "dispatch.h"
+#include "store.h"
+
+#define LEADERBOARD_ROWS 10
+
+static const char *community_of(const struct bot_cmd *x)
+{
+    return x->in && x->in->community ? x->in->community : "";
+}
+
+/* The language to answer in: the table's game's, else the command's. */
+static const char *language_of(const struct bot_cmd *x)
+{
+    const struct game *g =
+        x->in && x->in->channel ? dispatch_game_at(x->d, x->p, x->in->channel) : NULL;
+    return g ? g->language : x->base.lang;
+}
+
+/* A player's average score, to one decimal, as lang writes it. */
+static void average(char *out, size_t len, const char *lang, const struct store_stats *st)
+{
+    long long tenths = st->games ? st->score_sum * 10 : 0;
+    long long half = st->games / 2;
+    tenths = st->games ? (tenths >= 0 ? tenths + half : tenths - half) / (long long)st->games : 0;
+    text_tenths(out, len, lang, tenths);
+}
+
+/* stats [player]: a player's games, wins, average score and how often they
+ * were found out, here; without a name, the one who asks. */
+void cmd_stats(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    const char *who = base->c->arg[0] ? base->c->arg : x->in->user;
+    base->lang = language_of(x);
+    struct store_stats st;
+    int rc = store_stats(x->d->store, x->p->ops->name, community_of(x), who, &st);
+    if (rc < 0) {
+        cmd_reply(x, "msg.store-failed", NULL);
+        return;
+    }
+    if (rc == 0) {
+        const char *vars[] = {"player",
+                              base->c->arg[0] || !x->in->user_name ? who : x->in->user_name, NULL};
+        cmd_reply(x, "msg.stats-none", vars);
+        return;
+    }
+    char games[16], wins[16], found[16], avg[32];
+    snprintf(games, sizeof games, "%u", st.games);
+    snprintf(wins, sizeof wins, "%u", st.wins);
+    snprintf(found, sizeof found, "%u", st.found);
+    average(avg, sizeof avg, base->lang, &st);
+    const char *vars[] = {"player",  st.name, "count", games, "wins", wins,
+                          "average", avg,     "found", found, NULL};
+    cmd_reply(x, "msg.stats", vars);
+}
+
+struct board {
+    const char *lang;
+    struct text_list lines;
+    unsigned n;
+};
+
+static void board_row(void *arg, const struct store_stats *st)
+{
+    struct board *b = arg;
+    char rank[16], games[16], wins[16], avg[32], line[512];
+    snprintf(rank, sizeof rank, "%u", ++b->n);
+    snprintf(games, sizeof games, "%u", st->games);
+    snprintf(wins, sizeof wins, "%u", st->wins);
+    average(avg, sizeof avg, b->lang, st);
+    const char *vars[] = {"rank", rank, "player",  st->name, "count", games,
+                          "wins", wins, "average", avg,      NULL};
+    text_fill(line, sizeof line, b->lang, "msg.leaderboard-line", vars);
+    text_list_add(&b->lines, "%s", line);
+}
+
+/* leaderboard: the best players here, by wins, then average score. */
+void cmd_leaderboard(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    char lines[DISPATCH_TEXT_MAX - 256];
+    base->lang = language_of(x);
+    struct board b = {.lang = base->lang};
+    text_list_init(&b.lines, lines, sizeof lines, "\n");
+    int n = store_leaderboard(x->d->store, x->p->ops->name, community_of(x), LEADERBOARD_ROWS,
+                              board_row, &b);
+    if (n < 0) {
+        cmd_reply(x, "msg.store-failed", NULL);
+        return;
+    }
+    const char *vars[] = {"lines", lines, NULL};
+    cmd_reply(x, n ? "msg.leaderboard" : "msg.leaderboard-empty", vars);
+}
