@@ -70,7 +70,7 @@ struct inbound {
  * the rules module's card ids; players are {"id","name"}):
  *   every kind:  "game" (game id), "table" (table channel id), "lang" (the
  *                catalog language of the text: adapters word their buttons and
- *                titles in it; absent in a plain notice, which has none); "mentions"
+ *                titles in it; absent only in a reply to a command); "mentions"
  *                [user ids] when the message asks those players to act (an
  *                offer to answer, a vote to cast): adapters may notify them
  *   OUT_NOTICE:  "event" (what happened, e.g. "session-opened"), "phase",
