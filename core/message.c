@@ -13,9 +13,9 @@ static const struct {
     const char *topic;
     bool number, user;
 } topics[] = {
-    {"lobby", false, false}, {"hand", false, true}, {"offer", true, true},
-    {"drop", true, false},   {"vote", true, false}, {"result", false, false},
-    {"votes", true, false},
+    {"lobby", false, false}, {"hand", false, true},  {"offer", true, true},
+    {"drop", true, false},   {"vote", true, false},  {"result", false, false},
+    {"votes", true, false},  {"recap", true, false},
 };
 
 static int topic_index(const char *t)

@@ -600,6 +600,8 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
         msg_init(&m, g, OUT_NOTICE, IL_PUBLIC);
         recap[i].write(&g->s->game, lang, g->t->names, m.text, sizeof m.text);
         set_data(&m, "event", json_object_new_string(recap[i].event));
+        /* a message of its own, never joined to another: each part fills one */
+        msg_key(&m, g, "recap", i + 1, -1);
         msg_emit(&m, emit, arg);
     }
 

@@ -660,7 +660,7 @@ static void test_table_messages(void **state)
     }
     fprintf(stderr, "table channel: %d messages (%d edits)\n", table, edits);
     assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
-    assert_true(table <= 31); /* 30 for the game, one for the recap after it */
+    assert_true(table <= 33); /* 30 for the game, three for the recap after it */
     json_object_put(s);
     assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     free(result);
