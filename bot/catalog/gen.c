@@ -313,9 +313,9 @@ static int write_c(const char *path, struct language *langs, size_t nlangs,
     return 0;
 }
 
-/* The text of key k in l, English where l has none; NULL for a plural key. */
-static struct json_object *json_text(const struct language *l, const struct po_entry *t,
-                                     const struct po_entry *e)
+/* Template entry t as the page reads it: its translation e (English when
+ * NULL), a string, or an array of the plural forms. */
+static struct json_object *json_text(const struct po_entry *t, const struct po_entry *e)
 {
     if (!t->id_plural)
         return json_object_new_string(e ? e->str[0] : t->id);
@@ -327,7 +327,6 @@ static struct json_object *json_text(const struct language *l, const struct po_e
         json_object_array_add(a, json_object_new_string(t->id));
         json_object_array_add(a, json_object_new_string(t->id_plural));
     }
-    (void)l;
     return a;
 }
 
@@ -360,7 +359,7 @@ static int write_json(const char *dir, struct language *langs, size_t nlangs,
         json_object_object_add(o, "languages", list);
         for (size_t k = 0; k < nkeys; k++) /* invariant 4 */
             json_object_object_add(texts, keys[k]->ctxt,
-                                   json_text(l, keys[k], l->found ? l->found[k] : NULL));
+                                   json_text(keys[k], l->found ? l->found[k] : NULL));
         json_object_object_add(o, "texts", texts);
         char path[4096], tmp[4096];
         int n = snprintf(path, sizeof path, "%s/%s.json", dir, l->code);

@@ -4,7 +4,6 @@
  * Everything in it is secret; the bot decides who may read it.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "../catalog.h"
 #include "../text.h"
