@@ -17,6 +17,7 @@
 #include "command.h"
 #include "core/attributes.h"
 #include "dispatcher.h"
+#include "event.h"
 #include "game.h"
 #include "lobby.h"
 #include "platform.h"
@@ -29,7 +30,9 @@
 struct turn {
     struct turn_game *games; /* first touch of each game this turn, with its snapshot */
     unsigned ngames, cap;
-    uint64_t next_game; /* the game counter when the turn began */
+    struct turn_event *events; /* first touch of each event this turn, with its snapshot */
+    unsigned nevents, capevents;
+    uint64_t next_game, next_event; /* the id counters when the turn began */
     STAILQ_HEAD(, held) held;
     bool rendering;      /* messages held now tell of a change */
     bool if_failed;      /* messages held now go only if the commit fails */
@@ -51,7 +54,10 @@ struct dispatcher {
 
     struct game **games; /* lobbies and running games; finished ones are dropped */
     unsigned ngames, cap;
-    uint64_t next_game; /* number of the next game id */
+    uint64_t next_game;    /* number of the next game id */
+    struct event **events; /* open events (event.h) */
+    unsigned nevents, capevents;
+    uint64_t next_event; /* number of the next event id */
 
     bool virtual_time;
     int64_t vnow;
@@ -113,6 +119,7 @@ void cmd_gm(struct command_ctx *x);
 void cmd_stats(struct command_ctx *x);
 void cmd_leaderboard(struct command_ctx *x);
 void cmd_replace(struct command_ctx *x);
+void cmd_event(struct command_ctx *x);
 
 /* What changes a game. */
 enum change_type {
@@ -202,6 +209,13 @@ void dispatch_announce_data(struct game *g, const char *key, const char *const *
 void dispatch_tell(const struct game *g, const char *user, const char *key, const char *const *vars,
                    const char *event);
 
+/* A seed for the game or event numbered `number`: drawn from the daemon's
+ * seed when it was given one (tests replay), else from the system. */
+uint64_t dispatcher_seed(const struct dispatcher *d, uint64_t number);
+
+/* The action words of "event", NULL-terminated (event_commands.c). */
+extern const char *const event_actions[];
+
 /* The game at a table, or with an id ("g7"), on platform p; NULL if none. */
 struct game *dispatch_game_at(struct dispatcher *d, struct platform *p, const char *table);
 struct game *dispatch_game_by_id(struct dispatcher *d, struct platform *p, const char *id);
@@ -211,6 +225,15 @@ int dispatch_game_add(struct dispatcher *d, struct game *g) MUST_USE;
 
 /* Removes g from the hosted games without freeing it. */
 void dispatch_game_remove(struct dispatcher *d, struct game *g);
+
+/* The open event of a community ("" for a platform without them) on p, or NULL. */
+struct event *dispatch_event_of(struct dispatcher *d, struct platform *p, const char *community);
+
+/* Adds e (owned by d from now on). Returns 0, or -1 on no memory. */
+int dispatch_event_add(struct dispatcher *d, struct event *e) MUST_USE;
+
+/* Removes e from the open events without freeing it. */
+void dispatch_event_remove(struct dispatcher *d, struct event *e);
 
 /*
  * The loop turn (turn.c). Changes are applied in memory and their messages
@@ -236,6 +259,11 @@ void turn_free(struct dispatcher *d);
  * or -1 on no memory (the change must not happen). */
 int turn_snapshot(struct dispatcher *d, struct game *g) MUST_USE;
 int turn_created(struct dispatcher *d, struct game *g) MUST_USE;
+
+/* Notes event e before it changes in the turn (created: opened now, so an
+ * undo removes and frees it); the turn's commit writes it (T7). Returns 0,
+ * or -1 on no memory (the change must not happen). */
+int turn_event_touch(struct dispatcher *d, struct event *e, bool created) MUST_USE;
 
 /* Marks g (noted before) as changed: the turn's commit writes it. */
 void turn_changed(struct dispatcher *d, struct game *g);
@@ -283,6 +311,38 @@ void commands_dm_result(void *ctx, struct platform *p, const char *user, bool re
 /* The start the host scheduled ("set start-at") is due: it is cleared, and
  * the game starts as with "start", or the table is told it has too few. */
 void commands_scheduled_start(struct dispatcher *d, struct game *g);
+
+/* Where and for whom a lobby opens. */
+struct lobby_place {
+    const char *table; /* its channel */
+    const char *host, *host_name;
+    const char *community;    /* see inbound.community; NULL: none */
+    const char *event;        /* the event it is a round of, or NULL */
+    const struct seat *seats; /* players seated at once, or NULL */
+    unsigned nseats;
+};
+
+/*
+ * Opens a lobby of `rules` in `mode` at `at` (or, finished set, a rematch of
+ * that game) through pipeline_run(), its answers and failures going to x's
+ * user. Returns 0 (*opened: the lobby, when opened is not NULL), 1 when the
+ * mode does not exist (nothing answered, nothing changed), -1 when it failed
+ * (answered).
+ */
+int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,
+                        const struct rules_module *rules, const char *mode,
+                        const struct game *finished, struct game **opened);
+
+/* Starts lobby g once every player is known to get DMs: probes each of
+ * them; the answers come later, through commands_dm_result(). */
+void commands_begin_start(struct game *g, struct platform *p);
+
+/* The leaderboard of a community (event NULL) or of an event, its best
+ * `rows` players as lang writes them, into out. Returns how many players it
+ * lists, or -1 when the store could not be read (logged). */
+int stats_leaderboard_text(struct dispatcher *d, struct platform *p, const char *community,
+                           const char *event, unsigned rows, const char *lang, char *out,
+                           size_t len);
 
 /* Fires every reminder and deadline due at `now`. */
 void timers_fire_due(struct dispatcher *d, int64_t now);

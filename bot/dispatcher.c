@@ -190,6 +190,7 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
     d->seeded = o->seeded;
     d->seed = o->seed;
     d->next_game = 1;
+    d->next_event = 1;
     STAILQ_INIT(&d->turn.held);
     d->host.loop = o->loop;
     d->host.ctx = d;
@@ -230,15 +231,20 @@ struct restore_ctx {
     int failed;
 };
 
+static struct platform *platform_named(struct dispatcher *d, const char *name)
+{
+    for (unsigned i = 0; i < d->nplatforms; i++)
+        if (strcmp(d->platforms[i]->ops->name, name) == 0)
+            return d->platforms[i];
+    return NULL;
+}
+
 static int restore_one(void *arg, const char *id, const char *platform, const char *table,
                        const char *record)
 {
     struct restore_ctx *r = arg;
     struct dispatcher *d = r->d;
-    struct platform *p = NULL;
-    for (unsigned i = 0; i < d->nplatforms; i++)
-        if (strcmp(d->platforms[i]->ops->name, platform) == 0)
-            p = d->platforms[i];
+    struct platform *p = platform_named(d, platform);
     if (!p) {
         log_warn("dispatch", id, "kept in the store: platform %s is not configured", platform);
         return 0;
@@ -261,6 +267,31 @@ static int restore_one(void *arg, const char *id, const char *platform, const ch
     return 0;
 }
 
+static int restore_event(void *arg, const char *id, const char *platform, const char *record)
+{
+    struct restore_ctx *r = arg;
+    struct dispatcher *d = r->d;
+    struct platform *p = platform_named(d, platform);
+    if (!p) {
+        log_warn("dispatch", id, "kept in the store: platform %s is not configured", platform);
+        return 0;
+    }
+    struct json_object *j = json_tokener_parse(record);
+    struct event *e = calloc(1, sizeof *e);
+    char why[128] = "not JSON";
+    if (!j || !e || event_from_json(e, j, why, sizeof why) < 0 || strcmp(e->id, id) != 0 ||
+        dispatch_event_add(d, e) < 0) {
+        log_error("dispatch", id, "cannot restore the event (%s); it stays in the store", why);
+        free(e);
+        json_object_put(j);
+        r->failed++;
+        return 0;
+    }
+    json_object_put(j);
+    e->platform = p;
+    return 0;
+}
+
 int dispatcher_start(struct dispatcher *d, char *err, size_t errlen)
 {
     char *v = store_meta_get(d->store, "next_game");
@@ -272,9 +303,14 @@ int dispatcher_start(struct dispatcher *d, char *err, size_t errlen)
         d->vnow = strtoll(v, NULL, 10);
         free(v);
     }
+    if ((v = store_meta_get(d->store, "next_event"))) {
+        d->next_event = strtoull(v, NULL, 10);
+        free(v);
+    }
     struct restore_ctx r = {d, 0};
-    if (store_games_active(d->store, restore_one, &r) < 0) {
-        snprintf(err, errlen, "cannot read the games from the store");
+    if (store_games_active(d->store, restore_one, &r) < 0 ||
+        store_events_open(d->store, restore_event, &r) < 0) {
+        snprintf(err, errlen, "cannot read the games and events from the store");
         return -1;
     }
     log_info("dispatch", NULL, "restored %u games", d->ngames);
@@ -323,5 +359,8 @@ void dispatcher_free(struct dispatcher *d)
     for (unsigned i = 0; i < d->ngames; i++)
         game_free(d->games[i]);
     free(d->games);
+    for (unsigned i = 0; i < d->nevents; i++)
+        free(d->events[i]);
+    free(d->events);
     free(d);
 }

@@ -108,6 +108,8 @@ struct json_object *game_to_json(const struct game *g)
     add_str(o, "host", g->host);
     add_str(o, "host_name", g->host_name);
     add_str(o, "language", g->language);
+    if (g->event[0])
+        add_str(o, "event", g->event);
     if (g->community[0])
         add_str(o, "community", g->community);
     add_str(o, "rules", g->rules->id);
@@ -203,8 +205,9 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         !copy_str(g.host_name, sizeof g.host_name, jget_str(o, "host_name")) ||
         !copy_str(g.language, sizeof g.language, jget_str(o, "language")) ||
         (jget(o, "community") &&
-         !copy_str(g.community, sizeof g.community, jget_str(o, "community")))) {
-        snprintf(why, whylen, "id, table, host, host_name, language or community invalid");
+         !copy_str(g.community, sizeof g.community, jget_str(o, "community"))) ||
+        (jget(o, "event") && !copy_str(g.event, sizeof g.event, jget_str(o, "event")))) {
+        snprintf(why, whylen, "id, table, host, host_name, language, community or event invalid");
         return -1;
     }
     if (jget_bool(o, "started", &g.started) < 0) {

@@ -43,6 +43,7 @@ struct game {
     char host_name[GAME_TEXT_MAX]; /* their display name */
     char language[8];
     char community[GAME_TEXT_MAX]; /* the table's server (see inbound.community); "": none */
+    char event[GAME_ID_MAX];       /* the event it is played in (event.h), or "" */
     bool started;
     unsigned nseats;
     struct seat seats[RULES_MAX_SEATS];

@@ -215,6 +215,15 @@ static enum lobby_error open(struct game *g, const struct lobby_action *a, struc
                 g->seats[g->nseats] = f->seats[i];
                 g->seats[g->nseats++].dm_unreachable = false;
             }
+    } else if (a->nseats) {
+        if (a->nseats > g->rules->max_players || a->nseats > RULES_MAX_SEATS)
+            return LOBBY_ERR_FULL;
+        for (unsigned i = 0; i < a->nseats; i++) /* L2 */
+            for (unsigned k = 0; k < i; k++)
+                if (strcmp(a->seats[i].user, a->seats[k].user) == 0)
+                    return LOBBY_ERR_JOINED;
+        memcpy(g->seats, a->seats, a->nseats * sizeof *a->seats);
+        g->nseats = a->nseats;
     }
     ev->lobby_changed = true;
     event(ev, LOBBY_EV_OPENED);

@@ -16,7 +16,8 @@
  *   L3. Once started, seats never change here: the rules remove players.
  *   L4. A closed lobby accepts nothing more.
  *   L5. A rematch seats exactly the players still in the finished game, in
- *       their order, with its settings.
+ *       their order, with its settings; a lobby opened with seats (an
+ *       event's table) seats exactly those, in their order.
  */
 #ifndef BOT_LOBBY_H
 #define BOT_LOBBY_H
@@ -45,6 +46,8 @@ struct lobby_action {
     unsigned seat;               /* LEAVE */
     const char *key, *value;     /* SET */
     const struct game *finished; /* REMATCH: a game of the same rules that is over */
+    const struct seat *seats;    /* OPEN: players seated at once (an event's table), or NULL */
+    unsigned nseats;             /* OPEN: how many */
     const char *why;             /* CLOSE: the catalog key of the table's notice */
     const char *by;              /* CLOSE: who closed it, or NULL */
 };

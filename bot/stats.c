@@ -83,16 +83,23 @@ static void board_row(void *arg, const struct store_stats *st)
     text_list_add(&b->lines, "%s", line);
 }
 
+int stats_leaderboard_text(struct dispatcher *d, struct platform *p, const char *community,
+                           const char *event, unsigned rows, const char *lang, char *out,
+                           size_t len)
+{
+    struct board b = {.lang = lang};
+    text_list_init(&b.lines, out, len, "\n");
+    return store_leaderboard(d->store, p->ops->name, community, event, rows, board_row, &b);
+}
+
 /* leaderboard: the best players here, by wins, then average score. */
 void cmd_leaderboard(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
     char lines[DISPATCH_TEXT_MAX - 256];
     base->lang = language_of(x);
-    struct board b = {.lang = base->lang};
-    text_list_init(&b.lines, lines, sizeof lines, "\n");
-    int n = store_leaderboard(x->d->store, x->p->ops->name, community_of(x), LEADERBOARD_ROWS,
-                              board_row, &b);
+    int n = stats_leaderboard_text(x->d, x->p, community_of(x), NULL, LEADERBOARD_ROWS, base->lang,
+                                   lines, sizeof lines);
     if (n < 0) {
         cmd_reply(x, "msg.store-failed", NULL);
         return;

@@ -62,6 +62,15 @@ static const char *const migrations[] = {
     "  at INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
     "  PRIMARY KEY (platform, game, user));"
     "CREATE INDEX results_community ON results (platform, community, user);",
+    /* Events (bot/event.h), and which event each result was played in. */
+    "CREATE TABLE events ("
+    "  id TEXT PRIMARY KEY,"
+    "  platform TEXT NOT NULL,"
+    "  community TEXT NOT NULL,"
+    "  closed INTEGER NOT NULL,"
+    "  record TEXT NOT NULL);"
+    "ALTER TABLE results ADD COLUMN event TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX results_event ON results (platform, event, user);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -335,7 +344,7 @@ int store_result_put(struct store *s, const struct store_result *r)
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT OR REPLACE INTO results (platform, community, game, user, "
-                           "name, score, rank, won, found) VALUES (?,?,?,?,?,?,?,?,?)",
+                           "name, score, rank, won, found, event) VALUES (?,?,?,?,?,?,?,?,?,?)",
                            -1, &st, NULL) != SQLITE_OK) {
         log_error("store", NULL, "cannot write a result: %s", sqlite3_errmsg(s->db));
         return -1;
@@ -349,6 +358,7 @@ int store_result_put(struct store *s, const struct store_result *r)
     sqlite3_bind_int(st, 7, r->rank);
     sqlite3_bind_int(st, 8, r->won);
     sqlite3_bind_int(st, 9, r->found);
+    sqlite3_bind_text(st, 10, r->event ? r->event : "", -1, SQLITE_STATIC);
     int rc = step_done(s, st);
     sqlite3_finalize(st);
     return rc;
@@ -400,18 +410,21 @@ fail:
     return rc;
 }
 
-int store_leaderboard(struct store *s, const char *platform, const char *community, unsigned limit,
-                      store_stats_fn fn, void *arg)
+#define LEADERBOARD_ORDER                                                                          \
+    " GROUP BY user ORDER BY SUM(won) DESC, 1.0 * SUM(score) / COUNT(*) DESC, COUNT(*) DESC, "     \
+    "user LIMIT ?"
+
+int store_leaderboard(struct store *s, const char *platform, const char *community,
+                      const char *event, unsigned limit, store_stats_fn fn, void *arg)
 {
     sqlite3_stmt *st;
     int n = 0, step = SQLITE_ERROR;
-    if (sqlite3_prepare_v2(s->db,
-                           STATS_COLUMNS "WHERE platform = ? AND community = ? GROUP BY user "
-                                         "ORDER BY SUM(won) DESC, 1.0 * SUM(score) / COUNT(*) "
-                                         "DESC, COUNT(*) DESC, user LIMIT ?",
-                           -1, &st, NULL) == SQLITE_OK) {
+    const char *sql = event ? STATS_COLUMNS "WHERE platform = ? AND event = ?" LEADERBOARD_ORDER
+                            : STATS_COLUMNS
+                          "WHERE platform = ? AND community = ?" LEADERBOARD_ORDER;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK) {
         sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, community, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, event ? event : community, -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 3, (int)limit);
         while ((step = sqlite3_step(st)) == SQLITE_ROW) {
             struct store_stats row;
@@ -504,6 +517,50 @@ int store_games_active(struct store *s, store_game_fn fn, void *arg)
             break;
     }
     return walk_end(s, st, rc, result);
+}
+
+int store_event_put(struct store *s, const char *id, const char *platform, const char *community,
+                    int closed, const char *record)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(
+            s->db,
+            "INSERT OR REPLACE INTO events (id, platform, community, closed, record) "
+            "VALUES (?,?,?,?,?)",
+            -1, &st, NULL) != SQLITE_OK) {
+        log_error("store", id, "cannot write the event: %s", sqlite3_errmsg(s->db));
+        return -1;
+    }
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, platform, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, community, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, closed);
+    sqlite3_bind_text(st, 5, record, -1, SQLITE_STATIC);
+    int rc = step_done(s, st);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int store_events_open(struct store *s, store_event_fn fn, void *arg)
+{
+    sqlite3_stmt *st;
+    int rc, result = 0;
+    if (sqlite3_prepare_v2(
+            s->db, "SELECT id, platform, record FROM events WHERE closed = 0 ORDER BY rowid", -1,
+            &st, NULL) != SQLITE_OK) {
+        log_error("store", NULL, "cannot read the events: %s", sqlite3_errmsg(s->db));
+        return -1;
+    }
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        result =
+            fn(arg, (const char *)sqlite3_column_text(st, 0),
+               (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2));
+        if (result)
+            break;
+    }
+    result = walk_end(s, st, rc, result);
+    sqlite3_finalize(st);
+    return result;
 }
 
 char *store_meta_get(struct store *s, const char *key)

@@ -1,9 +1,10 @@
 /*
  * store.h - the daemon's durable state in one SQLite file (WAL mode).
  *
- * Three tables: games (one JSON record per hosted game), outbox (messages
- * committed, not yet delivered) and meta (small key/value facts: the virtual
- * clock, id counters, adapter resume data). The dispatcher wraps each loop
+ * Five tables: games (one JSON record per hosted game), events (one per
+ * event, event.h), results (each player's result of each finished game),
+ * outbox (messages committed, not yet delivered) and meta (small key/value
+ * facts: the virtual clock, id counters, adapter resume data). The dispatcher wraps each loop
  * turn's changes in store_begin/store_commit, so a confirmation only goes out
  * once the action is on disk. store_commit also writes the lazy meta values
  * (see store_meta_set_lazy) and deletes the delivered outbox rows. The schema is
@@ -62,6 +63,7 @@ char *store_game_last_finished(struct store *s, const char *platform, const char
 /* One player's result of a finished game (strings the caller owns). */
 struct store_result {
     const char *platform, *community, *game, *user, *name;
+    const char *event; /* the event the game was played in, or NULL */
     int score, rank;
     bool won, found;
 };
@@ -85,11 +87,24 @@ int store_stats(struct store *s, const char *platform, const char *community, co
 
 typedef void (*store_stats_fn)(void *arg, const struct store_stats *row);
 
-/* Calls fn for at most limit players of a community, the best first: most
- * wins, then the best average score, then most games. Returns how many, or
- * -1 on a database error (logged). */
-int store_leaderboard(struct store *s, const char *platform, const char *community, unsigned limit,
-                      store_stats_fn fn, void *arg);
+/* Calls fn for at most limit players of a community (or, when event is not
+ * NULL, of that event's games), the best first: most wins, then the best
+ * average score, then most games. Returns how many, or -1 on a database
+ * error (logged). */
+int store_leaderboard(struct store *s, const char *platform, const char *community,
+                      const char *event, unsigned limit, store_stats_fn fn, void *arg);
+
+/* Inserts or replaces an event's row (bot/event.h), its record a JSON text
+ * the caller owns. Returns 0 or -1. */
+int store_event_put(struct store *s, const char *id, const char *platform, const char *community,
+                    int closed, const char *record) MUST_USE;
+
+/* Called for each event; returning non-zero stops the walk and is returned. */
+typedef int (*store_event_fn)(void *arg, const char *id, const char *platform, const char *record);
+
+/* Walks every event not closed, oldest first. Returns 0, the callback's
+ * non-zero value, or -1 on a database error (logged). */
+int store_events_open(struct store *s, store_event_fn fn, void *arg);
 
 /* Reads a meta value: a malloc'd string the caller frees, or NULL if unset. */
 char *store_meta_get(struct store *s, const char *key);

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
-#include <time.h>
 
 #include <json-c/json.h>
 
@@ -22,22 +20,6 @@
 #include "log.h"
 #include "render.h"
 #include "store.h"
-
-static uint64_t game_seed(struct dispatcher *d, uint64_t number)
-{
-    uint64_t seed;
-    if (d->seeded) {
-        struct rng r;
-        rng_seed(&r, d->seed ^ (number * 0x9e3779b97f4a7c15ULL));
-        return rng_next(&r);
-    }
-    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ number;
-    }
-    return seed;
-}
 
 static void copy_text(char *dst, size_t len, const char *src)
 {
@@ -75,57 +57,71 @@ static bool may_open(struct bot_cmd *x)
     return true;
 }
 
-/*
- * Opens a lobby of `rules` in `mode` at x's table, hosted by x's user: a new
- * one, or (finished set) a rematch of that game. Returns false when the mode
- * does not exist (nothing is answered, nothing changed).
- */
-static bool open_lobby(struct bot_cmd *x, const struct rules_module *rules, const char *mode,
-                       const struct game *finished)
+int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,
+                        const struct rules_module *rules, const char *mode,
+                        const struct game *finished, struct game **opened)
 {
     struct dispatcher *d = x->d;
-    const struct inbound *in = x->in;
     struct rules_defaults defaults;
     lobby_rules_defaults(d->config, &defaults);
+    if (opened)
+        *opened = NULL;
     struct game *g = calloc(1, sizeof *g);
     if (g && game_init(g, rules, mode, &defaults) < 0) {
         free(g);
-        return false;
+        return 1;
     }
     if (!g || dispatch_game_add(d, g) < 0) {
         game_free(g);
         cmd_reply(x, "msg.store-failed", NULL);
-        return true;
+        return -1;
     }
     if (turn_created(d, g) < 0) {
         turn_drop_game(d, g);
         cmd_reply(x, "msg.store-failed", NULL);
-        return true;
+        return -1;
     }
     uint64_t number = d->next_game++;
     snprintf(g->id, sizeof g->id, "g%llu", (unsigned long long)number);
     g->platform = x->p;
-    copy_text(g->table, sizeof g->table, in->channel);
-    copy_text(g->host, sizeof g->host, in->user);
-    copy_text(g->host_name, sizeof g->host_name, in->user_name ? in->user_name : in->user);
+    copy_text(g->table, sizeof g->table, at->table);
+    copy_text(g->host, sizeof g->host, at->host);
+    copy_text(g->host_name, sizeof g->host_name, at->host_name ? at->host_name : at->host);
     copy_text(g->language, sizeof g->language, d->config->language);
-    copy_text(g->community, sizeof g->community, in->community ? in->community : "");
-    g->seed = game_seed(d, number);
+    copy_text(g->community, sizeof g->community, at->community);
+    copy_text(g->event, sizeof g->event, at->event);
+    g->seed = dispatcher_seed(d, number);
     rng_seed(&g->rng, g->seed);
-    struct change open = {
-        .type = CHANGE_LOBBY,
-        .lobby = {.type = finished ? LOBBY_REMATCH : LOBBY_OPEN, .finished = finished}};
+    struct change open = {.type = CHANGE_LOBBY,
+                          .lobby = {.type = finished ? LOBBY_REMATCH : LOBBY_OPEN,
+                                    .finished = finished,
+                                    .seats = at->seats,
+                                    .nseats = at->nseats}};
     x->g = g;
     x->base.lang = g->language;
     if (pipeline_run(d, g, &open, x) < 0) {
         /* Never stored: it is as if it had never been opened. */
         d->next_game--;
         turn_drop_game(d, g);
-        return true;
+        return -1;
     }
     log_info("dispatch", g->id, "%s %s game of %s at %s/%s", finished ? "rematch:" : "new",
              g->rules->mode(g->state), g->rules->id, x->p->ops->name, g->table);
-    return true;
+    if (opened)
+        *opened = g;
+    return 0;
+}
+
+/* Opens a lobby at x's table, hosted by x's user (see commands_open_lobby). */
+static int open_here(struct bot_cmd *x, const struct rules_module *rules, const char *mode,
+                     const struct game *finished)
+{
+    const struct inbound *in = x->in;
+    struct lobby_place here = {.table = in->channel,
+                               .host = in->user,
+                               .host_name = in->user_name,
+                               .community = in->community};
+    return commands_open_lobby(x, &here, rules, mode, finished, NULL);
 }
 
 /* Answers x with its command's usage. */
@@ -143,7 +139,7 @@ void cmd_new(struct command_ctx *base)
     if (!may_open(x))
         return;
     const char *mode = base->c->arg[0] ? base->c->arg : x->d->config->variant;
-    if (!open_lobby(x, rules_default(), mode, NULL))
+    if (open_here(x, rules_default(), mode, NULL) > 0)
         reply_usage(x);
 }
 
@@ -173,7 +169,7 @@ void cmd_rematch(struct command_ctx *base)
         cmd_reply(x, "msg.not-player", NULL);
         goto done;
     }
-    open_lobby(x, old->rules, old->rules->mode(old->state), old);
+    open_here(x, old->rules, old->rules->mode(old->state), old);
 done:
     json_object_put(j);
     game_free(old);
@@ -272,9 +268,7 @@ static void finish_start(struct dispatcher *d, struct game *g)
         log_info("dispatch", g->id, "started with %u players", g->nseats);
 }
 
-/* The game only starts once every player is known to get DMs: the answers
- * may come later, through commands_dm_result(). */
-static void begin_start(struct game *g, struct platform *p)
+void commands_begin_start(struct game *g, struct platform *p)
 {
     dispatch_announce(g, "msg.checking-dms", NULL);
     g->probes_pending = g->nseats;
@@ -305,7 +299,7 @@ void cmd_start(struct command_ctx *base)
         return;
     }
     if (!g->probes_pending)
-        begin_start(g, p);
+        commands_begin_start(g, p);
 }
 
 void commands_scheduled_start(struct dispatcher *d, struct game *g)
@@ -321,7 +315,7 @@ void commands_scheduled_start(struct dispatcher *d, struct game *g)
         dispatch_announce(g, "msg.start-at-too-few", vars);
         return;
     }
-    begin_start(g, g->platform);
+    commands_begin_start(g, g->platform);
 }
 
 void cmd_status(struct command_ctx *base)

@@ -12,7 +12,7 @@
  *   T2. If the turn's commit fails, every game the turn changed is put back
  *       as it was at the start of the turn (games it opened are gone again),
  *       the messages about those changes are dropped, and every input that
- *       asked for one is told that it did not happen.
+ *       asked for one is told, once, that it did not happen.
  *   T3. Messages reach each platform in the order they were made.
  *   T4. A game that finished in the turn leaves the hosted games at once but
  *       is freed only after the turn, so T2 can put it back.
@@ -22,6 +22,9 @@
  *       crash left there at the next start).
  *   T6. A game that ends is written with its players' results (the
  *       statistics) in the same transaction: both or neither.
+ *   T7. Events (event.h) are games' peers here: every event the turn
+ *       touched is written in the turn's transaction and put back with the
+ *       games if it fails; a closed event leaves memory once committed.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -29,6 +32,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "event.h"
 #include "log.h"
 #include "metrics.h"
 #include "store.h"
@@ -43,6 +47,7 @@ static int put_results(struct store *store, const struct game *g)
             continue;
         struct store_result row = {.platform = g->platform->ops->name,
                                    .community = g->community,
+                                   .event = g->event,
                                    .game = g->id,
                                    .user = g->seats[i].user,
                                    .name = game_seat_name(g, i),
@@ -59,6 +64,12 @@ static int put_results(struct store *store, const struct game *g)
 /* A wait after a failed commit before the clock's changes are tried again,
  * so that a full disk is not retried in a busy loop. */
 #define TURN_RETRY_MS 1000
+
+/* An event the turn touched, with its record before (NULL: opened now). */
+struct turn_event {
+    struct event *e;
+    struct event *before;
+};
 
 struct turn_game {
     struct game *g;
@@ -80,6 +91,7 @@ struct held {
     enum held_type type;
     struct platform *p;
     bool about_change; /* made while a change was rendered: dropped if it is undone */
+    bool repeated;     /* IF_FAILED: the same words to the same reader, held before */
     struct outbound m;
     struct inbound cause; /* m.cause points here when there was one */
     struct msg_key key_parts;
@@ -183,6 +195,15 @@ static struct turn_game *find(struct dispatcher *d, const struct game *g)
     return NULL;
 }
 
+/* At the turn's first touch: the id counters, which an undo puts back. */
+static void note_counters(struct dispatcher *d)
+{
+    if (d->turn.ngames || d->turn.nevents)
+        return;
+    d->turn.next_game = d->next_game;
+    d->turn.next_event = d->next_event;
+}
+
 /* The entry of g in this turn, made (with g's snapshot) on first touch. */
 static struct turn_game *touch(struct dispatcher *d, struct game *g, bool created)
 {
@@ -200,8 +221,7 @@ static struct turn_game *touch(struct dispatcher *d, struct game *g, bool create
     void *state = created ? NULL : malloc(g->rules->state_size);
     if (!created && !state)
         return NULL;
-    if (d->turn.ngames == 0)
-        d->turn.next_game = d->next_game;
+    note_counters(d);
     t = &d->turn.games[d->turn.ngames++];
     *t = (struct turn_game){.g = g, .created = created, .state_before = state};
     if (!created) {
@@ -239,6 +259,29 @@ void turn_drop_game(struct dispatcher *d, struct game *g)
         game_free(g);
 }
 
+int turn_event_touch(struct dispatcher *d, struct event *e, bool created)
+{
+    for (unsigned i = 0; i < d->turn.nevents; i++)
+        if (d->turn.events[i].e == e)
+            return 0;
+    if (d->turn.nevents == d->turn.capevents) {
+        unsigned cap = d->turn.capevents ? d->turn.capevents * 2 : 4;
+        struct turn_event *v = realloc(d->turn.events, cap * sizeof *v);
+        if (!v)
+            return -1;
+        d->turn.events = v;
+        d->turn.capevents = cap;
+    }
+    struct event *before = NULL;
+    if (!created && !(before = malloc(sizeof *before)))
+        return -1;
+    if (before)
+        *before = *e;
+    note_counters(d);
+    d->turn.events[d->turn.nevents++] = (struct turn_event){.e = e, .before = before};
+    return 0;
+}
+
 bool turn_retry_wait(const struct dispatcher *d, int64_t now)
 {
     return now < d->turn.retry_after;
@@ -247,7 +290,7 @@ bool turn_retry_wait(const struct dispatcher *d, int64_t now)
 /* Writes every changed game of the turn in one transaction. */
 static int commit(struct dispatcher *d)
 {
-    char clock[32], counter[32];
+    char clock[32], counter[32], events[32];
     snprintf(clock, sizeof clock, "%lld", (long long)d->vnow);
     snprintf(counter, sizeof counter, "%llu", (unsigned long long)d->next_game);
     uint64_t started = uv_hrtime();
@@ -292,7 +335,22 @@ static int commit(struct dispatcher *d)
             goto fail;
         }
     }
+    for (unsigned i = 0; i < d->turn.nevents; i++) {
+        const struct event *e = d->turn.events[i].e;
+        struct json_object *j = event_to_json(e);
+        const char *text = j ? json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN) : NULL;
+        int rc = text ? store_event_put(d->store, e->id, e->platform->ops->name, e->community,
+                                        e->closed, text)
+                      : -1;
+        json_object_put(j);
+        if (rc < 0) {
+            log_error("store", e->id, text ? "could not write the event" : "out of memory");
+            goto fail;
+        }
+    }
+    snprintf(events, sizeof events, "%llu", (unsigned long long)d->next_event);
     if (store_meta_set(d->store, "next_game", counter) < 0 ||
+        (d->turn.nevents && store_meta_set(d->store, "next_event", events) < 0) ||
         (d->virtual_time && store_meta_set(d->store, "clock", clock) < 0) ||
         store_commit(d->store) < 0)
         goto fail;
@@ -328,12 +386,23 @@ static void undo(struct dispatcher *d)
         }
         t->dropped = false;
     }
+    for (unsigned i = 0; i < d->turn.nevents; i++) {
+        struct turn_event *t = &d->turn.events[i];
+        if (t->before) {
+            *t->e = *t->before;
+        } else {
+            dispatch_event_remove(d, t->e);
+            free(t->e);
+        }
+    }
     d->next_game = d->turn.next_game;
+    d->next_event = d->turn.next_event;
     d->timers_stale = true;
 }
 
-/* Ends the turn's bookkeeping: frees the games it finished and its snapshots. */
-static void forget_games(struct dispatcher *d)
+/* Ends the turn's bookkeeping: frees the games it finished, the events it
+ * closed (unless its commit failed) and its snapshots. */
+static void forget(struct dispatcher *d, bool failed)
 {
     for (unsigned i = 0; i < d->turn.ngames; i++) {
         struct turn_game *t = &d->turn.games[i];
@@ -342,6 +411,39 @@ static void forget_games(struct dispatcher *d)
         free(t->state_before);
     }
     d->turn.ngames = 0;
+    for (unsigned i = 0; i < d->turn.nevents; i++) {
+        struct turn_event *t = &d->turn.events[i];
+        free(t->before);
+        if (!failed && t->e->closed) {
+            dispatch_event_remove(d, t->e);
+            free(t->e);
+        }
+    }
+    d->turn.nevents = 0;
+}
+
+static bool same(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* One input may have asked for several changes (an event's round opens a
+ * game per table): if they fail, its user hears it once. */
+static void mark_repeated(struct dispatcher *d)
+{
+    struct held *h, *before;
+    STAILQ_FOREACH(h, &d->turn.held, next)
+    {
+        if (h->type != HELD_IF_FAILED)
+            continue;
+        for (before = STAILQ_FIRST(&d->turn.held); before != h && !h->repeated;
+             before = STAILQ_NEXT(before, next))
+            h->repeated = before->type == HELD_IF_FAILED && before->p == h->p &&
+                          same(before->m.channel, h->m.channel) &&
+                          same(before->m.user, h->m.user) && same(before->m.text, h->m.text) &&
+                          same(before->m.cause ? before->m.cause->user : NULL,
+                               h->m.cause ? h->m.cause->user : NULL);
+    }
 }
 
 static void send_held(struct held *h)
@@ -364,6 +466,7 @@ void turn_flush(struct dispatcher *d)
     bool changed = false, failed = false;
     for (unsigned i = 0; i < d->turn.ngames; i++)
         changed |= d->turn.games[i].changed;
+    changed |= d->turn.nevents > 0;
     if (changed)
         failed = commit(d) < 0;
     if (failed) {
@@ -371,12 +474,15 @@ void turn_flush(struct dispatcher *d)
         undo(d);
         d->turn.retry_after = dispatcher_now(d) + TURN_RETRY_MS;
     }
-    forget_games(d);
+    forget(d, failed);
+    if (failed)
+        mark_repeated(d);
     d->turn.flushing = true;
     struct held *h;
     while ((h = STAILQ_FIRST(&d->turn.held))) {
         STAILQ_REMOVE_HEAD(&d->turn.held, next);
-        bool wanted = h->type == HELD_IF_FAILED ? failed : !(failed && h->about_change);
+        bool wanted =
+            h->type == HELD_IF_FAILED ? failed && !h->repeated : !(failed && h->about_change);
         if (wanted)
             send_held(h);
         held_free(h);
@@ -431,6 +537,7 @@ void turn_free(struct dispatcher *d)
         STAILQ_REMOVE_HEAD(&d->turn.held, next);
         held_free(h);
     }
-    forget_games(d);
+    forget(d, true);
     free(d->turn.games);
+    free(d->turn.events);
 }

@@ -13,7 +13,7 @@
 #include "core/illegal/illegal.h"
 #include "table_player.h"
 
-static int seat_of(const struct table_player *tp, const char *user)
+int tp_seat_of(const struct table_player *tp, const char *user)
 {
     for (unsigned i = 0; i < tp->n; i++)
         if (strcmp(tp->users[i], user) == 0)
@@ -88,7 +88,7 @@ void tp_scan(struct table_player *tp)
         if (!game || strcmp(line_data_str(l, "table") ? line_data_str(l, "table") : "", tp->table))
             continue;
         if (strncmp(channel, "dm:", 3) == 0) {
-            int seat = seat_of(tp, channel + 3);
+            int seat = tp_seat_of(tp, channel + 3);
             if (seat >= 0 && kind && strcmp(kind, "hand") == 0)
                 read_hand(tp, seat, l);
             continue;
@@ -159,6 +159,8 @@ void tp_open(struct table_player *tp, struct harness *h, const char *table, unsi
     tp_open_in(tp, h, table, n, variant, "en");
 }
 
+static void check_dealt(struct table_player *tp, size_t from);
+
 /* Opens the table: hosted by the first player, or by a Game Master who does not play. */
 static void open_table(struct table_player *tp, struct harness *h, const char *table, unsigned n,
                        const char *variant, const char *lang, bool gm)
@@ -186,10 +188,16 @@ static void open_table(struct table_player *tp, struct harness *h, const char *t
     for (unsigned i = 0; i < n; i++)
         say(tp, tp->users[i], "!illegal join");
     say(tp, host, "!illegal start");
-    size_t from = settle(tp);
+    check_dealt(tp, settle(tp));
+}
+
+/* The game has started at tp's table since line `from`: everyone got their
+ * roles and hand in private, and the table heard of the start. */
+static void check_dealt(struct table_player *tp, size_t from)
+{
+    struct harness *h = tp->h;
     assert_int_equal(tp->phase, TP_DEALING);
-    /* Everyone got their roles and hand in private, and nothing else of anyone's. */
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < tp->n; i++) {
         char channel[32];
         snprintf(channel, sizeof channel, "dm:%s", tp->users[i]);
         assert_true(find_event(h, from, channel, "dealt") >= 0);
@@ -197,7 +205,32 @@ static void open_table(struct table_player *tp, struct harness *h, const char *t
         assert_true(tp->dealer[i][0] && tp->buyer[i][0]);
         assert_int_equal(tp->hand[i][il_resource_from_id(tp->dealer[i])], 5);
     }
-    assert_true(find_event(h, from, table, "game-started") >= 0);
+    assert_true(find_event(h, from, tp->table, "game-started") >= 0);
+}
+
+void tp_attach(struct table_player *tp, struct harness *h, const char *table,
+               const char *const *users, unsigned n, const char *variant, size_t from)
+{
+    memset(tp, 0, sizeof *tp);
+    snprintf(tp->lang, sizeof tp->lang, "en");
+    tp->h = h;
+    tp->drop_line = tp->vote_line = tp->game_over_line = -1;
+    tp->scanned = from;
+    snprintf(tp->table, sizeof tp->table, "%s", table);
+    snprintf(tp->variant, sizeof tp->variant, "%s", variant);
+    /* The players are those dealt their cards for this table. */
+    for (unsigned i = 0; i < n; i++) {
+        char channel[32];
+        snprintf(channel, sizeof channel, "dm:%s", users[i]);
+        long dealt = find_event(h, from, channel, "dealt");
+        const char *at = dealt >= 0 ? line_data_str(h->lines[dealt], "table") : NULL;
+        if (at && strcmp(at, table) == 0) {
+            assert_true(tp->n < 8);
+            snprintf(tp->users[tp->n++], sizeof tp->users[0], "%s", users[i]);
+        }
+    }
+    tp_scan(tp);
+    check_dealt(tp, from);
 }
 
 int tp_phase_seconds(const struct table_player *tp)
@@ -564,7 +597,7 @@ void tp_check_secrets(const struct table_player *tp)
                 }
             }
         } else if (strncmp(channel, "dm:", 3) == 0) {
-            int me = seat_of(tp, channel + 3);
+            int me = tp_seat_of(tp, channel + 3);
             if (me < 0)
                 continue;
             for (unsigned s = 0; s < tp->n; s++) {
@@ -600,4 +633,15 @@ void tp_check_same_result(struct harness *h, const char *scores)
     assert_string_equal(got, scores);
     assert_int_equal(harness_count(h, "game_over"), 1);
     assert_int_equal(harness_finish(h), 0);
+}
+
+bool tp_won(const struct table_player *tp, const char *user)
+{
+    struct json_object *winners;
+    assert_true(tp->game_over_line >= 0);
+    assert_true(json_object_object_get_ex(tp->h->lines[tp->game_over_line], "winners", &winners));
+    for (size_t i = 0; i < json_object_array_length(winners); i++)
+        if (strcmp(json_object_get_string(json_object_array_get_idx(winners, i)), user) == 0)
+            return true;
+    return false;
 }

@@ -56,6 +56,12 @@ void tp_open_in(struct table_player *tp, struct harness *h, const char *table, u
 void tp_open_gm(struct table_player *tp, struct harness *h, const char *table, unsigned n,
                 const char *variant, const char *lang);
 
+/* Takes over a game someone else started at `table` since transcript line
+ * `from` (an event's round): its players are those of `users` (n of them)
+ * dealt their cards there. */
+void tp_attach(struct table_player *tp, struct harness *h, const char *table,
+               const char *const *users, unsigned n, const char *variant, size_t from);
+
 /* Reads every new line of the transcript into tp's knowledge. */
 void tp_scan(struct table_player *tp);
 
@@ -88,6 +94,12 @@ void tp_record_game(struct harness *h, uint64_t seed, unsigned players, const ch
 /* Checks that h, a replay, ended the game at "t1" once, with these scores, and
  * lets its daemon finish. */
 void tp_check_same_result(struct harness *h, const char *scores);
+
+/* The seat of user at tp's table, or -1. */
+int tp_seat_of(const struct table_player *tp, const char *user);
+
+/* Whether user is among the game_over line's winners. */
+bool tp_won(const struct table_player *tp, const char *user);
 
 /* Score of user in the game_over line. */
 int tp_score(const struct table_player *tp, const char *user);

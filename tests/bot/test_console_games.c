@@ -337,6 +337,81 @@ static void test_gm_view(void **state)
     }
 }
 
+/* The line of the hall's answer to the last input, from `from` on. */
+static const char *hall_answer(const struct harness *h, size_t from)
+{
+    const char *text = NULL;
+    for (size_t i = from; i < h->nlines; i++)
+        if (line_in(h->lines[i], "hall"))
+            text = line_str(h->lines[i], "text");
+    assert_non_null(text);
+    return text;
+}
+
+/*
+ * A moderator's event: twelve players sign up, two channels become tables,
+ * everyone is seated (balanced: 6 and 6) and both tables start at once. The
+ * players play both whole games side by side, the secrecy scan runs over
+ * each table, and the event's leaderboard then lists all twelve with one
+ * game each and exactly the winners of the two results.
+ */
+static void test_event(void **state)
+{
+    (void)state;
+    static const char *const users[] = {"ann", "bob", "cat", "dan", "eve", "fay",
+                                        "gus", "hal", "ivy", "jon", "kim", "leo"};
+    const unsigned n = sizeof users / sizeof *users;
+    struct harness h;
+    struct table_player t1, t2;
+    harness_init(&h, 90);
+    harness_message(&h, "hall", "org", "!illegal event open Spring cup", true);
+    for (unsigned i = 0; i < n; i++)
+        harness_message(&h, "hall", users[i], "!illegal event join", false);
+    harness_message(&h, "t1", "org", "!illegal event table", false);
+    harness_message(&h, "t2", "org", "!illegal event table", false);
+    harness_message(&h, "hall", "org", "!illegal event seat", false);
+    size_t from = harness_sync(&h);
+    const char *seating = hall_answer(&h, from);
+    assert_non_null(strstr(seating, "Table 1 (t1)"));
+    assert_non_null(strstr(seating, "Table 2 (t2)"));
+    harness_message(&h, "hall", "org", "!illegal event start", false);
+    from = harness_sync(&h);
+    assert_non_null(strstr(hall_answer(&h, from), "begins at 2 tables"));
+    tp_attach(&t1, &h, "t1", users, n, "standard", from);
+    tp_attach(&t2, &h, "t2", users, n, "standard", from);
+    assert_int_equal(t1.n, 6);
+    assert_int_equal(t2.n, 6);
+    for (unsigned steps = 0; t1.phase != TP_OVER || t2.phase != TP_OVER; steps++) {
+        assert_true(steps < 800);
+        if (t1.phase != TP_OVER)
+            tp_step(&t1);
+        tp_scan(&t2);
+        if (t2.phase != TP_OVER)
+            tp_step(&t2);
+        tp_scan(&t1);
+    }
+    tp_check_secrets(&t1);
+    tp_check_secrets(&t2);
+    assert_true(t1.trades + t2.trades > 0);
+
+    harness_message(&h, "hall", "kim", "!illegal event leaderboard", false);
+    const char *board = hall_answer(&h, harness_sync(&h));
+    printf("%s\n", board);
+    for (unsigned i = 0; i < n; i++) {
+        const struct table_player *tp = tp_seat_of(&t1, users[i]) >= 0 ? &t1 : &t2;
+        char who[32];
+        unsigned wins = 9, games = 9;
+        snprintf(who, sizeof who, ". %s: ", users[i]);
+        const char *row = strstr(board, who);
+        assert_non_null(row);
+        assert_int_equal(sscanf(row + strlen(who), "%u won of %u game", &wins, &games), 2);
+        assert_int_equal(games, 1);
+        assert_int_equal(wins, tp_won(tp, users[i]) ? 1 : 0);
+    }
+    assert_int_equal(harness_finish(&h), 0);
+    harness_free(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -345,7 +420,7 @@ int main(void)
         cmocka_unit_test(test_casual_4),     cmocka_unit_test(test_casual_8),
         cmocka_unit_test(test_reproducible), cmocka_unit_test(test_table_reads_well),
         cmocka_unit_test(test_answers_help), cmocka_unit_test(test_every_language),
-        cmocka_unit_test(test_gm_view),
+        cmocka_unit_test(test_gm_view),      cmocka_unit_test(test_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -85,14 +85,14 @@ static void test_open_creates_schema(void **state)
     struct store *s = open_ok(d->db);
     char v[64];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "3"); /* meta and games, the outbox, results */
+    assert_string_equal(v, "4"); /* meta and games, the outbox, results, events */
     query_text(d->db, "PRAGMA journal_mode", v, sizeof v);
     assert_string_equal(v, "wal");
     query_text(d->db,
                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-               "('games', 'meta', 'outbox')",
+               "('games', 'meta', 'outbox', 'results', 'events')",
                v, sizeof v);
-    assert_string_equal(v, "3");
+    assert_string_equal(v, "5");
     assert_int_equal(store_writable(s), 0);
     store_close(s);
     store_close(NULL);
@@ -224,16 +224,24 @@ static void test_results(void **state)
     static const struct {
         const char *community, *game, *user, *name;
         int score, rank, won, found;
+        const char *event;
     } rows[] = {
-        {"s1", "g1", "u1", "Ann", 4, 1, 1, 0},    {"s1", "g1", "u2", "Bob", 1, 2, 0, 1},
-        {"s1", "g2", "u1", "Annie", -3, 2, 0, 1}, {"s1", "g2", "u2", "Bob", 6, 1, 1, 0},
-        {"s1", "g3", "u3", "Cy", 9, 1, 1, 0},     {"s2", "g4", "u1", "Ann", 2, 1, 1, 0},
-        {"s1", "g2", "u2", "Bob", 6, 1, 1, 0}, /* the same game again */
+        {"s1", "g1", "u1", "Ann", 4, 1, 1, 0, NULL},    {"s1", "g1", "u2", "Bob", 1, 2, 0, 1, NULL},
+        {"s1", "g2", "u1", "Annie", -3, 2, 0, 1, "e1"}, {"s1", "g2", "u2", "Bob", 6, 1, 1, 0, "e1"},
+        {"s1", "g3", "u3", "Cy", 9, 1, 1, 0, "e1"},     {"s2", "g4", "u1", "Ann", 2, 1, 1, 0, NULL},
+        {"s1", "g2", "u2", "Bob", 6, 1, 1, 0, "e1"}, /* the same game again */
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-        struct store_result r = {"console",    rows[i].community, rows[i].game,
-                                 rows[i].user, rows[i].name,      rows[i].score,
-                                 rows[i].rank, rows[i].won,       rows[i].found};
+        struct store_result r = {.platform = "console",
+                                 .community = rows[i].community,
+                                 .game = rows[i].game,
+                                 .user = rows[i].user,
+                                 .name = rows[i].name,
+                                 .event = rows[i].event,
+                                 .score = rows[i].score,
+                                 .rank = rows[i].rank,
+                                 .won = rows[i].won,
+                                 .found = rows[i].found};
         assert_int_equal(store_result_put(s, &r), 0);
     }
     struct store_stats st;
@@ -253,13 +261,44 @@ static void test_results(void **state)
         char users[4][64];
         unsigned n;
     } o = {.n = 0};
-    assert_int_equal(store_leaderboard(s, "console", "s1", 10, leaderboard_row, &o), 3);
+    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, 10, leaderboard_row, &o), 3);
     /* All three won once: the better average first (Cy 9, Bob 3.5, Ann 0.5) */
     assert_string_equal(o.users[0], "u3");
     assert_string_equal(o.users[1], "u2");
     assert_string_equal(o.users[2], "u1");
     o.n = 0;
-    assert_int_equal(store_leaderboard(s, "console", "s1", 1, leaderboard_row, &o), 1);
+    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, 1, leaderboard_row, &o), 1);
+    /* An event's leaderboard counts its games only: g2 and g3 (Ann lost g2) */
+    o.n = 0;
+    assert_int_equal(store_leaderboard(s, "console", "s1", "e1", 10, leaderboard_row, &o), 3);
+    assert_string_equal(o.users[0], "u3");
+    assert_string_equal(o.users[1], "u2");
+    assert_string_equal(o.users[2], "u1");
+    o.n = 0;
+    assert_int_equal(store_leaderboard(s, "console", "s1", "e2", 10, leaderboard_row, &o), 0);
+    store_close(s);
+}
+
+static int count_event(void *arg, const char *id, const char *platform, const char *record)
+{
+    char *seen = arg;
+    assert_string_equal(platform, "console");
+    assert_string_equal(record, "{\"id\":\"e1\"}");
+    strcat(seen, id);
+    return 0;
+}
+
+/* Events: written and replaced by id; only the open ones are walked. */
+static void test_events(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    char seen[16] = "";
+    assert_int_equal(store_event_put(s, "e1", "console", "s1", 0, "{}"), 0);
+    assert_int_equal(store_event_put(s, "e1", "console", "s1", 0, "{\"id\":\"e1\"}"), 0);
+    assert_int_equal(store_event_put(s, "e2", "console", "s1", 1, "{\"id\":\"e2\"}"), 0);
+    assert_int_equal(store_events_open(s, count_event, seen), 0);
+    assert_string_equal(seen, "e1");
     store_close(s);
 }
 
@@ -433,7 +472,7 @@ static void test_reopen_keeps_data(void **state)
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "3");
+    assert_string_equal(v, "4");
     char *r = store_game_get(s, "g1");
     assert_string_equal(r, "{\"a\":1}");
     free(r);
@@ -622,6 +661,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_open_creates_schema, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_games, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_results, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_events, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_meta, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_transactions, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_lazy_meta, dir_setup, dir_teardown),
