@@ -19,6 +19,7 @@
 
 static const char *const variants[] = {"standard", "advanced", "casual", NULL};
 static const char *const on_off[] = {"on", "off", NULL};
+static const char *const follow_stop[] = {"follow", "stop", NULL};
 
 static const struct command_def table[] = {
     {"new",
@@ -226,7 +227,16 @@ static const struct command_def table[] = {
        .values = event_actions},
       {.name = "details", .summary = "slash.option.details"}},
      cmd_event},
-    {"gm", TABLE, CMD_HOST, CMD_RUNNING, ARGS_NONE, "syntax.gm", NULL, "summary.gm", {{0}}, cmd_gm},
+    {"gm",
+     TABLE,
+     CMD_HOST,
+     CMD_RUNNING,
+     ARGS_OPTIONAL,
+     "syntax.gm",
+     NULL,
+     "summary.gm",
+     {{.name = "mode", .summary = "slash.option.mode", .values = follow_stop}},
+     cmd_gm},
     {"language",
      PRIVATE,
      CMD_PLAYER,

@@ -133,6 +133,7 @@ enum change_type {
     CHANGE_OPEN,     /* a running game's seat is offered to someone else (leave, replace) */
     CHANGE_TAKEOVER, /* someone not playing takes over an open seat */
     CHANGE_ABSENT,   /* a player has made no move for [game] absent_seconds: warn once */
+    CHANGE_WATCH,    /* someone not playing starts or stops following the GM's view */
 };
 
 struct change {
@@ -147,7 +148,8 @@ struct change {
     bool nudge;               /* REMINDER: remind the players the step waits for */
     bool reminders_off;       /* SEAT: the value for `seat` */
     const char *language;     /* LANGUAGE: a catalog code for `seat`, NULL: the table's */
-    const char *user, *name;  /* TAKEOVER: who takes `seat` over */
+    const char *user, *name;  /* TAKEOVER: who takes `seat` over; WATCH: who follows */
+    bool watch;               /* WATCH: start following, or stop */
 };
 
 /*
@@ -191,6 +193,11 @@ void dispatch_emit_rules(void *arg, const struct rules_msg *m);
 void dispatch_reply(struct platform *p, const struct inbound *in, bool private_answer,
                     enum outbound_kind kind, const char *text);
 
+/* Sends a catalog text to a channel of p that is no game's table (an
+ * event's hall). */
+void dispatch_notice(struct platform *p, const char *channel, const char *lang, const char *key,
+                     const char *const *vars);
+
 /* dispatch_reply() with a catalog key and its placeholders. */
 void dispatch_reply_key(struct platform *p, const struct inbound *in, bool private_answer,
                         const char *lang, const char *key, const char *const *vars);
@@ -215,6 +222,11 @@ uint64_t dispatcher_seed(const struct dispatcher *d, uint64_t number);
 
 /* The action words of "event", NULL-terminated (event_commands.c). */
 extern const char *const event_actions[];
+
+/* Game g, which has just left the hosted games, was played in an event: its
+ * hall hears who won at that table, and when the round is over. Called while
+ * the change is rendered, so the notice goes only if it is committed. */
+void events_game_over(struct dispatcher *d, const struct game *g);
 
 /* The game at a table, or with an id ("g7"), on platform p; NULL if none. */
 struct game *dispatch_game_at(struct dispatcher *d, struct platform *p, const char *table);

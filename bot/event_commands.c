@@ -491,6 +491,40 @@ static void ev_close(struct event_cmd *c)
     tell_leaderboard(c, "msg.event-closed", true);
 }
 
+void events_game_over(struct dispatcher *d, const struct game *g)
+{
+    struct event *e = NULL;
+    for (unsigned i = 0; i < d->nevents && !e; i++)
+        if (d->events[i]->platform == g->platform && strcmp(d->events[i]->id, g->event) == 0)
+            e = d->events[i];
+    int t = e ? event_table_of(e, g->table) : -1;
+    if (t < 0 || strcmp(e->tables[t].game, g->id) != 0)
+        return; /* a game of an earlier round, or of a table taken away */
+    char players[1024], number[16], round[16], count[16];
+    struct text_list won;
+    unsigned playing = 0;
+    text_list_init(&won, players, sizeof players, ", ");
+    for (unsigned i = 0; i < g->nseats; i++) {
+        struct rules_result r;
+        g->rules->result(g->state, i, &r);
+        if (r.played && r.won)
+            text_list_add(&won, "%s", game_seat_name(g, i));
+    }
+    for (unsigned i = 0; i < e->ntables; i++)
+        playing += e->tables[i].game[0] && dispatch_game_by_id(d, e->platform, e->tables[i].game);
+    count_text(number, sizeof number, (unsigned)t + 1);
+    count_text(round, sizeof round, e->round);
+    count_text(count, sizeof count, playing);
+    const char *lang = d->config->language;
+    const char *vars[] = {
+        "number", number, "table", g->table,  "round",
+        round,    "name", e->name, "players", won.n ? players : catalog_text(lang, "msg.nobody"),
+        "count",  count,  NULL};
+    dispatch_notice(e->platform, e->hall, lang, "msg.event-table-done", vars);
+    if (!playing)
+        dispatch_notice(e->platform, e->hall, lang, "msg.event-round-done", vars);
+}
+
 static const struct event_action {
     bool organizer; /* the organiser or a moderator only */
     bool idle;      /* refused while a round is played */

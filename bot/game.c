@@ -110,6 +110,12 @@ struct json_object *game_to_json(const struct game *g)
     add_str(o, "language", g->language);
     if (g->event[0])
         add_str(o, "event", g->event);
+    if (g->nwatchers) {
+        struct json_object *w = json_object_new_array();
+        for (unsigned i = 0; w && i < g->nwatchers; i++)
+            json_object_array_add(w, json_object_new_string(g->watchers[i]));
+        json_object_object_add(o, "watchers", w);
+    }
     if (g->community[0])
         add_str(o, "community", g->community);
     add_str(o, "rules", g->rules->id);
@@ -282,6 +288,16 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         snprintf(why, whylen, "start_at invalid");
         return -1;
     }
+    struct json_object *watchers = jget(o, "watchers") ? jget_arr(o, "watchers") : NULL;
+    if (jget(o, "watchers") && (!watchers || jarr_len(watchers) > GAME_MAX_WATCHERS)) {
+        snprintf(why, whylen, "watchers invalid");
+        return -1;
+    }
+    for (size_t i = 0; i < jarr_len(watchers); i++)
+        if (!copy_str(g.watchers[g.nwatchers++], GAME_TEXT_MAX, jarr_str(watchers, i))) {
+            snprintf(why, whylen, "watcher %zu invalid", i);
+            return -1;
+        }
     g.state = malloc(g.rules->state_size);
     if (!g.state) {
         snprintf(why, whylen, "out of memory");

@@ -20,8 +20,9 @@
 struct platform;
 struct json_object;
 
-#define GAME_ID_MAX   24
-#define GAME_TEXT_MAX 256 /* user ids, display names and table ids */
+#define GAME_ID_MAX       24
+#define GAME_TEXT_MAX     256 /* user ids, display names and table ids */
+#define GAME_MAX_WATCHERS 4   /* Game Masters following a game's view at once */
 
 struct seat {
     char user[GAME_TEXT_MAX];
@@ -64,6 +65,11 @@ struct game {
     int64_t lobby_activity;
     /* When the host scheduled the start (ms), or 0. */
     int64_t start_at;
+
+    /* Who follows the Game Master's view ("gm follow"): it is sent to them
+     * in private and kept up to date after every change. */
+    char watchers[GAME_MAX_WATCHERS][GAME_TEXT_MAX];
+    unsigned nwatchers;
 
     /* Lobby start in progress: DM probes still unanswered. Not stored. */
     unsigned probes_pending;

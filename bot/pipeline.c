@@ -39,6 +39,7 @@ struct outcome {
     int opened;         /* a seat offered to someone else, or -1 */
     int absent;         /* a seat whose player is warned of their absence, or -1 */
     int taken;          /* a seat taken over, or -1 */
+    bool watched;       /* someone started following the Game Master's view */
     char old_user[GAME_TEXT_MAX], old_name[GAME_TEXT_MAX]; /* who had it */
 };
 
@@ -139,6 +140,44 @@ static int play(struct game *g, const void *action, struct bot_cmd *cause, int64
 
 /* Applies c to g. Returns 1 when g changed, 0 when there was nothing to do,
  * -1 when it was refused (and answered). `action` has room for one action. */
+/* gm follow / gm stop: the watchers of g's Game Master's view. A player
+ * never follows (they would read the others' secrets). */
+static int watch(struct game *g, const struct change *c, struct bot_cmd *cause, struct outcome *out)
+{
+    unsigned i = 0;
+    while (i < g->nwatchers && strcmp(g->watchers[i], c->user) != 0)
+        i++;
+    const char *refusal = NULL;
+    if (!c->watch && i == g->nwatchers)
+        refusal = "msg.gm-not-following";
+    else if (c->watch && game_seat_of(g, c->user) >= 0)
+        refusal = "msg.gm-playing";
+    else if (c->watch && i == g->nwatchers && g->nwatchers == GAME_MAX_WATCHERS)
+        refusal = "msg.gm-watchers-full";
+    else if (strlen(c->user) >= GAME_TEXT_MAX)
+        refusal = "parse.too-long";
+    if (refusal) {
+        if (cause) {
+            char max[16];
+            snprintf(max, sizeof max, "%d", GAME_MAX_WATCHERS);
+            const char *vars[] = {"id", g->id, "max", max, NULL};
+            cmd_reply(cause, refusal, vars);
+        }
+        return -1;
+    }
+    if (c->watch) {
+        if (i == g->nwatchers)
+            snprintf(g->watchers[g->nwatchers++], GAME_TEXT_MAX, "%s", c->user);
+        out->watched = true;
+        out->reply = "msg.gm-following";
+    } else {
+        memmove(g->watchers[i], g->watchers[i + 1], (g->nwatchers - i - 1) * GAME_TEXT_MAX);
+        g->nwatchers--;
+        out->reply = "msg.gm-stopped";
+    }
+    return 1;
+}
+
 static int apply(struct dispatcher *d, struct game *g, const struct change *c,
                  struct bot_cmd *cause, int64_t now, struct outcome *out, void *action)
 {
@@ -196,6 +235,8 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
         g->seats[c->seat].absent_warned = true;
         out->absent = (int)c->seat;
         return 1;
+    case CHANGE_WATCH:
+        return watch(g, c, cause, out);
     case CHANGE_TAKEOVER: {
         const char *ids[RULES_MAX_SEATS];
         for (unsigned i = 0; i < g->nseats; i++)
@@ -297,6 +338,45 @@ static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcom
 }
 
 /* Renders what a change produced; turn.c holds it until the commit. */
+/* The Game Master's view, to each watcher who does not play, in one message
+ * of theirs edited in place; not after the game's end, which reveals all. */
+static void show_watchers(struct dispatcher *d, struct game *g)
+{
+    if (!g->started || g->rules->over(g->state))
+        return;
+    struct emit_ctx ctx = {d, g, NULL};
+    struct game_view v;
+    char text[DISPATCH_TEXT_MAX], key[MSG_KEY_MAX];
+    game_view(g, &v);
+    g->rules->gm_view(g->state, &v.t, text, sizeof text);
+    for (unsigned i = 0; i < g->nwatchers; i++) {
+        struct msg_key k = {.number = 0};
+        if (game_seat_of(g, g->watchers[i]) >= 0)
+            continue; /* took a seat since: they play now */
+        snprintf(k.game, sizeof k.game, "%s", g->id);
+        snprintf(k.topic, sizeof k.topic, "gm");
+        snprintf(k.user, sizeof k.user, "%s", g->watchers[i]);
+        struct json_object *data = json_object_new_object();
+        if (!data || msg_key_format(&k, key, sizeof key) < 0) {
+            json_object_put(data);
+            continue;
+        }
+        json_object_object_add(data, "game", json_object_new_string(g->id));
+        json_object_object_add(data, "table", json_object_new_string(g->table));
+        json_object_object_add(data, "event", json_object_new_string("gm-view"));
+        json_object_object_add(data, "lang", json_object_new_string(g->language));
+        struct outbound m = {.kind = OUT_NOTICE,
+                             .user = g->watchers[i],
+                             .key = key,
+                             .key_parts = &k,
+                             .replace = true,
+                             .text = text,
+                             .data = data};
+        dispatch_emit(&ctx, &m);
+        json_object_put(data);
+    }
+}
+
 static void render(struct dispatcher *d, struct game *g, const struct change *c,
                    struct bot_cmd *cause, const struct outcome *out)
 {
@@ -358,6 +438,8 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
         const char *vars[] = {"id", g->id, NULL};
         cmd_reply(cause, out->reply, vars);
     }
+    if (out->rules_changed || out->taken >= 0 || out->opened >= 0 || out->watched)
+        show_watchers(d, g);
 }
 
 int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
@@ -416,6 +498,11 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     if (game_finished(g)) {
         log_info("dispatch", g->id, g->closed ? "lobby closed" : "game over");
         turn_drop_game(d, g);
+        if (g->event[0] && g->started) {
+            d->turn.rendering = true;
+            events_game_over(d, g);
+            d->turn.rendering = false;
+        }
     }
     d->timers_stale = true; /* a deadline may have moved: timers.c looks before the loop waits */
 done:

@@ -95,10 +95,15 @@ struct inbound {
  *                text} (the ballot of a voter who reads another language), "ballot" (the
  *                text of a private ballot, for adapters that send each voter one)
  *   OUT_RESULT:  "reveal" [{"player","dealer","buyer","hand","score","rank"}] in
- *                rank order (ties share a rank), "scores" {"<user>":n}, "winners"
+ *                rank order (ties share a rank), "scores" {"<user>":n}, "winners",
+ *                "actions" [OUT_ACTION_REMATCH]: a "Play again" control
  *   OUT_GAME_OVER: "scores" {"<user>":n}, "winners" ["<user>"]
  *   OUT_ERROR:   "error" (catalog key)
  */
+
+/* The action of a result's "Play again" control: the table's next game with
+ * the same players and settings. */
+#define OUT_ACTION_REMATCH "!illegal rematch"
 
 /*
  * One message from the bot. Exactly one of channel (a table) or user (a DM)

@@ -44,7 +44,30 @@ void dispatch_emit_rules(void *arg, const struct rules_msg *m)
         o.key = key;
         o.key_parts = m->key;
     }
+    /* A result offers the next game with the same players: a "Play again"
+     * control where the platform has one. The module's data is its own: the
+     * offer goes on a copy. */
+    struct json_object *result = NULL, *actions = NULL;
+    if (m->kind == OUT_RESULT && m->audience == MSG_TABLE && m->data &&
+        json_object_deep_copy((struct json_object *)m->data, &result, NULL) == 0 &&
+        (actions = json_object_new_array()) &&
+        json_object_array_add(actions, json_object_new_string(OUT_ACTION_REMATCH)) == 0 &&
+        json_object_object_add(result, "actions", actions) == 0) {
+        actions = NULL;
+        o.data = result;
+    }
+    json_object_put(actions);
     dispatch_emit(arg, &o);
+    json_object_put(result);
+}
+
+void dispatch_notice(struct platform *p, const char *channel, const char *lang, const char *key,
+                     const char *const *vars)
+{
+    char text[DISPATCH_TEXT_MAX];
+    text_fill(text, sizeof text, lang, key, vars);
+    struct outbound m = {.kind = OUT_NOTICE, .channel = channel, .text = text};
+    hold(p, &m);
 }
 
 void dispatch_reply(struct platform *p, const struct inbound *in, bool private_answer,

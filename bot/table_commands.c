@@ -441,15 +441,27 @@ bool commands_stranger(struct dispatcher *d, struct platform *p, const struct in
     return true;
 }
 
-/* gm: the Game Master's view, always in private, for a host or moderator who
- * does not play (one who plays would read the others' secrets). */
+/* gm [follow|stop]: the Game Master's view, always in private, for a host
+ * or moderator who does not play (one who plays would read the others'
+ * secrets): once, or kept up to date after every change until "stop". */
 void cmd_gm(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
+    const char *arg = base->c->arg;
     char text[DISPATCH_TEXT_MAX];
     x->private_answer = true;
     if (x->base.seat >= 0) {
         cmd_reply(x, "msg.gm-playing", NULL);
+        return;
+    }
+    if (strcasecmp(arg, "follow") == 0 || strcasecmp(arg, "stop") == 0) {
+        struct change c = {
+            .type = CHANGE_WATCH, .user = x->in->user, .watch = strcasecmp(arg, "follow") == 0};
+        pipeline_run(x->d, x->g, &c, x);
+        return;
+    }
+    if (arg[0]) {
+        reply_usage(x);
         return;
     }
     struct game_view v;

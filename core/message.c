@@ -15,7 +15,7 @@ static const struct {
 } topics[] = {
     {"lobby", false, false}, {"hand", false, true},  {"offer", true, true},
     {"drop", true, false},   {"vote", true, false},  {"result", false, false},
-    {"votes", true, false},  {"recap", true, false},
+    {"votes", true, false},  {"recap", true, false}, {"gm", false, true},
 };
 
 static int topic_index(const char *t)

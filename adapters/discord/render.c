@@ -96,6 +96,11 @@ static void action_label(const struct dc *dc, const char *action, struct json_ob
     const char *arg = sp ? sp + 1 : "";
     size_t vlen = sp ? (size_t)(sp - action) : strlen(action);
     *style = BTN_SECONDARY;
+    if (strcmp(action, OUT_ACTION_REMATCH) == 0) {
+        *style = BTN_SUCCESS;
+        snprintf(out, len, "%s", dc_word(dc, "ui.play-again"));
+        return;
+    }
     if (strncmp(action, "!illegal ", 9) == 0) {
         const char *verb = action + 9;
         *style = strcmp(verb, "start") == 0   ? BTN_SUCCESS
@@ -409,6 +414,7 @@ static struct json_object *render_body(struct dc *dc, const struct outbound *m)
         title = dc_word(dc, "ui.title-results");
         color = 0xEB459E;
         as_embed = true;
+        action_buttons(dc, components, data, NULL); /* Play again */
         break;
     case OUT_NOTICE:
     case OUT_ERROR:

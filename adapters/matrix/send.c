@@ -22,11 +22,14 @@
 #include "../../bot/log.h"
 #include "client.h"
 #include "core/catalog.h"
+#include "core/text.h"
 #include "bot/util/buf.h"
 #include "mx.h"
 
-#define MOD           "matrix"
-#define MX_BALLOT_MAX (16u << 10) /* a DM ballot: the question and one line per choice */
+#define MOD              "matrix"
+#define MX_BALLOT_MAX    (16u << 10)        /* a DM ballot: the question and one line per choice */
+#define MX_RESULT_MAX    (16u << 10)        /* a result and its "play again" line */
+#define MX_REMATCH_EMOJI "\xf0\x9f\x94\x81" /* U+1F501, the repeat sign */
 
 /*
  * The outbox in the store: one key per item, "out/<n>" for the item with
@@ -395,6 +398,16 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
     }
 }
 
+/* Whether data.actions holds action. */
+static bool offers(struct json_object *data, const char *action)
+{
+    struct json_object *actions = jget_arr(data, "actions");
+    for (size_t i = 0; i < jarr_len(actions); i++)
+        if (jarr_str(actions, i) && strcmp(jarr_str(actions, i), action) == 0)
+            return true;
+    return false;
+}
+
 int mx_send_outbound(struct mx *m, const struct outbound *o)
 {
     if ((!o->channel) == (!o->user) || !o->text)
@@ -422,10 +435,28 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
             json_object_object_add(item, "poll", poll);
         }
     }
+    /* A result's "Play again" is a reaction on it, explained in a line. */
+    struct json_object *again = NULL;
+    struct buf result;
+    buf_init(&result, MX_RESULT_MAX);
+    if (!item && o->kind == OUT_RESULT && o->channel && offers(data, OUT_ACTION_REMATCH)) {
+        const char *lang = jget_str(data, "lang");
+        const char *vars[] = {"emoji", MX_REMATCH_EMOJI, NULL};
+        char line[256];
+        text_fill(line, sizeof line, catalog_has_language(lang) ? lang : m->language,
+                  "matrix.play-again", vars);
+        if (buf_printf(&result, "%s\n\n%s", o->text, line) == 0 &&
+            (again = json_object_new_object()))
+            json_object_object_add(again, MX_REMATCH_EMOJI,
+                                   json_object_new_string(OUT_ACTION_REMATCH));
+    }
     if (!item) {
-        struct json_object *c = mx_render_notice(o->text, o->kind, data);
-        if (!c)
+        struct json_object *c = mx_render_notice(again ? result.data : o->text, o->kind, data);
+        buf_free(&result);
+        if (!c) {
+            json_object_put(again);
             return -1;
+        }
         item = item_new(o->channel, o->user, "m.room.message", c);
         if (o->replace && o->key)
             json_object_object_add(item, "edit", json_object_new_boolean(1));
@@ -450,6 +481,8 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
             }
             json_object_object_add(item, "votes", votes);
         }
+        if (again) /* a reaction there becomes the command, as on a ballot */
+            json_object_object_add(item, "votes", again);
     }
     if (o->key)
         json_object_object_add(item, "key", json_object_new_string(o->key));

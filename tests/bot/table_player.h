@@ -22,8 +22,9 @@ struct table_player {
     struct harness *h;
     char table[32];
     char variant[16];
-    char lang[8]; /* the table's language (tp_open_in); "en" by default */
-    char gm[16];  /* a host who does not play (tp_open_gm), or "" */
+    char lang[8];    /* the table's language (tp_open_in); "en" by default */
+    char gm[16];     /* a host who does not play (tp_open_gm), or "" */
+    bool gm_follows; /* the Game Master follows the view ("gm follow") instead of asking */
     unsigned gm_views;
     unsigned n;
     char users[8][16];

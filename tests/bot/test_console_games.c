@@ -337,6 +337,51 @@ static void test_gm_view(void **state)
     }
 }
 
+/*
+ * A Game Master who follows the view ("gm follow") never asks again: one
+ * private message of theirs is edited after every change, names every
+ * player, and stops at the end; the table hears nothing of it and the
+ * secrecy scan finds nothing. "gm stop" ends it; a player cannot follow.
+ */
+static void test_gm_follow(void **state)
+{
+    (void)state;
+    struct harness h;
+    struct table_player tp;
+    harness_init(&h, 72);
+    tp_open_gm(&tp, &h, "t1", 5, "standard", "en");
+    tp.gm_follows = true;
+    size_t table_before = harness_new_messages(&h, "t1");
+    harness_message(&h, "t1", tp.gm, "!illegal gm follow", false);
+    harness_message(&h, "t1", tp.users[0], "!illegal gm follow", true);
+    size_t from = harness_sync(&h);
+    assert_true(harness_find(&h, from, "dm:t1-p1", "You play in this game") >= 0);
+    assert_int_equal(harness_new_messages(&h, "t1"), table_before);
+    tp_play_to_end(&tp);
+    tp_check_secrets(&tp);
+    unsigned sends = 0, edits = 0;
+    long last = -1;
+    for (size_t i = from; i < h.nlines; i++) {
+        const char *event = line_data_str(h.lines[i], "event");
+        if (!event || strcmp(event, "gm-view") != 0)
+            continue;
+        assert_true(line_in(h.lines[i], "dm:t1-gm"));
+        if (strcmp(line_str(h.lines[i], "type"), "send") == 0)
+            sends++;
+        else
+            edits++;
+        last = (long)i;
+    }
+    printf("the followed view: %u message, %u edits\n", sends, edits);
+    assert_int_equal(sends, 1);
+    assert_true(edits >= 20);
+    assert_true(last < tp.game_over_line);
+    for (unsigned s = 0; s < tp.n; s++)
+        assert_non_null(strstr(line_str(h.lines[last], "text"), tp.users[s]));
+    assert_int_equal(harness_finish(&h), 0);
+    harness_free(&h);
+}
+
 /* The line of the hall's answer to the last input, from `from` on. */
 static const char *hall_answer(const struct harness *h, size_t from)
 {
@@ -393,6 +438,12 @@ static void test_event(void **state)
     tp_check_secrets(&t1);
     tp_check_secrets(&t2);
     assert_true(t1.trades + t2.trades > 0);
+    /* the hall heard each table finish, then the round end, once each */
+    assert_true(harness_find(&h, from, "hall", "Table 1 (t1) has finished round 1") >= 0);
+    assert_true(harness_find(&h, from, "hall", "Table 2 (t2) has finished round 1") >= 0);
+    long over = harness_find(&h, from, "hall", "Round 1 of \"Spring cup\" is over");
+    assert_true(over >= 0);
+    assert_true(harness_find(&h, (size_t)over + 1, "hall", "is over at every table") < 0);
 
     harness_message(&h, "hall", "kim", "!illegal event leaderboard", false);
     const char *board = hall_answer(&h, harness_sync(&h));
@@ -420,7 +471,8 @@ int main(void)
         cmocka_unit_test(test_casual_4),     cmocka_unit_test(test_casual_8),
         cmocka_unit_test(test_reproducible), cmocka_unit_test(test_table_reads_well),
         cmocka_unit_test(test_answers_help), cmocka_unit_test(test_every_language),
-        cmocka_unit_test(test_gm_view),      cmocka_unit_test(test_event),
+        cmocka_unit_test(test_gm_view),      cmocka_unit_test(test_gm_follow),
+        cmocka_unit_test(test_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "bot/platform.h"
 #include "daemon.h"
 #include "fdclient.h"
 
@@ -649,19 +650,33 @@ static void test_table_messages(void **state)
     struct json_object *s = snap(&e);
     struct json_object *msgs = jget(s, "messages");
     int table = 0, edits = 0;
+    char results[32] = "";
     for (size_t i = 0; i < json_object_array_length(msgs); i++) {
         struct json_object *m = json_object_array_get_idx(msgs, i);
         if (strcmp(jstr(m, "channel"), TABLE) != 0)
             continue;
         table++;
         edits += json_object_get_int(jget(m, "edits"));
-        /* the ones left with controls: none, the game is over */
+        /* the game is over: no control is left but the result's Play again */
+        const char *title = embed_title(m);
+        if (title && strcmp(title, "Results") == 0) {
+            snprintf(results, sizeof results, "%s", jstr(m, "id"));
+            assert_true(has_component(m, "il:" OUT_ACTION_REMATCH));
+            assert_int_equal(json_object_array_length(jget(jget(m, "body"), "components")), 1);
+            continue;
+        }
         assert_int_equal(json_object_array_length(jget(jget(m, "body"), "components")), 0);
     }
     fprintf(stderr, "table channel: %d messages (%d edits)\n", table, edits);
     assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
     assert_true(table <= 33); /* 30 for the game, three for the recap after it */
     json_object_put(s);
+    /* Play again: a player presses it, and a lobby opens with all four seated. */
+    assert_true(results[0]);
+    click(&e, 2, TABLE, false, results, "il:" OUT_ACTION_REMATCH, NULL);
+    struct msg_want again = {.title = "Illegal — lobby", .n = 1, .text = "Players 4/8"};
+    wait_until(&e, message_ready, &again, "the lobby of the game played again");
+    assert_all_answered(&e);
     assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     free(result);
     teardown_e2e(&e);
