@@ -147,7 +147,9 @@ static void ev_open(struct event_cmd *c)
     }
     uint64_t number = d->next_event++;
     snprintf(e->id, sizeof e->id, "e%llu", (unsigned long long)number);
-    snprintf(e->name, sizeof e->name, "%s", c->rest[0] ? c->rest : e->id);
+    /* a name read at the table like a display name: one clean line */
+    if (!command_clean_name(c->rest, e->name, sizeof e->name))
+        snprintf(e->name, sizeof e->name, "%s", e->id);
     e->platform = x->p;
     strcpy(e->community, community_of(x));
     strcpy(e->hall, in->channel);
