@@ -19,7 +19,8 @@ uint64_t dc_parse_u64(const char *s)
     return s ? strtoull(s, NULL, 10) : 0;
 }
 
-bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *member)
+bool dc_is_moderator(struct dc *dc, const char *guild_id, const char *user_id,
+                     struct json_object *member)
 {
     if (!member)
         return false;
@@ -30,9 +31,7 @@ bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *me
             return true;
     }
     struct dc_guild *g = guild_id ? map_get(&dc->guilds, guild_id) : NULL;
-    struct json_object *user = jget_obj(member, "user");
-    const char *uid = jget_str(user, "id");
-    if (g && g->owner && uid && strcmp(g->owner, uid) == 0)
+    if (g && g->owner && user_id && strcmp(g->owner, user_id) == 0)
         return true;
     uint64_t total = 0;
     if (g) {

@@ -489,7 +489,7 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
         name = jget_str(user, "global_name");
     if (!name)
         name = jget_str(user, "username");
-    bool moderator = guild ? dc_is_moderator(dc, guild, member) : false;
+    bool moderator = guild ? dc_is_moderator(dc, guild, uid, member) : false;
     /* The first answer goes in the interaction's callback, so the bot's turn
      * ends here and its answers are captured. */
     dc->capture = &x->base;

@@ -160,7 +160,11 @@ void dc_op_free(struct dc_op *op);
 int dc_rest(struct dc *dc, struct dc_op *op, const char *queue, const char *method,
             const char *path, unsigned flags);
 struct dc_user *dc_user_get(struct dc *dc, const char *id);
-bool dc_is_moderator(struct dc *dc, const char *guild_id, struct json_object *member);
+/* Whether user_id, a member of guild_id (member: their member object, which
+ * in MESSAGE_CREATE carries no user), moderates there: the owner, a holder
+ * of Administrator or Manage Server, or of [discord] moderator_role. */
+bool dc_is_moderator(struct dc *dc, const char *guild_id, const char *user_id,
+                     struct json_object *member);
 
 /* deliver.c: hands in to the bot (unless the adapter is stopping). Returns
  * the bot's answer: 0, or -1 when it refused the input (and told the user). */

@@ -158,6 +158,21 @@ int64_t fdc_reaction(struct fd_server *s, const char *guild, const char *channel
     return send_dispatch(s, "MESSAGE_REACTION_ADD", d);
 }
 
+int64_t fdc_guild(struct fd_server *s, const char *guild, const char *owner)
+{
+    struct json_object *d = json_object_new_object(), *roles = json_object_new_array();
+    struct json_object *everyone = json_object_new_object();
+    json_object_object_add(d, "id", json_object_new_string(guild));
+    json_object_object_add(d, "name", json_object_new_string("fake guild"));
+    json_object_object_add(d, "owner_id", json_object_new_string(owner));
+    json_object_object_add(everyone, "id", json_object_new_string(guild));
+    json_object_object_add(everyone, "name", json_object_new_string("@everyone"));
+    json_object_object_add(everyone, "permissions", json_object_new_string("0"));
+    json_object_array_add(roles, everyone);
+    json_object_object_add(d, "roles", roles);
+    return send_dispatch(s, "GUILD_CREATE", d);
+}
+
 int64_t fdc_message(struct fd_server *s, const char *msg_id, const char *guild, const char *channel,
                     const char *user, const char *text)
 {

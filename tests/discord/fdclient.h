@@ -43,6 +43,9 @@ void fdc_set_name(const char *user, const char *name);
 /* That name, or the id when none was set. */
 const char *fdc_name(const char *user);
 
+/* GUILD_CREATE of guild, owned by user owner, with its @everyone role alone. */
+int64_t fdc_guild(struct fd_server *s, const char *guild, const char *owner);
+
 /* MESSAGE_CREATE. guild NULL in a DM. */
 int64_t fdc_message(struct fd_server *s, const char *msg_id, const char *guild, const char *channel,
                     const char *user, const char *text);

@@ -1006,6 +1006,30 @@ static void test_notices_and_replies(void **state)
     h_fini(&h);
 }
 
+static bool two_inputs(struct harness *h)
+{
+    return json_object_array_length(h->inputs) >= 2;
+}
+
+/* The guild's owner moderates, also when typing: a MESSAGE_CREATE's member
+ * has no user, so the author says who it is. Others without a role that
+ * moderates do not. */
+static void test_owner_moderates(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    fdc_guild(h.srv, FD_GUILD_ID, "81");
+    fdc_message(h.srv, "7201", FD_GUILD_ID, CHANNEL_A, "81", "!illegal event open Cup");
+    fdc_message(h.srv, "7202", FD_GUILD_ID, CHANNEL_A, "82", "!illegal event open Cup");
+    assert_true(h_run_until(&h, two_inputs, 3000));
+    assert_string_equal(jstr(input(&h, 0), "user"), "81");
+    assert_true(json_object_get_boolean(jget(input(&h, 0), "moderator")));
+    assert_string_equal(jstr(input(&h, 1), "user"), "82");
+    assert_false(json_object_get_boolean(jget(input(&h, 1), "moderator")));
+    h_fini(&h);
+}
+
 /* A stop lets what is queued go out (the loop keeps running), then closes. */
 static void test_stop_drains(void **state)
 {
@@ -1028,19 +1052,13 @@ static void test_stop_drains(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_route_keys),
-        cmocka_unit_test(test_bucket_logic),
-        cmocka_unit_test(test_bucket_storm),
-        cmocka_unit_test(test_global_storm),
-        cmocka_unit_test(test_dm_probe_and_50007),
-        cmocka_unit_test(test_interactions),
-        cmocka_unit_test(test_lobby_edited),
-        cmocka_unit_test(test_drop_reactions),
-        cmocka_unit_test(test_vote_and_game_over),
-        cmocka_unit_test(test_stop_drains),
-        cmocka_unit_test(test_controls_close),
-        cmocka_unit_test(test_notices_and_replies),
-        cmocka_unit_test(test_outbox_resend_posts_once),
+        cmocka_unit_test(test_route_keys),         cmocka_unit_test(test_bucket_logic),
+        cmocka_unit_test(test_bucket_storm),       cmocka_unit_test(test_global_storm),
+        cmocka_unit_test(test_dm_probe_and_50007), cmocka_unit_test(test_interactions),
+        cmocka_unit_test(test_lobby_edited),       cmocka_unit_test(test_drop_reactions),
+        cmocka_unit_test(test_vote_and_game_over), cmocka_unit_test(test_stop_drains),
+        cmocka_unit_test(test_controls_close),     cmocka_unit_test(test_notices_and_replies),
+        cmocka_unit_test(test_owner_moderates),    cmocka_unit_test(test_outbox_resend_posts_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
