@@ -231,11 +231,14 @@ struct restore_ctx {
     int failed;
 };
 
-static struct platform *platform_named(struct dispatcher *d, const char *name)
+/* The platform a stored game or event (id) names, or NULL when it is not
+ * configured: the row then stays in the store, untouched (logged). */
+static struct platform *stored_platform(struct dispatcher *d, const char *id, const char *name)
 {
     for (unsigned i = 0; i < d->nplatforms; i++)
         if (strcmp(d->platforms[i]->ops->name, name) == 0)
             return d->platforms[i];
+    log_warn("dispatch", id, "kept in the store: platform %s is not configured", name);
     return NULL;
 }
 
@@ -244,11 +247,9 @@ static int restore_one(void *arg, const char *id, const char *platform, const ch
 {
     struct restore_ctx *r = arg;
     struct dispatcher *d = r->d;
-    struct platform *p = platform_named(d, platform);
-    if (!p) {
-        log_warn("dispatch", id, "kept in the store: platform %s is not configured", platform);
+    struct platform *p = stored_platform(d, id, platform);
+    if (!p)
         return 0;
-    }
     struct json_object *j = json_tokener_parse(record);
     struct game *g = calloc(1, sizeof *g);
     char why[128] = "not JSON";
@@ -271,11 +272,9 @@ static int restore_event(void *arg, const char *id, const char *platform, const 
 {
     struct restore_ctx *r = arg;
     struct dispatcher *d = r->d;
-    struct platform *p = platform_named(d, platform);
-    if (!p) {
-        log_warn("dispatch", id, "kept in the store: platform %s is not configured", platform);
+    struct platform *p = stored_platform(d, id, platform);
+    if (!p)
         return 0;
-    }
     struct json_object *j = json_tokener_parse(record);
     struct event *e = calloc(1, sizeof *e);
     char why[128] = "not JSON";

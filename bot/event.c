@@ -234,14 +234,6 @@ fail:
     return NULL;
 }
 
-static bool copy_str(char *dst, size_t len, const char *src)
-{
-    if (!src || strlen(src) >= len)
-        return false;
-    strcpy(dst, src);
-    return true;
-}
-
 /* An integer of o at key within [lo, hi]. */
 static bool get_int(const struct json_object *o, const char *key, int64_t lo, int64_t hi,
                     int64_t *out)
@@ -260,12 +252,12 @@ int event_from_json(struct event *out, const struct json_object *j, char *why, s
         snprintf(why, whylen, "out of memory");
         return -1;
     }
-    if (!copy_str(e->id, sizeof e->id, jget_str(j, "id")) ||
-        !copy_str(e->name, sizeof e->name, jget_str(j, "name")) ||
-        !copy_str(e->community, sizeof e->community, jget_str(j, "community")) ||
-        !copy_str(e->hall, sizeof e->hall, jget_str(j, "hall")) ||
-        !copy_str(e->organizer, sizeof e->organizer, jget_str(j, "organizer")) ||
-        !copy_str(e->organizer_name, sizeof e->organizer_name, jget_str(j, "organizer_name"))) {
+    if (!jget_str_into(j, "id", e->id, sizeof e->id) ||
+        !jget_str_into(j, "name", e->name, sizeof e->name) ||
+        !jget_str_into(j, "community", e->community, sizeof e->community) ||
+        !jget_str_into(j, "hall", e->hall, sizeof e->hall) ||
+        !jget_str_into(j, "organizer", e->organizer, sizeof e->organizer) ||
+        !jget_str_into(j, "organizer_name", e->organizer_name, sizeof e->organizer_name)) {
         snprintf(why, whylen, "id, name, community, hall or organizer invalid");
         goto fail;
     }
@@ -287,7 +279,7 @@ int event_from_json(struct event *out, const struct json_object *j, char *why, s
         struct json_object *t = jarr_at(tables, i);
         const char *channel = jget_str(t, "channel");
         if (!channel || event_add_table(e, channel) != EVENT_OK ||
-            !copy_str(e->tables[i].game, sizeof e->tables[i].game, jget_str(t, "game"))) {
+            !jget_str_into(t, "game", e->tables[i].game, sizeof e->tables[i].game)) {
             snprintf(why, whylen, "table %zu invalid", i);
             goto fail;
         }

@@ -166,14 +166,6 @@ fail:
     return NULL;
 }
 
-static bool copy_str(char *dst, size_t len, const char *src)
-{
-    if (!src || strlen(src) >= len)
-        return false;
-    strcpy(dst, src);
-    return true;
-}
-
 /* A record written before names were cleaned on the way in may hold line
  * breaks: clean it the same way. Nothing left is "", which shows the id. */
 static void clean_name(char name[GAME_TEXT_MAX])
@@ -205,14 +197,13 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
     int64_t n;
     memset(&g, 0, sizeof g);
 
-    if (!copy_str(g.id, sizeof g.id, jget_str(o, "id")) ||
-        !copy_str(g.table, sizeof g.table, jget_str(o, "table")) ||
-        !copy_str(g.host, sizeof g.host, jget_str(o, "host")) ||
-        !copy_str(g.host_name, sizeof g.host_name, jget_str(o, "host_name")) ||
-        !copy_str(g.language, sizeof g.language, jget_str(o, "language")) ||
-        (jget(o, "community") &&
-         !copy_str(g.community, sizeof g.community, jget_str(o, "community"))) ||
-        (jget(o, "event") && !copy_str(g.event, sizeof g.event, jget_str(o, "event")))) {
+    if (!jget_str_into(o, "id", g.id, sizeof g.id) ||
+        !jget_str_into(o, "table", g.table, sizeof g.table) ||
+        !jget_str_into(o, "host", g.host, sizeof g.host) ||
+        !jget_str_into(o, "host_name", g.host_name, sizeof g.host_name) ||
+        !jget_str_into(o, "language", g.language, sizeof g.language) ||
+        (jget(o, "community") && !jget_str_into(o, "community", g.community, sizeof g.community)) ||
+        (jget(o, "event") && !jget_str_into(o, "event", g.event, sizeof g.event))) {
         snprintf(why, whylen, "id, table, host, host_name, language, community or event invalid");
         return -1;
     }
@@ -234,8 +225,8 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
     g.nseats = (unsigned)jarr_len(seats);
     for (unsigned i = 0; i < g.nseats; i++) {
         struct json_object *s = jarr_at(seats, i);
-        if (!copy_str(g.seats[i].user, sizeof g.seats[i].user, jget_str(s, "user")) ||
-            !copy_str(g.seats[i].name, sizeof g.seats[i].name, jget_str(s, "name"))) {
+        if (!jget_str_into(s, "user", g.seats[i].user, sizeof g.seats[i].user) ||
+            !jget_str_into(s, "name", g.seats[i].name, sizeof g.seats[i].name)) {
             snprintf(why, whylen, "seat %u invalid", i);
             return -1;
         }
@@ -248,7 +239,7 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             (jget(s, "absent_warned") &&
              jget_bool(s, "absent_warned", &g.seats[i].absent_warned) < 0) ||
             (jget(s, "language") &&
-             !copy_str(g.seats[i].language, sizeof g.seats[i].language, jget_str(s, "language")))) {
+             !jget_str_into(s, "language", g.seats[i].language, sizeof g.seats[i].language))) {
             snprintf(why, whylen, "seat %u reminders invalid", i);
             return -1;
         }
@@ -293,11 +284,14 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         snprintf(why, whylen, "watchers invalid");
         return -1;
     }
-    for (size_t i = 0; i < jarr_len(watchers); i++)
-        if (!copy_str(g.watchers[g.nwatchers++], GAME_TEXT_MAX, jarr_str(watchers, i))) {
+    for (size_t i = 0; i < jarr_len(watchers); i++) {
+        const char *w = jarr_str(watchers, i);
+        if (!w || strlen(w) >= GAME_TEXT_MAX) {
             snprintf(why, whylen, "watcher %zu invalid", i);
             return -1;
         }
+        strcpy(g.watchers[g.nwatchers++], w);
+    }
     g.state = malloc(g.rules->state_size);
     if (!g.state) {
         snprintf(why, whylen, "out of memory");

@@ -1,6 +1,8 @@
 /*
  * json.c - typed getters over json-c; each checks every type it relies on.
  */
+#include <string.h>
+
 #include "json.h"
 
 struct json_object *jget(const struct json_object *o, const char *key)
@@ -21,6 +23,16 @@ const char *jget_str(const struct json_object *o, const char *key)
 {
     struct json_object *v = jget_type(o, key, json_type_string);
     return v ? json_object_get_string(v) : NULL;
+}
+
+bool jget_str_into(const struct json_object *o, const char *key, char *dst, size_t len)
+{
+    const char *s = jget_str(o, key);
+    size_t n = s ? strlen(s) : 0;
+    if (!s || n >= len)
+        return false;
+    memcpy(dst, s, n + 1);
+    return true;
 }
 
 struct json_object *jget_obj(const struct json_object *o, const char *key)

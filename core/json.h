@@ -34,6 +34,10 @@ struct json_object *jget_type(const struct json_object *o, const char *key, json
 /* Member key of o if it is a string, else NULL. */
 const char *jget_str(const struct json_object *o, const char *key);
 
+/* Copies member key of o into dst (len bytes) when it is a string that
+ * fits with its NUL. Returns false otherwise, dst then unchanged. */
+bool jget_str_into(const struct json_object *o, const char *key, char *dst, size_t len);
+
 /* Member key of o if it is an object, else NULL. */
 struct json_object *jget_obj(const struct json_object *o, const char *key);
 
