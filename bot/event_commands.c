@@ -53,6 +53,15 @@ static const char *community_of(const struct bot_cmd *x)
     return x->in->community ? x->in->community : "";
 }
 
+/* How text names a channel on p (a link on Discord), into buf. */
+static const char *channel_name(struct platform *p, const char *channel, char *buf, size_t len)
+{
+    if (!p->ops->channel_name)
+        return channel;
+    p->ops->channel_name(p, channel, buf, len);
+    return buf;
+}
+
 static bool organizes(const struct event_cmd *c)
 {
     return c->x->in->moderator || strcmp(c->e->organizer, c->x->in->user) == 0;
@@ -118,7 +127,9 @@ static void ev_open(struct event_cmd *c)
     struct dispatcher *d = x->d;
     const struct inbound *in = x->in;
     if (c->e) {
-        const char *vars[] = {"name", c->e->name, "table", c->e->hall, NULL};
+        char hall[GAME_TEXT_MAX + 8];
+        const char *vars[] = {"name", c->e->name, "table",
+                              channel_name(x->p, c->e->hall, hall, sizeof hall), NULL};
         cmd_reply(x, "msg.event-exists", vars);
         return;
     }
@@ -245,7 +256,7 @@ static void seating_lines(const struct event_cmd *c, char *out, size_t len)
     struct text_list lines;
     text_list_init(&lines, out, len, "\n");
     for (int t = EVENT_NO_TABLE; t < (int)e->ntables; t++) {
-        char players[1024], number[16], line[1400];
+        char players[1024], number[16], line[1400], channel[GAME_TEXT_MAX + 8];
         struct text_list names;
         text_list_init(&names, players, sizeof players, ", ");
         for (unsigned i = 0; i < e->nplayers; i++)
@@ -254,10 +265,14 @@ static void seating_lines(const struct event_cmd *c, char *out, size_t len)
         if (t == EVENT_NO_TABLE && !names.n)
             continue;
         count_text(number, sizeof number, (unsigned)(t + 1));
-        const char *vars[] = {"number",  number,
-                              "table",   t >= 0 ? e->tables[t].channel : "",
-                              "players", names.n ? players : "-",
-                              NULL};
+        const char *vars[] = {
+            "number",
+            number,
+            "table",
+            t >= 0 ? channel_name(e->platform, e->tables[t].channel, channel, sizeof channel) : "",
+            "players",
+            names.n ? players : "-",
+            NULL};
         text_fill(line, sizeof line, lang,
                   t == EVENT_NO_TABLE ? "msg.event-unseated-line" : "msg.event-table-line", vars);
         text_list_add(&lines, "%s", line);
@@ -358,7 +373,10 @@ static void ev_start(struct event_cmd *c)
     for (unsigned t = 0; t < e->ntables; t++) {
         const struct game *busy = dispatch_game_at(x->d, x->p, e->tables[t].channel);
         if (busy && event_table_count(e, (int)t)) {
-            const char *vars[] = {"table", e->tables[t].channel, "id", busy->id, NULL};
+            char channel[GAME_TEXT_MAX + 8];
+            const char *vars[] = {"table",
+                                  channel_name(x->p, e->tables[t].channel, channel, sizeof channel),
+                                  "id", busy->id, NULL};
             cmd_reply(x, "msg.event-table-busy", vars);
             return;
         }
@@ -427,21 +445,21 @@ static void ev_status(struct event_cmd *c)
     for (unsigned t = 0; t < e->ntables; t++) {
         const struct game *g =
             e->tables[t].game[0] ? dispatch_game_by_id(x->d, x->p, e->tables[t].game) : NULL;
+        char channel[GAME_TEXT_MAX + 8];
+        const char *table = channel_name(x->p, e->tables[t].channel, channel, sizeof channel);
         count_text(number, sizeof number, t + 1);
         if (g && g->started) {
             struct game_view v;
             game_view(g, &v);
             char status[DISPATCH_TEXT_MAX];
             g->rules->status(g->state, &v.t, dispatcher_now(x->d), status, sizeof status);
-            const char *vars[] = {"number", number, "table", e->tables[t].channel,
-                                  "status", status, NULL};
+            const char *vars[] = {"number", number, "table", table, "status", status, NULL};
             text_fill(line, sizeof line, lang, "msg.event-table-playing", vars);
             text_list_add(&list, "%s", line);
             continue;
         }
-        const char *vars[] = {
-            "number", number, "table", e->tables[t].channel, "id", g ? g->id : e->tables[t].game,
-            NULL};
+        const char *vars[] = {"number", number, "table", table, "id", g ? g->id : e->tables[t].game,
+                              NULL};
         text_fill(line, sizeof line, lang,
                   g                      ? "msg.event-table-starting"
                   : e->tables[t].game[0] ? "msg.event-table-over"
@@ -502,7 +520,7 @@ void events_game_over(struct dispatcher *d, const struct game *g)
     int t = e ? event_table_of(e, g->table) : -1;
     if (t < 0 || strcmp(e->tables[t].game, g->id) != 0)
         return; /* a game of an earlier round, or of a table taken away */
-    char players[1024], number[16], round[16], count[16];
+    char players[1024], number[16], round[16], count[16], channel[GAME_TEXT_MAX + 8];
     struct text_list won;
     unsigned playing = 0;
     text_list_init(&won, players, sizeof players, ", ");
@@ -518,10 +536,13 @@ void events_game_over(struct dispatcher *d, const struct game *g)
     count_text(round, sizeof round, e->round);
     count_text(count, sizeof count, playing);
     const char *lang = d->config->language;
-    const char *vars[] = {
-        "number", number, "table", g->table,  "round",
-        round,    "name", e->name, "players", won.n ? players : catalog_text(lang, "msg.nobody"),
-        "count",  count,  NULL};
+    const char *vars[] = {"number",  number,
+                          "table",   channel_name(e->platform, g->table, channel, sizeof channel),
+                          "round",   round,
+                          "name",    e->name,
+                          "players", won.n ? players : catalog_text(lang, "msg.nobody"),
+                          "count",   count,
+                          NULL};
     dispatch_notice(e->platform, e->hall, lang, "msg.event-table-done", vars);
     if (!playing)
         dispatch_notice(e->platform, e->hall, lang, "msg.event-round-done", vars);

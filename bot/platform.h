@@ -206,6 +206,9 @@ struct platform_ops {
     /* Told of a game's life cycle at one of the platform's tables, after the
      * messages of the change were queued. May be NULL. */
     void (*game_changed)(struct platform *p, const struct game_news *n);
+    /* Writes how text names a channel of the platform (`out`, len bytes): a
+     * link to it where the platform has them. May be NULL: the id itself. */
+    void (*channel_name)(struct platform *p, const char *channel, char *out, size_t len);
     /* Whether the platform is connected and serving, for /readyz. May be NULL
      * for platforms that are ready as soon as they started. */
     bool (*connected)(struct platform *p);

@@ -411,6 +411,13 @@ static void dc_destroy(struct platform *p)
         free(dc);
 }
 
+/* A channel mention: Discord shows it as the channel's name, a link. */
+static void dc_channel_name(struct platform *p, const char *channel, char *out, size_t len)
+{
+    (void)p;
+    snprintf(out, len, "<#%s>", channel);
+}
+
 static const struct platform_ops discord_ops = {
     .name = "discord",
     .confirms_sends = true,
@@ -420,6 +427,7 @@ static const struct platform_ops discord_ops = {
     .send = dc_send,
     .probe_dm = dc_probe_dm,
     .game_changed = dc_game_changed,
+    .channel_name = dc_channel_name,
     .stop = dc_stop,
     .destroy = dc_destroy,
 };

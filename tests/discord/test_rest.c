@@ -1030,6 +1030,19 @@ static void test_owner_moderates(void **state)
     h_fini(&h);
 }
 
+/* Text names a channel by its mention, which Discord shows as a link. */
+static void test_channel_name(void **state)
+{
+    (void)state;
+    struct harness h;
+    char name[64];
+    start(&h);
+    assert_non_null(h.p->ops->channel_name);
+    h.p->ops->channel_name(h.p, CHANNEL_A, name, sizeof name);
+    assert_string_equal(name, "<#" CHANNEL_A ">");
+    h_fini(&h);
+}
+
 /* A stop lets what is queued go out (the loop keeps running), then closes. */
 static void test_stop_drains(void **state)
 {
@@ -1058,7 +1071,8 @@ int main(void)
         cmocka_unit_test(test_lobby_edited),       cmocka_unit_test(test_drop_reactions),
         cmocka_unit_test(test_vote_and_game_over), cmocka_unit_test(test_stop_drains),
         cmocka_unit_test(test_controls_close),     cmocka_unit_test(test_notices_and_replies),
-        cmocka_unit_test(test_owner_moderates),    cmocka_unit_test(test_outbox_resend_posts_once),
+        cmocka_unit_test(test_owner_moderates),
+        cmocka_unit_test(test_channel_name),    cmocka_unit_test(test_outbox_resend_posts_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
