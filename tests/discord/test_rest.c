@@ -1065,14 +1065,21 @@ static void test_stop_drains(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_route_keys),         cmocka_unit_test(test_bucket_logic),
-        cmocka_unit_test(test_bucket_storm),       cmocka_unit_test(test_global_storm),
-        cmocka_unit_test(test_dm_probe_and_50007), cmocka_unit_test(test_interactions),
-        cmocka_unit_test(test_lobby_edited),       cmocka_unit_test(test_drop_reactions),
-        cmocka_unit_test(test_vote_and_game_over), cmocka_unit_test(test_stop_drains),
-        cmocka_unit_test(test_controls_close),     cmocka_unit_test(test_notices_and_replies),
+        cmocka_unit_test(test_route_keys),
+        cmocka_unit_test(test_bucket_logic),
+        cmocka_unit_test(test_bucket_storm),
+        cmocka_unit_test(test_global_storm),
+        cmocka_unit_test(test_dm_probe_and_50007),
+        cmocka_unit_test(test_interactions),
+        cmocka_unit_test(test_lobby_edited),
+        cmocka_unit_test(test_drop_reactions),
+        cmocka_unit_test(test_vote_and_game_over),
+        cmocka_unit_test(test_stop_drains),
+        cmocka_unit_test(test_controls_close),
+        cmocka_unit_test(test_notices_and_replies),
         cmocka_unit_test(test_owner_moderates),
-        cmocka_unit_test(test_channel_name),    cmocka_unit_test(test_outbox_resend_posts_once),
+        cmocka_unit_test(test_channel_name),
+        cmocka_unit_test(test_outbox_resend_posts_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
