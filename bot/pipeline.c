@@ -138,8 +138,6 @@ static int play(struct game *g, const void *action, struct bot_cmd *cause, int64
     return out->rules_changed ? 1 : 0;
 }
 
-/* Applies c to g. Returns 1 when g changed, 0 when there was nothing to do,
- * -1 when it was refused (and answered). `action` has room for one action. */
 /* gm follow / gm stop: the watchers of g's Game Master's view. A player
  * never follows (they would read the others' secrets). */
 static int watch(struct game *g, const struct change *c, struct bot_cmd *cause, struct outcome *out)
@@ -178,6 +176,8 @@ static int watch(struct game *g, const struct change *c, struct bot_cmd *cause, 
     return 1;
 }
 
+/* Applies c to g. Returns 1 when g changed, 0 when there was nothing to do,
+ * -1 when it was refused (and answered). `action` has room for one action. */
 static int apply(struct dispatcher *d, struct game *g, const struct change *c,
                  struct bot_cmd *cause, int64_t now, struct outcome *out, void *action)
 {
@@ -337,7 +337,6 @@ static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcom
     g->rules->render_private(g->state, &v.t, seat, true, dispatch_emit_rules, ctx);
 }
 
-/* Renders what a change produced; turn.c holds it until the commit. */
 /* The Game Master's view, to each watcher who does not play, in one message
  * of theirs edited in place; not after the game's end, which reveals all. */
 static void show_watchers(struct dispatcher *d, struct game *g)
@@ -377,6 +376,7 @@ static void show_watchers(struct dispatcher *d, struct game *g)
     }
 }
 
+/* Renders what a change produced; turn.c holds it until the commit. */
 static void render(struct dispatcher *d, struct game *g, const struct change *c,
                    struct bot_cmd *cause, const struct outcome *out)
 {
