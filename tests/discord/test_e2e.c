@@ -660,7 +660,8 @@ static void test_table_messages(void **state)
         /* the game is over: no control is left but the result's Play again */
         const char *title = embed_title(m);
         if (title && strcmp(title, "Results") == 0) {
-            snprintf(results, sizeof results, "%s", jstr(m, "id"));
+            const char *id = jstr(m, "id");
+            snprintf(results, sizeof results, "%s", id ? id : "");
             assert_true(has_component(m, "il:" OUT_ACTION_REMATCH));
             assert_int_equal(json_object_array_length(jget(jget(m, "body"), "components")), 1);
             continue;
