@@ -349,6 +349,10 @@ int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,
  * them; the answers come later, through commands_dm_result(). */
 void commands_begin_start(struct game *g, struct platform *p);
 
+/* Answers x with the statistics of player ("": x's user) in a community
+ * (event NULL) or in an event's games, in x's language. */
+void stats_reply(struct bot_cmd *x, const char *community, const char *event, const char *player);
+
 /* The leaderboard of a community (event NULL) or of an event, its best
  * `rows` players as lang writes them, into out. Returns how many players it
  * lists, or -1 when the store could not be read (logged). */

@@ -37,6 +37,7 @@ enum event_action_id {
     EV_START,
     EV_STATUS,
     EV_LEADERBOARD,
+    EV_STATS,
     EV_CLOSE,
     EV_COUNT
 };
@@ -45,7 +46,7 @@ const char *const event_actions[EV_COUNT + 1] = {
     [EV_OPEN] = "open",   [EV_JOIN] = "join",     [EV_LEAVE] = "leave",
     [EV_TABLE] = "table", [EV_SEAT] = "seat",     [EV_MOVE] = "move",
     [EV_START] = "start", [EV_STATUS] = "status", [EV_LEADERBOARD] = "leaderboard",
-    [EV_CLOSE] = "close", [EV_COUNT] = NULL,
+    [EV_STATS] = "stats", [EV_CLOSE] = "close",   [EV_COUNT] = NULL,
 };
 
 static const char *community_of(const struct bot_cmd *x)
@@ -501,6 +502,12 @@ static void ev_leaderboard(struct event_cmd *c)
     tell_leaderboard(c, "msg.event-leaderboard", false);
 }
 
+/* stats [player]: a player's statistics in the event's games. */
+static void ev_stats(struct event_cmd *c)
+{
+    stats_reply(c->x, c->e->community, c->e->id, c->rest);
+}
+
 /* close: the event ends with its leaderboard; its record stays in the store. */
 static void ev_close(struct event_cmd *c)
 {
@@ -562,6 +569,7 @@ static const struct event_action {
     [EV_START] = {true, true, ev_start},
     [EV_STATUS] = {false, false, ev_status},
     [EV_LEADERBOARD] = {false, false, ev_leaderboard},
+    [EV_STATS] = {false, false, ev_stats},
     [EV_CLOSE] = {true, true, ev_close},
 };
 

@@ -34,22 +34,18 @@ static void average(char *out, size_t len, const char *lang, const struct store_
     text_tenths(out, len, lang, tenths);
 }
 
-/* stats [player]: a player's games, wins, average score and how often they
- * were found out, here; without a name, the one who asks. */
-void cmd_stats(struct command_ctx *base)
+void stats_reply(struct bot_cmd *x, const char *community, const char *event, const char *player)
 {
-    struct bot_cmd *x = bot_cmd(base);
-    const char *who = base->c->arg[0] ? base->c->arg : x->in->user;
-    base->lang = language_of(x);
+    const char *who = player[0] ? player : x->in->user;
     struct store_stats st;
-    int rc = store_stats(x->d->store, x->p->ops->name, community_of(x), who, &st);
+    int rc = store_stats(x->d->store, x->p->ops->name, community, event, who, &st);
     if (rc < 0) {
         cmd_reply(x, "msg.store-failed", NULL);
         return;
     }
     if (rc == 0) {
-        const char *vars[] = {"player",
-                              base->c->arg[0] || !x->in->user_name ? who : x->in->user_name, NULL};
+        const char *vars[] = {"player", player[0] || !x->in->user_name ? who : x->in->user_name,
+                              NULL};
         cmd_reply(x, "msg.stats-none", vars);
         return;
     }
@@ -57,10 +53,19 @@ void cmd_stats(struct command_ctx *base)
     snprintf(games, sizeof games, "%u", st.games);
     snprintf(wins, sizeof wins, "%u", st.wins);
     snprintf(found, sizeof found, "%u", st.found);
-    average(avg, sizeof avg, base->lang, &st);
+    average(avg, sizeof avg, x->base.lang, &st);
     const char *vars[] = {"player",  st.name, "count", games, "wins", wins,
                           "average", avg,     "found", found, NULL};
     cmd_reply(x, "msg.stats", vars);
+}
+
+/* stats [player]: a player's games, wins, average score and how often they
+ * were found out, here; without a name, the one who asks. */
+void cmd_stats(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    base->lang = language_of(x);
+    stats_reply(x, community_of(x), NULL, base->c->arg);
 }
 
 struct board {

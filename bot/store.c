@@ -381,19 +381,20 @@ static void stats_row(sqlite3_stmt *st, struct store_stats *out)
     out->score_sum = sqlite3_column_int64(st, 5);
 }
 
-int store_stats(struct store *s, const char *platform, const char *community, const char *who,
-                struct store_stats *out)
+#define STATS_OF_ONE                                                                               \
+    " AND (user = ? OR name = ? COLLATE NOCASE) GROUP BY user ORDER BY COUNT(*) DESC LIMIT 1"
+
+int store_stats(struct store *s, const char *platform, const char *community, const char *event,
+                const char *who, struct store_stats *out)
 {
     sqlite3_stmt *st;
     int rc = -1;
-    if (sqlite3_prepare_v2(s->db,
-                           STATS_COLUMNS "WHERE platform = ? AND community = ? AND "
-                                         "(user = ? OR name = ? COLLATE NOCASE) "
-                                         "GROUP BY user ORDER BY COUNT(*) DESC LIMIT 1",
-                           -1, &st, NULL) != SQLITE_OK)
+    const char *sql = event ? STATS_COLUMNS "WHERE platform = ? AND event = ?" STATS_OF_ONE
+                            : STATS_COLUMNS "WHERE platform = ? AND community = ?" STATS_OF_ONE;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
         goto fail;
     sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, community, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, event ? event : community, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, who, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 4, who, -1, SQLITE_STATIC);
     int step = sqlite3_step(st);

@@ -80,10 +80,11 @@ struct store_stats {
 };
 
 /* Reads the totals of `who` (a user id, or a name in any case) in platform's
- * community ("" when it has one). Returns 1 with *out, 0 when they have no
- * finished game there, -1 on a database error (logged). */
-int store_stats(struct store *s, const char *platform, const char *community, const char *who,
-                struct store_stats *out);
+ * community ("" when it has none), or, when event is not NULL, in that
+ * event's games. Returns 1 with *out, 0 when they have no finished game
+ * there, -1 on a database error (logged). */
+int store_stats(struct store *s, const char *platform, const char *community, const char *event,
+                const char *who, struct store_stats *out);
 
 typedef void (*store_stats_fn)(void *arg, const struct store_stats *row);
 

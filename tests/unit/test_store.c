@@ -245,17 +245,23 @@ static void test_results(void **state)
         assert_int_equal(store_result_put(s, &r), 0);
     }
     struct store_stats st;
-    assert_int_equal(store_stats(s, "console", "s1", "u1", &st), 1);
+    assert_int_equal(store_stats(s, "console", "s1", NULL, "u1", &st), 1);
     assert_int_equal(st.games, 2);
     assert_int_equal(st.wins, 1);
     assert_int_equal(st.found, 1);
     assert_int_equal(st.score_sum, 1);
     assert_string_equal(st.name, "Annie"); /* the latest game's */
-    assert_int_equal(store_stats(s, "console", "s1", "BOB", &st), 1);
+    assert_int_equal(store_stats(s, "console", "s1", NULL, "BOB", &st), 1);
     assert_string_equal(st.user, "u2");
     assert_int_equal(st.games, 2); /* g2 counted once */
-    assert_int_equal(store_stats(s, "console", "s2", "u2", &st), 0);
-    assert_int_equal(store_stats(s, "discord", "s1", "u1", &st), 0);
+    assert_int_equal(store_stats(s, "console", "s2", NULL, "u2", &st), 0);
+    assert_int_equal(store_stats(s, "discord", "s1", NULL, "u1", &st), 0);
+    /* in event e1 alone: Ann played g2 only, and lost it */
+    assert_int_equal(store_stats(s, "console", "s1", "e1", "u1", &st), 1);
+    assert_int_equal(st.games, 1);
+    assert_int_equal(st.wins, 0);
+    assert_int_equal(st.score_sum, -3);
+    assert_int_equal(store_stats(s, "console", "s1", "e2", "u1", &st), 0);
 
     struct order {
         char users[4][64];
