@@ -97,6 +97,13 @@ static inline struct bot_cmd *bot_cmd(struct command_ctx *x)
 /* Answers the user of x with a catalog text. */
 void cmd_reply(struct bot_cmd *x, const char *key, const char *const *vars);
 
+/* Answers x with its command's usage line. */
+void cmd_reply_usage(struct bot_cmd *x);
+
+/* What x hears instead of the answers to its change if the loop turn's
+ * commit fails (T2): that it did not happen. Sent only then. */
+void cmd_reply_if_unsaved(struct bot_cmd *x);
+
 /* The handlers of the bot's command table (bot/command_table.c). */
 void cmd_new(struct command_ctx *x);
 void cmd_rematch(struct command_ctx *x);

@@ -94,17 +94,7 @@ static void tell_change(struct event_cmd *c, const char *key, const char *const 
     d->turn.rendering = true;
     cmd_reply(c->x, key, vars);
     d->turn.rendering = false;
-    d->turn.if_failed = true;
-    cmd_reply(c->x, "msg.store-failed", NULL);
-    d->turn.if_failed = false;
-}
-
-static void reply_usage(struct event_cmd *c)
-{
-    char usage[256];
-    command_usage(usage, sizeof usage, c->x->base.lang, c->x->base.c->def);
-    const char *vars[] = {"usage", usage, NULL};
-    cmd_reply(c->x, "parse.usage", vars);
+    cmd_reply_if_unsaved(c->x);
 }
 
 static void reply_error(struct event_cmd *c, enum event_error err)
@@ -230,7 +220,7 @@ static void ev_table(struct event_cmd *c)
         return;
     }
     if (c->rest[0]) {
-        reply_usage(c);
+        cmd_reply_usage(c->x);
         return;
     }
     if (!touch(c))
@@ -311,14 +301,14 @@ static void ev_move(struct event_cmd *c)
     char who[COMMAND_ARG_MAX];
     const char *last = strrchr(c->rest, ' ');
     if (!last) {
-        reply_usage(c);
+        cmd_reply_usage(c->x);
         return;
     }
     snprintf(who, sizeof who, "%.*s", (int)(last - c->rest), c->rest);
     char *end;
     long t = strcasecmp(last + 1, "none") == 0 ? 0 : strtol(last + 1, &end, 10);
     if (strcasecmp(last + 1, "none") != 0 && (*end || end == last + 1)) {
-        reply_usage(c);
+        cmd_reply_usage(c->x);
         return;
     }
     if (t < 0 || t > (long)c->e->ntables) {
@@ -416,7 +406,7 @@ static void ev_start(struct event_cmd *c)
         int rc = commands_open_lobby(x, &at, rules, mode, NULL, &g);
         if (rc > 0) { /* no such variant: the first table tells, before anything opened */
             e->round--;
-            reply_usage(c);
+            cmd_reply_usage(c->x);
             return;
         }
         if (rc < 0)
@@ -585,7 +575,7 @@ void cmd_event(struct command_ctx *base)
            (strlen(event_actions[a]) != word || strncasecmp(arg, event_actions[a], word) != 0))
         a++;
     if (a == EV_COUNT) {
-        reply_usage(&c);
+        cmd_reply_usage(x);
         return;
     }
     if (a != EV_OPEN && !c.e) {

@@ -489,11 +489,8 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     render(d, g, c, cause, out);
     tell_adapter(d, g, c, was);
     d->turn.rendering = false;
-    if (cause) { /* what the cause hears instead if the commit fails */
-        d->turn.if_failed = true;
-        cmd_reply(cause, "msg.store-failed", NULL);
-        d->turn.if_failed = false;
-    }
+    if (cause)
+        cmd_reply_if_unsaved(cause);
     rc = 0;
     if (game_finished(g)) {
         log_info("dispatch", g->id, g->closed ? "lobby closed" : "game over");

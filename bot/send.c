@@ -159,6 +159,22 @@ static const char *reply_language(const struct bot_cmd *x)
     return x->base.lang;
 }
 
+void cmd_reply_usage(struct bot_cmd *x)
+{
+    char usage[256];
+    command_usage(usage, sizeof usage, x->base.lang, x->base.c->def);
+    const char *vars[] = {"usage", usage, NULL};
+    cmd_reply(x, "parse.usage", vars);
+}
+
+void cmd_reply_if_unsaved(struct bot_cmd *x)
+{
+    struct dispatcher *d = x->d;
+    d->turn.if_failed = true;
+    cmd_reply(x, "msg.store-failed", NULL);
+    d->turn.if_failed = false;
+}
+
 void cmd_reply(struct bot_cmd *x, const char *key, const char *const *vars)
 {
     if (x->in)

@@ -124,15 +124,6 @@ static int open_here(struct bot_cmd *x, const struct rules_module *rules, const 
     return commands_open_lobby(x, &here, rules, mode, finished, NULL);
 }
 
-/* Answers x with its command's usage. */
-static void reply_usage(struct bot_cmd *x)
-{
-    char usage[256];
-    command_usage(usage, sizeof usage, x->base.lang, x->base.c->def);
-    const char *vars[] = {"usage", usage, NULL};
-    cmd_reply(x, "parse.usage", vars);
-}
-
 void cmd_new(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
@@ -140,7 +131,7 @@ void cmd_new(struct command_ctx *base)
         return;
     const char *mode = base->c->arg[0] ? base->c->arg : x->d->config->variant;
     if (open_here(x, rules_default(), mode, NULL) > 0)
-        reply_usage(x);
+        cmd_reply_usage(x);
 }
 
 void cmd_rematch(struct command_ctx *base)
@@ -461,7 +452,7 @@ void cmd_gm(struct command_ctx *base)
         return;
     }
     if (arg[0]) {
-        reply_usage(x);
+        cmd_reply_usage(x);
         return;
     }
     struct game_view v;
@@ -493,7 +484,7 @@ void cmd_reminders(struct command_ctx *base)
     struct bot_cmd *x = bot_cmd(base);
     const char *v = base->c->arg;
     if (strcasecmp(v, "on") != 0 && strcasecmp(v, "off") != 0) {
-        reply_usage(x);
+        cmd_reply_usage(x);
         return;
     }
     struct change c = {.type = CHANGE_SEAT,
