@@ -40,10 +40,11 @@ enum op {
  * lws_write() with lws's own value for a close frame (4, between
  * LWS_WRITE_HTTP and LWS_WRITE_PING in its ABI-stable enum) sends it masked.
  */
-#define WS_WRITE_CLOSE  ((enum lws_write_protocol)4)
-#define BACKOFF_BASE_MS 500u
-#define BACKOFF_CAP_MS  60000u
-#define IDENTIFY_GAP_MS 5000u
+#define WS_WRITE_CLOSE      ((enum lws_write_protocol)4)
+#define BACKOFF_BASE_MS     500u
+#define BACKOFF_CAP_MS      60000u
+#define IDENTIFY_GAP_MS     5000u
+#define GW_SESSION_TEXT_MAX 1024 /* a stored session; Discord's resume URLs are short */
 
 struct sendbuf {
     TAILQ_ENTRY(sendbuf) link;
@@ -66,6 +67,7 @@ struct shard {
     int64_t delay_next; /* -1: backoff; otherwise the delay before reconnecting */
     unsigned failures;
     char *session_id, *resume_url;
+    char *session_head; /* the stored session's text up to its sequence: see session_set */
     int64_t seq, handled_seq;
     TAILQ_HEAD(, sendbuf) sendq; /* heartbeats first, then in the order sent */
     uint64_t sends[GW_SEND_LIMIT];
@@ -107,6 +109,48 @@ static void on_close_timer(uv_timer_t *t)
     gw_close(t->data);
 }
 
+/*
+ * Sets the session to resume (id NULL: none). Its stored text but for the
+ * sequence is built here once, since the sequence changes with every event
+ * and save_session runs that often. Returns 0, or -1 with no session when
+ * out of memory or when the text would not fit GW_SESSION_TEXT_MAX: the
+ * shard then identifies afresh next time instead of resuming.
+ */
+static int session_set(struct shard *s, const char *id, const char *url)
+{
+    static const char seq_key[] = ",\"seq\":";
+    free(s->session_id);
+    free(s->resume_url);
+    free(s->session_head);
+    s->session_id = s->resume_url = s->session_head = NULL;
+    if (!id)
+        return 0;
+    struct json_object *o = json_object_new_object();
+    if (!o)
+        return -1;
+    json_object_object_add(o, "session_id", json_object_new_string(id));
+    if (url)
+        json_object_object_add(o, "resume_url", json_object_new_string(url));
+    size_t n = 0;
+    const char *text = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN, &n);
+    /* the text ends in '}', where the sequence goes; room is left for it */
+    if (text && n > 1 && n + sizeof(seq_key) + 24 <= GW_SESSION_TEXT_MAX &&
+        (s->session_head = malloc(n - 1 + sizeof(seq_key)))) {
+        memcpy(s->session_head, text, n - 1);
+        memcpy(s->session_head + n - 1, seq_key, sizeof(seq_key));
+    }
+    json_object_put(o);
+    s->session_id = strdup(id);
+    s->resume_url = url ? strdup(url) : NULL;
+    if (!s->session_head || !s->session_id || (url && !s->resume_url)) {
+        log_warn(MOD, NULL, "shard %d: cannot keep the session to resume; identifying next time",
+                 s->id);
+        session_set(s, NULL, NULL);
+        return -1;
+    }
+    return 0;
+}
+
 static void maybe_free(struct gw *g)
 {
     if (!g->closing || g->open_handles > 0)
@@ -114,8 +158,7 @@ static void maybe_free(struct gw *g)
     for (int i = 0; i < g->nshards; i++) {
         struct shard *s = &g->shards[i];
         clear_sendq(s);
-        free(s->session_id);
-        free(s->resume_url);
+        session_set(s, NULL, NULL);
         buf_free(&s->rx);
     }
     free(g->shards);
@@ -155,23 +198,17 @@ static void state_key(const struct shard *s, char *key, size_t len)
 static void save_session(struct shard *s, bool lazy)
 {
     struct gw *g = s->gw;
-    char key[48];
+    char key[48], text[GW_SESSION_TEXT_MAX];
     state_key(s, key, sizeof(key));
-    if (!s->session_id) {
+    if (!s->session_head) {
         g->ops.state_set(g->ud, key, "");
         return;
     }
-    struct json_object *o = json_object_new_object();
-    json_object_object_add(o, "session_id", json_object_new_string(s->session_id));
-    json_object_object_add(o, "seq", json_object_new_int64(s->seq));
-    if (s->resume_url)
-        json_object_object_add(o, "resume_url", json_object_new_string(s->resume_url));
-    const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+    snprintf(text, sizeof(text), "%s%lld}", s->session_head, (long long)s->seq);
     if (lazy)
         g->ops.state_defer(g->ud, key, text);
     else
         g->ops.state_set(g->ud, key, text);
-    json_object_put(o);
 }
 
 static void load_session(struct shard *s)
@@ -186,11 +223,8 @@ static void load_session(struct shard *s)
     free(v);
     const char *id = jget_str(o, "session_id"), *url = jget_str(o, "resume_url");
     int64_t seq;
-    if (id && jget_int64(o, "seq", &seq) == 0 && seq >= 0) {
-        s->session_id = strdup(id);
+    if (id && jget_int64(o, "seq", &seq) == 0 && seq >= 0 && session_set(s, id, url) == 0) {
         s->seq = s->handled_seq = seq;
-        if (url)
-            s->resume_url = strdup(url);
         log_info(MOD, NULL, "shard %d: resuming stored session at sequence %lld", s->id,
                  (long long)s->seq);
     }
@@ -199,9 +233,7 @@ static void load_session(struct shard *s)
 
 static void forget_session(struct shard *s)
 {
-    free(s->session_id);
-    free(s->resume_url);
-    s->session_id = s->resume_url = NULL;
+    session_set(s, NULL, NULL);
     s->seq = s->handled_seq = 0;
     save_session(s, false);
 }
@@ -374,10 +406,7 @@ static void handle_dispatch(struct shard *s, const char *t, struct json_object *
         s->seq = seq; /* READY stores it at once, below */
     if (t && strcmp(t, "READY") == 0) {
         const char *sid = jget_str(d, "session_id"), *url = jget_str(d, "resume_gateway_url");
-        free(s->session_id);
-        free(s->resume_url);
-        s->session_id = sid ? strdup(sid) : NULL;
-        s->resume_url = url ? strdup(url) : NULL;
+        session_set(s, sid, url);
         s->ready = s->st.ready = true;
         s->failures = 0;
         s->handled_seq = seq;
