@@ -5,18 +5,27 @@
  * message echoed back on the gateway, plain chat ignored, the bots' global
  * REST limit raised. The gateway is the project's test server
  * (tests/discord/fakediscord.c); REST is benchrest.c, which has no rate limit.
- * Both bots run pinned to the last CPU, one after the other in each round
- * (illegald, discord.js, illegald, ...), and the figures are medians over the
- * rounds. Then illegald alone through the console platform: acknowledged game
- * actions/s on a store on disk, fsyncs per action (counted by strace -f -c),
- * idle RSS and start-up time. Last, the idle RSS of bench_rss_floor (next to
- * this program), which only loads and starts the same libraries.
+ * A third bot, bench_floor_bot (floor_bot.c, next to this program), does the
+ * same job on bare sockets and epoll with libc alone: what the machine itself
+ * costs per message (loopback TCP, epoll, waking the bot), shown as its own
+ * column and subtracted from illegald's CPU under the table.
+ * The bots run pinned to the last CPU, one after the other in each round
+ * (illegald, discord.js, floor, illegald, ...); this program and its servers'
+ * threads run on every other CPU, so they never take the bot's CPU from it.
+ * The figures are medians over the rounds; CPU time is read in nanoseconds
+ * from /proc/<pid>/task/<tid>/schedstat. Then illegald alone through the
+ * console platform: acknowledged game actions/s on a store on disk, fsyncs
+ * per action (counted by strace -f -c), idle RSS and start-up time. Last, the
+ * idle RSS of bench_rss_floor (next to this program), which only loads and
+ * starts the same libraries.
  *
  * usage: bench_vs_discordjs ILLEGALD WORKDIR [NODE_BOT_JS [ROUNDS]]
  * WORKDIR holds the temporary stores (on disk, not tmpfs). Without
- * NODE_BOT_JS, or when node cannot run it, only illegald is measured.
+ * NODE_BOT_JS, or when node cannot run it, discord.js is not measured;
+ * without bench_floor_bot, the floor is not.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -48,13 +57,15 @@
 #define MAX_ROUNDS      15
 #define CONSOLE_ACTIONS 4000
 
-enum { BOT_ILLEGALD, BOT_DJS, NBOTS };
+enum { BOT_ILLEGALD, BOT_DJS, BOT_FLOOR, NBOTS };
 enum { F_CMD_CPU, F_IGN_CPU, F_RATE, F_P99, F_START, F_RSS, NFIG };
 
-static const char *const bot_names[NBOTS] = {"illegald", "discord.js 14"};
+static const char *const bot_names[NBOTS] = {"illegald", "discord.js 14", "floor (sockets only)"};
+static const char *const log_names[NBOTS] = {"illegald", "node", "floor"};
 
 struct bench {
     const char *illegald, *workdir, *botjs;
+    char floor_bot[600]; /* bench_floor_bot, next to this program */
     struct br_server *rest;
     struct fd_server *gw;
     pid_t pid;
@@ -80,10 +91,40 @@ static void msleep(double ms)
     sleep_until(fd_now() + ms / 1000.0);
 }
 
-/* utime + stime of pid in seconds (every thread), or -1. */
+/*
+ * The CPU time of pid in seconds, or -1: the time on a CPU in ns (the first
+ * field of /proc/<pid>/task/<tid>/schedstat) summed over its threads, exact
+ * where utime + stime come in clock ticks (10 ms), too coarse for a few µs per
+ * message. A thread that ends takes its time out of the sum; the bots' threads
+ * live as long as the bots. Without schedstat (a kernel without
+ * CONFIG_SCHED_INFO), utime + stime from /proc/<pid>/stat.
+ */
 static double cpu_seconds(pid_t pid)
 {
     char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+    DIR *tasks = opendir(path);
+    if (tasks) {
+        unsigned long long ns = 0, t;
+        bool any = false;
+        struct dirent *e;
+        while ((e = readdir(tasks)) != NULL) {
+            char stat[320];
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(stat, sizeof(stat), "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
+            FILE *f = fopen(stat, "r");
+            if (f && fscanf(f, "%llu", &t) == 1) {
+                ns += t;
+                any = true;
+            }
+            if (f)
+                fclose(f);
+        }
+        closedir(tasks);
+        if (any)
+            return (double)ns / 1e9;
+    }
     snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
     FILE *f = fopen(path, "r");
     if (!f)
@@ -124,6 +165,18 @@ static void pin(int cpu)
     sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* This thread, and every thread and child it starts after, off the bots' CPU
+ * (the children pin themselves back to it). */
+static void pin_away(int cpu)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return;
+    CPU_CLR(cpu, &set);
+    if (CPU_COUNT(&set) > 0)
+        sched_setaffinity(0, sizeof(set), &set);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -159,11 +212,12 @@ static void write_config(struct bench *b, int with_limit)
 
 static pid_t spawn_bot(struct bench *b, int bot)
 {
-    char conf[600], log[600], api[64];
+    char conf[600], log[600], api[64], gw[64];
     snprintf(conf, sizeof(conf), "%s/illegald.conf", b->dir);
-    snprintf(log, sizeof(log), "%s/%s.log", b->dir, bot == BOT_ILLEGALD ? "illegald" : "node");
+    snprintf(log, sizeof(log), "%s/%s.log", b->dir, log_names[bot]);
     snprintf(api, sizeof(api), "http://127.0.0.1:%d/api", br_port(b->rest));
-    char *body = bot == BOT_DJS ? br_first_body(b->rest) : NULL;
+    snprintf(gw, sizeof(gw), "ws://127.0.0.1:%d", fd_port(b->gw));
+    char *body = bot != BOT_ILLEGALD ? br_first_body(b->rest) : NULL;
     pid_t pid = fork();
     if (pid == 0) {
         pin(b->cpu);
@@ -179,7 +233,12 @@ static pid_t spawn_bot(struct bench *b, int bot)
             setenv("BENCH_TOKEN", TOKEN, 1);
             if (body)
                 setenv("BENCH_REPLY", body, 1);
-            execlp("node", "node", b->botjs, (char *)NULL);
+            if (bot == BOT_FLOOR) {
+                setenv("BENCH_GATEWAY", gw, 1); /* discord.js asks REST for it */
+                execl(b->floor_bot, b->floor_bot, (char *)NULL);
+            } else {
+                execlp("node", "node", b->botjs, (char *)NULL);
+            }
         }
         _exit(127);
     }
@@ -343,7 +402,7 @@ out:
     b->gw = NULL;
     if (!ok)
         fprintf(stderr, "%s did not complete round %u (its log: %s/%s.log)\n", bot_names[bot],
-                round + 1, b->dir, bot == BOT_ILLEGALD ? "illegald" : "node");
+                round + 1, b->dir, log_names[bot]);
     return ok;
 }
 
@@ -515,12 +574,18 @@ static int run_console(struct bench *b, unsigned round)
     return 0;
 }
 
+/* The path of program name next to this program (self: argv[0]). */
+static void beside(const char *self, const char *name, char *path, size_t len)
+{
+    const char *slash = strrchr(self, '/');
+    snprintf(path, len, "%.*s%s", slash ? (int)(slash - self + 1) : 0, self, name);
+}
+
 /* Idle RSS in MB of bench_rss_floor, found next to this program; -1 when it did not run. */
 static double rss_floor(const char *self)
 {
     char path[600];
-    const char *slash = strrchr(self, '/');
-    snprintf(path, sizeof(path), "%.*sbench_rss_floor", slash ? (int)(slash - self + 1) : 0, self);
+    beside(self, "bench_rss_floor", path, sizeof(path));
     pid_t pid = fork();
     if (pid == 0) {
         execl(path, path, (char *)NULL);
@@ -546,10 +611,11 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 
 /* ---- the report ---- */
 
-static void row(const char *name, const double *djs, const double *ill, unsigned n, const char *fmt,
-                const char *goal)
+/* A figure's medians; flo: the floor bot's, or NULL (the last column shows "–"). */
+static void row(const char *name, const double *djs, const double *ill, const double *flo,
+                unsigned n, const char *fmt, const char *goal)
 {
-    char a[32] = "–", c[32], r[32] = "–";
+    char a[32] = "–", c[32], r[32] = "–", f[32] = "–";
     double mi = median(ill, n);
     if (djs) {
         double md = median(djs, n);
@@ -561,7 +627,19 @@ static void row(const char *name, const double *djs, const double *ill, unsigned
         snprintf(c, sizeof(c), fmt, mi);
     else
         snprintf(c, sizeof(c), "n/a");
-    printf("| %-44s | %13s | %10s | %18s | %10s |\n", name, a, c, r, goal);
+    if (flo)
+        snprintf(f, sizeof(f), fmt, median(flo, n));
+    printf("| %-44s | %13s | %10s | %18s | %10s | %20s |\n", name, a, c, r, goal, f);
+}
+
+/* illegald's CPU above the floor's, "illegald − floor (illegald, floor)" in µs. */
+static void above(char *out, size_t len, const double *ill, const double *flo, unsigned n)
+{
+    double mi = median(ill, n), mf = median(flo, n);
+    if (mi < 0)
+        snprintf(out, len, "n/a");
+    else
+        snprintf(out, len, "%.1f µs (%.1f − %.1f)", mi - mf, mi, mf);
 }
 
 int main(int argc, char **argv)
@@ -580,6 +658,9 @@ int main(int argc, char **argv)
         return 2;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     b.cpu = ncpu > 1 ? (int)ncpu - 1 : 0;
+    if (ncpu > 1)
+        pin_away(b.cpu); /* before the servers start their threads */
+    beside(argv[0], "bench_floor_bot", b.floor_bot, sizeof(b.floor_bot));
     b.next_msg = 830000000000000001ul;
     mkdir(b.workdir, 0700);
     snprintf(b.dir, sizeof(b.dir), "%s/benchXXXXXX", b.workdir);
@@ -592,11 +673,13 @@ int main(int argc, char **argv)
         printf("NOTE: this illegald refuses [discord] global_rate_limit: it keeps Discord's "
                "default global limit (50 requests/s): its command figures are not measured\n");
     printf("bots pinned to CPU %d of %ld; %u rounds; stores in %s\n", b.cpu, ncpu, rounds, b.dir);
-    bool djs = b.botjs != NULL;
+    bool djs = b.botjs != NULL, flo = access(b.floor_bot, X_OK) == 0;
+    if (!flo)
+        printf("NOTE: %s is missing: the floor (sockets only) is not measured\n", b.floor_bot);
     int rc = 0;
     for (unsigned r = 0; r < rounds; r++) {
         for (int bot = 0; bot < NBOTS; bot++) {
-            if (bot == BOT_DJS && !djs)
+            if ((bot == BOT_DJS && !djs) || (bot == BOT_FLOOR && !flo))
                 continue;
             if (!run_bot(&b, bot, r)) {
                 if (bot == BOT_DJS) {
@@ -604,11 +687,16 @@ int main(int argc, char **argv)
                     djs = false;
                     continue;
                 }
+                if (bot == BOT_FLOOR) {
+                    printf("NOTE: the floor bot did not complete: its figures are left out\n");
+                    flo = false;
+                    continue;
+                }
                 rc = 1;
                 goto out;
             }
             double *f = &b.fig[bot][0][r];
-            printf("round %u %-13s cmd %.0f us, ignored %.0f us, %.0f cmd/s, p99 %.1f ms, "
+            printf("round %u %-20s cmd %.0f us, ignored %.0f us, %.0f cmd/s, p99 %.1f ms, "
                    "start %.0f ms, RSS %.1f MB\n",
                    r + 1, bot_names[bot], f[F_CMD_CPU * MAX_ROUNDS], f[F_IGN_CPU * MAX_ROUNDS],
                    f[F_RATE * MAX_ROUNDS], f[F_P99 * MAX_ROUNDS], f[F_START * MAX_ROUNDS],
@@ -625,28 +713,40 @@ int main(int argc, char **argv)
                r + 1, b.con_rate[r], b.con_fsync[r], b.con_start[r], b.con_rss[r]);
         fflush(stdout);
     }
-    printf("\n| %-44s | %13s | %10s | %18s | %10s |\n", "figure (median)", "discord.js 14",
-           "illegald", "illegald/discord.js", "goal");
-    printf("| --- | ---: | ---: | ---: | ---: |\n");
+    printf("\n| %-44s | %13s | %10s | %18s | %10s | %20s |\n", "figure (median)", "discord.js 14",
+           "illegald", "illegald/discord.js", "goal", bot_names[BOT_FLOOR]);
+    printf("| --- | ---: | ---: | ---: | ---: | ---: |\n");
     const double(*d)[MAX_ROUNDS] = djs ? b.fig[BOT_DJS] : NULL;
     const double(*i)[MAX_ROUNDS] = b.fig[BOT_ILLEGALD];
-    row("CPU per command at 1,000/s (µs)", d ? d[F_CMD_CPU] : NULL, i[F_CMD_CPU], rounds, "%.0f",
-        "≤ 60");
-    row("CPU per ignored message at 1,000/s (µs)", d ? d[F_IGN_CPU] : NULL, i[F_IGN_CPU], rounds,
-        "%.0f", "≤ 15");
-    row("commands/s on one core, as fast as possible", d ? d[F_RATE] : NULL, i[F_RATE], rounds,
-        "%.0f", "≥ 30,000");
-    row("p99 event → reply at 200/s (ms)", d ? d[F_P99] : NULL, i[F_P99], rounds, "%.1f", "≤ 2");
-    row("spawn → first answered command (ms)", d ? d[F_START] : NULL, i[F_START], rounds, "%.0f",
-        "≤ 50");
-    row("RSS idle, connected (MB)", d ? d[F_RSS] : NULL, i[F_RSS], rounds, "%.1f", "≤ 8");
-    row("console: acknowledged game actions/s (disk)", NULL, b.con_rate, rounds, "%.0f",
+    const double(*f)[MAX_ROUNDS] = flo ? b.fig[BOT_FLOOR] : NULL;
+    row("CPU per command at 1,000/s (µs)", d ? d[F_CMD_CPU] : NULL, i[F_CMD_CPU],
+        f ? f[F_CMD_CPU] : NULL, rounds, "%.0f", "≤ 60");
+    row("CPU per ignored message at 1,000/s (µs)", d ? d[F_IGN_CPU] : NULL, i[F_IGN_CPU],
+        f ? f[F_IGN_CPU] : NULL, rounds, "%.0f", "≤ 15");
+    row("commands/s on one core, as fast as possible", d ? d[F_RATE] : NULL, i[F_RATE],
+        f ? f[F_RATE] : NULL, rounds, "%.0f", "≥ 30,000");
+    row("p99 event → reply at 200/s (ms)", d ? d[F_P99] : NULL, i[F_P99], f ? f[F_P99] : NULL,
+        rounds, "%.1f", "≤ 2");
+    row("spawn → first answered command (ms)", d ? d[F_START] : NULL, i[F_START],
+        f ? f[F_START] : NULL, rounds, "%.0f", "≤ 50");
+    row("RSS idle, connected (MB)", d ? d[F_RSS] : NULL, i[F_RSS], f ? f[F_RSS] : NULL, rounds,
+        "%.1f", "≤ 8");
+    row("console: acknowledged game actions/s (disk)", NULL, b.con_rate, NULL, rounds, "%.0f",
         "≥ 20,000");
-    row("console: fsync+fdatasync per action", NULL, b.con_fsync, rounds, "%.2f", "< 1");
-    row("console: start-up to first pong (ms)", NULL, b.con_start, rounds, "%.0f", "≤ 50");
-    row("console: RSS idle (MB)", NULL, b.con_rss, rounds, "%.1f", "≤ 8");
+    row("console: fsync+fdatasync per action", NULL, b.con_fsync, NULL, rounds, "%.2f", "< 1");
+    row("console: start-up to first pong (ms)", NULL, b.con_start, NULL, rounds, "%.0f", "≤ 50");
+    row("console: RSS idle (MB)", NULL, b.con_rss, NULL, rounds, "%.1f", "≤ 8");
     double floor_mb = rss_floor(argv[0]);
-    row("the libraries alone, started: RSS idle (MB)", NULL, &floor_mb, 1, "%.1f", "–");
+    row("the libraries alone, started: RSS idle (MB)", NULL, &floor_mb, NULL, 1, "%.1f", "–");
+    if (f) {
+        /* what of illegald's CPU the machine sets, and what is its own */
+        char cmd[64], ign[64];
+        above(cmd, sizeof(cmd), i[F_CMD_CPU], f[F_CMD_CPU], rounds);
+        above(ign, sizeof(ign), i[F_IGN_CPU], f[F_IGN_CPU], rounds);
+        printf("\nillegald − floor (sockets only), CPU per command at 1,000/s: %s; "
+               "per ignored message: %s\n",
+               cmd, ign);
+    }
 out:
     br_stop(b.rest);
     if (rc == 0) /* the stores and logs are kept when something failed */
