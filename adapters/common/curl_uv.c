@@ -28,7 +28,8 @@ struct sock {
     uv_poll_t poll;
     curl_socket_t fd;
     struct curl_uv *c;
-    bool kept; /* curl does not watch it now: an idle connection in its cache */
+    int events; /* what poll watches now (UV_READABLE, UV_WRITABLE), 0 when stopped */
+    bool kept;  /* curl does not watch it now: an idle connection in its cache */
     LIST_ENTRY(sock) link;
 };
 
@@ -123,12 +124,29 @@ static int on_close_socket(void *userp, curl_socket_t fd)
     return close(fd) == 0 ? 0 : 1;
 }
 
+static void on_poll(uv_poll_t *p, int status, int events);
+
+/* Watches s for events (0: not at all). libuv's uv_poll_start takes the fd
+ * out of epoll and puts it back even when nothing changes, two syscalls that
+ * a kept connection's next request would pay each time: skipped when the
+ * events are the same. */
+static void sock_watch(struct sock *s, int events)
+{
+    if (events == s->events)
+        return;
+    if (!events)
+        uv_poll_stop(&s->poll);
+    else if (uv_poll_start(&s->poll, events, on_poll) != 0)
+        return; /* as before: curl's timeout ends the transfer */
+    s->events = events;
+}
+
 static void on_poll(uv_poll_t *p, int status, int events)
 {
     struct sock *s = p->data;
     struct curl_uv *c = s->c;
     if (s->kept) {
-        uv_poll_stop(p);
+        sock_watch(s, 0);
         return;
     }
     int flags = status < 0 ? CURL_CSELECT_ERR : 0;
@@ -149,7 +167,7 @@ static int on_socket(CURL *e, curl_socket_t fd, int what, void *userp, void *soc
     if (what == CURL_POLL_REMOVE) {
         if (s) {
             s->kept = true;
-            uv_poll_start(&s->poll, UV_READABLE, on_poll);
+            sock_watch(s, UV_READABLE);
         }
         return 0;
     }
@@ -172,7 +190,7 @@ static int on_socket(CURL *e, curl_socket_t fd, int what, void *userp, void *soc
         events |= UV_READABLE;
     if (what & CURL_POLL_OUT)
         events |= UV_WRITABLE;
-    uv_poll_start(&s->poll, events, on_poll);
+    sock_watch(s, events);
     return 0;
 }
 
