@@ -457,10 +457,18 @@ struct json_object *gw_decode(const char *txt, size_t len, struct gw_payload *p)
 static void handle_message(struct shard *s, const char *txt, size_t len)
 {
     int64_t seq;
-    if (gw_skim_ignorable(txt, len, &seq)) {
+    struct json_object *message;
+    switch (gw_skim(txt, len, &seq, &message)) {
+    case GW_SKIM_IGNORE:
         s->st.skimmed++;
         take_sequence(s, seq, false);
         return;
+    case GW_SKIM_MESSAGE:
+        handle_dispatch(s, "MESSAGE_CREATE", message, seq);
+        json_object_put(message);
+        return;
+    case GW_SKIM_PARSE:
+        break;
     }
     struct gw_payload p;
     struct json_object *o = gw_decode(txt, len, &p);

@@ -12,6 +12,7 @@
 
 #include "bot/log.h"
 #include "internal.h"
+#include "skim.h"
 
 /* ---- inbound ---- */
 
@@ -25,6 +26,8 @@ static const char *display_name(struct json_object *author, struct json_object *
     return n;
 }
 
+/* Reads only what skim.c keeps of a message (its kept[] table): a member
+ * read here must be added there. */
 static void on_message(struct dc *dc, struct json_object *d)
 {
     struct json_object *author = jget_obj(d, "author");
@@ -167,6 +170,19 @@ void dc_on_dispatch(void *ud, int shard, const char *type, struct json_object *d
 
 void discord_gateway_input(struct platform *p, const char *payload, size_t len)
 {
+    /* the shard's way: skimmed first (gateway.c, handle_message) */
+    int64_t seq;
+    struct json_object *message;
+    switch (gw_skim(payload, len, &seq, &message)) {
+    case GW_SKIM_IGNORE:
+        return;
+    case GW_SKIM_MESSAGE:
+        dc_on_dispatch(p, 0, "MESSAGE_CREATE", message, seq);
+        json_object_put(message);
+        return;
+    case GW_SKIM_PARSE:
+        break;
+    }
     struct gw_payload gp;
     struct json_object *o = gw_decode(payload, len, &gp);
     if (o && gp.op == 0 && gp.type)

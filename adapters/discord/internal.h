@@ -162,7 +162,8 @@ int dc_rest(struct dc *dc, struct dc_op *op, const char *queue, const char *meth
 struct dc_user *dc_user_get(struct dc *dc, const char *id);
 /* Whether user_id, a member of guild_id (member: their member object, which
  * in MESSAGE_CREATE carries no user), moderates there: the owner, a holder
- * of Administrator or Manage Server, or of [discord] moderator_role. */
+ * of Administrator or Manage Server, or of [discord] moderator_role. Reads
+ * member's permissions and roles only: skim.c keeps those of a message. */
 bool dc_is_moderator(struct dc *dc, const char *guild_id, const char *user_id,
                      struct json_object *member);
 

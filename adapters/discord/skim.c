@@ -1,13 +1,15 @@
 /*
  * skim.c - deciding from a gateway message's text, without parsing it into
- * objects, that the adapter would ignore it.
+ * objects, that the adapter would ignore it, or reading only what it needs.
  *
  * In a busy guild most gateway messages are chat: MESSAGE_CREATE in a guild
  * channel whose content does not start with "!illegal". Building a json-c
  * tree for each only to drop it cost most of an ignored message's time. The
- * skimmer walks the text once and answers "ignorable" only when it is sure;
- * anything unusual (an escape in a key, a key twice, a number it does not
- * read exactly as json-c would, deep nesting) means "parse it properly".
+ * skimmer walks the text and answers only when it is sure; anything unusual
+ * (an escape in a key, a wanted key twice, a number it does not read exactly
+ * as json-c would, deep nesting) means "parse it properly". A message the
+ * adapter reads (a command, a DM) becomes a small object of the dozen members
+ * it reads instead of a tree of the whole payload.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -47,7 +49,8 @@ static bool read_string(struct cursor *c, struct span *s)
             return false;
         if (*c->p == '\\') {
             s->escaped = true;
-            if (++c->p >= c->end || !strchr("\"\\/bfnrtu", *c->p))
+            /* strchr finds the string's own NUL: a NUL byte is no escape */
+            if (++c->p >= c->end || !*c->p || !strchr("\"\\/bfnrtu", *c->p))
                 return false;
             if (*c->p == 'u') {
                 for (int i = 1; i <= 4; i++)
@@ -124,6 +127,7 @@ static bool skip_value(struct cursor *c, unsigned depth, struct span *whole)
         struct span s;
         if (!read_string(c, &s))
             return false;
+        whole->escaped = s.escaped;
     } else if (open == '{' || open == '[') {
         char close = open == '{' ? '}' : ']';
         c->p++;
@@ -239,21 +243,6 @@ static bool take_top(void *arg, const struct span *key, const struct span *value
     return true;
 }
 
-struct message {
-    struct span guild_id, content;
-    bool has_guild_id, has_content;
-};
-
-static bool take_message(void *arg, const struct span *key, const struct span *value)
-{
-    struct message *m = arg;
-    if (is(key, "guild_id"))
-        return note(&m->guild_id, &m->has_guild_id, value);
-    if (is(key, "content"))
-        return note(&m->content, &m->has_content, value);
-    return true;
-}
-
 /* A sequence as json-c reads it into the adapter: digits (at most 18, so no
  * overflow) or null. */
 static bool read_seq(const struct top *t, int64_t *seq)
@@ -271,29 +260,209 @@ static bool read_seq(const struct top *t, int64_t *seq)
     return true;
 }
 
-bool gw_skim_ignorable(const char *txt, size_t len, int64_t *seq)
+/* Whether content (a string with its quotes) may be a command: it starts
+ * with "!illegal" after spaces, or an escape could spell that. */
+static bool is_command(const struct span *content)
 {
-    struct cursor c = {txt, txt + len};
-    struct top top = {0};
-    struct member_fn top_fn = {take_top, &top};
-    if (!each_member(&c, &top_fn))
-        return false;
-    skip_ws(&c);
-    if (c.p != c.end || !top.has_op || !is(&top.op, "0") || !top.has_t ||
-        !is(&top.t, "\"MESSAGE_CREATE\"") || !top.has_d || !read_seq(&top, seq))
-        return false;
-    struct message m = {0};
-    struct member_fn message_fn = {take_message, &m};
-    struct cursor d = {top.d.start, top.d.start + top.d.len};
-    if (!each_member(&d, &message_fn) || !m.has_guild_id || !m.has_content ||
-        m.guild_id.start[0] != '"' || m.content.start[0] != '"')
-        return false;
-    /* In a guild channel only "!illegal ..." matters (inbound.c, on_message). */
-    const char *text = m.content.start + 1, *end = m.content.start + m.content.len - 1;
+    const char *text = content->start + 1, *end = content->start + content->len - 1;
     while (text < end && *text == ' ')
         text++;
     size_t n = (size_t)(end - text) < 8 ? (size_t)(end - text) : 8;
     if (memchr(text, '\\', n))
-        return false; /* an escape could spell the prefix */
-    return n < 8 || strncasecmp(text, "!illegal", 8) != 0;
+        return true;
+    return n == 8 && strncasecmp(text, "!illegal", 8) == 0;
+}
+
+/* ---- what the adapter reads of a message ------------------------------- */
+
+/* A string value into a json-c string: its bytes as they are, or, when it
+ * holds an escape, decoded by json-c itself so that both paths agree. NULL
+ * on no memory or when json-c reads it otherwise. */
+static struct json_object *string_value(const struct span *v)
+{
+    if (!v->escaped)
+        return json_object_new_string_len(v->start + 1, (int)(v->len - 2));
+    struct json_tokener *tok = json_tokener_new();
+    struct json_object *o = tok ? json_tokener_parse_ex(tok, v->start, (int)v->len) : NULL;
+    if (o &&
+        (!json_object_is_type(o, json_type_string) || json_tokener_get_parse_end(tok) != v->len)) {
+        json_object_put(o);
+        o = NULL;
+    }
+    json_tokener_free(tok);
+    return o;
+}
+
+enum kept_type { KEPT_STRING, KEPT_BOOL, KEPT_STRINGS, KEPT_OBJECT };
+
+/* A member kept, within the object that holds it (NULL: the message itself). */
+struct kept {
+    const char *within, *name;
+    enum kept_type type;
+};
+
+enum {
+    K_ID,
+    K_CHANNEL,
+    K_GUILD,
+    K_CONTENT,
+    K_AUTHOR,
+    K_MEMBER,
+    K_AUTHOR_ID,
+    K_USERNAME,
+    K_GLOBAL_NAME,
+    K_BOT,
+    K_NICK,
+    K_PERMISSIONS,
+    K_ROLES,
+    NKEPT
+};
+
+/* What inbound.c's on_message() and guilds.c's dc_is_moderator() read of a
+ * MESSAGE_CREATE: nothing else is kept. A member of another type is left
+ * out, as the adapter's getters would read nothing from it; so are the
+ * array's elements that are not strings. */
+static const struct kept kept[NKEPT] = {
+    [K_ID] = {NULL, "id", KEPT_STRING},
+    [K_CHANNEL] = {NULL, "channel_id", KEPT_STRING},
+    [K_GUILD] = {NULL, "guild_id", KEPT_STRING},
+    [K_CONTENT] = {NULL, "content", KEPT_STRING},
+    [K_AUTHOR] = {NULL, "author", KEPT_OBJECT},
+    [K_MEMBER] = {NULL, "member", KEPT_OBJECT},
+    [K_AUTHOR_ID] = {"author", "id", KEPT_STRING},
+    [K_USERNAME] = {"author", "username", KEPT_STRING},
+    [K_GLOBAL_NAME] = {"author", "global_name", KEPT_STRING},
+    [K_BOT] = {"author", "bot", KEPT_BOOL},
+    [K_NICK] = {"member", "nick", KEPT_STRING},
+    [K_PERMISSIONS] = {"member", "permissions", KEPT_STRING},
+    [K_ROLES] = {"member", "roles", KEPT_STRINGS},
+};
+
+/* The kept members of one object as read: their text; a second is refused. */
+struct reading {
+    const char *within;
+    struct span value[NKEPT];
+    bool seen[NKEPT];
+};
+
+static bool take_kept(void *arg, const struct span *key, const struct span *value)
+{
+    struct reading *r = arg;
+    for (size_t i = 0; i < NKEPT; i++) {
+        bool here =
+            r->within ? kept[i].within && strcmp(kept[i].within, r->within) == 0 : !kept[i].within;
+        if (here && is(key, kept[i].name))
+            return note(&r->value[i], &r->seen[i], value);
+    }
+    return true;
+}
+
+/* Reads the object in text (within: its name, NULL for the message) into r. */
+static bool collect(const struct span *text, const char *within, struct reading *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->within = within;
+    struct member_fn fn = {take_kept, r};
+    struct cursor c = {text->start, text->start + text->len};
+    return each_member(&c, &fn);
+}
+
+static struct json_object *build(const struct reading *r);
+
+/* The strings of the array in text as a json-c array; NULL on no memory. */
+static struct json_object *string_array(const struct span *text)
+{
+    struct json_object *arr = json_object_new_array();
+    struct cursor c = {text->start + 1, text->start + text->len - 1};
+    skip_ws(&c);
+    while (arr && c.p < c.end) {
+        struct span e;
+        struct json_object *str = NULL;
+        /* the whole value was checked already: a failure here is memory */
+        if (!skip_value(&c, 1, &e) || (e.start[0] == '"' && !(str = string_value(&e))) ||
+            (str && json_object_array_add(arr, str) != 0)) {
+            json_object_put(str);
+            json_object_put(arr);
+            return NULL;
+        }
+        skip_ws(&c);
+        if (c.p < c.end && *c.p == ',')
+            c.p++;
+        skip_ws(&c);
+    }
+    return arr;
+}
+
+/* Adds kept member i, whose text is v, to o: true when added or left out
+ * (another type), false when unsure or out of memory. */
+static bool add_kept(struct json_object *o, size_t i, const struct span *v)
+{
+    struct json_object *val = NULL;
+    char first = v->start[0];
+    struct reading inner;
+    switch (kept[i].type) {
+    case KEPT_STRING:
+        if (first != '"')
+            return true;
+        val = string_value(v);
+        break;
+    case KEPT_BOOL:
+        if (!is(v, "true") && !is(v, "false"))
+            return true;
+        val = json_object_new_boolean(is(v, "true"));
+        break;
+    case KEPT_OBJECT:
+        if (first != '{')
+            return true;
+        if (!collect(v, kept[i].name, &inner))
+            return false;
+        val = build(&inner);
+        break;
+    case KEPT_STRINGS:
+        if (first != '[')
+            return true;
+        val = string_array(v);
+        break;
+    }
+    if (!val || json_object_object_add(o, kept[i].name, val) != 0) {
+        json_object_put(val);
+        return false;
+    }
+    return true;
+}
+
+/* The kept members r read, as a new json-c object; NULL when unsure or out of memory. */
+static struct json_object *build(const struct reading *r)
+{
+    struct json_object *o = json_object_new_object();
+    for (size_t i = 0; o && i < NKEPT; i++)
+        if (r->seen[i] && !add_kept(o, i, &r->value[i])) {
+            json_object_put(o);
+            o = NULL;
+        }
+    return o;
+}
+
+enum gw_skim gw_skim(const char *txt, size_t len, int64_t *seq, struct json_object **message)
+{
+    struct cursor c = {txt, txt + len};
+    struct top top = {0};
+    struct member_fn top_fn = {take_top, &top};
+    struct reading d;
+    if (message)
+        *message = NULL;
+    if (!each_member(&c, &top_fn))
+        return GW_SKIM_PARSE;
+    skip_ws(&c);
+    if (c.p != c.end || !top.has_op || !is(&top.op, "0") || !top.has_t ||
+        !is(&top.t, "\"MESSAGE_CREATE\"") || !top.has_d || !read_seq(&top, seq) ||
+        !collect(&top.d, NULL, &d))
+        return GW_SKIM_PARSE;
+    /* In a guild channel only "!illegal ..." matters (inbound.c, on_message). */
+    if (d.seen[K_GUILD] && d.seen[K_CONTENT] && d.value[K_GUILD].start[0] == '"' &&
+        d.value[K_CONTENT].start[0] == '"' && !is_command(&d.value[K_CONTENT]))
+        return GW_SKIM_IGNORE;
+    if (!message || !(*message = build(&d)))
+        return GW_SKIM_PARSE;
+    return GW_SKIM_MESSAGE;
 }

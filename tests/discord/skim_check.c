@@ -1,0 +1,84 @@
+/*
+ * skim_check.c - the skimmer against the full parse (skim_check.h).
+ */
+#include <stdbool.h>
+#include <string.h>
+#include <strings.h>
+
+#include "adapters/discord/gateway.h"
+#include "core/json.h"
+#include "skim_check.h"
+
+/* Copies from's member name into to when it is of type t (arrays: their strings). */
+static bool copy(struct json_object *to, struct json_object *from, const char *name, json_type t)
+{
+    struct json_object *v = jget_type(from, name, t), *c;
+    if (!v)
+        return true;
+    if (t == json_type_array) {
+        c = json_object_new_array();
+        for (size_t i = 0; c && i < jarr_len(v); i++) {
+            struct json_object *e = jarr_at(v, i);
+            if (json_object_is_type(e, json_type_string))
+                json_object_array_add(c, json_object_get(e));
+        }
+    } else {
+        c = json_object_get(v);
+    }
+    return c && json_object_object_add(to, name, c) == 0;
+}
+
+/* What on_message() and dc_is_moderator() read of a message's d, as a new object. */
+static struct json_object *project(struct json_object *d)
+{
+    static const char *const strings[] = {"id", "channel_id", "guild_id", "content"};
+    static const char *const author_strings[] = {"id", "username", "global_name"};
+    static const char *const member_strings[] = {"nick", "permissions"};
+    struct json_object *o = json_object_new_object();
+    for (size_t i = 0; i < sizeof(strings) / sizeof(*strings); i++)
+        copy(o, d, strings[i], json_type_string);
+    struct json_object *author = jget_obj(d, "author"), *member = jget_obj(d, "member");
+    if (author) {
+        struct json_object *a = json_object_new_object();
+        for (size_t i = 0; i < sizeof(author_strings) / sizeof(*author_strings); i++)
+            copy(a, author, author_strings[i], json_type_string);
+        copy(a, author, "bot", json_type_boolean);
+        json_object_object_add(o, "author", a);
+    }
+    if (member) {
+        struct json_object *m = json_object_new_object();
+        for (size_t i = 0; i < sizeof(member_strings) / sizeof(*member_strings); i++)
+            copy(m, member, member_strings[i], json_type_string);
+        copy(m, member, "roles", json_type_array);
+        json_object_object_add(o, "member", m);
+    }
+    return o;
+}
+
+const char *skim_check(const char *txt, size_t len, enum gw_skim *got, int64_t *seq)
+{
+    struct json_object *message = NULL;
+    *got = gw_skim(txt, len, seq, &message);
+    if (*got == GW_SKIM_PARSE)
+        return message ? "a message object with GW_SKIM_PARSE" : NULL;
+    const char *why = NULL;
+    struct gw_payload p;
+    struct json_object *o = gw_decode(txt, len, &p), *want = NULL;
+    if (!o || p.op != 0 || !p.type || strcmp(p.type, "MESSAGE_CREATE") != 0) {
+        why = "the full parse reads no MESSAGE_CREATE";
+    } else if (p.seq != *seq) {
+        why = "another sequence";
+    } else if (*got == GW_SKIM_IGNORE) {
+        const char *content = jget_str(p.d, "content");
+        while (content && *content == ' ')
+            content++;
+        if (!jget_str(p.d, "guild_id") || !content || strncasecmp(content, "!illegal", 8) == 0)
+            why = "ignored, but the adapter reads it";
+    } else if (!message || !(want = project(p.d)) || !json_object_equal(message, want)) {
+        why = "the message read differs from the full parse";
+    }
+    json_object_put(want);
+    json_object_put(message);
+    json_object_put(o);
+    return why;
+}
