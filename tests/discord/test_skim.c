@@ -58,9 +58,9 @@ static void cases(void **state)
         if (!line[0] || line[0] == '#')
             continue;
         n++;
-        enum gw_skim want, got;
-        int64_t want_seq, seq = -1;
-        const char *frame;
+        enum gw_skim want = GW_SKIM_PARSE, got;
+        int64_t want_seq = 0, seq = -1;
+        const char *frame = "";
         if (!read_case(line, &want, &want_seq, &frame))
             fail_msg("line %u: neither ignore, message nor parse: %s", n, line);
         const char *why = skim_check(frame, strlen(frame), &got, &seq);
