@@ -126,13 +126,13 @@ static int session_set(struct shard *s, const char *id, const char *url)
     if (!id)
         return 0;
     struct json_object *o = json_object_new_object();
-    if (!o)
-        return -1;
-    json_object_object_add(o, "session_id", json_object_new_string(id));
-    if (url)
-        json_object_object_add(o, "resume_url", json_object_new_string(url));
+    if (o) {
+        json_object_object_add(o, "session_id", json_object_new_string(id));
+        if (url)
+            json_object_object_add(o, "resume_url", json_object_new_string(url));
+    }
     size_t n = 0;
-    const char *text = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN, &n);
+    const char *text = o ? json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN, &n) : NULL;
     /* the text ends in '}', where the sequence goes; room is left for it */
     if (text && n > 1 && n + sizeof(seq_key) + 24 <= GW_SESSION_TEXT_MAX &&
         (s->session_head = malloc(n - 1 + sizeof(seq_key)))) {
