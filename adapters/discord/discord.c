@@ -35,15 +35,16 @@ static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, 
 {
     static const struct gw_ops ops = {dc_on_dispatch, dc_gw_state_get, dc_gw_state_set,
                                       dc_gw_state_defer};
-    dc->gw = gw_new(dc->loop, dc->token, DC_USER_AGENT, intents(), &ops, dc, gw_url_tls(url));
+    if (shards < 1)
+        shards = 1;
+    dc->gw =
+        gw_new(dc->loop, dc->token, DC_USER_AGENT, intents(), &ops, dc, gw_url_tls(url), shards);
     if (!dc->gw) {
         log_error(DC_MOD, NULL, "cannot create the websocket context");
         return;
     }
-    if (shards < 1)
-        shards = 1;
     log_info(DC_MOD, NULL, "connecting %d shard(s) to %s (DMs arrive on shard 0)", shards, url);
-    if (gw_start(dc->gw, url, shards, maxc, delay) < 0)
+    if (gw_start(dc->gw, url, maxc, delay) < 0)
         log_error(DC_MOD, NULL, "no memory to start the gateway; Discord stays offline");
 }
 

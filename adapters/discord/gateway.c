@@ -45,6 +45,7 @@ enum op {
 #define BACKOFF_CAP_MS      60000u
 #define IDENTIFY_GAP_MS     5000u
 #define GW_SESSION_TEXT_MAX 1024 /* a stored session; Discord's resume URLs are short */
+#define GW_LWS_FDS          8    /* lws's own pipe, beyond each shard's old and new socket */
 
 struct sendbuf {
     TAILQ_ENTRY(sendbuf) link;
@@ -787,11 +788,12 @@ bool gw_url_tls(const char *url)
 }
 
 struct gw *gw_new(uv_loop_t *loop, const char *token, const char *user_agent, unsigned intents,
-                  const struct gw_ops *ops, void *ud, bool tls)
+                  const struct gw_ops *ops, void *ud, bool tls, int nshards)
 {
     struct gw *g = calloc(1, sizeof(*g));
     if (!g)
         return NULL;
+    g->nshards = nshards < 1 ? 1 : nshards;
     g->loop = loop;
     g->token = token;
     g->user_agent = user_agent;
@@ -810,6 +812,8 @@ struct gw *gw_new(uv_loop_t *loop, const char *token, const char *user_agent, un
     info.user = g;
     info.gid = -1;
     info.uid = -1;
+    /* lws sizes its descriptor tables by this, else by the process's limit */
+    info.fd_limit_per_thread = (unsigned)(2 * g->nshards + GW_LWS_FDS);
     /* lws writes NULL here once the context is wholly freed (see gw_close) */
     info.pcontext = &g->ctx;
     g->ctx = lws_create_context(&info);
@@ -823,21 +827,18 @@ struct gw *gw_new(uv_loop_t *loop, const char *token, const char *user_agent, un
     return g;
 }
 
-int gw_start(struct gw *g, const char *url, int nshards, int max_concurrency, uint64_t delay_ms)
+int gw_start(struct gw *g, const char *url, int max_concurrency, uint64_t delay_ms)
 {
-    if (nshards < 1)
-        nshards = 1;
     if (max_concurrency < 1)
         max_concurrency = 1;
     g->url = strdup(url);
-    g->shards = calloc((size_t)nshards, sizeof(*g->shards));
+    g->shards = calloc((size_t)g->nshards, sizeof(*g->shards));
     g->last_identify = calloc((size_t)max_concurrency, sizeof(*g->last_identify));
     if (!g->url || !g->shards || !g->last_identify)
         return -1;
-    g->nshards = nshards;
     g->max_concurrency = max_concurrency;
     g->identify_not_before = clock_mono_ms() + delay_ms;
-    for (int i = 0; i < nshards; i++) {
+    for (int i = 0; i < g->nshards; i++) {
         struct shard *s = &g->shards[i];
         s->gw = g;
         s->id = i;

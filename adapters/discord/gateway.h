@@ -60,9 +60,11 @@ bool gw_url_tls(const char *url);
 
 /* token and user_agent (sent on the websocket upgrade) are borrowed until
  * gw_close(). tls says whether the gateway URL is wss://: TLS is set up only
- * then, since loading the CA bundle costs start-up time and memory. */
+ * then, since loading the CA bundle costs start-up time and memory. nshards
+ * (at least 1) sizes libwebsockets' descriptor tables, which would otherwise
+ * take 16 bytes for every descriptor the process may open. */
 struct gw *gw_new(struct uv_loop_s *loop, const char *token, const char *user_agent,
-                  unsigned intents, const struct gw_ops *ops, void *ud, bool tls);
+                  unsigned intents, const struct gw_ops *ops, void *ud, bool tls, int nshards);
 
 /*
  * The request path for a gateway URL's path as lws_parse_uri() gives it
@@ -86,12 +88,12 @@ struct gw_payload {
  */
 struct json_object *gw_decode(const char *txt, size_t len, struct gw_payload *p);
 /*
- * Connects nshards shards to url (wss:// or ws://). max_concurrency comes
- * from GET /gateway/bot (1 when unknown); delay_ms holds back the first
- * IDENTIFY (session_start_limit exhausted). Returns 0 or -1.
+ * Connects gw_new()'s nshards shards to url (wss:// or ws://).
+ * max_concurrency comes from GET /gateway/bot (1 when unknown); delay_ms
+ * holds back the first IDENTIFY (session_start_limit exhausted). Returns 0
+ * or -1.
  */
-int gw_start(struct gw *g, const char *url, int nshards, int max_concurrency,
-             uint64_t delay_ms) MUST_USE;
+int gw_start(struct gw *g, const char *url, int max_concurrency, uint64_t delay_ms) MUST_USE;
 int gw_shard_count(const struct gw *g);
 void gw_shard_stats(const struct gw *g, int shard, struct gw_shard_stats *st);
 /* Closes every shard so that the session stays resumable, then frees g

@@ -47,6 +47,7 @@
 #define WEB_MAX_TABLES 256              /* tables the adapter remembers */
 #define WEB_QUEUE_MAX  (4u << 20)       /* bytes queued to one socket before it is dropped */
 #define WEB_FD_SPARE   64               /* descriptors left to the rest of the daemon */
+#define WEB_LWS_FDS    8                /* lws's beyond max_connections: listeners, its pipe */
 #define WEB_HOSTS_MAX  64               /* names in the list of allowed Host names */
 #define WEB_HOST_LEN   256              /* bytes in a Host header */
 #define WEB_ADDR_LEN   INET6_ADDRSTRLEN /* bytes in a client address as text */

@@ -158,6 +158,8 @@ static int web_start(struct platform *p)
     info.gid = -1;
     info.uid = -1;
     info.server_string = "illegald";
+    /* lws sizes its descriptor tables by this, else by the process's limit */
+    info.fd_limit_per_thread = w->max_conns + WEB_LWS_FDS;
     info.pcontext = &w->lctx;
     info.timeout_secs = 30;
     w->shim = shim;
