@@ -21,7 +21,7 @@ static const struct catalog_language *language(const char *code)
 
 static int by_key(const void *key, const void *entry)
 {
-    return strcmp(key, ((const struct catalog_entry *)entry)->key);
+    return strcmp(key, catalog_entry_key(entry));
 }
 
 static const struct catalog_entry *entry(const struct catalog_language *l, const char *key)
@@ -47,7 +47,7 @@ const char *catalog_text(const char *lang, const char *key)
 {
     const struct catalog_language *from;
     const struct catalog_entry *e = find(lang, key, &from);
-    return e ? e->forms : NULL;
+    return e ? catalog_entry_forms(from, e) : NULL;
 }
 
 const char *catalog_plural(const char *lang, const char *key, unsigned long n)
@@ -57,7 +57,7 @@ const char *catalog_plural(const char *lang, const char *key, unsigned long n)
     if (!e)
         return NULL;
     unsigned long form = e->nforms > 1 ? from->plural(n) : 0;
-    const char *s = e->forms;
+    const char *s = catalog_entry_forms(from, e);
     for (unsigned long i = 0; i < form && i + 1 < e->nforms; i++)
         s += strlen(s) + 1;
     return s;

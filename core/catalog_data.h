@@ -8,21 +8,37 @@
 
 #include <stddef.h>
 
+/* Offsets, not pointers: the tables need no relocation at load time. */
 struct catalog_entry {
-    const char *key;
-    const char *forms; /* nforms texts, one after another, each ending in NUL */
-    unsigned nforms;   /* 1, or the language's plural forms */
+    unsigned key;    /* in catalog_keys */
+    unsigned forms;  /* in the language's texts: nforms texts in a row, each ending in NUL */
+    unsigned nforms; /* 1, or the language's plural forms */
 };
 
 struct catalog_language {
     const char *code;                    /* "en", "fr", ... */
+    const char *texts;                   /* every entry's forms */
     const struct catalog_entry *entries; /* sorted by key (strcmp) */
     size_t n;
     unsigned long (*plural)(unsigned long n); /* the Plural-Forms formula */
 };
 
+/* Every key, each ending in NUL. */
+extern const char catalog_keys[];
 /* English first, then the translations in code order. */
 extern const struct catalog_language catalog_languages[];
 extern const size_t catalog_nlanguages;
+
+static inline const char *catalog_entry_key(const struct catalog_entry *e)
+{
+    return catalog_keys + e->key;
+}
+
+/* The first of e's forms in language l. */
+static inline const char *catalog_entry_forms(const struct catalog_language *l,
+                                              const struct catalog_entry *e)
+{
+    return l->texts + e->forms;
+}
 
 #endif

@@ -246,16 +246,16 @@ static const char *english_in(const char *text, const char *lang)
     const struct catalog_language *en = &catalog_languages[0];
     for (size_t k = 0; k < en->n; k++) {
         const struct catalog_entry *e = &en->entries[k];
-        if (typed_or_page(e->key))
+        if (typed_or_page(catalog_entry_key(e)))
             continue;
-        const char *form = e->forms;
+        const char *form = catalog_entry_forms(en, e);
         for (unsigned f = 0; f < e->nforms; f++, form += strlen(form) + 1) {
             for (const char *p = form; *p;) {
                 size_t n = strcspn(p, "{");
                 if (n >= 12) {
                     snprintf(found, sizeof found, "%.*s", (int)n, p);
-                    const char *mine = catalog_plural(lang, e->key, 1),
-                               *mine2 = catalog_plural(lang, e->key, 2);
+                    const char *mine = catalog_plural(lang, catalog_entry_key(e), 1),
+                               *mine2 = catalog_plural(lang, catalog_entry_key(e), 2);
                     if (strstr(text, found) && !strstr(mine, found) && !strstr(mine2, found))
                         return found;
                 }

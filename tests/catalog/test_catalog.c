@@ -47,7 +47,7 @@ static void placeholders(const char *s, char *out, size_t len)
 static const struct catalog_entry *find(const struct catalog_language *l, const char *key)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->entries[i].key, key) == 0)
+        if (strcmp(catalog_entry_key(&l->entries[i]), key) == 0)
             return &l->entries[i];
     return NULL;
 }
@@ -59,20 +59,23 @@ static void test_every_key_everywhere(void **state)
     assert_string_equal(en->code, "en");
     assert_true(catalog_nlanguages >= 7);
     for (size_t i = 1; i < en->n; i++) /* sorted, for bsearch */
-        assert_true(strcmp(en->entries[i - 1].key, en->entries[i].key) < 0);
+        assert_true(
+            strcmp(catalog_entry_key(&en->entries[i - 1]), catalog_entry_key(&en->entries[i])) < 0);
     for (size_t li = 1; li < catalog_nlanguages; li++) {
         const struct catalog_language *l = &catalog_languages[li];
         for (size_t k = 0; k < en->n; k++) {
-            const struct catalog_entry *e = find(l, en->entries[k].key), *t = &en->entries[k];
+            const struct catalog_entry *e = find(l, catalog_entry_key(&en->entries[k])),
+                                       *t = &en->entries[k];
             char want[256], got[256];
             if (!e)
-                fail_msg("%s lacks %s", l->code, t->key);
-            placeholders(t->forms, want, sizeof want);
-            const char *form = e->forms;
+                fail_msg("%s lacks %s", l->code, catalog_entry_key(t));
+            placeholders(catalog_entry_forms(en, t), want, sizeof want);
+            const char *form = catalog_entry_forms(l, e);
             for (unsigned f = 0; f < e->nforms; f++, form += strlen(form) + 1) {
                 placeholders(form, got, sizeof got);
                 if (strcmp(want, got) != 0)
-                    fail_msg("%s %s form %u: {%s} instead of {%s}", l->code, t->key, f, got, want);
+                    fail_msg("%s %s form %u: {%s} instead of {%s}", l->code, catalog_entry_key(t),
+                             f, got, want);
             }
             assert_int_equal(e->nforms > 1, t->nforms > 1);
         }
