@@ -83,6 +83,25 @@ static void test_every_key_everywhere(void **state)
     }
 }
 
+/* gen.c invariants 3 and 5: each entry's forms start where the one before's
+ * ended, and its key comes after the one before's in catalog_keys. */
+static void test_offsets_tile_the_arrays(void **state)
+{
+    (void)state;
+    for (size_t li = 0; li < catalog_nlanguages; li++) {
+        const struct catalog_language *l = &catalog_languages[li];
+        const char *key = catalog_keys, *forms = l->texts;
+        for (size_t k = 0; k < l->n; k++) {
+            const struct catalog_entry *e = &l->entries[k];
+            assert_true(catalog_entry_key(e) >= key);
+            assert_ptr_equal(catalog_entry_forms(l, e), forms);
+            key = catalog_entry_key(e) + strlen(catalog_entry_key(e)) + 1;
+            for (unsigned f = 0; f < e->nforms; f++)
+                forms += strlen(forms) + 1;
+        }
+    }
+}
+
 static void test_plurals(void **state)
 {
     (void)state;
@@ -165,6 +184,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_key_everywhere),
+        cmocka_unit_test(test_offsets_tile_the_arrays),
         cmocka_unit_test(test_plurals),
         cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_match),
