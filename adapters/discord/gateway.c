@@ -89,7 +89,8 @@ struct gw {
     void *ud;
     bool tls; /* the context set TLS up: the gateway URL is wss:// */
     char *url;
-    int nshards;
+    int planned_shards; /* gw_new's count, which sizes lws's tables; gw_start makes them */
+    int nshards;        /* the shards in shards[]: 0 until gw_start succeeds */
     struct shard *shards;
     int max_concurrency;
     uint64_t *last_identify; /* per rate-limit key */
@@ -793,7 +794,7 @@ struct gw *gw_new(uv_loop_t *loop, const char *token, const char *user_agent, un
     struct gw *g = calloc(1, sizeof(*g));
     if (!g)
         return NULL;
-    g->nshards = nshards < 1 ? 1 : nshards;
+    g->planned_shards = nshards < 1 ? 1 : nshards;
     g->loop = loop;
     g->token = token;
     g->user_agent = user_agent;
@@ -813,7 +814,7 @@ struct gw *gw_new(uv_loop_t *loop, const char *token, const char *user_agent, un
     info.gid = -1;
     info.uid = -1;
     /* lws sizes its descriptor tables by this, else by the process's limit */
-    info.fd_limit_per_thread = (unsigned)(2 * g->nshards + GW_LWS_FDS);
+    info.fd_limit_per_thread = (unsigned)(2 * g->planned_shards + GW_LWS_FDS);
     /* lws writes NULL here once the context is wholly freed (see gw_close) */
     info.pcontext = &g->ctx;
     g->ctx = lws_create_context(&info);
@@ -832,10 +833,11 @@ int gw_start(struct gw *g, const char *url, int max_concurrency, uint64_t delay_
     if (max_concurrency < 1)
         max_concurrency = 1;
     g->url = strdup(url);
-    g->shards = calloc((size_t)g->nshards, sizeof(*g->shards));
+    g->shards = calloc((size_t)g->planned_shards, sizeof(*g->shards));
     g->last_identify = calloc((size_t)max_concurrency, sizeof(*g->last_identify));
     if (!g->url || !g->shards || !g->last_identify)
         return -1;
+    g->nshards = g->planned_shards;
     g->max_concurrency = max_concurrency;
     g->identify_not_before = clock_mono_ms() + delay_ms;
     for (int i = 0; i < g->nshards; i++) {
