@@ -37,14 +37,37 @@ static void skip_ws(struct cursor *c)
         c->p++;
 }
 
-/* A string at c (its quote included) into s. */
+#define ONES  0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* Whether the 8 bytes of w hold a quote, a backslash or a control character,
+ * the bytes a string's scan stops at: (x - ONES) & ~x & HIGHS is nonzero
+ * exactly when some byte of x is 0, and (w - ONES * 0x20) & ~w & HIGHS when
+ * some byte of w is below 0x20. */
+static bool word_stops_string(uint64_t w)
+{
+    uint64_t quote = w ^ (ONES * '"'), backslash = w ^ (ONES * '\\');
+    return (((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash) |
+            ((w - ONES * 0x20) & ~w)) &
+           HIGHS;
+}
+
+/* A string at c (its quote included) into s. Strings are most of a message's
+ * bytes: plain ones are passed over eight bytes at a time. */
 static bool read_string(struct cursor *c, struct span *s)
 {
     if (c->p >= c->end || *c->p != '"')
         return false;
     s->start = ++c->p;
     s->escaped = false;
-    while (c->p < c->end && *c->p != '"') {
+    for (;;) {
+        uint64_t w;
+        while (c->end - c->p >= 8 && (memcpy(&w, c->p, 8), !word_stops_string(w)))
+            c->p += 8;
+        if (c->p >= c->end)
+            return false;
+        if (*c->p == '"')
+            break;
         if ((unsigned char)*c->p < 0x20)
             return false;
         if (*c->p == '\\') {
@@ -61,8 +84,6 @@ static bool read_string(struct cursor *c, struct span *s)
         }
         c->p++;
     }
-    if (c->p >= c->end)
-        return false;
     s->len = (size_t)(c->p - s->start);
     c->p++;
     return true;
@@ -172,17 +193,21 @@ static bool is(const struct span *s, const char *word)
     return s->len == strlen(word) && memcmp(s->start, word, s->len) == 0;
 }
 
-/* What each_member() hands every member to; take returns false to give up. */
+/* What each_member() hands every member to: take reads the value at c, at
+ * nesting depth depth (skip_value() when only its text matters), and
+ * returns false to give up. */
 struct member_fn {
-    bool (*take)(void *arg, const struct span *key, const struct span *value);
+    bool (*take)(void *arg, const struct span *key, struct cursor *c, unsigned depth);
     void *arg;
 };
 
-/* Calls fn->take(key, value) for each member of the object at c; false when
- * the text is no object, a key holds an escape, or take gave up (a wanted key
- * came twice). */
-static bool each_member(struct cursor *c, const struct member_fn *fn)
+/* Calls fn->take(key, ...) for each member of the object at c, at nesting
+ * depth depth; false when the text is no object, a key holds an escape, or
+ * take gave up (a wanted key came twice). */
+static bool each_member(struct cursor *c, unsigned depth, const struct member_fn *fn)
 {
+    if (depth > SKIM_MAX_DEPTH)
+        return false;
     skip_ws(c);
     if (c->p >= c->end || *c->p++ != '{')
         return false;
@@ -192,14 +217,14 @@ static bool each_member(struct cursor *c, const struct member_fn *fn)
         return true;
     }
     for (;;) {
-        struct span key, value;
+        struct span key;
         if (!read_string(c, &key) || key.escaped)
             return false;
         skip_ws(c);
         if (c->p >= c->end || *c->p++ != ':')
             return false;
         skip_ws(c);
-        if (!skip_value(c, 1, &value) || !fn->take(fn->arg, &key, &value))
+        if (!fn->take(fn->arg, &key, c, depth + 1))
             return false;
         skip_ws(c);
         if (c->p >= c->end)
@@ -221,42 +246,6 @@ static bool note(struct span *slot, bool *seen, const struct span *value)
         return false;
     *seen = true;
     *slot = *value;
-    return true;
-}
-
-struct top {
-    struct span op, s, t, d;
-    bool has_op, has_s, has_t, has_d;
-};
-
-static bool take_top(void *arg, const struct span *key, const struct span *value)
-{
-    struct top *t = arg;
-    if (is(key, "op"))
-        return note(&t->op, &t->has_op, value);
-    if (is(key, "s"))
-        return note(&t->s, &t->has_s, value);
-    if (is(key, "t"))
-        return note(&t->t, &t->has_t, value);
-    if (is(key, "d"))
-        return note(&t->d, &t->has_d, value);
-    return true;
-}
-
-/* A sequence as json-c reads it into the adapter: digits (at most 18, so no
- * overflow) or null. */
-static bool read_seq(const struct top *t, int64_t *seq)
-{
-    *seq = 0;
-    if (!t->has_s || is(&t->s, "null"))
-        return true;
-    if (t->s.len == 0 || t->s.len > 18 || (t->s.len > 1 && t->s.start[0] == '0'))
-        return false;
-    for (size_t i = 0; i < t->s.len; i++) {
-        if (t->s.start[i] < '0' || t->s.start[i] > '9')
-            return false;
-        *seq = *seq * 10 + (t->s.start[i] - '0');
-    }
     return true;
 }
 
@@ -295,13 +284,19 @@ static struct json_object *string_value(const struct span *v)
 
 enum kept_type { KEPT_STRING, KEPT_BOOL, KEPT_STRINGS, KEPT_OBJECT };
 
-/* A member kept, within the object that holds it (NULL: the message itself). */
+/* A member kept: its name and type; for an object, the members kept of it
+ * are kept[first] up to kept[end - 1]. */
 struct kept {
-    const char *within, *name;
+    const char *name;
+    size_t len; /* strlen(name) */
     enum kept_type type;
+    unsigned first, end;
 };
 
+/* The message (the dispatch's "d"), then its own members, then author's,
+ * then member's: the members of each object are a run of the table. */
 enum {
+    K_MESSAGE,
     K_ID,
     K_CHANNEL,
     K_GUILD,
@@ -318,56 +313,77 @@ enum {
     NKEPT
 };
 
+#define KEPT(name, type)                                                                           \
+    {                                                                                              \
+        name, sizeof(name) - 1, type, 0, 0                                                         \
+    }
+#define KEPT_IN(name, first, end)                                                                  \
+    {                                                                                              \
+        name, sizeof(name) - 1, KEPT_OBJECT, first, end                                            \
+    }
+
 /* What inbound.c's on_message() and guilds.c's dc_is_moderator() read of a
  * MESSAGE_CREATE: nothing else is kept. A member of another type is left
  * out, as the adapter's getters would read nothing from it; so are the
  * array's elements that are not strings. */
 static const struct kept kept[NKEPT] = {
-    [K_ID] = {NULL, "id", KEPT_STRING},
-    [K_CHANNEL] = {NULL, "channel_id", KEPT_STRING},
-    [K_GUILD] = {NULL, "guild_id", KEPT_STRING},
-    [K_CONTENT] = {NULL, "content", KEPT_STRING},
-    [K_AUTHOR] = {NULL, "author", KEPT_OBJECT},
-    [K_MEMBER] = {NULL, "member", KEPT_OBJECT},
-    [K_AUTHOR_ID] = {"author", "id", KEPT_STRING},
-    [K_USERNAME] = {"author", "username", KEPT_STRING},
-    [K_GLOBAL_NAME] = {"author", "global_name", KEPT_STRING},
-    [K_BOT] = {"author", "bot", KEPT_BOOL},
-    [K_NICK] = {"member", "nick", KEPT_STRING},
-    [K_PERMISSIONS] = {"member", "permissions", KEPT_STRING},
-    [K_ROLES] = {"member", "roles", KEPT_STRINGS},
+    [K_MESSAGE] = KEPT_IN("d", K_ID, K_AUTHOR_ID),
+    [K_ID] = KEPT("id", KEPT_STRING),
+    [K_CHANNEL] = KEPT("channel_id", KEPT_STRING),
+    [K_GUILD] = KEPT("guild_id", KEPT_STRING),
+    [K_CONTENT] = KEPT("content", KEPT_STRING),
+    [K_AUTHOR] = KEPT_IN("author", K_AUTHOR_ID, K_NICK),
+    [K_MEMBER] = KEPT_IN("member", K_NICK, NKEPT),
+    [K_AUTHOR_ID] = KEPT("id", KEPT_STRING),
+    [K_USERNAME] = KEPT("username", KEPT_STRING),
+    [K_GLOBAL_NAME] = KEPT("global_name", KEPT_STRING),
+    [K_BOT] = KEPT("bot", KEPT_BOOL),
+    [K_NICK] = KEPT("nick", KEPT_STRING),
+    [K_PERMISSIONS] = KEPT("permissions", KEPT_STRING),
+    [K_ROLES] = KEPT("roles", KEPT_STRINGS),
 };
 
-/* The kept members of one object as read: their text; a second is refused. */
+/* The kept members as read, each one's text; a second of any is refused. */
 struct reading {
-    const char *within;
     struct span value[NKEPT];
     bool seen[NKEPT];
 };
 
-static bool take_kept(void *arg, const struct span *key, const struct span *value)
+/* The members of one kept object being read into r. */
+struct within {
+    struct reading *r;
+    unsigned object;
+};
+
+static bool read_kept(struct reading *r, unsigned i, struct cursor *c, unsigned depth);
+
+static bool take_kept(void *arg, const struct span *key, struct cursor *c, unsigned depth)
 {
-    struct reading *r = arg;
-    for (size_t i = 0; i < NKEPT; i++) {
-        bool here =
-            r->within ? kept[i].within && strcmp(kept[i].within, r->within) == 0 : !kept[i].within;
-        if (here && is(key, kept[i].name))
-            return note(&r->value[i], &r->seen[i], value);
-    }
+    const struct within *w = arg;
+    for (unsigned i = kept[w->object].first; i < kept[w->object].end; i++)
+        if (key->len == kept[i].len && memcmp(key->start, kept[i].name, key->len) == 0)
+            return read_kept(w->r, i, c, depth);
+    struct span ignored;
+    return skip_value(c, depth, &ignored);
+}
+
+/* Reads the value at c of kept member i into r; an object's own kept
+ * members in the same walk, since a second walk would cost as much again. */
+static bool read_kept(struct reading *r, unsigned i, struct cursor *c, unsigned depth)
+{
+    if (r->seen[i])
+        return false;
+    r->seen[i] = true;
+    if (kept[i].type != KEPT_OBJECT || c->p >= c->end || *c->p != '{')
+        return skip_value(c, depth, &r->value[i]);
+    struct within w = {r, i};
+    struct member_fn fn = {take_kept, &w};
+    const char *start = c->p;
+    if (!each_member(c, depth, &fn))
+        return false;
+    r->value[i] = (struct span){start, (size_t)(c->p - start), false};
     return true;
 }
-
-/* Reads the object in text (within: its name, NULL for the message) into r. */
-static bool collect(const struct span *text, const char *within, struct reading *r)
-{
-    memset(r, 0, sizeof(*r));
-    r->within = within;
-    struct member_fn fn = {take_kept, r};
-    struct cursor c = {text->start, text->start + text->len};
-    return each_member(&c, &fn);
-}
-
-static struct json_object *build(const struct reading *r);
 
 /* The strings of the array in text as a json-c array; NULL on no memory. */
 static struct json_object *string_array(const struct span *text)
@@ -393,13 +409,15 @@ static struct json_object *string_array(const struct span *text)
     return arr;
 }
 
-/* Adds kept member i, whose text is v, to o: true when added or left out
+static struct json_object *build(const struct reading *r, unsigned object);
+
+/* Adds kept member i, as r read it, to o: true when added or left out
  * (another type), false when unsure or out of memory. */
-static bool add_kept(struct json_object *o, size_t i, const struct span *v)
+static bool add_kept(struct json_object *o, const struct reading *r, unsigned i)
 {
+    const struct span *v = &r->value[i];
     struct json_object *val = NULL;
     char first = v->start[0];
-    struct reading inner;
     switch (kept[i].type) {
     case KEPT_STRING:
         if (first != '"')
@@ -414,9 +432,7 @@ static bool add_kept(struct json_object *o, size_t i, const struct span *v)
     case KEPT_OBJECT:
         if (first != '{')
             return true;
-        if (!collect(v, kept[i].name, &inner))
-            return false;
-        val = build(&inner);
+        val = build(r, i);
         break;
     case KEPT_STRINGS:
         if (first != '[')
@@ -431,38 +447,84 @@ static bool add_kept(struct json_object *o, size_t i, const struct span *v)
     return true;
 }
 
-/* The kept members r read, as a new json-c object; NULL when unsure or out of memory. */
-static struct json_object *build(const struct reading *r)
+/* Kept object object as r read it, a new json-c object of its kept
+ * members; NULL when unsure or out of memory. */
+static struct json_object *build(const struct reading *r, unsigned object)
 {
     struct json_object *o = json_object_new_object();
-    for (size_t i = 0; o && i < NKEPT; i++)
-        if (r->seen[i] && !add_kept(o, i, &r->value[i])) {
+    for (unsigned i = kept[object].first; o && i < kept[object].end; i++)
+        if (r->seen[i] && !add_kept(o, r, i)) {
             json_object_put(o);
             o = NULL;
         }
     return o;
 }
 
+/* ---- the gateway message ----------------------------------------------- */
+
+/* What the walk read of a gateway message: op, s and t, and d's kept members. */
+struct top {
+    struct span op, s, t;
+    bool has_op, has_s, has_t;
+    struct reading d;
+};
+
+/* Notes op, s and t, giving up as soon as the message is no MESSAGE_CREATE
+ * dispatch, and reads d's kept members as it passes them. */
+static bool take_top(void *arg, const struct span *key, struct cursor *c, unsigned depth)
+{
+    struct top *t = arg;
+    struct span value;
+    if (is(key, "d"))
+        return read_kept(&t->d, K_MESSAGE, c, depth);
+    if (!skip_value(c, depth, &value))
+        return false;
+    if (is(key, "op"))
+        return note(&t->op, &t->has_op, &value) && is(&value, "0");
+    if (is(key, "t"))
+        return note(&t->t, &t->has_t, &value) && is(&value, "\"MESSAGE_CREATE\"");
+    if (is(key, "s"))
+        return note(&t->s, &t->has_s, &value);
+    return true;
+}
+
+/* A sequence as json-c reads it into the adapter: digits (at most 18, so no
+ * overflow) or null. */
+static bool read_seq(const struct top *t, int64_t *seq)
+{
+    *seq = 0;
+    if (!t->has_s || is(&t->s, "null"))
+        return true;
+    if (t->s.len == 0 || t->s.len > 18 || (t->s.len > 1 && t->s.start[0] == '0'))
+        return false;
+    for (size_t i = 0; i < t->s.len; i++) {
+        if (t->s.start[i] < '0' || t->s.start[i] > '9')
+            return false;
+        *seq = *seq * 10 + (t->s.start[i] - '0');
+    }
+    return true;
+}
+
 enum gw_skim gw_skim(const char *txt, size_t len, int64_t *seq, struct json_object **message)
 {
     struct cursor c = {txt, txt + len};
-    struct top top = {0};
+    struct top top;
+    memset(&top, 0, sizeof(top));
     struct member_fn top_fn = {take_top, &top};
-    struct reading d;
+    const struct reading *d = &top.d;
     if (message)
         *message = NULL;
-    if (!each_member(&c, &top_fn))
+    if (!each_member(&c, 0, &top_fn))
         return GW_SKIM_PARSE;
     skip_ws(&c);
-    if (c.p != c.end || !top.has_op || !is(&top.op, "0") || !top.has_t ||
-        !is(&top.t, "\"MESSAGE_CREATE\"") || !top.has_d || !read_seq(&top, seq) ||
-        !collect(&top.d, NULL, &d))
+    if (c.p != c.end || !top.has_op || !top.has_t || !d->seen[K_MESSAGE] ||
+        d->value[K_MESSAGE].start[0] != '{' || !read_seq(&top, seq))
         return GW_SKIM_PARSE;
     /* In a guild channel only "!illegal ..." matters (inbound.c, on_message). */
-    if (d.seen[K_GUILD] && d.seen[K_CONTENT] && d.value[K_GUILD].start[0] == '"' &&
-        d.value[K_CONTENT].start[0] == '"' && !is_command(&d.value[K_CONTENT]))
+    if (d->seen[K_GUILD] && d->seen[K_CONTENT] && d->value[K_GUILD].start[0] == '"' &&
+        d->value[K_CONTENT].start[0] == '"' && !is_command(&d->value[K_CONTENT]))
         return GW_SKIM_IGNORE;
-    if (!message || !(*message = build(&d)))
+    if (!message || !(*message = build(d, K_MESSAGE)))
         return GW_SKIM_PARSE;
     return GW_SKIM_MESSAGE;
 }
