@@ -666,6 +666,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return -1;
         if (s->rx_overflow)
             break;
+        /* a message in one piece, as most are, is read where lws holds it */
+        if (!s->rx.len && len <= s->rx.max && lws_is_final_fragment(wsi) &&
+            !lws_remaining_packet_payload(wsi)) {
+            if (len)
+                handle_message(s, in, len);
+            break;
+        }
         if (buf_append(&s->rx, in, len) < 0) {
             /* the message is lost here either way: resuming has Discord send it again */
             bool large = s->rx.len + len > s->rx.max;
