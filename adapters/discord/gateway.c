@@ -69,6 +69,8 @@ struct shard {
     unsigned failures;
     char *session_id, *resume_url;
     char *session_head; /* the stored session's text up to its sequence: see session_set */
+    size_t session_head_len;
+    char state_key[32]; /* where the session is stored: "discord.gateway.<id>" */
     int64_t seq, handled_seq;
     TAILQ_HEAD(, sendbuf) sendq; /* heartbeats first, then in the order sent */
     uint64_t sends[GW_SEND_LIMIT];
@@ -140,6 +142,7 @@ static int session_set(struct shard *s, const char *id, const char *url)
         (s->session_head = malloc(n - 1 + sizeof(seq_key)))) {
         memcpy(s->session_head, text, n - 1);
         memcpy(s->session_head + n - 1, seq_key, sizeof(seq_key));
+        s->session_head_len = n - 1 + sizeof(seq_key) - 1;
     }
     json_object_put(o);
     s->session_id = strdup(id);
@@ -184,11 +187,6 @@ static void shard_handle_closed(uv_handle_t *h)
     maybe_free(g);
 }
 
-static void state_key(const struct shard *s, char *key, size_t len)
-{
-    snprintf(key, len, "discord.gateway.%d", s->id);
-}
-
 /*
  * Stores what a resume needs. A new or forgotten session is written at once;
  * the sequence that moves with every event is deferred (lazy): a crash then
@@ -200,25 +198,33 @@ static void state_key(const struct shard *s, char *key, size_t len)
 static void save_session(struct shard *s, bool lazy)
 {
     struct gw *g = s->gw;
-    char key[48], text[GW_SESSION_TEXT_MAX];
-    state_key(s, key, sizeof(key));
+    char text[GW_SESSION_TEXT_MAX], digits[20];
     if (!s->session_head) {
-        g->ops.state_set(g->ud, key, "");
+        g->ops.state_set(g->ud, s->state_key, "");
         return;
     }
-    snprintf(text, sizeof(text), "%s%lld}", s->session_head, (long long)s->seq);
+    /* by hand: this runs for every event, and snprintf was most of its cost */
+    size_t n = s->session_head_len, ndigits = 0;
+    uint64_t seq = s->seq > 0 ? (uint64_t)s->seq : 0;
+    do {
+        digits[ndigits++] = (char)('0' + seq % 10);
+        seq /= 10;
+    } while (seq);
+    memcpy(text, s->session_head, n);
+    while (ndigits)
+        text[n++] = digits[--ndigits];
+    text[n++] = '}';
+    text[n] = '\0';
     if (lazy)
-        g->ops.state_defer(g->ud, key, text);
+        g->ops.state_defer(g->ud, s->state_key, text);
     else
-        g->ops.state_set(g->ud, key, text);
+        g->ops.state_set(g->ud, s->state_key, text);
 }
 
 static void load_session(struct shard *s)
 {
     struct gw *g = s->gw;
-    char key[48];
-    state_key(s, key, sizeof(key));
-    char *v = g->ops.state_get(g->ud, key);
+    char *v = g->ops.state_get(g->ud, s->state_key);
     if (!v)
         return;
     struct json_object *o = json_tokener_parse(v);
@@ -851,6 +857,7 @@ int gw_start(struct gw *g, const char *url, int max_concurrency, uint64_t delay_
         struct shard *s = &g->shards[i];
         s->gw = g;
         s->id = i;
+        snprintf(s->state_key, sizeof(s->state_key), "discord.gateway.%d", i);
         s->delay_next = -1;
         TAILQ_INIT(&s->sendq);
         buf_init(&s->rx, GW_MAX_RECV);

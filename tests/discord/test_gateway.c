@@ -161,8 +161,15 @@ static void test_connect_identify(void **state)
     h_message(&h, "2004", "600", NULL, "43", "hand");
     want_inputs = 3;
     assert_true(h_run_until(&h, enough_inputs, 3000));
-    /* chat, skimmed and never parsed, still moves the stored sequence */
-    long long chat = h_message(&h, "2005", "500", FD_GUILD_ID, "42", "more chat");
+    /* chat, skimmed and never parsed, still moves the stored sequence, here
+     * past one digit (save_session writes it by hand) */
+    long long chat = 0;
+    for (int i = 0; i < 12; i++) {
+        char id[16];
+        snprintf(id, sizeof(id), "%d", 2005 + i);
+        chat = h_message(&h, id, "500", FD_GUILD_ID, "42", "more chat");
+    }
+    assert_true(chat >= 12);
     h_run_for(&h, 100);
     struct json_object *session = json_tokener_parse(
         json_object_get_string(json_object_object_get(h.state, "discord.gateway.0")));
@@ -170,7 +177,7 @@ static void test_connect_identify(void **state)
     json_object_put(session);
     struct discord_stats st;
     discord_get_stats(h.p, &st);
-    assert_int_equal(st.gw_skimmed, 2);
+    assert_int_equal(st.gw_skimmed, 1 + 12);
     assert_int_equal(h_count_inputs(&h), 3);
     struct json_object *a = json_object_array_get_idx(h.inputs, 0);
     struct json_object *b = json_object_array_get_idx(h.inputs, 1);
