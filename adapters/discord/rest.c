@@ -240,13 +240,22 @@ static MUST_USE int add_header(struct curl_slist **list, const char *h)
     return 0;
 }
 
-/* An easy handle for the next request: a kept one, reset, or a new one. NULL on no memory. */
+/* An easy handle for the next request: a kept one, with the options the last
+ * request left (start() sets every one that varies again, as curl allows
+ * between transfers: resetting cost more than the rest of the set-up), or a
+ * new one with those that never vary. NULL on no memory. */
 static CURL *take_easy(struct rest *r)
 {
-    if (!r->nidle)
-        return curl_easy_init();
-    CURL *e = r->idle[--r->nidle];
-    curl_easy_reset(e); /* its connection stays in the multi handle's cache */
+    if (r->nidle)
+        return r->idle[--r->nidle];
+    CURL *e = curl_easy_init();
+    if (!e)
+        return NULL;
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, 30000L);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
     return e;
 }
 
@@ -270,14 +279,10 @@ static MUST_USE int start(struct rest *r, struct rest_req *q)
     curl_easy_setopt(e, CURLOPT_URL, url.data);
     buf_free(&url);
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, q->body ? r->hdrs_json : r->hdrs_plain);
-    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, 30000L);
-    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
-    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, q);
     if (strcmp(q->method, "GET") == 0) {
+        curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, NULL); /* a kept handle's last method */
         curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
     } else {
         curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, q->method);

@@ -18,6 +18,7 @@
 
 #include "adapters/discord/discord.h"
 #include "adapters/discord/ratelimit.h"
+#include "adapters/discord/rest.h"
 #include "fdclient.h"
 #include "harness.h"
 
@@ -245,6 +246,64 @@ static void test_global_storm(void **state)
     struct json_object *s = h_snapshot(&h);
     assert_int_equal(json_object_get_int(jget(s, "r429_global")), 6);
     json_object_put(s);
+    h_fini(&h);
+}
+
+/* ---- kept easy handles ---- */
+
+static long kept_status;
+static char kept_body[512];
+
+static void kept_done(struct rest_req *q, long status, const char *body, void *ud)
+{
+    (void)q;
+    (void)ud;
+    kept_status = status;
+    snprintf(kept_body, sizeof(kept_body), "%s", body);
+}
+
+static bool kept_answered(struct harness *h)
+{
+    (void)h;
+    return kept_status != 0;
+}
+
+/* Sends one request through r and waits for its answer's status. */
+static long kept_request(struct harness *h, struct rest *r, const char *method, const char *path,
+                         const char *body)
+{
+    kept_status = 0;
+    assert_int_equal(rest_enqueue(r, "kept", method, path, body, 0, NULL, kept_done, NULL), 0);
+    assert_true(h_run_until(h, kept_answered, 5000));
+    return kept_status;
+}
+
+/* A kept easy handle still holds the last request's options: a GET sent on
+ * the handle a PATCH and a POST used must go out as a GET. */
+static void test_kept_handle_method(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    char api[64];
+    snprintf(api, sizeof(api), "http://127.0.0.1:%d/api/v10", fd_port(h.srv));
+    struct rest *r = rest_new(&h.loop, api, h.cfg.discord_token, "illegald-test", 50);
+    assert_non_null(r);
+    assert_int_equal(kept_request(&h, r, "POST", "/channels/520000000000000001/messages",
+                                  "{\"content\":\"one\"}"),
+                     200);
+    char path[96];
+    struct json_object *posted = json_tokener_parse(kept_body);
+    snprintf(path, sizeof(path), "/channels/520000000000000001/messages/%s", jstr(posted, "id"));
+    json_object_put(posted);
+    assert_int_equal(kept_request(&h, r, "PATCH", path, "{\"content\":\"two\"}"), 200);
+    assert_int_equal(kept_request(&h, r, "GET", "/gateway/bot", NULL), 200);
+    assert_non_null(strstr(kept_body, "\"url\""));
+    assert_int_equal(kept_request(&h, r, "POST", "/channels/520000000000000001/messages",
+                                  "{\"content\":\"three\"}"),
+                     200);
+    rest_close(r);
+    h_run_for(&h, 50);
     h_fini(&h);
 }
 
@@ -1065,21 +1124,14 @@ static void test_stop_drains(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_route_keys),
-        cmocka_unit_test(test_bucket_logic),
-        cmocka_unit_test(test_bucket_storm),
-        cmocka_unit_test(test_global_storm),
-        cmocka_unit_test(test_dm_probe_and_50007),
-        cmocka_unit_test(test_interactions),
-        cmocka_unit_test(test_lobby_edited),
-        cmocka_unit_test(test_drop_reactions),
-        cmocka_unit_test(test_vote_and_game_over),
-        cmocka_unit_test(test_stop_drains),
-        cmocka_unit_test(test_controls_close),
-        cmocka_unit_test(test_notices_and_replies),
-        cmocka_unit_test(test_owner_moderates),
-        cmocka_unit_test(test_channel_name),
-        cmocka_unit_test(test_outbox_resend_posts_once),
+        cmocka_unit_test(test_route_keys),          cmocka_unit_test(test_bucket_logic),
+        cmocka_unit_test(test_bucket_storm),        cmocka_unit_test(test_global_storm),
+        cmocka_unit_test(test_kept_handle_method),  cmocka_unit_test(test_dm_probe_and_50007),
+        cmocka_unit_test(test_interactions),        cmocka_unit_test(test_lobby_edited),
+        cmocka_unit_test(test_drop_reactions),      cmocka_unit_test(test_vote_and_game_over),
+        cmocka_unit_test(test_stop_drains),         cmocka_unit_test(test_controls_close),
+        cmocka_unit_test(test_notices_and_replies), cmocka_unit_test(test_owner_moderates),
+        cmocka_unit_test(test_channel_name),        cmocka_unit_test(test_outbox_resend_posts_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
