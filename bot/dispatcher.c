@@ -85,28 +85,44 @@ static void on_sent(void *ctx, struct platform *p, int64_t outbox_id)
 
 /* --- platform state ------------------------------------------------------ */
 
+#define STATE_KEY_MAX 256
+
+/* The store's key for a platform's state, "<platform>/<key>", into full
+ * (STATE_KEY_MAX bytes). false when it would not fit: such a key is refused
+ * rather than cut, since a cut key could name another key's state. Built
+ * without snprintf, for the gateway writes its sequence for every event. */
+static bool state_key(char *full, const struct platform *p, const char *key)
+{
+    size_t np = strlen(p->ops->name), nk = strlen(key);
+    if (np + 1 + nk >= STATE_KEY_MAX) {
+        log_error("store", NULL, "%s: platform state key too long (%zu bytes)", p->ops->name, nk);
+        return false;
+    }
+    memcpy(full, p->ops->name, np);
+    full[np] = '/';
+    memcpy(full + np + 1, key, nk + 1);
+    return true;
+}
+
 static char *on_state_get(void *ctx, struct platform *p, const char *key)
 {
     struct dispatcher *d = ctx;
-    char full[256];
-    snprintf(full, sizeof full, "%s/%s", p->ops->name, key);
-    return store_meta_get(d->store, full);
+    char full[STATE_KEY_MAX];
+    return state_key(full, p, key) ? store_meta_get(d->store, full) : NULL;
 }
 
 static int on_state_set(void *ctx, struct platform *p, const char *key, const char *value)
 {
     struct dispatcher *d = ctx;
-    char full[256];
-    snprintf(full, sizeof full, "%s/%s", p->ops->name, key);
-    return store_meta_set(d->store, full, value);
+    char full[STATE_KEY_MAX];
+    return state_key(full, p, key) ? store_meta_set(d->store, full, value) : -1;
 }
 
 static int on_state_defer(void *ctx, struct platform *p, const char *key, const char *value)
 {
     struct dispatcher *d = ctx;
-    char full[256];
-    snprintf(full, sizeof full, "%s/%s", p->ops->name, key);
-    return store_meta_set_lazy(d->store, full, value);
+    char full[STATE_KEY_MAX];
+    return state_key(full, p, key) ? store_meta_set_lazy(d->store, full, value) : -1;
 }
 
 /* Deferred state that no game commit carried yet goes to disk on its own. */
@@ -120,9 +136,8 @@ static void on_flush(uv_timer_t *t)
 static int on_state_del(void *ctx, struct platform *p, const char *key)
 {
     struct dispatcher *d = ctx;
-    char full[256];
-    snprintf(full, sizeof full, "%s/%s", p->ops->name, key);
-    return store_meta_delete(d->store, full);
+    char full[STATE_KEY_MAX];
+    return state_key(full, p, key) ? store_meta_delete(d->store, full) : -1;
 }
 
 /* --- life cycle ---------------------------------------------------------- */
