@@ -288,7 +288,7 @@ enum kept_type { KEPT_STRING, KEPT_BOOL, KEPT_STRINGS, KEPT_OBJECT };
  * are kept[first] up to kept[end - 1]. */
 struct kept {
     const char *name;
-    size_t len; /* strlen(name) */
+    size_t len; /* strlen(name), compared first: most keys differ in length */
     enum kept_type type;
     unsigned first, end;
 };
@@ -313,34 +313,27 @@ enum {
     NKEPT
 };
 
-#define KEPT(name, type)                                                                           \
-    {                                                                                              \
-        name, sizeof(name) - 1, type, 0, 0                                                         \
-    }
-#define KEPT_IN(name, first, end)                                                                  \
-    {                                                                                              \
-        name, sizeof(name) - 1, KEPT_OBJECT, first, end                                            \
-    }
+#define NAME(s) s, sizeof(s) - 1 /* a name and its length */
 
 /* What inbound.c's on_message() and guilds.c's dc_is_moderator() read of a
  * MESSAGE_CREATE: nothing else is kept. A member of another type is left
  * out, as the adapter's getters would read nothing from it; so are the
  * array's elements that are not strings. */
 static const struct kept kept[NKEPT] = {
-    [K_MESSAGE] = KEPT_IN("d", K_ID, K_AUTHOR_ID),
-    [K_ID] = KEPT("id", KEPT_STRING),
-    [K_CHANNEL] = KEPT("channel_id", KEPT_STRING),
-    [K_GUILD] = KEPT("guild_id", KEPT_STRING),
-    [K_CONTENT] = KEPT("content", KEPT_STRING),
-    [K_AUTHOR] = KEPT_IN("author", K_AUTHOR_ID, K_NICK),
-    [K_MEMBER] = KEPT_IN("member", K_NICK, NKEPT),
-    [K_AUTHOR_ID] = KEPT("id", KEPT_STRING),
-    [K_USERNAME] = KEPT("username", KEPT_STRING),
-    [K_GLOBAL_NAME] = KEPT("global_name", KEPT_STRING),
-    [K_BOT] = KEPT("bot", KEPT_BOOL),
-    [K_NICK] = KEPT("nick", KEPT_STRING),
-    [K_PERMISSIONS] = KEPT("permissions", KEPT_STRING),
-    [K_ROLES] = KEPT("roles", KEPT_STRINGS),
+    [K_MESSAGE] = {NAME("d"), KEPT_OBJECT, K_ID, K_AUTHOR_ID},
+    [K_ID] = {NAME("id"), KEPT_STRING, 0, 0},
+    [K_CHANNEL] = {NAME("channel_id"), KEPT_STRING, 0, 0},
+    [K_GUILD] = {NAME("guild_id"), KEPT_STRING, 0, 0},
+    [K_CONTENT] = {NAME("content"), KEPT_STRING, 0, 0},
+    [K_AUTHOR] = {NAME("author"), KEPT_OBJECT, K_AUTHOR_ID, K_NICK},
+    [K_MEMBER] = {NAME("member"), KEPT_OBJECT, K_NICK, NKEPT},
+    [K_AUTHOR_ID] = {NAME("id"), KEPT_STRING, 0, 0},
+    [K_USERNAME] = {NAME("username"), KEPT_STRING, 0, 0},
+    [K_GLOBAL_NAME] = {NAME("global_name"), KEPT_STRING, 0, 0},
+    [K_BOT] = {NAME("bot"), KEPT_BOOL, 0, 0},
+    [K_NICK] = {NAME("nick"), KEPT_STRING, 0, 0},
+    [K_PERMISSIONS] = {NAME("permissions"), KEPT_STRING, 0, 0},
+    [K_ROLES] = {NAME("roles"), KEPT_STRINGS, 0, 0},
 };
 
 /* The kept members as read, each one's text; a second of any is refused. */
