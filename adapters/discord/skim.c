@@ -440,8 +440,8 @@ static bool add_kept(struct json_object *o, const struct reading *r, unsigned i)
     return true;
 }
 
-/* Kept object object as r read it, a new json-c object of its kept
- * members; NULL when unsure or out of memory. */
+/* The kept object kept[object] as r read it, as a new json-c object of its
+ * kept members; NULL when unsure or out of memory. */
 static struct json_object *build(const struct reading *r, unsigned object)
 {
     struct json_object *o = json_object_new_object();
@@ -501,8 +501,7 @@ static bool read_seq(const struct top *t, int64_t *seq)
 enum gw_skim gw_skim(const char *txt, size_t len, int64_t *seq, struct json_object **message)
 {
     struct cursor c = {txt, txt + len};
-    struct top top;
-    memset(&top, 0, sizeof(top));
+    struct top top = {0};
     struct member_fn top_fn = {take_top, &top};
     const struct reading *d = &top.d;
     if (message)

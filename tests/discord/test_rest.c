@@ -285,9 +285,8 @@ static void test_kept_handle_method(void **state)
     (void)state;
     struct harness h;
     start(&h);
-    char api[64];
-    snprintf(api, sizeof(api), "http://127.0.0.1:%d/api/v10", fd_port(h.srv));
-    struct rest *r = rest_new(&h.loop, api, h.cfg.discord_token, "illegald-test", 50);
+    struct rest *r =
+        rest_new(&h.loop, h.cfg.discord_api_url, h.cfg.discord_token, "illegald-test", 50);
     assert_non_null(r);
     assert_int_equal(kept_request(&h, r, "POST", "/channels/520000000000000001/messages",
                                   "{\"content\":\"one\"}"),
