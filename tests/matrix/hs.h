@@ -5,7 +5,19 @@
  *
  * One user is the bot (HS_BOT, token HS_BOT_TOKEN, password HS_BOT_PASSWORD);
  * every other user is played by the test through the control functions
- * below, which are safe to call from the test thread.
+ * below, which are safe to call from the test thread, or through test
+ * players (hs_player_*) that hold a real libolm device and go through the
+ * server's own endpoints.
+ *
+ * The server is configured as real deployments are: new rooms are encrypted
+ * by default as Synapse's encryption_enabled_by_default_for_room_type makes
+ * them (chosen from the seed between "invite" and "all" unless a test sets
+ * it), the end-to-end encryption endpoints are served, and every event is
+ * run through every member's default push rules (GET /notifications).
+ *
+ * The code: hs.c (state, accounts, routes), hs_http.c (the HTTP front),
+ * hs_rooms.c (rooms), hs_sync.c (/sync), hs_keys.c (keys and to-device),
+ * hs_push.c with push.c (push rules), hs_player.c (test players, libolm).
  */
 #ifndef TESTS_MATRIX_HS_H
 #define TESTS_MATRIX_HS_H
@@ -20,7 +32,18 @@ struct hs;
 #define HS_BOT_TOKEN    "syt_bot_token"
 #define HS_BOT_PASSWORD "hunter2-test"
 
+/* encryption_enabled_by_default_for_room_type: which createRoom presets come out encrypted. */
+enum hs_encryption {
+    HS_ENC_OFF,    /* none */
+    HS_ENC_INVITE, /* private_chat and trusted_private_chat */
+    HS_ENC_ALL,    /* every preset */
+};
+
 struct hs *hs_new(void);
+/* Overrides the seed's choice; "off" only where a test says why. */
+void hs_set_encryption(struct hs *hs, enum hs_encryption e);
+enum hs_encryption hs_get_encryption(struct hs *hs);
+const char *hs_encryption_name(enum hs_encryption e);
 /* Starts listening on 127.0.0.1 on a free port; returns the port or -1. */
 int hs_start(struct hs *hs);
 /* "http://127.0.0.1:PORT" */
@@ -28,7 +51,16 @@ const char *hs_url(struct hs *hs);
 void hs_free(struct hs *hs);
 
 /* Rooms and users. Returned strings are malloc'd. */
+/* A private_chat room, encrypted or not whatever the server's default. */
 char *hs_create_room(struct hs *hs, const char *creator, bool encrypted);
+/* A room as a client's createRoom with this preset makes it: encrypted by the server's default. */
+char *hs_create_room_as(struct hs *hs, const char *creator, const char *preset);
+/* A direct chat with the bot opened by user as Element opens one: trusted_private_chat,
+ * is_direct, the bot invited, m.room.encryption in the initial state. */
+char *hs_open_dm(struct hs *hs, const char *user);
+/* user turns encryption on in a room (an m.room.encryption state event), as mid-game. */
+void hs_enable_encryption(struct hs *hs, const char *room, const char *user);
+bool hs_room_encrypted(struct hs *hs, const char *room);
 void hs_join(struct hs *hs, const char *room, const char *user);
 void hs_leave(struct hs *hs, const char *room, const char *user);
 void hs_invite_bot(struct hs *hs, const char *room, const char *inviter);
@@ -44,6 +76,35 @@ char *hs_react(struct hs *hs, const char *room, const char *user, const char *ta
 /* form 0: org.matrix.msc3381.poll.response; 1: m.poll.response with m.selections. */
 char *hs_poll_vote(struct hs *hs, const char *room, const char *user, const char *poll,
                    const char *answer, int form);
+
+/* Event contents as clients write them (new objects). */
+struct json_object *hs_text_content(const char *text);
+struct json_object *hs_reaction_content(const char *target, const char *key);
+struct json_object *hs_poll_vote_content(const char *poll, const char *answer, int form,
+                                         const char **type);
+
+/* Accounts and requests. */
+/* Gives user a device and an access token (malloc'd), as a login would. */
+char *hs_register(struct hs *hs, const char *user, const char *device);
+/* One request through the server's routes, in process (a /sync answers at once). path
+ * starts with "/_matrix/client/v3/"; *out (may be NULL) gets the answer. Returns the
+ * HTTP status, or -1 for a path outside the API. */
+int hs_request(struct hs *hs, const char *token, const char *method, const char *path,
+               struct json_object *body, struct json_object **out);
+/* A copy of user's account data of type, or NULL. */
+struct json_object *hs_account_data(struct hs *hs, const char *user, const char *type);
+/* One-time keys the server holds for a device (-1: no such device). */
+int hs_one_time_keys(struct hs *hs, const char *user, const char *device);
+/* To-device messages not yet acknowledged by the device. */
+int hs_to_device_pending(struct hs *hs, const char *user, const char *device);
+
+/* Push. */
+/* A copy of user's notifications, oldest first ({"room_id","event","actions","ts","read"}). */
+struct json_object *hs_notifications(struct hs *hs, const char *user);
+/* The same evaluator on an event the server never saw in clear (a decrypted event), with the
+ * room's current state, as a client decides to notify. rule gets the matching rule id. */
+void hs_push_check(struct hs *hs, const char *user, const char *room, struct json_object *event,
+                   bool *notify, bool *highlight, char *rule, size_t rule_len);
 
 /* What the bot did. */
 /* A copy of the bot's events (each with "room_id"), oldest first, optionally of one type. */
