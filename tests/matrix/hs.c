@@ -70,6 +70,14 @@ uint64_t hs_rnd(struct hs *hs)
     return hs->rng * 2685821657736338717ULL;
 }
 
+uint64_t hs_rnd_locked(struct hs *hs)
+{
+    uv_mutex_lock(&hs->mu);
+    uint64_t r = hs_rnd(hs);
+    uv_mutex_unlock(&hs->mu);
+    return r;
+}
+
 bool hs_chance(struct hs *hs, unsigned in)
 {
     return hs_rnd(hs) % in == 0;

@@ -61,6 +61,8 @@ char *hs_open_dm(struct hs *hs, const char *user);
 /* user turns encryption on in a room (an m.room.encryption state event), as mid-game. */
 void hs_enable_encryption(struct hs *hs, const char *room, const char *user);
 bool hs_room_encrypted(struct hs *hs, const char *room);
+/* The joined members of a room (a new array of user ids). */
+struct json_object *hs_room_members(struct hs *hs, const char *room);
 void hs_join(struct hs *hs, const char *room, const char *user);
 void hs_leave(struct hs *hs, const char *room, const char *user);
 void hs_invite_bot(struct hs *hs, const char *room, const char *inviter);
@@ -105,6 +107,44 @@ struct json_object *hs_notifications(struct hs *hs, const char *user);
  * room's current state, as a client decides to notify. rule gets the matching rule id. */
 void hs_push_check(struct hs *hs, const char *user, const char *room, struct json_object *event,
                    bool *notify, bool *highlight, char *rule, size_t rule_len);
+
+/* Test players: a client with a real libolm device (hs_player.c). Each call runs in the
+ * test's thread and goes through the server's endpoints (hs_request). */
+struct hs_player;
+/* Registers user with a new device, uploads its signed device keys, one-time keys and a
+ * fallback key (/keys/upload). */
+struct hs_player *hs_player_new(struct hs *hs, const char *user);
+void hs_player_free(struct hs_player *p);
+const char *hs_player_user(struct hs_player *p);
+const char *hs_player_device(struct hs_player *p);
+const char *hs_player_curve_key(struct hs_player *p);
+/* One /sync (no wait): invites accepted, to-device messages decrypted with Olm and checked
+ * as the specification asks, room keys kept, limited timelines filled through /messages,
+ * encrypted events decrypted (or kept until their key comes), one-time keys topped up.
+ * Returns how many events became readable, or -1. */
+int hs_player_sync(struct hs_player *p);
+/* What the player read since *cursor, in order, as the player sees it: an encrypted event
+ * with the type and content of its plaintext and "encrypted": true; each with "room_id". */
+struct json_object *hs_player_events_after(struct hs_player *p, size_t *cursor);
+/* Encrypted events the player could not decrypt yet. */
+int hs_player_undecrypted(struct hs_player *p);
+/* What went wrong for the player (bad signatures, failed checks, a reused Megolm index):
+ * an array of texts (a new reference). */
+struct json_object *hs_player_errors(struct hs_player *p);
+int hs_player_join(struct hs_player *p, const char *room);
+/* Sends as the player's client: in an encrypted room, its outbound Megolm session is shared
+ * over Olm with every device of every joined member first (one-time keys claimed and their
+ * signatures checked), and the event goes out as m.room.encrypted. content is taken.
+ * Returns the event id (malloc'd) or NULL. */
+char *hs_player_send(struct hs_player *p, const char *room, const char *type,
+                     struct json_object *content);
+char *hs_player_say(struct hs_player *p, const char *room, const char *text);
+char *hs_player_react(struct hs_player *p, const char *room, const char *target, const char *key);
+char *hs_player_poll_vote(struct hs_player *p, const char *room, const char *poll,
+                          const char *answer, int form);
+/* Would the player's client notify for this event it read (decrypted)? hs_push_check. */
+void hs_player_push(struct hs_player *p, struct json_object *event, bool *notify, bool *highlight,
+                    char *rule, size_t rule_len);
 
 /* What the bot did. */
 /* A copy of the bot's events (each with "room_id"), oldest first, optionally of one type. */

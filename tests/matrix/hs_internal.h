@@ -99,6 +99,8 @@ struct json_object *hs_iter(struct json_object *o);
 struct json_object *hs_jobj(struct json_object *o, const char *k);
 uint64_t hs_rnd(struct hs *hs);
 bool hs_chance(struct hs *hs, unsigned in);
+/* hs_rnd for the test's thread. */
+uint64_t hs_rnd_locked(struct hs *hs);
 void hs_reply(struct hs_resp *rs, int status, struct json_object *body);
 void hs_error(struct hs_resp *rs, int status, const char *code, const char *msg);
 /* Routes one request (the token checked here). */

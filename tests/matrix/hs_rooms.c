@@ -447,6 +447,19 @@ void hs_enable_encryption(struct hs *hs, const char *room, const char *user)
     hs_unlock_wake(hs);
 }
 
+struct json_object *hs_room_members(struct hs *hs, const char *room)
+{
+    struct json_object *out = json_object_new_array();
+    uv_mutex_lock(&hs->mu);
+    json_object_object_foreach(hs_iter(hs_jget(hs_room(hs, room), "members")), u, ms)
+    {
+        if (strcmp(json_object_get_string(ms), "join") == 0)
+            json_object_array_add(out, json_object_new_string(u));
+    }
+    uv_mutex_unlock(&hs->mu);
+    return out;
+}
+
 bool hs_room_encrypted(struct hs *hs, const char *room)
 {
     uv_mutex_lock(&hs->mu);
