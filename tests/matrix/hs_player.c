@@ -692,9 +692,10 @@ int hs_player_sync(struct hs_player *p)
     struct json_object *fb = hs_jget(r, "device_unused_fallback_key_types");
     bool fallback_used = fb && json_object_is_type(fb, json_type_array) &&
                          json_object_array_length(fb) == 0;
+    /* No counts in this answer says nothing (the section is optional): no top-up then. */
     int have = counts ? (n ? json_object_get_int(n) : 0) : OTK_TARGET;
     if (have < OTK_TARGET / 2 || fallback_used)
-        upload_keys(p, have, false, fallback_used);
+        upload_keys(p, have < OTK_TARGET / 2 ? have : OTK_TARGET, false, fallback_used);
     free(p->since);
     p->since = strdup(hs_jstr(r, "next_batch"));
     json_object_put(r);

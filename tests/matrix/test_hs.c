@@ -196,7 +196,8 @@ static void test_keys_round_trip(void **state)
     }
     json_object_put(seen);
     /* Alice's next sync shows the fallback used and no key left: her client tops up. */
-    assert_true(hs_player_sync(a) >= 0);
+    for (int i = 0; i < 20 && hs_one_time_keys(hs, ALICE, hs_player_device(a)) < 50; i++)
+        assert_true(hs_player_sync(a) >= 0);
     assert_int_equal(hs_one_time_keys(hs, ALICE, hs_player_device(a)), 50);
     /* Uploading the same key id with other content is refused. */
     assert_int_equal(request(hs, tok, "POST", "keys/upload",
