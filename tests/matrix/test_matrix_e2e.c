@@ -9,6 +9,11 @@
  * timers and the host ends them with "!illegal next" once the test has seen
  * every action confirmed, so a game's result does not depend on how loaded
  * the machine is, and a run with the same --seed gives the same result.
+ *
+ * Built with MX_E2EE (test_matrix_e2ee), the players are clients with real
+ * libolm devices (hs_player_*) on a server that encrypts rooms by default:
+ * they read what the bot sends by decrypting it, and their commands go out
+ * encrypted. The plain build reads the bot's events from the server's log.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -32,6 +37,9 @@
 #define STEP_MS  15
 #define MAXP     8
 #define NOW_MS() mono_ms()
+/* Today's adapter refuses encrypted rooms and would open plain DMs forever on a server that
+ * encrypts them: the plain games run with encryption off (MX_E2EE games run it on). */
+#define PLAIN    HS_ENC_OFF
 
 static const char *illegald_path;
 static struct e2e *current; /* the run in progress, closed by the teardown if a test fails */
@@ -51,7 +59,7 @@ struct game {
     char *dms[MAXP]; /* each player's direct room, once the bot made it */
     unsigned n;
     bool poll;                 /* the table votes with a native poll */
-    size_t seen;               /* position in the server's log already read */
+    size_t seen;               /* position in log already acted on */
     struct json_object *done;  /* triggers already acted on */
     struct json_object *drops; /* drop event id -> drop number */
     int drop_no;
@@ -62,6 +70,14 @@ struct game {
     int kill_at_case;     /* >0: kill -9 the daemon when this case's debate opens */
     bool kill_after_grab; /* kill -9 right after the first grab reaction is sent */
     int kills;
+    /* The bot's events as the players read them, in order (the table's once). */
+    struct json_object *log;
+    struct json_object *ids; /* event ids already in log */
+    size_t server_seen;      /* without clients: position in the server's log */
+    struct hs_player *pl[MAXP]; /* the players' clients, or NULL: the test acts for them */
+    size_t cursor[MAXP];
+    int ballots[MAXP], ballots_notified[MAXP]; /* as each player's client decided */
+    int table_notices;                         /* table notices read (none may notify) */
 };
 
 static uint64_t mono_ms(void)
@@ -127,14 +143,14 @@ static void dump_log(struct e2e *e)
         fprintf(stderr, "no daemon log\n");
 }
 
-static struct e2e *e2e_open(void)
+/* encryption: HS_ENC_* for the server's default, or -1 for the seed's choice. */
+static struct e2e *e2e_open(int encryption)
 {
     struct e2e *e = calloc(1, sizeof(*e));
     assert_non_null(e);
     e->hs = hs_new();
-    /* Today's adapter refuses encrypted rooms and would make plain DMs forever on a server that
-     * encrypts them: these games run with encryption off (test_matrix_e2ee.c runs them on). */
-    hs_set_encryption(e->hs, HS_ENC_OFF);
+    if (encryption >= 0)
+        hs_set_encryption(e->hs, (enum hs_encryption)encryption);
     assert_true(hs_start(e->hs) > 0);
     snprintf(e->dir, sizeof(e->dir), "/tmp/illegald-mx-XXXXXX");
     assert_non_null(mkdtemp(e->dir));
@@ -197,7 +213,10 @@ static int teardown(void **state)
 
 /* ---- tables and players ---- */
 
-static void game_open(struct e2e *e, struct game *g, unsigned n, const char *prefix, bool poll)
+/* A table of n players; with clients, each player has an encrypting client and the table is
+ * created as a client creates a room (encrypted by the server's default). */
+static void game_open(struct e2e *e, struct game *g, unsigned n, const char *prefix, bool poll,
+                      bool clients)
 {
     memset(g, 0, sizeof(*g));
     g->e = e;
@@ -205,9 +224,15 @@ static void game_open(struct e2e *e, struct game *g, unsigned n, const char *pre
     g->poll = poll;
     g->done = json_object_new_object();
     g->drops = json_object_new_object();
-    for (unsigned i = 0; i < n; i++)
+    g->log = json_object_new_array();
+    g->ids = json_object_new_object();
+    for (unsigned i = 0; i < n; i++) {
         snprintf(g->players[i], sizeof(g->players[i]), "@%s%u:test.local", prefix, i + 1);
-    g->room = hs_create_room(e->hs, g->players[0], false);
+        if (clients)
+            g->pl[i] = hs_player_new(e->hs, g->players[i]);
+    }
+    g->room = clients ? hs_create_room_as(e->hs, g->players[0], "private_chat")
+                      : hs_create_room(e->hs, g->players[0], false);
     for (unsigned i = 1; i < n; i++)
         hs_join(e->hs, g->room, g->players[i]);
     hs_invite_bot(e->hs, g->room, g->players[0]);
@@ -216,11 +241,91 @@ static void game_open(struct e2e *e, struct game *g, unsigned n, const char *pre
 static void game_free(struct game *g)
 {
     free(g->room);
-    for (unsigned i = 0; i < g->n; i++)
+    for (unsigned i = 0; i < g->n; i++) {
         free(g->dms[i]);
+        hs_player_free(g->pl[i]);
+    }
     free(g->result);
     json_object_put(g->done);
     json_object_put(g->drops);
+    json_object_put(g->log);
+    json_object_put(g->ids);
+}
+
+/* ---- what players do and read ---- */
+
+static void say(struct game *g, unsigned p, const char *room, const char *text)
+{
+    free(g->pl[p] ? hs_player_say(g->pl[p], room, text)
+                  : hs_say(g->e->hs, room, g->players[p], text));
+}
+
+static void react(struct game *g, unsigned p, const char *room, const char *target,
+                  const char *key)
+{
+    free(g->pl[p] ? hs_player_react(g->pl[p], room, target, key)
+                  : hs_react(g->e->hs, room, g->players[p], target, key));
+}
+
+static void poll_vote(struct game *g, unsigned p, const char *poll, const char *answer, int form)
+{
+    free(g->pl[p] ? hs_player_poll_vote(g->pl[p], g->room, poll, answer, form)
+                  : hs_poll_vote(g->e->hs, g->room, g->players[p], poll, answer, form));
+}
+
+static int player_of_dm(struct game *g, const char *room);
+
+/* What player p's client decides for a bot message it read: a ballot must notify them
+ * (highlighted), a notice at the table must not. */
+static void check_notify(struct game *g, unsigned p, struct json_object *ev)
+{
+    struct json_object *content = jget(ev, "content");
+    const char *body = jstr(content, "body");
+    const char *msgtype = jstr(content, "msgtype");
+    const char *room = jstr(ev, "room_id");
+    if (strcmp(jstr(ev, "type"), "m.room.message") != 0 || !body)
+        return;
+    bool notify, highlight;
+    char rule[64];
+    hs_player_push(g->pl[p], ev, &notify, &highlight, rule, sizeof(rule));
+    if (strcmp(room, g->room) == 0 && msgtype && strcmp(msgtype, "m.notice") == 0) {
+        g->table_notices++;
+        if (notify)
+            fail_msg("a table notice notifies %s (%s): %.80s", g->players[p], rule, body);
+    }
+    if (player_of_dm(g, room) == (int)p && strncmp(body, "Your ballot for case", 20) == 0) {
+        g->ballots[p]++;
+        g->ballots_notified[p] += notify && highlight;
+    }
+}
+
+/* Brings the bot's new events into g->log: from the server's log, or as each player's client
+ * reads them (synced and decrypted). */
+static void collect(struct game *g)
+{
+    if (!g->pl[0]) {
+        struct json_object *evs = hs_bot_events_after(g->e->hs, &g->server_seen);
+        for (size_t i = 0; i < json_object_array_length(evs); i++)
+            json_object_array_add(g->log, json_object_get(json_object_array_get_idx(evs, i)));
+        json_object_put(evs);
+        return;
+    }
+    for (unsigned p = 0; p < g->n; p++) {
+        assert_true(hs_player_sync(g->pl[p]) >= 0);
+        struct json_object *evs = hs_player_events_after(g->pl[p], &g->cursor[p]);
+        for (size_t i = 0; i < json_object_array_length(evs); i++) {
+            struct json_object *ev = json_object_array_get_idx(evs, i);
+            const char *id = jstr(ev, "event_id");
+            if (strcmp(jstr(ev, "sender"), HS_BOT) != 0 || jget(ev, "state_key"))
+                continue;
+            check_notify(g, p, ev);
+            if (jget(g->ids, id))
+                continue;
+            json_object_object_add(g->ids, id, json_object_new_boolean(1));
+            json_object_array_add(g->log, json_object_get(ev));
+        }
+        json_object_put(evs);
+    }
 }
 
 /* True the first time a trigger is seen. */
@@ -250,7 +355,7 @@ static int player_of_dm(struct game *g, const char *room)
 
 static void host_next(struct game *g)
 {
-    free(hs_say(g->e->hs, g->room, g->players[0], "!illegal next"));
+    say(g, 0, g->room, "!illegal next");
     g->nexts++;
 }
 
@@ -298,8 +403,8 @@ static void vote_poll(struct game *g, struct json_object *ev, int c)
         assert_non_null(id);
         /* First a wrong answer, then the right one: the last vote counts. */
         if (p == 1)
-            free(hs_poll_vote(g->e->hs, g->room, g->players[p], poll_id, "a1", 0));
-        free(hs_poll_vote(g->e->hs, g->room, g->players[p], poll_id, id, (int)(p % 2)));
+            poll_vote(g, p, poll_id, "a1", 0);
+        poll_vote(g, p, poll_id, id, (int)(p % 2));
         g->votes++;
     }
 }
@@ -325,7 +430,7 @@ static void handle_table(struct game *g, struct json_object *ev, const char *typ
         if (dn && once(g, "grab:%d", json_object_get_int(dn))) {
             /* A drop is open: one player grabs the first card the bot offered. */
             unsigned who = (unsigned)json_object_get_int(dn) % g->n;
-            free(hs_react(g->e->hs, g->room, g->players[who], target, jstr(rel, "key")));
+            react(g, who, g->room, target, jstr(rel, "key"));
             g->grabs++;
             if (g->kill_after_grab && g->kills == 0) {
                 daemon_stop(g->e, SIGKILL);
@@ -387,11 +492,11 @@ static void handle_dm(struct game *g, struct json_object *ev, const char *type, 
         if (p % 2 == 0) {
             char key[32];
             assert_true(ballot_key(json_object_get_string(b), target, key, sizeof(key)));
-            free(hs_react(g->e->hs, room, g->players[p], ballot, key));
+            react(g, (unsigned)p, room, ballot, key);
         } else {
             char text[64];
             snprintf(text, sizeof(text), "vote %s", target);
-            free(hs_say(g->e->hs, room, g->players[p], text));
+            say(g, (unsigned)p, room, text);
         }
         g->votes++;
         return;
@@ -421,9 +526,9 @@ static void handle_dm(struct game *g, struct json_object *ev, const char *type, 
 /* Reads the bot's new events and acts like the players. Returns true once the game is over. */
 static bool play_step(struct game *g)
 {
-    struct json_object *evs = hs_bot_events_after(g->e->hs, &g->seen);
-    for (size_t i = 0; i < json_object_array_length(evs); i++) {
-        struct json_object *ev = json_object_array_get_idx(evs, i);
+    collect(g);
+    for (; g->seen < json_object_array_length(g->log); g->seen++) {
+        struct json_object *ev = json_object_array_get_idx(g->log, g->seen);
         const char *type = jstr(ev, "type");
         const char *room = jstr(ev, "room_id");
         if (strcmp(room, g->room) == 0) {
@@ -434,7 +539,6 @@ static bool play_step(struct game *g)
                 handle_dm(g, ev, type, p);
         }
     }
-    json_object_put(evs);
     return g->result != NULL;
 }
 
@@ -449,12 +553,11 @@ static void play_to_end(struct game **games, size_t ngames, int ms)
             return;
         msleep(STEP_MS);
     }
-    struct json_object *evs = hs_bot_events(games[0]->e->hs, "m.room.message");
+    struct json_object *evs = games[0]->log;
     size_t n = json_object_array_length(evs);
     for (size_t i = n > 15 ? n - 15 : 0; i < n; i++)
         fprintf(stderr, "bot said: %.160s\n",
                 jstr(jget(json_object_array_get_idx(evs, i), "content"), "body"));
-    json_object_put(evs);
     dump_log(games[0]->e);
     fail_msg("the games did not finish in %d ms", ms);
 }
@@ -463,14 +566,14 @@ static bool wait_text(struct game *g, const char *needle, int ms)
 {
     uint64_t end = NOW_MS() + (uint64_t)ms;
     do {
-        struct json_object *evs = hs_bot_events(g->e->hs, "m.room.message");
+        collect(g);
+        struct json_object *evs = g->log;
         bool found = false;
         for (size_t i = 0; i < json_object_array_length(evs) && !found; i++) {
             struct json_object *ev = json_object_array_get_idx(evs, i);
             const char *body = jstr(jget(ev, "content"), "body");
             found = strcmp(jstr(ev, "room_id"), g->room) == 0 && body && strstr(body, needle);
         }
-        json_object_put(evs);
         if (found)
             return true;
         msleep(STEP_MS);
@@ -493,34 +596,36 @@ static void wait_joined(struct e2e *e, int rooms)
 
 static void lobby(struct game *g)
 {
-    struct hs *hs = g->e->hs;
-    free(hs_say(hs, g->room, g->players[0], "!illegal new"));
+    say(g, 0, g->room, "!illegal new");
     assert_true(wait_text(g, "Type \"!illegal join\"", 20000));
     if (g->poll) {
-        free(hs_say(hs, g->room, g->players[0], "!illegal set ballots poll"));
+        say(g, 0, g->room, "!illegal set ballots poll");
         assert_true(wait_text(g, "ballots is now poll", 20000));
     }
     for (unsigned i = 0; i < g->n; i++)
-        free(hs_say(hs, g->room, g->players[i], "!illegal join"));
+        say(g, i, g->room, "!illegal join");
     char want[32];
     snprintf(want, sizeof(want), "Players %u/", g->n);
     assert_true(wait_text(g, want, 20000));
-    free(hs_say(hs, g->room, g->players[0], "!illegal start"));
+    say(g, 0, g->room, "!illegal start");
 }
 
-static int count_bot_text(struct e2e *e, const char *room, const char *needle)
+/* Bot messages the game's players read (in room, or anywhere) that contain needle. */
+static int count_bot_text(struct game *g, const char *room, const char *needle)
 {
-    struct json_object *evs = hs_bot_events(e->hs, "m.room.message");
+    collect(g);
     int n = 0;
-    for (size_t i = 0; i < json_object_array_length(evs); i++) {
-        struct json_object *ev = json_object_array_get_idx(evs, i);
+    for (size_t i = 0; i < json_object_array_length(g->log); i++) {
+        struct json_object *ev = json_object_array_get_idx(g->log, i);
         const char *body = jstr(jget(ev, "content"), "body");
-        if (body && strstr(body, needle) && (!room || strcmp(jstr(ev, "room_id"), room) == 0))
+        if (strcmp(jstr(ev, "type"), "m.room.message") == 0 && body && strstr(body, needle) &&
+            (!room || strcmp(jstr(ev, "room_id"), room) == 0))
             n++;
     }
-    json_object_put(evs);
     return n;
 }
+
+#ifndef MX_E2EE
 
 /* Every player got exactly one direct room, created by the bot and recorded in m.direct. */
 static void check_direct_rooms(struct e2e *e, struct game *g)
@@ -540,10 +645,10 @@ static void check_direct_rooms(struct e2e *e, struct game *g)
 static void test_games_4_and_8_players(void **state)
 {
     (void)state;
-    struct e2e *e = e2e_open();
+    struct e2e *e = e2e_open(PLAIN);
     struct game g4, g8;
-    game_open(e, &g4, 4, "a", false);
-    game_open(e, &g8, 8, "b", false);
+    game_open(e, &g4, 4, "a", false, false);
+    game_open(e, &g8, 8, "b", false, false);
     uint64_t t0 = NOW_MS();
     daemon_start(e);
     wait_joined(e, 2);
@@ -557,10 +662,10 @@ static void test_games_4_and_8_players(void **state)
     assert_int_equal(g8.grabs, 4);
     assert_int_equal(g4.votes, 4 * 4);
     assert_int_equal(g8.votes, 8 * 8);
-    assert_int_equal(count_bot_text(e, g8.room, " is over: "), 4);
-    assert_int_equal(count_bot_text(e, g8.room, "Verdict on case"), 8);
-    assert_int_equal(count_bot_text(e, g4.room, "Game over!"), 1);
-    assert_int_equal(count_bot_text(e, g8.room, "Game over!"), 1);
+    assert_int_equal(count_bot_text(&g8, g8.room, " is over: "), 4);
+    assert_int_equal(count_bot_text(&g8, g8.room, "Verdict on case"), 8);
+    assert_int_equal(count_bot_text(&g4, g4.room, "Game over!"), 1);
+    assert_int_equal(count_bot_text(&g8, g8.room, "Game over!"), 1);
     /* The 12 players needed 12 rooms: none was made twice. */
     check_direct_rooms(e, &g4);
     check_direct_rooms(e, &g8);
@@ -573,9 +678,9 @@ static void test_games_4_and_8_players(void **state)
 static void test_poll_mode_game(void **state)
 {
     (void)state;
-    struct e2e *e = e2e_open();
+    struct e2e *e = e2e_open(PLAIN);
     struct game g;
-    game_open(e, &g, 4, "p", true);
+    game_open(e, &g, 4, "p", true, false);
     daemon_start(e);
     wait_joined(e, 1);
     lobby(&g);
@@ -590,7 +695,7 @@ static void test_poll_mode_game(void **state)
     json_object_put(starts);
     json_object_put(ends);
     /* No private ballots in poll mode. */
-    assert_int_equal(count_bot_text(e, NULL, "Your ballot for case"), 0);
+    assert_int_equal(count_bot_text(&g, NULL, "Your ballot for case"), 0);
     game_free(&g);
     e2e_close(e);
 }
@@ -598,9 +703,9 @@ static void test_poll_mode_game(void **state)
 /* Plays one 4-player game, optionally with crashes; returns its "Game over!" text. */
 static char *play_seeded(int kill_at_case, bool kill_after_grab, int *kills)
 {
-    struct e2e *e = e2e_open();
+    struct e2e *e = e2e_open(PLAIN);
     struct game g;
-    game_open(e, &g, 4, "c", false);
+    game_open(e, &g, 4, "c", false, false);
     g.kill_at_case = kill_at_case;
     g.kill_after_grab = kill_after_grab;
     daemon_start(e);
@@ -610,10 +715,10 @@ static char *play_seeded(int kill_at_case, bool kill_after_grab, int *kills)
     play_to_end(games, 1, GAME_MS);
     *kills = g.kills;
     /* Nothing was replayed: one join each, one grab per drop, one verdict per case. */
-    assert_int_equal(count_bot_text(e, g.room, "Players 4/8"), 1);
-    assert_int_equal(count_bot_text(e, g.room, " is over: "), 4);
-    assert_int_equal(count_bot_text(e, g.room, "Verdict on case"), 4);
-    assert_int_equal(count_bot_text(e, g.room, "Game over!"), 1);
+    assert_int_equal(count_bot_text(&g, g.room, "Players 4/8"), 1);
+    assert_int_equal(count_bot_text(&g, g.room, " is over: "), 4);
+    assert_int_equal(count_bot_text(&g, g.room, "Verdict on case"), 4);
+    assert_int_equal(count_bot_text(&g, g.room, "Game over!"), 1);
     assert_int_equal(hs_count(e->hs, "POST /_matrix/client/v3/createRoom"), 4);
     char *result = strdup(g.result);
     game_free(&g);
@@ -638,6 +743,157 @@ static void test_restart_mid_game(void **state)
     free(grab);
 }
 
+#else /* MX_E2EE */
+
+/* Every player's client decrypted everything it read, found nothing wrong (signatures, the
+ * checks of decrypted events, no Megolm index used twice, kill -9 or not), and was notified
+ * of each of its ballots while no table notice notified anyone. */
+static void check_clients(struct game *g)
+{
+    uint64_t end = NOW_MS() + 20000;
+    bool pending = true;
+    while (pending && NOW_MS() < end) {
+        collect(g);
+        pending = false;
+        for (unsigned p = 0; p < g->n; p++)
+            pending = pending || hs_player_undecrypted(g->pl[p]) > 0;
+        if (pending)
+            msleep(STEP_MS);
+    }
+    for (unsigned p = 0; p < g->n; p++) {
+        struct json_object *errs = hs_player_errors(g->pl[p]);
+        if (json_object_array_length(errs) > 0)
+            fail_msg("%s: %s", g->players[p], json_object_to_json_string(errs));
+        json_object_put(errs);
+        if (hs_player_undecrypted(g->pl[p]) > 0)
+            fail_msg("%s could not decrypt %d messages", g->players[p],
+                     hs_player_undecrypted(g->pl[p]));
+        assert_true(g->ballots[p] > 0);
+        assert_int_equal(g->ballots_notified[p], g->ballots[p]);
+    }
+    assert_true(g->table_notices > 0);
+}
+
+/* Nothing the bot sent into room after *cursor went in clear (state events aside). */
+static void check_ciphertext_only(struct e2e *e, const char *room, size_t cursor)
+{
+    assert_true(hs_room_encrypted(e->hs, room));
+    struct json_object *evs = hs_bot_events_after(e->hs, &cursor);
+    for (size_t i = 0; i < json_object_array_length(evs); i++) {
+        struct json_object *ev = json_object_array_get_idx(evs, i);
+        if (strcmp(jstr(ev, "room_id"), room) == 0 &&
+            strcmp(jstr(ev, "type"), "m.room.encrypted") != 0)
+            fail_msg("the bot sent %s in clear into the encrypted room %s: %.120s",
+                     jstr(ev, "type"), room, json_object_to_json_string(jget(ev, "content")));
+    }
+    json_object_put(evs);
+}
+
+static void check_game_ended_once(struct game *g)
+{
+    assert_int_equal(count_bot_text(g, g->room, "Players 4/8"), 1);
+    assert_int_equal(count_bot_text(g, g->room, " is over: "), 4);
+    assert_int_equal(count_bot_text(g, g->room, "Verdict on case"), 4);
+    assert_int_equal(count_bot_text(g, g->room, "Game over!"), 1);
+}
+
+/* A whole game where every room is encrypted: the table (encrypted by the server's default),
+ * the DMs the bot opens (likewise) and one a player opened from Element before the game; the
+ * daemon is killed with SIGKILL during a debate and restarted. */
+static void test_encrypted_game(void **state)
+{
+    (void)state;
+    struct e2e *e = e2e_open(-1);
+    struct game g;
+    game_open(e, &g, 4, "x", false, true);
+    assert_true(hs_room_encrypted(e->hs, g.room));
+    char *dm = hs_open_dm(e->hs, g.players[1]);
+    g.kill_at_case = 2;
+    daemon_start(e);
+    wait_joined(e, 2);
+    lobby(&g);
+    struct game *games[] = {&g};
+    play_to_end(games, 1, 2 * GAME_MS);
+    assert_int_equal(g.kills, 1);
+    check_clients(&g);
+    check_game_ended_once(&g);
+    /* The player's own encrypted DM is the one the bot used. */
+    char *used = hs_direct_room(e->hs, g.players[1]);
+    assert_non_null(used);
+    assert_string_equal(used, dm);
+    check_ciphertext_only(e, g.room, 0);
+    for (unsigned p = 0; p < g.n; p++)
+        check_ciphertext_only(e, g.dms[p], 0);
+    free(used);
+    free(dm);
+    game_free(&g);
+    e2e_close(e);
+}
+
+/* A plain table turns encryption on once the game runs; the game goes on to its end. */
+static void test_encryption_turned_on_mid_game(void **state)
+{
+    (void)state;
+    struct e2e *e = e2e_open(HS_ENC_OFF);
+    struct game g;
+    game_open(e, &g, 4, "m", false, true);
+    assert_false(hs_room_encrypted(e->hs, g.room));
+    daemon_start(e);
+    wait_joined(e, 1);
+    lobby(&g);
+    assert_true(wait_text(&g, "Drop 1:", 30000));
+    size_t cursor = 0;
+    json_object_put(hs_bot_events_after(e->hs, &cursor));
+    hs_enable_encryption(e->hs, g.room, g.players[0]);
+    struct game *games[] = {&g};
+    play_to_end(games, 1, 2 * GAME_MS);
+    check_clients(&g);
+    check_game_ended_once(&g);
+    check_ciphertext_only(e, g.room, cursor);
+    game_free(&g);
+    e2e_close(e);
+}
+
+/* In plain rooms the homeserver's own push rules decide: GET /notifications lists each
+ * player's ballots, highlighted, and no notice. */
+static void test_plain_game_notifies(void **state)
+{
+    (void)state;
+    struct e2e *e = e2e_open(HS_ENC_OFF);
+    struct game g;
+    game_open(e, &g, 4, "n", false, true);
+    daemon_start(e);
+    wait_joined(e, 1);
+    lobby(&g);
+    struct game *games[] = {&g};
+    play_to_end(games, 1, GAME_MS);
+    check_clients(&g);
+    for (unsigned p = 0; p < g.n; p++) {
+        struct json_object *ns = NULL;
+        char *token = hs_register(e->hs, g.players[p], "NOTIFY");
+        assert_int_equal(hs_request(e->hs, token, "GET",
+                                    "/_matrix/client/v3/notifications?only=highlight&limit=1000",
+                                    NULL, &ns),
+                         200);
+        int ballots = 0;
+        struct json_object *list = jget(ns, "notifications");
+        for (size_t i = 0; i < json_object_array_length(list); i++) {
+            struct json_object *c = jget(jget(json_object_array_get_idx(list, i), "event"),
+                                         "content");
+            const char *body = jstr(c, "body");
+            assert_string_not_equal(jstr(c, "msgtype"), "m.notice");
+            ballots += body && strncmp(body, "Your ballot for case", 20) == 0;
+        }
+        assert_int_equal(ballots, g.ballots[p]);
+        json_object_put(ns);
+        free(token);
+    }
+    game_free(&g);
+    e2e_close(e);
+}
+
+#endif /* MX_E2EE */
+
 int main(int argc, char **argv)
 {
     illegald_path = argc > 1 ? argv[1] : "bin/illegald";
@@ -650,10 +906,19 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     if (getenv("MX_E2E_ONLY"))
         cmocka_set_test_filter(getenv("MX_E2E_ONLY"));
+#ifdef MX_E2EE
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_encrypted_game, teardown),
+        cmocka_unit_test_teardown(test_encryption_turned_on_mid_game, teardown),
+        cmocka_unit_test_teardown(test_plain_game_notifies, teardown),
+    };
+    return cmocka_run_group_tests_name("matrix_e2ee", tests, NULL, NULL);
+#else
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_games_4_and_8_players, teardown),
         cmocka_unit_test_teardown(test_poll_mode_game, teardown),
         cmocka_unit_test_teardown(test_restart_mid_game, teardown),
     };
     return cmocka_run_group_tests_name("matrix_e2e", tests, NULL, NULL);
+#endif
 }
