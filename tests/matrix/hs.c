@@ -298,8 +298,7 @@ struct hs *hs_new(void)
     hs->push_rules = json_object_new_object();
     add_token(hs, HS_BOT_TOKEN, HS_BOT, "BOTDEVICE");
     const char *env = getenv("MX_HS_SEED");
-    hs->seed =
-        env && *env ? strtoull(env, NULL, 10) : hs_now_ms() ^ (uint64_t)(uintptr_t)hs;
+    hs->seed = env && *env ? strtoull(env, NULL, 10) : hs_now_ms() ^ (uint64_t)(uintptr_t)hs;
     hs->rng = hs->seed ? hs->seed : 1;
     /* Real deployments encrypt: private chats (invite) or every new room (all). */
     hs->encryption = hs_chance(hs, 2) ? HS_ENC_INVITE : HS_ENC_ALL;

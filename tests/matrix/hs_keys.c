@@ -52,7 +52,8 @@ static struct json_object *otk_counts(struct json_object *dev)
         char alg[64];
         snprintf(alg, sizeof(alg), "%.*s", (int)strcspn(id, ":"), id);
         struct json_object *n = hs_jget(counts, alg);
-        json_object_object_add(counts, alg, json_object_new_int(n ? json_object_get_int(n) + 1 : 1));
+        json_object_object_add(counts, alg,
+                               json_object_new_int(n ? json_object_get_int(n) + 1 : 1));
     }
     return counts;
 }
@@ -80,7 +81,8 @@ static void upload_fallback(struct json_object *dev, struct json_object *keys)
         char alg[64];
         snprintf(alg, sizeof(alg), "%.*s", (int)strcspn(id, ":"), id);
         struct json_object *old = hs_jget(hs_jget(dev, "fallback"), alg);
-        if (old && strcmp(hs_jstr(old, "id"), id) == 0 && json_object_equal(hs_jget(old, "key"), key))
+        if (old && strcmp(hs_jstr(old, "id"), id) == 0 &&
+            json_object_equal(hs_jget(old, "key"), key))
             continue;
         struct json_object *f = json_object_new_object();
         json_object_object_add(f, "id", json_object_new_string(id));
@@ -146,13 +148,14 @@ void hs_on_keys_query(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
     json_object_object_foreach(hs_iter(want), user, list)
     {
         struct json_object *found = json_object_new_object();
-        bool all = !json_object_is_type(list, json_type_array) || json_object_array_length(list) == 0;
+        bool all =
+            !json_object_is_type(list, json_type_array) || json_object_array_length(list) == 0;
         json_object_object_foreach(hs_iter(hs_jget(hs->devices, user)), device, dev)
         {
             bool asked = all;
             for (size_t i = 0; !asked && i < json_object_array_length(list); i++)
-                asked = strcmp(json_object_get_string(json_object_array_get_idx(list, i)),
-                               device) == 0;
+                asked =
+                    strcmp(json_object_get_string(json_object_array_get_idx(list, i)), device) == 0;
             if (asked && hs_jget(dev, "keys"))
                 json_object_object_add(found, device, queried_keys(device, dev));
         }
@@ -210,10 +213,9 @@ void hs_on_keys_claim(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
         json_object_object_foreach(hs_iter(devices), device, alg)
         {
             struct json_object *dev = device_of(hs, user, device);
-            struct json_object *k =
-                dev && json_object_is_type(alg, json_type_string)
-                    ? claim_one(hs, dev, json_object_get_string(alg))
-                    : NULL;
+            struct json_object *k = dev && json_object_is_type(alg, json_type_string)
+                                        ? claim_one(hs, dev, json_object_get_string(alg))
+                                        : NULL;
             if (k)
                 json_object_object_add(found, device, k);
         }

@@ -17,15 +17,15 @@
 
 #include "hs_internal.h"
 
-#define OLM_ALG         "m.olm.v1.curve25519-aes-sha2"
-#define MEGOLM_ALG      "m.megolm.v1.aes-sha2"
-#define OTK_ALG         "signed_curve25519"
-#define OTK_TARGET      50 /* one-time keys kept on the server */
-#define SYNC_LIMIT      50
-#define MAX_SESSIONS    64
-#define MAX_GROUP       128
-#define MAX_OUTBOUND    32
-#define MAX_PLAINTEXT   (64u << 10)
+#define OLM_ALG       "m.olm.v1.curve25519-aes-sha2"
+#define MEGOLM_ALG    "m.megolm.v1.aes-sha2"
+#define OTK_ALG       "signed_curve25519"
+#define OTK_TARGET    50 /* one-time keys kept on the server */
+#define SYNC_LIMIT    50
+#define MAX_SESSIONS  64
+#define MAX_GROUP     128
+#define MAX_OUTBOUND  32
+#define MAX_PLAINTEXT (64u << 10)
 
 struct olm_peer {
     char *curve; /* their identity key */
@@ -200,8 +200,8 @@ static bool verify(struct hs_player *p, struct json_object *o, const char *user,
         return false;
     char *msg = signable(o);
     char *s = strdup(sig);
-    bool ok = olm_ed25519_verify(p->util, ed, strlen(ed), msg, strlen(msg), s, strlen(s)) !=
-              olm_error();
+    bool ok =
+        olm_ed25519_verify(p->util, ed, strlen(ed), msg, strlen(msg), s, strlen(s)) != olm_error();
     free(msg);
     free(s);
     return ok;
@@ -382,9 +382,8 @@ static char *olm_open(struct hs_player *p, const char *sender_key, int type, con
         if (strcmp(x->curve, sender_key) != 0)
             continue;
         char *m = strdup(body);
-        if (type == 0 &&
-            olm_matches_inbound_session_from(x->s, sender_key, strlen(sender_key), m,
-                                             strlen(m)) != 1) {
+        if (type == 0 && olm_matches_inbound_session_from(x->s, sender_key, strlen(sender_key), m,
+                                                          strlen(m)) != 1) {
             free(m);
             continue;
         }
@@ -450,7 +449,8 @@ static void keep_room_key(struct hs_player *p, struct json_object *content, cons
         error(p, "too many Megolm sessions%s%s", "", "");
         return;
     }
-    OlmInboundGroupSession *s = olm_inbound_group_session(olm_new(olm_inbound_group_session_size()));
+    OlmInboundGroupSession *s =
+        olm_inbound_group_session(olm_new(olm_inbound_group_session_size()));
     if (olm_init_inbound_group_session(s, (const uint8_t *)key, strlen(key)) == olm_error()) {
         error(p, "a room key that libolm refuses: %s%s", olm_inbound_group_session_last_error(s),
               "");
@@ -690,8 +690,8 @@ int hs_player_sync(struct hs_player *p)
     struct json_object *counts = hs_jget(r, "device_one_time_keys_count");
     struct json_object *n = hs_jget(counts, OTK_ALG);
     struct json_object *fb = hs_jget(r, "device_unused_fallback_key_types");
-    bool fallback_used = fb && json_object_is_type(fb, json_type_array) &&
-                         json_object_array_length(fb) == 0;
+    bool fallback_used =
+        fb && json_object_is_type(fb, json_type_array) && json_object_array_length(fb) == 0;
     /* No counts in this answer says nothing (the section is optional): no top-up then. */
     int have = counts ? (n ? json_object_get_int(n) : 0) : OTK_TARGET;
     if (have < OTK_TARGET / 2 || fallback_used)
@@ -776,8 +776,8 @@ static struct olm_peer *olm_to(struct hs_player *p, const char *user, const char
     size_t rl = olm_create_outbound_session_random_length(s);
     void *rnd = malloc(rl ? rl : 1);
     fill_random(rnd, rl);
-    size_t rc = olm_create_outbound_session(s, p->account, curve, strlen(curve), otk, strlen(otk),
-                                            rnd, rl);
+    size_t rc =
+        olm_create_outbound_session(s, p->account, curve, strlen(curve), otk, strlen(otk), rnd, rl);
     free(rnd);
     json_object_put(r);
     if (rc == olm_error()) {
@@ -851,7 +851,8 @@ static void share_room_key(struct hs_player *p, struct outbound *o, const char *
         {
             char sk[256];
             snprintf(sk, sizeof(sk), "%s|%s", user, dev);
-            if (hs_jget(o->shared, sk) || (strcmp(user, p->user) == 0 && strcmp(dev, p->device) == 0))
+            if (hs_jget(o->shared, sk) ||
+                (strcmp(user, p->user) == 0 && strcmp(dev, p->device) == 0))
                 continue;
             struct olm_peer *x = olm_to(p, user, dev, keys);
             if (!x)

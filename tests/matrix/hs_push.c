@@ -129,8 +129,7 @@ void hs_push_check(struct hs *hs, const char *user, const char *room, struct jso
 {
     uv_mutex_lock(&hs->mu);
     struct push_room pr;
-    push_room_from_state(&pr, hs_jget(hs_room(hs, room), "state"), user,
-                         hs_jstr(event, "sender"));
+    push_room_from_state(&pr, hs_jget(hs_room(hs, room), "state"), user, hs_jstr(event, "sender"));
     struct push_result res;
     push_evaluate(rules_of(hs, user), &pr, event, &res);
     *notify_out = res.notify;

@@ -126,10 +126,14 @@ static struct json_object *default_power(const char *creator, bool invitees_ops,
         const char *type;
         int level;
     } ev[] = {
-        {"m.room.name", 50},         {"m.room.power_levels", 100},
-        {"m.room.history_visibility", 100}, {"m.room.canonical_alias", 50},
-        {"m.room.avatar", 50},       {"m.room.tombstone", 100},
-        {"m.room.server_acl", 100},  {"m.room.encryption", 100},
+        {"m.room.name", 50},
+        {"m.room.power_levels", 100},
+        {"m.room.history_visibility", 100},
+        {"m.room.canonical_alias", 50},
+        {"m.room.avatar", 50},
+        {"m.room.tombstone", 100},
+        {"m.room.server_acl", 100},
+        {"m.room.encryption", 100},
     };
     for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
         json_object_object_add(events, ev[i].type, json_object_new_int(ev[i].level));
@@ -272,8 +276,8 @@ void hs_on_join(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
         return;
     }
     if (strcmp(ms, "join") != 0)
-        free(hs_add_event(hs, room, rq->user, "m.room.member", rq->user,
-                          hs_member_content("join")));
+        free(
+            hs_add_event(hs, room, rq->user, "m.room.member", rq->user, hs_member_content("join")));
     hs_reply(rs, 200, one("room_id", json_object_new_string(room)));
 }
 
@@ -299,9 +303,9 @@ void hs_on_send(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
     char k[512];
     snprintf(k, sizeof(k), "%s|send|%s", rq->token, rq->seg[4]);
     const char *old = hs_jstr(hs->txns, k);
-    char *id = old ? strdup(old)
-                   : hs_add_event(hs, rq->seg[1], rq->user, rq->seg[3], NULL,
-                                  json_object_get(rq->body));
+    char *id =
+        old ? strdup(old)
+            : hs_add_event(hs, rq->seg[1], rq->user, rq->seg[3], NULL, json_object_get(rq->body));
     if (!old)
         json_object_object_add(hs->txns, k, json_object_new_string(id));
     hs_reply(rs, 200, one("event_id", json_object_new_string(id)));
@@ -319,8 +323,8 @@ void hs_on_state(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
         hs_error(rs, 400, "M_NOT_JSON", "Content not JSON.");
         return;
     }
-    char *id = hs_add_event(hs, rq->seg[1], rq->user, rq->seg[3],
-                            rq->nseg > 4 ? rq->seg[4] : "", json_object_get(rq->body));
+    char *id = hs_add_event(hs, rq->seg[1], rq->user, rq->seg[3], rq->nseg > 4 ? rq->seg[4] : "",
+                            json_object_get(rq->body));
     hs_reply(rs, 200, one("event_id", json_object_new_string(id)));
     free(id);
 }

@@ -69,10 +69,9 @@ static size_t log_after(struct hs *hs, long since)
 /* Stripped state of an invite: Synapse's default room_prejoin_state types, the invite. */
 static struct json_object *invite_state(struct json_object *room, const char *user)
 {
-    static const char *const types[] = {"m.room.join_rules", "m.room.canonical_alias",
-                                        "m.room.avatar",     "m.room.encryption",
-                                        "m.room.name",       "m.room.create",
-                                        "m.room.topic"};
+    static const char *const types[] = {
+        "m.room.join_rules", "m.room.canonical_alias", "m.room.avatar", "m.room.encryption",
+        "m.room.name",       "m.room.create",          "m.room.topic"};
     struct json_object *evs = json_object_new_array();
     json_object_object_foreach(hs_iter(hs_jget(room, "state")), k, ev)
     {
@@ -126,12 +125,12 @@ static struct json_object *joined_room(struct hs *hs, struct sync_args *a, const
     size_t first = n > (size_t)a->limit ? n - (size_t)a->limit : 0;
     struct json_object *tl = json_object_new_array();
     for (size_t i = first; i < n; i++)
-        json_object_array_add(
-            tl, json_object_get(hs_jget(json_object_array_get_idx(evs, i), "event")));
+        json_object_array_add(tl,
+                              json_object_get(hs_jget(json_object_array_get_idx(evs, i), "event")));
     long prev = a->since < 0 ? 0 : a->since;
     if (first < n)
-        prev = (long)json_object_get_int64(hs_jget(json_object_array_get_idx(evs, first), "pos")) -
-               1;
+        prev =
+            (long)json_object_get_int64(hs_jget(json_object_array_get_idx(evs, first), "pos")) - 1;
     else if (initial)
         prev = hs->pos;
     struct json_object *state;
@@ -201,8 +200,7 @@ static struct json_object *rooms_section(struct hs *hs, struct sync_args *a, boo
     return rooms;
 }
 
-static struct json_object *account_data(struct hs *hs, const char *user, long since,
-                                        bool *changes)
+static struct json_object *account_data(struct hs *hs, const char *user, long since, bool *changes)
 {
     struct json_object *ad = json_object_new_array();
     json_object_object_foreach(hs_iter(hs_jget(hs->account_data, user)), type, entry)
@@ -335,9 +333,8 @@ static void vary_keys(struct hs *hs, struct json_object *out)
     if (hs_chance(hs, 6))
         json_object_object_del(out, "device_one_time_keys_count");
     if (hs_jget(out, "device_unused_fallback_key_types") && hs_chance(hs, 2))
-        json_object_object_add(
-            out, "org.matrix.msc2732.device_unused_fallback_key_types",
-            json_object_get(hs_jget(out, "device_unused_fallback_key_types")));
+        json_object_object_add(out, "org.matrix.msc2732.device_unused_fallback_key_types",
+                               json_object_get(hs_jget(out, "device_unused_fallback_key_types")));
 }
 
 /* Varies a sync answer as a real homeserver may. The events are shared with the log, so

@@ -308,8 +308,8 @@ static bool legacy_mention(const char *rule_id)
            strcmp(rule_id, ".m.rule.roomnotif") == 0;
 }
 
-static bool rule_matches(struct json_object *rule, const char *kind,
-                         const struct push_room *room, struct json_object *event)
+static bool rule_matches(struct json_object *rule, const char *kind, const struct push_room *room,
+                         struct json_object *event)
 {
     struct json_object *en = get(rule, "enabled");
     if (en && !json_object_get_boolean(en))

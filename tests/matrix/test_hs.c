@@ -491,8 +491,7 @@ static void test_push_rules(void **state)
     char *dm = hs_create_room(hs, ALICE, false);
     hs_join(hs, dm, BOB);
     const struct expect one[] = {{BOB, true, false, ".m.rule.room_one_to_one"}};
-    check_push(hs, dm, ALICE, "m.room.message", "{\"msgtype\":\"m.text\",\"body\":\"hi\"}", one,
-               1);
+    check_push(hs, dm, ALICE, "m.room.message", "{\"msgtype\":\"m.text\",\"body\":\"hi\"}", one, 1);
     const struct expect enc2[] = {{BOB, true, false, ".m.rule.encrypted_room_one_to_one"}};
     check_push(hs, dm, ALICE, "m.room.encrypted", "{}", enc2, 1);
 
@@ -520,9 +519,9 @@ static void test_push_rules(void **state)
     assert_int_equal(request(hs, tb, "GET", path, NULL, &r), 200);
     ns = jget(r, "notifications");
     assert_int_equal(json_object_array_length(ns), 1); /* the notice is not there */
-    assert_string_equal(jstr(jget(jget(json_object_array_get_idx(ns, 0), "event"), "content"),
-                             "body"),
-                        "plain hello");
+    assert_string_equal(
+        jstr(jget(jget(json_object_array_get_idx(ns, 0), "event"), "content"), "body"),
+        "plain hello");
     assert_null(jget(r, "next_token"));
     json_object_put(r);
     assert_int_equal(request(hs, tb, "GET", "notifications?only=highlight", NULL, &r), 200);

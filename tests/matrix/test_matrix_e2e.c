@@ -39,7 +39,7 @@
 #define NOW_MS() mono_ms()
 /* Today's adapter refuses encrypted rooms and would open plain DMs forever on a server that
  * encrypts them: the plain games run with encryption off (MX_E2EE games run it on). */
-#define PLAIN    HS_ENC_OFF
+#define PLAIN HS_ENC_OFF
 
 static const char *illegald_path;
 static struct e2e *current; /* the run in progress, closed by the teardown if a test fails */
@@ -72,8 +72,8 @@ struct game {
     int kills;
     /* The bot's events as the players read them, in order (the table's once). */
     struct json_object *log;
-    struct json_object *ids; /* event ids already in log */
-    size_t server_seen;      /* without clients: position in the server's log */
+    struct json_object *ids;    /* event ids already in log */
+    size_t server_seen;         /* without clients: position in the server's log */
     struct hs_player *pl[MAXP]; /* the players' clients, or NULL: the test acts for them */
     size_t cursor[MAXP];
     int ballots[MAXP], ballots_notified[MAXP]; /* as each player's client decided */
@@ -260,8 +260,7 @@ static void say(struct game *g, unsigned p, const char *room, const char *text)
                   : hs_say(g->e->hs, room, g->players[p], text));
 }
 
-static void react(struct game *g, unsigned p, const char *room, const char *target,
-                  const char *key)
+static void react(struct game *g, unsigned p, const char *room, const char *target, const char *key)
 {
     free(g->pl[p] ? hs_player_react(g->pl[p], room, target, key)
                   : hs_react(g->e->hs, room, g->players[p], target, key));
@@ -878,8 +877,8 @@ static void test_plain_game_notifies(void **state)
         int ballots = 0;
         struct json_object *list = jget(ns, "notifications");
         for (size_t i = 0; i < json_object_array_length(list); i++) {
-            struct json_object *c = jget(jget(json_object_array_get_idx(list, i), "event"),
-                                         "content");
+            struct json_object *c =
+                jget(jget(json_object_array_get_idx(list, i), "event"), "content");
             const char *body = jstr(c, "body");
             assert_string_not_equal(jstr(c, "msgtype"), "m.notice");
             ballots += body && strncmp(body, "Your ballot for case", 20) == 0;
