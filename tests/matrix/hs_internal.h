@@ -140,6 +140,8 @@ void hs_on_state(struct hs *hs, struct hs_req *rq, struct hs_resp *rs);
 void hs_on_messages(struct hs *hs, struct hs_req *rq, struct hs_resp *rs);
 
 /* ---- sync (hs_sync.c) ---- */
+/* Is type in a filter's "types" (absent: every type)? */
+bool hs_type_ok(struct json_object *types, const char *type);
 void hs_sync(struct hs *hs, struct hs_req *rq, struct hs_resp *rs);
 /* The answer for a parked sync, or NULL while it has nothing to say and has not timed out. */
 struct json_object *hs_sync_parked(struct hs *hs, const char *user, const char *device, long since,

@@ -338,16 +338,6 @@ static long room_token(const char *t)
     return (*end == '\0' || *end == '_') && end != t + 1 ? v : -1;
 }
 
-static bool type_ok(struct json_object *types, const char *type)
-{
-    if (!types || !json_object_is_type(types, json_type_array))
-        return true;
-    for (size_t i = 0; i < json_object_array_length(types); i++)
-        if (strcmp(json_object_get_string(json_object_array_get_idx(types, i)), type) == 0)
-            return true;
-    return false;
-}
-
 void hs_on_messages(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
 {
     const char *room = rq->seg[1];
@@ -377,7 +367,7 @@ void hs_on_messages(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
             continue;
         if (p <= to)
             break;
-        if (!type_ok(types, hs_jstr(hs_jget(e, "event"), "type")))
+        if (!hs_type_ok(types, hs_jstr(hs_jget(e, "event"), "type")))
             continue;
         if ((int)json_object_array_length(chunk) >= limit) {
             more = true;
@@ -472,43 +462,41 @@ bool hs_room_encrypted(struct hs *hs, const char *room)
     return enc;
 }
 
+/* A member event for user by sender, with one extra content field when key is given. */
+static void member(struct hs *hs, const char *room, const char *sender, const char *user,
+                   const char *ms, const char *key, struct json_object *value)
+{
+    struct json_object *c = hs_member_content(ms);
+    if (key)
+        json_object_object_add(c, key, value);
+    uv_mutex_lock(&hs->mu);
+    free(hs_add_event(hs, room, sender, "m.room.member", user, c));
+    hs_unlock_wake(hs);
+}
+
 void hs_join(struct hs *hs, const char *room, const char *user)
 {
-    uv_mutex_lock(&hs->mu);
-    free(hs_add_event(hs, room, user, "m.room.member", user, hs_member_content("join")));
-    hs_unlock_wake(hs);
+    member(hs, room, user, user, "join", NULL, NULL);
 }
 
 void hs_leave(struct hs *hs, const char *room, const char *user)
 {
-    uv_mutex_lock(&hs->mu);
-    free(hs_add_event(hs, room, user, "m.room.member", user, hs_member_content("leave")));
-    hs_unlock_wake(hs);
+    member(hs, room, user, user, "leave", NULL, NULL);
 }
 
 void hs_set_displayname(struct hs *hs, const char *room, const char *user, const char *name)
 {
-    uv_mutex_lock(&hs->mu);
-    struct json_object *c = hs_member_content("join");
-    json_object_object_add(c, "displayname", json_object_new_string(name));
-    free(hs_add_event(hs, room, user, "m.room.member", user, c));
-    hs_unlock_wake(hs);
+    member(hs, room, user, user, "join", "displayname", json_object_new_string(name));
 }
 
 void hs_invite_bot(struct hs *hs, const char *room, const char *inviter)
 {
-    uv_mutex_lock(&hs->mu);
-    free(hs_add_event(hs, room, inviter, "m.room.member", HS_BOT, hs_member_content("invite")));
-    hs_unlock_wake(hs);
+    member(hs, room, inviter, HS_BOT, "invite", NULL, NULL);
 }
 
 void hs_invite_bot_direct(struct hs *hs, const char *room, const char *inviter)
 {
-    uv_mutex_lock(&hs->mu);
-    struct json_object *c = hs_member_content("invite");
-    json_object_object_add(c, "is_direct", json_object_new_boolean(1));
-    free(hs_add_event(hs, room, inviter, "m.room.member", HS_BOT, c));
-    hs_unlock_wake(hs);
+    member(hs, room, inviter, HS_BOT, "invite", "is_direct", json_object_new_boolean(1));
 }
 
 void hs_set_power(struct hs *hs, const char *room, const char *user, int level)

@@ -28,7 +28,7 @@ static bool parse_token(const char *t, long *pos, long *td)
     return end != p && *end == '\0';
 }
 
-static bool type_ok(struct json_object *types, const char *type)
+bool hs_type_ok(struct json_object *types, const char *type)
 {
     if (!types || !json_object_is_type(types, json_type_array))
         return true;
@@ -44,7 +44,7 @@ static struct json_object *state_list(struct json_object *room, struct json_obje
     json_object_object_foreach(hs_iter(hs_jget(room, "state")), k, ev)
     {
         (void)k;
-        if (type_ok(types, hs_jstr(ev, "type")))
+        if (hs_type_ok(types, hs_jstr(ev, "type")))
             json_object_array_add(a, json_object_get(ev));
     }
     return a;
@@ -114,7 +114,7 @@ static struct json_object *joined_room(struct hs *hs, struct sync_args *a, const
     for (size_t i = a->start; i < json_object_array_length(hs->log); i++) {
         struct json_object *e = json_object_array_get_idx(hs->log, i);
         if (strcmp(hs_jstr(e, "room"), rid) == 0 &&
-            type_ok(a->ttypes, hs_jstr(hs_jget(e, "event"), "type")))
+            hs_type_ok(a->ttypes, hs_jstr(hs_jget(e, "event"), "type")))
             json_object_array_add(evs, json_object_get(e));
     }
     size_t n = json_object_array_length(evs);
@@ -140,7 +140,7 @@ static struct json_object *joined_room(struct hs *hs, struct sync_args *a, const
         state = json_object_new_array();
         for (size_t i = 0; i < first; i++) {
             struct json_object *ev = hs_jget(json_object_array_get_idx(evs, i), "event");
-            if (hs_jget(ev, "state_key") && type_ok(a->stypes, hs_jstr(ev, "type")))
+            if (hs_jget(ev, "state_key") && hs_type_ok(a->stypes, hs_jstr(ev, "type")))
                 json_object_array_add(state, json_object_get(ev));
         }
     }
