@@ -8,6 +8,7 @@ libsqlite3-dev libinih-dev"
 if [ "$mode" = test ]; then
     pkgs="$pkgs libcmocka-dev clang-format mandoc systemd" # the format and deploy tests
     pkgs="$pkgs gettext" # msgfmt checks the translations
+    pkgs="$pkgs libolm-dev" # the Matrix test players' devices (tests/matrix/hs_player.c)
     pkgs="$pkgs chromium fonts-noto-color-emoji" # the local table's browser tests
     command -v npm >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"
     # The container image check (tests/deploy/image.sh) runs only as root.
