@@ -243,6 +243,19 @@ static void handle_line(struct console *c, const char *line, size_t len)
         json_object_put(o);
         return;
     }
+    /* Strings are read as C strings: one with a NUL byte inside would be
+     * cut short there ("a\u0000b" playing as "a"), so the line is refused. */
+    json_object_object_foreach(o, member, value)
+    {
+        if (json_object_is_type(value, json_type_string) &&
+            strlen(json_object_get_string(value)) != (size_t)json_object_get_string_len(value)) {
+            char why[128];
+            snprintf(why, sizeof why, "\"%.64s\" holds a NUL byte", member);
+            emit_error(c, why);
+            json_object_put(o);
+            return;
+        }
+    }
     const char *type = jget_str(o, "type");
     if (!type) {
         emit_error(c, "missing \"type\"");
