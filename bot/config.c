@@ -297,6 +297,25 @@ static bool has_space(const char *v)
     return false;
 }
 
+/* Writes URL v as it may be shown: credentials before the host ("user:password@")
+ * and the query and fragment, where tokens travel, become "(hidden)". */
+void config_url_shown(const char *v, char *out, size_t len)
+{
+    const char *scheme = strstr(v, "://");
+    const char *host = scheme ? scheme + 3 : v;
+    const char *end = host + strcspn(host, "/?#"), *at = NULL;
+    for (const char *p = host; p < end; p++)
+        if (*p == '@')
+            at = p;
+    const char *tail = end + strcspn(end, "?#");
+    int n = at ? snprintf(out, len, "%.*s(hidden)%.*s", (int)(host - v), v, (int)(tail - at), at)
+               : snprintf(out, len, "%.*s", (int)(tail - v), v);
+    const char *fragment = strchr(tail, '#');
+    if (n >= 0 && (size_t)n < len)
+        snprintf(out + n, len - (size_t)n, "%s%s", *tail == '?' ? "?(hidden)" : "",
+                 fragment ? "#(hidden)" : "");
+}
+
 static int set_string(char **field, const char *v, bool optional)
 {
     char *copy = NULL;
@@ -376,6 +395,7 @@ fail:
 static int apply(struct config *c, const struct key_def *d, const char *v, char *why, size_t whylen)
 {
     bool secret = d->flags & F_SECRET;
+    char shown[ECHO_MAX + 1];
     long long n;
 
     if (!*v && !(d->flags & F_OPTIONAL) && d->kind != K_GUILDS) {
@@ -387,9 +407,11 @@ static int apply(struct config *c, const struct key_def *d, const char *v, char 
             snprintf(why, whylen, "must not contain spaces or control characters%s",
                      strcmp(d->section, "discord") == 0 ? " (give the bare token, no \"Bot \")"
                                                         : "");
-        else
+        else if (d->kind == K_URL)
+            config_url_shown(v, shown, sizeof shown);
+        if (!secret)
             snprintf(why, whylen, "must not contain spaces or control characters: \"%.*s\"",
-                     ECHO_MAX, v);
+                     ECHO_MAX, d->kind == K_URL ? shown : v);
         return -1;
     }
     switch (d->kind) {
@@ -399,8 +421,9 @@ static int apply(struct config *c, const struct key_def *d, const char *v, char 
             bool ok = strncmp(v, d->scheme, sl) == 0 &&
                       (strncmp(v + sl, "://", 3) == 0 || strncmp(v + sl, "s://", 4) == 0);
             if (!ok || !v[sl + (v[sl] == 's' ? 4 : 3)]) {
-                snprintf(why, whylen, "not a %s:// or %ss:// URL: \"%.*s\"", d->scheme, d->scheme,
-                         ECHO_MAX, v);
+                config_url_shown(v, shown, sizeof shown);
+                snprintf(why, whylen, "not a %s:// or %ss:// URL: \"%s\"", d->scheme, d->scheme,
+                         shown);
                 return -1;
             }
         }
@@ -849,9 +872,13 @@ void config_describe(const struct config *c, FILE *out)
             break;
         default: {
             const char *v = *str_field_const(c, d);
-            if (d->flags & F_SECRET)
+            char shown[1024];
+            if (d->flags & F_SECRET) {
                 fprintf(out, " %s", v ? "(set)" : "(not set)");
-            else if (v)
+            } else if (v && d->kind == K_URL) {
+                config_url_shown(v, shown, sizeof shown);
+                fprintf(out, " %s", shown);
+            } else if (v)
                 fprintf(out, " %s", v);
             break;
         }

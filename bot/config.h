@@ -100,9 +100,15 @@ void config_free(struct config *c);
 /*
  * Writes the effective settings to out as INI text, one "key = value" line
  * per key in every section, for `illegald --check-config`. Secrets are
- * written as "(set)" or "(not set)", never as their value.
+ * written as "(set)" or "(not set)", never as their value; so are the
+ * credentials, query and fragment of a URL (config_url_shown).
  */
 void config_describe(const struct config *c, FILE *out);
+
+/* Writes URL v into out (len bytes, cut to fit) as it may be shown or logged:
+ * credentials before the host ("user:password@") and the query and fragment,
+ * where tokens travel, each become "(hidden)". */
+void config_url_shown(const char *v, char *out, size_t len);
 
 /* True if [section] key holds a secret (a token or a password). Names are
  * case-insensitive; a trailing "_file" is ignored. */

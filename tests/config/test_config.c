@@ -655,6 +655,41 @@ static void test_describe(void **state)
     config_free(&c);
 }
 
+/* A URL may carry credentials: a password (or a token) before the host, a
+ * token in its query. --check-config shows the rest of it, and an error
+ * about a URL quotes it the same way. */
+static void test_url_credentials(void **state)
+{
+    (void)state;
+    struct config c;
+    char err[512];
+    load_ok(&c, "[matrix]\n"
+                "homeserver = https://bot:HUNTER2@matrix.example.org:"
+                "8448/base?access_token=QUERYSECRET#FRAGSECRET\n"
+                "access_token = t\n"
+                "[discord]\n"
+                "api_url = http://TOKENUSER@127.0.0.1:5000/api\n");
+    char *out = describe(&c);
+    assert_null(strstr(out, "HUNTER2"));
+    assert_null(strstr(out, "QUERYSECRET"));
+    assert_null(strstr(out, "FRAGSECRET"));
+    assert_null(strstr(out, "TOKENUSER"));
+    assert_non_null(strstr(
+        out, "\nhomeserver = https://(hidden)@matrix.example.org:8448/base?(hidden)#(hidden)\n"));
+    assert_non_null(strstr(out, "\napi_url = http://(hidden)@127.0.0.1:5000/api\n"));
+    free(out);
+    config_free(&c);
+
+    const char *path =
+        write_file("badurl.conf", "[discord]\napi_url = ftp://me:HUNTER3@example.org\n");
+    assert_int_equal(config_init(&c), 0);
+    assert_int_equal(config_load(&c, path, err, sizeof err), -1);
+    assert_non_null(strstr(err, "api_url"));
+    assert_non_null(strstr(err, "ftp://(hidden)@example.org"));
+    assert_null(strstr(err, "HUNTER3"));
+    config_free(&c);
+}
+
 static void test_is_secret(void **state)
 {
     (void)state;
@@ -747,6 +782,7 @@ int main(void)
         cmocka_unit_test_setup(test_small_error_buffer, setup),
         cmocka_unit_test_setup(test_secrets_not_echoed, setup),
         cmocka_unit_test_setup(test_describe, setup),
+        cmocka_unit_test_setup(test_url_credentials, setup),
         cmocka_unit_test_setup(test_is_secret, setup),
         cmocka_unit_test_setup(test_example_file, setup),
         cmocka_unit_test_setup(test_reinit, setup),
