@@ -138,6 +138,8 @@ enum il_error il_act_clock(struct il_ctx *c, const struct il_action *a)
         e->deadline = g->deadline;
         e->ms = g->paused_remaining;
         g->paused_remaining = 0;
+        /* A kick while paused may have left only voters on an open case. */
+        il_close_if_all_voted(c);
         return IL_OK;
     case IL_ACT_EXTEND:
         return act_extend(c, a->ms);

@@ -380,6 +380,35 @@ static void a_vote_closes_once_everyone_voted(void **state)
     assert_int_equal(e->target, 2);
 }
 
+/* A kick made while paused that leaves only voters behind: nothing is judged
+ * while the clock is stopped, and the case is judged as the game resumes,
+ * not when its vote runs out. */
+static void a_kick_while_paused_is_judged_on_resume(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_setup_tribunal(&f, 5, IL_VARIANT_STANDARD, 44, IL_TRIBUNAL_CLOSE_EARLY);
+    fx_until(&f, IL_PHASE_VOTE, 0);
+    vote(&f, 0, 2);
+    vote(&f, 1, 2);
+    vote(&f, 2, 0);
+    vote(&f, 3, 2);
+    struct il_action p = act_gm(IL_ACT_PAUSE);
+    fx_ok(&f, &p);
+    struct il_action k = act_target(IL_ACT_KICK, IL_GM, 4);
+    fx_ok(&f, &k);
+    assert_int_equal(fx_count(&f, IL_EV_VERDICT), 0);
+    f.now += 3600 * 1000;
+    struct il_action r = act_gm(IL_ACT_RESUME);
+    fx_ok(&f, &r);
+    const struct il_event *e = fx_event(&f, IL_EV_VERDICT, 0);
+    assert_non_null(e);
+    assert_int_equal(e->number, 0);
+    assert_int_equal(e->target, 2);
+    assert_int_equal(f.g.case_index, 1);
+    assert_int_equal(f.g.phase, IL_PHASE_DEBATE);
+}
+
 static void parallel_cases_are_judged_together(void **state)
 {
     (void)state;
@@ -473,6 +502,7 @@ int main(void)
         cmocka_unit_test(a_time_already_past_opens_at_once),
         cmocka_unit_test(votes_during_the_debate),
         cmocka_unit_test(a_vote_closes_once_everyone_voted),
+        cmocka_unit_test(a_kick_while_paused_is_judged_on_resume),
         cmocka_unit_test(parallel_cases_are_judged_together),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
