@@ -173,7 +173,8 @@ struct change {
 int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
                  struct bot_cmd *cause);
 
-/* The rules action of game g, through pipeline_run(). */
+/* The rules action of game g, through pipeline_run(), once what fell due in
+ * g before it has fired (P5). */
 int pipeline_play(struct dispatcher *d, struct game *g, const void *action, struct bot_cmd *cause);
 
 /* A steering action of game g (see enum rules_steer), through pipeline_run(). */
@@ -369,6 +370,10 @@ int stats_leaderboard_text(struct dispatcher *d, struct platform *p, const char 
 
 /* Fires every reminder and deadline due at `now`. */
 void timers_fire_due(struct dispatcher *d, int64_t now);
+
+/* Fires what is due at `now` in game g alone. g may have finished after it
+ * (then it is no longer hosted, and is freed when the turn ends). */
+void timers_fire_game(struct dispatcher *d, struct game *g, int64_t now);
 
 /* Starts the real-time clock: fires what fell due while the daemon was down,
  * then keeps one loop timer armed for the next reminder or deadline. */

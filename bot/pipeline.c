@@ -14,6 +14,9 @@
  *       commit stores it as finished, then frees it. Nothing else frees a
  *       game that has been stored.
  *   P4. No other code saves or restores a game.
+ *   P5. A player's move is judged at the time it is applied: a deadline
+ *       (or reminder) already due fires first, as if the clock had not been
+ *       late, and the move meets the game that follows.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -514,6 +517,8 @@ done:
 int pipeline_play(struct dispatcher *d, struct game *g, const void *action, struct bot_cmd *cause)
 {
     struct change c = {.type = CHANGE_RULES, .action = action};
+    if (g->started) /* P5; a game this ends refuses the move below */
+        timers_fire_game(d, g, dispatcher_now(d));
     return pipeline_run(d, g, &c, cause);
 }
 

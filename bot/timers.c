@@ -138,6 +138,13 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
     return d->ngames < before;
 }
 
+void timers_fire_game(struct dispatcher *d, struct game *g, int64_t now)
+{
+    int64_t due = game_due(d, g);
+    if (due && due <= now)
+        fire_game(d, g, now);
+}
+
 void timers_fire_due(struct dispatcher *d, int64_t now)
 {
     for (unsigned i = 0; i < d->ngames;) {
