@@ -37,13 +37,14 @@
 #include "metrics.h"
 #include "store.h"
 
-/* Writes the results of every player still in g, a game that is over. */
+/* Writes the results of every player still in g, a game that is over; an
+ * aborted game leaves none: it counts in no statistics. */
 static int put_results(struct store *store, const struct game *g)
 {
     for (unsigned i = 0; i < g->nseats; i++) {
         struct rules_result r;
         g->rules->result(g->state, i, &r);
-        if (!r.played)
+        if (!r.played || r.aborted)
             continue;
         struct store_result row = {.platform = g->platform->ops->name,
                                    .community = g->community,

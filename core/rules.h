@@ -66,6 +66,8 @@ struct rules_result {
     bool won;
     bool found; /* the game found them out (in Illegal: a suspect card of theirs came back to them)
                  */
+    bool aborted; /* the game ended early (the host's end, too few players): nobody won it,
+                     and it counts in no statistics */
 };
 
 /* The daemon's defaults a new game starts from (seconds). */

@@ -149,6 +149,8 @@ static int console_send(struct platform *p, const struct outbound *m)
         json_object_object_add(o, "channel", json_object_new_string(channel));
         json_object_object_add(o, "scores", copy_field(m->data, "scores"));
         json_object_object_add(o, "winners", copy_field(m->data, "winners"));
+        if (jget_true(m->data, "aborted"))
+            json_object_object_add(o, "aborted", json_object_new_boolean(true));
         emit(c, o);
         return 0;
     }

@@ -99,6 +99,8 @@ static bool check_flow(const struct il_game *g, char *why, size_t len)
         return fail(why, len, "a deadline runs while paused or over");
     if (g->phase == IL_PHASE_OVER && g->paused)
         return fail(why, len, "a finished game is paused");
+    if (g->aborted && g->phase != IL_PHASE_OVER)
+        return fail(why, len, "aborted in phase %s", il_phase_id(g->phase));
     if (!g->paused && g->paused_remaining != 0)
         return fail(why, len, "paused time kept while running");
     if (g->tribunal_at != 0 && (in_tribunal(g->phase) || g->phase == IL_PHASE_OVER ||

@@ -149,7 +149,7 @@ enum il_error il_act_clock(struct il_ctx *c, const struct il_action *a)
         il_fire(c);
         return IL_OK;
     case IL_ACT_END:
-        il_finish(c);
+        il_finish(c, true);
         return IL_OK;
     case IL_ACT_SCHEDULE:
         if (a->ms < 0 || a->ms > IL_TIMER_MAX_MS)

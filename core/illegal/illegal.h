@@ -263,6 +263,9 @@ struct il_game {
     uint16_t judged;
     struct il_case cases[IL_MAX_CASES];
     int64_t tribunal_at; /* absolute ms the GM scheduled the tribunal for, or 0 */
+    /* Over before its tribunal was through: the GM ended it, or too few
+     * players were left. Nobody wins an aborted game. */
+    bool aborted;
 };
 
 enum il_action_type {

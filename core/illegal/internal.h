@@ -95,8 +95,9 @@ void il_close_if_all_voted(struct il_ctx *c);
 enum il_error il_act_vote(struct il_ctx *c, const struct il_action *a);
 
 /* score.c */
-/* Scores, reveals every hand and ends the game. */
-void il_finish(struct il_ctx *c);
+/* Scores, reveals every hand and ends the game; `aborted`: before its
+ * tribunal was through, so nobody wins. */
+void il_finish(struct il_ctx *c, bool aborted);
 
 /* kick.c */
 enum il_error il_act_kick(struct il_ctx *c, const struct il_action *a);

@@ -222,6 +222,8 @@ struct json_object *il_game_to_json(const struct il_game *g)
         put(o, "judged", json_object_new_int(g->judged), &oom);
     put(o, "cases", cases, &oom);
     put(o, "tribunal_at", json_object_new_int64(g->tribunal_at), &oom);
+    if (g->aborted)
+        put(o, "aborted", json_object_new_boolean(true), &oom);
     if (oom) {
         json_object_put(o);
         return NULL;
@@ -537,7 +539,8 @@ enum il_error il_game_from_json(struct il_game *g, const struct json_object *jso
         !drop_from_json(json, &w) || !bundle_from_json(json, "discard", &w.discard) ||
         !il_json_int(json, "next_offer_id", 1, UINT32_MAX, &next_id) ||
         !offers_from_json(json, &w) || !trades_from_json(json, &w) || !cases_from_json(json, &w) ||
-        (format >= 2 && !il_json_int(json, "tribunal_at", -far, far, &w.tribunal_at)))
+        (format >= 2 && !il_json_int(json, "tribunal_at", -far, far, &w.tribunal_at)) ||
+        (jget(json, "aborted") && jget_bool(json, "aborted", &w.aborted) < 0))
         return IL_ERR_CORRUPT;
     w.phase = (enum il_phase)phase;
     w.next_offer_id = (uint32_t)next_id;

@@ -48,9 +48,10 @@ enum il_error il_act_kick(struct il_ctx *c, const struct il_action *a)
     e->player = (int8_t)seat;
 
     /* Their cases stay and are judged like any other: dropping them would
-     * tell the table which suspect cards were theirs. */
-    if (il_active_count(g) < 3) {
-        il_finish(c);
+     * tell the table which suspect cards were theirs. Below the rulebook's
+     * 4 players the game cannot go on as the rulebook's game. */
+    if (il_active_count(g) < IL_MIN_PLAYERS) {
+        il_finish(c, true);
     } else {
         il_end_drop_if_complete(c);
         il_close_if_all_voted(c);

@@ -339,7 +339,8 @@ static void result(const void *state, unsigned seat, struct rules_result *out)
     for (unsigned s = 0; s < g->nplayers; s++)
         if (g->players[s].active && g->players[s].score > out->score)
             out->rank++;
-    out->won = out->rank == 1;
+    out->aborted = g->aborted;
+    out->won = out->rank == 1 && !g->aborted;
     out->found = il_score_parts(g, seat).right > 0;
 }
 

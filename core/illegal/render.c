@@ -581,12 +581,15 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
     }
     const char *vars[] = {"winners", winner_names.n ? winners : catalog_text(lang, "msg.nobody"),
                           "ranking", ranking, NULL};
+    bool aborted = g->s->game.aborted; /* ended early: the hands as they stood, no winner */
     msg_init(&m, g, OUT_RESULT, IL_PUBLIC);
-    text_fill(m.text, sizeof m.text, lang, "msg.game-over", vars);
+    text_fill(m.text, sizeof m.text, lang, aborted ? "msg.game-aborted" : "msg.game-over", vars);
     msg_key(&m, g, "result", 0, -1);
     set_data(&m, "reveal", reveal);
     set_data(&m, "scores", json_object_get(score_map));
     set_data(&m, "winners", json_object_get(winner_list));
+    if (aborted)
+        set_data(&m, "aborted", json_object_new_boolean(true));
     msg_emit(&m, emit, arg);
 
     /* The recap, now that nothing is secret any more. */
@@ -609,6 +612,8 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
     snprintf(m.text, sizeof m.text, "%s", scores);
     set_data(&m, "scores", score_map);
     set_data(&m, "winners", winner_list);
+    if (aborted)
+        set_data(&m, "aborted", json_object_new_boolean(true));
     msg_emit(&m, emit, arg);
 }
 

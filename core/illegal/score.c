@@ -28,9 +28,10 @@ int il_score(const struct il_game *g, unsigned seat)
     return (int)parts.resources + (int)parts.wrong - 5 * (int)parts.right;
 }
 
-void il_finish(struct il_ctx *c)
+void il_finish(struct il_ctx *c, bool aborted)
 {
     struct il_game *g = c->g;
+    g->aborted = aborted;
 
     /* Whatever was still in motion is set aside: open offers, the cards of a
      * drop on the table, the cases not yet judged. */
@@ -79,7 +80,7 @@ void il_finish(struct il_ctx *c)
         for (unsigned o = 0; o < g->nplayers; o++)
             rank += g->players[o].active && g->players[o].score > p->score;
         over->rank[s] = (uint8_t)rank;
-        if (p->score == top)
+        if (p->score == top && !aborted)
             over->winners |= (uint8_t)(1u << s);
     }
 }

@@ -77,7 +77,7 @@ void il_open_case(struct il_ctx *c)
 {
     struct il_game *g = c->g;
     if (g->case_index >= g->ncases) {
-        il_finish(c);
+        il_finish(c, false);
         return;
     }
     g->phase = IL_PHASE_DEBATE;

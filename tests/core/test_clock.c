@@ -200,6 +200,27 @@ static void end_works_even_while_paused(void **state)
     assert_int_equal(f.g.deadline, 0);
     assert_int_equal(fx_count(&f, IL_EV_REVEAL), 4);
     assert_int_equal(f.ev.v[f.ev.n - 1].type, IL_EV_GAME_OVER);
+    /* Ended before its tribunal: aborted, and nobody wins. */
+    assert_true(f.g.aborted);
+    assert_int_equal(f.ev.v[f.ev.n - 1].winners, 0);
+}
+
+/* A game that runs its course is not aborted, and its best score wins. */
+static void a_full_game_is_not_aborted(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_setup(&f, 4, IL_VARIANT_STANDARD, 58);
+    while (f.g.phase != IL_PHASE_OVER)
+        fx_tick(&f);
+    assert_false(f.g.aborted);
+    assert_int_not_equal(f.ev.v[f.ev.n - 1].winners, 0);
+    /* the host ending it during the last vote still ends it early */
+    fx_setup(&f, 4, IL_VARIANT_STANDARD, 58);
+    while (f.g.phase != IL_PHASE_VOTE || f.g.case_index + 1 < f.g.ncases)
+        fx_tick(&f);
+    gm(&f, IL_ACT_END, 0);
+    assert_true(f.g.aborted);
 }
 
 static void set_timer_applies_to_later_steps(void **state)
@@ -246,6 +267,7 @@ int main(void)
         cmocka_unit_test(extend),
         cmocka_unit_test(next_ends_the_step),
         cmocka_unit_test(end_works_even_while_paused),
+        cmocka_unit_test(a_full_game_is_not_aborted),
         cmocka_unit_test(set_timer_applies_to_later_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -178,6 +178,16 @@ static void bad_values(void **state)
     json_object_put(j);
 
     j = sample(&f);
+    set(j, "aborted", json_object_new_string("yes"));
+    expect_corrupt(j, "aborted not a boolean");
+    json_object_put(j);
+
+    j = sample(&f);
+    set(j, "aborted", json_object_new_boolean(true));
+    expect_corrupt(j, "aborted before the end");
+    json_object_put(j);
+
+    j = sample(&f);
     set(at(at(j, "config"), "timers"), "grab", json_object_new_int(10));
     expect_corrupt(j, "a 10 ms timer");
     json_object_put(j);

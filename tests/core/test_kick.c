@@ -226,35 +226,40 @@ static void drop_ends_when_the_last_waiting_player_leaves(void **state)
 {
     (void)state;
     struct fx f;
-    fx_setup(&f, 5, IL_VARIANT_STANDARD, 68);
+    fx_setup(&f, 6, IL_VARIANT_STANDARD, 68);
     fx_until(&f, IL_PHASE_DROP_GRAB, 1);
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < 4; s++) {
         struct il_action a = act_grab(s, f.g.drop_cards[s]);
         fx_ok(&f, &a);
     }
-    kick(&f, 3); /* seat 4 still chooses between two cards */
+    kick(&f, 4); /* seat 5 still chooses between two cards */
     assert_int_equal(f.g.phase, IL_PHASE_DROP_GRAB);
-    kick(&f, 4);
+    kick(&f, 5);
     assert_non_null(fx_event(&f, IL_EV_DROP_DONE, 0));
     assert_int_equal(f.g.phase, IL_PHASE_DEALING);
     assert_int_equal(f.g.session, 2);
 }
 
+/* The rulebook's game needs 4 players: a removal that leaves 3 ends it at
+ * once, aborted: the hands are shown, and nobody wins. */
 static void too_few_players_ends_the_game(void **state)
 {
     (void)state;
     struct fx f;
-    fx_setup(&f, 4, IL_VARIANT_STANDARD, 69);
+    fx_setup(&f, 5, IL_VARIANT_STANDARD, 69);
     kick(&f, 0);
     assert_int_equal(f.g.phase, IL_PHASE_DEALING);
+    assert_false(f.g.aborted);
     kick(&f, 2);
     assert_int_equal(f.g.phase, IL_PHASE_OVER);
-    assert_int_equal(fx_count(&f, IL_EV_REVEAL), 2);
+    assert_true(f.g.aborted);
+    assert_int_equal(fx_count(&f, IL_EV_REVEAL), 3);
     const struct il_event *over = &f.ev.v[f.ev.n - 1];
     assert_int_equal(over->type, IL_EV_GAME_OVER);
     assert_int_equal(over->rank[0], 0);
     assert_int_equal(over->rank[2], 0);
-    assert_int_equal(over->winners & 0x05, 0);
+    assert_int_not_equal(over->rank[1], 0);
+    assert_int_equal(over->winners, 0);
 }
 
 int main(void)

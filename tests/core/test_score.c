@@ -75,7 +75,9 @@ static void end_now(struct fx *f)
     fx_ok(f, &end);
 }
 
-static void everyone_tied_everyone_wins(void **state)
+/* Ended at once: every score ties, every rank is 1, and nobody wins an
+ * aborted game. */
+static void an_early_end_ranks_but_nobody_wins(void **state)
 {
     (void)state;
     struct fx f;
@@ -83,14 +85,37 @@ static void everyone_tied_everyone_wins(void **state)
     end_now(&f);
     const struct il_event *over = &f.ev.v[f.ev.n - 1];
     assert_int_equal(over->type, IL_EV_GAME_OVER);
-    assert_int_equal(over->winners, 0x0f);
+    assert_true(f.g.aborted);
+    assert_int_equal(over->winners, 0);
     for (unsigned s = 0; s < 4; s++) {
         assert_int_equal(over->scores[s], 0);
         assert_int_equal(over->rank[s], 1);
     }
 }
 
-static void ranks_and_shared_wins(void **state)
+/* A game played to its end: every player with the best score wins. */
+static void the_best_scores_share_the_win(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        struct fx f;
+        fx_setup(&f, 5, IL_VARIANT_STANDARD, seed);
+        while (f.g.phase != IL_PHASE_OVER)
+            fx_tick(&f);
+        const struct il_event *over = &f.ev.v[f.ev.n - 1];
+        assert_int_equal(over->type, IL_EV_GAME_OVER);
+        assert_false(f.g.aborted);
+        int top = INT16_MIN;
+        for (unsigned s = 0; s < 5; s++)
+            top = over->scores[s] > top ? over->scores[s] : top;
+        for (unsigned s = 0; s < 5; s++) {
+            assert_int_equal(!!(over->winners & (1u << s)), over->scores[s] == top);
+            assert_int_equal(over->rank[s] == 1, over->scores[s] == top);
+        }
+    }
+}
+
+static void ranks_of_an_early_end(void **state)
 {
     (void)state;
     struct fx f;
@@ -122,7 +147,7 @@ static void ranks_and_shared_wins(void **state)
     static const uint8_t rank[IL_MAX_PLAYERS] = {1, 1, 3, 4, 0};
     assert_memory_equal(over->scores, scores, sizeof scores);
     assert_memory_equal(over->rank, rank, sizeof rank);
-    assert_int_equal(over->winners, 0x03);
+    assert_int_equal(over->winners, 0); /* ended early: ranked, but nobody wins */
 }
 
 static void a_finished_game_is_sealed(void **state)
@@ -173,8 +198,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(worked_example),
         cmocka_unit_test(suspect_cards_match_one_role_each),
-        cmocka_unit_test(everyone_tied_everyone_wins),
-        cmocka_unit_test(ranks_and_shared_wins),
+        cmocka_unit_test(an_early_end_ranks_but_nobody_wins),
+        cmocka_unit_test(the_best_scores_share_the_win),
+        cmocka_unit_test(ranks_of_an_early_end),
         cmocka_unit_test(a_finished_game_is_sealed),
         cmocka_unit_test(end_mid_game_sets_everything_aside),
     };

@@ -253,7 +253,7 @@ static void check_end(struct sim *s)
     for (unsigned p = 0; p < g->nplayers; p++) {
         bool active = g->players[p].active;
         int want = active ? il_score(g, p) : 0;
-        bool winner = active && want == top;
+        bool winner = active && want == top && !g->aborted; /* nobody wins an aborted game */
         if (g->players[p].score != want || over->scores[p] != want)
             violation(s, "a final score differs from il_score", NULL);
         if (!!(over->winners & (1u << p)) != winner)
