@@ -140,7 +140,14 @@ enum change_type {
     CHANGE_OPEN,     /* a running game's seat is offered to someone else (leave, replace) */
     CHANGE_TAKEOVER, /* someone not playing takes over an open seat */
     CHANGE_ABSENT,   /* a player has made no move for [game] absent_seconds: warn once */
-    CHANGE_WATCH,    /* someone not playing starts or stops following the GM's view */
+    CHANGE_WATCH,    /* someone not playing reads the GM's view, or starts or stops following it */
+};
+
+/* CHANGE_WATCH: how the Game Master's view is asked for. */
+enum watch_mode {
+    WATCH_ONCE,   /* "gm": the view, once */
+    WATCH_FOLLOW, /* "gm follow": kept up to date after every change */
+    WATCH_STOP,   /* "gm stop" */
 };
 
 struct change {
@@ -148,6 +155,7 @@ struct change {
     struct lobby_action lobby;
     const void *action;     /* RULES: the module's action */
     enum rules_steer steer; /* STEER: how, on which seat, by how long */
+    bool kick;              /* STEER: a RULES_REMOVE by the host (S7): the seat is kicked */
     unsigned seat;
     int64_t ms;
     uint8_t reminder;         /* REMINDER: its bit in reminders_sent */
@@ -156,7 +164,7 @@ struct change {
     bool reminders_off;       /* SEAT: the value for `seat` */
     const char *language;     /* LANGUAGE: a catalog code for `seat`, NULL: the table's */
     const char *user, *name;  /* TAKEOVER: who takes `seat` over; WATCH: who follows */
-    bool watch;               /* WATCH: start following, or stop */
+    enum watch_mode watch;    /* WATCH: once, follow or stop */
 };
 
 /*

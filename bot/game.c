@@ -96,6 +96,45 @@ static void add_int(struct json_object *o, const char *k, int64_t v)
     json_object_object_add(o, k, json_object_new_int64(v));
 }
 
+/* A set of user hashes (bot/seats.h) as 16 hex digits each; nothing when empty. */
+static void add_hashes(struct json_object *o, const char *k, const uint64_t *set, unsigned n)
+{
+    struct json_object *a = n ? json_object_new_array() : NULL;
+    for (unsigned i = 0; a && i < n; i++) {
+        char hex[17];
+        snprintf(hex, sizeof hex, "%016" PRIx64, set[i]);
+        json_object_array_add(a, json_object_new_string(hex));
+    }
+    if (a)
+        json_object_object_add(o, k, a);
+}
+
+/* Reads what add_hashes() wrote (absent: none). False when damaged. */
+static bool get_hashes(const struct json_object *o, const char *k, uint64_t *set, unsigned max,
+                       unsigned *n)
+{
+    struct json_object *a = jget(o, k) ? jget_arr(o, k) : NULL;
+    *n = 0;
+    if (!jget(o, k))
+        return true;
+    if (!a || jarr_len(a) > max)
+        return false;
+    for (size_t i = 0; i < jarr_len(a); i++) {
+        const char *hex = jarr_str(a, i);
+        uint64_t v = 0;
+        if (!hex || strlen(hex) != 16)
+            return false;
+        for (const char *p = hex; *p; p++) {
+            int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+            if (d < 0)
+                return false;
+            v = v << 4 | (uint64_t)d;
+        }
+        set[(*n)++] = v;
+    }
+    return true;
+}
+
 struct json_object *game_to_json(const struct game *g)
 {
     struct json_object *o = json_object_new_object();
@@ -118,6 +157,8 @@ struct json_object *game_to_json(const struct game *g)
     }
     if (g->community[0])
         add_str(o, "community", g->community);
+    add_hashes(o, "insiders", g->insiders, g->ninsiders);
+    add_hashes(o, "kicked", g->kicked, g->nkicked);
     add_str(o, "rules", g->rules->id);
     json_object_object_add(o, "started", json_object_new_boolean(g->started));
     for (unsigned i = 0; i < g->nseats; i++) {
@@ -291,6 +332,11 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             return -1;
         }
         strcpy(g.watchers[g.nwatchers++], w);
+    }
+    if (!get_hashes(o, "insiders", g.insiders, GAME_MAX_INSIDERS, &g.ninsiders) ||
+        !get_hashes(o, "kicked", g.kicked, GAME_MAX_KICKED, &g.nkicked)) {
+        snprintf(why, whylen, "insiders or kicked invalid");
+        return -1;
     }
     g.state = malloc(g.rules->state_size);
     if (!g.state) {

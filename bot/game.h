@@ -23,6 +23,8 @@ struct json_object;
 #define GAME_ID_MAX       24
 #define GAME_TEXT_MAX     256 /* user ids, display names and table ids */
 #define GAME_MAX_WATCHERS 4   /* Game Masters following a game's view at once */
+#define GAME_MAX_INSIDERS 32  /* users a game remembers as knowing its secrets (bot/seats.h) */
+#define GAME_MAX_KICKED   16  /* users a game remembers as kicked (bot/seats.h) */
 
 struct seat {
     char user[GAME_TEXT_MAX];
@@ -70,6 +72,14 @@ struct game {
      * in private and kept up to date after every change. */
     char watchers[GAME_MAX_WATCHERS][GAME_TEXT_MAX];
     unsigned nwatchers;
+
+    /* The seat rules' memory (bot/seats.h, docs/seats.md), as hashes of user
+     * ids: who has seen secrets a seat does not know (S4), and who the host
+     * kicked, from this game or the one it plays again (S8). */
+    uint64_t insiders[GAME_MAX_INSIDERS];
+    unsigned ninsiders;
+    uint64_t kicked[GAME_MAX_KICKED];
+    unsigned nkicked;
 
     /* Lobby start in progress: DM probes still unanswered. Not stored. */
     unsigned probes_pending;

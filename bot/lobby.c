@@ -11,6 +11,7 @@
 #include "core/text.h"
 #include "config.h"
 #include "lobby.h"
+#include "seats.h"
 
 void lobby_rules_defaults(const struct config *cfg, struct rules_defaults *out)
 {
@@ -41,6 +42,7 @@ const char *lobby_error_key(enum lobby_error e)
         [LOBBY_ERR_CLOSED] = "msg.no-game",
         [LOBBY_ERR_NO_MEMORY] = "msg.store-failed",
         [LOBBY_ERR_NO_REMATCH] = "msg.no-rematch",
+        [LOBBY_ERR_KICKED] = "msg.seat-kicked",
     };
     return (size_t)e < sizeof keys / sizeof *keys ? keys[e] : "msg.store-failed";
 }
@@ -55,9 +57,16 @@ static enum lobby_error join(struct game *g, const struct lobby_action *a, struc
 {
     if (g->started)
         return LOBBY_ERR_STARTED;
-    if (game_seat_of(g, a->user) >= 0)
+    switch (seats_check(g, a->user)) {
+    case SEAT_OK:
+        break;
+    case SEAT_KICKED:
+        return LOBBY_ERR_KICKED;
+    case SEAT_HELD:
+    case SEAT_INSIDER:
         return LOBBY_ERR_JOINED;
-    if (g->nseats == g->rules->max_players || g->nseats == RULES_MAX_SEATS)
+    }
+    if (g->nseats == g->rules->max_players || g->nseats == RULES_MAX_SEATS) /* S2 */
         return LOBBY_ERR_FULL;
     if (strlen(a->user) >= GAME_TEXT_MAX || (a->name && strlen(a->name) >= GAME_TEXT_MAX))
         return LOBBY_ERR_TOO_LONG;
@@ -84,6 +93,8 @@ static enum lobby_error leave(struct game *g, const struct lobby_action *a, stru
         return LOBBY_ERR_STARTED;
     if (a->seat >= g->nseats)
         return LOBBY_ERR_CLOSED;
+    if (a->kick) /* S7: kept out of the lobby from now on */
+        seats_note_kicked(g, g->seats[a->seat].user);
     memmove(&g->seats[a->seat], &g->seats[a->seat + 1],
             (g->nseats - a->seat - 1) * sizeof g->seats[0]);
     g->nseats--;
@@ -107,6 +118,24 @@ static enum lobby_error schedule_start(struct game *g, const struct lobby_action
         text_time(ev->shown_value, sizeof ev->shown_value, g->start_at);
     else
         snprintf(ev->shown_value, sizeof ev->shown_value, "off");
+    ev->key = a->key;
+    ev->set_reply = "msg.set-done";
+    ev->lobby_changed = true;
+    event(ev, LOBBY_EV_SET);
+    return LOBBY_OK;
+}
+
+/* "kicked none": S9, the host lets back everyone kicked (here, or from the
+ * game this one plays again). */
+static enum lobby_error forgive(struct game *g, const struct lobby_action *a,
+                                struct lobby_events *ev)
+{
+    if (g->started)
+        return LOBBY_ERR_LOBBY_ONLY;
+    if (strcasecmp(a->value, "none") != 0)
+        return LOBBY_ERR_BAD_VALUE;
+    seats_forgive(g);
+    snprintf(ev->shown_value, sizeof ev->shown_value, "none");
     ev->key = a->key;
     ev->set_reply = "msg.set-done";
     ev->lobby_changed = true;
@@ -210,6 +239,7 @@ static enum lobby_error open(struct game *g, const struct lobby_action *a, struc
         if (!f || !f->started || f->rules != g->rules || !f->rules->over(f->state))
             return LOBBY_ERR_NO_REMATCH;
         g->rules->rematch(g->state, f->state);
+        seats_carry_kicks(g, f); /* S8 */
         for (unsigned i = 0; i < f->nseats; i++)
             if (f->rules->active(f->state, i)) {
                 g->seats[g->nseats] = f->seats[i];
@@ -254,6 +284,8 @@ enum lobby_error lobby_apply(struct game *g, const struct lobby_action *a, const
             e = schedule_start(g, a, now, ev);
         else if (strcmp(a->key, "language") == 0)
             e = set_language(g, a, ev);
+        else if (strcmp(a->key, "kicked") == 0)
+            e = forgive(g, a, ev);
         else
             e = set(g, a, cfg, ev, rules_action);
         break;

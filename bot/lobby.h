@@ -16,8 +16,10 @@
  *   L3. Once started, seats never change here: the rules remove players.
  *   L4. A closed lobby accepts nothing more.
  *   L5. A rematch seats exactly the players still in the finished game, in
- *       their order, with its settings; a lobby opened with seats (an
- *       event's table) seats exactly those, in their order.
+ *       their order, with its settings and its kicks; a lobby opened with
+ *       seats (an event's table) seats exactly those, in their order.
+ *   L6. Who may join is the seat rules' (bot/seats.h): a kicked user joins
+ *       only once the host says "kicked none".
  */
 #ifndef BOT_LOBBY_H
 #define BOT_LOBBY_H
@@ -44,6 +46,7 @@ struct lobby_action {
     const char *user, *name;     /* JOIN */
     const char *language;        /* JOIN: the player's language (a catalog code), or NULL */
     unsigned seat;               /* LEAVE */
+    bool kick;                   /* LEAVE: the host removes the seat (S7) */
     const char *key, *value;     /* SET */
     const struct game *finished; /* REMATCH: a game of the same rules that is over */
     const struct seat *seats;    /* OPEN: players seated at once (an event's table), or NULL */
@@ -62,7 +65,7 @@ enum lobby_event_type {
 };
 
 /* The settings the lobby itself keeps, beside the rules module's. */
-#define LOBBY_SETTING_NAMES "start-at, language"
+#define LOBBY_SETTING_NAMES "start-at, language, kicked"
 
 /* What one action did. */
 struct lobby_events {
@@ -95,6 +98,7 @@ enum lobby_error {
     LOBBY_ERR_NO_MEMORY,    /* memory ran out */
     LOBBY_ERR_NO_REMATCH,   /* the game to play again never started, or is another game's */
     LOBBY_ERR_CLOSED,       /* the lobby is closed */
+    LOBBY_ERR_KICKED,       /* the host kicked the user (bot/seats.h, S8) */
 };
 
 /*

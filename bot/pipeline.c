@@ -30,6 +30,7 @@
 #include "dispatch.h"
 #include "log.h"
 #include "render.h"
+#include "seats.h"
 
 /* Everything one change produced, for rendering. */
 struct outcome {
@@ -43,6 +44,7 @@ struct outcome {
     int absent;         /* a seat whose player is warned of their absence, or -1 */
     int taken;          /* a seat taken over, or -1 */
     bool watched;       /* someone started following the Game Master's view */
+    bool gm_view;       /* the cause reads the Game Master's view, once */
     char old_user[GAME_TEXT_MAX], old_name[GAME_TEXT_MAX]; /* who had it */
 };
 
@@ -141,22 +143,26 @@ static int play(struct game *g, const void *action, struct bot_cmd *cause, int64
     return out->rules_changed ? 1 : 0;
 }
 
-/* gm follow / gm stop: the watchers of g's Game Master's view. A player
- * never follows (they would read the others' secrets). */
+/* gm, gm follow, gm stop: the Game Master's view and its watchers. A player
+ * never reads it (S5), and whoever does is remembered as knowing the game's
+ * secrets (S4) before the view goes out. */
 static int watch(struct game *g, const struct change *c, struct bot_cmd *cause, struct outcome *out)
 {
     unsigned i = 0;
+    bool reads = c->watch != WATCH_STOP;
     while (i < g->nwatchers && strcmp(g->watchers[i], c->user) != 0)
         i++;
     const char *refusal = NULL;
-    if (!c->watch && i == g->nwatchers)
+    if (!reads && i == g->nwatchers)
         refusal = "msg.gm-not-following";
-    else if (c->watch && game_seat_of(g, c->user) >= 0)
+    else if (reads && game_seat_of(g, c->user) >= 0)
         refusal = "msg.gm-playing";
-    else if (c->watch && i == g->nwatchers && g->nwatchers == GAME_MAX_WATCHERS)
+    else if (c->watch == WATCH_FOLLOW && i == g->nwatchers && g->nwatchers == GAME_MAX_WATCHERS)
         refusal = "msg.gm-watchers-full";
     else if (strlen(c->user) >= GAME_TEXT_MAX)
         refusal = "parse.too-long";
+    else if (reads && seats_note_insider(g, c->user) < 0)
+        refusal = "msg.insiders-full";
     if (refusal) {
         if (cause) {
             char max[16];
@@ -166,7 +172,9 @@ static int watch(struct game *g, const struct change *c, struct bot_cmd *cause, 
         }
         return -1;
     }
-    if (c->watch) {
+    if (c->watch == WATCH_ONCE) {
+        out->gm_view = true;
+    } else if (c->watch == WATCH_FOLLOW) {
         if (i == g->nwatchers)
             snprintf(g->watchers[g->nwatchers++], GAME_TEXT_MAX, "%s", c->user);
         out->watched = true;
@@ -176,6 +184,38 @@ static int watch(struct game *g, const struct change *c, struct bot_cmd *cause, 
         g->nwatchers--;
         out->reply = "msg.gm-stopped";
     }
+    return 1;
+}
+
+/* Someone not playing takes over an offered seat (S3): if the seat rules let
+ * them (S1, S4, S8), and the one who had it is remembered as knowing the
+ * seat's secrets from now on (S4). */
+static int take_over(struct game *g, const struct change *c, struct bot_cmd *cause,
+                     struct outcome *out)
+{
+    const char *ids[RULES_MAX_SEATS];
+    for (unsigned i = 0; i < g->nseats; i++)
+        ids[i] = g->seats[i].user;
+    const char *refusal = NULL;
+    enum seat_refusal why = seats_check(g, c->user);
+    /* as at a join: no display name that passes for a player's id */
+    if (c->name && command_name_claims_id(c->name, ids, g->nseats) >= 0)
+        refusal = "msg.name-is-id";
+    else if (why != SEAT_OK)
+        refusal = seats_refusal_key(why);
+    else if (c->seat >= g->nseats || !g->seats[c->seat].open || !game_active(g, c->seat))
+        return -1;
+    else if (seats_note_insider(g, g->seats[c->seat].user) < 0)
+        refusal = "msg.insiders-full";
+    else if (!copy_seat_text(&g->seats[c->seat], c->user, c->name, out))
+        return -1;
+    if (refusal) {
+        const char *vars[] = {"id", g->id, NULL};
+        if (cause)
+            cmd_reply(cause, refusal, vars);
+        return -1;
+    }
+    out->taken = (int)c->seat;
     return 1;
 }
 
@@ -199,9 +239,14 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
         out->rules_changed = out->lobby.started;
         return out->lobby.n ? 1 : 0;
     }
-    case CHANGE_STEER:
+    case CHANGE_STEER: {
+        const char *kicked = c->kick && c->seat < g->nseats ? g->seats[c->seat].user : NULL;
         g->rules->steer(action, c->steer, c->seat, c->ms);
-        return play(g, action, cause, now, out);
+        int rc = play(g, action, cause, now, out);
+        if (rc > 0 && kicked) /* S7: kept out of this game's rematch too */
+            seats_note_kicked(g, kicked);
+        return rc;
+    }
     case CHANGE_RULES:
         return play(g, c->action, cause, now, out);
     case CHANGE_REMINDER:
@@ -240,23 +285,8 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
         return 1;
     case CHANGE_WATCH:
         return watch(g, c, cause, out);
-    case CHANGE_TAKEOVER: {
-        const char *ids[RULES_MAX_SEATS];
-        for (unsigned i = 0; i < g->nseats; i++)
-            ids[i] = g->seats[i].user;
-        /* as at a join: no display name that passes for a player's id */
-        if (c->name && command_name_claims_id(c->name, ids, g->nseats) >= 0) {
-            if (cause)
-                cmd_reply(cause, "msg.name-is-id", NULL);
-            return -1;
-        }
-        if (c->seat >= g->nseats || !g->seats[c->seat].open || !game_active(g, c->seat) ||
-            game_seat_of(g, c->user) >= 0 ||
-            !copy_seat_text(&g->seats[c->seat], c->user, c->name, out))
-            return -1;
-        out->taken = (int)c->seat;
-        return 1;
-    }
+    case CHANGE_TAKEOVER:
+        return take_over(g, c, cause, out);
     }
     return 0;
 }
@@ -338,6 +368,8 @@ static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcom
     struct game_view v;
     game_view(g, &v);
     g->rules->render_private(g->state, &v.t, seat, true, dispatch_emit_rules, ctx);
+    /* S6: what the seat has done in the step under way (its votes) */
+    g->rules->render_taken(g->state, &v.t, seat, dispatch_emit_rules, ctx);
 }
 
 /* The Game Master's view, to each watcher who does not play, in one message
@@ -440,6 +472,13 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     if (out->reply && cause) {
         const char *vars[] = {"id", g->id, NULL};
         cmd_reply(cause, out->reply, vars);
+    }
+    if (out->gm_view && cause && cause->in) {
+        char text[DISPATCH_TEXT_MAX];
+        struct game_view v;
+        game_view(g, &v);
+        g->rules->gm_view(g->state, &v.t, text, sizeof text);
+        dispatch_reply(cause->p, cause->in, true, OUT_NOTICE, text);
     }
     if (out->rules_changed || out->taken >= 0 || out->opened >= 0 || out->watched)
         show_watchers(d, g);

@@ -55,6 +55,16 @@ static int lobby_settings(const struct game *g, const struct rules_defaults *def
             snprintf(text + used, len - used, "\n%s", sentence);
         json_object_object_add(data, "start_at", json_object_new_int64(g->start_at));
     }
+    if (!g->started && g->nkicked) { /* S8, S9 */
+        char count[16], sentence[256];
+        snprintf(count, sizeof count, "%u", g->nkicked);
+        const char *vars[] = {"count", count, NULL};
+        text_fill(sentence, sizeof sentence, g->language, "msg.lobby-kicked", vars);
+        used = strlen(text);
+        if (used < len)
+            snprintf(text + used, len - used, "\n%s", sentence);
+        json_object_object_add(data, "kicked", json_object_new_int((int)g->nkicked));
+    }
     return 0;
 }
 

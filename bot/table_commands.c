@@ -19,6 +19,7 @@
 #include "dispatch.h"
 #include "log.h"
 #include "render.h"
+#include "seats.h"
 #include "store.h"
 
 static void copy_text(char *dst, size_t len, const char *src)
@@ -155,7 +156,12 @@ void cmd_rematch(struct command_ctx *base)
         cmd_reply(x, "msg.no-rematch", NULL);
         goto done;
     }
-    /* Someone who played it, or a moderator, calls the next one. */
+    /* S11: someone who played it, or a moderator, calls the next one; S8:
+     * nobody its host kicked. */
+    if (seats_kicked(old, x->in->user)) {
+        cmd_reply(x, "msg.rematch-kicked", NULL);
+        goto done;
+    }
     if (!x->in->moderator && game_seat_of(old, x->in->user) < 0) {
         cmd_reply(x, "msg.not-player", NULL);
         goto done;
@@ -168,11 +174,11 @@ done:
 void cmd_join(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
-    if (x->g->started && x->base.seat >= 0) {
+    if (x->g->started && x->base.seat >= 0) { /* S1 */
         cmd_reply(x, "msg.already-joined", NULL);
         return;
     }
-    /* A running game takes a newcomer only into a seat offered to someone else. */
+    /* S3: a running game takes a newcomer only into a seat offered to someone else. */
     for (unsigned i = 0; x->g->started && x->base.seat < 0 && i < x->g->nseats; i++)
         if (x->g->seats[i].open && game_active(x->g, i)) {
             struct change c = {
@@ -199,8 +205,8 @@ static void remove_seat(struct bot_cmd *x, unsigned seat)
     pipeline_steer(x->d, x->g, RULES_REMOVE, seat, 0, x);
 }
 
-/* Leaving a running game asks first: the seat is offered to someone else,
- * and a second leave removes it at once. */
+/* S10: leaving a running game asks first: the seat is offered to someone
+ * else, and a second leave removes it at once. */
 void cmd_leave(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
@@ -230,12 +236,23 @@ void cmd_replace(struct command_ctx *base)
     pipeline_run(x->d, x->g, &c, x);
 }
 
+/* kick <player>: S7, the host removes a player, who stays out of this game
+ * and of its rematch (S8). */
 void cmd_kick(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
     int seat;
-    if (cmd_resolve_player(x, x->base.c->arg, &seat))
-        remove_seat(x, (unsigned)seat);
+    if (!cmd_resolve_player(x, x->base.c->arg, &seat))
+        return;
+    if (!x->g->started) {
+        struct change c = {.type = CHANGE_LOBBY,
+                           .lobby = {.type = LOBBY_LEAVE, .seat = (unsigned)seat, .kick = true}};
+        pipeline_run(x->d, x->g, &c, x);
+        return;
+    }
+    struct change c = {
+        .type = CHANGE_STEER, .steer = RULES_REMOVE, .seat = (unsigned)seat, .kick = true};
+    pipeline_run(x->d, x->g, &c, x);
 }
 
 static void finish_start(struct dispatcher *d, struct game *g)
@@ -433,32 +450,29 @@ bool commands_stranger(struct dispatcher *d, struct platform *p, const struct in
 }
 
 /* gm [follow|stop]: the Game Master's view, always in private, for a host
- * or moderator who does not play (one who plays would read the others'
- * secrets): once, or kept up to date after every change until "stop". */
+ * or moderator who does not play (S5: one who plays would read the others'
+ * secrets): once, or kept up to date after every change until "stop". Its
+ * reader is remembered as knowing the game's secrets (S4) before the view
+ * goes out, so it is a change like any other. */
 void cmd_gm(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
     const char *arg = base->c->arg;
-    char text[DISPATCH_TEXT_MAX];
     x->private_answer = true;
-    if (x->base.seat >= 0) {
+    if (x->base.seat >= 0) { /* S5 */
         cmd_reply(x, "msg.gm-playing", NULL);
         return;
     }
-    if (strcasecmp(arg, "follow") == 0 || strcasecmp(arg, "stop") == 0) {
-        struct change c = {
-            .type = CHANGE_WATCH, .user = x->in->user, .watch = strcasecmp(arg, "follow") == 0};
-        pipeline_run(x->d, x->g, &c, x);
-        return;
-    }
-    if (arg[0]) {
+    struct change c = {.type = CHANGE_WATCH, .user = x->in->user, .watch = WATCH_ONCE};
+    if (strcasecmp(arg, "follow") == 0)
+        c.watch = WATCH_FOLLOW;
+    else if (strcasecmp(arg, "stop") == 0)
+        c.watch = WATCH_STOP;
+    else if (arg[0]) {
         cmd_reply_usage(x);
         return;
     }
-    struct game_view v;
-    game_view(x->g, &v);
-    x->g->rules->gm_view(x->g->state, &v.t, text, sizeof text);
-    dispatch_reply(x->p, x->in, true, OUT_NOTICE, text);
+    pipeline_run(x->d, x->g, &c, x);
 }
 
 /* language <code|table>: the language of a player's private messages, kept

@@ -193,6 +193,11 @@ struct rules_module {
      * not an edit of the last one. */
     void (*render_private)(const void *state, const struct rules_table *t, unsigned seat,
                            bool fresh, rules_emit_fn emit, void *arg);
+    /* Renders, for someone who has just taken seat over from another player,
+     * what the seat has done in the step under way that they may still
+     * change (in Illegal: its votes on the cases open now). May emit nothing. */
+    void (*render_taken)(const void *state, const struct rules_table *t, unsigned seat,
+                         rules_emit_fn emit, void *arg);
     /* Writes what the Game Master sees of a running game: every seat's roles
      * and cards, open offers, the drop, the votes so far. Secret: the bot
      * gives it only to a host or moderator who does not play. */

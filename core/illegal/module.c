@@ -582,6 +582,12 @@ static void render_private(const void *state, const struct rules_table *t, unsig
     il_render_private(state, t, seat, fresh, emit, arg);
 }
 
+static void render_taken(const void *state, const struct rules_table *t, unsigned seat,
+                         rules_emit_fn emit, void *arg)
+{
+    il_render_taken(state, t, seat, emit, arg);
+}
+
 void il_phase_line(const struct il_game *s, const char *lang, char *out, size_t len)
 {
     char session[16], drop[16], kase[16], cases[16], key[32];
@@ -675,6 +681,7 @@ const struct rules_module il_module = {
     .note = note,
     .render = render,
     .render_private = render_private,
+    .render_taken = render_taken,
     .status = status,
     .reaction = reaction,
 };

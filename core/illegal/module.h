@@ -68,6 +68,12 @@ void il_render_event(const struct il_state *s, const struct rules_table *t,
 void il_render_private(const struct il_state *s, const struct rules_table *t, unsigned seat,
                        bool fresh, rules_emit_fn emit, void *arg);
 
+/* Tells seat, just taken over, how it stands on each case open to votes: its
+ * vote (cast by the player before), an abstention, or none yet; each may be
+ * changed until that vote closes. */
+void il_render_taken(const struct il_state *s, const struct rules_table *t, unsigned seat,
+                     rules_emit_fn emit, void *arg);
+
 /* Writes the phase as a status line names it ("dealing session 2 of 5"). */
 void il_phase_line(const struct il_game *g, const char *lang, char *out, size_t len);
 

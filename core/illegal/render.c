@@ -1020,6 +1020,31 @@ void il_render_private(const struct il_state *s, const struct rules_table *t, un
     render_hand(&v, seat, fresh, emit, arg);
 }
 
+void il_render_taken(const struct il_state *s, const struct rules_table *t, unsigned seat,
+                     rules_emit_fn emit, void *arg)
+{
+    struct view v = {s, t};
+    const struct il_game *g = &s->game;
+    for (unsigned k = g->case_index; seat < g->nplayers && k < g->ncases; k++) {
+        if (!il_case_open(g, k))
+            continue;
+        int8_t vote = g->players[seat].votes[k];
+        char number[16];
+        struct msg m;
+        snprintf(number, sizeof number, "%u", k + 1);
+        const char *vars[] = {"number", number, "player", vote >= 0 ? t->names[vote] : "", NULL};
+        msg_init(&m, &v, OUT_NOTICE, (int)seat);
+        text_fill(m.text, sizeof m.text, lang_for(&v, (int)seat),
+                  vote >= 0              ? "msg.taken-vote"
+                  : vote == IL_ABSTAINED ? "msg.taken-abstained"
+                                         : "msg.taken-no-vote",
+                  vars);
+        set_data(&m, "event", json_object_new_string("seat-ballot"));
+        set_data(&m, "case", json_object_new_int((int)k + 1));
+        msg_emit(&m, emit, arg);
+    }
+}
+
 void il_render_event(const struct il_state *s, const struct rules_table *t,
                      const struct il_event *e, rules_emit_fn emit, void *arg)
 {

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "bot/game.h"
+#include "bot/seats.h"
 #include "core/illegal/module.h"
 
 /* The Illegal state of a game. */
@@ -60,6 +61,9 @@ static void make_game(struct game *g, unsigned n, enum il_variant v, uint64_t se
     g->seats[1].reminders_off = true;
     g->seats[2].last_move = T0 + 5000;
     g->seats[2].absent_warned = true;
+    assert_int_equal(seats_note_insider(g, "the-host"), 0);
+    seats_note_kicked(g, "troll");
+    seats_note_kicked(g, "another");
 }
 
 /* Serialises g to text and parses it back into a fresh json object. */
@@ -104,6 +108,10 @@ static void assert_same_game(const struct game *a, const struct game *b)
     assert_int_equal(a->phase_length, b->phase_length);
     assert_int_equal(a->reminders_sent, b->reminders_sent);
     assert_int_equal(b->probes_pending, 0);
+    assert_int_equal(a->ninsiders, b->ninsiders);
+    assert_memory_equal(a->insiders, b->insiders, sizeof a->insiders);
+    assert_int_equal(a->nkicked, b->nkicked);
+    assert_memory_equal(a->kicked, b->kicked, sizeof a->kicked);
     if (a->started)
         assert_memory_equal(&IL(a)->game, &IL(b)->game, sizeof IL(a)->game);
 }
@@ -445,6 +453,25 @@ static void state_missing_field(struct json_object *j)
     json_object_object_del(child(j, "state"), "phase");
 }
 
+static void insider_not_hex(struct json_object *j)
+{
+    json_object_array_put_idx(child(j, "insiders"), 0, json_object_new_string("0123456789abcdeg"));
+}
+static void insider_short(struct json_object *j)
+{
+    json_object_array_put_idx(child(j, "insiders"), 0, json_object_new_string("0123"));
+}
+static void kicked_not_array(struct json_object *j)
+{
+    json_object_object_add(j, "kicked", json_object_new_string("troll"));
+}
+static void kicked_too_many(struct json_object *j)
+{
+    struct json_object *a = child(j, "kicked");
+    while (json_object_array_length(a) <= GAME_MAX_KICKED)
+        json_object_array_add(a, json_object_new_string("00000000000000aa"));
+}
+
 static void test_damaged_records(void **state)
 {
     (void)state;
@@ -495,6 +522,10 @@ static void test_damaged_records(void **state)
         {state_wrong_players, "a state for 6 players at 5 seats"},
         {state_not_object, "a state that is an array"},
         {state_missing_field, "a state without phase"},
+        {insider_not_hex, "an insider that is no hash"},
+        {insider_short, "a short insider hash"},
+        {kicked_not_array, "kicked not an array"},
+        {kicked_too_many, "more kicked than kept"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         refuse(cases[i].edit, cases[i].what);
@@ -528,6 +559,50 @@ static void test_seat_helpers(void **state)
     assert_string_equal(game_seat_name(&g, 3), "dave");
 }
 
+/* The seat rules' answers (docs/seats.md), and what the game remembers. */
+static void test_seat_rules(void **state)
+{
+    (void)state;
+    static struct game g;
+    make_game(&g, 5, IL_VARIANT_STANDARD, 3);
+    assert_int_equal(seats_check(&g, "alice"), SEAT_HELD);       /* S1 */
+    assert_int_equal(seats_check(&g, "troll"), SEAT_KICKED);     /* S8 */
+    assert_int_equal(seats_check(&g, "the-host"), SEAT_INSIDER); /* S4 */
+    assert_int_equal(seats_check(&g, "newcomer"), SEAT_OK);
+    g.started = false; /* a lobby has no secrets yet */
+    assert_int_equal(seats_check(&g, "the-host"), SEAT_OK);
+    assert_int_equal(seats_check(&g, "troll"), SEAT_KICKED);
+    g.started = true;
+    /* Insiders are never forgotten: once full, nobody new is noted. */
+    char user[32];
+    for (unsigned i = g.ninsiders; i < GAME_MAX_INSIDERS; i++) {
+        snprintf(user, sizeof user, "insider-%u", i);
+        assert_int_equal(seats_note_insider(&g, user), 0);
+    }
+    assert_int_equal(seats_note_insider(&g, "the-host"), 0); /* already known */
+    assert_int_equal(seats_note_insider(&g, "one-more"), -1);
+    assert_int_equal(seats_check(&g, "one-more"), SEAT_OK);
+    /* Kicks: the oldest goes when the list is full. */
+    for (unsigned i = 0; i < GAME_MAX_KICKED; i++) {
+        snprintf(user, sizeof user, "kicked-%u", i);
+        seats_note_kicked(&g, user);
+    }
+    assert_int_equal(g.nkicked, GAME_MAX_KICKED);
+    assert_false(seats_kicked(&g, "troll"));
+    assert_true(seats_kicked(&g, "kicked-0"));
+    /* S8, S9: a rematch keeps them until its host forgives. */
+    static struct game next;
+    memset(&next, 0, sizeof next);
+    seats_carry_kicks(&next, &g);
+    assert_true(seats_kicked(&next, "kicked-15"));
+    seats_forgive(&next);
+    assert_false(seats_kicked(&next, "kicked-15"));
+    assert_int_equal(next.nkicked, 0);
+    /* The hash is FNV-1a: stored records depend on it never changing. */
+    assert_true(seats_hash("") == 0xcbf29ce484222325ULL);
+    assert_true(seats_hash("a") == 0xaf63dc4c8601ec8cULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -537,6 +612,7 @@ int main(void)
         cmocka_unit_test_setup(test_damaged_records, base_setup),
         cmocka_unit_test(test_not_an_object),
         cmocka_unit_test(test_seat_helpers),
+        cmocka_unit_test(test_seat_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
