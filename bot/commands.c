@@ -161,7 +161,9 @@ static void run(struct bot_cmd *x)
 
 int commands_handle(struct dispatcher *d, struct platform *p, const struct inbound *in)
 {
-    const char *lang = d->config->language;
+    /* Answers that belong to no game speak their reader's language. */
+    const char *lang =
+        in->channel ? readers_table(d, p, in->channel) : readers_user(d, p, in->user, in->locale);
     struct command c;
     /* Typed text in a table is chat unless it starts with "!illegal";
      * native commands are always commands. */

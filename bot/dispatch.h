@@ -236,6 +236,20 @@ void dispatch_tell(const struct game *g, const char *user, const char *key, cons
  * seed when it was given one (tests replay), else from the system. */
 uint64_t dispatcher_seed(const struct dispatcher *d, uint64_t number);
 
+/* The languages of readers (readers.c), as catalog codes that live as long as
+ * the program. readers_table(): a table's, for answers to anyone there: its
+ * game's, else its last game's, else [game] language. readers_user(): a
+ * player's, for answers in private: their seat's in a game hosted now, else
+ * the one they chose in their last game, else their platform's `locale` (may
+ * be NULL), else their last game's, else [game] language. */
+const char *readers_table(struct dispatcher *d, struct platform *p, const char *table);
+const char *readers_user(struct dispatcher *d, struct platform *p, const char *user,
+                         const char *locale);
+
+/* Keeps the languages finished game g leaves (its table's, each player's),
+ * in the open transaction. Returns 0 or -1 (logged). */
+int readers_keep(struct dispatcher *d, const struct game *g) MUST_USE;
+
 /* The action words of "event", NULL-terminated (event_commands.c). */
 extern const char *const event_actions[];
 

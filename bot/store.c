@@ -27,6 +27,7 @@ struct store {
     int64_t *sent;   /* outbox ids delivered, to delete with the next commit */
     size_t nsent, capsent;
     bool lazy_failed; /* a lazy value could not be written into this commit */
+    sqlite3_stmt *language_get, *language_put; /* prepared at their first use */
 };
 
 /* Migration i brings the schema from version i to i + 1. Append only. */
@@ -71,6 +72,16 @@ static const char *const migrations[] = {
     "  record TEXT NOT NULL);"
     "ALTER TABLE results ADD COLUMN event TEXT NOT NULL DEFAULT '';"
     "CREATE INDEX results_event ON results (platform, event, user);",
+    /* The language a table and a player read, kept from their last game, so
+     * answers after it speak it (kind "table" or "user"; chosen: the player
+     * picked it, rather than reading the table's). */
+    "CREATE TABLE languages ("
+    "  platform TEXT NOT NULL,"
+    "  kind TEXT NOT NULL,"
+    "  id TEXT NOT NULL,"
+    "  language TEXT NOT NULL,"
+    "  chosen INTEGER NOT NULL DEFAULT 0,"
+    "  PRIMARY KEY (platform, kind, id));",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -269,6 +280,8 @@ void store_close(struct store *s)
     sqlite3_finalize(s->outbox_add);
     sqlite3_finalize(s->outbox_each);
     sqlite3_finalize(s->outbox_delete);
+    sqlite3_finalize(s->language_get);
+    sqlite3_finalize(s->language_put);
     map_clear(&s->lazy, free);
     free(s->sent);
     sqlite3_close(s->db);
@@ -659,4 +672,49 @@ int store_writable(struct store *s)
 {
     return sqlite3_db_readonly(s->db, "main") == 0 && exec(s, "BEGIN IMMEDIATE; COMMIT") == 0 ? 0
                                                                                               : -1;
+}
+
+int store_language_put(struct store *s, const char *platform, const char *kind, const char *id,
+                       const char *language, bool chosen)
+{
+    if (!s->language_put &&
+        prepare(s, &s->language_put,
+                "INSERT INTO languages (platform, kind, id, language, chosen) VALUES (?,?,?,?,?) "
+                "ON CONFLICT(platform, kind, id) DO UPDATE SET language = excluded.language, "
+                "chosen = excluded.chosen") < 0)
+        return -1;
+    sqlite3_stmt *st = s->language_put;
+    sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, language, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 5, chosen);
+    return step_done(s, st);
+}
+
+int store_language_get(struct store *s, const char *platform, const char *kind, const char *id,
+                       char *out, size_t len, bool *chosen)
+{
+    if (!s->language_get &&
+        prepare(s, &s->language_get,
+                "SELECT language, chosen FROM languages WHERE platform = ? AND kind = ? AND "
+                "id = ?") < 0)
+        return -1;
+    sqlite3_stmt *st = s->language_get;
+    sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st), found = 0;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *text = sqlite3_column_text(st, 0);
+        snprintf(out, len, "%s", text ? (const char *)text : "");
+        *chosen = sqlite3_column_int(st, 1) != 0;
+        found = 1;
+    } else if (rc != SQLITE_DONE) {
+        log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
+        found = -1;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return found;
 }

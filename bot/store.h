@@ -1,8 +1,9 @@
 /*
  * store.h - the daemon's durable state in one SQLite file (WAL mode).
  *
- * Five tables: games (one JSON record per hosted game), events (one per
+ * Six tables: games (one JSON record per hosted game), events (one per
  * event, event.h), results (each player's result of each finished game),
+ * languages (what a table and a player read, kept from their last game),
  * outbox (messages committed, not yet delivered) and meta (small key/value
  * facts: the virtual clock, id counters, adapter resume data). The dispatcher wraps each loop
  * turn's changes in store_begin/store_commit, so a confirmation only goes out
@@ -94,6 +95,17 @@ typedef void (*store_stats_fn)(void *arg, const struct store_stats *row);
  * error (logged). */
 int store_leaderboard(struct store *s, const char *platform, const char *community,
                       const char *event, unsigned limit, store_stats_fn fn, void *arg);
+
+/* Keeps the language a table (kind "table") or a player (kind "user") of
+ * platform reads, in the open transaction; chosen: the player picked it.
+ * Returns 0 or -1 (logged). */
+int store_language_put(struct store *s, const char *platform, const char *kind, const char *id,
+                       const char *language, bool chosen) MUST_USE;
+
+/* Reads what store_language_put() kept into out (len bytes) and *chosen.
+ * Returns 1, 0 when nothing is kept, -1 on a database error (logged). */
+int store_language_get(struct store *s, const char *platform, const char *kind, const char *id,
+                       char *out, size_t len, bool *chosen) MUST_USE;
 
 /* Inserts or replaces an event's row (bot/event.h), its record a JSON text
  * the caller owns. Returns 0 or -1. */

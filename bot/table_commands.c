@@ -64,6 +64,9 @@ int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,
 {
     struct dispatcher *d = x->d;
     struct rules_defaults defaults;
+    /* A table keeps its language: a rematch plays on in its game's, a new
+     * game in the table's last one. */
+    const char *lang = finished ? finished->language : readers_table(d, x->p, at->table);
     lobby_rules_defaults(d->config, &defaults);
     if (opened)
         *opened = NULL;
@@ -88,7 +91,7 @@ int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,
     copy_text(g->table, sizeof g->table, at->table);
     copy_text(g->host, sizeof g->host, at->host);
     copy_text(g->host_name, sizeof g->host_name, at->host_name ? at->host_name : at->host);
-    copy_text(g->language, sizeof g->language, d->config->language);
+    copy_text(g->language, sizeof g->language, lang);
     copy_text(g->community, sizeof g->community, at->community);
     copy_text(g->event, sizeof g->event, at->event);
     g->seed = dispatcher_seed(d, number);
@@ -443,9 +446,9 @@ bool commands_stranger(struct dispatcher *d, struct platform *p, const struct in
         if (d->games[i]->platform == p && game_seat_of(d->games[i], in->user) >= 0)
             return false;
     /* Whatever they wrote, someone who plays nothing here wants to know what
-     * the bot is and how to start. */
-    const char *lang = catalog_match(in->locale);
-    dispatch_reply_key(p, in, true, lang ? lang : d->config->language, "msg.help-stranger", NULL);
+     * the bot is and how to start, in what they read. */
+    dispatch_reply_key(p, in, true, readers_user(d, p, in->user, in->locale), "msg.help-stranger",
+                       NULL);
     return true;
 }
 

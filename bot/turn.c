@@ -313,6 +313,8 @@ static int commit(struct dispatcher *d)
                                       game_finished(g), text);
         if (rc == 0 && g->started && !g->closed && g->rules->over(g->state)) /* T6 */
             rc = put_results(d->store, g);
+        if (rc == 0 && game_finished(g))
+            rc = readers_keep(d, g);
         json_object_put(j);
         if (rc < 0) {
             log_error("store", g->id, oom ? "out of memory" : "could not write the game");

@@ -205,6 +205,7 @@ static void handle_message(struct console *c, struct json_object *o, bool reacti
     in.user_name = jget_str(o, "name");
     in.moderator = jget_true(o, "moderator");
     in.community = jget_str(o, "server");
+    in.locale = jget_str(o, "locale");
     in.order = c->line_number;
     if (reaction) {
         const char *id = jget_str(o, "message");
