@@ -1,6 +1,7 @@
 /*
  * cards.c - card types, bundles and the stable identifiers used in storage.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "internal.h"
@@ -153,6 +154,16 @@ int il_resource_from_id(const char *id)
     return -1;
 }
 
+bool il_variant_casual(enum il_variant v)
+{
+    return v == IL_VARIANT_CASUAL || v == IL_VARIANT_CASUAL_ADVANCED;
+}
+
+bool il_variant_singles(enum il_variant v)
+{
+    return v == IL_VARIANT_ADVANCED || v == IL_VARIANT_CASUAL_ADVANCED;
+}
+
 const char *il_variant_id(enum il_variant v)
 {
     switch (v) {
@@ -162,16 +173,47 @@ const char *il_variant_id(enum il_variant v)
         return "advanced";
     case IL_VARIANT_CASUAL:
         return "casual";
+    case IL_VARIANT_CASUAL_ADVANCED:
+        return "casual-advanced";
+    case IL_VARIANTS:
+        break;
     }
     return NULL;
 }
 
 int il_variant_from_id(const char *id)
 {
-    for (int v = IL_VARIANT_STANDARD; v <= IL_VARIANT_CASUAL; v++)
+    for (int v = IL_VARIANT_STANDARD; v < IL_VARIANTS; v++)
         if (id && strcmp(id, il_variant_id((enum il_variant)v)) == 0)
             return v;
     return -1;
+}
+
+int il_variant_parse(const char *text)
+{
+    int v = il_variant_from_id(text);
+    bool casual = false, advanced = false;
+    char word[16];
+    if (v >= 0 || !text)
+        return v;
+    for (const char *p = text + strspn(text, " ,+"); *p; p += strspn(p, " ,+")) {
+        size_t n = strcspn(p, " ,+");
+        if (n >= sizeof word)
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            word[i] = (char)tolower((unsigned char)p[i]);
+        word[n] = '\0';
+        bool *seen = strcmp(word, "casual") == 0     ? &casual
+                     : strcmp(word, "advanced") == 0 ? &advanced
+                                                     : NULL;
+        if (!seen || *seen)
+            return -1;
+        *seen = true;
+        p += n;
+    }
+    if (casual && advanced)
+        return IL_VARIANT_CASUAL_ADVANCED;
+    return casual ? IL_VARIANT_CASUAL : advanced ? IL_VARIANT_ADVANCED : -1;
 }
 
 static const char *const timer_ids[IL_TIMERS] = {"session", "reveal", "grab", "debate", "vote"};

@@ -45,7 +45,7 @@ static bool in_drop(enum il_phase p)
 static bool check_config(const struct il_game *g, char *why, size_t len)
 {
     const struct il_config *c = &g->config;
-    if ((unsigned)c->variant > IL_VARIANT_CASUAL)
+    if ((unsigned)c->variant >= IL_VARIANTS)
         return fail(why, len, "variant %d out of range", (int)c->variant);
     if (c->tribunal >> IL_TRIBUNAL_OPTIONS)
         return fail(why, len, "unknown tribunal options %#x", (unsigned)c->tribunal);
@@ -75,7 +75,7 @@ static bool check_flow(const struct il_game *g, char *why, size_t len)
         break;
     case IL_PHASE_DROP_REVEAL:
     case IL_PHASE_DROP_GRAB:
-        ok = g->drops == g->session && g->config.variant != IL_VARIANT_CASUAL;
+        ok = g->drops == g->session && !il_variant_casual(g->config.variant);
         break;
     case IL_PHASE_HOLD:
     case IL_PHASE_DEBATE:
@@ -309,7 +309,7 @@ static bool check_cases(const struct il_game *g, char *why, size_t len)
                       (g->judged & ~range) || g->judged == range))
         return fail(why, len, "cases judged early 0x%x with cases %u..%u open", g->judged,
                     (unsigned)g->case_index, (unsigned)g->ncases);
-    bool pairs = g->config.variant != IL_VARIANT_ADVANCED;
+    bool pairs = !il_variant_singles(g->config.variant);
     uint8_t seen[IL_CARD_TYPES] = {0};
     for (unsigned i = 0; i < g->ncases; i++) {
         const struct il_case *k = &g->cases[i];

@@ -69,7 +69,7 @@ void il_start_drop(struct il_ctx *c)
     struct il_event *e = il_emit(c, IL_EV_DROP_STARTED, IL_PUBLIC);
     e->number = g->drops;
     il_bundle_of_mask(&e->cards, g->in_play);
-    if (g->config.variant == IL_VARIANT_CASUAL) {
+    if (il_variant_casual(g->config.variant)) {
         casual_drop(c);
         return;
     }

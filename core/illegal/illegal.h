@@ -111,18 +111,34 @@ const char *il_resource_id(unsigned res);
 /* Parses a resource identifier. Returns the resource, or -1. */
 int il_resource_from_id(const char *id);
 
-/* Which tribunal and drop rules a game follows. */
+/* Which tribunal and drop rules a game follows. The rulebook's two variants
+ * change different things (the cases; the sessions and drops), so they
+ * combine. The values are stable: storage uses their ids. */
 enum il_variant {
-    IL_VARIANT_STANDARD, /* suspect pairs; drops grabbed at the table */
-    IL_VARIANT_ADVANCED, /* suspect cards judged one by one */
-    IL_VARIANT_CASUAL,   /* long sessions; each player draws a drop card in private */
+    IL_VARIANT_STANDARD,        /* suspect pairs; drops grabbed at the table */
+    IL_VARIANT_ADVANCED,        /* suspect cards judged one by one */
+    IL_VARIANT_CASUAL,          /* long sessions; each player draws a drop card in private */
+    IL_VARIANT_CASUAL_ADVANCED, /* casual sessions and drops, advanced cases */
+    IL_VARIANTS
 };
 
-/* Stable identifier of a variant ("standard", "advanced", "casual"), or NULL. */
+/* Whether v deals the casual way (long sessions, private draws). */
+bool il_variant_casual(enum il_variant v);
+
+/* Whether v judges suspect cards one by one (the advanced tribunal). */
+bool il_variant_singles(enum il_variant v);
+
+/* Stable identifier of a variant ("standard", "advanced", "casual",
+ * "casual-advanced"), or NULL. */
 const char *il_variant_id(enum il_variant v);
 
 /* Parses a variant identifier. Returns the variant, or -1. */
 int il_variant_from_id(const char *id);
+
+/* Parses a variant as a host types it: an identifier, or "casual" and
+ * "advanced" together in any order and case, separated by blanks, commas or
+ * "+" ("advanced casual"). Returns the variant, or -1. */
+int il_variant_parse(const char *text);
 
 /* The timers a game runs on, in milliseconds. */
 enum il_timer {

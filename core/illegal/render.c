@@ -628,7 +628,7 @@ typedef void event_renderer(const struct view *g, const struct il_event *e, rule
 /* The key for the variant in play: the casual variant words some notices its own way. */
 static const char *variant_key(const struct view *g, const char *live, const char *casual)
 {
-    return g->s->config.variant == IL_VARIANT_CASUAL ? casual : live;
+    return il_variant_casual(g->s->config.variant) ? casual : live;
 }
 
 static void on_game_started(const struct view *g, const struct il_event *e, rules_emit_fn emit,

@@ -42,7 +42,7 @@ static enum il_error check_config(const struct il_config *config, unsigned nplay
 {
     if (nplayers < IL_MIN_PLAYERS || nplayers > IL_MAX_PLAYERS)
         return IL_ERR_BAD_PLAYER_COUNT;
-    if ((unsigned)config->variant > IL_VARIANT_CASUAL)
+    if ((unsigned)config->variant >= IL_VARIANTS)
         return IL_ERR_BAD_ACTION;
     if (config->tribunal >> IL_TRIBUNAL_OPTIONS)
         return IL_ERR_BAD_ACTION;
@@ -117,7 +117,7 @@ enum il_error il_game_setup(struct il_game *g, const struct il_config *config, u
         memset(p->votes, IL_NOBODY, sizeof p->votes);
     }
 
-    if (config->variant == IL_VARIANT_ADVANCED) {
+    if (il_variant_singles(config->variant)) {
         uint8_t singles[2 * IL_RESOURCES];
         for (unsigned i = 0; i < n; i++) {
             singles[2 * i] = IL_CARD(IL_KIND_DEALER_SUSPECT, res[i]);

@@ -54,7 +54,7 @@ static void variant_timer_phase_ids(void **state)
     assert_string_equal(il_variant_id(IL_VARIANT_ADVANCED), "advanced");
     assert_string_equal(il_variant_id(IL_VARIANT_CASUAL), "casual");
     assert_null(il_variant_id((enum il_variant)7));
-    for (int v = 0; v < 3; v++)
+    for (int v = 0; v < IL_VARIANTS; v++)
         assert_int_equal(il_variant_from_id(il_variant_id((enum il_variant)v)), v);
     assert_int_equal(il_variant_from_id("expert"), -1);
 

@@ -186,6 +186,33 @@ static void grab_outside_a_drop(void **state)
     fx_refuse(&f, &a, IL_ERR_WRONG_PHASE);
 }
 
+/* Casual and advanced combine: the casual drops and sessions, the advanced
+ * single-card cases. */
+static void casual_advanced_combines_both(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_setup(&f, 5, IL_VARIANT_CASUAL_ADVANCED, 29);
+    assert_int_equal(f.g.deadline, T0 + 20 * 60000);
+    assert_int_equal(f.g.ncases, 10);
+    for (unsigned k = 0; k < f.g.ncases; k++)
+        assert_int_equal(f.g.cases[k].ncards, 1);
+    fx_tick(&f);
+    assert_int_equal(fx_count(&f, IL_EV_DREW), 5);
+    assert_int_equal(fx_count(&f, IL_EV_GRAB_OPENED), 0);
+    assert_int_equal(f.g.phase, IL_PHASE_DEALING);
+    assert_string_equal(il_variant_id(IL_VARIANT_CASUAL_ADVANCED), "casual-advanced");
+    assert_int_equal(il_variant_from_id("casual-advanced"), IL_VARIANT_CASUAL_ADVANCED);
+    /* as the host types it: both words, in any order */
+    assert_int_equal(il_variant_parse("advanced casual"), IL_VARIANT_CASUAL_ADVANCED);
+    assert_int_equal(il_variant_parse("Casual, Advanced"), IL_VARIANT_CASUAL_ADVANCED);
+    assert_int_equal(il_variant_parse("casual+advanced"), IL_VARIANT_CASUAL_ADVANCED);
+    assert_int_equal(il_variant_parse("casual"), IL_VARIANT_CASUAL);
+    assert_int_equal(il_variant_parse("standard advanced"), -1);
+    assert_int_equal(il_variant_parse("casual casual"), -1);
+    assert_int_equal(il_variant_parse(""), -1);
+}
+
 static void casual_draws_in_private(void **state)
 {
     (void)state;
@@ -252,7 +279,7 @@ static void standard_leftovers_after_a_kick(void **state)
 static void five_sessions_four_drops(void **state)
 {
     (void)state;
-    for (unsigned v = 0; v < 3; v++) {
+    for (unsigned v = 0; v < IL_VARIANTS; v++) {
         struct fx f;
         fx_setup(&f, 4, (enum il_variant)v, 29);
         unsigned sessions = 1, drops = 0;
@@ -280,6 +307,7 @@ int main(void)
         cmocka_unit_test(leftovers_when_the_window_closes),
         cmocka_unit_test(grab_outside_a_drop),
         cmocka_unit_test(casual_draws_in_private),
+        cmocka_unit_test(casual_advanced_combines_both),
         cmocka_unit_test(casual_leftovers_after_a_kick),
         cmocka_unit_test(standard_leftovers_after_a_kick),
         cmocka_unit_test(five_sessions_four_drops),

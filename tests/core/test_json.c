@@ -37,7 +37,7 @@ static void round_trips_through_many_games(void **state)
 {
     (void)state;
     struct trips t = {0};
-    for (unsigned v = 0; v < 3; v++) {
+    for (unsigned v = 0; v < IL_VARIANTS; v++) {
         for (unsigned n = IL_MIN_PLAYERS; n <= IL_MAX_PLAYERS; n++) {
             struct sim_opts o = {.players = n,
                                  .variant = (enum il_variant)v,

@@ -143,7 +143,7 @@ static void check_setup(const struct il_game *g, enum il_variant v)
                          ((g->in_play >> r) & 1) * IL_CARDS_PER_TYPE);
 
     uint8_t seen[IL_CARD_TYPES] = {0};
-    if (v == IL_VARIANT_ADVANCED) {
+    if (il_variant_singles(v)) {
         assert_int_equal(g->ncases, 2 * n);
         for (unsigned i = 0; i < g->ncases; i++) {
             assert_int_equal(g->cases[i].ncards, 1);
@@ -174,11 +174,11 @@ static void property_setups(void **state)
 {
     (void)state;
     static const enum il_variant variants[] = {IL_VARIANT_STANDARD, IL_VARIANT_ADVANCED,
-                                               IL_VARIANT_CASUAL};
-    for (unsigned vi = 0; vi < 3; vi++) {
+                                               IL_VARIANT_CASUAL, IL_VARIANT_CASUAL_ADVANCED};
+    for (unsigned vi = 0; vi < IL_VARIANTS; vi++) {
         struct il_config c;
         il_config_default(&c, variants[vi]);
-        unsigned runs = variants[vi] == IL_VARIANT_CASUAL ? 1000 : 10000;
+        unsigned runs = il_variant_casual(variants[vi]) ? 1000 : 10000;
         for (unsigned n = IL_MIN_PLAYERS; n <= IL_MAX_PLAYERS; n++) {
             unsigned dealer_seat[IL_RESOURCES] = {0};
             for (uint64_t seed = 0; seed < runs; seed++) {
@@ -213,7 +213,7 @@ static void same_seed_same_game(void **state)
 static void same_seed_same_play(void **state)
 {
     (void)state;
-    for (unsigned v = 0; v < 3; v++) {
+    for (unsigned v = 0; v < IL_VARIANTS; v++) {
         struct fx a, b;
         fx_setup(&a, 5, (enum il_variant)v, 5);
         fx_setup(&b, 5, (enum il_variant)v, 5);
@@ -237,7 +237,7 @@ static void same_seed_same_play(void **state)
 static void same_seed_same_random_game(void **state)
 {
     (void)state;
-    for (unsigned v = 0; v < 3; v++) {
+    for (unsigned v = 0; v < IL_VARIANTS; v++) {
         struct sim_opts o = {.players = 6, .variant = (enum il_variant)v, .verify = true};
         struct sim_stats st = {0};
         struct il_game a, b;
