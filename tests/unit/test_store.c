@@ -85,14 +85,14 @@ static void test_open_creates_schema(void **state)
     struct store *s = open_ok(d->db);
     char v[64];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "4"); /* meta and games, the outbox, results, events */
+    assert_string_equal(v, "5"); /* meta and games, the outbox, results, events, languages */
     query_text(d->db, "PRAGMA journal_mode", v, sizeof v);
     assert_string_equal(v, "wal");
     query_text(d->db,
                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-               "('games', 'meta', 'outbox', 'results', 'events')",
+               "('games', 'meta', 'outbox', 'results', 'events', 'languages')",
                v, sizeof v);
-    assert_string_equal(v, "5");
+    assert_string_equal(v, "6");
     assert_int_equal(store_writable(s), 0);
     store_close(s);
     store_close(NULL);
@@ -478,7 +478,7 @@ static void test_reopen_keeps_data(void **state)
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "4");
+    assert_string_equal(v, "5");
     char *r = store_game_get(s, "g1");
     assert_string_equal(r, "{\"a\":1}");
     free(r);
