@@ -17,7 +17,7 @@
 #define TABLE   CMD_IN_TABLE
 #define PRIVATE CMD_IN_PRIVATE
 
-static const char *const variants[] = {"standard", "advanced", "casual", NULL};
+static const char *const variants[] = {"standard", "advanced", "casual", "casual-advanced", NULL};
 static const char *const on_off[] = {"on", "off", NULL};
 static const char *const follow_stop[] = {"follow", "stop", NULL};
 

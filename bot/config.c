@@ -39,7 +39,7 @@ enum kind {
     K_INT,      /* an int within [min, max] */
     K_INT64,    /* an int64_t within [min, max] */
     K_LEVEL,    /* a log level name */
-    K_VARIANT,  /* standard, advanced or casual */
+    K_VARIANT,  /* standard, advanced, casual or casual-advanced */
     K_LANGUAGE, /* a catalog language */
     K_GUILDS,   /* a comma-separated list of Discord ids */
 };
@@ -444,8 +444,10 @@ static int apply(struct config *c, const struct key_def *d, const char *v, char 
         }
         break;
     case K_VARIANT:
-        if (strcmp(v, "standard") != 0 && strcmp(v, "advanced") != 0 && strcmp(v, "casual") != 0) {
-            snprintf(why, whylen, "unknown variant \"%.*s\" (standard, advanced or casual)",
+        if (strcmp(v, "standard") != 0 && strcmp(v, "advanced") != 0 && strcmp(v, "casual") != 0 &&
+            strcmp(v, "casual-advanced") != 0) {
+            snprintf(why, whylen,
+                     "unknown variant \"%.*s\" (standard, advanced, casual or casual-advanced)",
                      ECHO_MAX, v);
             return -1;
         }

@@ -15,19 +15,25 @@
 #include "internal.h"
 #include "module.h"
 
-static void timers_from(struct il_config *c, enum il_variant v, const struct rules_defaults *d)
+/* The tribunal of the casual variants: the rulebook's casual game has the
+ * players "only need to get together for the Tribunal", so it waits for the
+ * host (or the time they set) and moves on as soon as everyone has voted. */
+#define CASUAL_TRIBUNAL (IL_TRIBUNAL_HOLD | IL_TRIBUNAL_CLOSE_EARLY)
+
+/* A variant's settings by default: the daemon's timers, and its tribunal. */
+static void variant_defaults(struct il_config *c, enum il_variant v, const struct rules_defaults *d)
 {
     il_config_default(c, v);
-    c->timer_ms[IL_TIMER_SESSION] =
-        (v == IL_VARIANT_CASUAL ? d->casual_session : d->session) * 1000;
+    c->timer_ms[IL_TIMER_SESSION] = (il_variant_casual(v) ? d->casual_session : d->session) * 1000;
     c->timer_ms[IL_TIMER_REVEAL] = d->reveal * 1000;
     c->timer_ms[IL_TIMER_GRAB] = d->grab * 1000;
     c->timer_ms[IL_TIMER_DEBATE] = d->debate * 1000;
     c->timer_ms[IL_TIMER_VOTE] = d->vote * 1000;
+    c->tribunal = il_variant_casual(v) ? CASUAL_TRIBUNAL : 0;
 }
 
-/* Ready-made settings: a variant and its timers in seconds, 0 taking the
- * daemon's default for that variant. */
+/* Ready-made settings: a variant with its tribunal, and its timers in
+ * seconds, 0 taking the daemon's default for that variant. */
 static const struct preset {
     const char *id;
     enum il_variant variant;
@@ -50,27 +56,27 @@ static const char *preset_at(unsigned i)
     return i < sizeof presets / sizeof *presets ? presets[i].id : NULL;
 }
 
-/* The settings of preset p, keeping c's resources and tribunal options. */
+/* The settings of preset p, keeping c's resources: a preset is a whole way
+ * of playing, its variant, timers and tribunal. */
 static void preset_config(struct il_config *c, const struct preset *p,
                           const struct rules_defaults *d)
 {
-    uint8_t resources = c->resources, tribunal = c->tribunal;
-    timers_from(c, p->variant, d);
+    uint8_t resources = c->resources;
+    variant_defaults(c, p->variant, d);
     for (unsigned t = 0; t < IL_TIMERS; t++)
         if (p->timer_s[t])
             c->timer_ms[t] = p->timer_s[t] * 1000;
     c->resources = resources;
-    c->tribunal = tribunal;
 }
 
 static int init(void *state, const char *mode, const struct rules_defaults *d)
 {
     struct il_state *s = state;
-    int v = il_variant_from_id(mode ? mode : "standard");
+    int v = il_variant_parse(mode ? mode : "standard");
     if (v < 0)
         return -1;
     memset(s, 0, sizeof *s);
-    timers_from(&s->config, (enum il_variant)v, d);
+    variant_defaults(&s->config, (enum il_variant)v, d);
     return 0;
 }
 
@@ -196,19 +202,21 @@ static enum rules_set_result set(void *state, bool started, const char *key, con
             return RULES_SET_LOCKED;
         struct il_config c = s->config;
         if (strcmp(key, "variant") == 0) {
-            int v = il_variant_from_id(value);
+            int v = il_variant_parse(value);
             if (v < 0)
                 return RULES_SET_BAD_VALUE;
-            /* Timers still at the old variant's defaults take the new one's;
-             * a timer the host set stays as set. */
+            /* Timers and a tribunal still at the old variant's defaults take
+             * the new one's; what the host set stays as set. */
             struct il_config old;
-            timers_from(&old, s->config.variant, d);
-            timers_from(&c, (enum il_variant)v, d);
+            variant_defaults(&old, s->config.variant, d);
+            variant_defaults(&c, (enum il_variant)v, d);
             for (unsigned t = 0; t < IL_TIMERS; t++)
                 if (s->config.timer_ms[t] != old.timer_ms[t])
                     c.timer_ms[t] = s->config.timer_ms[t];
+            if (s->config.tribunal != old.tribunal)
+                c.tribunal = s->config.tribunal;
             c.resources = s->config.resources;
-            c.tribunal = s->config.tribunal;
+            snprintf(shown, shownlen, "%s", il_variant_id((enum il_variant)v));
         } else if (parse_resource_set(value, lang, &c.resources) < 0) {
             return RULES_SET_BAD_VALUE;
         }
@@ -231,16 +239,52 @@ static enum rules_set_result set(void *state, bool started, const char *key, con
     return RULES_SET_DONE;
 }
 
-/* The preset the settings equal, or NULL. */
+/* The preset the settings equal (variant, timers and tribunal), or NULL. */
 static const char *preset_of(const struct il_config *c, const struct rules_defaults *d)
 {
     for (unsigned i = 0; preset_at(i); i++) {
         struct il_config p = *c;
         preset_config(&p, &presets[i], d);
-        if (p.variant == c->variant && memcmp(p.timer_ms, c->timer_ms, sizeof p.timer_ms) == 0)
+        if (p.variant == c->variant && p.tribunal == c->tribunal &&
+            memcmp(p.timer_ms, c->timer_ms, sizeof p.timer_ms) == 0)
             return presets[i].id;
     }
     return NULL;
+}
+
+/* What the lobby calls settings that equal no preset: their variant, and
+ * whether its timers were changed. */
+static void label_of(const struct il_config *c, const struct rules_defaults *d, const char *lang,
+                     char *out, size_t len)
+{
+    struct il_config v;
+    variant_defaults(&v, c->variant, d);
+    const char *variant = text_name(lang, "variant-label", il_variant_id(c->variant));
+    if (memcmp(v.timer_ms, c->timer_ms, sizeof v.timer_ms) == 0) {
+        snprintf(out, len, "%s", variant);
+        return;
+    }
+    const char *vars[] = {"variant", variant, NULL};
+    text_fill(out, len, lang, "msg.settings-custom-timers", vars);
+}
+
+/* The tribunal options in words, after a space: " Tribunal (hold): it waits
+ * for the host's ...". Nothing for the rulebook's live tribunal. */
+static void tribunal_sentence(uint8_t options, const char *lang, char *out, size_t len)
+{
+    char ids[96], rules[512];
+    struct text_list l;
+    out[0] = '\0';
+    if (!options)
+        return;
+    tribunal_text(options, ids, sizeof ids);
+    text_list_init(&l, rules, sizeof rules, "; ");
+    for (unsigned i = 0; i < IL_TRIBUNAL_OPTIONS; i++)
+        if (options & (1u << i))
+            text_list_add(&l, "%s", text_name(lang, "tribunal-option", il_tribunal_option_id(i)));
+    const char *vars[] = {"options", ids, "rules", rules, NULL};
+    out[0] = ' ';
+    text_fill(out + 1, len - 1, lang, "msg.settings-tribunal", vars);
 }
 
 static int settings(const void *state, const char *lang, const struct rules_defaults *d,
@@ -249,7 +293,7 @@ static int settings(const void *state, const char *lang, const struct rules_defa
     const struct il_state *s = state;
     const struct il_config *c = &s->config;
     const char *preset = preset_of(c, d);
-    char key[32], durations[IL_TIMERS][48], tribunal[96];
+    char durations[IL_TIMERS][48], tribunal[96];
     tribunal_text(c->tribunal, tribunal, sizeof tribunal);
     for (unsigned t = 0; t < IL_TIMERS; t++) {
         text_duration(durations[t], sizeof durations[t], lang, c->timer_ms[t]);
@@ -269,18 +313,24 @@ static int settings(const void *state, const char *lang, const struct rules_defa
                                json_object_new_string(s->poll_ballots ? "poll" : "private")) ||
         json_object_object_add(out, "tribunal", json_object_new_string(tribunal)))
         return -1;
-    snprintf(key, sizeof key, "preset.%s", preset ? preset : "custom");
-    const char *vars[] = {
-        "preset", catalog_text(lang, key),  "session", durations[IL_TIMER_SESSION],
-        "grab",   durations[IL_TIMER_GRAB], "debate",  durations[IL_TIMER_DEBATE],
-        "vote",   durations[IL_TIMER_VOTE], NULL};
-    text_fill(text, len, lang, "msg.settings", vars);
+    char label[256], sentence[640];
+    if (preset)
+        snprintf(label, sizeof label, "%s", text_name(lang, "preset", preset));
+    else
+        label_of(c, d, lang, label, sizeof label);
+    const char *vars[] = {"preset",  label,
+                          "session", durations[IL_TIMER_SESSION],
+                          "grab",    durations[IL_TIMER_GRAB],
+                          "debate",  durations[IL_TIMER_DEBATE],
+                          "vote",    durations[IL_TIMER_VOTE],
+                          NULL};
+    /* a casual game has no grabs: each player draws in private */
+    text_fill(text, len, lang,
+              il_variant_casual(c->variant) ? "msg.settings-casual" : "msg.settings", vars);
+    tribunal_sentence(c->tribunal, lang, sentence, sizeof sentence);
     size_t used = strlen(text);
-    if (c->tribunal && used + 1 < len) {
-        const char *tvars[] = {"options", tribunal, NULL};
-        text[used] = ' ';
-        text_fill(text + used + 1, len - used - 1, lang, "msg.settings-tribunal", tvars);
-    }
+    if (used < len)
+        snprintf(text + used, len - used, "%s", sentence);
     return 0;
 }
 

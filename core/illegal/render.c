@@ -796,8 +796,14 @@ static void on_verdict(const struct view *g, const struct il_event *e, rules_emi
                           "tally",  tally,  "player", e->target >= 0 ? g->t->names[e->target] : "",
                           NULL};
     const struct field fields[] = {{"case", json_object_new_int(e->number + 1)}, {NULL, NULL}};
-    notice_with(g, e, e->target >= 0 ? "msg.verdict-convicted" : "msg.verdict-discarded", vars,
-                fields, emit, arg);
+    unsigned votes = 0;
+    for (unsigned i = 0; i < IL_MAX_PLAYERS; i++)
+        votes += e->tally[i];
+    notice_with(g, e,
+                e->target >= 0 ? "msg.verdict-convicted"
+                : votes        ? "msg.verdict-discarded"
+                               : "msg.verdict-no-votes",
+                vars, fields, emit, arg);
 }
 
 static void on_paused(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)

@@ -119,6 +119,8 @@ void tp_scan(struct table_player *tp)
             } else if (strcmp(event, "case-opened") == 0) {
                 tp->phase = TP_DEBATE;
                 tp->cases_seen++;
+            } else if (strcmp(event, "tribunal-held") == 0) {
+                tp->phase = TP_HOLD;
             }
         }
     }
@@ -412,8 +414,17 @@ static void vote_round(struct table_player *tp)
     snprintf(number, sizeof number, "%u", tp->cases_seen);
     assert_non_null(strstr(line_str(tp->h->lines[confirmed], "text"), number));
     /* Before the tally the table learns how many have voted, and nothing else:
-     * no name, so neither who voted nor for whom. */
-    for (size_t i = from; i < tp->h->nlines; i++) {
+     * no name, so neither who voted nor for whom. (A tribunal that closes a
+     * vote once everyone has voted gives its verdict at once.) */
+    long verdict = -1;
+    static const char *const verdicts[] = {"verdict-convicted", "verdict-discarded",
+                                           "verdict-no-votes"};
+    for (size_t v = 0; v < sizeof verdicts / sizeof *verdicts; v++) {
+        long at = find_event(tp->h, from, tp->table, verdicts[v]);
+        if (at >= 0 && (verdict < 0 || at < verdict))
+            verdict = at;
+    }
+    for (size_t i = from; i < (verdict >= 0 ? (size_t)verdict : tp->h->nlines); i++) {
         if (!line_in(tp->h->lines[i], tp->table))
             continue;
         const char *event = line_data_str(tp->h->lines[i], "event");
@@ -439,6 +450,10 @@ void tp_step(struct table_player *tp)
     case TP_VOTE:
         vote_round(tp);
         break;
+    case TP_HOLD: /* a casual tribunal waits for the host: the players are here */
+        say(tp, tp->gm[0] ? tp->gm : tp->users[0], "!illegal next");
+        settle(tp);
+        return;
     default:
         break;
     }

@@ -16,7 +16,7 @@
 
 #include "console_harness.h"
 
-enum tp_phase { TP_LOBBY, TP_DEALING, TP_DROP, TP_GRAB, TP_DEBATE, TP_VOTE, TP_OVER };
+enum tp_phase { TP_LOBBY, TP_DEALING, TP_DROP, TP_GRAB, TP_HOLD, TP_DEBATE, TP_VOTE, TP_OVER };
 
 struct table_player {
     struct harness *h;

@@ -344,7 +344,7 @@ static void test_env_override(void **state)
     clear_env();
     setenv("ILLEGALD_GAME_VARIANT", "chaos", 1);
     env_fails("environment ILLEGALD_GAME_VARIANT: unknown variant \"chaos\" "
-              "(standard, advanced or casual)");
+              "(standard, advanced, casual or casual-advanced)");
     clear_env();
     setenv("ILLEGALD_WEB_ENABLED", "", 1);
     env_fails("environment ILLEGALD_WEB_ENABLED: must not be empty");
@@ -463,8 +463,8 @@ static const struct bad_case bad_cases[] = {
      "%s:2: [web] enabled: not a boolean (true/false, yes/no, on/off, 1/0): \"maybe\""},
     {"[log]\nlevel = loud\n",
      "%s:2: [log] level: unknown log level \"loud\" (debug, info, warn or error)"},
-    {"[game]\nvariant = chaos\n",
-     "%s:2: [game] variant: unknown variant \"chaos\" (standard, advanced or casual)"},
+    {"[game]\nvariant = chaos\n", "%s:2: [game] variant: unknown variant \"chaos\" (standard, "
+                                  "advanced, casual or casual-advanced)"},
     {"[game]\nlanguage = xx\n",
      "%s:2: [game] language: unsupported language \"xx\" (one of: en (English), de (Deutsch), es "
      "(Español), fr (Français), hu (Magyar), nl (Nederlands), pt (Português))"},

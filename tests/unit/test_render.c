@@ -893,7 +893,10 @@ static void test_render_lobby(void **state)
         assert_true(json_object_object_get_ex(r.v[i].data, "settings", &settings[i]));
     assert_true(json_object_object_get_ex(settings[0], "preset", &v));
     assert_null(v);
-    assert_non_null(strstr(r.v[0].text, "Settings: custom timers; sessions of 3 min"));
+    /* not a preset: the variant, its timers being its own */
+    assert_non_null(strstr(r.v[0].text, "Settings: the advanced variant (suspect cards judged one "
+                                        "at a time); sessions of 3 min, grabs of 30 s"));
+    assert_non_null(strstr(r.v[3].text, "Settings: the standard game, with custom timers; "));
     assert_true(json_object_object_get_ex(settings[2], "preset", &v));
     assert_string_equal(json_object_get_string(v), "quick");
     assert_true(json_object_object_get_ex(settings[2], "session", &v));
@@ -909,6 +912,11 @@ static void test_render_lobby(void **state)
     assert_string_equal(json_object_get_string(v), "casual");
     assert_true(json_object_object_get_ex(settings[4], "session", &v));
     assert_int_equal(json_object_get_int(v), 1200);
+    /* the casual preset: no grabs, and a tribunal that waits for the players */
+    assert_true(json_object_object_get_ex(settings[4], "tribunal", &v));
+    assert_string_equal(json_object_get_string(v), "hold, close-early");
+    assert_null(strstr(r.v[4].text, "grabs"));
+    assert_non_null(strstr(r.v[4].text, "Tribunal (hold, close-early): it waits for the host's"));
     assert_true(json_object_object_get_ex(r.v[4].data, "presets", &v));
     assert_int_equal(json_object_array_length(v), 3);
     /* A variant keeps the timers the host set, and takes its own for the rest. */
@@ -924,6 +932,18 @@ static void test_render_lobby(void **state)
     assert_int_equal(IL(&g)->config.timer_ms[IL_TIMER_GRAB], 45000);
     assert_int_equal(IL(&g)->config.timer_ms[IL_TIMER_SESSION], 1200000);
     assert_int_equal(IL(&g)->config.variant, IL_VARIANT_CASUAL);
+    /* so does the tribunal: at the standard's, it takes the casual one... */
+    assert_int_equal(IL(&g)->config.tribunal, IL_TRIBUNAL_HOLD | IL_TRIBUNAL_CLOSE_EARLY);
+    /* ...and one the host chose stays */
+    assert_int_equal(il_module.set(g.state, false, "tribunal", "parallel", "en", &defaults, shown,
+                                   sizeof shown, &unused),
+                     RULES_SET_DONE);
+    assert_int_equal(il_module.set(g.state, false, "variant", "advanced casual", "en", &defaults,
+                                   shown, sizeof shown, &unused),
+                     RULES_SET_DONE);
+    assert_string_equal(shown, "casual-advanced");
+    assert_int_equal(IL(&g)->config.tribunal, IL_TRIBUNAL_PARALLEL);
+    assert_int_equal(IL(&g)->config.variant, IL_VARIANT_CASUAL_ADVANCED);
     assert_int_equal(r.v[0].kind, OUT_LOBBY);
     assert_string_equal(r.v[0].channel, "t9");
     assert_string_equal(r.v[0].key, "g3/lobby");
