@@ -77,6 +77,8 @@ static const struct key_def keys[] = {
     {"game", "lobby_idle_seconds", K_INT64, 0, OFF(lobby_idle_seconds), 60, MAX_TIMER, NULL},
     {"game", "absent_seconds", K_INT64, 0, OFF(absent_seconds), 0, MAX_TIMER, NULL},
     {"game", "lobbies_per_host", K_INT, 0, OFF(lobbies_per_host), 1, 1000, NULL},
+    {"game", "lobbies_per_server", K_INT, 0, OFF(lobbies_per_server), 1, 1000000, NULL},
+    {"game", "lobbies_total", K_INT, 0, OFF(lobbies_total), 1, 1000000, NULL},
     {"discord", "token", K_STRING, F_OPTIONAL | F_SECRET | F_NOSPACE, OFF(discord_token), 0, 0,
      NULL},
     {"discord", "application_id", K_STRING, F_OPTIONAL | F_NOSPACE, OFF(discord_application_id), 0,
@@ -800,6 +802,8 @@ int config_init(struct config *c)
     c->lobby_idle_seconds = 3600;
     c->absent_seconds = 43200;
     c->lobbies_per_host = 3;
+    c->lobbies_per_server = 100;
+    c->lobbies_total = 2000;
     c->matrix_moderator_power_level = 50;
     c->web_enabled = true;
     c->web_port = 8080;

@@ -48,6 +48,8 @@ struct config {
     int64_t lobby_idle_seconds;     /* a lobby unchanged this long closes; default 3600 */
     int64_t absent_seconds;         /* a player idle this long is warned; 0: never; 43200 */
     int lobbies_per_host;           /* open lobbies one user may host per platform; default 3 */
+    int lobbies_per_server;         /* open lobbies of one server (a Discord guild); default 100 */
+    int lobbies_total;              /* open lobbies in the whole daemon; default 2000 */
     /* [discord]: enabled when token is set */
     char *discord_token; /* secret */
     char *discord_application_id;

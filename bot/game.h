@@ -84,8 +84,8 @@ struct game {
     /* Lobby start in progress: DM probes still unanswered. Not stored. */
     unsigned probes_pending;
 
-    /* Closed without a game (ended by the host, or idle): stored as finished,
-     * then dropped. Not stored otherwise. */
+    /* Closed without a game (ended by the host, or idle): deleted from the
+     * store, then dropped (turn.c, T8). Not stored otherwise. */
     bool closed;
 };
 

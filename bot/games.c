@@ -69,8 +69,16 @@ void dispatch_game_remove(struct dispatcher *d, struct game *g)
     for (unsigned i = 0; i < d->ngames; i++)
         if (d->games[i] == g) {
             d->games[i] = d->games[--d->ngames];
-            return;
+            break;
         }
+    /* After a burst the list shrinks back (a failed realloc keeps it as it is). */
+    if (d->cap > 64 && d->ngames < d->cap / 4) {
+        struct game **v = realloc(d->games, d->cap / 2 * sizeof *v);
+        if (v) {
+            d->games = v;
+            d->cap /= 2;
+        }
+    }
 }
 
 struct event *dispatch_event_of(struct dispatcher *d, struct platform *p, const char *community)

@@ -11,8 +11,9 @@
  *       snapshot is put back); a turn that cannot be committed is undone
  *       whole (T2).
  *   P3. A game that is over or closed leaves the hosted games; its turn's
- *       commit stores it as finished, then frees it. Nothing else frees a
- *       game that has been stored.
+ *       commit stores it as finished (a lobby closed without a game is
+ *       deleted instead: T8), then frees it. Nothing else frees a game that
+ *       has been stored.
  *   P4. No other code saves or restores a game.
  *   P5. A player's move is judged at the time it is applied: a deadline
  *       (or reminder) already due fires first, as if the clock had not been

@@ -27,7 +27,7 @@ struct store {
     int64_t *sent;   /* outbox ids delivered, to delete with the next commit */
     size_t nsent, capsent;
     bool lazy_failed; /* a lazy value could not be written into this commit */
-    sqlite3_stmt *language_get, *language_put; /* prepared at their first use */
+    sqlite3_stmt *language_get, *language_put, *game_delete; /* prepared at their first use */
 };
 
 /* Migration i brings the schema from version i to i + 1. Append only. */
@@ -81,7 +81,10 @@ static const char *const migrations[] = {
     "  id TEXT NOT NULL,"
     "  language TEXT NOT NULL,"
     "  chosen INTEGER NOT NULL DEFAULT 0,"
-    "  PRIMARY KEY (platform, kind, id));",
+    "  PRIMARY KEY (platform, kind, id));"
+    /* Lobbies that closed without a game were kept as finished games: they
+     * are no longer (turn.c, T8), and those a flood left go. */
+    "DELETE FROM games WHERE finished = 1 AND json_extract(record, '$.started') = 0;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -282,6 +285,7 @@ void store_close(struct store *s)
     sqlite3_finalize(s->outbox_delete);
     sqlite3_finalize(s->language_get);
     sqlite3_finalize(s->language_put);
+    sqlite3_finalize(s->game_delete);
     map_clear(&s->lazy, free);
     free(s->sent);
     sqlite3_close(s->db);
@@ -350,6 +354,14 @@ int store_game_put(struct store *s, const char *id, const char *platform, const 
     sqlite3_bind_int(st, 4, finished);
     sqlite3_bind_text(st, 5, record, -1, SQLITE_STATIC);
     return step_done(s, st);
+}
+
+int store_game_delete(struct store *s, const char *id)
+{
+    if (!s->game_delete && prepare(s, &s->game_delete, "DELETE FROM games WHERE id = ?") < 0)
+        return -1;
+    sqlite3_bind_text(s->game_delete, 1, id, -1, SQLITE_STATIC);
+    return step_done(s, s->game_delete);
 }
 
 int store_result_put(struct store *s, const struct store_result *r)

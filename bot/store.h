@@ -44,6 +44,10 @@ void store_rollback(struct store *s);
 int store_game_put(struct store *s, const char *id, const char *platform, const char *table,
                    int finished, const char *record) MUST_USE;
 
+/* Deletes a game's row, in the open transaction (none: nothing happens).
+ * Returns 0 or -1. */
+int store_game_delete(struct store *s, const char *id) MUST_USE;
+
 /* Called for each game; returning non-zero stops the walk and is returned. */
 typedef int (*store_game_fn)(void *arg, const char *id, const char *platform, const char *table,
                              const char *record);

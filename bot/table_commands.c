@@ -43,19 +43,38 @@ static bool may_open(struct bot_cmd *x)
         cmd_reply(x, "parse.too-long", NULL);
         return false;
     }
-    unsigned hosted = 0;
-    for (unsigned i = 0; i < d->ngames; i++)
-        if (d->games[i]->platform == x->p && !d->games[i]->started &&
-            strcmp(d->games[i]->host, in->user) == 0)
-            hosted++;
-    if (hosted >= (unsigned)d->config->lobbies_per_host) {
-        char max[16];
-        snprintf(max, sizeof max, "%d", d->config->lobbies_per_host);
-        const char *vars[] = {"max", max, NULL};
-        cmd_reply(x, "msg.lobby-limit", vars);
-        return false;
+    /* Lobbies cost memory until they start or close: a user, a server and
+     * the daemon each have a cap, so no crowd of users can fill it. */
+    unsigned hosted = 0, here = 0, all = 0;
+    const char *server = in->community ? in->community : "";
+    for (unsigned i = 0; i < d->ngames; i++) {
+        const struct game *g = d->games[i];
+        if (g->started)
+            continue;
+        all++;
+        if (g->platform != x->p)
+            continue;
+        hosted += strcmp(g->host, in->user) == 0;
+        here += server[0] && strcmp(g->community, server) == 0;
     }
-    return true;
+    const char *refusal = NULL, *cap = NULL;
+    int max = 0;
+    if (hosted >= (unsigned)d->config->lobbies_per_host)
+        refusal = "msg.lobby-limit", max = d->config->lobbies_per_host;
+    else if (here >= (unsigned)d->config->lobbies_per_server)
+        refusal = "msg.lobby-limit-server", cap = "lobbies_per_server",
+        max = d->config->lobbies_per_server;
+    else if (all >= (unsigned)d->config->lobbies_total)
+        refusal = "msg.lobby-limit-total", cap = "lobbies_total", max = d->config->lobbies_total;
+    if (!refusal)
+        return true;
+    char count[16];
+    snprintf(count, sizeof count, "%d", max);
+    const char *vars[] = {"max", count, NULL};
+    cmd_reply(x, refusal, vars);
+    if (cap) /* the operator may want to raise it */
+        log_warn("dispatch", NULL, "a lobby refused: [game] %s (%d) reached", cap, max);
+    return false;
 }
 
 int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,

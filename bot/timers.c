@@ -145,14 +145,22 @@ void timers_fire_game(struct dispatcher *d, struct game *g, int64_t now)
         fire_game(d, g, now);
 }
 
+/* Games the clock changes in one turn before it commits them and goes on:
+ * a turn holds a snapshot of every game it changed until its commit, so
+ * thousands of lobbies closing at once are committed in batches rather than
+ * held all together. */
+#define TIMERS_BATCH_GAMES 256
+
 void timers_fire_due(struct dispatcher *d, int64_t now)
 {
     for (unsigned i = 0; i < d->ngames;) {
         struct game *g = d->games[i];
         int64_t due = game_due(d, g);
-        if (due && due <= now && fire_game(d, g, now))
-            continue; /* the last game moved into slot i */
-        i++;
+        bool gone = due && due <= now && fire_game(d, g, now);
+        if (d->turn.ngames >= TIMERS_BATCH_GAMES)
+            turn_flush(d);
+        if (!gone)
+            i++; /* else the last game moved into slot i */
     }
 }
 

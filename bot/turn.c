@@ -25,8 +25,15 @@
  *   T7. Events (event.h) are games' peers here: every event the turn
  *       touched is written in the turn's transaction and put back with the
  *       games if it fails; a closed event leaves memory once committed.
+ *   T8. A lobby that closes without a game (ended, or idle) is deleted from
+ *       the store in the turn's transaction, not kept as finished: nothing
+ *       of it is worth keeping, and a flood of lobbies must not grow the
+ *       store for good.
  */
 #include <json-c/json.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,12 +312,15 @@ static int commit(struct dispatcher *d)
         struct game *g = t->g;
         if (!platform)
             platform = g->platform->ops->name;
-        struct json_object *j = game_to_json(g);
+        /* A lobby that closed without a game leaves nothing to keep (T8). */
+        bool gone = g->closed && !g->started;
+        struct json_object *j = gone ? NULL : game_to_json(g);
         const char *text = j ? json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN) : NULL;
-        bool oom = !text;
-        int rc = oom ? -1
-                     : store_game_put(d->store, g->id, g->platform->ops->name, g->table,
-                                      game_finished(g), text);
+        bool oom = !gone && !text;
+        int rc = oom    ? -1
+                 : gone ? store_game_delete(d->store, g->id)
+                        : store_game_put(d->store, g->id, g->platform->ops->name, g->table,
+                                         game_finished(g), text);
         if (rc == 0 && g->started && !g->closed && g->rules->over(g->state)) /* T6 */
             rc = put_results(d->store, g);
         if (rc == 0 && game_finished(g))
@@ -403,17 +413,41 @@ static void undo(struct dispatcher *d)
     d->timers_stale = true;
 }
 
-/* Ends the turn's bookkeeping: frees the games it finished, the events it
- * closed (unless its commit failed) and its snapshots. */
-static void forget(struct dispatcher *d, bool failed)
+/* A turn that touched more games than this gives its list back when it
+ * ends: a burst (a flood of lobbies closing) must not keep its peak. */
+#define TURN_GAMES_KEPT 64
+/* After a turn that freed this many games, the allocator is asked to return
+ * free memory to the system: glibc keeps freed small blocks otherwise. */
+#define TURN_TRIM_GAMES 32
+
+/* Gives memory freed in bulk back to the system, where the allocator can. */
+static void give_back_memory(void)
 {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
+/* Ends the turn's bookkeeping: frees the games it finished, the events it
+ * closed (unless its commit failed) and its snapshots. Returns how many
+ * games it freed. */
+static unsigned forget(struct dispatcher *d, bool failed)
+{
+    unsigned freed = 0;
     for (unsigned i = 0; i < d->turn.ngames; i++) {
         struct turn_game *t = &d->turn.games[i];
-        if (t->dropped)
+        if (t->dropped) {
             game_free(t->g);
+            freed++;
+        }
         free(t->state_before);
     }
     d->turn.ngames = 0;
+    if (d->turn.cap > TURN_GAMES_KEPT) {
+        free(d->turn.games);
+        d->turn.games = NULL;
+        d->turn.cap = 0;
+    }
     for (unsigned i = 0; i < d->turn.nevents; i++) {
         struct turn_event *t = &d->turn.events[i];
         free(t->before);
@@ -423,6 +457,7 @@ static void forget(struct dispatcher *d, bool failed)
         }
     }
     d->turn.nevents = 0;
+    return freed;
 }
 
 static bool same(const char *a, const char *b)
@@ -477,7 +512,7 @@ void turn_flush(struct dispatcher *d)
         undo(d);
         d->turn.retry_after = dispatcher_now(d) + TURN_RETRY_MS;
     }
-    forget(d, failed);
+    unsigned freed = forget(d, failed);
     if (failed)
         mark_repeated(d);
     d->turn.flushing = true;
@@ -491,6 +526,8 @@ void turn_flush(struct dispatcher *d)
         held_free(h);
     }
     d->turn.flushing = false;
+    if (freed >= TURN_TRIM_GAMES)
+        give_back_memory();
 }
 
 static void on_turn_end(uv_handle_t *h)

@@ -126,6 +126,8 @@ static void test_defaults(void **state)
     assert_int_equal(c.vote_seconds, 30);
     assert_int_equal(c.lobby_idle_seconds, 3600);
     assert_int_equal(c.lobbies_per_host, 3);
+    assert_int_equal(c.lobbies_per_server, 100);
+    assert_int_equal(c.lobbies_total, 2000);
     assert_null(c.discord_token);
     assert_null(c.discord_application_id);
     assert_string_equal(c.discord_api_url, "https://discord.com/api/v10");
@@ -448,6 +450,7 @@ static const struct bad_case bad_cases[] = {
     {"[game]\nlobby_idle_seconds = 59\n",
      "%s:2: [game] lobby_idle_seconds: out of range (60..604800): 59"},
     {"[game]\nlobbies_per_host = 0\n", "%s:2: [game] lobbies_per_host: out of range (1..1000): 0"},
+    {"[game]\nlobbies_total = 0\n", "%s:2: [game] lobbies_total: out of range (1..1000000): 0"},
     {"[game]\nsession_seconds = 604801\n",
      "%s:2: [game] session_seconds: out of range (1..604800): 604801"},
     {"[game]\ngrab_seconds = -5\n", "%s:2: [game] grab_seconds: out of range (1..604800): -5"},
@@ -745,7 +748,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 42);
+    assert_int_equal(nkeys, 44);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);

@@ -526,6 +526,42 @@ static void test_newer_schema_refused(void **state)
     assert_string_equal(v, "0");
 }
 
+/* A store of schema 4 kept the lobbies that closed without a game as
+ * finished games; upgrading it deletes them and keeps every game played. */
+static void test_upgrade_drops_closed_lobbies(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 1, "{\"started\":true}"), 0);
+    assert_int_equal(store_game_put(s, "g2", "console", "t2", 1, "{\"started\":false}"), 0);
+    assert_int_equal(store_game_put(s, "g3", "console", "t3", 0, "{\"started\":false}"), 0);
+    assert_int_equal(store_commit(s), 0);
+    store_close(s);
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(d->db, &h), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(h, "DROP TABLE languages; PRAGMA user_version = 4;", NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(h);
+
+    s = open_ok(d->db);
+    char v[16];
+    query_text(d->db, "PRAGMA user_version", v, sizeof v);
+    assert_string_equal(v, "5");
+    query_text(d->db, "SELECT group_concat(id) FROM (SELECT id FROM games ORDER BY id)", v,
+               sizeof v);
+    assert_string_equal(v, "g1,g3"); /* the game played, the lobby still open */
+    /* and a lobby closing from now on leaves no row */
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_game_delete(s, "g3"), 0);
+    assert_int_equal(store_game_delete(s, "g9"), 0);
+    assert_int_equal(store_commit(s), 0);
+    query_text(d->db, "SELECT count(*) FROM games", v, sizeof v);
+    assert_string_equal(v, "1");
+    store_close(s);
+}
+
 static void test_unusable_paths(void **state)
 {
     struct dir *d = *state;
@@ -674,6 +710,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_outbox, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_reopen_keeps_data, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_drops_closed_lobbies, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_unusable_paths, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_not_a_database, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_writable_fails_while_locked, dir_setup, dir_teardown),
