@@ -104,6 +104,17 @@ static enum lobby_error leave(struct game *g, const struct lobby_action *a, stru
     return LOBBY_OK;
 }
 
+/* A lobby setting took its value (ev->shown_value): the answer is `reply`. */
+static enum lobby_error setting_changed(struct lobby_events *ev, const char *key, const char *reply,
+                                        bool lobby_changed)
+{
+    ev->key = key;
+    ev->set_reply = reply;
+    ev->lobby_changed = lobby_changed;
+    event(ev, LOBBY_EV_SET);
+    return LOBBY_OK;
+}
+
 /* "start-at 2h": the lobby starts by itself then; "off" takes that back. */
 static enum lobby_error schedule_start(struct game *g, const struct lobby_action *a, int64_t now,
                                        struct lobby_events *ev)
@@ -118,11 +129,7 @@ static enum lobby_error schedule_start(struct game *g, const struct lobby_action
         text_time(ev->shown_value, sizeof ev->shown_value, g->start_at);
     else
         snprintf(ev->shown_value, sizeof ev->shown_value, "off");
-    ev->key = a->key;
-    ev->set_reply = "msg.set-done";
-    ev->lobby_changed = true;
-    event(ev, LOBBY_EV_SET);
-    return LOBBY_OK;
+    return setting_changed(ev, a->key, "msg.set-done", true);
 }
 
 /* "kicked none": S9, the host lets back everyone kicked (here, or from the
@@ -136,11 +143,7 @@ static enum lobby_error forgive(struct game *g, const struct lobby_action *a,
         return LOBBY_ERR_BAD_VALUE;
     seats_forgive(g);
     snprintf(ev->shown_value, sizeof ev->shown_value, "none");
-    ev->key = a->key;
-    ev->set_reply = "msg.set-done";
-    ev->lobby_changed = true;
-    event(ev, LOBBY_EV_SET);
-    return LOBBY_OK;
+    return setting_changed(ev, a->key, "msg.set-done", true);
 }
 
 /* "language de": the table's language, in the lobby or during the game. */
@@ -152,11 +155,7 @@ static enum lobby_error set_language(struct game *g, const struct lobby_action *
         return LOBBY_ERR_BAD_LANGUAGE;
     snprintf(g->language, sizeof g->language, "%s", code);
     snprintf(ev->shown_value, sizeof ev->shown_value, "%s", code);
-    ev->key = a->key;
-    ev->set_reply = "msg.table-language";
-    ev->lobby_changed = !g->started;
-    event(ev, LOBBY_EV_SET);
-    return LOBBY_OK;
+    return setting_changed(ev, a->key, "msg.table-language", !g->started);
 }
 
 static enum lobby_error set(struct game *g, const struct lobby_action *a, const struct config *cfg,
