@@ -25,6 +25,7 @@
 #include "command.h"
 #include "message.h"
 #include "rng.h"
+#include "strategy.h"
 
 struct json_object;
 
@@ -209,6 +210,18 @@ struct rules_module {
      * true when it is one. */
     bool (*reaction)(const void *state, const struct msg_key *key, const char *emoji, unsigned seat,
                      void *action);
+
+    /* -- Computer players (core/strategy.h) ------------------------------ */
+
+    /* The size of a seat's view, the only thing a strategy is handed. */
+    size_t view_size;
+    /* Writes into view what seat may know now: its own roles, hand, offers
+     * and votes, the public table, and those of `events` (one change's; NULL
+     * for none) that were shown to seat. Returns whether any were. */
+    bool (*seat_view)(const void *state, unsigned seat, const void *events, void *view);
+    /* Its levels of computer player, the default first, ended by an entry
+     * with no id. */
+    const struct rules_strategy *strategies;
 };
 
 #endif

@@ -209,6 +209,10 @@ enum il_phase {
 /* Stable identifier of a phase ("dealing", "drop-reveal", ...), or NULL. */
 const char *il_phase_id(enum il_phase p);
 
+/* A computer player's sources are compiled with IL_SEAT_ONLY: they see the
+ * game's vocabulary (cards, actions, events) but not its state, only a seat's
+ * view of it (view.h, core/strategy.h). */
+#ifndef IL_SEAT_ONLY
 struct il_player {
     bool active;                  /* false once removed by the GM */
     uint8_t dealer, buyer, extra; /* resources of the dealt deck */
@@ -221,6 +225,7 @@ struct il_player {
     int8_t votes[IL_MAX_CASES];
     int16_t score; /* valid once the phase is IL_PHASE_OVER */
 };
+#endif
 
 struct il_offer {
     uint32_t id; /* per game, from 1 */
@@ -242,6 +247,7 @@ struct il_case {
     uint8_t cards[2]; /* card types */
 };
 
+#ifndef IL_SEAT_ONLY
 struct il_game {
     struct il_config config;
     uint8_t nplayers;
@@ -283,6 +289,7 @@ struct il_game {
      * players were left. Nobody wins an aborted game. */
     bool aborted;
 };
+#endif
 
 enum il_action_type {
     IL_ACT_TICK,      /* time has passed: fire the deadline if it is due */
@@ -421,6 +428,7 @@ enum il_error {
  * reason is "error." followed by it. Returns "unknown" for a bad value. */
 const char *il_error_id(enum il_error e);
 
+#ifndef IL_SEAT_ONLY
 /*
  * Sets up a new game for nplayers (4..8) following config, deals every deck,
  * pairs the suspect cards and opens the first dealing session at `now`.
@@ -481,5 +489,7 @@ struct json_object *il_game_to_json(const struct il_game *g);
 /* Restores g from json made by il_game_to_json(). IL_ERR_CORRUPT when a field is
  * missing or out of range, or when the result fails il_game_check(); g is then unchanged. */
 enum il_error il_game_from_json(struct il_game *g, const struct json_object *json);
+
+#endif /* IL_SEAT_ONLY */
 
 #endif

@@ -14,6 +14,7 @@
 #include "../text.h"
 #include "internal.h"
 #include "module.h"
+#include "view.h"
 
 /* The tribunal of the casual variants: the rulebook's casual game has the
  * players "only need to get together for the Tribunal", so it waits for the
@@ -734,4 +735,7 @@ const struct rules_module il_module = {
     .render_taken = render_taken,
     .status = status,
     .reaction = reaction,
+    .view_size = sizeof(struct il_view),
+    .seat_view = il_seat_view,
+    .strategies = il_strategies,
 };
