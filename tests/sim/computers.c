@@ -48,12 +48,15 @@ static struct json_object *reparse(struct json_object *o)
     return back;
 }
 
+/* The game goes on from what was read back, as after a restart. */
 static void roundtrip_game(struct cpu_sim *s)
 {
     struct il_game back;
     struct json_object *j = reparse(il_game_to_json(&s->g));
     if (!j || il_game_from_json(&back, j) != IL_OK || memcmp(&back, &s->g, sizeof back) != 0)
         violation(s, "the game changed through its stored form", NULL);
+    else
+        memcpy(&s->g, &back, sizeof back);
     json_object_put(j);
 }
 
@@ -66,6 +69,8 @@ static void roundtrip_memory(struct cpu_sim *s, unsigned p)
     if (!j || l->save(s->memory[p], j) < 0 || !(j = reparse(j)) ||
         l->load(back, j, why, sizeof why) < 0 || memcmp(back, s->memory[p], l->memory_size) != 0)
         violation(s, "a memory changed through its stored form", why);
+    else
+        memcpy(s->memory[p], back, l->memory_size);
     json_object_put(j);
 }
 
@@ -127,10 +132,10 @@ static enum il_error apply(struct cpu_sim *s, const struct il_action *a, struct 
     }
     if (!il_game_check(&s->g, why, sizeof why))
         violation(s, "an accepted action broke an invariant", why);
-    if (s->o->roundtrip)
-        roundtrip(s);
     count_offers(s, ev);
     observe_all(s, ev);
+    if (s->o->roundtrip)
+        roundtrip(s); /* what a commit stores: the game and every memory */
     if (s->o->on_change)
         s->o->on_change(s, ev, s->o->arg);
     return IL_OK;
@@ -152,13 +157,34 @@ static int first_awake(const struct cpu_sim *s, int64_t *at)
     return who;
 }
 
+/* Asks seat p for its move on a copy of its memory, and keeps the answer
+ * to hold the real one to. */
+static bool rehearse(struct cpu_sim *s, unsigned p, struct il_action *a, uint64_t *memory)
+{
+    memcpy(memory, s->memory[p], s->level[p]->memory_size);
+    return s->level[p]->act(memory, &s->view, s->now, a);
+}
+
+/* Asks seat p for its move; with opts.rehearse, twice. */
+static bool ask(struct cpu_sim *s, unsigned p, struct il_action *a)
+{
+    uint64_t memory[CPU_MEMORY_MAX / 8];
+    struct il_action first;
+    bool rehearsed = s->o->rehearse && rehearse(s, p, &first, memory);
+    bool moved = s->level[p]->act(s->memory[p], &s->view, s->now, a);
+    if (s->o->rehearse && (moved != rehearsed || (moved && memcmp(a, &first, sizeof first)) ||
+                           memcmp(memory, s->memory[p], s->level[p]->memory_size)))
+        violation(s, "a computer asked again decided otherwise", s->level[p]->id);
+    return moved;
+}
+
 static void computer_moves(struct cpu_sim *s, unsigned p, struct il_events *ev,
                            struct cpu_stats *st)
 {
     struct il_action a;
     for (unsigned n = 0; n < RULES_ACTS_IN_A_ROW; n++) {
         il_view_build(&s->g, p, NULL, &s->view);
-        if (!s->level[p]->act(s->memory[p], &s->view, s->now, &a))
+        if (!ask(s, p, &a))
             break;
         enum il_error err = apply(s, &a, ev);
         st->actions++;

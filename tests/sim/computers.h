@@ -31,6 +31,9 @@ struct cpu_opts {
     unsigned pace;  /* RULES_PACE_HUMAN: a person's delays */
     bool gm;        /* the Game Master steps in now and then: pause, extend, next, kick */
     bool roundtrip; /* store and reload the game and every memory at each step */
+    /* Ask each computer twice, the first answer thrown away, as when the
+     * daemon dies before a move is stored: the second must be the same. */
+    bool rehearse;
     /* Called after every change the engine accepted, with its events. */
     void (*on_change)(const struct cpu_sim *s, const struct il_events *ev, void *arg);
     void *arg;

@@ -1,13 +1,13 @@
 /*
  * ai.h - what Illegal's computer players share; not an API.
  *
- * These files are compiled with IL_SEAT_ONLY (core/CMakeLists.txt): the
- * game's state is not declared here, only a seat's view (view.h).
+ * These files are built seat-only (core/CMakeLists.txt): the game's state
+ * is not declared to them, only a seat's view (view.h); tests/ai checks it.
  *
  * A computer seat is a mind: its own rng, its plans (when it will make its
  * next offer, answer each offer made to it, grab, vote) and its record of
- * what it saw the others do. mind.c keeps the plans and the record; each
- * level only chooses its moves (struct ai_level).
+ * what it saw the others do. mind.c keeps the plans and the record, move.c
+ * makes the move that is due; each level only chooses (struct ai_level).
  */
 #ifndef CORE_ILLEGAL_AI_H
 #define CORE_ILLEGAL_AI_H

@@ -28,13 +28,14 @@ struct field {
     int64_t min, max;
 };
 
+/* Bytes of one value of a field type; a constant, for the table below. */
+#define TYPE_SIZE(t) ((t) == F_U8 ? 1 : (t) == F_U16 ? 2 : (t) == F_U32 ? 4 : 8)
+
 #define FIELD(name, member, type, min, max)                                                        \
     {                                                                                              \
         name, offsetof(struct il_mind, member), type,                                              \
-            sizeof(((struct il_mind *)0)->member) / field_size[type], min, max                     \
+            sizeof(((struct il_mind *)0)->member) / TYPE_SIZE(type), min, max                      \
     }
-
-static const size_t field_size[] = {[F_U8] = 1, [F_U16] = 2, [F_U32] = 4, [F_I64] = 8};
 
 static const struct field fields[] = {
     FIELD("level", level, F_U8, 0, AI_LEVELS - 1),
@@ -95,7 +96,7 @@ static struct json_object *field_json(const struct il_mind *m, const struct fiel
     struct json_object *a = json_object_new_array_ext((int)f->count);
     for (unsigned i = 0; a && i < f->count; i++)
         if (json_object_array_add(
-                a, json_object_new_int64(get(base + i * field_size[f->type], f->type))) != 0) {
+                a, json_object_new_int64(get(base + i * TYPE_SIZE(f->type), f->type))) != 0) {
             json_object_put(a);
             return NULL;
         }
@@ -157,7 +158,7 @@ static bool load_field(struct il_mind *m, const struct json_object *in, const st
     for (unsigned i = 0; i < f->count; i++) {
         if (!in_range(jarr_at(v, i), f, &x))
             return false;
-        put(base + i * field_size[f->type], f->type, x);
+        put(base + i * TYPE_SIZE(f->type), f->type, x);
     }
     return true;
 }
