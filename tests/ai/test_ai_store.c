@@ -115,10 +115,10 @@ static struct json_object *rng_of(const char *word)
 static void damage_refused(void **state)
 {
     (void)state;
-    static const char *const fields[] = {"format",  "rng",      "level",    "pace",  "wake",
-                                         "session", "made",     "offer_at", "drop",  "grab_at",
-                                         "vote_at", "reply_id", "reply_at", "grabs", "asked",
-                                         "gave",    "kept",     "decoy"};
+    static const char *const fields[] = {"format",  "rng",      "level",    "pace",     "wake",
+                                         "session", "made",     "offer_at", "drop",     "grab_at",
+                                         "vote_at", "reply_id", "reply_at", "accepted", "grabs",
+                                         "asked",   "gave",     "kept",     "decoy"};
     struct sample x;
     sample_of("normal", &x);
     for (unsigned i = 0; i < sizeof fields / sizeof *fields; i++) {

@@ -35,6 +35,7 @@ struct il_mind {
     int64_t vote_at[IL_MAX_CASES];
     uint32_t reply_id[IL_MAX_OFFERS]; /* offers made to this seat, and when */
     int64_t reply_at[IL_MAX_OFFERS];  /* to answer each (0: free slot) */
+    uint32_t accepted;                /* the offer it accepted last */
 
     /* What it saw each seat do, in cards of each resource. */
     uint8_t grabs[AI_SEATS][AI_RES]; /* grabbed in a drop, at the table */

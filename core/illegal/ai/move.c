@@ -27,10 +27,17 @@ static bool act_reply(struct il_mind *m, const struct il_view *v, int64_t now,
     const struct il_offer *o = best >= 0 ? offer_by_id(v, m->reply_id[best]) : NULL;
     if (!o)
         return false; /* gone: plan() forgets it */
-    if (!l->reply(m, v, o, a)) {
+    if (o->id == m->accepted) {
+        /* Still open after its accept: the rules refused it, the offerer no
+         * longer holding the cards. A person turns it down then. */
+        a->type = IL_ACT_DECLINE;
+        a->offer_id = o->id;
+    } else if (!l->reply(m, v, o, a)) {
         m->reply_at[best] = ai_due(m, v, now, l->reply_in);
         return false;
     }
+    if (a->type == IL_ACT_ACCEPT)
+        m->accepted = o->id;
     /* A cancellation first frees the cards the answer needs: it follows. */
     if (a->type != IL_ACT_CANCEL)
         m->reply_at[best] = m->reply_id[best] = 0;

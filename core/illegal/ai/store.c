@@ -49,6 +49,7 @@ static const struct field fields[] = {
     FIELD("vote_at", vote_at, F_I64, -TIME_LIMIT, TIME_LIMIT),
     FIELD("reply_id", reply_id, F_U32, 0, UINT32_MAX),
     FIELD("reply_at", reply_at, F_I64, -TIME_LIMIT, TIME_LIMIT),
+    FIELD("accepted", accepted, F_U32, 0, UINT32_MAX),
     FIELD("grabs", grabs, F_U8, 0, UINT8_MAX),
     FIELD("asked", asked, F_U8, 0, UINT8_MAX),
     FIELD("gave", gave, F_U8, 0, UINT8_MAX),
