@@ -6,8 +6,11 @@
  * Worth, in tenths of a point: a card of its buyer's goods is worth a point
  * (10); any other card is worth what it can buy (2), more when a seat that
  * holds its goods seems to want it (4), less when it has plenty (1). A card
- * handed to someone who seems to buy it costs 3 more: it scores for them.
+ * handed to someone who seems to buy it costs 1 more: it scores for them.
+ * It accepts an offer that brings at least what it costs.
  */
+#include <limits.h>
+
 #include "ai.h"
 
 #define WORTH_GOODS    10
@@ -71,8 +74,8 @@ static int supplier(struct il_mind *m, const struct il_view *v)
     for (unsigned s = 0; s < AI_SEATS; s++)
         score[s] = s < v->nplayers && !ai_offer_to(v, s)
                        ? 4 * ai_has(m, s, v->buyer) + ai_deals(m, s, v->buyer)
-                       : INT32_MIN;
-    return ai_best_seat(m, v, score, INT32_MIN);
+                       : INT_MIN;
+    return ai_best_seat(m, v, score, INT_MIN);
 }
 
 /* What to pay seat with: the spare card it seems to want most, else the
