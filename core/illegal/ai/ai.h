@@ -119,9 +119,10 @@ unsigned ai_spare(const struct il_view *v, unsigned r);
 /* Its open offer to seat, or NULL. */
 const struct il_offer *ai_offer_to(const struct il_view *v, unsigned seat);
 unsigned ai_open_offers(const struct il_view *v);
-/* Whether accepting o keeps every offer it made payable; if not, writes the
- * cancellation that frees the cards and returns false. */
-bool ai_can_pay(const struct il_view *v, const struct il_offer *o, struct il_action *cancel);
+/* Writes its answer to offer o: a decline, unless it would `take` it and
+ * holds what o asks; then an accept, or first the cancellation of its own
+ * offer that would no longer be payable (the accept follows). */
+void ai_answer(const struct il_view *v, const struct il_offer *o, bool take, struct il_action *a);
 /* An active seat other than its own, uniformly, or -1. */
 int ai_random_other(struct il_mind *m, const struct il_view *v);
 /* The active seat other than its own with the highest score, ties drawn

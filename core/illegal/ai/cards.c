@@ -45,25 +45,33 @@ unsigned ai_open_offers(const struct il_view *v)
     return n;
 }
 
-bool ai_can_pay(const struct il_view *v, const struct il_offer *o, struct il_action *cancel)
+/* The newest of its offers that promises a card it would lack after
+ * handing over o's ask, or NULL when every one stays payable. */
+static const struct il_offer *in_the_way(const struct il_view *v, const struct il_offer *o)
 {
     struct il_bundle after = v->hand, promised;
     ai_promised(v, &promised);
     for (unsigned r = 0; r < AI_RES; r++)
         after.n[r] = (uint8_t)(after.n[r] - o->ask.n[r] + o->give.n[r]);
-    if (ai_holds(&after, &promised))
-        return true;
-    /* The newest of its offers that promises a card the answer gives away. */
     for (unsigned i = v->noffers; i-- > 0;) {
         const struct il_offer *mine = &v->offers[i];
         for (unsigned r = 0; r < AI_RES && mine->from == v->seat; r++)
-            if (mine->give.n[r] && after.n[r] < promised.n[r]) {
-                cancel->type = IL_ACT_CANCEL;
-                cancel->offer_id = mine->id;
-                return false;
-            }
+            if (mine->give.n[r] && after.n[r] < promised.n[r])
+                return mine;
     }
-    return false;
+    return NULL;
+}
+
+void ai_answer(const struct il_view *v, const struct il_offer *o, bool take, struct il_action *a)
+{
+    const struct il_offer *cancel = NULL;
+    a->type = IL_ACT_DECLINE;
+    a->offer_id = o->id;
+    if (!take || !ai_holds(&v->hand, &o->ask))
+        return;
+    cancel = in_the_way(v, o);
+    a->type = cancel ? IL_ACT_CANCEL : IL_ACT_ACCEPT;
+    a->offer_id = cancel ? cancel->id : o->id;
 }
 
 bool ai_is_active(const struct il_view *v, unsigned seat)

@@ -30,16 +30,7 @@ bool ai_easy_reply(struct il_mind *m, const struct il_view *v, const struct il_o
     /* its goods, or now and then a swap that does not leave it short */
     bool fair = il_bundle_total(&o->give) >= il_bundle_total(&o->ask);
     bool want = o->give.n[b] > 0 || (fair && ai_chance(m, 35));
-    a->offer_id = o->id;
-    a->type = IL_ACT_DECLINE;
-    if (!want || o->ask.n[b] || !ai_holds(&v->hand, &o->ask))
-        return true;
-    struct il_action cancel = *a;
-    if (!ai_can_pay(v, o, &cancel)) {
-        *a = cancel;
-        return true;
-    }
-    a->type = IL_ACT_ACCEPT;
+    ai_answer(v, o, want && !o->ask.n[b], a);
     return true;
 }
 

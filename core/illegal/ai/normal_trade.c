@@ -54,16 +54,7 @@ static int gain(const struct il_mind *m, const struct il_view *v, const struct i
 bool ai_normal_reply(struct il_mind *m, const struct il_view *v, const struct il_offer *o,
                      struct il_action *a)
 {
-    a->offer_id = o->id;
-    a->type = IL_ACT_DECLINE;
-    if (!ai_holds(&v->hand, &o->ask) || gain(m, v, &o->give) < cost(m, v, o->from, &o->ask))
-        return true;
-    struct il_action cancel = *a;
-    if (!ai_can_pay(v, o, &cancel)) {
-        *a = cancel;
-        return true;
-    }
-    a->type = IL_ACT_ACCEPT;
+    ai_answer(v, o, gain(m, v, &o->give) >= cost(m, v, o->from, &o->ask), a);
     return true;
 }
 
