@@ -55,6 +55,7 @@ static void casual(void **state)
     (void)state;
     normal_against_easy(IL_VARIANT_CASUAL, 4);
     normal_against_easy(IL_VARIANT_CASUAL, 8);
+    normal_against_easy(IL_VARIANT_CASUAL_ADVANCED, 6);
 }
 
 int main(void)

@@ -211,12 +211,20 @@ static void casual_games(void **state)
         games_of(IL_VARIANT_CASUAL, players, 16, players % 2);
 }
 
+static void casual_advanced_games(void **state)
+{
+    (void)state;
+    for (unsigned players = IL_MIN_PLAYERS; players <= IL_MAX_PLAYERS; players++)
+        games_of(IL_VARIANT_CASUAL_ADVANCED, players, 8, players % 2 == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(standard_games),
         cmocka_unit_test(advanced_games),
         cmocka_unit_test(casual_games),
+        cmocka_unit_test(casual_advanced_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -328,8 +328,8 @@ static void tally(const struct cpu_sim *s, struct cpu_stats *st)
         st->goods[i] += parts.resources;
         st->wrong[i] += parts.wrong;
         st->right[i] += parts.right;
-        if (active && s->g.players[p].score == top)
-            st->wins[i] += 1.0 / winners;
+        if (active && s->g.players[p].score == top && !s->g.aborted)
+            st->wins[i] += 1.0 / winners; /* nobody wins a game ended early */
     }
 }
 

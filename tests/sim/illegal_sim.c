@@ -2,20 +2,20 @@
  * illegal_sim.c - plays many games of Illegal against the rules engine and
  * reports whether any invariant broke.
  *
- *     illegal-sim --games N --players P --seed S [--variant standard|advanced|casual]
- *                 [--stats]
+ *     illegal-sim --games N --players P --seed S [--variant V] [--stats]
  *     illegal-sim --games N --computers normal,easy,easy,easy --seed S [--variant V]
  *                 [--tribunal live|all|hold,parallel,...] [--gm] [--pace PERCENT] [--stats]
  *
- * Without --computers the players are random: legal and deliberately invalid
- * actions. With it, each seat is a computer player of the level named, the
- * seats drawn anew each game, on a virtual clock; the simulator tells how
- * each level fared. --tribunal picks the tribunal options (all: every
- * combination in turn, by seed; the default), --gm lets the Game Master
- * pause, extend, skip, schedule and kick now and then, --pace scales the
- * computers' delays (100: a person's). --stats adds, on stderr, how often
- * each action was accepted and each error returned (random games), or
- * which of the computers' actions were refused.
+ * V: standard, advanced, casual or casual-advanced. Without --computers the
+ * players are random: legal and deliberately invalid actions. With it, each
+ * seat is a computer player of the level named, the seats drawn anew each
+ * game, on a virtual clock; the simulator tells how each level fared.
+ * --tribunal picks the tribunal options (all: every combination in turn, by
+ * seed; the default), --gm lets the Game Master pause, extend, skip, schedule
+ * and kick now and then, --pace scales the computers' delays (100: a
+ * person's). --stats adds, on stderr, how often each action was accepted and
+ * each error returned (random games), or which of the computers' actions were
+ * refused.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,7 +37,7 @@ struct args {
 static int usage(void)
 {
     fprintf(stderr, "usage: illegal-sim --games N --players P --seed S "
-                    "[--variant standard|advanced|casual] [--stats]\n"
+                    "[--variant standard|advanced|casual|casual-advanced] [--stats]\n"
                     "       illegal-sim --games N --computers LEVEL,LEVEL,... --seed S "
                     "[--variant V] [--tribunal live|all|OPTION,...] [--gm] [--pace PERCENT] "
                     "[--stats]\n");
