@@ -469,6 +469,7 @@ static void free_mx(struct mx *m)
     json_object_put(m->dm_creating);
     json_object_put(m->direct_pending);
     json_object_put(m->dm_recheck);
+    json_object_put(m->dm_created);
     json_object_put(m->probes);
     json_object_put(m->probe_answers);
     json_object_put(m->joining);
@@ -558,6 +559,7 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
     m->dm_creating = json_object_new_object();
     m->direct_pending = json_object_new_object();
     m->dm_recheck = json_object_new_object();
+    m->dm_created = json_object_new_object();
     m->probes = json_object_new_object();
     m->probe_answers = json_object_new_object();
     m->joining = json_object_new_object();

@@ -28,6 +28,10 @@ struct config;
 #define MX_SEEN_MAX        4096             /* event ids remembered against replays */
 #define MX_SEND_LANES      6                /* sends in flight at once, one per room */
 #define MX_DM_RECHECK_MS   5000             /* a failed createRoom is looked for this long */
+/* At most this many direct rooms created for one user in MX_DM_CREATE_WINDOW_MS: should a new
+ * room ever look unusable, the bot must not create rooms in a loop. */
+#define MX_DM_CREATE_MAX       3
+#define MX_DM_CREATE_WINDOW_MS (60 * 60 * 1000)
 /* State event the bot sets in each direct room it creates, naming the player: after a crash or
  * a lost createRoom answer, the room is found in the sync and reused, not created again. */
 #define MX_DM_MARKER "org.illegald.direct"
@@ -72,6 +76,7 @@ struct mx {
     bool direct_busy, direct_dirty;  /* one m.direct PUT at a time; another one after it */
     struct json_object *dm_creating; /* user -> true while createRoom runs, false if it failed */
     struct json_object *dm_recheck;  /* user -> sync number after which to look again */
+    struct json_object *dm_created;  /* user -> [wall ms of each createRoom in the window] */
     uv_timer_t dm_timer;             /* looks again for rooms whose creation got no answer */
     uint64_t syncs_started;          /* /sync requests started, to order rechecks */
     struct json_object *probes;      /* user -> true: probe_dm waiting for a DM room */

@@ -292,7 +292,9 @@ const char *mx_dm_room(struct mx *m, const char *user)
     for (size_t i = 0; rooms && i < json_object_array_length(rooms); i++) {
         const char *id = json_object_get_string(json_object_array_get_idx(rooms, i));
         struct mx_room *r = id ? mx_room_get(m, id, false) : NULL;
-        if (r && r->joined && !r->encrypted && !jget_type(r->gone, user, json_type_boolean))
+        /* An encrypted room is as good as any: skipping it made the bot create room after
+         * room on servers that encrypt every new room. */
+        if (r && r->joined && !jget_type(r->gone, user, json_type_boolean))
             return r->id;
     }
     return NULL;
@@ -403,7 +405,7 @@ static struct mx_room *marked_room(struct mx *m, const char *user)
 {
     struct mx_room *r;
     SLIST_FOREACH(r, &m->rooms, link)
-    if (r->dm_for && strcmp(r->dm_for, user) == 0 && r->joined && !r->encrypted &&
+    if (r->dm_for && strcmp(r->dm_for, user) == 0 && r->joined &&
         !jget_type(r->gone, user, json_type_boolean))
         return r;
     return NULL;
@@ -463,8 +465,33 @@ static enum mx_next on_dm_created(void *arg, const struct mx_resp *r)
     return MX_DONE;
 }
 
+/* Counts one more direct room created for user. false when MX_DM_CREATE_MAX were already
+ * created in the window: a loop is cut short, and logged once a window. */
+static bool dm_create_allowed(struct mx *m, const char *user)
+{
+    uint64_t now = clock_wall_ms();
+    struct json_object *old = jget_arr(m->dm_created, user);
+    struct json_object *recent = json_object_new_array();
+    for (size_t i = 0; i < jarr_len(old); i++) {
+        int64_t t = json_object_get_int64(jarr_at(old, i));
+        if (t > 0 && now - (uint64_t)t < MX_DM_CREATE_WINDOW_MS)
+            json_object_array_add(recent, json_object_new_int64(t));
+    }
+    size_t n = json_object_array_length(recent);
+    bool ok = n < MX_DM_CREATE_MAX;
+    if (n == MX_DM_CREATE_MAX) /* logged once: the entry added below marks it */
+        log_error(MOD, NULL, "%d direct rooms created for %s within an hour; no more until later",
+                  MX_DM_CREATE_MAX, user);
+    if (n <= MX_DM_CREATE_MAX)
+        json_object_array_add(recent, json_object_new_int64((int64_t)now));
+    json_object_object_add(m->dm_created, user, recent);
+    return ok;
+}
+
 static int create_dm(struct mx *m, const char *user)
 {
+    if (!dm_create_allowed(m, user))
+        return -1;
     struct mx_req *q = req_new(m, user);
     if (!q)
         return -1;

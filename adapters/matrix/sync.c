@@ -205,13 +205,6 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
             return; /* notices (other bots), emotes, media */
         if (rel_type && strcmp(rel_type, "m.replace") == 0)
             return; /* an edit of an earlier line is not a new command */
-        if (r->encrypted && !dm) {
-            /* A plaintext line in an encrypted room: the bot would see only part of the
-             * table, so it hosts nothing there. */
-            mx_seen_add(m, event_id);
-            encrypted_notice(m, r, "matrix.encrypted-refuse");
-            return;
-        }
         in.type = INBOUND_MESSAGE;
         in.text = strip_reply(content, body);
         deliver(m, &in, event_id);

@@ -72,6 +72,8 @@ static struct json_object *bot_event(struct fx *f, const char *type, int i,
     return i >= 0 && i < n ? json_object_array_get_idx(*keep, (size_t)i) : NULL;
 }
 
+static char *last_message_room(struct fx *f);
+
 static void start_ready(struct fx *f)
 {
     assert_int_equal(th_start(&f->t), 0);
@@ -304,9 +306,9 @@ static void test_encrypted_room_notice(void **state)
     free(secret);
 }
 
-/* A plaintext command in an encrypted room opens no game: it gets a notice instead, and the
- * room's encryption is remembered across a restart. */
-static void test_encrypted_room_refuses_plaintext(void **state)
+/* An encrypted room is a table like any other: a plaintext command there reaches the
+ * dispatcher, also after a restart. */
+static void test_encrypted_room_is_a_table(void **state)
 {
     struct fx *f = *state;
     char *secret = hs_create_room(f->hs, ALICE, true);
@@ -317,16 +319,57 @@ static void test_encrypted_room_refuses_plaintext(void **state)
     assert_int_equal(th_start(&f->t), 0);
     assert_true(th_wait_ready(&f->t, 5000));
     free(hs_say(f->hs, secret, ALICE, "!illegal new"));
-    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
-    struct json_object *keep;
-    struct json_object *ev = bot_event(f, "m.room.message", 0, &keep);
-    assert_string_equal(jstr(ev, "room_id"), secret);
-    assert_string_equal(jstr(jget(ev, "content"), "body"),
-                        catalog_text("en", "matrix.encrypted-refuse"));
-    json_object_put(keep);
-    th_run_for(&f->t, 200);
-    assert_int_equal(json_object_array_length(f->t.inbox), 0);
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    assert_string_equal(th_in_str(&f->t, 0, "channel"), secret);
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "!illegal new");
     free(secret);
+}
+
+/* A player opens an encrypted direct chat with the bot (as Element does): it is their direct
+ * room, and the bot never creates a second, plain one. */
+static void test_encrypted_dm_from_player_is_used(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    const char *dave = "@dave:test.local";
+    char *dm = hs_create_room(f->hs, dave, true);
+    hs_invite_bot_direct(f->hs, dm, dave);
+    for (int i = 0; i < 50 && hs_count(f->hs, "/join") < 2; i++)
+        th_run_for(&f->t, 100);
+    th_run_for(&f->t, 300);
+    th_send(&f->t, OUT_HAND, NULL, dave, "g1/hand/dave", true, "Your hand: 3 guns", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    th_run_for(&f->t, 500);
+    assert_int_equal(hs_count(f->hs, "createRoom"), 0);
+    char *to = last_message_room(f);
+    assert_string_equal(to, dm);
+    free(to);
+    free(dm);
+}
+
+/* The room the bot creates for a player comes out encrypted (a homeserver that encrypts every
+ * new private room): it is used, never replaced by another, however many messages follow. */
+static void test_encrypted_created_dm_no_loop(void **state)
+{
+    struct fx *f = *state;
+    char *enc = hs_create_room(f->hs, BOB, true);
+    hs_invite_bot(f->hs, enc, BOB);
+    start_ready(f);
+    th_run_for(&f->t, 300);
+    char answer[160];
+    snprintf(answer, sizeof answer, "{\"room_id\":\"%s\"}", enc);
+    hs_fault(f->hs, "createRoom", 200, answer, NULL, 20);
+    for (int i = 0; i < 5; i++)
+        th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "private", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 5, 5000));
+    th_run_for(&f->t, 1500);
+    assert_int_equal(hs_count(f->hs, "createRoom"), 1);
+    struct json_object *all = hs_bot_events(f->hs, "m.room.message");
+    assert_int_equal(json_object_array_length(all), 5);
+    for (size_t i = 0; i < 5; i++)
+        assert_string_equal(jstr(json_object_array_get_idx(all, i), "room_id"), enc);
+    json_object_put(all);
+    free(enc);
 }
 
 /* A crash between an invite's batch and the join's answer does not lose the invite: the batch
@@ -887,7 +930,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unreachable_at_start_is_retried, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invite_allow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_room_notice, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_encrypted_room_refuses_plaintext, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_encrypted_room_is_a_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_encrypted_dm_from_player_is_used, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_encrypted_created_dm_no_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stranger_dm_is_delivered, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invite_survives_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_notice_html_and_dm_edits, setup, teardown),
