@@ -97,6 +97,7 @@ static const struct key_def keys[] = {
     {"matrix", "device_id", K_STRING, F_OPTIONAL | F_NOSPACE, OFF(matrix_device_id), 0, 0, NULL},
     {"matrix", "moderator_power_level", K_INT, 0, OFF(matrix_moderator_power_level), 0, 100, NULL},
     {"matrix", "invite_allow", K_STRING, F_OPTIONAL, OFF(matrix_invite_allow), 0, 0, NULL},
+    {"matrix", "pickle_key", K_STRING, F_OPTIONAL | F_SECRET, OFF(matrix_pickle_key), 0, 0, NULL},
     {"web", "enabled", K_BOOL, 0, OFF(web_enabled), 0, 0, NULL},
     {"web", "bind", K_STRING, F_NOSPACE, OFF(web_bind), 0, 0, NULL},
     {"web", "port", K_INT, 0, OFF(web_port), 0, 65535, NULL},

@@ -68,6 +68,7 @@ struct config {
     char *matrix_device_id;
     int matrix_moderator_power_level; /* default 50; 0..100 */
     char *matrix_invite_allow;        /* comma list of servers or users; empty: all */
+    char *matrix_pickle_key; /* secret: encrypts the stored encryption keys; unset: a key file */
     /* [web]: the local table */
     bool web_enabled;        /* default true when neither a Discord token nor a homeserver is set */
     char *web_bind;          /* default "127.0.0.1" */

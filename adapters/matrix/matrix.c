@@ -27,11 +27,20 @@ char *mx_state_get(struct mx *m, const char *key)
     return h->state_get ? h->state_get(h->ctx, &m->base, key) : NULL;
 }
 
-void mx_state_set(struct mx *m, const char *key, const char *value)
+int mx_state_put(struct mx *m, const char *key, const char *value)
 {
     const struct platform_host *h = m->base.host;
-    if (h->state_set && h->state_set(h->ctx, &m->base, key, value) != 0)
+    if (h->state_set && h->state_set(h->ctx, &m->base, key, value) != 0) {
         log_error(MOD, NULL, "cannot store %s", key);
+        return -1;
+    }
+    return 0;
+}
+
+void mx_state_set(struct mx *m, const char *key, const char *value)
+{
+    if (mx_state_put(m, key, value) != 0)
+        return; /* logged there; the caller goes on */
 }
 
 void mx_state_defer(struct mx *m, const char *key, const char *value)
@@ -425,7 +434,7 @@ fail:
 
 static void free_mx(struct mx *m);
 
-static void on_handle_closed(uv_handle_t *h)
+void mx_handle_closed(uv_handle_t *h)
 {
     struct mx *m = h->data;
     if (--m->handles_open == 0 && m->destroyed)
@@ -444,13 +453,14 @@ static void mx_stop(struct platform *p)
     uv_timer_stop(&m->dm_timer);
     mx_http_free(m->http);
     m->http = NULL;
+    mx_e2e_stop(m);
     /* The timers are closed here, before the daemon walks the loop to close what is left. */
     if (!uv_is_closing((uv_handle_t *)&m->poll_timer))
-        uv_close((uv_handle_t *)&m->poll_timer, on_handle_closed);
+        uv_close((uv_handle_t *)&m->poll_timer, mx_handle_closed);
     if (!uv_is_closing((uv_handle_t *)&m->defer))
-        uv_close((uv_handle_t *)&m->defer, on_handle_closed);
+        uv_close((uv_handle_t *)&m->defer, mx_handle_closed);
     if (!uv_is_closing((uv_handle_t *)&m->dm_timer))
-        uv_close((uv_handle_t *)&m->dm_timer, on_handle_closed);
+        uv_close((uv_handle_t *)&m->dm_timer, mx_handle_closed);
 }
 
 static void free_mx(struct mx *m)
@@ -465,6 +475,7 @@ static void free_mx(struct mx *m)
     free(m->since);
     json_object_put(m->warned);
     mx_rooms_free(m);
+    mx_e2e_free(m);
     json_object_put(m->direct);
     json_object_put(m->dm_creating);
     json_object_put(m->direct_pending);
@@ -581,6 +592,10 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
         mx_destroy(&m->base);
         return NULL;
     }
+    if (mx_e2e_new(m, cfg, err, errlen) != 0) {
+        mx_destroy(&m->base);
+        return NULL;
+    }
     return &m->base;
 }
 
@@ -592,12 +607,16 @@ int matrix_feed_sync(struct platform *p, const char *body, size_t len)
         if (!m->http)
             return -1;
         load_state(m);
+        if (m->token && mx_http_set_token(m->http, m->token) < 0)
+            return -1;
         if (!m->since && !(m->since = strdup("s0")))
             return -1;
         if (!m->filter_id && !(m->filter_id = strdup("0")))
             return -1;
         m->phase = MX_SYNCING;
+        mx_e2e_start(m);
     }
+    m->syncs_started++; /* as a long poll would: one-time key counts are current */
     if (m->phase != MX_SYNCING || m->sync_call || m->batch)
         return -1; /* stopped, or a gap of the last batch is still being filled */
     struct json_tokener *tok = json_tokener_new();

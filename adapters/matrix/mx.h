@@ -20,6 +20,8 @@ struct json_object;
 struct mx_http;
 struct mx_call;
 struct mx_req;
+struct mx_e2ee;
+struct mxc_outbound;
 struct config;
 
 #define MX_SYNC_TIMEOUT_MS 30000            /* the /sync long poll */
@@ -36,6 +38,15 @@ struct config;
  * a lost createRoom answer, the room is found in the sync and reused, not created again. */
 #define MX_DM_MARKER "org.illegald.direct"
 
+/* A call waiting for its answer, with what its callback needs. Kept on m->reqs, so the ones a
+ * stop cancels (their callback never runs) are freed with the adapter. */
+struct mx_req {
+    LIST_ENTRY(mx_req) link; /* in the adapter's reqs */
+    struct mx *m;
+    char *key;     /* the user (createRoom), the room (join, members) */
+    char *dm_user; /* join: the user whose direct chat this is, or NULL */
+};
+
 struct mx_room {
     char *id;
     SLIST_ENTRY(mx_room) link; /* in the adapter's rooms */
@@ -48,6 +59,16 @@ struct mx_room {
     char *dm_for;              /* the player named by the bot's MX_DM_MARKER state, or NULL */
     uint64_t notice_ms;        /* when the encrypted-room notice was last sent */
     bool dirty;                /* changed since the rooms were last stored */
+
+    /* End-to-end encryption (e2ee_rooms.c), in encrypted rooms. */
+    int64_t rot_ms, rot_msgs;    /* rotation of the outbound session, from m.room.encryption */
+    struct json_object *members; /* user -> "join" or "invite", once fetched in this run */
+    struct json_object *known;   /* user -> membership, as far as this run's sync showed them */
+    bool members_busy;
+    struct mxc_outbound *out;    /* the outbound Megolm session, or NULL */
+    struct json_object *out_rec; /* its record in the store */
+    bool out_loaded;             /* the store was read for it */
+    bool sharing;                /* its key is on its way to devices */
 };
 
 enum mx_phase { MX_IDLE, MX_STARTING, MX_SNAPSHOT, MX_SYNCING, MX_FAILED, MX_STOPPED };
@@ -56,6 +77,7 @@ struct mx {
     struct platform base;
     uv_loop_t *loop;
     struct mx_http *http;
+    struct mx_e2ee *e2ee; /* end-to-end encryption (e2ee*.c) */
 
     char *hs, *user_id, *token, *password, *device_id, *invite_allow;
     const char *language; /* catalog language of the adapter's own notices (the config's) */
@@ -117,6 +139,8 @@ struct mx {
 /* matrix.c: persisted adapter state. */
 char *mx_state_get(struct mx *m, const char *key);
 void mx_state_set(struct mx *m, const char *key, const char *value);
+/* mx_state_set that says whether the value reached the store: 0, or -1 (logged). */
+int mx_state_put(struct mx *m, const char *key, const char *value) MUST_USE;
 /* Forgets a stored key (no error when it was never set). */
 void mx_state_del(struct mx *m, const char *key);
 struct json_object *mx_state_get_json(struct mx *m, const char *key);
@@ -127,6 +151,8 @@ void mx_state_set_json(struct mx *m, const char *key, struct json_object *v);
 void mx_state_defer(struct mx *m, const char *key, const char *value);
 void mx_state_defer_json(struct mx *m, const char *key, struct json_object *v);
 void mx_fail(struct mx *m, const char *why);
+/* The close callback of the adapter's libuv handles: the adapter is freed after the last. */
+void mx_handle_closed(uv_handle_t *h);
 void mx_defer(struct mx *m);
 void mx_probes_after_snapshot(struct mx *m);
 /* The body of a password login with the stable device id (malloc'd JSON), or NULL. */
@@ -183,6 +209,53 @@ void mx_polls_end_room(struct mx *m, const char *room);
 int mx_send_outbound(struct mx *m, const struct outbound *o) MUST_USE;
 void mx_send_plain_notice(struct mx *m, const char *room, const char *text);
 char *mx_key_for_event(struct mx *m, const char *event_id);
+
+/* e2ee*.c: end-to-end encryption (e2ee.h tells how). */
+/* Sets up encryption with the pickle key of the config (or its key file). Returns 0, or -1 with
+ * a reason in err. */
+int mx_e2e_new(struct mx *m, const struct config *cfg, char *err, size_t errlen) MUST_USE;
+void mx_e2e_free(struct mx *m);
+/* The device is known: loads or creates the account and uploads what the server lacks. */
+void mx_e2e_start(struct mx *m);
+void mx_e2e_stop(struct mx *m);
+/* For tests: how long an event waits for its key before its room is told, and how often that is
+ * looked at (E2E_KEY_WAIT_MS and E2E_TICK_MS by default). */
+void mx_e2e_set_wait(struct mx *m, int64_t key_wait_ms, int64_t tick_ms);
+/* A sync batch, before its rooms: device lists, one-time key counts, to-device messages. */
+void mx_e2e_sync(struct mx *m, struct json_object *batch);
+/* The bot committed the batch: events handled from the waiting list are forgotten (E4). */
+void mx_e2e_batch_done(struct mx *m);
+/* An m.room.encrypted event of room r: 0 and the decrypted event in *out (the caller puts
+ * it), 1 when it waits for its key (stored, the key requested), -1 when it is bad (logged). */
+int mx_e2e_decrypt(struct mx *m, struct mx_room *r, struct json_object *ev,
+                   struct json_object **out) MUST_USE;
+/* The m.room.encrypted content of an event of type and content for room r: 0 and *out, 1
+ * when the room's key is not yet with every device (what is missing is under way, and the pump
+ * runs again), -1 on failure. */
+int mx_e2e_encrypt(struct mx *m, struct mx_room *r, const char *type, struct json_object *content,
+                   struct json_object **out) MUST_USE;
+/* Whether an event of this type goes encrypted into an encrypted room (reactions do not, as
+ * clients send them). */
+bool mx_e2e_wants(const char *type);
+/* Room r's member user is now in membership ms (from its state or timeline). */
+void mx_e2e_member(struct mx *m, struct mx_room *r, const char *user, const char *ms);
+/* Room r's m.room.encryption content. */
+void mx_e2e_room_config(struct mx_room *r, struct json_object *content);
+void mx_e2e_room_free(struct mx_room *r);
+/* Handles one timeline event of room r (sync.c); a decrypted event goes the same way. */
+void mx_handle_event(struct mx *m, struct mx_room *r, struct json_object *ev);
+/* Tells room r a notice of the catalog, at most every MX_NOTICE_EVERY_MS (sync.c). */
+void mx_room_notice(struct mx *m, struct mx_room *r, const char *catalog_key);
+/* canonical.c: Matrix canonical JSON and signed JSON objects. */
+char *mx_canonical_json(struct json_object *v);
+struct mxc_account;
+int mx_sign_json(struct mxc_account *a, const char *user, const char *device,
+                 struct json_object *o) MUST_USE;
+bool mx_verify_json(struct json_object *o, const char *user, const char *key_id,
+                    const char *ed25519);
+/* A call waiting for its answer (rooms.c): freed with the adapter if a stop cancels it. */
+struct mx_req *mx_req_new(struct mx *m, const char *key);
+void mx_req_free(struct mx_req *q);
 
 /* render.c: pure functions from outbound messages to event contents. */
 char *mx_html_escape(const char *text);

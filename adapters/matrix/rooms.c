@@ -30,10 +30,12 @@ struct mx_room *mx_room_get(struct mx *m, const char *id, bool create)
     r->id = strdup(id);
     r->names = json_object_new_object();
     r->gone = json_object_new_object();
-    if (!r->id || !r->names || !r->gone) {
+    r->known = json_object_new_object();
+    if (!r->id || !r->names || !r->gone || !r->known) {
         free(r->id);
         json_object_put(r->names);
         json_object_put(r->gone);
+        json_object_put(r->known);
         free(r);
         return NULL;
     }
@@ -41,12 +43,10 @@ struct mx_room *mx_room_get(struct mx *m, const char *id, bool create)
     return r;
 }
 
-static void req_free(struct mx_req *q);
-
 void mx_rooms_free(struct mx *m)
 {
     while (!LIST_EMPTY(&m->reqs)) /* calls a stop cancelled: their callbacks never ran */
-        req_free(LIST_FIRST(&m->reqs));
+        mx_req_free(LIST_FIRST(&m->reqs));
     struct mx_room *r;
     while ((r = SLIST_FIRST(&m->rooms))) {
         SLIST_REMOVE_HEAD(&m->rooms, link);
@@ -55,6 +55,8 @@ void mx_rooms_free(struct mx *m)
         json_object_put(r->power);
         json_object_put(r->names);
         json_object_put(r->gone);
+        json_object_put(r->known);
+        mx_e2e_room_free(r);
         free(r);
     }
 }
@@ -82,6 +84,7 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
         r->users_default = power_level(content, "users_default", 0);
     } else if (strcmp(type, "m.room.encryption") == 0 && !*skey) {
         r->encrypted = true;
+        mx_e2e_room_config(r, content);
     } else if (strcmp(type, MX_DM_MARKER) == 0 && !*skey) {
         const char *sender = jget_str(ev, "sender");
         const char *user = jget_str(content, "user");
@@ -102,6 +105,10 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
             json_object_object_del(r->gone, skey);
         if (ms && strcmp(skey, m->user_id) == 0)
             r->joined = strcmp(ms, "join") == 0;
+        if (ms) {
+            json_object_object_add(r->known, skey, json_object_new_string(ms));
+            mx_e2e_member(m, r, skey, ms);
+        }
     }
 }
 
@@ -359,16 +366,7 @@ static void on_dm_timer_cb(uv_timer_t *t)
     mx_dm_recheck(t->data, true);
 }
 
-/* A call waiting for its answer, with what its callback needs. Kept on m->reqs, so the ones a
- * stop cancels (their callback never runs) are freed with the adapter. */
-struct mx_req {
-    LIST_ENTRY(mx_req) link; /* in the adapter's reqs */
-    struct mx *m;
-    char *key;     /* the user (createRoom) or the room (join) */
-    char *dm_user; /* join: the user whose direct chat this is, or NULL */
-};
-
-static struct mx_req *req_new(struct mx *m, const char *key)
+struct mx_req *mx_req_new(struct mx *m, const char *key)
 {
     struct mx_req *q = calloc(1, sizeof(*q));
     if (!q)
@@ -383,7 +381,7 @@ static struct mx_req *req_new(struct mx *m, const char *key)
     return q;
 }
 
-static void req_free(struct mx_req *q)
+void mx_req_free(struct mx_req *q)
 {
     LIST_REMOVE(q, link);
     free(q->key);
@@ -460,7 +458,7 @@ static enum mx_next on_dm_created(void *arg, const struct mx_resp *r)
         json_object_object_add(m->dm_creating, q->key, json_object_new_boolean(0));
         answer_probe(m, q->key, false);
     }
-    req_free(q);
+    mx_req_free(q);
     mx_pump(m);
     return MX_DONE;
 }
@@ -492,7 +490,7 @@ static int create_dm(struct mx *m, const char *user)
 {
     if (!dm_create_allowed(m, user))
         return -1;
-    struct mx_req *q = req_new(m, user);
+    struct mx_req *q = mx_req_new(m, user);
     if (!q)
         return -1;
     struct json_object *body = json_object_new_object();
@@ -516,7 +514,7 @@ static int create_dm(struct mx *m, const char *user)
                                      MX_CALL_ONCE, on_dm_created, q);
     json_object_put(body);
     if (!c) {
-        req_free(q);
+        mx_req_free(q);
         return -1;
     }
     json_object_object_add(m->dm_creating, user, json_object_new_boolean(1));
@@ -616,7 +614,7 @@ static enum mx_next on_joined(void *arg, const struct mx_resp *r)
         log_warn(MOD, NULL, "cannot join %s: HTTP %ld %s", q->key, r->status,
                  r->errcode ? r->errcode : "");
     }
-    req_free(q);
+    mx_req_free(q);
     return MX_DONE;
 }
 
@@ -625,9 +623,9 @@ void mx_join(struct mx *m, const char *room_id, const char *dm_user)
     if (jget(m->joining, room_id))
         return;
     char *er = mx_escape(room_id);
-    struct mx_req *q = er ? req_new(m, room_id) : NULL;
+    struct mx_req *q = er ? mx_req_new(m, room_id) : NULL;
     if (q && dm_user && !(q->dm_user = strdup(dm_user))) {
-        req_free(q);
+        mx_req_free(q);
         q = NULL;
     }
     if (!q) {
@@ -639,7 +637,7 @@ void mx_join(struct mx *m, const char *room_id, const char *dm_user)
     free(er);
     if (!mx_http_call(m->http, "POST", path, "{}", MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, on_joined,
                       q)) {
-        req_free(q);
+        mx_req_free(q);
         return;
     }
     /* Stored: the invite is in one batch only, and a crash before the join must not lose it. */

@@ -701,6 +701,28 @@ static int start_item(struct mx *m, struct mx_lane *lane, struct json_object *it
         json_object_object_del(item, "sent_as_edit");
         item_save(m, item);
     }
+    /* In an encrypted room the event goes encrypted, once: a retry sends the same ciphertext
+     * under the same transaction id. */
+    struct json_object *enc = jget_obj(item, "enc");
+    struct mx_room *r = mx_room_get(m, room, false);
+    if (!enc && r && r->encrypted && mx_e2e_wants(type)) {
+        struct json_object *c = NULL;
+        if (mx_e2e_encrypt(m, r, type, body, &c) != 0) {
+            if (edit)
+                json_object_put(body);
+            return -1; /* the pump runs again once the room's key reached its members */
+        }
+        json_object_object_add(item, "enc", c);
+        item_save(m, item);
+        enc = c;
+    }
+    if (enc) {
+        if (edit)
+            json_object_put(body);
+        edit = false;
+        body = enc;
+        type = "m.room.encrypted";
+    }
     char *er = mx_escape(room), *et = mx_escape(type), *ex = mx_escape(txn);
     char *path = NULL;
     if (er && et && ex) {

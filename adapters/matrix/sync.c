@@ -161,8 +161,7 @@ static const char *poll_choice(struct mx *m, struct json_object *content)
     return id ? jget_str(jget_obj(poll, "answers"), id) : NULL;
 }
 
-/* Tells an encrypted room why the bot does not play there, at most every MX_NOTICE_EVERY_MS. */
-static void encrypted_notice(struct mx *m, struct mx_room *r, const char *catalog_key)
+void mx_room_notice(struct mx *m, struct mx_room *r, const char *catalog_key)
 {
     uint64_t now = clock_wall_ms();
     if (r->notice_ms && now - r->notice_ms < MX_NOTICE_EVERY_MS)
@@ -171,7 +170,7 @@ static void encrypted_notice(struct mx *m, struct mx_room *r, const char *catalo
     mx_send_plain_notice(m, r->id, catalog_text(m->language, catalog_key));
 }
 
-static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev)
+void mx_handle_event(struct mx *m, struct mx_room *r, struct json_object *ev)
 {
     const char *type = jget_str(ev, "type");
     const char *sender = jget_str(ev, "sender");
@@ -189,11 +188,14 @@ static void handle_event(struct mx *m, struct mx_room *r, struct json_object *ev
         .moderator = dm ? false : mx_room_is_moderator(m, r, sender),
     };
     if (strcmp(type, "m.room.encrypted") == 0) {
-        mx_seen_add(m, event_id);
-        if (!r->encrypted)
-            r->dirty = true;
-        r->encrypted = true;
-        encrypted_notice(m, r, "matrix.encrypted-room");
+        struct json_object *dec = NULL;
+        int rc = mx_e2e_decrypt(m, r, ev, &dec);
+        const char *inner = jget_str(dec, "type");
+        if (rc == 0 && inner && strcmp(inner, "m.room.encrypted") != 0)
+            mx_handle_event(m, r, dec); /* as if it had come in the clear */
+        else if (rc < 0)
+            mx_seen_add(m, event_id); /* bad for good (logged): not tried again */
+        json_object_put(dec);
         return;
     }
     if (strcmp(type, "m.room.message") == 0) {
@@ -334,7 +336,7 @@ static void timeline_event(struct mx *m, struct mx_room *r, struct json_object *
     if (jget_str(ev, "state_key"))
         mx_room_apply_state(m, r, ev);
     if (!initial)
-        handle_event(m, r, ev);
+        mx_handle_event(m, r, ev);
 }
 
 static void sync_next(struct mx *m);
@@ -343,6 +345,7 @@ static void sync_next(struct mx *m);
 static void go_live(struct mx *m)
 {
     m->phase = MX_SYNCING;
+    mx_e2e_start(m);
     log_info(MOD, NULL, "connected as %s; syncing from %s", m->user_id,
              m->since_stored ? "the stored token" : "now");
     mx_polls_arm(m);
@@ -365,6 +368,8 @@ static void batch_apply(struct mx *m)
         if (t && strcmp(t, "m.direct") == 0)
             mx_direct_set(m, jget_obj(ev, "content"));
     }
+    /* keys first: the batch's own encrypted events may need the room keys it brings */
+    mx_e2e_sync(m, b);
     struct json_object *leave = field(m, rooms, "leave", json_type_object);
     struct json_object *join = field(m, rooms, "join", json_type_object);
     if (leave) {
@@ -419,6 +424,7 @@ static void batch_done(struct mx *m)
         /* What the batch taught about rooms is stored before its token: a crash in between
          * applies the batch again, which changes nothing. */
         mx_rooms_save(m);
+        mx_e2e_batch_done(m);
         if (!snapshot || !m->since) {
             free(m->since);
             m->since = strdup(next);
@@ -730,6 +736,12 @@ static enum mx_next on_whoami(void *arg, const struct mx_resp *r)
             log_warn(MOD, NULL, "the token belongs to %s, not the configured %s", uid, m->user_id);
         free(m->user_id);
         m->user_id = strdup(uid);
+    }
+    const char *dev = jget_str(r->json, "device_id");
+    if (dev && (!m->device_id || strcmp(m->device_id, dev) != 0)) {
+        /* the device the encryption keys belong to is the token's */
+        free(m->device_id);
+        m->device_id = strdup(dev);
     }
     boot_filter(m);
     return MX_DONE;

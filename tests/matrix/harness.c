@@ -61,6 +61,7 @@ void th_init(struct th *t, struct hs *hs)
     t->cfg.matrix_user_id = HS_BOT;
     t->cfg.matrix_access_token = HS_BOT_TOKEN;
     t->cfg.matrix_moderator_power_level = 50;
+    t->cfg.matrix_pickle_key = "harness-pickle-key-0123456789";
 }
 
 int th_start(struct th *t)

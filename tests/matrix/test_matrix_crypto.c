@@ -1,0 +1,1184 @@
+/*
+ * test_matrix_crypto.c - end-to-end encryption in the Matrix adapter.
+ *
+ * First the crypto layer alone (crypto.h and canonical JSON) against known
+ * values and against itself. Then the adapter through its real path: /sync
+ * bodies fed with matrix_feed_sync() (to-device messages, device lists,
+ * encrypted timelines), and its own HTTP calls to the test homeserver, whose
+ * key endpoints this file answers with hs_fault() where the test server does
+ * not know them. Players are real libolm peers: they read the bot's uploaded
+ * keys, start Olm sessions with it, share their Megolm keys, and decrypt
+ * everything the bot sends them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "adapters/matrix/crypto.h"
+#include "adapters/matrix/matrix.h"
+#include "adapters/matrix/mx.h"
+#include "core/catalog.h"
+#include "bot/log.h"
+#include "harness.h"
+
+#define ALICE  "@alice:test.local"
+#define BOB    "@bob:test.local"
+#define BOTDEV "BOTDEVICE"
+
+static const char *jstr(struct json_object *o, const char *k)
+{
+    return jget_str(o, k);
+}
+
+/* ---- the crypto layer ---- */
+
+static void expect_canonical(const char *in, const char *want)
+{
+    struct json_object *v = json_tokener_parse(in);
+    assert_non_null(v);
+    char *got = mx_canonical_json(v);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(got);
+    json_object_put(v);
+}
+
+static void test_canonical_json(void **state)
+{
+    (void)state;
+    expect_canonical("{}", "{}");
+    expect_canonical("{\"one\": 1, \"two\": \"Two\"}", "{\"one\":1,\"two\":\"Two\"}");
+    expect_canonical("{\"b\": \"2\", \"a\": \"1\"}", "{\"a\":\"1\",\"b\":\"2\"}");
+    expect_canonical("{\"a\": {\"z\": [3, 2, {\"y\": null, \"x\": true}], \"b\": false}}",
+                     "{\"a\":{\"b\":false,\"z\":[3,2,{\"x\":true,\"y\":null}]}}");
+    /* UTF-8 stays as it is; only quotes, backslashes and control characters are escaped */
+    expect_canonical("{\"a\": \"\\u65E5\\u672C\\u8A9E\"}",
+                     "{\"a\":\"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\"}");
+    expect_canonical("{\"a\": \"q\\\"b\\\\s/\\n\\t\\u0001\\u007f\"}",
+                     "{\"a\":\"q\\\"b\\\\s/\\n\\t\\u0001\x7f\"}");
+    /* keys by code point: an upper case letter before a lower case one, a before ä */
+    expect_canonical("{\"\xc3\xa4\": 1, \"a\": 2, \"B\": 3}", "{\"B\":3,\"a\":2,\"\xc3\xa4\":1}");
+    expect_canonical("{\"n\": -9007199254740991}", "{\"n\":-9007199254740991}");
+    struct json_object *d = json_tokener_parse("{\"f\": 1.5}");
+    assert_null(mx_canonical_json(d)); /* no floats in canonical JSON */
+    json_object_put(d);
+}
+
+static void test_sha256_and_signatures(void **state)
+{
+    (void)state;
+    char *h = mxc_sha256("", 0);
+    assert_string_equal(h, "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU");
+    free(h);
+    struct mxc_account *a = mxc_account_new(NULL);
+    assert_non_null(a);
+    struct json_object *o =
+        json_tokener_parse("{\"user_id\":\"@a:x\",\"unsigned\":{\"n\":1},\"keys\":{\"k\":\"v\"}}");
+    assert_int_equal(mx_sign_json(a, "@a:x", "DEV", o), 0);
+    assert_true(mx_verify_json(o, "@a:x", "ed25519:DEV", mxc_account_ed25519(a)));
+    /* "unsigned" is outside the signature; anything else inside it */
+    json_object_object_add(o, "unsigned", json_object_new_string("changed"));
+    assert_true(mx_verify_json(o, "@a:x", "ed25519:DEV", mxc_account_ed25519(a)));
+    json_object_object_add(o, "user_id", json_object_new_string("@b:x"));
+    assert_false(mx_verify_json(o, "@a:x", "ed25519:DEV", mxc_account_ed25519(a)));
+    assert_false(mx_verify_json(o, "@a:x", "ed25519:OTHER", mxc_account_ed25519(a)));
+    assert_false(mxc_ed25519_verify(mxc_account_ed25519(a), "x", 1, "not base64 !"));
+    json_object_put(o);
+    mxc_account_free(a);
+}
+
+static void test_account_pickles(void **state)
+{
+    (void)state;
+    struct mxc_account *a = mxc_account_new(NULL);
+    assert_int_equal(mxc_account_generate_otks(a, 3), 0);
+    char *p = mxc_account_pickle(a, "key-one", 7);
+    assert_non_null(p);
+    assert_null(strstr(p, mxc_account_ed25519(a))); /* nothing in the clear */
+    const char *why = NULL;
+    struct mxc_account *b = mxc_account_unpickle(p, "key-one", 7, &why);
+    assert_non_null(b);
+    assert_string_equal(mxc_account_curve25519(a), mxc_account_curve25519(b));
+    char *ka = mxc_account_unpublished(a, false), *kb = mxc_account_unpublished(b, false);
+    assert_string_equal(ka, kb);
+    free(ka);
+    free(kb);
+    assert_null(mxc_account_unpickle(p, "key-two", 7, &why));
+    assert_non_null(why);
+    p[10] ^= 1;
+    assert_null(mxc_account_unpickle(p, "key-one", 7, NULL));
+    assert_null(mxc_account_unpickle("", "key-one", 7, NULL));
+    free(p);
+    mxc_account_free(a);
+    mxc_account_free(b);
+}
+
+/* The first unpublished one-time key of a (malloc'd). */
+static char *first_otk(struct mxc_account *a)
+{
+    char *text = mxc_account_unpublished(a, false);
+    struct json_object *all = json_tokener_parse(text);
+    free(text);
+    struct json_object_iterator it = json_object_iter_begin(jget(all, "curve25519"));
+    char *k = strdup(json_object_get_string(json_object_iter_peek_value(&it)));
+    json_object_put(all);
+    return k;
+}
+
+static void test_olm_and_megolm(void **state)
+{
+    (void)state;
+    struct mxc_account *alice = mxc_account_new(NULL), *bob = mxc_account_new(NULL);
+    assert_int_equal(mxc_account_generate_otks(bob, 1), 0);
+    char *otk = first_otk(bob);
+    struct mxc_session *out = mxc_session_outbound(alice, mxc_account_curve25519(bob), otk, NULL);
+    assert_non_null(out);
+    int type;
+    char *ct = mxc_session_encrypt(out, "hello", 5, &type);
+    assert_int_equal(type, 0);
+    struct mxc_session *in = mxc_session_inbound(bob, mxc_account_curve25519(alice), ct, NULL);
+    assert_non_null(in);
+    assert_true(mxc_session_matches(in, mxc_account_curve25519(alice), ct));
+    size_t len;
+    char *pt = mxc_session_decrypt(in, 0, ct, &len, NULL);
+    assert_string_equal(pt, "hello");
+    assert_int_equal(mxc_account_remove_otk(bob, in), 0);
+    free(pt);
+    /* a message decrypted twice fails the second time, and leaves the session usable */
+    const char *why = NULL;
+    assert_null(mxc_session_decrypt(in, 0, ct, &len, &why));
+    free(ct);
+    ct = mxc_session_encrypt(in, "back", 4, &type);
+    assert_int_equal(type, 1);
+    pt = mxc_session_decrypt(out, 1, ct, &len, NULL);
+    assert_string_equal(pt, "back");
+    free(pt);
+    free(ct);
+    assert_null(mxc_session_decrypt(out, 1, "garbage", &len, NULL));
+    assert_null(mxc_session_decrypt(out, 7, "garbage", &len, NULL));
+
+    struct mxc_outbound *g = mxc_outbound_new(NULL);
+    char *key = mxc_outbound_key(g), *gid = mxc_outbound_id(g);
+    char *c0 = mxc_outbound_encrypt(g, "zero", 4), *c1 = mxc_outbound_encrypt(g, "one", 3);
+    assert_int_equal(mxc_outbound_index(g), 2);
+    struct mxc_inbound *gi = mxc_inbound_new(key, NULL);
+    char *iid = mxc_inbound_id(gi);
+    assert_string_equal(iid, gid);
+    uint32_t idx = 9;
+    pt = mxc_inbound_decrypt(gi, c1, &len, &idx, NULL);
+    assert_string_equal(pt, "one");
+    assert_int_equal(idx, 1);
+    free(pt);
+    /* exported from index 1: index 0 is out of reach */
+    char *exp = mxc_inbound_export(gi, 1);
+    struct mxc_inbound *gj = mxc_inbound_import(exp, NULL);
+    assert_int_equal(mxc_inbound_first_index(gj), 1);
+    assert_null(mxc_inbound_decrypt(gj, c0, &len, &idx, NULL));
+    char *gp = mxc_outbound_pickle(g, "k", 1);
+    struct mxc_outbound *g2 = mxc_outbound_unpickle(gp, "k", 1, NULL);
+    assert_int_equal(mxc_outbound_index(g2), 2);
+    assert_null(mxc_outbound_unpickle(gp, "x", 1, NULL));
+    char *ip = mxc_inbound_pickle(gi, "k", 1);
+    struct mxc_inbound *gi2 = mxc_inbound_unpickle(ip, "k", 1, NULL);
+    pt = mxc_inbound_decrypt(gi2, c0, &len, &idx, NULL);
+    assert_string_equal(pt, "zero");
+    free(pt);
+    assert_null(mxc_inbound_new("not a key", &why));
+    char *sp = mxc_session_pickle(in, "k", 1);
+    struct mxc_session *in2 = mxc_session_unpickle(sp, "k", 1, NULL);
+    assert_non_null(in2);
+    assert_true(mxc_session_received(in2));
+    free(sp);
+    free(ip);
+    free(gp);
+    free(exp);
+    free(iid);
+    free(key);
+    free(gid);
+    free(c0);
+    free(c1);
+    free(otk);
+    mxc_session_free(in2);
+    mxc_inbound_free(gi2);
+    mxc_outbound_free(g2);
+    mxc_inbound_free(gj);
+    mxc_inbound_free(gi);
+    mxc_outbound_free(g);
+    mxc_session_free(in);
+    mxc_session_free(out);
+    mxc_account_free(alice);
+    mxc_account_free(bob);
+}
+
+/* ---- a player's device: a real libolm peer ---- */
+
+#define PEER_IN_MAX 16
+
+struct peer {
+    const char *user, *device;
+    struct mxc_account *acct;
+    struct mxc_session *to_bot;   /* Olm, started from one of the bot's one-time keys */
+    struct mxc_session *from_bot; /* Olm, started by the bot from one of ours */
+    struct mxc_outbound *out;     /* Megolm, this peer's own in one room */
+    char *out_key;                /* its key at index 0, as shared with everyone */
+    struct mxc_inbound *in[PEER_IN_MAX];
+    int nin;
+    int keys_got; /* m.room_key messages received from the bot */
+};
+
+/* The bot's identity, as its /keys/upload said, and some of its one-time keys: each peer
+ * claims its own, as the server hands them out. */
+#define BOT_OTKS 8
+struct bot_keys {
+    char *curve, *ed;
+    char *otk[BOT_OTKS];
+    int next;
+};
+
+/* The bot's keys from the body of its first /keys/upload. */
+static void bot_keys_read(struct bot_keys *k, const char *body)
+{
+    struct json_object *b = json_tokener_parse(body);
+    struct json_object *dk = jget(jget(b, "device_keys"), "keys");
+    k->curve = strdup(jget_str(dk, "curve25519:BOTDEVICE"));
+    k->ed = strdup(jget_str(dk, "ed25519:BOTDEVICE"));
+    int n = 0;
+    json_object_object_foreach(jget(b, "one_time_keys"), id, o)
+    {
+        (void)id;
+        if (n < BOT_OTKS)
+            k->otk[n++] = strdup(jget_str(o, "key"));
+    }
+    json_object_put(b);
+}
+
+static void peer_init(struct peer *p, const char *user, const char *device)
+{
+    memset(p, 0, sizeof *p);
+    p->user = user;
+    p->device = device;
+    p->acct = mxc_account_new(NULL);
+    assert_non_null(p->acct);
+    assert_int_equal(mxc_account_generate_otks(p->acct, 4), 0);
+}
+
+static void peer_free(struct peer *p)
+{
+    mxc_session_free(p->to_bot);
+    mxc_session_free(p->from_bot);
+    mxc_outbound_free(p->out);
+    free(p->out_key);
+    for (int i = 0; i < p->nin; i++)
+        mxc_inbound_free(p->in[i]);
+    mxc_account_free(p->acct);
+}
+
+static struct json_object *peer_device_keys(struct peer *p)
+{
+    struct json_object *d = json_object_new_object();
+    json_object_object_add(d, "user_id", json_object_new_string(p->user));
+    json_object_object_add(d, "device_id", json_object_new_string(p->device));
+    json_object_object_add(d, "algorithms",
+                           json_tokener_parse("[\"m.olm.v1.curve25519-aes-sha2\","
+                                              "\"m.megolm.v1.aes-sha2\"]"));
+    struct json_object *keys = json_object_new_object();
+    char id[64];
+    snprintf(id, sizeof id, "curve25519:%s", p->device);
+    json_object_object_add(keys, id, json_object_new_string(mxc_account_curve25519(p->acct)));
+    snprintf(id, sizeof id, "ed25519:%s", p->device);
+    json_object_object_add(keys, id, json_object_new_string(mxc_account_ed25519(p->acct)));
+    json_object_object_add(d, "keys", keys);
+    assert_int_equal(mx_sign_json(p->acct, p->user, p->device, d), 0);
+    return d;
+}
+
+/* A /keys/query answer with the devices of peers (NULL-terminated). */
+static char *query_answer(struct peer **peers)
+{
+    struct json_object *dk = json_object_new_object();
+    for (; *peers; peers++) {
+        struct json_object *per = jget(dk, (*peers)->user);
+        if (!per) {
+            per = json_object_new_object();
+            json_object_object_add(dk, (*peers)->user, per);
+        }
+        json_object_object_add(per, (*peers)->device, peer_device_keys(*peers));
+    }
+    struct json_object *a = json_object_new_object();
+    json_object_object_add(a, "device_keys", dk);
+    json_object_object_add(a, "failures", json_object_new_object());
+    char *s = strdup(json_object_to_json_string(a));
+    json_object_put(a);
+    return s;
+}
+
+/* A /keys/claim answer giving one signed one-time key of each peer. */
+static char *claim_answer(struct peer **peers)
+{
+    struct json_object *all = json_object_new_object();
+    for (; *peers; peers++) {
+        struct peer *p = *peers;
+        char *text = mxc_account_unpublished(p->acct, false);
+        struct json_object *keys = json_tokener_parse(text);
+        free(text);
+        struct json_object_iterator it = json_object_iter_begin(jget(keys, "curve25519"));
+        struct json_object *k = json_object_new_object();
+        json_object_object_add(
+            k, "key",
+            json_object_new_string(json_object_get_string(json_object_iter_peek_value(&it))));
+        assert_int_equal(mx_sign_json(p->acct, p->user, p->device, k), 0);
+        char kid[64];
+        snprintf(kid, sizeof kid, "signed_curve25519:%s", json_object_iter_peek_name(&it));
+        struct json_object *dev = json_object_new_object();
+        json_object_object_add(dev, kid, k);
+        struct json_object *per = jget(all, p->user);
+        if (!per) {
+            per = json_object_new_object();
+            json_object_object_add(all, p->user, per);
+        }
+        json_object_object_add(per, p->device, dev);
+        json_object_put(keys);
+    }
+    struct json_object *a = json_object_new_object();
+    json_object_object_add(a, "one_time_keys", all);
+    json_object_object_add(a, "failures", json_object_new_object());
+    char *s = strdup(json_object_to_json_string(a));
+    json_object_put(a);
+    return s;
+}
+
+/* An Olm-encrypted to-device event from p to the bot carrying type and content. */
+static struct json_object *peer_olm_event(struct peer *p, struct bot_keys *bot, const char *type,
+                                          struct json_object *content)
+{
+    if (!p->to_bot) {
+        assert_true(bot->next < BOT_OTKS);
+        p->to_bot = mxc_session_outbound(p->acct, bot->curve, bot->otk[bot->next++], NULL);
+        assert_non_null(p->to_bot);
+    }
+    struct json_object *payload = json_object_new_object();
+    json_object_object_add(payload, "type", json_object_new_string(type));
+    json_object_object_add(payload, "content", content);
+    json_object_object_add(payload, "sender", json_object_new_string(p->user));
+    json_object_object_add(payload, "sender_device", json_object_new_string(p->device));
+    json_object_object_add(payload, "recipient", json_object_new_string(HS_BOT));
+    struct json_object *rk = json_object_new_object();
+    json_object_object_add(rk, "ed25519", json_object_new_string(bot->ed));
+    json_object_object_add(payload, "recipient_keys", rk);
+    struct json_object *k = json_object_new_object();
+    json_object_object_add(k, "ed25519", json_object_new_string(mxc_account_ed25519(p->acct)));
+    json_object_object_add(payload, "keys", k);
+    const char *text = json_object_to_json_string(payload);
+    int t;
+    char *body = mxc_session_encrypt(p->to_bot, text, strlen(text), &t);
+    json_object_put(payload);
+    struct json_object *ct = json_object_new_object();
+    json_object_object_add(ct, "type", json_object_new_int(t));
+    json_object_object_add(ct, "body", json_object_new_string(body));
+    free(body);
+    struct json_object *cts = json_object_new_object();
+    json_object_object_add(cts, bot->curve, ct);
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "algorithm", json_object_new_string("m.olm.v1.curve25519-aes-sha2"));
+    json_object_object_add(c, "sender_key",
+                           json_object_new_string(mxc_account_curve25519(p->acct)));
+    json_object_object_add(c, "ciphertext", cts);
+    struct json_object *ev = json_object_new_object();
+    json_object_object_add(ev, "type", json_object_new_string("m.room.encrypted"));
+    json_object_object_add(ev, "sender", json_object_new_string(p->user));
+    json_object_object_add(ev, "content", c);
+    return ev;
+}
+
+static void peer_megolm(struct peer *p)
+{
+    if (p->out)
+        return;
+    p->out = mxc_outbound_new(NULL);
+    p->out_key = mxc_outbound_key(p->out);
+}
+
+/* The to-device event sharing p's Megolm key of room with the bot (a new session if none). */
+static struct json_object *peer_room_key(struct peer *p, struct bot_keys *bot, const char *room)
+{
+    peer_megolm(p);
+    char *sid = mxc_outbound_id(p->out), *key = strdup(p->out_key);
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "algorithm", json_object_new_string("m.megolm.v1.aes-sha2"));
+    json_object_object_add(c, "room_id", json_object_new_string(room));
+    json_object_object_add(c, "session_id", json_object_new_string(sid));
+    json_object_object_add(c, "session_key", json_object_new_string(key));
+    free(sid);
+    free(key);
+    return peer_olm_event(p, bot, "m.room_key", c);
+}
+
+/* A timeline event of p in room: an m.room.message with body, encrypted with p's session. */
+static struct json_object *peer_says(struct peer *p, const char *room, const char *event_id,
+                                     const char *body)
+{
+    peer_megolm(p);
+    struct json_object *inner = json_object_new_object();
+    json_object_object_add(inner, "type", json_object_new_string("m.room.message"));
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "msgtype", json_object_new_string("m.text"));
+    json_object_object_add(c, "body", json_object_new_string(body));
+    json_object_object_add(inner, "content", c);
+    json_object_object_add(inner, "room_id", json_object_new_string(room));
+    const char *text = json_object_to_json_string(inner);
+    char *ct = mxc_outbound_encrypt(p->out, text, strlen(text));
+    json_object_put(inner);
+    char *sid = mxc_outbound_id(p->out);
+    struct json_object *enc = json_object_new_object();
+    json_object_object_add(enc, "algorithm", json_object_new_string("m.megolm.v1.aes-sha2"));
+    json_object_object_add(enc, "sender_key",
+                           json_object_new_string(mxc_account_curve25519(p->acct)));
+    json_object_object_add(enc, "ciphertext", json_object_new_string(ct));
+    json_object_object_add(enc, "session_id", json_object_new_string(sid));
+    json_object_object_add(enc, "device_id", json_object_new_string(p->device));
+    free(ct);
+    free(sid);
+    struct json_object *ev = json_object_new_object();
+    json_object_object_add(ev, "type", json_object_new_string("m.room.encrypted"));
+    json_object_object_add(ev, "sender", json_object_new_string(p->user));
+    json_object_object_add(ev, "event_id", json_object_new_string(event_id));
+    json_object_object_add(ev, "origin_server_ts", json_object_new_int64(1));
+    json_object_object_add(ev, "content", enc);
+    return ev;
+}
+
+/* Reads what a sendToDevice body (JSON text) carries for p: Olm-decrypts it and keeps the room
+ * keys. Returns how many room keys it took. */
+static int peer_take(struct peer *p, struct bot_keys *bot, const char *body)
+{
+    struct json_object *b = json_tokener_parse(body);
+    struct json_object *c = jget(jget(jget(b, "messages"), p->user), p->device);
+    int taken = 0;
+    if (c) {
+        assert_string_equal(jstr(c, "sender_key"), bot->curve);
+        struct json_object *ct = jget(jget(c, "ciphertext"), mxc_account_curve25519(p->acct));
+        assert_non_null(ct);
+        int64_t type = json_object_get_int64(jget(ct, "type"));
+        const char *text = jstr(ct, "body");
+        size_t len;
+        char *plain = NULL;
+        if (p->from_bot && (type == 1 || mxc_session_matches(p->from_bot, bot->curve, text)))
+            plain = mxc_session_decrypt(p->from_bot, (int)type, text, &len, NULL);
+        if (!plain && type == 0) {
+            mxc_session_free(p->from_bot);
+            p->from_bot = mxc_session_inbound(p->acct, bot->curve, text, NULL);
+            assert_non_null(p->from_bot);
+            plain = mxc_session_decrypt(p->from_bot, 0, text, &len, NULL);
+            assert_int_equal(mxc_account_remove_otk(p->acct, p->from_bot), 0);
+        }
+        assert_non_null(plain);
+        struct json_object *pl = json_tokener_parse(plain);
+        free(plain);
+        /* the checks the spec asks of a recipient */
+        assert_string_equal(jstr(pl, "sender"), HS_BOT);
+        assert_string_equal(jstr(pl, "recipient"), p->user);
+        assert_string_equal(jstr(jget(pl, "recipient_keys"), "ed25519"),
+                            mxc_account_ed25519(p->acct));
+        assert_string_equal(jstr(jget(pl, "keys"), "ed25519"), bot->ed);
+        assert_string_equal(jstr(pl, "type"), "m.room_key");
+        struct json_object *rk = jget(pl, "content");
+        assert_string_equal(jstr(rk, "algorithm"), "m.megolm.v1.aes-sha2");
+        assert_true(p->nin < PEER_IN_MAX);
+        p->in[p->nin] = mxc_inbound_new(jstr(rk, "session_key"), NULL);
+        assert_non_null(p->in[p->nin]);
+        char *id = mxc_inbound_id(p->in[p->nin]);
+        assert_string_equal(id, jstr(rk, "session_id"));
+        free(id);
+        p->nin++;
+        p->keys_got++;
+        taken++;
+        json_object_put(pl);
+    }
+    json_object_put(b);
+    return taken;
+}
+
+/* The plaintext event (parsed) of one of the bot's m.room.encrypted events, with its session
+ * id and message index; NULL when p holds no key for it. */
+static struct json_object *peer_read(struct peer *p, struct json_object *ev, char **sid,
+                                     uint32_t *index)
+{
+    struct json_object *c = jget(ev, "content");
+    assert_string_equal(jstr(c, "algorithm"), "m.megolm.v1.aes-sha2");
+    for (int i = 0; i < p->nin; i++) {
+        char *id = mxc_inbound_id(p->in[i]);
+        bool mine = strcmp(id, jstr(c, "session_id")) == 0;
+        free(id);
+        if (!mine)
+            continue;
+        size_t len;
+        char *plain = mxc_inbound_decrypt(p->in[i], jstr(c, "ciphertext"), &len, index, NULL);
+        assert_non_null(plain);
+        struct json_object *pl = json_tokener_parse(plain);
+        free(plain);
+        assert_string_equal(jstr(pl, "room_id"), jstr(ev, "room_id"));
+        if (sid)
+            *sid = strdup(jstr(c, "session_id"));
+        return pl;
+    }
+    return NULL;
+}
+
+/* ---- the adapter, fed /sync bodies ---- */
+
+struct fx {
+    struct hs *hs;
+    struct th t;
+    char *room;
+    int batch;
+    struct bot_keys bot;
+};
+
+static void bot_keys_free(struct bot_keys *b)
+{
+    free(b->curve);
+    free(b->ed);
+    for (int i = 0; i < BOT_OTKS; i++)
+        free(b->otk[i]);
+    memset(b, 0, sizeof *b);
+}
+
+static int setup(void **state)
+{
+    struct fx *f = calloc(1, sizeof *f);
+    f->hs = hs_new();
+    assert_true(hs_start(f->hs) > 0);
+    th_init(&f->t, f->hs);
+    f->t.cfg.matrix_device_id = BOTDEV;
+    /* a room of the test server where the bot's sends land; its sync is what the test feeds */
+    f->room = hs_create_room(f->hs, ALICE, true);
+    hs_join(f->hs, f->room, HS_BOT);
+    hs_fault(f->hs, "POST /_matrix/client/v3/keys/upload", 200,
+             "{\"one_time_key_counts\":{\"signed_curve25519\":50}}", NULL, 1000);
+    hs_fault(f->hs, "sendToDevice", 200, "{}", NULL, 1000);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fx *f = *state;
+    th_free(&f->t);
+    hs_free(f->hs);
+    bot_keys_free(&f->bot);
+    free(f->room);
+    free(f);
+    return 0;
+}
+
+/* Constructs the adapter (a restart keeps f->t.state, the store). */
+static void bot_new(struct fx *f)
+{
+    char err[256] = "";
+    f->t.p = matrix_platform_new(&f->t.cfg, &f->t.host, err, sizeof err);
+    if (!f->t.p)
+        fprintf(stderr, "matrix_platform_new: %s\n", err);
+    assert_non_null(f->t.p);
+}
+
+static struct json_object *member(const char *user, const char *ms)
+{
+    struct json_object *ev = json_object_new_object();
+    json_object_object_add(ev, "type", json_object_new_string("m.room.member"));
+    json_object_object_add(ev, "state_key", json_object_new_string(user));
+    json_object_object_add(ev, "sender", json_object_new_string(user));
+    char id[128];
+    snprintf(id, sizeof id, "$m-%s-%s-%d", user, ms, rand());
+    json_object_object_add(ev, "event_id", json_object_new_string(id));
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "membership", json_object_new_string(ms));
+    json_object_object_add(ev, "content", c);
+    return ev;
+}
+
+static struct json_object *encryption_state(int rotation_msgs)
+{
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "algorithm", json_object_new_string("m.megolm.v1.aes-sha2"));
+    if (rotation_msgs)
+        json_object_object_add(c, "rotation_period_msgs", json_object_new_int(rotation_msgs));
+    struct json_object *ev = json_object_new_object();
+    json_object_object_add(ev, "type", json_object_new_string("m.room.encryption"));
+    json_object_object_add(ev, "state_key", json_object_new_string(""));
+    json_object_object_add(ev, "sender", json_object_new_string(ALICE));
+    json_object_object_add(ev, "event_id", json_object_new_string("$encryption"));
+    json_object_object_add(ev, "content", c);
+    return ev;
+}
+
+/* A sync body: the room's state and timeline events, to-device events, device_lists.changed (all
+ * taken, any may be NULL), and the one-time key count (-1: none). */
+static char *sync_text(struct fx *f, struct json_object *state_evs, struct json_object *timeline,
+                       struct json_object *to_device, struct json_object *changed, int otks)
+{
+    struct json_object *b = json_object_new_object();
+    char nb[32];
+    snprintf(nb, sizeof nb, "f%d", ++f->batch);
+    json_object_object_add(b, "next_batch", json_object_new_string(nb));
+    if (state_evs || timeline) {
+        struct json_object *room = json_object_new_object();
+        if (state_evs) {
+            struct json_object *s = json_object_new_object();
+            json_object_object_add(s, "events", state_evs);
+            json_object_object_add(room, "state", s);
+        }
+        if (timeline) {
+            struct json_object *t = json_object_new_object();
+            json_object_object_add(t, "events", timeline);
+            json_object_object_add(room, "timeline", t);
+        }
+        struct json_object *join = json_object_new_object();
+        json_object_object_add(join, f->room, room);
+        struct json_object *rooms = json_object_new_object();
+        json_object_object_add(rooms, "join", join);
+        json_object_object_add(b, "rooms", rooms);
+    }
+    if (to_device) {
+        struct json_object *td = json_object_new_object();
+        json_object_object_add(td, "events", to_device);
+        json_object_object_add(b, "to_device", td);
+    }
+    if (changed) {
+        struct json_object *dl = json_object_new_object();
+        json_object_object_add(dl, "changed", changed);
+        json_object_object_add(b, "device_lists", dl);
+    }
+    if (otks >= 0) {
+        struct json_object *c = json_object_new_object();
+        json_object_object_add(c, "signed_curve25519", json_object_new_int(otks));
+        json_object_object_add(b, "device_one_time_keys_count", c);
+    }
+    char *s = strdup(json_object_to_json_string(b));
+    json_object_put(b);
+    return s;
+}
+
+static void feed_text(struct fx *f, char *text)
+{
+    assert_int_equal(matrix_feed_sync(f->t.p, text, strlen(text)), 0);
+    free(text);
+    th_run_for(&f->t, 30);
+}
+
+static void feed(struct fx *f, struct json_object *state_evs, struct json_object *timeline,
+                 struct json_object *to_device, struct json_object *changed)
+{
+    feed_text(f, sync_text(f, state_evs, timeline, to_device, changed, -1));
+}
+
+static struct json_object *list(struct json_object *first, ...)
+{
+    struct json_object *a = json_object_new_array();
+    va_list ap;
+    va_start(ap, first);
+    for (struct json_object *v = first; v; v = va_arg(ap, struct json_object *))
+        json_object_array_add(a, v);
+    va_end(ap);
+    return a;
+}
+
+static bool uploaded(struct th *t, void *arg)
+{
+    return hs_count(t->hs, "keys/upload") >= *(int *)arg;
+}
+
+/* Starts the bot on the encrypted room with the given members joined (and itself), and reads
+ * the keys it uploaded. */
+static void start_room(struct fx *f, const char *const *users, int rotation_msgs)
+{
+    bot_new(f);
+    struct json_object *st = json_object_new_array();
+    json_object_array_add(st, member(HS_BOT, "join"));
+    for (; users && *users; users++)
+        json_object_array_add(st, member(*users, "join"));
+    json_object_array_add(st, encryption_state(rotation_msgs));
+    feed(f, st, NULL, NULL, NULL);
+    int one = 1;
+    assert_true(th_run_until(&f->t, uploaded, &one, 5000));
+    th_run_for(&f->t, 50);
+    char *body = hs_last_body(f->hs, "keys/upload");
+    bot_keys_free(&f->bot);
+    bot_keys_read(&f->bot, body);
+    free(body);
+}
+
+/* Answers the bot's key endpoints for these peers (NULL-terminated), and /members with them. */
+static void serve_peers(struct fx *f, struct peer **peers)
+{
+    char *q = query_answer(peers), *c = claim_answer(peers);
+    struct json_object *chunk = json_object_new_array();
+    json_object_array_add(chunk, member(HS_BOT, "join"));
+    for (struct peer **p = peers; *p; p++)
+        json_object_array_add(chunk, member((*p)->user, "join"));
+    struct json_object *mb = json_object_new_object();
+    json_object_object_add(mb, "chunk", chunk);
+    hs_faults_clear(f->hs);
+    hs_fault(f->hs, "POST /_matrix/client/v3/keys/upload", 200,
+             "{\"one_time_key_counts\":{\"signed_curve25519\":50}}", NULL, 1000);
+    hs_fault(f->hs, "sendToDevice", 200, "{}", NULL, 1000);
+    hs_fault(f->hs, "keys/query", 200, q, NULL, 1000);
+    hs_fault(f->hs, "keys/claim", 200, c, NULL, 1000);
+    hs_fault(f->hs, "/members", 200, json_object_to_json_string(mb), NULL, 1000);
+    json_object_put(mb);
+    free(q);
+    free(c);
+}
+
+static bool has_inbox(struct th *t, void *arg)
+{
+    return json_object_array_length(t->inbox) >= *(size_t *)arg;
+}
+
+static bool encrypted_sent(struct th *t, void *arg)
+{
+    struct json_object *evs = hs_bot_events(t->hs, "m.room.encrypted");
+    bool ok = json_object_array_length(evs) >= *(size_t *)arg;
+    json_object_put(evs);
+    return ok;
+}
+
+static void wait_encrypted(struct fx *f, size_t n)
+{
+    assert_true(th_run_until(&f->t, encrypted_sent, &n, 5000));
+}
+
+/* The keys the bot uploaded: device keys signed by themselves, 50 one-time keys and a fallback
+ * key, each signed by the device; a top-up adds new keys only, and a crash before the answer
+ * uploads the very same keys again (E2). */
+static void test_keys_uploaded_and_topped_up(void **state)
+{
+    struct fx *f = *state;
+    start_room(f, NULL, 0);
+    char *body = hs_last_body(f->hs, "keys/upload");
+    struct json_object *b = json_tokener_parse(body);
+    free(body);
+    struct json_object *dk = jget(b, "device_keys");
+    assert_string_equal(jstr(dk, "user_id"), HS_BOT);
+    assert_string_equal(jstr(dk, "device_id"), BOTDEV);
+    assert_true(mx_verify_json(dk, HS_BOT, "ed25519:" BOTDEV, f->bot.ed));
+    assert_non_null(
+        strstr(json_object_to_json_string(jget(dk, "algorithms")), "m.megolm.v1.aes-sha2"));
+    struct json_object *otks = jget(b, "one_time_keys");
+    assert_int_equal(json_object_object_length(otks), 50);
+    json_object_object_foreach(otks, id, k)
+    {
+        assert_int_equal(strncmp(id, "signed_curve25519:", 18), 0);
+        assert_true(mx_verify_json(k, HS_BOT, "ed25519:" BOTDEV, f->bot.ed));
+    }
+    struct json_object *fb = jget(b, "fallback_keys");
+    assert_int_equal(json_object_object_length(fb), 1);
+    json_object_object_foreach(fb, fid, fk)
+    {
+        (void)fid;
+        assert_true(jget_true(fk, "fallback"));
+        assert_true(mx_verify_json(fk, HS_BOT, "ed25519:" BOTDEV, f->bot.ed));
+    }
+    /* nothing of the account in the clear in the store */
+    const char *store = json_object_to_json_string(f->t.state);
+    assert_null(strstr(store, f->bot.otk[0]));
+
+    /* 10 left on the server: 40 new keys, none of the first ones again */
+    hs_faults_clear(f->hs);
+    hs_fault(f->hs, "keys/upload", 0, NULL, NULL, 1000); /* no answer: the crash comes first */
+    feed_text(f, sync_text(f, NULL, NULL, NULL, NULL, 10));
+    int two = 2;
+    assert_true(th_run_until(&f->t, uploaded, &two, 5000));
+    char *second = hs_last_body(f->hs, "keys/upload");
+    struct json_object *s = json_tokener_parse(second);
+    assert_null(jget(s, "device_keys"));
+    assert_int_equal(json_object_object_length(jget(s, "one_time_keys")), 40);
+    json_object_object_foreach(jget(s, "one_time_keys"), id2, k2)
+    {
+        (void)k2;
+        assert_null(jget(otks, id2));
+    }
+    th_stop(&f->t); /* as kill -9: the store is what was written */
+    hs_faults_clear(f->hs);
+    hs_fault(f->hs, "keys/upload", 200, "{\"one_time_key_counts\":{\"signed_curve25519\":50}}",
+             NULL, 1000);
+    int before = hs_count(f->hs, "keys/upload");
+    bot_new(f);
+    feed(f, NULL, NULL, NULL, NULL);
+    int after = before + 1;
+    assert_true(th_run_until(&f->t, uploaded, &after, 5000));
+    char *third = hs_last_body(f->hs, "keys/upload");
+    struct json_object *t3 = json_tokener_parse(third);
+    /* the same keys, the same signatures */
+    assert_string_equal(json_object_to_json_string(jget(t3, "one_time_keys")),
+                        json_object_to_json_string(jget(s, "one_time_keys")));
+    json_object_put(t3);
+    json_object_put(s);
+    json_object_put(b);
+    free(second);
+    free(third);
+}
+
+/* A player's encrypted command: the room key comes over Olm, the command decrypts and reaches
+ * the dispatcher as if typed in the clear. */
+static void test_encrypted_command_is_read(void **state)
+{
+    struct fx *f = *state;
+    start_room(f, (const char *const[]){ALICE, NULL}, 0);
+    struct peer alice;
+    peer_init(&alice, ALICE, "ALICEDEV");
+    struct json_object *key = peer_room_key(&alice, &f->bot, f->room);
+    feed(f, NULL, list(peer_says(&alice, f->room, "$c1", "!illegal new"), NULL), list(key, NULL),
+         NULL);
+    size_t one = 1;
+    assert_true(th_run_until(&f->t, has_inbox, &one, 2000));
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "!illegal new");
+    assert_string_equal(th_in_str(&f->t, 0, "channel"), f->room);
+    assert_string_equal(th_in_str(&f->t, 0, "user"), ALICE);
+    /* the same event again (a replayed batch) is not handled twice; a replay of its ciphertext
+     * under another event id is refused */
+    struct json_object *again = peer_says(&alice, f->room, "$c2", "!illegal join");
+    struct json_object *copy = NULL;
+    json_object_deep_copy(again, &copy, NULL);
+    json_object_object_add(copy, "event_id", json_object_new_string("$c2-replayed"));
+    feed(f, NULL, list(again, copy, NULL), NULL, NULL);
+    th_run_for(&f->t, 100);
+    assert_int_equal(json_object_array_length(f->t.inbox), 2);
+    assert_string_equal(th_in_str(&f->t, 1, "text"), "!illegal join");
+    /* nothing secret in the store in the clear */
+    assert_null(strstr(json_object_to_json_string(f->t.state), "BEGIN"));
+    peer_free(&alice);
+}
+
+/* The key comes after the event: the bot asks for it, keeps the event across a crash, and
+ * applies the command once the key arrives, once. */
+static void test_key_arrives_later(void **state)
+{
+    struct fx *f = *state;
+    start_room(f, (const char *const[]){ALICE, NULL}, 0);
+    struct peer alice;
+    peer_init(&alice, ALICE, "ALICEDEV");
+    feed(f, NULL, list(peer_says(&alice, f->room, "$late", "!illegal status"), NULL), NULL, NULL);
+    th_run_for(&f->t, 100);
+    assert_int_equal(json_object_array_length(f->t.inbox), 0);
+    char *req = hs_last_body(f->hs, "sendToDevice/m.room_key_request");
+    assert_non_null(req);
+    struct json_object *rq = json_tokener_parse(req);
+    struct json_object *c = jget(jget(jget(rq, "messages"), ALICE), "*");
+    assert_string_equal(jstr(c, "action"), "request");
+    assert_string_equal(jstr(c, "requesting_device_id"), BOTDEV);
+    char *sid = mxc_outbound_id(alice.out);
+    assert_string_equal(jstr(jget(c, "body"), "session_id"), sid);
+    assert_string_equal(jstr(jget(c, "body"), "algorithm"), "m.megolm.v1.aes-sha2");
+    free(sid);
+    json_object_put(rq);
+    free(req);
+    th_stop(&f->t);
+    bot_new(f);
+    feed(f, NULL, NULL, list(peer_room_key(&alice, &f->bot, f->room), NULL), NULL);
+    size_t one = 1;
+    assert_true(th_run_until(&f->t, has_inbox, &one, 2000));
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "!illegal status");
+    /* the request is cancelled, and the event is not handled again after another restart */
+    req = hs_last_body(f->hs, "sendToDevice/m.room_key_request");
+    assert_non_null(strstr(req, "request_cancellation"));
+    free(req);
+    th_stop(&f->t);
+    bot_new(f);
+    feed(f, NULL, NULL, NULL, NULL);
+    th_run_for(&f->t, 100);
+    assert_int_equal(json_object_array_length(f->t.inbox), 1);
+    peer_free(&alice);
+}
+
+/* What the bot says in an encrypted room reaches every device of every member: the key over
+ * Olm (one Olm session per device, from a claimed one-time key), the messages over Megolm with
+ * indices that never repeat, across a crash between encrypting and sending too. */
+static void test_bot_encrypts_for_members(void **state)
+{
+    struct fx *f = *state;
+    struct peer alice, bob;
+    peer_init(&alice, ALICE, "ALICEDEV");
+    peer_init(&bob, BOB, "BOBDEV");
+    serve_peers(f, (struct peer *[]){&alice, &bob, NULL});
+    start_room(f, (const char *const[]){ALICE, BOB, NULL}, 0);
+    assert_int_equal(th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "one", NULL), 0);
+    wait_encrypted(f, 1);
+    char *td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
+    assert_non_null(td);
+    assert_int_equal(peer_take(&alice, &f->bot, td), 1);
+    assert_int_equal(peer_take(&bob, &f->bot, td), 1);
+    free(td);
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "two", NULL);
+    wait_encrypted(f, 2);
+    th_run_for(&f->t, 50);
+    /* the daemon dies after encrypting "three", before its answer */
+    hs_fault(f->hs, "send/m.room.encrypted", -2, NULL, NULL, 1);
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "three", NULL);
+    wait_encrypted(f, 3);
+    th_run_for(&f->t, 50);
+    th_stop(&f->t);
+    bot_new(f);
+    feed(f, NULL, NULL, NULL, NULL);
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "four", NULL);
+    wait_encrypted(f, 4);
+    th_run_for(&f->t, 100);
+    assert_int_equal(hs_count(f->hs, "keys/claim"), 1); /* sessions kept across the restart */
+    struct json_object *evs = hs_bot_events(f->hs, "m.room.encrypted");
+    assert_int_equal(json_object_array_length(evs), 4); /* "three" resent: the same event */
+    const char *want[] = {"one", "two", "three", "four"};
+    for (size_t i = 0; i < 4; i++) {
+        struct json_object *ev = json_object_array_get_idx(evs, i);
+        assert_string_equal(jstr(ev, "room_id"), f->room);
+        uint32_t ia, ib;
+        struct json_object *pa = peer_read(&alice, ev, NULL, &ia);
+        struct json_object *pb = peer_read(&bob, ev, NULL, &ib);
+        assert_non_null(pa);
+        assert_non_null(pb);
+        assert_int_equal(ia, i); /* 0, 1, 2, 3: none used twice */
+        assert_string_equal(jstr(pa, "type"), "m.room.message");
+        assert_string_equal(jstr(jget(pa, "content"), "body"), want[i]);
+        assert_string_equal(jstr(jget(pb, "content"), "body"), want[i]);
+        json_object_put(pa);
+        json_object_put(pb);
+    }
+    json_object_put(evs);
+    assert_int_equal(alice.keys_got, 1);
+    peer_free(&alice);
+    peer_free(&bob);
+}
+
+/* The session rotates when a member leaves (the new key reaches only who stays), and after the
+ * room's rotation_period_msgs messages. */
+static void test_rotation(void **state)
+{
+    struct fx *f = *state;
+    struct peer alice, bob;
+    peer_init(&alice, ALICE, "ALICEDEV");
+    peer_init(&bob, BOB, "BOBDEV");
+    serve_peers(f, (struct peer *[]){&alice, &bob, NULL});
+    start_room(f, (const char *const[]){ALICE, BOB, NULL}, 3);
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "before", NULL);
+    wait_encrypted(f, 1);
+    char *td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
+    peer_take(&alice, &f->bot, td);
+    peer_take(&bob, &f->bot, td);
+    free(td);
+    feed(f, NULL, list(member(BOB, "leave"), NULL), NULL, NULL);
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "after", NULL);
+    wait_encrypted(f, 2);
+    td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
+    assert_int_equal(peer_take(&alice, &f->bot, td), 1);
+    assert_int_equal(peer_take(&bob, &f->bot, td), 0); /* bob left: no key for him */
+    free(td);
+    struct json_object *evs = hs_bot_events(f->hs, "m.room.encrypted");
+    char *s1 = NULL, *s2 = NULL;
+    uint32_t i1, i2;
+    json_object_put(peer_read(&alice, json_object_array_get_idx(evs, 0), &s1, &i1));
+    json_object_put(peer_read(&alice, json_object_array_get_idx(evs, 1), &s2, &i2));
+    assert_string_not_equal(s1, s2);
+    assert_null(peer_read(&bob, json_object_array_get_idx(evs, 1), NULL, &i2));
+    json_object_put(evs);
+    /* rotation_period_msgs 3: the fourth message of a session starts another */
+    for (int i = 0; i < 3; i++)
+        th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "more", NULL);
+    wait_encrypted(f, 5);
+    evs = hs_bot_events(f->hs, "m.room.encrypted");
+    char *s5 = NULL;
+    td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
+    peer_take(&alice, &f->bot, td);
+    free(td);
+    struct json_object *pl = peer_read(&alice, json_object_array_get_idx(evs, 4), &s5, &i1);
+    assert_non_null(pl);
+    assert_int_equal(i1, 0);
+    assert_string_not_equal(s5, s2);
+    json_object_put(pl);
+    json_object_put(evs);
+    free(s1);
+    free(s2);
+    free(s5);
+    peer_free(&alice);
+    peer_free(&bob);
+}
+
+/* Bad input is logged and skipped: malformed and undecryptable events and to-device messages,
+ * unknown algorithms, keys of another sender's session, a flood of to-device messages; a valid
+ * command in the same batch is still read. */
+static void test_bad_input(void **state)
+{
+    struct fx *f = *state;
+    start_room(f, (const char *const[]){ALICE, BOB, NULL}, 0);
+    struct peer alice, bob;
+    peer_init(&alice, ALICE, "ALICEDEV");
+    peer_init(&bob, BOB, "BOBDEV");
+    struct json_object *td = json_object_new_array();
+    for (int i = 0; i < 300; i++) /* a flood: more than a batch reads */
+        json_object_array_add(
+            td, json_tokener_parse("{\"type\":\"m.room.encrypted\",\"sender\":\"@x:y\","
+                                   "\"content\":{\"algorithm\":\"m.olm.v1.curve25519-aes-sha2\","
+                                   "\"sender_key\":\"AAAA\",\"ciphertext\":{}}}"));
+    struct json_object *bad[] = {
+        json_tokener_parse("{\"type\":\"m.room.encrypted\",\"sender\":\"@x:y\",\"content\":7}"),
+        json_tokener_parse("{\"type\":\"m.room.encrypted\",\"sender\":\"@x:y\",\"content\":{"
+                           "\"algorithm\":\"m.olm.v2\",\"ciphertext\":{}}}"),
+        json_tokener_parse("{\"type\":\"m.room_key_request\",\"sender\":\"@x:y\",\"content\":{}}"),
+    };
+    struct json_object *front = json_object_new_array();
+    for (size_t i = 0; i < 3; i++)
+        json_object_array_add(front, bad[i]);
+    /* bob forges a message to the bot that claims to come from alice: refused */
+    struct json_object *forged = peer_room_key(&bob, &f->bot, f->room);
+    json_object_object_add(forged, "sender", json_object_new_string(ALICE));
+    json_object_array_add(front, forged);
+    json_object_array_add(front, peer_room_key(&alice, &f->bot, f->room));
+    for (size_t i = 0; i < json_object_array_length(td); i++)
+        json_object_array_add(front, json_object_get(json_object_array_get_idx(td, i)));
+    json_object_put(td);
+    struct json_object *tl = json_object_new_array();
+    json_object_array_add(
+        tl, json_tokener_parse("{\"type\":\"m.room.encrypted\",\"sender\":\"@x:y\","
+                               "\"event_id\":\"$b1\",\"content\":{\"algorithm\":\"m.foo\"}}"));
+    json_object_array_add(
+        tl, json_tokener_parse("{\"type\":\"m.room.encrypted\",\"sender\":\"@alice:test.local\","
+                               "\"event_id\":\"$b2\",\"content\":{\"algorithm\":"
+                               "\"m.megolm.v1.aes-sha2\",\"session_id\":7,\"ciphertext\":[]}}"));
+    /* alice's session used by bob: refused */
+    struct json_object *stolen = peer_says(&alice, f->room, "$b3", "!illegal end");
+    json_object_object_add(stolen, "sender", json_object_new_string(BOB));
+    json_object_array_add(tl, stolen);
+    struct json_object *garbled = peer_says(&alice, f->room, "$b4", "!illegal end");
+    json_object_object_add(jget(garbled, "content"), "ciphertext",
+                           json_object_new_string("AwgAEiBnot-a-real-ciphertext"));
+    json_object_array_add(tl, garbled);
+    json_object_array_add(tl, peer_says(&alice, f->room, "$ok", "!illegal help"));
+    feed(f, NULL, tl, front, NULL);
+    size_t one = 1;
+    assert_true(th_run_until(&f->t, has_inbox, &one, 2000));
+    th_run_for(&f->t, 100);
+    assert_int_equal(json_object_array_length(f->t.inbox), 1);
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "!illegal help");
+    assert_string_equal(th_in_str(&f->t, 0, "user"), ALICE);
+    peer_free(&alice);
+    peer_free(&bob);
+}
+
+/* Encryption turned on in a room mid-game: what the bot says from then on is encrypted, and
+ * commands still come through, in the clear before and encrypted after. */
+static void test_encryption_turned_on(void **state)
+{
+    struct fx *f = *state;
+    struct peer alice;
+    peer_init(&alice, ALICE, "ALICEDEV");
+    serve_peers(f, (struct peer *[]){&alice, NULL});
+    bot_new(f);
+    feed(f, list(member(HS_BOT, "join"), member(ALICE, "join"), NULL), NULL, NULL, NULL);
+    int one = 1;
+    assert_true(th_run_until(&f->t, uploaded, &one, 5000));
+    char *body = hs_last_body(f->hs, "keys/upload");
+    bot_keys_read(&f->bot, body);
+    free(body);
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "plain", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    feed(f, NULL, list(encryption_state(0), NULL), NULL, NULL);
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "secret", NULL);
+    wait_encrypted(f, 1);
+    char *td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
+    assert_int_equal(peer_take(&alice, &f->bot, td), 1);
+    free(td);
+    struct json_object *evs = hs_bot_events(f->hs, "m.room.encrypted");
+    uint32_t idx;
+    struct json_object *pl = peer_read(&alice, json_object_array_get_idx(evs, 0), NULL, &idx);
+    assert_string_equal(jstr(jget(pl, "content"), "body"), "secret");
+    json_object_put(pl);
+    json_object_put(evs);
+    struct json_object *plain = json_tokener_parse(
+        "{\"type\":\"m.room.message\",\"sender\":\"@alice:test.local\",\"event_id\":\"$p\","
+        "\"content\":{\"msgtype\":\"m.text\",\"body\":\"!illegal status\"}}");
+    feed(f, NULL, list(plain, peer_says(&alice, f->room, "$e", "!illegal help"), NULL),
+         list(peer_room_key(&alice, &f->bot, f->room), NULL), NULL);
+    size_t two = 2;
+    assert_true(th_run_until(&f->t, has_inbox, &two, 2000));
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "!illegal status");
+    assert_string_equal(th_in_str(&f->t, 1, "text"), "!illegal help");
+    peer_free(&alice);
+}
+
+/* A member's new device gets the room's current key; a device that is removed makes the session
+ * rotate. Device lists follow device_lists.changed. */
+static void test_device_lists(void **state)
+{
+    struct fx *f = *state;
+    struct peer alice, phone;
+    peer_init(&alice, ALICE, "ALICEDEV");
+    peer_init(&phone, ALICE, "PHONE");
+    serve_peers(f, (struct peer *[]){&alice, NULL});
+    start_room(f, (const char *const[]){ALICE, NULL}, 0);
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "first", NULL);
+    wait_encrypted(f, 1);
+    char *td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
+    peer_take(&alice, &f->bot, td);
+    free(td);
+    int queries = hs_count(f->hs, "keys/query");
+    serve_peers(f, (struct peer *[]){&alice, &phone, NULL});
+    feed(f, NULL, NULL, NULL, list(json_object_new_string(ALICE), NULL));
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "second", NULL);
+    wait_encrypted(f, 2);
+    assert_int_equal(hs_count(f->hs, "keys/query"), queries + 1);
+    td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
+    assert_int_equal(peer_take(&phone, &f->bot, td), 1);
+    assert_int_equal(peer_take(&alice, &f->bot, td), 0); /* has it already */
+    free(td);
+    struct json_object *evs = hs_bot_events(f->hs, "m.room.encrypted");
+    uint32_t i1, i2;
+    char *s1 = NULL, *s2 = NULL;
+    json_object_put(peer_read(&alice, json_object_array_get_idx(evs, 1), &s1, &i1));
+    json_object_put(peer_read(&phone, json_object_array_get_idx(evs, 1), &s2, &i2));
+    assert_string_equal(s1, s2);
+    json_object_put(evs);
+    /* the phone is removed: a new session, for alice's remaining device */
+    serve_peers(f, (struct peer *[]){&alice, NULL});
+    feed(f, NULL, NULL, NULL, list(json_object_new_string(ALICE), NULL));
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "third", NULL);
+    wait_encrypted(f, 3);
+    td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
+    assert_int_equal(peer_take(&alice, &f->bot, td), 1);
+    assert_int_equal(peer_take(&phone, &f->bot, td), 0);
+    free(td);
+    evs = hs_bot_events(f->hs, "m.room.encrypted");
+    char *s3 = NULL;
+    json_object_put(peer_read(&alice, json_object_array_get_idx(evs, 2), &s3, &i1));
+    assert_string_not_equal(s3, s1);
+    json_object_put(evs);
+    free(s1);
+    free(s2);
+    free(s3);
+    peer_free(&alice);
+    peer_free(&phone);
+}
+
+int main(void)
+{
+    log_set_level(getenv("MX_DEBUG") ? LOG_DEBUG : LOG_WARN);
+    setenv("no_proxy", "127.0.0.1,localhost", 1);
+    setenv("NO_PROXY", "127.0.0.1,localhost", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_canonical_json),
+        cmocka_unit_test(test_sha256_and_signatures),
+        cmocka_unit_test(test_account_pickles),
+        cmocka_unit_test(test_olm_and_megolm),
+        cmocka_unit_test_setup_teardown(test_keys_uploaded_and_topped_up, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_encrypted_command_is_read, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_key_arrives_later, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bot_encrypts_for_members, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rotation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_encryption_turned_on, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_device_lists, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
