@@ -231,6 +231,10 @@ void dispatch_announce_data(struct game *g, const char *key, const char *const *
  * its table and `event`. */
 void dispatch_tell(const struct game *g, const char *user, const char *key, const char *const *vars,
                    const char *event);
+/* dispatch_tell for a message that asks user to act (a reminder): it names them in "mentions",
+ * so platforms that can notify them do. */
+void dispatch_ask(const struct game *g, const char *user, const char *key, const char *const *vars,
+                  const char *event);
 
 /* A seed for the game or event numbered `number`: drawn from the daemon's
  * seed when it was given one (tests replay), else from the system. */

@@ -341,7 +341,7 @@ static void nudge(struct dispatcher *d, struct game *g)
     for (unsigned i = 0; i < g->nseats; i++) {
         const char *key = g->rules->needs(g->state, i);
         if (key && !g->seats[i].reminders_off && !g->seats[i].dm_unreachable)
-            dispatch_tell(g, g->seats[i].user, key, vars, "nudge");
+            dispatch_ask(g, g->seats[i].user, key, vars, "nudge");
     }
 }
 
@@ -467,7 +467,7 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
         const char *vars[] = {"id",   g->id, "player", game_seat_name(g, (unsigned)out->absent),
                               "idle", idle,  NULL};
         if (!g->seats[out->absent].reminders_off)
-            dispatch_tell(g, g->seats[out->absent].user, "msg.absent-you", vars, "absent");
+            dispatch_ask(g, g->seats[out->absent].user, "msg.absent-you", vars, "absent");
         dispatch_announce(g, "msg.absent-table", vars);
     }
     if (out->reply && cause) {

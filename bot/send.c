@@ -94,8 +94,8 @@ void dispatch_reply_key(struct platform *p, const struct inbound *in, bool priva
                    text);
 }
 
-void dispatch_tell(const struct game *g, const char *user, const char *key, const char *const *vars,
-                   const char *event)
+static void tell(const struct game *g, const char *user, const char *key, const char *const *vars,
+                 const char *event, bool ask)
 {
     char text[DISPATCH_TEXT_MAX];
     struct json_object *data = json_object_new_object();
@@ -109,10 +109,27 @@ void dispatch_tell(const struct game *g, const char *user, const char *key, cons
     int seat = game_seat_of(g, user);
     const char *lang = seat >= 0 ? game_seat_language(g, (unsigned)seat) : g->language;
     json_object_object_add(data, "lang", json_object_new_string(lang));
+    if (ask) {
+        struct json_object *to = json_object_new_array();
+        json_object_array_add(to, json_object_new_string(user));
+        json_object_object_add(data, "mentions", to);
+    }
     text_fill(text, sizeof text, lang, key, vars);
     struct outbound m = {.kind = OUT_NOTICE, .user = user, .text = text, .data = data};
     hold(g->platform, &m);
     json_object_put(data);
+}
+
+void dispatch_tell(const struct game *g, const char *user, const char *key, const char *const *vars,
+                   const char *event)
+{
+    tell(g, user, key, vars, event, false);
+}
+
+void dispatch_ask(const struct game *g, const char *user, const char *key, const char *const *vars,
+                  const char *event)
+{
+    tell(g, user, key, vars, event, true);
 }
 
 void dispatch_announce_data(struct game *g, const char *key, const char *const *vars,

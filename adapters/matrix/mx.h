@@ -180,6 +180,8 @@ void mx_seen_add(struct mx *m, const char *event_id);
 struct mx_room *mx_room_get(struct mx *m, const char *id, bool create);
 void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev);
 bool mx_room_is_moderator(struct mx *m, struct mx_room *r, const char *user);
+/* The display names the rooms know of users (a JSON array of ids): {user: name} (the caller's). */
+struct json_object *mx_known_names(struct mx *m, const struct json_object *users);
 const char *mx_dm_user(struct mx *m, const char *room_id);
 const char *mx_dm_room(struct mx *m, const char *user);
 int mx_dm_ensure(struct mx *m, const char *user) MUST_USE;
@@ -259,8 +261,11 @@ void mx_req_free(struct mx_req *q);
 
 /* render.c: pure functions from outbound messages to event contents. */
 char *mx_html_escape(const char *text);
-struct json_object *mx_render_notice(const char *text, enum outbound_kind kind,
-                                     const struct json_object *data);
+/* The content of a message: a notice, or with ping an m.text whose pills and m.mentions name
+ * data's "mentions" (known: user -> display name, for those data does not name). */
+struct json_object *mx_render_message(const char *text, enum outbound_kind kind,
+                                      const struct json_object *data, bool ping,
+                                      const struct json_object *known);
 struct json_object *mx_render_edit(struct json_object *new_content, const char *event_id);
 struct json_object *mx_render_reaction(const char *event_id, const char *key);
 struct json_object *mx_render_poll(const char *text, const struct json_object *data,

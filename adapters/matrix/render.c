@@ -1,12 +1,16 @@
 /*
  * render.c - outbound messages as Matrix event contents.
  *
- * Everything the bot says is an m.notice (the convention for bots: clients
- * and other bots never answer notices) with a plain body and an HTML
- * formatted_body, where players' names are bold and the players a step
- * needs (data "mentions") are pills, listed in m.mentions to notify them. Hands are replaced in
- * place with m.replace edits; the drop gets one m.annotation per card; a tribunal vote can be a
- * poll in the unstable MSC3381 form that clients implement.
+ * What the bot says is an m.notice (the convention for bots: clients and
+ * other bots never answer notices, and the default push rule
+ * .m.rule.suppress_notices keeps them silent) with a plain body and an HTML
+ * formatted_body where players' names are bold. A message that asks players
+ * to act (a ping: data "mentions") is an m.text instead, with those players
+ * as pills in formatted_body (in place when the text names them, else before
+ * it) and in m.mentions, so that their clients notify them. Hands are
+ * replaced in place with m.replace edits, which notify nobody again; the drop
+ * gets one m.annotation per card; a tribunal vote can be a poll in the
+ * unstable MSC3381 form that clients implement.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,6 +201,38 @@ static void line_html(struct sbuf *b, const char *p, size_t n, const struct name
     sb_escape(b, plain, (size_t)(end - plain));
 }
 
+/* Whether the text names player who (so that a pill goes in place). */
+static bool named_in(const char *text, const struct names *names, size_t who)
+{
+    const char *line = text;
+    for (const char *s = text; *s; s++) {
+        if (*s == '\n')
+            line = s + 1;
+        if (name_at(names, line, s, s + strlen(s)) == (int)who)
+            return true;
+    }
+    return false;
+}
+
+/* Pills, before the text, for the players a ping asks to act that the text does not name. */
+static void prefix_pills(struct sbuf *b, const char *text, const struct names *names)
+{
+    bool any = false;
+    for (size_t i = 0; i < names->n; i++) {
+        if (!names->mention[i] || named_in(text, names, i))
+            continue;
+        sb_puts(b, any ? ", " : "");
+        sb_puts(b, "<a href=\"https://matrix.to/#/");
+        sb_escape(b, names->id[i], strlen(names->id[i]));
+        sb_puts(b, "\">");
+        sb_escape(b, names->name[i], strlen(names->name[i]));
+        sb_puts(b, "</a>");
+        any = true;
+    }
+    if (any)
+        sb_puts(b, ": ");
+}
+
 /*
  * The HTML form of a message, line by line. Bold marks headings and names
  * only: the first line of a structured message (lobby, hand, offer, drop,
@@ -206,6 +242,7 @@ static char *to_html(const char *text, bool structured, const struct names *name
 {
     struct sbuf b;
     sb_init(&b);
+    prefix_pills(&b, text, names);
     const char *p = text;
     bool first = true;
     bool heading = structured && strchr(text, '\n');
@@ -235,6 +272,8 @@ static struct json_object *mentions_json(const struct json_object *data)
 {
     struct json_object *m = json_object_new_object();
     struct json_object *list = jget_arr(data, "mentions"), *ids = NULL;
+    if (!data)
+        return m;
     for (size_t i = 0; i < jarr_len(list); i++) {
         const char *v = jarr_str(list, i);
         if (!v || v[0] != '@')
@@ -248,23 +287,52 @@ static struct json_object *mentions_json(const struct json_object *data)
     return m;
 }
 
-struct json_object *mx_render_notice(const char *text, enum outbound_kind kind,
-                                     const struct json_object *data)
+/* Adds each Matrix user of list not gathered yet, with their name from known or their
+ * localpart, so that a ping names whom it mentions even when its data carries no players. */
+static void add_mentioned(struct names *names, const struct json_object *list,
+                          const struct json_object *known, char (*local)[64])
+{
+    for (size_t i = 0; i < jarr_len(list) && names->n < MX_NAMES_MAX; i++) {
+        const char *id = jarr_str(list, i);
+        bool have = false;
+        for (size_t k = 0; id && k < names->n; k++)
+            have = have || strcmp(names->id[k], id) == 0;
+        if (!id || id[0] != '@' || have)
+            continue;
+        const char *name = jget_str(known, id);
+        if (!name) {
+            size_t n = strcspn(id + 1, ":");
+            snprintf(local[names->n], 64, "%.*s", (int)(n < 63 ? n : 63), id + 1);
+            name = local[names->n];
+        }
+        names->id[names->n] = id;
+        names->name[names->n] = name;
+        names->mention[names->n] = true;
+        names->n++;
+    }
+}
+
+struct json_object *mx_render_message(const char *text, enum outbound_kind kind,
+                                      const struct json_object *data, bool ping,
+                                      const struct json_object *known)
 {
     struct names names = {0};
-    struct json_object *mentions = jget(data, "mentions");
+    char local[MX_NAMES_MAX][64];
+    struct json_object *mentions = ping ? jget(data, "mentions") : NULL;
     bool structured = kind == OUT_LOBBY || kind == OUT_HAND || kind == OUT_DROP ||
                       kind == OUT_VOTE || kind == OUT_RESULT || kind == OUT_OFFER;
     gather_names((struct json_object *)data, mentions, &names, 0);
+    if (ping)
+        add_mentioned(&names, mentions, known, local);
     char *html = to_html(text ? text : "", structured, &names);
     if (!html)
         return NULL;
     struct json_object *c = json_object_new_object();
-    json_object_object_add(c, "msgtype", json_object_new_string("m.notice"));
+    json_object_object_add(c, "msgtype", json_object_new_string(ping ? "m.text" : "m.notice"));
     json_object_object_add(c, "body", json_object_new_string(text ? text : ""));
     json_object_object_add(c, "format", json_object_new_string("org.matrix.custom.html"));
     json_object_object_add(c, "formatted_body", json_object_new_string(html));
-    json_object_object_add(c, "m.mentions", mentions_json(data));
+    json_object_object_add(c, "m.mentions", mentions_json(ping ? data : NULL));
     free(html);
     return c;
 }
@@ -292,10 +360,11 @@ struct json_object *mx_render_edit(struct json_object *new_content, const char *
         json_object_put(new_content);
         return NULL;
     }
-    /* The fallback for clients without edits: "* " and the new text. */
+    /* The fallback for clients without edits: "* " and the new text. A notice, whatever the new
+     * content is: an edit notifies nobody again, by any server's push rules. */
     snprintf(body, bl, "* %s", b);
     snprintf(html, fl, "* %s", f);
-    json_object_object_add(c, "msgtype", json_object_new_string(str_field(new_content, "msgtype")));
+    json_object_object_add(c, "msgtype", json_object_new_string("m.notice"));
     json_object_object_add(c, "body", json_object_new_string(body));
     json_object_object_add(c, "format", json_object_new_string("org.matrix.custom.html"));
     json_object_object_add(c, "formatted_body", json_object_new_string(html));

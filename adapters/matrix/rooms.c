@@ -112,6 +112,24 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
     }
 }
 
+struct json_object *mx_known_names(struct mx *m, const struct json_object *users)
+{
+    struct json_object *out = json_object_new_object();
+    for (size_t i = 0; i < jarr_len(users); i++) {
+        const char *u = jarr_str(users, i);
+        struct mx_room *r;
+        SLIST_FOREACH(r, &m->rooms, link)
+        {
+            const char *name = u ? jget_str(r->names, u) : NULL;
+            if (name) {
+                json_object_object_add(out, u, json_object_new_string(name));
+                break;
+            }
+        }
+    }
+    return out;
+}
+
 /* ---- what is known of rooms, in the store ---- */
 
 static void add_copy(struct json_object *to, const char *key, struct json_object *v)

@@ -384,8 +384,10 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
         json_object_array_add(to, json_object_new_string(user));
         json_object_object_add(bd, "candidates", json_object_get(cands));
         json_object_object_add(bd, "mentions", to);
-        struct json_object *it =
-            item_new(NULL, user, "m.room.message", mx_render_notice(text.data, OUT_VOTE, bd));
+        struct json_object *known = mx_known_names(m, to);
+        struct json_object *it = item_new(NULL, user, "m.room.message",
+                                          mx_render_message(text.data, OUT_VOTE, bd, true, known));
+        json_object_put(known);
         json_object_put(bd);
         json_object_object_add(it, "votes", votes);
         buf_free(&text);
@@ -435,6 +437,10 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
             json_object_object_add(item, "poll", poll);
         }
     }
+    /* A ping asks the players it mentions to act, and notifies them. At a table that votes in
+     * private, the vote's announcement is no ping: each voter's own ballot is. */
+    bool ping = jarr_len(jget_arr(data, "mentions")) > 0 &&
+                !(o->kind == OUT_VOTE && o->channel && !jget_true(data, "poll"));
     /* A result's "Play again" is a reaction on it, explained in a line. */
     struct json_object *again = NULL;
     struct buf result;
@@ -451,7 +457,10 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
                                    json_object_new_string(OUT_ACTION_REMATCH));
     }
     if (!item) {
-        struct json_object *c = mx_render_notice(again ? result.data : o->text, o->kind, data);
+        struct json_object *known = ping ? mx_known_names(m, jget_arr(data, "mentions")) : NULL;
+        struct json_object *c =
+            mx_render_message(again ? result.data : o->text, o->kind, data, ping, known);
+        json_object_put(known);
         buf_free(&result);
         if (!c) {
             json_object_put(again);

@@ -790,6 +790,63 @@ static void test_dm_vote_by_reaction_and_text(void **state)
 
 /* ---- errors ---- */
 
+/* The messages that ask a player to act are m.text with the player as a pill and in m.mentions:
+ * their ballot, an offer to answer, a reminder; the table's announcement of a vote cast in private,
+ * and everything else, are notices that mention nobody. */
+static void test_pings(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    hs_set_displayname(f->hs, f->room, BOB, "Bobby");
+    th_run_for(&f->t, 300);
+    th_send(&f->t, OUT_VOTE, f->room, NULL, "g1/vote/1", false, "Case 1: who? Vote in private.",
+            "{\"game\":\"g1\",\"case\":1,\"poll\":false,\"candidates\":[{\"id\":\"" ALICE
+            "\",\"name\":\"Alice\"},{\"id\":\"" BOB
+            "\",\"name\":\"Bob\"}],\"actions\":[\"vote " ALICE "\",\"vote " BOB
+            "\",\"abstain\"],\"mentions\":[\"" ALICE "\",\"" BOB "\"],"
+            "\"ballot\":\"Your ballot for case 1.\"}");
+    th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "An offer waits for your answer.",
+            "{\"game\":\"g1\",\"event\":\"nudge\",\"mentions\":[\"" BOB "\"]}");
+    th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "Your vote is recorded.",
+            "{\"game\":\"g1\",\"event\":\"vote-recorded\"}");
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 5, 5000));
+    th_run_for(&f->t, 200);
+    char *bdm = hs_direct_room(f->hs, BOB);
+    struct json_object *all = hs_bot_events(f->hs, "m.room.message");
+    int pings = 0, notices = 0;
+    for (size_t i = 0; i < json_object_array_length(all); i++) {
+        struct json_object *e = json_object_array_get_idx(all, i);
+        struct json_object *c = jget(e, "content");
+        const char *body = jstr(c, "body");
+        struct json_object *ids = jget(jget(c, "m.mentions"), "user_ids");
+        if (strcmp(jstr(e, "room_id"), f->room) == 0 ||
+            strcmp(body, "Your vote is recorded.") == 0) {
+            assert_string_equal(jstr(c, "msgtype"), "m.notice");
+            assert_null(ids);
+            notices++;
+            continue;
+        }
+        assert_string_equal(jstr(c, "msgtype"), "m.text");
+        assert_int_equal(json_object_array_length(ids), 1);
+        const char *to = json_object_get_string(json_object_array_get_idx(ids, 0));
+        /* the pill goes first: these texts do not name their reader */
+        char pill[128];
+        snprintf(pill, sizeof pill, "<a href=\"https://matrix.to/#/%s\">", to);
+        assert_int_equal(strncmp(jstr(c, "formatted_body"), pill, strlen(pill)), 0);
+        if (strcmp(to, BOB) == 0) {
+            assert_string_equal(jstr(e, "room_id"), bdm);
+            assert_non_null(strstr(jstr(c, "formatted_body"),
+                                   strstr(body, "ballot") ? ">Bob</a>: " : ">Bobby</a>: "));
+        }
+        assert_null(strstr(body, "<a")); /* the plain body stays the text */
+        pings++;
+    }
+    assert_int_equal(pings, 3);   /* two ballots and the reminder */
+    assert_int_equal(notices, 2); /* the table's announcement, the confirmation */
+    json_object_put(all);
+    free(bdm);
+}
+
 static void test_rate_limit_retry_after_ms(void **state)
 {
     struct fx *f = *state;
@@ -960,6 +1017,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_drop_reactions_race, setup, teardown),
         cmocka_unit_test_setup_teardown(test_poll_tribunal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dm_vote_by_reaction_and_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rate_limit_retry_after_ms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send_errors_never_double, setup, teardown),
         cmocka_unit_test_setup_teardown(test_outbox_survives_restart, setup, teardown),
