@@ -97,6 +97,8 @@ static const struct key_def keys[] = {
     {"matrix", "device_id", K_STRING, F_OPTIONAL | F_NOSPACE, OFF(matrix_device_id), 0, 0, NULL},
     {"matrix", "moderator_power_level", K_INT, 0, OFF(matrix_moderator_power_level), 0, 100, NULL},
     {"matrix", "invite_allow", K_STRING, F_OPTIONAL, OFF(matrix_invite_allow), 0, 0, NULL},
+    {"matrix", "rooms_per_inviter", K_INT, 0, OFF(matrix_rooms_per_inviter), 1, 100000, NULL},
+    {"matrix", "max_rooms", K_INT, 0, OFF(matrix_max_rooms), 1, 1000000, NULL},
     {"matrix", "pickle_key", K_STRING, F_OPTIONAL | F_SECRET, OFF(matrix_pickle_key), 0, 0, NULL},
     {"web", "enabled", K_BOOL, 0, OFF(web_enabled), 0, 0, NULL},
     {"web", "bind", K_STRING, F_NOSPACE, OFF(web_bind), 0, 0, NULL},
@@ -806,6 +808,8 @@ int config_init(struct config *c)
     c->lobbies_per_server = 100;
     c->lobbies_total = 2000;
     c->matrix_moderator_power_level = 50;
+    c->matrix_rooms_per_inviter = 3;
+    c->matrix_max_rooms = 1000;
     c->web_enabled = true;
     c->web_port = 8080;
     c->web_max_connections = 512;

@@ -161,6 +161,8 @@ int mx_e2e_new(struct mx *m, const struct config *cfg, char *err, size_t errlen)
     e->querying = json_object_new_object();
     e->claiming = json_object_new_object();
     e->no_otk = json_object_new_object();
+    e->unwedged = json_object_new_object();
+    e->wedged = json_object_new_object();
     e->olm = json_object_new_object();
     e->td_queue = json_object_new_array();
     e->inbound = json_object_new_object();
@@ -203,6 +205,8 @@ void mx_e2e_free(struct mx *m)
     json_object_put(e->querying);
     json_object_put(e->claiming);
     json_object_put(e->no_otk);
+    json_object_put(e->unwedged);
+    json_object_put(e->wedged);
     json_object_put(e->olm);
     json_object_put(e->td_queue);
     json_object_put(e->td_sending);
@@ -289,7 +293,7 @@ static int64_t unpublished(struct mx *m)
 static void top_up(struct mx *m, int64_t n)
 {
     struct mx_e2ee *e = m->e2ee;
-    if (e->upload_call)
+    if (e->upload_call || e->draining)
         return;
     int64_t want = (int64_t)mxc_account_max_otks(e->acct) / 2 - n - unpublished(m);
     bool changed = false;
@@ -435,6 +439,104 @@ static void upload(struct mx *m)
 /* The fallback key before the current one is forgotten an hour after the new one came. */
 #define FALLBACK_KEEP_MS (60 * 60 * 1000)
 
+/* ---- a device that had keys before ----
+ *
+ * A store lost or made anew gives the same device a new account. The server may still hold
+ * one-time keys of the old one: an upload of new keys under the same ids is refused, and a key
+ * the server hands out would start a session the new account cannot read. So before the first
+ * upload, if the server shows other keys for the device, the bot claims its own one-time keys
+ * until none is left (or the fallback key comes), as a peer would; the upload then replaces
+ * the device keys and the fallback key. */
+#define DRAIN_MAX 1000
+
+static void drain_next(struct mx *m);
+
+static void drain_done(struct mx *m)
+{
+    struct mx_e2ee *e = m->e2ee;
+    e->draining = false;
+    if (e->drained)
+        log_warn(MOD, NULL,
+                 "device %s had keys of an earlier store on the homeserver: %d one-time keys "
+                 "left there were claimed away; new ones replace them",
+                 m->device_id, e->drained);
+    top_up(m, 0);
+}
+
+static enum mx_next on_drained(void *arg, const struct mx_resp *r)
+{
+    struct mx *m = arg;
+    struct mx_e2ee *e = m->e2ee;
+    e->upload_call = NULL;
+    struct json_object *keys =
+        jget_obj(jget_obj(jget_obj(r->json, "one_time_keys"), m->user_id), m->device_id);
+    bool got = false, fallback = false;
+    if (keys) {
+        json_object_object_foreach(keys, id, k)
+        {
+            (void)id;
+            got = true;
+            fallback = fallback || jget_true(k, "fallback");
+        }
+    }
+    if (r->status == 200 && got && !fallback && ++e->drained < DRAIN_MAX)
+        drain_next(m);
+    else
+        drain_done(m);
+    return MX_DONE;
+}
+
+static void drain_next(struct mx *m)
+{
+    struct mx_e2ee *e = m->e2ee;
+    struct json_object *b = json_object_new_object(), *per = json_object_new_object();
+    struct json_object *dev = json_object_new_object();
+    json_object_object_add(dev, m->device_id, json_object_new_string(E2E_OTK_ALG));
+    json_object_object_add(per, m->user_id, dev);
+    json_object_object_add(b, "one_time_keys", per);
+    e->upload_call = mx_http_call(m->http, "POST", "/_matrix/client/v3/keys/claim",
+                                  json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN),
+                                  MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, on_drained, m);
+    json_object_put(b);
+    if (!e->upload_call)
+        drain_done(m);
+}
+
+static enum mx_next on_own_keys(void *arg, const struct mx_resp *r)
+{
+    struct mx *m = arg;
+    struct mx_e2ee *e = m->e2ee;
+    e->upload_call = NULL;
+    char kid[300];
+    snprintf(kid, sizeof kid, "ed25519:%s", m->device_id);
+    struct json_object *mine =
+        jget_obj(jget_obj(jget_obj(r->json, "device_keys"), m->user_id), m->device_id);
+    const char *ed = jget_str(jget_obj(mine, "keys"), kid);
+    if (ed && strcmp(ed, mxc_account_ed25519(e->acct)) != 0)
+        drain_next(m);
+    else
+        drain_done(m);
+    return MX_DONE;
+}
+
+/* Before a new account's first upload: does the server hold other keys for this device? */
+static void drain_start(struct mx *m)
+{
+    struct mx_e2ee *e = m->e2ee;
+    struct json_object *b = json_object_new_object(), *dk = json_object_new_object();
+    struct json_object *devs = json_object_new_array();
+    json_object_array_add(devs, json_object_new_string(m->device_id));
+    json_object_object_add(dk, m->user_id, devs);
+    json_object_object_add(b, "device_keys", dk);
+    e->draining = true;
+    e->upload_call = mx_http_call(m->http, "POST", "/_matrix/client/v3/keys/query",
+                                  json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN),
+                                  MX_CALL_TIMEOUT_MS, MX_CALL_RETRY, on_own_keys, m);
+    json_object_put(b);
+    if (!e->upload_call)
+        drain_done(m);
+}
+
 static void on_tick(uv_timer_t *t)
 {
     struct mx *m = t->data;
@@ -476,9 +578,13 @@ void mx_e2e_start(struct mx *m)
     uv_timer_start(&e->tick, on_tick, (uint64_t)e->tick_ms, (uint64_t)e->tick_ms);
     if (!jget_true(e->acct_rec, "uploaded") && !jget(e->acct_rec, "fallback_ms"))
         e->fallback_wanted = true;
-    /* The first upload, or the keys a crash left unpublished (E2). The server's count is not
-     * known yet: assume it holds what a full top-up would have put there. */
-    top_up(m, jget_true(e->acct_rec, "uploaded") ? (int64_t)mxc_account_max_otks(e->acct) / 2 : 0);
+    if (!jget_true(e->acct_rec, "uploaded") && m->http) {
+        drain_start(m); /* then the first upload */
+        return;
+    }
+    /* The keys a crash left unpublished (E2). The server's count is not known yet: assume it
+     * holds what a full top-up would have put there. */
+    top_up(m, (int64_t)mxc_account_max_otks(e->acct) / 2);
 }
 
 /* One-time key counts and the fallback key of one sync answer. A count absent altogether says

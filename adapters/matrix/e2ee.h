@@ -76,6 +76,8 @@ struct mx_e2ee {
     bool fallback_wanted;     /* the server used our fallback key */
     uint64_t counts_after;    /* sync counts of syncs started after this one are current */
     uint64_t upload_retry_ms; /* no upload before then (after a failure) */
+    bool draining;            /* clearing the one-time keys an earlier store left on the server */
+    int drained;
     int64_t upload_backoff_ms;
 
     /* device lists */
@@ -87,6 +89,8 @@ struct mx_e2ee {
     struct mx_call *claim_call;
     struct json_object *claiming; /* user -> {device: 1} */
     struct json_object *no_otk;   /* "user device" -> ms: a claim that gave no key */
+    struct json_object *unwedged; /* "user device" -> ms of the last new session after a failure */
+    struct json_object *wedged;   /* "user device" -> 1: an m.dummy goes once the claim lands */
     struct json_object *olm;      /* cache: curve -> [{"p","id","t"}] */
 
     /* to-device sends, one at a time */
@@ -144,6 +148,12 @@ struct json_object *e2e_olm_encrypt(struct mx *m, const char *user, const char *
 char *e2e_olm_decrypt(struct mx *m, const char *curve, int type, const char *body,
                       struct json_object **commit);
 void e2e_olm_commit(struct mx *m, struct json_object *commit);
+/* The to-device messages object {user:{device:content}} of one Olm ciphertext ct (taken). */
+struct json_object *e2e_olm_content(struct mx *m, const char *user, const char *device,
+                                    struct json_object *ct);
+/* A message from user's device of curve could not be decrypted: a new Olm session with it, and
+ * an m.dummy to tell it so (the spec's recovery, at most once an hour a device). */
+void e2e_unwedge(struct mx *m, const char *user, const char *curve);
 /* Queues a to-device message: messages is {user:{device:content}} (taken). room and sid, if
  * not NULL, name the room and the session whose key it shares: e2e_shared() is told. */
 void e2e_todevice(struct mx *m, const char *type, struct json_object *messages, const char *room,

@@ -321,6 +321,18 @@ static void session_from_claim(struct mx *m, const char *u, const char *d, struc
         }
         struct json_object *list = sessions(m, curve);
         sessions_save(m, curve, with_first(list, rec, -1));
+        char ud[600];
+        snprintf(ud, sizeof ud, "%s %s", u, d);
+        if (jget(m->e2ee->wedged, ud)) { /* tell the device of the new session (an m.dummy) */
+            json_object_object_del(m->e2ee->wedged, ud);
+            struct json_object *payload = json_object_new_object();
+            json_object_object_add(payload, "type", json_object_new_string("m.dummy"));
+            json_object_object_add(payload, "content", json_object_new_object());
+            struct json_object *ct = e2e_olm_encrypt(m, u, d, payload);
+            json_object_put(payload);
+            if (ct)
+                e2e_todevice(m, "m.room.encrypted", e2e_olm_content(m, u, d, ct), NULL, NULL);
+        }
         return;
     }
     no_otk_mark(m, u, d);
@@ -512,6 +524,50 @@ void e2e_olm_commit(struct mx *m, struct json_object *commit)
     if (jget_true(commit, "acct"))
         e2e_account_save(m);
     json_object_put(commit);
+}
+
+struct json_object *e2e_olm_content(struct mx *m, const char *user, const char *device,
+                                    struct json_object *ct)
+{
+    const char *curve = jget_str(jget_obj(e2e_devices(m, user), device), "curve");
+    struct json_object *content = json_object_new_object();
+    json_object_object_add(content, "algorithm", json_object_new_string(E2E_OLM));
+    json_object_object_add(content, "sender_key",
+                           json_object_new_string(mxc_account_curve25519(m->e2ee->acct)));
+    struct json_object *cts = json_object_new_object();
+    json_object_object_add(cts, curve ? curve : "", ct);
+    json_object_object_add(content, "ciphertext", cts);
+    struct json_object *per = json_object_new_object();
+    json_object_object_add(per, device, content);
+    struct json_object *messages = json_object_new_object();
+    json_object_object_add(messages, user, per);
+    return messages;
+}
+
+void e2e_unwedge(struct mx *m, const char *user, const char *curve)
+{
+    struct mx_e2ee *e = m->e2ee;
+    json_object_object_foreach(e2e_devices(m, user), d, keys)
+    {
+        const char *c = jget_str(keys, "curve");
+        if (!c || strcmp(c, curve) != 0)
+            continue;
+        char k[600];
+        snprintf(k, sizeof k, "%s %s", user, d);
+        int64_t last = jget_int64_or(e->unwedged, k, 0);
+        if ((int64_t)clock_wall_ms() - last < E2E_RETRY_MS || e->claim_call)
+            return; /* the spec: at most one new session an hour a device */
+        json_object_object_add(e->unwedged, k, json_object_new_int64((int64_t)clock_wall_ms()));
+        json_object_object_add(e->wedged, k, json_object_new_boolean(1));
+        log_info(MOD, NULL, "the Olm session with device %s of %s is broken: starting a new one", d,
+                 user);
+        struct json_object *want = json_object_new_object(), *per = json_object_new_object();
+        json_object_object_add(per, d, json_object_new_int(1));
+        json_object_object_add(want, user, per);
+        e2e_claim(m, want);
+        json_object_put(want);
+        return;
+    }
 }
 
 /* ---- to-device messages ---- */

@@ -282,6 +282,8 @@ static void olm_event(struct mx *m, const char *sender, struct json_object *cont
     if (plain)
         explicit_bzero(plain, strlen(plain));
     free(plain);
+    if (!p && !commit)
+        e2e_unwedge(m, sender, sk);
     if (!p || !plaintext_ok(m, sender, sk, p)) {
         e2e_warn_once(m, wk,
                       "a to-device message from %s cannot be decrypted or is not "

@@ -333,20 +333,14 @@ static void share(struct mx *m, struct mx_room *r, struct json_object *want)
             json_object_put(payload);
             if (!ct)
                 continue;
-            const char *curve = jget_str(jget_obj(e2e_devices(m, user), d), "curve");
-            struct json_object *content = json_object_new_object();
-            json_object_object_add(content, "algorithm", json_object_new_string(E2E_OLM));
-            json_object_object_add(content, "sender_key",
-                                   json_object_new_string(mxc_account_curve25519(m->e2ee->acct)));
-            struct json_object *cts = json_object_new_object();
-            json_object_object_add(cts, curve, ct);
-            json_object_object_add(content, "ciphertext", cts);
+            struct json_object *msg = e2e_olm_content(m, user, d, ct);
             struct json_object *per = jget_obj(messages, user);
             if (!per) {
                 per = json_object_new_object();
                 json_object_object_add(messages, user, per);
             }
-            json_object_object_add(per, d, content);
+            json_object_object_add(per, d, json_object_get(jget(jget_obj(msg, user), d)));
+            json_object_put(msg);
             n++;
         }
     }

@@ -379,6 +379,13 @@ static void load_state(struct mx *m)
     } else {
         json_object_put(v);
     }
+    v = mx_state_get_json(m, "tables");
+    if (v && json_object_is_type(v, json_type_object)) {
+        json_object_put(m->tables);
+        m->tables = v;
+    } else {
+        json_object_put(v);
+    }
     v = mx_state_get_json(m, "votes");
     if (v && json_object_is_type(v, json_type_object)) {
         json_object_put(m->votes);
@@ -474,6 +481,7 @@ static void free_mx(struct mx *m)
     free(m->filter_id);
     free(m->since);
     json_object_put(m->warned);
+    json_object_put(m->tables);
     mx_rooms_free(m);
     mx_e2e_free(m);
     json_object_put(m->direct);
@@ -507,12 +515,18 @@ static void mx_destroy(struct platform *p)
         free_mx(m);
 }
 
+static void mx_game_changed(struct platform *p, const struct game_news *n)
+{
+    mx_tables_note((struct mx *)p, n->table, n->stage != GAME_ENDED);
+}
+
 static const struct platform_ops matrix_ops = {
     .name = "matrix",
     .caps = PLATFORM_CAP_DM | PLATFORM_CAP_REACTIONS | PLATFORM_CAP_POLLS | PLATFORM_CAP_EDITS,
     .start = mx_start,
     .send = mx_send,
     .probe_dm = mx_probe_dm,
+    .game_changed = mx_game_changed,
     .stop = mx_stop,
     .destroy = mx_destroy,
 };
@@ -565,6 +579,8 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
     m->device_id = dup_opt(cfg->matrix_device_id);
     m->invite_allow = dup_opt(cfg->matrix_invite_allow);
     m->mod_level = cfg->matrix_moderator_power_level;
+    m->rooms_per_inviter = cfg->matrix_rooms_per_inviter;
+    m->max_rooms = cfg->matrix_max_rooms;
     m->language = cfg->language;
     m->direct = json_object_new_object();
     m->dm_creating = json_object_new_object();
@@ -580,6 +596,7 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
     m->votes = json_object_new_object();
     m->inflight = json_object_new_array();
     m->warned = json_object_new_object();
+    m->tables = json_object_new_object();
     uv_timer_init(m->loop, &m->poll_timer);
     uv_timer_init(m->loop, &m->defer);
     uv_timer_init(m->loop, &m->dm_timer);

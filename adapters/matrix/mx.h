@@ -57,6 +57,9 @@ struct mx_room {
     struct json_object *names; /* user id -> display name */
     struct json_object *gone;  /* user id -> true: left or banned */
     char *dm_for;              /* the player named by the bot's MX_DM_MARKER state, or NULL */
+    char *inviter;             /* whose invite the bot joined it on, or NULL */
+    int joined_n, invited_n;   /* members, from the sync's summary; -1: not told */
+    bool someone_left;         /* a member left (or declined) since the rooms were tidied */
     uint64_t notice_ms;        /* when the encrypted-room notice was last sent */
     bool dirty;                /* changed since the rooms were last stored */
 
@@ -82,6 +85,9 @@ struct mx {
     char *hs, *user_id, *token, *password, *device_id, *invite_allow;
     const char *language; /* catalog language of the adapter's own notices (the config's) */
     int mod_level;
+    int rooms_per_inviter, max_rooms; /* invites taken (invites.c) */
+    size_t declined;                  /* invites declined in this batch */
+    struct json_object *tables;       /* rooms with a game, open or running ("tables") */
 
     enum mx_phase phase;
     struct mx_call *sync_call, *boot_call;
@@ -187,7 +193,15 @@ const char *mx_dm_room(struct mx *m, const char *user);
 int mx_dm_ensure(struct mx *m, const char *user) MUST_USE;
 void mx_dm_recheck(struct mx *m, bool timer);
 void mx_direct_set(struct mx *m, struct json_object *content);
+/* invites.c */
+/* Whether invite_allow lets inviter in (by default: users of the bot's own server). */
 bool mx_invite_allowed(struct mx *m, const char *inviter);
+/* Joins room_id on inviter's invite (direct: a direct chat), or declines it (invites.c). */
+void mx_invite(struct mx *m, const char *room_id, const char *inviter, bool direct);
+/* Leaves the rooms where nobody but the bot is left and no game runs. */
+void mx_rooms_tidy(struct mx *m);
+/* A game opened or runs (running) at table, or ended there. */
+void mx_tables_note(struct mx *m, const char *table, bool running);
 /* Joins a room the bot was invited to; dm_user (or NULL) names whose direct chat it is. */
 void mx_join(struct mx *m, const char *room_id, const char *dm_user);
 /* Joins again the rooms whose join a stop or crash interrupted (stored under "joining"). */

@@ -31,6 +31,7 @@ struct mx_room *mx_room_get(struct mx *m, const char *id, bool create)
     r->names = json_object_new_object();
     r->gone = json_object_new_object();
     r->known = json_object_new_object();
+    r->joined_n = r->invited_n = -1;
     if (!r->id || !r->names || !r->gone || !r->known) {
         free(r->id);
         json_object_put(r->names);
@@ -52,6 +53,7 @@ void mx_rooms_free(struct mx *m)
         SLIST_REMOVE_HEAD(&m->rooms, link);
         free(r->id);
         free(r->dm_for);
+        free(r->inviter);
         json_object_put(r->power);
         json_object_put(r->names);
         json_object_put(r->gone);
@@ -108,6 +110,9 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
         if (ms) {
             json_object_object_add(r->known, skey, json_object_new_string(ms));
             mx_e2e_member(m, r, skey, ms);
+            if (strcmp(skey, m->user_id) != 0 && strcmp(ms, "join") != 0 &&
+                strcmp(ms, "invite") != 0)
+                r->someone_left = true;
         }
     }
 }
@@ -159,6 +164,10 @@ void mx_rooms_save(struct mx *m)
         add_copy(o, "gone", r->gone);
         if (r->dm_for)
             json_object_object_add(o, "dm_for", json_object_new_string(r->dm_for));
+        if (r->inviter)
+            json_object_object_add(o, "inviter", json_object_new_string(r->inviter));
+        json_object_object_add(o, "joined_n", json_object_new_int(r->joined_n));
+        json_object_object_add(o, "invited_n", json_object_new_int(r->invited_n));
         json_object_object_add(all, r->id, o);
         r->dirty = false;
     }
@@ -197,9 +206,13 @@ void mx_rooms_load(struct mx *m)
             load_obj(&r->power, o, "power");
         load_obj(&r->names, o, "names");
         load_obj(&r->gone, o, "gone");
-        const char *dm = jget_str(o, "dm_for");
+        const char *dm = jget_str(o, "dm_for"), *inviter = jget_str(o, "inviter");
         free(r->dm_for);
         r->dm_for = dm ? strdup(dm) : NULL;
+        free(r->inviter);
+        r->inviter = inviter ? strdup(inviter) : NULL;
+        r->joined_n = (int)jget_int64_or(o, "joined_n", -1);
+        r->invited_n = (int)jget_int64_or(o, "invited_n", -1);
     }
     json_object_put(all);
 }
@@ -582,34 +595,6 @@ void mx_dm_recheck(struct mx *m, bool timer)
     if (json_object_object_length(m->dm_recheck) == 0)
         uv_timer_stop(&m->dm_timer);
     mx_pump(m);
-}
-
-bool mx_invite_allowed(struct mx *m, const char *inviter)
-{
-    if (!m->invite_allow || !*m->invite_allow)
-        return true;
-    if (!inviter)
-        return false;
-    const char *colon = strchr(inviter, ':');
-    const char *p = m->invite_allow;
-    while (*p) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        size_t n = strcspn(p, ",");
-        size_t k = n;
-        while (k > 0 && p[k - 1] == ' ')
-            k--;
-        if (k > 0) {
-            if (p[0] == '@') {
-                if (strlen(inviter) == k && strncmp(inviter, p, k) == 0)
-                    return true;
-            } else if (colon && strlen(colon + 1) == k && strncmp(colon + 1, p, k) == 0) {
-                return true;
-            }
-        }
-        p += n;
-    }
-    return false;
 }
 
 static enum mx_next on_joined(void *arg, const struct mx_resp *r)

@@ -299,24 +299,7 @@ static void handle_invites(struct mx *m, struct json_object *invites)
                 direct = jget_true(c, "is_direct");
             }
         }
-        if (mx_invite_allowed(m, inviter)) {
-            log_info(MOD, NULL, "invited to %s by %s%s: joining", room_id, inviter ? inviter : "?",
-                     direct ? " (a direct chat)" : "");
-            /* A direct chat someone opens with the bot is their DM room: what they write
-             * there reaches the dispatcher as a private message, game or not. */
-            mx_join(m, room_id, direct ? inviter : NULL);
-        } else {
-            log_info(MOD, NULL, "invite to %s by %s refused by invite_allow", room_id,
-                     inviter ? inviter : "?");
-            char *er = mx_escape(room_id);
-            char path[1024];
-            if (er)
-                snprintf(path, sizeof(path), "/_matrix/client/v3/rooms/%s/leave", er);
-            if (!er || !mx_http_call(m->http, "POST", path, "{}", MX_CALL_TIMEOUT_MS, MX_CALL_RETRY,
-                                     NULL, NULL))
-                log_error(MOD, NULL, "no memory to decline the invite to %s", room_id);
-            free(er);
-        }
+        mx_invite(m, room_id, inviter, direct);
     }
 }
 
@@ -360,6 +343,7 @@ static void batch_apply(struct mx *m)
 {
     struct json_object *b = m->batch;
     bool initial = m->batch_initial;
+    m->declined = 0;
     struct json_object *rooms = field(m, b, "rooms", json_type_object);
     struct json_object *ad = events_of(m, b, "account_data");
     for (size_t i = 0; ad && i < json_object_array_length(ad); i++) {
@@ -396,6 +380,17 @@ static void batch_apply(struct mx *m)
         struct json_object *st = events_of(m, room, "state");
         for (size_t i = 0; st && i < json_object_array_length(st); i++)
             mx_room_apply_state(m, r, json_object_array_get_idx(st, i));
+        /* how many are in the room (sent when it changes, lazy loading members) */
+        struct json_object *sum = field(m, room, "summary", json_type_object);
+        int64_t n;
+        if (jget_int64(sum, "m.joined_member_count", &n) == 0 && n != r->joined_n) {
+            r->joined_n = (int)n;
+            r->dirty = true;
+        }
+        if (jget_int64(sum, "m.invited_member_count", &n) == 0 && n != r->invited_n) {
+            r->invited_n = (int)n;
+            r->dirty = true;
+        }
         struct json_object *gap = gap_events_for(m, room_id);
         for (size_t i = gap ? json_object_array_length(gap) : 0; i > 0; i--)
             timeline_event(m, r, json_object_array_get_idx(gap, i - 1), initial);
@@ -423,6 +418,7 @@ static void batch_done(struct mx *m)
             h->flush(h->ctx);
         /* What the batch taught about rooms is stored before its token: a crash in between
          * applies the batch again, which changes nothing. */
+        mx_rooms_tidy(m);
         mx_rooms_save(m);
         mx_e2e_batch_done(m);
         if (!snapshot || !m->since) {

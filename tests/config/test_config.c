@@ -748,7 +748,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 45);
+    assert_int_equal(nkeys, 47);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);

@@ -50,6 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_host_set(&h.config.matrix_homeserver, "http://127.0.0.1:9");
     fuzz_host_set(&h.config.matrix_user_id, FUZZ_BOT);
     fuzz_host_set(&h.config.matrix_access_token, "fuzz");
+    fuzz_host_set(&h.config.matrix_device_id, "FUZZDEVICE");
+    fuzz_host_set(&h.config.matrix_pickle_key, "fuzz-pickle-key-0123456789");
     fuzz_host_open(&h);
     struct platform *p = matrix_platform_new(&h.config, dispatcher_host(h.d), err, sizeof err);
     if (!p || dispatcher_add_platform(h.d, p) < 0)

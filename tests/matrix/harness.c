@@ -62,6 +62,8 @@ void th_init(struct th *t, struct hs *hs)
     t->cfg.matrix_access_token = HS_BOT_TOKEN;
     t->cfg.matrix_moderator_power_level = 50;
     t->cfg.matrix_pickle_key = "harness-pickle-key-0123456789";
+    t->cfg.matrix_rooms_per_inviter = 3;
+    t->cfg.matrix_max_rooms = 1000;
 }
 
 int th_start(struct th *t)

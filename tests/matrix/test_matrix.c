@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "adapters/matrix/client.h"
+#include "adapters/matrix/matrix.h"
 #include "adapters/matrix/mx.h"
 #include "bot/log.h"
 #include "core/catalog.h"
@@ -282,6 +283,93 @@ static void test_invite_allow(void **state)
     assert_string_equal(th_in_str(&f->t, 0, "channel"), friendly);
     free(evil);
     free(friendly);
+}
+
+/* Fed one /sync body naming f->room with a member summary (and state events, if any); with
+ * left, alice leaves in its timeline. */
+static void feed_summary(struct fx *f, int joined, int invited, const char *state_json, bool left)
+{
+    static int batch;
+    char body[1536];
+    snprintf(body, sizeof body,
+             "{\"next_batch\":\"x%d\",\"rooms\":{\"join\":{\"%s\":{\"summary\":{"
+             "\"m.joined_member_count\":%d,\"m.invited_member_count\":%d},"
+             "\"state\":{\"events\":%s},\"timeline\":{\"events\":[%s]}}}}}",
+             ++batch, f->room, joined, invited, state_json ? state_json : "[]",
+             left ? "{\"type\":\"m.room.member\",\"state_key\":\"" ALICE "\",\"sender\":\"" ALICE
+                    "\",\"event_id\":\"$left\",\"content\":{\"membership\":\"leave\"}}"
+                  : "");
+    assert_int_equal(matrix_feed_sync(f->t.p, body, strlen(body)), 0);
+    th_run_for(&f->t, 100);
+}
+
+/* A room everybody else left, where no game runs, is left; a table with a game is kept, also
+ * across a restart, until its game ends; a room that only looks empty (the bot's new room,
+ * before its invites) is kept. */
+static void test_leaves_rooms_left_alone(void **state)
+{
+    struct fx *f = *state;
+    char err[200];
+    hs_join(f->hs, f->room, HS_BOT);
+    f->t.p = matrix_platform_new(&f->t.cfg, &f->t.host, err, sizeof err);
+    assert_non_null(f->t.p);
+    feed_summary(f, 1, 0,
+                 "[{\"type\":\"m.room.member\",\"state_key\":\"" HS_BOT "\",\"sender\":\"" HS_BOT
+                 "\",\"content\":{\"membership\":\"join\"}}]",
+                 false);
+    assert_int_equal(hs_count(f->hs, "/leave"), 0); /* nobody left: it only looks empty */
+    feed_summary(f, 2, 0, NULL, false);
+    struct game_news news = {
+        .stage = GAME_OPENED, .game = "g1", .table = f->room, .phase = "lobby"};
+    f->t.p->ops->game_changed(f->t.p, &news);
+    feed_summary(f, 1, 0, NULL, true);
+    assert_int_equal(hs_count(f->hs, "/leave"), 0);
+    th_stop(&f->t);
+    f->t.p = matrix_platform_new(&f->t.cfg, &f->t.host, err, sizeof err);
+    feed_summary(f, 1, 0, NULL, true);
+    assert_int_equal(hs_count(f->hs, "/leave"), 0);
+    news.stage = GAME_ENDED;
+    f->t.p->ops->game_changed(f->t.p, &news);
+    feed_summary(f, 1, 0, NULL, true);
+    assert_int_equal(hs_count(f->hs, "/leave"), 1);
+}
+
+/* By default the bot takes invites from users of its own server, its players (a direct room) and
+ * moderators, at most 3 rooms a user; a stranger's flood of invites is declined (at most 50 a
+ * batch) and never joined. */
+static void test_invites_bounded(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    const char *stranger = "@spam:elsewhere.example";
+    for (int i = 0; i < 60; i++) {
+        char *r = hs_create_room(f->hs, stranger, false);
+        hs_invite_bot(f->hs, r, stranger);
+        free(r);
+    }
+    char *rooms[5];
+    for (int i = 0; i < 5; i++) {
+        rooms[i] = hs_create_room(f->hs, ALICE, false);
+        hs_invite_bot(f->hs, rooms[i], ALICE);
+    }
+    /* a player of another server: their direct chat is taken, and then their invites too */
+    const char *guest = "@guest:elsewhere.example";
+    char *dm = hs_create_room(f->hs, guest, false);
+    hs_invite_bot_direct(f->hs, dm, guest);
+    th_run_for(&f->t, 1500);
+    char *table = hs_create_room(f->hs, guest, false);
+    hs_invite_bot(f->hs, table, guest);
+    th_run_for(&f->t, 1500);
+    /* alice's: the setup's room and two more; the guest's direct chat and table */
+    assert_int_equal(hs_count(f->hs, "/join"), 1 + 2 + 2);
+    assert_true(hs_count(f->hs, "/leave") >= 50); /* all, or the first 50 of a batch */
+    free(hs_say(f->hs, table, guest, "!illegal new"));
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    assert_string_equal(th_in_str(&f->t, 0, "channel"), table);
+    for (int i = 0; i < 5; i++)
+        free(rooms[i]);
+    free(dm);
+    free(table);
 }
 
 /* An encrypted event whose key never came: the bot asks every device of its sender for the
@@ -1003,6 +1091,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_password_login_with_device_id, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unreachable_at_start_is_retried, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invite_allow, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_invites_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_leaves_rooms_left_alone, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_room_notice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_room_is_a_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_dm_from_player_is_used, setup, teardown),

@@ -824,6 +824,38 @@ static void test_keys_uploaded_and_topped_up(void **state)
     free(third);
 }
 
+/* A new store on a device the server knows with other keys (a store lost, or reset): the one-time
+ * keys of the old account are claimed away first, up to the fallback key, then the new keys go up.
+ */
+static void test_old_keys_drained(void **state)
+{
+    struct fx *f = *state;
+    hs_faults_clear(f->hs);
+    hs_fault(f->hs, "keys/query", 200,
+             "{\"device_keys\":{\"" HS_BOT "\":{\"" BOTDEV "\":{\"user_id\":\"" HS_BOT
+             "\",\"device_id\":\"" BOTDEV "\",\"keys\":{\"ed25519:" BOTDEV
+             "\":\"OLDKEYOLDKEYOLDKEY\",\"curve25519:" BOTDEV "\":\"OLDCURVE\"}}}}}",
+             NULL, 1);
+    hs_fault(f->hs, "keys/claim", 200,
+             "{\"one_time_keys\":{\"" HS_BOT "\":{\"" BOTDEV
+             "\":{\"signed_curve25519:AAAAAQ\":{\"key\":\"old\"}}}}}",
+             NULL, 2);
+    hs_fault(f->hs, "keys/claim", 200,
+             "{\"one_time_keys\":{\"" HS_BOT "\":{\"" BOTDEV
+             "\":{\"signed_curve25519:AAAAAw\":{\"key\":\"old\",\"fallback\":true}}}}}",
+             NULL, 1);
+    hs_fault(f->hs, "POST /_matrix/client/v3/keys/upload", 200,
+             "{\"one_time_key_counts\":{\"signed_curve25519\":50}}", NULL, 1000);
+    bot_new(f);
+    feed(f, NULL, NULL, NULL, NULL);
+    int one = 1;
+    assert_true(th_run_until(&f->t, uploaded, &one, 5000));
+    assert_int_equal(hs_count(f->hs, "keys/claim"), 3);
+    char *body = hs_last_body(f->hs, "keys/upload");
+    assert_non_null(strstr(body, "\"device_keys\""));
+    free(body);
+}
+
 /* A player's encrypted command: the room key comes over Olm, the command decrypts and reaches
  * the dispatcher as if typed in the clear. */
 static void test_encrypted_command_is_read(void **state)
@@ -1067,6 +1099,57 @@ static void test_bad_input(void **state)
     peer_free(&bob);
 }
 
+/* A to-device message the bot cannot decrypt (its session was made from a one-time key the bot
+ * never had): the bot starts a new Olm session with that device and tells it with an m.dummy, at
+ * most once an hour. */
+static void test_broken_olm_session_is_replaced(void **state)
+{
+    struct fx *f = *state;
+    struct peer alice;
+    peer_init(&alice, ALICE, "ALICEDEV");
+    serve_peers(f, (struct peer *[]){&alice, NULL});
+    start_room(f, (const char *const[]){ALICE, NULL}, 0);
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "hello", NULL);
+    wait_encrypted(f, 1); /* the bot knows alice's device now */
+    char *td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
+    peer_take(&alice, &f->bot, td);
+    free(td);
+    struct mxc_account *other = mxc_account_new(NULL);
+    assert_int_equal(mxc_account_generate_otks(other, 1), 0);
+    char *foreign = first_otk(other);
+    alice.to_bot = mxc_session_outbound(alice.acct, f->bot.curve, foreign, NULL);
+    serve_peers(f, (struct peer *[]){&alice, NULL}); /* a one-time key of hers not claimed yet */
+    int claims = hs_count(f->hs, "keys/claim");
+    feed(f, NULL, NULL, list(peer_room_key(&alice, &f->bot, f->room), NULL), NULL);
+    th_run_for(&f->t, 300);
+    assert_int_equal(hs_count(f->hs, "keys/claim"), claims + 1);
+    td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
+    struct json_object *b = json_tokener_parse(td);
+    struct json_object *c = jget(jget(jget(b, "messages"), ALICE), "ALICEDEV");
+    struct json_object *ct = jget(jget(c, "ciphertext"), mxc_account_curve25519(alice.acct));
+    assert_int_equal(json_object_get_int(jget(ct, "type")), 0);
+    struct mxc_session *s = mxc_session_inbound(alice.acct, f->bot.curve, jstr(ct, "body"), NULL);
+    assert_non_null(s);
+    size_t len;
+    char *plain = mxc_session_decrypt(s, 0, jstr(ct, "body"), &len, NULL);
+    struct json_object *pl = json_tokener_parse(plain);
+    assert_string_equal(jstr(pl, "type"), "m.dummy");
+    json_object_put(pl);
+    free(plain);
+    json_object_put(b);
+    free(td);
+    /* another failure within the hour: no new session */
+    mxc_session_free(alice.to_bot);
+    alice.to_bot = mxc_session_outbound(alice.acct, f->bot.curve, foreign, NULL);
+    feed(f, NULL, NULL, list(peer_room_key(&alice, &f->bot, f->room), NULL), NULL);
+    th_run_for(&f->t, 300);
+    assert_int_equal(hs_count(f->hs, "keys/claim"), claims + 1);
+    mxc_session_free(s);
+    mxc_account_free(other);
+    free(foreign);
+    peer_free(&alice);
+}
+
 /* Encryption turned on in a room mid-game: what the bot says from then on is encrypted, and
  * commands still come through, in the clear before and encrypted after. */
 static void test_encryption_turned_on(void **state)
@@ -1172,11 +1255,13 @@ int main(void)
         cmocka_unit_test(test_account_pickles),
         cmocka_unit_test(test_olm_and_megolm),
         cmocka_unit_test_setup_teardown(test_keys_uploaded_and_topped_up, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_old_keys_drained, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_command_is_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_key_arrives_later, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bot_encrypts_for_members, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rotation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_broken_olm_session_is_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encryption_turned_on, setup, teardown),
         cmocka_unit_test_setup_teardown(test_device_lists, setup, teardown),
     };

@@ -168,6 +168,8 @@ class Client:
         if not out:
             out = self.outbound[room] = olm.OutboundGroupSession()
             self.shared[room] = set()
+            # as clients do: its own messages decrypt with its own key
+            self.inbound[out.id] = (olm.InboundGroupSession(out.session_key), room, self.user)
         users = self.members(room)
         self.query(users)
         messages = {}

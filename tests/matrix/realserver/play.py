@@ -63,7 +63,7 @@ class Daemon:
             f.write("[store]\npath = %s/illegald.db\n[log]\nlevel = info\n[matrix]\n"
                     "homeserver = %s\nuser_id = @illegal:localhost\n"
                     "password_file = %s/bot-password\ndevice_id = ILLEGALD\n"
-                    "invite_allow = localhost\n" % (work, HS, work))
+                    % (work, HS, work))
         self.proc = None
         self.runs = 0
 
@@ -192,14 +192,15 @@ def main():
                        "notified": c.notified}, f, indent=1)
         if c.undecryptable:
             failures.append("%s could not decrypt %d events" % (c.name, len(c.undecryptable)))
-    # nothing secret at the table before the result: no role, no hand
+    # nothing secret at the table while players trade: no role, no hand (the Tribunal then
+    # reveals suspect cards, which are roles, as the rules say)
     roles = {}
     for n, c in players.items():
         hit = find(c, dms[n], r"Dealer: (.+?) \(.*Buyer: (.+?) \(")
         roles[n] = [hit[1].group(1), hit[1].group(2)] if hit else []
     for i, e in alice.texts(table):
         body = e["content"].get("body", "")
-        if body.startswith("Game over"):
+        if "Dealing is over" in body or body.startswith("Game over"):
             break
         for n, rs in roles.items():
             for r in rs:
@@ -209,9 +210,11 @@ def main():
             failures.append("the table saw a hand: " + body[:80])
     # pings: the messages that ask a player to act notify; the others do not
     for n, c in players.items():
-        kinds = [e["content"].get("msgtype") for e in c.notified]
-        log("%s: %d messages would notify (%s); %d events decrypted" % (
-            n, len(c.notified), ", ".join(sorted(set(kinds))), len(c.events)))
+        pings = [e["content"].get("body", "").split("\n")[0][:50] for e in c.notified]
+        log("%s: %d events decrypted; %d would notify: %s" % (
+            n, len(c.events), len(c.notified), "; ".join(pings)))
+        if not any("ballot" in p for p in pings):
+            failures.append("%s got no ballot that notifies" % n)
     notices = [e for e in alice.events if e["sender"].startswith("@illegal:")
                and e.get("content", {}).get("msgtype") == "m.notice"]
     log("alice: %d notices from the bot, %d would notify" % (
