@@ -93,7 +93,9 @@ struct inbound {
  *                "actions" ["vote alice",...,"abstain"], "poll" (bool: the table
  *                chose a native poll), "mentions" (every voter), "ballot_for" {user:
  *                text} (the ballot of a voter who reads another language), "ballot" (the
- *                text of a private ballot, for adapters that send each voter one)
+ *                text of a private ballot, for adapters that send each voter one),
+ *                "poll_question" (with "poll": the question of a native poll, which says
+ *                that every member of the table sees each answer)
  *   OUT_RESULT:  "reveal" [{"player","dealer","buyer","hand","score","rank"}] in
  *                rank order (ties share a rank), "scores" {"<user>":n}, "winners",
  *                "actions" [OUT_ACTION_REMATCH]: a "Play again" control

@@ -515,6 +515,11 @@ static void mx_destroy(struct platform *p)
         free_mx(m);
 }
 
+static void mx_channel_name_op(struct platform *p, const char *channel, char *out, size_t len)
+{
+    mx_channel_name((struct mx *)p, channel, out, len);
+}
+
 static void mx_game_changed(struct platform *p, const struct game_news *n)
 {
     mx_tables_note((struct mx *)p, n->table, n->stage != GAME_ENDED);
@@ -527,6 +532,7 @@ static const struct platform_ops matrix_ops = {
     .send = mx_send,
     .probe_dm = mx_probe_dm,
     .game_changed = mx_game_changed,
+    .channel_name = mx_channel_name_op,
     .stop = mx_stop,
     .destroy = mx_destroy,
 };

@@ -37,6 +37,9 @@ struct config;
 /* State event the bot sets in each direct room it creates, naming the player: after a crash or
  * a lost createRoom answer, the room is found in the sync and reused, not created again. */
 #define MX_DM_MARKER "org.illegald.direct"
+/* Key of every event the bot sends, holding its transaction id: a send made under an earlier
+ * access token is found by it after a new login (send.c). */
+#define MX_TXN_MARK "org.illegald.txn"
 
 /* A call waiting for its answer, with what its callback needs. Kept on m->reqs, so the ones a
  * stop cancels (their callback never runs) are freed with the adapter. */
@@ -58,6 +61,7 @@ struct mx_room {
     struct json_object *gone;  /* user id -> true: left or banned */
     char *dm_for;              /* the player named by the bot's MX_DM_MARKER state, or NULL */
     char *inviter;             /* whose invite the bot joined it on, or NULL */
+    char *alias, *name;        /* m.room.canonical_alias and m.room.name, or NULL */
     int joined_n, invited_n;   /* members, from the sync's summary; -1: not told */
     bool someone_left;         /* a member left (or declined) since the rooms were tidied */
     uint64_t notice_ms;        /* when the encrypted-room notice was last sent */
@@ -186,6 +190,8 @@ void mx_seen_add(struct mx *m, const char *event_id);
 struct mx_room *mx_room_get(struct mx *m, const char *id, bool create);
 void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev);
 bool mx_room_is_moderator(struct mx *m, struct mx_room *r, const char *user);
+/* How a text names room: its alias, else its name and a link, else a link (matrix.to). */
+void mx_channel_name(struct mx *m, const char *room, char *out, size_t len);
 /* The display names the rooms know of users (a JSON array of ids): {user: name} (the caller's). */
 struct json_object *mx_known_names(struct mx *m, const struct json_object *users);
 const char *mx_dm_user(struct mx *m, const char *room_id);
@@ -280,6 +286,9 @@ char *mx_html_escape(const char *text);
 struct json_object *mx_render_message(const char *text, enum outbound_kind kind,
                                       const struct json_object *data, bool ping,
                                       const struct json_object *known);
+/* How a ballot or a poll names an action ("vote <id>": the candidate's name; "abstain": the
+ * catalog's word in data's language). Borrowed from data or the catalog. */
+const char *mx_action_label(const struct json_object *data, const char *act);
 struct json_object *mx_render_edit(struct json_object *new_content, const char *event_id);
 struct json_object *mx_render_reaction(const char *event_id, const char *key);
 struct json_object *mx_render_poll(const char *text, const struct json_object *data,

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "bot/util/buf.h"
+#include "core/catalog.h"
 #include "mx.h"
 
 /* The longest formatted text built (a Matrix event is at most 64 KiB anyway). */
@@ -404,6 +405,20 @@ static const char *candidate_name(const struct json_object *data, const char *id
     return id;
 }
 
+const char *mx_action_label(const struct json_object *data, const char *act)
+{
+    if (strncmp(act, "vote ", 5) == 0) {
+        const char *who = act + 5;
+        const char *sp = strchr(who, ' '); /* "vote 2 @x:y" when every case is open at once */
+        return candidate_name(data, sp && who[0] >= '0' && who[0] <= '9' ? sp + 1 : who);
+    }
+    if (strncmp(act, "abstain", 7) == 0) {
+        const char *lang = jget_str(data, "lang");
+        return catalog_text(catalog_has_language(lang) ? lang : "en", "ui.abstain");
+    }
+    return act;
+}
+
 /*
  * A poll for a tribunal: one answer per action of data.actions ("vote alice",
  * "abstain"). *answers receives {answer id: action}, the map the adapter
@@ -416,7 +431,11 @@ struct json_object *mx_render_poll(const char *text, const struct json_object *d
     *answers = NULL;
     if (jarr_len(actions) == 0)
         return NULL;
-    const char *question = text && *text ? text : "Vote";
+    /* the core's poll question says that everyone sees each answer; the table text says the
+     * votes are secret, which a poll's are not */
+    const char *question = jget_str(data, "poll_question");
+    if (!question || !*question)
+        question = text && *text ? text : "Vote";
     size_t qlen = strcspn(question, "\n");
     char *q = strndup(question, qlen);
     if (!q)
@@ -435,9 +454,7 @@ struct json_object *mx_render_poll(const char *text, const struct json_object *d
             continue;
         char id[32], line[320];
         snprintf(id, sizeof(id), "a%zu", i + 1);
-        const char *label = act;
-        if (strncmp(act, "vote ", 5) == 0)
-            label = candidate_name(data, act + 5);
+        const char *label = mx_action_label(data, act);
         struct json_object *ans = json_object_new_object();
         json_object_object_add(ans, "id", json_object_new_string(id));
         json_object_object_add(ans, "org.matrix.msc1767.text", json_object_new_string(label));

@@ -54,6 +54,8 @@ void mx_rooms_free(struct mx *m)
         free(r->id);
         free(r->dm_for);
         free(r->inviter);
+        free(r->alias);
+        free(r->name);
         json_object_put(r->power);
         json_object_put(r->names);
         json_object_put(r->gone);
@@ -87,6 +89,13 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
     } else if (strcmp(type, "m.room.encryption") == 0 && !*skey) {
         r->encrypted = true;
         mx_e2e_room_config(r, content);
+    } else if ((strcmp(type, "m.room.name") == 0 || strcmp(type, "m.room.canonical_alias") == 0) &&
+               !*skey) {
+        bool alias = type[7] == 'c';
+        const char *v = jget_str(content, alias ? "alias" : "name");
+        char **field = alias ? &r->alias : &r->name;
+        free(*field);
+        *field = v && *v ? strdup(v) : NULL;
     } else if (strcmp(type, MX_DM_MARKER) == 0 && !*skey) {
         const char *sender = jget_str(ev, "sender");
         const char *user = jget_str(content, "user");
@@ -115,6 +124,17 @@ void mx_room_apply_state(struct mx *m, struct mx_room *r, struct json_object *ev
                 r->someone_left = true;
         }
     }
+}
+
+void mx_channel_name(struct mx *m, const char *room, char *out, size_t len)
+{
+    struct mx_room *r = mx_room_get(m, room, false);
+    if (r && r->alias)
+        snprintf(out, len, "%s", r->alias); /* clients link an alias */
+    else if (r && r->name)
+        snprintf(out, len, "%s (https://matrix.to/#/%s)", r->name, room);
+    else
+        snprintf(out, len, "https://matrix.to/#/%s", room);
 }
 
 struct json_object *mx_known_names(struct mx *m, const struct json_object *users)
@@ -166,6 +186,10 @@ void mx_rooms_save(struct mx *m)
             json_object_object_add(o, "dm_for", json_object_new_string(r->dm_for));
         if (r->inviter)
             json_object_object_add(o, "inviter", json_object_new_string(r->inviter));
+        if (r->alias)
+            json_object_object_add(o, "alias", json_object_new_string(r->alias));
+        if (r->name)
+            json_object_object_add(o, "name", json_object_new_string(r->name));
         json_object_object_add(o, "joined_n", json_object_new_int(r->joined_n));
         json_object_object_add(o, "invited_n", json_object_new_int(r->invited_n));
         json_object_object_add(all, r->id, o);
@@ -211,6 +235,11 @@ void mx_rooms_load(struct mx *m)
         r->dm_for = dm ? strdup(dm) : NULL;
         free(r->inviter);
         r->inviter = inviter ? strdup(inviter) : NULL;
+        const char *alias = jget_str(o, "alias"), *name = jget_str(o, "name");
+        free(r->alias);
+        r->alias = alias ? strdup(alias) : NULL;
+        free(r->name);
+        r->name = name ? strdup(name) : NULL;
         r->joined_n = (int)jget_int64_or(o, "joined_n", -1);
         r->invited_n = (int)jget_int64_or(o, "invited_n", -1);
     }

@@ -21,6 +21,7 @@
 
 #include "../../bot/log.h"
 #include "client.h"
+#include "crypto.h"
 #include "core/catalog.h"
 #include "core/text.h"
 #include "bot/util/buf.h"
@@ -363,15 +364,7 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
             if (!emoji)
                 continue;
             shown++;
-            const char *label = act;
-            if (strncmp(act, "vote ", 5) == 0) {
-                for (size_t k = 0; k < jarr_len(cands); k++) {
-                    struct json_object *ck = jarr_at(cands, k);
-                    const char *id = jget_str(ck, "id"), *name = jget_str(ck, "name");
-                    if (id && name && strcmp(id, act + 5) == 0)
-                        label = name;
-                }
-            }
+            const char *label = mx_action_label(data, act);
             if (buf_printf(&text, "\n%s %s", emoji, label) < 0) {
                 json_object_put(votes);
                 goto refused;
@@ -641,6 +634,56 @@ static ssize_t outbox_find(struct mx *m, const char *txn)
     return -1;
 }
 
+/* What identifies the access token a send used, without the token: the start of its SHA-256. */
+static char *token_mark(struct mx *m)
+{
+    char *h = m->token ? mxc_sha256(m->token, strlen(m->token)) : NULL;
+    if (h && strlen(h) > 16)
+        h[16] = '\0';
+    return h;
+}
+
+static enum mx_next on_checked(void *arg, const struct mx_resp *r)
+{
+    struct mx_lane *lane = arg;
+    struct mx *m = lane->m;
+    ssize_t idx = outbox_find(m, lane->txn);
+    struct json_object *item = idx >= 0 ? json_object_array_get_idx(m->outbox, (size_t)idx) : NULL;
+    struct json_object *chunk = jget_arr(r->json, "chunk");
+    const char *found = NULL;
+    for (size_t i = 0; item && i < jarr_len(chunk); i++) {
+        struct json_object *ev = jarr_at(chunk, i);
+        const char *sender = jget_str(ev, "sender");
+        const char *t = jget_str(jget_obj(ev, "content"), MX_TXN_MARK);
+        if (sender && strcmp(sender, m->user_id) == 0 && t && strcmp(t, lane->txn) == 0)
+            found = jget_str(ev, "event_id");
+    }
+    if (item && found) {
+        log_info(MOD, NULL, "a message sent before a new login had landed: not sent again");
+        json_object_get(item);
+        char *ev = strdup(found);
+        const char *room = jget_str(item, "room");
+        if (ev)
+            item_sent(m, item, room ? room : "", ev,
+                      jget_type(item, "sent_as_edit", json_type_boolean) != NULL);
+        free(ev);
+        idx = outbox_find(m, lane->txn);
+        if (idx >= 0)
+            item_done(m, (size_t)idx);
+        json_object_put(item);
+    } else if (item) {
+        /* not there (or the room could not be read): send it, under this token from now on */
+        char *mark = token_mark(m);
+        if (mark)
+            json_object_object_add(item, "tok", json_object_new_string(mark));
+        free(mark);
+        item_save(m, item);
+    }
+    lane_free(lane);
+    mx_pump(m);
+    return MX_DONE;
+}
+
 static enum mx_next on_sent(void *arg, const struct mx_resp *r)
 {
     struct mx_lane *lane = arg;
@@ -684,10 +727,51 @@ static enum mx_next on_sent(void *arg, const struct mx_resp *r)
 }
 
 /* Starts the PUT of one item on a free lane. Returns 0, or -1 to wait. */
+static enum mx_next on_checked(void *arg, const struct mx_resp *r);
+
+/*
+ * Transaction ids are scoped to an access token: an item first sent under another token (a new
+ * login between runs) may have landed already, and a PUT under the new token would post it again.
+ * Every event the bot sends carries its transaction id in MX_TXN_MARK; such an item is first
+ * looked for among the bot's recent events of its room. Returns 0 when the look started.
+ */
+static int check_landed(struct mx *m, struct mx_lane *lane, const char *room, const char *txn,
+                        const char *target)
+{
+    char *er = mx_escape(room), *ef = m->since ? mx_escape(m->since) : NULL;
+    char path[2048];
+    snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/messages?dir=b&limit=100%s%s",
+             er ? er : "", ef ? "&from=" : "", ef ? ef : "");
+    free(er);
+    free(ef);
+    lane->m = m;
+    lane->txn = strdup(txn);
+    lane->target = strdup(target);
+    if (lane->txn && lane->target)
+        lane->call = mx_http_call(m->http, "GET", path, NULL, MX_CALL_TIMEOUT_MS, MX_CALL_RETRY,
+                                  on_checked, lane);
+    if (!lane->call) {
+        lane_free(lane);
+        return -1;
+    }
+    return 0;
+}
+
 static int start_item(struct mx *m, struct mx_lane *lane, struct json_object *item,
                       const char *room, const char *target)
 {
     const char *type = jget_str(item, "type");
+    char *mark = token_mark(m);
+    const char *was = jget_str(item, "tok");
+    if (mark && was && strcmp(was, mark) != 0) {
+        free(mark);
+        return check_landed(m, lane, room, jget_str(item, "txn"), target);
+    }
+    if (mark && !was) {
+        json_object_object_add(item, "tok", json_object_new_string(mark));
+        item_save(m, item);
+    }
+    free(mark);
     const char *txn = jget_str(item, "txn");
     struct json_object *content = jget_obj(item, "content");
     struct json_object *body = content;
@@ -746,6 +830,8 @@ static int start_item(struct mx *m, struct mx_lane *lane, struct json_object *it
     lane->m = m;
     lane->txn = strdup(txn);
     lane->target = strdup(target);
+    if (strcmp(type, "m.reaction") != 0) /* a reaction's content is its relation only */
+        json_object_object_add(body, MX_TXN_MARK, json_object_new_string(txn));
     const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
     if (path && lane->txn && lane->target)
         lane->call = mx_http_call(m->http, "PUT", path, text, MX_CALL_TIMEOUT_MS, MX_CALL_RETRY,

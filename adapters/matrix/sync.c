@@ -37,9 +37,11 @@ static const char *const timeline_types[] = {
     "m.reaction",          "org.matrix.msc3381.poll.response",
     "m.poll.response",     "m.room.member",
     "m.room.power_levels", "m.room.encryption",
+    "m.room.name",         "m.room.canonical_alias",
 };
-static const char *const state_types[] = {"m.room.member", "m.room.power_levels",
-                                          "m.room.encryption", MX_DM_MARKER};
+static const char *const state_types[] = {"m.room.member",     "m.room.power_levels",
+                                          "m.room.encryption", MX_DM_MARKER,
+                                          "m.room.name",       "m.room.canonical_alias"};
 
 static struct json_object *str_array(const char *const *v, size_t n)
 {
@@ -61,12 +63,14 @@ static struct json_object *filter_new(int timeline_limit)
 
     struct json_object *room = json_object_new_object();
     struct json_object *tl = json_object_new_object();
-    json_object_object_add(tl, "types", str_array(timeline_types, 8));
+    json_object_object_add(
+        tl, "types", str_array(timeline_types, sizeof timeline_types / sizeof *timeline_types));
     json_object_object_add(tl, "limit", json_object_new_int(timeline_limit));
     json_object_object_add(tl, "lazy_load_members", json_object_new_boolean(1));
     json_object_object_add(room, "timeline", tl);
     struct json_object *st = json_object_new_object();
-    json_object_object_add(st, "types", str_array(state_types, 4));
+    json_object_object_add(st, "types",
+                           str_array(state_types, sizeof state_types / sizeof *state_types));
     json_object_object_add(st, "lazy_load_members", json_object_new_boolean(1));
     json_object_object_add(room, "state", st);
     struct json_object *eph = json_object_new_object();

@@ -466,6 +466,10 @@ static void vote_message(const struct view *g, const struct il_event *e, rules_e
     }
     if (own)
         set_data(&m, "ballot_for", own);
+    if (g->s->poll_ballots) { /* a native poll says that every member sees each answer */
+        text_fill(ballot, sizeof ballot, g->t->lang, "msg.vote-poll", vars);
+        set_data(&m, "poll_question", json_object_new_string(ballot));
+    }
     text_fill(m.text, sizeof m.text, g->t->lang, "msg.vote-opened", vars);
     msg_emit(&m, emit, arg);
 }

@@ -180,6 +180,25 @@ static void test_numbers(void **state)
     assert_memory_equal(out, "en (English), ", 14);
 }
 
+/* A duration at the end of a sentence never doubles its period ("30 Sek.." once did in
+ * German): no language's durations end with a period. */
+static void test_durations_end_sentences(void **state)
+{
+    (void)state;
+    static const int64_t ms[] = {30000, 60000, 90000, 3600000, 5400000, 86400000, 90000000};
+    const char *lang;
+    for (size_t l = 0; (lang = catalog_language_at(l)); l++) {
+        for (size_t i = 0; i < sizeof ms / sizeof *ms; i++) {
+            char d[64], text[512];
+            text_duration(d, sizeof d, lang, ms[i]);
+            const char *vars[] = {"number", "1", "count", "2", "cards", "x", "duration", d, NULL};
+            text_fill(text, sizeof text, lang, "msg.case-opened", vars);
+            if (strstr(text, ".."))
+                fail_msg("%s: %s", lang, text);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_durations_end_sentences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -334,6 +334,60 @@ static void test_leaves_rooms_left_alone(void **state)
     assert_int_equal(hs_count(f->hs, "/leave"), 1);
 }
 
+/* Tables are named by their alias, else their name and a link, else a link; never a bare id. */
+static void test_channel_names(void **state)
+{
+    struct fx *f = *state;
+    char err[200], out[512];
+    f->t.p = matrix_platform_new(&f->t.cfg, &f->t.host, err, sizeof err);
+    assert_non_null(f->t.p);
+    feed_summary(f, 2, 0,
+                 "[{\"type\":\"m.room.name\",\"state_key\":\"\",\"sender\":\"" ALICE
+                 "\",\"content\":{\"name\":\"Friday table\"}}]",
+                 false);
+    f->t.p->ops->channel_name(f->t.p, f->room, out, sizeof out);
+    char want[256];
+    snprintf(want, sizeof want, "Friday table (https://matrix.to/#/%s)", f->room);
+    assert_string_equal(out, want);
+    feed_summary(f, 2, 0,
+                 "[{\"type\":\"m.room.canonical_alias\",\"state_key\":\"\",\"sender\":\"" ALICE
+                 "\",\"content\":{\"alias\":\"#friday:test.local\"}}]",
+                 false);
+    f->t.p->ops->channel_name(f->t.p, f->room, out, sizeof out);
+    assert_string_equal(out, "#friday:test.local");
+    f->t.p->ops->channel_name(f->t.p, "!unknown:test.local", out, sizeof out);
+    assert_string_equal(out, "https://matrix.to/#/!unknown:test.local");
+}
+
+/* A message sent, whose answer was lost, and then a new login (a new access token: transaction
+ * ids are scoped to a token) before it is sent again: it is found in the room, not posted twice. */
+static void test_no_double_post_after_new_login(void **state)
+{
+    struct fx *f = *state;
+    f->t.cfg.matrix_password = HS_BOT_PASSWORD;
+    start_ready(f);
+    hs_fault(f->hs, "send/m.room.message", -2, NULL, NULL, 1); /* handled, never answered */
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "only once", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
+    th_stop(&f->t);
+    /* the token is gone: the next start logs in again, as another device (a new scope) */
+    hs_revoke_tokens(f->hs, false);
+    f->t.cfg.matrix_access_token = NULL;
+    f->t.cfg.matrix_device_id = "NEWDEVICE";
+    json_object_object_del(f->t.state, "auth");
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    for (int i = 0; i < 30 && hs_count(f->hs, "/messages") == 0; i++)
+        th_run_for(&f->t, 100);
+    th_run_for(&f->t, 500);
+    struct json_object *all = hs_bot_events(f->hs, "m.room.message");
+    assert_int_equal(json_object_array_length(all), 1);
+    json_object_put(all);
+    /* and what follows goes out as usual */
+    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "next", NULL);
+    assert_true(th_wait_bot_events(&f->t, "m.room.message", 2, 5000));
+}
+
 /* By default the bot takes invites from users of its own server, its players (a direct room) and
  * moderators, at most 3 rooms a user; a stranger's flood of invites is declined (at most 50 a
  * batch) and never joined. */
@@ -1067,6 +1121,23 @@ static void test_render_units(void **state)
     json_object_put(answers);
     json_object_put(p);
     json_object_put(d);
+    /* A poll asks the core's poll question, which says every member sees each answer, and
+     * names abstaining in the table's language. */
+    d = json_tokener_parse("{\"lang\":\"de\",\"poll_question\":\"Wer? Alle sehen jede Antwort.\","
+                           "\"actions\":[\"vote x\",\"abstain\"],\"candidates\":[{\"id\":\"x\","
+                           "\"name\":\"Xena\"}]}");
+    p = mx_render_poll("Votes stay secret", d, &answers);
+    struct json_object *start = jget(p, "org.matrix.msc3381.poll.start");
+    assert_string_equal(jstr(jget(start, "question"), "org.matrix.msc1767.text"),
+                        "Wer? Alle sehen jede Antwort.");
+    struct json_object *ans = jget(start, "answers");
+    assert_string_equal(jstr(json_object_array_get_idx(ans, 0), "org.matrix.msc1767.text"), "Xena");
+    assert_string_equal(jstr(json_object_array_get_idx(ans, 1), "org.matrix.msc1767.text"),
+                        catalog_text("de", "ui.abstain"));
+    assert_null(strstr(json_object_to_json_string(p), "abstain\""));
+    json_object_put(answers);
+    json_object_put(p);
+    json_object_put(d);
     assert_non_null(mx_vote_emoji(9));
     assert_null(mx_vote_emoji(10));
     char *f = mx_filter_json();
@@ -1093,6 +1164,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_invite_allow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invites_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_leaves_rooms_left_alone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_channel_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_double_post_after_new_login, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_room_notice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_room_is_a_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_dm_from_player_is_used, setup, teardown),
