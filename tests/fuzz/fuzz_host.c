@@ -31,7 +31,7 @@ static void cleanup(void)
 
 void fuzz_host_setup(const char *name)
 {
-    log_set_level(LOG_ERROR);
+    log_set_level(getenv("FUZZ_LOG") ? LOG_DEBUG : LOG_ERROR);
     snprintf(dir, sizeof dir, "%s/illegald-fuzz-%s-XXXXXX",
              access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", name);
     if (!mkdtemp(dir)) {

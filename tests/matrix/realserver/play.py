@@ -219,8 +219,11 @@ def main():
                and e.get("content", {}).get("msgtype") == "m.notice"]
     log("alice: %d notices from the bot, %d would notify" % (
         len(notices), len([e for e in alice.notified if e in notices])))
-    joined = bot.call("GET", "/joined_rooms")["joined_rooms"]
-    log("the bot is in %d rooms" % len(joined))
+    # the rooms of this run the bot is in (its account may keep rooms of earlier runs)
+    ours = {c.user for c in everyone}
+    joined = [r for r in bot.call("GET", "/joined_rooms")["joined_rooms"]
+              if ours & set(bot.call("GET", "/rooms/%s/joined_members" % r)["joined"])]
+    log("the bot is in %d rooms of this game: %s" % (len(joined), ", ".join(sorted(joined))))
     if len(joined) != 5:
         failures.append("the bot is in %d rooms, not 5 (the table and four direct rooms)"
                         % len(joined))
