@@ -67,9 +67,9 @@ struct config {
     char *matrix_password;     /* secret */
     char *matrix_device_id;
     int matrix_moderator_power_level; /* default 50; 0..100 */
-    char *matrix_invite_allow; /* users and servers; empty: the bot's own server; "*": all */
-    int matrix_rooms_per_inviter; /* rooms joined on one user's invites; default 3 */
-    int matrix_max_rooms;         /* rooms joined in all; default 1000 */
+    char *matrix_invite_allow;        /* users and servers; empty: the bot's own server; "*": all */
+    int matrix_rooms_per_inviter;     /* rooms joined on one user's invites; default 3 */
+    int matrix_max_rooms;             /* rooms joined in all; default 1000 */
     char *matrix_pickle_key; /* secret: encrypts the stored encryption keys; unset: a key file */
     /* [web]: the local table */
     bool web_enabled;        /* default true when neither a Discord token nor a homeserver is set */

@@ -5,6 +5,7 @@
  *
  *   build/bin/gen_crypto_corpus tests/fuzz/corpus/matrix_crypto \
  *       tests/matrix/fuzz_crypto_account.h
+ *   clang-format -i tests/matrix/fuzz_crypto_account.h
  *
  * The players are libolm peers, as in test_matrix_crypto.c: each starts an Olm
  * session from one of the bot's one-time keys, shares its Megolm key in an
