@@ -623,5 +623,5 @@ void mx_e2e_sync(struct mx *m, struct json_object *batch)
     for (size_t i = 0; i < jarr_len(left); i++)
         if (jarr_str(left, i))
             e2e_untrack(m, jarr_str(left, i));
-    mx_e2e_to_device(m, jget_arr(jget_obj(batch, "to_device"), "events"));
+    e2e_to_device(m, jget_arr(jget_obj(batch, "to_device"), "events"));
 }

@@ -170,7 +170,7 @@ void e2e_devices_changed(struct mx *m, const char *user, struct json_object *dev
 /* Loads the events waiting for their key and the key requests. */
 void e2e_recv_load(struct mx *m);
 /* The to-device events of a sync batch (borrowed). */
-void mx_e2e_to_device(struct mx *m, struct json_object *events);
+void e2e_to_device(struct mx *m, struct json_object *events);
 /* Every E2E_TICK_MS: tells rooms of events still waiting for their key, forgets old ones. */
 void e2e_pending_tick(struct mx *m);
 

@@ -305,7 +305,7 @@ static void olm_event(struct mx *m, const char *sender, struct json_object *cont
 
 static void pending_retry(struct mx *m);
 
-void mx_e2e_to_device(struct mx *m, struct json_object *events)
+void e2e_to_device(struct mx *m, struct json_object *events)
 {
     size_t n = jarr_len(events);
     if (n > E2E_TODEVICE_MAX) {

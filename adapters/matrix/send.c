@@ -634,6 +634,25 @@ static ssize_t outbox_find(struct mx *m, const char *txn)
     return -1;
 }
 
+/* The item of transaction txn is in its room as event_id: what it leads to is queued and stored
+ * before it is marked done, so a crash in between sends it again (harmless: the same txn)
+ * rather than losing it. event_id may point into the answer that names it. */
+static void item_landed(struct mx *m, struct json_object *item, const char *txn,
+                        const char *event_id)
+{
+    json_object_get(item);
+    char *ev = strdup(event_id);
+    const char *room = jget_str(item, "room");
+    if (ev)
+        item_sent(m, item, room ? room : "", ev,
+                  jget_type(item, "sent_as_edit", json_type_boolean) != NULL);
+    free(ev);
+    ssize_t idx = outbox_find(m, txn);
+    if (idx >= 0)
+        item_done(m, (size_t)idx);
+    json_object_put(item);
+}
+
 /* What identifies the access token a send used, without the token: the start of its SHA-256. */
 static char *token_mark(struct mx *m)
 {
@@ -660,17 +679,7 @@ static enum mx_next on_checked(void *arg, const struct mx_resp *r)
     }
     if (item && found) {
         log_info(MOD, NULL, "a message sent before a new login had landed: not sent again");
-        json_object_get(item);
-        char *ev = strdup(found);
-        const char *room = jget_str(item, "room");
-        if (ev)
-            item_sent(m, item, room ? room : "", ev,
-                      jget_type(item, "sent_as_edit", json_type_boolean) != NULL);
-        free(ev);
-        idx = outbox_find(m, lane->txn);
-        if (idx >= 0)
-            item_done(m, (size_t)idx);
-        json_object_put(item);
+        item_landed(m, item, lane->txn, found);
     } else if (item) {
         /* not there (or the room could not be read): send it, under this token from now on */
         char *mark = token_mark(m);
@@ -700,18 +709,7 @@ static enum mx_next on_sent(void *arg, const struct mx_resp *r)
         const char *event_id = jget_str(r->json, "event_id");
         if (!event_id || event_id[0] != '$')
             return MX_RETRY; /* malformed: the same PUT again, after backoff */
-        /* What the item leads to is queued and stored before the item is marked done, so a
-         * crash in between sends the item again (harmless: same txn) rather than losing it. */
-        json_object_get(item);
-        char *ev = strdup(event_id);
-        if (ev)
-            item_sent(m, item, room ? room : "", ev,
-                      jget_type(item, "sent_as_edit", json_type_boolean) != NULL);
-        free(ev);
-        idx = outbox_find(m, lane->txn);
-        if (idx >= 0)
-            item_done(m, (size_t)idx);
-        json_object_put(item);
+        item_landed(m, item, lane->txn, event_id);
     } else if (r->status == 401) {
         lane_free(lane); /* the item stays queued, with its transaction id */
         mx_token_rejected(m, "sending");

@@ -20,6 +20,7 @@
 
 #include "adapters/matrix/crypto.h"
 #include "adapters/matrix/mx.h"
+#include "olm_peer.h"
 
 #define BOT    "@illegal:localhost"
 #define DEVICE "FUZZDEVICE"
@@ -61,36 +62,9 @@ static void peer_init(struct peer *p, const char *name)
 
 static struct json_object *olm_event(struct peer *p, const char *type, struct json_object *content)
 {
-    struct json_object *pl = json_object_new_object();
-    json_object_object_add(pl, "type", json_object_new_string(type));
-    json_object_object_add(pl, "content", content);
-    json_object_object_add(pl, "sender", json_object_new_string(p->user));
-    json_object_object_add(pl, "recipient", json_object_new_string(BOT));
-    struct json_object *rk = json_object_new_object(), *k = json_object_new_object();
-    json_object_object_add(rk, "ed25519", json_object_new_string(mxc_account_ed25519(bot)));
-    json_object_object_add(pl, "recipient_keys", rk);
-    json_object_object_add(k, "ed25519", json_object_new_string(mxc_account_ed25519(p->acct)));
-    json_object_object_add(pl, "keys", k);
-    const char *text = json_object_to_json_string(pl);
-    int t;
-    char *body = mxc_session_encrypt(p->olm, text, strlen(text), &t);
-    json_object_put(pl);
-    struct json_object *ct = json_object_new_object();
-    json_object_object_add(ct, "type", json_object_new_int(t));
-    json_object_object_add(ct, "body", json_object_new_string(body));
-    free(body);
-    struct json_object *cts = json_object_new_object();
-    json_object_object_add(cts, mxc_account_curve25519(bot), ct);
-    struct json_object *c = json_object_new_object();
-    json_object_object_add(c, "algorithm", json_object_new_string("m.olm.v1.curve25519-aes-sha2"));
-    json_object_object_add(c, "sender_key",
-                           json_object_new_string(mxc_account_curve25519(p->acct)));
-    json_object_object_add(c, "ciphertext", cts);
-    struct json_object *ev = json_object_new_object();
-    json_object_object_add(ev, "type", json_object_new_string("m.room.encrypted"));
-    json_object_object_add(ev, "sender", json_object_new_string(p->user));
-    json_object_object_add(ev, "content", c);
-    return ev;
+    struct olm_peer_id id = {p->user, p->device, p->acct};
+    struct olm_peer_bot b = {BOT, mxc_account_curve25519(bot), mxc_account_ed25519(bot)};
+    return olm_peer_todevice(&id, p->olm, &b, type, content);
 }
 
 static struct json_object *room_key(struct peer *p, bool forwarded)
@@ -120,32 +94,8 @@ static struct json_object *room_key(struct peer *p, bool forwarded)
 
 static struct json_object *says(struct peer *p, const char *id, const char *text)
 {
-    struct json_object *in = json_object_new_object(), *c = json_object_new_object();
-    json_object_object_add(c, "msgtype", json_object_new_string("m.text"));
-    json_object_object_add(c, "body", json_object_new_string(text));
-    json_object_object_add(in, "type", json_object_new_string("m.room.message"));
-    json_object_object_add(in, "content", c);
-    json_object_object_add(in, "room_id", json_object_new_string(ROOM));
-    const char *plain = json_object_to_json_string(in);
-    char *ct = mxc_outbound_encrypt(p->out, plain, strlen(plain));
-    json_object_put(in);
-    char *sid = mxc_outbound_id(p->out);
-    struct json_object *e = json_object_new_object();
-    json_object_object_add(e, "algorithm", json_object_new_string("m.megolm.v1.aes-sha2"));
-    json_object_object_add(e, "sender_key",
-                           json_object_new_string(mxc_account_curve25519(p->acct)));
-    json_object_object_add(e, "ciphertext", json_object_new_string(ct));
-    json_object_object_add(e, "session_id", json_object_new_string(sid));
-    json_object_object_add(e, "device_id", json_object_new_string(p->device));
-    free(ct);
-    free(sid);
-    struct json_object *ev = json_object_new_object();
-    json_object_object_add(ev, "type", json_object_new_string("m.room.encrypted"));
-    json_object_object_add(ev, "sender", json_object_new_string(p->user));
-    json_object_object_add(ev, "event_id", json_object_new_string(id));
-    json_object_object_add(ev, "origin_server_ts", json_object_new_int64(1));
-    json_object_object_add(ev, "content", e);
-    return ev;
+    struct olm_peer_id pid = {p->user, p->device, p->acct};
+    return olm_peer_says(&pid, p->out, ROOM, id, text);
 }
 
 static struct json_object *state_event(const char *type, const char *key, const char *sender,

@@ -26,6 +26,7 @@
 #include "core/catalog.h"
 #include "bot/log.h"
 #include "harness.h"
+#include "olm_peer.h"
 
 #define ALICE  "@alice:test.local"
 #define BOB    "@bob:test.local"
@@ -362,38 +363,9 @@ static struct json_object *peer_olm_event(struct peer *p, struct bot_keys *bot, 
         p->to_bot = mxc_session_outbound(p->acct, bot->curve, bot->otk[bot->next++], NULL);
         assert_non_null(p->to_bot);
     }
-    struct json_object *payload = json_object_new_object();
-    json_object_object_add(payload, "type", json_object_new_string(type));
-    json_object_object_add(payload, "content", content);
-    json_object_object_add(payload, "sender", json_object_new_string(p->user));
-    json_object_object_add(payload, "sender_device", json_object_new_string(p->device));
-    json_object_object_add(payload, "recipient", json_object_new_string(HS_BOT));
-    struct json_object *rk = json_object_new_object();
-    json_object_object_add(rk, "ed25519", json_object_new_string(bot->ed));
-    json_object_object_add(payload, "recipient_keys", rk);
-    struct json_object *k = json_object_new_object();
-    json_object_object_add(k, "ed25519", json_object_new_string(mxc_account_ed25519(p->acct)));
-    json_object_object_add(payload, "keys", k);
-    const char *text = json_object_to_json_string(payload);
-    int t;
-    char *body = mxc_session_encrypt(p->to_bot, text, strlen(text), &t);
-    json_object_put(payload);
-    struct json_object *ct = json_object_new_object();
-    json_object_object_add(ct, "type", json_object_new_int(t));
-    json_object_object_add(ct, "body", json_object_new_string(body));
-    free(body);
-    struct json_object *cts = json_object_new_object();
-    json_object_object_add(cts, bot->curve, ct);
-    struct json_object *c = json_object_new_object();
-    json_object_object_add(c, "algorithm", json_object_new_string("m.olm.v1.curve25519-aes-sha2"));
-    json_object_object_add(c, "sender_key",
-                           json_object_new_string(mxc_account_curve25519(p->acct)));
-    json_object_object_add(c, "ciphertext", cts);
-    struct json_object *ev = json_object_new_object();
-    json_object_object_add(ev, "type", json_object_new_string("m.room.encrypted"));
-    json_object_object_add(ev, "sender", json_object_new_string(p->user));
-    json_object_object_add(ev, "content", c);
-    return ev;
+    struct olm_peer_id id = {p->user, p->device, p->acct};
+    struct olm_peer_bot b = {HS_BOT, bot->curve, bot->ed};
+    return olm_peer_todevice(&id, p->to_bot, &b, type, content);
 }
 
 static void peer_megolm(struct peer *p)
@@ -424,33 +396,8 @@ static struct json_object *peer_says(struct peer *p, const char *room, const cha
                                      const char *body)
 {
     peer_megolm(p);
-    struct json_object *inner = json_object_new_object();
-    json_object_object_add(inner, "type", json_object_new_string("m.room.message"));
-    struct json_object *c = json_object_new_object();
-    json_object_object_add(c, "msgtype", json_object_new_string("m.text"));
-    json_object_object_add(c, "body", json_object_new_string(body));
-    json_object_object_add(inner, "content", c);
-    json_object_object_add(inner, "room_id", json_object_new_string(room));
-    const char *text = json_object_to_json_string(inner);
-    char *ct = mxc_outbound_encrypt(p->out, text, strlen(text));
-    json_object_put(inner);
-    char *sid = mxc_outbound_id(p->out);
-    struct json_object *enc = json_object_new_object();
-    json_object_object_add(enc, "algorithm", json_object_new_string("m.megolm.v1.aes-sha2"));
-    json_object_object_add(enc, "sender_key",
-                           json_object_new_string(mxc_account_curve25519(p->acct)));
-    json_object_object_add(enc, "ciphertext", json_object_new_string(ct));
-    json_object_object_add(enc, "session_id", json_object_new_string(sid));
-    json_object_object_add(enc, "device_id", json_object_new_string(p->device));
-    free(ct);
-    free(sid);
-    struct json_object *ev = json_object_new_object();
-    json_object_object_add(ev, "type", json_object_new_string("m.room.encrypted"));
-    json_object_object_add(ev, "sender", json_object_new_string(p->user));
-    json_object_object_add(ev, "event_id", json_object_new_string(event_id));
-    json_object_object_add(ev, "origin_server_ts", json_object_new_int64(1));
-    json_object_object_add(ev, "content", enc);
-    return ev;
+    struct olm_peer_id id = {p->user, p->device, p->acct};
+    return olm_peer_says(&id, p->out, room, event_id, body);
 }
 
 /* Reads what a sendToDevice body (JSON text) carries for p: Olm-decrypts it and keeps the room

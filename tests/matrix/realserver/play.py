@@ -215,6 +215,16 @@ def main():
             n, len(c.events), len(c.notified), "; ".join(pings)))
         if not any("ballot" in p for p in pings):
             failures.append("%s got no ballot that notifies" % n)
+    # what the homeserver itself counts as notifications (push rules applied to what it can read:
+    # in an encrypted room every event notifies there, and the client decides once decrypted)
+    for n, c in players.items():
+        got = c.call("GET", "/notifications", params={"limit": 200})["notifications"]
+        from_bot = [x["event"] for x in got if x["event"]["sender"].startswith("@illegal:")]
+        kinds = {}
+        for ev in from_bot:
+            k = ev["content"].get("msgtype", ev["type"])
+            kinds[k] = kinds.get(k, 0) + 1
+        log("%s: the homeserver counts %d notifications from the bot: %s" % (n, len(from_bot), kinds))
     notices = [e for e in alice.events if e["sender"].startswith("@illegal:")
                and e.get("content", {}).get("msgtype") == "m.notice"]
     log("alice: %d notices from the bot, %d would notify" % (
