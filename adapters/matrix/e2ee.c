@@ -33,15 +33,30 @@
 
 /* ---- the store ---- */
 
+/* Writes a and b after each other into out (len bytes), cut to fit. */
+static void join2(char *out, size_t len, const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na >= len)
+        na = len - 1;
+    if (nb >= len - na)
+        nb = len - na - 1;
+    memcpy(out, a, na);
+    memcpy(out + na, b, nb);
+    out[na + nb] = '\0';
+}
+
 void e2e_key(char *out, size_t len, const char *prefix, const char *id)
 {
     if (strlen(prefix) + strlen(id) < 160) {
-        snprintf(out, len, "%s%s", prefix, id);
+        join2(out, len, prefix, id);
         return;
     }
     char *h = mxc_sha256(id, strlen(id));
-    snprintf(out, len, "%s#%s", prefix, h ? h : "");
+    char tail[64];
+    join2(tail, sizeof tail, "#", h ? h : "");
     free(h);
+    join2(out, len, prefix, tail);
 }
 
 struct json_object *e2e_load(struct mx *m, const char *prefix, const char *id)

@@ -31,8 +31,9 @@
  *       uploaded again unchanged after a crash: no key id is signed twice.
  *   E3. An Olm session is stored before anything it encrypted leaves, and after
  *       what a message it decrypted carried (a room key) is stored.
- *   E4. An event waiting for its key is stored before its batch is acknowledged,
- *       and forgotten only after the bot committed what it caused.
+ *   E4. An event waiting for its key is stored before its batch is acknowledged
+ *       (with the batch, once), and forgotten only after the bot committed what it
+ *       caused.
  *   E5. Bad input (a malformed or undecryptable event, an unknown algorithm, a
  *       flood) is logged once per reason and sender and skipped; nothing waits
  *       on it but the messages of its own room.
@@ -51,18 +52,19 @@
 #define E2E_MEGOLM  "m.megolm.v1.aes-sha2"
 #define E2E_OTK_ALG "signed_curve25519"
 
-#define E2E_OLM_PER_DEVICE 4   /* Olm sessions kept per device (the spec: at least 4) */
-#define E2E_TODEVICE_MAX   200 /* to-device events handled per sync batch */
-#define E2E_IN_PER_SENDER  64  /* inbound Megolm sessions kept per sender and room */
-#define E2E_PENDING_MAX    256 /* events kept waiting for their key */
-#define E2E_PENDING_TTL_MS (24LL * 3600 * 1000)
-#define E2E_KEY_WAIT_MS    (60 * 1000) /* then the room is told a message could not be read */
-#define E2E_RETRY_MS       (60LL * 60 * 1000)       /* a device without one-time keys, a request */
-#define E2E_ROT_MS         (7LL * 24 * 3600 * 1000) /* the spec's default rotation period */
-#define E2E_ROT_MSGS       100
-#define E2E_WARNED_MAX     1024 /* distinct reasons logged once; then the log's own dedup */
-#define E2E_REPLAY_KEEP    512  /* message indices remembered per inbound session */
-#define E2E_TICK_MS        (15 * 1000)
+#define E2E_OLM_PER_DEVICE     4   /* Olm sessions kept per device (the spec: at least 4) */
+#define E2E_TODEVICE_MAX       200 /* to-device events handled per sync batch */
+#define E2E_IN_PER_SENDER      64  /* inbound Megolm sessions kept per sender and room */
+#define E2E_PENDING_MAX        256 /* events kept waiting for their key */
+#define E2E_PENDING_PER_SENDER 32  /* of them, from one sender */
+#define E2E_PENDING_TTL_MS     (24LL * 3600 * 1000)
+#define E2E_KEY_WAIT_MS        (60 * 1000) /* then the room is told a message could not be read */
+#define E2E_RETRY_MS           (60LL * 60 * 1000) /* a device without one-time keys, a request */
+#define E2E_ROT_MS             (7LL * 24 * 3600 * 1000) /* the spec's default rotation period */
+#define E2E_ROT_MSGS           100
+#define E2E_WARNED_MAX         1024 /* distinct reasons logged once; then the log's own dedup */
+#define E2E_REPLAY_KEEP        512  /* message indices remembered per inbound session */
+#define E2E_TICK_MS            (15 * 1000)
 
 struct mx_e2ee {
     struct mx *m;
@@ -102,6 +104,7 @@ struct mx_e2ee {
     struct json_object *inbound; /* cache: session id -> record */
     struct json_object *pending;
     bool pending_retry; /* a key arrived: look at the pending events again */
+    bool pending_dirty; /* events were added since the list was stored */
     struct json_object *requests;
     struct json_object *warned;
     uv_timer_t tick;

@@ -333,14 +333,28 @@ static void pending_save(struct mx *m)
     mx_state_set_json(m, "e2e/pending", m->e2ee->pending);
 }
 
-/* Keeps ev of room r until its key comes (E4). */
-static void pending_add(struct mx *m, struct mx_room *r, struct json_object *ev)
+/* Keeps ev of room r until its key comes (E4): stored with the batch, before its token. At most
+ * E2E_PENDING_PER_SENDER events of one sender wait, so that nobody fills the list. Returns
+ * whether it was added now. */
+static bool pending_add(struct mx *m, struct mx_room *r, struct json_object *ev)
 {
     struct mx_e2ee *e = m->e2ee;
-    const char *id = jget_str(ev, "event_id");
-    for (size_t i = 0; i < json_object_array_length(e->pending); i++)
-        if (strcmp(jget_str(jget_obj(jarr_at(e->pending, i), "ev"), "event_id"), id) == 0)
-            return;
+    const char *id = jget_str(ev, "event_id"), *sender = jget_str(ev, "sender");
+    size_t theirs = 0;
+    for (size_t i = 0; i < json_object_array_length(e->pending); i++) {
+        struct json_object *other = jget_obj(jarr_at(e->pending, i), "ev");
+        const char *oid = jget_str(other, "event_id"), *os = jget_str(other, "sender");
+        if (oid && strcmp(oid, id) == 0)
+            return false;
+        theirs += os && sender && strcmp(os, sender) == 0;
+    }
+    if (theirs >= E2E_PENDING_PER_SENDER) {
+        char wk[400];
+        snprintf(wk, sizeof wk, "pending %s", sender);
+        e2e_warn_once(m, wk, "%zu events of %s wait for their keys already; more are dropped",
+                      theirs, sender);
+        return false;
+    }
     if (json_object_array_length(e->pending) >= E2E_PENDING_MAX) {
         e2e_warn_once(m, "pending full",
                       "%d encrypted events wait for their keys; the oldest "
@@ -353,7 +367,8 @@ static void pending_add(struct mx *m, struct mx_room *r, struct json_object *ev)
     json_object_object_add(p, "ev", json_object_get(ev));
     json_object_object_add(p, "t", json_object_new_int64((int64_t)clock_wall_ms()));
     json_object_array_add(e->pending, p);
-    pending_save(m);
+    e->pending_dirty = true;
+    return true;
 }
 
 /* Remembers that index of session sid was event id; false when it was another event (a
@@ -452,8 +467,8 @@ int mx_e2e_decrypt(struct mx *m, struct mx_room *r, struct json_object *ev,
     bool too_late = in && !plain && index < mxc_inbound_first_index(in);
     mxc_inbound_free(in);
     if (!plain && (!rec || too_late)) {
-        pending_add(m, r, ev); /* E4: stored before its batch is acknowledged */
-        request_key(m, r, sender, content);
+        if (pending_add(m, r, ev)) /* E4: stored with its batch */
+            request_key(m, r, sender, content);
         return 1;
     }
     if (!plain || !index_fresh(m, sid, rec, index, id)) {
@@ -523,8 +538,9 @@ void mx_e2e_batch_done(struct mx *m)
     bool changed = json_object_array_length(keep) != n;
     json_object_put(e->pending);
     e->pending = keep;
-    if (changed)
+    if (changed || e->pending_dirty)
         pending_save(m);
+    e->pending_dirty = false;
 }
 
 void e2e_recv_load(struct mx *m)

@@ -666,6 +666,7 @@ static enum mx_next on_direct(void *arg, const struct mx_resp *r)
     /* With a stored token the rooms come from the store: an initial sync may be a cached,
      * stale copy, so it is only used on the very first start. */
     m->since_stored = m->since != NULL;
+    mx_e2e_start(m); /* before any batch: the first may bring to-device messages */
     if (m->since)
         go_live(m);
     else
