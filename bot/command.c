@@ -236,13 +236,13 @@ static bool in_private(const struct command_def *def)
     return def->places & CMD_IN_PRIVATE;
 }
 
-void command_help(char *out, size_t len, const char *lang, bool table)
+void command_help(char *out, size_t len, const char *lang, bool table, const char *prefix)
 {
     char a[1024], b[1024];
     if (table) {
         syntax_list(a, sizeof a, lang, for_everyone);
         syntax_list(b, sizeof b, lang, for_host);
-        const char *vars[] = {"commands", a, "host", b, NULL};
+        const char *vars[] = {"commands", a, "host", b, "prefix", prefix, NULL};
         text_fill(out, len, lang, "help.table", vars);
     } else {
         syntax_list(a, sizeof a, lang, in_private);

@@ -47,8 +47,9 @@ const char *command_error_id(enum command_error e);
 /* Writes the usage line of a command ("!illegal grab <card>"). */
 void command_usage(char *out, size_t len, const char *lang, const struct command_def *def);
 
-/* Writes the help of the table's commands (`table`) or of the private ones. */
-void command_help(char *out, size_t len, const char *lang, bool table);
+/* Writes the help of the table's commands (`table`) or of the private ones;
+ * prefix is what players type before a table command (platform.h). */
+void command_help(char *out, size_t len, const char *lang, bool table, const char *prefix);
 
 /* A display name keeps at most this many characters once cleaned. */
 #define COMMAND_NAME_CHARS 48

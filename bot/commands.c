@@ -98,7 +98,10 @@ static struct game *private_game(struct bot_cmd *x)
             g = y;
             example = y->id;
             count++;
-            text_list_add(&games, "%s (%s)", y->id, y->table);
+            char table[GAME_TEXT_MAX + 8];
+            /* the table as players know it: a link where the platform has them */
+            text_list_add(&games, "%s (%s)", y->id,
+                          platform_channel_name(x->p, y->table, table, sizeof table));
         }
         if (count > 1) {
             const char *vars[] = {"games", list, "example", example, NULL};
@@ -120,7 +123,7 @@ static void run(struct bot_cmd *x)
     if (!(def->places & CMD_IN_PRIVATE) && !in->channel) {
         /* A table command sent to the bot in private: say what works here. */
         char help[DISPATCH_TEXT_MAX];
-        command_help(help, sizeof help, x->base.lang, false);
+        command_help(help, sizeof help, x->base.lang, false, NULL);
         dispatch_reply(x->p, in, true, OUT_NOTICE, help);
         return;
     }
@@ -181,11 +184,12 @@ int commands_handle(struct dispatcher *d, struct platform *p, const struct inbou
         run(&x);
         return 0;
     }
-    char key[32], usage[512], help[DISPATCH_TEXT_MAX];
+    char key[32], usage[512], help[DISPATCH_TEXT_MAX], prefix[PLATFORM_PREFIX_MAX];
     usage[0] = '\0';
     if (c.def)
         command_usage(usage, sizeof usage, lang, c.def);
-    command_help(help, sizeof help, lang, in->channel != NULL);
+    command_help(help, sizeof help, lang, in->channel != NULL,
+                 platform_command_prefix(p, prefix, sizeof prefix));
     const char *vars[] = {"usage", usage, "help", help, NULL};
     snprintf(key, sizeof key, "parse.%s", command_error_id(e));
     cmd_reply(&x, key, vars);

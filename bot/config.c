@@ -42,6 +42,7 @@ enum kind {
     K_VARIANT,  /* standard, advanced, casual or casual-advanced */
     K_LANGUAGE, /* a catalog language */
     K_GUILDS,   /* a comma-separated list of Discord ids */
+    K_AUTO,     /* auto, on or off */
 };
 
 enum {
@@ -89,6 +90,7 @@ static const struct key_def keys[] = {
     {"discord", "moderator_role", K_STRING, F_OPTIONAL, OFF(discord_moderator_role), 0, 0, NULL},
     {"discord", "shards", K_INT, 0, OFF(discord_shards), 0, 65535, NULL},
     {"discord", "global_rate_limit", K_INT, 0, OFF(discord_global_rate_limit), 1, 10000, NULL},
+    {"discord", "message_content", K_AUTO, 0, OFF(discord_message_content), 0, 0, NULL},
     {"matrix", "homeserver", K_URL, F_OPTIONAL | F_NOSPACE, OFF(matrix_homeserver), 0, 0, "http"},
     {"matrix", "user_id", K_MXID, F_OPTIONAL | F_NOSPACE, OFF(matrix_user_id), 0, 0, NULL},
     {"matrix", "access_token", K_STRING, F_OPTIONAL | F_SECRET | F_NOSPACE,
@@ -457,6 +459,12 @@ static int apply(struct config *c, const struct key_def *d, const char *v, char 
             return -1;
         }
         break;
+    case K_AUTO:
+        if (strcmp(v, "auto") != 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
+            snprintf(why, whylen, "\"%.*s\" is none of auto, on and off", ECHO_MAX, v);
+            return -1;
+        }
+        break;
     case K_LANGUAGE:
         if (!catalog_has_language(v)) {
             char list[256];
@@ -784,6 +792,7 @@ int config_init(struct config *c)
         {"game", "language", "en"},
         {"game", "variant", "standard"},
         {"discord", "api_url", "https://discord.com/api/v10"},
+        {"discord", "message_content", "auto"},
         {"web", "bind", "127.0.0.1"},
         {"metrics", "bind", "127.0.0.1"},
     };
@@ -847,7 +856,7 @@ void config_free(struct config *c)
     for (size_t i = 0; i < NKEYS; i++) {
         const struct key_def *d = &keys[i];
         if (d->kind == K_STRING || d->kind == K_URL || d->kind == K_MXID || d->kind == K_LEVEL ||
-            d->kind == K_VARIANT || d->kind == K_LANGUAGE) {
+            d->kind == K_VARIANT || d->kind == K_LANGUAGE || d->kind == K_AUTO) {
             char **field = str_field(c, d);
             free(*field);
             *field = NULL;

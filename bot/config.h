@@ -60,6 +60,9 @@ struct config {
     char *discord_moderator_role;
     int discord_shards;            /* 0 (default): as GET /gateway/bot says */
     int discord_global_rate_limit; /* REST requests per second in all (default 50) */
+    /* "auto" (default): ask for the Message Content intent, go on without it
+     * when Discord refuses it; "on": ask, and stop if refused; "off": never ask */
+    char *discord_message_content;
     /* [matrix]: enabled when homeserver is set */
     char *matrix_homeserver; /* needs access_token, or user_id and password */
     char *matrix_user_id;

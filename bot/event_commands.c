@@ -159,8 +159,51 @@ static void ev_open(struct event_cmd *c)
     strcpy(e->organizer_name, name);
     e->seed = dispatcher_seed(d, number ^ 0xe7e7e7e7ULL);
     log_info("dispatch", e->id, "event opened at %s/%s", x->p->ops->name, e->hall);
-    const char *vars[] = {"name", e->name, "player", e->organizer_name, NULL};
+    char prefix[PLATFORM_PREFIX_MAX];
+    const char *vars[] = {"name", e->name, "player", e->organizer_name, "prefix",
+                          platform_command_prefix(x->p, prefix, sizeof prefix), NULL};
     tell_change(c, "msg.event-opened", vars);
+}
+
+/*
+ * The sign-ups, one message in the hall edited as players come and go
+ * ("e3/signup"), held like a change's other messages. Only a user who can
+ * be answered privately (reply_to) also hears of their own sign-up.
+ */
+static void tell_signups(struct event_cmd *c, const char *key, const char *const *vars)
+{
+    struct bot_cmd *x = c->x;
+    const struct event *e = c->e;
+    char players[DISPATCH_TEXT_MAX / 2], count[16], text[DISPATCH_TEXT_MAX], name[MSG_KEY_MAX];
+    struct text_list names;
+    text_list_init(&names, players, sizeof players, ", ");
+    for (unsigned i = 0; i < e->nplayers; i++)
+        text_list_add(&names, "%s", e->players[i].name);
+    count_text(count, sizeof count, e->nplayers);
+    const char *list[] = {"name",    e->name,
+                          "count",   count,
+                          "players", names.n ? players : catalog_text(x->base.lang, "msg.nobody"),
+                          NULL};
+    text_fill(text, sizeof text, x->base.lang, "msg.event-signups", list);
+    struct msg_key k = {.number = 0};
+    snprintf(k.game, sizeof k.game, "%s", e->id);
+    snprintf(k.topic, sizeof k.topic, "signup");
+    struct outbound m = {.kind = OUT_NOTICE,
+                         .channel = e->hall,
+                         .key = name,
+                         .key_parts = &k,
+                         .replace = true,
+                         .text = text,
+                         .cause = x->in};
+    x->d->turn.rendering = true;
+    if (msg_key_format(&k, name, sizeof name) < 0 ||
+        turn_hold_message(x->d, e->platform, &m) < 0)
+        log_error("dispatch", e->id, "out of memory: the sign-up list is not shown");
+    x->d->turn.rendering = false;
+    if (x->in->reply_to)
+        tell_change(c, key, vars);
+    else
+        cmd_reply_if_unsaved(x);
 }
 
 /* join: the user signs up. */
@@ -178,7 +221,7 @@ static void ev_join(struct event_cmd *c)
     count_text(count, sizeof count, c->e->nplayers);
     const char *vars[] = {
         "player", c->e->players[c->e->nplayers - 1].name, "name", c->e->name, "count", count, NULL};
-    tell_change(c, "msg.event-joined", vars);
+    tell_signups(c, "msg.event-joined", vars);
 }
 
 /* leave: the user takes their sign-up back (a game they play goes on). */
@@ -197,7 +240,7 @@ static void ev_leave(struct event_cmd *c)
         return;
     count_text(count, sizeof count, c->e->nplayers);
     const char *vars[] = {"player", player, "name", c->e->name, "count", count, NULL};
-    tell_change(c, "msg.event-left", vars);
+    tell_signups(c, "msg.event-left", vars);
 }
 
 /* table: this channel becomes the event's next table; "table off" takes it

@@ -426,6 +426,8 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
             char idle[64];
             render_lobby(g, &defaults, dispatch_emit, &ctx);
             lobby_shown = true;
+            if (g->event[0])
+                continue; /* an event's table starts at once: no idle lobby to warn of */
             text_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
             const char *vars[] = {"id", g->id, "idle", idle, NULL};
             dispatch_announce(g, "msg.lobby-expiry", vars);

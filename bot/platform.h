@@ -16,7 +16,9 @@
 #define BOT_PLATFORM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/message.h"
 
@@ -72,7 +74,11 @@ struct inbound {
  *                catalog language of the text: adapters word their buttons and
  *                titles in it; absent only in a reply to a command); "mentions"
  *                [user ids] when the message asks those players to act (an
- *                offer to answer, a vote to cast): adapters may notify them
+ *                offer to answer, a vote to cast): adapters may notify them;
+ *                "closes" [keys] when the message ends what earlier messages
+ *                offered to press (an offer answered, a case judged, the
+ *                result): adapters take those messages' controls away. It is
+ *                part of the message, so it is in the outbox with it
  *   OUT_NOTICE:  "event" (what happened, e.g. "session-opened"), "phase",
  *                "deadline" (when set), "paused" (bool); a table notice may
  *                tell several events of one change, one per line: "events"
@@ -81,7 +87,8 @@ struct inbound {
  *                vote on it is recorded
  *   OUT_LOBBY:   "variant", "host", "players" [...], "actions" ["join","leave","start"]
  *   OUT_HAND:    "dealer", "buyer" (resource ids), "hand" {"guns":5,...},
- *                "suspects" [...], "players" [...] (trade partners)
+ *                "suspects" [...], "players" [...] (trade partners),
+ *                "resources" [every resource in play, what a trade may ask for]
  *   OUT_OFFER:   "offer" (number), "from", "to" (players), "give", "ask" ({card:count}),
  *                "actions" ["accept 3","decline 3"] (for the receiver, who is
  *                its "mentions") or ["cancel 3"]
@@ -106,6 +113,11 @@ struct inbound {
 /* The action of a result's "Play again" control: the table's next game with
  * the same players and settings. */
 #define OUT_ACTION_REMATCH "!illegal rematch"
+
+/* What players type before a table command where the bot reads every line
+ * of a table (platform_ops.command_prefix). */
+#define PLATFORM_COMMAND_PREFIX "!illegal"
+#define PLATFORM_PREFIX_MAX     64 /* room for any platform's prefix: a mention */
 
 /*
  * One message from the bot. Exactly one of channel (a table) or user (a DM)
@@ -211,6 +223,11 @@ struct platform_ops {
     /* Writes how text names a channel of the platform (`out`, len bytes): a
      * link to it where the platform has them. May be NULL: the id itself. */
     void (*channel_name)(struct platform *p, const char *channel, char *out, size_t len);
+    /* Writes what players type before a table command's word for the bot to
+     * read it now (`out`, len bytes): PLATFORM_COMMAND_PREFIX where every
+     * line of a table reaches the bot, the bot's mention where only lines
+     * addressed to it do. May be NULL: PLATFORM_COMMAND_PREFIX. */
+    void (*command_prefix)(struct platform *p, char *out, size_t len);
     /* Whether the platform is connected and serving, for /readyz. May be NULL
      * for platforms that are ready as soon as they started. */
     bool (*connected)(struct platform *p);
@@ -225,5 +242,28 @@ struct platform {
     const struct platform_ops *ops;
     const struct platform_host *host;
 };
+
+/* How text names channel on p, into out: platform_ops.channel_name, or the
+ * id itself. Returns out. */
+static inline const char *platform_channel_name(struct platform *p, const char *channel, char *out,
+                                                size_t len)
+{
+    if (p && p->ops->channel_name)
+        p->ops->channel_name(p, channel, out, len);
+    else
+        snprintf(out, len, "%s", channel);
+    return out;
+}
+
+/* What players type before a table command on p, into out (see
+ * platform_ops.command_prefix). Returns out. */
+static inline const char *platform_command_prefix(struct platform *p, char *out, size_t len)
+{
+    if (p && p->ops->command_prefix)
+        p->ops->command_prefix(p, out, len);
+    else
+        snprintf(out, len, "%s", PLATFORM_COMMAND_PREFIX);
+    return out;
+}
 
 #endif

@@ -71,8 +71,9 @@ static int lobby_settings(const struct game *g, const struct rules_defaults *def
 void render_lobby(const struct game *g, const struct rules_defaults *defaults, render_emit_fn emit,
                   void *arg)
 {
-    char players[1024], count[16], key[MSG_KEY_MAX], text[TEXT_MAX];
+    char players[1024], count[16], key[MSG_KEY_MAX], text[TEXT_MAX], prefix[PLATFORM_PREFIX_MAX];
     game_seat_names(g, players, sizeof players);
+    platform_command_prefix(g->platform, prefix, sizeof prefix);
     snprintf(count, sizeof count, "%u", g->nseats);
     const char *mode = g->rules->mode(g->state);
     const char *vars[] = {"id",      g->id,
@@ -80,6 +81,7 @@ void render_lobby(const struct game *g, const struct rules_defaults *defaults, r
                           "host",    g->host_name,
                           "count",   count,
                           "players", g->nseats ? players : catalog_text(g->language, "msg.nobody"),
+                          "prefix",  prefix,
                           NULL};
     struct json_object *data = json_object_new_object();
     if (!data)

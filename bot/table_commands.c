@@ -388,8 +388,9 @@ void cmd_rules(struct command_ctx *base)
 void cmd_help(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
-    char help[DISPATCH_TEXT_MAX];
-    command_help(help, sizeof help, x->base.lang, x->in->channel != NULL);
+    char help[DISPATCH_TEXT_MAX], prefix[PLATFORM_PREFIX_MAX];
+    command_help(help, sizeof help, x->base.lang, x->in->channel != NULL,
+                 platform_command_prefix(x->p, prefix, sizeof prefix));
     dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, help);
 }
 
@@ -466,8 +467,10 @@ bool commands_stranger(struct dispatcher *d, struct platform *p, const struct in
             return false;
     /* Whatever they wrote, someone who plays nothing here wants to know what
      * the bot is and how to start, in what they read. */
+    char prefix[PLATFORM_PREFIX_MAX];
+    const char *vars[] = {"prefix", platform_command_prefix(p, prefix, sizeof prefix), NULL};
     dispatch_reply_key(p, in, true, readers_user(d, p, in->user, in->locale), "msg.help-stranger",
-                       NULL);
+                       vars);
     return true;
 }
 

@@ -16,6 +16,7 @@ static const struct {
     {"lobby", false, false}, {"hand", false, true},  {"offer", true, true},
     {"drop", true, false},   {"vote", true, false},  {"result", false, false},
     {"votes", true, false},  {"recap", true, false}, {"gm", false, true},
+    {"signup", false, false}, /* an event's sign-up list: "e3/signup" */
 };
 
 static int topic_index(const char *t)

@@ -153,6 +153,21 @@ static void set_data(struct msg *m, const char *k, struct json_object *v)
     json_object_object_add(m->data, k, v);
 }
 
+/* Adds to list the key of a message whose controls end now (see "closes"
+ * in bot/platform.h). */
+static void close_key(struct json_object *list, const struct view *g, const char *topic,
+                      unsigned number, int seat)
+{
+    struct msg_key k = {.number = number};
+    char text[MSG_KEY_MAX];
+    snprintf(k.game, sizeof k.game, "%s", g->t->game);
+    snprintf(k.topic, sizeof k.topic, "%s", topic);
+    if (seat >= 0)
+        snprintf(k.user, sizeof k.user, "%s", g->t->users[seat]);
+    if (msg_key_format(&k, text, sizeof text) == 0)
+        json_object_array_add(list, json_object_new_string(text));
+}
+
 /* The "mentions" of a message that asks seat to act, or of every active
  * seat when seat is IL_PUBLIC. */
 static struct json_object *mentions_of(const struct view *g, int seat)
@@ -249,6 +264,10 @@ static void offer_message(const struct view *g, const struct il_event *e, rules_
         msg_key(&m, g, "offer", e->offer_id, e->audience);
     } else {
         set_data(&m, "event", json_object_new_string(keys[which][receiver] + 4));
+        /* the offer is over: its buttons go from this player's message of it */
+        struct json_object *closes = json_object_new_array();
+        close_key(closes, g, "offer", e->offer_id, e->audience);
+        set_data(&m, "closes", closes);
     }
     msg_emit(&m, emit, arg);
 }
@@ -293,6 +312,12 @@ static void render_hand(const struct view *g, unsigned seat, bool fresh, rules_e
         if (i != seat && g->s->game.players[i].active)
             json_object_array_add(players, player_json(g, i));
     set_data(&m, "players", players);
+    /* what a trade may ask for: every resource in play, held or not */
+    struct json_object *in_play = json_object_new_array();
+    for (unsigned r = 0; r < IL_RESOURCES; r++)
+        if (g->s->game.in_play & (1u << r))
+            json_object_array_add(in_play, json_object_new_string(il_resource_id(r)));
+    set_data(&m, "resources", in_play);
     msg_emit(&m, emit, arg);
 }
 
@@ -531,6 +556,24 @@ static void score_parts(const struct view *g, unsigned seat, char *out, size_t l
     json_object_object_add(*json, "right", json_object_new_int((int)parts.right));
 }
 
+/* What the result closes: every hand's trade builder, and the offers and
+ * votes a game ended early left open. */
+static struct json_object *result_closes(const struct view *g)
+{
+    const struct il_game *game = &g->s->game;
+    struct json_object *closes = json_object_new_array();
+    for (unsigned i = 0; i < g->t->nseats; i++)
+        close_key(closes, g, "hand", 0, (int)i);
+    for (unsigned i = 0; i < game->noffers; i++) {
+        close_key(closes, g, "offer", game->offers[i].id, game->offers[i].from);
+        close_key(closes, g, "offer", game->offers[i].id, game->offers[i].to);
+    }
+    for (unsigned k = 0; k < game->ncases; k++)
+        if (il_case_open(game, k))
+            close_key(closes, g, "vote", k + 1, -1);
+    return closes;
+}
+
 static void game_over(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
 {
     const char *lang = g->t->lang;
@@ -594,6 +637,7 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
     set_data(&m, "winners", json_object_get(winner_list));
     if (aborted)
         set_data(&m, "aborted", json_object_new_boolean(true));
+    set_data(&m, "closes", result_closes(g));
     msg_emit(&m, emit, arg);
 
     /* The recap, now that nothing is secret any more. */
@@ -673,8 +717,9 @@ static void on_session_opened(const struct view *g, const struct il_event *e, ru
 {
     char number[16], duration[64];
     snprintf(number, sizeof number, "%u", e->number);
+    /* the running game's timers: the host may have set them since the lobby */
     text_duration(duration, sizeof duration, lang_for(g, e->audience),
-                  g->s->config.timer_ms[IL_TIMER_SESSION]);
+                  g->s->game.config.timer_ms[IL_TIMER_SESSION]);
     const char *vars[] = {"number", number, "duration", duration, NULL};
     notice(g, e, variant_key(g, "msg.session-opened", "msg.session-opened-casual"), vars, emit,
            arg);
@@ -759,7 +804,7 @@ static void on_case_opened(const struct view *g, const struct il_event *e, rules
     snprintf(number, sizeof number, "%u", e->number + 1);
     snprintf(count, sizeof count, "%u", g->s->game.ncases);
     text_duration(duration, sizeof duration, lang_for(g, e->audience),
-                  g->s->config.timer_ms[IL_TIMER_DEBATE]);
+                  g->s->game.config.timer_ms[IL_TIMER_DEBATE]);
     const char *vars[] = {"number", number,     "count",  count, "cards",
                           cards,    "duration", duration, NULL};
     /* the case's cards as data too: a table can show them through the debate */
@@ -799,7 +844,11 @@ static void on_verdict(const struct view *g, const struct il_event *e, rules_emi
     const char *vars[] = {"number", number, "cards",  cards,
                           "tally",  tally,  "player", e->target >= 0 ? g->t->names[e->target] : "",
                           NULL};
-    const struct field fields[] = {{"case", json_object_new_int(e->number + 1)}, {NULL, NULL}};
+    /* the case is judged: its vote's buttons go */
+    struct json_object *closes = json_object_new_array();
+    close_key(closes, g, "vote", e->number + 1u, -1);
+    const struct field fields[] = {
+        {"case", json_object_new_int(e->number + 1)}, {"closes", closes}, {NULL, NULL}};
     unsigned votes = 0;
     for (unsigned i = 0; i < IL_MAX_PLAYERS; i++)
         votes += e->tally[i];
@@ -948,6 +997,18 @@ static void batch_emit(void *arg, const struct rules_msg *m)
     if (data) {
         json_object_object_foreach(data, k, v)
         {
+            /* what each notice closes, all of it; of other fields the last wins */
+            if (strcmp(k, "closes") == 0) {
+                struct json_object *closes;
+                if (!json_object_object_get_ex(b->data, k, &closes)) {
+                    closes = json_object_new_array();
+                    json_object_object_add(b->data, k, closes);
+                }
+                for (size_t i = 0; i < json_object_array_length(v); i++)
+                    json_object_array_add(closes,
+                                          json_object_get(json_object_array_get_idx(v, i)));
+                continue;
+            }
             json_object_object_add(b->data, k, json_object_get(v));
         }
         if (json_object_object_get_ex(data, "event", &event))

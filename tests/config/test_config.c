@@ -462,6 +462,8 @@ static const struct bad_case bad_cases[] = {
     {"[matrix]\nmoderator_power_level = -1\n",
      "%s:2: [matrix] moderator_power_level: out of range (0..100): -1"},
     {"[discord]\nshards = many\n", "%s:2: [discord] shards: not a number: \"many\""},
+    {"[discord]\nmessage_content = sometimes\n",
+     "%s:2: [discord] message_content: \"sometimes\" is none of auto, on and off"},
     {"[web]\nenabled = maybe\n",
      "%s:2: [web] enabled: not a boolean (true/false, yes/no, on/off, 1/0): \"maybe\""},
     {"[log]\nlevel = loud\n",
@@ -748,7 +750,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 47);
+    assert_int_equal(nkeys, 48);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);
