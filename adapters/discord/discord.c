@@ -1,9 +1,6 @@
 /*
  * discord.c - the Discord platform: configuration, start (the gateway), send,
- * DM probes, the game news, stop. Its other parts: records.c, outbox.c (REST
- * operations and queues), messages.c (message ids, lists, controls), guilds.c
- * (moderators), inbound.c (gateway dispatches to inputs), interactions.c,
- * render.c.
+ * DM probes, the game news, stop. internal.h names its other parts.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -22,23 +19,47 @@
 
 /* ---- platform ops ---- */
 
-static unsigned intents(void)
+/*
+ * Guild lists and roles, table commands, drop reactions, DM commands. The
+ * text of a table line needs MESSAGE_CONTENT, a privileged intent; without
+ * it Discord still gives the text of DMs and of lines that mention the bot
+ * (a reply to it that pings it too), and slash commands and components
+ * never needed it.
+ */
+static unsigned intents(const struct dc *dc)
 {
-    /* guild lists and roles, table commands, drop reactions, DM commands; the
-     * text of DM and "!illegal" messages needs MESSAGE_CONTENT */
-    return GW_INTENT_GUILDS | GW_INTENT_GUILD_MESSAGES | GW_INTENT_GUILD_MESSAGE_REACTIONS |
-           GW_INTENT_DIRECT_MESSAGES | GW_INTENT_DIRECT_MESSAGE_REACTIONS |
-           GW_INTENT_MESSAGE_CONTENT;
+    unsigned want = GW_INTENT_GUILDS | GW_INTENT_GUILD_MESSAGES |
+                    GW_INTENT_GUILD_MESSAGE_REACTIONS | GW_INTENT_DIRECT_MESSAGES |
+                    GW_INTENT_DIRECT_MESSAGE_REACTIONS;
+    return dc->content == DC_CONTENT_OFF ? want : want | GW_INTENT_MESSAGE_CONTENT;
+}
+
+/* Discord refused the Message Content intent (auto): said once, with what
+ * players lose and how to give it back. */
+static void content_refused(void *ud, unsigned dropped)
+{
+    struct dc *dc = ud;
+    (void)dropped;
+    dc->reads_content = false;
+    log_warn(DC_MOD, NULL,
+             "Discord refused the Message Content intent (close 4014); going on without it. "
+             "Players can no longer type \"!illegal ...\" in a table: they mention the bot "
+             "(\"@bot join\") or use /illegal there, and everything works in DMs and with "
+             "buttons. To read \"!illegal\" again, enable Message Content Intent in the "
+             "Developer Portal (your application > Bot > Privileged Gateway Intents) and restart; "
+             "[discord] message_content = off stops asking");
 }
 
 static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, uint64_t delay)
 {
     static const struct gw_ops ops = {dc_on_dispatch, dc_gw_state_get, dc_gw_state_set,
-                                      dc_gw_state_defer};
+                                      dc_gw_state_defer, content_refused};
     if (shards < 1)
         shards = 1;
     dc->gw =
-        gw_new(dc->loop, dc->token, DC_USER_AGENT, intents(), &ops, dc, gw_url_tls(url), shards);
+        gw_new(dc->loop, dc->token, DC_USER_AGENT, intents(dc),
+               dc->content == DC_CONTENT_AUTO ? GW_INTENT_MESSAGE_CONTENT : 0, &ops, dc,
+               gw_url_tls(url), shards);
     if (!dc->gw) {
         log_error(DC_MOD, NULL, "cannot create the websocket context");
         return;
@@ -117,41 +138,16 @@ static int dc_start(struct platform *p)
     return 0;
 }
 
-/*
- * Whether m answers a text command, in its channel: at a table, the bot's
- * direct answer (no game data: the game's own announcements are not
- * answers); in a DM, whatever it tells the author then ("You accepted offer
- * #1", the hand a "hand" posts anew). The command's message id is its order.
- */
-static bool is_reply(const struct outbound *m)
-{
-    const struct inbound *c = m->cause;
-    /* an edit of a keyed message is no answer; a fresh one ("hand") can be */
-    if (!c || c->type != INBOUND_MESSAGE || !c->order || m->reply_to || (m->key && m->replace))
-        return false;
-    if (m->channel)
-        return !m->data && c->channel && strcmp(m->channel, c->channel) == 0;
-    return !c->channel && strcmp(m->user, c->user) == 0;
-}
-
-/* Once a game's last message has gone out, its message ids go. */
+/* Once a game's messages are all delivered, its message ids go. */
 static void dc_game_changed(struct platform *p, const struct game_news *n)
 {
     struct dc *dc = (struct dc *)p;
-    if (n->stage != GAME_ENDED || dc->stopping)
-        return;
-    struct dc_op *op = dc_op_new(dc, DC_OP_FORGET);
-    if (!op)
-        return;
-    op->key = dc_xstrdup(n->game);
-    op->channel = dc_xstrdup(n->table);
-    if (op->key && op->channel) {
-        dc_queue_on_channel(dc, op);
-    } else {
-        dc_op_free(op);
-    }
+    if (n->stage == GAME_ENDED && !dc->stopping)
+        dc_delivery_game_over(dc, n->game);
 }
 
+/* One message from the bot, by concern: what later inputs read of it, the
+ * interaction it answers, else its delivery (delivery.c). */
 static int dc_send(struct platform *p, const struct outbound *m)
 {
     struct dc *dc = (struct dc *)p;
@@ -163,124 +159,10 @@ static int dc_send(struct platform *p, const struct outbound *m)
         dc_sent(dc, m->outbox_id);
         return 0;
     }
-    dc_note_game(dc, m);
-    if (m->kind == OUT_HAND && m->user && m->data) {
-        struct dc_user *u = dc_user_get(dc, m->user);
-        if (u) {
-            json_object_put(u->hand);
-            u->hand = json_object_get((struct json_object *)m->data);
-        }
-    }
-    if (m->channel && m->data &&
-        (m->kind == OUT_LOBBY || m->kind == OUT_DROP || m->kind == OUT_VOTE)) {
-        char k[160];
-        snprintf(k, sizeof(k), "%d:%s", (int)m->kind, m->channel);
-        void *old = NULL;
-        if (map_put(&dc->tables, k, json_object_get((struct json_object *)m->data), &old) < 0)
-            json_object_put((struct json_object *)m->data);
-        json_object_put(old);
-    }
-    /* A private notice to the user whose interaction is being handled (a
-     * vote's confirmation, say) answers that interaction, ephemerally,
-     * instead of going to their DMs. Keyed messages (the hand) still do. */
-    struct outbound answer;
-    if (!m->reply_to && m->user && !m->key && m->cause && m->cause->reply_to && m->cause->user &&
-        strcmp(m->user, m->cause->user) == 0 && (m->kind == OUT_NOTICE || m->kind == OUT_ERROR)) {
-        answer = *m;
-        answer.reply_to = m->cause->reply_to;
-        m = &answer;
-    }
-    if (m->reply_to && dc_ix_reply(dc, m)) {
-        dc_sent(dc, m->outbox_id); /* the interaction's answer carries it now */
+    dc_cache_note(dc, m);
+    if (dc_reply(dc, m))
         return 0;
-    }
-    if (m->key && m->replace)
-        dc_msg_restore(dc, m->key);
-    struct json_object *body = dc_render(dc, m);
-    const char *game = jget_str(m->data, "game");
-    bool game_ok = game && !strchr(game, ' ');
-    if (m->key && !m->replace && game_ok && dc_controls_live(dc, game, m->key))
-        dc_close_replaced(dc, m->key);
-    if (m->key && game_ok)
-        dc_note_controls(dc, game, m->key, jarr_len(jget_arr(body, "components")) > 0);
-    if (is_reply(m)) {
-        /* the answer to a text command replies to it */
-        char id[24];
-        snprintf(id, sizeof id, "%" PRIu64, m->cause->order);
-        struct json_object *ref = json_object_new_object();
-        json_object_object_add(ref, "message_id", json_object_new_string(id));
-        json_object_object_add(ref, "fail_if_not_exists", json_object_new_boolean(0));
-        json_object_object_add(body, "message_reference", ref);
-    }
-    struct dc_op *op = dc_op_new(dc, m->key && m->replace ? DC_OP_EDIT : DC_OP_POST);
-    if (!op) {
-        json_object_put(body);
-        return -1;
-    }
-    op->outbox_id = m->outbox_id;
-    bool edit = op->type == DC_OP_EDIT;
-    if (m->outbox_id) {
-        /* Sent again after a crash, a message Discord already has is not posted
-         * twice. An edit is posted when its message has no id yet (the first
-         * lobby, hand or drop): that post needs the nonce too; PATCH takes none. */
-        char nonce[DC_NONCE_PREFIX + 24];
-        snprintf(nonce, sizeof nonce, "%s%" PRIx64, dc->nonce_prefix, (uint64_t)m->outbox_id);
-        if (edit)
-            op->body = dc_xstrdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
-        json_object_object_add(body, "nonce", json_object_new_string(nonce));
-        json_object_object_add(body, "enforce_nonce", json_object_new_boolean(1));
-    }
-    char *text = dc_xstrdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
-    if (edit && m->outbox_id)
-        op->post_body = text;
-    else
-        op->body = text;
-    json_object_put(body);
-    op->key = dc_xstrdup(m->key);
-    op->user = m->channel ? NULL : dc_xstrdup(m->user);
-    if (m->key && !m->replace) {
-        /* a new message under this key: edits and reactions go to it */
-        struct dc_msg *old = map_get(&dc->msgs, m->key);
-        if (old) {
-            free(old->id);
-            old->id = NULL;
-            map_clear(&old->reacted, NULL);
-        }
-    }
-    int rc;
-    if (m->channel) {
-        op->channel = dc_xstrdup(m->channel);
-        if (m->key)
-            dc_msg_get(dc, m->key, m->channel);
-        rc = dc_queue_on_channel(dc, op);
-    } else {
-        rc = dc_queue_on_dm(dc, m->user, op);
-    }
-    if (rc < 0)
-        return -1;
-    /* the drop's reactions, once per emoji per message */
-    struct json_object *reactions = jget_obj(m->data, "reactions");
-    if (m->key && reactions) {
-        struct dc_msg *rec = m->channel ? dc_msg_get(dc, m->key, m->channel) : NULL;
-        json_object_object_foreach(reactions, emoji, res)
-        {
-            (void)res;
-            if (!rec || map_get(&rec->reacted, emoji))
-                continue;
-            /* not noted for want of memory, it may be put again later: harmless, as
-             * putting a reaction is idempotent */
-            if (map_put(&rec->reacted, emoji, (void *)1, NULL) < 0)
-                log_warn(DC_MOD, NULL, "no memory to note a reaction; it may be sent twice");
-            struct dc_op *r = dc_op_new(dc, DC_OP_REACT);
-            if (!r)
-                continue;
-            r->key = dc_xstrdup(m->key);
-            r->channel = dc_xstrdup(m->channel);
-            r->emoji = dc_xstrdup(emoji);
-            dc_queue_on_channel(dc, r);
-        }
-    }
-    return 0;
+    return dc_deliver_message(dc, m);
 }
 
 /*
@@ -397,8 +279,11 @@ static void dc_destroy(struct platform *p)
     map_clear(&dc->guilds, dc_guild_free);
     map_clear(&dc->dm_users, free_str);
     map_clear(&dc->tables, free_json);
-    map_clear(&dc->in_play, free_json);
+    map_clear(&dc->hands, free_json);
+    map_clear(&dc->builders, dc_builder_free);
     map_clear(&dc->controls, free_json);
+    map_clear(&dc->open, NULL);
+    map_clear(&dc->ending, NULL);
     free(dc->token);
     free(dc->app_id);
     free(dc->api_url);
@@ -419,6 +304,18 @@ static void dc_channel_name(struct platform *p, const char *channel, char *out, 
     snprintf(out, len, "<#%s>", channel);
 }
 
+/* "!illegal" while table lines reach the bot, else its mention (inbound.c
+ * reads a line that starts with it as a command). */
+static void dc_command_prefix(struct platform *p, char *out, size_t len)
+{
+    struct dc *dc = (struct dc *)p;
+    const char *self = dc->self_id ? dc->self_id : dc->app_id;
+    if (dc->reads_content || !self)
+        snprintf(out, len, "%s", PLATFORM_COMMAND_PREFIX);
+    else
+        snprintf(out, len, "<@%s>", self);
+}
+
 static const struct platform_ops discord_ops = {
     .name = "discord",
     .confirms_sends = true,
@@ -429,6 +326,7 @@ static const struct platform_ops discord_ops = {
     .probe_dm = dc_probe_dm,
     .game_changed = dc_game_changed,
     .channel_name = dc_channel_name,
+    .command_prefix = dc_command_prefix,
     .stop = dc_stop,
     .destroy = dc_destroy,
 };
@@ -525,6 +423,11 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     dc->global_rate = cfg->discord_global_rate_limit > 0 ? (unsigned)cfg->discord_global_rate_limit
                                                          : DEFAULT_GLOBAL_RATE;
     dc->language = cfg->language;
+    const char *content = cfg->discord_message_content ? cfg->discord_message_content : "auto";
+    dc->content = strcmp(content, "on") == 0    ? DC_CONTENT_ON
+                  : strcmp(content, "off") == 0 ? DC_CONTENT_OFF
+                                                : DC_CONTENT_AUTO;
+    dc->reads_content = dc->content != DC_CONTENT_OFF;
     map_init(&dc->msgs);
     map_init(&dc->msg_ids);
     map_init(&dc->users);
@@ -532,8 +435,11 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     map_init(&dc->guilds);
     map_init(&dc->dm_users);
     map_init(&dc->tables);
-    map_init(&dc->in_play);
+    map_init(&dc->hands);
+    map_init(&dc->builders);
     map_init(&dc->controls);
+    map_init(&dc->open);
+    map_init(&dc->ending);
     /* The HTTP client exists from here on; it sends nothing until the loop runs. */
     if (dc->token && dc->api_url)
         dc->rest = rest_new(dc->loop, dc->api_url, dc->token, DC_USER_AGENT, dc->global_rate);

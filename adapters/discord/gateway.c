@@ -33,6 +33,7 @@ enum op {
 };
 
 #define CLOSE_RESUMABLE 4000 /* our close code when we mean to resume: never 1000/1001 */
+#define CLOSE_DISALLOWED_INTENTS 4014 /* a privileged intent the app may not use */
 /*
  * A close frame (RFC 6455 opcode 8) with our code. lws 4.1 as a client sends
  * no close frame for lws_close_reason() followed by returning -1 from the
@@ -72,6 +73,7 @@ struct shard {
     size_t session_head_len;
     char state_key[32]; /* where the session is stored: "discord.gateway.<id>" */
     int64_t seq, handled_seq;
+    unsigned identified_intents; /* the intents of its last IDENTIFY */
     TAILQ_HEAD(, sendbuf) sendq; /* heartbeats first, then in the order sent */
     uint64_t sends[GW_SEND_LIMIT];
     unsigned send_pos;
@@ -86,7 +88,7 @@ struct gw {
     void *foreign[1];
     struct lws_context *ctx;
     const char *token, *user_agent;
-    unsigned intents;
+    unsigned intents, optional; /* asked for; dropped rather than fatal when refused */
     struct gw_ops ops;
     void *ud;
     bool tls; /* the context set TLS up: the gateway URL is wss:// */
@@ -359,6 +361,7 @@ static void send_identify(struct shard *s)
     json_object_array_add(shard, json_object_new_int(g->nshards));
     json_object_object_add(d, "token", json_object_new_string(g->token));
     json_object_object_add(d, "intents", json_object_new_int64(g->intents));
+    s->identified_intents = g->intents;
     json_object_object_add(d, "properties", props);
     json_object_object_add(d, "shard", shard);
     json_object_object_add(o, "op", json_object_new_int(OP_IDENTIFY));
@@ -589,12 +592,24 @@ static const char *fatal_reason(int code)
         return "invalid API version: the gateway URL must speak v10";
     case 4013:
         return "invalid intents: the intents value is wrong (a bug in illegald)";
-    case 4014:
+    case CLOSE_DISALLOWED_INTENTS:
         return "disallowed intents: enable the Message Content intent in the Developer Portal "
-               "(Bot > Privileged Gateway Intents)";
+               "(Bot > Privileged Gateway Intents), or set [discord] message_content = auto";
     default:
         return NULL;
     }
+}
+
+/* Discord refused a privileged intent: every shard goes on without the
+ * optional ones, and the adapter hears of it once. */
+static void drop_optional_intents(struct gw *g)
+{
+    unsigned dropped = g->intents & g->optional;
+    if (!dropped)
+        return; /* another shard dropped them already */
+    g->intents &= ~g->optional;
+    if (g->ops.intents_dropped)
+        g->ops.intents_dropped(g->ud, dropped);
 }
 
 static void on_retry(uv_timer_t *t)
@@ -626,6 +641,14 @@ static void shard_closed(struct shard *s)
     }
     int code = s->peer_close;
     s->peer_close = 0;
+    if (code == CLOSE_DISALLOWED_INTENTS && (s->identified_intents & g->optional)) {
+        drop_optional_intents(g);
+        log_info(MOD, NULL, "shard %d: identifying again without the refused intents", s->id);
+        forget_session(s);
+        s->delay_next = -1;
+        uv_timer_start(&s->retry_timer, on_retry, 0, 0);
+        return;
+    }
     const char *fatal = fatal_reason(code);
     if (fatal) {
         s->stopped = s->st.stopped = true;
@@ -802,7 +825,7 @@ bool gw_url_tls(const char *url)
 }
 
 struct gw *gw_new(uv_loop_t *loop, const char *token, const char *user_agent, unsigned intents,
-                  const struct gw_ops *ops, void *ud, bool tls, int nshards)
+                  unsigned optional, const struct gw_ops *ops, void *ud, bool tls, int nshards)
 {
     struct gw *g = calloc(1, sizeof(*g));
     if (!g)
@@ -812,6 +835,7 @@ struct gw *gw_new(uv_loop_t *loop, const char *token, const char *user_agent, un
     g->token = token;
     g->user_agent = user_agent;
     g->intents = intents;
+    g->optional = optional & intents;
     g->ops = *ops;
     g->ud = ud;
     g->tls = tls;

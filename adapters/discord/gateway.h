@@ -45,6 +45,9 @@ struct gw_ops {
     /* state_set without a disk flush of its own: on disk with the bot's next
      * commit, or within about a second (bot/platform.h, state_defer). */
     void (*state_defer)(void *ud, const char *key, const char *value);
+    /* Discord refused a privileged intent (close 4014) and the shards go on
+     * without `dropped`, gw_new's optional intents; called once. May be NULL. */
+    void (*intents_dropped)(void *ud, unsigned dropped);
 };
 
 struct gw_shard_stats {
@@ -62,9 +65,12 @@ bool gw_url_tls(const char *url);
  * gw_close(). tls says whether the gateway URL is wss://: TLS is set up only
  * then, since loading the CA bundle costs start-up time and memory. nshards
  * (at least 1) sizes libwebsockets' descriptor tables, which would otherwise
- * take 16 bytes for every descriptor the process may open. */
+ * take 16 bytes for every descriptor the process may open. optional: the
+ * privileged intents among `intents` the shards drop, rather than stop, when
+ * Discord refuses them (close 4014); see gw_ops.intents_dropped. */
 struct gw *gw_new(struct uv_loop_s *loop, const char *token, const char *user_agent,
-                  unsigned intents, const struct gw_ops *ops, void *ud, bool tls, int nshards);
+                  unsigned intents, unsigned optional, const struct gw_ops *ops, void *ud, bool tls,
+                  int nshards);
 
 /*
  * The request path for a gateway URL's path as lws_parse_uri() gives it

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/types.h>
 
+#include "bot/command.h"
 #include "bot/log.h"
 #include "internal.h"
 #include "skim.h"
@@ -26,22 +27,103 @@ static const char *display_name(struct json_object *author, struct json_object *
     return n;
 }
 
-/* Reads only what skim.c keeps of a message (its kept[] table): a member
- * read here must be added there. */
+/* The rest of text after a leading mention of the bot ("<@id>" or
+ * "<@!id>"), or NULL when it starts with none. */
+static const char *after_mention(const struct dc *dc, const char *text)
+{
+    const char *self = dc->self_id ? dc->self_id : dc->app_id;
+    size_t n = self ? strlen(self) : 0;
+    if (!n || strncmp(text, "<@", 2) != 0)
+        return NULL;
+    text += 2;
+    if (*text == '!')
+        text++;
+    if (strncmp(text, self, n) != 0 || text[n] != '>')
+        return NULL;
+    for (text += n + 1; *text == ' '; text++)
+        ;
+    return text;
+}
+
+/* Whether d replies to one of the bot's messages and pings it (a reply that
+ * does not ping the bot does not mention it, and without the Message Content
+ * intent Discord gives no text for it). */
+static bool replies_to_bot(struct dc *dc, struct json_object *d)
+{
+    const char *self = dc->self_id ? dc->self_id : dc->app_id;
+    struct json_object *mentions = jget_arr(d, "mentions");
+    bool pinged = false;
+    for (size_t i = 0; self && i < jarr_len(mentions) && !pinged; i++) {
+        const char *id = jget_str(jarr_at(mentions, i), "id");
+        pinged = id && strcmp(id, self) == 0;
+    }
+    if (!pinged)
+        return false;
+    const char *author = jget_str(jget_obj(jget_obj(d, "referenced_message"), "author"), "id");
+    if (author)
+        return strcmp(author, self) == 0;
+    /* no copy of the message replied to: ours if we know its id */
+    const char *ref = jget_str(jget_obj(d, "message_reference"), "message_id");
+    char *key = ref ? dc_msg_key_of(dc, ref) : NULL;
+    bool ours = key != NULL;
+    free(key);
+    return ours;
+}
+
+/*
+ * The command a line typed in a table gives (malloc'd), or NULL for chat:
+ * "!illegal ..." as it is; a line that starts with the bot's mention ("@bot
+ * join"), the same as "!illegal join" (a bare mention asks for help); a reply
+ * to the bot that pings it and starts with a command word ("join"), the same.
+ * The last two are the ways that work without the Message Content intent.
+ */
+static char *table_command(struct dc *dc, struct json_object *d, const char *text)
+{
+    while (*text == ' ')
+        text++;
+    size_t np = strlen(PLATFORM_COMMAND_PREFIX);
+    if (strncasecmp(text, PLATFORM_COMMAND_PREFIX, np) == 0)
+        return strdup(text);
+    const char *rest = after_mention(dc, text);
+    bool reply = !rest && *text && replies_to_bot(dc, d);
+    if (reply) {
+        char word[32];
+        size_t n = strcspn(text, " ");
+        snprintf(word, sizeof word, "%.*s", (int)n, text);
+        if (!command_find(word, CMD_IN_TABLE | CMD_IN_PRIVATE))
+            return NULL; /* chat in reply to an announcement */
+        rest = text;
+    }
+    if (!rest)
+        return NULL;
+    if (strncasecmp(rest, PLATFORM_COMMAND_PREFIX, np) == 0)
+        return strdup(rest);
+    struct buf b;
+    buf_init(&b, DC_COMMAND_TEXT_MAX);
+    if (buf_printf(&b, "%s %s", PLATFORM_COMMAND_PREFIX, *rest ? rest : "help") < 0) {
+        buf_free(&b);
+        return NULL;
+    }
+    return buf_take(&b);
+}
+
+/* Reads only what skim.c keeps of a message (its kept[] table) when it
+ * skimmed it: a member read here must be added there, or make the skimmer
+ * leave the message to the full parse (a reply's mentions do). */
 static void on_message(struct dc *dc, struct json_object *d)
 {
     struct json_object *author = jget_obj(d, "author");
     const char *uid = jget_str(author, "id"), *text = jget_str(d, "content");
     const char *channel = jget_str(d, "channel_id"), *guild = jget_str(d, "guild_id");
+    char *command = NULL;
     if (!uid || !text || !channel || jget_true(author, "bot") ||
         (dc->self_id && strcmp(uid, dc->self_id) == 0))
         return;
     if (guild) {
-        /* in a table only the bot's own commands matter */
-        while (*text == ' ')
-            text++;
-        if (strncasecmp(text, "!illegal", 8) != 0)
+        /* in a table only what is addressed to the bot matters */
+        if (!(command = table_command(dc, d, text)))
             return;
+        text = command;
     } else {
         struct dc_user *u = dc_user_get(dc, uid);
         if (u && !u->dm_channel) {
@@ -56,6 +138,10 @@ static void on_message(struct dc *dc, struct json_object *d)
         }
         if (u)
             u->reachable = true;
+        /* "@bot hand" in a DM is "hand" */
+        const char *rest = after_mention(dc, text);
+        if (rest)
+            text = rest;
     }
     struct json_object *member = jget_obj(d, "member");
     struct inbound in = {
@@ -69,6 +155,7 @@ static void on_message(struct dc *dc, struct json_object *d)
         .order = dc_parse_u64(jget_str(d, "id")),
     };
     dc_deliver(dc, &in);
+    free(command);
 }
 
 static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
@@ -79,15 +166,10 @@ static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
     if (!uid || !mid || !emoji || (dc->self_id && strcmp(uid, dc->self_id) == 0) ||
         jget_true(jget_obj(member, "user"), "bot"))
         return;
-    const char *key = map_get(&dc->msg_ids, mid);
-    char *stored = NULL;
-    if (!key) {
-        char k[96];
-        snprintf(k, sizeof(k), "mid/%s", mid);
-        key = stored = dc_gw_state_get(dc, k);
-        if (!key)
-            return;
-    }
+    char *stored = dc_msg_key_of(dc, mid);
+    const char *key = stored;
+    if (!key)
+        return;
     const char *name = jget_str(emoji, "name"), *eid = jget_str(emoji, "id");
     char custom[160];
     if (eid) {

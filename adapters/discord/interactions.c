@@ -1,13 +1,16 @@
 /*
- * interactions.c - slash commands, buttons and select menus.
+ * interactions.c - slash commands, buttons and select menus, and their answers.
  *
  * Every interaction becomes canonical command text delivered as
- * INBOUND_COMMAND with reply_to "ix:<id>". Replies the bot makes during
- * deliver() become the initial response (type 4, ephemeral); with none the
- * interaction is deferred (type 5 for commands, 6 for components) at once,
- * well within Discord's 3 s, and later replies edit the deferred response or
- * follow up. Autocomplete answers from the last hand, lobby, drop and vote
- * data the bot sent.
+ * INBOUND_COMMAND with reply_to "ix:<id>" (a press is read in components.c).
+ * Replies the bot makes during deliver() become the initial response (type
+ * 4, ephemeral); with none the interaction is deferred (type 5 for commands,
+ * 6 for components) at once, and later replies edit the deferred response or
+ * follow up. Discord takes a first answer only within 3 s of the interaction:
+ * it is retried until then, no longer, and if it never got through, what was
+ * meant for the interaction goes to the user's DMs as a plain message.
+ * Autocomplete answers from the last hand, lobby, drop and vote data the bot
+ * sent (caches.c).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -36,75 +39,153 @@ enum {
 
 enum { OPT_SUB = 1, OPT_STRING = 3, OPT_INTEGER = 4 };
 
-#define IX_FALLBACK_MS 3000u
-#define IX_LIFETIME_MS (15u * 60u * 1000u)
-
-struct ixrec {
-    struct dc_ixn base;
-    char *app_id;
-};
+#define IX_FALLBACK_MS 3000u              /* a deferred command says "done" after this */
+#define IX_WINDOW_MS   3000u              /* Discord takes a first answer this long */
+#define IX_LIFETIME_MS (15u * 60u * 1000u) /* and the token this long */
 
 void dc_ix_free(void *p)
 {
-    struct ixrec *x = p;
-    free(x->base.id);
-    free(x->base.token);
+    struct dc_ixn *x = p;
+    free(x->id);
+    free(x->token);
     free(x->app_id);
-    json_object_put(x->base.captured);
+    free(x->user);
+    json_object_put(x->captured);
     free(x);
 }
 
-static void ix_request(struct dc *dc, struct ixrec *x, const char *method, const char *path,
-                       struct json_object *body, unsigned flags)
+static void ix_request(struct dc *dc, struct dc_ixn *x, const char *method, const char *path,
+                       struct json_object *body, unsigned flags, enum dc_ix_step step)
 {
     struct dc_op *op = dc_op_new(dc, DC_OP_IX);
     if (!op)
         return;
+    char q[96];
+    snprintf(q, sizeof(q), "ix:%s", x->id);
+    op->ix = strdup(q);
+    op->step = step;
     if (body)
         op->body = strdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
-    char q[96];
-    snprintf(q, sizeof(q), "ix:%s", x->base.id);
-    dc_rest(dc, op, q, method, path, flags);
+    if (!op->ix || (body && !op->body)) {
+        log_error(DC_MOD, NULL, "no memory to answer an interaction");
+        dc_op_free(op);
+        return;
+    }
+    uint64_t until = x->created + (step == DC_IX_CALLBACK ? IX_WINDOW_MS : IX_LIFETIME_MS);
+    dc_rest_until(dc, op, q, method, path, flags, until);
 }
 
-static void ix_callback(struct dc *dc, struct ixrec *x, int type, struct json_object *data)
+static void ix_callback(struct dc *dc, struct dc_ixn *x, int type, struct json_object *data)
 {
     char path[256];
-    snprintf(path, sizeof(path), "/interactions/%s/%s/callback", x->base.id, x->base.token);
+    snprintf(path, sizeof(path), "/interactions/%s/%s/callback", x->id, x->token);
     struct json_object *b = json_object_new_object();
     json_object_object_add(b, "type", json_object_new_int(type));
     if (data)
         json_object_object_add(b, "data", data);
-    ix_request(dc, x, "POST", path, b, REST_NO_GLOBAL);
+    ix_request(dc, x, "POST", path, b, REST_NO_GLOBAL, DC_IX_CALLBACK);
     json_object_put(b);
-    x->base.answered = true;
+    x->answered = true;
 }
 
-static void ix_followup(struct dc *dc, struct ixrec *x, struct json_object *body)
+static void ix_followup(struct dc *dc, struct dc_ixn *x, struct json_object *body)
 {
     char path[256];
-    if (x->base.original) {
-        snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", x->app_id,
-                 x->base.token);
-        x->base.original = false;
-        ix_request(dc, x, "PATCH", path, body, 0);
+    if (x->dead) {
+        dc_ix_plain(dc, x, body);
+    } else if (x->original) {
+        snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", x->app_id, x->token);
+        x->original = false;
+        ix_request(dc, x, "PATCH", path, body, 0, DC_IX_FOLLOWUP);
     } else {
-        snprintf(path, sizeof(path), "/webhooks/%s/%s", x->app_id, x->base.token);
-        ix_request(dc, x, "POST", path, body, 0);
+        snprintf(path, sizeof(path), "/webhooks/%s/%s", x->app_id, x->token);
+        ix_request(dc, x, "POST", path, body, 0, DC_IX_FOLLOWUP);
     }
 }
 
-int dc_ix_reply(struct dc *dc, const struct outbound *m)
+void dc_ix_plain(struct dc *dc, struct dc_ixn *x, struct json_object *body)
 {
-    struct ixrec *x = map_get(&dc->ixns, m->reply_to);
+    struct json_object *copy = NULL;
+    if (!body || !x->user || json_object_deep_copy(body, &copy, NULL) != 0)
+        return;
+    json_object_object_del(copy, "flags"); /* in a DM, private as it is */
+    struct dc_op *op = dc_op_new(dc, DC_OP_POST);
+    if (op) {
+        op->user = strdup(x->user);
+        op->body = strdup(json_object_to_json_string_ext(copy, JSON_C_TO_STRING_PLAIN));
+    }
+    json_object_put(copy);
+    if (!op || !op->user || !op->body) {
+        log_error(DC_MOD, NULL, "no memory to send an interaction's answer as a message");
+        dc_op_free(op);
+        return;
+    }
+    dc_queue_on_dm(dc, x->user, op);
+}
+
+int dc_ix_prepare(struct dc *dc, struct dc_op *op)
+{
+    struct dc_ixn *x = map_get(&dc->ixns, op->ix);
+    if (op->step != DC_IX_FOLLOWUP || !x || !x->dead)
+        return 0;
+    /* queued before the first answer failed: it goes as a plain message */
+    struct json_object *body = json_tokener_parse(op->body ? op->body : "");
+    dc_ix_plain(dc, x, body);
+    json_object_put(body);
+    return 1;
+}
+
+/* What a failed first answer meant to say, as a message body, or NULL when
+ * it said nothing (a deferral, choices that are too late to offer). */
+static struct json_object *callback_content(const char *request)
+{
+    struct json_object *b = json_tokener_parse(request ? request : "");
+    struct json_object *data = jget_int64_or(b, "type", 0) == CB_MESSAGE ? jget_obj(b, "data")
+                                                                          : NULL;
+    json_object_get(data);
+    json_object_put(b);
+    return data;
+}
+
+void dc_ix_answered(struct dc *dc, struct dc_op *op, long status, const char *body)
+{
+    struct dc_ixn *x = map_get(&dc->ixns, op->ix);
+    if ((status >= 200 && status < 300) || status == REST_STOPPED || status == 0)
+        return;
+    if (!x) {
+        dc_log_http_error("answering", "an interaction", status, body);
+        return;
+    }
+    struct json_object *meant =
+        op->step == DC_IX_CALLBACK ? callback_content(op->body) : json_tokener_parse(op->body);
+    if (op->step == DC_IX_CALLBACK) {
+        x->dead = true;
+        x->original = false;
+    }
+    /* one line for what could not be given: where it goes instead, or that it is dropped */
+    if (status == REST_EXPIRED)
+        log_warn(DC_MOD, NULL, "interaction %s: no answer from Discord in time; %s", x->id,
+                 meant ? "its answer goes to the user's DMs" : "dropped");
+    else
+        log_warn(DC_MOD, NULL, "interaction %s: answer refused (HTTP %ld, code %d); %s", x->id,
+                 status, dc_api_code(body),
+                 meant ? "it goes to the user's DMs" : "dropped");
+    if (meant)
+        dc_ix_plain(dc, x, meant);
+    json_object_put(meant);
+}
+
+int dc_ix_reply(struct dc *dc, const char *ix, const struct outbound *m)
+{
+    struct dc_ixn *x = map_get(&dc->ixns, ix);
     if (!x)
         return 0;
     struct json_object *body = dc_render(dc, m);
     json_object_object_add(body, "flags", json_object_new_int(EPHEMERAL_FLAG));
-    if (dc->capture == &x->base && !x->base.answered) {
-        if (!x->base.captured)
-            x->base.captured = json_object_new_array();
-        json_object_array_add(x->base.captured, body);
+    if (dc->capture == x && !x->answered) {
+        if (!x->captured)
+            x->captured = json_object_new_array();
+        json_object_array_add(x->captured, body);
         return 1;
     }
     ix_followup(dc, x, body);
@@ -113,26 +194,37 @@ int dc_ix_reply(struct dc *dc, const struct outbound *m)
 }
 
 /* The first answer, right after deliver(). */
-static void ix_answer(struct dc *dc, struct ixrec *x)
+static void ix_answer(struct dc *dc, struct dc_ixn *x)
 {
-    size_t n = x->base.captured ? json_object_array_length(x->base.captured) : 0;
+    size_t n = x->captured ? json_object_array_length(x->captured) : 0;
     if (n == 0) {
-        if (x->base.component) {
+        if (x->component) {
             ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
         } else {
             struct json_object *d = json_object_new_object();
             json_object_object_add(d, "flags", json_object_new_int(EPHEMERAL_FLAG));
             ix_callback(dc, x, CB_DEFERRED_MESSAGE, d);
-            x->base.deferred = true;
-            x->base.original = true;
+            x->deferred = true;
+            x->original = true;
         }
         return;
     }
-    ix_callback(dc, x, CB_MESSAGE, json_object_get(json_object_array_get_idx(x->base.captured, 0)));
+    ix_callback(dc, x, CB_MESSAGE, json_object_get(json_object_array_get_idx(x->captured, 0)));
     for (size_t i = 1; i < n; i++)
-        ix_followup(dc, x, json_object_array_get_idx(x->base.captured, i));
-    json_object_put(x->base.captured);
-    x->base.captured = NULL;
+        ix_followup(dc, x, json_object_array_get_idx(x->captured, i));
+    json_object_put(x->captured);
+    x->captured = NULL;
+}
+
+/* An ephemeral answer of one text, now (a stale press, an unknown command). */
+void dc_ix_say(struct dc *dc, struct dc_ixn *x, const char *text)
+{
+    ix_callback(dc, x, CB_MESSAGE, dc_render_text(text, EPHEMERAL_FLAG));
+}
+
+void dc_ix_ack(struct dc *dc, struct dc_ixn *x)
+{
+    ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
 }
 
 struct sweep_ctx {
@@ -145,14 +237,14 @@ struct sweep_ctx {
 static void sweep_one(const char *key, void *val, void *arg)
 {
     struct sweep_ctx *c = arg;
-    struct ixrec *x = val;
-    if (x->base.original && c->now >= x->base.created + IX_FALLBACK_MS) {
+    struct dc_ixn *x = val;
+    if (x->original && c->now >= x->created + IX_FALLBACK_MS) {
         /* the bot said nothing to this command: close the "thinking" state */
         struct json_object *b = dc_render_text("✅", EPHEMERAL_FLAG);
         ix_followup(c->dc, x, b);
         json_object_put(b);
     }
-    if (c->now >= x->base.created + IX_LIFETIME_MS && c->nexpired < 64)
+    if (c->now >= x->created + IX_LIFETIME_MS && c->nexpired < 64)
         c->expired[c->nexpired++] = strdup(key);
 }
 
@@ -163,7 +255,7 @@ void dc_ix_sweep(struct dc *dc)
     for (unsigned i = 0; i < c.nexpired; i++) {
         if (!c.expired[i])
             continue;
-        struct ixrec *x = map_del(&dc->ixns, c.expired[i]);
+        struct dc_ixn *x = map_del(&dc->ixns, c.expired[i]);
         if (x)
             dc_ix_free(x);
         free(c.expired[i]);
@@ -214,111 +306,6 @@ fail:
     return NULL;
 }
 
-/* ---- the trade builder ---- */
-
-/* Whether s is a card id as the bot writes them ("call-girls"). */
-static bool card_id(const char *s, size_t n)
-{
-    if (n == 0 || n > 32)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!islower((unsigned char)s[i]) && s[i] != '-')
-            return false;
-    return true;
-}
-
-/*
- * The builder's card list from the chosen values ("2 guns", see
- * dc_render_builder): "2 guns 1 alcohol", or "nothing". Of several
- * quantities of one card the largest counts; values of another form are
- * ignored.
- */
-static char *join_cards(struct json_object *values)
-{
-    struct {
-        char card[33];
-        unsigned n;
-    } picked[25];
-    unsigned npicked = 0;
-    for (size_t i = 0; i < jarr_len(values) && i < 25; i++) {
-        const char *v = jarr_str(values, i);
-        char *end;
-        unsigned long q = v && isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
-        if (q == 0 || q > DC_BUILDER_MAX_QTY || *end != ' ' || !card_id(end + 1, strlen(end + 1)))
-            continue;
-        unsigned k = 0;
-        while (k < npicked && strcmp(picked[k].card, end + 1) != 0)
-            k++;
-        if (k == npicked) {
-            snprintf(picked[k].card, sizeof(picked[k].card), "%s", end + 1);
-            picked[k].n = 0;
-            npicked++;
-        }
-        if (q > picked[k].n)
-            picked[k].n = (unsigned)q;
-    }
-    struct buf b;
-    buf_init(&b, DC_COMMAND_TEXT_MAX);
-    for (unsigned k = 0; k < npicked; k++)
-        if (buf_printf(&b, "%s%u %s", k ? " " : "", picked[k].n, picked[k].card) < 0)
-            goto fail;
-    if (!npicked && buf_puts(&b, "nothing") < 0)
-        goto fail;
-    return buf_take(&b);
-fail:
-    buf_free(&b);
-    return NULL;
-}
-
-/* The chosen partner's id, when it is one (a snowflake). */
-static char *partner_id(struct json_object *values)
-{
-    const char *v = jarr_str(values, 0);
-    size_t n = v ? strlen(v) : 0;
-    if (n == 0 || n > 32)
-        return NULL;
-    for (size_t i = 0; i < n; i++)
-        if (!isdigit((unsigned char)v[i]))
-            return NULL;
-    return strdup(v);
-}
-
-/* Handles tb:* components. Returns the command to deliver (malloc'd) or NULL. */
-static char *builder(struct dc *dc, struct ixrec *x, const char *user, const char *cid,
-                     struct json_object *data)
-{
-    struct dc_user *u = dc_user_get(dc, user);
-    struct json_object *values = jget_arr(data, "values");
-    if (!u) {
-        ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
-        return NULL;
-    }
-    if (strcmp(cid, "tb:to") == 0) {
-        free(u->tb.to);
-        u->tb.to = partner_id(values);
-    } else if (strcmp(cid, "tb:give") == 0) {
-        free(u->tb.give);
-        u->tb.give = join_cards(values);
-    } else if (strcmp(cid, "tb:ask") == 0) {
-        free(u->tb.ask);
-        u->tb.ask = join_cards(values);
-    } else if (strcmp(cid, "tb:send") == 0) {
-        /* an incomplete offer goes through too: the bot answers with the usage */
-        struct buf b;
-        buf_init(&b, DC_COMMAND_TEXT_MAX);
-        int rc = u->tb.to && u->tb.ask ? buf_printf(&b, "offer <@%s> %s for %s", u->tb.to,
-                                                    u->tb.give ? u->tb.give : "nothing", u->tb.ask)
-                                       : buf_puts(&b, "offer");
-        if (rc < 0) {
-            buf_free(&b);
-            return NULL;
-        }
-        return buf_take(&b);
-    }
-    ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
-    return NULL;
-}
-
 /* ---- autocomplete ---- */
 
 static void choice(struct json_object *choices, const char *name, const char *value)
@@ -354,14 +341,6 @@ static void players_from(struct json_object *choices, struct json_object *arr, c
     }
 }
 
-static struct json_object *table_data(struct dc *dc, int kind, const char *channel)
-{
-    if (!channel)
-        return NULL;
-    char k[160];
-    snprintf(k, sizeof(k), "%d:%s", kind, channel);
-    return map_get(&dc->tables, k);
-}
 
 /* Card lists like "2 guns 1 al": completes the last word with the cards. */
 static void cards_from(struct json_object *choices, struct json_object *hand, const char *typed)
@@ -391,7 +370,7 @@ static void cards_from(struct json_object *choices, struct json_object *hand, co
     }
 }
 
-static void autocomplete(struct dc *dc, struct ixrec *x, struct json_object *data, const char *user,
+static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *data, const char *user,
                          const char *channel)
 {
     struct json_object *sub = jarr_at(jget_arr(data, "options"), 0);
@@ -405,17 +384,16 @@ static void autocomplete(struct dc *dc, struct ixrec *x, struct json_object *dat
             typed = jget_str(o, "value") ? jget_str(o, "value") : "";
         }
     }
-    struct dc_user *u = dc_user_get(dc, user);
-    struct json_object *hand_data = u ? u->hand : NULL;
+    struct json_object *hand_data = dc_cache_hand(dc, user);
     struct json_object *choices = json_object_new_array();
     if (focus && strcmp(focus, "player") == 0) {
         if (subname && strcmp(subname, "vote") == 0)
-            players_from(choices, jget_arr(table_data(dc, OUT_VOTE, channel), "candidates"), typed);
+            players_from(choices, jget_arr(dc_cache_table(dc, OUT_VOTE, channel), "candidates"), typed);
         if (subname && strcmp(subname, "kick") == 0)
-            players_from(choices, jget_arr(table_data(dc, OUT_LOBBY, channel), "players"), typed);
+            players_from(choices, jget_arr(dc_cache_table(dc, OUT_LOBBY, channel), "players"), typed);
         players_from(choices, jget_arr(hand_data, "players"), typed);
     } else if (focus && strcmp(focus, "resource") == 0) {
-        struct json_object *drop = table_data(dc, OUT_DROP, channel);
+        struct json_object *drop = dc_cache_table(dc, OUT_DROP, channel);
         struct json_object *shown = jget_arr(drop, "shown");
         for (size_t i = 0; i < jarr_len(shown); i++) {
             const char *r = jarr_str(shown, i);
@@ -432,36 +410,49 @@ static void autocomplete(struct dc *dc, struct ixrec *x, struct json_object *dat
 
 /* ---- INTERACTION_CREATE ---- */
 
+/* The record of interaction d, kept under key ("ix:<id>"); NULL when d is
+ * none to answer or memory ran out. */
+static struct dc_ixn *ix_record(struct dc *dc, struct json_object *d, const char *uid,
+                                const char *key)
+{
+    const char *id = jget_str(d, "id"), *token = jget_str(d, "token");
+    const char *app = jget_str(d, "application_id");
+    struct dc_ixn *x = calloc(1, sizeof(*x));
+    if (!x)
+        return NULL;
+    x->id = strdup(id);
+    x->token = strdup(token);
+    x->app_id = strdup(app ? app : (dc->app_id ? dc->app_id : "0"));
+    x->user = strdup(uid);
+    x->created = clock_mono_ms();
+    x->component = jget_int64_or(d, "type", 0) == IX_COMPONENT;
+    void *old = NULL;
+    if (!x->id || !x->token || !x->app_id || !x->user || map_put(&dc->ixns, key, x, &old) < 0) {
+        dc_ix_free(x);
+        return NULL;
+    }
+    if (old)
+        dc_ix_free(old);
+    return x;
+}
+
 void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
 {
     (void)seq;
     int64_t type = jget_int64_or(d, "type", 0);
     const char *id = jget_str(d, "id"), *token = jget_str(d, "token");
     const char *guild = jget_str(d, "guild_id"), *channel = jget_str(d, "channel_id");
-    const char *app = jget_str(d, "application_id");
     struct json_object *member = jget_obj(d, "member");
     struct json_object *user = member ? jget_obj(member, "user") : jget_obj(d, "user");
     const char *uid = jget_str(user, "id");
     struct json_object *data = jget_obj(d, "data");
     if (!id || !token || !uid || type == IX_PING)
         return;
-    struct ixrec *x = calloc(1, sizeof(*x));
-    if (!x)
-        return;
-    x->base.id = strdup(id);
-    x->base.token = strdup(token);
-    x->app_id = strdup(app ? app : (dc->app_id ? dc->app_id : "0"));
-    x->base.created = clock_mono_ms();
-    x->base.component = type == IX_COMPONENT;
     char key[96];
     snprintf(key, sizeof(key), "ix:%s", id);
-    void *old = NULL;
-    if (!x->base.id || !x->base.token || !x->app_id || map_put(&dc->ixns, key, x, &old) < 0) {
-        dc_ix_free(x);
+    struct dc_ixn *x = ix_record(dc, d, uid, key);
+    if (!x)
         return;
-    }
-    if (old)
-        dc_ix_free(old);
     const char *tchannel = guild ? channel : NULL;
     if (type == IX_AUTOCOMPLETE) {
         autocomplete(dc, x, data, uid, tchannel);
@@ -471,14 +462,9 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     if (type == IX_COMMAND) {
         text = slash_text(data);
     } else if (type == IX_COMPONENT) {
-        const char *cid = jget_str(data, "custom_id");
-        if (cid && strncmp(cid, "il:", 3) == 0)
-            text = strdup(cid + 3);
-        else if (cid && strncmp(cid, "tb:", 3) == 0) {
-            text = builder(dc, x, uid, cid, data);
-            if (!text)
-                return;
-        }
+        /* a press answered here (a stale one, a menu of the builder) gives no command */
+        if (dc_press(dc, x, d, &text) < 0)
+            return;
     }
     if (!text) /* nothing we know: the bot's help answers it */
         text = strdup("help");
@@ -492,14 +478,15 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     bool moderator = guild ? dc_is_moderator(dc, guild, uid, member) : false;
     /* The first answer goes in the interaction's callback, so the bot's turn
      * ends here and its answers are captured. */
-    dc->capture = &x->base;
+    dc->capture = x;
     dc_send_command(dc, text, tchannel, uid, name, moderator, key, jget_str(d, "locale"), guild,
                     strtoull(id, NULL, 10));
     if (dc->base.host->flush)
         dc->base.host->flush(dc->base.host->ctx);
     dc->capture = NULL;
     free(text);
-    if (!dc->stopping)
+    /* the interaction may be gone: replaced by one of the same id while delivered */
+    if (!dc->stopping && map_get(&dc->ixns, key) == x)
         ix_answer(dc, x);
 }
 

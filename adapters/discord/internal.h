@@ -1,6 +1,15 @@
 /*
- * internal.h - the Discord adapter's shared state, for discord.c, render.c
- * and interactions.c.
+ * internal.h - the Discord adapter's shared state and what its files offer
+ * each other.
+ *
+ * A message from the bot goes through dc_send() (discord.c) by concern:
+ * caches.c notes what autocomplete reads later, reply.c decides whether it
+ * answers an interaction, and otherwise delivery.c makes it the REST
+ * operations that carry it (its post or edit, the controls it closes, its
+ * reactions), rendered by render.c, and reports it delivered once all are
+ * answered. messages.c keeps which messages have live controls; stored.c
+ * what of that outlives a restart; outbox.c queues the operations and reads
+ * their answers.
  */
 #ifndef DISCORD_INTERNAL_H
 #define DISCORD_INTERNAL_H
@@ -34,14 +43,23 @@
 #define DC_BUILDER_ASK_QTY 3u
 #define DC_BUILDER_MAX_QTY 25u
 
+/* A component's custom_id is "<message key>#<action>": the key names the game
+ * and the message, so that a press on an older game's or an older message's
+ * control is refused (interactions.c). */
+#define DC_CUSTOM_ID_SEP '#'
+#define DC_CUSTOM_ID_MAX 100 /* Discord's longest custom_id */
+
 /* A message the bot sent under a logical key. */
 struct dc_msg {
     char *channel;      /* Discord channel id */
     char *id;           /* Discord message id; NULL until the POST is answered */
+    int64_t outbox_id;  /* the outbox message that posted it, 0 when none or unknown */
+    char *replaced;     /* while a fresh post under the key is on its way: the message it
+                           replaces, whose controls are closing */
     struct map reacted; /* emoji -> (void *)1: reactions already queued */
 };
 
-/* A trade in the making, from the hand message's select menus. */
+/* A trade in the making, from one hand message's select menus. */
 struct dc_builder {
     char *to;
     char *give; /* "1 guns 1 alcohol" */
@@ -62,15 +80,17 @@ struct dc_user {
     uint64_t unreachable_at;           /* ... at this time (clock_mono_ms) */
     bool probing;                      /* a probe_dm() waits for the DM channel */
     STAILQ_HEAD(, dc_pending) pending; /* waiting for the DM channel */
-    struct json_object *hand;          /* the last OUT_HAND data */
-    struct dc_builder tb;
 };
 
-/* An interaction we got and may still answer (tokens last 15 minutes). */
+/* An interaction we got and may still answer (tokens last 15 minutes, but
+ * only if the first answer came within 3 seconds). */
 struct dc_ixn {
-    char *id, *token;
+    char *id, *token, *app_id;
+    char *user; /* who acted: an answer that cannot go through the interaction goes to
+                   their DMs */
     bool component;
-    bool answered; /* the initial callback went out */
+    bool answered; /* the initial callback was queued */
+    bool dead;     /* ... and failed for good: later answers go to the user's DMs */
     bool deferred; /* ... as type 5 or 6 */
     bool original; /* a deferred type 5 still waits for its content */
     uint64_t created;
@@ -95,28 +115,58 @@ enum dc_op_type {
     DC_OP_IX,
     DC_OP_COMMANDS,
     DC_OP_GATEWAY,
-    DC_OP_FORGET, /* no request: once the table's queue reaches it, a game's ids are dropped */
-    DC_OP_CLOSE,  /* a message's buttons and menus go: their moment has passed */
+    DC_OP_CLOSE, /* a message's buttons and menus go: their moment has passed */
 };
 
-/* The context of one REST request. */
+/* What an interaction request is, for what follows its answer. */
+enum dc_ix_step {
+    DC_IX_CALLBACK, /* the first answer, due within 3 s */
+    DC_IX_FOLLOWUP, /* a later one, or the deferred answer's content */
+};
+
+/*
+ * One message of the bot's outbox as the operations that carry it: its post
+ * or edit, the controls it closes, its reactions. It is reported delivered
+ * (dc_sent) once every one of them got a final answer from Discord, for good
+ * or ill; one cut short by a stop keeps it in the outbox, to go again after
+ * the restart. Every operation of it may go twice: a post carries a nonce,
+ * the rest are edits to the same content.
+ */
+struct dc_delivery {
+    int64_t outbox_id;
+    unsigned pending; /* operations not yet answered, and the builder's own hold */
+    bool cut;         /* one was cut short (stop, no memory): not delivered */
+    char *game;       /* its game, which is forgotten only once its deliveries are done */
+};
+
 /* A message's nonce is this store's random prefix and its outbox id: an id
  * alone repeats in a new store, and Discord would answer with an old message. */
 #define DC_NONCE_PREFIX 8
 
+/* The context of one REST request. */
 struct dc_op {
     struct dc *dc;
     enum dc_op_type type;
-    char *key;         /* logical key (POST, EDIT, REACT, CLOSE); the game id (FORGET) */
+    char *key;         /* logical key (POST, EDIT, REACT, CLOSE) */
     char *channel;     /* channel id */
     char *user;        /* DM recipient */
     char *body;        /* JSON */
     char *emoji;       /* REACT */
     char *msg_id;      /* CLOSE: the message, when known as the op was queued */
     bool replaced;     /* CLOSE: msg_id is no longer the key's message (a new one took the key) */
-    int64_t outbox_id; /* POST, EDIT: the bot's outbox id, reported through dc_sent() */
+    int64_t outbox_id; /* POST, EDIT: the outbox message it posts (kept with its id) */
     char *post_body;   /* EDIT of a message from the outbox: the body to POST (with its nonce)
                           when the message has no id yet */
+    struct dc_delivery *dl; /* the outbox message it is part of, or NULL */
+    char *ix;               /* IX: its interaction's key ("ix:<id>") */
+    enum dc_ix_step step;   /* IX */
+};
+
+/* Whether the bot asks for the Message Content intent ([discord] message_content). */
+enum dc_content {
+    DC_CONTENT_AUTO, /* ask; go on without it when refused */
+    DC_CONTENT_ON,   /* ask; a refusal stops the gateway */
+    DC_CONTENT_OFF,  /* never ask */
 };
 
 struct dc {
@@ -130,6 +180,8 @@ struct dc {
     unsigned nguilds;
     int shards;
     unsigned global_rate; /* REST requests per second ([discord] global_rate_limit) */
+    enum dc_content content;
+    bool reads_content; /* typed table lines reach the bot: the intent is asked and not refused */
     struct rest *rest;
     char nonce_prefix[DC_NONCE_PREFIX + 1]; /* this store's, before outbox ids (stored.c) */
     struct gw *gw;
@@ -139,9 +191,12 @@ struct dc {
     struct map ixns;     /* "ix:<id>" -> struct dc_ixn * */
     struct map guilds;   /* guild id -> struct dc_guild * */
     struct map dm_users; /* DM channel id -> user id (char *) */
-    struct map tables;   /* "<kind>:<channel>" -> the last lobby/drop/vote data */
-    struct map in_play;  /* game id -> array of the resources in play (json) */
+    struct map tables;   /* "<kind>:<channel>" -> the last lobby/drop/vote data (caches.c) */
+    struct map hands;    /* user id -> the last hand data (caches.c) */
+    struct map builders; /* hand key -> struct dc_builder * */
     struct map controls; /* game id -> array of keys of messages with live controls (json) */
+    struct map open;     /* game id -> how many of its deliveries are not done ((void *)n) */
+    struct map ending;   /* game id -> (void *)1: over, forgotten once its deliveries are done */
     char *self_id;
     bool commands_registered;
     bool started, stopping;
@@ -152,25 +207,188 @@ struct dc {
     struct discord_stats st;
 };
 
-/* discord.c */
+/* ---- records.c: the adapter's records and their lifetimes ---- */
+
 struct dc_op *dc_op_new(struct dc *dc, enum dc_op_type type);
+/* Frees op; an op of a delivery that was never answered cuts the delivery short. */
 void dc_op_free(struct dc_op *op);
+struct dc_user *dc_user_get(struct dc *dc, const char *id);
+void dc_builder_free(void *builder);
+void dc_guild_free(void *p);
+void dc_msg_free(void *p);
+struct dc_msg *dc_msg_get(struct dc *dc, const char *key, const char *channel);
+void dc_role_free(void *p);
+void dc_user_free(void *p);
+char *dc_xstrdup(const char *s);
+
+/* ---- outbox.c: REST operations, their queues and answers ---- */
+
 /* Queues op's request (op is taken). Returns 0, or -1 on no memory: op is then freed and
  * the failure logged here. */
 int dc_rest(struct dc *dc, struct dc_op *op, const char *queue, const char *method,
             const char *path, unsigned flags);
-struct dc_user *dc_user_get(struct dc *dc, const char *id);
-/* Whether user_id, a member of guild_id (member: their member object, which
- * in MESSAGE_CREATE carries no user), moderates there: the owner, a holder
- * of Administrator or Manage Server, or of [discord] moderator_role. Reads
- * member's permissions and roles only: skim.c keeps those of a message. */
-bool dc_is_moderator(struct dc *dc, const char *guild_id, const char *user_id,
-                     struct json_object *member);
+/* dc_rest() of a request worth nothing after deadline (rest_enqueue_until). */
+int dc_rest_until(struct dc *dc, struct dc_op *op, const char *queue, const char *method,
+                  const char *path, unsigned flags, uint64_t deadline);
+void dc_create_dm(struct dc *dc, const char *user_id, struct dc_user *u);
+/* Discord refused a DM to user (50007, or no DM channel): remember it and
+ * tell the bot. */
+void dc_dm_refused(struct dc *dc, const char *user, long status, int code);
+/* Queues op (POST, EDIT, REACT or CLOSE) on its channel (op is taken). Returns 0, or -1 on no
+ * memory: op is then freed and the loss logged here, so a caller with nothing more to do
+ * may leave the result. */
+int dc_queue_on_channel(struct dc *dc, struct dc_op *op);
+/* Sends op to a user's DM channel, creating it first when needed (op is taken). Returns 0,
+ * or -1 on no memory (op freed, as dc_queue_on_channel). */
+int dc_queue_on_dm(struct dc *dc, const char *user_id, struct dc_op *op);
+void dc_report_probe(struct dc *dc, const char *user, bool reachable);
 
-/* deliver.c: hands in to the bot (unless the adapter is stopping). Returns
- * the bot's answer: 0, or -1 when it refused the input (and told the user). */
+/* Discord's JSON error codes the adapter acts on. */
+#define ERR_CANNOT_DM   50007
+#define UNKNOWN_MESSAGE 10008
+/* After a 50007, DMs to that user are not attempted for this long: each
+ * refusal is a 403, and 403s count towards Discord's invalid-request limit. */
+#define DM_REFUSED_HOLD_MS 60000u
+/* Discord's JSON error code from a response body, or 0. */
+int dc_api_code(const char *body);
+/* Logs a refused request once, with all Discord said. */
+void dc_log_http_error(const char *what, const char *target, long status, const char *body);
+
+/* ---- delivery.c: one outbox message as its operations ---- */
+
+/* Sends m, a message that answers no interaction: its post or edit, the
+ * controls its "closes" names and the one it replaces, its reactions, one
+ * delivery. Returns 0 once queued, -1 when it can never be sent. */
+int dc_deliver_message(struct dc *dc, const struct outbound *m);
+/* Adds op to dl (NULL: none): dl waits for op's answer. */
+void dc_delivery_hold(struct dc_delivery *dl, struct dc_op *op);
+/* op got its final answer (cut: it was cut short, not answered): its delivery
+ * may be done. */
+void dc_delivery_answered(struct dc *dc, struct dc_op *op, bool cut);
+/* A game is over: its message ids are forgotten once its deliveries are done. */
+void dc_delivery_game_over(struct dc *dc, const char *game);
+
+/* ---- caches.c: what the bot sent that later inputs read (autocomplete) ---- */
+
+void dc_cache_note(struct dc *dc, const struct outbound *m);
+/* The last hand data sent to user, or NULL. Borrowed. */
+struct json_object *dc_cache_hand(struct dc *dc, const char *user);
+/* The last OUT_LOBBY, OUT_DROP or OUT_VOTE data sent to channel, or NULL. Borrowed. */
+struct json_object *dc_cache_table(struct dc *dc, enum outbound_kind kind, const char *channel);
+
+/* ---- reply.c: which message answers which input ---- */
+
+/* Gives m to the interaction it answers, when it answers one that is still
+ * known; returns 1 then (m is reported sent), 0 when m is to be delivered. */
+int dc_reply(struct dc *dc, const struct outbound *m);
+/* Makes body, m's rendering, a reply to the text command m answers, if any. */
+void dc_reply_reference(const struct outbound *m, struct json_object *body);
+
+/* ---- render.c: message bodies ---- */
+
+/* The message body (content, embeds, components) for one outbound. */
+struct json_object *dc_render(struct dc *dc, const struct outbound *m);
+/* A plain body with text (ephemeral when flags say so). */
+struct json_object *dc_render_text(const char *text, int flags);
+/* The catalog text of key in dc's language (the key itself if missing). */
+const char *dc_word(const struct dc *dc, const char *key);
+/* The catalog text of key in the language of a Discord locale ("pt-BR"), else dc's. */
+const char *dc_word_for(const struct dc *dc, const char *locale, const char *key);
+/* The catalog name of a card id ("call-girls" -> "Call Girls"), or the id. */
+const char *dc_card_name(const struct dc *dc, const char *card);
+/* Writes key and action as a custom_id into out (DC_CUSTOM_ID_MAX + 1 bytes).
+ * Returns 0, or -1 when it does not fit. */
+int dc_custom_id(char *out, const char *key, const char *action);
+
+/* ---- interactions.c: slash commands, buttons and menus ---- */
+
+void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq);
+/* Answers an outbound whose interaction is ix ("ix:<id>"). Returns 1 when handled,
+ * 0 when the interaction is not known (any more). */
+int dc_ix_reply(struct dc *dc, const char *ix, const struct outbound *m) MUST_USE;
+/* Before an interaction request goes (outbox.c, as a rest_prepare_fn answers):
+ * an answer to an interaction whose first answer failed goes to the user's
+ * DMs instead, and this one is dropped (1). */
+int dc_ix_prepare(struct dc *dc, struct dc_op *op);
+/* An interaction request got its final answer (outbox.c). */
+void dc_ix_answered(struct dc *dc, struct dc_op *op, long status, const char *body);
+/* Sends what was meant as an answer to interaction x as a plain DM to its user. */
+void dc_ix_plain(struct dc *dc, struct dc_ixn *x, struct json_object *body);
+/* An ephemeral answer of one text to interaction x, now. */
+void dc_ix_say(struct dc *dc, struct dc_ixn *x, const char *text);
+/* A press taken without a word (a deferred update), now. */
+void dc_ix_ack(struct dc *dc, struct dc_ixn *x);
+void dc_ix_sweep(struct dc *dc);
+void dc_ix_free(void *ixn);
+struct json_object *dc_commands_json(void);
+
+/* ---- components.c: a press on a button or a menu ---- */
+
+/* Reads the press d of interaction x: the command it gives into *text
+ * (malloc'd), or answers it here (a press on a control whose moment has
+ * passed, a menu of the trade builder) and returns -1. Returns 0 otherwise
+ * (*text NULL: nothing known, the bot's help answers). */
+int dc_press(struct dc *dc, struct dc_ixn *x, struct json_object *d, char **text);
+/* The builder of the hand under key (created when create), or NULL. */
+struct dc_builder *dc_builder_of(struct dc *dc, const char *key, bool create);
+
+/* ---- messages.c: live controls ---- */
+
+/* Notes whether the message under key has live controls now. */
+void dc_note_controls(struct dc *dc, const char *key, bool live);
+/* Whether the message under key was noted with live controls. */
+bool dc_controls_live(struct dc *dc, const char *key);
+/* A new message takes key (outbox_id: the outbox message posting it): the
+ * old one's controls go first, so that no stale builder or button is left.
+ * Nothing when the key's message is the one this outbox message posted
+ * already (sent again after a crash). */
+void dc_close_replaced(struct dc *dc, struct dc_delivery *dl, const char *key, int64_t outbox_id);
+/* The message under key loses its controls (the moment has passed). */
+void dc_close_key(struct dc *dc, struct dc_delivery *dl, const char *key);
+
+/* ---- stored.c: what outlives a restart ---- */
+
+#define LIST_CONTROLS "ctl"
+#define DC_LIST_MAX   (64u << 10) /* a stored list: a game's controls, ids of 20 bytes */
+
+/* The list, loaded from the store when this run has not seen it; NULL when it
+ * is empty and create is false. Borrowed from map. */
+struct json_object *dc_list_get(struct dc *dc, struct map *map, const char *what, const char *game,
+                                bool create);
+/* Stores l; when it cannot be written whole (no memory), the stored copy stays as it was. */
+void dc_list_save(struct dc *dc, const char *what, const char *game, struct json_object *l);
+/* Where word is in l, or -1. */
+ssize_t dc_list_find(struct json_object *l, const char *word);
+/*
+ * A game is over and its deliveries are done: its logical keys are never
+ * used again, so their message ids leave memory and the store. (Ids stored
+ * by an earlier run and not used since stay stored.)
+ */
+void dc_forget_game(struct dc *dc, const char *game);
+char *dc_gw_state_get(void *ud, const char *key);
+void dc_gw_state_set(void *ud, const char *key, const char *value);
+void dc_gw_state_defer(void *ud, const char *key, const char *value);
+/* Reads this store's nonce prefix, making and storing one the first time. */
+void dc_nonce_prefix_load(struct dc *dc);
+/*
+ * Which Discord message carries a logical key is kept in the store too, so
+ * that after a restart the lobby, hands and drop are still edited in place,
+ * reactions on the drop still count and presses are checked: "msg/<key>"
+ * holds "<channel> <id> <outbox id>", "mid/<id>" holds the key.
+ */
+void dc_msg_persist(struct dc *dc, const char *key, const char *channel, const char *id,
+                    int64_t outbox_id);
+/* The message under key from the store, when this run has not seen it. */
+struct dc_msg *dc_msg_restore(struct dc *dc, const char *key);
+/* The key of the message with this Discord id (memory, else the store), as a
+ * malloc'd string, or NULL. */
+char *dc_msg_key_of(struct dc *dc, const char *id);
+
+/* ---- deliver.c: inputs to the bot ---- */
+
+/* Hands in to the bot (unless the adapter is stopping). Returns the bot's
+ * answer: 0, or -1 when it refused the input (and told the user). */
 int dc_deliver(struct dc *dc, const struct inbound *in);
-
 /* Tells the bot that the message with this outbox id (0: none) is done:
  * delivered, or refused for good. */
 void dc_sent(struct dc *dc, int64_t outbox_id);
@@ -181,144 +399,20 @@ int dc_send_command(struct dc *dc, const char *text, const char *channel, const 
                     const char *user_name, bool moderator, const char *reply_to, const char *locale,
                     const char *community, uint64_t order);
 
-/* render.c: the message body (content, embeds, components) for one outbound. */
-struct json_object *dc_render(struct dc *dc, const struct outbound *m);
-/* A plain body with text (ephemeral when flags say so). */
-struct json_object *dc_render_text(const char *text, int flags);
-/* The hand message's trade builder rows, from the user's state. */
-/* The catalog text of key in dc's language (the key itself if missing). */
-const char *dc_word(const struct dc *dc, const char *key);
-/* The catalog name of a card id ("call-girls" -> "Call Girls"), or the id. */
-const char *dc_card_name(const struct dc *dc, const char *card);
+/* ---- guilds.c: moderators ---- */
 
-void dc_render_builder(struct dc *dc, struct json_object *components, const char *user,
-                       struct json_object *data);
-
-/*
- * The resources in play in game (ids, a new reference the caller puts): as
- * the game's start announced them, else what hand_data (an OUT_HAND's data)
- * shows of them. Never NULL.
- */
-struct json_object *dc_in_play(struct dc *dc, const char *game, struct json_object *hand_data);
-
-/* interactions.c */
-void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq);
-/* Answers an outbound whose reply_to names an interaction. Returns 1 when handled. */
-int dc_ix_reply(struct dc *dc, const struct outbound *m) MUST_USE;
-void dc_ix_sweep(struct dc *dc);
-void dc_ix_free(void *ixn);
-struct json_object *dc_commands_json(void);
-
-/* --- discord.c, split: what its files share --- */
-
-/* Discord's JSON error codes the adapter acts on. */
-#define ERR_CANNOT_DM   50007
-#define UNKNOWN_MESSAGE 10008
-/* After a 50007, DMs to that user are not attempted for this long: each
- * refusal is a 403, and 403s count towards Discord's invalid-request limit. */
-#define DM_REFUSED_HOLD_MS 60000u
-
-/* records.c */
-void dc_builder_reset(struct dc_builder *tb);
-
-void dc_guild_free(void *p);
-
-void dc_msg_free(void *p);
-
-struct dc_msg *dc_msg_get(struct dc *dc, const char *key, const char *channel);
-
-void dc_role_free(void *p);
-
-void dc_user_free(void *p);
-
-char *dc_xstrdup(const char *s);
-
-/* outbox.c */
-void dc_create_dm(struct dc *dc, const char *user_id, struct dc_user *u);
-
-/* Discord refused a DM to user (50007, or no DM channel): remember it and
- * tell the bot. */
-void dc_dm_refused(struct dc *dc, const char *user, long status, int code);
-
-/* Queues op (POST, EDIT or REACT) on its channel (op is taken). Returns 0, or -1 on no
- * memory: op is then freed and the loss logged here, so a caller with nothing more to do
- * may leave the result. */
-int dc_queue_on_channel(struct dc *dc, struct dc_op *op);
-
-/* Sends op to a user's DM channel, creating it first when needed (op is taken). Returns 0,
- * or -1 on no memory (op freed, as dc_queue_on_channel). */
-int dc_queue_on_dm(struct dc *dc, const char *user_id, struct dc_op *op);
-
-void dc_report_probe(struct dc *dc, const char *user, bool reachable);
-
-/* stored.c: lists of words a game needs, kept in memory and in the store under
- * "<what>/<game>" as one line, so that a restart still knows them. */
-#define LIST_IN_PLAY  "play"
-#define LIST_CONTROLS "ctl"
-#define DC_LIST_MAX   (64u << 10) /* a stored list: a game's cards or controls, ids of 20 bytes */
-
-/* The list, loaded from the store when this run has not seen it; NULL when it
- * is empty and create is false. Borrowed from map. */
-struct json_object *dc_list_get(struct dc *dc, struct map *map, const char *what, const char *game,
-                                bool create);
-/* Stores l; when it cannot be written whole (no memory), the stored copy stays as it was. */
-void dc_list_save(struct dc *dc, const char *what, const char *game, struct json_object *l);
-/* Where word is in l, or -1. */
-ssize_t dc_list_find(struct json_object *l, const char *word);
-
-/* stored.c, messages.c */
-/*
- * A game is over and its last message went out: its logical keys are never
- * used again, so their message ids leave memory and the store. (Ids stored
- * by an earlier run and not used since stay stored.)
- */
-void dc_forget_game(struct dc *dc, const char *game);
-
-char *dc_gw_state_get(void *ud, const char *key);
-
-/* Reads this store's nonce prefix, making and storing one the first time. */
-void dc_nonce_prefix_load(struct dc *dc);
-
-void dc_gw_state_set(void *ud, const char *key, const char *value);
-
-void dc_gw_state_defer(void *ud, const char *key, const char *value);
-
-/*
- * Which Discord message carries a logical key is kept in the store too, so
- * that after a restart the lobby, hands and drop are still edited in place
- * and reactions on the drop still count: "msg/<key>" holds "<channel> <id>",
- * "mid/<id>" holds the key.
- */
-void dc_msg_persist(struct dc *dc, const char *key, const char *channel, const char *id);
-
-/* The message under key from the store, when this run has not seen it. */
-struct dc_msg *dc_msg_restore(struct dc *dc, const char *key);
-
-/* Notes whether the message under key has live controls now. */
-void dc_note_controls(struct dc *dc, const char *game, const char *key, bool live);
-/* Whether the message under key was noted with live controls. */
-bool dc_controls_live(struct dc *dc, const char *game, const char *key);
-/* A new message takes key ("hand" posts the hand anew): the old one's controls
- * go, so that no stale builder or button is left in the DM. */
-void dc_close_replaced(struct dc *dc, const char *key);
-
-/*
- * What a message tells the adapter about a game: the resources in play (its
- * start), and the moments when controls stop meaning anything: a verdict
- * closes the vote buttons, the end of an offer (accepted, declined, cancelled,
- * expired) its Accept/Decline/Cancel buttons for that player, the result
- * every control left (the trade builders under the hands).
- */
-void dc_note_game(struct dc *dc, const struct outbound *m);
-
-/* guilds.c */
 void dc_on_guild(struct dc *dc, const char *type, struct json_object *d);
-
 uint64_t dc_parse_u64(const char *s);
+/* Whether user_id, a member of guild_id (member: their member object, which
+ * in MESSAGE_CREATE carries no user), moderates there: the owner, a holder
+ * of Administrator or Manage Server, or of [discord] moderator_role. Reads
+ * member's permissions and roles only: skim.c keeps those of a message. */
+bool dc_is_moderator(struct dc *dc, const char *guild_id, const char *user_id,
+                     struct json_object *member);
 
-/* inbound.c */
+/* ---- inbound.c: gateway dispatches to inputs ---- */
+
 void dc_on_dispatch(void *ud, int shard, const char *type, struct json_object *d, int64_t seq);
-
 void dc_register_commands(struct dc *dc);
 
 #endif

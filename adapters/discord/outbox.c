@@ -13,8 +13,7 @@
 #include "bot/log.h"
 #include "internal.h"
 
-/* Discord's JSON error code from a response body, or 0. */
-static int api_code(const char *body)
+int dc_api_code(const char *body)
 {
     struct json_object *o = json_tokener_parse(body);
     int code = (int)jget_int64_or(o, "code", 0);
@@ -61,7 +60,7 @@ static int field_errors(struct buf *b, struct json_object *o, const char *path, 
  * every field error, or the raw body (one line) when it is not JSON, cut at
  * ERROR_TEXT_MAX bytes.
  */
-static void log_http_error(const char *what, const char *target, long status, const char *body)
+void dc_log_http_error(const char *what, const char *target, long status, const char *body)
 {
     struct json_object *o = json_tokener_parse(body);
     struct buf fields;
@@ -90,7 +89,14 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
 int dc_rest(struct dc *dc, struct dc_op *op, const char *queue, const char *method,
             const char *path, unsigned flags)
 {
-    if (rest_enqueue(dc->rest, queue, method, path, op->body, flags, op_prepare, op_done, op) < 0) {
+    return dc_rest_until(dc, op, queue, method, path, flags, 0);
+}
+
+int dc_rest_until(struct dc *dc, struct dc_op *op, const char *queue, const char *method,
+                  const char *path, unsigned flags, uint64_t deadline)
+{
+    if (rest_enqueue_until(dc->rest, queue, method, path, op->body, flags, deadline, op_prepare,
+                           op_done, op) < 0) {
         log_error(DC_MOD, NULL, "no memory to queue %s %s; dropped", method, path);
         dc_op_free(op);
         return -1;
@@ -153,6 +159,7 @@ int dc_queue_on_dm(struct dc *dc, const char *user_id, struct dc_op *op)
     }
     if (u->unreachable && clock_mono_ms() < u->unreachable_at + DM_REFUSED_HOLD_MS) {
         dc->st.lost++;
+        dc_delivery_answered(dc, op, false); /* refused for good, as Discord just said */
         dc_op_free(op);
         return 0;
     }
@@ -193,8 +200,8 @@ static int op_prepare(struct rest_req *r, void *ud)
     struct dc_op *op = ud;
     struct dc *dc = op->dc;
     char path[512];
-    if (op->type == DC_OP_FORGET)
-        return 1;
+    if (op->type == DC_OP_IX)
+        return dc_ix_prepare(dc, op);
     if (op->type == DC_OP_EDIT) {
         struct dc_msg *m = map_get(&dc->msgs, op->key);
         if (m && m->id && m->channel && strcmp(m->channel, op->channel) == 0) {
@@ -236,7 +243,7 @@ static void flush_pending(struct dc *dc, struct dc_user *u, bool ok)
             dc_queue_on_channel(dc, p->op);
         } else {
             dc->st.lost++;
-            dc_sent(dc, p->op->outbox_id); /* no DM channel: it can never be sent */
+            dc_delivery_answered(dc, p->op, false); /* no DM channel: it can never be sent */
             dc_op_free(p->op);
         }
         free(p);
@@ -282,6 +289,9 @@ static void posted(struct dc *dc, struct dc_op *op, const char *body)
         if (m) {
             free(m->id);
             m->id = dc_xstrdup(id);
+            m->outbox_id = op->outbox_id;
+            free(m->replaced); /* the message it replaces is closed, or closing */
+            m->replaced = NULL;
             if (!m->channel || strcmp(m->channel, op->channel) != 0) {
                 free(m->channel);
                 m->channel = dc_xstrdup(op->channel);
@@ -292,7 +302,7 @@ static void posted(struct dc *dc, struct dc_op *op, const char *body)
                 free(old);
             else
                 free(k);
-            dc_msg_persist(dc, op->key, op->channel, id);
+            dc_msg_persist(dc, op->key, op->channel, id, op->outbox_id);
         }
     }
     json_object_put(o);
@@ -303,7 +313,13 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
     struct dc_op *op = ud;
     struct dc *dc = op->dc;
     const char *method = rest_req_method(r);
+    if (op->type == DC_OP_IX) {
+        dc_ix_answered(dc, op, status, body);
+        dc_op_free(op);
+        return;
+    }
     if (status < 0) {
+        /* cut short: its delivery stays in the outbox */
         if (op->type == DC_OP_POST || op->type == DC_OP_EDIT)
             dc->st.lost++;
         dc_op_free(op);
@@ -328,7 +344,7 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
                 }
             }
         } else if (status == 404 && strcmp(method, "PATCH") == 0 &&
-                   api_code(body) == UNKNOWN_MESSAGE) {
+                   dc_api_code(body) == UNKNOWN_MESSAGE) {
             /* the message was deleted: send it again as a new one */
             struct dc_msg *m = map_get(&dc->msgs, op->key);
             if (m) {
@@ -342,13 +358,13 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
             if (dc_rest(dc, again, q, "POST", "/", REST_FRONT) < 0)
                 dc->st.lost++;
         } else {
-            int code = api_code(body);
+            int code = dc_api_code(body);
             if (code == ERR_CANNOT_DM && op->user) {
                 dc_dm_refused(dc, op->user, status, code);
             } else {
                 char target[96];
                 snprintf(target, sizeof(target), "to channel %s", op->channel ? op->channel : "?");
-                log_http_error(method, target, status, body);
+                dc_log_http_error(method, target, status, body);
             }
             dc->st.lost++;
         }
@@ -357,7 +373,7 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
         if (ok)
             dc->st.reactions++;
         else if (status)
-            log_http_error("adding reaction", op->emoji, status, body);
+            dc_log_http_error("adding reaction", op->emoji, status, body);
         break;
     case DC_OP_DM_CREATE: {
         struct dc_user *u = dc_user_get(dc, op->user);
@@ -383,7 +399,7 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
             flush_pending(dc, u, true);
         } else if (status > 0) {
             flush_pending(dc, u, false);
-            dc_dm_refused(dc, op->user, status, api_code(body));
+            dc_dm_refused(dc, op->user, status, dc_api_code(body));
         }
         json_object_put(o);
         break;
@@ -392,25 +408,19 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
         if (ok)
             log_info(DC_MOD, NULL, "slash commands registered");
         else
-            log_http_error("registering", "slash commands", status, body);
+            dc_log_http_error("registering", "slash commands", status, body);
         break;
     case DC_OP_IX:
-        if (!ok && status)
-            log_http_error("answering", "an interaction", status, body);
-        break;
     case DC_OP_GATEWAY:
-        break;
-    case DC_OP_FORGET:
-        dc_forget_game(dc, op->key);
         break;
     case DC_OP_CLOSE:
         if (ok)
             dc->st.edited++;
         else if (status > 0)
-            log_http_error("closing the controls of", op->key, status, body);
+            dc_log_http_error("closing the controls of", op->key, status, body);
         break;
     }
     if (op) /* answered, for good or ill; NULL when it was queued again */
-        dc_sent(dc, op->outbox_id);
+        dc_delivery_answered(dc, op, false);
     dc_op_free(op);
 }

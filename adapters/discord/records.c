@@ -12,12 +12,15 @@
 #include "bot/log.h"
 #include "internal.h"
 
-void dc_builder_reset(struct dc_builder *tb)
+void dc_builder_free(void *builder)
 {
+    struct dc_builder *tb = builder;
+    if (!tb)
+        return;
     free(tb->to);
     free(tb->give);
     free(tb->ask);
-    tb->to = tb->give = tb->ask = NULL;
+    free(tb);
 }
 
 void dc_user_free(void *p)
@@ -30,8 +33,6 @@ void dc_user_free(void *p)
         free(n);
     }
     free(u->dm_channel);
-    json_object_put(u->hand);
-    dc_builder_reset(&u->tb);
     free(u);
 }
 
@@ -40,6 +41,7 @@ void dc_msg_free(void *p)
     struct dc_msg *m = p;
     free(m->channel);
     free(m->id);
+    free(m->replaced);
     map_clear(&m->reacted, NULL);
     free(m);
 }
@@ -73,6 +75,9 @@ void dc_op_free(struct dc_op *op)
 {
     if (!op)
         return;
+    if (op->dl)
+        dc_delivery_answered(op->dc, op, true); /* never answered: not delivered */
+    free(op->ix);
     free(op->key);
     free(op->channel);
     free(op->user);

@@ -14,7 +14,6 @@
 #define EMBED_DESC_MAX 4096
 /* The longest text rendered whole; what passes it is cut to a message's length anyway. */
 #define DC_TEXT_MAX        (64u << 10)
-#define CUSTOM_ID_MAX      100
 #define LABEL_MAX          80
 #define SELECT_OPTIONS_MAX 25
 
@@ -51,10 +50,20 @@ struct json_object *dc_render_text(const char *text, int flags)
     return b;
 }
 
-static struct json_object *button(const char *label, const char *command, int style)
+int dc_custom_id(char *out, const char *key, const char *action)
 {
-    char id[CUSTOM_ID_MAX + 1];
-    snprintf(id, sizeof(id), "il:%s", command);
+    int n = snprintf(out, DC_CUSTOM_ID_MAX + 1, "%s%c%s", key, DC_CUSTOM_ID_SEP, action);
+    return n < 0 || n > DC_CUSTOM_ID_MAX ? -1 : 0;
+}
+
+/* A button for command on the message under key; NULL when their custom_id
+ * would not fit (the command still works typed). */
+static struct json_object *button(const char *label, const char *key, const char *command,
+                                  int style)
+{
+    char id[DC_CUSTOM_ID_MAX + 1];
+    if (dc_custom_id(id, key, command) < 0)
+        return NULL;
     struct json_object *b = json_object_new_object();
     json_object_object_add(b, "type", json_object_new_int(COMP_BUTTON));
     json_object_object_add(b, "style", json_object_new_int(style));
@@ -133,14 +142,16 @@ static void action_label(const struct dc *dc, const char *action, struct json_ob
     }
 }
 
-/* Buttons for data.actions, five to a row, at most five rows. prefix goes
- * before actions that lack it (the lobby's "join" is "!illegal join"). */
-static void action_buttons(const struct dc *dc, struct json_object *components,
+/* Buttons for data.actions of the message under key, five to a row, at
+ * most five rows. prefix goes before actions that lack it (the lobby's
+ * "join" is "!illegal join"). A message without a key gets none: a press on
+ * it could not be told from a press on another. */
+static void action_buttons(const struct dc *dc, struct json_object *components, const char *key,
                            const struct json_object *data, const char *prefix)
 {
     struct json_object *actions = jget_arr(data, "actions");
     struct json_object *candidates = jget_arr(data, "candidates");
-    if (!actions)
+    if (!actions || !key)
         return;
     size_t n = jarr_len(actions);
     struct json_object *row = json_object_new_array();
@@ -148,14 +159,16 @@ static void action_buttons(const struct dc *dc, struct json_object *components,
         const char *a = jarr_str(actions, i);
         if (!a)
             continue;
-        char cmd[CUSTOM_ID_MAX], label[LABEL_MAX + 1];
+        char cmd[DC_CUSTOM_ID_MAX], label[LABEL_MAX + 1];
         int style;
         if (prefix && strncmp(a, prefix, strlen(prefix)) != 0)
             snprintf(cmd, sizeof(cmd), "%s%s", prefix, a);
         else
             snprintf(cmd, sizeof(cmd), "%s", a);
         action_label(dc, cmd, candidates, label, sizeof(label), &style);
-        json_object_array_add(row, button(label, cmd, style));
+        struct json_object *b = button(label, key, cmd, style);
+        if (b)
+            json_object_array_add(row, b);
         if (json_object_array_length(row) == 5) {
             add_row(components, row);
             row = json_object_new_array();
@@ -164,12 +177,15 @@ static void action_buttons(const struct dc *dc, struct json_object *components,
     add_row(components, row);
 }
 
-static struct json_object *select_menu(const char *custom_id, const char *placeholder, int min,
-                                       int max)
+static struct json_object *select_menu(const char *key, const char *action,
+                                       const char *placeholder, int min, int max)
 {
+    char id[DC_CUSTOM_ID_MAX + 1];
+    if (dc_custom_id(id, key, action) < 0)
+        return NULL;
     struct json_object *s = json_object_new_object();
     json_object_object_add(s, "type", json_object_new_int(COMP_STRING_SELECT));
-    json_object_object_add(s, "custom_id", json_object_new_string(custom_id));
+    json_object_object_add(s, "custom_id", json_object_new_string(id));
     json_object_object_add(s, "placeholder", json_object_new_string(placeholder));
     json_object_object_add(s, "min_values", json_object_new_int(min));
     json_object_object_add(s, "max_values", json_object_new_int(max));
@@ -236,6 +252,8 @@ static void card_options(const struct dc *dc, struct json_object *sel, const cha
 static void add_select(struct json_object *components, struct json_object *sel)
 {
     int n = (int)jarr_len(jget_arr(sel, "options"));
+    if (!sel)
+        return;
     if (n == 0) {
         json_object_put(sel);
         return;
@@ -253,31 +271,56 @@ static const char *player_name(struct json_object *p)
     return name && *name ? name : jget_str(p, "id");
 }
 
+/* The resources a trade may ask for: those in play (the hand's data says,
+ * OUT_HAND in bot/platform.h), else what the hand shows of them. A new
+ * reference. */
+static struct json_object *in_play(struct json_object *hand_data)
+{
+    struct json_object *listed = jget_arr(hand_data, "resources");
+    if (jarr_len(listed) > 0)
+        return json_object_get(listed);
+    struct json_object *out = json_object_new_array();
+    const char *roles[] = {jget_str(hand_data, "dealer"), jget_str(hand_data, "buyer")};
+    for (unsigned i = 0; i < 2; i++)
+        if (roles[i] && dc_list_find(out, roles[i]) < 0)
+            json_object_array_add(out, json_object_new_string(roles[i]));
+    struct json_object *hand = jget_obj(hand_data, "hand");
+    if (hand) {
+        json_object_object_foreach(hand, card, count)
+        {
+            (void)count;
+            if (dc_list_find(out, card) < 0)
+                json_object_array_add(out, json_object_new_string(card));
+        }
+    }
+    return out;
+}
+
 /*
- * The trade builder under a hand: whom (by id, shown by name), what to give
- * (each card held, in every quantity up to what is held), what to ask for
- * (every resource in play, in quantities up to DC_BUILDER_ASK_QTY), send.
- * Each menu has at most 25 options, so quantities are cut to fit.
+ * The trade builder under the hand message keyed key: whom (by id, shown by
+ * name), what to give (each card held, in every quantity up to what is
+ * held), what to ask for (every resource in play, in quantities up to
+ * DC_BUILDER_ASK_QTY), send. Each menu has at most 25 options, so quantities
+ * are cut to fit. What the player chose in it stays shown.
  */
-void dc_render_builder(struct dc *dc, struct json_object *components, const char *user,
-                       struct json_object *data)
+static void render_builder(struct dc *dc, struct json_object *components, const char *key,
+                           struct json_object *data)
 {
     struct json_object *players = jget_arr(data, "players"), *hand = jget_obj(data, "hand");
-    if (jarr_len(players) == 0)
+    if (jarr_len(players) == 0 || !key)
         return;
-    struct dc_user *u = dc_user_get(dc, user);
-    const struct dc_builder *tb = u ? &u->tb : NULL;
-    struct json_object *to = select_menu("tb:to", dc_word(dc, "ui.offer-to"), 1, 1);
-    for (size_t i = 0; i < jarr_len(players); i++) {
+    const struct dc_builder *tb = dc_builder_of(dc, key, false);
+    struct json_object *to = select_menu(key, "tb:to", dc_word(dc, "ui.offer-to"), 1, 1);
+    for (size_t i = 0; to && i < jarr_len(players); i++) {
         struct json_object *p = jarr_at(players, i);
         const char *id = jget_str(p, "id"), *name = player_name(p);
         if (id && name)
             select_option(to, name, id, tb && tb->to && strcmp(tb->to, id) == 0);
     }
     add_select(components, to);
-    struct json_object *give = select_menu("tb:give", dc_word(dc, "ui.you-give"), 0, 25);
+    struct json_object *give = select_menu(key, "tb:give", dc_word(dc, "ui.you-give"), 0, 25);
     unsigned kinds = 0;
-    if (hand) {
+    if (hand && give) {
         json_object_object_foreach(hand, c, n)
         {
             (void)c;
@@ -293,11 +336,11 @@ void dc_render_builder(struct dc *dc, struct json_object *components, const char
         }
     }
     add_select(components, give);
-    struct json_object *ask = select_menu("tb:ask", dc_word(dc, "ui.you-ask"), 0, 25);
-    struct json_object *play = dc_in_play(dc, jget_str(data, "game"), data);
+    struct json_object *ask = select_menu(key, "tb:ask", dc_word(dc, "ui.you-ask"), 0, 25);
+    struct json_object *play = in_play(data);
     size_t nplay = jarr_len(play);
     unsigned cap = nplay ? SELECT_OPTIONS_MAX / (unsigned)nplay : 1;
-    for (size_t i = 0; i < nplay; i++) {
+    for (size_t i = 0; ask && i < nplay; i++) {
         const char *card = jarr_str(play, i);
         if (card)
             card_options(dc, ask, card, cap < DC_BUILDER_ASK_QTY ? cap : DC_BUILDER_ASK_QTY,
@@ -305,12 +348,15 @@ void dc_render_builder(struct dc *dc, struct json_object *components, const char
     }
     json_object_put(play);
     add_select(components, ask);
+    char id[DC_CUSTOM_ID_MAX + 1];
+    if (dc_custom_id(id, key, "tb:send") < 0)
+        return;
     struct json_object *row = json_object_new_array();
     struct json_object *b = json_object_new_object();
     json_object_object_add(b, "type", json_object_new_int(COMP_BUTTON));
     json_object_object_add(b, "style", json_object_new_int(BTN_SUCCESS));
     json_object_object_add(b, "label", json_object_new_string(dc_word(dc, "ui.send-offer")));
-    json_object_object_add(b, "custom_id", json_object_new_string("tb:send"));
+    json_object_object_add(b, "custom_id", json_object_new_string(id));
     json_object_array_add(row, b);
     add_row(components, row);
 }
@@ -386,23 +432,23 @@ static struct json_object *render_body(struct dc *dc, const struct outbound *m)
         title = dc_word(dc, "ui.title-lobby");
         color = 0x5865F2;
         as_embed = true;
-        action_buttons(dc, components, data, "!illegal ");
+        action_buttons(dc, components, m->key, data, PLATFORM_COMMAND_PREFIX " ");
         break;
     case OUT_HAND:
         title = dc_word(dc, "ui.title-hand");
         color = 0x2B2D31;
         as_embed = true;
         if (m->user)
-            dc_render_builder(dc, components, m->user, (struct json_object *)data);
+            render_builder(dc, components, m->key, (struct json_object *)data);
         break;
     case OUT_OFFER:
-        action_buttons(dc, components, data, NULL);
+        action_buttons(dc, components, m->key, data, NULL);
         break;
     case OUT_VOTE:
         title = dc_word(dc, "ui.title-tribunal");
         color = 0xED4245;
         as_embed = true;
-        action_buttons(dc, components, data, NULL);
+        action_buttons(dc, components, m->key, data, NULL);
         break;
     case OUT_DROP:
         title = dc_word(dc, "ui.title-drop");
@@ -414,7 +460,7 @@ static struct json_object *render_body(struct dc *dc, const struct outbound *m)
         title = dc_word(dc, "ui.title-results");
         color = 0xEB459E;
         as_embed = true;
-        action_buttons(dc, components, data, NULL); /* Play again */
+        action_buttons(dc, components, m->key, data, NULL); /* Play again */
         break;
     case OUT_NOTICE:
     case OUT_ERROR:
@@ -429,10 +475,16 @@ static struct json_object *render_body(struct dc *dc, const struct outbound *m)
         else
             snprintf(extra, sizeof(extra), "\n\xE2\x8F\xB3 <t:%lld:R>", at);
     }
+    /* In a DM, what asks the player to act names its table (a channel
+     * mention): a player may sit at two. */
+    char table[96] = "";
+    const char *at = jget_str(data, "table");
+    if (m->user && at && (m->kind == OUT_OFFER || m->kind == OUT_HAND))
+        snprintf(table, sizeof table, "<#%s>\n", at);
     /* the text and its countdown; without memory for both, the text alone */
     struct buf d;
     buf_init(&d, DC_TEXT_MAX);
-    const char *shown = buf_printf(&d, "%s%s", text, extra) == 0 ? d.data : text;
+    const char *shown = buf_printf(&d, "%s%s%s", table, text, extra) == 0 ? d.data : text;
     if (as_embed) {
         json_object_array_add(embeds, embed(title, shown, color));
         json_object_object_add(body, "content", json_object_new_string(""));
@@ -456,6 +508,13 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     struct json_object *body = render_body(dc, m);
     dc->words_lang = NULL;
     return body;
+}
+
+const char *dc_word_for(const struct dc *dc, const char *locale, const char *key)
+{
+    const char *lang = catalog_match(locale);
+    const char *t = catalog_text(lang ? lang : dc->language, key);
+    return t ? t : key;
 }
 
 const char *dc_word(const struct dc *dc, const char *key)

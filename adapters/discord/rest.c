@@ -18,6 +18,7 @@
 #define REST_MAX_HEADER      4096u /* Authorization, User-Agent */
 #define REST_BACKOFF_BASE_MS 250u
 #define REST_BACKOFF_CAP_MS  30000u
+#define REST_TRANSFER_MS     30000L /* the longest one transfer may take */
 /* Requests in flight at once: no more than curl's connections to the host,
  * so that a request leaves when the rate limiter lets it, not later from
  * curl's own queue (a late burst could break the global 50/s). */
@@ -41,6 +42,7 @@ struct rest_req {
     void *ud;
     unsigned attempts;
     uint64_t not_before;
+    uint64_t deadline; /* 0, or when it is worth nothing any more */
     char route[256], major[160];
     CURL *easy;
     struct buf resp; /* the answer's body, at most REST_MAX_BODY bytes */
@@ -173,6 +175,13 @@ int rest_enqueue(struct rest *r, const char *queue, const char *method, const ch
                  const char *body, unsigned flags, rest_prepare_fn prepare, rest_done_fn done,
                  void *ud)
 {
+    return rest_enqueue_until(r, queue, method, path, body, flags, 0, prepare, done, ud);
+}
+
+int rest_enqueue_until(struct rest *r, const char *queue, const char *method, const char *path,
+                       const char *body, unsigned flags, uint64_t deadline, rest_prepare_fn prepare,
+                       rest_done_fn done, void *ud)
+{
     if (r->closing)
         return -1;
     struct rest_req *q = calloc(1, sizeof(*q));
@@ -199,6 +208,7 @@ int rest_enqueue(struct rest *r, const char *queue, const char *method, const ch
     q->rest = r;
     q->q = rq;
     q->flags = flags;
+    q->deadline = deadline;
     q->prepare = prepare;
     q->done = done;
     q->ud = ud;
@@ -253,7 +263,6 @@ static CURL *take_easy(struct rest *r)
         return NULL;
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, 30000L);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
     return e;
@@ -278,6 +287,12 @@ static MUST_USE int start(struct rest *r, struct rest_req *q)
         goto fail;
     curl_easy_setopt(e, CURLOPT_URL, url.data);
     buf_free(&url);
+    /* a request with a deadline may not outlast it; a kept handle's last limit goes */
+    uint64_t now = clock_mono_ms();
+    long limit = REST_TRANSFER_MS;
+    if (q->deadline && q->deadline < now + REST_TRANSFER_MS)
+        limit = q->deadline > now ? (long)(q->deadline - now) : 1L;
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, limit);
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, q->body ? r->hdrs_json : r->hdrs_plain);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, q);
@@ -319,6 +334,16 @@ static void pump(struct rest *r)
         next = TAILQ_NEXT(rq, link);
         while (rq && !rq->busy) {
             struct rest_req *q = STAILQ_FIRST(&rq->reqs);
+            if (q->deadline && (q->deadline <= now || q->not_before >= q->deadline)) {
+                /* worth nothing any more: it ends here, and the queue goes on */
+                bool last = STAILQ_NEXT(q, link) == NULL;
+                queue_pop(r, rq);
+                q->done(q, REST_EXPIRED, "", q->ud);
+                req_free(q);
+                if (last)
+                    rq = NULL;
+                continue;
+            }
             if (q->not_before > now) {
                 if (q->not_before < wake)
                     wake = q->not_before;
@@ -505,7 +530,7 @@ void rest_close(struct rest *r)
     while ((rq = TAILQ_FIRST(&r->active))) {
         struct rest_req *q = STAILQ_FIRST(&rq->reqs);
         queue_pop(r, rq);
-        q->done(q, -1, "", q->ud);
+        q->done(q, REST_STOPPED, "", q->ud);
         req_free(q);
     }
     while (r->nidle)

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bot/util/util.h"
 #include "ratelimit.h"
@@ -33,9 +34,12 @@ enum {
 typedef int (*rest_prepare_fn)(struct rest_req *r, void *ud);
 /*
  * The final answer. status is the HTTP status, 0 when the request was
- * dropped by prepare, or -1 when the client stopped before it was answered.
- * body is the response body (NUL-terminated), never NULL.
+ * dropped by prepare, REST_STOPPED when the client stopped before it was
+ * answered, or REST_EXPIRED when its deadline passed first (see
+ * rest_enqueue_until). body is the response body (NUL-terminated), never NULL.
  */
+#define REST_STOPPED (-1)
+#define REST_EXPIRED (-2)
 typedef void (*rest_done_fn)(struct rest_req *r, long status, const char *body, void *ud);
 
 struct rest_stats {
@@ -51,6 +55,13 @@ struct rest *rest_new(struct uv_loop_s *loop, const char *api_url, const char *t
 int rest_enqueue(struct rest *r, const char *queue, const char *method, const char *path,
                  const char *body, unsigned flags, rest_prepare_fn prepare, rest_done_fn done,
                  void *ud) MUST_USE;
+/* rest_enqueue() for a request that is worth nothing after deadline (a
+ * clock_mono_ms() time; 0: none): it is retried only until then, its
+ * transfer may not outlast it, and it ends with REST_EXPIRED without a final
+ * answer by then. */
+int rest_enqueue_until(struct rest *r, const char *queue, const char *method, const char *path,
+                       const char *body, unsigned flags, uint64_t deadline, rest_prepare_fn prepare,
+                       rest_done_fn done, void *ud) MUST_USE;
 
 /* For prepare: replaces the method, path and body (body may be NULL). Returns
  * 0, or -1 on no memory (q unchanged). */

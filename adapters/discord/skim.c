@@ -250,7 +250,8 @@ static bool note(struct span *slot, bool *seen, const struct span *value)
 }
 
 /* Whether content (a string with its quotes) may be a command: it starts
- * with "!illegal" after spaces, or an escape could spell that. */
+ * with "!illegal" or a mention ("<@") after spaces, or an escape could spell
+ * either. */
 static bool is_command(const struct span *content)
 {
     const char *text = content->start + 1, *end = content->start + content->len - 1;
@@ -259,7 +260,19 @@ static bool is_command(const struct span *content)
     size_t n = (size_t)(end - text) < 8 ? (size_t)(end - text) : 8;
     if (memchr(text, '\\', n))
         return true;
-    return n == 8 && strncasecmp(text, "!illegal", 8) == 0;
+    return (n == 8 && strncasecmp(text, "!illegal", 8) == 0) ||
+           (n >= 2 && text[0] == '<' && text[1] == '@');
+}
+
+/* Whether a kept value (an array's text) holds any element. */
+static bool has_elements(const struct span *v)
+{
+    struct cursor c = {v->start, v->start + v->len};
+    if (c.p >= c.end || *c.p != '[')
+        return false;
+    c.p++;
+    skip_ws(&c);
+    return c.p < c.end && *c.p != ']';
 }
 
 /* ---- what the adapter reads of a message ------------------------------- */
@@ -282,7 +295,8 @@ static struct json_object *string_value(const struct span *v)
     return o;
 }
 
-enum kept_type { KEPT_STRING, KEPT_BOOL, KEPT_STRINGS, KEPT_OBJECT };
+/* KEPT_SEEN: read and looked at (mentions), never put into the small object. */
+enum kept_type { KEPT_STRING, KEPT_BOOL, KEPT_STRINGS, KEPT_OBJECT, KEPT_SEEN };
 
 /* A member kept: its name and type; for an object, the members kept of it
  * are kept[first] up to kept[end - 1]. */
@@ -301,6 +315,7 @@ enum {
     K_CHANNEL,
     K_GUILD,
     K_CONTENT,
+    K_MENTIONS,
     K_AUTHOR,
     K_MEMBER,
     K_AUTHOR_ID,
@@ -325,6 +340,7 @@ static const struct kept kept[NKEPT] = {
     [K_CHANNEL] = {NAME("channel_id"), KEPT_STRING, 0, 0},
     [K_GUILD] = {NAME("guild_id"), KEPT_STRING, 0, 0},
     [K_CONTENT] = {NAME("content"), KEPT_STRING, 0, 0},
+    [K_MENTIONS] = {NAME("mentions"), KEPT_SEEN, 0, 0},
     [K_AUTHOR] = {NAME("author"), KEPT_OBJECT, K_AUTHOR_ID, K_NICK},
     [K_MEMBER] = {NAME("member"), KEPT_OBJECT, K_NICK, NKEPT},
     [K_AUTHOR_ID] = {NAME("id"), KEPT_STRING, 0, 0},
@@ -432,6 +448,8 @@ static bool add_kept(struct json_object *o, const struct reading *r, unsigned i)
             return true;
         val = string_array(v);
         break;
+    case KEPT_SEEN:
+        return true;
     }
     if (!val || json_object_object_add(o, kept[i].name, val) != 0) {
         json_object_put(val);
@@ -512,10 +530,14 @@ enum gw_skim gw_skim(const char *txt, size_t len, int64_t *seq, struct json_obje
     if (c.p != c.end || !top.has_op || !top.has_t || !d->seen[K_MESSAGE] ||
         d->value[K_MESSAGE].start[0] != '{' || !read_seq(&top, seq))
         return GW_SKIM_PARSE;
-    /* In a guild channel only "!illegal ..." matters (inbound.c, on_message). */
+    /* In a guild channel only what is addressed to the bot matters (inbound.c,
+     * table_command): "!illegal ...", a line starting with a mention, or a
+     * reply that mentions it, which is left to the full parse (the adapter
+     * reads its mentions and the message it replies to). */
     if (d->seen[K_GUILD] && d->seen[K_CONTENT] && d->value[K_GUILD].start[0] == '"' &&
         d->value[K_CONTENT].start[0] == '"' && !is_command(&d->value[K_CONTENT]))
-        return GW_SKIM_IGNORE;
+        return d->seen[K_MENTIONS] && has_elements(&d->value[K_MENTIONS]) ? GW_SKIM_PARSE
+                                                                           : GW_SKIM_IGNORE;
     if (!message || !(*message = build(d, K_MESSAGE)))
         return GW_SKIM_PARSE;
     return GW_SKIM_MESSAGE;

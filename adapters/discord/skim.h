@@ -20,8 +20,10 @@ enum gw_skim {
 
 /*
  * Skims the gateway message txt (len bytes). GW_SKIM_IGNORE: a MESSAGE_CREATE
- * in a guild channel whose content does not start with "!illegal".
- * GW_SKIM_MESSAGE (only when message is not NULL): any other MESSAGE_CREATE;
+ * in a guild channel whose content starts with neither "!illegal" nor a
+ * mention ("<@") and that mentions nobody. GW_SKIM_MESSAGE (only when message
+ * is not NULL): any other MESSAGE_CREATE but such a line that mentions
+ * someone (it may reply to the bot: GW_SKIM_PARSE);
  * *message is then a new object (the caller's to put) holding only what the
  * adapter reads of its "d" (skim.c lists it), each member as json-c would
  * read it. For both, *seq is its sequence ("s"; 0 when null or absent).

@@ -1,7 +1,7 @@
 /*
  * stored.c - what the adapter keeps in the store: its access to the bot's
- * state, which Discord message carries each logical key, and the word lists
- * of a game (the resources in play, the messages whose controls are live).
+ * state, which Discord message carries each logical key, and a game's list
+ * of the messages whose controls are live.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -46,32 +46,29 @@ void dc_gw_state_defer(void *ud, const char *key, const char *value)
                  "no memory to note the gateway session; a restart may replay events");
 }
 
-/*
- * Which Discord message carries a logical key is kept in the store too, so
- * that after a restart the lobby, hands and drop are still edited in place
- * and reactions on the drop still count: "msg/<key>" holds "<channel> <id>",
- * "mid/<id>" holds the key.
- */
-void dc_msg_persist(struct dc *dc, const char *key, const char *channel, const char *id)
+/* See internal.h: "msg/<key>" holds "<channel> <id> <outbox id>", "mid/<id>" the key. */
+void dc_msg_persist(struct dc *dc, const char *key, const char *channel, const char *id,
+                    int64_t outbox_id)
 {
-    char k[300], v[160];
+    char k[300], v[192];
     snprintf(k, sizeof(k), "msg/%s", key);
-    snprintf(v, sizeof(v), "%s %s", channel, id);
+    snprintf(v, sizeof(v), "%s %s %" PRId64, channel, id, outbox_id);
     dc_gw_state_set(dc, k, v);
     snprintf(k, sizeof(k), "mid/%s", id);
     dc_gw_state_set(dc, k, key);
 }
 
-/* The message under key from the store, when this run has not seen it. */
 struct dc_msg *dc_msg_restore(struct dc *dc, const char *key)
 {
     struct dc_msg *m = map_get(&dc->msgs, key);
     if (m)
         return m;
     char k[300], channel[64], id[64];
+    long long outbox = 0;
     snprintf(k, sizeof(k), "msg/%s", key);
     char *v = dc_gw_state_get(dc, k);
-    if (!v || sscanf(v, "%63s %63s", channel, id) != 2) {
+    /* a record of an older daemon has no outbox id */
+    if (!v || sscanf(v, "%63s %63s %lld", channel, id, &outbox) < 2) {
         free(v);
         return NULL;
     }
@@ -79,11 +76,22 @@ struct dc_msg *dc_msg_restore(struct dc *dc, const char *key)
     m = dc_msg_get(dc, key, channel);
     if (m && !m->id) {
         m->id = dc_xstrdup(id);
+        m->outbox_id = outbox;
         char *kk = dc_xstrdup(key);
         if (kk && map_put(&dc->msg_ids, id, kk, NULL) < 0)
             free(kk);
     }
     return m;
+}
+
+char *dc_msg_key_of(struct dc *dc, const char *id)
+{
+    const char *key = map_get(&dc->msg_ids, id);
+    if (key)
+        return dc_xstrdup(key);
+    char k[96];
+    snprintf(k, sizeof(k), "mid/%s", id);
+    return dc_gw_state_get(dc, k);
 }
 
 /* The list, loaded from the store when this run has not seen it; NULL when
@@ -153,29 +161,6 @@ ssize_t dc_list_find(struct json_object *l, const char *word)
     return -1;
 }
 
-struct json_object *dc_in_play(struct dc *dc, const char *game, struct json_object *hand_data)
-{
-    struct json_object *l = game ? dc_list_get(dc, &dc->in_play, LIST_IN_PLAY, game, false) : NULL;
-    if (jarr_len(l) > 0)
-        return json_object_get(l);
-    /* not announced to this adapter: what the hand shows of them */
-    struct json_object *out = json_object_new_array();
-    const char *roles[] = {jget_str(hand_data, "dealer"), jget_str(hand_data, "buyer")};
-    for (unsigned i = 0; i < 2; i++)
-        if (roles[i] && dc_list_find(out, roles[i]) < 0)
-            json_object_array_add(out, json_object_new_string(roles[i]));
-    struct json_object *hand = jget_obj(hand_data, "hand");
-    if (hand) {
-        json_object_object_foreach(hand, card, count)
-        {
-            (void)count;
-            if (dc_list_find(out, card) < 0)
-                json_object_array_add(out, json_object_new_string(card));
-        }
-    }
-    return out;
-}
-
 struct forget_ctx {
     struct msg_key game;
     char *keys[256];
@@ -190,11 +175,6 @@ static void collect_game_keys(const char *key, void *val, void *arg)
         c->keys[c->n++] = strdup(key);
 }
 
-/*
- * A game is over and its last message went out: its logical keys are never
- * used again, so their message ids leave memory and the store. (Ids stored by
- * an earlier run and not used since stay stored.)
- */
 void dc_forget_game(struct dc *dc, const char *game)
 {
     struct forget_ctx c = {.game = {.number = MSG_ANY_NUMBER}};
@@ -203,7 +183,6 @@ void dc_forget_game(struct dc *dc, const char *game)
     if (strlen(game) >= sizeof c.game.game)
         return;
     strcpy(c.game.game, game);
-    list_forget(dc, &dc->in_play, LIST_IN_PLAY, game);
     list_forget(dc, &dc->controls, LIST_CONTROLS, game);
     map_each(&dc->msgs, collect_game_keys, &c);
     for (unsigned i = 0; i < c.n; i++) {

@@ -37,13 +37,25 @@ struct pss {
     size_t resp_len;
     unsigned char resp[LWS_PRE + RESP_MAX];
     bool ws;
+    bool held; /* its answer is held back (fd_hold_next) until the connection closes */
 };
 
 struct force {
     char prefix[128];
     int count;
+    int status; /* 429 (with retry_after and global), or another error status */
     bool global;
     double retry_after;
+};
+
+/* What the next request of a kind meets (fd_hold_next, fd_delay_next). */
+enum trap_mode { TRAP_HOLD, TRAP_HOLD_APPLIED, TRAP_DELAY };
+
+struct trap {
+    enum fd_kind kind;
+    enum trap_mode mode;
+    double retry_after; /* TRAP_DELAY */
+    bool armed;
 };
 
 struct fd_server {
@@ -83,6 +95,17 @@ struct fd_server {
     unsigned long invalid; /* message bodies refused as Discord would (400, 50035) */
     unsigned long
         nonce_repeats; /* POSTs answered with the message an earlier one made (enforce_nonce) */
+    /* the privileged intents the app may use, as the Developer Portal's toggles
+     * say; an IDENTIFY asking for another is closed with 4014 */
+    int64_t privileged;
+    unsigned long refused_intents, stripped; /* 4014s; guild messages sent without content */
+    /* interactions: id -> {"t": when dispatched, "token", "acked": bool} */
+    struct json_object *ixs;
+    unsigned ix_window_ms;     /* > 0: a first answer later than this is refused (10062) */
+    unsigned long ix_refused;  /* callbacks and follow-ups refused */
+    struct trap traps[4];
+    unsigned long held;        /* requests held unanswered so far */
+    unsigned long answered[3]; /* 2xx answers by fd_kind */
 };
 
 static double now_s(void)
@@ -150,7 +173,8 @@ static unsigned vrand(struct fd_server *s, unsigned n)
     return (unsigned)(s->rng % n);
 }
 
-/* Fields the documentation marks optional (never one the bot needs to act). */
+/* Fields the documentation marks optional (never one the bot needs to act;
+ * a message's mentions, embeds and attachments are always there). */
 static const char *const optional_fields[] = {"global_name",
                                               "avatar",
                                               "discriminator",
@@ -160,18 +184,10 @@ static const char *const optional_fields[] = {"global_name",
                                               "app_permissions",
                                               "entitlements",
                                               "version",
-                                              "tts",
-                                              "mentions",
-                                              "mention_roles",
-                                              "attachments",
-                                              "embeds",
-                                              "pinned",
                                               "joined_at",
                                               "deaf",
                                               "mute",
                                               "nonce",
-                                              "timestamp",
-                                              "edited_timestamp",
                                               "burst",
                                               "nick",
                                               "premium_since",
@@ -250,10 +266,81 @@ static void vary_dispatch(struct fd_server *s, const char *type, struct json_obj
     vary(s, d, 0);
 }
 
+#define INTENT_MESSAGE_CONTENT (1 << 15)
+/* GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT */
+#define PRIVILEGED_INTENTS ((1 << 1) | (1 << 8) | INTENT_MESSAGE_CONTENT)
+
+static bool mentions_bot(struct json_object *d)
+{
+    struct json_object *mentions = json_object_object_get(d, "mentions");
+    for (size_t i = 0; json_object_is_type(mentions, json_type_array) &&
+                       i < json_object_array_length(mentions);
+         i++) {
+        struct json_object *id =
+            json_object_object_get(json_object_array_get_idx(mentions, i), "id");
+        if (id && strcmp(json_object_get_string(id), FD_BOT_ID) == 0)
+            return true;
+    }
+    return false;
+}
+
+static struct json_object *find_message(struct fd_server *s, const char *id);
+
+/*
+ * A message as the session's intents let the bot see it: without
+ * MESSAGE_CONTENT, a guild message that does not mention the bot comes with
+ * empty content, embeds, attachments and components, and no poll; DMs, and
+ * messages that mention it (a reply that pings it does), keep theirs. A reply
+ * carries the message it replies to, unless (as the documentation allows)
+ * the server did not fetch it: chosen from the seed.
+ */
+static void as_seen(struct fd_server *s, struct json_object *d)
+{
+    struct json_object *ref = json_object_object_get(d, "message_reference"), *mid, *old;
+    if (ref && json_object_object_get_ex(ref, "message_id", &mid) &&
+        (old = find_message(s, json_object_get_string(mid))) && vrand(s, 4) != 0) {
+        struct json_object *r = json_object_new_object(), *a = json_object_new_object();
+        struct json_object *body = json_object_object_get(old, "body");
+        struct json_object *content = json_object_object_get(body, "content");
+        json_object_object_add(a, "id", json_object_new_string(FD_BOT_ID));
+        json_object_object_add(a, "username", json_object_new_string("illegald"));
+        json_object_object_add(a, "bot", json_object_new_boolean(1));
+        json_object_object_add(r, "id", json_object_get(mid));
+        json_object_object_add(r, "channel_id",
+                               json_object_get(json_object_object_get(old, "channel")));
+        json_object_object_add(r, "author", a);
+        json_object_object_add(r, "content",
+                               json_object_new_string(content ? json_object_get_string(content)
+                                                              : ""));
+        json_object_object_add(d, "referenced_message", r);
+    }
+    if (!json_object_object_get_ex(d, "guild_id", NULL) || (s->intents & INTENT_MESSAGE_CONTENT) ||
+        mentions_bot(d))
+        return;
+    json_object_object_add(d, "content", json_object_new_string(""));
+    json_object_object_add(d, "embeds", json_object_new_array());
+    json_object_object_add(d, "attachments", json_object_new_array());
+    json_object_object_add(d, "components", json_object_new_array());
+    json_object_object_del(d, "poll");
+    s->stripped++;
+}
+
 /* Logs a dispatch; queues it when the session is live. Called locked. */
 static int64_t dispatch_locked(struct fd_server *s, const char *type, struct json_object *d)
 {
     int64_t seq = ++s->seq;
+    if (strcmp(type, "MESSAGE_CREATE") == 0)
+        as_seen(s, d);
+    if (strcmp(type, "INTERACTION_CREATE") == 0) {
+        struct json_object *id = json_object_object_get(d, "id"), *ix = json_object_new_object();
+        json_object_object_add(ix, "t", json_object_new_double(now_s()));
+        json_object_object_add(ix, "token", json_object_get(json_object_object_get(d, "token")));
+        json_object_object_add(ix, "acked", json_object_new_boolean(0));
+        if (id)
+            json_object_object_add(s->ixs, json_object_get_string(id), ix);
+        else
+            json_object_put(ix);
+    }
     vary_dispatch(s, type, d);
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "op", json_object_new_int(0));
@@ -294,6 +381,12 @@ static void handle_gateway(struct fd_server *s, const char *txt, size_t len)
         if (json_object_object_get_ex(d, "intents", &intents))
             s->intents = json_object_get_int64(intents);
         s->identifies++;
+        if (s->intents & PRIVILEGED_INTENTS & ~s->privileged) {
+            /* a privileged intent the app may not use: Discord's 4014 */
+            s->refused_intents++;
+            s->want_close = 4014;
+            break;
+        }
         snprintf(s->session_id, sizeof(s->session_id), "sess%u", s->identifies);
         s->seq = 0;
         json_object_put(s->log);
@@ -567,6 +660,49 @@ static void invalid_form(struct pss *p, const char *field)
     json_object_put(e);
 }
 
+/* What kind of request this is, for the traps: a post, an edit, or an edit
+ * that takes a message's controls away and nothing else; -1 for others. */
+static int request_kind(const char *method, const char *route, struct json_object *body)
+{
+    char a[64], b[64];
+    int end = 0;
+    if (strcmp(method, "POST") == 0 &&
+        sscanf(route, "/channels/%63[0-9]/messages%n", a, &end) == 1 && end > 0 && !route[end])
+        return FD_KIND_POST;
+    if (strcmp(method, "PATCH") != 0 ||
+        sscanf(route, "/channels/%63[0-9]/messages/%63[0-9]", a, b) != 2)
+        return -1;
+    struct json_object *components = json_object_object_get(body, "components");
+    bool only_controls = components && json_object_array_length(components) == 0 &&
+                         !json_object_object_get_ex(body, "content", NULL) &&
+                         !json_object_object_get_ex(body, "embeds", NULL);
+    return only_controls ? FD_KIND_CLOSE : FD_KIND_EDIT;
+}
+
+static struct trap *armed_trap(struct fd_server *s, enum fd_kind kind)
+{
+    for (unsigned i = 0; i < sizeof s->traps / sizeof *s->traps; i++)
+        if (s->traps[i].armed && s->traps[i].kind == kind)
+            return &s->traps[i];
+    return NULL;
+}
+
+/* Whether the interaction whose token route names got its first answer. */
+static bool webhook_open(struct fd_server *s, const char *route)
+{
+    char app[64], token[128];
+    if (sscanf(route, "/webhooks/%63[0-9]/%127[^/]", app, token) != 2)
+        return false;
+    json_object_object_foreach(s->ixs, id, ix)
+    {
+        (void)id;
+        struct json_object *t = json_object_object_get(ix, "token");
+        if (t && strcmp(json_object_get_string(t), token) == 0)
+            return json_object_get_boolean(json_object_object_get(ix, "acked"));
+    }
+    return false;
+}
+
 static void rest(struct fd_server *s, struct pss *p)
 {
     static const char *const methods[] = {"GET", "POST", "PATCH", "PUT", "DELETE"};
@@ -601,11 +737,39 @@ static void rest(struct fd_server *s, struct pss *p)
         struct force *f = &s->forces[i];
         if (f->count > 0 && strncmp(route, f->prefix, strlen(f->prefix)) == 0) {
             f->count--;
-            too_many(s, p, f->retry_after, f->global);
+            if (f->status == 429) {
+                too_many(s, p, f->retry_after, f->global);
+            } else {
+                struct json_object *e = api_error(0, "forced by the test");
+                respond(p, f->status, e);
+                json_object_put(e);
+            }
             return;
         }
     }
     struct json_object *body = p->body_len ? json_tokener_parse(p->body) : NULL;
+    int kind = request_kind(method, route, body);
+    struct trap *trap = kind < 0 ? NULL : armed_trap(s, (enum fd_kind)kind);
+    if (trap && trap->mode == TRAP_DELAY) {
+        trap->armed = false;
+        too_many(s, p, trap->retry_after, false);
+        json_object_put(body);
+        return;
+    }
+    if (trap && trap->mode == TRAP_HOLD) {
+        /* lost on the way: nothing applied, no answer until the connection goes */
+        trap->armed = false;
+        p->held = true;
+        s->held++;
+        json_object_put(body);
+        return;
+    }
+    if (trap) {
+        /* applied, and the answer lost on the way back */
+        trap->armed = false;
+        p->held = true;
+        s->held++;
+    }
     char a[64], b[64], c[128];
     if (strcmp(method, "GET") == 0 && strcmp(route, "/gateway/bot") == 0) {
         char url[64];
@@ -719,6 +883,26 @@ static void rest(struct fd_server *s, struct pss *p)
             respond(p, 200, m);
         }
     } else if (sscanf(route, "/interactions/%63[0-9]/%127[^/]/callback", a, c) == 2) {
+        struct json_object *ix = json_object_object_get(s->ixs, a);
+        double t = json_object_get_double(json_object_object_get(ix, "t"));
+        if (!ix || (s->ix_window_ms && now_s() > t + s->ix_window_ms / 1000.0)) {
+            /* no first answer within the window: the token is gone */
+            s->ix_refused++;
+            struct json_object *e = api_error(10062, "Unknown interaction");
+            respond(p, 404, e);
+            json_object_put(e);
+            json_object_put(body);
+            return;
+        }
+        if (json_object_get_boolean(json_object_object_get(ix, "acked"))) {
+            s->ix_refused++;
+            struct json_object *e = api_error(40060, "Interaction has already been acknowledged.");
+            respond(p, 400, e);
+            json_object_put(e);
+            json_object_put(body);
+            return;
+        }
+        json_object_object_add(ix, "acked", json_object_new_boolean(1));
         struct json_object *r = json_object_new_object();
         json_object_object_add(r, "id", json_object_new_string(a));
         json_object_object_add(r, "type", json_object_get(json_object_object_get(body, "type")));
@@ -727,6 +911,15 @@ static void rest(struct fd_server *s, struct pss *p)
         json_object_array_add(s->callbacks, r);
         respond(p, 204, NULL);
     } else if (strncmp(route, "/webhooks/", 10) == 0) {
+        if (!webhook_open(s, route)) {
+            /* a follow-up needs a first answer the interaction got */
+            s->ix_refused++;
+            struct json_object *e = api_error(10015, "Unknown Webhook");
+            respond(p, 404, e);
+            json_object_put(e);
+            json_object_put(body);
+            return;
+        }
         struct json_object *r = json_object_new_object();
         json_object_object_add(r, "method", json_object_new_string(method));
         json_object_object_add(r, "path", json_object_new_string(route));
@@ -748,6 +941,8 @@ static void rest(struct fd_server *s, struct pss *p)
         respond(p, 404, e);
         json_object_put(e);
     }
+    if (kind >= 0 && p->status >= 200 && p->status < 300 && !p->held)
+        s->answered[kind]++;
     json_object_put(body);
 }
 
@@ -799,9 +994,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         p->body[0] = '\0';
         char cl[32] = "";
         lws_hdr_copy(wsi, cl, sizeof(cl), WSI_TOKEN_HTTP_CONTENT_LENGTH);
+        p->held = false;
         if (p->method == 0 || atoi(cl) == 0) {
             rest(s, p);
-            rc = write_response(wsi, p);
+            rc = p->held ? 0 : write_response(wsi, p);
         }
         break;
     }
@@ -814,7 +1010,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         break;
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         rest(s, p);
-        rc = write_response(wsi, p);
+        rc = p->held ? 0 : write_response(wsi, p);
         break;
     case LWS_CALLBACK_HTTP_WRITEABLE:
         if (p->resp_len) {
@@ -959,6 +1155,7 @@ struct fd_server *fd_start(const char *token, unsigned hb_ms)
     s->commands = json_object_new_array();
     s->dms = json_object_new_object();
     s->windows = json_object_new_object();
+    s->ixs = json_object_new_object();
     s->next_id = 100000000000000000ull;
     /* FD_SEED replays a run's variation; the seed is printed either way */
     const char *seed = getenv("FD_SEED");
@@ -1007,6 +1204,7 @@ void fd_stop(struct fd_server *s)
     json_object_put(s->commands);
     json_object_put(s->dms);
     json_object_put(s->windows);
+    json_object_put(s->ixs);
     pthread_mutex_destroy(&s->mu);
     free(s);
 }
@@ -1093,17 +1291,89 @@ void fd_invalid_session(struct fd_server *s, bool resumable)
     poke(s);
 }
 
-void fd_force_429(struct fd_server *s, const char *path_prefix, int count, bool global,
-                  double retry_after)
+static void force(struct fd_server *s, const char *path_prefix, int count, int status,
+                  bool global, double retry_after)
 {
     pthread_mutex_lock(&s->mu);
     if (s->nforces < 8) {
         struct force *f = &s->forces[s->nforces++];
         snprintf(f->prefix, sizeof(f->prefix), "%s", path_prefix);
         f->count = count;
+        f->status = status;
         f->global = global;
         f->retry_after = retry_after;
     }
+    pthread_mutex_unlock(&s->mu);
+}
+
+void fd_force_429(struct fd_server *s, const char *path_prefix, int count, bool global,
+                  double retry_after)
+{
+    force(s, path_prefix, count, 429, global, retry_after);
+}
+
+void fd_force_status(struct fd_server *s, const char *path_prefix, int count, int status)
+{
+    force(s, path_prefix, count, status, false, 0);
+}
+
+static void set_trap(struct fd_server *s, enum fd_kind kind, enum trap_mode mode, double retry)
+{
+    pthread_mutex_lock(&s->mu);
+    for (unsigned i = 0; i < sizeof s->traps / sizeof *s->traps; i++)
+        if (!s->traps[i].armed) {
+            s->traps[i] = (struct trap){kind, mode, retry, true};
+            break;
+        }
+    pthread_mutex_unlock(&s->mu);
+}
+
+void fd_hold_next(struct fd_server *s, enum fd_kind kind, bool applied)
+{
+    set_trap(s, kind, applied ? TRAP_HOLD_APPLIED : TRAP_HOLD, 0);
+}
+
+void fd_delay_next(struct fd_server *s, enum fd_kind kind, double retry_after)
+{
+    set_trap(s, kind, TRAP_DELAY, retry_after);
+}
+
+void fd_disarm(struct fd_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    memset(s->traps, 0, sizeof s->traps);
+    pthread_mutex_unlock(&s->mu);
+}
+
+bool fd_trap_sprung(struct fd_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    bool armed = false;
+    for (unsigned i = 0; i < sizeof s->traps / sizeof *s->traps; i++)
+        armed = armed || s->traps[i].armed;
+    pthread_mutex_unlock(&s->mu);
+    return !armed;
+}
+
+unsigned long fd_answered(struct fd_server *s, enum fd_kind kind)
+{
+    pthread_mutex_lock(&s->mu);
+    unsigned long n = s->answered[kind];
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
+void fd_set_privileged(struct fd_server *s, int64_t intents)
+{
+    pthread_mutex_lock(&s->mu);
+    s->privileged = intents;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void fd_set_interaction_window(struct fd_server *s, unsigned ms)
+{
+    pthread_mutex_lock(&s->mu);
+    s->ix_window_ms = ms;
     pthread_mutex_unlock(&s->mu);
 }
 
@@ -1151,12 +1421,17 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(o, "varied", json_object_new_int64((int64_t)s->varied));
     json_object_object_add(o, "invalid", json_object_new_int64((int64_t)s->invalid));
     json_object_object_add(o, "nonce_repeats", json_object_new_int64((int64_t)s->nonce_repeats));
+    json_object_object_add(o, "ix_refused", json_object_new_int64((int64_t)s->ix_refused));
+    json_object_object_add(o, "stripped", json_object_new_int64((int64_t)s->stripped));
+    json_object_object_add(o, "held", json_object_new_int64((int64_t)s->held));
     json_object_object_add(g, "connects", json_object_new_int((int)s->connects));
     json_object_object_add(g, "identifies", json_object_new_int((int)s->identifies));
     json_object_object_add(g, "resumes", json_object_new_int((int)s->resumes));
     json_object_object_add(g, "heartbeats", json_object_new_int((int)s->heartbeats));
     json_object_object_add(g, "client_close", json_object_new_int(s->client_close));
     json_object_object_add(g, "intents", json_object_new_int64(s->intents));
+    json_object_object_add(g, "refused_intents",
+                           json_object_new_int64((int64_t)s->refused_intents));
     json_object_object_add(g, "ready", json_object_new_boolean(s->identified));
     json_object_object_add(g, "connected", json_object_new_boolean(s->ws != NULL));
     json_object_object_add(g, "seq", json_object_new_int64(s->seq));

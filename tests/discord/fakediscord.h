@@ -39,17 +39,50 @@ void fd_invalid_session(struct fd_server *s, bool resumable); /* op 9 */
 void fd_force_429(struct fd_server *s, const char *path_prefix, int count, bool global,
                   double retry_after);
 void fd_dm_closed(struct fd_server *s, const char *user, bool closed);
+/* The next count requests whose path starts with path_prefix get status (a
+ * 5xx: retried; a 4xx: final). */
+void fd_force_status(struct fd_server *s, const char *path_prefix, int count, int status);
 /* Messages per channel per second before the fake bucket says 429 (default 5). */
 void fd_set_bucket_limit(struct fd_server *s, int limit);
+
+/* The intents: the privileged ones the app may use, as its Developer Portal
+ * toggles say (none by default, as for a new application): an IDENTIFY asking
+ * for another is closed with 4014, and without MESSAGE_CONTENT a guild
+ * message comes with empty content, embeds, attachments and components unless
+ * it mentions the bot (a reply that pings it does); DMs keep theirs. */
+#define FD_INTENT_MESSAGE_CONTENT (1 << 15)
+void fd_set_privileged(struct fd_server *s, int64_t intents);
+/* A first answer to an interaction later than ms after its dispatch is
+ * refused with 10062, and so are its follow-ups, as Discord refuses them
+ * after 3 s; 0 (the default, for tests on a loaded machine): no limit. A
+ * second first answer is refused (40060), and a follow-up before the first
+ * answer (10015), always. */
+void fd_set_interaction_window(struct fd_server *s, unsigned ms);
+
+/* The points of a request's way, for kill tests: the next request of a kind
+ * is held unanswered until its connection closes, applied first or not
+ * (sent, not acknowledged), or answered 429 with retry_after (queued). */
+enum fd_kind {
+    FD_KIND_POST,  /* a new message */
+    FD_KIND_EDIT,  /* an edit of one */
+    FD_KIND_CLOSE, /* an edit that only takes its controls away */
+};
+void fd_hold_next(struct fd_server *s, enum fd_kind kind, bool applied);
+void fd_delay_next(struct fd_server *s, enum fd_kind kind, double retry_after);
+/* Whether every trap set was met; fd_disarm() clears those that were not. */
+bool fd_trap_sprung(struct fd_server *s);
+void fd_disarm(struct fd_server *s);
+/* How many requests of kind got a 2xx answer the client could read. */
+unsigned long fd_answered(struct fd_server *s, enum fd_kind kind);
 
 /*
  * A copy of the server's record, as JSON:
  * {"messages":[{"id","channel","body","edits","reactions":[...],"t"}],
  *  "callbacks":[{"id","type","data","t"}], "webhooks":[{"method","path","body","t"}],
  *  "commands":[{"path","body"}], "requests":n, "r429":n, "r429_global":n,
- *  "invalid":n, "nonce_repeats":n,
+ *  "invalid":n, "nonce_repeats":n, "ix_refused":n, "stripped":n, "held":n,
  *  "gateway":{"connects","identifies","resumes","heartbeats","client_close",
- *             "intents","ready","connected","seq","user_agent"}}
+ *             "intents","refused_intents","ready","connected","seq","user_agent"}}
  * The caller puts it.
  */
 struct json_object *fd_snapshot(struct fd_server *s);

@@ -173,19 +173,72 @@ int64_t fdc_guild(struct fd_server *s, const char *guild, const char *owner)
     return send_dispatch(s, "GUILD_CREATE", d);
 }
 
-int64_t fdc_message(struct fd_server *s, const char *msg_id, const char *guild, const char *channel,
-                    const char *user, const char *text)
+/* The users text mentions ("<@id>", "<@!id>"), as Discord lists them. */
+static struct json_object *mentions_in(const char *text)
+{
+    struct json_object *list = json_object_new_array();
+    for (const char *p = strstr(text, "<@"); p; p = strstr(p + 2, "<@")) {
+        const char *id = p + 2 + (p[2] == '!');
+        size_t n = strspn(id, "0123456789");
+        if (n == 0 || n > 24 || id[n] != '>')
+            continue;
+        char user[32];
+        snprintf(user, sizeof user, "%.*s", (int)n, id);
+        json_object_array_add(list, user_obj(user));
+    }
+    return list;
+}
+
+static struct json_object *message(const char *msg_id, const char *guild, const char *channel,
+                                   const char *user, const char *text)
 {
     struct json_object *d = json_object_new_object();
     json_object_object_add(d, "id", json_object_new_string(msg_id));
+    json_object_object_add(d, "type", json_object_new_int(0));
     json_object_object_add(d, "channel_id", json_object_new_string(channel));
     json_object_object_add(d, "author", user_obj(user));
     json_object_object_add(d, "content", json_object_new_string(text));
+    json_object_object_add(d, "mentions", mentions_in(text));
+    json_object_object_add(d, "mention_roles", json_object_new_array());
+    json_object_object_add(d, "attachments", json_object_new_array());
+    json_object_object_add(d, "embeds", json_object_new_array());
+    json_object_object_add(d, "tts", json_object_new_boolean(0));
+    json_object_object_add(d, "pinned", json_object_new_boolean(0));
     if (guild) {
         json_object_object_add(d, "guild_id", json_object_new_string(guild));
         struct json_object *m = json_object_new_object();
         json_object_object_add(m, "roles", json_object_new_array());
         json_object_object_add(d, "member", m);
+    }
+    return d;
+}
+
+int64_t fdc_message(struct fd_server *s, const char *msg_id, const char *guild, const char *channel,
+                    const char *user, const char *text)
+{
+    return send_dispatch(s, "MESSAGE_CREATE", message(msg_id, guild, channel, user, text));
+}
+
+int64_t fdc_reply(struct fd_server *s, const char *msg_id, const char *guild, const char *channel,
+                  const char *user, const char *text, const char *to_message, bool ping)
+{
+    struct json_object *d = message(msg_id, guild, channel, user, text);
+    struct json_object *ref = json_object_new_object();
+    json_object_object_add(d, "type", json_object_new_int(19)); /* REPLY */
+    json_object_object_add(ref, "type", json_object_new_int(0));
+    json_object_object_add(ref, "message_id", json_object_new_string(to_message));
+    json_object_object_add(ref, "channel_id", json_object_new_string(channel));
+    if (guild)
+        json_object_object_add(ref, "guild_id", json_object_new_string(guild));
+    json_object_object_add(d, "message_reference", ref);
+    /* a reply that pings its author (the default in Discord's clients)
+     * mentions the bot, whose message it replies to */
+    if (ping) {
+        struct json_object *bot = json_object_new_object();
+        json_object_object_add(bot, "id", json_object_new_string(FD_BOT_ID));
+        json_object_object_add(bot, "username", json_object_new_string("illegald"));
+        json_object_object_add(bot, "bot", json_object_new_boolean(1));
+        json_object_array_add(json_object_object_get(d, "mentions"), bot);
     }
     return send_dispatch(s, "MESSAGE_CREATE", d);
 }

@@ -46,8 +46,13 @@ const char *fdc_name(const char *user);
 /* GUILD_CREATE of guild, owned by user owner, with its @everyone role alone. */
 int64_t fdc_guild(struct fd_server *s, const char *guild, const char *owner);
 
-/* MESSAGE_CREATE. guild NULL in a DM. */
+/* MESSAGE_CREATE. guild NULL in a DM. Its mentions are the users text
+ * mentions ("<@id>"). */
 int64_t fdc_message(struct fd_server *s, const char *msg_id, const char *guild, const char *channel,
                     const char *user, const char *text);
+/* MESSAGE_CREATE of a reply to the bot's message to_message, pinging the bot
+ * (the default in Discord's clients) or not. */
+int64_t fdc_reply(struct fd_server *s, const char *msg_id, const char *guild, const char *channel,
+                  const char *user, const char *text, const char *to_message, bool ping);
 
 #endif

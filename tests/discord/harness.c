@@ -82,6 +82,13 @@ static void sent(void *ctx, struct platform *p, int64_t outbox_id)
 
 void h_init(struct harness *h, unsigned hb_ms, bool gateway_direct)
 {
+    /* the app may read message content unless a test says otherwise */
+    h_init_intents(h, hb_ms, gateway_direct, FD_INTENT_MESSAGE_CONTENT, NULL);
+}
+
+void h_init_intents(struct harness *h, unsigned hb_ms, bool gateway_direct, int64_t privileged,
+                    const char *message_content)
+{
     memset(h, 0, sizeof(*h));
     uv_loop_init(&h->loop);
     h->srv = fd_start("test-token", hb_ms);
@@ -89,6 +96,7 @@ void h_init(struct harness *h, unsigned hb_ms, bool gateway_direct)
         fprintf(stderr, "cannot start the fake Discord server\n");
         abort();
     }
+    fd_set_privileged(h->srv, privileged);
     h->host.loop = &h->loop;
     h->host.ctx = h;
     h->host.deliver = deliver;
@@ -108,6 +116,7 @@ void h_init(struct harness *h, unsigned hb_ms, bool gateway_direct)
     h->cfg.discord_api_url = api;
     h->cfg.discord_gateway_url = gateway_direct ? gw : NULL;
     h->cfg.discord_application_id = FD_APP_ID;
+    h->cfg.discord_message_content = (char *)message_content;
     h_start_adapter(h);
 }
 

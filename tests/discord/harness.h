@@ -6,6 +6,7 @@
 #define DISCORD_HARNESS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <uv.h>
 
 #include "bot/config.h"
@@ -36,6 +37,10 @@ struct harness {
 /* Starts the fake server and the adapter. gateway_direct: set gateway_url
  * instead of asking GET /gateway/bot. */
 void h_init(struct harness *h, unsigned hb_ms, bool gateway_direct);
+/* h_init() with the privileged intents the app may use (fd_set_privileged;
+ * h_init: MESSAGE_CONTENT) and [discord] message_content (NULL: auto). */
+void h_init_intents(struct harness *h, unsigned hb_ms, bool gateway_direct, int64_t privileged,
+                    const char *message_content);
 /* (Re)creates and starts the adapter on the same server and state. */
 void h_start_adapter(struct harness *h);
 void h_stop_adapter(struct harness *h);

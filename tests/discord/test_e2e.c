@@ -178,6 +178,8 @@ static void setup_e2e_timers(struct e2e *e, unsigned nplayers, bool drops, const
     memset(e, 0, sizeof(*e));
     e->srv = fd_start("test-token", 1000);
     assert_non_null(e->srv);
+    /* an application that may read message content; the games without it say so */
+    fd_set_privileged(e->srv, FD_INTENT_MESSAGE_CONTENT);
     daemon_setup(&e->d, illegald_path, e->srv, timers);
     e->next_id = 810000000000000001ul;
     e->n = nplayers;
@@ -225,14 +227,36 @@ static void slash(struct e2e *e, unsigned who, const char *sub, const char *opts
     maybe_drop(e);
 }
 
-static void click(struct e2e *e, unsigned who, const char *channel, bool dm, const char *msg,
-                  const char *custom_id, const char *values)
+static struct json_object *snap(struct e2e *e);
+static struct json_object *component(struct json_object *m, const char *action);
+
+/* The custom_id of message msg's control for action, as the fake has it
+ * (into out), or the action itself when it has none (a press that is meant
+ * to be refused). */
+static const char *control_of(struct e2e *e, const char *msg, const char *action, char *out,
+                              size_t len)
 {
-    char id[32];
+    struct json_object *s = snap(e), *msgs = jget(s, "messages");
+    snprintf(out, len, "%s", action);
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        const char *cid = jstr(component(m, action), "custom_id");
+        if (strcmp(jstr(m, "id"), msg) == 0 && cid)
+            snprintf(out, len, "%s", cid);
+    }
+    json_object_put(s);
+    return out;
+}
+
+/* A press on message msg's control for action. */
+static void click(struct e2e *e, unsigned who, const char *channel, bool dm, const char *msg,
+                  const char *action, const char *values)
+{
+    char id[32], custom_id[128];
     new_id(e, id, sizeof(id));
     json_object_array_add(e->ixs, json_object_new_string(id));
-    fdc_component(e->srv, id, dm ? NULL : FD_GUILD_ID, channel, e->players[who], msg, custom_id,
-                  values);
+    fdc_component(e->srv, id, dm ? NULL : FD_GUILD_ID, channel, e->players[who], msg,
+                  control_of(e, msg, action, custom_id, sizeof custom_id), values);
     maybe_drop(e);
 }
 
@@ -261,34 +285,36 @@ static const char *embed_text(struct json_object *m)
     return jstr(json_object_array_get_idx(jget(jget(m, "body"), "embeds"), 0), "description");
 }
 
-/* Whether message m has a button or select with this custom_id. */
-static bool has_component(struct json_object *m, const char *custom_id)
+/* Whether custom_id is the control for action: "<message key>#<action>". */
+static bool is_control(const char *custom_id, const char *action)
 {
-    struct json_object *rows = jget(jget(m, "body"), "components");
-    for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
-        struct json_object *items = jget(json_object_array_get_idx(rows, i), "components");
-        for (size_t k = 0; items && k < json_object_array_length(items); k++) {
-            const char *cid = jstr(json_object_array_get_idx(items, k), "custom_id");
-            if (cid && strcmp(cid, custom_id) == 0)
-                return true;
-        }
-    }
-    return false;
+    const char *sep = custom_id ? strchr(custom_id, '#') : NULL;
+    return sep && strcmp(sep + 1, action) == 0;
 }
 
-static struct json_object *select_options(struct json_object *m, const char *custom_id)
+/* Message m's button or select for action ("tb:give", "accept 1"), or NULL. */
+static struct json_object *component(struct json_object *m, const char *action)
 {
     struct json_object *rows = jget(jget(m, "body"), "components");
     for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
         struct json_object *items = jget(json_object_array_get_idx(rows, i), "components");
         for (size_t k = 0; items && k < json_object_array_length(items); k++) {
             struct json_object *c = json_object_array_get_idx(items, k);
-            const char *cid = jstr(c, "custom_id");
-            if (cid && strcmp(cid, custom_id) == 0)
-                return jget(c, "options");
+            if (is_control(jstr(c, "custom_id"), action))
+                return c;
         }
     }
     return NULL;
+}
+
+static bool has_component(struct json_object *m, const char *action)
+{
+    return component(m, action) != NULL;
+}
+
+static struct json_object *select_options(struct json_object *m, const char *action)
+{
+    return jget(component(m, action), "options");
 }
 
 /* The n-th (0-based) table message whose embed has this title, or NULL. */
@@ -395,7 +421,7 @@ static void trade(struct e2e *e, unsigned session)
         click(e, a, channel, true, mid, "tb:send", NULL);
     }
     /* the receiver gets the offer with its buttons; odd sessions accept */
-    snprintf(custom, sizeof(custom), "il:%s %s", session % 2 ? "accept" : "decline", offer);
+    snprintf(custom, sizeof(custom), "%s %s", session % 2 ? "accept" : "decline", offer);
     struct json_object *o = wait_dm(e, e->players[b], custom);
     click(e, b, jstr(o, "channel"), true, jstr(o, "id"), custom, NULL);
     json_object_put(o);
@@ -488,7 +514,7 @@ static void tribunal(struct e2e *e)
             } else if (i == 3) {
                 slash(e, i, "abstain", NULL);
             } else {
-                snprintf(custom, sizeof(custom), "il:vote %s", e->players[target]);
+                snprintf(custom, sizeof(custom), "vote %s", e->players[target]);
                 click(e, i, TABLE, false, w.id, custom, NULL);
                 json_object_array_add(e->votes, json_object_get(json_object_array_get_idx(
                                                     e->ixs, json_object_array_length(e->ixs) - 1)));
@@ -503,10 +529,10 @@ static void tribunal(struct e2e *e)
 static void seat_all_and_start(struct e2e *e, struct msg_want *lobby)
 {
     for (unsigned i = 0; i < e->n; i++)
-        click(e, i, TABLE, false, lobby->id, "il:!illegal join", NULL);
+        click(e, i, TABLE, false, lobby->id, "!illegal join", NULL);
     lobby->text = fdc_name(e->players[e->n - 1]);
     wait_until(e, message_ready, lobby, "every player in the lobby");
-    click(e, 0, TABLE, false, lobby->id, "il:!illegal start", NULL);
+    click(e, 0, TABLE, false, lobby->id, "!illegal start", NULL);
 }
 
 static char *play_game(struct e2e *e)
@@ -662,7 +688,7 @@ static void test_table_messages(void **state)
         if (title && strcmp(title, "Results") == 0) {
             const char *id = jstr(m, "id");
             snprintf(results, sizeof results, "%s", id ? id : "");
-            assert_true(has_component(m, "il:" OUT_ACTION_REMATCH));
+            assert_true(has_component(m, OUT_ACTION_REMATCH));
             assert_int_equal(json_object_array_length(jget(jget(m, "body"), "components")), 1);
             continue;
         }
@@ -674,7 +700,7 @@ static void test_table_messages(void **state)
     json_object_put(s);
     /* Play again: a player presses it, and a lobby opens with all four seated. */
     assert_true(results[0]);
-    click(&e, 2, TABLE, false, results, "il:" OUT_ACTION_REMATCH, NULL);
+    click(&e, 2, TABLE, false, results, OUT_ACTION_REMATCH, NULL);
     struct msg_want again = {.title = "Illegal — lobby", .n = 1, .text = "Players 4/8"};
     wait_until(&e, message_ready, &again, "the lobby of the game played again");
     assert_all_answered(&e);
@@ -719,13 +745,13 @@ static void test_shutdown_and_resume(void **state)
     struct msg_want lobby;
     setup_e2e(&e, 4, false);
     open_lobby(&e, &lobby);
-    click(&e, 0, TABLE, false, lobby.id, "il:!illegal join", NULL);
+    click(&e, 0, TABLE, false, lobby.id, "!illegal join", NULL);
     /* SIGTERM: a clean exit (LeakSanitizer included) that keeps the session */
     assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     wait_until(&e, client_closed, NULL, "the gateway to close");
     assert_int_equal(gw(&e, "client_close"), CLOSE_4000);
     /* while the daemon is down, bob joins */
-    click(&e, 1, TABLE, false, lobby.id, "il:!illegal join", NULL);
+    click(&e, 1, TABLE, false, lobby.id, "!illegal join", NULL);
     restart_until_joined(&e, &lobby, "bob");
     assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     teardown_e2e(&e);
@@ -744,13 +770,13 @@ static void test_crash_resumes_after_the_last_commit(void **state)
     struct msg_want lobby;
     setup_e2e(&e, 4, false);
     open_lobby(&e, &lobby);
-    click(&e, 0, TABLE, false, lobby.id, "il:!illegal join", NULL);
-    click(&e, 1, TABLE, false, lobby.id, "il:!illegal join", NULL);
+    click(&e, 0, TABLE, false, lobby.id, "!illegal join", NULL);
+    click(&e, 1, TABLE, false, lobby.id, "!illegal join", NULL);
     lobby.text = "bob";
     wait_until(&e, message_ready, &lobby, "bob's join");
     assert_int_equal(daemon_stop(&e.d, SIGKILL, 10000), 128 + SIGKILL);
     wait_until(&e, client_closed, NULL, "the gateway to close");
-    click(&e, 2, TABLE, false, lobby.id, "il:!illegal join", NULL);
+    click(&e, 2, TABLE, false, lobby.id, "!illegal join", NULL);
     restart_until_joined(&e, &lobby, "carol");
     assert_each_answered_once(&e);
     assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
@@ -784,7 +810,7 @@ static void test_crash_keeps_the_outbox(void **state)
     open_lobby(&e, &lobby);
     fd_force_429(e.srv, "/channels/" TABLE "/messages", 1, false, 600.0);
     size_t answers = fd_callback_count(e.srv) + 1;
-    click(&e, 1, TABLE, false, lobby.id, "il:!illegal join", NULL);
+    click(&e, 1, TABLE, false, lobby.id, "!illegal join", NULL);
     wait_until(&e, answered_all, &answers, "the join to be answered (so it is committed)");
     wait_until(&e, met_429, NULL, "the lobby's edit to meet the 429");
     assert_int_equal(daemon_stop(&e.d, SIGKILL, 10000), 128 + SIGKILL);

@@ -17,6 +17,7 @@
 #include "adapters/discord/gateway.h"
 #include "bot/command.h"
 #include "core/catalog.h"
+#include "fdclient.h"
 #include "harness.h"
 
 static int want_inputs;
@@ -301,10 +302,11 @@ static void test_op9_not_resumable(void **state)
 static void test_fatal_close_codes(void **state)
 {
     (void)state;
+    /* 4014 too when the bot insists on the Message Content intent */
     static const int codes[] = {4004, 4010, 4011, 4012, 4013, 4014};
     for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
         struct harness h;
-        h_init(&h, 1000, true);
+        h_init_intents(&h, 1000, true, FD_INTENT_MESSAGE_CONTENT, "on");
         want_identifies = 1;
         assert_true(h_run_until(&h, identified, 5000));
         fd_close(h.srv, codes[i]);
@@ -376,6 +378,94 @@ static void test_stored_session(void **state)
     h_fini(&h);
 }
 
+static bool refused_then_ready(struct harness *h)
+{
+    return h_gw(h, "refused_intents") >= 1 && h_gw(h, "identifies") >= 2 && h_ready(h);
+}
+
+/* The last input's text, or "" when none. */
+static const char *last_text(struct harness *h)
+{
+    size_t n = json_object_array_length(h->inputs);
+    struct json_object *o = n ? json_object_array_get_idx(h->inputs, n - 1) : NULL;
+    const char *t = json_object_get_string(json_object_object_get(o, "text"));
+    return t ? t : "";
+}
+
+/*
+ * [discord] message_content = auto on an application whose Message Content
+ * intent is off in the Developer Portal: Discord closes the first session
+ * with 4014, and the adapter identifies again without the intent, says so
+ * once, and reads what Discord still gives: DMs, lines that start with its
+ * mention, replies that ping it. Typed "!illegal" lines come empty and are
+ * chat. The prefix the bot words its texts with is the mention.
+ */
+static void test_content_intent_refused(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_init_intents(&h, 1000, true, 0, NULL);
+    assert_true(h_run_until(&h, refused_then_ready, 8000));
+    unsigned without = GW_INTENT_GUILDS | GW_INTENT_GUILD_MESSAGES |
+                       GW_INTENT_GUILD_MESSAGE_REACTIONS | GW_INTENT_DIRECT_MESSAGES |
+                       GW_INTENT_DIRECT_MESSAGE_REACTIONS;
+    assert_int_equal(h_gw(&h, "intents"), (int)without);
+    char prefix[PLATFORM_PREFIX_MAX];
+    h.p->ops->command_prefix(h.p, prefix, sizeof prefix);
+    assert_string_equal(prefix, "<@" FD_BOT_ID ">");
+    fdc_message(h.srv, "3101", FD_GUILD_ID, "500", "42", "!illegal join");
+    fdc_message(h.srv, "3102", FD_GUILD_ID, "500", "42", "<@" FD_BOT_ID "> join");
+    want_inputs = 1;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    assert_string_equal(last_text(&h), "!illegal join");
+    fdc_message(h.srv, "3103", FD_GUILD_ID, "500", "42", "<@!" FD_BOT_ID ">   offer bob 1 guns");
+    fdc_message(h.srv, "3104", FD_GUILD_ID, "500", "42", "<@" FD_BOT_ID ">");
+    fdc_message(h.srv, "3105", NULL, "600", "42", "hand");
+    want_inputs = 4;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    assert_string_equal(json_object_get_string(json_object_object_get(
+                            json_object_array_get_idx(h.inputs, 1), "text")),
+                        "!illegal offer bob 1 guns");
+    assert_string_equal(json_object_get_string(json_object_object_get(
+                            json_object_array_get_idx(h.inputs, 2), "text")),
+                        "!illegal help");
+    assert_string_equal(last_text(&h), "hand");
+    /* a reply to one of the bot's messages: read when it pings the bot and
+     * starts with a command word; chat in reply, or a reply that does not
+     * ping (Discord gives no text for it), is nothing */
+    struct outbound lobby = {.kind = OUT_NOTICE, .channel = "500", .key = "g1/lobby",
+                             .replace = true, .text = "Lobby"};
+    assert_int_equal(h.p->ops->send(h.p, &lobby), 0);
+    h_run_for(&h, 300);
+    struct json_object *snap = h_snapshot(&h);
+    const char *lobby_id = json_object_get_string(json_object_object_get(
+        json_object_array_get_idx(json_object_object_get(snap, "messages"), 0), "id"));
+    char id[32];
+    snprintf(id, sizeof id, "%s", lobby_id);
+    json_object_put(snap);
+    fdc_reply(h.srv, "3106", FD_GUILD_ID, "500", "43", "nice lobby", id, true);
+    fdc_reply(h.srv, "3107", FD_GUILD_ID, "500", "43", "join", id, false);
+    fdc_reply(h.srv, "3108", FD_GUILD_ID, "500", "43", "join", id, true);
+    want_inputs = 5;
+    assert_true(h_run_until(&h, enough_inputs, 3000));
+    h_run_for(&h, 200);
+    assert_int_equal(h_count_inputs(&h), 5);
+    assert_string_equal(last_text(&h), "!illegal join");
+    snap = h_snapshot(&h);
+    assert_true(json_object_get_int(json_object_object_get(snap, "stripped")) >= 2);
+    json_object_put(snap);
+    assert_int_equal(h_gw(&h, "refused_intents"), 1);
+    h_fini(&h);
+
+    /* off: never asked, never refused */
+    h_init_intents(&h, 1000, true, 0, "off");
+    want_identifies = 1;
+    assert_true(h_run_until(&h, identified, 5000));
+    assert_int_equal(h_gw(&h, "intents"), (int)without);
+    assert_int_equal(h_gw(&h, "refused_intents"), 0);
+    h_fini(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,7 +473,7 @@ int main(void)
         cmocka_unit_test(test_drops_during_game), cmocka_unit_test(test_op7_reconnect),
         cmocka_unit_test(test_op9_resumable),     cmocka_unit_test(test_op9_not_resumable),
         cmocka_unit_test(test_fatal_close_codes), cmocka_unit_test(test_bad_payloads),
-        cmocka_unit_test(test_stored_session),
+        cmocka_unit_test(test_stored_session),    cmocka_unit_test(test_content_intent_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

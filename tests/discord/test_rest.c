@@ -383,6 +383,21 @@ static void test_dm_probe_and_50007(void **state)
 
 /* ---- interactions ---- */
 
+/* The message whose body text (content or embed) contains text, or NULL. */
+static struct json_object *message_with(struct json_object *snap, const char *text)
+{
+    struct json_object *msgs = jget(snap, "messages");
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i), *body = jget(m, "body");
+        const char *c = jstr(body, "content");
+        const char *e = jstr(json_object_array_get_idx(jget(body, "embeds"), 0), "description");
+        if ((c && strstr(c, text)) || (e && strstr(e, text)))
+            return m;
+    }
+    return NULL;
+}
+
+
 static struct json_object *find_callback(struct json_object *snap, const char *ix_id)
 {
     struct json_object *cbs = jget(snap, "callbacks");
@@ -573,8 +588,26 @@ static void test_interactions(void **state)
     assert_non_null(strstr(jstr(wh, "path"), "tok-3003/messages/@original"));
     json_object_put(s);
 
-    /* a button: canonical text, and a silent type 6 when unanswered */
-    fdc_component(h.srv, "3004", FD_GUILD_ID, CHANNEL_A, "73", "999", "il:!illegal leave", NULL);
+    /* a button: canonical text, and a silent type 6 when unanswered. Buttons
+     * are the bot's own messages' */
+    struct json_object *lobby = json_tokener_parse(
+        "{\"game\":\"g1\",\"players\":[],\"actions\":[\"join\",\"leave\",\"start\"]}");
+    send_text(&h, CHANNEL_A, NULL, "g1/lobby", true, OUT_LOBBY, "Lobby: nobody", lobby);
+    json_object_put(lobby);
+    struct json_object *vote = json_tokener_parse(
+        "{\"game\":\"g1\",\"case\":1,\"candidates\":[{\"id\":\"75\",\"name\":\"Bob\"}],"
+        "\"actions\":[\"vote 75\",\"abstain\"]}");
+    send_text(&h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_VOTE, "Vote on case 1", vote);
+    json_object_put(vote);
+    want_messages = 2;
+    assert_true(h_run_until(&h, enough_messages, 3000));
+    s = h_snapshot(&h);
+    char lobby_id[32], vote_id[32];
+    snprintf(lobby_id, sizeof lobby_id, "%s", jstr(message_with(s, "Lobby: nobody"), "id"));
+    snprintf(vote_id, sizeof vote_id, "%s", jstr(message_with(s, "Vote on case 1"), "id"));
+    json_object_put(s);
+    fdc_component(h.srv, "3004", FD_GUILD_ID, CHANNEL_A, "73", lobby_id,
+                  "g1/lobby#!illegal leave", NULL);
     want_cb = "3004";
     assert_true(h_run_until(&h, have_callback, 3000));
     s = h_snapshot(&h);
@@ -586,7 +619,7 @@ static void test_interactions(void **state)
     /* a private notice to the clicker during deliver() (a vote's
      * confirmation) answers the click ephemerally instead of a DM */
     h.auto_dm = "Your vote on case 1: bob.";
-    fdc_component(h.srv, "3010", FD_GUILD_ID, CHANNEL_A, "73", "999", "il:vote 75", NULL);
+    fdc_component(h.srv, "3010", FD_GUILD_ID, CHANNEL_A, "73", vote_id, "g1/vote/1#vote 75", NULL);
     want_cb = "3010";
     assert_true(h_run_until(&h, have_callback, 3000));
     h.auto_dm = NULL;
@@ -598,56 +631,84 @@ static void test_interactions(void **state)
     assert_int_equal(count_dm_messages(&h, "73"), 0);
     json_object_put(s);
 
-    /* the trade builder in a DM: three selects, then Send. The game's start
-     * told which resources are in play: the player may ask for any of them. */
-    struct json_object *started = json_tokener_parse(
-        "{\"game\":\"g1\",\"event\":\"game-started\",\"resources\":[\"guns\",\"alcohol\","
-        "\"powder\",\"call-girls\"]}");
-    send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_NOTICE, "The game starts.", started);
-    json_object_put(started);
-    struct json_object *hand =
-        json_tokener_parse("{\"game\":\"g1\",\"hand\":{\"guns\":3,\"alcohol\":1},"
-                           "\"players\":[{\"id\":\"75\",\"name\":\"Bob Smith\"},"
-                           "{\"id\":\"76\",\"name\":\"Bob Smith\"}]}");
+    /* a press that names no live message of the bot's, an older button of
+     * the form before game ids, and one on a message under another key are
+     * refused with a word to the presser alone; none reaches the bot */
+    fdc_component(h.srv, "3013", FD_GUILD_ID, CHANNEL_A, "73", "999", "g1/lobby#!illegal join",
+                  NULL);
+    fdc_component(h.srv, "3014", FD_GUILD_ID, CHANNEL_A, "73", lobby_id, "il:!illegal join", NULL);
+    fdc_component(h.srv, "3015", FD_GUILD_ID, CHANNEL_A, "73", vote_id, "g1/lobby#!illegal join",
+                  NULL);
+    want_cb = "3015";
+    assert_true(h_run_until(&h, have_callback, 3000));
+    s = h_snapshot(&h);
+    for (unsigned i = 0; i < 3; i++) {
+        const char *ids[] = {"3013", "3014", "3015"};
+        cb = find_callback(s, ids[i]);
+        assert_int_equal(json_object_get_int(jget(cb, "type")), 4);
+        assert_int_equal(json_object_get_int(jget(jget(cb, "data"), "flags")), 64);
+        assert_non_null(strstr(jstr(jget(cb, "data"), "content"), "newest message"));
+    }
+    json_object_put(s);
+    assert_int_equal(h_count_inputs(&h), 5);
+
+    /* the trade builder in a DM: three selects, then Send. The hand tells
+     * which resources are in play: the player may ask for any of them, held
+     * or not. */
+    struct json_object *hand = json_tokener_parse(
+        "{\"game\":\"g1\",\"table\":\"" CHANNEL_A "\",\"hand\":{\"guns\":3,\"alcohol\":1},"
+        "\"resources\":[\"guns\",\"alcohol\",\"powder\",\"call-girls\"],"
+        "\"players\":[{\"id\":\"75\",\"name\":\"Bob Smith\"},"
+        "{\"id\":\"76\",\"name\":\"Bob Smith\"}]}");
     send_text(&h, NULL, "74", "g1/hand/74", false, OUT_HAND, "hand", hand);
     json_object_put(hand);
     want_dm_user = "74";
     assert_true(h_run_until(&h, have_dm, 3000));
     s = h_snapshot(&h);
     struct json_object *hm = last_dm(s, "74");
+    char hand_id[32], dm[32];
+    snprintf(hand_id, sizeof hand_id, "%s", jstr(hm, "id"));
+    snprintf(dm, sizeof dm, "%s", jstr(hm, "channel"));
+    /* in a DM, the hand names its table */
+    const char *shown = jstr(json_object_array_get_idx(jget(jget(hm, "body"), "embeds"), 0),
+                             "description");
+    assert_int_equal(strncmp(shown, "<#" CHANNEL_A ">\n", strlen("<#" CHANNEL_A ">\n")), 0);
     /* players by id, shown by name; cards by the catalog's names, in quantities */
-    assert_string_equal(options_of(hm, "tb:to"), "Bob Smith=75;Bob Smith=76;");
-    assert_string_equal(options_of(hm, "tb:give"),
+    assert_string_equal(options_of(hm, "g1/hand/74#tb:to"), "Bob Smith=75;Bob Smith=76;");
+    assert_string_equal(options_of(hm, "g1/hand/74#tb:give"),
                         "1 \xC3\x97 Guns=1 guns;2 \xC3\x97 Guns=2 guns;3 \xC3\x97 Guns=3 guns;"
                         "1 \xC3\x97 Alcohol=1 alcohol;");
-    const char *ask = options_of(hm, "tb:ask");
+    const char *ask = options_of(hm, "g1/hand/74#tb:ask");
     assert_non_null(strstr(ask, "1 \xC3\x97 Call Girls=1 call-girls;"));
     assert_non_null(strstr(ask, "3 \xC3\x97 Powder=3 powder;"));
     json_object_put(s);
-    fdc_component(h.srv, "3005", NULL, "dm74", "74", "998", "tb:to", "[\"76\"]");
-    fdc_component(h.srv, "3006", NULL, "dm74", "74", "998", "tb:give",
+    fdc_component(h.srv, "3005", NULL, dm, "74", hand_id, "g1/hand/74#tb:to", "[\"76\"]");
+    fdc_component(h.srv, "3006", NULL, dm, "74", hand_id, "g1/hand/74#tb:give",
                   "[\"1 guns\",\"2 guns\",\"1 alcohol\",\"x\",\"9999 for\"]");
-    fdc_component(h.srv, "3007", NULL, "dm74", "74", "998", "tb:ask", "[\"2 call-girls\"]");
-    fdc_component(h.srv, "3008", NULL, "dm74", "74", "998", "tb:send", NULL);
+    fdc_component(h.srv, "3007", NULL, dm, "74", hand_id, "g1/hand/74#tb:ask",
+                  "[\"2 call-girls\"]");
+    fdc_component(h.srv, "3008", NULL, dm, "74", hand_id, "g1/hand/74#tb:send", NULL);
     want_inputs = 6;
     assert_true(h_run_until(&h, enough_inputs, 3000));
+    /* in a DM a press names its game: a player may sit at two tables */
     assert_string_equal(jstr(input(&h, 5), "text"),
-                        "offer <@76> 2 guns 1 alcohol for 2 call-girls");
+                        "g1 offer <@76> 2 guns 1 alcohol for 2 call-girls");
     assert_null(jget(input(&h, 5), "channel"));
     /* values of the wrong type are ignored, never fatal */
-    fdc_component(h.srv, "3011", NULL, "dm74", "74", "998", "tb:give", "{\"a\":1}");
-    fdc_component(h.srv, "3012", NULL, "dm74", "74", "998", "tb:to", "[7, null, {}]");
+    fdc_component(h.srv, "3011", NULL, dm, "74", hand_id, "g1/hand/74#tb:give", "{\"a\":1}");
+    fdc_component(h.srv, "3012", NULL, dm, "74", hand_id, "g1/hand/74#tb:to", "[7, null, {}]");
     want_cb = "3012";
     assert_true(h_run_until(&h, have_callback, 3000));
     /* an edit of the hand shows what was chosen */
     hand = json_tokener_parse("{\"game\":\"g1\",\"hand\":{\"guns\":2},"
+                              "\"resources\":[\"guns\",\"alcohol\",\"powder\",\"call-girls\"],"
                               "\"players\":[{\"id\":\"76\",\"name\":\"Bob Smith\"}]}");
     send_text(&h, NULL, "74", "g1/hand/74", true, OUT_HAND, "hand", hand);
     json_object_put(hand);
     want_dm_edits = 1;
     assert_true(h_run_until(&h, dm_edited, 3000));
     s = h_snapshot(&h);
-    assert_string_equal(defaults_of(last_dm(s, "74"), "tb:ask"), "2 call-girls;");
+    assert_string_equal(defaults_of(last_dm(s, "74"), "g1/hand/74#tb:ask"), "2 call-girls;");
     assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
     json_object_put(s);
 
@@ -666,6 +727,7 @@ static void test_interactions(void **state)
     assert_string_equal(jstr(json_object_array_get_idx(choices, 0), "value"), "76");
     json_object_put(s);
     assert_int_equal(h_count_inputs(&h), 6); /* autocomplete is not an input */
+    assert_int_equal(h_gw(&h, "connects"), 1);
     h_fini(&h);
 }
 
@@ -722,8 +784,9 @@ static void test_lobby_edited(void **state)
     assert_non_null(strstr(jstr(e, "description"), "Lobby: alice"));
     char ids[512] = "";
     collect_custom_ids(jget(jget(m, "body"), "components"), ids, sizeof(ids));
-    assert_string_equal(ids, "il:!illegal join=Join;il:!illegal leave=Leave;"
-                             "il:!illegal start=Start;");
+    /* each names its message and so its game: a press from an older game is refused */
+    assert_string_equal(ids, "g1/lobby#!illegal join=Join;g1/lobby#!illegal leave=Leave;"
+                             "g1/lobby#!illegal start=Start;");
     assert_int_equal(
         json_object_array_length(jget(jget(jget(m, "body"), "allowed_mentions"), "parse")), 0);
     json_object_put(s);
@@ -816,25 +879,12 @@ static void test_vote_and_game_over(void **state)
     struct json_object *m = only_message(s);
     char ids[512] = "";
     collect_custom_ids(jget(jget(m, "body"), "components"), ids, sizeof(ids));
-    assert_string_equal(ids, "il:vote 91=Alice;il:vote 92=Bob;il:abstain=Abstain;");
+    assert_string_equal(ids,
+                        "g1/vote/1#vote 91=Alice;g1/vote/1#vote 92=Bob;g1/vote/1#abstain=Abstain;");
     struct json_object *e = json_object_array_get_idx(jget(jget(m, "body"), "embeds"), 0);
     assert_non_null(strstr(jstr(e, "description"), "<t:4102444800:R>"));
     json_object_put(s);
     h_fini(&h);
-}
-
-/* The message whose body text (content or embed) contains text, or NULL. */
-static struct json_object *message_with(struct json_object *snap, const char *text)
-{
-    struct json_object *msgs = jget(snap, "messages");
-    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
-        struct json_object *m = json_object_array_get_idx(msgs, i), *body = jget(m, "body");
-        const char *c = jstr(body, "content");
-        const char *e = jstr(json_object_array_get_idx(jget(body, "embeds"), 0), "description");
-        if ((c && strstr(c, text)) || (e && strstr(e, text)))
-            return m;
-    }
-    return NULL;
 }
 
 static size_t components_of(struct json_object *m)
@@ -881,8 +931,9 @@ static void test_controls_close(void **state)
     json_object_put(d);
     want_messages = 4;
     assert_true(h_run_until(&h, enough_messages, 3000));
-    /* the game goes on: a notice of another offer closes nothing */
-    d = json_tokener_parse("{\"game\":\"g1\",\"offer\":4,\"event\":\"offer-declined\"}");
+    /* the game goes on: a notice that closes another offer closes nothing here */
+    d = json_tokener_parse("{\"game\":\"g1\",\"offer\":4,\"event\":\"offer-declined\","
+                           "\"closes\":[\"g1/offer/4/91\"]}");
     send_text(&h, NULL, "91", NULL, false, OUT_NOTICE, "Offer #4 declined.", d);
     json_object_put(d);
     h_run_for(&h, 300);
@@ -890,23 +941,30 @@ static void test_controls_close(void **state)
     assert_int_equal(components_of(message_with(s, "Offer #3 from you")), 1);
     assert_int_equal(components_of(message_with(s, "Vote on case 1")), 1);
     json_object_put(s);
-    /* the offer is accepted: both players are told, both lose its buttons */
-    d = json_tokener_parse("{\"game\":\"g1\",\"offer\":3,\"event\":\"offer-accepted\"}");
+    /* the offer is accepted: each player is told, and loses its buttons */
+    d = json_tokener_parse("{\"game\":\"g1\",\"offer\":3,\"event\":\"offer-accepted\","
+                           "\"closes\":[\"g1/offer/3/91\"]}");
     send_text(&h, NULL, "91", NULL, false, OUT_NOTICE, "Offer #3 accepted.", d);
+    json_object_put(d);
+    d = json_tokener_parse("{\"game\":\"g1\",\"offer\":3,\"event\":\"offer-accepted\","
+                           "\"closes\":[\"g1/offer/3/92\"]}");
     send_text(&h, NULL, "92", NULL, false, OUT_NOTICE, "Offer #3 accepted.", d);
     json_object_put(d);
     /* a verdict, told with the next case's opening in one message */
     d = json_tokener_parse("{\"game\":\"g1\",\"event\":\"case-opened\","
-                           "\"events\":[\"verdict-discarded\",\"case-opened\"]}");
+                           "\"events\":[\"verdict-discarded\",\"case-opened\"],"
+                           "\"closes\":[\"g1/vote/1\"]}");
     send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_NOTICE, "Case 1: set aside.", d);
     json_object_put(d);
-    d = json_tokener_parse("{\"game\":\"g1\",\"scores\":{\"91\":3},\"winners\":[\"91\"]}");
+    d = json_tokener_parse("{\"game\":\"g1\",\"scores\":{\"91\":3},\"winners\":[\"91\"],"
+                           "\"closes\":[\"g1/hand/91\",\"g1/hand/92\"]}");
     send_text(&h, CHANNEL_A, NULL, "g1/result", false, OUT_RESULT, "Game over", d);
     send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_GAME_OVER, "1. Alice 3", d);
     json_object_put(d);
     game_ended(&h, "g1", CHANNEL_A);
     assert_true(h_run_until(&h, all_closed, 3000));
     /* the closing edits kept the rest of each message */
+    h_run_for(&h, 300);
     s = h_snapshot(&h);
     struct json_object *vote = message_with(s, "Vote on case 1");
     assert_non_null(jget(jget(vote, "body"), "embeds"));

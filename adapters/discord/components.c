@@ -1,0 +1,187 @@
+/*
+ * components.c - a press on one of the bot's buttons or select menus.
+ *
+ * A control's custom_id is "<message key>#<action>" (render.c). A press
+ * counts only on a message whose controls are live (messages.c) and that is
+ * still its key's message: a control of a game that is over, of a step that
+ * has passed (an answered offer, a judged case) or of a message posted anew
+ * ("hand") is refused with a word to the presser alone, never read as a
+ * command of whatever game the table or the player has now. In a DM a press
+ * names its game ("g7 accept 3"), so that a player at two tables is never
+ * asked which. The trade builder's menus are read here, one builder per hand
+ * message.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/log.h"
+#include "internal.h"
+
+struct dc_builder *dc_builder_of(struct dc *dc, const char *key, bool create)
+{
+    struct dc_builder *tb = map_get(&dc->builders, key);
+    if (tb || !create)
+        return tb;
+    tb = calloc(1, sizeof *tb);
+    if (tb && map_put(&dc->builders, key, tb, NULL) < 0) {
+        free(tb);
+        tb = NULL;
+    }
+    return tb;
+}
+
+/* Whether a press on message `pressed` of the control keyed key comes too
+ * late: the controls closed, or another message took the key. */
+static bool stale(struct dc *dc, const char *key, const char *pressed)
+{
+    if (!pressed || !dc_controls_live(dc, key))
+        return true;
+    char *of = dc_msg_key_of(dc, pressed);
+    bool other = of && strcmp(of, key) != 0;
+    free(of);
+    if (other)
+        return true;
+    struct dc_msg *m = dc_msg_restore(dc, key);
+    if (m && m->id)
+        return strcmp(m->id, pressed) != 0;
+    /* its post is on its way: only the message it replaces is stale */
+    return m && m->replaced && strcmp(m->replaced, pressed) == 0;
+}
+
+/* Whether s is a card id as the bot writes them ("call-girls"). */
+static bool card_id(const char *s, size_t n)
+{
+    if (n == 0 || n > 32)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!islower((unsigned char)s[i]) && s[i] != '-')
+            return false;
+    return true;
+}
+
+/*
+ * The builder's card list from the chosen values ("2 guns", see
+ * render.c's builder): "2 guns 1 alcohol", or "nothing". Of several
+ * quantities of one card the largest counts; values of another form are
+ * ignored.
+ */
+static char *join_cards(struct json_object *values)
+{
+    struct {
+        char card[33];
+        unsigned n;
+    } picked[25];
+    unsigned npicked = 0;
+    for (size_t i = 0; i < jarr_len(values) && i < 25; i++) {
+        const char *v = jarr_str(values, i);
+        char *end;
+        unsigned long q = v && isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
+        if (q == 0 || q > DC_BUILDER_MAX_QTY || *end != ' ' || !card_id(end + 1, strlen(end + 1)))
+            continue;
+        unsigned k = 0;
+        while (k < npicked && strcmp(picked[k].card, end + 1) != 0)
+            k++;
+        if (k == npicked) {
+            snprintf(picked[k].card, sizeof(picked[k].card), "%s", end + 1);
+            picked[k].n = 0;
+            npicked++;
+        }
+        if (q > picked[k].n)
+            picked[k].n = (unsigned)q;
+    }
+    struct buf b;
+    buf_init(&b, DC_COMMAND_TEXT_MAX);
+    for (unsigned k = 0; k < npicked; k++)
+        if (buf_printf(&b, "%s%u %s", k ? " " : "", picked[k].n, picked[k].card) < 0)
+            goto fail;
+    if (!npicked && buf_puts(&b, "nothing") < 0)
+        goto fail;
+    return buf_take(&b);
+fail:
+    buf_free(&b);
+    return NULL;
+}
+
+/* The chosen partner's id, when it is one (a snowflake). */
+static char *partner_id(struct json_object *values)
+{
+    const char *v = jarr_str(values, 0);
+    size_t n = v ? strlen(v) : 0;
+    if (n == 0 || n > 32)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)v[i]))
+            return NULL;
+    return strdup(v);
+}
+
+/* A builder's menu (action "tb:to", "tb:give", "tb:ask") or its Send button
+ * ("tb:send") on the hand under key of game. Send gives the offer command
+ * (an incomplete one too: the bot answers with its usage); a menu is noted
+ * and answered here (-1). */
+static int builder(struct dc *dc, struct dc_ixn *x, const char *key, const char *game,
+                   const char *action, struct json_object *data, char **text)
+{
+    struct dc_builder *tb = dc_builder_of(dc, key, true);
+    struct json_object *values = jget_arr(data, "values");
+    char **slot = NULL;
+    if (tb && strcmp(action, "tb:send") == 0) {
+        struct buf b;
+        buf_init(&b, DC_COMMAND_TEXT_MAX);
+        int rc = tb->to && tb->ask ? buf_printf(&b, "%s offer <@%s> %s for %s", game, tb->to,
+                                                tb->give ? tb->give : "nothing", tb->ask)
+                                   : buf_printf(&b, "%s offer", game);
+        *text = rc == 0 ? buf_take(&b) : NULL;
+        if (rc < 0)
+            buf_free(&b);
+        return 0;
+    }
+    if (tb && strcmp(action, "tb:to") == 0)
+        slot = &tb->to;
+    else if (tb && strcmp(action, "tb:give") == 0)
+        slot = &tb->give;
+    else if (tb && strcmp(action, "tb:ask") == 0)
+        slot = &tb->ask;
+    if (slot) {
+        free(*slot);
+        *slot = slot == &tb->to ? partner_id(values) : join_cards(values);
+    }
+    dc_ix_ack(dc, x);
+    return -1;
+}
+
+int dc_press(struct dc *dc, struct dc_ixn *x, struct json_object *d, char **text)
+{
+    struct json_object *data = jget_obj(d, "data");
+    const char *cid = jget_str(data, "custom_id");
+    const char *pressed = jget_str(jget_obj(d, "message"), "id");
+    const char *sep = cid ? strchr(cid, DC_CUSTOM_ID_SEP) : NULL;
+    char key[DC_CUSTOM_ID_MAX + 1];
+    struct msg_key k;
+    *text = NULL;
+    if (sep && (size_t)(sep - cid) < sizeof key) {
+        memcpy(key, cid, (size_t)(sep - cid));
+        key[sep - cid] = '\0';
+    }
+    if (!sep || (size_t)(sep - cid) >= sizeof key || msg_key_parse(key, &k) < 0 ||
+        stale(dc, key, pressed)) {
+        dc_ix_say(dc, x, dc_word_for(dc, jget_str(d, "locale"), "ui.stale-control"));
+        return -1;
+    }
+    const char *action = sep + 1;
+    if (strncmp(action, "tb:", 3) == 0)
+        return builder(dc, x, key, k.game, action, data, text);
+    struct buf b;
+    buf_init(&b, DC_COMMAND_TEXT_MAX);
+    /* in a DM a command names its game: the player may be at two tables */
+    bool name_game = !jget_str(d, "guild_id") &&
+                     strncmp(action, PLATFORM_COMMAND_PREFIX, strlen(PLATFORM_COMMAND_PREFIX)) != 0;
+    if (buf_printf(&b, "%s%s%s", name_game ? k.game : "", name_game ? " " : "", action) < 0) {
+        buf_free(&b);
+        return 0;
+    }
+    *text = buf_take(&b);
+    return 0;
+}

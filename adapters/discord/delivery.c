@@ -1,0 +1,222 @@
+/*
+ * delivery.c - one message of the bot's outbox as the REST operations that
+ * carry it, reported delivered once Discord answered every one of them.
+ *
+ * A message about a change stays in the store's outbox until then
+ * (bot/turn.c, T5), so what a kill -9 cuts short goes again after the
+ * restart, whole: its post (with the same nonce, so Discord answers with the
+ * first post instead of making another), its edit, the controls it closes
+ * (its "closes", and the message a fresh post under its key replaces) and
+ * its reactions. Each of them may go twice: edits and reactions are the same
+ * request again.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/log.h"
+#include "internal.h"
+
+/* How many deliveries of game are not done, moved by step (+1, -1). */
+static void count_open(struct dc *dc, const char *game, int step)
+{
+    uintptr_t n = (uintptr_t)map_get(&dc->open, game);
+    if (step < 0 && n <= 1) {
+        map_del(&dc->open, game);
+        return;
+    }
+    n = step > 0 ? n + 1 : n - 1;
+    /* not counted for want of memory: the game may be forgotten before a
+     * close of it is written, which then uses the id it noted when queued */
+    if (map_put(&dc->open, game, (void *)n, NULL) < 0)
+        log_warn(DC_MOD, game, "no memory to count a game's messages in flight");
+}
+
+static struct dc_delivery *delivery_new(struct dc *dc, const struct outbound *m)
+{
+    struct dc_delivery *dl = calloc(1, sizeof *dl);
+    if (!dl)
+        return NULL;
+    dl->outbox_id = m->outbox_id;
+    dl->pending = 1; /* the builder's own hold, until every operation is queued */
+    const char *game = m->key_parts ? m->key_parts->game : jget_str(m->data, "game");
+    if (game && *game) {
+        dl->game = strdup(game);
+        if (dl->game)
+            count_open(dc, game, +1);
+    }
+    return dl;
+}
+
+static void release(struct dc *dc, struct dc_delivery *dl, bool cut)
+{
+    if (cut)
+        dl->cut = true;
+    if (--dl->pending > 0)
+        return;
+    /* cut short: it stays in the outbox and goes again after a restart */
+    if (!dl->cut)
+        dc_sent(dc, dl->outbox_id);
+    if (dl->game) {
+        count_open(dc, dl->game, -1);
+        if (!map_get(&dc->open, dl->game) && map_del(&dc->ending, dl->game))
+            dc_forget_game(dc, dl->game);
+        free(dl->game);
+    }
+    free(dl);
+}
+
+void dc_delivery_hold(struct dc_delivery *dl, struct dc_op *op)
+{
+    if (!dl)
+        return;
+    dl->pending++;
+    op->dl = dl;
+}
+
+void dc_delivery_answered(struct dc *dc, struct dc_op *op, bool cut)
+{
+    struct dc_delivery *dl = op->dl;
+    if (!dl)
+        return;
+    op->dl = NULL;
+    release(dc, dl, cut);
+}
+
+void dc_delivery_game_over(struct dc *dc, const char *game)
+{
+    if (!map_get(&dc->open, game)) {
+        dc_forget_game(dc, game);
+        return;
+    }
+    if (map_put(&dc->ending, game, (void *)1, NULL) < 0)
+        log_warn(DC_MOD, game, "no memory to note the game's end; its message ids stay stored");
+}
+
+/* Adds the nonce of outbox message outbox_id to body: sent again after a
+ * crash, a message Discord already has is not posted twice. */
+static void add_nonce(struct dc *dc, struct json_object *body, int64_t outbox_id)
+{
+    char nonce[DC_NONCE_PREFIX + 24];
+    snprintf(nonce, sizeof nonce, "%s%" PRIx64, dc->nonce_prefix, (uint64_t)outbox_id);
+    json_object_object_add(body, "nonce", json_object_new_string(nonce));
+    json_object_object_add(body, "enforce_nonce", json_object_new_boolean(1));
+}
+
+/* A fresh message takes m's key: edits and reactions go to it from now on,
+ * and a press on the one it replaces is stale (interactions.c). */
+static void take_key(struct dc *dc, const struct outbound *m)
+{
+    struct dc_msg *old = map_get(&dc->msgs, m->key);
+    if (!old)
+        return;
+    bool same = m->outbox_id && old->outbox_id == m->outbox_id; /* sent again after a crash */
+    free(old->replaced);
+    old->replaced = old->id && !same ? old->id : NULL;
+    if (old->id && same)
+        free(old->id);
+    old->id = NULL;
+    old->outbox_id = m->outbox_id;
+    map_clear(&old->reacted, NULL);
+}
+
+/* The post or edit of m, rendered, with its nonce; queued. Returns 0, or -1
+ * when it can never be sent. */
+static int queue_message(struct dc *dc, struct dc_delivery *dl, const struct outbound *m)
+{
+    if (m->key && m->replace)
+        dc_msg_restore(dc, m->key);
+    struct json_object *body = dc_render(dc, m);
+    if (!body)
+        return -1;
+    if (m->key) {
+        if (!m->replace)
+            dc_close_replaced(dc, dl, m->key, m->outbox_id); /* goes first, on its channel */
+        dc_note_controls(dc, m->key, jarr_len(jget_arr(body, "components")) > 0);
+    }
+    dc_reply_reference(m, body);
+    struct dc_op *op = dc_op_new(dc, m->key && m->replace ? DC_OP_EDIT : DC_OP_POST);
+    if (!op) {
+        json_object_put(body);
+        return -1;
+    }
+    op->outbox_id = m->outbox_id;
+    if (m->outbox_id) {
+        /* an edit is posted when its message has no id yet (the first lobby,
+         * hand or drop): that post needs the nonce too; PATCH takes none */
+        if (op->type == DC_OP_EDIT)
+            op->body = dc_xstrdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
+        add_nonce(dc, body, m->outbox_id);
+    }
+    char *text = dc_xstrdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
+    if (op->type == DC_OP_EDIT && m->outbox_id)
+        op->post_body = text;
+    else
+        op->body = text;
+    json_object_put(body);
+    op->key = dc_xstrdup(m->key);
+    op->user = m->channel ? NULL : dc_xstrdup(m->user);
+    if (m->key && !m->replace)
+        take_key(dc, m);
+    dc_delivery_hold(dl, op);
+    if (!m->channel)
+        return dc_queue_on_dm(dc, m->user, op);
+    op->channel = dc_xstrdup(m->channel);
+    if (m->key)
+        dc_msg_get(dc, m->key, m->channel);
+    return dc_queue_on_channel(dc, op);
+}
+
+/* The controls m's "closes" ends. */
+static void close_listed(struct dc *dc, struct dc_delivery *dl, const struct outbound *m)
+{
+    struct json_object *closes = jget_arr(m->data, "closes");
+    for (size_t i = 0; i < jarr_len(closes); i++) {
+        const char *key = jarr_str(closes, i);
+        if (key)
+            dc_close_key(dc, dl, key);
+    }
+}
+
+/* The drop's reactions, once per emoji per message. */
+static void react(struct dc *dc, struct dc_delivery *dl, const struct outbound *m)
+{
+    struct json_object *reactions = jget_obj(m->data, "reactions");
+    struct dc_msg *rec = m->key && m->channel && reactions ? dc_msg_get(dc, m->key, m->channel)
+                                                           : NULL;
+    if (!rec)
+        return;
+    json_object_object_foreach(reactions, emoji, res)
+    {
+        (void)res;
+        if (map_get(&rec->reacted, emoji))
+            continue;
+        /* not noted for want of memory, it may be put again later: harmless, as
+         * putting a reaction is idempotent */
+        if (map_put(&rec->reacted, emoji, (void *)1, NULL) < 0)
+            log_warn(DC_MOD, NULL, "no memory to note a reaction; it may be sent twice");
+        struct dc_op *r = dc_op_new(dc, DC_OP_REACT);
+        if (!r)
+            continue;
+        r->key = dc_xstrdup(m->key);
+        r->channel = dc_xstrdup(m->channel);
+        r->emoji = dc_xstrdup(emoji);
+        dc_delivery_hold(dl, r);
+        dc_queue_on_channel(dc, r);
+    }
+}
+
+int dc_deliver_message(struct dc *dc, const struct outbound *m)
+{
+    struct dc_delivery *dl = delivery_new(dc, m);
+    if (!dl)
+        return -1;
+    int rc = queue_message(dc, dl, m);
+    if (rc == 0) {
+        close_listed(dc, dl, m);
+        react(dc, dl, m);
+    }
+    release(dc, dl, rc < 0);
+    return rc;
+}
