@@ -639,6 +639,11 @@ static void test_interactions(void **state)
     fdc_component(h.srv, "3014", FD_GUILD_ID, CHANNEL_A, "73", lobby_id, "il:!illegal join", NULL);
     fdc_component(h.srv, "3015", FD_GUILD_ID, CHANNEL_A, "73", vote_id, "g1/lobby#!illegal join",
                   NULL);
+    /* each interaction's answer goes on its own queue: wait for all three */
+    want_cb = "3013";
+    assert_true(h_run_until(&h, have_callback, 3000));
+    want_cb = "3014";
+    assert_true(h_run_until(&h, have_callback, 3000));
     want_cb = "3015";
     assert_true(h_run_until(&h, have_callback, 3000));
     s = h_snapshot(&h);
