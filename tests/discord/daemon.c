@@ -19,6 +19,12 @@ static void msleep(int ms)
 
 void daemon_setup(struct daemon *d, const char *path, struct fd_server *srv, const char *game)
 {
+    daemon_setup_with(d, path, srv, game, NULL);
+}
+
+void daemon_setup_with(struct daemon *d, const char *path, struct fd_server *srv, const char *game,
+                       const char *discord)
+{
     memset(d, 0, sizeof(*d));
     d->path = path;
     snprintf(d->dir, sizeof(d->dir), "/tmp/illegald-dc-XXXXXX");
@@ -39,8 +45,9 @@ void daemon_setup(struct daemon *d, const char *path, struct fd_server *srv, con
             "[game]\n%s"
             "[discord]\ntoken = test-token\napplication_id = %s\n"
             "api_url = http://127.0.0.1:%d/api/v10\ngateway_url = ws://127.0.0.1:%d\n"
-            "guilds = %s\n",
-            d->dir, game ? game : "", FD_APP_ID, fd_port(srv), fd_port(srv), FD_GUILD_ID);
+            "guilds = %s\n%s",
+            d->dir, game ? game : "", FD_APP_ID, fd_port(srv), fd_port(srv), FD_GUILD_ID,
+            discord ? discord : "");
     fclose(f);
 }
 

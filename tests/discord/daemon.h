@@ -23,6 +23,9 @@ struct daemon {
  * timers given as INI lines in game (for example "session_seconds = 600\n").
  */
 void daemon_setup(struct daemon *d, const char *path, struct fd_server *srv, const char *game);
+/* daemon_setup() with more [discord] lines (for example "message_content = off\n"). */
+void daemon_setup_with(struct daemon *d, const char *path, struct fd_server *srv, const char *game,
+                       const char *discord);
 /* Starts the daemon (--seed seed when not NULL), stderr going to the log. */
 void daemon_start(struct daemon *d, const char *seed);
 /* Sends sig, waits up to timeout_ms (then SIGKILL); returns the exit status,

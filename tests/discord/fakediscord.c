@@ -55,6 +55,7 @@ struct trap {
     enum fd_kind kind;
     enum trap_mode mode;
     double retry_after; /* TRAP_DELAY */
+    char channel[32];   /* only a request to this channel, when set */
     bool armed;
 };
 
@@ -679,11 +680,15 @@ static int request_kind(const char *method, const char *route, struct json_objec
     return only_controls ? FD_KIND_CLOSE : FD_KIND_EDIT;
 }
 
-static struct trap *armed_trap(struct fd_server *s, enum fd_kind kind)
+static struct trap *armed_trap(struct fd_server *s, enum fd_kind kind, const char *route)
 {
-    for (unsigned i = 0; i < sizeof s->traps / sizeof *s->traps; i++)
-        if (s->traps[i].armed && s->traps[i].kind == kind)
-            return &s->traps[i];
+    char channel[64] = "";
+    sscanf(route, "/channels/%63[0-9]", channel);
+    for (unsigned i = 0; i < sizeof s->traps / sizeof *s->traps; i++) {
+        struct trap *t = &s->traps[i];
+        if (t->armed && t->kind == kind && (!t->channel[0] || strcmp(t->channel, channel) == 0))
+            return t;
+    }
     return NULL;
 }
 
@@ -749,7 +754,7 @@ static void rest(struct fd_server *s, struct pss *p)
     }
     struct json_object *body = p->body_len ? json_tokener_parse(p->body) : NULL;
     int kind = request_kind(method, route, body);
-    struct trap *trap = kind < 0 ? NULL : armed_trap(s, (enum fd_kind)kind);
+    struct trap *trap = kind < 0 ? NULL : armed_trap(s, (enum fd_kind)kind, route);
     if (trap && trap->mode == TRAP_DELAY) {
         trap->armed = false;
         too_many(s, p, trap->retry_after, false);
@@ -1317,25 +1322,28 @@ void fd_force_status(struct fd_server *s, const char *path_prefix, int count, in
     force(s, path_prefix, count, status, false, 0);
 }
 
-static void set_trap(struct fd_server *s, enum fd_kind kind, enum trap_mode mode, double retry)
+static void set_trap(struct fd_server *s, enum fd_kind kind, const char *channel,
+                     enum trap_mode mode, double retry)
 {
     pthread_mutex_lock(&s->mu);
     for (unsigned i = 0; i < sizeof s->traps / sizeof *s->traps; i++)
         if (!s->traps[i].armed) {
-            s->traps[i] = (struct trap){kind, mode, retry, true};
+            struct trap *t = &s->traps[i];
+            *t = (struct trap){.kind = kind, .mode = mode, .retry_after = retry, .armed = true};
+            snprintf(t->channel, sizeof t->channel, "%s", channel ? channel : "");
             break;
         }
     pthread_mutex_unlock(&s->mu);
 }
 
-void fd_hold_next(struct fd_server *s, enum fd_kind kind, bool applied)
+void fd_hold_next(struct fd_server *s, enum fd_kind kind, const char *channel, bool applied)
 {
-    set_trap(s, kind, applied ? TRAP_HOLD_APPLIED : TRAP_HOLD, 0);
+    set_trap(s, kind, channel, applied ? TRAP_HOLD_APPLIED : TRAP_HOLD, 0);
 }
 
-void fd_delay_next(struct fd_server *s, enum fd_kind kind, double retry_after)
+void fd_delay_next(struct fd_server *s, enum fd_kind kind, const char *channel, double retry_after)
 {
-    set_trap(s, kind, TRAP_DELAY, retry_after);
+    set_trap(s, kind, channel, TRAP_DELAY, retry_after);
 }
 
 void fd_disarm(struct fd_server *s)

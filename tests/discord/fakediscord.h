@@ -60,15 +60,16 @@ void fd_set_privileged(struct fd_server *s, int64_t intents);
 void fd_set_interaction_window(struct fd_server *s, unsigned ms);
 
 /* The points of a request's way, for kill tests: the next request of a kind
- * is held unanswered until its connection closes, applied first or not
- * (sent, not acknowledged), or answered 429 with retry_after (queued). */
+ * (to channel, when not NULL) is held unanswered until its connection
+ * closes, applied first or not (sent, not acknowledged), or answered 429
+ * with retry_after (queued). */
 enum fd_kind {
     FD_KIND_POST,  /* a new message */
     FD_KIND_EDIT,  /* an edit of one */
     FD_KIND_CLOSE, /* an edit that only takes its controls away */
 };
-void fd_hold_next(struct fd_server *s, enum fd_kind kind, bool applied);
-void fd_delay_next(struct fd_server *s, enum fd_kind kind, double retry_after);
+void fd_hold_next(struct fd_server *s, enum fd_kind kind, const char *channel, bool applied);
+void fd_delay_next(struct fd_server *s, enum fd_kind kind, const char *channel, double retry_after);
 /* Whether every trap set was met; fd_disarm() clears those that were not. */
 bool fd_trap_sprung(struct fd_server *s);
 void fd_disarm(struct fd_server *s);
