@@ -106,6 +106,7 @@ struct fd_server {
     unsigned long ix_refused;  /* callbacks and follow-ups refused */
     struct trap traps[4];
     unsigned long held;        /* requests held unanswered so far */
+    unsigned long forced;      /* requests answered as fd_force_429 and fd_force_status said */
     unsigned long answered[3]; /* 2xx answers by fd_kind */
 };
 
@@ -742,6 +743,7 @@ static void rest(struct fd_server *s, struct pss *p)
         struct force *f = &s->forces[i];
         if (f->count > 0 && strncmp(route, f->prefix, strlen(f->prefix)) == 0) {
             f->count--;
+            s->forced++;
             if (f->status == 429) {
                 too_many(s, p, f->retry_after, f->global);
             } else {
@@ -1322,6 +1324,13 @@ void fd_force_status(struct fd_server *s, const char *path_prefix, int count, in
     force(s, path_prefix, count, status, false, 0);
 }
 
+void fd_clear_forces(struct fd_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->nforces = 0;
+    pthread_mutex_unlock(&s->mu);
+}
+
 static void set_trap(struct fd_server *s, enum fd_kind kind, const char *channel,
                      enum trap_mode mode, double retry)
 {
@@ -1432,6 +1441,7 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(o, "ix_refused", json_object_new_int64((int64_t)s->ix_refused));
     json_object_object_add(o, "stripped", json_object_new_int64((int64_t)s->stripped));
     json_object_object_add(o, "held", json_object_new_int64((int64_t)s->held));
+    json_object_object_add(o, "forced", json_object_new_int64((int64_t)s->forced));
     json_object_object_add(g, "connects", json_object_new_int((int)s->connects));
     json_object_object_add(g, "identifies", json_object_new_int((int)s->identifies));
     json_object_object_add(g, "resumes", json_object_new_int((int)s->resumes));

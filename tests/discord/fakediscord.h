@@ -42,6 +42,8 @@ void fd_dm_closed(struct fd_server *s, const char *user, bool closed);
 /* The next count requests whose path starts with path_prefix get status (a
  * 5xx: retried; a 4xx: final). */
 void fd_force_status(struct fd_server *s, const char *path_prefix, int count, int status);
+/* Forgets what fd_force_429 and fd_force_status asked that is still to come. */
+void fd_clear_forces(struct fd_server *s);
 /* Messages per channel per second before the fake bucket says 429 (default 5). */
 void fd_set_bucket_limit(struct fd_server *s, int limit);
 
@@ -81,7 +83,7 @@ unsigned long fd_answered(struct fd_server *s, enum fd_kind kind);
  * {"messages":[{"id","channel","body","edits","reactions":[...],"t"}],
  *  "callbacks":[{"id","type","data","t"}], "webhooks":[{"method","path","body","t"}],
  *  "commands":[{"path","body"}], "requests":n, "r429":n, "r429_global":n,
- *  "invalid":n, "nonce_repeats":n, "ix_refused":n, "stripped":n, "held":n,
+ *  "invalid":n, "nonce_repeats":n, "ix_refused":n, "stripped":n, "held":n, "forced":n,
  *  "gateway":{"connects","identifies","resumes","heartbeats","client_close",
  *             "intents","refused_intents","ready","connected","seq","user_agent"}}
  * The caller puts it.

@@ -1183,6 +1183,85 @@ static void test_stop_drains(void **state)
     h_fini(&h);
 }
 
+static int want_dms;
+static bool enough_dms(struct harness *h)
+{
+    return count_dm_messages(h, want_dm_user) >= want_dms;
+}
+
+/* The content of user's n-th DM (a static copy), or "". */
+static const char *dm_text(struct harness *h, const char *user, int n)
+{
+    static char out[256];
+    struct json_object *s = h_snapshot(h), *msgs = jget(s, "messages");
+    out[0] = '\0';
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        if (jstr(m, "dm_user") && strcmp(jstr(m, "dm_user"), user) == 0 && n-- == 0)
+            snprintf(out, sizeof out, "%s", jstr(jget(m, "body"), "content"));
+    }
+    json_object_put(s);
+    return out;
+}
+
+/*
+ * Discord takes a first answer to an interaction only within 3 s. One it
+ * keeps failing (503) is retried inside that window and no longer; what it
+ * meant to say then goes to the user's DMs, and nothing is left queued. One
+ * that arrives too late (10062) goes there too, and so do the interaction's
+ * later answers; an autocomplete too late is dropped.
+ */
+static void test_interaction_window(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    fd_set_interaction_window(h.srv, 3000);
+    fd_force_status(h.srv, "/interactions/", 1000, 503);
+    h.auto_reply = "You joined.";
+    fdc_slash(h.srv, "3201", FD_GUILD_ID, CHANNEL_A, "71", "join", NULL, FD_PERM_NONE);
+    want_dm_user = "71";
+    assert_true(h_run_until(&h, have_dm, 10000));
+    assert_string_equal(dm_text(&h, "71", 0), "You joined.");
+    h_run_for(&h, 300);
+    struct discord_stats st;
+    discord_get_stats(h.p, &st);
+    assert_int_equal(st.rest_pending, 0);
+    struct json_object *s = h_snapshot(&h);
+    long tries = json_object_get_int64(jget(s, "forced"));
+    assert_true(tries >= 2 && tries < 10); /* retried, within the window only */
+    assert_int_equal(json_object_array_length(jget(s, "callbacks")), 0);
+    json_object_put(s);
+
+    /* too late for Discord: the first answer, a later one, and autocomplete */
+    fd_clear_forces(h.srv);
+    fd_set_interaction_window(h.srv, 1);
+    h.auto_reply = "You left.";
+    fdc_slash(h.srv, "3202", FD_GUILD_ID, CHANNEL_A, "72", "leave", NULL, FD_PERM_NONE);
+    want_dm_user = "72";
+    assert_true(h_run_until(&h, have_dm, 5000));
+    h.auto_reply = NULL;
+    struct outbound late = {
+        .kind = OUT_NOTICE, .channel = CHANNEL_A, .text = "And later.", .reply_to = "ix:3202"};
+    assert_int_equal(h.p->ops->send(h.p, &late), 0);
+    want_dms = 2;
+    assert_true(h_run_until(&h, enough_dms, 5000));
+    assert_string_equal(dm_text(&h, "72", 0), "You left.");
+    assert_string_equal(dm_text(&h, "72", 1), "And later.");
+    fdc_autocomplete(h.srv, "3203", FD_GUILD_ID, CHANNEL_A, "72", "vote",
+                     "[{\"name\":\"player\",\"type\":3,\"value\":\"b\",\"focused\":true}]");
+    h_run_for(&h, 500);
+    discord_get_stats(h.p, &st);
+    assert_int_equal(st.rest_pending, 0);
+    s = h_snapshot(&h);
+    assert_int_equal(json_object_array_length(jget(s, "callbacks")), 0);
+    assert_int_equal(json_object_array_length(jget(s, "webhooks")), 0);
+    assert_true(json_object_get_int(jget(s, "ix_refused")) >= 2);
+    json_object_put(s);
+    assert_int_equal(count_dm_messages(&h, "72"), 2);
+    h_fini(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1194,6 +1273,7 @@ int main(void)
         cmocka_unit_test(test_stop_drains),         cmocka_unit_test(test_controls_close),
         cmocka_unit_test(test_notices_and_replies), cmocka_unit_test(test_owner_moderates),
         cmocka_unit_test(test_channel_name),        cmocka_unit_test(test_outbox_resend_posts_once),
+        cmocka_unit_test(test_interaction_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
