@@ -193,7 +193,8 @@ struct platform_host {
     int (*state_set)(void *ctx, struct platform *p, const char *key, const char *value);
     /* state_set for data a replay makes good (a resume position): on disk with
      * the next game commit, or within about a second, without a disk flush of
-     * its own. Returns 0, or -1 on no memory. */
+     * its own, and never before what was set, or reported sent(), earlier. An
+     * empty value forgets the key so. Returns 0, or -1 on no memory. */
     int (*state_defer)(void *ctx, struct platform *p, const char *key, const char *value);
     /* Forgets a key set with state_set; a key never set is fine. Returns 0 or -1. */
     int (*state_del)(void *ctx, struct platform *p, const char *key);

@@ -300,11 +300,13 @@ int store_begin(struct store *s)
 }
 
 static int write_meta(struct store *s, const char *key, const char *value);
+static int delete_meta(struct store *s, const char *key);
 
 static void write_lazy_one(const char *key, void *value, void *arg)
 {
     struct store *s = arg;
-    if (write_meta(s, key, value) < 0)
+    const char *v = value;
+    if ((*v ? write_meta(s, key, v) : delete_meta(s, key)) < 0)
         s->lazy_failed = true;
 }
 
@@ -592,7 +594,9 @@ int store_events_open(struct store *s, store_event_fn fn, void *arg)
 char *store_meta_get(struct store *s, const char *key)
 {
     const char *lazy = map_get(&s->lazy, key);
-    return lazy ? strdup(lazy) : lookup_text(s, s->meta_get, key);
+    if (lazy)
+        return *lazy ? strdup(lazy) : NULL; /* "": deleted, lazily */
+    return lookup_text(s, s->meta_get, key);
 }
 
 static int write_meta(struct store *s, const char *key, const char *value)
@@ -611,10 +615,15 @@ int store_meta_set(struct store *s, const char *key, const char *value)
     return 0;
 }
 
-int store_meta_delete(struct store *s, const char *key)
+static int delete_meta(struct store *s, const char *key)
 {
     sqlite3_bind_text(s->meta_delete, 1, key, -1, SQLITE_STATIC);
-    if (step_done(s, s->meta_delete) < 0)
+    return step_done(s, s->meta_delete);
+}
+
+int store_meta_delete(struct store *s, const char *key)
+{
+    if (delete_meta(s, key) < 0)
         return -1;
     free(map_del(&s->lazy, key));
     return 0;

@@ -141,7 +141,9 @@ int store_meta_delete(struct store *s, const char *key) MUST_USE;
  * it. A crash loses at most the lazy values not yet written, never a commit.
  */
 
-/* Sets key to a copy of value lazily. Returns 0, or -1 on no memory. */
+/* Sets key to a copy of value lazily; an empty value deletes the key, lazily,
+ * in the same commit as what was set or sent before it. Returns 0, or -1 on
+ * no memory. */
 int store_meta_set_lazy(struct store *s, const char *key, const char *value) MUST_USE;
 
 /* Whether lazy values wait to be written. */

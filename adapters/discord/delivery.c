@@ -130,6 +130,8 @@ static int queue_message(struct dc *dc, struct dc_delivery *dl, const struct out
     struct json_object *body = dc_render(dc, m);
     if (!body)
         return -1;
+    if (m->key && dc_closed_for_good(dc, m->key))
+        json_object_object_add(body, "components", json_object_new_array());
     if (m->key) {
         if (!m->replace)
             dc_close_replaced(dc, dl, m->key, m->outbox_id); /* goes first, on its channel */

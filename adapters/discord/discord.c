@@ -282,6 +282,7 @@ static void dc_destroy(struct platform *p)
     map_clear(&dc->hands, free_json);
     map_clear(&dc->builders, dc_builder_free);
     map_clear(&dc->controls, free_json);
+    map_clear(&dc->closed, free_json);
     map_clear(&dc->open, NULL);
     map_clear(&dc->ending, NULL);
     free(dc->token);
@@ -438,6 +439,7 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     map_init(&dc->hands);
     map_init(&dc->builders);
     map_init(&dc->controls);
+    map_init(&dc->closed);
     map_init(&dc->open);
     map_init(&dc->ending);
     /* The HTTP client exists from here on; it sends nothing until the loop runs. */

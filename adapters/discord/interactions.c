@@ -156,6 +156,13 @@ void dc_ix_answered(struct dc *dc, struct dc_op *op, long status, const char *bo
         dc_log_http_error("answering", "an interaction", status, body);
         return;
     }
+    if (op->step == DC_IX_CALLBACK && dc_api_code(body) == ERR_ANSWERED) {
+        /* answered already, by this daemon before a restart: the input was
+         * handed in again (its change, if any, was not on disk) */
+        log_info(DC_MOD, NULL, "interaction %s was answered already; this answer is dropped",
+                 x->id);
+        return;
+    }
     struct json_object *meant =
         op->step == DC_IX_CALLBACK ? callback_content(op->body) : json_tokener_parse(op->body);
     if (op->step == DC_IX_CALLBACK) {

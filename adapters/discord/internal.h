@@ -195,6 +195,7 @@ struct dc {
     struct map hands;    /* user id -> the last hand data (caches.c) */
     struct map builders; /* hand key -> struct dc_builder * */
     struct map controls; /* game id -> array of keys of messages with live controls (json) */
+    struct map closed;   /* game id -> array of keys whose controls closed for good (json) */
     struct map open;     /* game id -> how many of its deliveries are not done ((void *)n) */
     struct map ending;   /* game id -> (void *)1: over, forgotten once its deliveries are done */
     char *self_id;
@@ -246,6 +247,7 @@ void dc_report_probe(struct dc *dc, const char *user, bool reachable);
 /* Discord's JSON error codes the adapter acts on. */
 #define ERR_CANNOT_DM   50007
 #define UNKNOWN_MESSAGE 10008
+#define ERR_ANSWERED    40060 /* an interaction's first answer, given already */
 /* After a 50007, DMs to that user are not attempted for this long: each
  * refusal is a 403, and 403s count towards Discord's invalid-request limit. */
 #define DM_REFUSED_HOLD_MS 60000u
@@ -343,12 +345,17 @@ bool dc_controls_live(struct dc *dc, const char *key);
  * Nothing when the key's message is the one this outbox message posted
  * already (sent again after a crash). */
 void dc_close_replaced(struct dc *dc, struct dc_delivery *dl, const char *key, int64_t outbox_id);
-/* The message under key loses its controls (the moment has passed). */
+/* The message under key loses its controls (the moment has passed), for
+ * good: noted, so that an older edit of it sent again after a crash does not
+ * bring them back. */
 void dc_close_key(struct dc *dc, struct dc_delivery *dl, const char *key);
+/* Whether key's controls closed for good. */
+bool dc_closed_for_good(struct dc *dc, const char *key);
 
 /* ---- stored.c: what outlives a restart ---- */
 
 #define LIST_CONTROLS "ctl"
+#define LIST_CLOSED   "cls"
 #define DC_LIST_MAX   (64u << 10) /* a stored list: a game's controls, ids of 20 bytes */
 
 /* The list, loaded from the store when this run has not seen it; NULL when it

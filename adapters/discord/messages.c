@@ -5,8 +5,10 @@
  * A game's live controls are a stored list ("ctl/<game>"): a key joins it
  * when its message is sent with controls and leaves it when they are closed,
  * at the moment the close is queued, so that a press in between is refused
- * (interactions.c). The close itself belongs to the delivery of the message
- * that ended the controls, which stays in the outbox until it is done.
+ * (components.c). The close itself belongs to the delivery of the message
+ * that ended the controls, which stays in the outbox until it is done. A key
+ * closed by a "closes" is closed for good ("cls/<game>"): an older edit of
+ * its message, sent again from the outbox after a crash, goes without them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,20 +26,11 @@ static bool game_of(const char *key, struct msg_key *k)
     return msg_key_parse(key, k) == 0;
 }
 
+static void list_note(struct dc *dc, struct map *map, const char *what, const char *key, bool in);
+
 void dc_note_controls(struct dc *dc, const char *key, bool live)
 {
-    struct msg_key k;
-    if (!game_of(key, &k))
-        return;
-    struct json_object *l = dc_list_get(dc, &dc->controls, LIST_CONTROLS, k.game, live);
-    ssize_t at = dc_list_find(l, key);
-    if (!l || (at >= 0) == live)
-        return;
-    if (live)
-        json_object_array_add(l, json_object_new_string(key));
-    else
-        json_object_array_del_idx(l, (size_t)at, 1);
-    dc_list_save(dc, LIST_CONTROLS, k.game, l);
+    list_note(dc, &dc->controls, LIST_CONTROLS, key, live);
 }
 
 bool dc_controls_live(struct dc *dc, const char *key)
@@ -75,8 +68,34 @@ void dc_close_replaced(struct dc *dc, struct dc_delivery *dl, const char *key, i
     dc_queue_on_channel(dc, op);
 }
 
+/* Adds key to its game's list what (LIST_CONTROLS, LIST_CLOSED), or takes it
+ * out (!in); the list is stored when it changes. */
+static void list_note(struct dc *dc, struct map *map, const char *what, const char *key, bool in)
+{
+    struct msg_key k;
+    if (!game_of(key, &k))
+        return;
+    struct json_object *l = dc_list_get(dc, map, what, k.game, in);
+    ssize_t at = dc_list_find(l, key);
+    if (!l || (at >= 0) == in)
+        return;
+    if (in)
+        json_object_array_add(l, json_object_new_string(key));
+    else
+        json_object_array_del_idx(l, (size_t)at, 1);
+    dc_list_save(dc, what, k.game, l);
+}
+
+bool dc_closed_for_good(struct dc *dc, const char *key)
+{
+    struct msg_key k;
+    return game_of(key, &k) &&
+           dc_list_find(dc_list_get(dc, &dc->closed, LIST_CLOSED, k.game, false), key) >= 0;
+}
+
 void dc_close_key(struct dc *dc, struct dc_delivery *dl, const char *key)
 {
+    list_note(dc, &dc->closed, LIST_CLOSED, key, true);
     dc_note_controls(dc, key, false);
     dc_builder_free(map_del(&dc->builders, key));
     struct dc_msg *m = dc_msg_restore(dc, key);

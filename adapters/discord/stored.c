@@ -39,8 +39,10 @@ void dc_gw_state_defer(void *ud, const char *key, const char *value)
 {
     struct dc *dc = ud;
     const struct platform_host *h = dc->base.host;
-    if (!h->state_defer)
-        dc_gw_state_set(ud, key, value); /* a host without lazy state writes it at once */
+    if (!h->state_defer && !*value && h->state_del)
+        h->state_del(h->ctx, &dc->base, key); /* a host without lazy state does it at once */
+    else if (!h->state_defer)
+        dc_gw_state_set(ud, key, value);
     else if (h->state_defer(h->ctx, &dc->base, key, value) < 0)
         log_warn(DC_MOD, NULL,
                  "no memory to note the gateway session; a restart may replay events");
@@ -141,14 +143,20 @@ done:
     buf_free(&b);
 }
 
+/* Forgets key in the store lazily: with the deletes of the outbox messages
+ * reported sent before, or not at all, so that a message sent again after a
+ * crash still finds what it needs (platform.h, state_defer). */
+static void forget_key(struct dc *dc, const char *key)
+{
+    dc_gw_state_defer(dc, key, "");
+}
+
 static void list_forget(struct dc *dc, struct map *map, const char *what, const char *game)
 {
-    const struct platform_host *h = dc->base.host;
     char k[256];
     json_object_put(map_del(map, game));
     snprintf(k, sizeof(k), "%s/%s", what, game);
-    if (h->state_del)
-        h->state_del(h->ctx, &dc->base, k);
+    forget_key(dc, k);
 }
 
 ssize_t dc_list_find(struct json_object *l, const char *word)
@@ -178,12 +186,12 @@ static void collect_game_keys(const char *key, void *val, void *arg)
 void dc_forget_game(struct dc *dc, const char *game)
 {
     struct forget_ctx c = {.game = {.number = MSG_ANY_NUMBER}};
-    const struct platform_host *h = dc->base.host;
     char k[300];
     if (strlen(game) >= sizeof c.game.game)
         return;
     strcpy(c.game.game, game);
     list_forget(dc, &dc->controls, LIST_CONTROLS, game);
+    list_forget(dc, &dc->closed, LIST_CLOSED, game);
     map_each(&dc->msgs, collect_game_keys, &c);
     for (unsigned i = 0; i < c.n; i++) {
         if (!c.keys[i])
@@ -192,12 +200,10 @@ void dc_forget_game(struct dc *dc, const char *game)
         if (m && m->id) {
             free(map_del(&dc->msg_ids, m->id));
             snprintf(k, sizeof(k), "mid/%s", m->id);
-            if (h->state_del)
-                h->state_del(h->ctx, &dc->base, k);
+            forget_key(dc, k);
         }
         snprintf(k, sizeof(k), "msg/%s", c.keys[i]);
-        if (h->state_del)
-            h->state_del(h->ctx, &dc->base, k);
+        forget_key(dc, k);
         if (m)
             dc_msg_free(m);
         free(c.keys[i]);

@@ -55,6 +55,22 @@ const char *new_id(struct e2e *e, char *buf, size_t len)
     return buf;
 }
 
+static void maybe_drop(struct e2e *e);
+
+/* Before and after each input, what a test hooked there (kill tests). */
+static void input_starts(struct e2e *e, const char *what)
+{
+    if (e->before)
+        e->before(e, what);
+}
+
+static void input_done(struct e2e *e, const char *what)
+{
+    maybe_drop(e);
+    if (e->after)
+        e->after(e, what);
+}
+
 /* After an input, sometimes cut the gateway connection (once the daemon is
  * back on it): the daemon must resume and get the input (replayed) exactly
  * once. */
@@ -190,11 +206,12 @@ void teardown_e2e(struct e2e *e)
 void slash(struct e2e *e, unsigned who, const char *sub, const char *opts)
 {
     char id[32];
+    input_starts(e, sub);
     new_id(e, id, sizeof(id));
     json_object_array_add(e->ixs, json_object_new_string(id));
     fdc_slash(e->srv, id, FD_GUILD_ID, e2e_table, e->players[who], sub, opts,
               who == 0 ? FD_PERM_MANAGE_GUILD : FD_PERM_NONE);
-    maybe_drop(e);
+    input_done(e, sub);
 }
 
 /* The custom_id of message msg's control for action, as the fake has it
@@ -222,24 +239,28 @@ void click(struct e2e *e, unsigned who, const char *channel, bool dm, const char
     char id[32], custom_id[128];
     new_id(e, id, sizeof(id));
     json_object_array_add(e->ixs, json_object_new_string(id));
-    fdc_component(e->srv, id, dm ? NULL : FD_GUILD_ID, channel, e->players[who], msg,
-                  control_of(e, msg, action, custom_id, sizeof custom_id), values);
-    maybe_drop(e);
+    control_of(e, msg, action, custom_id, sizeof custom_id);
+    input_starts(e, action);
+    fdc_component(e->srv, id, dm ? NULL : FD_GUILD_ID, channel, e->players[who], msg, custom_id,
+                  values);
+    input_done(e, action);
 }
 
 void say_table(struct e2e *e, unsigned who, const char *text)
 {
     char id[32];
+    input_starts(e, text);
     fdc_message(e->srv, new_id(e, id, sizeof(id)), FD_GUILD_ID, e2e_table, e->players[who], text);
-    maybe_drop(e);
+    input_done(e, text);
 }
 
 void reply_table(struct e2e *e, unsigned who, const char *text, const char *to_message, bool ping)
 {
     char id[32];
+    input_starts(e, text);
     fdc_reply(e->srv, new_id(e, id, sizeof(id)), FD_GUILD_ID, e2e_table, e->players[who], text,
               to_message, ping);
-    maybe_drop(e);
+    input_done(e, text);
 }
 
 void table_command(struct e2e *e, unsigned who, const char *sub)
@@ -256,14 +277,16 @@ void table_command(struct e2e *e, unsigned who, const char *sub)
 void say_dm(struct e2e *e, unsigned who, const char *channel, const char *text)
 {
     char id[32];
+    input_starts(e, text);
     fdc_message(e->srv, new_id(e, id, sizeof(id)), NULL, channel, e->players[who], text);
-    maybe_drop(e);
+    input_done(e, text);
 }
 
 void react(struct e2e *e, unsigned who, const char *msg, const char *emoji)
 {
+    input_starts(e, emoji);
     fdc_reaction(e->srv, FD_GUILD_ID, e2e_table, msg, e->players[who], emoji);
-    maybe_drop(e);
+    input_done(e, emoji);
 }
 
 /* ---- reading what the bot posted ---- */

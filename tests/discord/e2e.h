@@ -40,6 +40,11 @@ struct e2e {
     struct json_object *ixs;   /* interaction ids sent, for the "every one answered" check */
     struct json_object *votes; /* ids of the vote button clicks */
     bool mention;              /* table commands by mention ("@bot next"), not /illegal */
+    /* called before and after each input, given what names it (the action,
+     * the command, the text typed, the emoji): kill tests hook there */
+    void (*before)(struct e2e *e, const char *what);
+    void (*after)(struct e2e *e, const char *what);
+    void *hook;
 };
 
 /* The daemon under test (argv[1] of the test program). */

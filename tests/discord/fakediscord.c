@@ -337,6 +337,9 @@ static int64_t dispatch_locked(struct fd_server *s, const char *type, struct jso
         struct json_object *id = json_object_object_get(d, "id"), *ix = json_object_new_object();
         json_object_object_add(ix, "t", json_object_new_double(now_s()));
         json_object_object_add(ix, "token", json_object_get(json_object_object_get(d, "token")));
+        struct json_object *member = json_object_object_get(d, "member");
+        struct json_object *user = json_object_object_get(member ? member : d, "user");
+        json_object_object_add(ix, "user", json_object_get(json_object_object_get(user, "id")));
         json_object_object_add(ix, "acked", json_object_new_boolean(0));
         if (id)
             json_object_object_add(s->ixs, json_object_get_string(id), ix);
@@ -912,6 +915,7 @@ static void rest(struct fd_server *s, struct pss *p)
         json_object_object_add(ix, "acked", json_object_new_boolean(1));
         struct json_object *r = json_object_new_object();
         json_object_object_add(r, "id", json_object_new_string(a));
+        json_object_object_add(r, "user", json_object_get(json_object_object_get(ix, "user")));
         json_object_object_add(r, "type", json_object_get(json_object_object_get(body, "type")));
         json_object_object_add(r, "data", json_object_get(json_object_object_get(body, "data")));
         json_object_object_add(r, "t", json_object_new_double(now_s()));

@@ -81,7 +81,7 @@ unsigned long fd_answered(struct fd_server *s, enum fd_kind kind);
 /*
  * A copy of the server's record, as JSON:
  * {"messages":[{"id","channel","body","edits","reactions":[...],"t"}],
- *  "callbacks":[{"id","type","data","t"}], "webhooks":[{"method","path","body","t"}],
+ *  "callbacks":[{"id","user","type","data","t"}], "webhooks":[{"method","path","body","t"}],
  *  "commands":[{"path","body"}], "requests":n, "r429":n, "r429_global":n,
  *  "invalid":n, "nonce_repeats":n, "ix_refused":n, "stripped":n, "held":n, "forced":n,
  *  "gateway":{"connects","identifies","resumes","heartbeats","client_close",
