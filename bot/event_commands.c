@@ -160,8 +160,10 @@ static void ev_open(struct event_cmd *c)
     e->seed = dispatcher_seed(d, number ^ 0xe7e7e7e7ULL);
     log_info("dispatch", e->id, "event opened at %s/%s", x->p->ops->name, e->hall);
     char prefix[PLATFORM_PREFIX_MAX];
-    const char *vars[] = {"name", e->name, "player", e->organizer_name, "prefix",
-                          platform_command_prefix(x->p, prefix, sizeof prefix), NULL};
+    const char *vars[] = {"name",   e->name,
+                          "player", e->organizer_name,
+                          "prefix", platform_command_prefix(x->p, prefix, sizeof prefix),
+                          NULL};
     tell_change(c, "msg.event-opened", vars);
 }
 
@@ -196,8 +198,7 @@ static void tell_signups(struct event_cmd *c, const char *key, const char *const
                          .text = text,
                          .cause = x->in};
     x->d->turn.rendering = true;
-    if (msg_key_format(&k, name, sizeof name) < 0 ||
-        turn_hold_message(x->d, e->platform, &m) < 0)
+    if (msg_key_format(&k, name, sizeof name) < 0 || turn_hold_message(x->d, e->platform, &m) < 0)
         log_error("dispatch", e->id, "out of memory: the sign-up list is not shown");
     x->d->turn.rendering = false;
     if (x->in->reply_to)

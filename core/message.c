@@ -13,9 +13,9 @@ static const struct {
     const char *topic;
     bool number, user;
 } topics[] = {
-    {"lobby", false, false}, {"hand", false, true},  {"offer", true, true},
-    {"drop", true, false},   {"vote", true, false},  {"result", false, false},
-    {"votes", true, false},  {"recap", true, false}, {"gm", false, true},
+    {"lobby", false, false},  {"hand", false, true},  {"offer", true, true},
+    {"drop", true, false},    {"vote", true, false},  {"result", false, false},
+    {"votes", true, false},   {"recap", true, false}, {"gm", false, true},
     {"signup", false, false}, /* an event's sign-up list: "e3/signup" */
 };
 

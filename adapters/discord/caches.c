@@ -33,8 +33,7 @@ void dc_cache_note(struct dc *dc, const struct outbound *m)
         return;
     if (m->kind == OUT_HAND && m->user) {
         keep(&dc->hands, m->user, m->data);
-    } else if (m->channel &&
-               (m->kind == OUT_LOBBY || m->kind == OUT_DROP || m->kind == OUT_VOTE)) {
+    } else if (m->channel && (m->kind == OUT_LOBBY || m->kind == OUT_DROP || m->kind == OUT_VOTE)) {
         table_key(k, sizeof k, m->kind, m->channel);
         keep(&dc->tables, k, m->data);
     }

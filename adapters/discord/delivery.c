@@ -185,8 +185,8 @@ static void close_listed(struct dc *dc, struct dc_delivery *dl, const struct out
 static void react(struct dc *dc, struct dc_delivery *dl, const struct outbound *m)
 {
     struct json_object *reactions = jget_obj(m->data, "reactions");
-    struct dc_msg *rec = m->key && m->channel && reactions ? dc_msg_get(dc, m->key, m->channel)
-                                                           : NULL;
+    struct dc_msg *rec =
+        m->key && m->channel && reactions ? dc_msg_get(dc, m->key, m->channel) : NULL;
     if (!rec)
         return;
     json_object_object_foreach(reactions, emoji, res)

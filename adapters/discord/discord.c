@@ -56,10 +56,9 @@ static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, 
                                       dc_gw_state_defer, content_refused};
     if (shards < 1)
         shards = 1;
-    dc->gw =
-        gw_new(dc->loop, dc->token, DC_USER_AGENT, intents(dc),
-               dc->content == DC_CONTENT_AUTO ? GW_INTENT_MESSAGE_CONTENT : 0, &ops, dc,
-               gw_url_tls(url), shards);
+    dc->gw = gw_new(dc->loop, dc->token, DC_USER_AGENT, intents(dc),
+                    dc->content == DC_CONTENT_AUTO ? GW_INTENT_MESSAGE_CONTENT : 0, &ops, dc,
+                    gw_url_tls(url), shards);
     if (!dc->gw) {
         log_error(DC_MOD, NULL, "cannot create the websocket context");
         return;

@@ -32,7 +32,7 @@ enum op {
     OP_HEARTBEAT_ACK = 11,
 };
 
-#define CLOSE_RESUMABLE 4000 /* our close code when we mean to resume: never 1000/1001 */
+#define CLOSE_RESUMABLE          4000 /* our close code when we mean to resume: never 1000/1001 */
 #define CLOSE_DISALLOWED_INTENTS 4014 /* a privileged intent the app may not use */
 /*
  * A close frame (RFC 6455 opcode 8) with our code. lws 4.1 as a client sends

@@ -39,8 +39,8 @@ enum {
 
 enum { OPT_SUB = 1, OPT_STRING = 3, OPT_INTEGER = 4 };
 
-#define IX_FALLBACK_MS 3000u              /* a deferred command says "done" after this */
-#define IX_WINDOW_MS   3000u              /* Discord takes a first answer this long */
+#define IX_FALLBACK_MS 3000u               /* a deferred command says "done" after this */
+#define IX_WINDOW_MS   3000u               /* Discord takes a first answer this long */
 #define IX_LIFETIME_MS (15u * 60u * 1000u) /* and the token this long */
 
 void dc_ix_free(void *p)
@@ -140,8 +140,8 @@ int dc_ix_prepare(struct dc *dc, struct dc_op *op)
 static struct json_object *callback_content(const char *request)
 {
     struct json_object *b = json_tokener_parse(request ? request : "");
-    struct json_object *data = jget_int64_or(b, "type", 0) == CB_MESSAGE ? jget_obj(b, "data")
-                                                                          : NULL;
+    struct json_object *data =
+        jget_int64_or(b, "type", 0) == CB_MESSAGE ? jget_obj(b, "data") : NULL;
     json_object_get(data);
     json_object_put(b);
     return data;
@@ -175,8 +175,7 @@ void dc_ix_answered(struct dc *dc, struct dc_op *op, long status, const char *bo
                  meant ? "its answer goes to the user's DMs" : "dropped");
     else
         log_warn(DC_MOD, NULL, "interaction %s: answer refused (HTTP %ld, code %d); %s", x->id,
-                 status, dc_api_code(body),
-                 meant ? "it goes to the user's DMs" : "dropped");
+                 status, dc_api_code(body), meant ? "it goes to the user's DMs" : "dropped");
     if (meant)
         dc_ix_plain(dc, x, meant);
     json_object_put(meant);
@@ -348,7 +347,6 @@ static void players_from(struct json_object *choices, struct json_object *arr, c
     }
 }
 
-
 /* Card lists like "2 guns 1 al": completes the last word with the cards. */
 static void cards_from(struct json_object *choices, struct json_object *hand, const char *typed)
 {
@@ -377,8 +375,8 @@ static void cards_from(struct json_object *choices, struct json_object *hand, co
     }
 }
 
-static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *data, const char *user,
-                         const char *channel)
+static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *data,
+                         const char *user, const char *channel)
 {
     struct json_object *sub = jarr_at(jget_arr(data, "options"), 0);
     const char *subname = jget_str(sub, "name");
@@ -395,9 +393,11 @@ static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *da
     struct json_object *choices = json_object_new_array();
     if (focus && strcmp(focus, "player") == 0) {
         if (subname && strcmp(subname, "vote") == 0)
-            players_from(choices, jget_arr(dc_cache_table(dc, OUT_VOTE, channel), "candidates"), typed);
+            players_from(choices, jget_arr(dc_cache_table(dc, OUT_VOTE, channel), "candidates"),
+                         typed);
         if (subname && strcmp(subname, "kick") == 0)
-            players_from(choices, jget_arr(dc_cache_table(dc, OUT_LOBBY, channel), "players"), typed);
+            players_from(choices, jget_arr(dc_cache_table(dc, OUT_LOBBY, channel), "players"),
+                         typed);
         players_from(choices, jget_arr(hand_data, "players"), typed);
     } else if (focus && strcmp(focus, "resource") == 0) {
         struct json_object *drop = dc_cache_table(dc, OUT_DROP, channel);

@@ -112,7 +112,8 @@ void dc_close_key(struct dc *dc, struct dc_delivery *dl, const char *key)
     /* a DM whose first version is on its way: it goes after it */
     struct msg_key k;
     struct dc_user *u = game_of(key, &k) && k.user[0] ? map_get(&dc->users, k.user) : NULL;
-    if (!u || (!u->dm_channel && STAILQ_EMPTY(&u->pending)) || !(op = close_op(dc, key, NULL, NULL)))
+    if (!u || (!u->dm_channel && STAILQ_EMPTY(&u->pending)) ||
+        !(op = close_op(dc, key, NULL, NULL)))
         return; /* never sent: nothing shows its controls */
     dc_delivery_hold(dl, op);
     dc_queue_on_dm(dc, k.user, op);

@@ -177,8 +177,8 @@ static void action_buttons(const struct dc *dc, struct json_object *components, 
     add_row(components, row);
 }
 
-static struct json_object *select_menu(const char *key, const char *action,
-                                       const char *placeholder, int min, int max)
+static struct json_object *select_menu(const char *key, const char *action, const char *placeholder,
+                                       int min, int max)
 {
     char id[DC_CUSTOM_ID_MAX + 1];
     if (dc_custom_id(id, key, action) < 0)

@@ -537,7 +537,7 @@ enum gw_skim gw_skim(const char *txt, size_t len, int64_t *seq, struct json_obje
     if (d->seen[K_GUILD] && d->seen[K_CONTENT] && d->value[K_GUILD].start[0] == '"' &&
         d->value[K_CONTENT].start[0] == '"' && !is_command(&d->value[K_CONTENT]))
         return d->seen[K_MENTIONS] && has_elements(&d->value[K_MENTIONS]) ? GW_SKIM_PARSE
-                                                                           : GW_SKIM_IGNORE;
+                                                                          : GW_SKIM_IGNORE;
     if (!message || !(*message = build(d, K_MESSAGE)))
         return GW_SKIM_PARSE;
     return GW_SKIM_MESSAGE;

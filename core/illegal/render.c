@@ -1005,8 +1005,7 @@ static void batch_emit(void *arg, const struct rules_msg *m)
                     json_object_object_add(b->data, k, closes);
                 }
                 for (size_t i = 0; i < json_object_array_length(v); i++)
-                    json_object_array_add(closes,
-                                          json_object_get(json_object_array_get_idx(v, i)));
+                    json_object_array_add(closes, json_object_get(json_object_array_get_idx(v, i)));
                 continue;
             }
             json_object_object_add(b->data, k, json_object_get(v));

@@ -77,13 +77,36 @@ static void slash(struct bench *b, unsigned g, unsigned p, const char *sub, bool
               p == 0 ? FD_PERM_MANAGE_GUILD : FD_PERM_NONE);
 }
 
-static void click(struct bench *b, unsigned g, unsigned p, const char *custom_id)
+/* A press on game g's lobby, on its control for action ("!illegal join"),
+ * as the server has it. */
+static void click(struct bench *b, struct json_object *s, unsigned g, unsigned p,
+                  const char *action)
 {
-    char id[32], table[32], user[32];
+    char id[32], table[32], user[32], cid[128] = "";
+    const char *msg = "";
     snprintf(id, sizeof(id), "%lu", b->next_id++);
     table_id(g, table, sizeof(table));
     player_id(g, p, user, sizeof(user));
-    fdc_component(b->srv, id, FD_GUILD_ID, table, user, "1", custom_id, NULL);
+    struct json_object *msgs = jget(s, "messages");
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        struct json_object *rows = jget(jget(m, "body"), "components");
+        if (strcmp(json_object_get_string(jget(m, "channel")), table) != 0)
+            continue;
+        for (size_t r = 0; r < json_object_array_length(rows); r++) {
+            struct json_object *items = jget(json_object_array_get_idx(rows, r), "components");
+            for (size_t k = 0; k < json_object_array_length(items); k++) {
+                const char *c =
+                    json_object_get_string(jget(json_object_array_get_idx(items, k), "custom_id"));
+                const char *sep = c ? strchr(c, '#') : NULL;
+                if (sep && strcmp(sep + 1, action) == 0) {
+                    snprintf(cid, sizeof cid, "%s", c);
+                    msg = json_object_get_string(jget(m, "id"));
+                }
+            }
+        }
+    }
+    fdc_component(b->srv, id, FD_GUILD_ID, table, user, msg, cid, NULL);
 }
 
 /* Waits until pred holds on the server's record; false on timeout. */
@@ -179,11 +202,13 @@ int main(int argc, char **argv)
         slash(&b, g, 0, "new", false);
     if (!wait_for(&b, lobbies_open))
         goto out;
+    struct json_object *lobbies = fd_snapshot(b.srv);
     for (unsigned g = 0; g < b.games; g++) {
         for (unsigned p = 0; p < PLAYERS; p++)
-            click(&b, g, p, "il:!illegal join");
-        click(&b, g, 0, "il:!illegal start");
+            click(&b, lobbies, g, p, "!illegal join");
+        click(&b, lobbies, g, 0, "!illegal start");
     }
+    json_object_put(lobbies);
     if (!wait_for(&b, games_started))
         goto out;
     /* the measured load: every player asks, every game at once */

@@ -331,6 +331,7 @@ static bool run_bot(struct bench *b, int bot, unsigned round)
     for (int f = 0; f < NFIG; f++)
         fig[f] = &b->fig[bot][f][round];
     b->gw = fd_start(TOKEN, 41250);
+    fd_set_privileged(b->gw, FD_INTENT_MESSAGE_CONTENT); /* the bots read "!illegal status" */
     if (!b->gw)
         return false;
     br_attach(b->rest, b->gw);
@@ -418,6 +419,7 @@ out:
 static int probe_rate_limit_key(struct bench *b)
 {
     b->gw = fd_start(TOKEN, 41250);
+    fd_set_privileged(b->gw, FD_INTENT_MESSAGE_CONTENT); /* the bots read "!illegal status" */
     if (!b->gw)
         return 0;
     br_attach(b->rest, b->gw);

@@ -125,8 +125,8 @@ int kill_live(void **state)
 }
 
 /* Polls the server's record until pred says yes; fails the test on timeout. */
-void wait_until(struct e2e *e, bool (*pred)(struct e2e *, struct json_object *, void *),
-                       void *arg, const char *what)
+void wait_until(struct e2e *e, bool (*pred)(struct e2e *, struct json_object *, void *), void *arg,
+                const char *what)
 {
     for (int waited = 0;; waited += 20) {
         struct json_object *s = snap(e);
@@ -217,8 +217,7 @@ void slash(struct e2e *e, unsigned who, const char *sub, const char *opts)
 /* The custom_id of message msg's control for action, as the fake has it
  * (into out), or the action itself when it has none (a press that is meant
  * to be refused). */
-const char *control_of(struct e2e *e, const char *msg, const char *action, char *out,
-                              size_t len)
+const char *control_of(struct e2e *e, const char *msg, const char *action, char *out, size_t len)
 {
     struct json_object *s = snap(e), *msgs = jget(s, "messages");
     snprintf(out, len, "%s", action);
@@ -234,7 +233,7 @@ const char *control_of(struct e2e *e, const char *msg, const char *action, char 
 
 /* A press on message msg's control for action. */
 void click(struct e2e *e, unsigned who, const char *channel, bool dm, const char *msg,
-                  const char *action, const char *values)
+           const char *action, const char *values)
 {
     char id[32], custom_id[128];
     new_id(e, id, sizeof(id));
@@ -359,7 +358,6 @@ struct json_object *dm_with(struct json_object *s, const char *user, const char 
     return found;
 }
 
-
 bool message_ready(struct e2e *e, struct json_object *s, void *arg)
 {
     (void)e;
@@ -374,7 +372,6 @@ bool message_ready(struct e2e *e, struct json_object *s, void *arg)
     snprintf(w->channel, sizeof(w->channel), "%s", jstr(m, "channel"));
     return true;
 }
-
 
 bool dm_ready(struct e2e *e, struct json_object *s, void *arg)
 {
@@ -476,7 +473,6 @@ bool results_posted(struct e2e *e, struct json_object *s, void *arg)
     return table_message(s, "Results", 0) != NULL;
 }
 
-
 bool vote_or_over(struct e2e *e, struct json_object *s, void *arg)
 {
     (void)e;
@@ -543,6 +539,10 @@ char *play_game(struct e2e *e)
     for (int session = 1; session <= 5; session++) {
         if (session <= 2)
             trade(e, (unsigned)session);
+        if (e->timed && session == 2) /* no trade after this one: shorter sessions */
+            slash(e, 0, "set",
+                  "[{\"name\":\"key\",\"type\":3,\"value\":\"session\"},"
+                  "{\"name\":\"value\",\"type\":3,\"value\":\"3s\"}]");
         if (!e->timed)
             table_command(e, 0, "next"); /* the session closes */
         if (session < 5)
@@ -603,3 +603,11 @@ void assert_all_answered(struct e2e *e)
     json_object_put(s);
 }
 
+int e2e_run(int argc, char **argv, const struct CMUnitTest *tests, size_t n)
+{
+    illegald_path = argc > 1 ? argv[1] : "bin/illegald";
+    signal(SIGPIPE, SIG_IGN);
+    if (getenv("E2E_ONLY"))
+        cmocka_set_test_filter(getenv("E2E_ONLY"));
+    return _cmocka_run_group_tests(argv[0], tests, n, NULL, NULL);
+}

@@ -160,4 +160,9 @@ int answers(struct json_object *s, const char *id);
 void assert_each_answered_once(struct e2e *e);
 void assert_all_answered(struct e2e *e);
 
+/* The test program's main: argv[1] is the daemon to test (default
+ * bin/illegald); E2E_ONLY=<pattern> runs the tests it matches. */
+struct CMUnitTest;
+int e2e_run(int argc, char **argv, const struct CMUnitTest *tests, size_t n);
+
 #endif

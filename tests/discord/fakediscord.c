@@ -102,8 +102,8 @@ struct fd_server {
     unsigned long refused_intents, stripped; /* 4014s; guild messages sent without content */
     /* interactions: id -> {"t": when dispatched, "token", "acked": bool} */
     struct json_object *ixs;
-    unsigned ix_window_ms;     /* > 0: a first answer later than this is refused (10062) */
-    unsigned long ix_refused;  /* callbacks and follow-ups refused */
+    unsigned ix_window_ms;    /* > 0: a first answer later than this is refused (10062) */
+    unsigned long ix_refused; /* callbacks and follow-ups refused */
     struct trap traps[4];
     unsigned long held;        /* requests held unanswered so far */
     unsigned long forced;      /* requests answered as fd_force_429 and fd_force_status said */
@@ -177,23 +177,10 @@ static unsigned vrand(struct fd_server *s, unsigned n)
 
 /* Fields the documentation marks optional (never one the bot needs to act;
  * a message's mentions, embeds and attachments are always there). */
-static const char *const optional_fields[] = {"global_name",
-                                              "avatar",
-                                              "discriminator",
-                                              "public_flags",
-                                              "locale",
-                                              "guild_locale",
-                                              "app_permissions",
-                                              "entitlements",
-                                              "version",
-                                              "joined_at",
-                                              "deaf",
-                                              "mute",
-                                              "nonce",
-                                              "burst",
-                                              "nick",
-                                              "premium_since",
-                                              NULL};
+static const char *const optional_fields[] = {
+    "global_name",     "avatar",       "discriminator", "public_flags",  "locale", "guild_locale",
+    "app_permissions", "entitlements", "version",       "joined_at",     "deaf",   "mute",
+    "nonce",           "burst",        "nick",          "premium_since", NULL};
 /* Fields that may be null. */
 static const char *const nullable_fields[] = {"global_name", "avatar", "nick", NULL};
 
@@ -275,8 +262,8 @@ static void vary_dispatch(struct fd_server *s, const char *type, struct json_obj
 static bool mentions_bot(struct json_object *d)
 {
     struct json_object *mentions = json_object_object_get(d, "mentions");
-    for (size_t i = 0; json_object_is_type(mentions, json_type_array) &&
-                       i < json_object_array_length(mentions);
+    for (size_t i = 0;
+         json_object_is_type(mentions, json_type_array) && i < json_object_array_length(mentions);
          i++) {
         struct json_object *id =
             json_object_object_get(json_object_array_get_idx(mentions, i), "id");
@@ -311,9 +298,8 @@ static void as_seen(struct fd_server *s, struct json_object *d)
         json_object_object_add(r, "channel_id",
                                json_object_get(json_object_object_get(old, "channel")));
         json_object_object_add(r, "author", a);
-        json_object_object_add(r, "content",
-                               json_object_new_string(content ? json_object_get_string(content)
-                                                              : ""));
+        json_object_object_add(
+            r, "content", json_object_new_string(content ? json_object_get_string(content) : ""));
         json_object_object_add(d, "referenced_message", r);
     }
     if (!json_object_object_get_ex(d, "guild_id", NULL) || (s->intents & INTENT_MESSAGE_CONTENT) ||
@@ -1302,8 +1288,8 @@ void fd_invalid_session(struct fd_server *s, bool resumable)
     poke(s);
 }
 
-static void force(struct fd_server *s, const char *path_prefix, int count, int status,
-                  bool global, double retry_after)
+static void force(struct fd_server *s, const char *path_prefix, int count, int status, bool global,
+                  double retry_after)
 {
     pthread_mutex_lock(&s->mu);
     if (s->nforces < 8) {

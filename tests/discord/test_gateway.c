@@ -423,18 +423,18 @@ static void test_content_intent_refused(void **state)
     fdc_message(h.srv, "3105", NULL, "600", "42", "hand");
     want_inputs = 4;
     assert_true(h_run_until(&h, enough_inputs, 3000));
-    assert_string_equal(json_object_get_string(json_object_object_get(
-                            json_object_array_get_idx(h.inputs, 1), "text")),
+    assert_string_equal(json_object_get_string(
+                            json_object_object_get(json_object_array_get_idx(h.inputs, 1), "text")),
                         "!illegal offer bob 1 guns");
-    assert_string_equal(json_object_get_string(json_object_object_get(
-                            json_object_array_get_idx(h.inputs, 2), "text")),
+    assert_string_equal(json_object_get_string(
+                            json_object_object_get(json_object_array_get_idx(h.inputs, 2), "text")),
                         "!illegal help");
     assert_string_equal(last_text(&h), "hand");
     /* a reply to one of the bot's messages: read when it pings the bot and
      * starts with a command word; chat in reply, or a reply that does not
      * ping (Discord gives no text for it), is nothing */
-    struct outbound lobby = {.kind = OUT_NOTICE, .channel = "500", .key = "g1/lobby",
-                             .replace = true, .text = "Lobby"};
+    struct outbound lobby = {
+        .kind = OUT_NOTICE, .channel = "500", .key = "g1/lobby", .replace = true, .text = "Lobby"};
     assert_int_equal(h.p->ops->send(h.p, &lobby), 0);
     h_run_for(&h, 300);
     struct json_object *snap = h_snapshot(&h);

@@ -103,8 +103,7 @@ static int count_in(struct json_object *s, const char *channel, const char *text
     return n;
 }
 
-static struct json_object *message_in(struct json_object *s, const char *channel,
-                                      const char *text)
+static struct json_object *message_in(struct json_object *s, const char *channel, const char *text)
 {
     struct json_object *msgs = jget(s, "messages");
     for (size_t i = 0; i < json_object_array_length(msgs); i++) {
@@ -230,7 +229,7 @@ static void test_event_without_content(void **state)
     static struct e2e e;
     setup_without_content(&e, 8);
     fdc_guild(e.srv, FD_GUILD_ID, e.players[0]); /* alice owns the server: a moderator */
-    e2e_table = TABLE; /* the hall */
+    e2e_table = TABLE;                           /* the hall */
     say_table(&e, 0, MENTION " event open Friday night");
     struct text_want open = {TABLE, "Sign up with \"" MENTION " event join\""};
     wait_until(&e, text_in, &open, "the event, with the way to sign up here");
@@ -266,7 +265,8 @@ static void test_event_without_content(void **state)
         struct msg_want lobby = {.title = "Illegal — lobby", .n = 0, .text = "started with"};
         wait_until(&e, message_ready, &lobby, "a table's game");
         s = snap(&e);
-        const char *text = strstr(embed_text(table_message(s, "Illegal — lobby", 0)), "started with");
+        const char *text =
+            strstr(embed_text(table_message(s, "Illegal — lobby", 0)), "started with");
         assert_non_null(text);
         for (unsigned i = 0; i < 8; i++)
             if (strstr(text, fdc_name(e.players[i])) && nseats[t] < 4)
@@ -299,13 +299,9 @@ static void test_event_without_content(void **state)
 
 int main(int argc, char **argv)
 {
-    illegald_path = argc > 1 ? argv[1] : "bin/illegald";
-    signal(SIGPIPE, SIG_IGN);
-    if (getenv("E2E_ONLY"))
-        cmocka_set_test_filter(getenv("E2E_ONLY"));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_game_without_content, kill_live),
         cmocka_unit_test_teardown(test_event_without_content, kill_live),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return e2e_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

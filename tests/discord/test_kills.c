@@ -38,7 +38,7 @@
 #define KILLS_MIN   100
 #define POINT_MIN   5
 #define GAMES_MAX   8
-#define MET_WAIT_MS 500 /* how long a point may take to be met after an input */
+#define MET_WAIT_MS 300 /* how long a point may take to be met after an input */
 
 enum point { QUEUED, SENT, ACKED, NPOINTS };
 static const char *const point_names[NPOINTS] = {"queued", "sent", "acknowledged"};
@@ -79,8 +79,7 @@ static unsigned kinds_of(const char *what)
         return post | edit | close;
     if (strcmp(what, "next") == 0)
         return post | edit | close;
-    if (strcmp(what, "new") == 0 || strcmp(what, "tb:send") == 0 ||
-        strncmp(what, "offer ", 6) == 0)
+    if (strcmp(what, "new") == 0 || strcmp(what, "tb:send") == 0 || strncmp(what, "offer ", 6) == 0)
         return post;
     if (strcmp(what, "!illegal start") == 0)
         return post | edit;
@@ -126,8 +125,7 @@ static void before(struct e2e *e, const char *what)
 
 static bool met(struct e2e *e, struct killer *k)
 {
-    return k->point == ACKED ? fd_answered(e->srv, k->kind) > k->answered
-                             : fd_trap_sprung(e->srv);
+    return k->point == ACKED ? fd_answered(e->srv, k->kind) > k->answered : fd_trap_sprung(e->srv);
 }
 
 static void after(struct e2e *e, const char *what)
@@ -189,8 +187,7 @@ static void ending(struct json_object *m, char *out, size_t len)
     char raw[8192], text[8192];
     snprintf(raw, sizeof raw, "%s|%s", c ? c : "", d ? d : "");
     normalize(raw, text, sizeof text);
-    snprintf(out, len, "%s|rows=%zu", text,
-             json_object_array_length(jget(body, "components")));
+    snprintf(out, len, "%s|rows=%zu", text, json_object_array_length(jget(body, "components")));
 }
 
 /* The one message of the game that tells of no change, and so is not kept in
@@ -345,10 +342,8 @@ static void test_kills(void **state)
 
 int main(int argc, char **argv)
 {
-    illegald_path = argc > 1 ? argv[1] : "bin/illegald";
-    signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_kills, kill_live),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return e2e_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

@@ -397,7 +397,6 @@ static struct json_object *message_with(struct json_object *snap, const char *te
     return NULL;
 }
 
-
 static struct json_object *find_callback(struct json_object *snap, const char *ix_id)
 {
     struct json_object *cbs = jget(snap, "callbacks");
@@ -606,8 +605,8 @@ static void test_interactions(void **state)
     snprintf(lobby_id, sizeof lobby_id, "%s", jstr(message_with(s, "Lobby: nobody"), "id"));
     snprintf(vote_id, sizeof vote_id, "%s", jstr(message_with(s, "Vote on case 1"), "id"));
     json_object_put(s);
-    fdc_component(h.srv, "3004", FD_GUILD_ID, CHANNEL_A, "73", lobby_id,
-                  "g1/lobby#!illegal leave", NULL);
+    fdc_component(h.srv, "3004", FD_GUILD_ID, CHANNEL_A, "73", lobby_id, "g1/lobby#!illegal leave",
+                  NULL);
     want_cb = "3004";
     assert_true(h_run_until(&h, have_callback, 3000));
     s = h_snapshot(&h);
@@ -675,8 +674,8 @@ static void test_interactions(void **state)
     snprintf(hand_id, sizeof hand_id, "%s", jstr(hm, "id"));
     snprintf(dm, sizeof dm, "%s", jstr(hm, "channel"));
     /* in a DM, the hand names its table */
-    const char *shown = jstr(json_object_array_get_idx(jget(jget(hm, "body"), "embeds"), 0),
-                             "description");
+    const char *shown =
+        jstr(json_object_array_get_idx(jget(jget(hm, "body"), "embeds"), 0), "description");
     assert_int_equal(strncmp(shown, "<#" CHANNEL_A ">\n", strlen("<#" CHANNEL_A ">\n")), 0);
     /* players by id, shown by name; cards by the catalog's names, in quantities */
     assert_string_equal(options_of(hm, "g1/hand/74#tb:to"), "Bob Smith=75;Bob Smith=76;");

@@ -129,8 +129,8 @@ static struct json_object *message(struct e2e *e, const char *id)
     struct json_object *s = snap(e), *msgs = jget(s, "messages"), *found = NULL;
     for (size_t i = 0; i < json_object_array_length(msgs); i++)
         if (strcmp(jstr(json_object_array_get_idx(msgs, i), "id"), id) == 0)
-            found = json_tokener_parse(
-                json_object_to_json_string(json_object_array_get_idx(msgs, i)));
+            found =
+                json_tokener_parse(json_object_to_json_string(json_object_array_get_idx(msgs, i)));
     json_object_put(s);
     return found;
 }
@@ -357,14 +357,10 @@ static void test_offer_sent_again_keeps_buttons(void **state)
 
 int main(int argc, char **argv)
 {
-    illegald_path = argc > 1 ? argv[1] : "bin/illegald";
-    signal(SIGPIPE, SIG_IGN);
-    if (getenv("E2E_ONLY"))
-        cmocka_set_test_filter(getenv("E2E_ONLY"));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_two_tables, kill_live),
         cmocka_unit_test_teardown(test_stale_button, kill_live),
         cmocka_unit_test_teardown(test_offer_sent_again_keeps_buttons, kill_live),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return e2e_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }
