@@ -1,5 +1,5 @@
-// play.mjs - plays illegald on a real Discord-compatible server (Spacebar, see
-// /work/shared/realservers/spacebar/) on loopback, as its players would, without the Message
+// play.mjs - plays illegald on a real Discord-compatible server (Spacebar, spacebarchat/server,
+// with open registration, no captcha and rate limits off) on loopback, as its players would, without the Message
 // Content intent: two games at once with one player at both tables, then a moderator-run event
 // of two tables. Not part of `make test` (it needs Spacebar running); run by hand:
 //
