@@ -21,15 +21,18 @@ build-tests:
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DILLEGALD_TESTS=ON
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The build's output goes to a log, shown only when the build fails: what a
+# Runs what users run: the Release build (build-release/, as `make install`
+# and the image make it), not the sanitized Debug build of `make test`. The
+# build's output goes to a log, shown only when the build fails: what a
 # newcomer sees is the daemon's few lines, the table's address among them.
+RUN_BUILD = build-release
 run:
-	@mkdir -p $(BUILD)
-	@echo "illegald: installing what is missing and building (output in $(BUILD)/make-run.log)"
-	@$(MAKE) --no-print-directory build > $(BUILD)/make-run.log 2>&1 || \
-		{ tail -n 40 $(BUILD)/make-run.log; echo "illegald: the build failed; the whole output is in $(BUILD)/make-run.log"; exit 1; }
+	@mkdir -p $(RUN_BUILD)
+	@echo "illegald: installing what is missing and building (output in $(RUN_BUILD)/make-run.log)"
+	@$(MAKE) --no-print-directory build-release > $(RUN_BUILD)/make-run.log 2>&1 || \
+		{ tail -n 40 $(RUN_BUILD)/make-run.log; echo "illegald: the build failed; the whole output is in $(RUN_BUILD)/make-run.log"; exit 1; }
 	@echo "illegald: starting (Ctrl-C stops it)"
-	@./$(BUILD)/bin/illegald $(ARGS)
+	@./$(RUN_BUILD)/bin/illegald $(ARGS)
 
 # The suite runs in the sanitized Debug build; the Release build (gcc -O2, as
 # `make install` and the image make it) and a clang build are only compiled,

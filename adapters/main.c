@@ -116,7 +116,7 @@ static void setup_help(void)
             "      ILLEGALD_MATRIX_USER_ID=@illegal:example.org  ILLEGALD_MATRIX_ACCESS_TOKEN=...\n"
             "  Local table in a browser: [web] enabled = true (http://127.0.0.1:8080)\n"
             "\n"
-            "Or try it right away on the console:  build/bin/illegald --console\n"
+            "Or try it right away on the console:  illegald --console\n"
             "The README walks through each platform step by step.\n");
 }
 
@@ -324,8 +324,8 @@ static int run(struct daemon *d, const struct options *o)
     if (n < 0)
         return 1;
     if (n == 0) {
-        setup_help();
-        return 0;
+        setup_help(); /* a daemon with nothing to serve is a setup error, not a success */
+        return 2;
     }
     if (dispatcher_start(d->dispatcher, err, sizeof err) < 0) {
         log_error("main", NULL, "%s", err);
@@ -357,7 +357,7 @@ int main(int argc, char **argv)
 {
     struct options o = {0};
     struct daemon d;
-    char err[512] = "";
+    char err[8192] = ""; /* every error of a configuration file, one a line */
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
@@ -369,7 +369,11 @@ int main(int argc, char **argv)
         return 1;
     }
     if (config_load(&d.config, o.config_path, err, sizeof err) < 0) {
-        fprintf(stderr, "illegald: %s\n", err);
+        for (const char *line = err; *line;) {
+            size_t n = strcspn(line, "\n");
+            fprintf(stderr, "illegald: %.*s\n", (int)n, line);
+            line += n + (line[n] == '\n');
+        }
         config_free(&d.config);
         return 2;
     }

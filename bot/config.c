@@ -30,6 +30,7 @@
 #define MAX_LINE       (64 * 1024) /* longest line read whole; inih's own limit is lower */
 #define MAX_TIMER      604800      /* one week, as the rules allow */
 #define ECHO_MAX       80          /* longest value quoted back in an error */
+#define MAX_ERRORS     20          /* errors of one file reported, then "and more" */
 
 enum kind {
     K_STRING,   /* any text */
@@ -135,7 +136,8 @@ struct loader {
     struct origin origin[NKEYS];
     char *err;
     size_t errlen;
-    int err_line; /* line of the first error in the file; 0: none there */
+    unsigned nerrors; /* errors reported so far, one a line of err */
+    char unknown_section[64]; /* the last unknown section reported */
     bool failed;
 };
 
@@ -195,21 +197,31 @@ bool config_is_secret_key(const char *section, const char *key)
 
 /* ---- errors ---- */
 
+/* Adds one error to ld->err, a line each: a file with several mistakes is
+ * reported whole, so that one run of --check-config shows them all. */
 static void put_error(struct loader *ld, const char *prefix, const char *fmt, va_list ap)
 {
-    if (!ld->err || ld->errlen == 0)
+    ld->failed = true;
+    if (!ld->err || ld->errlen == 0 || ld->nerrors > MAX_ERRORS)
         return;
-    int n = snprintf(ld->err, ld->errlen, "%s: ", prefix);
-    if (n >= 0 && (size_t)n < ld->errlen)
-        vsnprintf(ld->err + n, ld->errlen - (size_t)n, fmt, ap);
+    size_t used = strlen(ld->err);
+    if (ld->nerrors++ == MAX_ERRORS) {
+        snprintf(ld->err + used, ld->errlen - used, "\n(more errors not shown)");
+        return;
+    }
+    if (used && used + 1 < ld->errlen)
+        ld->err[used++] = '\n';
+    if (used + 1 >= ld->errlen)
+        return;
+    int n = snprintf(ld->err + used, ld->errlen - used, "%s: ", prefix);
+    if (n >= 0 && (size_t)n < ld->errlen - used)
+        vsnprintf(ld->err + used + (size_t)n, ld->errlen - used - (size_t)n, fmt, ap);
 }
 
-/* Records the first error found at line of the file; later ones are dropped. */
+/* Records an error found at line of the file; reading goes on to find the others. */
 __attribute__((format(printf, 5, 6))) static void
 file_error(struct loader *ld, int line, const char *section, const char *name, const char *fmt, ...)
 {
-    if (ld->failed)
-        return;
     char prefix[512];
     if (section && name)
         snprintf(prefix, sizeof prefix, "%s:%d: [%s] %s", ld->path, line, section, name);
@@ -221,8 +233,16 @@ file_error(struct loader *ld, int line, const char *section, const char *name, c
     va_start(ap, fmt);
     put_error(ld, prefix, fmt, ap);
     va_end(ap);
-    ld->failed = true;
-    ld->err_line = line;
+}
+
+/* An error of the whole file (it cannot be opened or read): "PATH: reason". */
+__attribute__((format(printf, 2, 3))) static void path_error(struct loader *ld, const char *fmt,
+                                                             ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    put_error(ld, ld->path, fmt, ap);
+    va_end(ap);
 }
 
 __attribute__((format(printf, 3, 4))) static void env_error(struct loader *ld, const char *var,
@@ -236,15 +256,12 @@ __attribute__((format(printf, 3, 4))) static void env_error(struct loader *ld, c
     va_start(ap, fmt);
     put_error(ld, prefix, fmt, ap);
     va_end(ap);
-    ld->failed = true;
 }
 
 /* Blames whatever set keys[i]: its line in the file, or its variable. */
 __attribute__((format(printf, 3, 4))) static void origin_error(struct loader *ld, size_t i,
                                                                const char *fmt, ...)
 {
-    if (ld->failed)
-        return;
     const struct origin *o = &ld->origin[i];
     char prefix[512];
     if (o->env[0])
@@ -258,7 +275,6 @@ __attribute__((format(printf, 3, 4))) static void origin_error(struct loader *ld
     va_start(ap, fmt);
     put_error(ld, prefix, fmt, ap);
     va_end(ap);
-    ld->failed = true;
 }
 
 /* ---- values ---- */
@@ -553,6 +569,28 @@ static char *read_value_file(const char *path, char *why, size_t whylen)
 
 /* ---- the file ---- */
 
+/* A section of keys after a broken [header]: they are skipped, not blamed on
+ * the section before it. No real section has a control character in its name. */
+#define BROKEN_SECTION "\x01broken"
+
+/* Whether inih reads line s (indentation stripped) as a comment, a [section]
+ * or key = value, as ini.c decides: a ';' after a blank starts a comment. */
+static bool ini_line_ok(const char *s)
+{
+    if (!*s || *s == ';' || *s == '#')
+        return true;
+    const char *want = *s == '[' ? "]" : "=:";
+    bool was_space = false;
+    for (const char *p = *s == '[' ? s + 1 : s; *p; p++) {
+        if (strchr(want, *p))
+            return true;
+        if (was_space && *p == ';')
+            return false;
+        was_space = isspace((unsigned char)*p);
+    }
+    return false;
+}
+
 /*
  * fgets() for inih that counts lines (the handler learns its line from
  * ld->lineno), strips indentation so no line is taken as a continuation, and
@@ -604,6 +642,14 @@ static char *read_line(char *str, int num, void *stream)
     }
     memcpy(str, line + skip, n - skip);
     str[n - skip] = '\0';
+    const char *text = str;
+    if (ld->lineno == 1 && strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+        text += 3; /* a byte order mark, which inih skips */
+    if (!ini_line_ok(text)) {
+        /* said here, so that every such line is reported, not only inih's first */
+        file_error(ld, ld->lineno, NULL, NULL, "syntax error: expected [section] or key = value");
+        snprintf(str, (size_t)num, "%s", text[0] == '[' ? "[" BROKEN_SECTION "]" : "");
+    }
     return str;
 }
 
@@ -611,27 +657,32 @@ static int on_key(void *user, const char *section, const char *name, const char 
 {
     struct loader *ld = user;
     int line = ld->lineno;
-    if (ld->failed)
+    /* errors are recorded here, and reading goes on: 1 keeps inih from
+     * counting them as its own */
+    if (strcmp(section, BROKEN_SECTION) == 0)
         return 1;
     if (!*section) {
         file_error(ld, line, NULL, name, "key outside any [section]");
-        return 0;
+        return 1;
     }
     if (!known_section(section)) {
-        file_error(ld, line, section, name, "unknown section");
-        return 0;
+        /* one error a section, not one a key */
+        if (strcmp(ld->unknown_section, section) != 0)
+            file_error(ld, line, section, name, "unknown section");
+        snprintf(ld->unknown_section, sizeof ld->unknown_section, "%s", section);
+        return 1;
     }
     bool via_file;
     const struct key_def *d = find_key_or_file(section, name, &via_file);
     if (!d) {
         file_error(ld, line, section, name, "unknown key");
-        return 0;
+        return 1;
     }
     size_t i = (size_t)(d - keys);
     struct origin *o = &ld->origin[i];
     if (o->line > 0) {
         file_error(ld, line, section, name, "duplicate key (already set at line %d)", o->line);
-        return 0;
+        return 1;
     }
     o->line = line;
     o->via_file = via_file;
@@ -642,7 +693,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
         content = read_value_file(value, why, sizeof why);
         if (!content) {
             file_error(ld, line, section, name, "%s", why);
-            return 0;
+            return 1;
         }
         value = content;
     }
@@ -650,7 +701,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
     free(content);
     if (rc < 0) {
         file_error(ld, line, section, name, "%s", why);
-        return 0;
+        return 1;
     }
     return 1;
 }
@@ -659,9 +710,7 @@ static void load_file(struct loader *ld)
 {
     ld->fp = fopen(ld->path, "r");
     if (!ld->fp) {
-        if (ld->err && ld->errlen)
-            snprintf(ld->err, ld->errlen, "%s: cannot open: %s", ld->path, strerror(errno));
-        ld->failed = true;
+        path_error(ld, "cannot open: %s", strerror(errno));
         return;
     }
     int rc = ini_parse_stream(read_line, ld, on_key, ld);
@@ -669,19 +718,12 @@ static void load_file(struct loader *ld)
     fclose(ld->fp);
     ld->fp = NULL;
     buf_free(&ld->line);
-    if (read_failed) {
-        if (ld->err && ld->errlen)
-            snprintf(ld->err, ld->errlen, "%s: read error after line %d", ld->path, ld->lineno);
-        ld->failed = true;
-    } else if (rc == -2) {
-        if (ld->err && ld->errlen)
-            snprintf(ld->err, ld->errlen, "%s: out of memory", ld->path);
-        ld->failed = true;
-    } else if (rc > 0 && (!ld->failed || (ld->err_line > 0 && rc < ld->err_line))) {
-        /* inih found a line that is neither [section], key = value nor a comment. */
-        ld->failed = false;
+    if (read_failed)
+        path_error(ld, "read error after line %d", ld->lineno);
+    else if (rc == -2)
+        path_error(ld, "out of memory");
+    else if (rc > 0) /* a syntax error read_line() did not see; inih says only its first */
         file_error(ld, rc, NULL, NULL, "syntax error: expected [section] or key = value");
-    }
 }
 
 /* ---- the environment ---- */

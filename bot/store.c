@@ -124,6 +124,7 @@ static int migrate(struct store *s, char *err, size_t errlen)
                  v, SCHEMA_VERSION);
         return -1;
     }
+    int from = v;
     for (; v < SCHEMA_VERSION; v++) {
         char pragma[64];
         snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", v + 1);
@@ -133,8 +134,12 @@ static int migrate(struct store *s, char *err, size_t errlen)
             snprintf(err, errlen, "migration to schema version %d failed", v + 1);
             return -1;
         }
-        log_info("store", NULL, "schema upgraded to version %d", v + 1);
+        /* a new store is made, not upgraded: one line says so */
+        if (from > 0)
+            log_info("store", NULL, "schema upgraded to version %d", v + 1);
     }
+    if (from == 0)
+        log_info("store", NULL, "new store, schema version %d", SCHEMA_VERSION);
     return 0;
 }
 

@@ -92,7 +92,17 @@ static void load_fails(const char *content, const char *fmt)
     const char *path = write_file("bad.conf", content);
     assert_int_equal(config_init(&c), 0);
     assert_int_equal(config_load(&c, path, err, sizeof err), -1);
-    snprintf(want, sizeof want, fmt, path);
+    /* each %s of fmt is the file's path */
+    size_t n = 0;
+    for (const char *f = fmt; *f && n + 1 < sizeof want; f++) {
+        if (f[0] == '%' && f[1] == 's') {
+            n += (size_t)snprintf(want + n, sizeof want - n, "%s", path);
+            f++;
+        } else {
+            want[n++] = *f;
+        }
+    }
+    want[n < sizeof want ? n : sizeof want - 1] = '\0';
     assert_string_equal(err, want);
     config_free(&c);
 }
@@ -510,9 +520,17 @@ static const struct bad_case bad_cases[] = {
      "%s:2: [discord] guilds: more than 16 guilds"},
     {"[web]\nport 8080\n", "%s:2: syntax error: expected [section] or key = value"},
     {"[web\nport = 1\n", "%s:1: syntax error: expected [section] or key = value"},
-    /* The first error in the file wins, whichever kind it is. */
-    {"[web]\nnonsense\nprot = 1\n", "%s:2: syntax error: expected [section] or key = value"},
-    {"[web]\nprot = 1\nnonsense\n", "%s:2: [web] prot: unknown key"},
+    /* Every error of the file is reported, a line each, in the file's order. */
+    {"[web]\nnonsense\nprot = 1\n", "%s:2: syntax error: expected [section] or key = value\n"
+                                     "%s:3: [web] prot: unknown key"},
+    {"[web]\nprot = 1\nnonsense\n", "%s:2: [web] prot: unknown key\n"
+                                     "%s:3: syntax error: expected [section] or key = value"},
+    /* keys under a broken [header] are not blamed on the section before it */
+    {"[web]\nport = x\n[game\nlanguage = en\n", "%s:2: [web] port: not a number: \"x\"\n"
+                                                "%s:3: syntax error: expected [section] or key = value"},
+    /* an unknown section is one error, not one a key */
+    {"[bogus]\na = 1\nb = 2\n[web]\nport = 0x\n", "%s:2: [bogus] a: unknown section\n"
+                                                  "%s:5: [web] port: not a number: \"0x\""},
     {"[web]\n  port = 1\n   continued\n", "%s:3: syntax error: expected [section] or key = value"},
 };
 
@@ -523,6 +541,30 @@ static void test_errors(void **state)
         print_message("case %zu: %s\n", i, bad_cases[i].error);
         load_fails(bad_cases[i].content, bad_cases[i].error);
     }
+}
+
+/* A file with many mistakes is reported whole, up to a cap, so one run of
+ * --check-config shows what to fix. */
+static void test_many_errors(void **state)
+{
+    (void)state;
+    char text[2048], err[8192], want[256];
+    size_t n = (size_t)snprintf(text, sizeof text, "[web]\n");
+    for (int i = 0; i < 25; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "key%d = 1\n", i);
+    struct config c;
+    const char *path = write_file("many.conf", text);
+    assert_int_equal(config_init(&c), 0);
+    assert_int_equal(config_load(&c, path, err, sizeof err), -1);
+    unsigned lines = 1;
+    for (const char *p = err; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 21); /* 20 errors, then that there are more */
+    snprintf(want, sizeof want, "%s:2: [web] key0: unknown key\n", path);
+    assert_memory_equal(err, want, strlen(want));
+    snprintf(want, sizeof want, "%s:21: [web] key19: unknown key\n(more errors not shown)", path);
+    assert_non_null(strstr(err, want));
+    config_free(&c);
 }
 
 static void test_long_line(void **state)
@@ -782,6 +824,7 @@ int main(void)
         cmocka_unit_test_setup(test_secret_files, setup),
         cmocka_unit_test_setup(test_secret_file_errors, setup),
         cmocka_unit_test_setup(test_errors, setup),
+        cmocka_unit_test_setup(test_many_errors, setup),
         cmocka_unit_test_setup(test_long_line, setup),
         cmocka_unit_test_setup(test_missing_file, setup),
         cmocka_unit_test_setup(test_small_error_buffer, setup),
