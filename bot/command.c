@@ -397,13 +397,18 @@ static bool breaks_text(uint32_t c)
 
 bool command_clean_name(const char *name, char *out, size_t outlen)
 {
-    const unsigned char *p = (const unsigned char *)(name ? name : "");
+    return command_clean_text(name, COMMAND_NAME_CHARS, out, outlen);
+}
+
+bool command_clean_text(const char *text, size_t max_chars, char *out, size_t outlen)
+{
+    const unsigned char *p = (const unsigned char *)(text ? text : "");
     size_t n = 0, chars = 0;
     bool space = false;
 
     if (outlen == 0)
         return false;
-    while (*p && chars < COMMAND_NAME_CHARS) {
+    while (*p && chars < max_chars) {
         uint32_t c;
         size_t len = utf8_decode(p, &c);
         if (len == 0) {

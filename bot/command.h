@@ -64,6 +64,10 @@ void command_help(char *out, size_t len, const char *lang, bool table, const cha
  */
 bool command_clean_name(const char *name, char *out, size_t outlen);
 
+/* command_clean_name() for any text typed to be shown to others (a line of a
+ * table's chat), keeping at most max_chars characters. */
+bool command_clean_text(const char *text, size_t max_chars, char *out, size_t outlen);
+
 /*
  * Whether a display name would pass for one of n user ids (exactly, ignoring
  * case, or as a mention of it). Returns the index of that id, or -1.

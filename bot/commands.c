@@ -172,12 +172,14 @@ int commands_handle(struct dispatcher *d, struct platform *p, const struct inbou
      * native commands are always commands. */
     bool in_table = in->channel && in->type == INBOUND_MESSAGE;
     enum command_error e = command_parse(in->text, in_table, &c);
-    if (!c.def && e == CMD_OK)
+    if (!c.def && e == CMD_OK && !(in_table && p->ops->table_chat))
         return 0;
     struct bot_cmd x = {.base = {.c = &c, .lang = lang, .seat = -1, .host = &command_host},
                         .d = d,
                         .p = p,
                         .in = in};
+    if (!c.def && e == CMD_OK)
+        return chat_typed(&x); /* the table's own chat: the platform has none */
     /* Private commands are answered in private, even their mistakes. */
     x.private_answer = (c.def && !(c.def->places & CMD_IN_TABLE)) || !in->channel;
     if (e == CMD_OK) {

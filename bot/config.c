@@ -136,7 +136,7 @@ struct loader {
     struct origin origin[NKEYS];
     char *err;
     size_t errlen;
-    unsigned nerrors; /* errors reported so far, one a line of err */
+    unsigned nerrors;         /* errors reported so far, one a line of err */
     char unknown_section[64]; /* the last unknown section reported */
     bool failed;
 };

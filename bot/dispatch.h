@@ -141,6 +141,7 @@ enum change_type {
     CHANGE_TAKEOVER, /* someone not playing takes over an open seat */
     CHANGE_ABSENT,   /* a player has made no move for [game] absent_seconds: warn once */
     CHANGE_WATCH,    /* someone not playing reads the GM's view, or starts or stops following it */
+    CHANGE_CHAT,     /* a line of the table's chat (chat.h) */
 };
 
 /* CHANGE_WATCH: how the Game Master's view is asked for. */
@@ -163,7 +164,9 @@ struct change {
     bool nudge;               /* REMINDER: remind the players the step waits for */
     bool reminders_off;       /* SEAT: the value for `seat` */
     const char *language;     /* LANGUAGE: a catalog code for `seat`, NULL: the table's */
-    const char *user, *name;  /* TAKEOVER: who takes `seat` over; WATCH: who follows */
+    const char *user, *name;  /* TAKEOVER: who takes `seat` over; WATCH: who follows;
+                                 CHAT: who said it */
+    const char *text;         /* CHAT: the line, cleaned */
     enum watch_mode watch;    /* WATCH: once, follow or stop */
 };
 
@@ -262,6 +265,14 @@ extern const char *const event_actions[];
  * the change is rendered, so the notice goes only if it is committed. */
 void events_game_over(struct dispatcher *d, const struct game *g);
 
+/* Text typed at a table of a platform with no chat of its own, that is no
+ * "!illegal" command (chat.h): a line of the chat, or a private command
+ * answered with where it belongs. Returns 0, or -1 when refused (answered). */
+int chat_typed(struct bot_cmd *x);
+
+/* Sends the table's chat message: every line g keeps (chat.h). */
+void chat_render(struct game *g, struct emit_ctx *ctx);
+
 /* The game at a table, or with an id ("g7"), on platform p; NULL if none. */
 struct game *dispatch_game_at(struct dispatcher *d, struct platform *p, const char *table);
 struct game *dispatch_game_by_id(struct dispatcher *d, struct platform *p, const char *id);
@@ -310,6 +321,11 @@ int turn_created(struct dispatcher *d, struct game *g) MUST_USE;
  * undo removes and frees it); the turn's commit writes it (T7). Returns 0,
  * or -1 on no memory (the change must not happen). */
 int turn_event_touch(struct dispatcher *d, struct event *e, bool created) MUST_USE;
+
+/* g's chat block `old` was replaced: freed now, unless it is the one the
+ * turn's snapshot of g holds (freed once the turn is committed, or put back
+ * if it is undone). */
+void turn_chat_replaced(struct dispatcher *d, struct game *g, struct game_chat *old);
 
 /* Marks g (noted before) as changed: the turn's commit writes it. */
 void turn_changed(struct dispatcher *d, struct game *g);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chat.h"
 #include "command.h"
 #include "core/modules.h"
 #include "core/text.h"
@@ -31,6 +32,7 @@ void game_free(struct game *g)
     if (!g)
         return;
     free(g->state);
+    free(g->chat);
     free(g);
 }
 
@@ -197,6 +199,9 @@ struct json_object *game_to_json(const struct game *g)
     add_int(o, "lobby_activity", g->lobby_activity);
     if (g->start_at)
         add_int(o, "start_at", g->start_at);
+    struct json_object *chat = chat_to_json(g->chat);
+    if (chat)
+        json_object_object_add(o, "chat", chat);
     if (g->rules->save(g->state, g->started, o) < 0)
         goto fail;
     return o;
@@ -338,13 +343,20 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         snprintf(why, whylen, "insiders or kicked invalid");
         return -1;
     }
+    if (jget(o, "chat") &&
+        (!jget_arr(o, "chat") || chat_from_json(jget_arr(o, "chat"), &g.chat) < 0)) {
+        snprintf(why, whylen, "chat invalid");
+        return -1;
+    }
     g.state = malloc(g.rules->state_size);
     if (!g.state) {
+        free(g.chat);
         snprintf(why, whylen, "out of memory");
         return -1;
     }
     if (g.rules->load(g.state, g.started, g.nseats, o, why, whylen) < 0) {
         free(g.state);
+        free(g.chat);
         return -1;
     }
     *out = g;

@@ -19,6 +19,7 @@
 
 struct platform;
 struct json_object;
+struct game_chat;
 
 #define GAME_ID_MAX       24
 #define GAME_TEXT_MAX     256 /* user ids, display names and table ids */
@@ -80,6 +81,10 @@ struct game {
     unsigned ninsiders;
     uint64_t kicked[GAME_MAX_KICKED];
     unsigned nkicked;
+
+    /* The table's chat, on a platform without its own (chat.h); NULL: none.
+     * Never changed in place: a new line makes a new block. */
+    struct game_chat *chat;
 
     /* Lobby start in progress: DM probes still unanswered. Not stored. */
     unsigned probes_pending;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chat.h"
 #include "command.h"
 #include "config.h"
 #include "core/catalog.h"
@@ -46,6 +47,7 @@ struct outcome {
     int taken;          /* a seat taken over, or -1 */
     bool watched;       /* someone started following the Game Master's view */
     bool gm_view;       /* the cause reads the Game Master's view, once */
+    bool chat;          /* the table's chat has a new line */
     char old_user[GAME_TEXT_MAX], old_name[GAME_TEXT_MAX]; /* who had it */
 };
 
@@ -286,6 +288,18 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
         return 1;
     case CHANGE_WATCH:
         return watch(g, c, cause, out);
+    case CHANGE_CHAT: {
+        struct game_chat *old = g->chat, *chat = chat_with(old, c->user, c->name, c->text, now);
+        if (!chat) {
+            if (cause)
+                cmd_reply(cause, "msg.store-failed", NULL);
+            return -1;
+        }
+        g->chat = chat;
+        turn_chat_replaced(d, g, old);
+        out->chat = true;
+        return 1;
+    }
     case CHANGE_TAKEOVER:
         return take_over(g, c, cause, out);
     }
@@ -483,6 +497,8 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
         g->rules->gm_view(g->state, &v.t, text, sizeof text);
         dispatch_reply(cause->p, cause->in, true, OUT_NOTICE, text);
     }
+    if (out->chat)
+        chat_render(g, &ctx);
     if (out->rules_changed || out->taken >= 0 || out->opened >= 0 || out->watched)
         show_watchers(d, g);
 }

@@ -108,6 +108,14 @@ struct inbound {
  *                "actions" [OUT_ACTION_REMATCH]: a "Play again" control
  *   OUT_GAME_OVER: "scores" {"<user>":n}, "winners" ["<user>"]
  *   OUT_ERROR:   "error" (catalog key)
+ *   every kind written from the catalog: "say" [{"key", "vars"}], one a line of
+ *                the text (core/message.h); answers to commands only on
+ *                platforms that ask (platform_ops.rewords)
+ *   a table's chat (platform_ops.table_chat): OUT_NOTICE keyed "<game>/chat",
+ *                "event" "chat", "lines" [{"from" (player), "text", "at"}],
+ *                oldest first
+ *   a vote count (OUT_NOTICE "votes-cast"): "case", "voted", "voters", and
+ *                "voted_by" [user ids]: who has voted, never for whom
  */
 
 /* The action of a result's "Play again" control: the table's next game with
@@ -209,6 +217,17 @@ struct platform_ops {
      * Adapters that deliver within send() (the console), or keep an outbox
      * of their own, leave it false. */
     bool confirms_sends;
+    /* The adapter words some lines its own way, from the "say" of each
+     * message's data (core/message.h: msg_say): answers to commands carry
+     * data too ("lang" and "say"), which they otherwise never do. */
+    bool rewords;
+    /* The platform has no chat of its own (the local table): text typed at a
+     * table that is no command is the table's chat, kept with the table's
+     * game (its last GAME_CHAT_LINES lines) and sent to the table as one
+     * message, "<game>/chat", replaced at each line; a private command typed
+     * there is answered with where it belongs. Elsewhere such text is left
+     * to the platform's own chat. */
+    bool table_chat;
     /* Connects or starts listening. Returns 0, or -1 with a logged reason. */
     int (*start)(struct platform *p);
     /* Queues one message. Returns 0 once queued (delivery is the adapter's

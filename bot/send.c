@@ -61,19 +61,49 @@ void dispatch_emit_rules(void *arg, const struct rules_msg *m)
     json_object_put(result);
 }
 
+/* Adds to data the line the text was written from (msg_say): its "say". */
+static void add_say(struct json_object *data, const char *key, const char *const *vars)
+{
+    struct json_object *list = json_object_new_array();
+    if (list && json_object_array_add(list, msg_say(key, vars)) == 0)
+        json_object_object_add(data, "say", list);
+    else
+        json_object_put(list);
+}
+
+/* New data naming the language of a catalog text, and its "say", for a
+ * platform that words lines its own way; NULL for the others, whose answers
+ * carry no data. */
+static struct json_object *said(const struct platform *p, const char *lang, const char *key,
+                                const char *const *vars)
+{
+    if (!p->ops->rewords)
+        return NULL;
+    struct json_object *data = json_object_new_object();
+    if (data) {
+        json_object_object_add(data, "lang", json_object_new_string(lang));
+        add_say(data, key, vars);
+    }
+    return data;
+}
+
 void dispatch_notice(struct platform *p, const char *channel, const char *lang, const char *key,
                      const char *const *vars)
 {
     char text[DISPATCH_TEXT_MAX];
     text_fill(text, sizeof text, lang, key, vars);
-    struct outbound m = {.kind = OUT_NOTICE, .channel = channel, .text = text};
+    struct json_object *data = said(p, lang, key, vars);
+    struct outbound m = {.kind = OUT_NOTICE, .channel = channel, .text = text, .data = data};
     hold(p, &m);
+    json_object_put(data);
 }
 
-void dispatch_reply(struct platform *p, const struct inbound *in, bool private_answer,
-                    enum outbound_kind kind, const char *text)
+/* dispatch_reply() with data (borrowed; may be NULL). */
+static void reply_data(struct platform *p, const struct inbound *in, bool private_answer,
+                       enum outbound_kind kind, const char *text, const struct json_object *data)
 {
-    struct outbound m = {.kind = kind, .text = text, .reply_to = in->reply_to, .cause = in};
+    struct outbound m = {
+        .kind = kind, .text = text, .reply_to = in->reply_to, .cause = in, .data = data};
     if (!private_answer && in->channel)
         m.channel = in->channel;
     else if (private_answer && in->channel && in->reply_to)
@@ -83,15 +113,23 @@ void dispatch_reply(struct platform *p, const struct inbound *in, bool private_a
     hold(p, &m);
 }
 
+void dispatch_reply(struct platform *p, const struct inbound *in, bool private_answer,
+                    enum outbound_kind kind, const char *text)
+{
+    reply_data(p, in, private_answer, kind, text, NULL);
+}
+
 void dispatch_reply_key(struct platform *p, const struct inbound *in, bool private_answer,
                         const char *lang, const char *key, const char *const *vars)
 {
     char text[DISPATCH_TEXT_MAX];
     text_fill(text, sizeof text, lang, key, vars);
-    dispatch_reply(p, in, private_answer,
-                   strncmp(key, "error.", 6) == 0 || strncmp(key, "resolve.", 8) == 0 ? OUT_ERROR
-                                                                                      : OUT_NOTICE,
-                   text);
+    struct json_object *data = said(p, lang, key, vars);
+    reply_data(p, in, private_answer,
+               strncmp(key, "error.", 6) == 0 || strncmp(key, "resolve.", 8) == 0 ? OUT_ERROR
+                                                                                  : OUT_NOTICE,
+               text, data);
+    json_object_put(data);
 }
 
 static void tell(const struct game *g, const char *user, const char *key, const char *const *vars,
@@ -115,6 +153,7 @@ static void tell(const struct game *g, const char *user, const char *key, const 
         json_object_object_add(data, "mentions", to);
     }
     text_fill(text, sizeof text, lang, key, vars);
+    add_say(data, key, vars);
     struct outbound m = {.kind = OUT_NOTICE, .user = user, .text = text, .data = data};
     hold(g->platform, &m);
     json_object_put(data);
@@ -144,6 +183,7 @@ void dispatch_announce_data(struct game *g, const char *key, const char *const *
         json_object_object_add(data, "lang", json_object_new_string(g->language));
         json_object_object_add(
             data, "event", json_object_new_string(strncmp(key, "msg.", 4) == 0 ? key + 4 : key));
+        add_say(data, key, vars);
         if (extra) {
             json_object_object_foreach(extra, name, value)
                 json_object_object_add(data, name, json_object_get(value));

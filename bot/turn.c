@@ -250,6 +250,13 @@ int turn_snapshot(struct dispatcher *d, struct game *g)
     return touch(d, g, false) ? 0 : -1;
 }
 
+void turn_chat_replaced(struct dispatcher *d, struct game *g, struct game_chat *old)
+{
+    struct turn_game *t = find(d, g);
+    if (!t || t->created || old != t->before.chat)
+        free(old); /* made in this turn: no snapshot holds it */
+}
+
 void turn_changed(struct dispatcher *d, struct game *g)
 {
     struct turn_game *t = find(d, g);
@@ -391,6 +398,8 @@ static void undo(struct dispatcher *d)
         }
         void *state = g->state;
         memcpy(state, t->state_before, g->rules->state_size);
+        if (g->chat != t->before.chat)
+            free(g->chat); /* a chat block of the undone turn */
         *g = t->before;
         g->state = state;
         if (t->dropped && dispatch_game_add(d, g) < 0) {
@@ -436,6 +445,9 @@ static unsigned forget(struct dispatcher *d, bool failed)
     unsigned freed = 0;
     for (unsigned i = 0; i < d->turn.ngames; i++) {
         struct turn_game *t = &d->turn.games[i];
+        /* committed: the chat block the turn replaced goes (undone, undo() put it back) */
+        if (!failed && !t->created && t->g && t->before.chat != t->g->chat)
+            free(t->before.chat);
         if (t->dropped) {
             game_free(t->g);
             freed++;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "message.h"
 
 /* Every topic and the parts its keys have. */
@@ -17,6 +19,7 @@ static const struct {
     {"drop", true, false},    {"vote", true, false},  {"result", false, false},
     {"votes", true, false},   {"recap", true, false}, {"gm", false, true},
     {"signup", false, false}, /* an event's sign-up list: "e3/signup" */
+    {"chat", false, false},   /* a table's chat: "g7/chat" */
 };
 
 static int topic_index(const char *t)
@@ -114,4 +117,18 @@ int msg_kind_parse(const char *name, enum outbound_kind *k)
             return 0;
         }
     return -1;
+}
+
+struct json_object *msg_say(const char *key, const char *const *vars)
+{
+    struct json_object *say = json_object_new_object(), *values = json_object_new_object();
+    if (!say || !values || json_object_object_add(say, "key", json_object_new_string(key)) < 0) {
+        json_object_put(say);
+        json_object_put(values);
+        return NULL;
+    }
+    for (const char *const *v = vars; v && v[0]; v += 2)
+        json_object_object_add(values, v[0], json_object_new_string(v[1] ? v[1] : ""));
+    json_object_object_add(say, "vars", values);
+    return say;
 }

@@ -86,6 +86,16 @@ struct rules_msg {
     const struct json_object *data;
 };
 
+/*
+ * One line of a message's text as the catalog wrote it: {"key": key, "vars":
+ * {name: value}} from a NULL-terminated list of name, value pairs (vars may be
+ * NULL). A message lists its lines in its data's "say", in the order of its
+ * text, so that an adapter may word a line its own way (the local table's
+ * page words for buttons what chat words for typing). A new object the caller
+ * owns, or NULL on no memory.
+ */
+struct json_object *msg_say(const char *key, const char *const *vars);
+
 /* Receives each message a module renders. */
 typedef void (*rules_emit_fn)(void *arg, const struct rules_msg *m);
 

@@ -401,6 +401,8 @@ static void web_destroy(struct platform *p)
 static const struct platform_ops web_ops = {
     .name = "web",
     .confirms_sends = true,
+    .rewords = true,    /* the page words lines for buttons (data "say") */
+    .table_chat = true, /* a web table has no chat but the bot's */
     .caps = PLATFORM_CAP_DM | PLATFORM_CAP_REACTIONS | PLATFORM_CAP_BUTTONS | PLATFORM_CAP_EDITS,
     .start = web_start,
     .send = web_send,

@@ -168,6 +168,14 @@ static void close_key(struct json_object *list, const struct view *g, const char
         json_object_array_add(list, json_object_new_string(text));
 }
 
+/* The message's text is the catalog's key filled with vars: its data's "say". */
+static void set_say(struct msg *m, const char *key, const char *const *vars)
+{
+    struct json_object *list = json_object_new_array();
+    json_object_array_add(list, msg_say(key, vars));
+    set_data(m, "say", list);
+}
+
 /* The "mentions" of a message that asks seat to act, or of every active
  * seat when seat is IL_PUBLIC. */
 static struct json_object *mentions_of(const struct view *g, int seat)
@@ -205,6 +213,7 @@ static void notice_with(const struct view *g, const struct il_event *e, const ch
     for (; fields && fields->name; fields++)
         set_data(&m, fields->name, fields->value);
     text_fill(m.text, sizeof m.text, lang_for(g, e->audience), key, vars);
+    set_say(&m, key, vars);
     set_data(&m, "event", json_object_new_string(key + 4));
     set_data(&m, "phase", json_object_new_string(il_phase_id(g->s->game.phase)));
     set_data(&m, "paused", json_object_new_boolean(g->s->game.paused));
@@ -242,6 +251,7 @@ static void offer_message(const struct view *g, const struct il_event *e, rules_
         "ask", ask, NULL};
     msg_init(&m, g, e->type == IL_EV_OFFER_MADE ? OUT_OFFER : OUT_NOTICE, e->audience);
     text_fill(m.text, sizeof m.text, lang_for(g, e->audience), keys[which][receiver], vars);
+    set_say(&m, keys[which][receiver], vars);
     set_data(&m, "offer", json_object_new_int64(e->offer_id));
     set_data(&m, "from", player_json(g, (unsigned)e->player));
     set_data(&m, "to", player_json(g, (unsigned)e->target));
@@ -394,12 +404,10 @@ static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
     }
     snprintf(number, sizeof number, "%u", d->number);
     const char *vars[] = {"number", number, "cards", cards, NULL};
+    const char *key = d->done ? "msg.drop-closed" : d->open ? "msg.drop-open" : "msg.drop-reveal";
     msg_init(&m, g, OUT_DROP, IL_PUBLIC);
-    text_fill(m.text, sizeof m.text, g->t->lang,
-              d->done   ? "msg.drop-closed"
-              : d->open ? "msg.drop-open"
-                        : "msg.drop-reveal",
-              vars);
+    text_fill(m.text, sizeof m.text, g->t->lang, key, vars);
+    set_say(&m, key, vars);
     msg_key(&m, g, "drop", d->number, -1);
     m.out.replace = true;
     set_data(&m, "drop", json_object_new_int(d->number));
@@ -496,6 +504,7 @@ static void vote_message(const struct view *g, const struct il_event *e, rules_e
         set_data(&m, "poll_question", json_object_new_string(ballot));
     }
     text_fill(m.text, sizeof m.text, g->t->lang, "msg.vote-opened", vars);
+    set_say(&m, "msg.vote-opened", vars);
     msg_emit(&m, emit, arg);
 }
 
@@ -947,6 +956,7 @@ struct batch {
     struct rules_msg out;
     struct json_object *data;   /* the notices' fields; the last one's win */
     struct json_object *events; /* every notice's "event", in order */
+    struct json_object *say;    /* every notice's lines, in order */
     char text[TEXT_MAX];
     struct text_list lines; /* the notices' texts, one a line, in text */
 };
@@ -957,6 +967,7 @@ static void batch_flush_notice(struct batch *b)
         return;
     b->pending = false;
     json_object_object_add(b->data, "events", b->events);
+    json_object_object_add(b->data, "say", b->say);
     b->out.text = b->text;
     b->out.data = b->data;
     b->emit(b->arg, &b->out);
@@ -991,6 +1002,7 @@ static void batch_emit(void *arg, const struct rules_msg *m)
         b->out = *m;
         b->data = json_object_new_object();
         b->events = json_object_new_array();
+        b->say = json_object_new_array();
         text_list_init(&b->lines, b->text, sizeof b->text, "\n");
     }
     text_list_add(&b->lines, "%s", m->text);
@@ -1008,8 +1020,12 @@ static void batch_emit(void *arg, const struct rules_msg *m)
                     json_object_array_add(closes, json_object_get(json_object_array_get_idx(v, i)));
                 continue;
             }
-            json_object_object_add(b->data, k, json_object_get(v));
+            if (strcmp(k, "say") != 0) /* the lines, in order: below */
+                json_object_object_add(b->data, k, json_object_get(v));
         }
+        struct json_object *say = json_object_object_get(data, "say");
+        for (size_t i = 0; i < json_object_array_length(say); i++)
+            json_object_array_add(b->say, json_object_get(json_object_array_get_idx(say, i)));
         if (json_object_object_get_ex(data, "event", &event))
             json_object_array_add(b->events, json_object_get(event));
     }
@@ -1024,10 +1040,14 @@ static void votes_cast(const struct view *g, unsigned k, rules_emit_fn emit, voi
     unsigned voted = 0, voters = 0;
     if (!il_case_open(game, k))
         return;
+    struct json_object *by = json_object_new_array(); /* who has voted, never for whom */
     for (unsigned s = 0; s < game->nplayers; s++)
         if (game->players[s].active) {
             voters++;
-            voted += game->players[s].votes[k] != IL_NOBODY;
+            if (game->players[s].votes[k] != IL_NOBODY) {
+                voted++;
+                json_object_array_add(by, json_object_new_string(g->t->users[s]));
+            }
         }
     char number[16], nvoted[16], nvoters[16];
     snprintf(number, sizeof number, "%u", k + 1);
@@ -1043,6 +1063,7 @@ static void votes_cast(const struct view *g, unsigned k, rules_emit_fn emit, voi
     set_data(&m, "case", json_object_new_int((int)k + 1));
     set_data(&m, "voted", json_object_new_int((int)voted));
     set_data(&m, "voters", json_object_new_int((int)voters));
+    set_data(&m, "voted_by", by);
     msg_emit(&m, emit, arg);
 }
 

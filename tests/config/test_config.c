@@ -522,12 +522,13 @@ static const struct bad_case bad_cases[] = {
     {"[web\nport = 1\n", "%s:1: syntax error: expected [section] or key = value"},
     /* Every error of the file is reported, a line each, in the file's order. */
     {"[web]\nnonsense\nprot = 1\n", "%s:2: syntax error: expected [section] or key = value\n"
-                                     "%s:3: [web] prot: unknown key"},
+                                    "%s:3: [web] prot: unknown key"},
     {"[web]\nprot = 1\nnonsense\n", "%s:2: [web] prot: unknown key\n"
-                                     "%s:3: syntax error: expected [section] or key = value"},
+                                    "%s:3: syntax error: expected [section] or key = value"},
     /* keys under a broken [header] are not blamed on the section before it */
-    {"[web]\nport = x\n[game\nlanguage = en\n", "%s:2: [web] port: not a number: \"x\"\n"
-                                                "%s:3: syntax error: expected [section] or key = value"},
+    {"[web]\nport = x\n[game\nlanguage = en\n",
+     "%s:2: [web] port: not a number: \"x\"\n"
+     "%s:3: syntax error: expected [section] or key = value"},
     /* an unknown section is one error, not one a key */
     {"[bogus]\na = 1\nb = 2\n[web]\nport = 0x\n", "%s:2: [bogus] a: unknown section\n"
                                                   "%s:5: [web] port: not a number: \"0x\""},

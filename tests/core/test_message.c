@@ -17,6 +17,7 @@ static const struct {
     struct msg_key key;
 } written[] = {
     {"g7/lobby", {"g7", "lobby", 0, ""}},
+    {"g7/chat", {"g7", "chat", 0, ""}},
     {"g7/hand/alice", {"g7", "hand", 0, "alice"}},
     {"g7/offer/3/12345", {"g7", "offer", 3, "12345"}},
     {"g12/drop/2", {"g12", "drop", 2, ""}},
@@ -51,7 +52,7 @@ static void refused(void **state)
         "g7/",
         "/lobby",
         "g7/lobby/1",
-        "g7/chat",
+        "g7/talk",
         "g7/hand",
         "g7/hand/",
         "g7/offer/x/a",
@@ -68,7 +69,7 @@ static void refused(void **state)
         if (msg_key_parse(bad[i], &k) == 0)
             fail_msg("\"%s\" was read as a key", bad[i]);
     }
-    struct msg_key unknown = {"g7", "chat", 0, ""}, no_game = {"", "lobby", 0, ""};
+    struct msg_key unknown = {"g7", "talk", 0, ""}, no_game = {"", "lobby", 0, ""};
     char text[MSG_KEY_MAX], tiny[6];
     assert_int_equal(msg_key_format(&unknown, text, sizeof text), -1);
     assert_int_equal(msg_key_format(&no_game, text, sizeof text), -1);
