@@ -113,6 +113,8 @@ static const struct key_def keys[] = {
     {"web", "idle_seconds", K_INT, 0, OFF(web_idle_seconds), 1, 86400, NULL},
     {"web", "tables_per_seat", K_INT, 0, OFF(web_tables_per_seat), 1, 256, NULL},
     {"web", "queue_bytes", K_INT, 0, OFF(web_queue_bytes), 65536, 1 << 30, NULL},
+    {"web", "seats_per_address", K_INT, 0, OFF(web_seats_per_address), 1, 65535, NULL},
+    {"web", "unused_seat_seconds", K_INT, 0, OFF(web_unused_seat_seconds), 1, 31536000, NULL},
     {"metrics", "enabled", K_BOOL, 0, OFF(metrics_enabled), 0, 0, NULL},
     {"metrics", "bind", K_STRING, F_NOSPACE, OFF(metrics_bind), 0, 0, NULL},
     {"metrics", "port", K_INT, 0, OFF(metrics_port), 0, 65535, NULL},
@@ -869,6 +871,8 @@ int config_init(struct config *c)
     c->web_idle_seconds = 120;
     c->web_tables_per_seat = 4;
     c->web_queue_bytes = 64 << 20;
+    c->web_seats_per_address = 32;
+    c->web_unused_seat_seconds = 86400;
     c->metrics_port = 9108;
     return 0;
 }

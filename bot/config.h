@@ -85,6 +85,8 @@ struct config {
     int web_idle_seconds;    /* default 120: a silent websocket is pinged, then closed */
     int web_tables_per_seat; /* default 4: tables a seat opened that have no game yet */
     int web_queue_bytes;     /* default 64 MiB: output queued to all sockets together */
+    int web_seats_per_address;   /* default 32: seats made from one client address */
+    int web_unused_seat_seconds; /* default 1 day: a seat that never played is then forgotten */
     /* [metrics] */
     bool metrics_enabled; /* default false */
     char *metrics_bind;   /* default "127.0.0.1" */

@@ -140,6 +140,29 @@ static int on_state_del(void *ctx, struct platform *p, const char *key)
     return state_key(full, p, key) ? store_meta_delete(d->store, full) : -1;
 }
 
+struct state_walk {
+    size_t skip; /* "<platform>/" */
+    void (*fn)(void *arg, const char *key, const char *value);
+    void *arg;
+};
+
+static void state_one(void *arg, const char *key, const char *value)
+{
+    struct state_walk *w = arg;
+    w->fn(w->arg, key + w->skip, value);
+}
+
+static int on_state_each(void *ctx, struct platform *p, const char *prefix,
+                         void (*fn)(void *arg, const char *key, const char *value), void *arg)
+{
+    struct dispatcher *d = ctx;
+    char full[STATE_KEY_MAX];
+    if (!state_key(full, p, prefix))
+        return -1;
+    struct state_walk w = {strlen(p->ops->name) + 1, fn, arg};
+    return store_meta_each(d->store, full, state_one, &w);
+}
+
 /* --- life cycle ---------------------------------------------------------- */
 
 /* Games by platform and phase ("lobby" before the start), for /metrics. */
@@ -218,6 +241,7 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
     d->host.state_set = on_state_set;
     d->host.state_defer = on_state_defer;
     d->host.state_del = on_state_del;
+    d->host.state_each = on_state_each;
     metrics_set_gauges(o->metrics, write_gauges, d);
     *out = d;
     return 0;

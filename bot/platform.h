@@ -206,6 +206,11 @@ struct platform_host {
     int (*state_defer)(void *ctx, struct platform *p, const char *key, const char *value);
     /* Forgets a key set with state_set; a key never set is fine. Returns 0 or -1. */
     int (*state_del)(void *ctx, struct platform *p, const char *key);
+    /* Calls fn with each of the platform's keys that start with prefix and
+     * its value, in no particular order (an adapter reading back what it
+     * keeps a row each of). Returns 0 or -1. May be NULL. */
+    int (*state_each)(void *ctx, struct platform *p, const char *prefix,
+                      void (*fn)(void *arg, const char *key, const char *value), void *arg);
 };
 
 struct platform_ops {

@@ -620,6 +620,62 @@ int store_meta_set(struct store *s, const char *key, const char *value)
     return 0;
 }
 
+struct lazy_walk {
+    struct store *s;
+    const char *prefix;
+    void (*fn)(void *arg, const char *key, const char *value);
+    void *arg;
+};
+
+/* A lazy value under the prefix that the table has no row for yet. */
+static void lazy_only(const char *key, void *val, void *arg)
+{
+    struct lazy_walk *w = arg;
+    if (strncmp(key, w->prefix, strlen(w->prefix)) != 0 || !*(const char *)val)
+        return;
+    char *stored = lookup_text(w->s, w->s->meta_get, key);
+    if (!stored)
+        w->fn(w->arg, key, val);
+    free(stored);
+}
+
+int store_meta_each(struct store *s, const char *prefix,
+                    void (*fn)(void *arg, const char *key, const char *value), void *arg)
+{
+    /* Rare (an adapter's start): prepared when asked, not kept. The keys
+     * under the prefix are those from it up to it with its last byte + 1. */
+    size_t n = strlen(prefix);
+    char *end = n ? strdup(prefix) : NULL;
+    sqlite3_stmt *st = NULL;
+    if (!end || (unsigned char)end[n - 1] == 0xff ||
+        sqlite3_prepare_v2(s->db, "SELECT key, value FROM meta WHERE key >= ? AND key < ?", -1, &st,
+                           NULL) != SQLITE_OK) {
+        log_error("store", NULL, "cannot list %s: %s", prefix, sqlite3_errmsg(s->db));
+        free(end);
+        return -1;
+    }
+    end[n - 1]++;
+    sqlite3_bind_text(st, 1, prefix, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, end, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *value = (const char *)sqlite3_column_text(st, 1);
+        const char *lazy = key ? map_get(&s->lazy, key) : NULL;
+        if (key && (lazy ? *lazy : value != NULL)) /* a lazy "" is a delete not written yet */
+            fn(arg, key, lazy ? lazy : value);
+    }
+    sqlite3_finalize(st);
+    free(end);
+    if (rc != SQLITE_DONE) {
+        log_error("store", NULL, "cannot list %s: %s", prefix, sqlite3_errmsg(s->db));
+        return -1;
+    }
+    struct lazy_walk w = {s, prefix, fn, arg};
+    map_each(&s->lazy, lazy_only, &w);
+    return 0;
+}
+
 static int delete_meta(struct store *s, const char *key)
 {
     sqlite3_bind_text(s->meta_delete, 1, key, -1, SQLITE_STATIC);

@@ -132,6 +132,12 @@ int store_meta_set(struct store *s, const char *key, const char *value) MUST_USE
 /* Deletes a meta value; deleting one that is unset is not an error. Returns 0 or -1. */
 int store_meta_delete(struct store *s, const char *key) MUST_USE;
 
+/* Calls fn with every meta key that starts with prefix and its value (lazy
+ * values included), in no particular order. fn must not change the store.
+ * Returns 0, or -1 on a database error (logged). */
+int store_meta_each(struct store *s, const char *prefix,
+                    void (*fn)(void *arg, const char *key, const char *value), void *arg);
+
 /*
  * Lazy meta values, for data a replay makes good (a gateway's resume
  * position), which should not cost a disk flush each: a lazy value is kept in

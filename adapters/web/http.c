@@ -157,6 +157,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return ws_filter(w, wsi);
     case LWS_CALLBACK_ESTABLISHED:
         web_conn_init(w, c, wsi);
+        snprintf(c->addr, sizeof c->addr, "%s", web_peer_addr(w, wsi));
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, w->hello_secs);
         return 0;
     case LWS_CALLBACK_RECEIVE:

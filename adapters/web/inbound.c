@@ -47,8 +47,16 @@ static void on_hello(struct web *w, struct conn *c, struct json_object *o)
                        WEB_NAME_MAX);
         return;
     }
-    bool fresh;
-    struct seat *s = web_seat_get(w, token, &fresh);
+    bool fresh, refused;
+    struct seat *s = web_seat_get(w, token, c->addr, &fresh, &refused);
+    if (!s && refused) {
+        log_warn(MOD, NULL, "refused a new seat from %s: %u made there (seats_per_address)",
+                 c->addr[0] ? c->addr : "?", w->seats_per_addr);
+        web_send_error(c, "too-many-seats",
+                       "this address has made %u seats: sit down with one of them",
+                       w->seats_per_addr);
+        return;
+    }
     if (!s) {
         web_send_error(c, "internal", "out of memory");
         return;
@@ -71,15 +79,15 @@ static void on_hello(struct web *w, struct conn *c, struct json_object *o)
             web_send_error(c, "internal", "out of memory");
             goto refused;
         }
-        if (s->name && strcasecmp(s->name, name) != 0)
-            web_name_release(w, s->name);
         free(s->name);
         s->name = copy;
-        web_name_reserve(w, s->name, s->hash);
         web_seat_save(w, s);
     }
-    if (fresh)
+    if (fresh) {
         LIST_INSERT_HEAD(&w->seats, s, link);
+        w->nseats++;
+    }
+    web_seat_visit(w, s);
     bool first = c->user == NULL;
     free(c->user);
     free(c->name);
@@ -154,6 +162,7 @@ static bool conn_open(struct web *w, struct conn *c, const char *id)
         return false;
     }
     c->open[c->nopen++] = copy;
+    web_seat_played(w, c->user);
     struct json_object *r = json_object_new_object();
     json_object_object_add(r, "type", json_object_new_string("opened"));
     json_object_object_add(r, "channel", json_object_new_string(id));
@@ -208,6 +217,7 @@ static void on_say(struct web *w, struct conn *c, struct json_object *o, enum in
     }
     if (id[0] && !conn_open(w, c, id))
         return;
+    web_seat_played(w, c->user);
     web_deliver(w, c, type, id[0] ? id : NULL, text, NULL, NULL);
 }
 
@@ -238,6 +248,7 @@ static void on_react(struct web *w, struct conn *c, struct json_object *o)
         web_send_error(c, "unknown-message", "no message %s here to react to", key);
         return;
     }
+    web_seat_played(w, c->user);
     web_deliver(w, c, INBOUND_REACTION, channel, NULL, key, reaction);
 }
 

@@ -84,11 +84,15 @@ struct scope {
     char *creator; /* the user who opened it first, until it is listed */
 };
 
+/* A seat (seats.c): every one is in memory, from the store. */
 struct seat {
     LIST_ENTRY(seat) link;
     char hash[65];
     char *user;
-    char *name;
+    char *name;              /* NULL until its first hello names it */
+    char addr[WEB_ADDR_LEN]; /* the client address that made it */
+    int64_t made, used;      /* when it was made, and last visited (ms) */
+    bool played;             /* opened a table, typed or reacted: never forgotten */
 };
 
 struct probe {
@@ -104,6 +108,7 @@ struct conn {
     struct lws *wsi;
     LIST_ENTRY(conn) link;
     /* websocket */
+    char addr[WEB_ADDR_LEN]; /* the client's address, "" when unknown */
     char *user, *name;
     char lang[8]; /* the page's language from its hello (a catalog code), or "" */
     char *open[WEB_MAX_OPEN];
@@ -136,7 +141,8 @@ struct web {
     int cfg_port;
     int port;
     /* limits, from [web] */
-    unsigned max_conns, max_per_addr, tables_per_seat;
+    unsigned max_conns, max_per_addr, tables_per_seat, seats_per_addr;
+    int unused_seat_secs;
     int hello_secs, idle_secs;
     size_t queue_max;
     char *hosts_cfg;
@@ -155,7 +161,9 @@ struct web {
     unsigned nconns;
     LIST_HEAD(, scope) scopes;
     unsigned ntables;
-    LIST_HEAD(, seat) seats;
+    LIST_HEAD(, seat) seats; /* every seat (seats.c) */
+    unsigned nseats;
+    lws_sorted_usec_list_t sweep_sul;
     STAILQ_HEAD(, probe) probes; /* answered in the order asked */
     lws_sorted_usec_list_t probe_sul;
     bool probe_armed;
@@ -255,27 +263,38 @@ void web_tables_save(struct web *w);
 
 /* --- seats.c --- */
 
-/* Deletes the store row that reserved a name the seat gave up. */
-void web_name_release(struct web *w, const char *name);
-
-void web_name_reserve(struct web *w, const char *name, const char *hash);
-
-/* Whether name belongs to a seat other than s: in memory, or reserved in the store. */
+/* Whether name belongs to a seat other than s (any case). */
 bool web_name_taken(struct web *w, const struct seat *s, const char *name);
 
 void web_seat_free(struct seat *s);
 
 /*
- * The seat of token: from memory (*fresh false), or else read from the store
- * or new with no name yet (*fresh true: not yet in w->seats; the caller links
- * it once the hello succeeds, or frees it).
+ * The seat of token: an existing one (*fresh false), or a new one with no
+ * name yet, made from client address addr (*fresh true: not yet in w->seats;
+ * the caller links it once the hello succeeds, or frees it). NULL with
+ * *refused set when addr made seats_per_address seats already; NULL alone on
+ * no memory.
  */
-struct seat *web_seat_get(struct web *w, const char *token, bool *fresh);
+struct seat *web_seat_get(struct web *w, const char *token, const char *addr, bool *fresh,
+                          bool *refused);
 
-/* Forgets the seat of user in memory once no socket holds it (the store keeps it). */
+/* A hello took the seat: its last visit is now. */
+void web_seat_visit(struct web *w, struct seat *s);
+
+/* A socket of user closed: the seat's last visit, from which expiry counts. */
 void web_seat_release(struct web *w, const char *user);
 
+/* The seat of user opened a table, typed or reacted: it is never forgotten. */
+void web_seat_played(struct web *w, const char *user);
+
+/* Stores s's row at once. */
 void web_seat_save(struct web *w, const struct seat *s);
+
+/* Reads every seat from the store (and drops older builds' name rows). */
+void web_seats_load(struct web *w);
+
+/* Forgets the seats that never played and nobody visited for unused_seat_seconds. */
+void web_seats_sweep(struct web *w);
 
 /* --- inbound.c --- */
 
@@ -309,6 +328,9 @@ int web_peer_admit(struct web *w, const struct lws_filter_network_conn_args *a);
 void web_peer_created(struct web *w, struct lws *wsi);
 
 void web_peer_destroyed(struct web *w, struct lws *wsi);
+
+/* The client address of an open connection, or "" when unknown. */
+const char *web_peer_addr(const struct web *w, struct lws *wsi);
 
 /* --- http.c --- */
 

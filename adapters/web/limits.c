@@ -74,6 +74,14 @@ void web_peer_destroyed(struct web *w, struct lws *wsi)
     }
 }
 
+const char *web_peer_addr(const struct web *w, struct lws *wsi)
+{
+    for (unsigned i = 0; i < w->npeers; i++)
+        if (w->peers[i].wsi == wsi)
+            return w->peers[i].addr;
+    return "";
+}
+
 /* ---- Host names: only those configured, so a rebound DNS name cannot reach us ---- */
 
 static int host_add(struct web *w, const char *name, size_t len)

@@ -110,6 +110,22 @@ static void log_friend_addresses(int port, bool v6)
     uv_free_interface_addresses(ifs, n);
 }
 
+/* How often unused seats are looked for: a quarter of their time, from a
+ * second to ten minutes. */
+static lws_usec_t sweep_interval(const struct web *w)
+{
+    int s = w->unused_seat_secs / 4;
+    s = s < 1 ? 1 : s > 600 ? 600 : s;
+    return (lws_usec_t)s * LWS_US_PER_SEC;
+}
+
+static void sweep_run(lws_sorted_usec_list_t *sul)
+{
+    struct web *w = lws_container_of(sul, struct web, sweep_sul);
+    web_seats_sweep(w);
+    lws_sul_schedule(w->ctx, 0, &w->sweep_sul, sweep_run, sweep_interval(w));
+}
+
 static int web_start(struct platform *p)
 {
     struct web *w = (struct web *)p;
@@ -183,6 +199,7 @@ static int web_start(struct platform *p)
     }
     w->started = true;
     lws_sul_schedule(w->ctx, 0, &w->ping_sul, web_ping_run, web_ping_interval(w));
+    lws_sul_schedule(w->ctx, 0, &w->sweep_sul, sweep_run, sweep_interval(w));
     if (any || any_v6) {
         /* 0.0.0.0 is no address to type into a browser: name the real ones */
         log_info(MOD, NULL, "local table at http://%s:%d/ (plain HTTP)",
@@ -352,6 +369,7 @@ static void web_stop(struct platform *p)
         return;
     lws_sul_cancel(&w->probe_sul);
     lws_sul_cancel(&w->ping_sul);
+    lws_sul_cancel(&w->sweep_sul);
     w->probe_armed = false;
     for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link)) {
         web_conn_free(c);
@@ -425,7 +443,8 @@ struct platform *web_platform_new(const struct config *cfg, const struct platfor
     }
     if (cfg->web_max_connections < 1 || cfg->web_max_per_address < 1 ||
         cfg->web_hello_seconds < 1 || cfg->web_idle_seconds < 1 || cfg->web_tables_per_seat < 1 ||
-        cfg->web_queue_bytes < 1) {
+        cfg->web_queue_bytes < 1 || cfg->web_seats_per_address < 1 ||
+        cfg->web_unused_seat_seconds < 1) {
         snprintf(err, errlen, "web: the limits in [web] must be positive");
         return NULL;
     }
@@ -447,12 +466,15 @@ struct platform *web_platform_new(const struct config *cfg, const struct platfor
     w->idle_secs = cfg->web_idle_seconds;
     w->tables_per_seat = (unsigned)cfg->web_tables_per_seat;
     w->queue_max = (size_t)cfg->web_queue_bytes;
+    w->seats_per_addr = (unsigned)cfg->web_seats_per_address;
+    w->unused_seat_secs = cfg->web_unused_seat_seconds;
     w->port = -1;
     LIST_INIT(&w->conns);
     LIST_INIT(&w->scopes);
     LIST_INIT(&w->seats);
     STAILQ_INIT(&w->probes);
     web_tables_load(w);
+    web_seats_load(w);
     return &w->base;
 }
 

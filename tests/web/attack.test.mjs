@@ -203,8 +203,10 @@ test('seat churn: renames leave no rows behind; refused hellos make no seat', as
   const c = await Client.open(server.port);
   for (let i = 0; i < 100; i++) assert.equal((await c.hello(tok, `r${i}`)).type, 'welcome');
   const keys = (prefix) => Object.keys(server.state()).filter((k) => k.startsWith(prefix));
-  assert.deepEqual(keys('name:'), ['name:r99']);
+  // a seat's row holds its name: no row of its own per name
+  assert.deepEqual(keys('name:'), []);
   assert.equal(keys('seat:').length, 1);
+  assert.equal(JSON.parse(server.state()[keys('seat:')[0]]).name, 'r99');
   // an old name is free again
   const other = await Client.open(server.port);
   assert.equal((await other.hello(newToken(), 'r0')).type, 'welcome');
@@ -217,10 +219,74 @@ test('seat churn: renames leave no rows behind; refused hellos make no seat', as
     r.close();
   }
   assert.equal(keys('seat:').length, 2);
-  assert.equal(keys('name:').length, 2);
+  assert.equal(keys('name:').length, 0);
   c.close();
   await play(server.port);
   await stopHost(server);
+});
+
+// One address made 5,000 seats in 18 s, and seats and their names were never released, so
+// common names could be squatted (issue 33). Each address makes at most seats_per_address
+// seats; a seat that never played (no table opened, nothing typed) is forgotten
+// unused_seat_seconds after its last visit, and its name is free again.
+test('seats: capped per address; unused seats are forgotten and free their names', { timeout: 60000 }, async () => {
+  const settings = 'seats_per_address = 3\nunused_seat_seconds = 2';
+  const server = await startHost(settings);
+  const from = (n) => ({ localAddress: `127.0.0.${n}` });
+  const open = (n) => Client.open(server.port, {}, from(n));
+  // 127.0.0.9 makes three seats; a fourth is refused, and stores nothing
+  const tokens = [];
+  for (let i = 0; i < 3; i++) {
+    const c = await open(9);
+    tokens.push(newToken());
+    assert.equal((await c.hello(tokens[i], `Squat${i}`)).type, 'welcome');
+    c.close();
+  }
+  const extra = await open(9);
+  assert.equal((await extra.hello(newToken(), 'Squat3')).error, 'too-many-seats');
+  // its own seats still sit down, and another address makes its own
+  assert.equal((await extra.hello(tokens[0])).type, 'welcome');
+  extra.close();
+  const seats = () => Object.keys(server.state()).filter((k) => k.startsWith('seat:')).length;
+  assert.equal(seats(), 3);
+  // a seat that plays (opens a table) is kept; the others are forgotten once unused
+  const player = await open(9);
+  assert.equal((await player.hello(tokens[1])).type, 'welcome');
+  player.send({ type: 'open', channel: 'kept' });
+  await player.next((f) => f.type === 'opened');
+  player.close();
+  await waitFor(() => seats() === 1, 'the unused seats to be forgotten', 15000);
+  // their names are free again, and the address may make seats again
+  const other = await open(10);
+  assert.equal((await other.hello(newToken(), 'Squat0')).type, 'welcome');
+  const again = await open(9);
+  assert.equal((await again.hello(newToken(), 'Squat2')).type, 'welcome');
+  // the forgotten token has no seat (and no name) any more; the kept one has both
+  const old = await open(9);
+  assert.equal((await old.hello(tokens[0])).error, 'bad-name');
+  assert.equal((await old.hello(newToken(), 'Squat1')).error, 'name-taken');
+  // a held seat is never forgotten, however long it sits
+  await sleep(3000);
+  assert.equal(seats(), 3, 'the played seat and the two held ones');
+  assert.equal((await other.hello(newToken(), 'x')).error, 'already-seated');
+  other.send({ type: 'tables' });
+  await other.next((f) => f.type === 'tables');
+  // the count per address survives a restart: the store has the seats
+  for (const c of [other, again, old]) c.close();
+  await stopHost(server);
+  const back = await startHost(settings, { dir: server.dir });
+  const counted = [];
+  for (let i = 0; i < 3; i++) {
+    const c = await Client.open(back.port, {}, from(11));
+    counted.push((await c.hello(newToken(), `Late${i}`)).type);
+    c.close();
+  }
+  assert.deepEqual(counted, ['welcome', 'welcome', 'welcome']);
+  const late = await Client.open(back.port, {}, from(11));
+  assert.equal((await late.hello(newToken(), 'Late3')).error, 'too-many-seats');
+  late.close();
+  await play(back.port);
+  await stopHost(back);
 });
 
 test('DNS rebinding: only the configured Host names are served', async () => {

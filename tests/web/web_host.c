@@ -173,6 +173,19 @@ static int host_state_del(void *ctx, struct platform *p, const char *key)
     return 0;
 }
 
+static int host_state_each(void *ctx, struct platform *p, const char *prefix,
+                           void (*fn)(void *arg, const char *key, const char *value), void *arg)
+{
+    (void)ctx;
+    (void)p;
+    json_object_object_foreach(state, key, v)
+    {
+        if (strncmp(key, prefix, strlen(prefix)) == 0)
+            fn(arg, key, json_object_get_string(v));
+    }
+    return 0;
+}
+
 static struct platform *platform;
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -232,6 +245,7 @@ int main(int argc, char **argv)
         .state_defer = host_state_set, /* the file is written at once: lazy enough */
         .state_set = host_state_set,
         .state_del = host_state_del,
+        .state_each = host_state_each,
     };
     platform = web_platform_new(&cfg, &host, err, sizeof err);
     config_free(&cfg);
