@@ -31,7 +31,16 @@ async function startHost(settings, { fdLimit, dir } = {}) {
     ? await startServer('sh', ['-c', `ulimit -n ${fdLimit} && exec "$0" "$@"`, HOST, ...args])
     : await startServer(HOST, args);
   server.dir = dir;
-  server.state = () => JSON.parse(readFileSync(stateFile, 'utf8'));
+  // (web_host rewrites the file in place: a read may catch it half written)
+  server.state = () => {
+    for (let i = 0; ; i++) {
+      try {
+        return JSON.parse(readFileSync(stateFile, 'utf8'));
+      } catch (e) {
+        if (i === 100) throw e;
+      }
+    }
+  };
   return server;
 }
 
