@@ -56,9 +56,15 @@ static int http_start(struct web *w, struct conn *c, struct lws *wsi, const char
 {
     const struct web_asset *a = asset_find(path);
     bool host_ok = web_host_allowed(w, wsi);
+    const char *type = a ? a->type : NULL;
+    size_t len = a ? a->len : 0;
+    free(c->body);
+    c->body = NULL;
     if (!host_ok)
         web_host_refused(wsi);
-    if (!a || !host_ok) {
+    else if (!a && strncmp(path, "/invite", 7) == 0)
+        c->body = web_invite(w, path, &type, &len); /* made for this request */
+    if ((!a && !c->body) || !host_ok) {
         if (lws_return_http_status(wsi, host_ok ? HTTP_STATUS_NOT_FOUND : HTTP_STATUS_FORBIDDEN,
                                    NULL))
             return -1;
@@ -67,12 +73,13 @@ static int http_start(struct web *w, struct conn *c, struct lws *wsi, const char
     unsigned char buf[LWS_PRE + 1024];
     unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
     /* lws adds the security headers (CSP: no inline script or style, nosniff, deny framing) */
-    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, a->type, a->len, &p, end) ||
+    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, type, len, &p, end) ||
         lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                     (const unsigned char *)"no-cache", 8, &p, end) ||
         lws_finalize_write_http_header(wsi, start, &p, end))
         return -1;
     c->asset = a;
+    c->body_len = len;
     c->http_off = 0;
     lws_callback_on_writable(wsi);
     return 0;
@@ -80,12 +87,13 @@ static int http_start(struct web *w, struct conn *c, struct lws *wsi, const char
 
 static int http_write(struct conn *c, struct lws *wsi)
 {
-    if (!c->asset)
+    const unsigned char *data = c->asset ? c->asset->data : (const unsigned char *)c->body;
+    if (!data)
         return 0;
     unsigned char buf[LWS_PRE + WEB_CHUNK];
-    size_t left = c->asset->len - c->http_off;
+    size_t left = c->body_len - c->http_off;
     size_t n = left > WEB_CHUNK ? WEB_CHUNK : left;
-    memcpy(buf + LWS_PRE, c->asset->data + c->http_off, n);
+    memcpy(buf + LWS_PRE, data + c->http_off, n);
     bool last = n == left;
     if (lws_write(wsi, buf + LWS_PRE, n, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < (int)n)
         return -1;
@@ -95,6 +103,8 @@ static int http_write(struct conn *c, struct lws *wsi)
         return 0;
     }
     c->asset = NULL;
+    free(c->body);
+    c->body = NULL;
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
@@ -153,6 +163,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return c ? http_start(w, c, wsi, in ? (const char *)in : "/") : -1;
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return c ? http_write(c, wsi) : 0;
+    case LWS_CALLBACK_CLOSED_HTTP:
+        if (c) {
+            free(c->body); /* an answer cut short */
+            c->body = NULL;
+        }
+        return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         return ws_filter(w, wsi);
     case LWS_CALLBACK_ESTABLISHED:

@@ -119,8 +119,10 @@ struct conn {
     STAILQ_HEAD(, frame) queue; /* oldest first; qoff bytes of the first are written */
     size_t qbytes, qoff;
     bool closing, want_write, want_ping;
-    /* HTTP */
+    /* HTTP: a page's file, or an answer made for the request (body, owned) */
     const struct web_asset *asset;
+    char *body;
+    size_t body_len;
     size_t http_off;
 };
 
@@ -331,6 +333,13 @@ void web_peer_destroyed(struct web *w, struct lws *wsi);
 
 /* The client address of an open connection, or "" when unknown. */
 const char *web_peer_addr(const struct web *w, struct lws *wsi);
+
+/* --- invite.c --- */
+
+/* The answer to GET path when it is /invite.json or /invite/<n>.svg: a new
+ * string of len bytes (caller frees) and its Content-Type in *type; NULL for
+ * another path, an address the invite does not have, or no memory. */
+char *web_invite(const struct web *w, const char *path, const char **type, size_t *len);
 
 /* --- http.c --- */
 
