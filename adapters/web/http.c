@@ -5,12 +5,54 @@
 
 /* ---- HTTP and websocket callback ---- */
 
+#define PRESENCE_DELAY_US (200 * LWS_US_PER_MS) /* a reload closes and opens at once */
+
+static bool user_online(const struct web *w, const char *user)
+{
+    for (const struct conn *o = LIST_FIRST(&w->conns); o; o = LIST_NEXT(o, link))
+        if (o->user && strcmp(o->user, user) == 0 && !o->closing)
+            return true;
+    return false;
+}
+
+/* {"type":"presence","online":[user ids]} to every seated socket. */
+static void presence_run(lws_sorted_usec_list_t *sul)
+{
+    struct web *w = lws_container_of(sul, struct web, presence_sul);
+    w->presence_armed = false;
+    struct json_object *o = json_object_new_object(), *online = json_object_new_array();
+    for (const struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link)) {
+        bool seen = false;
+        for (const struct conn *e = LIST_FIRST(&w->conns); e != c && !seen; e = LIST_NEXT(e, link))
+            seen = e->user && c->user && strcmp(e->user, c->user) == 0;
+        if (c->user && !seen)
+            json_object_array_add(online, json_object_new_string(c->user));
+    }
+    json_object_object_add(o, "type", json_object_new_string("presence"));
+    json_object_object_add(o, "online", online);
+    for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link))
+        if (c->user)
+            web_conn_queue_obj(c, o);
+    json_object_put(o);
+    web_wake_all(w);
+}
+
+void web_presence_changed(struct web *w)
+{
+    if (!w->ctx || w->presence_armed)
+        return;
+    w->presence_armed = true;
+    lws_sul_schedule(w->ctx, 0, &w->presence_sul, presence_run, PRESENCE_DELAY_US);
+}
+
 /* A websocket closed: forgets it, then the tables and the seat nobody holds any more. */
 void web_conn_leave(struct web *w, struct conn *c)
 {
     if (c->user)
         log_debug(MOD, NULL, "%s left", c->user);
     web_conn_unlink(w, c);
+    if (c->user && !user_online(w, c->user))
+        web_presence_changed(w);
     for (unsigned i = 0; i < c->nopen; i++) {
         struct scope *t = web_scope_find(w, c->open[i], false);
         if (t)

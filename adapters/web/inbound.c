@@ -107,6 +107,7 @@ static void on_hello(struct web *w, struct conn *c, struct json_object *o)
     if (!first)
         return;
     log_info(MOD, NULL, "%s (%s) took their seat", c->user, c->name);
+    web_presence_changed(w); /* and this socket learns who is online */
     r = web_tables_json(w);
     web_conn_queue_obj(c, r);
     json_object_put(r);

@@ -166,6 +166,8 @@ struct web {
     LIST_HEAD(, seat) seats; /* every seat (seats.c) */
     unsigned nseats;
     lws_sorted_usec_list_t sweep_sul;
+    lws_sorted_usec_list_t presence_sul; /* who is online, told once a burst of changes ends */
+    bool presence_armed;
     STAILQ_HEAD(, probe) probes; /* answered in the order asked */
     lws_sorted_usec_list_t probe_sul;
     bool probe_armed;
@@ -349,6 +351,12 @@ lws_usec_t web_ping_interval(const struct web *w);
 void web_ping_run(lws_sorted_usec_list_t *sul);
 
 extern const struct lws_protocols web_protocols[];
+
+/* --- presence (http.c) --- */
+
+/* Who is online changed (a seat's first socket, or its last, came or went):
+ * every seated socket is told, once the burst of changes is over. */
+void web_presence_changed(struct web *w);
 
 /* --- http.c (also) --- */
 

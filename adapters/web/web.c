@@ -370,6 +370,8 @@ static void web_stop(struct platform *p)
     lws_sul_cancel(&w->probe_sul);
     lws_sul_cancel(&w->ping_sul);
     lws_sul_cancel(&w->sweep_sul);
+    lws_sul_cancel(&w->presence_sul);
+    w->presence_armed = false;
     w->probe_armed = false;
     for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link)) {
         web_conn_free(c);
