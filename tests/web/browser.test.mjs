@@ -2,18 +2,24 @@
 // phone-sized) play a whole game through the page against the real daemon, and no
 // context ever shows another player's secrets. Along the way: cards are pictures whose
 // words fit, the phone keeps the phase and countdown in view and brings the drop to
-// the player, the results explain every score, and Play again opens a new lobby. Then a
-// page fed the messages of a bot without settings, vote counts or score parts, and a
-// page in French, then German, whose every word is the catalog's. Last, a game of four
-// players scripted over the websocket, watched by a page: a player leaves and the page
-// takes the seat over, then votes in a parallel tribunal. A screenshot of every
-// phase goes to $SCREENSHOT_DIR (build/web-screenshots).
+// the player, the page words everything for buttons (never "DM the bot"), helps in place
+// (how to play, what to do now, the Tribunal's question, tooltips), the table chats,
+// players are called back (sound, title, vibration) when a drop or vote opens or an
+// offer comes, the player panels follow the game, what cannot be undone is confirmed,
+// the results explain every score, and Play again opens a new lobby. Then a page fed
+// the messages of a bot without settings, vote counts or score parts, and a page in
+// French, then German, whose every word is the catalog's. Then a game of four players
+// scripted over the websocket, watched by a page: a player leaves and the page takes
+// the seat over, then votes in a parallel tribunal. Last, a daemon open to the network,
+// whose invite shows the address friends open with a QR code that reads back to it.
+// A screenshot of every phase goes to $SCREENSHOT_DIR (build/web-screenshots).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import jsQR from 'jsqr';
 import { chromium } from 'playwright-core';
 import { Client, newToken, sleep, startServer } from './lib.mjs';
 
@@ -40,6 +46,42 @@ const catalogs = {}; // the page's words, as the daemon serves them: /catalog/<l
 const PORT_RE = /local table at http:\/\/[^ ]+:(\d+)\//;
 const players = []; // {name, ctx, page, user}
 
+// A page error fails the test, and so does any error it logs, except what a page's reconnect
+// logs while the test itself kills and restarts the daemon: its websocket failing to connect
+// and a request refused, which is the page doing its job. Any other error, and those outside
+// that window, still count.
+let restarting = false;
+const RECONNECT_ERRORS = [/^WebSocket connection to 'ws:\/\/[^']+\/ws' failed/,
+  /^Failed to load resource: net::ERR_CONNECTION_(REFUSED|RESET|CLOSED)/];
+function watchErrors(page, errors) {
+  page.on('pageerror', (e) => errors.push(e));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    if (restarting && RECONNECT_ERRORS.some((re) => re.test(m.text()))) return;
+    errors.push(new Error(m.text()));
+  });
+}
+
+// No catalog key the page asked for may be missing (it would show as the key itself).
+async function noMissingWords(p) {
+  assert.deepEqual(await p.page.evaluate(() => [...window.__illegal.missing]), [], `${p.name}'s page asked for keys the catalog lacks`);
+}
+
+// The page words what chat users type as buttons to press: none of the bot's chat wording.
+const CHAT_WORDS = ['DM the bot', 'Reply "', '!illegal', 'direct message', 'react with', '"offer ', '"vote ', 'is now '];
+async function noChatWords(p) {
+  const text = await p.page.evaluate(() => document.body.innerText);
+  for (const w of CHAT_WORDS) assert.ok(!text.includes(w), `${p.name}'s page says "${w}": ${text.slice(Math.max(0, text.indexOf(w) - 80), text.indexOf(w) + 80)}`);
+}
+
+// A key's English text with its {placeholders} filled.
+function en(key, vars = {}, form = null) {
+  let t = catalogs.en.texts[key];
+  if (Array.isArray(t)) t = t[form === null ? t.length - 1 : form];
+  assert.ok(typeof t === 'string', `no English text for ${key}`);
+  return t.replace(/\{([A-Za-z_-]+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+}
+
 before(async () => {
   if (!DAEMON) throw new Error('set ILLEGALD to the illegald binary');
   mkdirSync(SHOTS, { recursive: true });
@@ -53,6 +95,9 @@ before(async () => {
   daemonArgs = ['--config', conf, '--store', join(dir, 'illegald.db')];
   daemon = await startServer(DAEMON, daemonArgs, { portRe: PORT_RE });
   base = `http://127.0.0.1:${daemon.port}/`;
+  // a new store is made, not upgraded four times over
+  assert.match(daemon.stderr, /new store, schema version \d+/);
+  assert.doesNotMatch(daemon.stderr, /schema upgraded/);
   for (const lang of ['en', 'fr', 'de']) {
     const r = await fetch(`${base}catalog/${lang}.json`);
     assert.equal(r.status, 200, `/catalog/${lang}.json`);
@@ -110,10 +155,9 @@ async function checkCards(p) {
           if (!words.has(w) && !t.classList.contains('kind')) out.push(`${c.dataset.card}: "${w}" is not a whole word`);
         }
         if (t.getComputedTextLength() > Number(t.dataset.max) + 0.5) out.push(`${c.dataset.card}: "${t.textContent}" overflows`);
+        // every word on a card, its small print too, is large enough to read on a phone
         const px = Number(t.getAttribute('font-size')) * scale;
-        if (t.classList.contains('name') && px < 8.5) {
-          out.push(`${c.dataset.card}: "${t.textContent}" at ${px.toFixed(1)} px`);
-        }
+        if (px < 8.5) out.push(`${c.dataset.card}: "${t.textContent}" at ${px.toFixed(1)} px`);
       }
     }
     return out;
@@ -194,18 +238,50 @@ test('four players play a whole game through the page; nobody sees another\'s se
     const ctx = await browser.newContext(phone
       ? { locale: 'en-US', viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
       : { locale: 'en-US', viewport: { width: 1200, height: 900 } });
+    if (phone) {
+      // the phone vibrates (noted here), and its page is in another tab, so the title flashes
+      await ctx.addInitScript(() => {
+        window.__vibrated = [];
+        navigator.vibrate = (p) => { window.__vibrated.push(p); return true; };
+        document.hasFocus = () => false;
+      });
+    }
     const page = await ctx.newPage();
     const errors = [];
-    page.on('pageerror', (e) => errors.push(e));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
+    watchErrors(page, errors);
     await page.goto(base);
+    if (i === 0) {
+      // the first screen says what the game is, and how to play is one click away
+      await page.locator('#name-view').waitFor({ state: 'visible' });
+      assert.equal(await page.locator('#name-view [data-i18n="page.intro"]').textContent(), en('page.intro'));
+      await shot({ page, name }, '0-first-screen');
+    }
     await page.locator('#name').fill(name);
     await page.locator('#name-go').click();
     await page.locator('#tables-view').waitFor({ state: 'visible' });
     players.push({ name, ctx, page, errors });
   }
-  const [alice, bob, , dave] = players;
+  const [alice, bob, carol, dave] = players;
+  // the variants are named in words, not catalog keys
+  assert.deepEqual(await alice.page.locator('#variant option').evaluateAll((os) => os.map((o) => o.textContent)),
+    ['standard', 'advanced', 'casual'].map((v) => en(`page.variant.${v}`)));
+  // the table listens on this computer alone: the invite says so, and how to open it to friends
+  await alice.page.locator('#tables-view [data-invite] [data-invite-local]').waitFor();
+  assert.equal(await alice.page.locator('#tables-view [data-invite] [data-invite-local]').textContent(), en('page.invite.local'));
+  assert.equal(await alice.page.locator('#tables-view [data-invite] img.qr').count(), 0);
   await shot(alice, '0-tables');
+  await shot(dave, '0-tables');
+  // how to play: the rules in short, over the page, closed with its button or Escape
+  for (const p of [alice, dave]) {
+    await p.page.locator('#help-open').click();
+    await p.page.locator('#help').waitFor({ state: 'visible' });
+    assert.equal(await p.page.locator('#help [data-i18n="page.help.goal"]').textContent(), en('page.help.goal'));
+    await shot(p, '0-how-to-play', true);
+  }
+  await alice.page.keyboard.press('Escape');
+  await alice.page.locator('#help').waitFor({ state: 'hidden' });
+  await dave.page.locator('#help-close').click();
+  await dave.page.locator('#help').waitFor({ state: 'hidden' });
 
   // Alice creates the table, hosts and is seated at once; the others join through the lobby buttons
   await alice.page.locator('#new-table').fill('Main');
@@ -222,6 +298,31 @@ test('four players play a whole game through the page; nobody sees another\'s se
   }
   for (const p of players) p.user = (await state(p.page)).user;
   await alice.page.locator('#players li[data-user]').nth(3).waitFor();
+  // every player's panel says they are connected
+  for (const p of players) {
+    await alice.page.locator(`#players li[data-user="${p.user}"][data-online="true"]`).waitFor({ timeout: 10000 });
+  }
+  // what to do now: the host starts, the others wait for the host
+  await alice.page.locator('#now', { hasText: en('page.now.lobby-start') }).waitFor();
+  assert.equal(await bob.page.locator('#now').textContent(), en('page.now.lobby-host'));
+  // the table chats; text typed there is never dropped: a private command typed at the
+  // table is answered in the player's trading room and shown to nobody, a question alone
+  // ("status") is asked of the bot
+  await bob.page.locator('#chat-input').fill('hello table');
+  await bob.page.locator('#chat-input').press('Enter');
+  for (const p of players) await p.page.locator('#chat li', { hasText: 'hello table' }).waitFor({ state: 'attached', timeout: 10000 });
+  assert.equal(await alice.page.locator('#chat li', { hasText: 'hello table' }).locator('b').textContent(), 'Bob: ');
+  await carol.page.locator('#chat-input').fill('offer alice 1 guns for nothing');
+  await carol.page.locator('#chat-input').press('Enter');
+  await carol.page.locator('#dm-log li', { hasText: en('page.say.msg.private-at-table', { command: 'offer' }) }).waitFor({ timeout: 10000 });
+  await carol.page.locator('#chat-input').fill('status');
+  await carol.page.locator('#chat-input').press('Enter');
+  await carol.page.locator('#log li', { hasText: /is waiting for players/ }).first().waitFor({ timeout: 10000 });
+  for (const p of players) assert.equal(await p.page.locator('#chat li', { hasText: 'offer alice' }).count(), 0, `${p.name} reads a private command`);
+  // the phone's player turns the sound on (it is off in a first game)
+  assert.equal(await dave.page.locator('#sound').getAttribute('aria-pressed'), 'false');
+  await dave.page.locator('#sound').click();
+  assert.equal(await dave.page.locator('#sound').getAttribute('aria-pressed'), 'true');
   // the page speaks of its buttons, not of commands to type
   assert.ok(!(await alice.page.locator('#log').textContent()).includes('!illegal join'));
   assert.ok((await alice.page.locator('#log').textContent()).includes('Press Join to play'));
@@ -248,6 +349,8 @@ test('four players play a whole game through the page; nobody sees another\'s se
   }
   await shot(alice, '1-lobby');
   await shot(bob, '1-lobby');
+  await shot(dave, '1-lobby');
+  for (const p of players) await noChatWords(p);
   await alice.page.locator('#lobby-actions [data-action=start]').click();
 
   // everyone sees their own roles and hand, drawn as cards; the phone turns to its trading room
@@ -258,11 +361,45 @@ test('four players play a whole game through the page; nobody sees another\'s se
   await checkAll();
   for (const p of players) await checkCards(p);
   for (const p of players) await shot(p, '2-trading');
+  // what to do now: the session, and what it asks, with the time left
+  assert.match(await alice.page.locator('#now').textContent(),
+    new RegExp(`^${en('page.now.dealing', { number: 1 })} · .+ left$`));
+  // a role card's tooltip says what it is for
+  const role = await alice.page.locator('#roles [data-card^="dealer:"]').getAttribute('data-card');
+  const goods = catalogs.en.texts[`card.${role.split(':')[1]}`];
+  assert.equal(await alice.page.locator('#roles [data-card^="dealer:"]').getAttribute('title'),
+    `${en('page.card.dealer-full', { role: catalogs.en.texts[`card.${role}`], resource: goods })}\n${en('page.tip.dealer', { resource: goods })}`);
+  for (const p of players) await noChatWords(p);
+
+  // what cannot be undone asks first: End game and Kick, answered No, change nothing
+  await alice.page.locator('#mod [data-mod=end]').click();
+  await alice.page.locator('#confirm').waitFor({ state: 'visible' });
+  assert.equal(await alice.page.locator('#confirm-text').textContent(), en('page.confirm.end'));
+  await shot(alice, '2-confirm-end', true);
+  await alice.page.locator('#confirm-no').click();
+  await alice.page.locator('#kick-who').selectOption(bob.user);
+  await alice.page.locator('#kick').click();
+  assert.equal(await alice.page.locator('#confirm-text').textContent(), en('page.confirm.kick', { player: 'Bob' }));
+  await alice.page.keyboard.press('Escape');
+  await alice.page.locator('#confirm').waitFor({ state: 'hidden' });
+  await sleep(500);
+  assert.equal((await state(alice.page)).phase, 'dealing', 'the game goes on');
+  assert.equal(await alice.page.locator('#players li[data-user]').count(), 4, 'nobody was kicked');
+  // Pause and Resume are one button that shows the state
+  const toggle = alice.page.locator('#pause-toggle');
+  assert.equal(await toggle.textContent(), en('page.pause'));
+  await toggle.click();
+  await alice.page.locator('#pause-toggle[aria-pressed="true"]').waitFor({ timeout: 10000 });
+  assert.equal(await toggle.textContent(), en('page.resume'));
+  assert.equal(await bob.page.locator('#now').textContent(), en('page.now.paused'));
+  await shot(alice, '2-paused');
+  await toggle.click();
+  await alice.page.locator('#pause-toggle[aria-pressed="false"]').waitFor({ timeout: 10000 });
 
   // what is typed in the trading room is answered there, errors included
-  await bob.page.locator('#cmd-where').selectOption('dm');
-  await bob.page.locator('#cmd').fill('offer alice 1 unicorns for nothing');
-  await bob.page.locator('#cmd').press('Enter');
+  await bob.page.locator('#tabs [data-tab=log]').count();
+  await bob.page.locator('#room-cmd').fill('offer alice 1 unicorns for nothing');
+  await bob.page.locator('#room-cmd').press('Enter');
   await bob.page.locator('#dm-log li', { hasText: 'unicorns' }).first().waitFor({ timeout: 10000 });
 
   // a trade through the builder: Alice gives Bob one card for nothing; Bob accepts. The builder
@@ -275,10 +412,21 @@ test('four players play a whole game through the page; nobody sees another\'s se
   await alice.page.locator('#trade-send').click();
   const accept = bob.page.locator('#offers li.incoming [data-action=accept]');
   await accept.waitFor({ timeout: 10000 });
+  // Bob is called back; both see the offer open between them on the other's panel
+  assert.ok((await bob.page.evaluate(() => window.__illegal.alerts)).some((a) => a.kind === 'offer'), 'Bob was called back');
+  await alice.page.locator(`#players li[data-user="${bob.user}"] [data-mark=offers]`).waitFor();
+  await bob.page.locator(`#players li[data-user="${alice.user}"] [data-mark=offers]`).waitFor();
+  assert.equal(await bob.page.locator(`#players li[data-user="${alice.user}"] [data-mark=offers]`).textContent(), en('page.player.offers', { count: 1 }, 0));
+  assert.equal(await bob.page.locator(`#players li[data-user="${carol.user}"] [data-mark=offers]`).count(), 0);
+  // the offer reads as the page's, with its buttons, not "Reply accept 1"
+  const say = await bob.page.evaluate(() => [...window.__illegal.P.main.offers.values()][0].frame.data.say[0]);
+  assert.equal(say.key, 'msg.offer-received');
+  assert.equal(await bob.page.locator('#offers li.incoming .otext').textContent(), en('page.say.msg.offer-received', say.vars));
   await shot(bob, '3-offer');
   await checkAll();
   await accept.click();
   await bob.page.locator('#offers li.closed').first().waitFor({ timeout: 10000 });
+  await bob.page.locator(`#players li[data-user="${alice.user}"] [data-mark=offers]`).waitFor({ state: 'detached' });
   await checkAll();
 
   // kill -9 and a restart: with no reload, every page shows its roles, hand, offers and the
@@ -295,6 +443,7 @@ test('four players play a whole game through the page; nobody sees another\'s se
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
   }
+  restarting = true; // the pages' reconnect errors from here are expected
   daemon.proc.kill('SIGKILL');
   await daemon.exited;
   for (const p of players) await p.page.locator('#conn.off', { hasText: 'reconnecting' }).waitFor({ timeout: 10000 });
@@ -305,10 +454,19 @@ test('four players play a whole game through the page; nobody sees another\'s se
     await p.page.locator('#hand .card').first().waitFor({ timeout: 15000 });
     assert.deepEqual(await p.page.evaluate(() => window.__flashes), [], `${p.name}'s page lost its game for a while`);
   }
+  await sleep(500); // (what a page logged while reconnecting has reached the test)
+  restarting = false;
   await bob.page.locator('#offers li.closed').first().waitFor({ timeout: 10000 });
   await alice.page.locator('#offers li.closed').first().waitFor({ timeout: 10000 });
   await checkAll();
   for (const p of players) await shot(p, '3-after-restart');
+  // the chat is kept with the game: a line said now comes with the one said before the crash
+  for (const p of players) await p.page.locator('#chat li', { hasText: 'hello table' }).waitFor({ state: 'attached', timeout: 10000 });
+  await alice.page.locator('#chat-input').fill('back after the restart');
+  await alice.page.locator('#chat-input').press('Enter');
+  await bob.page.locator('#chat li', { hasText: 'back after the restart' }).waitFor({ timeout: 10000 });
+  assert.deepEqual(await bob.page.evaluate(() => window.__illegal.T.main.chat.map((l) => l.text)),
+    ['hello table', 'back after the restart'], 'the game kept its chat');
 
   // On the phone, deep in the trading room, the phase and the countdown stay in view
   await dave.page.locator('#tabs [data-tab=room]').click();
@@ -356,6 +514,28 @@ test('four players play a whole game through the page; nobody sees another\'s se
         const c = p.page.locator('#drop-cards .card.clickable').first();
         if (await c.count()) await c.click({ timeout: 1000 }).catch(() => {});
       }));
+      if (!seen.has('drop-alerts')) {
+        seen.add('drop-alerts');
+        // every player was called back as the drop opened: the phone vibrated and its title flashed
+        for (const p of players) {
+          const alerts = await p.page.evaluate(() => window.__illegal.alerts.filter((a) => a.kind === 'drop'));
+          assert.equal(alerts.length, 1, `${p.name} was called back once: ${JSON.stringify(alerts)}`);
+          assert.equal(alerts[0].sound, p === dave, `${p.name}'s sound`);
+        }
+        const [call] = await dave.page.evaluate(() => window.__illegal.alerts.filter((a) => a.kind === 'drop'));
+        assert.ok(call.vibrate && call.flashed, JSON.stringify(call));
+        assert.ok((await dave.page.evaluate(() => window.__vibrated.length)) >= 1);
+      }
+      // who has taken a card shows on their panel (read at once: a grab may land between two reads)
+      const { takers, marked } = await alice.page.evaluate(() => ({
+        takers: ((window.__illegal.T.main.drop || {}).takers || []).filter(Boolean).map((x) => x.id),
+        marked: [...document.querySelectorAll('#players [data-mark=grabbed]')].map((e) => e.closest('li').dataset.user) }));
+      if (takers.length && (await state(alice.page)).phase === 'drop-grab') {
+        if (marked.length) {
+          seen.add('grabbed-marks');
+          for (const u of marked) assert.ok(takers.includes(u), `${u} is marked, not a taker`);
+        }
+      }
       if (!seen.has('drop-grab')) {
         seen.add('drop-grab');
         // (the phone's table pane may have no cards left: a drop all grabbed ends at once)
@@ -374,6 +554,11 @@ test('four players play a whole game through the page; nobody sees another\'s se
         seen.add('vote-cards');
         await dave.page.locator('#case-cards .card').first().waitFor({ timeout: 5000 });
         await checkCards(dave);
+        // the Tribunal asks its question; everyone was called back
+        assert.equal(await alice.page.locator('#tribunal-question').textContent(), en('page.tribunal-question', {}, 1));
+        for (const p of players) {
+          assert.ok((await p.page.evaluate(() => window.__illegal.alerts)).some((a) => a.kind === 'vote'), `${p.name} was called to vote`);
+        }
       }
       const voted = await Promise.all(players.map(async (p) => {
         const c = (await state(p.page)).voteCase;
@@ -406,6 +591,15 @@ test('four players play a whole game through the page; nobody sees another\'s se
           const forms = catalogs.en.texts['page.votes-cast'];
           assert.equal(shown, forms[votes.voted === 1 ? 0 : 1].replace('{count}', votes.voted).replace('{voters}', votes.voters));
           if (votes.voted > 0) seen.add('vote-count');
+          // who has voted (never for whom) shows on their panels, as the bot counted
+          if (votes.by) {
+            const marked = await alice.page.locator('#players [data-mark=voted]').evaluateAll((es) => es.map((e) => e.closest('li').dataset.user).sort());
+            const now = await alice.page.evaluate((t) => { const x = window.__illegal.T[t]; return x.vote && x.votes[x.vote.case]; }, TABLE);
+            if (now && now.by && now.voted === votes.voted) {
+              assert.deepEqual(marked, [...now.by].sort());
+              if (marked.length) seen.add('voted-marks');
+            }
+          }
         } else if (voteCase) {
           assert.equal(shown, '');
         }
@@ -422,6 +616,8 @@ test('four players play a whole game through the page; nobody sees another\'s se
   assert.ok(seen.has('drop-grab'), 'a drop was grabbed through the page');
   assert.ok(seen.has('vote'), 'votes were cast through the page');
   assert.ok(seen.has('debate-cards'), 'a case showed its cards during its debate');
+  assert.ok(seen.has('drop-alerts'), 'a drop called the players back');
+  assert.ok(seen.has('voted-marks'), 'the panels showed who had voted');
   const counted = await alice.page.evaluate(() => window.__illegal.frames.some((f) => f.data && f.data.event === 'votes-cast'));
   assert.equal(seen.has('vote-count'), counted, 'the page showed how many had voted');
   // Everyone reaches for the same first card at once: the losers grab another card instead
@@ -465,7 +661,10 @@ test('four players play a whole game through the page; nobody sees another\'s se
     await shot(p, '7-results');
   }
   await checkAll();
-  for (const p of players) assert.deepEqual(p.errors.map(String), [], `${p.name}'s page had errors`);
+  for (const p of players) {
+    await noChatWords(p);
+    assert.deepEqual(p.errors.map(String), [], `${p.name}'s page had errors`);
+  }
 
   // a reload gives the seat back, with the game as it was
   await bob.page.reload();
@@ -504,7 +703,14 @@ test('four players play a whole game through the page; nobody sees another\'s se
   }
   await shot(alice, '9-rematch-lobby');
   await shot(dave, '9-rematch-lobby');
-  for (const p of players) assert.deepEqual(p.errors.map(String), [], `${p.name}'s page had errors`);
+  // Carol closes her page: the others see her panel say she is gone
+  await carol.ctx.close();
+  await alice.page.locator(`#players li[data-user="${carol.user}"][data-online="false"]`).waitFor({ timeout: 10000 });
+  assert.equal(await alice.page.locator(`#players li[data-user="${carol.user}"]`).getAttribute('title'), en('page.player.offline'));
+  for (const p of [alice, bob, dave]) {
+    await noMissingWords(p);
+    assert.deepEqual(p.errors.map(String), [], `${p.name}'s page had errors`);
+  }
   if (process.env.WEB_DEBUG) console.log('seen', [...seen], 'parts', hasParts, 'settings', !!settings);
 });
 
@@ -534,6 +740,15 @@ test('the page does without settings, vote counts and score parts', { timeout: 3
   await feed('lobby', { variant: 'standard', host: 'ME', players: 'ALL', actions: ['join', 'leave', 'start'] });
   await page.locator('#lobby-actions [data-action=start]:not([disabled])').waitFor();
   assert.ok(!(await page.locator('#settings').isVisible()), 'no settings shown without settings');
+
+  // a drop that is over no longer says its cards are being revealed
+  const drop = { drop: 1, shown: ['guns', 'jewelry'], taken: [true, false], takers: [{ id: 'w1', name: 'Finn' }, null] };
+  await feed('drop', { ...drop, open: true, reactions: { '\u{1F52B}': 'guns', '\u{1F48E}': 'jewelry' }, deadline: Date.now() + 9000 },
+    { key: 'g90/drop/1', replace: true });
+  await page.locator('#drop-hint', { hasText: en('page.drop-open') }).waitFor();
+  await feed('drop', { ...drop, taken: [true, true], takers: [{ id: 'w1', name: 'Finn' }, { id: 'w2', name: 'Gus' }], open: false, done: true },
+    { key: 'g90/drop/1', replace: true });
+  await page.locator('#drop-hint', { hasText: en('page.drop-done') }).waitFor();
 
   await feed('notice', { events: ['game-started', 'case-opened'], event: 'case-opened', phase: 'debate', case: 1,
     cards: ['suspect-dealer:guns', 'suspect-buyer:jewelry'] });
@@ -754,6 +969,11 @@ test('a page takes over a leaving player\'s seat, then votes in a parallel tribu
   for (const c of bots) c.hand = (await c.next((f) => isMsg('hand')(f) && f.dm, 10000, `${c.name}'s hand`)).data;
   await page.waitForFunction((t) => (window.__illegal.T[t] || {}).phase === 'dealing', table, { timeout: 10000 });
   assert.ok(await page.locator('#seat-offer').isHidden(), 'no seat is offered yet');
+  // who does not play watches: no trading room, no offers, and the line of what to do says so
+  assert.equal(await page.locator('#room-title').textContent(), en['page.watching']);
+  assert.ok(await page.locator('#offers-box').isHidden());
+  assert.ok(await page.locator('#trade').isHidden());
+  assert.ok((await page.locator('#now').textContent()).startsWith(en['page.now.dealing-watch'].replace('{number}', '1')));
 
   // Sid leaves: Uma, who does not play, is offered the seat, and takes it over
   say(sid, '!illegal leave');
@@ -771,6 +991,7 @@ test('a page takes over a leaving player\'s seat, then votes in a parallel tribu
     cs.map((c) => [c.dataset.card, Number(c.querySelector('.count').textContent)])));
   assert.deepEqual(shown, Object.fromEntries(Object.entries(hand).filter(([, n]) => n > 0)), 'the seat\'s hand');
   await page.locator('#seat-offer').waitFor({ state: 'hidden' });
+  assert.equal(await page.locator('#room-title').textContent(), en['page.your-room']);
   await sid.next((f) => f.dm && f.data && f.data.event === 'seat-handed', 5000, 'Sid told');
   await checkCards({ page, name: 'Uma' });
 
@@ -855,4 +1076,65 @@ test('a page takes over a leaving player\'s seat, then votes in a parallel tribu
   assert.deepEqual(errors.map(String), []);
   bots.forEach((c) => c.close());
   await ctx.close();
+});
+
+// A table open to the network (bind = 0.0.0.0): the invite names the address each network
+// reaches it at, as this machine's interfaces say, each with a QR code that reads back to it.
+test('the invite of a table open to the network: its addresses and their QR codes', { timeout: 60000 }, async () => {
+  const port = await freePort();
+  const conf = join(dir, 'network.conf');
+  writeFileSync(conf, ['[web]', 'enabled = true', 'bind = 0.0.0.0', `port = ${port}`, ''].join('\n'));
+  const net = await startServer(DAEMON, ['--config', conf, '--store', join(dir, 'network.db')], { portRe: PORT_RE });
+  try {
+    const want = Object.entries(networkInterfaces()).flatMap(([, list]) => list)
+      .filter((a) => a.family === 'IPv4' && !a.internal).map((a) => `http://${a.address}:${port}/`).sort();
+    for (const [size, phone] of [[{ width: 1200, height: 900 }, false], [{ width: 390, height: 844 }, true]]) {
+      const ctx = await browser.newContext({ locale: 'en-US', viewport: size, isMobile: phone, hasTouch: phone });
+      const page = await ctx.newPage();
+      const errors = [];
+      watchErrors(page, errors);
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.locator('#name').fill(phone ? 'Net2' : 'Net1');
+      await page.locator('#name-go').click();
+      await page.locator('#tables-view').waitFor({ state: 'visible' });
+      const box = page.locator('#tables-view [data-invite]');
+      if (!want.length) {
+        await box.locator('p', { hasText: en('page.invite.no-network') }).waitFor();
+      } else {
+        await box.locator('.invite-url').nth(want.length - 1).waitFor();
+        const urls = await box.locator('.invite-url').evaluateAll((es) => es.map((e) => e.dataset.url));
+        assert.deepEqual([...urls].sort(), want, 'the addresses friends open');
+        assert.equal(await box.locator('[data-invite-local]').count(), 0);
+        for (const [i, url] of urls.entries()) {
+          assert.equal(await box.locator('.invite-url a.url').nth(i).textContent(), url);
+          // the QR code, drawn by the daemon, reads back to the address
+          const side = 264;
+          const pixels = await page.evaluate(async ([i, side]) => {
+            const img = document.querySelectorAll('#tables-view img.qr')[i];
+            await img.decode();
+            const c = document.createElement('canvas');
+            c.width = c.height = side;
+            const g = c.getContext('2d');
+            g.imageSmoothingEnabled = false;
+            g.fillStyle = '#fff';
+            g.fillRect(0, 0, side, side);
+            g.drawImage(img, 0, 0, side, side);
+            return Array.from(g.getImageData(0, 0, side, side).data);
+          }, [i, side]);
+          const code = jsQR(Uint8ClampedArray.from(pixels), side, side);
+          assert.ok(code, `QR code ${i} does not read`);
+          assert.equal(code.data, url);
+        }
+      }
+      await shot({ page, name: phone ? 'phone' : 'desktop' }, '13-invite-network');
+      await noMissingWords({ page, name: 'invite' });
+      assert.deepEqual(errors.map(String), []);
+      await ctx.close();
+    }
+    // an address the invite does not have is not found
+    assert.equal((await fetch(`http://127.0.0.1:${port}/invite/7.svg`)).status, 404);
+  } finally {
+    const r = await net.stop();
+    assert.equal(r.code, 0, net.stderr.slice(-2000));
+  }
 });

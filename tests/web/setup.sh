@@ -23,7 +23,8 @@ fi
 
 stamp="$here/node_modules/.package-lock.json"
 if [ ! -f "$stamp" ] || [ ! -d "$here/node_modules/playwright-core" ] ||
-    [ ! -d "$here/node_modules/ws" ] || [ "$here/package-lock.json" -nt "$stamp" ]; then
+    [ ! -d "$here/node_modules/ws" ] || [ ! -d "$here/node_modules/jsqr" ] ||
+    [ "$here/package-lock.json" -nt "$stamp" ]; then
     cd "$here"
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi

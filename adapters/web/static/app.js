@@ -24,9 +24,15 @@
   const LANG = 'illegal.lang', TOLD = 'illegal.lang.told';
   const W = { lang: 'en', cat: null, num: new Intl.NumberFormat('en'), plural: new Intl.PluralRules('en'), catalogs: {}, asked: {} };
   function has(key) { return !!(W.cat && W.cat.texts && key in W.cat.texts); }
+  // A key the catalog lacks shows as itself, and is noted (tests read it: none may be missing).
+  const missing = new Set();
   function raw(key) {
     const s = W.cat && W.cat.texts ? W.cat.texts[key] : undefined;
-    return s === undefined || s === null ? key : s;
+    if (s === undefined || s === null) {
+      if (W.cat) missing.add(key);
+      return key;
+    }
+    return s;
   }
   // Fills {name} placeholders ({{ and }} are braces); numbers are written the language's way.
   function fill(s, vars) {
@@ -104,6 +110,32 @@
     }
     return null;
   }
+  // The bot's words for the page: a message's data lists the catalog key and values of each
+  // line of its text ("say"); a line whose key has a wording for the page (page.say.<key>:
+  // buttons to press where chat has words to type) is written with it, in the message's own
+  // language. Other lines, and messages with no "say", are the bot's text as it is.
+  function pageText(f) {
+    const d = (f && f.data) || {};
+    const say = Array.isArray(d.say) ? d.say : null;
+    const c = (d.lang && W.catalogs[d.lang]) || (!d.lang && W.cat) || null;
+    if (!say || !say.length || !c || !say.some((x) => x && c.texts['page.say.' + x.key] !== undefined)) return f.text;
+    return say.map((x) => {
+      const own = c.texts['page.say.' + x.key];
+      const text = own !== undefined ? own : c.texts[x.key];
+      if (text === undefined) return '';
+      const vars = x.vars || {};
+      const forms = Array.isArray(text) ? text : [text];
+      const n = Number(vars.count);
+      let form = forms[forms.length - 1];
+      if (forms.length > 1 && vars.count !== undefined && Number.isFinite(n)) {
+        try { form = forms[new Intl.PluralRules(c.lang).select(n) === 'one' ? 0 : 1]; } catch { /* the other form */ }
+      }
+      return form.replace(/\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_-]*)\}/g, (m, k) => (!k ? m[0] : k in vars ? vars[k] : m));
+    }).join('\n');
+  }
+  // A message's language is loaded before its text is written again for the page.
+  function wordsFor(d) { if (d && d.lang) tableWords(d.lang); }
+
   // The catalog of a table's language, for readBot: fetched once, then the page drawn again.
   function tableWords(code) {
     if (!code || W.catalogs[code] || W.asked[code]) return;
@@ -216,6 +248,10 @@
     unseen: new Set(), // panes with news not looked at
     scrollTo: null, // a box to bring into view after the next render
     opened: new Set(), // tables this socket follows, whose replay has come
+    online: new Set(), // the users with a page open now (the server's "presence")
+    invite: null, // where friends open the table (/invite.json)
+    alerts: [], // every call back fired: {kind, sound, vibrate}, for tests
+    missing, // catalog keys the page asked for and the catalog lacks
     frames: [], // every frame received, for tests and debugging
   };
   window.__illegal = S;
@@ -258,13 +294,22 @@
     for (const p of list || []) if (p && p.id) S.names[p.id] = p.name || p.id;
   }
 
+  // What a card is for, as its tooltip says: its name, then the rule that makes it matter.
+  function tip(id) {
+    const n = C.names(id);
+    const key = { resource: 'page.tip.resource', dealer: 'page.tip.dealer', buyer: 'page.tip.buyer',
+      'suspect-dealer': 'page.tip.suspect', 'suspect-buyer': 'page.tip.suspect' }[n.kind];
+    return key ? `${n.full}\n${tr(key, { resource: C.resName(n.res) })}` : n.full;
+  }
   // A card: a resource ("guns"), a role ("dealer:guns") or a suspect ("suspect-buyer:guns").
+  // A card that does nothing when clicked shows its tooltip when tapped (phones have no hover).
   function card(id, opts = {}) {
     let cls = 'card';
     if (opts.cls) cls += ' ' + opts.cls;
     if (opts.onclick) cls += ' clickable';
-    const e = el('div', { class: cls, 'data-card': id, title: C.names(id).full, role: opts.onclick ? 'button' : null,
-      tabindex: opts.onclick ? '0' : null, onclick: opts.onclick },
+    const onclick = opts.onclick || (() => toast(tip(id), true));
+    const e = el('div', { class: cls, 'data-card': id, title: tip(id), role: opts.onclick ? 'button' : null,
+      tabindex: opts.onclick ? '0' : null, onclick },
     C.svg(id),
     opts.count !== undefined ? el('span', { class: 'count', text: num(opts.count) }) : null);
     if (opts.onclick) e.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') opts.onclick(ev); });
@@ -334,7 +379,8 @@
   function T(id) {
     return S.T[id] || (S.T[id] = { game: null, log: [], lobby: null, players: [], host: null, phase: null,
       paused: false, deadline: null, drop: null, vote: null, debate: null, votes: {}, resources: null, result: null,
-      attention: null, rematchAsked: false, cases: {}, judged: {}, parallel: false, lang: null });
+      attention: null, rematchAsked: false, cases: {}, judged: {}, parallel: false, lang: null, chat: [],
+      session: null });
   }
   function P(id) {
     return S.P[id] || (S.P[id] = { game: null, hand: null, offers: new Map(), dm: [], myVotes: {}, grabbed: null });
@@ -348,7 +394,7 @@
   function resetTableForGame(t, g) {
     Object.assign(t, { game: g, lobby: null, players: [], phase: null, paused: false, deadline: null,
       drop: null, vote: null, debate: null, votes: {}, resources: null, result: null, attention: null,
-      rematchAsked: false, cases: {}, judged: {}, parallel: false, log: t.game ? t.log : [] });
+      rematchAsked: false, cases: {}, judged: {}, parallel: false, log: t.game ? t.log : [], chat: [], session: null });
   }
   function resetPrivateForGame(p, g) {
     Object.assign(p, { game: g, hand: null, offers: new Map(), myVotes: {}, grabbed: null });
@@ -375,6 +421,10 @@
     case 'tables':
       S.tables = f.tables || [];
       renderTables();
+      break;
+    case 'presence':
+      S.online = new Set(f.online || []);
+      render();
       break;
     case 'opened':
       // the replay that follows rebuilds the table from the start; until then the page showed
@@ -414,6 +464,7 @@
 
   function onMessage(f) {
     const d = f.data || {};
+    wordsFor(d);
     // A private answer to a command names no table: it answers what was typed in this page's
     // trading room, so it shows there.
     const table = f.table || f.channel || (f.dm ? S.current : null);
@@ -426,6 +477,7 @@
         resetPrivateForGame(p, g);
       }
       onPrivate(p, f, d);
+      if (f.kind === 'offer' && d.to && d.to.id === S.user && !f.replace) callBack('offer');
       if (table === S.current) news(f.kind === 'offer' ? 'room' : 'log');
       // a seat just taken over: its roles and hand are in the trading room
       if (table === S.current && d.event === 'seat-yours' && !replaying()) {
@@ -435,7 +487,12 @@
     } else {
       const t = T(table);
       if (g && t.game !== g) resetTableForGame(t, g);
+      const was = { drop: t.drop && t.drop.open ? t.drop.drop : null, vote: t.vote ? t.vote.case : null };
       onPublic(t, f, d);
+      // a player is called back when a drop opens or a vote does: once each
+      const plays = !!P(table).hand;
+      if (f.kind === 'drop' && d.open && was.drop !== d.drop && plays) callBack('drop');
+      if (f.kind === 'vote' && was.vote !== d.case && plays) callBack('vote');
       if (f.kind === 'drop') lostRace(t, P(table));
       if (table === S.current) {
         news('log');
@@ -507,6 +564,15 @@
       t.lang = d.lang; // the table's language, in which its notices are written
       tableWords(d.lang);
     }
+    // the table's chat: one message of its latest lines, replaced at each line
+    if (d.event === 'chat') {
+      t.chat = Array.isArray(d.lines) ? d.lines : [];
+      return;
+    }
+    // which dealing session is open, as the bot said it (for the line of what to do now)
+    for (const x of Array.isArray(d.say) ? d.say : []) {
+      if (x && /^msg\.session-opened/.test(x.key) && x.vars) t.session = Number(x.vars.number) || t.session;
+    }
     switch (f.kind) {
     case 'lobby':
       t.lobby = d;
@@ -521,7 +587,7 @@
       if (d.phase) t.deadline = d.deadline || null;
       if ((d.events || [d.event]).includes('game-started')) t.lobby = null;
       // how many have voted on each case, from its vote's opening on
-      if (d.event === 'votes-cast') t.votes[d.case] = { voted: d.voted, voters: d.voters };
+      if (d.event === 'votes-cast') t.votes[d.case] = { voted: d.voted, voters: d.voters, by: d.voted_by || null };
       if (d.resources) t.resources = d.resources; // the game's resources in play, from its start
       // a case opens with its debate: its cards show from then on
       if ((d.events || [d.event]).includes('case-opened') && !openCases(t, f, d)) t.debate = { case: d.case, cards: d.cards || [] };
@@ -553,7 +619,7 @@
       t.deadline = null;
       return; // machine-readable twin of the result
     case 'error':
-      if (!replaying() && f.table === S.current) toast(f.text);
+      if (!replaying() && f.table === S.current) toast(pageText(f));
       t.rematchAsked = false; // a refused rematch may be asked again
       break;
     default:
@@ -571,7 +637,7 @@
 
   // The bot's text, except where it tells chat users what to type and the page has a button.
   function logText(l) {
-    if (!l.lobby) return l.text;
+    if (!l.lobby) return pageText(l);
     const d = l.lobby;
     const names = (d.players || []).map((x) => x.name || x.id);
     return tr('page.lobby-line', { game: d.game, variant: variantName(d.variant), host: playerName(d.host),
@@ -586,19 +652,19 @@
       return;
     case 'offer':
       learnPlayers([d.from, d.to]);
-      p.offers.set(d.offer, { data: d, text: f.text, closed: false });
+      p.offers.set(d.offer, { data: d, frame: f, closed: false });
       break;
     case 'notice':
       if (d.offer !== undefined && p.offers.has(d.offer)) {
         const o = p.offers.get(d.offer);
         o.closed = true;
-        o.text = f.text;
+        o.frame = f;
       }
       // the bot's word on a vote, per case; which button it was is known from a click answered
       if (d.event === 'vote-recorded' || d.event === 'abstained') {
         const was = p.myVotes[d.case];
         const choice = d.event === 'abstained' ? 'abstain' : was && was.pending && was.choice !== 'abstain' ? was.choice : null;
-        p.myVotes[d.case] = { case: d.case, text: f.text, choice };
+        p.myVotes[d.case] = { case: d.case, frame: f, choice };
       }
       // the seat went to someone else: its roles, hand and offers are theirs now
       if (d.event === 'seat-handed') {
@@ -607,12 +673,12 @@
       }
       break;
     case 'error':
-      if (!replaying()) toast(f.text);
+      if (!replaying()) toast(pageText(f));
       break;
     default:
       break;
     }
-    p.dm.push({ text: f.text, err: f.kind === 'error' });
+    p.dm.push({ text: f.text, data: f.data || null, err: f.kind === 'error' });
     if (p.dm.length > 200) p.dm.shift();
   }
 
@@ -621,6 +687,7 @@
     $('name-view').hidden = view !== 'name';
     $('tables-view').hidden = view !== 'tables';
     $('table-view').hidden = view !== 'table';
+    if (view !== 'name') loadInvite(); // the network may have changed since
     if (view === 'name') {
       $('name').value = S.name || '';
       $('name').focus();
@@ -701,24 +768,63 @@
     const players = t.phase === 'lobby' || !mine || !mine.hand
       ? t.players
       : [{ id: S.user, name: S.name }, ...(mine.hand.players || [])];
-    const ul = clear($('players'));
-    for (const x of players || []) {
-      ul.append(el('li', { class: x.id === S.user ? 'me-p' : null, 'data-user': x.id }, x.name || x.id,
-        x.id === t.host ? el('span', { class: 'host', text: tr('page.host') }) : null));
-    }
-
+    renderPlayers(t, mine, players);
     renderSeatOffer(t, mine);
     renderDrop(t, mine);
     renderVote(t, mine);
     renderResults(t);
     renderMod(t, players);
     renderLog($('log'), t.log);
+    renderChat(t);
     renderRoom(t, mine);
     renderTabs();
     tick();
     tellLanguage(t, mine);
     if (S.scrollTo) bringIntoView($(S.scrollTo));
     S.scrollTo = null;
+  }
+
+  // ---- the players: who is here, and where each one is in the step ----
+  // A panel a player: connected or not, the host, and what the step asks of them as the table
+  // knows it: a card grabbed in this drop, a vote cast on this case (never for whom); and the
+  // offers open between the reader and them.
+  function renderPlayers(t, p, players) {
+    const ul = clear($('players'));
+    const drop = t.drop && (t.phase === 'drop-reveal' || t.phase === 'drop-grab') ? t.drop : null;
+    const count = t.phase === 'vote' && t.vote ? t.votes[t.vote.case] : null;
+    const open = p && p.offers ? [...p.offers.values()].filter((o) => !o.closed) : [];
+    for (const x of players || []) {
+      const online = S.online.has(x.id);
+      const marks = el('span', { class: 'marks' });
+      if (drop && (drop.takers || []).some((k) => k && k.id === x.id)) {
+        marks.append(el('span', { class: 'mark done', 'data-mark': 'grabbed', text: tr('page.player.grabbed') }));
+      }
+      if (count && Array.isArray(count.by) && count.by.includes(x.id)) {
+        marks.append(el('span', { class: 'mark done', 'data-mark': 'voted', text: tr('page.player.voted') }));
+      }
+      const between = x.id === S.user ? 0 : open.filter((o) => (o.data.from && o.data.from.id === x.id) || (o.data.to && o.data.to.id === x.id)).length;
+      if (between) marks.append(el('span', { class: 'mark offers', 'data-mark': 'offers', text: trn('page.player.offers', between) }));
+      ul.append(el('li', { class: (x.id === S.user ? 'me-p ' : '') + (online ? 'online' : 'offline'), 'data-user': x.id,
+        'data-online': String(online), title: tr(online ? 'page.player.online' : 'page.player.offline') },
+      el('span', { class: 'presence', 'aria-label': tr(online ? 'page.player.online' : 'page.player.offline') }),
+      el('span', { class: 'pname', text: x.name || x.id }),
+      x.id === t.host ? el('span', { class: 'host', text: tr('page.host') }) : null,
+      marks));
+    }
+  }
+
+  // ---- the table's chat ----
+  function renderChat(t) {
+    const ul = $('chat');
+    const atBottom = ul.scrollTop + ul.clientHeight >= ul.scrollHeight - 4;
+    clear(ul);
+    if (!t.chat.length) ul.append(el('li', { class: 'hint', text: tr('page.chat.empty') }));
+    for (const l of t.chat) {
+      const from = (l && l.from) || {};
+      ul.append(el('li', { class: from.id === S.user ? 'mine' : null, 'data-user': from.id || '' },
+        el('b', { text: `${from.name || from.id || '?'}: ` }), String((l && l.text) || '')));
+    }
+    if (atBottom) ul.scrollTop = ul.scrollHeight;
   }
 
   // ---- a seat offered in a running game ----
@@ -864,10 +970,11 @@
     const took = (d.takers || []).some((x) => x && x.id === S.user);
     const canGrab = d.open && p && !took && !grabbedIn(p, d);
     const beaten = p && p.beaten && p.beaten.drop === d.drop ? p.beaten.name : null;
-    $('drop-hint').textContent = d.open
-      ? (grabbedIn(p, d) ? tr('page.drop-reached')
-        : beaten ? tr('page.drop-beaten', { player: beaten }) : tr('page.drop-open'))
-      : tr('page.drop-revealing');
+    $('drop-hint').textContent = d.done ? tr('page.drop-done')
+      : d.open
+        ? (grabbedIn(p, d) ? tr('page.drop-reached')
+          : beaten ? tr('page.drop-beaten', { player: beaten }) : tr('page.drop-open'))
+        : tr('page.drop-revealing');
     const wrap = $('drop-cards');
     const before = wrap.childElementCount;
     clear(wrap);
@@ -899,6 +1006,7 @@
     box.hidden = !v;
     if (box.hidden) return;
     $('tribunal-title').textContent = tr(debating ? 'page.tribunal-debate' : 'page.tribunal-case', { case: v.case });
+    $('tribunal-question').textContent = trn('page.tribunal-question', (v.cards || []).length || 2);
     const cards = clear($('case-cards'));
     for (const c of v.cards || []) cards.append(card(c));
     voteButtons(clear($('vote-buttons')), debating ? null : v, p, false);
@@ -930,7 +1038,7 @@
     }
   }
   function myVoteText(m) {
-    if (m.text) return m.text;
+    if (m.frame) return pageText(m.frame);
     if (!m.choice) return '';
     return m.choice !== 'abstain' ? tr('page.my-vote', { player: playerName(m.choice) }) : tr('page.my-abstain');
   }
@@ -947,6 +1055,7 @@
     $('one-case').hidden = true;
     $('cases-wrap').hidden = false;
     $('tribunal-title').textContent = tr(debating ? 'page.tribunal-all-debate' : 'page.tribunal-all');
+    $('tribunal-question').textContent = trn('page.tribunal-question', 2);
     const list = clear($('cases'));
     for (const n of numbers) {
       const v = t.cases[n];
@@ -977,6 +1086,7 @@
     const box = $('results');
     box.hidden = !t.result;
     if (box.hidden) return;
+    notePlayed(t);
     const winners = new Set(t.result.winners || []);
     const ol = clear($('ranking'));
     for (const r of t.result.reveal || []) {
@@ -1031,6 +1141,12 @@
     if (box.hidden) return;
     // a lobby has no clock to steer, only players to kick
     $('clock-controls').hidden = $('extend-row').hidden = t.phase === 'lobby';
+    // one button for the clock, which says what it does and shows the state
+    const pause = $('pause-toggle');
+    pause.dataset.mod = t.paused ? 'resume' : 'pause';
+    pause.textContent = tr(t.paused ? 'page.resume' : 'page.pause');
+    pause.setAttribute('aria-pressed', String(t.paused));
+    pause.className = t.paused ? 'paused' : '';
     const sel = $('kick-who');
     const keep = sel.value;
     clear(sel);
@@ -1053,8 +1169,15 @@
     const roles = clear($('roles'));
     const hand = clear($('hand'));
     const sus = clear($('suspects'));
+    // whoever does not play a running game watches it: no trading room, no offers
+    const watching = !h && !!t.phase && t.phase !== 'lobby';
+    $('room-title').textContent = tr(watching ? 'page.watching' : 'page.your-room');
+    $('room-small').textContent = watching ? '' : tr('page.only-you');
+    $('hand-wrap').hidden = !h;
+    $('offers-box').hidden = watching;
+    $('leave-game').hidden = !h || !t.phase || t.phase === 'lobby' || t.phase === 'over';
     if (!h) {
-      roles.append(el('p', { class: 'hint', text: tr('page.roles-later') }));
+      roles.append(el('p', { class: 'hint', text: tr(watching ? 'page.watching-hint' : 'page.roles-later') }));
     } else {
       roles.append(card('dealer:' + h.dealer), card('buyer:' + h.buyer));
       const entries = Object.entries(h.hand || {}).filter(([, n]) => n > 0);
@@ -1071,7 +1194,7 @@
     for (const o of offers) {
       const incoming = o.data.to && o.data.to.id === S.user;
       const li = el('li', { class: (o.closed ? 'closed ' : '') + (incoming ? 'incoming' : 'outgoing'), 'data-offer': String(o.data.offer) },
-        el('div', { class: 'otext', text: o.text }));
+        el('div', { class: 'otext', text: pageText(o.frame) }));
       if (!o.closed) {
         const acts = el('div', { class: 'actions' });
         for (const a of o.data.actions || []) {
@@ -1160,10 +1283,116 @@
     renderTrade();
   });
 
+  // ---- calling a player back ----
+  // When a drop opens, a vote opens or an offer arrives: a short sound (when on), the tab's
+  // title flashes until the page is looked at, and a phone vibrates where it can. The sound is
+  // off by default until the reader has played a game here (a game over with them in it), so a
+  // first game starts quiet; the header's bell turns it on or off, kept in illegal.sound.
+  const SOUND = 'illegal.sound', PLAYED = 'illegal.played';
+  function soundOn() {
+    const v = store.get(SOUND);
+    return v ? v === 'on' : Number(store.get(PLAYED) || 0) > 0;
+  }
+  function renderSound() {
+    const b = $('sound'), on = soundOn();
+    b.textContent = on ? '\u{1F514}' : '\u{1F515}';
+    b.setAttribute('aria-pressed', String(on));
+    b.title = tr(on ? 'page.sound-on' : 'page.sound-off');
+    b.setAttribute('aria-label', b.title);
+  }
+  let audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === 'suspended') audio.resume();
+      const o = audio.createOscillator(), g = audio.createGain(), now = audio.currentTime;
+      o.frequency.value = 880;
+      g.gain.setValueAtTime(0.0001, now);
+      g.gain.exponentialRampToValueAtTime(0.2, now + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, now + 0.25);
+      o.connect(g).connect(audio.destination);
+      o.start(now);
+      o.stop(now + 0.3);
+      return true;
+    } catch {
+      return false; /* no sound here */
+    }
+  }
+  let flashTimer = 0, flashText = null;
+  function flashTitle(text) {
+    flashText = text;
+    if (flashTimer || document.hasFocus()) return;
+    let on = false;
+    flashTimer = setInterval(() => {
+      if (document.hasFocus()) return stopFlash();
+      on = !on;
+      document.title = on ? flashText : tr('page.title');
+    }, 800);
+    document.title = flashText;
+  }
+  function stopFlash() {
+    clearInterval(flashTimer);
+    flashTimer = 0;
+    document.title = tr('page.title');
+  }
+  window.addEventListener('focus', stopFlash);
+  function callBack(kind) {
+    if (replaying()) return;
+    const sound = soundOn() && beep();
+    let vibrate = false;
+    try { vibrate = typeof navigator.vibrate === 'function' && navigator.vibrate([120, 80, 120]); } catch { /* not here */ }
+    const text = tr('page.alert.' + kind);
+    flashTitle(text);
+    S.alerts.push({ kind, sound: !!sound, vibrate: !!vibrate, flashed: !!flashTimer, title: text, at: Date.now() });
+  }
+  // A game over with the reader in it: the sound comes on by default from now on.
+  function notePlayed(t) {
+    if (!t.result || t.playedNoted || !(t.result.reveal || []).some((r) => r.player && r.player.id === S.user)) return;
+    t.playedNoted = true;
+    store.set(PLAYED, String(Number(store.get(PLAYED) || 0) + 1));
+    renderSound();
+  }
+
+  // ---- the invite: where friends open the table ----
+  // /invite.json says whether the table listens on this computer only, or the addresses
+  // friends open, each with its QR code (/invite/<n>.svg, drawn by the daemon).
+  async function loadInvite() {
+    try {
+      const r = await fetch('/invite.json', { cache: 'no-store' });
+      if (r.ok) S.invite = await r.json();
+    } catch { /* the server is away: the box waits */ }
+    renderInvite();
+  }
+  function renderInvite() {
+    const inv = S.invite;
+    for (const box of document.querySelectorAll('[data-invite]')) {
+      const body = clear(box.querySelector('.invite-body'));
+      box.hidden = !inv;
+      if (!inv) continue;
+      if (inv.local) {
+        body.append(el('p', { 'data-invite-local': '', text: tr('page.invite.local') }),
+          el('p', { class: 'hint', text: tr('page.invite.how', { setting: 'bind = 0.0.0.0' }) }));
+        continue;
+      }
+      const urls = inv.urls || [];
+      if (!urls.length) body.append(el('p', { text: tr('page.invite.no-network') }));
+      else body.append(el('p', { text: trn('page.invite.open', urls.length) }));
+      urls.forEach((u, i) => {
+        body.append(el('div', { class: 'invite-url', 'data-url': u.url },
+          el('img', { class: 'qr', src: `/invite/${i}.svg`, alt: tr('page.invite.qr', { url: u.url }), width: 132, height: 132 }),
+          el('div', {}, el('a', { href: u.url, class: 'url', text: u.url }),
+            u.network ? el('div', { class: 'hint', text: tr('page.invite.network', { network: u.network }) }) : null)));
+      });
+      body.append(el('p', { class: 'hint', text: tr('page.invite.trust') }));
+    }
+  }
+
   // ---- countdown ----
   function tick() {
     const t = S.current && S.T[S.current];
     const c = $('countdown');
+    const now = t ? nowLine(t, S.P[S.current]) : '';
+    if ($('now').textContent !== now) $('now').textContent = now;
     if (!t || !t.deadline || t.paused) {
       c.textContent = '';
       return;
@@ -1173,6 +1402,48 @@
     // a step of an hour or more also says when it ends, in this browser's time zone
     c.title = left >= 3600 ? tr('page.ends', { time: new Date(t.deadline).toLocaleString(W.lang) }) : '';
     c.className = left <= 10 ? 'countdown low' : left >= 3600 ? 'countdown long' : 'countdown';
+  }
+
+  // What to do now, in a line: the step, what it asks of this reader, and the time left.
+  function nowLine(t, p) {
+    const mine = p && p.game && t.game && p.game !== t.game ? null : p;
+    const plays = !!(mine && mine.hand);
+    const left = t.deadline && !t.paused ? duration(Math.max(0, Math.ceil((t.deadline - Date.now()) / 1000))) : null;
+    const timed = (key, vars) => (left ? `${tr(key, vars)} · ${tr('page.now.left', { left })}` : tr(key, vars));
+    if (!S.opened.has(S.current)) return '';
+    if (!t.game) return tr('page.now.no-game');
+    if (t.paused) return tr('page.now.paused');
+    switch (t.phase) {
+    case 'lobby': {
+      const seated = (t.players || []).some((x) => x.id === S.user);
+      const n = (t.players || []).length;
+      if (!seated) return tr('page.now.lobby-join');
+      if (t.host === S.user) return n >= 4 ? tr('page.now.lobby-start') : trn('page.now.lobby-wait', 4 - n);
+      return tr('page.now.lobby-host');
+    }
+    case 'dealing':
+      return timed(plays ? 'page.now.dealing' : 'page.now.dealing-watch', { number: t.session || 1 });
+    case 'drop-reveal':
+      return tr('page.now.drop-reveal', { number: t.drop ? t.drop.drop : 1 });
+    case 'drop-grab': {
+      const took = t.drop && (t.drop.takers || []).some((x) => x && x.id === S.user);
+      return timed(!plays ? 'page.now.drop-watch' : took ? 'page.now.drop-took' : 'page.now.drop-grab',
+        { number: t.drop ? t.drop.drop : 1 });
+    }
+    case 'tribunal-hold':
+      return tr('page.now.tribunal-hold');
+    case 'debate':
+      return timed('page.now.debate', { case: t.debate ? t.debate.case : 1 });
+    case 'vote': {
+      const n = t.vote ? t.vote.case : 1;
+      const voted = mine && mine.myVotes && mine.myVotes[n];
+      return timed(!plays ? 'page.now.vote-watch' : voted ? 'page.now.voted' : 'page.now.vote', { case: n });
+    }
+    case 'over':
+      return tr('page.now.over');
+    default:
+      return '';
+    }
   }
 
   // "0:42", "5 h 7 min · Tue 18:00", "2 d 5 h · Tue 18:00": a day-long step is not "1381:40"
@@ -1212,13 +1483,81 @@
     history.replaceState(null, '', location.pathname);
     show('tables');
   });
+  // what cannot be undone is asked twice: ending the game, kicking a player, leaving one
   for (const b of document.querySelectorAll('[data-mod]')) {
-    b.addEventListener('click', () => sayTable('!illegal ' + b.dataset.mod));
+    b.addEventListener('click', () => {
+      const cmd = '!illegal ' + b.dataset.mod;
+      if (b.dataset.mod === 'end') confirmThen(tr('page.confirm.end'), tr('page.end-game'), () => sayTable(cmd));
+      else sayTable(cmd);
+    });
   }
   $('extend').addEventListener('click', () => sayTable('!illegal extend ' + ($('extend-min').value || '1')));
   $('kick').addEventListener('click', () => {
     const who = $('kick-who').value;
-    if (who) sayTable('!illegal kick ' + who);
+    if (who) confirmThen(tr('page.confirm.kick', { player: playerName(who) }), tr('page.kick'), () => sayTable('!illegal kick ' + who));
+  });
+  $('leave-game').addEventListener('click', () => {
+    confirmThen(tr('page.confirm.leave'), tr('page.leave-game'), () => sayTable('!illegal leave'));
+  });
+
+  // A question in the page, answered by one of two buttons; Escape or the other button cancels.
+  let confirmed = null;
+  function confirmThen(question, yes, then) {
+    $('confirm-text').textContent = question;
+    $('confirm-yes').textContent = yes;
+    confirmed = then;
+    $('confirm').hidden = false;
+    $('confirm-no').focus();
+  }
+  function closeConfirm(ok) {
+    const then = confirmed;
+    confirmed = null;
+    $('confirm').hidden = true;
+    if (ok && then) then();
+  }
+  $('confirm-yes').addEventListener('click', () => closeConfirm(true));
+  $('confirm-no').addEventListener('click', () => closeConfirm(false));
+
+  // How to play, over the page
+  $('help-open').addEventListener('click', () => {
+    $('help').hidden = false;
+    $('help-close').focus();
+  });
+  $('help-close').addEventListener('click', () => { $('help').hidden = true; });
+  for (const o of [$('help'), $('confirm')]) {
+    o.addEventListener('click', (ev) => {
+      if (ev.target !== o) return; // a click beside the dialog closes it
+      if (o === $('confirm')) closeConfirm(false);
+      else o.hidden = true;
+    });
+  }
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key !== 'Escape') return;
+    if (!$('confirm').hidden) closeConfirm(false);
+    $('help').hidden = true;
+  });
+
+  // The table's chat, and what a player types to the bot in private
+  $('chat-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = $('chat-input').value.trim();
+    if (!text || !S.current) return;
+    send({ type: 'say', channel: S.current, text });
+    $('chat-input').value = '';
+  });
+  $('room-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = $('room-cmd').value.trim();
+    if (!text) return;
+    // a command for this table's game names it, as a player in several games must
+    const g = game();
+    send({ type: 'say', channel: null, text: g && !/^g\d+\s/i.test(text) && !/^!illegal\b/i.test(text) ? `${g} ${text}` : text });
+    $('room-cmd').value = '';
+  });
+  $('sound').addEventListener('click', () => {
+    store.set(SOUND, soundOn() ? 'off' : 'on');
+    renderSound();
+    if (soundOn()) beep(); // what it will sound like
   });
   for (const b of document.querySelectorAll('#tabs [data-tab]')) {
     b.addEventListener('click', () => {
@@ -1240,14 +1579,6 @@
     });
   }
   $('settings-form').addEventListener('submit', (ev) => ev.preventDefault());
-  $('cmd-form').addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    const text = $('cmd').value.trim();
-    if (!text) return;
-    if ($('cmd-where').value === 'dm') send({ type: 'say', channel: null, text });
-    else send({ type: 'say', channel: S.current, text });
-    $('cmd').value = '';
-  });
 
   // Another language: the page is written again in it, and the bot told (private messages
   // follow the reader; the table's stay in the table's language).
@@ -1262,6 +1593,8 @@
     }
     store.set(LANG, code);
     useCatalog(c);
+    // the server answers this socket in the page's language from now on (a hello again keeps the seat)
+    if (S.user && S.name) hello(S.name);
     renderAll(); // (and tells the bot, when the reader plays here)
   });
   // the host sets the table's language, for every message at the table
@@ -1272,6 +1605,8 @@
   function renderAll() {
     renderWords();
     renderConn();
+    renderSound();
+    renderInvite();
     renderTables();
     $('toast').hidden = true;
     render();

@@ -182,17 +182,22 @@ window.IllegalCards = (function () {
       label(s, title, { y: 110, size: 17, lines: 2, cls: 'name' });
       return s;
     }
-    // a role or a suspect: a band naming the kind, the picture, the role, the resource
-    s.append(node('path', { d: `M1 9 Q1 1 9 1 L${W - 9} 1 Q${W - 1} 1 ${W - 1} 9 L${W - 1} 20 L1 20 Z`, fill: frame[0] }));
-    label(s, catalogText('page.card.' + kind), { y: 11.5, size: 9.5, lines: 1, fill: '#fff', cls: 'kind' });
-    s.append(picture(res, 27, 23, 46));
+    // a role or a suspect: a band naming the kind, the picture, the role, the resource; the
+    // small print is large enough to read on a phone's narrowest card (8.5 px at 5rem)
+    const two = layout(catalogText('page.card.' + kind), 11, 700, W - 2 * PAD, 2).length > 1;
+    const band = two ? 30 : 20;
+    s.append(node('path', { d: `M1 9 Q1 1 9 1 L${W - 9} 1 Q${W - 1} 1 ${W - 1} 9 L${W - 1} ${band} L1 ${band} Z`, fill: frame[0] }));
+    label(s, catalogText('page.card.' + kind), { y: band / 2 + 1, size: 11, lines: 2, lead: 1.05, fill: '#fff', cls: 'kind' });
+    const top = band + 3, side = two ? 38 : 44;
+    s.append(picture(res, (W - side) / 2, top, side));
     if (kind.startsWith('suspect')) {
       // a magnifying glass over the picture
-      s.append(node('circle', { cx: 66, cy: 57, r: 8.5, fill: 'rgba(255,255,255,0.55)', stroke: frame[0], 'stroke-width': 3 }));
-      s.append(node('path', { d: 'M72 63.5 L80 71.5', stroke: frame[0], 'stroke-width': 4, 'stroke-linecap': 'round' }));
+      const cx = W / 2 + side * 0.35, cy = top + side * 0.72;
+      s.append(node('circle', { cx, cy, r: 8.5, fill: 'rgba(255,255,255,0.55)', stroke: frame[0], 'stroke-width': 3 }));
+      s.append(node('path', { d: `M${cx + 6} ${cy + 6.5} L${cx + 14} ${cy + 14.5}`, stroke: frame[0], 'stroke-width': 4, 'stroke-linecap': 'round' }));
     }
-    label(s, title, { y: 97, size: 14, lines: 3, cls: 'name' });
-    label(s, resName(res), { y: 131, size: 10, weight: 600, lines: 1, fill: colour, cls: 'res' });
+    label(s, title, { y: 98, size: 14, lines: 3, cls: 'name' });
+    label(s, resName(res), { y: 130, size: 12, weight: 600, lines: 1, fill: colour, cls: 'res' });
     return s;
   }
 
