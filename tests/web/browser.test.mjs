@@ -74,6 +74,13 @@ async function noChatWords(p) {
   for (const w of CHAT_WORDS) assert.ok(!text.includes(w), `${p.name}'s page says "${w}": ${text.slice(Math.max(0, text.indexOf(w) - 80), text.indexOf(w) + 80)}`);
 }
 
+// Waits until the element shows exactly text (another page's news takes its time), then checks.
+async function shows(page, sel, text, timeout = 10000) {
+  await page.waitForFunction(([s, t]) => { const e = document.querySelector(s); return !!e && e.textContent === t; },
+    [sel, text], { timeout }).catch(() => {});
+  assert.equal(await page.locator(sel).textContent(), text, sel);
+}
+
 // A key's English text with its {placeholders} filled.
 function en(key, vars = {}, form = null) {
   let t = catalogs.en.texts[key];
@@ -304,7 +311,7 @@ test('four players play a whole game through the page; nobody sees another\'s se
   }
   // what to do now: the host starts, the others wait for the host
   await alice.page.locator('#now', { hasText: en('page.now.lobby-start') }).waitFor();
-  assert.equal(await bob.page.locator('#now').textContent(), en('page.now.lobby-host'));
+  await shows(bob.page, '#now', en('page.now.lobby-host'));
   // the table chats; text typed there is never dropped: a private command typed at the
   // table is answered in the player's trading room and shown to nobody, a question alone
   // ("status") is asked of the bot
@@ -391,7 +398,7 @@ test('four players play a whole game through the page; nobody sees another\'s se
   await toggle.click();
   await alice.page.locator('#pause-toggle[aria-pressed="true"]').waitFor({ timeout: 10000 });
   assert.equal(await toggle.textContent(), en('page.resume'));
-  assert.equal(await bob.page.locator('#now').textContent(), en('page.now.paused'));
+  await shows(bob.page, '#now', en('page.now.paused'));
   await shot(alice, '2-paused');
   await toggle.click();
   await alice.page.locator('#pause-toggle[aria-pressed="false"]').waitFor({ timeout: 10000 });
@@ -555,7 +562,7 @@ test('four players play a whole game through the page; nobody sees another\'s se
         await dave.page.locator('#case-cards .card').first().waitFor({ timeout: 5000 });
         await checkCards(dave);
         // the Tribunal asks its question; everyone was called back
-        assert.equal(await alice.page.locator('#tribunal-question').textContent(), en('page.tribunal-question', {}, 1));
+        await shows(alice.page, '#tribunal-question', en('page.tribunal-question', {}, 1));
         for (const p of players) {
           assert.ok((await p.page.evaluate(() => window.__illegal.alerts)).some((a) => a.kind === 'vote'), `${p.name} was called to vote`);
         }
@@ -970,10 +977,11 @@ test('a page takes over a leaving player\'s seat, then votes in a parallel tribu
   await page.waitForFunction((t) => (window.__illegal.T[t] || {}).phase === 'dealing', table, { timeout: 10000 });
   assert.ok(await page.locator('#seat-offer').isHidden(), 'no seat is offered yet');
   // who does not play watches: no trading room, no offers, and the line of what to do says so
-  assert.equal(await page.locator('#room-title').textContent(), en['page.watching']);
+  // (the page draws a replay once it is all in: wait for it)
+  await page.locator('#room-title', { hasText: en['page.watching'] }).waitFor({ timeout: 10000 });
   assert.ok(await page.locator('#offers-box').isHidden());
   assert.ok(await page.locator('#trade').isHidden());
-  assert.ok((await page.locator('#now').textContent()).startsWith(en['page.now.dealing-watch'].replace('{number}', '1')));
+  await page.locator('#now', { hasText: en['page.now.dealing-watch'].replace('{number}', '1') }).waitFor({ timeout: 10000 });
 
   // Sid leaves: Uma, who does not play, is offered the seat, and takes it over
   say(sid, '!illegal leave');
@@ -991,7 +999,7 @@ test('a page takes over a leaving player\'s seat, then votes in a parallel tribu
     cs.map((c) => [c.dataset.card, Number(c.querySelector('.count').textContent)])));
   assert.deepEqual(shown, Object.fromEntries(Object.entries(hand).filter(([, n]) => n > 0)), 'the seat\'s hand');
   await page.locator('#seat-offer').waitFor({ state: 'hidden' });
-  assert.equal(await page.locator('#room-title').textContent(), en['page.your-room']);
+  await page.locator('#room-title', { hasText: en['page.your-room'] }).waitFor({ timeout: 10000 });
   await sid.next((f) => f.dm && f.data && f.data.event === 'seat-handed', 5000, 'Sid told');
   await checkCards({ page, name: 'Uma' });
 

@@ -457,7 +457,7 @@
     case 'bad-name': return tr('page.error.bad-name');
     case 'name-taken': return tr('page.error.name-taken', { name: name || '' });
     case 'bad-channel': return tr('page.bad-table-name');
-    case 'too-many-tables': case 'bad-text': case 'internal': return tr('page.error.' + code);
+    case 'too-many-tables': case 'too-many-seats': case 'bad-text': case 'internal': return tr('page.error.' + code);
     default: return tr('page.error.other', { code: code || '?' });
     }
   }
