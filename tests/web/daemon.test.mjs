@@ -220,3 +220,48 @@ test('a page that reconnects mid-game gets its hand, its offers and its table ba
   back.close();
   cs.forEach((c) => c.close());
 });
+
+// Text typed at a web table that is no command is its chat; the chat belongs to the table's
+// game, so with none it is answered (in private) and shown to nobody. A private command typed
+// there is answered in private and never shown.
+test('the table chat: kept with a game, refused without one; private commands stay private', async () => {
+  const [a, b] = [await Client.open(daemon.port), await Client.open(daemon.port)];
+  for (const [c, n] of [[a, 'Chat1'], [b, 'Chat2']]) {
+    c.user = (await c.hello(newToken(), n)).user;
+    c.send({ type: 'open', channel: 'talk' });
+    await c.next((f) => f.type === 'opened');
+  }
+  a.send({ type: 'say', channel: 'talk', text: 'anyone here?' });
+  const none = await a.next((f) => f.type === 'message' && f.dm, 5000, 'the answer');
+  assert.equal(none.data.say[0].key, 'msg.chat-no-game');
+  a.send({ type: 'command', channel: 'talk', text: '!illegal new' });
+  await a.next(isMsg('lobby'));
+  b.send({ type: 'say', channel: 'talk', text: '  hello\u0007 there\nfriend  ' });
+  const chat = await a.next((f) => f.type === 'message' && f.data && f.data.event === 'chat', 5000, 'the chat');
+  assert.deepEqual(chat.data.lines.map((l) => [l.from.id, l.text]), [[b.user, 'hello there friend']], 'cleaned like a name');
+  assert.match(chat.key, /^g\d+\/chat$/);
+  b.send({ type: 'say', channel: 'talk', text: 'offer chat1 1 guns for nothing' });
+  const private_ = await b.next((f) => f.type === 'message' && f.dm && f.data && f.data.say, 5000, 'the private answer');
+  assert.equal(private_.data.say[0].key, 'msg.private-at-table');
+  await sleep(300);
+  for (const c of [a, b]) assert.ok(!c.frames.some((f) => /offer chat1/.test(JSON.stringify(f))), 'the private command was shown');
+  // bounded: the last GAME_CHAT_LINES lines are kept
+  for (let i = 0; i < 25; i++) a.send({ type: 'say', channel: 'talk', text: `line ${i}` });
+  const last = await b.next((f) => f.type === 'message' && f.data && f.data.event === 'chat' &&
+    f.data.lines.some((l) => l.text === 'line 24'), 10000, 'the last line');
+  assert.equal(last.data.lines.length, 20);
+  assert.equal(last.data.lines[0].text, 'line 5');
+  a.close();
+  b.close();
+});
+
+// With no platform configured the daemon says how to configure one and fails, rather than
+// exiting 0 as if it had served.
+test('with no platform to play on the daemon explains and exits 2', async () => {
+  const conf = join(dir, 'none.conf');
+  writeFileSync(conf, '[web]\nenabled = false\n');
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(DAEMON, ['--config', conf, '--store', join(dir, 'none.db')], { encoding: 'utf8', timeout: 30000 });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /has no platform to play on/);
+});
