@@ -413,8 +413,8 @@ static void vote_round(struct table_player *tp)
     char number[16];
     snprintf(number, sizeof number, "%u", tp->cases_seen);
     assert_non_null(strstr(line_str(tp->h->lines[confirmed], "text"), number));
-    /* Before the tally the table learns how many have voted, and nothing else:
-     * no name, so neither who voted nor for whom. (A tribunal that closes a
+    /* Before the tally the table's text says how many have voted, and names
+     * nobody: never for whom (who has voted is in the data, for panels). (A tribunal that closes a
      * vote once everyone has voted gives its verdict at once.) */
     long verdict = -1;
     static const char *const verdicts[] = {"verdict-convicted", "verdict-discarded",
