@@ -477,7 +477,7 @@
         resetPrivateForGame(p, g);
       }
       onPrivate(p, f, d);
-      if (f.kind === 'offer' && d.to && d.to.id === S.user && !f.replace) callBack('offer');
+      if (f.kind === 'offer' && d.to && d.to.id === S.user && !f.replace) callBack('offer', d.offer);
       if (table === S.current) news(f.kind === 'offer' ? 'room' : 'log');
       // a seat just taken over: its roles and hand are in the trading room
       if (table === S.current && d.event === 'seat-yours' && !replaying()) {
@@ -491,8 +491,8 @@
       onPublic(t, f, d);
       // a player is called back when a drop opens or a vote does: once each
       const plays = !!P(table).hand;
-      if (f.kind === 'drop' && d.open && was.drop !== d.drop && plays) callBack('drop');
-      if (f.kind === 'vote' && was.vote !== d.case && plays) callBack('vote');
+      if (f.kind === 'drop' && d.open && was.drop !== d.drop && plays) callBack('drop', d.drop);
+      if (f.kind === 'vote' && was.vote !== d.case && plays) callBack('vote', d.case);
       if (f.kind === 'drop') lostRace(t, P(table));
       if (table === S.current) {
         news('log');
@@ -1336,14 +1336,14 @@
     document.title = tr('page.title');
   }
   window.addEventListener('focus', stopFlash);
-  function callBack(kind) {
+  function callBack(kind, what) {
     if (replaying()) return;
     const sound = soundOn() && beep();
     let vibrate = false;
     try { vibrate = typeof navigator.vibrate === 'function' && navigator.vibrate([120, 80, 120]); } catch { /* not here */ }
     const text = tr('page.alert.' + kind);
     flashTitle(text);
-    S.alerts.push({ kind, sound: !!sound, vibrate: !!vibrate, flashed: !!flashTimer, title: text, at: Date.now() });
+    S.alerts.push({ kind, what, sound: !!sound, vibrate: !!vibrate, flashed: !!flashTimer, title: text, at: Date.now() });
   }
   // A game over with the reader in it: the sound comes on by default from now on.
   function notePlayed(t) {
