@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 #include <cmocka.h>
 
+#include "bot/chat.h"
 #include "bot/game.h"
 #include "bot/seats.h"
 #include "core/illegal/module.h"
@@ -136,6 +137,7 @@ static void round_trip(const struct game *g)
     json_object_put(again);
     json_object_put(j);
     free(back->state);
+    free(back->chat);
     free(back);
 }
 
@@ -197,6 +199,41 @@ static void test_round_trip_mid_game(void **state)
     assert_true(saw_vote);
     assert_int_equal(IL(&g)->game.phase, IL_PHASE_OVER);
     round_trip(&g);
+}
+
+/* A table's chat is kept with its game: its last GAME_CHAT_LINES lines, and a
+ * new line never changes the block the game had (turn.c keeps that one). */
+static void test_chat(void **state)
+{
+    (void)state;
+    static struct game g;
+    make_game(&g, 4, IL_VARIANT_STANDARD, 3);
+    struct game_chat *first = NULL;
+    for (int i = 0; i < GAME_CHAT_LINES + 5; i++) {
+        char text[32];
+        snprintf(text, sizeof text, "line %d", i);
+        struct game_chat *next = chat_with(g.chat, users[i % 4], display[i % 4], text, T0 + i);
+        assert_non_null(next);
+        if (i == 0)
+            first = next;
+        else if (g.chat != first)
+            free(g.chat);
+        g.chat = next;
+    }
+    assert_int_equal(first->n, 1); /* never changed since */
+    assert_string_equal(first->lines[0].text, "line 0");
+    free(first);
+    assert_int_equal(g.chat->n, GAME_CHAT_LINES);
+    assert_string_equal(g.chat->lines[0].text, "line 5");
+    assert_string_equal(g.chat->lines[GAME_CHAT_LINES - 1].text, "line 24");
+    round_trip(&g);
+    /* a line longer than the chat keeps, or a user id too long, makes no block */
+    char big[CHAT_TEXT_MAX + 8];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    assert_null(chat_with(g.chat, users[0], display[0], big, T0));
+    free(g.chat);
+    g.chat = NULL;
 }
 
 static void test_round_trip_lobby(void **state)
@@ -471,6 +508,33 @@ static void kicked_too_many(struct json_object *j)
     while (json_object_array_length(a) <= GAME_MAX_KICKED)
         json_object_array_add(a, json_object_new_string("00000000000000aa"));
 }
+static void chat_not_array(struct json_object *j)
+{
+    json_object_object_add(j, "chat", json_object_new_string("hello"));
+}
+static struct json_object *chat_line(const char *text)
+{
+    struct json_object *l = json_object_new_object();
+    json_object_object_add(l, "user", json_object_new_string("u1"));
+    json_object_object_add(l, "name", json_object_new_string("Ann"));
+    if (text)
+        json_object_object_add(l, "text", json_object_new_string(text));
+    json_object_object_add(l, "at", json_object_new_int64(1));
+    return l;
+}
+static void chat_too_long(struct json_object *j)
+{
+    struct json_object *a = json_object_new_array();
+    for (int i = 0; i <= GAME_CHAT_LINES; i++)
+        json_object_array_add(a, chat_line("hi"));
+    json_object_object_add(j, "chat", a);
+}
+static void chat_line_without_text(struct json_object *j)
+{
+    struct json_object *a = json_object_new_array();
+    json_object_array_add(a, chat_line(NULL));
+    json_object_object_add(j, "chat", a);
+}
 
 static void test_damaged_records(void **state)
 {
@@ -526,6 +590,9 @@ static void test_damaged_records(void **state)
         {insider_short, "a short insider hash"},
         {kicked_not_array, "kicked not an array"},
         {kicked_too_many, "more kicked than kept"},
+        {chat_not_array, "a chat that is a string"},
+        {chat_too_long, "a chat of too many lines"},
+        {chat_line_without_text, "a chat line without text"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         refuse(cases[i].edit, cases[i].what);
@@ -609,6 +676,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_fresh_games),
         cmocka_unit_test(test_round_trip_mid_game),
         cmocka_unit_test(test_round_trip_lobby),
+        cmocka_unit_test(test_chat),
         cmocka_unit_test_setup(test_damaged_records, base_setup),
         cmocka_unit_test(test_not_an_object),
         cmocka_unit_test(test_seat_helpers),
