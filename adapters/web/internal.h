@@ -338,6 +338,11 @@ const char *web_peer_addr(const struct web *w, struct lws *wsi);
 
 /* --- invite.c --- */
 
+/* Calls fn with each address of this machine's networks (IPv4, or IPv6 with
+ * v6; not loopback, not link-local) and the network's name. Returns how many. */
+unsigned web_network_addresses(bool v6, void (*fn)(void *arg, const char *ip, const char *network),
+                               void *arg);
+
 /* The answer to GET path when it is /invite.json or /invite/<n>.svg: a new
  * string of len bytes (caller frees) and its Content-Type in *type; NULL for
  * another path, an address the invite does not have, or no memory. */

@@ -43,6 +43,44 @@ static void add_url(struct invite_url *u, unsigned *n, const char *host, const c
     (*n)++;
 }
 
+unsigned web_network_addresses(bool v6, void (*fn)(void *arg, const char *ip, const char *network),
+                               void *arg)
+{
+    uv_interface_address_t *ifs = NULL;
+    int count = 0;
+    unsigned n = 0;
+    if (uv_interface_addresses(&ifs, &count) != 0)
+        count = 0;
+    for (int i = 0; i < count; i++) {
+        char ip[INET6_ADDRSTRLEN];
+        int family = ifs[i].address.address4.sin_family;
+        if (ifs[i].is_internal || family != (v6 ? AF_INET6 : AF_INET))
+            continue;
+        if (family == AF_INET6 && IN6_IS_ADDR_LINKLOCAL(&ifs[i].address.address6.sin6_addr))
+            continue; /* needs a zone id no browser takes */
+        if (family == AF_INET)
+            uv_ip4_name(&ifs[i].address.address4, ip, sizeof ip);
+        else
+            uv_ip6_name(&ifs[i].address.address6, ip, sizeof ip);
+        fn(arg, ip, ifs[i].name);
+        n++;
+    }
+    uv_free_interface_addresses(ifs, count);
+    return n;
+}
+
+struct network_urls {
+    struct invite_url *u;
+    unsigned *n;
+    int port;
+};
+
+static void network_url(void *arg, const char *ip, const char *network)
+{
+    struct network_urls *all = arg;
+    add_url(all->u, all->n, ip, network, all->port);
+}
+
 /* The addresses friends open, best first; none when only this computer can. */
 static unsigned invite_urls(const struct web *w, struct invite_url *u, bool *local)
 {
@@ -68,24 +106,8 @@ static unsigned invite_urls(const struct web *w, struct invite_url *u, bool *loc
         add_url(u, &n, w->bind, "", w->port);
         return n;
     }
-    uv_interface_address_t *ifs = NULL;
-    int count = 0;
-    if (uv_interface_addresses(&ifs, &count) != 0)
-        count = 0;
-    for (int i = 0; i < count; i++) {
-        char ip[INET6_ADDRSTRLEN];
-        int family = ifs[i].address.address4.sin_family;
-        if (ifs[i].is_internal || family != (any_v6 ? AF_INET6 : AF_INET))
-            continue;
-        if (family == AF_INET6 && IN6_IS_ADDR_LINKLOCAL(&ifs[i].address.address6.sin6_addr))
-            continue; /* needs a zone id no browser takes */
-        if (family == AF_INET)
-            uv_ip4_name(&ifs[i].address.address4, ip, sizeof ip);
-        else
-            uv_ip6_name(&ifs[i].address.address6, ip, sizeof ip);
-        add_url(u, &n, ip, ifs[i].name, w->port);
-    }
-    uv_free_interface_addresses(ifs, count);
+    struct network_urls all = {u, &n, w->port};
+    web_network_addresses(any_v6, network_url, &all);
     return n;
 }
 

@@ -79,35 +79,28 @@ static bool port_in_use(const char *host, int port)
     return in_use;
 }
 
+struct friends {
+    int port;
+    bool v6;
+};
+
+static void log_friend_address(void *arg, const char *ip, const char *network)
+{
+    const struct friends *f = arg;
+    log_info(MOD, NULL, "friends on the %s network open http://%s%s%s:%d/", network,
+             f->v6 ? "[" : "", ip, f->v6 ? "]" : "", f->port);
+}
+
 /* Bound to every interface: logs the address each network can reach the
- * table at, so friends in the room know what to open. */
+ * table at, so friends in the room know what to open (the page's invite
+ * shows the same). */
 static void log_friend_addresses(int port, bool v6)
 {
-    uv_interface_address_t *ifs = NULL;
-    int n = 0;
-    if (uv_interface_addresses(&ifs, &n) != 0)
-        n = 0;
-    unsigned said = 0;
-    for (int i = 0; i < n; i++) {
-        char ip[INET6_ADDRSTRLEN];
-        int family = ifs[i].address.address4.sin_family;
-        if (ifs[i].is_internal || family != (v6 ? AF_INET6 : AF_INET))
-            continue;
-        if (family == AF_INET6 && IN6_IS_ADDR_LINKLOCAL(&ifs[i].address.address6.sin6_addr))
-            continue; /* needs a zone id no browser takes */
-        if (family == AF_INET)
-            uv_ip4_name(&ifs[i].address.address4, ip, sizeof ip);
-        else
-            uv_ip6_name(&ifs[i].address.address6, ip, sizeof ip);
-        log_info(MOD, NULL, "friends on the %s network open http://%s%s%s:%d/", ifs[i].name,
-                 v6 ? "[" : "", ip, v6 ? "]" : "", port);
-        said++;
-    }
-    if (!said)
+    struct friends f = {port, v6};
+    if (!web_network_addresses(v6, log_friend_address, &f))
         log_info(MOD, NULL,
                  "listening on every interface, but this machine has no network "
                  "address besides loopback");
-    uv_free_interface_addresses(ifs, n);
 }
 
 /* How often unused seats are looked for: a quarter of their time, from a
