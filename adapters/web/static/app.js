@@ -1435,6 +1435,7 @@
     case 'debate':
       return timed('page.now.debate', { case: t.debate ? t.debate.case : 1 });
     case 'vote': {
+      if (t.parallel && plays) return timed('page.now.vote-all', {});
       const n = t.vote ? t.vote.case : 1;
       const voted = mine && mine.myVotes && mine.myVotes[n];
       return timed(!plays ? 'page.now.vote-watch' : voted ? 'page.now.voted' : 'page.now.vote', { case: n });
