@@ -15,7 +15,11 @@ const HOST = process.env.WEB_HOST;
 if (!HOST) throw new Error('set WEB_HOST to the web_host binary');
 
 const dirs = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const hosts = []; // every web_host started: one a failed test left running is killed at the end
+after(() => {
+  for (const h of hosts) if (h.proc.exitCode === null && h.proc.signalCode === null) h.proc.kill('SIGKILL');
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
 
 // Starts web_host with these [web] settings; fdLimit runs it under `ulimit -n`.
 async function startHost(settings, { fdLimit, dir } = {}) {
@@ -31,16 +35,8 @@ async function startHost(settings, { fdLimit, dir } = {}) {
     ? await startServer('sh', ['-c', `ulimit -n ${fdLimit} && exec "$0" "$@"`, HOST, ...args])
     : await startServer(HOST, args);
   server.dir = dir;
-  // (web_host rewrites the file in place: a read may catch it half written)
-  server.state = () => {
-    for (let i = 0; ; i++) {
-      try {
-        return JSON.parse(readFileSync(stateFile, 'utf8'));
-      } catch (e) {
-        if (i === 100) throw e;
-      }
-    }
-  };
+  server.state = () => JSON.parse(readFileSync(stateFile, 'utf8')); // (written whole, renamed)
+  hosts.push(server);
   return server;
 }
 

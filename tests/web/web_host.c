@@ -153,14 +153,26 @@ static char *host_state_get(void *ctx, struct platform *p, const char *key)
     return strdup(json_object_get_string(v));
 }
 
+/* Writes the state file whole, through a new file renamed over it, so a test
+ * that reads it meanwhile never sees it half written. */
+static int write_state(void)
+{
+    char tmp[4096];
+    if (!state_path)
+        return 0;
+    snprintf(tmp, sizeof tmp, "%s.new", state_path);
+    if (json_object_to_file_ext(tmp, state, JSON_C_TO_STRING_PLAIN) != 0 ||
+        rename(tmp, state_path) != 0)
+        return -1;
+    return 0;
+}
+
 static int host_state_set(void *ctx, struct platform *p, const char *key, const char *value)
 {
     (void)ctx;
     (void)p;
     json_object_object_add(state, key, json_object_new_string(value));
-    if (state_path && json_object_to_file_ext(state_path, state, JSON_C_TO_STRING_PLAIN) != 0)
-        return -1;
-    return 0;
+    return write_state();
 }
 
 static int host_state_del(void *ctx, struct platform *p, const char *key)
@@ -168,9 +180,7 @@ static int host_state_del(void *ctx, struct platform *p, const char *key)
     (void)ctx;
     (void)p;
     json_object_object_del(state, key);
-    if (state_path && json_object_to_file_ext(state_path, state, JSON_C_TO_STRING_PLAIN) != 0)
-        return -1;
-    return 0;
+    return write_state();
 }
 
 static int host_state_each(void *ctx, struct platform *p, const char *prefix,
