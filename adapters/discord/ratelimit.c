@@ -10,11 +10,17 @@
 #include "ratelimit.h"
 
 /*
- * The global limit is counted per second of our clock, but Discord counts
- * requests as they arrive, and queueing on the way can bunch them up: the
- * window is a little longer than a second so that bunching never makes 51.
+ * The global limit. Discord counts requests as they arrive, and a request
+ * arrives at some time between the moment we let it go and its answer: the
+ * way there may hold it up (a busy loop, a slow connection) and bunch it
+ * with later ones. So a request counts from when it is let go until a second
+ * after its answer: a new one goes only while fewer than the limit are in
+ * flight or were answered within the last second. Then no two requests can
+ * arrive closer than a second apart with the limit's number between them,
+ * however long the way. The window is a second and a little more, for the
+ * steps of our millisecond clock.
  */
-#define RL_GLOBAL_WINDOW_MS 1100u
+#define RL_GLOBAL_WINDOW_MS 1010u
 
 struct rl_bucket {
     int limit;     /* -1: unknown */
@@ -171,6 +177,31 @@ static void count_invalid(struct rl *rl, uint64_t now)
         rl->ninvalid++;
 }
 
+/* How long a request bound to the global limit must wait: 0, a time, or
+ * RL_WAIT_RELEASE when the requests in flight alone reach the limit. The
+ * ring holds the answer times of the last global_per_sec requests, oldest
+ * first from gpos (0: no request yet). */
+static uint64_t global_wait(const struct rl *rl, uint64_t now)
+{
+    if (now < rl->global_until)
+        return rl->global_until - now;
+    unsigned n = rl->global_per_sec, old = 0;
+    while (old < n) {
+        uint64_t t = rl->gwin[(rl->gpos + old) % n];
+        if (t && t + RL_GLOBAL_WINDOW_MS > now)
+            break;
+        old++;
+    }
+    unsigned counted = rl->ginflight + (n - old);
+    if (counted < n)
+        return 0;
+    if (rl->ginflight >= n)
+        return RL_WAIT_RELEASE;
+    /* the answers that must leave the window first, oldest first */
+    uint64_t t = rl->gwin[(rl->gpos + old + (counted - n)) % n];
+    return t + RL_GLOBAL_WINDOW_MS - now;
+}
+
 uint64_t rl_acquire(struct rl *rl, const char *route, const char *major, bool exempt, uint64_t now)
 {
     if (rl->invalid_limit && rl_invalid_recent(rl, now) >= rl->invalid_limit) {
@@ -178,11 +209,9 @@ uint64_t rl_acquire(struct rl *rl, const char *route, const char *major, bool ex
         return rl->invalid[oldest] + RL_INVALID_WINDOW_MS - now;
     }
     if (!exempt) {
-        if (now < rl->global_until)
-            return rl->global_until - now;
-        uint64_t oldest = rl->gwin[rl->gpos];
-        if (oldest && oldest + RL_GLOBAL_WINDOW_MS > now)
-            return oldest + RL_GLOBAL_WINDOW_MS - now;
+        uint64_t w = global_wait(rl, now);
+        if (w)
+            return w;
     }
     struct rl_bucket *b = bucket_get(rl, route, major);
     if (!b)
@@ -198,17 +227,21 @@ uint64_t rl_acquire(struct rl *rl, const char *route, const char *major, bool ex
     if (b->remaining > 0)
         b->remaining--;
     b->inflight++;
-    if (!exempt) {
-        rl->gwin[rl->gpos] = now ? now : 1;
-        rl->gpos = (rl->gpos + 1) % rl->global_per_sec;
-    }
+    if (!exempt)
+        rl->ginflight++;
     return 0;
 }
 
-uint64_t rl_release(struct rl *rl, const char *route, const char *major, long status,
+uint64_t rl_release(struct rl *rl, const char *route, const char *major, bool exempt, long status,
                     const struct rl_headers *h, double body_retry_after, bool body_global,
                     uint64_t now)
 {
+    if (!exempt) {
+        if (rl->ginflight > 0)
+            rl->ginflight--;
+        rl->gwin[rl->gpos] = now ? now : 1;
+        rl->gpos = (rl->gpos + 1) % rl->global_per_sec;
+    }
     struct rl_bucket *b = bucket_get(rl, route, major);
     if (b && b->inflight > 0)
         b->inflight--;

@@ -37,8 +37,9 @@ struct rl {
     struct map buckets; /* state key -> struct rl_bucket * */
     unsigned global_per_sec;
     uint64_t global_until;
-    uint64_t *gwin; /* times of the last global_per_sec requests, a ring */
-    unsigned gpos;
+    uint64_t *gwin;     /* answer times of the last global_per_sec requests, a ring */
+    unsigned gpos;      /* the oldest of them */
+    unsigned ginflight; /* requests bound to the global limit, let go and not answered */
     uint64_t invalid[RL_INVALID_RING];
     unsigned ninvalid, invalid_pos;
     unsigned invalid_limit; /* pause everything at this many in the window */
@@ -61,18 +62,22 @@ void rl_route(const char *method, const char *path, char *route, size_t routelen
 /*
  * Asks to send one request now. Returns 0 and counts it, or the milliseconds
  * to wait, or RL_WAIT_RELEASE when a request of the same bucket is in flight
- * and the limit is not yet known. exempt: not bound to the global limit
- * (interaction responses).
+ * and the limit is not yet known (or the global limit's worth is in flight).
+ * exempt: not bound to the global limit (interaction responses). A request
+ * counts against the global limit from now until a second after its
+ * rl_release(), so that however late it arrives, no second of arrivals at
+ * Discord holds more than the limit.
  */
 uint64_t rl_acquire(struct rl *rl, const char *route, const char *major, bool exempt, uint64_t now);
 
 /*
- * Records the answer to a request rl_acquire() let through. status 0 means
- * no answer (network error). body_retry_after (seconds, < 0 if none) and
- * body_global come from a 429's JSON body. Returns the milliseconds to wait
- * before retrying a 429 (0 otherwise).
+ * Records the answer to a request rl_acquire() let through (exempt as it was
+ * asked). status 0 means no answer (a network error, or it was never sent).
+ * body_retry_after (seconds, < 0 if none) and body_global come from a 429's
+ * JSON body. Returns the milliseconds to wait before retrying a 429 (0
+ * otherwise).
  */
-uint64_t rl_release(struct rl *rl, const char *route, const char *major, long status,
+uint64_t rl_release(struct rl *rl, const char *route, const char *major, bool exempt, long status,
                     const struct rl_headers *h, double body_retry_after, bool body_global,
                     uint64_t now);
 

@@ -368,10 +368,16 @@ static void pump(struct rest *r)
             rl_route(q->method, q->path, q->route, sizeof(q->route), q->major, sizeof(q->major));
             uint64_t w = rl_acquire(&r->rl, q->route, q->major, q->flags & REST_NO_GLOBAL, now);
             if (w == 0) {
-                if (start(r, q) < 0)
-                    q->not_before = now + REST_BACKOFF_BASE_MS;
-                else
+                if (start(r, q) == 0)
                     break;
+                /* not sent after all: what it was counted against is given back */
+                struct rl_headers none;
+                rl_headers_init(&none);
+                rl_release(&r->rl, q->route, q->major, q->flags & REST_NO_GLOBAL, 0, &none, -1,
+                           false, now);
+                q->not_before = now + REST_BACKOFF_BASE_MS;
+                if (q->not_before < wake)
+                    wake = q->not_before;
             } else if (w != RL_WAIT_RELEASE && now + w < wake) {
                 wake = now + w;
             }
@@ -416,8 +422,8 @@ static void finished(struct rest *r, struct rest_req *q, CURLcode res)
         body_global = jget_true(j, "global");
         json_object_put(j);
     }
-    uint64_t wait =
-        rl_release(&r->rl, q->route, q->major, status, &q->rh, body_retry, body_global, now);
+    uint64_t wait = rl_release(&r->rl, q->route, q->major, q->flags & REST_NO_GLOBAL, status,
+                               &q->rh, body_retry, body_global, now);
     struct rq *rq = q->q;
     if (status == 429 || status == 0 || status >= 500) {
         q->attempts++;
