@@ -200,7 +200,7 @@ void dc_register_commands(struct dc *dc)
     if (dc->commands_registered || !dc->app_id)
         return;
     dc->commands_registered = true;
-    struct json_object *cmds = dc_commands_json();
+    struct json_object *cmds = dc_commands_json(dc->nguilds == 0);
     const char *body = json_object_to_json_string_ext(cmds, JSON_C_TO_STRING_PLAIN);
     char path[256];
     if (dc->nguilds == 0) {

@@ -18,9 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot/command.h"
 #include "bot/log.h"
-#include "core/catalog.h"
 #include "internal.h"
 
 enum {
@@ -36,8 +34,6 @@ enum {
     CB_DEFERRED_UPDATE = 6,
     CB_AUTOCOMPLETE = 8,
 };
-
-enum { OPT_SUB = 1, OPT_STRING = 3, OPT_INTEGER = 4 };
 
 #define IX_FALLBACK_MS 3000u               /* a deferred command says "done" after this */
 #define IX_WINDOW_MS   3000u               /* Discord takes a first answer this long */
@@ -94,9 +90,19 @@ static void ix_followup(struct dc *dc, struct dc_ixn *x, struct json_object *bod
     if (x->dead) {
         dc_ix_plain(dc, x, body);
     } else if (x->original) {
+        /* an edit sets no flags (receiving-and-responding: Edit Original
+         * Interaction Response, as Edit Webhook Message): the deferral made
+         * it ephemeral */
+        struct json_object *edit = NULL;
+        if (json_object_deep_copy(body, &edit, NULL) != 0) {
+            log_error(DC_MOD, NULL, "no memory to answer an interaction");
+            return;
+        }
+        json_object_object_del(edit, "flags");
         snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", x->app_id, x->token);
         x->original = false;
-        ix_request(dc, x, "PATCH", path, body, 0, DC_IX_FOLLOWUP);
+        ix_request(dc, x, "PATCH", path, edit, 0, DC_IX_FOLLOWUP);
+        json_object_put(edit);
     } else {
         snprintf(path, sizeof(path), "/webhooks/%s/%s", x->app_id, x->token);
         ix_request(dc, x, "POST", path, body, 0, DC_IX_FOLLOWUP);
@@ -268,55 +274,13 @@ void dc_ix_sweep(struct dc *dc)
     }
 }
 
-/* ---- canonical text from a slash command ---- */
-
-/* Appends the value of option o (a string or an integer) to b, when it was
- * given. Returns 0, or -1 when b is full or memory ran out. */
-static int append_value(struct buf *b, struct json_object *opts, const struct command_option *o)
-{
-    for (size_t i = 0; i < jarr_len(opts); i++) {
-        struct json_object *given = jarr_at(opts, i);
-        const char *n = jget_str(given, "name");
-        struct json_object *v = jget(given, "value");
-        if (n && v && strcmp(n, o->name) == 0 &&
-            (json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int))) {
-            if (o->before && buf_printf(b, " %s", o->before) < 0)
-                return -1;
-            return buf_printf(b, " %s", json_object_get_string(v));
-        }
-    }
-    return 0;
-}
-
-/* The command text of a slash command (malloc'd): its word after "!illegal"
- * for a table command, alone for a private one, then its options in the
- * table's order. NULL for an unknown command, or when memory ran out. */
-static char *slash_text(struct json_object *data)
-{
-    struct json_object *sub = jarr_at(jget_arr(data, "options"), 0);
-    const char *name = jget_str(sub, "name");
-    const struct command_def *def = name ? command_find(name, CMD_IN_TABLE | CMD_IN_PRIVATE) : NULL;
-    if (!def)
-        return NULL;
-    struct json_object *args = jget_arr(sub, "options");
-    struct buf b;
-    buf_init(&b, DC_COMMAND_TEXT_MAX);
-    if (buf_printf(&b, "%s%s", def->places & CMD_IN_TABLE ? "!illegal " : "", def->word) < 0)
-        goto fail;
-    for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++)
-        if (append_value(&b, args, &def->options[i]) < 0)
-            goto fail;
-    return buf_take(&b);
-fail:
-    buf_free(&b);
-    return NULL;
-}
-
 /* ---- autocomplete ---- */
 
+/* Offers a choice: its name cut to fit, its value whole or not at all (a
+ * value cut short would be another command), at most DC_CHOICES_MAX. */
 static void choice(struct json_object *choices, const char *name, const char *value)
 {
-    if (jarr_len(choices) >= 25)
+    if (jarr_len(choices) >= DC_CHOICES_MAX || !*name || dc_chars(value) > DC_CHOICE_TEXT_MAX)
         return;
     for (size_t i = 0; i < jarr_len(choices); i++) {
         const char *v = jget_str(jarr_at(choices, i), "value");
@@ -324,8 +288,8 @@ static void choice(struct json_object *choices, const char *name, const char *va
             return;
     }
     struct json_object *c = json_object_new_object();
-    json_object_object_add(c, "name", json_object_new_string_len(name, (int)strnlen(name, 100)));
-    json_object_object_add(c, "value", json_object_new_string_len(value, (int)strnlen(value, 100)));
+    json_object_object_add(c, "name", dc_fit_json(name, DC_CHOICE_TEXT_MAX));
+    json_object_object_add(c, "value", json_object_new_string(value));
     json_object_array_add(choices, c);
 }
 
@@ -360,27 +324,28 @@ static void cards_from(struct json_object *choices, struct json_object *hand, co
     json_object_object_foreach(hand, card, count)
     {
         (void)count;
-        char v[200];
+        char v[DC_CHOICE_TEXT_MAX * 4 + 1]; /* a longer value is no choice */
+        int n;
         if (!*typed)
-            snprintf(v, sizeof(v), "1 %s", card);
+            n = snprintf(v, sizeof(v), "1 %s", card);
         else if (!*last)
-            snprintf(v, sizeof(v), "%s1 %s", typed, card);
+            n = snprintf(v, sizeof(v), "%s1 %s", typed, card);
         else if (number)
-            snprintf(v, sizeof(v), "%s %s", typed, card);
+            n = snprintf(v, sizeof(v), "%s %s", typed, card);
         else if (matches(card, last))
-            snprintf(v, sizeof(v), "%.*s%s", (int)(last - typed), typed, card);
+            n = snprintf(v, sizeof(v), "%.*s%s", (int)(last - typed), typed, card);
         else
             continue;
-        choice(choices, v, v);
+        if (n > 0 && (size_t)n < sizeof v) /* cut short, it would be another list */
+            choice(choices, v, v);
     }
 }
 
 static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *data,
                          const char *user, const char *channel)
 {
-    struct json_object *sub = jarr_at(jget_arr(data, "options"), 0);
-    const char *subname = jget_str(sub, "name");
-    struct json_object *args = jget_arr(sub, "options");
+    struct json_object *args;
+    const char *subname = dc_slash_leaf(data, &args);
     const char *focus = NULL, *typed = "";
     for (size_t i = 0; i < jarr_len(args); i++) {
         struct json_object *o = jarr_at(args, i);
@@ -411,6 +376,7 @@ static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *da
         cards_from(choices, jget_obj(hand_data, "hand"), typed);
     }
     struct json_object *d = json_object_new_object();
+    dc_fix_utf8(choices); /* names as the bot was given them */
     json_object_object_add(d, "choices", choices);
     ix_callback(dc, x, CB_AUTOCOMPLETE, d);
 }
@@ -467,7 +433,7 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     }
     char *text = NULL;
     if (type == IX_COMMAND) {
-        text = slash_text(data);
+        text = dc_slash_text(data);
     } else if (type == IX_COMPONENT) {
         /* a press answered here (a stale one, a menu of the builder) gives no command */
         if (dc_press(dc, x, d, &text) < 0)
@@ -495,145 +461,4 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     /* the interaction may be gone: replaced by one of the same id while delivered */
     if (!dc->stopping && map_get(&dc->ixns, key) == x)
         ix_answer(dc, x);
-}
-
-/* ---- the /illegal command ---- */
-
-/* Discord's locale for each catalog language; Discord shows es-ES to es-419
- * users and the default (English) to every locale not listed. */
-static const struct {
-    const char *code, *locale;
-} discord_locales[] = {
-    {"de", "de"}, {"es", "es-ES"}, {"fr", "fr"}, {"hu", "hu"}, {"nl", "nl"}, {"pt", "pt-BR"},
-};
-
-#define DESCRIPTION_CHARS 100 /* Discord's longest description or choice name */
-#define NAME_CHARS        32  /* Discord's longest command or option name */
-
-/* s cut to DESCRIPTION_CHARS characters (code points), as a new JSON string. */
-static struct json_object *description(const char *s)
-{
-    size_t bytes = 0, chars = 0;
-    while (s[bytes] && chars < DESCRIPTION_CHARS) {
-        bytes++;
-        while ((s[bytes] & 0xC0) == 0x80)
-            bytes++;
-        chars++;
-    }
-    return json_object_new_string_len(s, (int)bytes);
-}
-
-/* Whether s may name a command or an option: 1 to NAME_CHARS characters,
- * lower-case letters, digits, - or _ (letters beyond ASCII are taken as they
- * are, but not the capitals of Latin-1, U+00C0 to U+00DE). */
-static bool valid_name(const char *s)
-{
-    size_t chars = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; chars++) {
-        if (*p >= 0x80) {
-            if (p[0] == 0xC3 && p[1] >= 0x80 && p[1] <= 0x9E)
-                return false;
-            for (p++; (*p & 0xC0) == 0x80; p++)
-                ;
-        } else if (islower(*p) || isdigit(*p) || *p == '-' || *p == '_') {
-            p++;
-        } else {
-            return false;
-        }
-    }
-    return chars >= 1 && chars <= NAME_CHARS;
-}
-
-/* Adds `field` = value (cut like a description unless it is a name) and
- * `field`_localizations: the text of key in every other language that words
- * it differently (a name only where Discord would take it). */
-static void localize(struct json_object *o, const char *field, const char *value, const char *key,
-                     bool name)
-{
-    char localizations[64];
-    struct json_object *l = json_object_new_object();
-    json_object_object_add(o, field, description(value));
-    for (size_t i = 0; i < sizeof discord_locales / sizeof *discord_locales; i++) {
-        const char *t = catalog_text(discord_locales[i].code, key);
-        if (t && strcmp(t, value) != 0 && (!name || valid_name(t)))
-            json_object_object_add(l, discord_locales[i].locale, description(t));
-    }
-    snprintf(localizations, sizeof localizations, "%s_localizations", field);
-    json_object_object_add(o, localizations, l);
-}
-
-/* A subcommand (family "slash.name") or an option ("slash.option-name"): its
- * name is the command word, in every language, since interactions carry it;
- * Discord shows the catalog's name and description in each reader's language. */
-static struct json_object *option(int type, const char *family, const char *word,
-                                  const char *desc_key, bool required, bool autocomplete)
-{
-    char key[96];
-    const char *desc = catalog_text("en", desc_key);
-    struct json_object *o = json_object_new_object();
-    json_object_object_add(o, "type", json_object_new_int(type));
-    snprintf(key, sizeof key, "%s.%s", family, word);
-    localize(o, "name", word, key, true);
-    localize(o, "description", desc ? desc : word, desc_key, false);
-    if (required)
-        json_object_object_add(o, "required", json_object_new_boolean(1));
-    if (autocomplete)
-        json_object_object_add(o, "autocomplete", json_object_new_boolean(1));
-    return o;
-}
-
-struct json_object *dc_commands_json(void)
-{
-    struct json_object *subs = json_object_new_array();
-    const struct command_def *def;
-    for (size_t t = 0; (def = command_at(t)); t++) {
-        struct json_object *s =
-            option(OPT_SUB, "slash.name", def->word, def->summary, false, false);
-        struct json_object *opts = NULL;
-        for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++) {
-            const struct command_option *o = &def->options[i];
-            struct json_object *j =
-                option(o->integer ? OPT_INTEGER : OPT_STRING, "slash.option-name", o->name,
-                       o->summary, o->required, o->autocomplete);
-            if (o->max > 0) {
-                json_object_object_add(j, "min_value", json_object_new_int(o->min));
-                json_object_object_add(j, "max_value", json_object_new_int(o->max));
-            }
-            if (o->values) {
-                struct json_object *choices = json_object_new_array();
-                /* A choice is a value players type too ("casual", "on"): its
-                 * name is that value in every language (and Discord-compatible
-                 * servers that lag, such as Spacebar, refuse localised choices). */
-                for (const char *const *v = o->values; *v; v++) {
-                    struct json_object *c = json_object_new_object();
-                    json_object_object_add(c, "name", json_object_new_string(*v));
-                    json_object_object_add(c, "value", json_object_new_string(*v));
-                    json_object_array_add(choices, c);
-                }
-                json_object_object_add(j, "choices", choices);
-            }
-            if (!opts)
-                opts = json_object_new_array();
-            json_object_array_add(opts, j);
-        }
-        if (opts)
-            json_object_object_add(s, "options", opts);
-        json_object_array_add(subs, s);
-    }
-
-    struct json_object *cmd = json_object_new_object();
-    json_object_object_add(cmd, "name", json_object_new_string("illegal"));
-    json_object_object_add(cmd, "type", json_object_new_int(1));
-    localize(cmd, "description", catalog_text("en", "slash.illegal"), "slash.illegal", false);
-    json_object_object_add(cmd, "options", subs);
-    struct json_object *contexts = json_object_new_array();
-    json_object_array_add(contexts, json_object_new_int(0)); /* GUILD */
-    json_object_array_add(contexts, json_object_new_int(1)); /* BOT_DM */
-    json_object_object_add(cmd, "contexts", contexts);
-    struct json_object *itypes = json_object_new_array();
-    json_object_array_add(itypes, json_object_new_int(0)); /* GUILD_INSTALL */
-    json_object_object_add(cmd, "integration_types", itypes);
-    struct json_object *all = json_object_new_array();
-    json_object_array_add(all, cmd);
-    return all;
 }

@@ -26,6 +26,7 @@
 #include "bot/platform.h"
 #include "core/attributes.h"
 #include "discord.h"
+#include "fit.h"
 #include "gateway.h"
 #include "rest.h"
 #include "util.h"
@@ -47,7 +48,6 @@
  * and the message, so that a press on an older game's or an older message's
  * control is refused (interactions.c). */
 #define DC_CUSTOM_ID_SEP '#'
-#define DC_CUSTOM_ID_MAX 100 /* Discord's longest custom_id */
 
 /* A message the bot sent under a logical key. */
 struct dc_msg {
@@ -322,7 +322,23 @@ void dc_ix_say(struct dc *dc, struct dc_ixn *x, const char *text);
 void dc_ix_ack(struct dc *dc, struct dc_ixn *x);
 void dc_ix_sweep(struct dc *dc);
 void dc_ix_free(void *ixn);
-struct json_object *dc_commands_json(void);
+
+/* ---- slash.c: the slash commands ---- */
+
+/* The bot's slash commands, from the command tables, as one bulk overwrite
+ * (an array; the caller puts it). global: for the application's global
+ * commands, which say where they may be used (in guilds, in the bot's DM);
+ * else for a guild's, which may not. */
+struct json_object *dc_commands_json(bool global);
+/* The command word of a command interaction's data (its command, or the
+ * subcommand in it, grouped or not) and, in *args, the options given to it.
+ * Borrowed from data; NULL when data names none. */
+const char *dc_slash_leaf(struct json_object *data, struct json_object **args);
+/* The canonical command text of a command interaction's data (malloc'd):
+ * "!illegal <word>" for a table command, the word alone for a private one,
+ * then its options in its entry's order. NULL for an unknown command, or
+ * when memory ran out. */
+char *dc_slash_text(struct json_object *data);
 
 /* ---- components.c: a press on a button or a menu ---- */
 

@@ -7,28 +7,98 @@
 #include <string.h>
 #include <time.h>
 
+#include "bot/log.h"
 #include "core/catalog.h"
 #include "internal.h"
 
-#define CONTENT_MAX    2000
-#define EMBED_DESC_MAX 4096
 /* The longest text rendered whole; what passes it is cut to a message's length anyway. */
-#define DC_TEXT_MAX        (64u << 10)
-#define LABEL_MAX          80
-#define SELECT_OPTIONS_MAX 25
+#define DC_TEXT_MAX (64u << 10)
 
 enum { BTN_PRIMARY = 1, BTN_SECONDARY = 2, BTN_SUCCESS = 3, BTN_DANGER = 4 };
 enum { COMP_ROW = 1, COMP_BUTTON = 2, COMP_STRING_SELECT = 3 };
 
-/* Copies at most max bytes of s without splitting a UTF-8 sequence. */
-static struct json_object *str_max(const char *s, size_t max)
+/* The bytes of the longest first part of p within room characters that ends
+ * at a line break (the break not included), or within the line when its
+ * first line is longer. */
+static size_t split_at_line(const char *p, size_t room)
 {
-    size_t n = strlen(s);
-    if (n <= max)
-        return json_object_new_string(s);
-    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
-        max--;
-    return json_object_new_string_len(s, (int)max);
+    size_t len = dc_fit(p, room);
+    if (!p[len])
+        return len;
+    for (size_t i = len; i > 0; i--)
+        if (p[i - 1] == '\n')
+            return i - 1 > 0 ? i - 1 : len;
+    return len;
+}
+
+static struct json_object *new_embed(const char *title, struct json_object *desc, int color)
+{
+    struct json_object *e = json_object_new_object();
+    if (title)
+        json_object_object_add(e, "title", dc_fit_json(title, DC_EMBED_TITLE_MAX));
+    if (desc && *json_object_get_string(desc))
+        json_object_object_add(e, "description", desc);
+    else
+        json_object_put(desc);
+    if (color)
+        json_object_object_add(e, "color", json_object_new_int(color));
+    return e;
+}
+
+/*
+ * text as a message's embeds: the first titled (title may be NULL), each
+ * description at most DC_EMBED_DESC_MAX characters, the text split between
+ * lines, all within DC_EMBED_TOTAL_MAX and DC_EMBEDS_MAX (resources/message,
+ * Embed Limits). A text longer than one message holds is cut there, ended
+ * with "…", and the cut logged with key, the message's.
+ */
+static struct json_object *embeds_of(const char *title, const char *text, int color,
+                                     const char *key)
+{
+    struct json_object *embeds = json_object_new_array();
+    struct json_object *head = new_embed(title, NULL, color);
+    const char *shown_title = jget_str(head, "title");
+    size_t budget = DC_EMBED_TOTAL_MAX - (shown_title ? dc_chars(shown_title) : 0);
+    const char *p = text;
+    bool cut = false;
+    do {
+        size_t room = budget < DC_EMBED_DESC_MAX ? budget : DC_EMBED_DESC_MAX;
+        bool last = jarr_len(embeds) + 1 == DC_EMBEDS_MAX || room == budget;
+        size_t len = split_at_line(p, room);
+        struct json_object *desc;
+        if (p[len] && (last || len == 0)) {
+            /* more than the message holds */
+            desc = room > 0 ? dc_fit_json(p, room) : NULL;
+            cut = true;
+        } else {
+            desc = json_object_new_string_len(p, (int)len);
+        }
+        budget -= desc ? dc_chars(json_object_get_string(desc)) : 0;
+        json_object_array_add(embeds, jarr_len(embeds) ? new_embed(NULL, desc, color)
+                                                       : new_embed(title, desc, color));
+        p += len;
+        if (*p == '\n')
+            p++;
+    } while (*p && !cut);
+    json_object_put(head);
+    if (cut)
+        log_warn(DC_MOD, NULL,
+                 "%s: a text of %zu characters is more than a Discord message holds (%d); "
+                 "it is cut there",
+                 key ? key : "a message", dc_chars(text), DC_EMBED_TOTAL_MAX);
+    return embeds;
+}
+
+/* A body with text as its content, or as embeds when longer than content
+ * may be; the body's other fields are the caller's. */
+static void set_text(struct json_object *body, const char *text, int color, const char *key)
+{
+    if (dc_chars(text) <= DC_CONTENT_MAX) {
+        json_object_object_add(body, "content", json_object_new_string(text));
+        return;
+    }
+    json_object_object_add(body, "content", json_object_new_string(""));
+    json_object_object_add(body, "embeds", embeds_of(NULL, text, color, key));
 }
 
 struct json_object *dc_render_text(const char *text, int flags)
@@ -36,17 +106,11 @@ struct json_object *dc_render_text(const char *text, int flags)
     struct json_object *b = json_object_new_object();
     struct json_object *am = json_object_new_object();
     json_object_object_add(am, "parse", json_object_new_array());
-    if (strlen(text) > CONTENT_MAX) {
-        struct json_object *embeds = json_object_new_array(), *e = json_object_new_object();
-        json_object_object_add(e, "description", str_max(text, EMBED_DESC_MAX));
-        json_object_array_add(embeds, e);
-        json_object_object_add(b, "embeds", embeds);
-    } else {
-        json_object_object_add(b, "content", json_object_new_string(text));
-    }
+    set_text(b, text, 0, NULL);
     json_object_object_add(b, "allowed_mentions", am);
     if (flags)
         json_object_object_add(b, "flags", json_object_new_int(flags));
+    dc_fix_utf8(b);
     return b;
 }
 
@@ -56,25 +120,48 @@ int dc_custom_id(char *out, const char *key, const char *action)
     return n < 0 || n > DC_CUSTOM_ID_MAX ? -1 : 0;
 }
 
+/* The custom_id of action on the message under key, into id; false (logged)
+ * when it would not fit: the control is then left out, and its command still
+ * works typed. */
+static bool control_id(char *id, const char *key, const char *action)
+{
+    if (dc_custom_id(id, key, action) == 0)
+        return true;
+    log_error(DC_MOD, NULL,
+              "%s: the control for \"%s\" is left out: its custom_id would pass "
+              "Discord's %d characters",
+              key, action, DC_CUSTOM_ID_MAX);
+    return false;
+}
+
 /* A button for command on the message under key; NULL when their custom_id
- * would not fit (the command still works typed). */
+ * would not fit. */
 static struct json_object *button(const char *label, const char *key, const char *command,
                                   int style)
 {
     char id[DC_CUSTOM_ID_MAX + 1];
-    if (dc_custom_id(id, key, command) < 0)
+    if (!control_id(id, key, command))
         return NULL;
     struct json_object *b = json_object_new_object();
     json_object_object_add(b, "type", json_object_new_int(COMP_BUTTON));
     json_object_object_add(b, "style", json_object_new_int(style));
-    json_object_object_add(b, "label", str_max(label, LABEL_MAX));
+    json_object_object_add(b, "label", dc_fit_json(label, DC_LABEL_MAX));
     json_object_object_add(b, "custom_id", json_object_new_string(id));
     return b;
 }
 
+/* Adds a row of items (none: no row); a row past DC_ROWS_MAX is left out,
+ * logged. */
 static void add_row(struct json_object *components, struct json_object *items)
 {
     if (json_object_array_length(items) == 0) {
+        json_object_put(items);
+        return;
+    }
+    if (json_object_array_length(components) >= DC_ROWS_MAX) {
+        log_error(DC_MOD, NULL,
+                  "a message's controls pass Discord's %d rows; the rest are left out",
+                  DC_ROWS_MAX);
         json_object_put(items);
         return;
     }
@@ -143,9 +230,9 @@ static void action_label(const struct dc *dc, const char *action, struct json_ob
 }
 
 /* Buttons for data.actions of the message under key, five to a row, at
- * most five rows. prefix goes before actions that lack it (the lobby's
- * "join" is "!illegal join"). A message without a key gets none: a press on
- * it could not be told from a press on another. */
+ * most five rows (the same action once). prefix goes before actions that
+ * lack it (the lobby's "join" is "!illegal join"). A message without a key
+ * gets none: a press on it could not be told from a press on another. */
 static void action_buttons(const struct dc *dc, struct json_object *components, const char *key,
                            const struct json_object *data, const char *prefix)
 {
@@ -153,55 +240,76 @@ static void action_buttons(const struct dc *dc, struct json_object *components, 
     struct json_object *candidates = jget_arr(data, "candidates");
     if (!actions || !key)
         return;
-    size_t n = jarr_len(actions);
-    struct json_object *row = json_object_new_array();
-    for (size_t i = 0; i < n && i < 25; i++) {
+    size_t n = jarr_len(actions), placed = 0;
+    struct json_object *row = json_object_new_array(), *seen = json_object_new_object();
+    for (size_t i = 0; i < n; i++) {
         const char *a = jarr_str(actions, i);
         if (!a)
             continue;
-        char cmd[DC_CUSTOM_ID_MAX], label[LABEL_MAX + 1];
+        char cmd[DC_CUSTOM_ID_MAX + 1], label[4 * DC_LABEL_MAX + 1];
         int style;
-        if (prefix && strncmp(a, prefix, strlen(prefix)) != 0)
-            snprintf(cmd, sizeof(cmd), "%s%s", prefix, a);
-        else
-            snprintf(cmd, sizeof(cmd), "%s", a);
+        int w = prefix && strncmp(a, prefix, strlen(prefix)) != 0
+                    ? snprintf(cmd, sizeof(cmd), "%s%s", prefix, a)
+                    : snprintf(cmd, sizeof(cmd), "%s", a);
+        if (w < 0 || (size_t)w >= sizeof cmd || json_object_object_get_ex(seen, cmd, NULL))
+            continue; /* too long for any custom_id, or a button already there */
+        if (placed == (size_t)DC_ROWS_MAX * DC_ROW_BUTTONS_MAX) {
+            log_error(DC_MOD, NULL,
+                      "%s: more actions than Discord's %d buttons; \"%s\" and "
+                      "those after it are left out",
+                      key, DC_ROWS_MAX * DC_ROW_BUTTONS_MAX, cmd);
+            break;
+        }
+        json_object_object_add(seen, cmd, NULL);
         action_label(dc, cmd, candidates, label, sizeof(label), &style);
         struct json_object *b = button(label, key, cmd, style);
-        if (b)
+        if (b) {
             json_object_array_add(row, b);
-        if (json_object_array_length(row) == 5) {
+            placed++;
+        }
+        if (json_object_array_length(row) == DC_ROW_BUTTONS_MAX) {
             add_row(components, row);
             row = json_object_new_array();
         }
     }
     add_row(components, row);
+    json_object_put(seen);
 }
 
 static struct json_object *select_menu(const char *key, const char *action, const char *placeholder,
                                        int min, int max)
 {
     char id[DC_CUSTOM_ID_MAX + 1];
-    if (dc_custom_id(id, key, action) < 0)
+    if (!control_id(id, key, action))
         return NULL;
     struct json_object *s = json_object_new_object();
     json_object_object_add(s, "type", json_object_new_int(COMP_STRING_SELECT));
     json_object_object_add(s, "custom_id", json_object_new_string(id));
-    json_object_object_add(s, "placeholder", json_object_new_string(placeholder));
+    json_object_object_add(s, "placeholder", dc_fit_json(placeholder, DC_PLACEHOLDER_MAX));
     json_object_object_add(s, "min_values", json_object_new_int(min));
     json_object_object_add(s, "max_values", json_object_new_int(max));
     json_object_object_add(s, "options", json_object_new_array());
     return s;
 }
 
+/* An option of a menu: its label cut to fit, its value whole or not at all
+ * (a value cut short would be another choice), at most DC_SELECT_OPTIONS_MAX. */
 static void select_option(struct json_object *sel, const char *label, const char *value,
                           bool chosen)
 {
     struct json_object *opts = jget_arr(sel, "options");
-    if (!opts || jarr_len(opts) >= SELECT_OPTIONS_MAX)
+    if (!opts || jarr_len(opts) >= DC_SELECT_OPTIONS_MAX || !*label || !*value)
         return;
+    if (dc_chars(value) > DC_OPTION_TEXT_MAX) {
+        log_error(DC_MOD, NULL,
+                  "a menu option's value passes Discord's %d characters; the "
+                  "option is left out",
+                  DC_OPTION_TEXT_MAX);
+        return;
+    }
     struct json_object *o = json_object_new_object();
-    json_object_object_add(o, "label", str_max(label, 100));
-    json_object_object_add(o, "value", str_max(value, 100));
+    json_object_object_add(o, "label", dc_fit_json(label, DC_OPTION_TEXT_MAX));
+    json_object_object_add(o, "value", json_object_new_string(value));
     /* an edit of the hand keeps what the player chose shown as chosen */
     if (chosen)
         json_object_object_add(o, "default", json_object_new_boolean(1));
@@ -329,7 +437,7 @@ static void render_builder(struct dc *dc, struct json_object *components, const 
         json_object_object_foreach(hand, card, count)
         {
             int held = json_object_is_type(count, json_type_int) ? json_object_get_int(count) : 0;
-            unsigned cap = SELECT_OPTIONS_MAX / (kinds ? kinds : 1);
+            unsigned cap = DC_SELECT_OPTIONS_MAX / (kinds ? kinds : 1);
             if (held > 0)
                 card_options(dc, give, card, (unsigned)held < cap ? (unsigned)held : cap,
                              tb ? tb->give : NULL);
@@ -339,7 +447,7 @@ static void render_builder(struct dc *dc, struct json_object *components, const 
     struct json_object *ask = select_menu(key, "tb:ask", dc_word(dc, "ui.you-ask"), 0, 25);
     struct json_object *play = in_play(data);
     size_t nplay = jarr_len(play);
-    unsigned cap = nplay ? SELECT_OPTIONS_MAX / (unsigned)nplay : 1;
+    unsigned cap = nplay ? DC_SELECT_OPTIONS_MAX / (unsigned)nplay : 1;
     for (size_t i = 0; ask && i < nplay; i++) {
         const char *card = jarr_str(play, i);
         if (card)
@@ -348,28 +456,12 @@ static void render_builder(struct dc *dc, struct json_object *components, const 
     }
     json_object_put(play);
     add_select(components, ask);
-    char id[DC_CUSTOM_ID_MAX + 1];
-    if (dc_custom_id(id, key, "tb:send") < 0)
+    struct json_object *send = button(dc_word(dc, "ui.send-offer"), key, "tb:send", BTN_SUCCESS);
+    if (!send)
         return;
     struct json_object *row = json_object_new_array();
-    struct json_object *b = json_object_new_object();
-    json_object_object_add(b, "type", json_object_new_int(COMP_BUTTON));
-    json_object_object_add(b, "style", json_object_new_int(BTN_SUCCESS));
-    json_object_object_add(b, "label", json_object_new_string(dc_word(dc, "ui.send-offer")));
-    json_object_object_add(b, "custom_id", json_object_new_string(id));
-    json_object_array_add(row, b);
+    json_object_array_add(row, send);
     add_row(components, row);
-}
-
-static struct json_object *embed(const char *title, const char *text, int color)
-{
-    struct json_object *e = json_object_new_object();
-    if (title)
-        json_object_object_add(e, "title", str_max(title, 256));
-    json_object_object_add(e, "description", str_max(text, EMBED_DESC_MAX));
-    if (color)
-        json_object_object_add(e, "color", json_object_new_int(color));
-    return e;
 }
 
 /* Notices that open a timed step; the countdown goes on them and nowhere else. */
@@ -420,7 +512,7 @@ static struct json_object *render_body(struct dc *dc, const struct outbound *m)
     json_object_object_add(am, "parse", json_object_new_array());
     json_object_object_add(body, "allowed_mentions", am);
     struct json_object *components = json_object_new_array();
-    struct json_object *embeds = json_object_new_array();
+    struct json_object *embeds = NULL;
     const char *title = NULL;
     int color = 0;
     bool as_embed = false;
@@ -486,17 +578,15 @@ static struct json_object *render_body(struct dc *dc, const struct outbound *m)
     buf_init(&d, DC_TEXT_MAX);
     const char *shown = buf_printf(&d, "%s%s%s", table, text, extra) == 0 ? d.data : text;
     if (as_embed) {
-        json_object_array_add(embeds, embed(title, shown, color));
         json_object_object_add(body, "content", json_object_new_string(""));
-    } else if (strlen(shown) > CONTENT_MAX) {
-        json_object_array_add(embeds, embed(NULL, shown, color));
-        json_object_object_add(body, "content", json_object_new_string(""));
+        embeds = embeds_of(title, shown, color, m->key);
     } else {
-        json_object_object_add(body, "content", json_object_new_string(shown));
+        set_text(body, shown, color, m->key);
     }
     buf_free(&d);
     /* an edit must clear what the previous version had */
-    json_object_object_add(body, "embeds", embeds);
+    if (!json_object_object_get_ex(body, "embeds", NULL))
+        json_object_object_add(body, "embeds", embeds ? embeds : json_object_new_array());
     json_object_object_add(body, "components", components);
     return body;
 }
@@ -507,6 +597,7 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     dc->words_lang = catalog_has_language(lang) ? lang : NULL;
     struct json_object *body = render_body(dc, m);
     dc->words_lang = NULL;
+    dc_fix_utf8(body);
     return body;
 }
 
