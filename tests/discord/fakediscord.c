@@ -15,9 +15,11 @@
 #include <libwebsockets.h>
 
 #include "fakediscord.h"
+#include "discord_limits.h"
 
-#define BODY_MAX (64 * 1024)
-#define RESP_MAX (64 * 1024)
+/* The largest request body taken (Discord takes 25 MiB with files, as
+ * resources/message says under Create Message; the bot sends none). */
+#define BODY_MAX (8u << 20)
 
 struct frame {
     struct frame *next;
@@ -30,12 +32,13 @@ struct pss {
     char path[512];
     char auth[256];
     char ua[256];
-    size_t body_len;
-    char body[BODY_MAX];
+    char *body; /* the request's body, NUL-terminated: body_len of body_cap bytes */
+    size_t body_len, body_cap;
+    bool too_large; /* more than BODY_MAX came */
     int status;
     char hdrs[1024];
+    unsigned char *resp; /* LWS_PRE bytes, then the answer's resp_len */
     size_t resp_len;
-    unsigned char resp[LWS_PRE + RESP_MAX];
     bool ws;
     bool held; /* its answer is held back (fd_hold_next) until the connection closes */
 };
@@ -91,9 +94,11 @@ struct fd_server {
     double gtimes[50];
     unsigned gpos;
     unsigned long requests, r429, r429_global;
-    uint64_t rng;          /* the variation's random numbers, from the printed seed */
-    unsigned long varied;  /* fields added, removed or nulled so far */
-    unsigned long invalid; /* message bodies refused as Discord would (400, 50035) */
+    uint64_t rng;                   /* the variation's random numbers, from the printed seed */
+    unsigned long varied;           /* fields added, removed or nulled so far */
+    unsigned long invalid;          /* bodies refused as Discord would (400, 50035 or 50006) */
+    struct json_object *refused;    /* [{method, path, body, errors}] of those */
+    struct json_object *registered; /* scope ("global" or a guild id) -> its commands */
     unsigned long
         nonce_repeats; /* POSTs answered with the message an earlier one made (enforce_nonce) */
     /* the privileged intents the app may use, as the Developer Portal's toggles
@@ -446,9 +451,12 @@ static void respond(struct pss *p, int status, struct json_object *body)
     p->status = status;
     const char *t = body ? json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN) : "";
     size_t n = strlen(t);
-    if (n > RESP_MAX)
-        n = RESP_MAX;
-    memcpy(p->resp + LWS_PRE, t, n);
+    free(p->resp);
+    p->resp = malloc(LWS_PRE + n + 1);
+    if (!p->resp)
+        n = 0;
+    else
+        memcpy(p->resp + LWS_PRE, t, n);
     p->resp_len = n;
 }
 
@@ -556,65 +564,6 @@ static size_t alen(struct json_object *a)
     return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
-/* The length of string field k of o, 0 when absent. */
-static size_t field_len(struct json_object *o, const char *k)
-{
-    struct json_object *v = json_object_object_get(o, k);
-    return json_object_is_type(v, json_type_string) ? strlen(json_object_get_string(v)) : 0;
-}
-
-/*
- * A message body as Discord checks it: content up to 2000 characters, an
- * embed's description up to 4096, at most five action rows of at most five
- * buttons or one select, custom ids up to 100, labels up to 80 (100 in a
- * select), at most 25 options, and a reply naming its message.
- * Returns the field at fault, or NULL.
- */
-static const char *invalid_body(struct json_object *body)
-{
-    if (!json_object_is_type(body, json_type_object))
-        return "body";
-    if (field_len(body, "content") > 2000)
-        return "content";
-    struct json_object *embeds = json_object_object_get(body, "embeds");
-    for (size_t i = 0; i < alen(embeds); i++)
-        if (field_len(json_object_array_get_idx(embeds, i), "description") > 4096)
-            return "embeds.description";
-    struct json_object *rows = json_object_object_get(body, "components");
-    if (alen(rows) > 5)
-        return "components";
-    for (size_t i = 0; i < alen(rows); i++) {
-        struct json_object *items =
-            json_object_object_get(json_object_array_get_idx(rows, i), "components");
-        size_t n = alen(items);
-        if (n == 0 || n > 5)
-            return "components.components";
-        for (size_t k = 0; k < n; k++) {
-            struct json_object *c = json_object_array_get_idx(items, k);
-            int type = json_object_get_int(json_object_object_get(c, "type"));
-            struct json_object *opts = json_object_object_get(c, "options");
-            if (field_len(c, "custom_id") == 0 || field_len(c, "custom_id") > 100)
-                return "custom_id";
-            if (type == 2 && (field_len(c, "label") > 80))
-                return "label";
-            if (type == 3 && (n != 1 || alen(opts) == 0 || alen(opts) > 25))
-                return "options";
-            for (size_t o = 0; type == 3 && o < alen(opts); o++) {
-                struct json_object *op = json_object_array_get_idx(opts, o);
-                if (field_len(op, "label") > 100 || field_len(op, "value") > 100)
-                    return "options.label";
-            }
-        }
-    }
-    struct json_object *ref = json_object_object_get(body, "message_reference");
-    if (ref && field_len(ref, "message_id") == 0)
-        return "message_reference";
-    if (json_object_object_get_ex(body, "nonce", NULL) &&
-        (field_len(body, "nonce") == 0 || field_len(body, "nonce") > 25))
-        return "nonce";
-    return NULL;
-}
-
 /* Discord's enforce_nonce: a message the bot created with the same nonce in
  * the last few minutes is returned instead of creating another. */
 #define NONCE_WINDOW_S 300
@@ -636,19 +585,97 @@ static struct json_object *same_nonce(struct fd_server *s, struct json_object *b
     return NULL;
 }
 
-static void invalid_form(struct pss *p, const char *field)
+/* What a body is, for the limits it must keep (discord_limits.h). */
+enum check { CHECK_CREATE, CHECK_FOLLOWUP, CHECK_EDIT, CHECK_CALLBACK, CHECK_COMMANDS };
+
+/* Holds body against Discord's documented limits as what says; when Discord
+ * would refuse it, answers as Discord does (400, 50035 with the errors, or
+ * 50006 for an empty message) and records the refusal. Returns whether it
+ * was refused. */
+static bool refused(struct fd_server *s, struct pss *p, const char *method, const char *route,
+                    struct json_object *body, enum check what)
 {
-    struct json_object *e = api_error(50035, "Invalid Form Body");
-    struct json_object *errors = json_object_new_object(), *f = json_object_new_object();
-    struct json_object *list = json_object_new_array(), *one = json_object_new_object();
-    json_object_object_add(one, "code", json_object_new_string("BASE_TYPE_INVALID"));
-    json_object_object_add(one, "message", json_object_new_string("Invalid"));
-    json_object_array_add(list, one);
-    json_object_object_add(f, "_errors", list);
-    json_object_object_add(errors, field, f);
-    json_object_object_add(e, "errors", errors);
+    static const enum lim_where where[] = {
+        [CHECK_CREATE] = LIM_CREATE, [CHECK_FOLLOWUP] = LIM_FOLLOWUP, [CHECK_EDIT] = LIM_EDIT};
+    struct lim_errors e;
+    lim_init(&e);
+    if (what == CHECK_CALLBACK)
+        lim_callback(&e, body);
+    else if (what == CHECK_COMMANDS)
+        lim_commands(&e, body);
+    else
+        lim_message(&e, body, where[what]);
+    if (e.n == 0) {
+        lim_free(&e);
+        return false;
+    }
+    struct json_object *a = lim_answer(&e), *r = json_object_new_object();
+    respond(p, 400, a);
+    json_object_object_add(r, "method", json_object_new_string(method));
+    json_object_object_add(r, "path", json_object_new_string(route));
+    json_object_object_add(r, "body", json_object_get(body));
+    json_object_object_add(r, "errors", json_object_get(e.errors));
+    json_object_array_add(s->refused, r);
+    fprintf(stderr, "fakediscord: refused %s %s: %s\n", method, route,
+            json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN));
+    s->invalid++;
+    json_object_put(a);
+    lim_free(&e);
+    return true;
+}
+
+/* Where the tokenizer stopped in a body it refused, shown with the bytes
+ * around it (others escaped), for the refusal's record. */
+static struct json_object *where_refused(const char *body, size_t len, size_t at)
+{
+    char shown[400];
+    size_t o = 0, from = at > 60 ? at - 60 : 0;
+    for (size_t i = from; i < len && i < at + 60 && o + 5 < sizeof shown; i++) {
+        unsigned char c = (unsigned char)body[i];
+        if (c >= 0x20 && c < 0x7F && c != '\\')
+            shown[o++] = (char)c;
+        else
+            o += (size_t)snprintf(shown + o, sizeof shown - o, "\\x%02X", c);
+    }
+    shown[o] = '\0';
+    struct json_object *w = json_object_new_object();
+    json_object_object_add(w, "offset", json_object_new_int64((int64_t)at));
+    json_object_object_add(w, "around", json_object_new_string(shown));
+    return w;
+}
+
+/* The body as JSON; false (answered 400, 50109, and recorded) when it is no
+ * JSON in UTF-8. */
+static bool parse_body(struct fd_server *s, struct pss *p, const char *method, const char *route,
+                       struct json_object **body)
+{
+    *body = NULL;
+    if (!p->body_len)
+        return true;
+    struct json_tokener *tok = json_tokener_new();
+    if (!tok)
+        return false;
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+    *body = json_tokener_parse_ex(tok, p->body, (int)p->body_len);
+    bool whole = *body && json_tokener_get_error(tok) == json_tokener_success;
+    size_t at = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    if (whole)
+        return true;
+    json_object_put(*body);
+    *body = NULL;
+    struct json_object *e = api_error(50109, "The request body contains invalid JSON.");
     respond(p, 400, e);
+    struct json_object *r = json_object_new_object();
+    json_object_object_add(r, "method", json_object_new_string(method));
+    json_object_object_add(r, "path", json_object_new_string(route));
+    json_object_object_add(r, "invalid_json", where_refused(p->body, p->body_len, at));
+    fprintf(stderr, "fakediscord: refused %s %s: no JSON in UTF-8: %s\n", method, route,
+            json_object_to_json_string(json_object_object_get(r, "invalid_json")));
+    json_object_array_add(s->refused, r);
+    s->invalid++;
     json_object_put(e);
+    return false;
 }
 
 /* What kind of request this is, for the traps: a post, an edit, or an edit
@@ -743,7 +770,15 @@ static void rest(struct fd_server *s, struct pss *p)
             return;
         }
     }
-    struct json_object *body = p->body_len ? json_tokener_parse(p->body) : NULL;
+    struct json_object *body;
+    if (p->too_large) {
+        struct json_object *e = api_error(40005, "Request entity too large");
+        respond(p, 413, e);
+        json_object_put(e);
+        return;
+    }
+    if (!parse_body(s, p, method, route, &body))
+        return;
     int kind = request_kind(method, route, body);
     struct trap *trap = kind < 0 ? NULL : armed_trap(s, (enum fd_kind)kind, route);
     if (trap && trap->mode == TRAP_DELAY) {
@@ -767,6 +802,7 @@ static void rest(struct fd_server *s, struct pss *p)
         s->held++;
     }
     char a[64], b[64], c[128];
+    int end = 0;
     if (strcmp(method, "GET") == 0 && strcmp(route, "/gateway/bot") == 0) {
         char url[64];
         snprintf(url, sizeof(url), "ws://127.0.0.1:%d", s->port);
@@ -825,14 +861,12 @@ static void rest(struct fd_server *s, struct pss *p)
     } else if (sscanf(route, "/channels/%63[0-9]/messages/%63[0-9]", a, b) == 2 &&
                strcmp(method, "PATCH") == 0) {
         struct json_object *m = find_message(s, b);
-        const char *bad = invalid_body(body);
         if (!m) {
             struct json_object *e = api_error(10008, "Unknown Message");
             respond(p, 404, e);
             json_object_put(e);
-        } else if (bad) {
-            s->invalid++;
-            invalid_form(p, bad);
+        } else if (refused(s, p, method, route, body, CHECK_EDIT)) {
+            ;
         } else if (bucket_ok(s, p, a)) {
             /* an edit changes the fields it gives and keeps the others */
             struct json_object *kept = json_object_object_get(m, "body");
@@ -853,14 +887,12 @@ static void rest(struct fd_server *s, struct pss *p)
                strcmp(method, "POST") == 0) {
         const char *user = dm_user(s, a);
         struct json_object *ch = user ? json_object_object_get(s->dms, user) : NULL;
-        const char *bad = invalid_body(body);
         if (ch && json_object_get_boolean(json_object_object_get(ch, "closed"))) {
             struct json_object *e = api_error(50007, "Cannot send messages to this user");
             respond(p, 403, e);
             json_object_put(e);
-        } else if (bad) {
-            s->invalid++;
-            invalid_form(p, bad);
+        } else if (refused(s, p, method, route, body, CHECK_CREATE)) {
+            ;
         } else if (same_nonce(s, body)) {
             s->nonce_repeats++;
             respond(p, 200, same_nonce(s, body));
@@ -898,6 +930,10 @@ static void rest(struct fd_server *s, struct pss *p)
             json_object_put(body);
             return;
         }
+        if (refused(s, p, method, route, body, CHECK_CALLBACK)) {
+            json_object_put(body);
+            return;
+        }
         json_object_object_add(ix, "acked", json_object_new_boolean(1));
         struct json_object *r = json_object_new_object();
         json_object_object_add(r, "id", json_object_new_string(a));
@@ -917,6 +953,12 @@ static void rest(struct fd_server *s, struct pss *p)
             json_object_put(body);
             return;
         }
+        /* a follow-up is a new message; the rest edit one */
+        bool followup = strcmp(method, "POST") == 0;
+        if (refused(s, p, method, route, body, followup ? CHECK_FOLLOWUP : CHECK_EDIT)) {
+            json_object_put(body);
+            return;
+        }
         struct json_object *r = json_object_new_object();
         json_object_object_add(r, "method", json_object_new_string(method));
         json_object_object_add(r, "path", json_object_new_string(route));
@@ -927,12 +969,20 @@ static void rest(struct fd_server *s, struct pss *p)
         json_object_object_add(m, "id", json_object_new_string(new_id(s)));
         respond(p, 200, m);
         json_object_put(m);
-    } else if (strncmp(route, "/applications/", 14) == 0 && strcmp(method, "PUT") == 0) {
-        struct json_object *r = json_object_new_object();
-        json_object_object_add(r, "path", json_object_new_string(route));
-        json_object_object_add(r, "body", json_object_get(body));
-        json_object_array_add(s->commands, r);
-        respond(p, 200, body ? body : NULL);
+    } else if (sscanf(route, "/applications/%63[0-9]/%127[^\n]", a, c) == 2 &&
+               strcmp(method, "PUT") == 0 &&
+               (strcmp(c, "commands") == 0 ||
+                (sscanf(c, "guilds/%63[0-9]/commands%n", b, &end) == 1 && !c[end]))) {
+        /* a bulk overwrite of the global commands, or of one guild's */
+        if (!refused(s, p, method, route, body, CHECK_COMMANDS)) {
+            struct json_object *r = json_object_new_object();
+            json_object_object_add(r, "path", json_object_new_string(route));
+            json_object_object_add(r, "body", json_object_get(body));
+            json_object_array_add(s->commands, r);
+            json_object_object_add(s->registered, strcmp(c, "commands") == 0 ? "global" : b,
+                                   json_object_get(body));
+            respond(p, 200, body ? body : NULL);
+        }
     } else {
         struct json_object *e = api_error(0, "404: Not Found");
         respond(p, 404, e);
@@ -941,6 +991,30 @@ static void rest(struct fd_server *s, struct pss *p)
     if (kind >= 0 && p->status >= 200 && p->status < 300 && !p->held)
         s->answered[kind]++;
     json_object_put(body);
+}
+
+/* Adds what came of the request's body; past BODY_MAX it is refused whole. */
+static void append_body(struct pss *p, const void *in, size_t len)
+{
+    if (p->too_large || p->body_len + len > BODY_MAX) {
+        p->too_large = true;
+        return;
+    }
+    if (p->body_len + len + 1 > p->body_cap) {
+        size_t cap = p->body_cap ? p->body_cap : 4096;
+        while (cap < p->body_len + len + 1)
+            cap *= 2;
+        char *grown = realloc(p->body, cap);
+        if (!grown) {
+            p->too_large = true;
+            return;
+        }
+        p->body = grown;
+        p->body_cap = cap;
+    }
+    memcpy(p->body + p->body_len, in, len);
+    p->body_len += len;
+    p->body[p->body_len] = '\0';
 }
 
 static int write_response(struct lws *wsi, struct pss *p)
@@ -988,7 +1062,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         lws_hdr_copy(wsi, p->auth, sizeof(p->auth), WSI_TOKEN_HTTP_AUTHORIZATION);
         lws_hdr_copy(wsi, p->ua, sizeof(p->ua), WSI_TOKEN_HTTP_USER_AGENT);
         p->body_len = 0;
-        p->body[0] = '\0';
+        p->too_large = false;
         char cl[32] = "";
         lws_hdr_copy(wsi, cl, sizeof(cl), WSI_TOKEN_HTTP_CONTENT_LENGTH);
         p->held = false;
@@ -999,11 +1073,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         break;
     }
     case LWS_CALLBACK_HTTP_BODY:
-        if (p->body_len + len < BODY_MAX) {
-            memcpy(p->body + p->body_len, in, len);
-            p->body_len += len;
-            p->body[p->body_len] = '\0';
-        }
+        append_body(p, in, len);
         break;
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         rest(s, p);
@@ -1083,6 +1153,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             rc = -1;
         }
         break;
+    case LWS_CALLBACK_CLOSED_HTTP:
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        free(p->body);
+        free(p->resp);
+        p->body = NULL;
+        p->resp = NULL;
+        p->body_len = p->body_cap = p->resp_len = 0;
+        break;
     case LWS_CALLBACK_CLOSED:
         if (wsi == s->ws) {
             s->ws = NULL;
@@ -1150,6 +1228,8 @@ struct fd_server *fd_start(const char *token, unsigned hb_ms)
     s->callbacks = json_object_new_array();
     s->webhooks = json_object_new_array();
     s->commands = json_object_new_array();
+    s->refused = json_object_new_array();
+    s->registered = json_object_new_object();
     s->dms = json_object_new_object();
     s->windows = json_object_new_object();
     s->ixs = json_object_new_object();
@@ -1199,6 +1279,8 @@ void fd_stop(struct fd_server *s)
     json_object_put(s->callbacks);
     json_object_put(s->webhooks);
     json_object_put(s->commands);
+    json_object_put(s->refused);
+    json_object_put(s->registered);
     json_object_put(s->dms);
     json_object_put(s->windows);
     json_object_put(s->ixs);
@@ -1405,6 +1487,93 @@ void fd_set_bucket_limit(struct fd_server *s, int limit)
     pthread_mutex_unlock(&s->mu);
 }
 
+/* Whether command c may be used in a guild (or, guild false, in the bot's DM):
+ * its contexts say (none listed: everywhere). */
+static bool usable_in(struct json_object *c, bool guild)
+{
+    struct json_object *contexts = json_object_object_get(c, "contexts");
+    if (!json_object_is_type(contexts, json_type_array))
+        return true;
+    for (size_t i = 0; i < json_object_array_length(contexts); i++)
+        if (json_object_get_int(json_object_array_get_idx(contexts, i)) == (guild ? 0 : 1))
+            return true;
+    return false;
+}
+
+/* The option named name among o's options, or NULL. */
+static struct json_object *option_named(struct json_object *o, const char *name)
+{
+    struct json_object *opts = json_object_object_get(o, "options");
+    for (size_t i = 0; i < alen(opts); i++) {
+        struct json_object *x = json_object_array_get_idx(opts, i);
+        const char *n = json_object_get_string(json_object_object_get(x, "name"));
+        if (n && strcmp(n, name) == 0)
+            return x;
+    }
+    return NULL;
+}
+
+static int option_type(struct json_object *o)
+{
+    return json_object_get_int(json_object_object_get(o, "type"));
+}
+
+/* The command, subcommand or grouped subcommand word among cmds, or NULL. */
+static struct json_object *find_leaf(struct json_object *cmds, bool guild, const char *word,
+                                     char *top, size_t toplen, char *group, size_t grouplen)
+{
+    for (size_t i = 0; i < alen(cmds); i++) {
+        struct json_object *c = json_object_array_get_idx(cmds, i), *x, *leaf = NULL;
+        const char *name = json_object_get_string(json_object_object_get(c, "name"));
+        if (!name || !usable_in(c, guild))
+            continue;
+        snprintf(group, grouplen, "%s", "");
+        struct json_object *opts = json_object_object_get(c, "options");
+        struct json_object *first = alen(opts) ? json_object_array_get_idx(opts, 0) : NULL;
+        bool nested = first && (option_type(first) == 1 || option_type(first) == 2);
+        if (strcmp(name, word) == 0 && !nested)
+            leaf = c;
+        else if ((x = option_named(c, word)) && option_type(x) == 1)
+            leaf = x;
+        for (size_t g = 0; !leaf && g < alen(opts); g++) {
+            struct json_object *grp = json_object_array_get_idx(opts, g);
+            if (option_type(grp) == 2 && (x = option_named(grp, word)) && option_type(x) == 1) {
+                leaf = x;
+                snprintf(group, grouplen, "%s",
+                         json_object_get_string(json_object_object_get(grp, "name")));
+            }
+        }
+        if (leaf) {
+            snprintf(top, toplen, "%s", name);
+            return leaf;
+        }
+    }
+    return NULL;
+}
+
+bool fd_slash_route(struct fd_server *s, const char *guild, const char *word, const char *opts,
+                    char *top, size_t toplen, char *group, size_t grouplen)
+{
+    pthread_mutex_lock(&s->mu);
+    struct json_object *leaf = NULL;
+    if (guild)
+        leaf = find_leaf(json_object_object_get(s->registered, guild), true, word, top, toplen,
+                         group, grouplen);
+    if (!leaf)
+        leaf = find_leaf(json_object_object_get(s->registered, "global"), guild != NULL, word, top,
+                         toplen, group, grouplen);
+    struct json_object *given = opts ? json_tokener_parse(opts) : NULL;
+    bool ok = leaf != NULL;
+    for (size_t i = 0; ok && i < alen(given); i++) {
+        const char *n = json_object_get_string(
+            json_object_object_get(json_object_array_get_idx(given, i), "name"));
+        ok = n && option_named(leaf, n);
+    }
+    json_object_put(given);
+    pthread_mutex_unlock(&s->mu);
+    return ok;
+}
+
 size_t fd_callback_count(struct fd_server *s)
 {
     pthread_mutex_lock(&s->mu);
@@ -1421,6 +1590,7 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(o, "callbacks", json_object_get(s->callbacks));
     json_object_object_add(o, "webhooks", json_object_get(s->webhooks));
     json_object_object_add(o, "commands", json_object_get(s->commands));
+    json_object_object_add(o, "refused", json_object_get(s->refused));
     json_object_object_add(o, "dms", json_object_get(s->dms));
     json_object_object_add(o, "requests", json_object_new_int64((int64_t)s->requests));
     json_object_object_add(o, "r429", json_object_new_int64((int64_t)s->r429));

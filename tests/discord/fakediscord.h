@@ -82,13 +82,26 @@ unsigned long fd_answered(struct fd_server *s, enum fd_kind kind);
  * A copy of the server's record, as JSON:
  * {"messages":[{"id","channel","body","edits","reactions":[...],"t"}],
  *  "callbacks":[{"id","user","type","data","t"}], "webhooks":[{"method","path","body","t"}],
- *  "commands":[{"path","body"}], "requests":n, "r429":n, "r429_global":n,
- *  "invalid":n, "nonce_repeats":n, "ix_refused":n, "stripped":n, "held":n, "forced":n,
- *  "gateway":{"connects","identifies","resumes","heartbeats","client_close",
+ *  "commands":[{"path","body"}], "refused":[{"method","path","body","errors"}], "requests":n,
+ * "r429":n, "r429_global":n, "invalid":n, "nonce_repeats":n, "ix_refused":n, "stripped":n,
+ * "held":n, "forced":n, "gateway":{"connects","identifies","resumes","heartbeats","client_close",
  *             "intents","refused_intents","ready","connected","seq","user_agent"}}
  * The caller puts it.
  */
 struct json_object *fd_snapshot(struct fd_server *s);
+
+/*
+ * Where a user finds slash command `word` among those the bot registered, as
+ * Discord's command picker shows them: in the guild's commands, then in the
+ * global ones whose contexts allow the place (guild NULL: the bot's DM, where
+ * guild commands never show). Fills top (the command's name) and group (its
+ * subcommand group, "" when none; word is a subcommand unless it is top) and
+ * returns true; false when no command available there is word, or when one
+ * of the option names in opts (a JSON array of {"name"}, or NULL) is not an
+ * option of it.
+ */
+bool fd_slash_route(struct fd_server *s, const char *guild, const char *word, const char *opts,
+                    char *top, size_t toplen, char *group, size_t grouplen);
 
 /* How many interaction callbacks the server got, without copying the record. */
 size_t fd_callback_count(struct fd_server *s);

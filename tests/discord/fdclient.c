@@ -4,6 +4,7 @@
  * objects.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -11,7 +12,7 @@
 #include "fdclient.h"
 
 static struct {
-    char id[32], name[32];
+    char id[32], name[192]; /* a display name of 32 characters, four bytes each at most */
 } names[64];
 static unsigned nnames;
 
@@ -90,20 +91,39 @@ static int64_t send_dispatch(struct fd_server *s, const char *type, struct json_
     return seq;
 }
 
-static struct json_object *command_data(const char *sub, const char *opts)
+/* The data of "/<word>" as Discord's client sends it: the registered command
+ * word belongs to (fd_slash_route), its subcommand group and subcommand as
+ * nested options, and opts (a JSON array, or NULL) on the innermost. Aborts
+ * when word is not registered where it is used: a test can only use what a
+ * user could pick. */
+static struct json_object *command_data(struct fd_server *s, const char *guild, const char *word,
+                                        const char *opts)
 {
-    struct json_object *data = json_object_new_object(), *options = json_object_new_array();
-    struct json_object *s = json_object_new_object();
+    char top[64], group[64];
+    if (!fd_slash_route(s, guild, word, opts, top, sizeof top, group, sizeof group)) {
+        fprintf(stderr, "fdclient: no command /%s (options %s) registered %s\n", word,
+                opts ? opts : "none", guild ? "in the guild" : "for the bot's DM");
+        abort();
+    }
+    struct json_object *data = json_object_new_object();
     json_object_object_add(data, "id", json_object_new_string("800000000000000001"));
-    json_object_object_add(data, "name", json_object_new_string("illegal"));
+    json_object_object_add(data, "name", json_object_new_string(top));
     json_object_object_add(data, "type", json_object_new_int(1));
-    json_object_object_add(s, "name", json_object_new_string(sub));
-    json_object_object_add(s, "type", json_object_new_int(1));
     struct json_object *o = opts ? json_tokener_parse(opts) : NULL;
+    struct json_object *inner = data;
+    const char *const levels[][2] = {{group, "2"}, {strcmp(top, word) ? word : "", "1"}};
+    for (size_t i = 0; i < 2; i++) {
+        if (!*levels[i][0])
+            continue;
+        struct json_object *level = json_object_new_object(), *list = json_object_new_array();
+        json_object_object_add(level, "name", json_object_new_string(levels[i][0]));
+        json_object_object_add(level, "type", json_object_new_int(atoi(levels[i][1])));
+        json_object_array_add(list, level);
+        json_object_object_add(inner, "options", list);
+        inner = level;
+    }
     if (o)
-        json_object_object_add(s, "options", o);
-    json_object_array_add(options, s);
-    json_object_object_add(data, "options", options);
+        json_object_object_add(inner, "options", o);
     return data;
 }
 
@@ -111,7 +131,7 @@ int64_t fdc_slash(struct fd_server *s, const char *ix_id, const char *guild, con
                   const char *user, const char *sub, const char *opts, const char *perms)
 {
     struct json_object *d = interaction(ix_id, 2, guild, channel, user, perms);
-    json_object_object_add(d, "data", command_data(sub, opts));
+    json_object_object_add(d, "data", command_data(s, guild, sub, opts));
     return send_dispatch(s, "INTERACTION_CREATE", d);
 }
 
@@ -119,7 +139,7 @@ int64_t fdc_autocomplete(struct fd_server *s, const char *ix_id, const char *gui
                          const char *channel, const char *user, const char *sub, const char *opts)
 {
     struct json_object *d = interaction(ix_id, 4, guild, channel, user, FD_PERM_NONE);
-    json_object_object_add(d, "data", command_data(sub, opts));
+    json_object_object_add(d, "data", command_data(s, guild, sub, opts));
     return send_dispatch(s, "INTERACTION_CREATE", d);
 }
 

@@ -16,9 +16,12 @@
 #define FD_PERM_NONE         "0"
 
 /*
- * An APPLICATION_COMMAND interaction for "/illegal <sub> [options]".
- * guild NULL: in the bot's DM (channel is the DM channel). opts: a JSON array
- * of {"name","type","value"} or NULL. perms: the member's permissions.
+ * An APPLICATION_COMMAND interaction for the slash command whose word is sub,
+ * wherever the bot registered it ("/illegal join", "/illegal host pause",
+ * "/offer"), as Discord's client sends it; aborts when no command is sub
+ * there (fd_slash_route). guild NULL: in the bot's DM (channel is the DM
+ * channel). opts: a JSON array of {"name","type","value"} or NULL. perms: the
+ * member's permissions.
  */
 int64_t fdc_slash(struct fd_server *s, const char *ix_id, const char *guild, const char *channel,
                   const char *user, const char *sub, const char *opts, const char *perms);

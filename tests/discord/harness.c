@@ -211,6 +211,14 @@ bool h_ready(struct harness *h)
     return st.ready_shards > 0;
 }
 
+bool h_registered(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    bool yes = json_object_array_length(json_object_object_get(s, "commands")) > 0;
+    json_object_put(s);
+    return yes && h_ready(h);
+}
+
 long long h_message(struct harness *h, const char *id, const char *channel, const char *guild,
                     const char *user, const char *text)
 {

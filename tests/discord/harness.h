@@ -51,6 +51,8 @@ bool h_run_until(struct harness *h, bool (*pred)(struct harness *), unsigned tim
 void h_run_for(struct harness *h, unsigned ms);
 int h_count_inputs(struct harness *h);
 bool h_ready(struct harness *h);
+/* h_ready(), and the bot's slash commands registered (as a user could pick them). */
+bool h_registered(struct harness *h);
 struct json_object *h_snapshot(struct harness *h); /* caller puts */
 int h_gw(struct harness *h, const char *field);
 /* A MESSAGE_CREATE; guild NULL for a DM. Returns the sequence number. */

@@ -39,7 +39,7 @@ static const char *jstr(struct json_object *o, const char *k)
 static void start(struct harness *h)
 {
     h_init(h, 1000, true);
-    assert_true(h_run_until(h, h_ready, 5000));
+    assert_true(h_run_until(h, h_registered, 5000));
 }
 
 /* What the bot tells the adapter once a game's last message has gone out. */
@@ -1306,15 +1306,23 @@ static void test_interaction_window(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_route_keys),          cmocka_unit_test(test_bucket_logic),
+        cmocka_unit_test(test_route_keys),
+        cmocka_unit_test(test_bucket_logic),
         cmocka_unit_test(test_global_window),
-        cmocka_unit_test(test_bucket_storm),        cmocka_unit_test(test_global_storm),
-        cmocka_unit_test(test_kept_handle_method),  cmocka_unit_test(test_dm_probe_and_50007),
-        cmocka_unit_test(test_interactions),        cmocka_unit_test(test_lobby_edited),
-        cmocka_unit_test(test_drop_reactions),      cmocka_unit_test(test_vote_and_game_over),
-        cmocka_unit_test(test_stop_drains),         cmocka_unit_test(test_controls_close),
-        cmocka_unit_test(test_notices_and_replies), cmocka_unit_test(test_owner_moderates),
-        cmocka_unit_test(test_channel_name),        cmocka_unit_test(test_outbox_resend_posts_once),
+        cmocka_unit_test(test_bucket_storm),
+        cmocka_unit_test(test_global_storm),
+        cmocka_unit_test(test_kept_handle_method),
+        cmocka_unit_test(test_dm_probe_and_50007),
+        cmocka_unit_test(test_interactions),
+        cmocka_unit_test(test_lobby_edited),
+        cmocka_unit_test(test_drop_reactions),
+        cmocka_unit_test(test_vote_and_game_over),
+        cmocka_unit_test(test_stop_drains),
+        cmocka_unit_test(test_controls_close),
+        cmocka_unit_test(test_notices_and_replies),
+        cmocka_unit_test(test_owner_moderates),
+        cmocka_unit_test(test_channel_name),
+        cmocka_unit_test(test_outbox_resend_posts_once),
         cmocka_unit_test(test_interaction_window),
     };
     if (getenv("REST_ONLY")) /* one test by name, e.g. REST_ONLY=test_global_storm */
