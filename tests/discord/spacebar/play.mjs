@@ -148,9 +148,29 @@ async function interact(who, channel, inGuild, type, data, messageId) {
     if (messageId) body.message_id = messageId;
     await api(who.token, "POST", "/interactions", body);
 }
+// The slash command whose word is `word`, as the bot registered it (a command of its own, a
+// subcommand, or one in a subcommand group), as a client sends it.
+function commandData(word, options) {
+    for (const c of g.commands) {
+        const nested = (c.options || []).some((o) => o.type === 1 || o.type === 2);
+        if (!nested && c.name === word) return { id: c.id, name: word, type: 1, options };
+        for (const o of c.options || []) {
+            if (o.type === 1 && o.name === word)
+                return { id: c.id, name: c.name, type: 1, options: [{ name: word, type: 1, options }] };
+            const sub = o.type === 2 && (o.options || []).find((s) => s.name === word);
+            if (sub)
+                return {
+                    id: c.id,
+                    name: c.name,
+                    type: 1,
+                    options: [{ name: o.name, type: 2, options: [{ name: word, type: 1, options }] }],
+                };
+        }
+    }
+    throw new Error(`no slash command ${word} registered`);
+}
 async function slash(who, channel, sub, options = []) {
-    const data = { id: g.command, name: "illegal", type: 1, options: [{ name: sub, type: 1, options }] };
-    await interact(who, channel, true, 2, data, null);
+    await interact(who, channel, true, 2, commandData(sub, options), null);
 }
 async function press(who, channel, message, action, values, inGuild = true) {
     const c = control(message, action);
@@ -366,7 +386,8 @@ try {
         const list = await api(`Bot ${g.botToken}`, "GET", `/applications/${g.app}/guilds/${g.guild}/commands`);
         return list?.length ? list : null;
     });
-    g.command = cmds[0].id;
+    g.commands = cmds;
+    say(`slash commands registered: ${cmds.map((c) => "/" + c.name).join(" ")}`);
     await sleep(1000); // the gateway session
     await twoTables();
     await event();
