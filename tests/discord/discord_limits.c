@@ -54,6 +54,14 @@
 #define OPTION_TEXT_MAX    100
 /* interactions/receiving-and-responding: Autocomplete (choices) */
 #define AUTOCOMPLETE_MAX 25
+/* interactions/receiving-and-responding: Modal; components/reference: Label,
+ * Text Input (its label is deprecated; 45 as a Label's) */
+#define MODAL_TITLE_MAX      45
+#define MODAL_COMPONENTS_MAX 5
+#define LABEL_TEXT_MAX       45
+#define LABEL_DESC_MAX       100
+#define INPUT_TEXT_MAX       4000
+#define INPUT_PLACEHOLDER    100
 /* interactions/application-commands: Application Command Structure, Option
  * Structure, Option Choice Structure, Registering a Command (how many), Slash
  * Commands (the combined size) */
@@ -66,7 +74,16 @@
 #define COMMAND_SIZE_MAX  8000
 #define COMMANDS_MAX      100
 
-enum { COMP_ROW = 1, COMP_BUTTON = 2, COMP_STRING_SELECT = 3 };
+enum {
+    COMP_ROW = 1,
+    COMP_BUTTON = 2,
+    COMP_STRING_SELECT = 3,
+    COMP_TEXT_INPUT = 4,
+    COMP_TEXT_DISPLAY = 10,
+    COMP_LABEL = 18,
+    COMP_FILE_UPLOAD = 19,
+    COMP_CHECKBOX = 23,
+};
 enum { BTN_LINK = 5, BTN_PREMIUM = 6 };
 enum { OPT_SUB = 1, OPT_GROUP = 2, OPT_STRING = 3, OPT_INTEGER = 4, OPT_NUMBER = 10 };
 
@@ -268,6 +285,21 @@ static void integer(struct lim_errors *e, const char *path, struct json_object *
 
 /* ---- messages ---- */
 
+/* Text field k of o (required or not), at most max characters once trimmed
+ * (Embed Limits: "leading and trailing whitespace characters are not
+ * included"); adds them to *total. */
+static void embed_text(struct lim_errors *e, const char *path, struct json_object *o, const char *k,
+                       size_t max, bool required, size_t *total)
+{
+    char at[256];
+    const char *s = text(e, path, o, k, 0, SIZE_MAX, required);
+    size_t n = s ? trimmed_chars(s) : 0;
+    if (n > max)
+        fail(e, sub(at, sizeof at, path, k), "BASE_TYPE_MAX_LENGTH",
+             "Must be %zu or fewer in length.", max);
+    *total += n;
+}
+
 /* One embed; adds its characters to *total. */
 static void embed(struct lim_errors *e, const char *path, struct json_object *o, size_t *total)
 {
@@ -276,35 +308,21 @@ static void embed(struct lim_errors *e, const char *path, struct json_object *o,
         fail(e, path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType");
         return;
     }
-    static const struct {
-        const char *field;
-        size_t max;
-    } texts[] = {{"title", TITLE_MAX}, {"description", DESCRIPTION_MAX}};
-    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
-        const char *s = text(e, path, o, texts[i].field, 0, SIZE_MAX, false);
-        if (s && trimmed_chars(s) > texts[i].max)
-            fail(e, sub(at, sizeof at, path, texts[i].field), "BASE_TYPE_MAX_LENGTH",
-                 "Must be %zu or fewer in length.", texts[i].max);
-        *total += s ? trimmed_chars(s) : 0;
-    }
+    embed_text(e, path, o, "title", TITLE_MAX, false, total);
+    embed_text(e, path, o, "description", DESCRIPTION_MAX, false, total);
     struct json_object *fields = array(e, path, o, "fields", FIELDS_MAX);
     for (size_t i = 0; i < alen(fields); i++) {
         struct json_object *f = json_object_array_get_idx(fields, i);
-        char fat[256];
-        item(fat, sizeof fat, path, "fields", i);
-        const char *name = text(e, fat, f, "name", 0, FIELD_NAME_MAX, true);
-        const char *value = text(e, fat, f, "value", 0, FIELD_VALUE_MAX, true);
-        *total += (name ? trimmed_chars(name) : 0) + (value ? trimmed_chars(value) : 0);
+        item(at, sizeof at, path, "fields", i);
+        embed_text(e, at, f, "name", FIELD_NAME_MAX, true, total);
+        embed_text(e, at, f, "value", FIELD_VALUE_MAX, true, total);
     }
     struct json_object *footer = json_object_object_get(o, "footer");
-    const char *ft =
-        footer ? text(e, sub(at, sizeof at, path, "footer"), footer, "text", 0, FOOTER_MAX, true)
-               : NULL;
+    if (footer)
+        embed_text(e, sub(at, sizeof at, path, "footer"), footer, "text", FOOTER_MAX, true, total);
     struct json_object *author = json_object_object_get(o, "author");
-    const char *an =
-        author ? text(e, sub(at, sizeof at, path, "author"), author, "name", 0, AUTHOR_MAX, true)
-               : NULL;
-    *total += (ft ? trimmed_chars(ft) : 0) + (an ? trimmed_chars(an) : 0);
+    if (author)
+        embed_text(e, sub(at, sizeof at, path, "author"), author, "name", AUTHOR_MAX, true, total);
 }
 
 static void allowed_mentions(struct lim_errors *e, struct json_object *am)
@@ -367,6 +385,14 @@ static void button(struct lim_errors *e, const char *path, struct json_object *b
         return;
     }
     text(e, path, b, "label", 0, LABEL_MAX, false);
+    /* Button: a link button has a url and no custom_id, the others (but
+     * premium) a custom_id and no url */
+    const char *wrong = st == BTN_LINK ? "custom_id" : "url";
+    if (json_object_object_get(b, wrong)) {
+        char at[256];
+        fail(e, sub(at, sizeof at, path, wrong), "BUTTON_COMPONENT_INVALID_FIELD",
+             "A button of style %d has no %s", st, wrong);
+    }
     if (st == BTN_LINK)
         text(e, path, b, "url", 1, URL_MAX, true);
     else if (st != BTN_PREMIUM)
@@ -512,19 +538,112 @@ static void message(struct lim_errors *e, struct json_object *body, bool create,
 
 void lim_message(struct lim_errors *e, struct json_object *body, enum lim_where where)
 {
-    /* Create Message and Execute Webhook: the flags they list, and an
-     * interaction's follow-up may be ephemeral (receiving-and-responding:
-     * Create Followup Message); an edit, of a message or a webhook's
+    /* Create Message and Execute Webhook: the flags each lists (a webhook
+     * no IS_VOICE_MESSAGE), and an interaction's follow-up may be ephemeral
+     * (receiving-and-responding: Create Followup Message); an edit, of a message or a webhook's
      * (Edit Message, Edit Webhook Message): SUPPRESS_EMBEDS and
      * IS_COMPONENTS_V2 */
     static const int allowed[] = {
         [LIM_CREATE] =
             F_SUPPRESS_EMBEDS | F_SUPPRESS_NOTIFICATIONS | F_IS_VOICE_MESSAGE | F_IS_COMPONENTS_V2,
-        [LIM_FOLLOWUP] = F_SUPPRESS_EMBEDS | F_SUPPRESS_NOTIFICATIONS | F_IS_VOICE_MESSAGE |
-                         F_IS_COMPONENTS_V2 | F_EPHEMERAL,
+        [LIM_FOLLOWUP] =
+            F_SUPPRESS_EMBEDS | F_SUPPRESS_NOTIFICATIONS | F_IS_COMPONENTS_V2 | F_EPHEMERAL,
         [LIM_EDIT] = F_SUPPRESS_EMBEDS | F_IS_COMPONENTS_V2,
     };
     message(e, body, where != LIM_EDIT, allowed[where]);
+}
+
+/* ---- modals ---- */
+
+/* A text input (Text Input Structure). */
+static void text_input(struct lim_errors *e, const char *path, struct json_object *c,
+                       struct json_object *seen)
+{
+    char at[256];
+    custom_id(e, path, c, seen);
+    int style = json_object_get_int(json_object_object_get(c, "style"));
+    if (style != 1 && style != 2)
+        fail(e, sub(at, sizeof at, path, "style"), "BASE_TYPE_CHOICES",
+             "Value must be one of (1, 2).");
+    integer(e, path, c, "min_length", 0, INPUT_TEXT_MAX);
+    integer(e, path, c, "max_length", 1, INPUT_TEXT_MAX);
+    text(e, path, c, "value", 0, INPUT_TEXT_MAX, false);
+    text(e, path, c, "placeholder", 0, INPUT_PLACEHOLDER, false);
+    text(e, path, c, "label", 0, LABEL_TEXT_MAX, false);
+}
+
+/* What a Label holds: a text input, a select, or one of the modal-only inputs. */
+static void labelled(struct lim_errors *e, const char *path, struct json_object *c,
+                     struct json_object *seen)
+{
+    char at[256];
+    int type = json_object_get_int(json_object_object_get(c, "type"));
+    if (!json_object_is_type(c, json_type_object)) {
+        fail(e, path, "BASE_TYPE_REQUIRED", "This field is required");
+    } else if (type == COMP_TEXT_INPUT) {
+        text_input(e, path, c, seen);
+    } else if (type == COMP_STRING_SELECT || (type >= 5 && type <= 8)) {
+        /* String Select: "Modals can not currently have disabled components" */
+        if (json_object_get_boolean(json_object_object_get(c, "disabled")))
+            fail(e, sub(at, sizeof at, path, "disabled"), "COMPONENT_INVALID_FIELD",
+                 "A modal's components cannot be disabled");
+        select_menu(e, path, c, type, seen);
+    } else if (type == COMP_FILE_UPLOAD || (type >= 21 && type <= COMP_CHECKBOX)) {
+        custom_id(e, path, c, seen);
+    } else {
+        fail(e, sub(at, sizeof at, path, "type"), "BASE_TYPE_CHOICES",
+             "A label holds an input or a select menu.");
+    }
+}
+
+/* One of a modal's top-level components: a Label, a Text Display, or (deprecated) an
+ * action row of one text input. */
+static void modal_item(struct lim_errors *e, const char *path, struct json_object *c,
+                       struct json_object *seen)
+{
+    char at[256];
+    int type = json_object_get_int(json_object_object_get(c, "type"));
+    if (type == COMP_LABEL) {
+        text(e, path, c, "label", 1, LABEL_TEXT_MAX, true);
+        text(e, path, c, "description", 0, LABEL_DESC_MAX, false);
+        labelled(e, sub(at, sizeof at, path, "component"), json_object_object_get(c, "component"),
+                 seen);
+    } else if (type == COMP_TEXT_DISPLAY) {
+        text(e, path, c, "content", 1, SIZE_MAX, true);
+    } else if (type == COMP_ROW) {
+        struct json_object *items = array(e, path, c, "components", 1);
+        struct json_object *input = json_object_array_get_idx(items, 0);
+        if (alen(items) != 1 ||
+            json_object_get_int(json_object_object_get(input, "type")) != COMP_TEXT_INPUT)
+            fail(e, sub(at, sizeof at, path, "components"), "BASE_TYPE_BAD_LENGTH",
+                 "A modal's action row holds one text input.");
+        else
+            text_input(e, item(at, sizeof at, path, "components", 0), input, seen);
+    } else {
+        fail(e, sub(at, sizeof at, path, "type"), "BASE_TYPE_CHOICES",
+             "A modal holds labels and text displays.");
+    }
+}
+
+/* A modal's data: custom_id, title, 1 to 5 components. */
+static void modal(struct lim_errors *e, struct json_object *data)
+{
+    char at[64];
+    if (!json_object_is_type(data, json_type_object)) {
+        fail(e, "data", "BASE_TYPE_REQUIRED", "This field is required");
+        return;
+    }
+    text(e, "data", data, "custom_id", 1, CUSTOM_ID_MAX, true);
+    text(e, "data", data, "title", 1, MODAL_TITLE_MAX, true);
+    struct json_object *list = array(e, "data", data, "components", MODAL_COMPONENTS_MAX);
+    if (alen(list) == 0)
+        fail(e, "data.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and %d in length.",
+             MODAL_COMPONENTS_MAX);
+    struct json_object *seen = json_object_new_object(); /* the inputs' custom_ids */
+    for (size_t i = 0; i < alen(list); i++)
+        modal_item(e, item(at, sizeof at, "data", "components", i),
+                   json_object_array_get_idx(list, i), seen);
+    json_object_put(seen);
 }
 
 /* receiving-and-responding: Interaction Response Object */
@@ -538,15 +657,16 @@ void lim_callback(struct lim_errors *e, struct json_object *body)
     case 6: /* DEFERRED_UPDATE_MESSAGE */
         break;
     case 4: /* CHANNEL_MESSAGE_WITH_SOURCE */
-    case 7: /* UPDATE_MESSAGE */ {
+    case 7: /* UPDATE_MESSAGE: an edit, which may leave nothing to show */ {
         struct lim_errors d;
         lim_init(&d);
-        message(&d, data, true,
+        message(&d, data, json_object_get_int(type) == 4,
                 F_SUPPRESS_EMBEDS | F_EPHEMERAL | F_IS_COMPONENTS_V2 | F_IS_VOICE_MESSAGE |
                     F_SUPPRESS_NOTIFICATIONS);
         if (d.n) {
             json_object_object_add(e->errors, "data", json_object_get(d.errors));
             e->n += d.n;
+            e->code = d.code; /* 50006 for a message of nothing */
         }
         lim_free(&d);
         break;
@@ -581,8 +701,11 @@ void lim_callback(struct lim_errors *e, struct json_object *body)
         }
         break;
     }
-    default:
-        fail(e, "type", "BASE_TYPE_CHOICES", "Value must be one of (1, 4, 5, 6, 7, 8, 9, 10, 12).");
+    case 9: /* MODAL */
+        modal(e, data);
+        break;
+    default: /* and 10 (deprecated) and 12 (Activities), which this app never sends */
+        fail(e, "type", "BASE_TYPE_CHOICES", "Value must be one of (1, 4, 5, 6, 7, 8, 9).");
     }
 }
 
@@ -597,6 +720,21 @@ static locale_t utf8_locale(void)
         l = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
     }
     return l;
+}
+
+/* \p{sc=Deva} and \p{sc=Thai}: the code points Unicode's Scripts.txt gives
+ * those scripts (the blocks' dandas, Vedic tone marks and baht sign are
+ * Common or Inherited). */
+static bool in_script(uint32_t c)
+{
+    static const uint32_t ranges[][2] = {
+        {0x0900, 0x0950},   {0x0955, 0x0963}, {0x0966, 0x097F}, {0xA8E0, 0xA8FF},
+        {0x11B00, 0x11B09}, {0x0E01, 0x0E3A}, {0x0E40, 0x0E5B},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
+        if (c >= ranges[i][0] && c <= ranges[i][1])
+            return true;
+    return false;
 }
 
 /*
@@ -617,7 +755,7 @@ static bool valid_name(const char *s)
             if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
                   c == '\''))
                 return false;
-        } else if ((c >= 0x0900 && c <= 0x097F) || (c >= 0x0E00 && c <= 0x0E7F)) {
+        } else if (in_script(c)) {
             continue; /* Devanagari and Thai, marks included */
         } else if (!l || !iswalnum_l((wint_t)c, l) || towlower_l((wint_t)c, l) != (wint_t)c) {
             return false;
@@ -683,42 +821,84 @@ static const char *name_in(struct json_object *o, const char *locale)
     return json_object_get_string(json_object_object_get(o, "name"));
 }
 
-/*
- * The names in one options array: unique (Option Structure), and a localized
- * name distinct from the other options' default names and from their names
- * in that locale (Localization). Taken per array: the options of one
- * subcommand, or the subcommands of one group.
- */
+/* The names in one options array are unique (Option Structure). */
 static void unique_names(struct lim_errors *e, const char *path, struct json_object *opts)
 {
     char at[256], fat[256];
-    size_t n = alen(opts);
-    for (size_t i = 0; i < n; i++) {
-        struct json_object *a = json_object_array_get_idx(opts, i);
-        for (size_t j = 0; j < n; j++) {
-            struct json_object *b = json_object_array_get_idx(opts, j);
-            const char *an = name_in(a, NULL), *bn = name_in(b, NULL);
-            if (i == j || !an || !bn)
-                continue;
-            item(at, sizeof at, path, "options", i);
-            if (j < i && strcmp(an, bn) == 0)
+    for (size_t i = 0; i < alen(opts); i++) {
+        const char *an = name_in(json_object_array_get_idx(opts, i), NULL);
+        for (size_t j = 0; an && j < i; j++) {
+            const char *bn = name_in(json_object_array_get_idx(opts, j), NULL);
+            if (bn && strcmp(an, bn) == 0) {
+                item(at, sizeof at, path, "options", i);
                 fail(e, sub(fat, sizeof fat, at, "name"),
                      "APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME", "Option names must be unique");
-            struct json_object *l = json_object_object_get(a, "name_localizations");
-            if (!json_object_is_type(l, json_type_object))
-                continue;
-            json_object_object_foreach(l, locale, v)
-            {
-                const char *mine = json_object_get_string(v);
-                if (!mine)
-                    continue;
-                if (strcmp(mine, bn) == 0 || (j < i && strcmp(mine, name_in(b, locale)) == 0))
-                    fail(e, sub(fat, sizeof fat, at, "name_localizations"),
-                         "APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME",
-                         "Localized name %s (%s) is another option's name", mine, locale);
             }
         }
     }
+}
+
+/* An option anywhere in a command, and its path. */
+struct named {
+    struct json_object *o;
+    char path[128];
+};
+
+/* Appends the options under parent (at path), depth first, to *list. */
+static void collect(struct json_object *parent, const char *path, struct named **list, size_t *n,
+                    size_t *cap)
+{
+    struct json_object *opts = json_object_object_get(parent, "options");
+    for (size_t i = 0; i < alen(opts); i++) {
+        if (*n == *cap) {
+            struct named *more = realloc(*list, (*cap ? *cap * 2 : 32) * sizeof **list);
+            if (!more)
+                return;
+            *list = more;
+            *cap = *cap ? *cap * 2 : 32;
+        }
+        struct named *it = &(*list)[(*n)++];
+        it->o = json_object_array_get_idx(opts, i);
+        item(it->path, sizeof it->path, path, "options", i);
+        collect(it->o, it->path, list, n, cap);
+    }
+}
+
+/*
+ * Localization: a localized option name is distinct from the other options'
+ * default names, and from their names in that locale, "on that command".
+ * Taken over the whole command (subcommands' options too), an option of the
+ * same name elsewhere (the same parameter of two subcommands) not another:
+ * the strictest reading that still lets two subcommands share a parameter.
+ */
+static void localized_names(struct lim_errors *e, const char *path, struct json_object *c)
+{
+    struct named *all = NULL;
+    size_t n = 0, cap = 0;
+    char at[256];
+    collect(c, path, &all, &n, &cap);
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *l = json_object_object_get(all[i].o, "name_localizations");
+        const char *an = name_in(all[i].o, NULL);
+        if (!an || !json_object_is_type(l, json_type_object))
+            continue;
+        json_object_object_foreach(l, locale, v)
+        {
+            const char *mine = json_object_get_string(v);
+            for (size_t j = 0; mine && j < n; j++) {
+                const char *bn = name_in(all[j].o, NULL), *theirs = name_in(all[j].o, locale);
+                if (!bn || strcmp(an, bn) == 0)
+                    continue;
+                if (strcmp(mine, bn) == 0 || (theirs && strcmp(mine, theirs) == 0)) {
+                    fail(e, sub(at, sizeof at, all[i].path, "name_localizations"),
+                         "APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME",
+                         "Localized name %s (%s) is another option's name", mine, locale);
+                    break;
+                }
+            }
+        }
+    }
+    free(all);
 }
 
 static void options(struct lim_errors *e, const char *path, struct json_object *parent,
@@ -870,9 +1050,29 @@ size_t lim_command_size(struct json_object *command)
     return longest(command, "name") + longest(command, "description") + options_size(command);
 }
 
-static void command(struct lim_errors *e, const char *path, struct json_object *c)
+/* Array field k of o: values 0 to max, each once at most. */
+static void small_values(struct lim_errors *e, const char *path, struct json_object *o,
+                         const char *k, int max)
 {
     char at[256];
+    unsigned seen = 0;
+    struct json_object *list = array(e, path, o, k, (size_t)max + 1);
+    for (size_t i = 0; i < alen(list); i++) {
+        struct json_object *v = json_object_array_get_idx(list, i);
+        int n = json_object_get_int(v);
+        if (!json_object_is_type(v, json_type_int) || n < 0 || n > max)
+            fail(e, item(at, sizeof at, path, k, i), "BASE_TYPE_CHOICES",
+                 "Value must be one of 0 to %d.", max);
+        else if (seen & (1u << n))
+            fail(e, item(at, sizeof at, path, k, i), "SET_TYPE_ALREADY_CONTAINS_VALUE",
+                 "The set already contains %d.", n);
+        else
+            seen |= 1u << n;
+    }
+}
+
+static void command(struct lim_errors *e, const char *path, struct json_object *c)
+{
     if (!json_object_is_type(c, json_type_object)) {
         fail(e, path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType");
         return;
@@ -887,25 +1087,14 @@ static void command(struct lim_errors *e, const char *path, struct json_object *
     text(e, path, c, "description", 1, DESC_MAX, true);
     localizations(e, path, c, "description", DESC_MAX);
     options(e, path, c, 0);
+    localized_names(e, path, c);
     /* application-commands, Slash Commands: the combined size */
     if (lim_command_size(c) > COMMAND_SIZE_MAX)
         fail(e, path, "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size (%d)",
              COMMAND_SIZE_MAX);
     /* contexts and integration types: the values their tables list */
-    struct json_object *contexts = array(e, path, c, "contexts", 3);
-    for (size_t i = 0; i < alen(contexts); i++) {
-        int v = json_object_get_int(json_object_array_get_idx(contexts, i));
-        if (v < 0 || v > 2)
-            fail(e, item(at, sizeof at, path, "contexts", i), "BASE_TYPE_CHOICES",
-                 "Value must be one of (0, 1, 2).");
-    }
-    struct json_object *types = array(e, path, c, "integration_types", 2);
-    for (size_t i = 0; i < alen(types); i++) {
-        int v = json_object_get_int(json_object_array_get_idx(types, i));
-        if (v < 0 || v > 1)
-            fail(e, item(at, sizeof at, path, "integration_types", i), "BASE_TYPE_CHOICES",
-                 "Value must be one of (0, 1).");
-    }
+    small_values(e, path, c, "contexts", 2);
+    small_values(e, path, c, "integration_types", 1);
 }
 
 void lim_commands(struct lim_errors *e, struct json_object *commands)
