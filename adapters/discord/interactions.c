@@ -171,7 +171,8 @@ void dc_ix_answered(struct dc *dc, struct dc_op *op, long status, const char *bo
     }
     struct json_object *meant =
         op->step == DC_IX_CALLBACK ? callback_content(op->body) : json_tokener_parse(op->body);
-    if (op->step == DC_IX_CALLBACK) {
+    if (op->step == DC_IX_CALLBACK || dc_api_code(body) == ERR_TOKEN_GONE) {
+        /* no later answer can go through it either */
         x->dead = true;
         x->original = false;
     }

@@ -248,6 +248,7 @@ void dc_report_probe(struct dc *dc, const char *user, bool reachable);
 #define ERR_CANNOT_DM   50007
 #define UNKNOWN_MESSAGE 10008
 #define ERR_ANSWERED    40060 /* an interaction's first answer, given already */
+#define ERR_TOKEN_GONE  50027 /* an interaction's token, past its life */
 /* After a 50007, DMs to that user are not attempted for this long: each
  * refusal is a 403, and 403s count towards Discord's invalid-request limit. */
 #define DM_REFUSED_HOLD_MS 60000u

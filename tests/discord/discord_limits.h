@@ -24,6 +24,11 @@
 
 struct json_object;
 
+/* receiving-and-responding: an interaction's first answer within 3 s, then its
+ * token for 15 minutes. */
+#define LIM_ANSWER_MS 3000u
+#define LIM_TOKEN_MS  (15u * 60u * 1000u)
+
 struct lim_errors {
     struct json_object *errors; /* Discord's "errors" object */
     unsigned n;                 /* how many were added */

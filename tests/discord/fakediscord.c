@@ -108,6 +108,7 @@ struct fd_server {
     /* interactions: id -> {"t": when dispatched, "token", "acked": bool} */
     struct json_object *ixs;
     unsigned ix_window_ms;    /* > 0: a first answer later than this is refused (10062) */
+    unsigned ix_token_ms;     /* an interaction's token lasts this long after its dispatch */
     unsigned long ix_refused; /* callbacks and follow-ups refused */
     struct trap traps[4];
     unsigned long held;        /* requests held unanswered so far */
@@ -709,20 +710,27 @@ static struct trap *armed_trap(struct fd_server *s, enum fd_kind kind, const cha
     return NULL;
 }
 
-/* Whether the interaction whose token route names got its first answer. */
-static bool webhook_open(struct fd_server *s, const char *route)
+/* The interaction whose token route names: open once it got its first
+ * answer, until its token's life is over. */
+enum webhook { WEBHOOK_OPEN, WEBHOOK_UNKNOWN, WEBHOOK_EXPIRED };
+static enum webhook webhook_state(struct fd_server *s, const char *route)
 {
     char app[64], token[128];
     if (sscanf(route, "/webhooks/%63[0-9]/%127[^/]", app, token) != 2)
-        return false;
+        return WEBHOOK_UNKNOWN;
     json_object_object_foreach(s->ixs, id, ix)
     {
         (void)id;
         struct json_object *t = json_object_object_get(ix, "token");
-        if (t && strcmp(json_object_get_string(t), token) == 0)
-            return json_object_get_boolean(json_object_object_get(ix, "acked"));
+        if (!t || strcmp(json_object_get_string(t), token) != 0)
+            continue;
+        double at = json_object_get_double(json_object_object_get(ix, "t"));
+        if (now_s() > at + s->ix_token_ms / 1000.0)
+            return WEBHOOK_EXPIRED;
+        return json_object_get_boolean(json_object_object_get(ix, "acked")) ? WEBHOOK_OPEN
+                                                                            : WEBHOOK_UNKNOWN;
     }
-    return false;
+    return WEBHOOK_UNKNOWN;
 }
 
 static void rest(struct fd_server *s, struct pss *p)
@@ -944,11 +952,14 @@ static void rest(struct fd_server *s, struct pss *p)
         json_object_array_add(s->callbacks, r);
         respond(p, 204, NULL);
     } else if (strncmp(route, "/webhooks/", 10) == 0) {
-        if (!webhook_open(s, route)) {
-            /* a follow-up needs a first answer the interaction got */
+        enum webhook w = webhook_state(s, route);
+        if (w != WEBHOOK_OPEN) {
+            /* a follow-up needs a first answer the interaction got, and a
+             * token still alive */
             s->ix_refused++;
-            struct json_object *e = api_error(10015, "Unknown Webhook");
-            respond(p, 404, e);
+            struct json_object *e = w == WEBHOOK_EXPIRED ? api_error(50027, "Invalid Webhook Token")
+                                                         : api_error(10015, "Unknown Webhook");
+            respond(p, w == WEBHOOK_EXPIRED ? 401 : 404, e);
             json_object_put(e);
             json_object_put(body);
             return;
@@ -1233,6 +1244,7 @@ struct fd_server *fd_start(const char *token, unsigned hb_ms)
     s->dms = json_object_new_object();
     s->windows = json_object_new_object();
     s->ixs = json_object_new_object();
+    s->ix_token_ms = LIM_TOKEN_MS;
     s->next_id = 100000000000000000ull;
     /* FD_SEED replays a run's variation; the seed is printed either way */
     const char *seed = getenv("FD_SEED");
@@ -1463,6 +1475,13 @@ void fd_set_interaction_window(struct fd_server *s, unsigned ms)
 {
     pthread_mutex_lock(&s->mu);
     s->ix_window_ms = ms;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void fd_set_token_life(struct fd_server *s, unsigned ms)
+{
+    pthread_mutex_lock(&s->mu);
+    s->ix_token_ms = ms;
     pthread_mutex_unlock(&s->mu);
 }
 

@@ -60,6 +60,10 @@ void fd_set_privileged(struct fd_server *s, int64_t intents);
  * second first answer is refused (40060), and a follow-up before the first
  * answer (10015), always. */
 void fd_set_interaction_window(struct fd_server *s, unsigned ms);
+/* An interaction's token lasts ms after its dispatch (LIM_TOKEN_MS, Discord's
+ * 15 minutes, by default); a follow-up or an edit through it later is
+ * refused with 401 (50027). */
+void fd_set_token_life(struct fd_server *s, unsigned ms);
 
 /* The points of a request's way, for kill tests: the next request of a kind
  * (to channel, when not NULL) is held unanswered until its connection

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "adapters/discord/discord.h"
 #include "adapters/discord/ratelimit.h"
 #include "adapters/discord/rest.h"
+#include "discord_limits.h"
 #include "fdclient.h"
 #include "harness.h"
 
@@ -1245,19 +1247,35 @@ static const char *dm_text(struct harness *h, const char *user, int n)
     return out;
 }
 
+static uint64_t token_gone_at;
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static bool token_gone(struct harness *h)
+{
+    (void)h;
+    return mono_ms() > token_gone_at;
+}
+
 /*
  * Discord takes a first answer to an interaction only within 3 s. One it
  * keeps failing (503) is retried inside that window and no longer; what it
  * meant to say then goes to the user's DMs, and nothing is left queued. One
  * that arrives too late (10062) goes there too, and so do the interaction's
- * later answers; an autocomplete too late is dropped.
+ * later answers; an autocomplete too late is dropped. Past the token's
+ * life, an answer refused goes there too, and the next does not try.
  */
 static void test_interaction_window(void **state)
 {
     (void)state;
     struct harness h;
     start(&h);
-    fd_set_interaction_window(h.srv, 3000);
+    fd_set_interaction_window(h.srv, LIM_ANSWER_MS);
     fd_force_status(h.srv, "/interactions/", 1000, 503);
     h.auto_reply = "You joined.";
     fdc_slash(h.srv, "3201", FD_GUILD_ID, CHANNEL_A, "71", "join", NULL, FD_PERM_NONE);
@@ -1300,6 +1318,34 @@ static void test_interaction_window(void **state)
     assert_true(json_object_get_int(jget(s, "ix_refused")) >= 2);
     json_object_put(s);
     assert_int_equal(count_dm_messages(&h, "72"), 2);
+
+    /* past the token's life (Discord's 15 minutes, shortened): a later
+     * answer, refused (50027), goes to the DMs, and so does the next, */
+    fd_set_interaction_window(h.srv, 0);
+    fd_set_token_life(h.srv, 300);
+    s = h_snapshot(&h);
+    int refused = json_object_get_int(jget(s, "ix_refused"));
+    json_object_put(s);
+    token_gone_at = mono_ms() + 300;
+    fdc_slash(h.srv, "3204", FD_GUILD_ID, CHANNEL_A, "73", "status", NULL, FD_PERM_NONE);
+    want_cb = "3204";
+    assert_true(h_run_until(&h, have_callback, 5000)); /* deferred: nothing said yet */
+    assert_true(h_run_until(&h, token_gone, 5000));
+    struct outbound later = {
+        .kind = OUT_NOTICE, .channel = CHANNEL_A, .text = "Late one.", .reply_to = "ix:3204"};
+    assert_int_equal(h.p->ops->send(h.p, &later), 0);
+    want_dm_user = "73";
+    assert_true(h_run_until(&h, have_dm, 5000));
+    later.text = "Late two.";
+    assert_int_equal(h.p->ops->send(h.p, &later), 0);
+    want_dms = 2;
+    assert_true(h_run_until(&h, enough_dms, 5000));
+    assert_string_equal(dm_text(&h, "73", 0), "Late one.");
+    assert_string_equal(dm_text(&h, "73", 1), "Late two.");
+    s = h_snapshot(&h);
+    /* only the first tried the token: the interaction is known dead after */
+    assert_int_equal(json_object_get_int(jget(s, "ix_refused")), refused + 1);
+    json_object_put(s);
     h_fini(&h);
 }
 
