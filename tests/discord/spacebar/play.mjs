@@ -382,12 +382,18 @@ try {
     await setUp();
     daemon = startDaemon();
     step = "the bot's slash commands";
+    // Spacebar stores a bulk overwrite one command at a time: wait until two reads agree
+    let seen = -1;
     const cmds = await until("the bot's slash commands", async () => {
         const list = await api(`Bot ${g.botToken}`, "GET", `/applications/${g.app}/guilds/${g.guild}/commands`);
-        return list?.length ? list : null;
+        const n = list?.length || 0;
+        const settled = n > 0 && n === seen;
+        seen = n;
+        return settled ? list : null;
     });
     g.commands = cmds;
-    say(`slash commands registered: ${cmds.map((c) => "/" + c.name).join(" ")}`);
+    const host = cmds.find((c) => c.name === "illegal")?.options?.find((o) => o.type === 2);
+    say(`slash commands registered: ${cmds.map((c) => "/" + c.name).join(" ")}; /illegal ${host?.name}: ${(host?.options || []).map((s) => s.name).join(" ")}`);
     await sleep(1000); // the gateway session
     await twoTables();
     await event();
