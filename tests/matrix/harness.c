@@ -148,12 +148,18 @@ bool th_wait_inbox(struct th *t, size_t n, int ms)
 struct bot_wait {
     const char *type;
     size_t n;
+    bool raw; /* the server's log, not the readers' view */
 };
+
+struct json_object *th_bot_events(struct th *t, const char *type)
+{
+    return hs_bot_events_read(t->hs, t->readers, t->nreaders, type);
+}
 
 static bool bot_has(struct th *t, void *arg)
 {
     struct bot_wait *w = arg;
-    struct json_object *evs = hs_bot_events(t->hs, w->type);
+    struct json_object *evs = w->raw ? hs_bot_events(t->hs, w->type) : th_bot_events(t, w->type);
     bool ok = json_object_array_length(evs) >= w->n;
     json_object_put(evs);
     return ok;
@@ -161,7 +167,13 @@ static bool bot_has(struct th *t, void *arg)
 
 bool th_wait_bot_events(struct th *t, const char *type, size_t n, int ms)
 {
-    struct bot_wait w = {type, n};
+    struct bot_wait w = {type, n, false};
+    return th_run_until(t, bot_has, &w, ms);
+}
+
+bool th_wait_bot_sent(struct th *t, const char *type, size_t n, int ms)
+{
+    struct bot_wait w = {type, n, true};
     return th_run_until(t, bot_has, &w, ms);
 }
 

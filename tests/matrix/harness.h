@@ -24,6 +24,9 @@ struct th {
     struct json_object *dm;    /* user -> reachable */
     struct platform *p;
     struct hs *hs;
+    /* Players whose clients read what the bot sends (it may be encrypted), or none. */
+    struct hs_player *readers[4];
+    size_t nreaders;
     struct config cfg;
 };
 
@@ -40,8 +43,12 @@ bool th_run_until(struct th *t, bool (*pred)(struct th *, void *), void *arg, in
 void th_run_for(struct th *t, int ms);
 /* Waits until the inbox has n entries. */
 bool th_wait_inbox(struct th *t, size_t n, int ms);
-/* Waits until the bot sent n events of type (NULL: any). */
+/* The bot's events (of type, or any) as the readers see them: hs_bot_events_read. */
+struct json_object *th_bot_events(struct th *t, const char *type);
+/* Waits until the bot sent n events of type (NULL: any), as the readers read them. */
 bool th_wait_bot_events(struct th *t, const char *type, size_t n, int ms);
+/* Waits until the server holds n events of type (NULL: any) from the bot, read or not. */
+bool th_wait_bot_sent(struct th *t, const char *type, size_t n, int ms);
 /* Waits until the adapter is syncing (the first incremental /sync was made). */
 bool th_wait_ready(struct th *t, int ms);
 

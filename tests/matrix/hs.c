@@ -213,6 +213,7 @@ static const struct route routes[] = {
     {"PUT", "rooms/*/state/*/*", hs_on_state},
     {"PUT", "rooms/*/state/*", hs_on_state},
     {"GET", "rooms/*/messages", hs_on_messages},
+    {"GET", "rooms/*/members", hs_on_members},
     {"POST", "keys/upload", hs_on_keys_upload},
     {"POST", "keys/query", hs_on_keys_query},
     {"POST", "keys/claim", hs_on_keys_claim},
@@ -296,6 +297,8 @@ struct hs *hs_new(void)
     hs->inbox = json_object_new_object();
     hs->notifications = json_object_new_object();
     hs->push_rules = json_object_new_object();
+    hs->clear_sends = json_object_new_array();
+    hs->bot_since = json_object_new_array();
     add_token(hs, HS_BOT_TOKEN, HS_BOT, "BOTDEVICE");
     const char *env = getenv("MX_HS_SEED");
     hs->seed = env && *env ? strtoull(env, NULL, 10) : hs_now_ms() ^ (uint64_t)(uintptr_t)hs;
@@ -331,6 +334,8 @@ void hs_free_state(struct hs *hs)
     json_object_put(hs->inbox);
     json_object_put(hs->notifications);
     json_object_put(hs->push_rules);
+    json_object_put(hs->clear_sends);
+    json_object_put(hs->bot_since);
     uv_mutex_destroy(&hs->mu);
     free(hs);
 }

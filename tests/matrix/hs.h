@@ -142,6 +142,11 @@ char *hs_player_say(struct hs_player *p, const char *room, const char *text);
 char *hs_player_react(struct hs_player *p, const char *room, const char *target, const char *key);
 char *hs_player_poll_vote(struct hs_player *p, const char *room, const char *poll,
                           const char *answer, int form);
+/* The bot's events as these players read them: hs_bot_events (optionally of one type), each
+ * m.room.encrypted replaced by its decrypted form from the first reader that decrypted it
+ * (the readers sync first); an event no reader could decrypt stays m.room.encrypted. */
+struct json_object *hs_bot_events_read(struct hs *hs, struct hs_player *const *readers, size_t n,
+                                       const char *type);
 /* Would the player's client notify for this event it read (decrypted)? hs_push_check. */
 void hs_player_push(struct hs_player *p, struct json_object *event, bool *notify, bool *highlight,
                     char *rule, size_t rule_len);
@@ -151,6 +156,10 @@ void hs_player_push(struct hs_player *p, struct json_object *event, bool *notify
 struct json_object *hs_bot_events(struct hs *hs, const char *type);
 /* The bot's events added since *cursor (a position in the server's log, start at 0). */
 struct json_object *hs_bot_events_after(struct hs *hs, size_t *cursor);
+/* What the bot sent in clear into a room it knew was encrypted (it had made two syncs since
+ * the room's m.room.encryption): [{"room","type","event_id"}], a copy; tests assert it stays
+ * empty. */
+struct json_object *hs_bot_clear_sends(struct hs *hs);
 /* Writes the server's whole event log (JSON) to path, for diagnostics. Returns 0 or -1. */
 int hs_dump(struct hs *hs, const char *path);
 /* The direct room the bot recorded in m.direct for user, or NULL (malloc'd). */

@@ -56,6 +56,11 @@ struct hs {
     struct json_object *notifications;
     struct json_object *push_rules;
 
+    /* The bot's sends in clear into rooms it knew were encrypted (hs_bot_clear_sends), and the
+     * `since` of each of its syncs: what it had read when it sent. */
+    struct json_object *clear_sends;
+    struct json_object *bot_since;
+
     long pos;
     int next_room, next_event, next_filter, next_login;
     int max_timeline;
@@ -138,6 +143,8 @@ void hs_on_leave(struct hs *hs, struct hs_req *rq, struct hs_resp *rs);
 void hs_on_send(struct hs *hs, struct hs_req *rq, struct hs_resp *rs);
 void hs_on_state(struct hs *hs, struct hs_req *rq, struct hs_resp *rs);
 void hs_on_messages(struct hs *hs, struct hs_req *rq, struct hs_resp *rs);
+/* GET rooms/{id}/members. */
+void hs_on_members(struct hs *hs, struct hs_req *rq, struct hs_resp *rs);
 
 /* ---- sync (hs_sync.c) ---- */
 /* Is type in a filter's "types" (absent: every type)? */

@@ -82,6 +82,8 @@ char *hs_add_event(struct hs *hs, const char *room, const char *sender, const ch
         char k[512];
         snprintf(k, sizeof(k), "%s|%s", type, state_key);
         json_object_object_add(hs_jget(r, "state"), k, json_object_get(ev));
+        if (strcmp(type, "m.room.encryption") == 0 && !*state_key && !hs_jget(r, "enc_pos"))
+            json_object_object_add(r, "enc_pos", json_object_new_int64(hs->pos));
         if (strcmp(type, "m.room.member") == 0) {
             const char *ms = hs_jstr(content, "membership");
             json_object_object_add(hs_jget(r, "members"), state_key,
@@ -230,6 +232,8 @@ static char *make_room(struct hs *hs, const char *creator, struct json_object *r
     if (hs_jstr(rq, "topic"))
         state(hs, id, creator, "m.room.topic",
               one("topic", json_object_new_string(hs_jstr(rq, "topic"))));
+    if (hs_jget(r, "enc_pos"))
+        json_object_object_add(r, "born_encrypted", json_object_new_boolean(1));
     struct json_object *isd = hs_jget(rq, "is_direct");
     for (size_t i = 0; invite && i < json_object_array_length(invite); i++) {
         const char *u = json_object_get_string(json_object_array_get_idx(invite, i));
@@ -289,6 +293,32 @@ void hs_on_leave(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
     hs_reply(rs, 200, json_object_new_object());
 }
 
+/*
+ * A plaintext event the bot sends into an encrypted room is a leak: in a room created encrypted
+ * always (the bot must learn a room's state before it speaks there), in a room that turned
+ * encryption on later once the bot has read it: from its second sync whose `since` covers the
+ * m.room.encryption (the first may race with a send started before the bot read the batch, as
+ * for any client). Such sends are recorded.
+ */
+static void check_clear_send(struct hs *hs, const char *room, const char *type, const char *id)
+{
+    struct json_object *r = hs_room(hs, room);
+    struct json_object *enc = hs_jget(r, "enc_pos");
+    if (!enc || strcmp(type, "m.room.encrypted") == 0)
+        return;
+    long at = (long)json_object_get_int64(enc);
+    int syncs = 0;
+    for (size_t i = 0; i < json_object_array_length(hs->bot_since); i++)
+        syncs += json_object_get_int64(json_object_array_get_idx(hs->bot_since, i)) >= at;
+    if (syncs < 2 && !hs_jget(r, "born_encrypted"))
+        return;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "room", json_object_new_string(room));
+    json_object_object_add(o, "type", json_object_new_string(type));
+    json_object_object_add(o, "event_id", json_object_new_string(id));
+    json_object_array_add(hs->clear_sends, o);
+}
+
 /* PUT /rooms/{roomId}/send/{eventType}/{txnId}: one event per access token and txnId. */
 void hs_on_send(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
 {
@@ -308,6 +338,8 @@ void hs_on_send(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
             : hs_add_event(hs, rq->seg[1], rq->user, rq->seg[3], NULL, json_object_get(rq->body));
     if (!old)
         json_object_object_add(hs->txns, k, json_object_new_string(id));
+    if (!old && id && strcmp(rq->user, HS_BOT) == 0)
+        check_clear_send(hs, rq->seg[1], rq->seg[3], id);
     hs_reply(rs, 200, one("event_id", json_object_new_string(id)));
     free(id);
 }
@@ -327,6 +359,32 @@ void hs_on_state(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
                             json_object_get(rq->body));
     hs_reply(rs, 200, one("event_id", json_object_new_string(id)));
     free(id);
+}
+
+/* GET /rooms/{roomId}/members[?membership=&not_membership=]: the member events of the room's
+ * current state, as Synapse 1.67 serves them (rest/client/room.py) to a joined member. */
+void hs_on_members(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
+{
+    const char *room = rq->seg[1];
+    if (!hs_joined(hs, room, rq->user)) {
+        hs_error(rs, 403, "M_FORBIDDEN", "User not in room");
+        return;
+    }
+    const char *only = hs_jstr(rq->query, "membership");
+    const char *not = hs_jstr(rq->query, "not_membership");
+    struct json_object *chunk = json_object_new_array();
+    json_object_object_foreach(hs_iter(hs_jget(hs_room(hs, room), "state")), k, ev)
+    {
+        const char *ms = hs_jstr(hs_jget(ev, "content"), "membership");
+        if (strncmp(k, "m.room.member|", 14) != 0 || (only && (!ms || strcmp(ms, only) != 0)) ||
+            (not &&ms && strcmp(ms, not ) == 0))
+            continue;
+        struct json_object *copy = NULL;
+        json_object_deep_copy(ev, &copy, NULL);
+        json_object_object_add(copy, "room_id", json_object_new_string(room));
+        json_object_array_add(chunk, copy);
+    }
+    hs_reply(rs, 200, one("chunk", chunk));
 }
 
 static long room_token(const char *t)
@@ -599,6 +657,15 @@ struct json_object *hs_bot_events_after(struct hs *hs, size_t *cursor)
         json_object_array_add(out, copy);
     }
     *cursor = n;
+    uv_mutex_unlock(&hs->mu);
+    return out;
+}
+
+struct json_object *hs_bot_clear_sends(struct hs *hs)
+{
+    struct json_object *out = NULL;
+    uv_mutex_lock(&hs->mu);
+    json_object_deep_copy(hs->clear_sends, &out, NULL);
     uv_mutex_unlock(&hs->mu);
     return out;
 }

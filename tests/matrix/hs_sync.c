@@ -398,6 +398,8 @@ void hs_sync(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
         hs_error(rs, 400, "M_INVALID_PARAM", "bad since token");
         return;
     }
+    if (since >= 0 && strcmp(rq->user, HS_BOT) == 0)
+        json_object_array_add(hs->bot_since, json_object_new_int64(since));
     const char *ts = hs_jstr(rq->query, "timeout");
     long timeout = ts ? atol(ts) : 0;
     bool changes;
