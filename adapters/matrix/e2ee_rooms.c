@@ -27,13 +27,6 @@
 
 #define MOD "matrix"
 
-bool mx_e2e_wants(const char *type)
-{
-    /* Reactions stay in the clear, as clients send them: the key and the event they point at
-     * are in the clear anyway, and the server must read them to aggregate. */
-    return strcmp(type, "m.reaction") != 0;
-}
-
 void mx_e2e_room_config(struct mx_room *r, struct json_object *content)
 {
     int64_t v;

@@ -55,6 +55,10 @@ struct mx_room {
     SLIST_ENTRY(mx_room) link; /* in the adapter's rooms */
     bool joined;
     bool encrypted;
+    /* A sync showed the room's state (or the store knew it): whether it is encrypted is known.
+     * Nothing is sent into a room before: a room the bot just created or joined may be
+     * encrypted by the server's default or by its creator. */
+    bool state_seen;
     int users_default;
     struct json_object *power; /* "users" of m.room.power_levels, or NULL */
     struct json_object *names; /* user id -> display name */
@@ -256,9 +260,6 @@ int mx_e2e_decrypt(struct mx *m, struct mx_room *r, struct json_object *ev,
  * runs again), -1 on failure. */
 int mx_e2e_encrypt(struct mx *m, struct mx_room *r, const char *type, struct json_object *content,
                    struct json_object **out) MUST_USE;
-/* Whether an event of this type goes encrypted into an encrypted room (reactions do not, as
- * clients send them). */
-bool mx_e2e_wants(const char *type);
 /* Room r's member user is now in membership ms (from its state or timeline). */
 void mx_e2e_member(struct mx *m, struct mx_room *r, const char *user, const char *ms);
 /* Room r's m.room.encryption content. */

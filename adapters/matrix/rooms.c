@@ -178,6 +178,7 @@ void mx_rooms_save(struct mx *m)
         struct json_object *o = json_object_new_object();
         json_object_object_add(o, "joined", json_object_new_boolean(r->joined));
         json_object_object_add(o, "encrypted", json_object_new_boolean(r->encrypted));
+        json_object_object_add(o, "state_seen", json_object_new_boolean(r->state_seen));
         json_object_object_add(o, "users_default", json_object_new_int(r->users_default));
         add_copy(o, "power", r->power);
         add_copy(o, "names", r->names);
@@ -225,6 +226,9 @@ void mx_rooms_load(struct mx *m)
             continue;
         r->joined = jget_true(o, "joined");
         r->encrypted = jget_true(o, "encrypted");
+        /* a store of an earlier version has no such field: its rooms count as seen */
+        r->state_seen =
+            !jget_type(o, "state_seen", json_type_boolean) || jget_true(o, "state_seen");
         r->users_default = power_level(o, "users_default", 0);
         if (jget_obj(o, "power"))
             load_obj(&r->power, o, "power");

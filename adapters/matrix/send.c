@@ -792,11 +792,17 @@ static int start_item(struct mx *m, struct mx_lane *lane, struct json_object *it
         json_object_object_del(item, "sent_as_edit");
         item_save(m, item);
     }
-    /* In an encrypted room the event goes encrypted, once: a retry sends the same ciphertext
-     * under the same transaction id. */
+    /* In an encrypted room every event goes encrypted (reactions and polls too; a relation
+     * stays in the clear), once: a retry sends the same ciphertext under the same transaction
+     * id. A room whose state no sync has shown yet may be encrypted: its events wait. */
     struct json_object *enc = jget_obj(item, "enc");
     struct mx_room *r = mx_room_get(m, room, false);
-    if (!enc && r && r->encrypted && mx_e2e_wants(type)) {
+    if (!enc && r && !r->state_seen) {
+        if (edit)
+            json_object_put(body);
+        return -1; /* the pump runs again after the next sync batch */
+    }
+    if (!enc && r && r->encrypted) {
         struct json_object *c = NULL;
         if (mx_e2e_encrypt(m, r, type, body, &c) != 0) {
             if (edit)

@@ -401,6 +401,10 @@ static void batch_apply(struct mx *m)
         struct json_object *tl = events_of(m, room, "timeline");
         for (size_t i = 0; tl && i < json_object_array_length(tl); i++)
             timeline_event(m, r, json_object_array_get_idx(tl, i), initial);
+        if (!r->state_seen) { /* its state and timeline are applied: encrypted or not is known */
+            r->state_seen = true;
+            r->dirty = true;
+        }
         if (m->phase != MX_SNAPSHOT && m->phase != MX_SYNCING)
             return; /* stopped from a deliver() */
     }
@@ -444,6 +448,8 @@ static void batch_done(struct mx *m)
     } else if (m->phase == MX_SYNCING && json_object_object_length(m->dm_recheck) > 0) {
         mx_dm_recheck(m, false);
     }
+    /* rooms whose state this batch showed first may have messages waiting */
+    mx_pump(m);
     if (m->phase == MX_SYNCING)
         sync_next(m);
 }
