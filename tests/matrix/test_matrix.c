@@ -29,17 +29,24 @@ struct fx {
     struct hs *hs;
     struct th t;
     char *room;
+    struct hs_player *alice, *bob; /* their clients read what the bot sends them */
 };
 
 static int setup(void **state)
 {
     struct fx *f = calloc(1, sizeof(*f));
     f->hs = hs_new();
-    hs_set_encryption(f->hs, HS_ENC_OFF); /* today's adapter refuses encrypted rooms */
     assert_true(hs_start(f->hs) > 0);
+    /* Rooms are encrypted by the seed's default, as on real servers: the players read through
+     * clients that decrypt. */
+    f->alice = hs_player_new(f->hs, ALICE);
+    f->bob = hs_player_new(f->hs, BOB);
     th_init(&f->t, f->hs);
+    f->t.readers[0] = f->alice;
+    f->t.readers[1] = f->bob;
+    f->t.nreaders = 2;
     /* A table: alice created it (power 100), bob is a member, the bot was invited. */
-    f->room = hs_create_room(f->hs, ALICE, false);
+    f->room = hs_create_room_as(f->hs, ALICE, "private_chat");
     hs_join(f->hs, f->room, BOB);
     hs_invite_bot(f->hs, f->room, ALICE);
     *state = f;
@@ -49,11 +56,20 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fx *f = *state;
+    /* Whatever a test did, the bot sent nothing in clear into a room it knew was encrypted. */
+    struct json_object *leaks = hs_bot_clear_sends(f->hs);
+    int rc = json_object_array_length(leaks) > 0 ? -1 : 0;
+    if (rc)
+        fprintf(stderr, "the bot sent in clear into encrypted rooms: %s\n",
+                json_object_to_json_string(leaks));
+    json_object_put(leaks);
     th_free(&f->t);
+    hs_player_free(f->alice);
+    hs_player_free(f->bob);
     hs_free(f->hs);
     free(f->room);
     free(f);
-    return 0;
+    return rc;
 }
 
 static const char *jstr(struct json_object *o, const char *k)
@@ -66,7 +82,7 @@ static const char *jstr(struct json_object *o, const char *k)
 static struct json_object *bot_event(struct fx *f, const char *type, int i,
                                      struct json_object **keep)
 {
-    *keep = hs_bot_events(f->hs, type);
+    *keep = th_bot_events(&f->t, type);
     int n = (int)json_object_array_length(*keep);
     if (i < 0)
         i += n;
@@ -380,7 +396,7 @@ static void test_no_double_post_after_new_login(void **state)
     for (int i = 0; i < 30 && hs_count(f->hs, "/messages") == 0; i++)
         th_run_for(&f->t, 100);
     th_run_for(&f->t, 500);
-    struct json_object *all = hs_bot_events(f->hs, "m.room.message");
+    struct json_object *all = th_bot_events(&f->t, "m.room.message");
     assert_int_equal(json_object_array_length(all), 1);
     json_object_put(all);
     /* and what follows goes out as usual */
@@ -520,13 +536,20 @@ static void test_encrypted_created_dm_no_loop(void **state)
     hs_fault(f->hs, "createRoom", 200, answer, NULL, 20);
     for (int i = 0; i < 5; i++)
         th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "private", NULL);
-    assert_true(th_wait_bot_events(&f->t, "m.room.encrypted", 5, 5000));
+    assert_true(th_wait_bot_sent(&f->t, "m.room.encrypted", 5, 5000));
     th_run_for(&f->t, 1500);
     assert_int_equal(hs_count(f->hs, "createRoom"), 1);
     struct json_object *all = hs_bot_events(f->hs, "m.room.encrypted");
     assert_int_equal(json_object_array_length(all), 5);
     for (size_t i = 0; i < 5; i++)
         assert_string_equal(jstr(json_object_array_get_idx(all, i), "room_id"), enc);
+    json_object_put(all);
+    /* and Bob's client reads them */
+    all = th_bot_events(&f->t, "m.room.message");
+    assert_int_equal(json_object_array_length(all), 5);
+    for (size_t i = 0; i < 5; i++)
+        assert_string_equal(jstr(jget(json_object_array_get_idx(all, i), "content"), "body"),
+                            "private");
     json_object_put(all);
     free(enc);
 }
@@ -802,7 +825,7 @@ static void test_drop_reactions_race(void **state)
     th_send(&f->t, OUT_DROP, f->room, NULL, "g1/drop/1", true, "Drop 1: guns, pills, gems", data2);
     assert_true(th_wait_bot_events(&f->t, "m.reaction", 3, 5000));
     th_run_for(&f->t, 300);
-    struct json_object *all = hs_bot_events(f->hs, "m.reaction");
+    struct json_object *all = th_bot_events(&f->t, "m.reaction");
     assert_int_equal(json_object_array_length(all), 3);
     json_object_put(all);
 }
@@ -859,7 +882,7 @@ static void test_poll_tribunal(void **state)
     th_send(&f->t, OUT_RESULT, f->room, NULL, NULL, false, "Bob is guilty", NULL);
     assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
     th_run_for(&f->t, 200);
-    struct json_object *all = hs_bot_events(f->hs, NULL);
+    struct json_object *all = th_bot_events(&f->t, NULL);
     size_t n = json_object_array_length(all);
     assert_true(n >= 2);
     /* The poll ended before the verdict was posted. */
@@ -899,12 +922,12 @@ static void test_dm_vote_by_reaction_and_text(void **state)
     /* Two ballots of two choices each: the other player, and abstaining. */
     assert_true(th_wait_bot_events(&f->t, "m.reaction", 3 + 2 * 2, 5000));
     th_run_for(&f->t, 200);
-    struct json_object *reactions = hs_bot_events(f->hs, "m.reaction");
+    struct json_object *reactions = th_bot_events(&f->t, "m.reaction");
     assert_int_equal(json_object_array_length(reactions), 3 + 2 * 2);
     json_object_put(reactions);
     char *adm = hs_direct_room(f->hs, ALICE);
     assert_non_null(adm);
-    struct json_object *all = hs_bot_events(f->hs, "m.room.message");
+    struct json_object *all = th_bot_events(&f->t, "m.room.message");
     const char *ballot = NULL, *body = NULL;
     for (size_t i = 0; i < json_object_array_length(all); i++) {
         struct json_object *e = json_object_array_get_idx(all, i);
@@ -924,7 +947,7 @@ static void test_dm_vote_by_reaction_and_text(void **state)
     assert_null(th_in_str(&f->t, 2, "channel"));
     free(adm);
     /* No poll was sent in DM mode. */
-    struct json_object *polls = hs_bot_events(f->hs, "org.matrix.msc3381.poll.start");
+    struct json_object *polls = th_bot_events(&f->t, "org.matrix.msc3381.poll.start");
     assert_int_equal(json_object_array_length(polls), 0);
     json_object_put(polls);
     free(dm);
@@ -954,7 +977,7 @@ static void test_pings(void **state)
     assert_true(th_wait_bot_events(&f->t, "m.room.message", 5, 5000));
     th_run_for(&f->t, 200);
     char *bdm = hs_direct_room(f->hs, BOB);
-    struct json_object *all = hs_bot_events(f->hs, "m.room.message");
+    struct json_object *all = th_bot_events(&f->t, "m.room.message");
     int pings = 0, notices = 0;
     for (size_t i = 0; i < json_object_array_length(all); i++) {
         struct json_object *e = json_object_array_get_idx(all, i);
@@ -1031,7 +1054,7 @@ static void test_send_errors_never_double(void **state)
     th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "and in order", NULL);
     assert_true(th_wait_bot_events(&f->t, "m.room.message", 2, 15000));
     th_run_for(&f->t, 300);
-    struct json_object *all = hs_bot_events(f->hs, "m.room.message");
+    struct json_object *all = th_bot_events(&f->t, "m.room.message");
     assert_int_equal(json_object_array_length(all), 2);
     assert_string_equal(jstr(jget(json_object_array_get_idx(all, 0), "content"), "body"),
                         "exactly once");
@@ -1068,7 +1091,7 @@ static void test_outbox_survives_restart(void **state)
     assert_int_equal(th_start(&f->t), 0);
     assert_true(th_wait_ready(&f->t, 5000));
     th_run_for(&f->t, 1500);
-    struct json_object *all = hs_bot_events(f->hs, "m.room.message");
+    struct json_object *all = th_bot_events(&f->t, "m.room.message");
     assert_int_equal(json_object_array_length(all), 1);
     json_object_put(all);
     assert_int_equal(outbox_stored(f, NULL), 0);
@@ -1089,7 +1112,10 @@ static void test_outbox_numbers_continue(void **state)
     start_ready(f);
     th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "one", NULL);
     assert_true(th_wait_bot_events(&f->t, "m.room.message", 2, 5000));
-    assert_int_equal(hs_count(f->hs, "/send/m.room.message/ild.7"), 1);
+    assert_int_equal(hs_count(f->hs, hs_room_encrypted(f->hs, f->room)
+                                         ? "/send/m.room.encrypted/ild.7"
+                                         : "/send/m.room.message/ild.7"),
+                     1);
     assert_string_equal(jstr(f->t.state, "outbox"), "[]");
     th_stop(&f->t);
     /* Everything was sent; after a restart the numbers go on, so nothing is taken for a
