@@ -2,18 +2,25 @@
  * test_matrix_e2e.c - the real daemon (bin/illegald) plays whole games on the
  * test homeserver, as a child process with its own configuration and store.
  *
- * Players type the canonical commands in the table, grab drop cards with
- * reactions, and vote on their private ballots (by reaction or by "vote
- * <player>") or on a native poll. Sessions and debates run on the daemon's
- * timers (1 s); the steps where players act (reveal, grab, vote) have long
- * timers and the host ends them with "!illegal next" once the test has seen
- * every action confirmed, so a game's result does not depend on how loaded
- * the machine is, and a run with the same --seed gives the same result.
+ * The server is configured as real deployments are: new rooms come out
+ * encrypted as the seed's encryption_enabled_by_default_for_room_type says.
+ * The players are clients with real libolm devices (hs_player_*): they read
+ * what the bot sends by decrypting it, their commands go out encrypted, and
+ * they decide to notify as a client does, by the default push rules on the
+ * decrypted event. They type the canonical commands in the table, trade in
+ * private, grab drop cards with reactions, and vote on their private ballots
+ * (by reaction or by "vote <player>") or on a native poll. Debates (and
+ * sessions without a trade) run on the daemon's timers (1 s); the steps where
+ * players act (a trading session, reveal, grab, vote) have long timers and the
+ * host ends them with "!illegal next" once the test has seen every action
+ * confirmed, so a game's result does not depend on how loaded the machine is,
+ * and a run with the same --seed gives the same result.
  *
- * Built with MX_E2EE (test_matrix_e2ee), the players are clients with real
- * libolm devices (hs_player_*) on a server that encrypts rooms by default:
- * they read what the bot sends by decrypting it, and their commands go out
- * encrypted. The plain build reads the bot's events from the server's log.
+ * Two programs: test_matrix_e2e (games of 4 and 8, a poll, kill -9 in the
+ * middle) and, built with MX_E2EE, test_matrix_e2ee (encryption itself: every
+ * room encrypted with a direct chat opened from Element and a kill -9,
+ * encryption turned on mid-game, and a game in plain rooms whose
+ * notifications the server itself counts).
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -32,14 +39,12 @@
 
 #include "hs.h"
 
-#define SEED     "20240611"
-#define GAME_MS  90000
-#define STEP_MS  15
-#define MAXP     8
-#define NOW_MS() mono_ms()
-/* Today's adapter refuses encrypted rooms and would open plain DMs forever on a server that
- * encrypts them: the plain games run with encryption off (MX_E2EE games run it on). */
-#define PLAIN HS_ENC_OFF
+#define SEED         "20240611"
+#define GAME_MS      90000
+#define STEP_MS      15
+#define MAXP         8
+#define NOW_MS()     mono_ms()
+#define SEED_DEFAULT (-1) /* the server encrypts as its seed says */
 
 static const char *illegald_path;
 static struct e2e *current; /* the run in progress, closed by the teardown if a test fails */
@@ -59,6 +64,8 @@ struct game {
     char *dms[MAXP]; /* each player's direct room, once the bot made it */
     unsigned n;
     bool poll;                 /* the table votes with a native poll */
+    bool trade;                /* sessions are long: the host gives the second player a card in
+                                  the first, and ends each session */
     size_t seen;               /* position in log already acted on */
     struct json_object *done;  /* triggers already acted on */
     struct json_object *drops; /* drop event id -> drop number */
@@ -73,11 +80,12 @@ struct game {
     /* The bot's events as the players read them, in order (the table's once). */
     struct json_object *log;
     struct json_object *ids;    /* event ids already in log */
-    size_t server_seen;         /* without clients: position in the server's log */
-    struct hs_player *pl[MAXP]; /* the players' clients, or NULL: the test acts for them */
+    struct hs_player *pl[MAXP]; /* the players' clients */
     size_t cursor[MAXP];
     int ballots[MAXP], ballots_notified[MAXP]; /* as each player's client decided */
+    int offers[MAXP], offers_notified[MAXP];   /* offers received, likewise */
     int table_notices;                         /* table notices read (none may notify) */
+    struct json_object *secrets;               /* what the bot told players in private */
 };
 
 static uint64_t mono_ms(void)
@@ -143,8 +151,9 @@ static void dump_log(struct e2e *e)
         fprintf(stderr, "no daemon log\n");
 }
 
-/* encryption: HS_ENC_* for the server's default, or -1 for the seed's choice. */
-static struct e2e *e2e_open(int encryption)
+/* encryption: HS_ENC_* for the server's default, or SEED_DEFAULT. trade: sessions wait for
+ * the host. pickle_key: [matrix] pickle_key, or NULL for the key file beside the store. */
+static struct e2e *e2e_open(int encryption, bool trade, const char *pickle_key)
 {
     struct e2e *e = calloc(1, sizeof(*e));
     assert_non_null(e);
@@ -160,11 +169,13 @@ static struct e2e *e2e_open(int encryption)
     fprintf(f,
             "[store]\npath = %s/illegald.db\n"
             "[log]\nlevel = info\nfile = %s/illegald.log\n"
-            "[game]\nsession_seconds = 1\ndebate_seconds = 1\n"
+            "[game]\nsession_seconds = %d\ndebate_seconds = 1\n"
             "reveal_seconds = 600\ngrab_seconds = 600\nvote_seconds = 600\n"
-            "[matrix]\nhomeserver = %s\nuser_id = %s\naccess_token = %s\n"
+            "[matrix]\nhomeserver = %s\nuser_id = %s\naccess_token = %s\n%s%s%s"
             "[web]\nenabled = false\n",
-            e->dir, e->dir, hs_url(e->hs), HS_BOT, HS_BOT_TOKEN);
+            e->dir, e->dir, trade ? 600 : 1, hs_url(e->hs), HS_BOT, HS_BOT_TOKEN,
+            pickle_key ? "pickle_key = " : "", pickle_key ? pickle_key : "",
+            pickle_key ? "\n" : "");
     fclose(f);
     current = e;
     return e;
@@ -184,8 +195,19 @@ static void keep_or_remove(struct e2e *e, bool keep)
         fprintf(stderr, "cannot remove %s\n", e->dir);
 }
 
+/* The bot sent nothing in clear into a room it knew was encrypted (hs_bot_clear_sends). */
+static void check_no_clear_sends(struct e2e *e)
+{
+    struct json_object *leaks = hs_bot_clear_sends(e->hs);
+    if (json_object_array_length(leaks) > 0)
+        fail_msg("the bot sent in clear into encrypted rooms: %s",
+                 json_object_to_json_string(leaks));
+    json_object_put(leaks);
+}
+
 static void e2e_close(struct e2e *e)
 {
+    check_no_clear_sends(e);
     daemon_stop(e, SIGTERM);
     keep_or_remove(e, getenv("MX_E2E_KEEP") != NULL);
     hs_free(e->hs);
@@ -213,26 +235,24 @@ static int teardown(void **state)
 
 /* ---- tables and players ---- */
 
-/* A table of n players; with clients, each player has an encrypting client and the table is
- * created as a client creates a room (encrypted by the server's default). */
-static void game_open(struct e2e *e, struct game *g, unsigned n, const char *prefix, bool poll,
-                      bool clients)
+/* A table of n players, each with an encrypting client; the first creates the table as a
+ * client creates a room with this preset (encrypted or not by the server's default). */
+static void game_open(struct e2e *e, struct game *g, unsigned n, const char *prefix,
+                      const char *preset)
 {
     memset(g, 0, sizeof(*g));
     g->e = e;
     g->n = n;
-    g->poll = poll;
     g->done = json_object_new_object();
     g->drops = json_object_new_object();
     g->log = json_object_new_array();
     g->ids = json_object_new_object();
+    g->secrets = json_object_new_object();
     for (unsigned i = 0; i < n; i++) {
         snprintf(g->players[i], sizeof(g->players[i]), "@%s%u:test.local", prefix, i + 1);
-        if (clients)
-            g->pl[i] = hs_player_new(e->hs, g->players[i]);
+        g->pl[i] = hs_player_new(e->hs, g->players[i]);
     }
-    g->room = clients ? hs_create_room_as(e->hs, g->players[0], "private_chat")
-                      : hs_create_room(e->hs, g->players[0], false);
+    g->room = hs_create_room_as(e->hs, g->players[0], preset);
     for (unsigned i = 1; i < n; i++)
         hs_join(e->hs, g->room, g->players[i]);
     hs_invite_bot(e->hs, g->room, g->players[0]);
@@ -250,32 +270,30 @@ static void game_free(struct game *g)
     json_object_put(g->drops);
     json_object_put(g->log);
     json_object_put(g->ids);
+    json_object_put(g->secrets);
 }
 
 /* ---- what players do and read ---- */
 
 static void say(struct game *g, unsigned p, const char *room, const char *text)
 {
-    free(g->pl[p] ? hs_player_say(g->pl[p], room, text)
-                  : hs_say(g->e->hs, room, g->players[p], text));
+    free(hs_player_say(g->pl[p], room, text));
 }
 
 static void react(struct game *g, unsigned p, const char *room, const char *target, const char *key)
 {
-    free(g->pl[p] ? hs_player_react(g->pl[p], room, target, key)
-                  : hs_react(g->e->hs, room, g->players[p], target, key));
+    free(hs_player_react(g->pl[p], room, target, key));
 }
 
 static void poll_vote(struct game *g, unsigned p, const char *poll, const char *answer, int form)
 {
-    free(g->pl[p] ? hs_player_poll_vote(g->pl[p], g->room, poll, answer, form)
-                  : hs_poll_vote(g->e->hs, g->room, g->players[p], poll, answer, form));
+    free(hs_player_poll_vote(g->pl[p], g->room, poll, answer, form));
 }
 
 static int player_of_dm(struct game *g, const char *room);
 
-/* What player p's client decides for a bot message it read: a ballot must notify them
- * (highlighted), a notice at the table must not. */
+/* What player p's client decides for a bot message it read: a ballot and an offer to answer
+ * must notify them (highlighted), a notice at the table must not. */
 static void check_notify(struct game *g, unsigned p, struct json_object *ev)
 {
     struct json_object *content = jget(ev, "content");
@@ -296,19 +314,16 @@ static void check_notify(struct game *g, unsigned p, struct json_object *ev)
         g->ballots[p]++;
         g->ballots_notified[p] += notify && highlight;
     }
+    if (player_of_dm(g, room) == (int)p && strstr(body, ": you would get ")) {
+        g->offers[p]++;
+        g->offers_notified[p] += notify && highlight;
+    }
 }
 
-/* Brings the bot's new events into g->log: from the server's log, or as each player's client
- * reads them (synced and decrypted). */
+/* Brings the bot's new events into g->log, as each player's client reads them (synced and
+ * decrypted). */
 static void collect(struct game *g)
 {
-    if (!g->pl[0]) {
-        struct json_object *evs = hs_bot_events_after(g->e->hs, &g->server_seen);
-        for (size_t i = 0; i < json_object_array_length(evs); i++)
-            json_object_array_add(g->log, json_object_get(json_object_array_get_idx(evs, i)));
-        json_object_put(evs);
-        return;
-    }
     for (unsigned p = 0; p < g->n; p++) {
         assert_true(hs_player_sync(g->pl[p]) >= 0);
         struct json_object *evs = hs_player_events_after(g->pl[p], &g->cursor[p]);
@@ -452,6 +467,9 @@ static void handle_table(struct game *g, struct json_object *ev, const char *typ
     int k = 0;
     if (!edit && sscanf(body, "Vote on case %d", &k) == 1)
         g->vote_case = k;
+    if (g->trade && sscanf(body, "Dealing session %d of 5 is open", &k) == 1 &&
+        once(g, "session:%d", k))
+        host_next(g); /* no trade after the first session */
     if (!edit && sscanf(body, "Drop %d:", &k) == 1) {
         json_object_object_add(g->drops, jstr(ev, "event_id"), json_object_new_int(k));
         g->drop_no = k;
@@ -473,6 +491,29 @@ static void handle_table(struct game *g, struct json_object *ev, const char *typ
     }
     if (strstr(body, "Game over!") && !g->result)
         g->result = strdup(body);
+}
+
+/* The first session's trade: the host gives the second player one card of their dealer's
+ * resource, the second player accepts, and the host ends the session once it is done. */
+static void trade(struct game *g, int p, const char *room, const char *body)
+{
+    const char *start = strstr(body, "(you start with 5 ");
+    int id = 0;
+    if (g->trade && p == 0 && strncmp(body, "Your secret roles.", 18) == 0 && start &&
+        once(g, "offer")) {
+        char card[32] = "";
+        sscanf(start + 18, "%31[A-Za-z]", card); /* the first word: "Guns", "Luxury"... */
+        char text[128];
+        snprintf(text, sizeof(text), "offer %s 1 %s for nothing", g->players[1], card);
+        say(g, 0, room, text);
+    } else if (g->trade && p == 1 && sscanf(body, "Offer #%d from", &id) == 1 &&
+               strstr(body, ": you would get ") && once(g, "accept:%d", id)) {
+        char text[32];
+        snprintf(text, sizeof(text), "accept %d", id);
+        say(g, 1, room, text);
+    } else if (g->trade && p == 0 && strstr(body, " accepted offer #") && once(g, "traded")) {
+        host_next(g); /* the trade is done: end the first session */
+    }
 }
 
 static void handle_dm(struct game *g, struct json_object *ev, const char *type, int p)
@@ -500,10 +541,17 @@ static void handle_dm(struct game *g, struct json_object *ev, const char *type, 
         g->votes++;
         return;
     }
-    const char *body = jstr(content, "body");
-    if (strcmp(type, "m.room.message") != 0 || !body ||
-        jget(jget(content, "m.relates_to"), "rel_type"))
+    struct json_object *rel = jget(content, "m.relates_to");
+    const char *rel_type = jstr(rel, "rel_type");
+    bool edit = rel_type && strcmp(rel_type, "m.replace") == 0;
+    const char *body = jstr(edit ? jget(content, "m.new_content") : content, "body");
+    if (strcmp(type, "m.room.message") != 0 || !body)
         return;
+    /* Everything said in private is a secret the table must never read. */
+    json_object_object_add(g->secrets, body, json_object_new_int(p));
+    if (rel_type)
+        return;
+    trade(g, p, room, body);
     int c = 0;
     if (sscanf(body, "Your ballot for case %d", &c) == 1) {
         assert_false(g->poll);
@@ -554,9 +602,19 @@ static void play_to_end(struct game **games, size_t ngames, int ms)
     }
     struct json_object *evs = games[0]->log;
     size_t n = json_object_array_length(evs);
-    for (size_t i = n > 15 ? n - 15 : 0; i < n; i++)
-        fprintf(stderr, "bot said: %.160s\n",
-                jstr(jget(json_object_array_get_idx(evs, i), "content"), "body"));
+    for (size_t i = n > 15 ? n - 15 : 0; i < n; i++) {
+        struct json_object *ev = json_object_array_get_idx(evs, i);
+        fprintf(stderr, "bot said in %s: %s %.160s\n", jstr(ev, "room_id"), jstr(ev, "type"),
+                json_object_to_json_string(jget(ev, "content")));
+    }
+    for (size_t i = 0; i < ngames; i++) {
+        for (unsigned p = 0; p < games[i]->n; p++) {
+            struct json_object *errs = hs_player_errors(games[i]->pl[p]);
+            fprintf(stderr, "%s: %d events not decrypted, errors %s\n", games[i]->players[p],
+                    hs_player_undecrypted(games[i]->pl[p]), json_object_to_json_string(errs));
+            json_object_put(errs);
+        }
+    }
     dump_log(games[0]->e);
     fail_msg("the games did not finish in %d ms", ms);
 }
@@ -624,7 +682,77 @@ static int count_bot_text(struct game *g, const char *room, const char *needle)
     return n;
 }
 
+/* Every player's client decrypted everything it read and found nothing wrong (signatures, the
+ * checks of decrypted events, no Megolm index used twice, kill -9 or not); each ballot and offer
+ * notified its player while no table notice notified anyone. */
+static void check_clients(struct game *g)
+{
+    uint64_t end = NOW_MS() + 20000;
+    bool pending = true;
+    while (pending && NOW_MS() < end) {
+        collect(g);
+        pending = false;
+        for (unsigned p = 0; p < g->n; p++)
+            pending = pending || hs_player_undecrypted(g->pl[p]) > 0;
+        if (pending)
+            msleep(STEP_MS);
+    }
+    for (unsigned p = 0; p < g->n; p++) {
+        struct json_object *errs = hs_player_errors(g->pl[p]);
+        if (json_object_array_length(errs) > 0)
+            fail_msg("%s: %s", g->players[p], json_object_to_json_string(errs));
+        json_object_put(errs);
+        if (hs_player_undecrypted(g->pl[p]) > 0)
+            fail_msg("%s could not decrypt %d messages", g->players[p],
+                     hs_player_undecrypted(g->pl[p]));
+        assert_true(g->poll || g->ballots[p] > 0);
+        assert_int_equal(g->ballots_notified[p], g->ballots[p]);
+        assert_int_equal(g->offers_notified[p], g->offers[p]);
+    }
+    if (g->trade)
+        assert_int_equal(g->offers[1], 1);
+    assert_true(g->table_notices > 0);
+}
+
+/* Nothing said in private reached the table before the results: no private text, no roles, hand,
+ * offer or vote. */
+static void check_secrets(struct game *g)
+{
+    static const char *const never[] = {"Your ", "Offer #", "accepted offer",
+                                        "Dealer: ", "Buyer: "};
+    for (size_t i = 0; i < json_object_array_length(g->log); i++) {
+        struct json_object *ev = json_object_array_get_idx(g->log, i);
+        struct json_object *c = jget(ev, "content");
+        struct json_object *nc = jget(c, "m.new_content");
+        const char *body = jstr(nc ? nc : c, "body");
+        if (strcmp(jstr(ev, "room_id"), g->room) != 0 || !body)
+            continue;
+        if (strstr(body, "Game over!"))
+            return; /* the results reveal everything */
+        for (size_t k = 0; k < sizeof(never) / sizeof(never[0]); k++)
+            if (strstr(body, never[k]))
+                fail_msg("the table read \"%s\": %.160s", never[k], body);
+        json_object_object_foreach(g->secrets, secret, who)
+        {
+            if (strstr(body, secret))
+                fail_msg("the table read what %s was told in private: %.160s",
+                         g->players[json_object_get_int(who)], secret);
+        }
+    }
+    fail_msg("no results at the table");
+}
+
 #ifndef MX_E2EE
+
+/* Bot events of a type the game's players read. */
+static int count_bot_type(struct game *g, const char *type)
+{
+    collect(g);
+    int n = 0;
+    for (size_t i = 0; i < json_object_array_length(g->log); i++)
+        n += strcmp(jstr(json_object_array_get_idx(g->log, i), "type"), type) == 0;
+    return n;
+}
 
 /* Every player got exactly one direct room, created by the bot and recorded in m.direct. */
 static void check_direct_rooms(struct e2e *e, struct game *g)
@@ -644,10 +772,10 @@ static void check_direct_rooms(struct e2e *e, struct game *g)
 static void test_games_4_and_8_players(void **state)
 {
     (void)state;
-    struct e2e *e = e2e_open(PLAIN);
+    struct e2e *e = e2e_open(SEED_DEFAULT, false, NULL);
     struct game g4, g8;
-    game_open(e, &g4, 4, "a", false, false);
-    game_open(e, &g8, 8, "b", false, false);
+    game_open(e, &g4, 4, "a", "private_chat");
+    game_open(e, &g8, 8, "b", "private_chat");
     uint64_t t0 = NOW_MS();
     daemon_start(e);
     wait_joined(e, 2);
@@ -665,6 +793,10 @@ static void test_games_4_and_8_players(void **state)
     assert_int_equal(count_bot_text(&g8, g8.room, "Verdict on case"), 8);
     assert_int_equal(count_bot_text(&g4, g4.room, "Game over!"), 1);
     assert_int_equal(count_bot_text(&g8, g8.room, "Game over!"), 1);
+    check_clients(&g4);
+    check_clients(&g8);
+    check_secrets(&g4);
+    check_secrets(&g8);
     /* The 12 players needed 12 rooms: none was made twice. */
     check_direct_rooms(e, &g4);
     check_direct_rooms(e, &g8);
@@ -677,9 +809,10 @@ static void test_games_4_and_8_players(void **state)
 static void test_poll_mode_game(void **state)
 {
     (void)state;
-    struct e2e *e = e2e_open(PLAIN);
+    struct e2e *e = e2e_open(SEED_DEFAULT, false, NULL);
     struct game g;
-    game_open(e, &g, 4, "p", true, false);
+    game_open(e, &g, 4, "p", "private_chat");
+    g.poll = true;
     daemon_start(e);
     wait_joined(e, 1);
     lobby(&g);
@@ -687,14 +820,12 @@ static void test_poll_mode_game(void **state)
     play_to_end(games, 1, GAME_MS);
     assert_int_equal(g.votes, 4 * 4);
     /* Each vote ran as a poll that the bot ended itself, before the verdict. */
-    struct json_object *starts = hs_bot_events(e->hs, "org.matrix.msc3381.poll.start");
-    struct json_object *ends = hs_bot_events(e->hs, "org.matrix.msc3381.poll.end");
-    assert_int_equal(json_object_array_length(starts), 4);
-    assert_int_equal(json_object_array_length(ends), 4);
-    json_object_put(starts);
-    json_object_put(ends);
+    assert_int_equal(count_bot_type(&g, "org.matrix.msc3381.poll.start"), 4);
+    assert_int_equal(count_bot_type(&g, "org.matrix.msc3381.poll.end"), 4);
     /* No private ballots in poll mode. */
     assert_int_equal(count_bot_text(&g, NULL, "Your ballot for case"), 0);
+    check_clients(&g);
+    check_secrets(&g);
     game_free(&g);
     e2e_close(e);
 }
@@ -702,9 +833,9 @@ static void test_poll_mode_game(void **state)
 /* Plays one 4-player game, optionally with crashes; returns its "Game over!" text. */
 static char *play_seeded(int kill_at_case, bool kill_after_grab, int *kills)
 {
-    struct e2e *e = e2e_open(PLAIN);
+    struct e2e *e = e2e_open(SEED_DEFAULT, false, NULL);
     struct game g;
-    game_open(e, &g, 4, "c", false, false);
+    game_open(e, &g, 4, "c", "private_chat");
     g.kill_at_case = kill_at_case;
     g.kill_after_grab = kill_after_grab;
     daemon_start(e);
@@ -719,6 +850,8 @@ static char *play_seeded(int kill_at_case, bool kill_after_grab, int *kills)
     assert_int_equal(count_bot_text(&g, g.room, "Verdict on case"), 4);
     assert_int_equal(count_bot_text(&g, g.room, "Game over!"), 1);
     assert_int_equal(hs_count(e->hs, "POST /_matrix/client/v3/createRoom"), 4);
+    check_clients(&g);
+    check_secrets(&g);
     char *result = strdup(g.result);
     game_free(&g);
     e2e_close(e);
@@ -744,47 +877,23 @@ static void test_restart_mid_game(void **state)
 
 #else /* MX_E2EE */
 
-/* Every player's client decrypted everything it read, found nothing wrong (signatures, the
- * checks of decrypted events, no Megolm index used twice, kill -9 or not), and was notified
- * of each of its ballots while no table notice notified anyone. */
-static void check_clients(struct game *g)
-{
-    uint64_t end = NOW_MS() + 20000;
-    bool pending = true;
-    while (pending && NOW_MS() < end) {
-        collect(g);
-        pending = false;
-        for (unsigned p = 0; p < g->n; p++)
-            pending = pending || hs_player_undecrypted(g->pl[p]) > 0;
-        if (pending)
-            msleep(STEP_MS);
-    }
-    for (unsigned p = 0; p < g->n; p++) {
-        struct json_object *errs = hs_player_errors(g->pl[p]);
-        if (json_object_array_length(errs) > 0)
-            fail_msg("%s: %s", g->players[p], json_object_to_json_string(errs));
-        json_object_put(errs);
-        if (hs_player_undecrypted(g->pl[p]) > 0)
-            fail_msg("%s could not decrypt %d messages", g->players[p],
-                     hs_player_undecrypted(g->pl[p]));
-        assert_true(g->ballots[p] > 0);
-        assert_int_equal(g->ballots_notified[p], g->ballots[p]);
-    }
-    assert_true(g->table_notices > 0);
-}
-
-/* Nothing the bot sent into room after *cursor went in clear (state events aside). */
-static void check_ciphertext_only(struct e2e *e, const char *room, size_t cursor)
+/* Every event the bot sent into room (born encrypted) is m.room.encrypted (state aside). */
+static void check_ciphertext_only(struct e2e *e, const char *room)
 {
     assert_true(hs_room_encrypted(e->hs, room));
+    size_t cursor = 0;
     struct json_object *evs = hs_bot_events_after(e->hs, &cursor);
+    int n = 0;
     for (size_t i = 0; i < json_object_array_length(evs); i++) {
         struct json_object *ev = json_object_array_get_idx(evs, i);
-        if (strcmp(jstr(ev, "room_id"), room) == 0 &&
-            strcmp(jstr(ev, "type"), "m.room.encrypted") != 0)
+        if (strcmp(jstr(ev, "room_id"), room) != 0)
+            continue;
+        if (strcmp(jstr(ev, "type"), "m.room.encrypted") != 0)
             fail_msg("the bot sent %s in clear into the encrypted room %s: %.120s",
                      jstr(ev, "type"), room, json_object_to_json_string(jget(ev, "content")));
+        n++;
     }
+    assert_true(n > 0);
     json_object_put(evs);
 }
 
@@ -796,15 +905,25 @@ static void check_game_ended_once(struct game *g)
     assert_int_equal(count_bot_text(g, g->room, "Game over!"), 1);
 }
 
+/* Whether the daemon made its key file beside the store. */
+static bool key_file(struct e2e *e)
+{
+    char path[128];
+    snprintf(path, sizeof(path), "%s/illegald.db-matrix-key", e->dir);
+    return access(path, F_OK) == 0;
+}
+
 /* A whole game where every room is encrypted: the table (encrypted by the server's default),
- * the DMs the bot opens (likewise) and one a player opened from Element before the game; the
- * daemon is killed with SIGKILL during a debate and restarted. */
+ * the DMs the bot opens (likewise) and one a player opened from Element before the game; a trade
+ * in the first session; the daemon is killed with SIGKILL during a debate and restarted. Its
+ * keys are stored with the config's pickle_key. */
 static void test_encrypted_game(void **state)
 {
     (void)state;
-    struct e2e *e = e2e_open(-1);
+    struct e2e *e = e2e_open(SEED_DEFAULT, true, "e2e-pickle-key-from-the-config");
     struct game g;
-    game_open(e, &g, 4, "x", false, true);
+    game_open(e, &g, 4, "x", "private_chat");
+    g.trade = true;
     assert_true(hs_room_encrypted(e->hs, g.room));
     char *dm = hs_open_dm(e->hs, g.players[1]);
     g.kill_at_case = 2;
@@ -815,58 +934,76 @@ static void test_encrypted_game(void **state)
     play_to_end(games, 1, 2 * GAME_MS);
     assert_int_equal(g.kills, 1);
     check_clients(&g);
+    check_secrets(&g);
     check_game_ended_once(&g);
+    assert_false(key_file(e));
     /* The player's own encrypted DM is the one the bot used. */
     char *used = hs_direct_room(e->hs, g.players[1]);
     assert_non_null(used);
     assert_string_equal(used, dm);
-    check_ciphertext_only(e, g.room, 0);
+    check_ciphertext_only(e, g.room);
     for (unsigned p = 0; p < g.n; p++)
-        check_ciphertext_only(e, g.dms[p], 0);
+        check_ciphertext_only(e, g.dms[p]);
     free(used);
     free(dm);
     game_free(&g);
     e2e_close(e);
 }
 
-/* A plain table turns encryption on once the game runs; the game goes on to its end. */
+/* A server that encrypts private rooms (invite); the table is public, so plain, until the host
+ * turns encryption on after the first drop. The game goes on to its end, and what the bot says
+ * there once it read the change is encrypted (e2e_close checks). */
 static void test_encryption_turned_on_mid_game(void **state)
 {
     (void)state;
-    struct e2e *e = e2e_open(HS_ENC_OFF);
+    struct e2e *e = e2e_open(HS_ENC_INVITE, false, NULL);
     struct game g;
-    game_open(e, &g, 4, "m", false, true);
+    game_open(e, &g, 4, "m", "public_chat");
     assert_false(hs_room_encrypted(e->hs, g.room));
     daemon_start(e);
     wait_joined(e, 1);
     lobby(&g);
     assert_true(wait_text(&g, "Drop 1:", 30000));
+    hs_enable_encryption(e->hs, g.room, g.players[0]);
     size_t cursor = 0;
     json_object_put(hs_bot_events_after(e->hs, &cursor));
-    hs_enable_encryption(e->hs, g.room, g.players[0]);
     struct game *games[] = {&g};
     play_to_end(games, 1, 2 * GAME_MS);
     check_clients(&g);
+    check_secrets(&g);
     check_game_ended_once(&g);
-    check_ciphertext_only(e, g.room, cursor);
+    assert_true(key_file(e));
+    /* The rest of the game went encrypted. */
+    struct json_object *after = hs_bot_events_after(e->hs, &cursor);
+    int enc = 0;
+    for (size_t i = 0; i < json_object_array_length(after); i++) {
+        struct json_object *ev = json_object_array_get_idx(after, i);
+        enc += strcmp(jstr(ev, "room_id"), g.room) == 0 &&
+               strcmp(jstr(ev, "type"), "m.room.encrypted") == 0;
+    }
+    json_object_put(after);
+    assert_true(enc > 10);
     game_free(&g);
     e2e_close(e);
 }
 
-/* In plain rooms the homeserver's own push rules decide: GET /notifications lists each
- * player's ballots, highlighted, and no notice. */
+/* In plain rooms (a server that encrypts nothing, on purpose) the homeserver's own push rules
+ * decide: GET /notifications lists each player's ballots and the offer, highlighted, and no
+ * notice. */
 static void test_plain_game_notifies(void **state)
 {
     (void)state;
-    struct e2e *e = e2e_open(HS_ENC_OFF);
+    struct e2e *e = e2e_open(HS_ENC_OFF, true, NULL);
     struct game g;
-    game_open(e, &g, 4, "n", false, true);
+    game_open(e, &g, 4, "n", "private_chat");
+    g.trade = true;
     daemon_start(e);
     wait_joined(e, 1);
     lobby(&g);
     struct game *games[] = {&g};
     play_to_end(games, 1, GAME_MS);
     check_clients(&g);
+    check_secrets(&g);
     for (unsigned p = 0; p < g.n; p++) {
         struct json_object *ns = NULL;
         char *token = hs_register(e->hs, g.players[p], "NOTIFY");
@@ -874,7 +1011,7 @@ static void test_plain_game_notifies(void **state)
                                     "/_matrix/client/v3/notifications?only=highlight&limit=1000",
                                     NULL, &ns),
                          200);
-        int ballots = 0;
+        int ballots = 0, offers = 0;
         struct json_object *list = jget(ns, "notifications");
         for (size_t i = 0; i < json_object_array_length(list); i++) {
             struct json_object *c =
@@ -882,8 +1019,10 @@ static void test_plain_game_notifies(void **state)
             const char *body = jstr(c, "body");
             assert_string_not_equal(jstr(c, "msgtype"), "m.notice");
             ballots += body && strncmp(body, "Your ballot for case", 20) == 0;
+            offers += body && strstr(body, ": you would get ") != NULL;
         }
         assert_int_equal(ballots, g.ballots[p]);
+        assert_int_equal(offers, g.offers[p]);
         json_object_put(ns);
         free(token);
     }
