@@ -70,7 +70,6 @@ struct game {
     struct json_object *done;  /* triggers already acted on */
     struct json_object *drops; /* drop event id -> drop number */
     int drop_no;
-    int vote_case;     /* the case whose vote is open at the table */
     int confirmed[16]; /* vote confirmations per case */
     int grabs, votes, nexts;
     char *result;         /* the "Game over!" text */
@@ -432,7 +431,6 @@ static void handle_table(struct game *g, struct json_object *ev, const char *typ
         const char *fb = jstr(content, "org.matrix.msc1767.text");
         assert_non_null(fb);
         assert_int_equal(sscanf(fb, "Vote on case %d", &c), 1);
-        g->vote_case = c;
         if (once(g, "poll:%d", c))
             vote_poll(g, ev, c);
         return;
@@ -465,8 +463,6 @@ static void handle_table(struct game *g, struct json_object *ev, const char *typ
     assert_null(strstr(body, "Your roles"));
     assert_null(strstr(body, "Your vote"));
     int k = 0;
-    if (!edit && sscanf(body, "Vote on case %d", &k) == 1)
-        g->vote_case = k;
     if (g->trade && sscanf(body, "Dealing session %d of 5 is open", &k) == 1 &&
         once(g, "session:%d", k))
         host_next(g); /* no trade after the first session */
@@ -562,9 +558,9 @@ static void handle_dm(struct game *g, struct json_object *ev, const char *type, 
         assert_string_equal(json_object_get_string(json_object_array_get_idx(ids, 0)),
                             g->players[p]);
         json_object_object_add(g->done, jstr(ev, "event_id"), json_object_new_string(body));
-    } else if (strncmp(body, "Your vote on case ", 18) == 0) {
-        /* The number in this text is not checked: the vote open at the table is the one. */
-        c = g->vote_case;
+    } else if (sscanf(body, "Your vote on case %d", &c) == 1) {
+        /* The case this confirmation names: what players read of their direct rooms and of the
+         * table comes in no common order, so a late one must not count for the next case. */
         if (c > 0 && c < 16 && once(g, "confirm:%d:%d", c, p) && ++g->confirmed[c] == (int)g->n)
             host_next(g); /* everybody voted: close the vote */
     }
