@@ -476,6 +476,22 @@ char *hs_last_body(struct hs *hs, const char *substr)
     return out;
 }
 
+struct json_object *hs_bodies(struct hs *hs, const char *substr)
+{
+    struct json_object *out = json_object_new_array();
+    uv_mutex_lock(&hs->mu);
+    for (size_t i = 0; i < json_object_array_length(hs->requests); i++) {
+        struct json_object *r = json_object_array_get_idx(hs->requests, i);
+        const char *body = hs_jstr(r, "body");
+        struct json_object *b =
+            strstr(hs_jstr(r, "line"), substr) && body && *body ? json_tokener_parse(body) : NULL;
+        if (b)
+            json_object_array_add(out, b);
+    }
+    uv_mutex_unlock(&hs->mu);
+    return out;
+}
+
 void hs_fault(struct hs *hs, const char *substr, int status, const char *body, const char *header,
               int count)
 {

@@ -99,6 +99,9 @@ struct json_object *hs_account_data(struct hs *hs, const char *user, const char 
 int hs_one_time_keys(struct hs *hs, const char *user, const char *device);
 /* To-device messages not yet acknowledged by the device. */
 int hs_to_device_pending(struct hs *hs, const char *user, const char *device);
+/* The user deletes one of their devices (DELETE /devices/{id}): its keys, tokens and
+ * to-device messages go, and the users who share a room with them see a device list change. */
+void hs_remove_device(struct hs *hs, const char *user, const char *device);
 
 /* Push. */
 /* A copy of user's notifications, oldest first ({"room_id","event","actions","ts","read"}). */
@@ -156,6 +159,10 @@ void hs_player_push(struct hs_player *p, struct json_object *event, bool *notify
 struct json_object *hs_bot_events(struct hs *hs, const char *type);
 /* The bot's events added since *cursor (a position in the server's log, start at 0). */
 struct json_object *hs_bot_events_after(struct hs *hs, size_t *cursor);
+/* The stream's position now, and whether the bot has read up to pos: it made a sync request
+ * whose `since` covers it (so it handled the batch that brought it). */
+long hs_position(struct hs *hs);
+bool hs_bot_has_read(struct hs *hs, long pos);
 /* What the bot sent in clear into a room it knew was encrypted (it had made two syncs since
  * the room's m.room.encryption): [{"room","type","event_id"}], a copy; tests assert it stays
  * empty. */
@@ -168,6 +175,9 @@ char *hs_direct_room(struct hs *hs, const char *user);
 int hs_count(struct hs *hs, const char *substr);
 /* The last request body whose "METHOD path" contains substr, or NULL (malloc'd). */
 char *hs_last_body(struct hs *hs, const char *substr);
+/* Every request body whose "METHOD path" contains substr, oldest first (a new array of the
+ * parsed bodies; a body that is not JSON is left out). */
+struct json_object *hs_bodies(struct hs *hs, const char *substr);
 
 /* Faults. The next `count` requests whose "METHOD path" contains substr get
  * this answer instead: status 0 closes the connection without an answer;

@@ -394,6 +394,25 @@ int hs_one_time_keys(struct hs *hs, const char *user, const char *device)
     return n;
 }
 
+void hs_remove_device(struct hs *hs, const char *user, const char *device)
+{
+    uv_mutex_lock(&hs->mu);
+    json_object_object_del(hs_jget(hs->devices, user), device);
+    json_object_object_del(hs_jget(hs->inbox, user), device);
+    struct json_object *gone = json_object_new_array();
+    json_object_object_foreach(hs->tokens, tok, t)
+    {
+        if (strcmp(hs_jstr(t, "user"), user) == 0 && strcmp(hs_jstr(t, "device"), device) == 0)
+            json_object_array_add(gone, json_object_new_string(tok));
+    }
+    for (size_t i = 0; i < json_object_array_length(gone); i++)
+        json_object_object_del(hs->tokens,
+                               json_object_get_string(json_object_array_get_idx(gone, i)));
+    json_object_put(gone);
+    device_moved(hs, user);
+    hs_unlock_wake(hs);
+}
+
 int hs_to_device_pending(struct hs *hs, const char *user, const char *device)
 {
     uv_mutex_lock(&hs->mu);

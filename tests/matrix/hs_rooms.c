@@ -661,6 +661,24 @@ struct json_object *hs_bot_events_after(struct hs *hs, size_t *cursor)
     return out;
 }
 
+long hs_position(struct hs *hs)
+{
+    uv_mutex_lock(&hs->mu);
+    long pos = hs->pos;
+    uv_mutex_unlock(&hs->mu);
+    return pos;
+}
+
+bool hs_bot_has_read(struct hs *hs, long pos)
+{
+    bool read = false;
+    uv_mutex_lock(&hs->mu);
+    for (size_t i = 0; i < json_object_array_length(hs->bot_since) && !read; i++)
+        read = json_object_get_int64(json_object_array_get_idx(hs->bot_since, i)) >= pos;
+    uv_mutex_unlock(&hs->mu);
+    return read;
+}
+
 struct json_object *hs_bot_clear_sends(struct hs *hs)
 {
     struct json_object *out = NULL;

@@ -1,14 +1,17 @@
 /*
  * test_matrix_crypto.c - end-to-end encryption in the Matrix adapter.
  *
- * First the crypto layer alone (crypto.h and canonical JSON) against known
- * values and against itself. Then the adapter through its real path: /sync
- * bodies fed with matrix_feed_sync() (to-device messages, device lists,
- * encrypted timelines), and its own HTTP calls to the test homeserver, whose
- * key endpoints this file answers with hs_fault() where the test server does
- * not know them. Players are real libolm peers: they read the bot's uploaded
- * keys, start Olm sessions with it, share their Megolm keys, and decrypt
- * everything the bot sends them.
+ * Three layers. First the crypto layer alone (crypto.h and canonical JSON)
+ * against known values and against itself. Then the adapter fed /sync bodies
+ * made by hand (matrix_feed_sync()), with its key endpoints answered by the
+ * test (hs_fault()): what only hand-made input reaches, a replayed ciphertext,
+ * a key that comes after its event across a restart, forged senders and
+ * stolen sessions, a broken Olm session, rotation after the room's message
+ * count. Last the adapter running its own sync loop against the test
+ * homeserver's key endpoints, with players whose clients claim its keys and
+ * check everything they decrypt: uploads and top-ups (across a crash), an
+ * earlier store's keys drained, messages to every device (across a crash),
+ * devices added and removed, members leaving, encryption turned on.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -700,109 +703,6 @@ static void wait_encrypted(struct fx *f, size_t n)
     assert_true(th_run_until(&f->t, encrypted_sent, &n, 5000));
 }
 
-/* The keys the bot uploaded: device keys signed by themselves, 50 one-time keys and a fallback
- * key, each signed by the device; a top-up adds new keys only, and a crash before the answer
- * uploads the very same keys again (E2). */
-static void test_keys_uploaded_and_topped_up(void **state)
-{
-    struct fx *f = *state;
-    start_room(f, NULL, 0);
-    char *body = hs_last_body(f->hs, "keys/upload");
-    struct json_object *b = json_tokener_parse(body);
-    free(body);
-    struct json_object *dk = jget(b, "device_keys");
-    assert_string_equal(jstr(dk, "user_id"), HS_BOT);
-    assert_string_equal(jstr(dk, "device_id"), BOTDEV);
-    assert_true(mx_verify_json(dk, HS_BOT, "ed25519:" BOTDEV, f->bot.ed));
-    assert_non_null(
-        strstr(json_object_to_json_string(jget(dk, "algorithms")), "m.megolm.v1.aes-sha2"));
-    struct json_object *otks = jget(b, "one_time_keys");
-    assert_int_equal(json_object_object_length(otks), 50);
-    json_object_object_foreach(otks, id, k)
-    {
-        assert_int_equal(strncmp(id, "signed_curve25519:", 18), 0);
-        assert_true(mx_verify_json(k, HS_BOT, "ed25519:" BOTDEV, f->bot.ed));
-    }
-    struct json_object *fb = jget(b, "fallback_keys");
-    assert_int_equal(json_object_object_length(fb), 1);
-    json_object_object_foreach(fb, fid, fk)
-    {
-        (void)fid;
-        assert_true(jget_true(fk, "fallback"));
-        assert_true(mx_verify_json(fk, HS_BOT, "ed25519:" BOTDEV, f->bot.ed));
-    }
-    /* nothing of the account in the clear in the store */
-    const char *store = json_object_to_json_string(f->t.state);
-    assert_null(strstr(store, f->bot.otk[0]));
-
-    /* 10 left on the server: 40 new keys, none of the first ones again */
-    hs_faults_clear(f->hs);
-    hs_fault(f->hs, "keys/upload", 0, NULL, NULL, 1000); /* no answer: the crash comes first */
-    feed_text(f, sync_text(f, NULL, NULL, NULL, NULL, 10));
-    int two = 2;
-    assert_true(th_run_until(&f->t, uploaded, &two, 5000));
-    char *second = hs_last_body(f->hs, "keys/upload");
-    struct json_object *s = json_tokener_parse(second);
-    assert_null(jget(s, "device_keys"));
-    assert_int_equal(json_object_object_length(jget(s, "one_time_keys")), 40);
-    json_object_object_foreach(jget(s, "one_time_keys"), id2, k2)
-    {
-        (void)k2;
-        assert_null(jget(otks, id2));
-    }
-    th_stop(&f->t); /* as kill -9: the store is what was written */
-    hs_faults_clear(f->hs);
-    hs_fault(f->hs, "keys/upload", 200, "{\"one_time_key_counts\":{\"signed_curve25519\":50}}",
-             NULL, 1000);
-    int before = hs_count(f->hs, "keys/upload");
-    bot_new(f);
-    feed(f, NULL, NULL, NULL, NULL);
-    int after = before + 1;
-    assert_true(th_run_until(&f->t, uploaded, &after, 5000));
-    char *third = hs_last_body(f->hs, "keys/upload");
-    struct json_object *t3 = json_tokener_parse(third);
-    /* the same keys, the same signatures */
-    assert_string_equal(json_object_to_json_string(jget(t3, "one_time_keys")),
-                        json_object_to_json_string(jget(s, "one_time_keys")));
-    json_object_put(t3);
-    json_object_put(s);
-    json_object_put(b);
-    free(second);
-    free(third);
-}
-
-/* A new store on a device the server knows with other keys (a store lost, or reset): the one-time
- * keys of the old account are claimed away first, up to the fallback key, then the new keys go up.
- */
-static void test_old_keys_drained(void **state)
-{
-    struct fx *f = *state;
-    hs_faults_clear(f->hs);
-    hs_fault(f->hs, "keys/query", 200,
-             "{\"device_keys\":{\"" HS_BOT "\":{\"" BOTDEV "\":{\"user_id\":\"" HS_BOT
-             "\",\"device_id\":\"" BOTDEV "\",\"keys\":{\"ed25519:" BOTDEV
-             "\":\"OLDKEYOLDKEYOLDKEY\",\"curve25519:" BOTDEV "\":\"OLDCURVE\"}}}}}",
-             NULL, 1);
-    hs_fault(f->hs, "keys/claim", 200,
-             "{\"one_time_keys\":{\"" HS_BOT "\":{\"" BOTDEV
-             "\":{\"signed_curve25519:AAAAAQ\":{\"key\":\"old\"}}}}}",
-             NULL, 2);
-    hs_fault(f->hs, "keys/claim", 200,
-             "{\"one_time_keys\":{\"" HS_BOT "\":{\"" BOTDEV
-             "\":{\"signed_curve25519:AAAAAw\":{\"key\":\"old\",\"fallback\":true}}}}}",
-             NULL, 1);
-    hs_fault(f->hs, "POST /_matrix/client/v3/keys/upload", 200,
-             "{\"one_time_key_counts\":{\"signed_curve25519\":50}}", NULL, 1000);
-    bot_new(f);
-    feed(f, NULL, NULL, NULL, NULL);
-    int one = 1;
-    assert_true(th_run_until(&f->t, uploaded, &one, 5000));
-    assert_int_equal(hs_count(f->hs, "keys/claim"), 3);
-    char *body = hs_last_body(f->hs, "keys/upload");
-    assert_non_null(strstr(body, "\"device_keys\""));
-    free(body);
-}
-
 /* A player's encrypted command: the room key comes over Olm, the command decrypts and reaches
  * the dispatcher as if typed in the clear. */
 static void test_encrypted_command_is_read(void **state)
@@ -873,63 +773,6 @@ static void test_key_arrives_later(void **state)
     th_run_for(&f->t, 100);
     assert_int_equal(json_object_array_length(f->t.inbox), 1);
     peer_free(&alice);
-}
-
-/* What the bot says in an encrypted room reaches every device of every member: the key over
- * Olm (one Olm session per device, from a claimed one-time key), the messages over Megolm with
- * indices that never repeat, across a crash between encrypting and sending too. */
-static void test_bot_encrypts_for_members(void **state)
-{
-    struct fx *f = *state;
-    struct peer alice, bob;
-    peer_init(&alice, ALICE, "ALICEDEV");
-    peer_init(&bob, BOB, "BOBDEV");
-    serve_peers(f, (struct peer *[]){&alice, &bob, NULL});
-    start_room(f, (const char *const[]){ALICE, BOB, NULL}, 0);
-    assert_int_equal(th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "one", NULL), 0);
-    wait_encrypted(f, 1);
-    char *td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
-    assert_non_null(td);
-    assert_int_equal(peer_take(&alice, &f->bot, td), 1);
-    assert_int_equal(peer_take(&bob, &f->bot, td), 1);
-    free(td);
-    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "two", NULL);
-    wait_encrypted(f, 2);
-    th_run_for(&f->t, 50);
-    /* the daemon dies after encrypting "three", before its answer */
-    hs_fault(f->hs, "send/m.room.encrypted", -2, NULL, NULL, 1);
-    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "three", NULL);
-    wait_encrypted(f, 3);
-    th_run_for(&f->t, 50);
-    th_stop(&f->t);
-    bot_new(f);
-    feed(f, NULL, NULL, NULL, NULL);
-    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "four", NULL);
-    wait_encrypted(f, 4);
-    th_run_for(&f->t, 100);
-    assert_int_equal(hs_count(f->hs, "keys/claim"), 1); /* sessions kept across the restart */
-    struct json_object *evs = hs_bot_events(f->hs, "m.room.encrypted");
-    assert_int_equal(json_object_array_length(evs), 4); /* "three" resent: the same event */
-    const char *want[] = {"one", "two", "three", "four"};
-    for (size_t i = 0; i < 4; i++) {
-        struct json_object *ev = json_object_array_get_idx(evs, i);
-        assert_string_equal(jstr(ev, "room_id"), f->room);
-        uint32_t ia, ib;
-        struct json_object *pa = peer_read(&alice, ev, NULL, &ia);
-        struct json_object *pb = peer_read(&bob, ev, NULL, &ib);
-        assert_non_null(pa);
-        assert_non_null(pb);
-        assert_int_equal(ia, i); /* 0, 1, 2, 3: none used twice */
-        assert_string_equal(jstr(pa, "type"), "m.room.message");
-        assert_string_equal(jstr(jget(pa, "content"), "body"), want[i]);
-        assert_string_equal(jstr(jget(pb, "content"), "body"), want[i]);
-        json_object_put(pa);
-        json_object_put(pb);
-    }
-    json_object_put(evs);
-    assert_int_equal(alice.keys_got, 1);
-    peer_free(&alice);
-    peer_free(&bob);
 }
 
 /* The session rotates when a member leaves (the new key reaches only who stays), and after the
@@ -1097,98 +940,452 @@ static void test_broken_olm_session_is_replaced(void **state)
     peer_free(&alice);
 }
 
-/* Encryption turned on in a room mid-game: what the bot says from then on is encrypted, and
- * commands still come through, in the clear before and encrypted after. */
-static void test_encryption_turned_on(void **state)
+/* ---- the adapter against the homeserver's own key endpoints and players' clients ----
+ *
+ * The bot runs its real sync loop; its keys go to the test homeserver, whose /keys/upload
+ * refuses a key id uploaded again with other content, and the players are clients that claim
+ * its one-time keys, check what they decrypt as the spec asks (sender, recipient and keys of
+ * every Olm plaintext, signatures, no Megolm index used twice) and report any failure. */
+
+struct live {
+    struct hs *hs;
+    struct th t;
+    struct hs_player *alice, *bob;
+    char *room; /* made by Alice's client: encrypted by the server's default */
+};
+
+static int live_setup(void **state)
 {
-    struct fx *f = *state;
-    struct peer alice;
-    peer_init(&alice, ALICE, "ALICEDEV");
-    serve_peers(f, (struct peer *[]){&alice, NULL});
-    bot_new(f);
-    feed(f, list(member(HS_BOT, "join"), member(ALICE, "join"), NULL), NULL, NULL, NULL);
-    int one = 1;
-    assert_true(th_run_until(&f->t, uploaded, &one, 5000));
-    char *body = hs_last_body(f->hs, "keys/upload");
-    bot_keys_read(&f->bot, body);
-    free(body);
-    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "plain", NULL);
-    assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
-    feed(f, NULL, list(encryption_state(0), NULL), NULL, NULL);
-    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "secret", NULL);
-    wait_encrypted(f, 1);
-    char *td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
-    assert_int_equal(peer_take(&alice, &f->bot, td), 1);
-    free(td);
-    struct json_object *evs = hs_bot_events(f->hs, "m.room.encrypted");
-    uint32_t idx;
-    struct json_object *pl = peer_read(&alice, json_object_array_get_idx(evs, 0), NULL, &idx);
-    assert_string_equal(jstr(jget(pl, "content"), "body"), "secret");
-    json_object_put(pl);
-    json_object_put(evs);
-    struct json_object *plain = json_tokener_parse(
-        "{\"type\":\"m.room.message\",\"sender\":\"@alice:test.local\",\"event_id\":\"$p\","
-        "\"content\":{\"msgtype\":\"m.text\",\"body\":\"!illegal status\"}}");
-    feed(f, NULL, list(plain, peer_says(&alice, f->room, "$e", "!illegal help"), NULL),
-         list(peer_room_key(&alice, &f->bot, f->room), NULL), NULL);
-    size_t two = 2;
-    assert_true(th_run_until(&f->t, has_inbox, &two, 2000));
-    assert_string_equal(th_in_str(&f->t, 0, "text"), "!illegal status");
-    assert_string_equal(th_in_str(&f->t, 1, "text"), "!illegal help");
-    peer_free(&alice);
+    struct live *l = calloc(1, sizeof *l);
+    l->hs = hs_new();
+    assert_true(hs_start(l->hs) > 0);
+    l->alice = hs_player_new(l->hs, ALICE);
+    l->bob = hs_player_new(l->hs, BOB);
+    th_init(&l->t, l->hs);
+    l->t.readers[0] = l->alice;
+    l->t.readers[1] = l->bob;
+    l->t.nreaders = 2;
+    l->room = hs_create_room_as(l->hs, ALICE, "private_chat");
+    hs_join(l->hs, l->room, BOB);
+    hs_invite_bot(l->hs, l->room, ALICE);
+    *state = l;
+    return 0;
 }
 
-/* A member's new device gets the room's current key; a device that is removed makes the session
- * rotate. Device lists follow device_lists.changed. */
-static void test_device_lists(void **state)
+/* Fails the test if a player's client found anything wrong, or the bot said anything in clear
+ * into an encrypted room. */
+static int live_teardown(void **state)
 {
-    struct fx *f = *state;
-    struct peer alice, phone;
-    peer_init(&alice, ALICE, "ALICEDEV");
-    peer_init(&phone, ALICE, "PHONE");
-    serve_peers(f, (struct peer *[]){&alice, NULL});
-    start_room(f, (const char *const[]){ALICE, NULL}, 0);
-    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "first", NULL);
-    wait_encrypted(f, 1);
-    char *td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
-    peer_take(&alice, &f->bot, td);
-    free(td);
-    int queries = hs_count(f->hs, "keys/query");
-    serve_peers(f, (struct peer *[]){&alice, &phone, NULL});
-    feed(f, NULL, NULL, NULL, list(json_object_new_string(ALICE), NULL));
-    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "second", NULL);
-    wait_encrypted(f, 2);
-    assert_int_equal(hs_count(f->hs, "keys/query"), queries + 1);
-    td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
-    assert_int_equal(peer_take(&phone, &f->bot, td), 1);
-    assert_int_equal(peer_take(&alice, &f->bot, td), 0); /* has it already */
-    free(td);
-    struct json_object *evs = hs_bot_events(f->hs, "m.room.encrypted");
-    uint32_t i1, i2;
-    char *s1 = NULL, *s2 = NULL;
-    json_object_put(peer_read(&alice, json_object_array_get_idx(evs, 1), &s1, &i1));
-    json_object_put(peer_read(&phone, json_object_array_get_idx(evs, 1), &s2, &i2));
-    assert_string_equal(s1, s2);
+    struct live *l = *state;
+    int rc = 0;
+    struct hs_player *pl[] = {l->alice, l->bob};
+    for (size_t i = 0; i < 2; i++) {
+        struct json_object *errs = hs_player_errors(pl[i]);
+        if (json_object_array_length(errs) > 0) {
+            fprintf(stderr, "%s: %s\n", hs_player_user(pl[i]), json_object_to_json_string(errs));
+            rc = -1;
+        }
+        json_object_put(errs);
+    }
+    struct json_object *leaks = hs_bot_clear_sends(l->hs);
+    if (json_object_array_length(leaks) > 0) {
+        fprintf(stderr, "sent in clear: %s\n", json_object_to_json_string(leaks));
+        rc = -1;
+    }
+    json_object_put(leaks);
+    th_free(&l->t);
+    hs_player_free(l->alice);
+    hs_player_free(l->bob);
+    hs_free(l->hs);
+    free(l->room);
+    free(l);
+    return rc;
+}
+
+struct room_wait {
+    struct hs *hs;
+    const char *room;
+};
+
+static bool bot_in_room(struct th *t, void *arg)
+{
+    struct room_wait *w = arg;
+    struct json_object *members = hs_room_members(w->hs, w->room);
+    bool in = strstr(json_object_to_json_string(members), "\"" HS_BOT "\"") != NULL;
+    json_object_put(members);
+    (void)t;
+    return in;
+}
+
+/* Starts (or restarts) the bot and waits until it has joined room and read it. */
+static void live_start(struct live *l, const char *room)
+{
+    assert_int_equal(th_start(&l->t), 0);
+    assert_true(th_wait_ready(&l->t, 5000));
+    struct room_wait w = {l->hs, room};
+    assert_true(th_run_until(&l->t, bot_in_room, &w, 5000));
+    long pos = hs_position(l->hs);
+    for (int i = 0; i < 100 && !hs_bot_has_read(l->hs, pos); i++)
+        th_run_for(&l->t, 20);
+    assert_true(hs_bot_has_read(l->hs, pos));
+}
+
+/* The bot's m.room.message bodies p read in room, in order (a new array). */
+static struct json_object *bodies_read(struct hs_player *p, const char *room)
+{
+    hs_player_sync(p);
+    size_t cursor = 0;
+    struct json_object *evs = hs_player_events_after(p, &cursor);
+    struct json_object *out = json_object_new_array();
+    for (size_t i = 0; i < json_object_array_length(evs); i++) {
+        struct json_object *ev = json_object_array_get_idx(evs, i);
+        const char *body = jstr(jget(ev, "content"), "body");
+        if (strcmp(jstr(ev, "sender"), HS_BOT) == 0 && strcmp(jstr(ev, "room_id"), room) == 0 &&
+            strcmp(jstr(ev, "type"), "m.room.message") == 0 && body)
+            json_object_array_add(out, json_object_new_string(body));
+    }
     json_object_put(evs);
-    /* the phone is removed: a new session, for alice's remaining device */
-    serve_peers(f, (struct peer *[]){&alice, NULL});
-    feed(f, NULL, NULL, NULL, list(json_object_new_string(ALICE), NULL));
-    th_send(&f->t, OUT_NOTICE, f->room, NULL, NULL, false, "third", NULL);
-    wait_encrypted(f, 3);
-    td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
-    assert_int_equal(peer_take(&alice, &f->bot, td), 1);
-    assert_int_equal(peer_take(&phone, &f->bot, td), 0);
-    free(td);
-    evs = hs_bot_events(f->hs, "m.room.encrypted");
-    char *s3 = NULL;
-    json_object_put(peer_read(&alice, json_object_array_get_idx(evs, 2), &s3, &i1));
-    assert_string_not_equal(s3, s1);
+    return out;
+}
+
+struct read_wait {
+    struct hs_player *p;
+    const char *room;
+    size_t n;
+};
+
+static bool has_read(struct th *t, void *arg)
+{
+    (void)t;
+    struct read_wait *w = arg;
+    struct json_object *b = bodies_read(w->p, w->room);
+    bool ok = json_object_array_length(b) >= w->n;
+    json_object_put(b);
+    return ok;
+}
+
+/* Waits until p has read n of the bot's messages in room; then they must be want[0..n). */
+static void expect_read(struct live *l, struct hs_player *p, const char *room,
+                        const char *const *want, size_t n)
+{
+    struct read_wait w = {p, room, n};
+    assert_true(th_run_until(&l->t, has_read, &w, 5000));
+    struct json_object *b = bodies_read(p, room);
+    assert_int_equal(json_object_array_length(b), n);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(json_object_get_string(json_object_array_get_idx(b, i)), want[i]);
+    json_object_put(b);
+}
+
+static int bot_otks(struct live *l)
+{
+    return hs_one_time_keys(l->hs, HS_BOT, BOTDEV);
+}
+
+static bool otks_full(struct th *t, void *arg)
+{
+    (void)t;
+    return bot_otks(arg) == 50;
+}
+
+/* Peers claim n of the bot's one-time keys. */
+static void claim_bot_keys(struct live *l, const char *token, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct json_object *b = json_tokener_parse("{\"one_time_keys\":{\"" HS_BOT "\":{\"" BOTDEV
+                                                   "\":\"signed_curve25519\"}}}");
+        assert_int_equal(hs_request(l->hs, token, "POST", "/_matrix/client/v3/keys/claim", b, NULL),
+                         200);
+        json_object_put(b);
+    }
+}
+
+/* Moves the stream until pred holds (a sync carries the one-time key count, or not: the server
+ * may leave it out). */
+static bool nudge_until(struct live *l, bool (*pred)(struct th *, void *), void *arg)
+{
+    for (int i = 0; i < 100 && !pred(&l->t, arg); i++) {
+        hs_set_displayname(l->hs, l->room, BOB, i % 2 ? "Bob" : "Bobby");
+        th_run_for(&l->t, 50);
+    }
+    return pred(&l->t, arg);
+}
+
+/* The bot's device keys as a peer reads them (/keys/query), checked against their own
+ * signature; the Ed25519 key (malloc'd). */
+static char *bot_ed25519(struct live *l, const char *token)
+{
+    struct json_object *q = json_tokener_parse("{\"device_keys\":{\"" HS_BOT "\":[]}}"), *r = NULL;
+    assert_int_equal(hs_request(l->hs, token, "POST", "/_matrix/client/v3/keys/query", q, &r), 200);
+    struct json_object *dk = jget(jget(jget(r, "device_keys"), HS_BOT), BOTDEV);
+    const char *ed = jstr(jget(dk, "keys"), "ed25519:" BOTDEV);
+    assert_non_null(ed);
+    assert_true(mx_verify_json(dk, HS_BOT, "ed25519:" BOTDEV, ed));
+    assert_non_null(
+        strstr(json_object_to_json_string(jget(dk, "algorithms")), "m.megolm.v1.aes-sha2"));
+    char *out = strdup(ed);
+    json_object_put(q);
+    json_object_put(r);
+    return out;
+}
+
+struct upload_wait {
+    struct hs *hs;
+    int n;
+};
+
+static bool uploads_reached(struct th *t, void *arg)
+{
+    (void)t;
+    struct upload_wait *w = arg;
+    return hs_count(w->hs, "keys/upload") >= w->n;
+}
+
+/* Every one-time key id the bot ever uploaded went up with one content only (E2: a retry
+ * sends the very same key): {id: key object}. */
+static void check_ids_signed_once(struct live *l)
+{
+    struct json_object *ups = hs_bodies(l->hs, "keys/upload"), *seen = json_object_new_object();
+    for (size_t i = 0; i < json_object_array_length(ups); i++) {
+        json_object_object_foreach(jget(json_object_array_get_idx(ups, i), "one_time_keys"), id, k)
+        {
+            struct json_object *was = jget(seen, id);
+            if (was && !json_object_equal(was, k))
+                fail_msg("one-time key %s was uploaded twice with other content", id);
+            json_object_object_add(seen, id, json_object_get(k));
+        }
+    }
+    json_object_put(seen);
+    json_object_put(ups);
+}
+
+/* The bot's keys on the server: device keys signed by the device, 50 one-time keys and a
+ * fallback key, each signed; none of them in clear in the store. As peers claim keys the bot
+ * tops up with new ones only; a top-up whose answer a crash cut off goes up again unchanged
+ * after the restart (the server refuses an id uploaded with other content), and peers still
+ * start sessions with the bot afterwards. */
+static void test_live_keys_uploaded_and_topped_up(void **state)
+{
+    struct live *l = *state;
+    live_start(l, l->room);
+    assert_true(th_run_until(&l->t, otks_full, l, 5000));
+    char *token = hs_register(l->hs, ALICE, "PEER");
+    free(bot_ed25519(l, token));
+    struct json_object *ups = hs_bodies(l->hs, "keys/upload");
+    struct json_object *first = json_object_array_get_idx(ups, 0);
+    assert_non_null(jget(first, "device_keys"));
+    assert_int_equal(json_object_object_length(jget(first, "fallback_keys")), 1);
+    const char *store = json_object_to_json_string(l->t.state);
+    json_object_object_foreach(jget(first, "one_time_keys"), id, k)
+    {
+        (void)id;
+        assert_null(strstr(store, jstr(k, "key")));
+    }
+    json_object_put(ups);
+
+    claim_bot_keys(l, token, 30);
+    assert_int_equal(bot_otks(l), 20);
+    assert_true(nudge_until(l, otks_full, l));
+    check_ids_signed_once(l);
+
+    /* the next top-up lands, but its answer never comes: the daemon dies first */
+    hs_fault(l->hs, "keys/upload", -2, NULL, NULL, 1);
+    int uploads = hs_count(l->hs, "keys/upload");
+    claim_bot_keys(l, token, 30);
+    struct upload_wait w = {l->hs, uploads + 1};
+    assert_true(nudge_until(l, uploads_reached, &w));
+    th_stop(&l->t);
+    hs_faults_clear(l->hs);
+    assert_int_equal(th_start(&l->t), 0);
+    w.n = uploads + 2;
+    assert_true(th_run_until(&l->t, uploads_reached, &w, 5000));
+    th_run_for(&l->t, 100);
+    ups = hs_bodies(l->hs, "keys/upload");
+    size_t n = json_object_array_length(ups);
+    assert_true(json_object_equal(jget(json_object_array_get_idx(ups, n - 2), "one_time_keys"),
+                                  jget(json_object_array_get_idx(ups, n - 1), "one_time_keys")));
+    json_object_put(ups);
+    check_ids_signed_once(l);
+    assert_int_equal(bot_otks(l), 50);
+    /* Alice's client starts a session from a key it claims and shares her room key: the bot
+     * reads her command */
+    free(hs_player_say(l->alice, l->room, "!illegal help"));
+    assert_true(th_wait_inbox(&l->t, 1, 5000));
+    assert_string_equal(th_in_str(&l->t, json_object_array_length(l->t.inbox) - 1, "text"),
+                        "!illegal help");
+    free(token);
+}
+
+/* The store is lost, the device stays: the server still holds the old account's keys. The new
+ * account claims its one-time keys away (50, then the fallback key) before it uploads its own,
+ * so that no peer starts a session it cannot read; Alice's client then talks to it. */
+static void test_live_old_keys_drained(void **state)
+{
+    struct live *l = *state;
+    live_start(l, l->room);
+    assert_true(th_run_until(&l->t, otks_full, l, 5000));
+    char *token = hs_register(l->hs, ALICE, "PEER");
+    char *old = bot_ed25519(l, token);
+    th_stop(&l->t);
+    json_object_put(l->t.state);
+    l->t.state = json_object_new_object();
+    int claims = hs_count(l->hs, "keys/claim");
+    int uploads = hs_count(l->hs, "keys/upload");
+    live_start(l, l->room);
+    struct upload_wait w = {l->hs, uploads + 1};
+    assert_true(th_run_until(&l->t, uploads_reached, &w, 5000));
+    assert_true(th_run_until(&l->t, otks_full, l, 5000));
+    assert_int_equal(hs_count(l->hs, "keys/claim") - claims, 50 + 1);
+    char *now = bot_ed25519(l, token);
+    assert_string_not_equal(now, old);
+    free(hs_player_say(l->alice, l->room, "!illegal help"));
+    assert_true(th_wait_inbox(&l->t, 1, 5000));
+    assert_string_equal(th_in_str(&l->t, 0, "text"), "!illegal help");
+    free(now);
+    free(old);
+    free(token);
+}
+
+/* What the bot says in an encrypted room reaches every device of every member: the key over
+ * Olm (one session per device, from a claimed one-time key, the plaintext checked by each
+ * client), the messages over Megolm with indices never used twice, across a crash between
+ * encrypting a message and its answer too. */
+static void test_live_bot_encrypts_for_members(void **state)
+{
+    struct live *l = *state;
+    const char *const want[] = {"one", "two", "three", "four"};
+    live_start(l, l->room);
+    th_send(&l->t, OUT_NOTICE, l->room, NULL, NULL, false, "one", NULL);
+    th_send(&l->t, OUT_NOTICE, l->room, NULL, NULL, false, "two", NULL);
+    expect_read(l, l->alice, l->room, want, 2);
+    expect_read(l, l->bob, l->room, want, 2);
+    /* the daemon dies after "three" went out encrypted, before its answer */
+    hs_fault(l->hs, "send/m.room.encrypted", -2, NULL, NULL, 1);
+    th_send(&l->t, OUT_NOTICE, l->room, NULL, NULL, false, "three", NULL);
+    assert_true(th_wait_bot_sent(&l->t, "m.room.encrypted", 3, 5000));
+    th_run_for(&l->t, 50);
+    th_stop(&l->t);
+    live_start(l, l->room);
+    th_send(&l->t, OUT_NOTICE, l->room, NULL, NULL, false, "four", NULL);
+    expect_read(l, l->alice, l->room, want, 4);
+    expect_read(l, l->bob, l->room, want, 4);
+    /* "three" went again under its transaction id: one event */
+    struct json_object *evs = hs_bot_events(l->hs, "m.room.encrypted");
+    assert_int_equal(json_object_array_length(evs), 4);
     json_object_put(evs);
-    free(s1);
-    free(s2);
-    free(s3);
-    peer_free(&alice);
-    peer_free(&phone);
+    /* one key claimed per device: the Olm sessions outlived the restart */
+    assert_int_equal(hs_one_time_keys(l->hs, ALICE, hs_player_device(l->alice)), 49);
+    assert_int_equal(hs_one_time_keys(l->hs, BOB, hs_player_device(l->bob)), 49);
+}
+
+/* The Megolm session ids of the bot's encrypted events in room, in order (a new array). */
+static struct json_object *bot_sessions(struct live *l, const char *room)
+{
+    struct json_object *evs = hs_bot_events(l->hs, "m.room.encrypted");
+    struct json_object *out = json_object_new_array();
+    for (size_t i = 0; i < json_object_array_length(evs); i++) {
+        struct json_object *ev = json_object_array_get_idx(evs, i);
+        if (strcmp(jstr(ev, "room_id"), room) == 0)
+            json_object_array_add(out,
+                                  json_object_new_string(jstr(jget(ev, "content"), "session_id")));
+    }
+    json_object_put(evs);
+    return out;
+}
+
+static const char *nth(struct json_object *a, size_t i)
+{
+    return json_object_get_string(json_object_array_get_idx(a, i));
+}
+
+/* Waits until the bot has read everything that happened so far. */
+static void bot_catches_up(struct live *l)
+{
+    long pos = hs_position(l->hs);
+    for (int i = 0; i < 250 && !hs_bot_has_read(l->hs, pos); i++)
+        th_run_for(&l->t, 20);
+    assert_true(hs_bot_has_read(l->hs, pos));
+}
+
+/* Alice logs in on a phone: the room's current key reaches the new device (followed through
+ * device_lists). She deletes it: the session rotates, and the new key reaches only the device
+ * she kept. Bob leaves: the session rotates again, without him. */
+static void test_live_device_lists_and_leaves(void **state)
+{
+    struct live *l = *state;
+    const char *const want[] = {"first", "second", "third", "fourth"};
+    live_start(l, l->room);
+    th_send(&l->t, OUT_NOTICE, l->room, NULL, NULL, false, "first", NULL);
+    expect_read(l, l->alice, l->room, want, 1);
+    struct hs_player *phone = hs_player_new(l->hs, ALICE);
+    bot_catches_up(l);
+    th_send(&l->t, OUT_NOTICE, l->room, NULL, NULL, false, "second", NULL);
+    expect_read(l, l->alice, l->room, want, 2);
+    struct read_wait w = {phone, l->room, 1};
+    assert_true(th_run_until(&l->t, has_read, &w, 5000));
+    struct json_object *pb = bodies_read(phone, l->room);
+    assert_string_equal(nth(pb, json_object_array_length(pb) - 1), "second");
+    json_object_put(pb);
+    struct json_object *s = bot_sessions(l, l->room);
+    assert_string_equal(nth(s, 0), nth(s, 1)); /* the same session, shared with the phone */
+    json_object_put(s);
+
+    char *phone_dev = strdup(hs_player_device(phone));
+    hs_player_free(phone);
+    hs_remove_device(l->hs, ALICE, phone_dev);
+    bot_catches_up(l);
+    int shares = hs_count(l->hs, "sendToDevice/m.room.encrypted");
+    th_send(&l->t, OUT_NOTICE, l->room, NULL, NULL, false, "third", NULL);
+    expect_read(l, l->alice, l->room, want, 3);
+    expect_read(l, l->bob, l->room, want, 3);
+    s = bot_sessions(l, l->room);
+    assert_string_not_equal(nth(s, 2), nth(s, 1));
+    json_object_put(s);
+    assert_true(hs_count(l->hs, "sendToDevice/m.room.encrypted") > shares);
+    char *td = hs_last_body(l->hs, "sendToDevice/m.room.encrypted");
+    assert_null(strstr(td, phone_dev));
+    free(td);
+
+    hs_leave(l->hs, l->room, BOB);
+    bot_catches_up(l);
+    th_send(&l->t, OUT_NOTICE, l->room, NULL, NULL, false, "fourth", NULL);
+    expect_read(l, l->alice, l->room, want, 4);
+    s = bot_sessions(l, l->room);
+    assert_string_not_equal(nth(s, 3), nth(s, 2));
+    json_object_put(s);
+    td = hs_last_body(l->hs, "sendToDevice/m.room.encrypted");
+    assert_null(strstr(td, BOB));
+    assert_non_null(strstr(td, ALICE));
+    free(td);
+    free(phone_dev);
+}
+
+/* A plain room turns encryption on: what the bot says once it read the change is encrypted
+ * and Alice reads it; commands come through in the clear before and encrypted after. */
+static void test_live_encryption_turned_on(void **state)
+{
+    struct live *l = *state;
+    char *plain = hs_create_room(l->hs, ALICE, false); /* plain on purpose: it turns */
+    hs_invite_bot(l->hs, plain, ALICE);
+    live_start(l, plain);
+    const char *const want[] = {"plain", "secret"};
+    th_send(&l->t, OUT_NOTICE, plain, NULL, NULL, false, "plain", NULL);
+    assert_true(th_wait_bot_sent(&l->t, "m.room.message", 1, 5000));
+    hs_enable_encryption(l->hs, plain, ALICE);
+    bot_catches_up(l);
+    th_send(&l->t, OUT_NOTICE, plain, NULL, NULL, false, "secret", NULL);
+    expect_read(l, l->alice, plain, want, 2);
+    struct json_object *evs = hs_bot_events(l->hs, NULL);
+    struct json_object *last = json_object_array_get_idx(evs, json_object_array_length(evs) - 1);
+    assert_string_equal(jstr(last, "type"), "m.room.encrypted");
+    assert_string_equal(jstr(last, "room_id"), plain);
+    json_object_put(evs);
+    free(hs_say(l->hs, plain, ALICE, "!illegal status"));
+    free(hs_player_say(l->alice, plain, "!illegal help"));
+    assert_true(th_wait_inbox(&l->t, 2, 5000));
+    assert_string_equal(th_in_str(&l->t, 0, "text"), "!illegal status");
+    assert_string_equal(th_in_str(&l->t, 1, "text"), "!illegal help");
+    free(plain);
 }
 
 int main(void)
@@ -1201,16 +1398,19 @@ int main(void)
         cmocka_unit_test(test_sha256_and_signatures),
         cmocka_unit_test(test_account_pickles),
         cmocka_unit_test(test_olm_and_megolm),
-        cmocka_unit_test_setup_teardown(test_keys_uploaded_and_topped_up, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_old_keys_drained, setup, teardown),
         cmocka_unit_test_setup_teardown(test_encrypted_command_is_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_key_arrives_later, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_bot_encrypts_for_members, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rotation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_broken_olm_session_is_replaced, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_encryption_turned_on, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_device_lists, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_live_keys_uploaded_and_topped_up, live_setup,
+                                        live_teardown),
+        cmocka_unit_test_setup_teardown(test_live_old_keys_drained, live_setup, live_teardown),
+        cmocka_unit_test_setup_teardown(test_live_bot_encrypts_for_members, live_setup,
+                                        live_teardown),
+        cmocka_unit_test_setup_teardown(test_live_device_lists_and_leaves, live_setup,
+                                        live_teardown),
+        cmocka_unit_test_setup_teardown(test_live_encryption_turned_on, live_setup, live_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
