@@ -397,8 +397,8 @@ int hs_one_time_keys(struct hs *hs, const char *user, const char *device)
 void hs_remove_device(struct hs *hs, const char *user, const char *device)
 {
     uv_mutex_lock(&hs->mu);
-    json_object_object_del(hs_jget(hs->devices, user), device);
-    json_object_object_del(hs_jget(hs->inbox, user), device);
+    json_object_object_del(hs_jobj(hs->devices, user), device);
+    json_object_object_del(hs_jobj(hs->inbox, user), device);
     struct json_object *gone = json_object_new_array();
     json_object_object_foreach(hs->tokens, tok, t)
     {

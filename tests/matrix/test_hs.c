@@ -321,10 +321,95 @@ static void test_device_lists(void **state)
         json_object_put(r);
     }
     assert_true(seen);
+    /* Bob is back, and deletes a device: Alice sees the change, the device is gone from
+     * /keys/query, and its token no longer works. */
+    hs_join(hs, room, BOB);
+    struct hs_player *phone = hs_player_new(hs, BOB);
+    char *dev = strdup(hs_player_device(phone));
+    char *tp = hs_register(hs, BOB, dev);
+    r = sync_since(hs, ta, NULL);
+    free(since);
+    since = strdup(jstr(r, "next_batch"));
+    json_object_put(r);
+    hs_remove_device(hs, BOB, dev);
+    r = sync_since(hs, ta, since);
+    assert_true(listed(r, "changed", BOB));
+    json_object_put(r);
+    struct json_object *q = NULL;
+    assert_int_equal(
+        request(hs, ta, "POST", "keys/query", "{\"device_keys\":{\"" BOB "\":[]}}", &q), 200);
+    struct json_object *bobs = jget(jget(q, "device_keys"), BOB);
+    assert_null(jget(bobs, dev));
+    assert_non_null(jget(bobs, hs_player_device(b)));
+    json_object_put(q);
+    assert_int_equal(request(hs, tp, "GET", "account/whoami", NULL, NULL), 401);
+    free(tp);
+    free(dev);
+    hs_player_free(phone);
     hs_player_free(b);
     free(room);
     free(since);
     free(ta);
+    hs_free(hs);
+}
+
+/* GET /rooms/{id}/members: the member events of the current state for a joined member, filtered
+ * by membership as Synapse filters them; refused to someone not in the room. */
+static void test_members(void **state)
+{
+    (void)state;
+    struct hs *hs = server(HS_ENC_ALL);
+    char *ta = hs_register(hs, ALICE, "ADEV");
+    char *tc = hs_register(hs, "@carol:test.local", "CDEV");
+    char *room = hs_create_room(hs, ALICE, true);
+    hs_join(hs, room, BOB);
+    hs_invite_bot(hs, room, ALICE);
+    hs_join(hs, room, "@dave:test.local");
+    hs_leave(hs, room, "@dave:test.local");
+    char path[256];
+    struct {
+        const char *query;
+        const char *want;
+    } cases[] = {
+        {"",
+         "@alice:test.local=join @bob:test.local=join @dave:test.local=leave " HS_BOT "=invite"},
+        {"?not_membership=leave", "@alice:test.local=join @bob:test.local=join " HS_BOT "=invite"},
+        {"?membership=join", "@alice:test.local=join @bob:test.local=join"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        snprintf(path, sizeof path, "rooms/%s/members%s", room, cases[i].query);
+        struct json_object *r = NULL;
+        assert_int_equal(request(hs, ta, "GET", path, NULL, &r), 200);
+        char got[512] = "";
+        struct json_object *chunk = jget(r, "chunk");
+        /* the server's order is its state's: sort by reading them in the wanted order */
+        const char *w = cases[i].want;
+        while (*w) {
+            size_t n = strcspn(w, "=");
+            bool found = false;
+            for (size_t k = 0; k < json_object_array_length(chunk); k++) {
+                struct json_object *ev = json_object_array_get_idx(chunk, k);
+                if (strlen(jstr(ev, "state_key")) == n && !strncmp(jstr(ev, "state_key"), w, n)) {
+                    snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s=%s",
+                             *got ? " " : "", jstr(ev, "state_key"),
+                             jstr(jget(ev, "content"), "membership"));
+                    assert_string_equal(jstr(ev, "room_id"), room);
+                    found = true;
+                }
+            }
+            assert_true(found);
+            w += strcspn(w, " ");
+            w += *w == ' ';
+        }
+        assert_string_equal(got, cases[i].want);
+        assert_int_equal(json_object_array_length(chunk), i == 0 ? 4 : i == 1 ? 3 : 2);
+        json_object_put(r);
+    }
+    snprintf(path, sizeof path, "rooms/%s/members", room);
+    assert_int_equal(request(hs, tc, "GET", path, NULL, NULL), 403);
+    free(room);
+    free(ta);
+    free(tc);
     hs_free(hs);
 }
 
@@ -391,6 +476,41 @@ static void test_encrypted_conversation(void **state)
     assert_non_null(ev);
     assert_string_equal(jstr(jget(jget(ev, "content"), "m.relates_to"), "key"), "👍");
     json_object_put(ev);
+    /* On the server the relation is in the clear, encrypted reaction or not (the spec's
+     * "Relationships"); a reply's too. */
+    char *reply_id = hs_player_send(
+        b, room, "m.room.message",
+        json_tokener_parse("{\"msgtype\":\"m.text\",\"body\":\"> swordfish\\n\\nok\","
+                           "\"m.relates_to\":{\"m.in_reply_to\":{\"event_id\":\"$x\"}}}"));
+    snprintf(path, sizeof path, "/tmp/test_hs-XXXXXX");
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(hs_dump(hs, path), 0);
+    log = json_object_from_file(path);
+    unlink(path);
+    int clear = 0;
+    for (size_t i = 0; i < json_object_array_length(log); i++) {
+        struct json_object *e = jget(json_object_array_get_idx(log, i), "event");
+        const char *eid = jstr(e, "event_id");
+        if (strcmp(eid, rid) != 0 && strcmp(eid, reply_id) != 0)
+            continue;
+        struct json_object *rel = jget(jget(e, "content"), "m.relates_to");
+        assert_non_null(rel);
+        clear++;
+        if (strcmp(eid, reply_id) == 0) {
+            assert_string_equal(jstr(e, "type"), "m.room.encrypted");
+            assert_null(jget(jget(e, "content"), "body"));
+        }
+    }
+    assert_int_equal(clear, 2);
+    json_object_put(log);
+    ev = read_one(a, &ca, "m.room.message");
+    assert_non_null(ev);
+    assert_string_equal(
+        jstr(jget(jget(jget(ev, "content"), "m.relates_to"), "m.in_reply_to"), "event_id"), "$x");
+    json_object_put(ev);
+    free(reply_id);
     /* Alice reads her own message too (her inbound copy of her session). */
     assert_int_equal(hs_player_undecrypted(a), 0);
     assert_int_equal(hs_player_undecrypted(b), 0);
@@ -542,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_keys_round_trip),
         cmocka_unit_test(test_to_device_delivery),
         cmocka_unit_test(test_device_lists),
+        cmocka_unit_test(test_members),
         cmocka_unit_test(test_encrypted_conversation),
         cmocka_unit_test(test_push_rules),
     };
