@@ -151,6 +151,23 @@ struct bot_wait {
     bool raw; /* the server's log, not the readers' view */
 };
 
+void th_add_reader(struct th *t, struct hs_player *p)
+{
+    if (t->nreaders < sizeof(t->readers) / sizeof(t->readers[0]))
+        t->readers[t->nreaders++] = p;
+}
+
+int th_check_no_clear_sends(struct th *t)
+{
+    struct json_object *leaks = hs_bot_clear_sends(t->hs);
+    int rc = json_object_array_length(leaks) > 0 ? -1 : 0;
+    if (rc)
+        fprintf(stderr, "the bot sent in clear into encrypted rooms: %s\n",
+                json_object_to_json_string(leaks));
+    json_object_put(leaks);
+    return rc;
+}
+
 struct json_object *th_bot_events(struct th *t, const char *type)
 {
     return hs_bot_events_read(t->hs, t->readers, t->nreaders, type);

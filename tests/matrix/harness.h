@@ -43,6 +43,11 @@ bool th_run_until(struct th *t, bool (*pred)(struct th *, void *), void *arg, in
 void th_run_for(struct th *t, int ms);
 /* Waits until the inbox has n entries. */
 bool th_wait_inbox(struct th *t, size_t n, int ms);
+/* Adds a player whose client reads what the bot sends (at most 4). */
+void th_add_reader(struct th *t, struct hs_player *p);
+/* For teardowns: 0 when the bot sent nothing in clear into a room it knew was encrypted
+ * (hs_bot_clear_sends), else -1 with those sends on stderr. */
+int th_check_no_clear_sends(struct th *t);
 /* The bot's events (of type, or any) as the readers see them: hs_bot_events_read. */
 struct json_object *th_bot_events(struct th *t, const char *type);
 /* Waits until the bot sent n events of type (NULL: any), as the readers read them. */
