@@ -463,7 +463,7 @@ static void handle_table(struct game *g, struct json_object *ev, const char *typ
     assert_null(strstr(body, "Your roles"));
     assert_null(strstr(body, "Your vote"));
     int k = 0;
-    if (g->trade && sscanf(body, "Dealing session %d of 5 is open", &k) == 1 &&
+    if (g->trade && sscanf(body, "Dealing session %d of 5 is open", &k) == 1 && k > 1 &&
         once(g, "session:%d", k))
         host_next(g); /* no trade after the first session */
     if (!edit && sscanf(body, "Drop %d:", &k) == 1) {
