@@ -703,6 +703,27 @@ static void wait_encrypted(struct fx *f, size_t n)
     assert_true(th_run_until(&f->t, encrypted_sent, &n, 5000));
 }
 
+struct count_wait {
+    const char *line; /* requests whose line holds this */
+    int n;
+};
+
+static bool count_reached(struct th *t, void *arg)
+{
+    struct count_wait *w = arg;
+    return hs_count(t->hs, w->line) >= w->n;
+}
+
+/* The last request whose line holds what[0] has a body holding what[1]. */
+static bool last_body_has(struct th *t, void *arg)
+{
+    const char *const *what = arg;
+    char *body = hs_last_body(t->hs, what[0]);
+    bool ok = body && strstr(body, what[1]);
+    free(body);
+    return ok;
+}
+
 /* A player's encrypted command: the room key comes over Olm, the command decrypts and reaches
  * the dispatcher as if typed in the clear. */
 static void test_encrypted_command_is_read(void **state)
@@ -726,7 +747,9 @@ static void test_encrypted_command_is_read(void **state)
     json_object_deep_copy(again, &copy, NULL);
     json_object_object_add(copy, "event_id", json_object_new_string("$c2-replayed"));
     feed(f, NULL, list(again, copy, NULL), NULL, NULL);
-    th_run_for(&f->t, 100);
+    size_t two = 2;
+    assert_true(th_run_until(&f->t, has_inbox, &two, 2000));
+    th_run_for(&f->t, 100); /* time for a wrong third */
     assert_int_equal(json_object_array_length(f->t.inbox), 2);
     assert_string_equal(th_in_str(&f->t, 1, "text"), "!illegal join");
     /* nothing secret in the store in the clear */
@@ -743,7 +766,8 @@ static void test_key_arrives_later(void **state)
     struct peer alice;
     peer_init(&alice, ALICE, "ALICEDEV");
     feed(f, NULL, list(peer_says(&alice, f->room, "$late", "!illegal status"), NULL), NULL, NULL);
-    th_run_for(&f->t, 100);
+    const char *const asked[] = {"sendToDevice/m.room_key_request", "\"request\""};
+    assert_true(th_run_until(&f->t, last_body_has, (void *)asked, 5000));
     assert_int_equal(json_object_array_length(f->t.inbox), 0);
     char *req = hs_last_body(f->hs, "sendToDevice/m.room_key_request");
     assert_non_null(req);
@@ -763,10 +787,10 @@ static void test_key_arrives_later(void **state)
     size_t one = 1;
     assert_true(th_run_until(&f->t, has_inbox, &one, 2000));
     assert_string_equal(th_in_str(&f->t, 0, "text"), "!illegal status");
-    /* the request is cancelled, and the event is not handled again after another restart */
-    req = hs_last_body(f->hs, "sendToDevice/m.room_key_request");
-    assert_non_null(strstr(req, "request_cancellation"));
-    free(req);
+    /* the request is cancelled (its call may still be on its way), and the event is not
+     * handled again after another restart */
+    const char *const cancelled[] = {"sendToDevice/m.room_key_request", "request_cancellation"};
+    assert_true(th_run_until(&f->t, last_body_has, (void *)cancelled, 5000));
     th_stop(&f->t);
     bot_new(f);
     feed(f, NULL, NULL, NULL, NULL);
@@ -910,8 +934,10 @@ static void test_broken_olm_session_is_replaced(void **state)
     alice.to_bot = mxc_session_outbound(alice.acct, f->bot.curve, foreign, NULL);
     serve_peers(f, (struct peer *[]){&alice, NULL}); /* a one-time key of hers not claimed yet */
     int claims = hs_count(f->hs, "keys/claim");
+    struct count_wait dummy = {"sendToDevice/m.room.encrypted",
+                               hs_count(f->hs, "sendToDevice/m.room.encrypted") + 1};
     feed(f, NULL, NULL, list(peer_room_key(&alice, &f->bot, f->room), NULL), NULL);
-    th_run_for(&f->t, 300);
+    assert_true(th_run_until(&f->t, count_reached, &dummy, 5000));
     assert_int_equal(hs_count(f->hs, "keys/claim"), claims + 1);
     td = hs_last_body(f->hs, "sendToDevice/m.room.encrypted");
     struct json_object *b = json_tokener_parse(td);
@@ -1130,18 +1156,6 @@ static char *bot_ed25519(struct live *l, const char *token)
     return out;
 }
 
-struct upload_wait {
-    struct hs *hs;
-    int n;
-};
-
-static bool uploads_reached(struct th *t, void *arg)
-{
-    (void)t;
-    struct upload_wait *w = arg;
-    return hs_count(w->hs, "keys/upload") >= w->n;
-}
-
 /* Every one-time key id the bot ever uploaded went up with one content only (E2: a retry
  * sends the very same key): {id: key object}. */
 static void check_ids_signed_once(struct live *l)
@@ -1189,17 +1203,20 @@ static void test_live_keys_uploaded_and_topped_up(void **state)
     assert_true(nudge_until(l, otks_full, l));
     check_ids_signed_once(l);
 
-    /* the next top-up lands, but its answer never comes: the daemon dies first */
+    /* the next top-up lands, but its answer never comes: the daemon dies first. 20 claims,
+     * not 30: the account then holds libolm's 100 private keys (50 + 30 + 20, none used), and
+     * one more would push out its oldest, which this server (as Synapse 1.67: not in upload
+     * order) may still hand out (README, "Known weaknesses"). */
     hs_fault(l->hs, "keys/upload", -2, NULL, NULL, 1);
     int uploads = hs_count(l->hs, "keys/upload");
-    claim_bot_keys(l, token, 30);
-    struct upload_wait w = {l->hs, uploads + 1};
-    assert_true(nudge_until(l, uploads_reached, &w));
+    claim_bot_keys(l, token, 20);
+    struct count_wait w = {"keys/upload", uploads + 1};
+    assert_true(nudge_until(l, count_reached, &w));
     th_stop(&l->t);
     hs_faults_clear(l->hs);
     assert_int_equal(th_start(&l->t), 0);
     w.n = uploads + 2;
-    assert_true(th_run_until(&l->t, uploads_reached, &w, 5000));
+    assert_true(th_run_until(&l->t, count_reached, &w, 5000));
     th_run_for(&l->t, 100);
     ups = hs_bodies(l->hs, "keys/upload");
     size_t n = json_object_array_length(ups);
@@ -1233,8 +1250,8 @@ static void test_live_old_keys_drained(void **state)
     int claims = hs_count(l->hs, "keys/claim");
     int uploads = hs_count(l->hs, "keys/upload");
     live_start(l, l->room);
-    struct upload_wait w = {l->hs, uploads + 1};
-    assert_true(th_run_until(&l->t, uploads_reached, &w, 5000));
+    struct count_wait w = {"keys/upload", uploads + 1};
+    assert_true(th_run_until(&l->t, count_reached, &w, 5000));
     assert_true(th_run_until(&l->t, otks_full, l, 5000));
     assert_int_equal(hs_count(l->hs, "keys/claim") - claims, 50 + 1);
     char *now = bot_ed25519(l, token);
