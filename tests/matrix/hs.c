@@ -545,3 +545,11 @@ int hs_dump(struct hs *hs, const char *path)
     uv_mutex_unlock(&hs->mu);
     return rc;
 }
+
+int hs_dump_requests(struct hs *hs, const char *path)
+{
+    uv_mutex_lock(&hs->mu);
+    int rc = json_object_to_file_ext(path, hs->requests, JSON_C_TO_STRING_PLAIN);
+    uv_mutex_unlock(&hs->mu);
+    return rc;
+}

@@ -169,6 +169,8 @@ bool hs_bot_has_read(struct hs *hs, long pos);
 struct json_object *hs_bot_clear_sends(struct hs *hs);
 /* Writes the server's whole event log (JSON) to path, for diagnostics. Returns 0 or -1. */
 int hs_dump(struct hs *hs, const char *path);
+/* Writes every request the server saw ([{"line","body","ms"}], in order) to path, likewise. */
+int hs_dump_requests(struct hs *hs, const char *path);
 /* The direct room the bot recorded in m.direct for user, or NULL (malloc'd). */
 char *hs_direct_room(struct hs *hs, const char *user);
 /* Requests seen whose "METHOD path" contains substr. */

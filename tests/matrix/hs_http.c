@@ -210,6 +210,7 @@ static void record(struct hs *hs, const char *line, const char *body)
     struct json_object *rec = json_object_new_object();
     json_object_object_add(rec, "line", json_object_new_string(line));
     json_object_object_add(rec, "body", json_object_new_string(body));
+    json_object_object_add(rec, "ms", json_object_new_int64((int64_t)hs_now_ms()));
     json_object_array_add(hs->requests, rec);
 }
 

@@ -186,6 +186,8 @@ static void keep_or_remove(struct e2e *e, bool keep)
     snprintf(cmd, sizeof(cmd), "%s/hs-log.json", e->dir);
     if (keep) {
         hs_dump(e->hs, cmd);
+        snprintf(cmd, sizeof(cmd), "%s/hs-requests.json", e->dir);
+        hs_dump_requests(e->hs, cmd);
         fprintf(stderr, "kept %s\n", e->dir);
         return;
     }
