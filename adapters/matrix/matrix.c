@@ -528,6 +528,9 @@ static void mx_game_changed(struct platform *p, const struct game_news *n)
 static const struct platform_ops matrix_ops = {
     .name = "matrix",
     .caps = PLATFORM_CAP_DM | PLATFORM_CAP_REACTIONS | PLATFORM_CAP_POLLS | PLATFORM_CAP_EDITS,
+    /* its own outbox holds a message once send() queued it; the bot's holds it from the
+     * commit of its change until then (a kill -9 in between lost it) */
+    .confirms_sends = true,
     .start = mx_start,
     .send = mx_send,
     .probe_dm = mx_probe_dm,

@@ -53,17 +53,10 @@ static void item_save(struct mx *m, struct json_object *item)
     mx_state_set_json(m, k, item);
 }
 
-/* Removes the item at idx and marks it finished in the store. */
-static void item_done(struct mx *m, size_t idx)
+/* The lowest item number still waiting becomes the head; the keys below it are deleted. */
+static void head_advance(struct mx *m)
 {
-    struct json_object *item = json_object_array_get_idx(m->outbox, idx);
-    int64_t n = item_n(item);
     char k[40];
-    snprintf(k, sizeof(k), "out/%" PRId64, n);
-    mx_state_set(m, k, "");
-    json_object_array_del_idx(m->outbox, idx, 1);
-    if (n != m->out_head)
-        return;
     int64_t head = (int64_t)m->txn + 1;
     for (size_t i = 0; i < json_object_array_length(m->outbox); i++) {
         int64_t o = item_n(json_object_array_get_idx(m->outbox, i));
@@ -82,13 +75,40 @@ static void item_done(struct mx *m, size_t idx)
     }
 }
 
-/* Queues an item and stores it. Takes item. */
+/* Tells the bot that its stored message outbox_id (0: none) is delivered or never can be: it
+ * leaves the bot's outbox, which sends it again at start until then. */
+static void confirm(struct mx *m, int64_t outbox_id)
+{
+    const struct platform_host *h = m->base.host;
+    if (outbox_id && h->sent)
+        h->sent(h->ctx, &m->base, outbox_id);
+}
+
+/* Removes the item at idx and marks it finished in the store; then the bot's message it came
+ * from is confirmed. */
+static void item_done(struct mx *m, size_t idx)
+{
+    struct json_object *item = json_object_array_get_idx(m->outbox, idx);
+    int64_t n = item_n(item);
+    int64_t oid = jget_int64_or(item, "oid", 0);
+    char k[40];
+    snprintf(k, sizeof(k), "out/%" PRId64, n);
+    mx_state_set(m, k, "");
+    json_object_array_del_idx(m->outbox, idx, 1);
+    if (n == m->out_head)
+        head_advance(m);
+    confirm(m, oid);
+}
+
+/* Queues an item and stores it. Takes item. Its transaction id is the one it has (from the
+ * bot's message: the same after a crash, so the homeserver posts it once), or a new one. */
 static void outbox_add(struct mx *m, struct json_object *item)
 {
     char txn[48];
     m->txn++;
     snprintf(txn, sizeof(txn), "ild.%" PRIu64, m->txn);
-    json_object_object_add(item, "txn", json_object_new_string(txn));
+    if (!jget_str(item, "txn"))
+        json_object_object_add(item, "txn", json_object_new_string(txn));
     json_object_object_add(item, "n", json_object_new_int64((int64_t)m->txn));
     json_object_object_add(item, "seq", json_object_new_double((double)m->txn));
     json_object_array_add(m->outbox, item);
@@ -327,6 +347,29 @@ void mx_polls_end_room(struct mx *m, const char *room)
     }
 }
 
+/* Gives item the transaction id of the bot's message outbox_id (part k of it; 0 the message
+ * itself), so that sending it again after a crash posts it once. */
+static void pin_txn(struct json_object *item, int64_t outbox_id, size_t k)
+{
+    char txn[64];
+    if (!outbox_id)
+        return;
+    if (k)
+        snprintf(txn, sizeof txn, "ild.o%" PRId64 ".%zu", outbox_id, k);
+    else
+        snprintf(txn, sizeof txn, "ild.o%" PRId64, outbox_id);
+    json_object_object_add(item, "txn", json_object_new_string(txn));
+}
+
+/* Whether the bot's message outbox_id is queued already (sent again by the bot at start). */
+static bool queued(struct mx *m, int64_t outbox_id)
+{
+    for (size_t i = 0; outbox_id && i < json_object_array_length(m->outbox); i++)
+        if (jget_int64_or(json_object_array_get_idx(m->outbox, i), "oid", 0) == outbox_id)
+            return true;
+    return false;
+}
+
 /*
  * DM mode of a tribunal vote in a table: votes stay secret, so each candidate
  * (the candidates are the players) gets a ballot in their direct room, with
@@ -383,6 +426,7 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
         json_object_put(known);
         json_object_put(bd);
         json_object_object_add(it, "votes", votes);
+        pin_txn(it, o->outbox_id, c + 1);
         buf_free(&text);
         outbox_add(m, it);
         continue;
@@ -407,8 +451,12 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
 {
     if ((!o->channel) == (!o->user) || !o->text)
         return -1;
-    if (o->kind == OUT_GAME_OVER)
+    if (queued(m, o->outbox_id))
+        return 0; /* the bot's outbox after a crash: this outbox has it already */
+    if (o->kind == OUT_GAME_OVER) {
+        confirm(m, o->outbox_id);
         return 0; /* machine-readable; people read the OUT_RESULT just before it */
+    }
     struct json_object *data = (struct json_object *)o->data;
     if (o->channel && (o->kind == OUT_VOTE || o->kind == OUT_RESULT || o->kind == OUT_GAME_OVER))
         mx_polls_end_room(m, o->channel);
@@ -488,6 +536,9 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
     }
     if (o->key)
         json_object_object_add(item, "key", json_object_new_string(o->key));
+    if (o->outbox_id) /* confirmed to the bot when done (item_done) */
+        json_object_object_add(item, "oid", json_object_new_int64(o->outbox_id));
+    pin_txn(item, o->outbox_id, 0);
     bool poll = jget_obj(item, "poll") != NULL;
     outbox_add(m, item);
     if (o->kind == OUT_VOTE && o->channel && !poll)

@@ -35,6 +35,23 @@ static char *on_state_get(void *ctx, struct platform *p, const char *key)
     return strdup(json_object_get_string(v));
 }
 
+static void on_sent(void *ctx, struct platform *p, int64_t outbox_id)
+{
+    (void)p;
+    struct th *t = ctx;
+    char k[24];
+    snprintf(k, sizeof k, "%lld", (long long)outbox_id);
+    json_object_object_add(t->confirmed, k, json_object_new_int(th_confirmed(t, outbox_id) + 1));
+}
+
+int th_confirmed(struct th *t, int64_t outbox_id)
+{
+    char k[24];
+    struct json_object *v;
+    snprintf(k, sizeof k, "%lld", (long long)outbox_id);
+    return json_object_object_get_ex(t->confirmed, k, &v) ? json_object_get_int(v) : 0;
+}
+
 static int on_state_set(void *ctx, struct platform *p, const char *key, const char *value)
 {
     (void)p;
@@ -51,12 +68,14 @@ void th_init(struct th *t, struct hs *hs)
     t->state = json_object_new_object();
     t->inbox = json_object_new_array();
     t->dm = json_object_new_object();
+    t->confirmed = json_object_new_object();
     t->host.loop = &t->loop;
     t->host.ctx = t;
     t->host.deliver = on_deliver;
     t->host.dm_result = on_dm_result;
     t->host.state_get = on_state_get;
     t->host.state_set = on_state_set;
+    t->host.sent = on_sent;
     t->cfg.matrix_homeserver = (char *)hs_url(hs);
     t->cfg.matrix_user_id = HS_BOT;
     t->cfg.matrix_access_token = HS_BOT_TOKEN;
@@ -100,6 +119,7 @@ void th_free(struct th *t)
     json_object_put(t->state);
     json_object_put(t->inbox);
     json_object_put(t->dm);
+    json_object_put(t->confirmed);
 }
 
 static void on_wake(uv_timer_t *timer)
@@ -223,6 +243,13 @@ int th_send(struct th *t, enum outbound_kind kind, const char *channel, const ch
     int rc = t->p->ops->send(t->p, &o);
     json_object_put(data);
     return rc;
+}
+
+int th_send_stored(struct th *t, int64_t outbox_id, const char *channel, const char *text)
+{
+    struct outbound o = {
+        .kind = OUT_NOTICE, .channel = channel, .text = text, .outbox_id = outbox_id};
+    return t->p->ops->send(t->p, &o);
 }
 
 const char *th_in_str(struct th *t, size_t i, const char *field)

@@ -19,9 +19,10 @@
 struct th {
     struct platform_host host;
     uv_loop_t loop;
-    struct json_object *state; /* the store: key -> value */
-    struct json_object *inbox; /* [{"type","channel","user","text",...}] */
-    struct json_object *dm;    /* user -> reachable */
+    struct json_object *state;     /* the store: key -> value */
+    struct json_object *inbox;     /* [{"type","channel","user","text",...}] */
+    struct json_object *dm;        /* user -> reachable */
+    struct json_object *confirmed; /* outbox id -> how often the adapter confirmed it (sent()) */
     struct platform *p;
     struct hs *hs;
     /* Players whose clients read what the bot sends (it may be encrypted), or none. */
@@ -61,6 +62,10 @@ bool th_wait_ready(struct th *t, int ms);
 int th_send(struct th *t, enum outbound_kind kind, const char *channel, const char *user,
             const char *key, bool replace, const char *text, const char *data_json);
 
+/* Sends a notice to channel as a message the bot keeps in its outbox under outbox_id. */
+int th_send_stored(struct th *t, int64_t outbox_id, const char *channel, const char *text);
+/* How often the adapter confirmed the message outbox_id. */
+int th_confirmed(struct th *t, int64_t outbox_id);
 const char *th_in_str(struct th *t, size_t i, const char *field);
 
 #endif

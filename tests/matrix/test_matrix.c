@@ -1132,6 +1132,55 @@ static void test_outbox_numbers_continue(void **state)
     json_object_put(keep);
 }
 
+struct confirm_wait {
+    int64_t id;
+    int n;
+};
+
+static bool confirmed(struct th *t, void *arg)
+{
+    struct confirm_wait *w = arg;
+    return th_confirmed(t, w->id) >= w->n;
+}
+
+static bool sends_reached(struct th *t, void *arg)
+{
+    return hs_count(t->hs, "/send/") >= *(int *)arg;
+}
+
+/* A message the bot keeps in its own outbox until the adapter confirms it (a kill -9 between
+ * the commit of its change and send() would lose it otherwise): confirmed once it landed. Sent
+ * again by the bot at start while the adapter still has it queued, it is not queued twice; sent
+ * again after it landed (its confirmation lost in a crash), the homeserver posts it once. */
+static void test_stored_messages_confirmed(void **state)
+{
+    struct fx *f = *state;
+    start_ready(f);
+    assert_int_equal(th_send_stored(&f->t, 41, f->room, "stored"), 0);
+    struct confirm_wait w = {41, 1};
+    assert_true(th_run_until(&f->t, confirmed, &w, 5000));
+    /* the next one lands, but its answer never comes: the adapter dies first */
+    hs_fault(f->hs, "/send/", -2, NULL, NULL, 1);
+    int sends = hs_count(f->hs, "/send/") + 1;
+    assert_int_equal(th_send_stored(&f->t, 42, f->room, "held"), 0);
+    assert_true(th_run_until(&f->t, sends_reached, &sends, 5000));
+    th_stop(&f->t);
+    hs_faults_clear(f->hs);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    assert_int_equal(th_send_stored(&f->t, 42, f->room, "held"), 0);
+    w.id = 42;
+    assert_true(th_run_until(&f->t, confirmed, &w, 5000));
+    assert_int_equal(th_send_stored(&f->t, 41, f->room, "stored"), 0);
+    w = (struct confirm_wait){41, 2};
+    assert_true(th_run_until(&f->t, confirmed, &w, 5000));
+    th_run_for(&f->t, 200); /* time for a wrong second copy */
+    assert_int_equal(th_confirmed(&f->t, 42), 1);
+    struct json_object *all = th_bot_events(&f->t, "m.room.message");
+    assert_int_equal(json_object_array_length(all), 2);
+    json_object_put(all);
+}
+
 static void test_render_units(void **state)
 {
     (void)state;
@@ -1212,6 +1261,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_send_errors_never_double, setup, teardown),
         cmocka_unit_test_setup_teardown(test_outbox_survives_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_outbox_numbers_continue, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stored_messages_confirmed, setup, teardown),
     };
     return cmocka_run_group_tests_name("matrix", tests, NULL, NULL);
 }
