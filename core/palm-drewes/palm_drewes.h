@@ -355,7 +355,8 @@ void pd_action_init(struct pd_action *a, enum pd_action_type type, int player);
 
 enum pd_event_type {
     PD_EV_GAME_STARTED,     /* table: player = dealer, target = first, number = players,
-                               count = cards in the pile, game = game of the series (1..) */
+                               count = cards in the pile, game = game of the series (1..),
+                               amount = the series' goal (PD_SERIES_OFF: single games) */
     PD_EV_DEALT,            /* private: the hand dealt, in cards */
     PD_EV_HAND,             /* private: the whole hand, after a change */
     PD_EV_HAND_SHOWN,       /* table: a tax-audited player's whole hand, when it lies open

@@ -109,6 +109,7 @@ static void start(struct pd_ctx *c, const uint8_t deck[PD_DECK_SIZE])
     e->number = g->nplayers;
     e->count = g->npile;
     e->game = (uint16_t)(g->series.games + 1);
+    e->amount = g->config.series_target;
     for (unsigned s = 0; s < g->nplayers; s++) {
         e = pd_emit(c, PD_EV_DEALT, (int)s);
         e->player = (int8_t)s;

@@ -1,6 +1,7 @@
 /*
  * words.c - the module's events, errors and cards in words, from the catalog.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,7 +9,7 @@
 #include "../text.h"
 #include "words.h"
 
-#define VARS_MAX  12
+#define VARS_MAX  20
 #define VALUE_MAX 512
 
 /* The named values of one text: names point to literals, values to the
@@ -19,10 +20,17 @@ struct vars {
     unsigned n;
 };
 
+/* The buffer of value `name`: the one it has, or a new one. */
 static char *var(struct vars *v, const char *name)
 {
+    for (unsigned i = 0; i < v->n; i++)
+        if (strcmp(v->list[2 * i], name) == 0) {
+            v->values[i][0] = '\0';
+            return v->values[i];
+        }
+    assert(v->n < VARS_MAX); /* no text has as many */
     if (v->n == VARS_MAX)
-        return v->values[VARS_MAX - 1]; /* never reached: no text has as many */
+        return v->values[VARS_MAX - 1];
     char *buf = v->values[v->n];
     buf[0] = '\0';
     v->list[2 * v->n] = name;
@@ -197,7 +205,8 @@ static const char *game_started(struct ctx *c, const struct pd_event *e)
     var_num(&c->v, "hand", PD_HAND_SIZE);
     var_num(&c->v, "pile", e->count);
     var_num(&c->v, "game", e->game);
-    return e->game > 1 ? PD_KEYS "msg.game-started-series" : PD_KEYS "msg.game-started";
+    pd_euros_text(var(&c->v, "goal"), VALUE_MAX, c->lang, e->amount);
+    return e->amount ? PD_KEYS "msg.game-started-series" : PD_KEYS "msg.game-started";
 }
 
 static const char *reveal(struct ctx *c, const struct pd_event *e)

@@ -79,12 +79,28 @@ static void test_damaged(void **state)
     assert_memory_equal(&back, &t.g, sizeof back);
     assert_int_equal(t.g.phase, PD_PHASE_WINDOW);
     static const char *const keys[] = {
-        "format", "config", "series", "nplayers", "dealer", "current", "phase", "end",
-        "turns", "deadline", "remind_at", "paused", "paused_remaining", "discard",
-        "next_offer_id", "pile", "players", "offers", "takeover",
+        "format",
+        "config",
+        "series",
+        "nplayers",
+        "dealer",
+        "current",
+        "phase",
+        "end",
+        "turns",
+        "deadline",
+        "remind_at",
+        "paused",
+        "paused_remaining",
+        "discard",
+        "next_offer_id",
+        "pile",
+        "players",
+        "offers",
+        "takeover",
     };
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-        damage(&t, j, keys[i], NULL);                             /* missing */
+        damage(&t, j, keys[i], NULL);                            /* missing */
         damage(&t, j, keys[i], json_object_new_string("what?")); /* of another type */
     }
     damage(&t, j, "format", json_object_new_int(2));

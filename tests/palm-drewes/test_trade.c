@@ -93,7 +93,7 @@ static void test_accept(void **state)
     assert_int_equal(e->number, 1);
     assert_int_equal(e->count, 2);
     assert_int_equal(pd_bundle_total(&e->cards), 0); /* the table sees counts only */
-    assert_int_equal(T.g.current, 0); /* a trade is no move */
+    assert_int_equal(T.g.current, 0);                /* a trade is no move */
     assert_int_equal(T.g.noffers, 0);
 }
 
