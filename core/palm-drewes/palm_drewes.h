@@ -515,13 +515,15 @@ enum pd_error pd_game_setup(struct pd_game *g, const struct pd_config *config, u
                             struct pd_events *ev) MUST_USE;
 
 /*
- * pd_game_setup() with the deck in a given order instead of a shuffle:
- * deck[0..107] is dealt from deck[0] (the dealer's left neighbour first, a
- * card each in turn), the rest is the pile with deck[107] on top. For tests
- * that need a known deal; PD_ERR_BAD_ACTION when deck is not the box.
+ * pd_game_setup() with the deck in a given order instead of a shuffle, and
+ * `dealer` dealing (a seat, or PD_NOBODY for the one the series gives or
+ * draws): deck[0..107] is dealt from deck[0] (the dealer's left neighbour
+ * first, a card each in turn), the rest is the pile with deck[107] on top.
+ * For tests that need a known deal; PD_ERR_BAD_ACTION when deck is not the
+ * box or dealer no seat.
  */
 enum pd_error pd_game_setup_deck(struct pd_game *g, const struct pd_config *config,
-                                 unsigned nplayers, const struct pd_series *series,
+                                 unsigned nplayers, const struct pd_series *series, int dealer,
                                  const uint8_t deck[PD_DECK_SIZE], int64_t now, struct rng *rng,
                                  struct pd_events *ev) MUST_USE;
 

@@ -120,13 +120,14 @@ static void start(struct pd_ctx *c, const uint8_t deck[PD_DECK_SIZE])
 }
 
 static enum pd_error setup(struct pd_game *g, const struct pd_config *config, unsigned nplayers,
-                           const struct pd_series *series, const uint8_t *deck, int64_t now,
-                           struct rng *rng, struct pd_events *ev)
+                           const struct pd_series *series, int dealer, const uint8_t *deck,
+                           int64_t now, struct rng *rng, struct pd_events *ev)
 {
     enum pd_error err = check_config(config, nplayers, series);
     if (err)
         return err;
-    if (now < -PD_NOW_LIMIT || now > PD_NOW_LIMIT || (deck && !is_box(deck)))
+    if (now < -PD_NOW_LIMIT || now > PD_NOW_LIMIT || (deck && !is_box(deck)) ||
+        dealer < PD_NOBODY || dealer >= (int)nplayers)
         return PD_ERR_BAD_ACTION;
 
     struct pd_game w;
@@ -149,6 +150,8 @@ static enum pd_error setup(struct pd_game *g, const struct pd_config *config, un
     w.takeover_victim = PD_NONE;
     struct pd_ctx c = {.g = &w, .now = now, .rng = &r, .ev = &out};
     start_series(&c, series);
+    if (dealer != PD_NOBODY)
+        w.dealer = (uint8_t)dealer;
 
     uint8_t shuffled[PD_DECK_SIZE];
     if (!deck) {
@@ -170,13 +173,13 @@ enum pd_error pd_game_setup(struct pd_game *g, const struct pd_config *config, u
                             const struct pd_series *series, int64_t now, struct rng *rng,
                             struct pd_events *ev)
 {
-    return setup(g, config, nplayers, series, NULL, now, rng, ev);
+    return setup(g, config, nplayers, series, PD_NOBODY, NULL, now, rng, ev);
 }
 
 enum pd_error pd_game_setup_deck(struct pd_game *g, const struct pd_config *config,
-                                 unsigned nplayers, const struct pd_series *series,
+                                 unsigned nplayers, const struct pd_series *series, int dealer,
                                  const uint8_t deck[PD_DECK_SIZE], int64_t now, struct rng *rng,
                                  struct pd_events *ev)
 {
-    return setup(g, config, nplayers, series, deck, now, rng, ev);
+    return setup(g, config, nplayers, series, dealer, deck, now, rng, ev);
 }

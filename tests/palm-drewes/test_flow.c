@@ -77,12 +77,14 @@ static void test_dealt_in_order(void **state)
     uint8_t bad[PD_DECK_SIZE];
     memcpy(bad, deck, sizeof bad);
     bad[0] = PD_MAGNUM;
-    assert_int_equal(pd_game_setup_deck(&g, &c, 2, NULL, bad, 0, &r, &ev), PD_ERR_BAD_ACTION);
+    assert_int_equal(pd_game_setup_deck(&g, &c, 2, NULL, PD_NOBODY, bad, 0, &r, &ev),
+                     PD_ERR_BAD_ACTION);
     t_saw(PD_ERR_BAD_ACTION);
     deck[PD_DECK_SIZE - 1] = PD_OPENING; /* the Magnum first, an opening last */
     deck[0] = PD_MAGNUM;
-    assert_int_equal(pd_game_setup_deck(&g, &c, 2, NULL, deck, 0, &r, &ev), PD_OK);
-    unsigned first = (g.dealer + 1) % 2;
+    assert_int_equal(pd_game_setup_deck(&g, &c, 2, NULL, 1, deck, 0, &r, &ev), PD_OK);
+    assert_int_equal(g.dealer, 1);
+    unsigned first = 0;
     /* one card at a time from the dealer's left: cards 0, 2, 4... go to the first */
     assert_int_equal(g.players[first].hand.n[PD_MAGNUM], 1);
     assert_int_equal(g.players[first].hand.n[PD_OPENING], 4);
