@@ -219,6 +219,7 @@ enum pd_error pd_game_apply(struct pd_game *g, const struct pd_action *a, int64_
         assert_state(&w);
     memcpy(&ev->v[ev->n], out.v, out.n * sizeof out.v[0]);
     ev->n += out.n;
+    ev->now = now;
     memcpy(g, &w, sizeof w);
     *rng = r;
     return PD_OK;

@@ -94,7 +94,8 @@ static struct json_object *config_to_json(const struct pd_config *c, bool *oom)
     return o;
 }
 
-static struct json_object *series_to_json(const struct pd_game *g, bool *oom)
+static struct json_object *series_to_json(const struct pd_series *series, unsigned nplayers,
+                                          bool *oom)
 {
     struct json_object *o = new_obj(oom), *totals = new_arr(oom);
     if (!o || !totals) {
@@ -102,10 +103,10 @@ static struct json_object *series_to_json(const struct pd_game *g, bool *oom)
         json_object_put(totals);
         return NULL;
     }
-    for (unsigned s = 0; s < g->nplayers; s++)
-        push(totals, json_object_new_int64(g->series.totals[s]), oom);
-    put(o, "games", json_object_new_int(g->series.games), oom);
-    put(o, "dealer", json_object_new_int(g->series.dealer), oom);
+    for (unsigned s = 0; s < nplayers; s++)
+        push(totals, json_object_new_int64(series->totals[s]), oom);
+    put(o, "games", json_object_new_int(series->games), oom);
+    put(o, "dealer", json_object_new_int(series->dealer), oom);
     put(o, "totals", totals, oom);
     return o;
 }
@@ -174,7 +175,7 @@ struct json_object *pd_game_to_json(const struct pd_game *g)
         return NULL;
     put(o, "format", json_object_new_int(PD_JSON_FORMAT), &oom);
     put(o, "config", config_to_json(&g->config, &oom), &oom);
-    put(o, "series", series_to_json(g, &oom), &oom);
+    put(o, "series", series_to_json(&g->series, g->nplayers, &oom), &oom);
     put(o, "nplayers", json_object_new_int(g->nplayers), &oom);
     put(o, "dealer", json_object_new_int(g->dealer), &oom);
     put(o, "current", json_object_new_int(g->current), &oom);
@@ -414,5 +415,35 @@ enum pd_error pd_game_from_json(struct pd_game *g, const struct json_object *jso
         !pd_game_check(&w, NULL, 0))
         return PD_ERR_CORRUPT;
     memcpy(g, &w, sizeof w);
+    return PD_OK;
+}
+
+struct json_object *pd_settings_to_json(const struct pd_config *c, const struct pd_series *series)
+{
+    bool oom = false;
+    struct json_object *o = config_to_json(c, &oom);
+    if (o)
+        put(o, "series_so_far", series_to_json(series, series->nplayers, &oom), &oom);
+    if (oom) {
+        json_object_put(o);
+        return NULL;
+    }
+    return o;
+}
+
+enum pd_error pd_settings_from_json(struct pd_config *c, struct pd_series *series,
+                                    const struct json_object *json)
+{
+    struct pd_config cfg;
+    struct pd_series sr;
+    struct json_object *so = jget_obj(json, "series_so_far");
+    memset(&cfg, 0, sizeof cfg);
+    memset(&sr, 0, sizeof sr);
+    size_t n = so ? jarr_len(jget_arr(so, "totals")) : 0;
+    if (!read_config(json, &cfg) || !pd_series_target_ok(cfg.series_target) || !so ||
+        n > PD_MAX_PLAYERS || !read_series(so, (unsigned)n, &sr) || !pd_series_ok(&sr))
+        return PD_ERR_CORRUPT;
+    *c = cfg;
+    *series = sr;
     return PD_OK;
 }

@@ -436,9 +436,12 @@ struct pd_event {
     int64_t totals[PD_MAX_PLAYERS]; /* SERIES */
 };
 
-/* Events of one call, in order. The caller owns it; reset n before each call. */
+/* Events of one call, in order. The caller owns it; reset n before each call.
+ * `now` is the time of the last call that added events: what a renderer
+ * counts the time left from. */
 struct pd_events {
     unsigned n;
+    int64_t now;
     struct pd_event v[PD_MAX_EVENTS];
 };
 
@@ -577,6 +580,13 @@ struct json_object *pd_game_to_json(const struct pd_game *g);
  * missing, of another type or out of range, or the result fails
  * pd_game_check(); g is then unchanged. */
 enum pd_error pd_game_from_json(struct pd_game *g, const struct json_object *json);
+
+/* A lobby's settings and the series it continues, as a new json-c object
+ * the caller owns (NULL on no memory), and back: PD_ERR_CORRUPT when
+ * anything is missing or out of range, c and series then unchanged. */
+struct json_object *pd_settings_to_json(const struct pd_config *c, const struct pd_series *series);
+enum pd_error pd_settings_from_json(struct pd_config *c, struct pd_series *series,
+                                    const struct json_object *json);
 
 #endif /* PD_SEAT_ONLY */
 

@@ -42,4 +42,26 @@ uint64_t pd_sim_play(const struct pd_sim_opts *o, uint64_t seed, struct pd_serie
  * cards hidden from its receiver. Returns a broken promise, or NULL. */
 const char *pd_sim_check_events(const struct pd_game *g, const struct pd_events *ev);
 
+/* Games of computer players (computers.c), driven through the rules module
+ * as a host drives them, on a virtual clock. */
+struct pd_comp_opts {
+    unsigned players;
+    unsigned pace;    /* percent of a person's delays */
+    const char *mode; /* the preset, NULL for the default */
+    bool roundtrip;   /* store the game and every memory after every change */
+    bool verbose;     /* tell every refused move */
+};
+
+struct pd_comp_stats {
+    uint64_t games, moves, refused, violations, timeouts, turns, wins;
+    uint64_t errors[PD_ERR_COUNT];
+    uint64_t ends[PD_END_PLAYERS + 1];
+    uint64_t events[PD_EV_TYPES];
+    int64_t score_sum, winning_sum;
+};
+
+/* Plays one whole game of computers from seed; adds to st. Returns the
+ * violations found in it. */
+uint64_t pd_comp_play(const struct pd_comp_opts *o, uint64_t seed, struct pd_comp_stats *st);
+
 #endif

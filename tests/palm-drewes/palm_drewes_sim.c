@@ -3,6 +3,7 @@
  * rules engine and reports whether any invariant broke.
  *
  *     palm-drewes-sim --games N --players P --seed S [--roundtrip] [--series GOAL] [--stats]
+ *     palm-drewes-sim --games N --players P --seed S --computers [--pace PCT] [--roundtrip]
  *
  * Random players try legal and deliberately invalid actions; the host steps in
  * now and then; time runs out. After every step the driver checks every
@@ -12,6 +13,12 @@
  * 1000000), carrying the totals from game to game. --stats adds, on stderr,
  * how often each action was accepted, each error returned, each card played
  * and each end reached.
+ *
+ * --computers seats the module's first level of computer player in every
+ * seat and drives the game through the rules module interface as a host
+ * does (computers.c): any move the rules refuse is counted (refused=), and
+ * the run fails on any refusal or violation. --pace scales their delays
+ * (100: a person's, the default).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,14 +28,16 @@
 #include "driver.h"
 
 struct args {
-    uint64_t games, players, seed, series;
-    bool stats, roundtrip, have_seed;
+    uint64_t games, players, seed, series, pace;
+    bool stats, roundtrip, have_seed, computers;
 };
 
 static int usage(void)
 {
     fprintf(stderr, "usage: palm-drewes-sim --games N --players P --seed S [--roundtrip] "
-                    "[--series 500000|1000000] [--stats]\n");
+                    "[--series 500000|1000000] [--stats]\n"
+                    "       palm-drewes-sim --games N --players P --seed S --computers "
+                    "[--pace PCT] [--roundtrip]\n");
     return 2;
 }
 
@@ -58,10 +67,16 @@ static bool parse(int argc, char **argv, struct args *a)
             a->roundtrip = true;
             continue;
         }
+        if (strcmp(opt, "--computers") == 0) {
+            a->computers = true;
+            continue;
+        }
         if (strcmp(opt, "--games") == 0)
             ok = parse_u64(val, &a->games);
         else if (strcmp(opt, "--players") == 0)
             ok = parse_u64(val, &a->players);
+        else if (strcmp(opt, "--pace") == 0)
+            ok = parse_u64(val, &a->pace) && a->pace <= 1000;
         else if (strcmp(opt, "--seed") == 0)
             ok = a->have_seed = parse_u64(val, &a->seed);
         else if (strcmp(opt, "--series") == 0)
@@ -98,12 +113,47 @@ static void print_stats(const struct pd_sim_stats *st)
                 (unsigned long long)st->ends[e]);
 }
 
+/* Games of computer players: how they went, and whether anything was refused. */
+static int computers(const struct args *a)
+{
+    struct pd_comp_opts o = {.players = (unsigned)a->players,
+                             .pace = a->pace ? (unsigned)a->pace : 100,
+                             .roundtrip = a->roundtrip,
+                             .verbose = a->stats};
+    struct pd_comp_stats st;
+    memset(&st, 0, sizeof st);
+    for (uint64_t i = 0; i < a->games; i++)
+        pd_comp_play(&o, a->seed + i, &st);
+    double games = st.games ? (double)st.games : 1;
+    printf("games=%llu players=%llu moves=%llu refused=%llu timeouts=%llu violations=%llu "
+           "turns/game=%.1f winner_mean=%.0f score_mean=%.0f",
+           (unsigned long long)st.games, (unsigned long long)a->players,
+           (unsigned long long)st.moves, (unsigned long long)st.refused,
+           (unsigned long long)st.timeouts, (unsigned long long)st.violations,
+           (double)st.turns / games, st.wins ? (double)st.winning_sum / (double)st.wins : 0.0,
+           (double)st.score_sum / (games * (double)a->players));
+    for (unsigned e = PD_END_RECKONING; e <= PD_END_PLAYERS; e++)
+        if (st.ends[e])
+            printf(" end_%s=%llu", pd_end_id((enum pd_end)e), (unsigned long long)st.ends[e]);
+    printf("\n");
+    for (unsigned e = 1; a->stats && e < PD_ERR_COUNT; e++)
+        if (st.errors[e])
+            fprintf(stderr, "refused %-21s %llu\n", pd_error_id((enum pd_error)e),
+                    (unsigned long long)st.errors[e]);
+    for (unsigned e = 0; a->stats && e < PD_EV_TYPES; e++)
+        fprintf(stderr, "event %-17s %llu\n", pd_event_id((enum pd_event_type)e),
+                (unsigned long long)st.events[e]);
+    return st.violations || st.refused ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     struct args a;
     memset(&a, 0, sizeof a);
     if (!parse(argc, argv, &a))
         return usage();
+    if (a.computers)
+        return computers(&a);
     struct pd_sim_opts o = {.players = (unsigned)a.players,
                             .verify = true,
                             .roundtrip = a.roundtrip,
