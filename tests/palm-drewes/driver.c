@@ -423,6 +423,8 @@ static void count(struct sim *s, const struct pd_action *a)
         s->st->played[a->type == PD_ACT_MAGNUM ? PD_MAGNUM : a->card]++;
     for (unsigned i = 0; i < s->ev.n; i++)
         s->st->events[s->ev.v[i].type]++;
+    if (s->ev.n > s->st->max_events)
+        s->st->max_events = s->ev.n;
 }
 
 static void step(struct sim *s)

@@ -29,6 +29,7 @@ struct pd_sim_stats {
     uint64_t ends[PD_END_PLAYERS + 1];
     uint64_t events[PD_EV_TYPES];
     uint64_t turns;
+    unsigned max_events; /* the most events one action made */
 };
 
 /* Plays one complete game from `seed`, carrying *series (when not NULL) in

@@ -174,6 +174,7 @@ int main(int argc, char **argv)
            (unsigned long long)st.games, (unsigned long long)a.players,
            (unsigned long long)st.actions, (unsigned long long)st.turns,
            (unsigned long long)st.rejected, (unsigned long long)st.violations);
+    printf(" max_events=%u", st.max_events);
     if (a.series)
         printf(" series_won=%llu", (unsigned long long)series_won);
     printf("\n");

@@ -448,8 +448,7 @@ static void test_view_secrecy(void **unused)
 {
     (void)unused;
     struct secrecy x = {calloc(1, sizeof(struct pd_view)), calloc(1, sizeof(struct pd_view)),
-                        calloc(1, sizeof(struct pd_game)), calloc(1, sizeof(struct pd_events)),
-                        0};
+                        calloc(1, sizeof(struct pd_game)), calloc(1, sizeof(struct pd_events)), 0};
     for (unsigned players = 2; players <= 6; players++) {
         struct pd_sim_opts o = {.players = players, .on_step = on_step, .arg = &x};
         struct pd_sim_stats st;
@@ -521,18 +520,12 @@ static void test_computer_determinism(void **unused)
 int main(void)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_modes),
-        cmocka_unit_test(test_set),
-        cmocka_unit_test(test_settings_line),
-        cmocka_unit_test(test_store),
-        cmocka_unit_test(test_rematch_series),
-        cmocka_unit_test(test_results),
-        cmocka_unit_test(test_commands),
-        cmocka_unit_test(test_render),
-        cmocka_unit_test(test_view_secrecy),
-        cmocka_unit_test(test_twin_sees_a_leak),
-        cmocka_unit_test(test_computer_games),
-        cmocka_unit_test(test_computer_determinism),
+        cmocka_unit_test(test_modes),          cmocka_unit_test(test_set),
+        cmocka_unit_test(test_settings_line),  cmocka_unit_test(test_store),
+        cmocka_unit_test(test_rematch_series), cmocka_unit_test(test_results),
+        cmocka_unit_test(test_commands),       cmocka_unit_test(test_render),
+        cmocka_unit_test(test_view_secrecy),   cmocka_unit_test(test_twin_sees_a_leak),
+        cmocka_unit_test(test_computer_games), cmocka_unit_test(test_computer_determinism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
