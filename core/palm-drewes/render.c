@@ -147,13 +147,14 @@ void pd_render(const struct pd_state *s, const struct rules_table *t, const stru
 {
     struct out *table = &(struct out){0};
     char line[PD_LINE_MAX];
-    uint8_t hands = 0; /* seats whose hand changed */
+    uint8_t hands = 0, dealt = 0; /* seats whose hand changed; seats just dealt one */
     const struct pd_event *over = NULL;
     out_init(table, s, t, OUT_NOTICE, MSG_TABLE);
     for (unsigned i = 0; i < ev->n; i++) {
         const struct pd_event *e = &ev->v[i];
         if (e->type == PD_EV_HAND || e->type == PD_EV_DEALT) {
             hands |= (uint8_t)(1u << e->audience);
+            dealt |= e->type == PD_EV_DEALT ? (uint8_t)(1u << e->audience) : 0;
             continue;
         }
         if (e->type == PD_EV_GAME_OVER) {
@@ -180,7 +181,7 @@ void pd_render(const struct pd_state *s, const struct rules_table *t, const stru
         }
         out_emit(mine, emit, arg);
         if (hands & (1u << seat))
-            pd_render_private(s, t, seat, false, emit, arg);
+            pd_render_private(s, t, seat, (dealt >> seat) & 1, emit, arg);
     }
     if (over) {
         pd_event_text(line, sizeof line, t->lang, over, t->names, t->nseats, ev->now);
