@@ -1,6 +1,6 @@
 /*
  * ai.h - Palm & Drewes' Illegal's computer players: what they remember, and
- * the choices of the `easy` level. Compiled with PD_SEAT_ONLY: the files of
+ * the choices of the `easy` level. Compiled seat-only (core/CMakeLists.txt): the files of
  * ai/ see a seat's view (view.h), never the game.
  */
 #ifndef CORE_PALM_DREWES_AI_H
