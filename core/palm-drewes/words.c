@@ -62,7 +62,10 @@ void pd_euros_text(char *out, size_t len, const char *lang, int64_t euros)
     const char *vars[] = {"amount", digits, NULL};
     char body[64];
     text_fill(body, sizeof body, lang, PD_KEYS "format.euros", vars);
-    snprintf(out, len, "%s%s", euros < 0 ? "-" : "", body);
+    /* Cut at len like every text here; the sign is never lost, as it comes first. */
+    int w = snprintf(out, len, "%s%s", euros < 0 ? "-" : "", body);
+    if (w < 0 && len)
+        out[0] = '\0';
 }
 
 void pd_card_rule(char *out, size_t len, const char *lang, unsigned card)
