@@ -132,10 +132,17 @@ static bool active(const void *state, unsigned seat)
     return seat < g->nplayers && g->players[seat].active;
 }
 
+/* The bot's own reminder (its vars: the game's id and the time left); the
+ * rules' REMINDER event says the same from the game's clock. */
 static const char *needs(const void *state, unsigned seat)
 {
     const struct pd_game *g = game_of(state);
-    return pd_waits_on(g, seat) ? pd_reminder_key(g->phase) : NULL;
+    static const char *const keys[PD_PHASES] = {
+        [PD_PHASE_TURN] = PD_KEYS "msg.nudge-turn",
+        [PD_PHASE_PASS] = PD_KEYS "msg.nudge-pass",
+        [PD_PHASE_LOSS] = PD_KEYS "msg.nudge-loss",
+    };
+    return pd_waits_on(g, seat) ? keys[g->phase] : NULL;
 }
 
 static bool paused(const void *state)

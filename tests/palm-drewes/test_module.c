@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "core/catalog.h"
+#include "core/text.h"
 #include "core/palm-drewes/module.h"
 #include "core/palm-drewes/view.h"
 #include "core/palm-drewes/words.h"
@@ -174,7 +175,14 @@ static void test_results(void **unused)
     assert_int_equal(m->setup(s, 4, 1000, &rng, ev), 0);
     unsigned first = s->game.current;
     assert_string_equal(m->phase(s), "turn");
-    assert_non_null(m->needs(s, first));
+    assert_string_equal(m->needs(s, first), PD_KEYS "msg.nudge-turn");
+    for (unsigned i = 0; i < 7; i++) { /* the bot fills them with the game's id and the time left */
+        static const char *const all[] = {"en", "de", "es", "fr", "hu", "nl", "pt"};
+        char text[512];
+        const char *vars[] = {"id", "g1", "left", "1 min", NULL};
+        text_fill(text, sizeof text, all[i], m->needs(s, first), vars);
+        assert_null(strchr(text, '{'));
+    }
     assert_null(m->needs(s, (first + 1) % 4));
     assert_true(m->deadline(s) > 1000);
     m->steer(&a, RULES_REMOVE, 2, 0);
