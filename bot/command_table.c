@@ -20,6 +20,7 @@
 static const char *const variants[] = {"standard", "advanced", "casual", "casual-advanced", NULL};
 static const char *const on_off[] = {"on", "off", NULL};
 static const char *const follow_stop[] = {"follow", "stop", NULL};
+static const char *const computer[] = {"computer", NULL};
 
 static const struct command_def table[] = {
     {"new",
@@ -62,6 +63,28 @@ static const struct command_def table[] = {
      "summary.leave",
      {{0}},
      cmd_leave},
+    {"add",
+     TABLE,
+     CMD_HOST,
+     CMD_ANY_GAME,
+     ARGS_TEXT,
+     "syntax.add",
+     NULL,
+     "summary.add",
+     {{.name = "player", .summary = "slash.option.computer", .required = true, .values = computer},
+      {.name = "level", .summary = "slash.option.level"}},
+     cmd_add},
+    {"remove",
+     TABLE,
+     CMD_HOST,
+     CMD_ANY_GAME,
+     ARGS_TEXT,
+     "syntax.remove",
+     NULL,
+     "summary.remove",
+     {{.name = "player", .summary = "slash.option.computer", .required = true, .values = computer},
+      {.name = "name", .summary = "slash.option.player", .autocomplete = true}},
+     cmd_remove},
     {"start",
      TABLE,
      CMD_HOST,

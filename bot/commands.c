@@ -116,6 +116,14 @@ static struct game *private_game(struct bot_cmd *x)
     return g;
 }
 
+void commands_back(struct dispatcher *d, struct game *g, int seat, struct bot_cmd *cause)
+{
+    if (seat >= 0 && g->seats[seat].standin) { /* S14: they act again */
+        struct change c = {.type = CHANGE_HAND_BACK, .seat = (unsigned)seat};
+        pipeline_run(d, g, &c, cause);
+    }
+}
+
 static void run(struct bot_cmd *x)
 {
     const struct command_def *def = x->base.c->def;
@@ -138,6 +146,7 @@ static void run(struct bot_cmd *x)
             return;
         }
         x->base.seat = game_seat_of(x->g, in->user);
+        commands_back(x->d, x->g, x->base.seat, x);
         /* a player's private commands speak the player's language */
         x->base.lang = x->private_answer && x->base.seat >= 0
                            ? game_seat_language(x->g, (unsigned)x->base.seat)

@@ -78,6 +78,7 @@ static const struct key_def keys[] = {
     {"game", "vote_seconds", K_INT64, 0, OFF(vote_seconds), 1, MAX_TIMER, NULL},
     {"game", "lobby_idle_seconds", K_INT64, 0, OFF(lobby_idle_seconds), 60, MAX_TIMER, NULL},
     {"game", "absent_seconds", K_INT64, 0, OFF(absent_seconds), 0, MAX_TIMER, NULL},
+    {"game", "computer_pace", K_INT, 0, OFF(computer_pace), 0, 1000, NULL},
     {"game", "lobbies_per_host", K_INT, 0, OFF(lobbies_per_host), 1, 1000, NULL},
     {"game", "lobbies_per_server", K_INT, 0, OFF(lobbies_per_server), 1, 1000000, NULL},
     {"game", "lobbies_total", K_INT, 0, OFF(lobbies_total), 1, 1000000, NULL},
@@ -857,6 +858,7 @@ int config_init(struct config *c)
     c->vote_seconds = 30;
     c->lobby_idle_seconds = 3600;
     c->absent_seconds = 43200;
+    c->computer_pace = 100;
     c->lobbies_per_host = 3;
     c->lobbies_per_server = 100;
     c->lobbies_total = 2000;

@@ -47,6 +47,7 @@ struct config {
     int64_t vote_seconds;           /* default 30 */
     int64_t lobby_idle_seconds;     /* a lobby unchanged this long closes; default 3600 */
     int64_t absent_seconds;         /* a player idle this long is warned; 0: never; 43200 */
+    int computer_pace;              /* computer players' delays, percent of a person's: 100 */
     int lobbies_per_host;           /* open lobbies one user may host per platform; default 3 */
     int lobbies_per_server;         /* open lobbies of one server (a Discord guild); default 100 */
     int lobbies_total;              /* open lobbies in the whole daemon; default 2000 */

@@ -71,6 +71,7 @@ struct dispatcher {
     uv_timer_t flush;  /* writes deferred platform state about once a second */
     bool stopped;
     struct turn turn;
+    void *view; /* a seat's view, for the computers (computers.c): the largest module's size */
 };
 
 /*
@@ -108,6 +109,8 @@ void cmd_reply_if_unsaved(struct bot_cmd *x);
 void cmd_new(struct command_ctx *x);
 void cmd_rematch(struct command_ctx *x);
 void cmd_join(struct command_ctx *x);
+void cmd_add(struct command_ctx *x);
+void cmd_remove(struct command_ctx *x);
 void cmd_leave(struct command_ctx *x);
 void cmd_start(struct command_ctx *x);
 void cmd_status(struct command_ctx *x);
@@ -130,18 +133,20 @@ void cmd_event(struct command_ctx *x);
 
 /* What changes a game. */
 enum change_type {
-    CHANGE_LOBBY,    /* a lobby action (lobby.h) */
-    CHANGE_RULES,    /* a rules action of the game's module */
-    CHANGE_STEER,    /* the host (or the clock) steers the rules */
-    CHANGE_REMINDER, /* a deadline is near: mark the reminder sent and tell the table, or
-                        remind in private the players the step waits for */
-    CHANGE_SEAT,     /* a player's own setting: their private reminders on or off */
-    CHANGE_LANGUAGE, /* a player's own setting: the language of their private messages */
-    CHANGE_OPEN,     /* a running game's seat is offered to someone else (leave, replace) */
-    CHANGE_TAKEOVER, /* someone not playing takes over an open seat */
-    CHANGE_ABSENT,   /* a player has made no move for [game] absent_seconds: warn once */
-    CHANGE_WATCH,    /* someone not playing reads the GM's view, or starts or stops following it */
-    CHANGE_CHAT,     /* a line of the table's chat (chat.h) */
+    CHANGE_LOBBY,     /* a lobby action (lobby.h) */
+    CHANGE_RULES,     /* a rules action of the game's module */
+    CHANGE_STEER,     /* the host (or the clock) steers the rules */
+    CHANGE_REMINDER,  /* a deadline is near: mark the reminder sent and tell the table, or
+                         remind in private the players the step waits for */
+    CHANGE_SEAT,      /* a player's own setting: their private reminders on or off */
+    CHANGE_LANGUAGE,  /* a player's own setting: the language of their private messages */
+    CHANGE_OPEN,      /* a running game's seat is offered to someone else (leave, replace) */
+    CHANGE_TAKEOVER,  /* someone not playing takes over an open seat */
+    CHANGE_ABSENT,    /* a player has made no move for [game] absent_seconds: warn once */
+    CHANGE_WATCH,     /* someone not playing reads the GM's view, or starts or stops following it */
+    CHANGE_CHAT,      /* a line of the table's chat (chat.h) */
+    CHANGE_STAND_IN,  /* a computer of level `level` plays `seat` for its person (S14) */
+    CHANGE_HAND_BACK, /* the person of `seat` acts again: the computer standing in stops */
 };
 
 /* CHANGE_WATCH: how the Game Master's view is asked for. */
@@ -168,6 +173,7 @@ struct change {
                                  CHAT: who said it */
     const char *text;         /* CHAT: the line, cleaned */
     enum watch_mode watch;    /* WATCH: once, follow or stop */
+    uint8_t level;            /* STAND_IN: the computer's (1 + its index in the strategies) */
 };
 
 /*
@@ -362,6 +368,10 @@ void cmd_resolve_error(struct bot_cmd *x, enum resolve_error e, const char *word
  * no command is ignored. Returns 0, or -1 when the line was refused.
  */
 int commands_handle(struct dispatcher *d, struct platform *p, const struct inbound *in) MUST_USE;
+
+/* S14: seat's person acts in g (a command, a reaction) while a computer
+ * stands in for them: the seat is theirs again, before what they do. */
+void commands_back(struct dispatcher *d, struct game *g, int seat, struct bot_cmd *cause);
 
 /* Answers a DM from a user in no game on p (lobbies included) with what the
  * bot is and how to play. Returns true when it did. */

@@ -21,6 +21,7 @@
 #include "metrics.h"
 #include "core/text.h"
 #include "render.h"
+#include "seats.h"
 #include "store.h"
 
 /* --- inputs -------------------------------------------------------------- */
@@ -37,6 +38,7 @@ static void on_reaction(struct dispatcher *d, struct platform *p, const struct i
     if (!g || !g->started || (seat = game_seat_of(g, in->user)) < 0 ||
         !game_active(g, (unsigned)seat))
         return;
+    commands_back(d, g, seat, NULL);
     void *action = calloc(1, g->rules->action_size);
     if (!action)
         return;
@@ -52,6 +54,10 @@ static int on_deliver(void *ctx, struct platform *p, const struct inbound *in)
     struct dispatcher *d = ctx;
     if (d->stopped || !in->user || !in->user[0])
         return -1;
+    if (seats_is_computer_id(in->user)) { /* S12: nobody speaks for a computer */
+        log_warn("dispatch", NULL, "%s: an input from a computer's id is refused", p->ops->name);
+        return -1;
+    }
     /* Display names enter the bot here and only here: clean them once, so no
      * name can break a line of table text or fake one of the bot's. */
     char name[GAME_TEXT_MAX];
@@ -217,6 +223,16 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
 {
     struct dispatcher *d = calloc(1, sizeof *d);
     if (!d) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    /* One seat's view at a time, for the computer players (computers.c). */
+    size_t view = 1;
+    for (size_t m = 0; m < rules_count(); m++)
+        if (rules_at(m)->view_size > view)
+            view = rules_at(m)->view_size;
+    if (!(d->view = malloc(view))) {
+        free(d);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -400,5 +416,6 @@ void dispatcher_free(struct dispatcher *d)
     for (unsigned i = 0; i < d->nevents; i++)
         free(d->events[i]);
     free(d->events);
+    free(d->view);
     free(d);
 }

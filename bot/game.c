@@ -33,7 +33,42 @@ void game_free(struct game *g)
         return;
     free(g->state);
     free(g->chat);
+    free(g->minds);
     free(g);
+}
+
+size_t game_mind_size(const struct game *g)
+{
+    size_t size = 0;
+    for (const struct rules_strategy *l = g->rules->strategies; l && l->id; l++)
+        if (l->memory_size > size)
+            size = l->memory_size;
+    return (size + 15) & ~(size_t)15;
+}
+
+void *game_mind(const struct game *g, unsigned i)
+{
+    return g->minds && i < g->nseats ? (char *)g->minds + i * game_mind_size(g) : NULL;
+}
+
+/* The level numbered `computer` (1 + its index) among rules' strategies, or NULL. */
+static const struct rules_strategy *level_of(const struct rules_module *rules, unsigned computer)
+{
+    const struct rules_strategy *l = rules->strategies;
+    for (unsigned i = 1; l && l->id; l++, i++)
+        if (i == computer)
+            return l;
+    return NULL;
+}
+
+const struct rules_strategy *game_seat_level(const struct game *g, unsigned i)
+{
+    return i < g->nseats && g->seats[i].computer ? level_of(g->rules, g->seats[i].computer) : NULL;
+}
+
+bool game_seat_is_computer(const struct game *g, unsigned i)
+{
+    return i < g->nseats && g->seats[i].computer && !g->seats[i].standin;
 }
 
 bool game_finished(const struct game *g)
@@ -137,6 +172,43 @@ static bool get_hashes(const struct json_object *o, const char *k, uint64_t *set
     return true;
 }
 
+/* Seat i's computer: its level, whether it stands in, and its memory once
+ * the game has one. Returns 0 or -1 (no memory). */
+static int add_computer(const struct game *g, unsigned i, struct json_object *seat)
+{
+    const struct rules_strategy *l = game_seat_level(g, i);
+    struct json_object *c = json_object_new_object();
+    if (!c || !l || json_object_object_add(seat, "computer", c) != 0) {
+        json_object_put(c);
+        return -1;
+    }
+    add_str(c, "level", l->id);
+    if (g->seats[i].standin)
+        json_object_object_add(c, "standin", json_object_new_boolean(true));
+    if (!game_mind(g, i))
+        return 0;
+    struct json_object *memory = json_object_new_object();
+    if (!memory || json_object_object_add(c, "memory", memory) != 0) {
+        json_object_put(memory);
+        return -1;
+    }
+    return l->save(game_mind(g, i), memory);
+}
+
+/* The game's own computer fields, those that are not 0. */
+static void add_computers(const struct game *g, struct json_object *o)
+{
+    const struct rules_strategy *l = g->stand_in ? level_of(g->rules, g->stand_in) : NULL;
+    if (l)
+        add_str(o, "stand_in", l->id);
+    if (g->computers_named)
+        add_int(o, "computers_named", g->computers_named);
+    if (g->computers_asked)
+        add_int(o, "computers_asked", g->computers_asked);
+    if (g->computers_moved)
+        add_int(o, "computers_moved", g->computers_moved);
+}
+
 struct json_object *game_to_json(const struct game *g)
 {
     struct json_object *o = json_object_new_object();
@@ -179,6 +251,10 @@ struct json_object *game_to_json(const struct game *g)
             json_object_object_add(s, "absent_warned", json_object_new_boolean(true));
         if (g->seats[i].language[0])
             add_str(s, "language", g->seats[i].language);
+        if (g->seats[i].computer && add_computer(g, i, s) < 0) {
+            json_object_put(s);
+            goto fail;
+        }
         json_object_array_add(seats, s);
     }
     json_object_object_add(o, "seats", seats);
@@ -199,6 +275,7 @@ struct json_object *game_to_json(const struct game *g)
     add_int(o, "lobby_activity", g->lobby_activity);
     if (g->start_at)
         add_int(o, "start_at", g->start_at);
+    add_computers(g, o);
     struct json_object *chat = chat_to_json(g->chat);
     if (chat)
         json_object_object_add(o, "chat", chat);
@@ -234,6 +311,69 @@ static bool parse_u64(const char *s, uint64_t *out)
     }
     *out = v;
     return true;
+}
+
+/* The number of the level named id among rules' strategies (1 + its index), or 0. */
+static unsigned level_number(const struct rules_module *rules, const char *id)
+{
+    unsigned i = 1;
+    for (const struct rules_strategy *l = rules->strategies; id && l && l->id; l++, i++)
+        if (strcmp(l->id, id) == 0)
+            return i;
+    return 0;
+}
+
+/* Seat i's "computer" (its memory is read by get_computers). */
+static int get_computer(struct game *g, unsigned i, const struct json_object *c)
+{
+    struct seat *s = &g->seats[i];
+    unsigned level = c ? level_number(g->rules, jget_str(c, "level")) : 0;
+    if (!level || (jget(c, "standin") && jget_bool(c, "standin", &s->standin) < 0) ||
+        (jget(c, "memory") && !jget_obj(c, "memory")))
+        return -1;
+    s->computer = (uint8_t)level;
+    return 0;
+}
+
+/* The game's computer fields and every computer seat's memory: a running
+ * game's computers each have one, a lobby's none. */
+static int get_computers(struct game *g, const struct json_object *o, char *why, size_t whylen)
+{
+    int64_t named = 0;
+    const char *stand_in = jget_str(o, "stand_in");
+    if ((jget(o, "stand_in") && !(g->stand_in = (uint8_t)level_number(g->rules, stand_in))) ||
+        (jget(o, "computers_named") &&
+         (jget_int64(o, "computers_named", &named) < 0 || named < 0 || named > UINT8_MAX)) ||
+        (jget(o, "computers_asked") && jget_int64(o, "computers_asked", &g->computers_asked) < 0) ||
+        (jget(o, "computers_moved") && jget_int64(o, "computers_moved", &g->computers_moved) < 0)) {
+        snprintf(why, whylen, "computer settings invalid");
+        return -1;
+    }
+    g->computers_named = (uint8_t)named;
+    struct json_object *seats = jget_arr(o, "seats");
+    for (unsigned i = 0; i < g->nseats; i++) {
+        const struct rules_strategy *l = game_seat_level(g, i);
+        struct json_object *memory = jget_obj(jget_obj(jarr_at(seats, i), "computer"), "memory");
+        if (!l)
+            continue;
+        if (!memory != !g->started) {
+            snprintf(why, whylen, "seat %u: a computer's memory %s", i,
+                     g->started ? "missing" : "in a lobby");
+            return -1;
+        }
+        if (!memory)
+            continue;
+        if (!g->minds && !(g->minds = calloc(g->nseats, game_mind_size(g)))) {
+            snprintf(why, whylen, "out of memory");
+            return -1;
+        }
+        char reason[96] = "";
+        if (l->load(game_mind(g, i), memory, reason, sizeof reason) < 0) {
+            snprintf(why, whylen, "seat %u: computer memory invalid (%s)", i, reason);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int game_from_json(struct game *out, const struct json_object *o, char *why, size_t whylen)
@@ -287,6 +427,10 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             (jget(s, "language") &&
              !jget_str_into(s, "language", g.seats[i].language, sizeof g.seats[i].language))) {
             snprintf(why, whylen, "seat %u reminders invalid", i);
+            return -1;
+        }
+        if (jget(s, "computer") && get_computer(&g, i, jget_obj(s, "computer")) < 0) {
+            snprintf(why, whylen, "seat %u computer invalid", i);
             return -1;
         }
         clean_name(g.seats[i].name);
@@ -354,9 +498,11 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
         snprintf(why, whylen, "out of memory");
         return -1;
     }
-    if (g.rules->load(g.state, g.started, g.nseats, o, why, whylen) < 0) {
+    if (g.rules->load(g.state, g.started, g.nseats, o, why, whylen) < 0 ||
+        get_computers(&g, o, why, whylen) < 0) {
         free(g.state);
         free(g.chat);
+        free(g.minds);
         return -1;
     }
     *out = g;

@@ -37,6 +37,12 @@ struct seat {
                             -1: unknown (a record from before it was kept) */
     bool absent_warned;  /* told of their absence since last_move */
     char language[8];    /* the player's language for private messages; "": the table's */
+    /* A computer plays the seat (bot/computers.h): 1 + the index of its level
+     * in rules->strategies, or 0 for a person. */
+    uint8_t computer;
+    /* With computer: it stands in for the seat's person (user and name are
+     * theirs), who gets the seat back the moment they act again (S14). */
+    bool standin;
 };
 
 struct game {
@@ -86,6 +92,16 @@ struct game {
      * Never changed in place: a new line makes a new block. */
     struct game_chat *chat;
 
+    /* Computer players (bot/computers.h). minds: nseats memories of
+     * game_mind_size() bytes each, the strategies' whole state, stored with
+     * the game; NULL until a computer plays a seat of the running game. */
+    void *minds;
+    uint8_t stand_in;        /* the table's setting: a computer of level stand_in - 1 plays for
+                                a player absent [game] absent_seconds; 0: off */
+    uint8_t computers_named; /* computers seated so far: the next one's number */
+    int64_t computers_asked; /* when a computer was last asked to move (ms), or 0 */
+    int64_t computers_moved; /* when one last moved (ms), or 0: the platform's pace */
+
     /* Lobby start in progress: DM probes still unanswered. Not stored. */
     unsigned probes_pending;
 
@@ -104,6 +120,20 @@ int game_init(struct game *g, const struct rules_module *rules, const char *mode
 
 /* Frees g and its state. NULL is fine. */
 void game_free(struct game *g);
+
+/* The size of one seat's computer memory in g->minds: the largest of its
+ * module's levels, rounded up for alignment. */
+size_t game_mind_size(const struct game *g);
+
+/* Seat i's computer memory, or NULL when g has none. */
+void *game_mind(const struct game *g, unsigned i);
+
+/* The level playing seat i, or NULL for a person. */
+const struct rules_strategy *game_seat_level(const struct game *g, unsigned i);
+
+/* Whether seat i is a computer's own (not a person's it stands in for):
+ * its private messages go nowhere. */
+bool game_seat_is_computer(const struct game *g, unsigned i);
 
 /* Whether seat i still plays: seated, and not removed by the rules. */
 bool game_active(const struct game *g, unsigned i);

@@ -9,6 +9,7 @@
 #include "command.h"
 #include "core/catalog.h"
 #include "core/text.h"
+#include "computers.h"
 #include "config.h"
 #include "lobby.h"
 #include "seats.h"
@@ -55,9 +56,20 @@ static void event(struct lobby_events *ev, enum lobby_event_type t)
 
 static enum lobby_error join(struct game *g, const struct lobby_action *a, struct lobby_events *ev)
 {
+    char id[GAME_TEXT_MAX], name[GAME_TEXT_MAX];
+    const char *user = a->user, *shown = a->name;
+    unsigned number = 0;
     if (g->started)
         return LOBBY_ERR_STARTED;
-    switch (seats_check(g, a->user)) {
+    if (a->computer) { /* L7: its id (S12) and a name of the table's language */
+        if (!computers_level(g->rules, a->computer))
+            return LOBBY_ERR_BAD_VALUE;
+        number = seats_computer_id(g, id, sizeof id);
+        computers_name(g, number, name, sizeof name);
+        user = id;
+        shown = name;
+    }
+    switch (seats_check(g, user)) {
     case SEAT_OK:
         break;
     case SEAT_KICKED:
@@ -65,22 +77,29 @@ static enum lobby_error join(struct game *g, const struct lobby_action *a, struc
     case SEAT_HELD:
     case SEAT_INSIDER:
         return LOBBY_ERR_JOINED;
+    case SEAT_COMPUTER_STARTED:
+    case SEAT_STAND_IN_NO:
+        return LOBBY_ERR_STARTED;
     }
     if (g->nseats == g->rules->max_players || g->nseats == RULES_MAX_SEATS) /* S2 */
         return LOBBY_ERR_FULL;
-    if (strlen(a->user) >= GAME_TEXT_MAX || (a->name && strlen(a->name) >= GAME_TEXT_MAX))
+    if (strlen(user) >= GAME_TEXT_MAX || (shown && strlen(shown) >= GAME_TEXT_MAX))
         return LOBBY_ERR_TOO_LONG;
     const char *ids[RULES_MAX_SEATS];
     for (unsigned i = 0; i < g->nseats; i++)
         ids[i] = g->seats[i].user;
-    if (a->name && command_name_claims_id(a->name, ids, g->nseats) >= 0)
+    if (shown && command_name_claims_id(shown, ids, g->nseats) >= 0)
         return LOBBY_ERR_NAME_IS_ID;
     struct seat *s = &g->seats[g->nseats];
     memset(s, 0, sizeof *s);
-    snprintf(s->user, sizeof s->user, "%s", a->user);
-    snprintf(s->name, sizeof s->name, "%s", a->name ? a->name : a->user);
+    snprintf(s->user, sizeof s->user, "%s", user);
+    snprintf(s->name, sizeof s->name, "%s", shown ? shown : user);
     if (a->language && strcmp(a->language, g->language) != 0)
         snprintf(s->language, sizeof s->language, "%s", a->language);
+    if (a->computer) {
+        s->computer = a->computer;
+        g->computers_named = (uint8_t)(number > UINT8_MAX ? UINT8_MAX : number);
+    }
     ev->seat = g->nseats++;
     ev->lobby_changed = true;
     event(ev, LOBBY_EV_JOINED);
@@ -144,6 +163,22 @@ static enum lobby_error forgive(struct game *g, const struct lobby_action *a,
     seats_forgive(g);
     snprintf(ev->shown_value, sizeof ev->shown_value, "none");
     return setting_changed(ev, a->key, "msg.set-done", true);
+}
+
+/* "stand-in on|off|<level>": whether a computer plays for a player who has
+ * been away [game] absent_seconds (S14), at any time. */
+static enum lobby_error set_stand_in(struct game *g, const struct lobby_action *a,
+                                     struct lobby_events *ev)
+{
+    unsigned level = strcasecmp(a->value, "off") == 0  ? 0
+                     : strcasecmp(a->value, "on") == 0 ? 1
+                                                       : computers_level_named(g->rules, a->value);
+    if (level == 0 && strcasecmp(a->value, "off") != 0)
+        return LOBBY_ERR_BAD_VALUE;
+    g->stand_in = (uint8_t)level;
+    snprintf(ev->shown_value, sizeof ev->shown_value, "%s",
+             level ? computers_level(g->rules, level)->id : "off");
+    return setting_changed(ev, a->key, "msg.set-done", !g->started);
 }
 
 /* "language de": the table's language, in the lobby or during the game. */
@@ -241,9 +276,14 @@ static enum lobby_error open(struct game *g, const struct lobby_action *a, struc
         seats_carry_kicks(g, f); /* S8 */
         for (unsigned i = 0; i < f->nseats; i++)
             if (f->rules->active(f->state, i)) {
-                g->seats[g->nseats] = f->seats[i];
-                g->seats[g->nseats++].dm_unreachable = false;
+                struct seat *s = &g->seats[g->nseats++];
+                *s = f->seats[i];
+                s->dm_unreachable = false;
+                if (s->standin) /* L7: the person plays their own seat again */
+                    s->computer = 0, s->standin = false;
             }
+        g->stand_in = f->stand_in;
+        g->computers_named = f->computers_named;
     } else if (a->nseats) {
         if (a->nseats > g->rules->max_players || a->nseats > RULES_MAX_SEATS)
             return LOBBY_ERR_FULL;
@@ -285,6 +325,8 @@ enum lobby_error lobby_apply(struct game *g, const struct lobby_action *a, const
             e = set_language(g, a, ev);
         else if (strcmp(a->key, "kicked") == 0)
             e = forgive(g, a, ev);
+        else if (strcmp(a->key, "stand-in") == 0)
+            e = set_stand_in(g, a, ev);
         else
             e = set(g, a, cfg, ev, rules_action);
         break;

@@ -20,6 +20,9 @@
  *       seats (an event's table) seats exactly those, in their order.
  *   L6. Who may join is the seat rules' (bot/seats.h): a kicked user joins
  *       only once the host says "kicked none".
+ *   L7. A computer's seat has an id no person's has (S12) and a name in the
+ *       table's language that no other seat has; a rematch seats the same
+ *       computers, and the people computers stood in for as people.
  */
 #ifndef BOT_LOBBY_H
 #define BOT_LOBBY_H
@@ -34,7 +37,7 @@ struct config;
 enum lobby_action_type {
     LOBBY_OPEN,    /* a new lobby, its record filled in by game_init(), shows itself */
     LOBBY_REMATCH, /* a new lobby takes the seats and settings of `finished` */
-    LOBBY_JOIN,    /* user (name) takes the next seat */
+    LOBBY_JOIN,    /* user (name) takes the next seat; or a computer, named by the lobby */
     LOBBY_LEAVE,   /* seat leaves, before the start */
     LOBBY_SET,     /* key = value: a setting of the lobby (or of the rules, once started) */
     LOBBY_START,   /* the rules begin with the seats as they are */
@@ -45,6 +48,8 @@ struct lobby_action {
     enum lobby_action_type type;
     const char *user, *name;     /* JOIN */
     const char *language;        /* JOIN: the player's language (a catalog code), or NULL */
+    uint8_t computer;            /* JOIN: a computer of this level (1 + its index in the
+                                    rules' strategies) takes the seat; user and name unused */
     unsigned seat;               /* LEAVE */
     bool kick;                   /* LEAVE: the host removes the seat (S7) */
     const char *key, *value;     /* SET */
@@ -65,7 +70,7 @@ enum lobby_event_type {
 };
 
 /* The settings the lobby itself keeps, beside the rules module's. */
-#define LOBBY_SETTING_NAMES "start-at, language, kicked"
+#define LOBBY_SETTING_NAMES "start-at, language, kicked, stand-in"
 
 /* What one action did. */
 struct lobby_events {

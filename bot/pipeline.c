@@ -26,6 +26,7 @@
 
 #include "chat.h"
 #include "command.h"
+#include "computers.h"
 #include "config.h"
 #include "core/catalog.h"
 #include "core/text.h"
@@ -45,6 +46,9 @@ struct outcome {
     int opened;         /* a seat offered to someone else, or -1 */
     int absent;         /* a seat whose player is warned of their absence, or -1 */
     int taken;          /* a seat taken over, or -1 */
+    int stood_in;       /* a seat a computer began to play for its person, or -1 */
+    int handed_back;    /* a seat a computer stopped standing in for, or -1 */
+    bool reply_private; /* `reply` goes to the cause alone, even at a table */
     bool watched;       /* someone started following the Game Master's view */
     bool gm_view;       /* the cause reads the Game Master's view, once */
     bool chat;          /* the table's chat has a new line */
@@ -65,6 +69,8 @@ static bool copy_seat_text(struct seat *s, const char *user, const char *name, s
     s->open = false;
     s->reminders_off = false;
     s->dm_unreachable = false;
+    s->computer = 0; /* a person plays it now */
+    s->standin = false;
     return true;
 }
 
@@ -208,7 +214,8 @@ static int take_over(struct game *g, const struct change *c, struct bot_cmd *cau
         refusal = seats_refusal_key(why);
     else if (c->seat >= g->nseats || !g->seats[c->seat].open || !game_active(g, c->seat))
         return -1;
-    else if (seats_note_insider(g, g->seats[c->seat].user) < 0)
+    else if (!game_seat_is_computer(g, c->seat) &&
+             seats_note_insider(g, g->seats[c->seat].user) < 0)
         refusal = "msg.insiders-full";
     else if (!copy_seat_text(&g->seats[c->seat], c->user, c->name, out))
         return -1;
@@ -219,6 +226,27 @@ static int take_over(struct game *g, const struct change *c, struct bot_cmd *cau
         return -1;
     }
     out->taken = (int)c->seat;
+    return 1;
+}
+
+/* replace <player> computer: a computer plays the seat until its person acts
+ * again (S14). */
+static int stand_in(struct dispatcher *d, struct game *g, const struct change *c,
+                    struct bot_cmd *cause, struct outcome *out)
+{
+    enum seat_refusal why =
+        c->seat < g->nseats ? seats_check_stand_in(g, c->seat) : SEAT_STAND_IN_NO;
+    const char *refusal = why != SEAT_OK                                    ? seats_refusal_key(why)
+                          : computers_stand_in(d, g, c->seat, c->level) < 0 ? "msg.store-failed"
+                                                                            : NULL;
+    if (refusal) {
+        if (cause) {
+            const char *vars[] = {"id", g->id, NULL};
+            cmd_reply(cause, refusal, vars);
+        }
+        return -1;
+    }
+    out->stood_in = (int)c->seat;
     return 1;
 }
 
@@ -276,8 +304,10 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
             return -1;
         g->seats[c->seat].open = true;
         out->opened = (int)c->seat;
-        if (cause && cause->base.seat == (int)c->seat)
-            out->reply = "msg.leave-confirm"; /* they asked to leave */
+        if (cause && cause->base.seat == (int)c->seat) {
+            out->reply = "msg.leave-confirm"; /* they asked to leave: told them alone */
+            out->reply_private = true;
+        }
         return 1;
     case CHANGE_ABSENT:
         if (c->seat >= g->nseats || !g->started || !game_active(g, c->seat) ||
@@ -285,6 +315,20 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
             return -1;
         g->seats[c->seat].absent_warned = true;
         out->absent = (int)c->seat;
+        /* S14: the table's setting has a computer play for them meanwhile */
+        if (g->stand_in && seats_check_stand_in(g, c->seat) == SEAT_OK &&
+            computers_stand_in(d, g, c->seat, g->stand_in) == 0)
+            out->stood_in = (int)c->seat;
+        return 1;
+    case CHANGE_STAND_IN:
+        return stand_in(d, g, c, cause, out);
+    case CHANGE_HAND_BACK:
+        if (c->seat >= g->nseats || !g->seats[c->seat].standin)
+            return 0;
+        g->seats[c->seat].computer = 0;
+        g->seats[c->seat].standin = false;
+        memset(game_mind(g, c->seat), 0, game_mind_size(g));
+        out->handed_back = (int)c->seat;
         return 1;
     case CHANGE_WATCH:
         return watch(g, c, cause, out);
@@ -387,6 +431,22 @@ static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcom
     g->rules->render_taken(g->state, &v.t, seat, dispatch_emit_rules, ctx);
 }
 
+/* A computer began or stopped playing a seat for its person (S14): the
+ * table and the person are told (an absence says it its own way). */
+static void stand_in_told(struct game *g, const struct outcome *out)
+{
+    bool begins = out->stood_in >= 0;
+    unsigned seat = (unsigned)(begins ? out->stood_in : out->handed_back);
+    if (begins && out->absent == out->stood_in)
+        return;
+    const char *vars[] = {"id", g->id, "player", game_seat_name(g, seat), NULL};
+    struct json_object *who = json_object_new_object();
+    json_object_object_add(who, "player", player_json(g, seat));
+    dispatch_announce_data(g, begins ? "msg.stand-in" : "msg.stand-in-over", vars, who);
+    dispatch_tell(g, g->seats[seat].user, begins ? "msg.stand-in-you" : "msg.stand-in-over-you",
+                  vars, begins ? "stand-in" : "stand-in-over");
+}
+
 /* The Game Master's view, to each watcher who does not play, in one message
  * of theirs edited in place; not after the game's end, which reveals all. */
 static void show_watchers(struct dispatcher *d, struct game *g)
@@ -438,7 +498,7 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     for (unsigned i = 0; i < lev->n; i++) {
         if (lev->v[i] == LOBBY_EV_OPENED) {
             char idle[64];
-            render_lobby(g, &defaults, dispatch_emit, &ctx);
+            render_lobby(g, &defaults, d->config->absent_seconds, dispatch_emit, &ctx);
             lobby_shown = true;
             if (g->event[0])
                 continue; /* an event's table starts at once: no idle lobby to warn of */
@@ -458,7 +518,7 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     }
     /* The lobby message first: a start's notices follow it. */
     if (lev->lobby_changed && !lobby_shown)
-        render_lobby(g, &defaults, dispatch_emit, &ctx);
+        render_lobby(g, &defaults, d->config->absent_seconds, dispatch_emit, &ctx);
     if (out->rules_changed) {
         struct game_view v;
         game_view(g, &v);
@@ -479,16 +539,23 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
         seat_taken(g, &ctx, out);
     if (out->absent >= 0) {
         char idle[64];
+        bool computer = out->stood_in == out->absent; /* S14: a computer plays meanwhile */
         text_duration(idle, sizeof idle, g->language, d->config->absent_seconds * 1000);
         const char *vars[] = {"id",   g->id, "player", game_seat_name(g, (unsigned)out->absent),
                               "idle", idle,  NULL};
-        if (!g->seats[out->absent].reminders_off)
-            dispatch_ask(g, g->seats[out->absent].user, "msg.absent-you", vars, "absent");
-        dispatch_announce(g, "msg.absent-table", vars);
+        if (!g->seats[out->absent].reminders_off || computer)
+            dispatch_ask(g, g->seats[out->absent].user,
+                         computer ? "msg.stand-in-absent-you" : "msg.absent-you", vars, "absent");
+        dispatch_announce(g, computer ? "msg.stand-in-absent-table" : "msg.absent-table", vars);
     }
+    if (out->stood_in >= 0 || out->handed_back >= 0)
+        stand_in_told(g, out);
     if (out->reply && cause) {
         const char *vars[] = {"id", g->id, NULL};
+        bool was = cause->private_answer;
+        cause->private_answer = was || out->reply_private;
         cmd_reply(cause, out->reply, vars);
+        cause->private_answer = was;
     }
     if (out->gm_view && cause && cause->in) {
         char text[DISPATCH_TEXT_MAX];
@@ -520,7 +587,7 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
         goto done;
     }
     out->events = events;
-    out->opened = out->taken = out->absent = -1;
+    out->opened = out->taken = out->absent = out->stood_in = out->handed_back = -1;
     /* snapshot */
     *before = *g;
     memcpy(state, g->state, rules->state_size);
@@ -534,7 +601,15 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     }
     /* apply */
     int changed = apply(d, g, c, cause, now, out, action);
+    if (changed > 0 && out->lobby.started && computers_begin(d, g, out->events) < 0) {
+        log_error("dispatch", g->id, "out of memory: the computers cannot play");
+        if (cause)
+            cmd_reply(cause, "msg.store-failed", NULL);
+        changed = -1;
+    }
     if (changed <= 0) {
+        if (g->minds != before->minds) /* made by the change: it did not happen */
+            free(g->minds);
         *g = *before;
         memcpy(g->state, state, rules->state_size);
         rc = changed;
@@ -544,6 +619,8 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     track_moves(g, cause, out, now);
     if (out->rules_changed)
         rules->note(g->state, out->events);
+    if (out->rules_changed && !out->lobby.started) /* the start's were taken in above */
+        computers_observe(d, g, out->events);
     turn_changed(d, g);
     /* render and hold until the turn is committed */
     d->turn.rendering = true;

@@ -233,6 +233,10 @@ struct platform_ops {
      * there is answered with where it belongs. Elsewhere such text is left
      * to the platform's own chat. */
     bool table_chat;
+    /* The least time between two moves of computer players at one table
+     * (ms; 0: none), so that what their moves send stays within the
+     * platform's rate limits (bot/computers.h, K3). */
+    unsigned computer_gap_ms;
     /* Connects or starts listening. Returns 0, or -1 with a logged reason. */
     int (*start)(struct platform *p);
     /* Queues one message. Returns 0 once queued (delivery is the adapter's

@@ -8,23 +8,45 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "computers.h"
 #include "core/catalog.h"
 #include "core/text.h"
 #include "render.h"
 
 #define TEXT_MAX 2048
 
+/* A seat as the lobby shows it; a computer's says its level, which the host
+ * chose at the table. */
 static struct json_object *player_json(const struct game *g, unsigned seat)
 {
     struct json_object *p = json_object_new_object();
+    const struct rules_strategy *level = game_seat_level(g, seat);
     json_object_object_add(p, "id", json_object_new_string(g->seats[seat].user));
     json_object_object_add(p, "name", json_object_new_string(game_seat_name(g, seat)));
+    if (level && game_seat_is_computer(g, seat))
+        json_object_object_add(p, "computer", json_object_new_string(level->id));
     return p;
+}
+
+/* The lobby's controls: a computer to add while a seat is free (the host's),
+ * one to remove while one sits. */
+static void lobby_actions(const struct game *g, struct json_object *actions)
+{
+    bool computers = false;
+    for (unsigned i = 0; i < g->nseats; i++)
+        computers = computers || game_seat_is_computer(g, i);
+    json_object_array_add(actions, json_object_new_string("join"));
+    json_object_array_add(actions, json_object_new_string("leave"));
+    if (g->rules->strategies && g->rules->strategies[0].id && g->nseats < g->rules->max_players)
+        json_object_array_add(actions, json_object_new_string("add computer"));
+    if (computers)
+        json_object_array_add(actions, json_object_new_string("remove computer"));
+    json_object_array_add(actions, json_object_new_string("start"));
 }
 
 /* Adds the settings to data and, in an open lobby, their line to text. */
 static int lobby_settings(const struct game *g, const struct rules_defaults *defaults,
-                          struct json_object *data, char *text, size_t len)
+                          int64_t absent_seconds, struct json_object *data, char *text, size_t len)
 {
     char line[512];
     struct json_object *settings = json_object_new_object();
@@ -55,6 +77,18 @@ static int lobby_settings(const struct game *g, const struct rules_defaults *def
             snprintf(text + used, len - used, "\n%s", sentence);
         json_object_object_add(data, "start_at", json_object_new_int64(g->start_at));
     }
+    if (!g->started && g->stand_in && absent_seconds) { /* S14 */
+        char idle[64], sentence[256];
+        text_duration(idle, sizeof idle, g->language, absent_seconds * 1000);
+        const char *vars[] = {"idle", idle, NULL};
+        text_fill(sentence, sizeof sentence, g->language, "msg.lobby-stand-in", vars);
+        used = strlen(text);
+        if (used < len)
+            snprintf(text + used, len - used, "\n%s", sentence);
+    }
+    const struct rules_strategy *level = computers_level(g->rules, g->stand_in);
+    if (level)
+        json_object_object_add(data, "stand_in", json_object_new_string(level->id));
     if (!g->started && g->nkicked) { /* S8, S9 */
         char count[16], sentence[256];
         snprintf(count, sizeof count, "%u", g->nkicked);
@@ -68,8 +102,8 @@ static int lobby_settings(const struct game *g, const struct rules_defaults *def
     return 0;
 }
 
-void render_lobby(const struct game *g, const struct rules_defaults *defaults, render_emit_fn emit,
-                  void *arg)
+void render_lobby(const struct game *g, const struct rules_defaults *defaults,
+                  int64_t absent_seconds, render_emit_fn emit, void *arg)
 {
     char players[1024], count[16], key[MSG_KEY_MAX], text[TEXT_MAX], prefix[PLATFORM_PREFIX_MAX];
     game_seat_names(g, players, sizeof players);
@@ -105,13 +139,10 @@ void render_lobby(const struct game *g, const struct rules_defaults *defaults, r
     json_object_object_add(data, "players", list);
     /* Once the game is on, its lobby offers nothing more to press. */
     struct json_object *actions = json_object_new_array();
-    if (!g->started) {
-        json_object_array_add(actions, json_object_new_string("join"));
-        json_object_array_add(actions, json_object_new_string("leave"));
-        json_object_array_add(actions, json_object_new_string("start"));
-    }
+    if (!g->started)
+        lobby_actions(g, actions);
     json_object_object_add(data, "actions", actions);
-    if (lobby_settings(g, defaults, data, text, sizeof text) != 0) {
+    if (lobby_settings(g, defaults, absent_seconds, data, text, sizeof text) != 0) {
         json_object_put(data);
         return;
     }

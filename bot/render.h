@@ -13,9 +13,11 @@
 typedef void (*render_emit_fn)(void *arg, const struct outbound *m);
 
 /* Renders the lobby message: its players, settings (the daemon's defaults
- * tell which preset they equal) and buttons, or once the game has started,
- * who plays and no buttons. Nothing is sent when memory runs out. */
-void render_lobby(const struct game *g, const struct rules_defaults *defaults, render_emit_fn emit,
-                  void *arg);
+ * tell which preset they equal; absent_seconds, [game] absent_seconds, when
+ * a computer stands in for an absent player) and buttons, or once the game
+ * has started, who plays and no buttons. Nothing is sent when memory runs
+ * out. */
+void render_lobby(const struct game *g, const struct rules_defaults *defaults,
+                  int64_t absent_seconds, render_emit_fn emit, void *arg);
 
 #endif

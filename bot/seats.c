@@ -1,6 +1,7 @@
 /*
  * seats.c - the seat rules (docs/seats.md): who may take a seat of a game.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "seats.h"
@@ -21,15 +22,40 @@ static bool among(const uint64_t *set, unsigned n, uint64_t h)
     return false;
 }
 
+bool seats_is_computer_id(const char *user)
+{
+    return user && strncmp(user, SEATS_COMPUTER_PREFIX, strlen(SEATS_COMPUTER_PREFIX)) == 0;
+}
+
+unsigned seats_computer_id(const struct game *g, char *out, size_t len)
+{
+    unsigned n = g->computers_named;
+    do /* a number no seat holds, whatever a record says */
+        snprintf(out, len, SEATS_COMPUTER_PREFIX "%u", ++n);
+    while (game_seat_of(g, out) >= 0);
+    return n;
+}
+
 enum seat_refusal seats_check(const struct game *g, const char *user)
 {
     uint64_t h = seats_hash(user);
     if (game_seat_of(g, user) >= 0) /* S1 */
         return SEAT_HELD;
+    if (seats_is_computer_id(user) && g->started) /* S12 */
+        return SEAT_COMPUTER_STARTED;
     if (among(g->kicked, g->nkicked, h)) /* S8 */
         return SEAT_KICKED;
     if (g->started && among(g->insiders, g->ninsiders, h)) /* S4 */
         return SEAT_INSIDER;
+    return SEAT_OK;
+}
+
+enum seat_refusal seats_check_stand_in(const struct game *g, unsigned seat)
+{
+    const struct seat *s = &g->seats[seat];
+    if (!g->started || seat >= g->nseats || !game_active(g, seat) || s->computer || s->open ||
+        !g->rules->strategies || !g->rules->strategies[0].id) /* S14 */
+        return SEAT_STAND_IN_NO;
     return SEAT_OK;
 }
 
@@ -44,6 +70,10 @@ const char *seats_refusal_key(enum seat_refusal r)
         return "msg.seat-kicked";
     case SEAT_INSIDER:
         return "msg.seat-insider";
+    case SEAT_COMPUTER_STARTED:
+        return "msg.computer-lobby-only";
+    case SEAT_STAND_IN_NO:
+        return "msg.stand-in-no";
     }
     return "msg.store-failed";
 }

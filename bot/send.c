@@ -12,10 +12,14 @@
 #include "core/text.h"
 #include "dispatch.h"
 #include "log.h"
+#include "seats.h"
 
-/* Holds m for p until the turn ends. */
+/* Holds m for p until the turn ends. A computer's own private messages go
+ * nowhere (K4 in computers.h): no platform user reads them. */
 static void hold(struct platform *p, const struct outbound *m)
 {
+    if (m->user && seats_is_computer_id(m->user))
+        return;
     if (turn_hold_message(p->host->ctx, p, m) < 0)
         log_error("dispatch", NULL, "out of memory: a message to %s is lost", p->ops->name);
 }

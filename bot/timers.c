@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 
+#include "computers.h"
 #include "config.h"
 #include "dispatch.h"
 #include "log.h"
@@ -55,7 +56,7 @@ static int64_t absent_due(const struct dispatcher *d, const struct game *g, unsi
 {
     const struct seat *s = &g->seats[i];
     if (!d->config->absent_seconds || s->last_move < 0 || s->absent_warned || s->open ||
-        !game_active(g, i) || !g->rules->needs(g->state, i))
+        s->computer || !game_active(g, i) || !g->rules->needs(g->state, i))
         return 0;
     int64_t since = s->last_move, step = g->tracked_deadline - g->phase_length;
     if (g->tracked_deadline && step > since)
@@ -64,7 +65,7 @@ static int64_t absent_due(const struct dispatcher *d, const struct game *g, unsi
 }
 
 /* When this game next needs attention (a reminder, its deadline, an absence
- * warning, or a lobby's closing), or 0. */
+ * warning, a computer's move, or a lobby's closing), or 0. */
 static int64_t game_due(const struct dispatcher *d, const struct game *g)
 {
     if (!g->started)
@@ -79,7 +80,8 @@ static int64_t game_due(const struct dispatcher *d, const struct game *g)
         if (a && (!due || a < due))
             due = a;
     }
-    return due;
+    int64_t c = computers_due(g);
+    return c && (!due || c < due) ? c : due;
 }
 
 static int64_t next_due(const struct dispatcher *d)
@@ -132,9 +134,12 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
                            .nudge = !r->key && now < dl};
         pipeline_run(d, g, &c, NULL);
     }
-    if (!dl || now < dl)
-        return false;
-    pipeline_steer(d, g, RULES_TICK, 0, 0, NULL);
+    if (dl && now >= dl)
+        pipeline_steer(d, g, RULES_TICK, 0, 0, NULL);
+    /* A computer moves on the game that follows the deadline, as a person
+     * whose move comes late (P5). */
+    if (d->ngames == before)
+        computers_act(d, g, now);
     return d->ngames < before;
 }
 

@@ -81,11 +81,12 @@ struct turn_event {
 
 struct turn_game {
     struct game *g;
-    struct game before; /* .state points at state_before */
+    struct game before; /* .state points at state_before, .minds at minds_before */
     void *state_before;
-    bool created; /* opened in this turn: it had no "before" */
-    bool changed; /* a change was applied: it must be written */
-    bool dropped; /* out of the hosted games; freed after the turn */
+    void *minds_before; /* the computers' memories (K2 in computers.h), or NULL */
+    bool created;       /* opened in this turn: it had no "before" */
+    bool changed;       /* a change was applied: it must be written */
+    bool dropped;       /* out of the hosted games; freed after the turn */
 };
 
 enum held_type {
@@ -227,15 +228,24 @@ static struct turn_game *touch(struct dispatcher *d, struct game *g, bool create
         d->turn.cap = cap;
     }
     void *state = created ? NULL : malloc(g->rules->state_size);
-    if (!created && !state)
+    size_t minds = created || !g->minds ? 0 : g->nseats * game_mind_size(g);
+    void *minds_before = minds ? malloc(minds) : NULL;
+    if ((!created && !state) || (minds && !minds_before)) {
+        free(state);
+        free(minds_before);
         return NULL;
+    }
     note_counters(d);
     t = &d->turn.games[d->turn.ngames++];
-    *t = (struct turn_game){.g = g, .created = created, .state_before = state};
+    *t = (struct turn_game){
+        .g = g, .created = created, .state_before = state, .minds_before = minds_before};
     if (!created) {
         t->before = *g;
         memcpy(state, g->state, g->rules->state_size);
         t->before.state = state;
+        if (minds)
+            memcpy(minds_before, g->minds, minds);
+        t->before.minds = minds_before;
     }
     return t;
 }
@@ -400,8 +410,10 @@ static void undo(struct dispatcher *d)
         memcpy(state, t->state_before, g->rules->state_size);
         if (g->chat != t->before.chat)
             free(g->chat); /* a chat block of the undone turn */
+        free(g->minds);    /* the memories as they were come back whole */
         *g = t->before;
         g->state = state;
+        t->minds_before = NULL; /* g owns it again */
         if (t->dropped && dispatch_game_add(d, g) < 0) {
             log_error("dispatch", g->id, "out of memory: the game stays in the store only");
             game_free(g);
@@ -453,6 +465,7 @@ static unsigned forget(struct dispatcher *d, bool failed)
             freed++;
         }
         free(t->state_before);
+        free(t->minds_before);
     }
     d->turn.ngames = 0;
     if (d->turn.cap > TURN_GAMES_KEPT) {

@@ -793,7 +793,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 50);
+    assert_int_equal(nkeys, 51);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);

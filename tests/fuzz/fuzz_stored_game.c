@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (!g->started) {
         const struct rules_defaults defaults = {180, 1200, 2, 30, 60, 30};
-        render_lobby(g, &defaults, emit, &bytes);
+        render_lobby(g, &defaults, 43200, emit, &bytes);
         goto done;
     }
     struct game_view v;

@@ -860,27 +860,27 @@ static void test_render_lobby(void **state)
     il_config_default(&IL(&g)->config, IL_VARIANT_ADVANCED);
     const struct rules_defaults defaults = {180, 1200, 2, 30, 60, 30};
     r.audience = IL_PUBLIC;
-    render_lobby(&g, &defaults, record, &r);
+    render_lobby(&g, &defaults, 43200, record, &r);
     g.nseats = 2;
     snprintf(g.seats[0].user, sizeof g.seats[0].user, "alice");
     snprintf(g.seats[1].user, sizeof g.seats[1].user, "bob");
     snprintf(g.seats[1].name, sizeof g.seats[1].name, "Bob");
-    render_lobby(&g, &defaults, record, &r);
+    render_lobby(&g, &defaults, 43200, record, &r);
     /* A preset sets the variant and every timer; the lobby names it. */
     char shown[64];
     struct il_action unused;
     assert_int_equal(il_module.set(g.state, false, "preset", "quick", "en", &defaults, shown,
                                    sizeof shown, &unused),
                      RULES_SET_DONE);
-    render_lobby(&g, &defaults, record, &r);
+    render_lobby(&g, &defaults, 43200, record, &r);
     assert_int_equal(
         il_module.set(g.state, false, "grab", "20", "en", &defaults, shown, sizeof shown, &unused),
         RULES_SET_DONE);
-    render_lobby(&g, &defaults, record, &r);
+    render_lobby(&g, &defaults, 43200, record, &r);
     assert_int_equal(il_module.set(g.state, false, "preset", "casual", "en", &defaults, shown,
                                    sizeof shown, &unused),
                      RULES_SET_DONE);
-    render_lobby(&g, &defaults, record, &r);
+    render_lobby(&g, &defaults, 43200, record, &r);
     assert_int_equal(il_module.set(g.state, false, "preset", "slow", "en", &defaults, shown,
                                    sizeof shown, &unused),
                      RULES_SET_BAD_VALUE);
