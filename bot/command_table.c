@@ -21,6 +21,7 @@ static const char *const variants[] = {"standard", "advanced", "casual", "casual
 static const char *const on_off[] = {"on", "off", NULL};
 static const char *const follow_stop[] = {"follow", "stop", NULL};
 static const char *const computer[] = {"computer", NULL};
+static const char *const all[] = {"all", NULL};
 
 static const struct command_def table[] = {
     {"new",
@@ -230,11 +231,11 @@ static const struct command_def table[] = {
      TABLE,
      CMD_ANYONE,
      CMD_NO_GAME,
-     ARGS_NONE,
+     ARGS_OPTIONAL,
      "syntax.leaderboard",
      NULL,
      "summary.leaderboard",
-     {{0}},
+     {{.name = "who", .summary = "slash.option.who", .values = all}},
      cmd_leaderboard},
     {"event",
      TABLE,

@@ -414,11 +414,12 @@ void commands_begin_start(struct game *g, struct platform *p);
 void stats_reply(struct bot_cmd *x, const char *community, const char *event, const char *player);
 
 /* The leaderboard of a community (event NULL) or of an event, its best
- * `rows` players as lang writes them, into out. Returns how many players it
- * lists, or -1 when the store could not be read (logged). */
+ * `rows` players as lang writes them, into out; with `computers`, each level
+ * of computer player is ranked too. Returns how many players it lists, or
+ * -1 when the store could not be read (logged). */
 int stats_leaderboard_text(struct dispatcher *d, struct platform *p, const char *community,
-                           const char *event, unsigned rows, const char *lang, char *out,
-                           size_t len);
+                           const char *event, bool computers, unsigned rows, const char *lang,
+                           char *out, size_t len);
 
 /* Fires every reminder and deadline due at `now`. */
 void timers_fire_due(struct dispatcher *d, int64_t now);

@@ -514,7 +514,7 @@ static void ev_status(struct event_cmd *c)
 static void tell_leaderboard(struct event_cmd *c, const char *key, bool change)
 {
     char lines[DISPATCH_TEXT_MAX - 256], round[16];
-    int n = stats_leaderboard_text(c->x->d, c->x->p, c->e->community, c->e->id,
+    int n = stats_leaderboard_text(c->x->d, c->x->p, c->e->community, c->e->id, false,
                                    EVENT_LEADERBOARD_ROWS, c->x->base.lang, lines, sizeof lines);
     if (n < 0) {
         cmd_reply(c->x, "msg.store-failed", NULL);

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/text.h"
 #include "dispatch.h"
@@ -49,14 +50,16 @@ void stats_reply(struct bot_cmd *x, const char *community, const char *event, co
         cmd_reply(x, "msg.stats-none", vars);
         return;
     }
-    char games[16], wins[16], found[16], avg[32];
+    char games[16], wins[16], found[16], avg[32], with[16];
     snprintf(games, sizeof games, "%u", st.games);
     snprintf(wins, sizeof wins, "%u", st.wins);
     snprintf(found, sizeof found, "%u", st.found);
+    snprintf(with, sizeof with, "%u", st.with_computers);
     average(avg, sizeof avg, x->base.lang, &st);
-    const char *vars[] = {"player",  st.name, "count", games, "wins", wins,
-                          "average", avg,     "found", found, NULL};
-    cmd_reply(x, "msg.stats", vars);
+    const char *vars[] = {"player", st.name, "count", games,  "wins", wins, "average",
+                          avg,      "found", found,   "with", with,   NULL};
+    /* games with computer players are told apart */
+    cmd_reply(x, st.with_computers ? "msg.stats-computers" : "msg.stats", vars);
 }
 
 /* stats [player]: a player's games, wins, average score and how often they
@@ -77,34 +80,48 @@ struct board {
 static void board_row(void *arg, const struct store_stats *st)
 {
     struct board *b = arg;
-    char rank[16], games[16], wins[16], avg[32], line[512];
+    char rank[16], games[16], wins[16], avg[32], line[512], level[128];
+    const char *name = st->name;
+    size_t prefix = strlen(STORE_COMPUTER_ROW);
+    if (strncmp(st->user, STORE_COMPUTER_ROW, prefix) == 0) { /* a level's row */
+        const char *vars[] = {"level", st->user + prefix, NULL};
+        text_fill(level, sizeof level, b->lang, "msg.leaderboard-computer", vars);
+        name = level;
+    }
     snprintf(rank, sizeof rank, "%u", ++b->n);
     snprintf(games, sizeof games, "%u", st->games);
     snprintf(wins, sizeof wins, "%u", st->wins);
     average(avg, sizeof avg, b->lang, st);
-    const char *vars[] = {"rank", rank, "player",  st->name, "count", games,
-                          "wins", wins, "average", avg,      NULL};
+    const char *vars[] = {"rank", rank, "player",  name, "count", games,
+                          "wins", wins, "average", avg,  NULL};
     text_fill(line, sizeof line, b->lang, "msg.leaderboard-line", vars);
     text_list_add(&b->lines, "%s", line);
 }
 
 int stats_leaderboard_text(struct dispatcher *d, struct platform *p, const char *community,
-                           const char *event, unsigned rows, const char *lang, char *out,
-                           size_t len)
+                           const char *event, bool computers, unsigned rows, const char *lang,
+                           char *out, size_t len)
 {
     struct board b = {.lang = lang};
     text_list_init(&b.lines, out, len, "\n");
-    return store_leaderboard(d->store, p->ops->name, community, event, rows, board_row, &b);
+    return store_leaderboard(d->store, p->ops->name, community, event, computers, rows, board_row,
+                             &b);
 }
 
-/* leaderboard: the best players here, by wins, then average score. */
+/* leaderboard [all]: the best players here, by wins, then average score;
+ * with "all", each level of computer player ranked among them. */
 void cmd_leaderboard(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
     char lines[DISPATCH_TEXT_MAX - 256];
+    bool all = strcasecmp(base->c->arg, "all") == 0;
     base->lang = language_of(x);
-    int n = stats_leaderboard_text(x->d, x->p, community_of(x), NULL, LEADERBOARD_ROWS, base->lang,
-                                   lines, sizeof lines);
+    if (base->c->arg[0] && !all) {
+        cmd_reply_usage(x);
+        return;
+    }
+    int n = stats_leaderboard_text(x->d, x->p, community_of(x), NULL, all, LEADERBOARD_ROWS,
+                                   base->lang, lines, sizeof lines);
     if (n < 0) {
         cmd_reply(x, "msg.store-failed", NULL);
         return;

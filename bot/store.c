@@ -85,6 +85,11 @@ static const char *const migrations[] = {
     /* Lobbies that closed without a game were kept as finished games: they
      * are no longer (turn.c, T8), and those a flood left go. */
     "DELETE FROM games WHERE finished = 1 AND json_extract(record, '$.started') = 0;",
+    /* Games with computer players: how many seats a computer played at the
+     * end (each row of the game says it), and the level of a computer's own
+     * row ('' for a person), which the rankings leave out by default. */
+    "ALTER TABLE results ADD COLUMN computers INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE results ADD COLUMN level TEXT NOT NULL DEFAULT '';",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -376,7 +381,8 @@ int store_result_put(struct store *s, const struct store_result *r)
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT OR REPLACE INTO results (platform, community, game, user, "
-                           "name, score, rank, won, found, event) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                           "name, score, rank, won, found, event, computers, level) "
+                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &st, NULL) != SQLITE_OK) {
         log_error("store", NULL, "cannot write a result: %s", sqlite3_errmsg(s->db));
         return -1;
@@ -391,16 +397,21 @@ int store_result_put(struct store *s, const struct store_result *r)
     sqlite3_bind_int(st, 8, r->won);
     sqlite3_bind_int(st, 9, r->found);
     sqlite3_bind_text(st, 10, r->event ? r->event : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 11, (int)r->computers);
+    sqlite3_bind_text(st, 12, r->level ? r->level : "", -1, SQLITE_STATIC);
     int rc = step_done(s, st);
     sqlite3_finalize(st);
     return rc;
 }
 
-/* A player's totals: user, latest name, games, wins, found, score sum. */
+/* A player's totals: who (their user id, or for a computer's rows
+ * STORE_COMPUTER_ROW and its level), latest name, games, wins, found, score
+ * sum, games with computers. */
 #define STATS_COLUMNS                                                                              \
-    "SELECT user, (SELECT name FROM results n WHERE n.platform = r.platform AND "                  \
+    "SELECT CASE level WHEN '' THEN user ELSE '" STORE_COMPUTER_ROW "' || level END AS who, "      \
+    "(SELECT name FROM results n WHERE n.platform = r.platform AND "                               \
     "n.community = r.community AND n.user = r.user ORDER BY at DESC, rowid DESC LIMIT 1), "        \
-    "COUNT(*), SUM(won), SUM(found), SUM(score) FROM results r "
+    "COUNT(*), SUM(won), SUM(found), SUM(score), SUM(computers > 0) FROM results r "
 
 static void stats_row(sqlite3_stmt *st, struct store_stats *out)
 {
@@ -411,10 +422,13 @@ static void stats_row(sqlite3_stmt *st, struct store_stats *out)
     out->wins = (unsigned)sqlite3_column_int(st, 3);
     out->found = (unsigned)sqlite3_column_int(st, 4);
     out->score_sum = sqlite3_column_int64(st, 5);
+    out->with_computers = (unsigned)sqlite3_column_int(st, 6);
 }
 
+/* A person's rows: a computer's own have no statistics of a player. */
 #define STATS_OF_ONE                                                                               \
-    " AND (user = ? OR name = ? COLLATE NOCASE) GROUP BY user ORDER BY COUNT(*) DESC LIMIT 1"
+    " AND level = '' AND (user = ? OR name = ? COLLATE NOCASE) GROUP BY user "                     \
+    "ORDER BY COUNT(*) DESC LIMIT 1"
 
 int store_stats(struct store *s, const char *platform, const char *community, const char *event,
                 const char *who, struct store_stats *out)
@@ -443,12 +457,14 @@ fail:
     return rc;
 }
 
+/* Computers' rows are one per level, and only when asked for. */
 #define LEADERBOARD_ORDER                                                                          \
-    " GROUP BY user ORDER BY SUM(won) DESC, 1.0 * SUM(score) / COUNT(*) DESC, COUNT(*) DESC, "     \
-    "user LIMIT ?"
+    " AND (? OR level = '') GROUP BY who ORDER BY SUM(won) DESC, 1.0 * SUM(score) / COUNT(*) "     \
+    "DESC, COUNT(*) DESC, who LIMIT ?"
 
 int store_leaderboard(struct store *s, const char *platform, const char *community,
-                      const char *event, unsigned limit, store_stats_fn fn, void *arg)
+                      const char *event, bool computers, unsigned limit, store_stats_fn fn,
+                      void *arg)
 {
     sqlite3_stmt *st;
     int n = 0, step = SQLITE_ERROR;
@@ -458,7 +474,8 @@ int store_leaderboard(struct store *s, const char *platform, const char *communi
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK) {
         sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 2, event ? event : community, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 3, (int)limit);
+        sqlite3_bind_int(st, 3, computers);
+        sqlite3_bind_int(st, 4, (int)limit);
         while ((step = sqlite3_step(st)) == SQLITE_ROW) {
             struct store_stats row;
             stats_row(st, &row);

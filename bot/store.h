@@ -71,7 +71,12 @@ struct store_result {
     const char *event; /* the event the game was played in, or NULL */
     int score, rank;
     bool won, found;
+    unsigned computers; /* seats a computer played at the game's end (bot/computers.h) */
+    const char *level;  /* a computer's own seat: its level; NULL or "" for a person's */
 };
+
+/* The id the statistics give a level's rows, before its name: "computer:normal". */
+#define STORE_COMPUTER_ROW "computer:"
 
 /* Keeps a result for the statistics, in the open transaction; writing the
  * same game and player again replaces it. Returns 0 or -1. */
@@ -82,6 +87,7 @@ struct store_stats {
     char user[64], name[64]; /* their id, and the name of their latest game */
     unsigned games, wins, found;
     long long score_sum;
+    unsigned with_computers; /* of the games, those with computer players */
 };
 
 /* Reads the totals of `who` (a user id, or a name in any case) in platform's
@@ -95,10 +101,12 @@ typedef void (*store_stats_fn)(void *arg, const struct store_stats *row);
 
 /* Calls fn for at most limit players of a community (or, when event is not
  * NULL, of that event's games), the best first: most wins, then the best
- * average score, then most games. Returns how many, or -1 on a database
- * error (logged). */
+ * average score, then most games. People only, unless `computers`: then
+ * each level of computer player is one more row (STORE_COMPUTER_ROW and its
+ * level as user). Returns how many, or -1 on a database error (logged). */
 int store_leaderboard(struct store *s, const char *platform, const char *community,
-                      const char *event, unsigned limit, store_stats_fn fn, void *arg);
+                      const char *event, bool computers, unsigned limit, store_stats_fn fn,
+                      void *arg);
 
 /* Keeps the language a table (kind "table") or a player (kind "user") of
  * platform reads, in the open transaction; chosen: the player picked it.

@@ -48,8 +48,12 @@
  * aborted game leaves none: it counts in no statistics. */
 static int put_results(struct store *store, const struct game *g)
 {
+    unsigned computers = 0;
+    for (unsigned i = 0; i < g->nseats; i++)
+        computers += game_active(g, i) && g->seats[i].computer;
     for (unsigned i = 0; i < g->nseats; i++) {
         struct rules_result r;
+        const struct rules_strategy *level = game_seat_level(g, i);
         g->rules->result(g->state, i, &r);
         if (!r.played || r.aborted)
             continue;
@@ -62,7 +66,9 @@ static int put_results(struct store *store, const struct game *g)
                                    .score = r.score,
                                    .rank = (int)r.rank,
                                    .won = r.won,
-                                   .found = r.found};
+                                   .found = r.found,
+                                   .computers = computers,
+                                   .level = game_seat_is_computer(g, i) ? level->id : NULL};
         if (store_result_put(store, &row) < 0)
             return -1;
     }

@@ -85,7 +85,7 @@ static void test_open_creates_schema(void **state)
     struct store *s = open_ok(d->db);
     char v[64];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "5"); /* meta and games, the outbox, results, events, languages */
+    assert_string_equal(v, "6"); /* meta and games, the outbox, results, events, languages */
     query_text(d->db, "PRAGMA journal_mode", v, sizeof v);
     assert_string_equal(v, "wal");
     query_text(d->db,
@@ -267,21 +267,58 @@ static void test_results(void **state)
         char users[4][64];
         unsigned n;
     } o = {.n = 0};
-    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, 10, leaderboard_row, &o), 3);
+    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, false, 10, leaderboard_row, &o),
+                     3);
     /* All three won once: the better average first (Cy 9, Bob 3.5, Ann 0.5) */
     assert_string_equal(o.users[0], "u3");
     assert_string_equal(o.users[1], "u2");
     assert_string_equal(o.users[2], "u1");
     o.n = 0;
-    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, 1, leaderboard_row, &o), 1);
+    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, false, 1, leaderboard_row, &o), 1);
     /* An event's leaderboard counts its games only: g2 and g3 (Ann lost g2) */
     o.n = 0;
-    assert_int_equal(store_leaderboard(s, "console", "s1", "e1", 10, leaderboard_row, &o), 3);
+    assert_int_equal(store_leaderboard(s, "console", "s1", "e1", false, 10, leaderboard_row, &o),
+                     3);
     assert_string_equal(o.users[0], "u3");
     assert_string_equal(o.users[1], "u2");
     assert_string_equal(o.users[2], "u1");
     o.n = 0;
-    assert_int_equal(store_leaderboard(s, "console", "s1", "e2", 10, leaderboard_row, &o), 0);
+    assert_int_equal(store_leaderboard(s, "console", "s1", "e2", false, 10, leaderboard_row, &o),
+                     0);
+
+    /* A game with computer players: Ann's row says so, the computers' rows
+     * are ranked only when asked for, one row per level. */
+    static const struct {
+        const char *user, *name, *level;
+        int score, won;
+    } g5[] = {{"u1", "Ann", NULL, 2, 0},
+              {"cpu:1", "Ada-bot", "normal", 12, 1},
+              {"cpu:2", "Bruno-bot", "normal", 1, 0},
+              {"cpu:3", "Clara-bot", "easy", 0, 0}};
+    for (size_t i = 0; i < sizeof g5 / sizeof *g5; i++) {
+        struct store_result r = {.platform = "console",
+                                 .community = "s1",
+                                 .game = "g5",
+                                 .user = g5[i].user,
+                                 .name = g5[i].name,
+                                 .score = g5[i].score,
+                                 .rank = 1,
+                                 .won = g5[i].won,
+                                 .computers = 3,
+                                 .level = g5[i].level};
+        assert_int_equal(store_result_put(s, &r), 0);
+    }
+    assert_int_equal(store_stats(s, "console", "s1", NULL, "u1", &st), 1);
+    assert_int_equal(st.games, 3);
+    assert_int_equal(st.with_computers, 1);
+    assert_int_equal(store_stats(s, "console", "s1", NULL, "Ada-bot", &st), 0);
+    o.n = 0;
+    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, false, 10, leaderboard_row, &o),
+                     3);
+    o.n = 0;
+    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, true, 10, leaderboard_row, &o), 5);
+    assert_string_equal(o.users[0], "u3");                        /* 1 win, average 9 */
+    assert_string_equal(o.users[1], STORE_COMPUTER_ROW "normal"); /* 1 win, average 6.5 */
     store_close(s);
 }
 
@@ -478,7 +515,7 @@ static void test_reopen_keeps_data(void **state)
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "5");
+    assert_string_equal(v, "6");
     char *r = store_game_get(s, "g1");
     assert_string_equal(r, "{\"a\":1}");
     free(r);
@@ -540,15 +577,17 @@ static void test_upgrade_drops_closed_lobbies(void **state)
     store_close(s);
     sqlite3 *h;
     assert_int_equal(sqlite3_open(d->db, &h), SQLITE_OK);
-    assert_int_equal(
-        sqlite3_exec(h, "DROP TABLE languages; PRAGMA user_version = 4;", NULL, NULL, NULL),
-        SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h,
+                                  "DROP TABLE languages; ALTER TABLE results DROP COLUMN computers;"
+                                  "ALTER TABLE results DROP COLUMN level; PRAGMA user_version = 4;",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
     sqlite3_close(h);
 
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "5");
+    assert_string_equal(v, "6");
     query_text(d->db, "SELECT group_concat(id) FROM (SELECT id FROM games ORDER BY id)", v,
                sizeof v);
     assert_string_equal(v, "g1,g3"); /* the game played, the lobby still open */
