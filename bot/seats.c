@@ -53,7 +53,7 @@ enum seat_refusal seats_check(const struct game *g, const char *user)
 enum seat_refusal seats_check_stand_in(const struct game *g, unsigned seat)
 {
     const struct seat *s = &g->seats[seat];
-    if (!g->started || seat >= g->nseats || !game_active(g, seat) || s->computer || s->open ||
+    if (!g->started || seat >= g->nseats || !game_active(g, seat) || s->computer ||
         !g->rules->strategies || !g->rules->strategies[0].id) /* S14 */
         return SEAT_STAND_IN_NO;
     return SEAT_OK;

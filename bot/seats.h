@@ -45,7 +45,8 @@ bool seats_is_computer_id(const char *user);
 unsigned seats_computer_id(const struct game *g, char *out, size_t len);
 
 /* S14: whether a computer may stand in for seat's person now: a running game,
- * the seat still played by its person (not offered: S3 is for people). */
+ * the seat still in it and played by its person (offered or not: a newcomer
+ * who takes it over stops the computer). */
 enum seat_refusal seats_check_stand_in(const struct game *g, unsigned seat);
 
 /*
