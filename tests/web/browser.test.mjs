@@ -6,8 +6,10 @@
 // (how to play, what to do now, the Tribunal's question, tooltips), the table chats,
 // players are called back (sound, title, vibration) when a drop or vote opens or an
 // offer comes, the player panels follow the game, what cannot be undone is confirmed,
-// the results explain every score, and Play again opens a new lobby. Then a page fed
-// the messages of a bot without settings, vote counts or score parts, and a page in
+// the results explain every score, and Play again opens a new lobby. Then
+// one page alone presses "Play alone" on the first screen and plays three computer players
+// to the results. Then a page fed the messages of a bot without settings, vote counts or
+// score parts, and a page in
 // French, then German, whose every word is the catalog's. Then a game of four players
 // scripted over the websocket, watched by a page: a player leaves and the page takes
 // the seat over, then votes in a parallel tribunal. Last, a daemon open to the network,
@@ -99,7 +101,7 @@ before(async () => {
   writeFileSync(conf, [
     '[web]', 'enabled = true', 'bind = 127.0.0.1', `port = ${port}`,
     '[game]', 'session_seconds = 60', 'reveal_seconds = 1', 'grab_seconds = 4',
-    'debate_seconds = 2', 'vote_seconds = 20', '',
+    'debate_seconds = 2', 'vote_seconds = 20', 'computer_pace = 10', '',
   ].join('\n'));
   daemonArgs = ['--config', conf, '--store', join(dir, 'illegald.db')];
   daemon = await startServer(DAEMON, daemonArgs, { portRe: PORT_RE });
@@ -724,6 +726,90 @@ test('four players play a whole game through the page; nobody sees another\'s se
     assert.deepEqual(p.errors.map(String), [], `${p.name}'s page had errors`);
   }
   if (process.env.WEB_DEBUG) console.log('seen', [...seen], 'parts', hasParts, 'settings', !!settings);
+});
+
+// One page alone: "Play alone" on the first screen, with no name typed, is a running game
+// against three computer players in one click. The reader answers the computers' offers,
+// grabs, votes and moves each step on as the host, to the results; the computers' moves
+// come to the page as a person's would, and their own secrets never do.
+test('one page plays alone with three computer players, from the first screen to the results', { timeout: 300000 }, async () => {
+  const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1200, height: 900 } });
+  const page = await ctx.newPage();
+  const errors = [];
+  watchErrors(page, errors);
+  const me = { name: 'Solo', ctx, page, errors };
+  await page.goto(base);
+  await page.locator('#name-view').waitFor({ state: 'visible' });
+  assert.equal(await page.locator('#play-alone').textContent(), en('page.play-alone'));
+  await shot(me, '10-play-alone');
+  await page.locator('#play-alone').click();
+  const now = () => page.evaluate(() => {
+    const S = window.__illegal;
+    const t = S.T[S.current] || {};
+    const v = t.vote && t.votes[t.vote.case];
+    return { table: S.current, user: S.user, phase: t.phase || null, host: t.host || null,
+      voteCase: t.phase === 'vote' && t.vote ? t.vote.case : null, allVoted: !!(v && v.voted === v.voters),
+      computers: Object.keys(S.computers) };
+  });
+  await page.waitForFunction(() => { const S = window.__illegal; const t = S.T[S.current]; return !!t && t.phase === 'dealing'; },
+    null, { timeout: 60000 });
+  const start = await now();
+  assert.equal(await page.locator('#me').textContent(), en('page.solo-name'));
+  assert.equal(start.host, start.user, 'the reader hosts the game');
+  await page.locator('#players li[data-user]').nth(3).waitFor();
+  assert.equal(await page.locator('#players [data-mark=computer]').count(), 3);
+  assert.equal(start.computers.length, 3);
+  await shot(me, '10-alone-dealt');
+  const done = { offers: 0, grabs: 0, votes: 0, nexts: 0 };
+  const voted = new Set();
+  let phase = null, since = Date.now(), offersInStep = 0;
+  const deadline = Date.now() + 240000;
+  while (!(await page.locator('#results').isVisible())) {
+    assert.ok(Date.now() < deadline, `the game reaches its results (now ${JSON.stringify(await now())}, ${JSON.stringify(done)})`);
+    const s = await now();
+    if (s.phase !== phase) {
+      phase = s.phase;
+      since = Date.now();
+      offersInStep = 0;
+    }
+    const offer = page.locator('#offers li.incoming:not(.closed) [data-action=accept]:not([disabled])');
+    const grab = page.locator('#drop-cards .card.clickable');
+    const vote = page.locator('#vote-buttons button[data-vote]:not([disabled])');
+    if (await offer.count()) {
+      // every other offer accepted: the trade goes through, the hand changes
+      await (done.offers % 2 ? offer.first() : page.locator('#offers li.incoming:not(.closed) [data-action=decline]').first()).click();
+      done.offers++;
+      offersInStep++;
+    } else if (s.phase === 'drop-grab' && (await grab.count())) {
+      await grab.first().click();
+      done.grabs++;
+    } else if (s.voteCase && !voted.has(s.voteCase) && (await vote.count())) {
+      await vote.first().click();
+      voted.add(s.voteCase);
+      done.votes++;
+    } else if ((s.phase === 'dealing' && (offersInStep > 0 || Date.now() - since > 15000)) || s.phase === 'debate' ||
+               (s.phase === 'drop-grab' && Date.now() - since > 3000) || (s.voteCase && voted.has(s.voteCase) && s.allVoted)) {
+      // the host moves on once the computers have had their say
+      await page.locator('[data-mod=next]').click();
+      done.nexts++;
+      await page.waitForFunction((p) => { const S = window.__illegal; return (S.T[S.current] || {}).phase !== p; }, s.phase,
+        { timeout: 30000 }).catch(() => {});
+    }
+    await sleep(250);
+  }
+  await shot(me, '10-alone-results');
+  // the computers offered, the reader grabbed in every drop and voted; the results name all four
+  assert.ok(done.offers >= 1, `the computers made offers: ${JSON.stringify(done)}`);
+  assert.equal(done.grabs, 4, `a card in each drop: ${JSON.stringify(done)}`);
+  assert.ok(done.votes >= 1);
+  assert.equal(await page.locator('#ranking li').count(), 4);
+  // nothing of a computer's own came to the page, and the page words it all for buttons
+  const frames = await page.evaluate(() => window.__illegal.frames.filter((f) => f.type === 'message'));
+  for (const f of frames) assert.ok(!f.dm || !(f.user || '').startsWith('cpu:'), 'a computer\'s message reached a page');
+  await noMissingWords(me);
+  await noChatWords(me);
+  assert.deepEqual(errors.map(String), [], 'the page had errors');
+  await ctx.close();
 });
 
 // A bot from before the lobby settings, the vote count and the score's parts: the page

@@ -243,6 +243,8 @@
     T: {}, // public state per table
     P: {}, // private state per table
     names: {}, // user id -> display name
+    computers: {}, // user id -> level, of the computer players the lobbies listed
+    solo: false, // "Play alone" was pressed: a table of one's own once seated
     conn: 'off', // the socket: 'on', 'off' or 'reconnecting'
     tab: 'table', // the pane a narrow screen shows
     unseen: new Set(), // panes with news not looked at
@@ -292,6 +294,10 @@
   function playerName(id) { return S.names[id] || id; }
   function learnPlayers(list) {
     for (const p of list || []) if (p && p.id) S.names[p.id] = p.name || p.id;
+  }
+  // The computer players a lobby listed (its players say their level): they keep their ids.
+  function learnComputers(list) {
+    for (const p of list || []) if (p && p.id && p.computer) S.computers[p.id] = p.computer;
   }
 
   // What a card is for, as its tooltip says: its name, then the rule that makes it matter.
@@ -365,6 +371,18 @@
     sayTable('!illegal join');
   }
 
+  // "Play alone": a table of one's own, a quick game, three computer players, and the start.
+  const SOLO_COMPUTERS = 3;
+  function playAlone() {
+    const id = 'solo-' + Math.random().toString(36).slice(2, 8);
+    openTable(id);
+    sayTable('!illegal new standard');
+    sayTable('!illegal join');
+    sayTable('!illegal set preset quick');
+    for (let i = 0; i < SOLO_COMPUTERS; i++) sayTable('!illegal add computer');
+    sayTable('!illegal start');
+  }
+
   // Table commands go to the table; private ones to the trading room, named by game.
   function sayTable(text) { send({ type: 'command', channel: S.current, text }); }
   function sayDm(text) {
@@ -413,8 +431,10 @@
       if (first) {
         S.P = {};
         const want = S.current || decodeURIComponent((location.hash.match(/^#t=(.+)$/) || [])[1] || '');
-        if (want) openTable(want);
+        if (S.solo) playAlone();
+        else if (want) openTable(want);
         else show('tables');
+        S.solo = false;
       }
       break;
     }
@@ -579,6 +599,7 @@
       t.host = d.host || null;
       t.players = d.players || [];
       learnPlayers(t.players);
+      learnComputers(t.players);
       if (!t.phase || t.phase === 'over') t.phase = 'lobby';
       break;
     case 'notice':
@@ -749,10 +770,12 @@
       const acts = clear($('lobby-actions'));
       const seated = (t.players || []).some((x) => x.id === S.user);
       for (const a of t.lobby.actions || []) {
-        // only the host starts the game (the bot refuses anyone else)
-        const disabled = (a === 'join' && seated) || (a === 'leave' && !seated) || (a === 'start' && t.host !== S.user);
+        // only the host starts the game and seats computers (the bot refuses anyone else)
+        const hostOnly = ['start', 'add computer', 'remove computer'].includes(a);
+        const disabled = (a === 'join' && seated) || (a === 'leave' && !seated) || (hostOnly && t.host !== S.user);
+        const words = LOBBY_ACTIONS[a];
         acts.append(el('button', { type: 'button', 'data-action': a, disabled,
-          class: a === 'start' ? 'primary' : null, text: ['join', 'leave', 'start'].includes(a) ? tr('page.' + a) : a,
+          class: a === 'start' ? 'primary' : null, text: words ? tr(words) : a,
           onclick: () => sayTable('!illegal ' + a) }));
       }
     }
@@ -784,6 +807,10 @@
     S.scrollTo = null;
   }
 
+  // The lobby's buttons, as the page words them.
+  const LOBBY_ACTIONS = { join: 'page.join', leave: 'page.leave', start: 'page.start',
+    'add computer': 'page.add-computer', 'remove computer': 'page.remove-computer' };
+
   // ---- the players: who is here, and where each one is in the step ----
   // A panel a player: connected or not, the host, and what the step asks of them as the table
   // knows it: a card grabbed in this drop, a vote cast on this case (never for whom); and the
@@ -794,8 +821,11 @@
     const count = t.phase === 'vote' && t.vote ? t.votes[t.vote.case] : null;
     const open = p && p.offers ? [...p.offers.values()].filter((o) => !o.closed) : [];
     for (const x of players || []) {
-      const online = S.online.has(x.id);
+      // a computer player is always there, and says so
+      const computer = !!S.computers[x.id];
+      const online = computer || S.online.has(x.id);
       const marks = el('span', { class: 'marks' });
+      if (computer) marks.append(el('span', { class: 'mark computer', 'data-mark': 'computer', text: tr('page.player.computer') }));
       if (drop && (drop.takers || []).some((k) => k && k.id === x.id)) {
         marks.append(el('span', { class: 'mark done', 'data-mark': 'grabbed', text: tr('page.player.grabbed') }));
       }
@@ -1152,6 +1182,9 @@
     clear(sel);
     for (const x of players || []) if (x.id !== S.user) sel.append(el('option', { value: x.id, text: x.name || x.id }));
     if (keep) sel.value = keep;
+    // a computer may play an absent person's seat, not another computer's, and not in a lobby
+    $('stand-in').hidden = t.phase === 'lobby';
+    $('stand-in').disabled = !sel.value || !!S.computers[sel.value];
   }
 
   function renderLog(ul, log) {
@@ -1418,7 +1451,7 @@
       const seated = (t.players || []).some((x) => x.id === S.user);
       const n = (t.players || []).length;
       if (!seated) return tr('page.now.lobby-join');
-      if (t.host === S.user) return n >= 4 ? tr('page.now.lobby-start') : trn('page.now.lobby-wait', 4 - n);
+      if (t.host === S.user) return n >= 4 ? tr('page.now.lobby-start') : trn('page.now.lobby-wait-computers', 4 - n);
       return tr('page.now.lobby-host');
     }
     case 'dealing':
@@ -1457,13 +1490,20 @@
   }
 
   // ---- forms ----
-  $('name-form').addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    const name = $('name').value.trim();
-    if (!name) return;
+  function sitDown(name) {
     S.name = name;
     if (S.ws && S.ws.readyState === WebSocket.OPEN) hello(name);
     else if (!S.ws || S.ws.readyState === WebSocket.CLOSED) connect(); // says hello once open
+  }
+  $('name-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const name = $('name').value.trim();
+    if (name) sitDown(name);
+  });
+  // one click to a game: the name typed, else the page's word for a player
+  $('play-alone').addEventListener('click', () => {
+    S.solo = true;
+    sitDown($('name').value.trim() || tr('page.solo-name'));
   });
   $('create-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -1493,6 +1533,11 @@
     });
   }
   $('extend').addEventListener('click', () => sayTable('!illegal extend ' + ($('extend-min').value || '1')));
+  $('kick-who').addEventListener('change', () => render());
+  $('stand-in').addEventListener('click', () => {
+    const who = $('kick-who').value;
+    if (who) sayTable('!illegal replace ' + who + ' computer');
+  });
   $('kick').addEventListener('click', () => {
     const who = $('kick-who').value;
     if (who) confirmThen(tr('page.confirm.kick', { player: playerName(who) }), tr('page.kick'), () => sayTable('!illegal kick ' + who));
