@@ -58,7 +58,11 @@ static void read_back(const char *text, struct game *g)
     char why[128];
     struct json_object *j = json_tokener_parse(text);
     free(g->state);
+    free(g->chat);
+    free(g->minds);
     g->state = NULL;
+    g->chat = NULL;
+    g->minds = NULL;
     if (!j || game_from_json(g, j, why, sizeof why) < 0) {
         fprintf(stderr, "a record written by game_to_json() is refused (%s): %s\n", why, text);
         abort();
