@@ -321,6 +321,9 @@ static const struct platform_ops discord_ops = {
     .confirms_sends = true,
     .caps = PLATFORM_CAP_DM | PLATFORM_CAP_REACTIONS | PLATFORM_CAP_BUTTONS | PLATFORM_CAP_EDITS |
             PLATFORM_CAP_EPHEMERAL | PLATFORM_CAP_EMBEDS,
+    /* a computer's move sends about one message to the table: one a second keeps
+     * within a channel's 5 in 5 s, whatever the people there do meanwhile */
+    .computer_gap_ms = 1000,
     .start = dc_start,
     .send = dc_send,
     .probe_dm = dc_probe_dm,

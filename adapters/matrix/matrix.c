@@ -531,6 +531,9 @@ static const struct platform_ops matrix_ops = {
     /* its own outbox holds a message once send() queued it; the bot's holds it from the
      * commit of its change until then (a kill -9 in between lost it) */
     .confirms_sends = true,
+    /* a homeserver limits the messages of the bot's account: a computer's move,
+     * about one message, at most once a second at a table */
+    .computer_gap_ms = 1000,
     .start = mx_start,
     .send = mx_send,
     .probe_dm = mx_probe_dm,
