@@ -111,6 +111,11 @@ void cmd_rematch(struct command_ctx *x);
 void cmd_join(struct command_ctx *x);
 void cmd_add(struct command_ctx *x);
 void cmd_remove(struct command_ctx *x);
+
+/* "replace <player> computer [level]" (computer_commands.c): when x's text
+ * ends so, handles it (a computer stands in, S14, or an answer why not) and
+ * returns true; else false, for cmd_replace's own. */
+bool cmd_replace_computer(struct bot_cmd *x);
 void cmd_leave(struct command_ctx *x);
 void cmd_start(struct command_ctx *x);
 void cmd_status(struct command_ctx *x);
