@@ -173,11 +173,11 @@ static enum lobby_error set_stand_in(struct game *g, const struct lobby_action *
     unsigned level = strcasecmp(a->value, "off") == 0  ? 0
                      : strcasecmp(a->value, "on") == 0 ? 1
                                                        : computers_level_named(g->rules, a->value);
-    if (level == 0 && strcasecmp(a->value, "off") != 0)
+    const struct rules_strategy *l = computers_level(g->rules, level);
+    if (level ? !l : strcasecmp(a->value, "off") != 0) /* a game with no computers has no "on" */
         return LOBBY_ERR_BAD_VALUE;
     g->stand_in = (uint8_t)level;
-    snprintf(ev->shown_value, sizeof ev->shown_value, "%s",
-             level ? computers_level(g->rules, level)->id : "off");
+    snprintf(ev->shown_value, sizeof ev->shown_value, "%s", l ? l->id : "off");
     return setting_changed(ev, a->key, "msg.set-done", !g->started);
 }
 
