@@ -127,6 +127,12 @@ struct inbound {
 #define PLATFORM_COMMAND_PREFIX "!illegal"
 #define PLATFORM_PREFIX_MAX     64 /* room for any platform's prefix: a mention */
 
+/* The ids of computer players ("cpu:1"), which no platform gives a person.
+ * An adapter meets them where a game lists its players (a menu of trade
+ * partners) and hands them back to the bot as they are, never as one of its
+ * own users (bot/seats.h, S12). */
+#define PLATFORM_COMPUTER_PREFIX "cpu:"
+
 /*
  * One message from the bot. Exactly one of channel (a table) or user (a DM)
  * is set. `text` is always complete plain text; `data` (may be NULL, borrowed)

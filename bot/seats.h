@@ -22,6 +22,7 @@
 
 #include "core/attributes.h"
 #include "game.h"
+#include "platform.h"
 
 /* Why a user may not take a seat. */
 enum seat_refusal {
@@ -35,7 +36,7 @@ enum seat_refusal {
 
 /* S12: the ids computer players take, "cpu:" and a number, which no platform
  * gives a person; an input that claims one is refused. */
-#define SEATS_COMPUTER_PREFIX "cpu:"
+#define SEATS_COMPUTER_PREFIX PLATFORM_COMPUTER_PREFIX
 
 /* Whether user is a computer's id (S12). */
 bool seats_is_computer_id(const char *user);

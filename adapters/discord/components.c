@@ -104,14 +104,22 @@ fail:
     return NULL;
 }
 
-/* The chosen partner's id, when it is one (a snowflake). */
+/* Whether id is a computer player's ("cpu:2"), which a person trades with
+ * like anyone. */
+static bool computer_id(const char *id)
+{
+    return strncmp(id, PLATFORM_COMPUTER_PREFIX, strlen(PLATFORM_COMPUTER_PREFIX)) == 0;
+}
+
+/* The chosen partner's id, when it is one: a snowflake, or a computer's. */
 static char *partner_id(struct json_object *values)
 {
     const char *v = jarr_str(values, 0);
     size_t n = v ? strlen(v) : 0;
-    if (n == 0 || n > 32)
+    size_t digits = n && computer_id(v) ? strlen(PLATFORM_COMPUTER_PREFIX) : 0;
+    if (n <= digits || n > 32)
         return NULL;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = digits; i < n; i++)
         if (!isdigit((unsigned char)v[i]))
             return NULL;
     return strdup(v);
@@ -130,8 +138,11 @@ static int builder(struct dc *dc, struct dc_ixn *x, const char *key, const char 
     if (tb && strcmp(action, "tb:send") == 0) {
         struct buf b;
         buf_init(&b, DC_COMMAND_TEXT_MAX);
-        int rc = tb->to && tb->ask ? buf_printf(&b, "%s offer <@%s> %s for %s", game, tb->to,
-                                                tb->give ? tb->give : "nothing", tb->ask)
+        /* a person by mention, a computer by its id */
+        const char *open = tb->to && computer_id(tb->to) ? "" : "<@", *close = *open ? ">" : "";
+        int rc = tb->to && tb->ask ? buf_printf(&b, "%s offer %s%s%s %s for %s", game, open,
+                                                tb->to, close, tb->give ? tb->give : "nothing",
+                                                tb->ask)
                                    : buf_printf(&b, "%s offer", game);
         *text = rc == 0 ? buf_take(&b) : NULL;
         if (rc < 0)
