@@ -17,7 +17,8 @@
  * and a run with the same --seed gives the same result.
  *
  * Two programs: test_matrix_e2e (games of 4 and 8, a poll, kill -9 in the
- * middle) and, built with MX_E2EE, test_matrix_e2ee (encryption itself: every
+ * middle, two people with two computer players) and, built with MX_E2EE,
+ * test_matrix_e2ee (encryption itself: every
  * room encrypted with a direct chat opened from Element and a kill -9,
  * encryption turned on mid-game, and a game in plain rooms whose
  * notifications the server itself counts).
@@ -85,6 +86,12 @@ struct game {
     int offers[MAXP], offers_notified[MAXP];   /* offers received, likewise */
     int table_notices;                         /* table notices read (none may notify) */
     struct json_object *secrets;               /* what the bot told players in private */
+    /* With computer players (the host seats them in the lobby): */
+    unsigned computers;
+    char dealer_card[MAXP][32]; /* each person's dealer resource, its first word */
+    int cast[16], voters[16];   /* how many have voted on each case, as the table says */
+    int offers_from_computers;  /* a computer's offers a person answered */
+    int computers_answers;      /* a computer's answers to a person's offers */
 };
 
 static uint64_t mono_ms(void)
@@ -152,7 +159,8 @@ static void dump_log(struct e2e *e)
 
 /* encryption: HS_ENC_* for the server's default, or SEED_DEFAULT. trade: sessions wait for
  * the host. pickle_key: [matrix] pickle_key, or NULL for the key file beside the store. */
-static struct e2e *e2e_open(int encryption, bool trade, const char *pickle_key)
+/* game: the lines of the configuration's [game] section. */
+static struct e2e *e2e_open_game(int encryption, const char *game, const char *pickle_key)
 {
     struct e2e *e = calloc(1, sizeof(*e));
     assert_non_null(e);
@@ -168,16 +176,27 @@ static struct e2e *e2e_open(int encryption, bool trade, const char *pickle_key)
     fprintf(f,
             "[store]\npath = %s/illegald.db\n"
             "[log]\nlevel = info\nfile = %s/illegald.log\n"
-            "[game]\nsession_seconds = %d\ndebate_seconds = 1\n"
-            "reveal_seconds = 600\ngrab_seconds = 600\nvote_seconds = 600\n"
+            "[game]\n%s"
             "[matrix]\nhomeserver = %s\nuser_id = %s\naccess_token = %s\n%s%s%s"
             "[web]\nenabled = false\n",
-            e->dir, e->dir, trade ? 600 : 1, hs_url(e->hs), HS_BOT, HS_BOT_TOKEN,
+            e->dir, e->dir, game, hs_url(e->hs), HS_BOT, HS_BOT_TOKEN,
             pickle_key ? "pickle_key = " : "", pickle_key ? pickle_key : "",
             pickle_key ? "\n" : "");
     fclose(f);
     current = e;
     return e;
+}
+
+/* Sessions of 1 s, or long ones (trade) the host ends; debates of 1 s; the steps where players
+ * act ended by the host. */
+static struct e2e *e2e_open(int encryption, bool trade, const char *pickle_key)
+{
+    char game[256];
+    snprintf(game, sizeof game,
+             "session_seconds = %d\ndebate_seconds = 1\n"
+             "reveal_seconds = 600\ngrab_seconds = 600\nvote_seconds = 600\n",
+             trade ? 600 : 1);
+    return e2e_open_game(encryption, game, pickle_key);
 }
 
 static void keep_or_remove(struct e2e *e, bool keep)
@@ -374,6 +393,66 @@ static void host_next(struct game *g)
     g->nexts++;
 }
 
+/* Once every person's vote on case c is confirmed, and with computers once the table counts
+ * every seat's vote, the host closes the vote. */
+static void close_vote_when_all_voted(struct game *g, int c)
+{
+    if (g->confirmed[c] == (int)g->n &&
+        (!g->computers || (g->voters[c] > 0 && g->cast[c] == g->voters[c])) &&
+        once(g, "close:%d", c))
+        host_next(g);
+}
+
+/* How many times needle is in text. */
+static int count_in(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *at = strstr(text, needle); at; at = strstr(at + 1, needle))
+        n++;
+    return n;
+}
+
+static bool is_computer(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 4 && strcmp(name + n - 4, "-bot") == 0;
+}
+
+/* Session d opens: one person offers a computer a card of their dealer's resource for nothing,
+ * typed in their DM as to anyone. */
+static void offer_to_computer(struct game *g, int d)
+{
+    unsigned p = (unsigned)(d - 1) % g->n;
+    char text[128];
+    if (!g->dms[p] || !g->dealer_card[p][0])
+        return;
+    snprintf(text, sizeof text, "offer %s 1 %s for nothing", d % 2 ? "Ada-bot" : "Bruno-bot",
+             g->dealer_card[p]);
+    say(g, p, g->dms[p], text);
+}
+
+/* In person p's DM, with computers: their dealer's card noted, every offer made to them
+ * answered (even ones accepted, odd ones declined), a computer's answer to theirs counted. */
+static void deal_with_computers(struct game *g, unsigned p, const char *room, const char *body,
+                                const char *event_id)
+{
+    const char *start = strstr(body, "(you start with 5 ");
+    char from[64], text[32];
+    int id = 0;
+    if (!g->computers)
+        return;
+    if (strncmp(body, "Your secret roles.", 18) == 0 && start)
+        sscanf(start + 18, "%31[A-Za-z]", g->dealer_card[p]); /* the first word */
+    if (sscanf(body, "Offer #%d from %63[^:]:", &id, from) == 2 && once(g, "offer:%d", id)) {
+        snprintf(text, sizeof text, "%s %d", id % 2 ? "decline" : "accept", id);
+        say(g, p, room, text);
+        g->offers_from_computers += is_computer(from);
+    }
+    if ((strstr(body, "-bot accepted offer #") || strstr(body, "-bot) was declined")) &&
+        once(g, "answer:%s", event_id))
+        g->computers_answers++;
+}
+
 /* Whom player p accuses on case c: never themselves, and not always the same player. */
 static unsigned target_of(struct game *g, unsigned p, int c)
 {
@@ -474,10 +553,14 @@ static void handle_table(struct game *g, struct json_object *ev, const char *typ
     }
     const char *drop_of = edit ? jstr(rel, "event_id") : jstr(ev, "event_id");
     if (strncmp(body, "Drop ", 5) == 0 && drop_of && jget(g->drops, drop_of) &&
-        !strstr(body, "Grab one now") && once(g, "reveal:%s", jstr(ev, "event_id")))
+        !strstr(body, "Grab one now") && !strstr(body, " is over") &&
+        once(g, "reveal:%s", jstr(ev, "event_id")))
         host_next(g); /* show the next card */
-    if (strstr(body, "\xE2\x86\x92 ") && once(g, "grabbed:%d", g->drop_no))
-        host_next(g); /* end the grab */
+    /* end the grab once a card is taken; with computers, once two are (a computer may take
+     * the person's card first) */
+    if (count_in(body, "\xE2\x86\x92 ") >= (g->computers ? 2 : 1) &&
+        once(g, "grabbed:%d", g->drop_no))
+        host_next(g);
     const char *kase = strncmp(body, "Case ", 5) == 0 ? body : strstr(body, "\nCase ");
     if (kase && sscanf(kase + (*kase == '\n'), "Case %d of", &k) == 1 && k == g->kill_at_case &&
         g->kills == 0) {
@@ -489,6 +572,19 @@ static void handle_table(struct game *g, struct json_object *ev, const char *typ
     }
     if (strstr(body, "Game over!") && !g->result)
         g->result = strdup(body);
+    int voted = 0, voters = 0;
+    if (g->computers && sscanf(body, "Case %d: %d of %d ha", &k, &voted, &voters) == 3 && k > 0 &&
+        k < 16) {
+        g->cast[k] = voted;
+        g->voters[k] = voters;
+        close_vote_when_all_voted(g, k);
+    }
+    const char *session = strstr(body, "Dealing session ");
+    int end = 0;
+    if (g->computers && session &&
+        sscanf(session, "Dealing session %d of 5 is open%n", &k, &end) == 1 && end &&
+        once(g, "session:%d", k))
+        offer_to_computer(g, k);
 }
 
 /* The first session's trade: the host gives the second player one card of their dealer's
@@ -550,6 +646,7 @@ static void handle_dm(struct game *g, struct json_object *ev, const char *type, 
     if (rel_type)
         return;
     trade(g, p, room, body);
+    deal_with_computers(g, (unsigned)p, room, body, jstr(ev, "event_id"));
     int c = 0;
     if (sscanf(body, "Your ballot for case %d", &c) == 1) {
         assert_false(g->poll);
@@ -563,8 +660,10 @@ static void handle_dm(struct game *g, struct json_object *ev, const char *type, 
     } else if (sscanf(body, "Your vote on case %d", &c) == 1) {
         /* The case this confirmation names: what players read of their direct rooms and of the
          * table comes in no common order, so a late one must not count for the next case. */
-        if (c > 0 && c < 16 && once(g, "confirm:%d:%d", c, p) && ++g->confirmed[c] == (int)g->n)
-            host_next(g); /* everybody voted: close the vote */
+        if (c > 0 && c < 16 && once(g, "confirm:%d:%d", c, p)) {
+            g->confirmed[c]++;
+            close_vote_when_all_voted(g, c);
+        }
     }
 }
 
@@ -649,6 +748,8 @@ static void wait_joined(struct e2e *e, int rooms)
     fail_msg("the daemon did not join");
 }
 
+static int count_bot_text(struct game *g, const char *room, const char *needle);
+
 static void lobby(struct game *g)
 {
     say(g, 0, g->room, "!illegal new");
@@ -662,6 +763,19 @@ static void lobby(struct game *g)
     char want[32];
     snprintf(want, sizeof(want), "Players %u/", g->n);
     assert_true(wait_text(g, want, 20000));
+    if (g->computers) {
+        /* one computer more than wanted, the second easy, then the last one out again */
+        for (unsigned i = 0; i <= g->computers; i++)
+            say(g, 0, g->room, i == 1 ? "!illegal add computer easy" : "!illegal add computer");
+        snprintf(want, sizeof(want), "Players %u/", g->n + g->computers + 1);
+        assert_true(wait_text(g, want, 20000));
+        say(g, 0, g->room, "!illegal remove computer");
+        snprintf(want, sizeof(want), "Players %u/", g->n + g->computers);
+        uint64_t end = NOW_MS() + 20000; /* shown once on the way up, and again */
+        while (count_bot_text(g, g->room, want) < 2 && NOW_MS() < end)
+            msleep(STEP_MS);
+        assert_int_equal(count_bot_text(g, g->room, want), 2);
+    }
     say(g, 0, g->room, "!illegal start");
 }
 
@@ -873,6 +987,55 @@ static void test_restart_mid_game(void **state)
     free(grab);
 }
 
+/* Two people and two computers, seated by the host's commands in the lobby (three added, the
+ * last removed). The people trade with the computers by DM text, as with anyone: each session
+ * one offers a computer a card, and every offer a computer makes them is answered; they grab
+ * by reaction and vote on their private ballots, and the host closes each vote once the table
+ * counts every seat's vote. The computers' pace is a tenth of a person's, so the game fits
+ * the test's time; their moves still come a second apart at the table (the platform's gap).
+ * No room is made for a computer, nothing the bot sent mentions one, and nothing private
+ * reaches the table (check_secrets). */
+static void test_two_people_two_computers(void **state)
+{
+    (void)state;
+    struct e2e *e = e2e_open_game(SEED_DEFAULT,
+                                  "session_seconds = 6\ndebate_seconds = 1\n"
+                                  "reveal_seconds = 600\ngrab_seconds = 600\n"
+                                  "vote_seconds = 600\ncomputer_pace = 10\n",
+                                  NULL);
+    struct game g;
+    game_open(e, &g, 2, "h", "private_chat");
+    g.computers = 2;
+    daemon_start(e);
+    wait_joined(e, 1);
+    lobby(&g);
+    struct game *games[] = {&g};
+    play_to_end(games, 1, 2 * GAME_MS);
+    fprintf(stderr, "offers of computers answered: %d; answers of computers: %d\n",
+            g.offers_from_computers, g.computers_answers);
+    assert_non_null(strstr(g.result, "Ada-bot"));
+    assert_non_null(strstr(g.result, "Bruno-bot"));
+    assert_null(strstr(g.result, "Clara-bot"));
+    assert_true(g.offers_from_computers > 0);
+    assert_true(g.computers_answers > 0);
+    for (int c = 1; c <= 4; c++)
+        assert_int_equal(g.voters[c], 4);
+    assert_int_equal(count_bot_text(&g, g.room, "Verdict on case"), 4);
+    assert_int_equal(count_bot_text(&g, g.room, "Game over!"), 1);
+    check_clients(&g);
+    check_secrets(&g);
+    for (size_t i = 0; i < json_object_array_length(g.log); i++) {
+        struct json_object *ids = jget(
+            jget(jget(json_object_array_get_idx(g.log, i), "content"), "m.mentions"), "user_ids");
+        for (size_t k = 0; ids && k < json_object_array_length(ids); k++)
+            assert_int_equal(json_object_get_string(json_object_array_get_idx(ids, k))[0], '@');
+    }
+    /* The computers have no account, so no room: the bot made the two people's DMs only. */
+    assert_int_equal(hs_count(e->hs, "POST /_matrix/client/v3/createRoom"), 2);
+    game_free(&g);
+    e2e_close(e);
+}
+
 #else /* MX_E2EE */
 
 /* Every event the bot sent into room (born encrypted) is m.room.encrypted (state aside). */
@@ -1054,6 +1217,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_teardown(test_games_4_and_8_players, teardown),
         cmocka_unit_test_teardown(test_poll_mode_game, teardown),
         cmocka_unit_test_teardown(test_restart_mid_game, teardown),
+        cmocka_unit_test_teardown(test_two_people_two_computers, teardown),
     };
     return cmocka_run_group_tests_name("matrix_e2e", tests, NULL, NULL);
 #endif
