@@ -140,9 +140,8 @@ static int builder(struct dc *dc, struct dc_ixn *x, const char *key, const char 
         buf_init(&b, DC_COMMAND_TEXT_MAX);
         /* a person by mention, a computer by its id */
         const char *open = tb->to && computer_id(tb->to) ? "" : "<@", *close = *open ? ">" : "";
-        int rc = tb->to && tb->ask ? buf_printf(&b, "%s offer %s%s%s %s for %s", game, open,
-                                                tb->to, close, tb->give ? tb->give : "nothing",
-                                                tb->ask)
+        int rc = tb->to && tb->ask ? buf_printf(&b, "%s offer %s%s%s %s for %s", game, open, tb->to,
+                                                close, tb->give ? tb->give : "nothing", tb->ask)
                                    : buf_printf(&b, "%s offer", game);
         *text = rc == 0 ? buf_take(&b) : NULL;
         if (rc < 0)

@@ -43,7 +43,7 @@
  * first while three quarters of the grab is left, and the test waits for
  * it. */
 #define TIMERS                                                                                     \
-    "session_seconds = 600\nreveal_seconds = 1\ngrab_seconds = 8\n"                               \
+    "session_seconds = 600\nreveal_seconds = 1\ngrab_seconds = 8\n"                                \
     "debate_seconds = 600\nvote_seconds = 600\ncomputer_pace = 10\n"
 
 /* What the people saw the computers do for them. */
@@ -232,8 +232,7 @@ static void grab(struct e2e *e, int number)
     for (unsigned i = 0; i < PEOPLE; i++)
         for (unsigned k = 0; k < SEATS; k++) {
             unsigned pick = (i + k + (unsigned)number) % SEATS;
-            react(e, i, w.id,
-                  json_object_get_string(json_object_array_get_idx(reactions, pick)));
+            react(e, i, w.id, json_object_get_string(json_object_array_get_idx(reactions, pick)));
         }
     json_object_put(s);
     wait_until(e, drop_over, &number, "every card of the drop taken");
@@ -284,8 +283,8 @@ static void judge(struct e2e *e)
  * before the result. */
 static void check_secrets(struct e2e *e)
 {
-    static const char *const private_words[] = {"Your ", "Offer #", "offer #", "You ",
-                                                 "hand:", "accepted offer"};
+    static const char *const private_words[] = {"Your ", "Offer #", "offer #",
+                                                "You ",  "hand:",   "accepted offer"};
     struct json_object *s = snap(e), *msgs = jget(s, "messages");
     json_object_object_foreach(jget(s, "dms"), recipient, channel)
     {
