@@ -88,8 +88,8 @@ static const char *const migrations[] = {
     /* Games with computer players: how many seats a computer played at the
      * end (each row of the game says it), and the level of a computer's own
      * row ('' for a person), which the rankings leave out by default. */
-    "ALTER TABLE results ADD COLUMN computers INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE results ADD COLUMN level TEXT NOT NULL DEFAULT '';",
+    ("ALTER TABLE results ADD COLUMN computers INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE results ADD COLUMN level TEXT NOT NULL DEFAULT '';"), /* one migration */
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
