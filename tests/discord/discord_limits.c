@@ -858,9 +858,10 @@ static void collect(struct json_object *parent, const char *path, struct named *
             *cap = *cap ? *cap * 2 : 32;
         }
         struct named *it = &(*list)[(*n)++];
+        char at[sizeof it->path]; /* the recursion may move *list, it->path with it */
         it->o = json_object_array_get_idx(opts, i);
-        item(it->path, sizeof it->path, path, "options", i);
-        collect(it->o, it->path, list, n, cap);
+        snprintf(it->path, sizeof it->path, "%s", item(at, sizeof at, path, "options", i));
+        collect(it->o, at, list, n, cap);
     }
 }
 
