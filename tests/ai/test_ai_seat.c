@@ -4,7 +4,8 @@
  * is the test's. What a host relies on: it answers every offer before the
  * session ends; an offer it accepts that the rules refuse (the offerer no
  * longer has the cards) it turns down next; and a computer standing in for
- * a person first cancels the offers the person made that it cannot pay.
+ * a person first cancels the offers the person made that it cannot pay;
+ * and it never sits on a drop longer than a person would.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,12 +169,53 @@ static void stand_in_cancels_what_it_cannot_pay(void **state)
     assert_int_equal(t.refused, 0);
 }
 
+/* Time passes for the people: every deadline fires, nobody else moves. */
+static void tick(struct table *t)
+{
+    t->now = t->g.deadline;
+    person(t, (struct il_action){.type = IL_ACT_TICK});
+}
+
+static bool drop_shows(const struct il_game *g, unsigned res)
+{
+    for (unsigned i = 0; i < g->drop_shown; i++)
+        if (!g->drop_taken[i] && g->drop_cards[i] == res)
+            return true;
+    return false;
+}
+
+/* With its goods in a drop a normal seat lets the others grab first, but on
+ * a long grab timer it does not sit on the drop longer than a person would:
+ * it grabs within 25 s although 600 s are given (two such seats once waited
+ * for each other for 450 s). */
+static void grabs_within_a_persons_patience(void **state)
+{
+    (void)state;
+    static struct table t;
+    unsigned tried = 0;
+    for (uint64_t seed = 1; tried < 3 && seed < 400; seed++) {
+        start(&t, "normal", 1, seed);
+        t.g.config.timer_ms[IL_TIMER_GRAB] = 600 * 1000;
+        while (t.g.phase != IL_PHASE_DROP_GRAB && t.g.phase != IL_PHASE_HOLD)
+            tick(&t);
+        if (t.g.phase != IL_PHASE_DROP_GRAB || !drop_shows(&t.g, t.g.players[1].buyer))
+            continue;
+        tried++;
+        int64_t opened = t.g.deadline - 600 * 1000;
+        think_until(&t, opened + 30 * 1000);
+        assert_true(t.g.players[1].grabbed);
+        assert_int_equal(t.refused, 0);
+    }
+    assert_int_equal(tried, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(accepts_once_then_declines),
         cmocka_unit_test(answers_in_time),
         cmocka_unit_test(stand_in_cancels_what_it_cannot_pay),
+        cmocka_unit_test(grabs_within_a_persons_patience),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,19 @@ static int grab_worth(struct il_mind *m, const struct il_view *v, unsigned r)
     return ai_worth(m, v, r) + (r == v->dealer ? BLUFF : 0);
 }
 
+#define PATIENCE_MS 25000 /* how long a person would sit on a drop before grabbing */
+
+/* When a patient seat grabs after all: with a quarter of the grab time left,
+ * or once a person would have given up waiting, whichever comes first (two
+ * patient computers would otherwise wait for each other on a long timer). */
+static int64_t patience_ends(const struct il_view *v)
+{
+    int64_t grab = v->config.timer_ms[IL_TIMER_GRAB];
+    int64_t quarter_left = v->deadline - grab / 4;
+    int64_t given_up = v->deadline - grab + PATIENCE_MS;
+    return quarter_left < given_up ? quarter_left : given_up;
+}
+
 /* Whether to let the others grab first: while its goods lie on the table
  * and there is time, the last one waiting gets the last card unseen. */
 static bool patient(const struct il_view *v, int64_t now)
@@ -31,13 +44,13 @@ static bool patient(const struct il_view *v, int64_t now)
         goods |= !v->drop_taken[i] && v->drop_cards[i] == v->buyer;
     for (unsigned s = 0; s < v->nplayers; s++)
         waiting += s != v->seat && ai_is_active(v, s) && !(v->grabbed & (1u << s));
-    return goods && waiting && v->deadline - now > v->config.timer_ms[IL_TIMER_GRAB] / 4;
+    return goods && waiting && now < patience_ends(v);
 }
 
 bool ai_normal_grab(struct il_mind *m, const struct il_view *v, int64_t now, struct il_action *a)
 {
     if (patient(v, now)) {
-        m->grab_at = v->deadline - v->config.timer_ms[IL_TIMER_GRAB] / 4; /* then it grabs */
+        m->grab_at = patience_ends(v);
         return false;
     }
     int best = -1, top = INT_MIN;
