@@ -61,6 +61,14 @@ void mx_state_del(struct mx *m, const char *key)
         log_error(MOD, NULL, "cannot forget %s", key);
 }
 
+void mx_state_each(struct mx *m, const char *prefix,
+                   void (*fn)(void *arg, const char *key, const char *value), void *arg)
+{
+    const struct platform_host *h = m->base.host;
+    if (h->state_each && h->state_each(h->ctx, &m->base, prefix, fn, arg) != 0)
+        log_error(MOD, NULL, "cannot read the stored %s keys", prefix);
+}
+
 struct json_object *mx_state_get_json(struct mx *m, const char *key)
 {
     char *s = mx_state_get(m, key);
@@ -496,6 +504,7 @@ static void free_mx(struct mx *m)
     json_object_put(m->keys);
     json_object_put(m->polls);
     json_object_put(m->votes);
+    json_object_put(m->sent);
     json_object_put(m->inflight);
     json_object_put(m->batch);
     json_object_put(m->gaps);
@@ -606,6 +615,7 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
     m->keys = json_object_new_object();
     m->polls = json_object_new_object();
     m->votes = json_object_new_object();
+    m->sent = json_object_new_object();
     m->inflight = json_object_new_array();
     m->warned = json_object_new_object();
     m->tables = json_object_new_object();
@@ -616,7 +626,7 @@ struct platform *matrix_platform_new(const struct config *cfg, const struct plat
     m->defer.data = m;
     m->dm_timer.data = m;
     m->handles_open = 3;
-    if (!m->hs || !m->direct || !m->outbox) {
+    if (!m->hs || !m->direct || !m->outbox || !m->sent) {
         snprintf(err, errlen, "out of memory");
         mx_destroy(&m->base);
         return NULL;

@@ -125,6 +125,7 @@ struct mx {
     struct json_object *keys;  /* cache of "key/<key>": {"e","room","r"} */
     struct json_object *polls; /* open polls: event id -> {"room","answers","deadline"} */
     struct json_object *votes; /* DM vote messages: event id -> {emoji: action} */
+    struct json_object *sent;  /* the bot's outbox ids delivered, until it forgot them ("sent/") */
     uint64_t txn;
     struct mx_lane {
         struct mx *m;
@@ -157,6 +158,9 @@ void mx_state_set(struct mx *m, const char *key, const char *value);
 int mx_state_put(struct mx *m, const char *key, const char *value) MUST_USE;
 /* Forgets a stored key (no error when it was never set). */
 void mx_state_del(struct mx *m, const char *key);
+/* Calls fn with each stored key that starts with prefix (the whole key) and its value. */
+void mx_state_each(struct mx *m, const char *prefix,
+                   void (*fn)(void *arg, const char *key, const char *value), void *arg);
 struct json_object *mx_state_get_json(struct mx *m, const char *key);
 void mx_state_set_json(struct mx *m, const char *key, struct json_object *v);
 /* Stores data that a replay makes good (the events in flight) with the

@@ -84,8 +84,50 @@ static void confirm(struct mx *m, int64_t outbox_id)
         h->sent(h->ctx, &m->base, outbox_id);
 }
 
-/* Removes the item at idx and marks it finished in the store; then the bot's message it came
- * from is confirmed. */
+/*
+ * The bot forgets a confirmed message with its next commit, not at once: a kill -9 in between
+ * leaves it in the bot's outbox, and the bot sends it again at start, when this outbox no longer
+ * has it. Sent again, it would redo what its landing did, after whatever came since: new
+ * reactions under new transaction ids, a DM's votes pointed back at an older ballot (whose
+ * reactions then vote in the current case, while the current ballot's are ignored). So the
+ * adapter writes "sent/<outbox id>" before it confirms, and forgets the key with a deferred
+ * write after it, which reaches the disk with the bot's deletion or later, never before.
+ */
+static void sent_key(char *k, size_t len, int64_t outbox_id)
+{
+    snprintf(k, len, "sent/%" PRId64, outbox_id);
+}
+
+/* Confirms the bot's message outbox_id (not 0) as delivered, remembered until the bot forgot it. */
+static void confirm_sent(struct mx *m, int64_t outbox_id)
+{
+    char k[40];
+    sent_key(k, sizeof k, outbox_id);
+    mx_state_set(m, k, "1");
+    confirm(m, outbox_id);
+    mx_state_defer(m, k, "");
+    json_object_object_del(m->sent, k + 5);
+}
+
+static void sent_load_one(void *arg, const char *key, const char *value)
+{
+    struct mx *m = arg;
+    if (*value && strncmp(key, "sent/", 5) == 0)
+        json_object_object_add(m->sent, key + 5, json_object_new_boolean(1));
+}
+
+/* Whether the bot's message outbox_id was delivered before a restart that kept it in the bot's
+ * outbox. */
+static bool sent_before(struct mx *m, int64_t outbox_id)
+{
+    char k[40];
+    sent_key(k, sizeof k, outbox_id);
+    return outbox_id && json_object_object_get_ex(m->sent, k + 5, NULL);
+}
+
+/* Confirms the bot's message the item at idx came from, then removes the item and marks it
+ * finished in the store: a crash in between leaves it queued, to go again under its
+ * transaction id. */
 static void item_done(struct mx *m, size_t idx)
 {
     struct json_object *item = json_object_array_get_idx(m->outbox, idx);
@@ -93,11 +135,12 @@ static void item_done(struct mx *m, size_t idx)
     int64_t oid = jget_int64_or(item, "oid", 0);
     char k[40];
     snprintf(k, sizeof(k), "out/%" PRId64, n);
+    if (oid)
+        confirm_sent(m, oid);
     mx_state_set(m, k, "");
     json_object_array_del_idx(m->outbox, idx, 1);
     if (n == m->out_head)
         head_advance(m);
-    confirm(m, oid);
 }
 
 /* Queues an item and stores it. Takes item. Its transaction id is the one it has (from the
@@ -169,6 +212,7 @@ void mx_outbox_load(struct mx *m)
         mx_state_set(m, "outbox", "[]");
     }
     json_object_put(old);
+    mx_state_each(m, "sent/", sent_load_one, m);
     size_t n = json_object_array_length(m->outbox);
     if (n > 1) {
         struct json_object **v = calloc(n, sizeof(*v));
@@ -453,6 +497,10 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
         return -1;
     if (queued(m, o->outbox_id))
         return 0; /* the bot's outbox after a crash: this outbox has it already */
+    if (sent_before(m, o->outbox_id)) {
+        confirm_sent(m, o->outbox_id); /* delivered; only its confirmation was lost */
+        return 0;
+    }
     if (o->kind == OUT_GAME_OVER) {
         confirm(m, o->outbox_id);
         return 0; /* machine-readable; people read the OUT_RESULT just before it */

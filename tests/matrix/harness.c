@@ -57,7 +57,54 @@ static int on_state_set(void *ctx, struct platform *p, const char *key, const ch
     (void)p;
     struct th *t = ctx;
     json_object_object_add(t->state, key, json_object_new_string(value));
+    if (t->lazy) /* written now: an older deferred value must not follow it */
+        json_object_object_del(t->lazy, key);
     return 0;
+}
+
+/* As the daemon's store: on disk with the next commit (here th_stop), "" forgets the key. */
+static int on_state_defer(void *ctx, struct platform *p, const char *key, const char *value)
+{
+    (void)p;
+    struct th *t = ctx;
+    json_object_object_add(t->lazy, key, json_object_new_string(value));
+    return 0;
+}
+
+static int on_state_each(void *ctx, struct platform *p, const char *prefix,
+                         void (*fn)(void *arg, const char *key, const char *value), void *arg)
+{
+    (void)p;
+    struct th *t = ctx;
+    json_object_object_foreach(t->state, k, v)
+    {
+        if (strncmp(k, prefix, strlen(prefix)) == 0)
+            fn(arg, k, json_object_get_string(v));
+    }
+    return 0;
+}
+
+/* The deferred writes reach the store. */
+static void lazy_commit(struct th *t)
+{
+    if (!t->lazy)
+        return;
+    json_object_object_foreach(t->lazy, k, v)
+    {
+        if (*json_object_get_string(v))
+            json_object_object_add(t->state, k, json_object_get(v));
+        else
+            json_object_object_del(t->state, k);
+    }
+    json_object_put(t->lazy);
+    t->lazy = json_object_new_object();
+}
+
+void th_defer_writes(struct th *t)
+{
+    if (!t->lazy)
+        t->lazy = json_object_new_object();
+    t->host.state_defer = on_state_defer;
 }
 
 void th_init(struct th *t, struct hs *hs)
@@ -75,6 +122,7 @@ void th_init(struct th *t, struct hs *hs)
     t->host.dm_result = on_dm_result;
     t->host.state_get = on_state_get;
     t->host.state_set = on_state_set;
+    t->host.state_each = on_state_each;
     t->host.sent = on_sent;
     t->cfg.matrix_homeserver = (char *)hs_url(hs);
     t->cfg.matrix_user_id = HS_BOT;
@@ -102,14 +150,31 @@ int th_start(struct th *t)
     return rc;
 }
 
+/* Destroys the adapter without stopping it first: nothing it would write on its way out. */
+static void destroy(struct th *t)
+{
+    t->p->ops->destroy(t->p);
+    t->p = NULL;
+    uv_run(&t->loop, UV_RUN_DEFAULT);
+}
+
 void th_stop(struct th *t)
 {
     if (!t->p)
         return;
     t->p->ops->stop(t->p);
-    t->p->ops->destroy(t->p);
-    t->p = NULL;
-    uv_run(&t->loop, UV_RUN_DEFAULT);
+    destroy(t);
+    lazy_commit(t);
+}
+
+void th_crash(struct th *t)
+{
+    if (t->lazy) {
+        json_object_put(t->lazy);
+        t->lazy = json_object_new_object();
+    }
+    if (t->p)
+        destroy(t);
 }
 
 void th_free(struct th *t)
@@ -120,6 +185,7 @@ void th_free(struct th *t)
     json_object_put(t->inbox);
     json_object_put(t->dm);
     json_object_put(t->confirmed);
+    json_object_put(t->lazy);
 }
 
 static void on_wake(uv_timer_t *timer)
@@ -247,9 +313,22 @@ int th_send(struct th *t, enum outbound_kind kind, const char *channel, const ch
 
 int th_send_stored(struct th *t, int64_t outbox_id, const char *channel, const char *text)
 {
-    struct outbound o = {
-        .kind = OUT_NOTICE, .channel = channel, .text = text, .outbox_id = outbox_id};
-    return t->p->ops->send(t->p, &o);
+    return th_send_kept(t, outbox_id, OUT_NOTICE, channel, NULL, text, NULL);
+}
+
+int th_send_kept(struct th *t, int64_t outbox_id, enum outbound_kind kind, const char *channel,
+                 const char *key, const char *text, const char *data_json)
+{
+    struct json_object *data = data_json ? json_tokener_parse(data_json) : NULL;
+    struct outbound o = {.kind = kind,
+                         .channel = channel,
+                         .key = key,
+                         .text = text,
+                         .data = data,
+                         .outbox_id = outbox_id};
+    int rc = t->p->ops->send(t->p, &o);
+    json_object_put(data);
+    return rc;
 }
 
 const char *th_in_str(struct th *t, size_t i, const char *field)

@@ -23,6 +23,7 @@ struct th {
     struct json_object *inbox;     /* [{"type","channel","user","text",...}] */
     struct json_object *dm;        /* user -> reachable */
     struct json_object *confirmed; /* outbox id -> how often the adapter confirmed it (sent()) */
+    struct json_object *lazy;      /* deferred writes not on disk yet (th_defer_writes), or NULL */
     struct platform *p;
     struct hs *hs;
     /* Players whose clients read what the bot sends (it may be encrypted), or none. */
@@ -34,8 +35,13 @@ struct th {
 void th_init(struct th *t, struct hs *hs);
 /* Creates and starts the adapter; returns start()'s result (or -2 if construction failed). */
 int th_start(struct th *t);
-/* Stops and destroys the adapter, keeping the state. */
+/* Stops and destroys the adapter, keeping the state (deferred writes included). */
 void th_stop(struct th *t);
+/* From now on the adapter's deferred writes (state_defer) wait, as the daemon's do until its
+ * next commit, and th_crash() loses them. */
+void th_defer_writes(struct th *t);
+/* A kill -9: the deferred writes not on disk are lost, then the adapter is destroyed. */
+void th_crash(struct th *t);
 void th_free(struct th *t);
 
 /* Runs the loop until pred(arg) holds or ms pass. Returns pred's last value. */
@@ -64,6 +70,9 @@ int th_send(struct th *t, enum outbound_kind kind, const char *channel, const ch
 
 /* Sends a notice to channel as a message the bot keeps in its outbox under outbox_id. */
 int th_send_stored(struct th *t, int64_t outbox_id, const char *channel, const char *text);
+/* th_send for a message the bot keeps in its outbox under outbox_id. */
+int th_send_kept(struct th *t, int64_t outbox_id, enum outbound_kind kind, const char *channel,
+                 const char *key, const char *text, const char *data_json);
 /* How often the adapter confirmed the message outbox_id. */
 int th_confirmed(struct th *t, int64_t outbox_id);
 const char *th_in_str(struct th *t, size_t i, const char *field);

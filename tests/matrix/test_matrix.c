@@ -1181,6 +1181,76 @@ static void test_stored_messages_confirmed(void **state)
     json_object_put(all);
 }
 
+/* The last message the bot sent into room, as the readers read it: its event id (malloc'd). */
+static char *last_in_room(struct fx *f, const char *room)
+{
+    struct json_object *all = th_bot_events(&f->t, "m.room.message");
+    char *id = NULL;
+    for (size_t i = 0; i < json_object_array_length(all); i++) {
+        struct json_object *e = json_object_array_get_idx(all, i);
+        if (strcmp(jstr(e, "room_id"), room) == 0) {
+            free(id);
+            id = strdup(jstr(e, "event_id"));
+        }
+    }
+    json_object_put(all);
+    return id;
+}
+
+static size_t bot_count(struct fx *f, const char *type)
+{
+    struct json_object *all = th_bot_events(&f->t, type);
+    size_t n = json_object_array_length(all);
+    json_object_put(all);
+    return n;
+}
+
+/* A vote with ballots in the players' DMs, delivered and confirmed, whose deletion from the
+ * bot's outbox a kill -9 lost (the bot forgets what was confirmed with its next commit); the next
+ * vote was queued when it died. At start the adapter sends its queue (the second vote) and the
+ * bot sends the first vote again: the adapter knows it delivered it. Nothing is sent twice (no
+ * ballot reactions under new transaction ids), and the current ballot still takes votes (seen as
+ * a game whose players' reactions on their ballot were ignored after a restart). */
+static void test_delivered_message_not_replayed(void **state)
+{
+    struct fx *f = *state;
+    th_defer_writes(&f->t);
+    start_ready(f);
+    char data[1024];
+    snprintf(data, sizeof(data), vote_data, (unsigned long long)(clock_wall_ms() + 60000));
+    memcpy(strstr(data, "\"poll\":true"), "\"poll\":0   ", 11);
+    assert_int_equal(th_send_kept(&f->t, 41, OUT_VOTE, f->room, "g1/vote/1", "Case 1", data), 0);
+    /* two ballots of two choices: the other player, and abstaining */
+    assert_true(th_wait_bot_events(&f->t, "m.reaction", 4, 5000));
+    struct confirm_wait w = {41, 1};
+    assert_true(th_run_until(&f->t, confirmed, &w, 5000));
+    assert_int_equal(th_send_kept(&f->t, 42, OUT_VOTE, f->room, "g1/vote/2", "Case 2", data), 0);
+    th_crash(&f->t);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    assert_int_equal(th_send_kept(&f->t, 41, OUT_VOTE, f->room, "g1/vote/1", "Case 1", data), 0);
+    assert_int_equal(th_send_kept(&f->t, 42, OUT_VOTE, f->room, "g1/vote/2", "Case 2", data), 0);
+    w = (struct confirm_wait){42, 1};
+    assert_true(th_run_until(&f->t, confirmed, &w, 5000));
+    assert_true(th_wait_bot_events(&f->t, "m.reaction", 8, 5000));
+    th_run_for(&f->t, 300); /* time for a wrong second copy */
+    assert_int_equal(th_confirmed(&f->t, 41), 2);
+    assert_int_equal(th_confirmed(&f->t, 42), 1);
+    assert_int_equal(bot_count(f, "m.room.message"), 2 * 3);
+    assert_int_equal(bot_count(f, "m.reaction"), 2 * 4);
+    /* Alice's reaction on her second ballot is her vote. */
+    char *adm = hs_direct_room(f->hs, ALICE);
+    assert_non_null(adm);
+    char *ballot = last_in_room(f, adm);
+    assert_non_null(ballot);
+    free(hs_react(f->hs, adm, ALICE, ballot, mx_vote_emoji(0)));
+    assert_true(th_wait_inbox(&f->t, 1, 5000));
+    assert_string_equal(th_in_str(&f->t, 0, "type"), "command");
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "vote " BOB);
+    free(ballot);
+    free(adm);
+}
+
 static void test_render_units(void **state)
 {
     (void)state;
@@ -1262,6 +1332,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_outbox_survives_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_outbox_numbers_continue, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stored_messages_confirmed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_delivered_message_not_replayed, setup, teardown),
     };
     return cmocka_run_group_tests_name("matrix", tests, NULL, NULL);
 }
