@@ -190,9 +190,9 @@ static void dump_log(struct e2e *e)
         fprintf(stderr, "no daemon log\n");
 }
 
-/* encryption: HS_ENC_* for the server's default, or SEED_DEFAULT. trade: sessions wait for
- * the host. pickle_key: [matrix] pickle_key, or NULL for the key file beside the store. */
-/* game: the lines of the configuration's [game] section. */
+/* encryption: HS_ENC_* for the server's default, or SEED_DEFAULT. game: the lines of the
+ * configuration's [game] section. pickle_key: [matrix] pickle_key, or NULL for the key file
+ * beside the store. */
 static struct e2e *e2e_open_game(int encryption, const char *game, const char *pickle_key)
 {
     struct e2e *e = calloc(1, sizeof(*e));
@@ -220,7 +220,7 @@ static struct e2e *e2e_open_game(int encryption, const char *game, const char *p
     return e;
 }
 
-/* Sessions of 1 s, or long ones (trade) the host ends; debates of 1 s; the steps where players
+/* Sessions of 1 s, or long ones the host ends (trade); debates of 1 s; the steps where players
  * act ended by the host. */
 static struct e2e *e2e_open(int encryption, bool trade, const char *pickle_key)
 {
@@ -1051,36 +1051,35 @@ static void test_two_people_two_computers(void **state)
                                   "reveal_seconds = 600\ngrab_seconds = 600\n"
                                   "vote_seconds = 600\ncomputer_pace = 10\n",
                                   NULL);
-    struct game g;
-    game_open(e, &g, 2, "h", "private_chat");
-    g.computers = 2;
+    struct game *g = game_open(e, 2, "h", "private_chat");
+    g->computers = 2;
     daemon_start(e);
     wait_joined(e, 1);
-    lobby(&g);
-    struct game *games[] = {&g};
+    lobby(g);
+    struct game *games[] = {g};
     play_to_end(games, 1, 2 * GAME_MS);
     fprintf(stderr, "offers of computers answered: %d; answers of computers: %d\n",
-            g.offers_from_computers, g.computers_answers);
-    assert_non_null(strstr(g.result, "Ada-bot"));
-    assert_non_null(strstr(g.result, "Bruno-bot"));
-    assert_null(strstr(g.result, "Clara-bot"));
-    assert_true(g.offers_from_computers > 0);
-    assert_true(g.computers_answers > 0);
+            g->offers_from_computers, g->computers_answers);
+    assert_non_null(strstr(g->result, "Ada-bot"));
+    assert_non_null(strstr(g->result, "Bruno-bot"));
+    assert_null(strstr(g->result, "Clara-bot"));
+    assert_true(g->offers_from_computers > 0);
+    assert_true(g->computers_answers > 0);
     for (int c = 1; c <= 4; c++)
-        assert_int_equal(g.voters[c], 4);
-    assert_int_equal(count_bot_text(&g, g.room, "Verdict on case"), 4);
-    assert_int_equal(count_bot_text(&g, g.room, "Game over!"), 1);
-    check_clients(&g);
-    check_secrets(&g);
-    for (size_t i = 0; i < json_object_array_length(g.log); i++) {
+        assert_int_equal(g->voters[c], 4);
+    assert_int_equal(count_bot_text(g, g->room, "Verdict on case"), 4);
+    assert_int_equal(count_bot_text(g, g->room, "Game over!"), 1);
+    check_clients(g);
+    check_secrets(g);
+    for (size_t i = 0; i < json_object_array_length(g->log); i++) {
         struct json_object *ids = jget(
-            jget(jget(json_object_array_get_idx(g.log, i), "content"), "m.mentions"), "user_ids");
+            jget(jget(json_object_array_get_idx(g->log, i), "content"), "m.mentions"), "user_ids");
         for (size_t k = 0; ids && k < json_object_array_length(ids); k++)
             assert_int_equal(json_object_get_string(json_object_array_get_idx(ids, k))[0], '@');
     }
     /* The computers have no account, so no room: the bot made the two people's DMs only. */
     assert_int_equal(hs_count(e->hs, "POST /_matrix/client/v3/createRoom"), 2);
-    game_free(&g);
+    game_free(g);
     e2e_close(e);
 }
 
