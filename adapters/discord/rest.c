@@ -47,6 +47,7 @@ struct rest_req {
     CURL *easy;
     struct buf resp; /* the answer's body, at most REST_MAX_BODY bytes */
     struct rl_headers rh;
+    struct curl_slist *hdrs; /* its own headers (rest_enqueue_as), or NULL: the client's */
 };
 
 struct rest {
@@ -54,6 +55,7 @@ struct rest {
     struct curl_uv *curl;
     uv_timer_t pump_timer;
     char *api_url;
+    char *ua;                                  /* the User-Agent header line */
     struct curl_slist *hdrs_plain, *hdrs_json; /* every request's headers, built once */
     CURL *idle[REST_MAX_INFLIGHT];             /* easy handles kept for the next requests */
     unsigned nidle;
@@ -69,6 +71,7 @@ struct rest {
 };
 
 static void pump(struct rest *r);
+static MUST_USE int add_header(struct curl_slist **list, const char *h);
 static void on_transfer_done(void *arg, CURL *easy, CURLcode res);
 
 static void on_pump(uv_timer_t *t)
@@ -83,6 +86,7 @@ static void maybe_free(struct rest *r)
     rl_free(&r->rl);
     map_clear(&r->queues, NULL);
     free(r->api_url);
+    free(r->ua);
     curl_slist_free_all(r->hdrs_plain);
     curl_slist_free_all(r->hdrs_json);
     free(r);
@@ -102,6 +106,7 @@ static void req_free(struct rest_req *q)
         curl_easy_cleanup(q->easy);
     }
     buf_free(&q->resp);
+    curl_slist_free_all(q->hdrs);
     free(q->method);
     free(q->path);
     free(q->body);
@@ -178,9 +183,10 @@ int rest_enqueue(struct rest *r, const char *queue, const char *method, const ch
     return rest_enqueue_until(r, queue, method, path, body, flags, 0, prepare, done, ud);
 }
 
-int rest_enqueue_until(struct rest *r, const char *queue, const char *method, const char *path,
-                       const char *body, unsigned flags, uint64_t deadline, rest_prepare_fn prepare,
-                       rest_done_fn done, void *ud)
+/* rest_enqueue_until() with the request's own headers (taken on success), or NULL. */
+static int enqueue(struct rest *r, const char *queue, const char *method, const char *path,
+                   const char *body, unsigned flags, uint64_t deadline, rest_prepare_fn prepare,
+                   rest_done_fn done, void *ud, struct curl_slist *hdrs)
 {
     if (r->closing)
         return -1;
@@ -212,6 +218,7 @@ int rest_enqueue_until(struct rest *r, const char *queue, const char *method, co
     q->prepare = prepare;
     q->done = done;
     q->ud = ud;
+    q->hdrs = hdrs;
     struct rest_req *head = STAILQ_FIRST(&rq->reqs);
     if ((flags & REST_FRONT) && head && !rq->busy)
         STAILQ_INSERT_HEAD(&rq->reqs, q, link);
@@ -222,6 +229,38 @@ int rest_enqueue_until(struct rest *r, const char *queue, const char *method, co
     r->pending++;
     schedule(r, 0);
     return 0;
+}
+
+int rest_enqueue_until(struct rest *r, const char *queue, const char *method, const char *path,
+                       const char *body, unsigned flags, uint64_t deadline, rest_prepare_fn prepare,
+                       rest_done_fn done, void *ud)
+{
+    return enqueue(r, queue, method, path, body, flags, deadline, prepare, done, ud, NULL);
+}
+
+int rest_enqueue_as(struct rest *r, const char *queue, const char *method, const char *path,
+                    const char *body, const char *auth, bool form, uint64_t deadline,
+                    rest_done_fn done, void *ud)
+{
+    struct buf line;
+    buf_init(&line, REST_MAX_HEADER);
+    struct curl_slist *h = NULL;
+    if (add_header(&h, r->ua) < 0 || add_header(&h, "Expect:") < 0 ||
+        (body && add_header(&h, form ? "Content-Type: application/x-www-form-urlencoded"
+                                     : "Content-Type: application/json") < 0) ||
+        (auth &&
+         (buf_printf(&line, "Authorization: %s", auth) < 0 || add_header(&h, line.data) < 0)))
+        goto fail;
+    buf_free(&line);
+    if (enqueue(r, queue, method, path, body, REST_NO_GLOBAL, deadline, NULL, done, ud, h) < 0) {
+        curl_slist_free_all(h);
+        return -1;
+    }
+    return 0;
+fail:
+    buf_free(&line);
+    curl_slist_free_all(h);
+    return -1;
 }
 
 static size_t on_body(char *p, size_t size, size_t n, void *ud)
@@ -293,7 +332,10 @@ static MUST_USE int start(struct rest *r, struct rest_req *q)
     if (q->deadline && q->deadline < now + REST_TRANSFER_MS)
         limit = q->deadline > now ? (long)(q->deadline - now) : 1L;
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, limit);
-    curl_easy_setopt(e, CURLOPT_HTTPHEADER, q->body ? r->hdrs_json : r->hdrs_plain);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER,
+                     q->hdrs   ? q->hdrs
+                     : q->body ? r->hdrs_json
+                               : r->hdrs_plain);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, q);
     if (strcmp(q->method, "GET") == 0) {
@@ -481,7 +523,7 @@ struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
     if (!r->api_url || buf_printf(&auth, "Authorization: Bot %s", token) < 0 ||
         buf_printf(&ua, "User-Agent: %s", user_agent) < 0 ||
         !(r->hdrs_plain = header_list(auth.data, ua.data, false)) ||
-        !(r->hdrs_json = header_list(auth.data, ua.data, true)))
+        !(r->hdrs_json = header_list(auth.data, ua.data, true)) || !(r->ua = strdup(ua.data)))
         goto fail;
     if (rl_init(&r->rl, global_per_sec, 1000) < 0)
         goto fail;
@@ -509,6 +551,7 @@ fail:
     curl_slist_free_all(r->hdrs_plain);
     curl_slist_free_all(r->hdrs_json);
     free(r->api_url);
+    free(r->ua);
     free(r);
     return NULL;
 }

@@ -63,6 +63,15 @@ int rest_enqueue_until(struct rest *r, const char *queue, const char *method, co
                        const char *body, unsigned flags, uint64_t deadline, rest_prepare_fn prepare,
                        rest_done_fn done, void *ud) MUST_USE;
 
+/* rest_enqueue_until() of a request made for someone else than the bot (the
+ * OAuth2 endpoints): auth is the whole Authorization value ("Bearer <token>"),
+ * or NULL for none; with form the body is application/x-www-form-urlencoded.
+ * Not bound to the global limit, which is the bot's. Returns 0, or -1 on no
+ * memory. */
+int rest_enqueue_as(struct rest *r, const char *queue, const char *method, const char *path,
+                    const char *body, const char *auth, bool form, uint64_t deadline,
+                    rest_done_fn done, void *ud) MUST_USE;
+
 /* For prepare: replaces the method, path and body (body may be NULL). Returns
  * 0, or -1 on no memory (q unchanged). */
 int rest_req_set(struct rest_req *q, const char *method, const char *path,
