@@ -93,6 +93,10 @@ static const struct key_def keys[] = {
     {"discord", "shards", K_INT, 0, OFF(discord_shards), 0, 65535, NULL},
     {"discord", "global_rate_limit", K_INT, 0, OFF(discord_global_rate_limit), 1, 10000, NULL},
     {"discord", "message_content", K_AUTO, 0, OFF(discord_message_content), 0, 0, NULL},
+    {"discord", "activity", K_BOOL, 0, OFF(discord_activity), 0, 0, NULL},
+    {"discord", "client_id", K_STRING, F_OPTIONAL | F_NOSPACE, OFF(discord_client_id), 0, 0, NULL},
+    {"discord", "client_secret", K_STRING, F_OPTIONAL | F_SECRET | F_NOSPACE,
+     OFF(discord_client_secret), 0, 0, NULL},
     {"matrix", "homeserver", K_URL, F_OPTIONAL | F_NOSPACE, OFF(matrix_homeserver), 0, 0, "http"},
     {"matrix", "user_id", K_MXID, F_OPTIONAL | F_NOSPACE, OFF(matrix_user_id), 0, 0, NULL},
     {"matrix", "access_token", K_STRING, F_OPTIONAL | F_SECRET | F_NOSPACE,
@@ -793,6 +797,24 @@ static bool wildcard(const char *bind)
            strcmp(bind, "[::]") == 0;
 }
 
+/* The Activity needs the bot (to check who is in an instance) and the OAuth2
+ * client; it runs on the [web] listener. */
+static void check_activity(struct loader *ld)
+{
+    struct config *c = ld->c;
+    size_t at = key_index("discord", "activity");
+    if (c->discord_activity && !c->discord_token)
+        origin_error(ld, at, "the Activity needs the bot's token");
+    else if (c->discord_activity && !c->discord_application_id && !c->discord_client_id)
+        origin_error(ld, at, "the Activity needs application_id (or client_id)");
+    else if (c->discord_activity && !c->discord_client_secret)
+        origin_error(ld, at, "the Activity needs client_secret (client_secret_file)");
+    if (c->discord_activity && !c->discord_client_id && c->discord_application_id &&
+        !(c->discord_client_id = strdup(c->discord_application_id)))
+        origin_error(ld, at, "out of memory");
+    c->web_listen = c->web_enabled || c->discord_activity;
+}
+
 static void check_whole(struct loader *ld)
 {
     struct config *c = ld->c;
@@ -800,6 +822,7 @@ static void check_whole(struct loader *ld)
     size_t web_enabled = key_index("web", "enabled");
     if (!is_set(ld, web_enabled))
         c->web_enabled = !c->discord_token && !c->matrix_homeserver;
+    check_activity(ld);
 
     if (c->matrix_password && !c->matrix_user_id)
         origin_error(ld, key_index("matrix", "password"), "a password login needs user_id");
@@ -866,6 +889,7 @@ int config_init(struct config *c)
     c->matrix_rooms_per_inviter = 3;
     c->matrix_max_rooms = 1000;
     c->web_enabled = true;
+    c->web_listen = true;
     c->web_port = 8080;
     c->web_max_connections = 512;
     c->web_max_per_address = 64;

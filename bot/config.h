@@ -64,6 +64,15 @@ struct config {
     /* "auto" (default): ask for the Message Content intent, go on without it
      * when Discord refuses it; "on": ask, and stop if refused; "off": never ask */
     char *discord_message_content;
+    /* The Discord Activity (adapters/web/activity.c): the local table's page
+     * inside Discord for the game of the channel it is launched in. On needs
+     * the token, application_id and client_secret; it starts the [web]
+     * listener, which then serves the Activity (and the local table only when
+     * [web] enabled is set too). */
+    bool discord_activity;       /* default false */
+    char *discord_client_id;     /* default: application_id (the same for Discord apps) */
+    char *discord_client_secret; /* secret: the OAuth2 client secret */
+    bool web_listen;             /* the [web] listener runs: web_enabled or discord_activity */
     /* [matrix]: enabled when homeserver is set */
     char *matrix_homeserver; /* needs access_token, or user_id and password */
     char *matrix_user_id;

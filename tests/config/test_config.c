@@ -315,6 +315,26 @@ static void test_web_default(void **state)
     config_free(&c);
 }
 
+/* The Activity runs the web listener whatever [web] enabled says, and takes
+ * the application id as its OAuth2 client id unless told otherwise. */
+static void test_activity(void **state)
+{
+    (void)state;
+    struct config c;
+    load_ok(&c, "[discord]\ntoken = abc\napplication_id = 42\nactivity = on\n"
+                "client_secret = s3cret\n");
+    assert_true(c.discord_activity);
+    assert_false(c.web_enabled);
+    assert_true(c.web_listen);
+    assert_string_equal(c.discord_client_id, "42");
+    config_free(&c);
+
+    load_ok(&c, "[discord]\ntoken = abc\n");
+    assert_false(c.discord_activity);
+    assert_false(c.web_listen);
+    config_free(&c);
+}
+
 static void test_env_override(void **state)
 {
     (void)state;
@@ -474,6 +494,11 @@ static const struct bad_case bad_cases[] = {
     {"[discord]\nshards = many\n", "%s:2: [discord] shards: not a number: \"many\""},
     {"[discord]\nmessage_content = sometimes\n",
      "%s:2: [discord] message_content: \"sometimes\" is none of auto, on and off"},
+    {"[discord]\nactivity = on\n", "%s:2: [discord] activity: the Activity needs the bot's token"},
+    {"[discord]\ntoken = t\nactivity = on\n",
+     "%s:3: [discord] activity: the Activity needs application_id (or client_id)"},
+    {"[discord]\ntoken = t\napplication_id = 1\nactivity = on\n",
+     "%s:4: [discord] activity: the Activity needs client_secret (client_secret_file)"},
     {"[web]\nenabled = maybe\n",
      "%s:2: [web] enabled: not a boolean (true/false, yes/no, on/off, 1/0): \"maybe\""},
     {"[log]\nlevel = loud\n",
@@ -743,6 +768,7 @@ static void test_is_secret(void **state)
     (void)state;
     assert_true(config_is_secret_key("discord", "token"));
     assert_true(config_is_secret_key("discord", "token_file"));
+    assert_true(config_is_secret_key("discord", "client_secret"));
     assert_true(config_is_secret_key("Discord", "TOKEN"));
     assert_true(config_is_secret_key("matrix", "access_token"));
     assert_true(config_is_secret_key("matrix", "password"));
@@ -793,7 +819,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 51);
+    assert_int_equal(nkeys, 54);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);
@@ -821,6 +847,7 @@ int main(void)
         cmocka_unit_test_setup(test_file_values, setup),
         cmocka_unit_test_setup(test_syntax_freedoms, setup),
         cmocka_unit_test_setup(test_web_default, setup),
+        cmocka_unit_test_setup(test_activity, setup),
         cmocka_unit_test_setup(test_env_override, setup),
         cmocka_unit_test_setup(test_secret_files, setup),
         cmocka_unit_test_setup(test_secret_file_errors, setup),
