@@ -14,6 +14,7 @@
 #include <string.h>
 #include <uv.h>
 
+#include "adapters/common/activity.h"
 #include "adapters/console/console.h"
 #include "bot/config.h"
 #include "bot/dispatcher.h"
@@ -51,6 +52,7 @@ struct daemon {
     struct ops_http_checks checks;
     uv_signal_t sigterm, sigint, sighup;
     bool stopping;
+    struct activity_link activity; /* the Discord Activity, shared by two adapters */
 };
 
 struct options {
@@ -227,6 +229,7 @@ static int add_platforms(struct daemon *d, const struct options *o)
     const struct platform_host *host = dispatcher_host(d->dispatcher);
     char err[512] = "";
     int n = 0;
+    struct platform *discord = NULL, *web = NULL;
     if (o->console) {
         struct console_options co = {
             .in_fd = 0,
@@ -249,6 +252,7 @@ static int add_platforms(struct daemon *d, const struct options *o)
             log_error("main", NULL, "discord: %s", err);
             return -1;
         }
+        discord = p;
         n++;
     }
 #endif
@@ -263,15 +267,26 @@ static int add_platforms(struct daemon *d, const struct options *o)
     }
 #endif
 #ifdef ILLEGALD_WITH_WEB
-    if (d->config.web_enabled) {
+    if (d->config.web_listen) {
         struct platform *p = web_platform_new(&d->config, host, err, sizeof err);
         if (!p || dispatcher_add_platform(d->dispatcher, p) < 0) {
             log_error("main", NULL, "web: %s", err);
             return -1;
         }
+        web = p;
         n++;
     }
 #endif
+#if defined(ILLEGALD_WITH_WEB) && defined(ILLEGALD_WITH_DISCORD)
+    /* the Activity: the web listener serves pages that play Discord's games */
+    if (discord && web && d->config.discord_activity) {
+        discord_activity_link(discord, &d->activity);
+        if (web_activity_link(web, &d->activity) < 0)
+            return -1;
+    }
+#endif
+    (void)discord;
+    (void)web;
     (void)err;
     return n;
 }

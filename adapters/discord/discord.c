@@ -143,6 +143,7 @@ static void dc_game_changed(struct platform *p, const struct game_news *n)
     struct dc *dc = (struct dc *)p;
     if (n->stage == GAME_ENDED && !dc->stopping)
         dc_delivery_game_over(dc, n->game);
+    dc_activity_news(dc, n);
 }
 
 /* One message from the bot, by concern: what later inputs read of it, the
@@ -152,6 +153,8 @@ static int dc_send(struct platform *p, const struct outbound *m)
     struct dc *dc = (struct dc *)p;
     if (dc->stopping || !dc->rest || (!m->channel && !m->user))
         return -1;
+    if (dc_activity_send(dc, m))
+        return 0;
     /* The machine-readable result is for scripts; the table already got
      * OUT_RESULT. */
     if (m->kind == OUT_GAME_OVER) {
@@ -290,6 +293,8 @@ static void dc_destroy(struct platform *p)
     free(dc->gateway_url);
     free(dc->mod_role);
     free(dc->self_id);
+    free(dc->client_id);
+    free(dc->client_secret);
     for (unsigned i = 0; i < dc->nguilds; i++)
         free(dc->guild_ids[i]);
     dc->base.ops = NULL;
@@ -374,6 +379,11 @@ static bool is_snowflake(const char *s)
     return true;
 }
 
+static bool snowflake_or_empty(const char *s)
+{
+    return !s || !*s || is_snowflake(s);
+}
+
 struct platform *discord_platform_new(const struct config *cfg, const struct platform_host *host,
                                       char *err, size_t errlen)
 {
@@ -444,6 +454,19 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     map_init(&dc->closed);
     map_init(&dc->open);
     map_init(&dc->ending);
+    if (cfg->discord_activity) {
+        const char *id = cfg->discord_client_id ? cfg->discord_client_id : dc->app_id;
+        dc->activity_on = true;
+        dc->client_id = dc_xstrdup(id ? id : "");
+        dc->client_secret =
+            dc_xstrdup(cfg->discord_client_secret ? cfg->discord_client_secret : "");
+        if (!dc->app_id || !snowflake_or_empty(dc->client_id) || !*dc->client_id ||
+            !dc->client_secret || !*dc->client_secret) {
+            dc_destroy(&dc->base);
+            snprintf(err, errlen, "the Activity needs application_id, client_id and client_secret");
+            return NULL;
+        }
+    }
     /* The HTTP client exists from here on; it sends nothing until the loop runs. */
     if (dc->token && dc->api_url)
         dc->rest = rest_new(dc->loop, dc->api_url, dc->token, DC_USER_AGENT, dc->global_rate);

@@ -24,6 +24,12 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
  */
 void discord_gateway_input(struct platform *p, const char *payload, size_t len);
 
+struct activity_link;
+/* With [discord] activity on, fills the Discord side of l (kept by both
+ * adapters; it outlives them): the Activity's pages play this platform's
+ * games. Nothing with the Activity off. */
+void discord_activity_link(struct platform *p, struct activity_link *l);
+
 /* Counters for metrics and the benchmark. */
 struct discord_stats {
     unsigned long rest_requests, rest_retries, rest_429, rest_429_global, rest_invalid;

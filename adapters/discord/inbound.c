@@ -201,11 +201,16 @@ void dc_register_commands(struct dc *dc)
         return;
     dc->commands_registered = true;
     struct json_object *cmds = dc_commands_json(dc->nguilds == 0);
+    /* the Entry Point command is global only: with guild commands, it goes alone */
+    struct json_object *global = dc->nguilds ? json_object_new_array() : json_object_get(cmds);
+    if (dc->activity_on)
+        json_object_array_add(global, dc_activity_entry_point(dc));
     const char *body = json_object_to_json_string_ext(cmds, JSON_C_TO_STRING_PLAIN);
+    const char *global_body = json_object_to_json_string_ext(global, JSON_C_TO_STRING_PLAIN);
     char path[256];
-    if (dc->nguilds == 0) {
+    if (dc->nguilds == 0 || dc->activity_on) {
         struct dc_op *op = dc_op_new(dc, DC_OP_COMMANDS);
-        if (op && (op->body = dc_xstrdup(body))) {
+        if (op && (op->body = dc_xstrdup(global_body))) {
             snprintf(path, sizeof(path), "/applications/%s/commands", dc->app_id);
             dc_rest(dc, op, "commands", "PUT", path, 0);
         } else {
@@ -222,6 +227,7 @@ void dc_register_commands(struct dc *dc)
                  dc->guild_ids[i]);
         dc_rest(dc, op, "commands", "PUT", path, 0);
     }
+    json_object_put(global);
     json_object_put(cmds);
 }
 

@@ -230,6 +230,11 @@ static void ix_answer(struct dc *dc, struct dc_ixn *x)
 }
 
 /* An ephemeral answer of one text, now (a stale press, an unknown command). */
+void dc_ix_callback(struct dc *dc, struct dc_ixn *x, int type, struct json_object *data)
+{
+    ix_callback(dc, x, type, data);
+}
+
 void dc_ix_say(struct dc *dc, struct dc_ixn *x, const char *text)
 {
     ix_callback(dc, x, CB_MESSAGE, dc_render_text(text, EPHEMERAL_FLAG));
@@ -428,6 +433,8 @@ void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
     if (!x)
         return;
     const char *tchannel = guild ? channel : NULL;
+    if (dc_activity_launch(dc, x, type, data))
+        return;
     if (type == IX_AUTOCOMPLETE) {
         autocomplete(dc, x, data, uid, tchannel);
         return;

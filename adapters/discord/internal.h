@@ -201,7 +201,10 @@ struct dc {
     char *self_id;
     bool commands_registered;
     bool started, stopping;
-    struct dc_ixn *capture; /* the interaction being delivered: its replies so far */
+    struct dc_ixn *capture;          /* the interaction being delivered: its replies so far */
+    bool activity_on;                /* [discord] activity */
+    char *client_id, *client_secret; /* the OAuth2 client, with activity_on */
+    struct activity_link *activity;  /* set once main.c links the web adapter */
     uv_timer_t sweep;
     bool sweep_open;
     uint64_t drain_until; /* stopping: REST requests may finish until then */
@@ -284,6 +287,8 @@ struct json_object *dc_cache_table(struct dc *dc, enum outbound_kind kind, const
 /* Gives m to the interaction it answers, when it answers one that is still
  * known; returns 1 then (m is reported sent), 0 when m is to be delivered. */
 int dc_reply(struct dc *dc, const struct outbound *m);
+/* The input m answers (its reply_to: "ix:<id>" or a page's "act:<n>"), or NULL. */
+const char *dc_answered_input(const struct outbound *m);
 /* Makes body, m's rendering, a reply to the text command m answers, if any. */
 void dc_reply_reference(const struct outbound *m, struct json_object *body);
 
@@ -319,6 +324,8 @@ void dc_ix_answered(struct dc *dc, struct dc_op *op, long status, const char *bo
 void dc_ix_plain(struct dc *dc, struct dc_ixn *x, struct json_object *body);
 /* An ephemeral answer of one text to interaction x, now. */
 void dc_ix_say(struct dc *dc, struct dc_ixn *x, const char *text);
+/* The first answer to x, of callback type type (data may be NULL; taken). */
+void dc_ix_callback(struct dc *dc, struct dc_ixn *x, int type, struct json_object *data);
 /* A press taken without a word (a deferred update), now. */
 void dc_ix_ack(struct dc *dc, struct dc_ixn *x);
 void dc_ix_sweep(struct dc *dc);
@@ -433,6 +440,26 @@ uint64_t dc_parse_u64(const char *s);
  * member's permissions and roles only: skim.c keeps those of a message. */
 bool dc_is_moderator(struct dc *dc, const char *guild_id, const char *user_id,
                      struct json_object *member);
+
+/* ---- activity.c: the Activity (adapters/common/activity.h) ---- */
+
+struct activity_link;
+/* The custom_id of "Play in Discord": it names no game, for the Activity
+ * shows whatever game its channel has. */
+#define DC_LAUNCH_ID "activity#launch"
+/* Before m is delivered: an answer to a page's input goes to that page alone
+ * (returns 1: m is done); any other message that answers no Discord input is
+ * shown to the pages too (returns 0: deliver m as usual). */
+int dc_activity_send(struct dc *dc, const struct outbound *m);
+/* A game's news, for the pages. */
+void dc_activity_news(struct dc *dc, const struct game_news *n);
+/* Answers an Entry Point command or a press on "Play in Discord" by launching
+ * the Activity; false for any other interaction (or with the Activity off). */
+bool dc_activity_launch(struct dc *dc, struct dc_ixn *x, int64_t type, struct json_object *data);
+/* The "Play in Discord" button, worded in lang (a catalog language or a locale). */
+struct json_object *dc_activity_button(const struct dc *dc, const char *lang);
+/* The Entry Point command (global only, as Discord allows). */
+struct json_object *dc_activity_entry_point(const struct dc *dc);
 
 /* ---- inbound.c: gateway dispatches to inputs ---- */
 

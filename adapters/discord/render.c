@@ -171,6 +171,17 @@ static void add_row(struct json_object *components, struct json_object *items)
     json_object_array_add(components, row);
 }
 
+/* With the Activity on, "Play in Discord" under the lobby and under each
+ * table notice that opens a timed step, in the message's language. */
+static void launch_row(const struct dc *dc, struct json_object *components, const char *lang)
+{
+    if (!dc->activity_on)
+        return;
+    struct json_object *row = json_object_new_array();
+    json_object_array_add(row, dc_activity_button(dc, lang));
+    add_row(components, row);
+}
+
 /* The display name of the player with this id in data.candidates, or NULL. */
 static const char *candidate_name(struct json_object *candidates, const char *id)
 {
@@ -525,6 +536,7 @@ static struct json_object *render_body(struct dc *dc, const struct outbound *m)
         color = 0x5865F2;
         as_embed = true;
         action_buttons(dc, components, m->key, data, PLATFORM_COMMAND_PREFIX " ");
+        launch_row(dc, components, jget_str(data, "lang"));
         break;
     case OUT_HAND:
         title = dc_word(dc, "ui.title-hand");
@@ -555,8 +567,11 @@ static struct json_object *render_body(struct dc *dc, const struct outbound *m)
         action_buttons(dc, components, m->key, data, NULL); /* Play again */
         break;
     case OUT_NOTICE:
-    case OUT_ERROR:
+        if (m->channel && opens_timed_step(m))
+            launch_row(dc, components, jget_str(data, "lang"));
         break; /* one or a few lines: plain content */
+    case OUT_ERROR:
+        break;
     }
     if (deadline > 0 && opens_timed_step(m)) {
         /* Discord writes these in each reader's own time zone and language; a

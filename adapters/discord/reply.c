@@ -17,7 +17,7 @@
  * controls: those stay in the outbox until delivered, and an interaction's
  * answer is never kept there.
  */
-static const char *answered_interaction(const struct outbound *m)
+const char *dc_answered_input(const struct outbound *m)
 {
     const struct inbound *c = m->cause;
     if (m->reply_to)
@@ -30,7 +30,7 @@ static const char *answered_interaction(const struct outbound *m)
 
 int dc_reply(struct dc *dc, const struct outbound *m)
 {
-    const char *ix = answered_interaction(m);
+    const char *ix = dc_answered_input(m);
     if (!ix)
         return 0;
     if (dc_ix_reply(dc, ix, m)) {

@@ -249,7 +249,12 @@ void web_conn_free(struct conn *c)
     free(c->user);
     free(c->name);
     free(c->rx);
+    free(c->act_channel);
+    free(c->act_guild);
+    free(c->act_dm);
     c->user = c->name = c->rx = NULL;
+    c->act_channel = c->act_guild = c->act_dm = NULL;
+    c->activity = false;
 }
 
 /* A new websocket of w: c cleared, its queue empty, first in w->conns. */

@@ -15,25 +15,55 @@ static bool user_online(const struct web *w, const char *user)
     return false;
 }
 
-/* {"type":"presence","online":[user ids]} to every seated socket. */
-static void presence_run(lws_sorted_usec_list_t *sul)
+/* Whether a and b see each other's presence: two local table sockets, or two
+ * pages inside Discord in the same channel. */
+static bool same_room(const struct conn *a, const struct conn *b)
 {
-    struct web *w = lws_container_of(sul, struct web, presence_sul);
-    w->presence_armed = false;
+    if (a->activity != b->activity)
+        return false;
+    return !a->activity ||
+           (a->act_channel && b->act_channel && strcmp(a->act_channel, b->act_channel) == 0);
+}
+
+/* {"type":"presence","online":[user ids]}: the seats of like's room with a socket open. */
+static struct json_object *presence_of(const struct web *w, const struct conn *like)
+{
     struct json_object *o = json_object_new_object(), *online = json_object_new_array();
     for (const struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link)) {
+        if (!c->user || !same_room(c, like))
+            continue;
         bool seen = false;
         for (const struct conn *e = LIST_FIRST(&w->conns); e != c && !seen; e = LIST_NEXT(e, link))
-            seen = e->user && c->user && strcmp(e->user, c->user) == 0;
-        if (c->user && !seen)
+            seen = e->user && same_room(e, like) && strcmp(e->user, c->user) == 0;
+        if (!seen)
             json_object_array_add(online, json_object_new_string(c->user));
     }
     json_object_object_add(o, "type", json_object_new_string("presence"));
     json_object_object_add(o, "online", online);
-    for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link))
-        if (c->user)
+    return o;
+}
+
+/* Who is online, to every seated socket: the local table's list to its
+ * sockets, each Discord channel's to its pages. */
+static void presence_run(lws_sorted_usec_list_t *sul)
+{
+    struct web *w = lws_container_of(sul, struct web, presence_sul);
+    w->presence_armed = false;
+    struct json_object *local = NULL;
+    for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link)) {
+        if (!c->user)
+            continue;
+        if (c->activity) {
+            struct json_object *o = presence_of(w, c);
             web_conn_queue_obj(c, o);
-    json_object_put(o);
+            json_object_put(o);
+            continue;
+        }
+        if (!local)
+            local = presence_of(w, c);
+        web_conn_queue_obj(c, local);
+    }
+    json_object_put(local);
     web_wake_all(w);
 }
 
@@ -94,8 +124,40 @@ static const struct web_asset *asset_find(const char *path)
     return NULL;
 }
 
+/* With the Activity: lws's own security headers would forbid Discord's frame,
+ * so the page's are written here, the same but for who may frame it. */
+#define ACTIVITY_CSP                                                                               \
+    "default-src 'none'; img-src 'self' data:; script-src 'self'; font-src 'self'; "               \
+    "style-src 'self'; connect-src 'self' ws: wss:; base-uri 'none'; form-action 'self'; "         \
+    "frame-ancestors https://discord.com https://*.discord.com https://*.discordsays.com"
+
+static int activity_headers(struct lws *wsi, unsigned char **p, unsigned char *end)
+{
+    static const char *const h[][2] = {
+        {"content-security-policy:", ACTIVITY_CSP},
+        {"x-content-type-options:", "nosniff"},
+        {"referrer-policy:", "no-referrer"},
+    };
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)h[i][0],
+                                        (const unsigned char *)h[i][1], (int)strlen(h[i][1]), p,
+                                        end))
+            return -1;
+    return 0;
+}
+
+/* The path without the prefix Discord's proxy maps ("/.proxy/ws" is "/ws"),
+ * when the Activity is on. */
+static const char *unproxied(const struct web *w, const char *path)
+{
+    if (w->act && strncmp(path, "/.proxy/", 8) == 0)
+        return path + 7;
+    return path;
+}
+
 static int http_start(struct web *w, struct conn *c, struct lws *wsi, const char *path)
 {
+    path = unproxied(w, path);
     const struct web_asset *a = asset_find(path);
     bool host_ok = web_host_allowed(w, wsi);
     const char *type = a ? a->type : NULL;
@@ -106,16 +168,19 @@ static int http_start(struct web *w, struct conn *c, struct lws *wsi, const char
         web_host_refused(wsi);
     else if (!a && strncmp(path, "/invite", 7) == 0)
         c->body = web_invite(w, path, &type, &len); /* made for this request */
+    else if (!a)
+        c->body = web_activity_http(w, path, &type, &len);
     if ((!a && !c->body) || !host_ok) {
         if (lws_return_http_status(wsi, host_ok ? HTTP_STATUS_NOT_FOUND : HTTP_STATUS_FORBIDDEN,
                                    NULL))
             return -1;
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     }
-    unsigned char buf[LWS_PRE + 1024];
+    unsigned char buf[LWS_PRE + 1536];
     unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
     /* lws adds the security headers (CSP: no inline script or style, nosniff, deny framing) */
     if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, type, len, &p, end) ||
+        (w->act && activity_headers(wsi, &p, end)) ||
         lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                     (const unsigned char *)"no-cache", 8, &p, end) ||
         lws_finalize_write_http_header(wsi, start, &p, end))
@@ -154,7 +219,8 @@ static int http_write(struct conn *c, struct lws *wsi)
 static int ws_filter(struct web *w, struct lws *wsi)
 {
     char uri[64], origin[256], host[WEB_HOST_LEN];
-    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || strcmp(uri, "/ws") != 0)
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 ||
+        strcmp(unproxied(w, uri), "/ws") != 0)
         return 1;
     if (!web_host_allowed(w, wsi)) {
         web_host_refused(wsi);
@@ -165,6 +231,8 @@ static int ws_filter(struct web *w, struct lws *wsi)
     if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0 ||
         lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) < 0)
         return 1;
+    if (w->act && strcasecmp(origin, w->act_origin) == 0)
+        return 0; /* a page inside Discord, through its proxy */
     const char *o = origin;
     if (strncmp(o, "http://", 7) == 0)
         o += 7;

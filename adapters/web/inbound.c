@@ -274,6 +274,8 @@ void web_on_message(struct web *w, struct conn *c, const char *buf, size_t len)
         json_object_is_type(o, json_type_object) ? web_get_str(o, "type", NULL) : NULL;
     if (!type) {
         web_send_error(c, "bad-frame", "a frame is a JSON object with a \"type\"");
+    } else if (web_activity_frame(w, c, type, o)) {
+        /* a page inside Discord */
     } else if (strcmp(type, "hello") == 0) {
         on_hello(w, c, o);
     } else if (!c->user) {

@@ -101,6 +101,8 @@ struct probe {
 };
 
 struct web;
+struct ticket;
+struct activity_link;
 
 /* libwebsockets' per-connection data, for HTTP and websocket alike. */
 struct conn {
@@ -119,6 +121,11 @@ struct conn {
     STAILQ_HEAD(, frame) queue; /* oldest first; qoff bytes of the first are written */
     size_t qbytes, qoff;
     bool closing, want_write, want_ping;
+    /* a page inside Discord (activity.c): its user is a Discord user, its one table
+     * (open[0], "d#<channel>") the instance's channel */
+    bool activity;
+    uint64_t authorizing; /* the authorization it waits for, or 0 */
+    char *act_channel, *act_guild, *act_dm;
     /* HTTP: a page's file, or an answer made for the request (body, owned) */
     const struct web_asset *asset;
     char *body;
@@ -173,6 +180,13 @@ struct web {
     bool probe_armed;
     uint64_t order;
     bool started;
+    bool local_table; /* [web] enabled: the local table's own hellos are served */
+    /* the Discord Activity (activity.c), when linked */
+    struct activity_link *act;
+    char act_origin[128]; /* https://<client id>.discordsays.com */
+    LIST_HEAD(, ticket) tickets;
+    unsigned ntickets;
+    uint64_t act_auth_id;
 };
 
 /* --- frames.c --- */
@@ -362,6 +376,21 @@ extern const struct lws_protocols web_protocols[];
 /* Who is online changed (a seat's first socket, or its last, came or went):
  * every seated socket is told, once the burst of changes is over. */
 void web_presence_changed(struct web *w);
+
+/* --- activity.c --- */
+
+/* Handles a frame of the Activity (an "activity" hello, or any frame of a page
+ * inside Discord); false when the frame is the local table's to handle. */
+bool web_activity_frame(struct web *w, struct conn *c, const char *type, struct json_object *o);
+
+/* Forgets the tickets that expired. */
+void web_activity_sweep(struct web *w);
+
+void web_activity_free(struct web *w);
+
+/* The answer to GET /activity.json (the client id the page's SDK needs), a new
+ * string of len bytes, with the Activity on; NULL for another path. */
+char *web_activity_http(const struct web *w, const char *path, const char **type, size_t *len);
 
 /* --- http.c (also) --- */
 

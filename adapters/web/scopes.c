@@ -67,7 +67,7 @@ void web_tables_broadcast(struct web *w)
 {
     struct json_object *o = web_tables_json(w);
     for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link))
-        if (c->user)
+        if (c->user && !c->activity)
             web_conn_queue_obj(c, o);
     json_object_put(o);
 }
@@ -164,7 +164,7 @@ void web_scope_save(struct web *w, const struct scope *s)
         json_object_array_add(frames, f);
     }
     json_object_object_add(o, "frames", frames);
-    if (!s->is_user) {
+    if (!s->is_user || s->phase) { /* a Discord table's scope has a phase too (activity.c) */
         json_object_object_add(o, "phase", s->phase ? json_object_new_string(s->phase) : NULL);
         json_object_object_add(o, "players", json_object_new_int(s->players));
     }
@@ -214,7 +214,7 @@ static void scope_load(struct web *w, struct scope *s)
         if (frame)
             web_scope_cache(s, jget_str(f, "key"), false, frame);
     }
-    if (!s->is_user) {
+    if (!s->is_user || jget_str(o, "phase")) {
         const char *phase = jget_str(o, "phase");
         int64_t players = 0;
         free(s->phase);

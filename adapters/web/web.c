@@ -116,7 +116,14 @@ static void sweep_run(lws_sorted_usec_list_t *sul)
 {
     struct web *w = lws_container_of(sul, struct web, sweep_sul);
     web_seats_sweep(w);
+    web_activity_sweep(w);
     lws_sul_schedule(w->ctx, 0, &w->sweep_sul, sweep_run, sweep_interval(w));
+}
+
+/* What the listener serves, for its log line. */
+static const char *listener_name(const struct web *w)
+{
+    return w->local_table ? "local table" : "the Discord Activity's pages (behind HTTPS)";
 }
 
 static int web_start(struct platform *p)
@@ -157,8 +164,10 @@ static int web_start(struct platform *p)
     bool v6 = strchr(w->bind, ':') != NULL;
     info.iface = any ? NULL : w->bind;
     info.protocols = web_protocols;
-    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN |
-                   LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
+    /* the Activity writes its own, which let Discord frame the page (http.c) */
+    if (!w->act)
+        info.options |= LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     if (!v6)
         info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
     info.foreign_loops = loops;
@@ -195,12 +204,12 @@ static int web_start(struct platform *p)
     lws_sul_schedule(w->ctx, 0, &w->sweep_sul, sweep_run, sweep_interval(w));
     if (any || any_v6) {
         /* 0.0.0.0 is no address to type into a browser: name the real ones */
-        log_info(MOD, NULL, "local table at http://%s:%d/ (plain HTTP)",
+        log_info(MOD, NULL, "%s at http://%s:%d/ (plain HTTP)", listener_name(w),
                  any ? "127.0.0.1" : "[::1]", w->port);
         log_friend_addresses(w->port, any_v6);
     } else {
-        log_info(MOD, NULL, "local table at http://%s%s%s:%d/ (plain HTTP)", v6 ? "[" : "", w->bind,
-                 v6 ? "]" : "", w->port);
+        log_info(MOD, NULL, "%s at http://%s%s%s:%d/ (plain HTTP)", listener_name(w), v6 ? "[" : "",
+                 w->bind, v6 ? "]" : "", w->port);
     }
     return 0;
 }
@@ -399,6 +408,7 @@ static void web_destroy(struct platform *p)
         LIST_REMOVE(seat, link);
         web_seat_free(seat);
     }
+    web_activity_free(w);
     struct probe *pr;
     while ((pr = STAILQ_FIRST(&w->probes))) {
         STAILQ_REMOVE_HEAD(&w->probes, link);
@@ -464,6 +474,8 @@ struct platform *web_platform_new(const struct config *cfg, const struct platfor
     w->seats_per_addr = (unsigned)cfg->web_seats_per_address;
     w->unused_seat_secs = cfg->web_unused_seat_seconds;
     w->port = -1;
+    w->local_table = cfg->web_enabled;
+    LIST_INIT(&w->tickets);
     LIST_INIT(&w->conns);
     LIST_INIT(&w->scopes);
     LIST_INIT(&w->seats);

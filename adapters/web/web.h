@@ -30,6 +30,13 @@ struct platform_host;
 struct platform *web_platform_new(const struct config *cfg, const struct platform_host *host,
                                   char *err, size_t errlen);
 
+struct activity_link;
+/* Serves the Discord Activity from this listener: fills the web side of l,
+ * whose Discord side discord_activity_link() filled (nothing when it did not).
+ * Before start(). Returns 0, or -1 (logged) when this build cannot serve it:
+ * it has no Embedded App SDK for the page. */
+int web_activity_link(struct platform *p, struct activity_link *l);
+
 /* The TCP port the platform listens on once started, or -1 before start(). */
 int web_platform_port(struct platform *p);
 

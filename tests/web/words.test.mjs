@@ -52,7 +52,8 @@ const RESOURCES = ['luxury-cars', 'guns', 'jewelry', 'alcohol', 'pornography', '
 // The families of keys the page builds, with the members it builds them from.
 const FAMILIES = {
   'page.phase.': ['lobby', 'dealing', 'drop-reveal', 'drop-grab', 'tribunal-hold', 'debate', 'vote', 'over'],
-  'page.error.': ['bad-name', 'name-taken', 'too-many-tables', 'too-many-seats', 'bad-text', 'internal', 'other'],
+  'page.error.': ['bad-name', 'name-taken', 'too-many-tables', 'too-many-seats', 'bad-text', 'internal', 'other',
+    'activity-bad-code', 'activity-not-in-instance', 'activity-no-channel', 'activity-unavailable', 'activity-only'],
   'page.alert.': ['drop', 'vote', 'offer'],
   'page.summary.': ['session', 'reveal', 'grab', 'debate', 'vote', 'language'],
   'page.card.': ['dealer', 'buyer', 'suspect-dealer', 'suspect-buyer'],

@@ -16,6 +16,13 @@
     set(k, v) { try { localStorage.setItem(k, v); } catch { /* private mode */ } },
   };
 
+  // Inside Discord (the Activity), Discord opens the page with frame_id and instance_id in its
+  // query, and its proxy maps /.proxy/ to this server: every request goes there.
+  const query = new URLSearchParams(location.search);
+  const A = { on: query.has('frame_id') && query.has('instance_id'), sdk: null, clientId: null,
+    ticket: null, channel: null, failed: false };
+  const PFX = A.on ? '/.proxy' : '';
+
   // ---- words ----
   // /catalog/<lang>.json: {"lang", "name", "languages": [{code, name}], "texts": {key: text}},
   // every key of the template in every language (English where a translation lacks one); a
@@ -168,7 +175,7 @@
   // A language's catalog, or null when the server has none (a network failure throws).
   async function catalog(code) {
     if (W.catalogs[code]) return W.catalogs[code];
-    const r = await fetch(`/catalog/${encodeURIComponent(code)}.json`);
+    const r = await fetch(`${PFX}/catalog/${encodeURIComponent(code)}.json`);
     if (!r.ok) return null;
     const c = await r.json();
     if (!c || typeof c.texts !== 'object') return null;
@@ -324,21 +331,22 @@
 
   // ---- connection ----
   function connect() {
-    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
+    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + PFX + '/ws';
     const ws = new WebSocket(url);
     S.ws = ws;
     ws.onopen = () => {
       S.retry = 0;
       setConn('on');
-      if (S.name) hello(S.name);
+      if (A.on) activityHello();
+      else if (S.name) hello(S.name);
       else show('name');
     };
     ws.onclose = () => {
-      setConn(S.name ? 'reconnecting' : 'off');
+      setConn(S.name || A.on ? 'reconnecting' : 'off');
       S.user = null;
       S.opened.clear();
       // the server closes a socket that says no hello in time: without a name, wait for one
-      if (!S.name) return;
+      if (A.failed || (!S.name && !A.on)) return;
       const delay = Math.min(5000, 500 * 2 ** S.retry++);
       setTimeout(connect, delay);
     };
@@ -418,7 +426,84 @@
     Object.assign(p, { game: g, hand: null, offers: new Map(), myVotes: {}, grabbed: null });
   }
 
+  // ---- inside Discord ----
+  // The page asks Discord's SDK (served by the daemon, never fetched elsewhere) for an OAuth2
+  // code and hands it to the server, which asks Discord who it belongs to and whether they are in
+  // this instance; the page trusts nothing it says of itself. The server answers with the access
+  // token (for the SDK's authenticate) and a ticket to come back with after a reload or a
+  // restart. A refusal is shown, and nothing else opens.
+  function activityStatus(key) {
+    $('activity-status').textContent = tr(key);
+    show('activity');
+  }
+  function activityFail(key) {
+    A.failed = true;
+    setConn('off');
+    activityStatus(key);
+  }
+  async function activityStart() {
+    activityStatus('page.activity.connecting');
+    try {
+      const r = await fetch(PFX + '/activity.json', { cache: 'no-store' });
+      if (!r.ok) throw new Error('no activity here');
+      A.clientId = String((await r.json()).client_id || '');
+      const { DiscordSDK } = await import(PFX + '/sdk/index.mjs');
+      A.sdk = new DiscordSDK(A.clientId);
+    } catch {
+      activityFail('page.activity.not-set-up');
+      return;
+    }
+    await A.sdk.ready();
+    A.ticket = store.get('illegal.activity.' + A.sdk.instanceId);
+    connect();
+  }
+  async function activityHello() {
+    if (A.ticket) {
+      send({ type: 'activity', ticket: A.ticket, lang: W.lang });
+      return;
+    }
+    let code;
+    try {
+      ({ code } = await A.sdk.commands.authorize({ client_id: A.clientId, response_type: 'code',
+        state: '', prompt: 'none', scope: ['identify'] }));
+    } catch {
+      activityFail('page.error.activity-bad-code');
+      return;
+    }
+    send({ type: 'activity', code, instance: A.sdk.instanceId, lang: W.lang });
+  }
+  function activityFrame(f) {
+    if (f.type === 'authorized') {
+      A.ticket = f.ticket;
+      store.set('illegal.activity.' + A.sdk.instanceId, f.ticket);
+      A.sdk.commands.authenticate({ access_token: f.access_token }).catch(() => {});
+      return true;
+    }
+    if (f.type === 'welcome' && f.activity) {
+      S.quietUntil = Date.now() + 800;
+      hold();
+      S.user = f.user;
+      S.name = f.name;
+      S.P = {}; // the replay of this user's DMs follows
+      $('me').textContent = f.name;
+      S.current = A.channel = f.activity.channel;
+      show('table');
+      return true;
+    }
+    if (f.type === 'error' && f.error === 'activity-bad-ticket') {
+      A.ticket = null; // an old ticket: ask Discord again
+      activityHello();
+      return true;
+    }
+    if (f.type === 'error' && /^activity-/.test(f.error)) {
+      activityFail('page.error.' + f.error);
+      return true;
+    }
+    return false;
+  }
+
   function handle(f) {
+    if (A.on && activityFrame(f)) return;
     switch (f.type) {
     case 'welcome': {
       const first = !S.user;
@@ -708,7 +793,8 @@
     $('name-view').hidden = view !== 'name';
     $('tables-view').hidden = view !== 'tables';
     $('table-view').hidden = view !== 'table';
-    if (view !== 'name') loadInvite(); // the network may have changed since
+    $('activity-view').hidden = view !== 'activity';
+    if (view !== 'name' && !A.on) loadInvite(); // the network may have changed since
     if (view === 'name') {
       $('name').value = S.name || '';
       $('name').focus();
@@ -753,7 +839,7 @@
     if (!id || S.held) return;
     const t = T(id), p = P(id);
     const mine = p.game && t.game && p.game !== t.game ? null : p; // private state of this game only
-    $('table-name').textContent = id;
+    $('table-name').textContent = A.on ? tr('page.game') : id;
     const phase = $('phase');
     // until the server has replayed the table, the page does not know whether it has a game
     const known = S.opened.has(id);
@@ -783,8 +869,11 @@
       clear($('lobby-actions'));
       lobby.hidden = false;
       $('lobby-variant').textContent = '';
-      $('lobby-actions').append(el('button', { type: 'button', 'data-action': 'new', class: 'primary',
-        text: tr('page.new-game-here'), onclick: newGame }));
+      // inside Discord the channel's game is opened in the channel: the page says how
+      $('lobby-actions').append(A.on
+        ? el('p', { class: 'hint', 'data-activity': 'no-game', text: tr('page.activity.no-game') })
+        : el('button', { type: 'button', 'data-action': 'new', class: 'primary',
+          text: tr('page.new-game-here'), onclick: newGame }));
     }
 
     // players
@@ -1663,8 +1752,10 @@
   loadWords().then(() => {
     renderAll();
     document.body.classList.remove('loading');
+    document.body.classList.toggle('activity', A.on);
     setInterval(tick, 250);
-    if (S.name) connect();
+    if (A.on) activityStart();
+    else if (S.name) connect();
     else show('name');
   });
 })();
