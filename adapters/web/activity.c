@@ -305,7 +305,7 @@ static void authorized(void *arg, uint64_t id, enum activity_refusal r,
     c->authorizing = 0;
     if (r != ACTIVITY_OK) {
         web_send_error(c, refusal_code(r), "Discord did not let this page in");
-        web_conn_kill(c);
+        web_conn_finish(c);
         web_wake_all(w);
         return;
     }
@@ -367,7 +367,7 @@ static void on_activity(struct web *w, struct conn *c, struct json_object *o)
         log_warn(MOD, NULL, "activity: refused a page from %s (no code or instance)",
                  c->addr[0] ? c->addr : "?");
         web_send_error(c, "activity-bad-code", "a code and an instance id, from the SDK");
-        web_conn_kill(c);
+        web_conn_finish(c);
         return;
     }
     c->authorizing = ++w->act_auth_id;

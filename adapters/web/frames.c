@@ -130,6 +130,12 @@ void web_conn_kill(struct conn *c)
     web_conn_wake(c);
 }
 
+void web_conn_finish(struct conn *c)
+{
+    c->finish = true;
+    web_conn_wake(c);
+}
+
 static void conn_drop_slow(struct conn *c, const char *why)
 {
     log_warn(MOD, NULL, "dropping a socket of %s: %zu bytes queued, %zu to all sockets (%s)",
@@ -223,6 +229,11 @@ int web_conn_write(struct conn *c)
         return 0;
     }
     struct frame *f = STAILQ_FIRST(&c->queue);
+    if (!f && c->finish) {
+        static const char said[] = "refused";
+        lws_close_reason(c->wsi, LWS_CLOSE_STATUS_NORMAL, (unsigned char *)said, sizeof said - 1);
+        return -1;
+    }
     if (!f)
         return 0;
     size_t left = f->len - c->qoff;
@@ -235,7 +246,7 @@ int web_conn_write(struct conn *c)
         c->qoff = 0;
         conn_pop_frame(c);
     }
-    if (!STAILQ_EMPTY(&c->queue))
+    if (!STAILQ_EMPTY(&c->queue) || c->finish)
         lws_callback_on_writable(c->wsi);
     return 0;
 }

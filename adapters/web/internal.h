@@ -121,6 +121,7 @@ struct conn {
     STAILQ_HEAD(, frame) queue; /* oldest first; qoff bytes of the first are written */
     size_t qbytes, qoff;
     bool closing, want_write, want_ping;
+    bool finish; /* closed once what it has queued is written */
     /* a page inside Discord (activity.c): its user is a Discord user, its one table
      * (open[0], "d#<channel>") the instance's channel */
     bool activity;
@@ -200,6 +201,9 @@ void web_conn_init(struct web *w, struct conn *c, struct lws *wsi);
 
 /* Closes c once it can be written to; what it had queued is dropped now. */
 void web_conn_kill(struct conn *c);
+
+/* Closes c once what it has queued is written (a refusal that explains itself). */
+void web_conn_finish(struct conn *c);
 
 void web_conn_queue(struct conn *c, const char *json, size_t len);
 

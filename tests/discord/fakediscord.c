@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 #include <libwebsockets.h>
 
+#include "fakeactivity.h"
 #include "fakediscord.h"
 #include "discord_limits.h"
 
@@ -114,6 +115,7 @@ struct fd_server {
     unsigned long held;        /* requests held unanswered so far */
     unsigned long forced;      /* requests answered as fd_force_429 and fd_force_status said */
     unsigned long answered[3]; /* 2xx answers by fd_kind */
+    struct fa *act;            /* the Activity's endpoints (fakeactivity.c) */
 };
 
 static double now_s(void)
@@ -745,6 +747,25 @@ static void rest(struct fd_server *s, struct pss *p)
     p->hdrs[0] = '\0';
     char want[300];
     snprintf(want, sizeof(want), "Bot %s", s->token);
+    struct fa_answer fa;
+    if (fa_route(s->act, method, route, p->auth, strcmp(p->auth, want) == 0, p->body, &fa)) {
+        if (fa.hang) {
+            p->held = true;
+            s->held++;
+        } else if (fa.status == 429) {
+            too_many(s, p, 0.2, false);
+        } else {
+            struct timespec slow = {0, (long)fa.delay_ms * 1000000L};
+            if (fa.delay_ms)
+                nanosleep(&slow, NULL);
+            p->status = fa.status;
+            size_t n = fa.body ? strlen(fa.body) : 0;
+            memcpy(p->resp + LWS_PRE, fa.body ? fa.body : "", n < RESP_MAX ? n : RESP_MAX);
+            p->resp_len = n < RESP_MAX ? n : RESP_MAX;
+        }
+        free(fa.body);
+        return;
+    }
     if (strcmp(p->auth, want) != 0) {
         struct json_object *e = api_error(0, "401: Unauthorized");
         respond(p, 401, e);
@@ -1252,6 +1273,8 @@ struct fd_server *fd_start(const char *token, unsigned hb_ms)
         seed ? strtoul(seed, NULL, 10) : (unsigned long)time(NULL) ^ (unsigned long)getpid();
     fprintf(stderr, "fakediscord: variation seed %lu (FD_SEED=%lu replays it)\n", v, v);
     s->rng = (uint64_t)v * 2654435761u + 0x9e3779b97f4a7c15ull;
+    s->act = fa_new((uint64_t)v);
+    fa_client(s->act, FD_APP_ID, "");
     s->bucket_limit = 5;
     struct lws_context_creation_info info;
     for (int tries = 0; tries < 20 && !s->ctx; tries++) {
@@ -1296,6 +1319,7 @@ void fd_stop(struct fd_server *s)
     json_object_put(s->dms);
     json_object_put(s->windows);
     json_object_put(s->ixs);
+    fa_free(s->act);
     pthread_mutex_destroy(&s->mu);
     free(s);
 }
@@ -1643,4 +1667,53 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_put(o);
     pthread_mutex_unlock(&s->mu);
     return copy;
+}
+
+/* ---- the Activity (fakeactivity.c) ---- */
+
+void fd_activity_client(struct fd_server *s, const char *client_id, const char *secret)
+{
+    pthread_mutex_lock(&s->mu);
+    fa_client(s->act, client_id, secret);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void fd_activity_instance(struct fd_server *s, const char *instance, const char *channel,
+                          const char *guild, const char *users_json)
+{
+    struct json_object *users = json_tokener_parse(users_json);
+    pthread_mutex_lock(&s->mu);
+    fa_instance(s->act, instance, channel, guild, users);
+    pthread_mutex_unlock(&s->mu);
+    json_object_put(users);
+}
+
+void fd_activity_code(struct fd_server *s, const char *user, const char *name, char *out,
+                      size_t len)
+{
+    pthread_mutex_lock(&s->mu);
+    fa_code(s->act, user, name, out, len);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void fd_activity_vary(struct fd_server *s, bool on)
+{
+    pthread_mutex_lock(&s->mu);
+    fa_vary(s->act, on);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void fd_activity_hang(struct fd_server *s, int n)
+{
+    pthread_mutex_lock(&s->mu);
+    fa_hang(s->act, n);
+    pthread_mutex_unlock(&s->mu);
+}
+
+struct json_object *fd_activity_record(struct fd_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    struct json_object *r = fa_record(s->act);
+    pthread_mutex_unlock(&s->mu);
+    return r;
 }

@@ -82,6 +82,21 @@ void fd_disarm(struct fd_server *s);
 /* How many requests of kind got a 2xx answer the client could read. */
 unsigned long fd_answered(struct fd_server *s, enum fd_kind kind);
 
+/* The Activity (fakeactivity.h): the OAuth2 client (FD_APP_ID with no secret
+ * until set), instances in a channel of guild (NULL: none) with their users
+ * (a JSON array of ids), and codes as the SDK's authorize gives them, each
+ * good once. vary: seeded 5xx, 429 and slow answers, fields absent, null or
+ * unknown; hang: the next n token requests are never answered. The record:
+ * fakeactivity.h's fa_record(); the caller puts it. */
+void fd_activity_client(struct fd_server *s, const char *client_id, const char *secret);
+void fd_activity_instance(struct fd_server *s, const char *instance, const char *channel,
+                          const char *guild, const char *users_json);
+void fd_activity_code(struct fd_server *s, const char *user, const char *name, char *out,
+                      size_t len);
+void fd_activity_vary(struct fd_server *s, bool on);
+void fd_activity_hang(struct fd_server *s, int n);
+struct json_object *fd_activity_record(struct fd_server *s);
+
 /*
  * A copy of the server's record, as JSON:
  * {"messages":[{"id","channel","body","edits","reactions":[...],"t"}],

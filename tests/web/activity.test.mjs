@@ -1,0 +1,201 @@
+// The Discord Activity's protocol against the real daemon and the Discord test server:
+// who a page is comes from Discord alone (the OAuth2 code, /users/@me, the activity
+// instance), bad input is refused with a clear code and nothing opened, a page plays its
+// channel's game as a Discord player, and secrets stay where they belong.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { sleep } from './lib.mjs';
+import { APP, Fake, GUILD, PROXY_ORIGIN, SECRET, TABLE, daemonConfig, freePort, openPage, startDaemon, tmp, until } from './fake.mjs';
+
+const DAEMON = process.env.ILLEGALD;
+const FAKE = process.env.FAKEDISCORD;
+const dir = tmp('illegald-act-');
+let fake, daemon, port;
+const pages = [];
+
+const A1 = '610000000000000011', A2 = '610000000000000012', OUT = '610000000000000013';
+const D1 = '610000000000000001';
+
+before(async () => {
+  if (!DAEMON || !FAKE) throw new Error('set ILLEGALD and FAKEDISCORD');
+  fake = await Fake.start(FAKE);
+  port = await freePort();
+  daemon = await startDaemon(DAEMON, daemonConfig(dir, fake, port));
+  await until(fake, (s) => s.gateway.ready, 'the daemon on the gateway');
+  await fake.call({ op: 'name', user: D1, name: 'dora' });
+  await fake.call({ op: 'instance', instance: 'i-1-gc-1', channel: TABLE, guild: GUILD, users: [A1, A2, D1] });
+  await fake.call({ op: 'instance', instance: 'i-2-pc-1', channel: '540000000000000001', guild: null, users: [A1] });
+});
+
+after(async () => {
+  for (const p of pages) p.ws.close();
+  const r = daemon ? await daemon.stop() : { code: 0 };
+  if (fake) await fake.stop();
+  assert.equal(r.code, 0, `illegald exited ${r.code} ${r.signal}: ${daemon && daemon.stderr.slice(-4000)}`);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function page(opts) {
+  const p = await openPage(port, opts);
+  pages.push(p);
+  return p;
+}
+
+async function code(user, name) {
+  return (await fake.call({ op: 'code', user, name })).code;
+}
+
+// A page let in by Discord: its authorized and welcome frames.
+async function enter(user, name, instance = 'i-1-gc-1') {
+  const p = await page();
+  p.send({ type: 'activity', code: await code(user, name), instance, lang: 'en' });
+  const auth = await p.next((f) => f.type === 'authorized' || f.type === 'error', 20000, 'authorized');
+  assert.equal(auth.type, 'authorized', JSON.stringify(auth));
+  const welcome = await p.next((f) => f.type === 'welcome', 8000, 'welcome');
+  return { p, auth, welcome };
+}
+
+async function refusedWith(codeOrNull, instance, error, ms = 20000) {
+  const p = await page();
+  p.send({ type: 'activity', code: codeOrNull, instance, lang: 'en' });
+  const f = await p.next((x) => x.type === 'error' || x.type === 'welcome', ms, error);
+  assert.equal(f.error, error, JSON.stringify(f));
+  await p.whenClosed();
+  assert.ok(!p.frames.some((x) => x.type === 'welcome' || x.type === 'message'), 'nothing opened');
+}
+
+test('the page, its words and the SDK come through the proxy path, framed by Discord only', async () => {
+  const r = await fetch(`http://127.0.0.1:${port}/.proxy/activity.json`);
+  assert.equal(r.status, 200);
+  assert.deepEqual(await r.json(), { client_id: APP });
+  const html = await fetch(`http://127.0.0.1:${port}/`);
+  const csp = html.headers.get('content-security-policy');
+  assert.match(csp, /frame-ancestors https:\/\/discord\.com /);
+  assert.match(csp, /script-src 'self';/);
+  assert.equal(html.headers.get('x-frame-options'), null);
+  const sdk = await fetch(`http://127.0.0.1:${port}/.proxy/sdk/index.mjs`);
+  assert.equal(sdk.status, 200);
+  assert.match(sdk.headers.get('content-type'), /javascript/);
+  for (const path of ['/.proxy/catalog/en.json', '/.proxy/app.js', '/app.js']) {
+    assert.equal((await fetch(`http://127.0.0.1:${port}${path}`)).status, 200, path);
+  }
+  // a Host the proxy's target is not is refused
+  const status = (host) => new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path: '/.proxy/activity.json', headers: { Host: host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    }).on('error', reject).end();
+  });
+  assert.equal(await status('evil.example'), 403);
+  assert.equal(await status(`activity.example.org:${port}`), 200);
+});
+
+test('origins: the Activity\'s proxy is let in, another site is not; the local table is off', async () => {
+  await assert.rejects(openPage(port, { origin: 'https://evil.example' }), /HTTP 403|socket hang up|Unexpected server response/);
+  await assert.rejects(openPage(port, { origin: 'https://1.discordsays.com' }), /HTTP 403|socket hang up|Unexpected server response/);
+  const p = await page();
+  p.send({ type: 'hello', token: 'a'.repeat(24), name: 'Mallory' });
+  const f = await p.next((x) => x.type === 'error');
+  assert.equal(f.error, 'activity-only');
+});
+
+test('bad input: forged, replayed and malformed codes, users not in the instance, no server channel', async () => {
+  await refusedWith('forged-code', 'i-1-gc-1', 'activity-bad-code');
+  await refusedWith('', 'i-1-gc-1', 'activity-bad-code');
+  await refusedWith(await code(A1, 'ann'), '../../users/@me', 'activity-bad-code');
+  const once = await code(A2, 'ben');
+  const { p } = await (async () => {
+    const q = await page();
+    q.send({ type: 'activity', code: once, instance: 'i-1-gc-1' });
+    await q.next((f) => f.type === 'welcome', 20000, 'welcome');
+    return { p: q };
+  })();
+  p.ws.close();
+  await refusedWith(once, 'i-1-gc-1', 'activity-bad-code'); // replayed
+  await refusedWith(await code(OUT, 'mallory'), 'i-1-gc-1', 'activity-not-in-instance');
+  await refusedWith(await code(A1, 'ann'), 'i-9-unknown', 'activity-not-in-instance');
+  await refusedWith(await code(A1, 'ann'), 'i-2-pc-1', 'activity-no-channel');
+  const log = daemon.stderr;
+  assert.match(log, /activity: refused a page \(a code or token Discord refused\)/);
+  assert.match(log, /activity: refused a page \(the user is not in the instance\)/);
+});
+
+test('an exchange Discord never answers ends in time with a clear refusal', async () => {
+  await fake.call({ op: 'hang', n: 1 });
+  await refusedWith(await code(A1, 'ann'), 'i-1-gc-1', 'activity-unavailable', 30000);
+  assert.match(daemon.stderr, /activity: refused a page \(Discord failed or did not answer in time\)/);
+});
+
+test('a page plays its channel\'s game as its Discord user; answers stay on the page; a ticket brings it back', async () => {
+  const { p, auth, welcome } = await enter(A1, 'ann');
+  assert.equal(welcome.user, A1);
+  assert.equal(welcome.name, 'ann');
+  assert.deepEqual(welcome.activity, { channel: TABLE, game: false });
+  assert.ok(auth.access_token && auth.ticket);
+  assert.match(daemon.stderr, /activity: .* opened channel 530000000000000001, which has no game/);
+
+  // a Discord player opens a game in the channel: the page sees the lobby
+  await fake.call({ op: 'slash', id: fake.id(), guild: GUILD, channel: TABLE, user: D1, sub: 'new', opts: null, perms: '32' });
+  const lobby = await p.next((f) => f.type === 'message' && f.kind === 'lobby' && f.channel === TABLE, 10000, 'the lobby');
+  assert.equal(lobby.dm, false);
+  // the page joins: the lobby in Discord names ann
+  p.send({ type: 'command', channel: TABLE, text: '!illegal join' });
+  const s = await until(fake, (x) => x.messages.some((m) => m.channel === TABLE && JSON.stringify(m.body).includes('ann')), 'ann in the Discord lobby');
+  const posted = s.messages.length;
+  // an answer to the page stays on the page: not posted in the channel, not DMed
+  p.send({ type: 'command', channel: TABLE, text: '!illegal status' });
+  const answer = await p.next((f) => f.type === 'message' && f.dm && f.channel === null && f.key === null && /g1 .*waiting for players/.test(f.text), 10000, 'the status answer');
+  assert.ok(answer);
+  await sleep(500);
+  const after = await fake.snapshot();
+  assert.equal(after.messages.length, posted, 'nothing posted for a page\'s answer');
+  // a message of another channel is refused
+  p.send({ type: 'command', channel: '530000000000000099', text: '!illegal join' });
+  assert.equal((await p.next((f) => f.type === 'error')).error, 'bad-channel');
+  p.ws.close();
+
+  // the ticket: no new code needed
+  const q = await page();
+  q.send({ type: 'activity', ticket: auth.ticket });
+  const again = await q.next((f) => f.type === 'welcome', 8000, 'welcome again');
+  assert.equal(again.user, A1);
+  assert.equal(again.activity.game, true);
+  await q.next((f) => f.type === 'message' && f.kind === 'lobby', 8000, 'the lobby replayed');
+  const bad = await page();
+  bad.send({ type: 'activity', ticket: 'f'.repeat(48) });
+  assert.equal((await bad.next((f) => f.type === 'error')).error, 'activity-bad-ticket');
+});
+
+test('a Discord that fails and answers slowly, from a seed: pages still get in, as who they are', async () => {
+  await fake.call({ op: 'vary', on: true });
+  for (let i = 0; i < 4; i++) {
+    const { welcome } = await enter(A2, 'ben');
+    assert.equal(welcome.user, A2);
+    assert.equal(welcome.name, 'ben');
+  }
+  await fake.call({ op: 'vary', on: false });
+  const s = await fake.snapshot();
+  assert.ok(s.activity.tokens >= 4);
+});
+
+test('secrets: the client secret goes to the token endpoint alone, and no token is logged', async () => {
+  const s = await fake.snapshot();
+  assert.equal(s.activity.secret_seen, false);
+  assert.ok(s.activity.tokens >= 2);
+  for (const p of pages) {
+    for (const f of p.frames) assert.ok(!JSON.stringify(f).includes(SECRET), 'a page got the client secret');
+  }
+  const log = daemon.stderr;
+  assert.ok(!log.includes(SECRET), 'the log has the client secret');
+  for (const p of pages) {
+    for (const f of p.frames.filter((x) => x.type === 'authorized')) {
+      assert.ok(!log.includes(f.access_token), 'the log has an access token');
+      assert.ok(!log.includes(f.ticket), 'the log has a ticket');
+    }
+  }
+  const store = readFileSync(join(dir, 'illegald.db'));
+  assert.ok(!store.includes(Buffer.from(SECRET)), 'the store has the client secret');
+});
