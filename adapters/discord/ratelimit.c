@@ -273,6 +273,9 @@ uint64_t rl_release(struct rl *rl, const char *route, const char *major, bool ex
             }
         }
     }
+    if (b && h->remaining < 0 && b->remaining == 0 && !b->reset_at)
+        b->remaining = -1; /* a bucket a 429 made, answered without limits: unknown again, not
+                              empty for ever (a 5xx from a proxy says none) */
     if (b && h->remaining >= 0) {
         b->remaining = h->remaining;
         if (h->limit >= 0)

@@ -153,6 +153,14 @@ static void test_bucket_logic(void **state)
     snprintf(h.scope, sizeof(h.scope), "shared");
     rl_release(&rl, "GET /y", "", false, 429, &h, 0.01, false, now + 4001);
     assert_int_equal(rl_invalid_recent(&rl, now + 4002), before + 1);
+    /* a route a 429 limited, whose next answer (a 5xx) says no limits, is not blocked for good */
+    const char *r3 = "POST /oauth2/token";
+    assert_int_equal(rl_acquire(&rl, r3, "", true, now + 5000), 0);
+    rl_headers_init(&h);
+    assert_int_equal(rl_release(&rl, r3, "", 429, &h, 0.2, false, now + 5000), 200);
+    assert_int_equal(rl_acquire(&rl, r3, "", true, now + 5201), 0);
+    rl_release(&rl, r3, "", 500, &h, -1, false, now + 5202);
+    assert_int_equal(rl_acquire(&rl, r3, "", true, now + 5800), 0);
     rl_free(&rl);
     /* at the invalid-request cap everything waits */
     assert_int_equal(rl_init(&rl, 50, 3), 0);
