@@ -710,7 +710,8 @@
       t.vote = d;
       // every case's vote, by number; with every case open at once, the actions name their case
       if (d.case) t.cases[d.case] = d;
-      if ((d.actions || []).some((a) => /^(vote|abstain) \d+(\s|$)/.test(a))) t.parallel = true;
+      // ("vote 2 bob", "abstain 2"; a Discord user id is all digits too: "vote 6100…" names a player)
+      if ((d.actions || []).some((a) => /^(vote \d+ \S|abstain \d+$)/.test(a))) t.parallel = true;
       learnPlayers(d.candidates);
       if (d.deadline) t.deadline = d.deadline;
       t.phase = 'vote';
