@@ -227,6 +227,8 @@ bool fa_route(struct fa *a, const char *method, const char *route, const char *a
     }
     if (a->vary) {
         unsigned r = rnd(a, 8);
+        if (getenv("FA_DEBUG"))
+            fprintf(stderr, "fakeactivity: %s %s varied %u\n", method, route, r);
         if (r == 0) {
             answer(out, 500, api_error(0, "500: Internal Server Error"));
             return true;
@@ -247,6 +249,9 @@ bool fa_route(struct fa *a, const char *method, const char *route, const char *a
         me(a, auth, out);
     else
         instance(a, id, bot, out);
+    if (getenv("FA_DEBUG"))
+        fprintf(stderr, "fakeactivity: %s %s -> %d (%u ms late)\n", method, route, out->status,
+                out->delay_ms);
     return true;
 }
 

@@ -31,6 +31,7 @@ before(async () => {
 });
 
 after(async () => {
+  if (process.env.WEB_DEBUG) console.log(daemon.stderr);
   for (const p of pages) p.ws.close();
   const r = daemon ? await daemon.stop() : { code: 0 };
   if (fake) await fake.stop();

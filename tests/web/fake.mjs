@@ -53,7 +53,7 @@ export class Fake {
         if (w) w(JSON.parse(line));
       }
     });
-    proc.stderr.on('data', (d) => { this.stderr += d; });
+    proc.stderr.on('data', (d) => { this.stderr += d; if (process.env.FA_DEBUG) process.stderr.write(d); });
     this.chain = Promise.resolve();
   }
 
@@ -83,7 +83,7 @@ export function daemonConfig(dir, fake, port, game = '') {
   const secret = join(dir, 'client_secret');
   writeFileSync(secret, SECRET + '\n');
   const conf = join(dir, 'illegald.conf');
-  writeFileSync(conf, `[store]\npath = ${join(dir, 'illegald.db')}\n[log]\nlevel = info\n[game]\n${game}` +
+  writeFileSync(conf, `[store]\npath = ${join(dir, 'illegald.db')}\n[log]\nlevel = ${process.env.WEB_DEBUG ? "debug" : "info"}\n[game]\n${game}` +
     `[discord]\ntoken = test-token\napplication_id = ${APP}\n` +
     `api_url = http://127.0.0.1:${fake.port}/api/v10\ngateway_url = ws://127.0.0.1:${fake.port}\n` +
     `guilds = ${GUILD}\nactivity = on\nclient_secret_file = ${secret}\n` +
