@@ -27,7 +27,6 @@
 
 #define ACT_EXCHANGE_MS 10000u /* a whole authorization, the three requests */
 #define ACT_QUEUES      4u     /* REST queues the authorizations take turns on */
-#define ACT_TOKEN_MAX   512u   /* bytes in an access token we pass on */
 #define ACT_FORM_MAX    2048u  /* the token request's body */
 #define CB_LAUNCH       12     /* LAUNCH_ACTIVITY, the interaction callback type */
 #define CMD_ENTRY_POINT 4      /* PRIMARY_ENTRY_POINT, the command type */
@@ -84,23 +83,6 @@ static void auth_end(struct act_auth *a, enum activity_refusal r, const char *ch
     auth_free(a);
 }
 
-/* What a failed step means: Discord's own refusal, or its failure. */
-static enum activity_refusal step_failure(long status)
-{
-    return status == 400 || status == 401 || status == 403 ? ACTIVITY_BAD_CODE
-                                                           : ACTIVITY_UNAVAILABLE;
-}
-
-static bool snowflake(const char *s)
-{
-    if (!s || !*s || strlen(s) > 20)
-        return false;
-    for (; *s; s++)
-        if (*s < '0' || *s > '9')
-            return false;
-    return true;
-}
-
 /* An instance id as Discord writes them ("i-1234-gc-5678-..."): nothing to
  * escape, so it goes into a path as it is. */
 static bool instance_valid(const char *s)
@@ -119,26 +101,10 @@ static void instance_done(struct rest_req *r, long status, const char *body, voi
 {
     (void)r;
     struct act_auth *a = ud;
-    if (status != 200) {
-        auth_end(a, status == 404 ? ACTIVITY_NOT_IN_INSTANCE : step_failure(status), NULL, NULL);
-        return;
-    }
-    struct json_object *o = json_tokener_parse(body);
-    struct json_object *users = jget_arr(o, "users"), *where = jget_obj(o, "location");
-    const char *app = jget_str(o, "application_id");
-    const char *channel = jget_str(where, "channel_id"), *guild = jget_str(where, "guild_id");
-    bool in = false;
-    for (size_t i = 0; i < jarr_len(users) && !in; i++) {
-        const char *u = jarr_str(users, i);
-        in = u && strcmp(u, a->user) == 0;
-    }
-    if (!o || (app && strcmp(app, a->dc->app_id) != 0) || !in)
-        auth_end(a, ACTIVITY_NOT_IN_INSTANCE, NULL, NULL);
-    else if (!snowflake(channel) || (guild && !snowflake(guild)) || !guild)
-        auth_end(a, ACTIVITY_NO_CHANNEL, NULL, NULL);
-    else
-        auth_end(a, ACTIVITY_OK, channel, guild);
-    json_object_put(o);
+    char channel[ACT_ID_MAX + 1], guild[ACT_ID_MAX + 1];
+    enum activity_refusal why =
+        dc_activity_read_instance(status, body, a->dc->app_id, a->user, channel, guild);
+    auth_end(a, why, channel, guild);
 }
 
 static void user_done(struct rest_req *r, long status, const char *body, void *ud)
@@ -146,27 +112,16 @@ static void user_done(struct rest_req *r, long status, const char *body, void *u
     (void)r;
     struct act_auth *a = ud;
     struct dc *dc = a->dc;
-    if (status != 200) {
-        auth_end(a, step_failure(status), NULL, NULL);
-        return;
-    }
-    struct json_object *o = json_tokener_parse(body);
-    const char *id = jget_str(o, "id");
-    const char *name = jget_str(o, "global_name");
-    if (!name || !*name)
-        name = jget_str(o, "username");
+    char id[ACT_ID_MAX + 1], name[ACT_NAME_MAX + 1];
+    enum activity_refusal why = dc_activity_read_user(status, body, id, name);
+    if (why == ACTIVITY_OK && (!(a->user = strdup(id)) || !(a->name = strdup(name))))
+        why = ACTIVITY_UNAVAILABLE;
     char path[256];
-    if (!snowflake(id) || !name || !*name || !(a->user = strdup(id)) ||
-        !(a->name = strndup(name, 64))) {
-        json_object_put(o);
-        auth_end(a, ACTIVITY_UNAVAILABLE, NULL, NULL);
-        return;
-    }
-    json_object_put(o);
     snprintf(path, sizeof path, "/applications/%s/activity-instances/%s", dc->app_id, a->instance);
-    if (!dc->rest || rest_enqueue_until(dc->rest, a->queue, "GET", path, NULL, 0, a->deadline, NULL,
-                                        instance_done, a) < 0)
-        auth_end(a, ACTIVITY_UNAVAILABLE, NULL, NULL);
+    if (why != ACTIVITY_OK || !dc->rest ||
+        rest_enqueue_until(dc->rest, a->queue, "GET", path, NULL, 0, a->deadline, NULL,
+                           instance_done, a) < 0)
+        auth_end(a, why != ACTIVITY_OK ? why : ACTIVITY_UNAVAILABLE, NULL, NULL);
 }
 
 static void token_done(struct rest_req *r, long status, const char *body, void *ud)
@@ -174,23 +129,15 @@ static void token_done(struct rest_req *r, long status, const char *body, void *
     (void)r;
     struct act_auth *a = ud;
     struct dc *dc = a->dc;
-    struct json_object *o = status == 200 ? json_tokener_parse(body) : NULL;
-    const char *token = jget_str(o, "access_token");
-    const char *type = jget_str(o, "token_type");
-    if (status != 200 || !token || !*token || strlen(token) > ACT_TOKEN_MAX ||
-        strpbrk(token, " \r\n") || (type && strcasecmp(type, "Bearer") != 0)) {
-        json_object_put(o);
-        auth_end(a, status == 200 ? ACTIVITY_UNAVAILABLE : step_failure(status), NULL, NULL);
-        return;
-    }
-    char auth[ACT_TOKEN_MAX + 16];
+    char token[ACT_TOKEN_MAX + 1], auth[ACT_TOKEN_MAX + 16];
+    enum activity_refusal why = dc_activity_read_token(status, body, token);
+    if (why == ACTIVITY_OK && !(a->token = strdup(token)))
+        why = ACTIVITY_UNAVAILABLE;
     snprintf(auth, sizeof auth, "Bearer %s", token);
-    a->token = strdup(token);
-    json_object_put(o);
-    if (!a->token || !dc->rest ||
+    if (why != ACTIVITY_OK || !dc->rest ||
         rest_enqueue_as(dc->rest, a->queue, "GET", "/users/@me", NULL, auth, false, a->deadline,
                         user_done, a) < 0)
-        auth_end(a, ACTIVITY_UNAVAILABLE, NULL, NULL);
+        auth_end(a, why != ACTIVITY_OK ? why : ACTIVITY_UNAVAILABLE, NULL, NULL);
 }
 
 /* The token request's form body, values escaped. NULL on no memory. */

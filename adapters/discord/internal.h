@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 #include <uv.h>
 
+#include "adapters/common/activity.h"
 #include "bot/config.h"
 #include "bot/platform.h"
 #include "core/attributes.h"
@@ -453,6 +454,26 @@ struct activity_link;
 int dc_activity_send(struct dc *dc, const struct outbound *m);
 /* A game's news, for the pages. */
 void dc_activity_news(struct dc *dc, const struct game_news *n);
+/* ---- activity_read.c: Discord's answers to an authorization, read ---- */
+
+#define ACT_ID_MAX    20  /* digits in a snowflake */
+#define ACT_NAME_MAX  64  /* bytes of a user's name kept */
+#define ACT_TOKEN_MAX 512 /* bytes in an access token passed on */
+/* The access token of a token endpoint's answer (status, body) into token, or
+ * why there is none: a 400/401/403 is Discord refusing the code, anything
+ * else Discord failing. */
+enum activity_refusal dc_activity_read_token(long status, const char *body,
+                                             char token[ACT_TOKEN_MAX + 1]);
+/* The user of GET /users/@me's answer: their id and name (the global name,
+ * else the username). */
+enum activity_refusal dc_activity_read_user(long status, const char *body, char id[ACT_ID_MAX + 1],
+                                            char name[ACT_NAME_MAX + 1]);
+/* The instance's channel and guild, when it is app's (when it says), user is
+ * among its users, and it runs in a channel of a server. */
+enum activity_refusal dc_activity_read_instance(long status, const char *body, const char *app,
+                                                const char *user, char channel[ACT_ID_MAX + 1],
+                                                char guild[ACT_ID_MAX + 1]);
+
 /* Answers an Entry Point command or a press on "Play in Discord" by launching
  * the Activity; false for any other interaction (or with the Activity off). */
 bool dc_activity_launch(struct dc *dc, struct dc_ixn *x, int64_t type, struct json_object *data);

@@ -253,7 +253,8 @@ static void seat_page(struct web *w, struct conn *c, const struct ticket *t)
         web_conn_kill(c);
         return;
     }
-    lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, w->idle_secs);
+    if (c->wsi) /* (none when fuzzed) */
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, w->idle_secs);
     struct scope *ts = web_scope_find(w, table, true);
     bool game = ts && ts->phase && ts->n > 0;
     if (!game)
@@ -371,7 +372,8 @@ static void on_activity(struct web *w, struct conn *c, struct json_object *o)
         return;
     }
     c->authorizing = ++w->act_auth_id;
-    lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, w->hello_secs + WEB_AUTH_WAIT);
+    if (c->wsi)
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, w->hello_secs + WEB_AUTH_WAIT);
     if (w->act->authorize(w->act->discord, code, instance, authorized, w, c->authorizing) < 0) {
         c->authorizing = 0;
         web_send_error(c, "internal", "out of memory");

@@ -96,7 +96,7 @@ void web_conn_wake(struct conn *c)
 void web_wake_all(struct web *w)
 {
     for (struct conn *c = LIST_FIRST(&w->conns); c; c = LIST_NEXT(c, link)) {
-        if (c->want_write)
+        if (c->want_write && c->wsi) /* (a fuzzed socket has none) */
             lws_callback_on_writable(c->wsi);
         c->want_write = false;
     }
