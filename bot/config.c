@@ -120,6 +120,8 @@ static const struct key_def keys[] = {
     {"web", "queue_bytes", K_INT, 0, OFF(web_queue_bytes), 65536, 1 << 30, NULL},
     {"web", "seats_per_address", K_INT, 0, OFF(web_seats_per_address), 1, 65535, NULL},
     {"web", "unused_seat_seconds", K_INT, 0, OFF(web_unused_seat_seconds), 1, 31536000, NULL},
+    {"web", "tls_cert", K_STRING, F_OPTIONAL, OFF(web_tls_cert), 0, 0, NULL},
+    {"web", "tls_key", K_STRING, F_OPTIONAL, OFF(web_tls_key), 0, 0, NULL},
     {"metrics", "enabled", K_BOOL, 0, OFF(metrics_enabled), 0, 0, NULL},
     {"metrics", "bind", K_STRING, F_NOSPACE, OFF(metrics_bind), 0, 0, NULL},
     {"metrics", "port", K_INT, 0, OFF(metrics_port), 0, 65535, NULL},
@@ -813,6 +815,9 @@ static void check_activity(struct loader *ld)
         !(c->discord_client_id = strdup(c->discord_application_id)))
         origin_error(ld, at, "out of memory");
     c->web_listen = c->web_enabled || c->discord_activity;
+    if ((c->web_tls_cert == NULL) != (c->web_tls_key == NULL))
+        origin_error(ld, key_index("web", c->web_tls_cert ? "tls_cert" : "tls_key"),
+                     "HTTPS needs both tls_cert and tls_key");
 }
 
 static void check_whole(struct loader *ld)

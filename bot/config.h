@@ -97,6 +97,8 @@ struct config {
     int web_queue_bytes;     /* default 64 MiB: output queued to all sockets together */
     int web_seats_per_address;   /* default 32: seats made from one client address */
     int web_unused_seat_seconds; /* default 1 day: a seat that never played is then forgotten */
+    char *web_tls_cert; /* PEM certificate chain: the listener speaks HTTPS (both or none) */
+    char *web_tls_key;  /* its private key (a path) */
     /* [metrics] */
     bool metrics_enabled; /* default false */
     char *metrics_bind;   /* default "127.0.0.1" */

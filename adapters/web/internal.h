@@ -182,6 +182,7 @@ struct web {
     uint64_t order;
     bool started;
     bool local_table; /* [web] enabled: the local table's own hellos are served */
+    char *tls_cert, *tls_key; /* [web] tls_cert and tls_key: HTTPS, or NULL */
     /* the Discord Activity (activity.c), when linked */
     struct activity_link *act;
     char act_origin[128]; /* https://<client id>.discordsays.com */

@@ -120,10 +120,15 @@ static void sweep_run(lws_sorted_usec_list_t *sul)
     lws_sul_schedule(w->ctx, 0, &w->sweep_sul, sweep_run, sweep_interval(w));
 }
 
+static const char *scheme(const struct web *w)
+{
+    return w->tls_cert ? "https" : "http";
+}
+
 /* What the listener serves, for its log line. */
 static const char *listener_name(const struct web *w)
 {
-    return w->local_table ? "local table" : "the Discord Activity's pages (behind HTTPS)";
+    return w->local_table ? "local table" : "the Discord Activity's pages";
 }
 
 static int web_start(struct platform *p)
@@ -179,6 +184,12 @@ static int web_start(struct platform *p)
     /* lws sizes its descriptor tables by this, else by the process's limit */
     info.fd_limit_per_thread = w->max_conns + WEB_LWS_FDS;
     info.pcontext = &w->lctx;
+    if (w->tls_cert) {
+        /* HTTPS with the operator's certificate (the Activity needs it, or a proxy in front) */
+        info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+        info.ssl_cert_filepath = w->tls_cert;
+        info.ssl_private_key_filepath = w->tls_key;
+    }
     info.timeout_secs = 30;
     w->shim = shim;
     w->ctx = w->lctx = lws_create_context(&info);
@@ -204,12 +215,13 @@ static int web_start(struct platform *p)
     lws_sul_schedule(w->ctx, 0, &w->sweep_sul, sweep_run, sweep_interval(w));
     if (any || any_v6) {
         /* 0.0.0.0 is no address to type into a browser: name the real ones */
-        log_info(MOD, NULL, "%s at http://%s:%d/ (plain HTTP)", listener_name(w),
-                 any ? "127.0.0.1" : "[::1]", w->port);
+        log_info(MOD, NULL, "%s at %s://%s:%d/ (%s)", listener_name(w), scheme(w),
+                 any ? "127.0.0.1" : "[::1]", w->port, w->tls_cert ? "TLS" : "plain HTTP");
         log_friend_addresses(w->port, any_v6);
     } else {
-        log_info(MOD, NULL, "%s at http://%s%s%s:%d/ (plain HTTP)", listener_name(w), v6 ? "[" : "",
-                 w->bind, v6 ? "]" : "", w->port);
+        log_info(MOD, NULL, "%s at %s://%s%s%s:%d/ (%s)", listener_name(w), scheme(w),
+                 v6 ? "[" : "", w->bind, v6 ? "]" : "", w->port,
+                 w->tls_cert ? "TLS" : "plain HTTP");
     }
     return 0;
 }
@@ -418,6 +430,8 @@ static void web_destroy(struct platform *p)
     web_hosts_free(w);
     free(w->hosts_cfg);
     free(w->bind);
+    free(w->tls_cert);
+    free(w->tls_key);
     free(w);
 }
 
@@ -475,6 +489,12 @@ struct platform *web_platform_new(const struct config *cfg, const struct platfor
     w->unused_seat_secs = cfg->web_unused_seat_seconds;
     w->port = -1;
     w->local_table = cfg->web_enabled;
+    if ((cfg->web_tls_cert && !(w->tls_cert = strdup(cfg->web_tls_cert))) ||
+        (cfg->web_tls_key && !(w->tls_key = strdup(cfg->web_tls_key)))) {
+        web_destroy(&w->base);
+        snprintf(err, errlen, "web: out of memory");
+        return NULL;
+    }
     LIST_INIT(&w->tickets);
     LIST_INIT(&w->conns);
     LIST_INIT(&w->scopes);

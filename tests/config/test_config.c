@@ -499,6 +499,8 @@ static const struct bad_case bad_cases[] = {
      "%s:3: [discord] activity: the Activity needs application_id (or client_id)"},
     {"[discord]\ntoken = t\napplication_id = 1\nactivity = on\n",
      "%s:4: [discord] activity: the Activity needs client_secret (client_secret_file)"},
+    {"[web]\ntls_cert = /etc/c.pem\n",
+     "%s:2: [web] tls_cert: HTTPS needs both tls_cert and tls_key"},
     {"[web]\nenabled = maybe\n",
      "%s:2: [web] enabled: not a boolean (true/false, yes/no, on/off, 1/0): \"maybe\""},
     {"[log]\nlevel = loud\n",
@@ -819,7 +821,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 54);
+    assert_int_equal(nkeys, 56);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);

@@ -5,10 +5,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import WebSocket from 'ws';
 import { join } from 'node:path';
 import { sleep } from './lib.mjs';
 import { APP, Fake, GUILD, PROXY_ORIGIN, SECRET, TABLE, daemonConfig, freePort, openPage, startDaemon, tmp, until } from './fake.mjs';
+import { appendFileSync } from 'node:fs';
 
 const DAEMON = process.env.ILLEGALD;
 const FAKE = process.env.FAKEDISCORD;
@@ -199,4 +203,38 @@ test('secrets: the client secret goes to the token endpoint alone, and no token 
   }
   const store = readFileSync(join(dir, 'illegald.db'));
   assert.ok(!store.includes(Buffer.from(SECRET)), 'the store has the client secret');
+});
+
+test('HTTPS of its own: with tls_cert and tls_key the listener speaks TLS, the Activity\'s socket too', async () => {
+  const tdir = tmp('illegald-act-tls-');
+  const cert = join(tdir, 'cert.pem'), key = join(tdir, 'key.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert,
+    '-days', '2', '-subj', '/CN=activity.example.org'], { stdio: 'ignore' });
+  const tport = await freePort();
+  const conf = daemonConfig(tdir, fake, tport);
+  appendFileSync(conf, `tls_cert = ${cert}\ntls_key = ${key}\n`);
+  const d = await startDaemon(DAEMON, conf);
+  try {
+    assert.match(d.stderr, /Activity's pages at https:\/\/127\.0\.0\.1:\d+\/ \(TLS\)/);
+    const body = await new Promise((resolve, reject) => {
+      httpsRequest({ host: '127.0.0.1', port: tport, path: '/.proxy/activity.json', rejectUnauthorized: false }, (res) => {
+        let b = '';
+        res.on('data', (x) => { b += x; });
+        res.on('end', () => resolve(b));
+      }).on('error', reject).end();
+    });
+    assert.deepEqual(JSON.parse(body), { client_id: APP });
+    const ws = new WebSocket(`wss://127.0.0.1:${tport}/.proxy/ws`, { headers: { Origin: PROXY_ORIGIN }, rejectUnauthorized: false });
+    const first = await new Promise((resolve, reject) => {
+      ws.once('open', () => ws.send(JSON.stringify({ type: 'activity', code: 'forged', instance: 'i-1-gc-1' })));
+      ws.once('message', (m) => resolve(JSON.parse(String(m))));
+      ws.once('error', reject);
+    });
+    assert.equal(first.error, 'activity-bad-code');
+    ws.close();
+  } finally {
+    const r = await d.stop();
+    rmSync(tdir, { recursive: true, force: true });
+    assert.equal(r.code, 0, d.stderr.slice(-2000));
+  }
 });

@@ -91,7 +91,7 @@ export function daemonConfig(dir, fake, port, game = '') {
   return conf;
 }
 
-export const DAEMON_PORT_RE = /Activity's pages \(behind HTTPS\) at http:\/\/[^ ]+:(\d+)\//;
+export const DAEMON_PORT_RE = /Activity's pages at https?:\/\/[^ ]+:(\d+)\//;
 
 export async function startDaemon(path, conf, seed = '4242') {
   const d = await startServer(path, ['--config', conf, '--seed', seed], { portRe: DAEMON_PORT_RE });
