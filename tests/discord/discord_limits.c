@@ -704,7 +704,8 @@ void lim_callback(struct lim_errors *e, struct json_object *body)
     case 9: /* MODAL */
         modal(e, data);
         break;
-    default: /* and 10 (deprecated) and 12 (Activities), which this app never sends */
+    default: /* and 10 (deprecated), and 12 (LAUNCH_ACTIVITY: the server takes it before, when the
+              * app has Activities enabled) */
         fail(e, "type", "BASE_TYPE_CHOICES", "Value must be one of (1, 4, 5, 6, 7, 8, 9).");
     }
 }

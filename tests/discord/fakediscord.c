@@ -116,6 +116,7 @@ struct fd_server {
     unsigned long forced;      /* requests answered as fd_force_429 and fd_force_status said */
     unsigned long answered[3]; /* 2xx answers by fd_kind */
     struct fa *act;            /* the Activity's endpoints (fakeactivity.c) */
+    bool activities;           /* the app has Activities enabled (its portal's toggle) */
 };
 
 static double now_s(void)
@@ -602,9 +603,14 @@ static bool refused(struct fd_server *s, struct pss *p, const char *method, cons
         [CHECK_CREATE] = LIM_CREATE, [CHECK_FOLLOWUP] = LIM_FOLLOWUP, [CHECK_EDIT] = LIM_EDIT};
     struct lim_errors e;
     lim_init(&e);
-    if (what == CHECK_CALLBACK)
-        lim_callback(&e, body);
-    else if (what == CHECK_COMMANDS)
+    /* LAUNCH_ACTIVITY (12) carries no data, and only an app with Activities enabled sends it */
+    bool launch = what == CHECK_CALLBACK && s->activities &&
+                  !json_object_object_get(body, "data") &&
+                  json_object_get_int64(json_object_object_get(body, "type")) == 12;
+    if (what == CHECK_CALLBACK) {
+        if (!launch)
+            lim_callback(&e, body);
+    } else if (what == CHECK_COMMANDS)
         lim_commands(&e, body);
     else
         lim_message(&e, body, where[what]);
@@ -758,10 +764,9 @@ static void rest(struct fd_server *s, struct pss *p)
             struct timespec slow = {0, (long)fa.delay_ms * 1000000L};
             if (fa.delay_ms)
                 nanosleep(&slow, NULL);
-            p->status = fa.status;
-            size_t n = fa.body ? strlen(fa.body) : 0;
-            memcpy(p->resp + LWS_PRE, fa.body ? fa.body : "", n < RESP_MAX ? n : RESP_MAX);
-            p->resp_len = n < RESP_MAX ? n : RESP_MAX;
+            struct json_object *b = fa.body ? json_tokener_parse(fa.body) : NULL;
+            respond(p, fa.status, b);
+            json_object_put(b);
         }
         free(fa.body);
         return;
@@ -1693,6 +1698,13 @@ void fd_activity_code(struct fd_server *s, const char *user, const char *name, c
 {
     pthread_mutex_lock(&s->mu);
     fa_code(s->act, user, name, out, len);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void fd_set_activities(struct fd_server *s, bool on)
+{
+    pthread_mutex_lock(&s->mu);
+    s->activities = on;
     pthread_mutex_unlock(&s->mu);
 }
 

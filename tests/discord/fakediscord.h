@@ -94,6 +94,9 @@ void fd_activity_instance(struct fd_server *s, const char *instance, const char 
 void fd_activity_code(struct fd_server *s, const char *user, const char *name, char *out,
                       size_t len);
 void fd_activity_vary(struct fd_server *s, bool on);
+/* The app's Activities toggle (off, as for a new app): only with it on is a
+ * LAUNCH_ACTIVITY answer (callback type 12, no data) taken. */
+void fd_set_activities(struct fd_server *s, bool on);
 void fd_activity_hang(struct fd_server *s, int n);
 struct json_object *fd_activity_record(struct fd_server *s);
 

@@ -8,6 +8,7 @@
  *   {"op":"instance","instance","channel","guild","users":[ids]}
  *   {"op":"code","user","name"}                       -> {"code"}
  *   {"op":"vary","on":bool}, {"op":"hang","n"}        the Activity's variation
+ *   {"op":"activities","on":bool}                     the app's Activities toggle
  *   {"op":"privileged","intents":n}                   the app's privileged intents
  *   {"op":"name","user","name"}, {"op":"guild","guild","owner"}
  *   {"op":"slash","id","guild","channel","user","sub","opts","perms"}
@@ -85,6 +86,9 @@ static bool handle(struct fd_server *s, struct json_object *q)
     } else if (strcmp(op, "vary") == 0) {
         json_object_object_get_ex(q, "on", &v);
         fd_activity_vary(s, json_object_get_boolean(v));
+    } else if (strcmp(op, "activities") == 0) {
+        json_object_object_get_ex(q, "on", &v);
+        fd_set_activities(s, json_object_get_boolean(v));
     } else if (strcmp(op, "hang") == 0) {
         fd_activity_hang(s, (int)num(q, "n"));
     } else if (strcmp(op, "privileged") == 0) {

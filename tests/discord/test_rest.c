@@ -157,9 +157,9 @@ static void test_bucket_logic(void **state)
     const char *r3 = "POST /oauth2/token";
     assert_int_equal(rl_acquire(&rl, r3, "", true, now + 5000), 0);
     rl_headers_init(&h);
-    assert_int_equal(rl_release(&rl, r3, "", 429, &h, 0.2, false, now + 5000), 200);
+    assert_int_equal(rl_release(&rl, r3, "", true, 429, &h, 0.2, false, now + 5000), 200);
     assert_int_equal(rl_acquire(&rl, r3, "", true, now + 5201), 0);
-    rl_release(&rl, r3, "", 500, &h, -1, false, now + 5202);
+    rl_release(&rl, r3, "", true, 500, &h, -1, false, now + 5202);
     assert_int_equal(rl_acquire(&rl, r3, "", true, now + 5800), 0);
     rl_free(&rl);
     /* at the invalid-request cap everything waits */

@@ -34,6 +34,7 @@ export class Fake {
     const seed = /variation seed (\d+)/.exec(f.stderr);
     console.log(`# fakediscord variation seed ${seed ? seed[1] : '?'} (FD_SEED=<n> replays it)`);
     await f.call({ op: 'client', id: APP, secret: SECRET });
+    await f.call({ op: 'activities', on: true }); // the app has Activities enabled
     return f;
   }
 
