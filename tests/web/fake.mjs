@@ -2,28 +2,18 @@
 // on it with the Activity on: what the Activity's tests share.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { sleep, startServer } from './lib.mjs';
+import { freePort, sleep, startServer } from './lib.mjs';
+
+export { freePort };
 
 export const APP = '900000000000000002'; // FD_APP_ID
 export const GUILD = '700000000000000001'; // FD_GUILD_ID
 export const TABLE = '530000000000000001';
 export const SECRET = 'client-secret-' + Math.random().toString(36).slice(2);
 export const PROXY_ORIGIN = `https://${APP}.discordsays.com`;
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 // The test server, asked one JSON line at a time.
 export class Fake {

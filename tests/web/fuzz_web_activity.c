@@ -16,6 +16,7 @@
 
 #include "adapters/common/activity.h"
 #include "adapters/web/internal.h"
+#include "fuzz_store.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -30,7 +31,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 #define CHANNEL "530000000000000001"
 
-static struct json_object *fuzz_state;
 static struct activity_link link_;
 
 static int fuzz_deliver(void *ctx, struct platform *p, const struct inbound *in)
@@ -63,31 +63,6 @@ static int fuzz_act_deliver(struct platform *discord, const struct inbound *in)
     struct outbound m = {.kind = OUT_NOTICE, .user = in->user, .text = "answered", .cause = in};
     if (in->user && link_.answer)
         link_.answer(link_.web, in->user, &m);
-    return 0;
-}
-
-static char *fuzz_state_get(void *ctx, struct platform *p, const char *key)
-{
-    (void)ctx;
-    (void)p;
-    struct json_object *v;
-    if (!json_object_object_get_ex(fuzz_state, key, &v))
-        return NULL;
-    return strdup(json_object_get_string(v));
-}
-
-static int fuzz_state_set(void *ctx, struct platform *p, const char *key, const char *value)
-{
-    (void)ctx;
-    (void)p;
-    return json_object_object_add(fuzz_state, key, json_object_new_string(value));
-}
-
-static int fuzz_state_del(void *ctx, struct platform *p, const char *key)
-{
-    (void)ctx;
-    (void)p;
-    json_object_object_del(fuzz_state, key);
     return 0;
 }
 

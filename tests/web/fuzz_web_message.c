@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "adapters/web/internal.h"
+#include "fuzz_store.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -24,8 +25,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static struct json_object *fuzz_state;
-
 static unsigned long fuzz_inputs;
 
 /* The bot's side: counts what reached it (answering would wake live sockets). */
@@ -35,31 +34,6 @@ static int fuzz_deliver(void *ctx, struct platform *p, const struct inbound *in)
     (void)p;
     if (in->user && in->user_name)
         fuzz_inputs++;
-    return 0;
-}
-
-static char *fuzz_state_get(void *ctx, struct platform *p, const char *key)
-{
-    (void)ctx;
-    (void)p;
-    struct json_object *v;
-    if (!json_object_object_get_ex(fuzz_state, key, &v))
-        return NULL;
-    return strdup(json_object_get_string(v));
-}
-
-static int fuzz_state_set(void *ctx, struct platform *p, const char *key, const char *value)
-{
-    (void)ctx;
-    (void)p;
-    return json_object_object_add(fuzz_state, key, json_object_new_string(value));
-}
-
-static int fuzz_state_del(void *ctx, struct platform *p, const char *key)
-{
-    (void)ctx;
-    (void)p;
-    json_object_object_del(fuzz_state, key);
     return 0;
 }
 

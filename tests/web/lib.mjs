@@ -1,5 +1,6 @@
 // Helpers shared by the web tests: start a server process, talk to its websocket.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 
@@ -146,3 +147,15 @@ export class Client {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// A TCP port free on loopback now, for a server the test starts.
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
