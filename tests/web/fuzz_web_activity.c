@@ -16,7 +16,7 @@
 
 #include "adapters/common/activity.h"
 #include "adapters/web/internal.h"
-#include "fuzz_store.h"
+#include "fuzz_web.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -88,6 +88,13 @@ static void mirror_some(void)
     json_object_put(lobby);
 }
 
+/* Every tenth frame, from the first: the bot's messages, mirrored. */
+static void mirror_each(unsigned n)
+{
+    if (n % 10 == 1 && link_.mirror)
+        mirror_some();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static uv_loop_t loop; /* never run */
@@ -122,26 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         w->act = &link_;
         link_.web = p;
     }
-    struct conn conns[2];
-    for (int i = 0; i < 2; i++)
-        web_conn_init(w, &conns[i], NULL);
-    const char *buf = (const char *)data, *end = buf + size;
-    unsigned n = 0;
-    while (buf < end) {
-        const char *nl = memchr(buf, '\n', (size_t)(end - buf));
-        size_t len = nl ? (size_t)(nl - buf) : (size_t)(end - buf);
-        struct conn *c = &conns[n++ & 1];
-        if (len <= WEB_MAX_FRAME)
-            web_on_message(w, c, buf, len);
-        if (n % 10 == 1 && link_.mirror)
-            mirror_some();
-        buf += len + (nl != NULL);
-    }
-    for (int i = 0; i < 2; i++)
-        conns[i].want_write = false;
-    web_conn_unlink(w, &conns[1]);
-    web_conn_leave(w, &conns[0]);
-    web_conn_free(&conns[1]);
+    fuzz_web_frames(w, data, size, mirror_each);
     p->ops->destroy(p);
     json_object_put(fuzz_state);
     return 0;

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "adapters/web/internal.h"
-#include "fuzz_store.h"
+#include "fuzz_web.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -60,27 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         json_object_put(fuzz_state);
         return 0;
     }
-    struct web *w = (struct web *)p;
-    /* two sockets, so table lists and the shared output bound reach another one */
-    struct conn conns[2];
-    for (int i = 0; i < 2; i++)
-        web_conn_init(w, &conns[i], NULL);
-    const char *buf = (const char *)data, *end = buf + size;
-    unsigned n = 0;
-    while (buf < end) {
-        const char *nl = memchr(buf, '\n', (size_t)(end - buf));
-        size_t len = nl ? (size_t)(nl - buf) : (size_t)(end - buf);
-        struct conn *c = &conns[n++ & 1];
-        if (len <= WEB_MAX_FRAME)
-            web_on_message(w, c, buf, len);
-        buf += len + (nl != NULL);
-    }
-    /* one socket leaves as a closed one does (tables and seat released), alone in the list */
-    for (int i = 0; i < 2; i++)
-        conns[i].want_write = false;
-    web_conn_unlink(w, &conns[1]);
-    web_conn_leave(w, &conns[0]);
-    web_conn_free(&conns[1]);
+    fuzz_web_frames((struct web *)p, data, size, NULL);
     p->ops->destroy(p);
     json_object_put(fuzz_state);
     return 0;
