@@ -181,7 +181,7 @@ struct web {
     bool probe_armed;
     uint64_t order;
     bool started;
-    bool local_table; /* [web] enabled: the local table's own hellos are served */
+    bool local_table;         /* [web] enabled: the local table's own hellos are served */
     char *tls_cert, *tls_key; /* [web] tls_cert and tls_key: HTTPS, or NULL */
     /* the Discord Activity (activity.c), when linked */
     struct activity_link *act;
