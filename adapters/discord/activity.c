@@ -68,10 +68,15 @@ static const char *refusal_name(enum activity_refusal r)
     return "Discord failed or did not answer in time";
 }
 
-/* Ends a: its page hears r (and who, when r is ACTIVITY_OK). */
+/* Ends a: its page hears r (and who, when r is ACTIVITY_OK), unless the web
+ * side stopped meanwhile. */
 static void auth_end(struct act_auth *a, enum activity_refusal r, const char *channel,
                      const char *guild)
 {
+    if (!a->dc->activity || !a->dc->activity->web) {
+        auth_free(a);
+        return;
+    }
     if (r == ACTIVITY_OK) {
         struct activity_user u = {a->user, a->name, channel, guild, a->token};
         log_info(DC_MOD, NULL, "activity: %s opened the table of channel %s", a->user, channel);

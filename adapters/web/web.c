@@ -17,6 +17,7 @@
  *     silent socket; output queued per socket and in all; tables one seat may
  *     open before a game starts there; and only the Host names configured.
  */
+#include "adapters/common/activity.h"
 #include "internal.h"
 
 /* ---- platform ops ---- */
@@ -379,6 +380,8 @@ static void web_probe_dm(struct platform *p, const char *user)
 static void web_stop(struct platform *p)
 {
     struct web *w = (struct web *)p;
+    if (w->act)
+        w->act->web = NULL; /* the Discord side sends the pages nothing more */
     if (!w->ctx)
         return;
     lws_sul_cancel(&w->probe_sul);

@@ -1730,7 +1730,9 @@
     store.set(LANG, code);
     useCatalog(c);
     // the server answers this socket in the page's language from now on (a hello again keeps the seat)
-    if (S.user && S.name) hello(S.name);
+    // (inside Discord the page's language went with its first frame; private messages follow
+    // the language told to the bot)
+    if (S.user && S.name && !A.on) hello(S.name);
     renderAll(); // (and tells the bot, when the reader plays here)
   });
   // the host sets the table's language, for every message at the table
