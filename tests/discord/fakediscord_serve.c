@@ -13,6 +13,7 @@
  *   {"op":"name","user","name"}, {"op":"guild","guild","owner"}
  *   {"op":"slash","id","guild","channel","user","sub","opts","perms"}
  *   {"op":"click","id","guild","channel","user","message","custom_id","values"}
+ *   {"op":"launch","id","guild","channel","user"}    the Entry Point command
  *   {"op":"message","id","guild","channel","user","text"}
  *   {"op":"react","guild","channel","message","user","emoji"}
  *   {"op":"snapshot"}                                 -> fd_snapshot() and "activity"
@@ -100,6 +101,8 @@ static bool handle(struct fd_server *s, struct json_object *q)
     } else if (strcmp(op, "slash") == 0) {
         fdc_slash(s, str(q, "id"), str(q, "guild"), str(q, "channel"), str(q, "user"),
                   str(q, "sub"), str(q, "opts"), str(q, "perms") ? str(q, "perms") : "0");
+    } else if (strcmp(op, "launch") == 0) {
+        fdc_entry_point(s, str(q, "id"), str(q, "guild"), str(q, "channel"), str(q, "user"));
     } else if (strcmp(op, "click") == 0) {
         fdc_component(s, str(q, "id"), str(q, "guild"), str(q, "channel"), str(q, "user"),
                       str(q, "message"), str(q, "custom_id"), str(q, "values"));

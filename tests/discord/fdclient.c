@@ -135,6 +135,18 @@ int64_t fdc_slash(struct fd_server *s, const char *ix_id, const char *guild, con
     return send_dispatch(s, "INTERACTION_CREATE", d);
 }
 
+int64_t fdc_entry_point(struct fd_server *s, const char *ix_id, const char *guild,
+                        const char *channel, const char *user)
+{
+    struct json_object *d = interaction(ix_id, 2, guild, channel, user, FD_PERM_NONE);
+    struct json_object *data = json_object_new_object();
+    json_object_object_add(data, "id", json_object_new_string("1300000000000000099"));
+    json_object_object_add(data, "name", json_object_new_string("launch"));
+    json_object_object_add(data, "type", json_object_new_int(4)); /* PRIMARY_ENTRY_POINT */
+    json_object_object_add(d, "data", data);
+    return send_dispatch(s, "INTERACTION_CREATE", d);
+}
+
 int64_t fdc_autocomplete(struct fd_server *s, const char *ix_id, const char *guild,
                          const char *channel, const char *user, const char *sub, const char *opts)
 {

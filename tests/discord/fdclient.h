@@ -32,6 +32,11 @@ int64_t fdc_component(struct fd_server *s, const char *ix_id, const char *guild,
                       const char *channel, const char *user, const char *message_id,
                       const char *custom_id, const char *values);
 
+/* An APPLICATION_COMMAND interaction of the app's Entry Point command
+ * ("launch", command type 4), as the App Launcher sends it. */
+int64_t fdc_entry_point(struct fd_server *s, const char *ix_id, const char *guild,
+                        const char *channel, const char *user);
+
 /* An APPLICATION_COMMAND_AUTOCOMPLETE interaction: opts as in fdc_slash, the
  * focused option with "focused":true. */
 int64_t fdc_autocomplete(struct fd_server *s, const char *ix_id, const char *guild,

@@ -186,6 +186,23 @@ test('a Discord that fails and answers slowly, from a seed: pages still get in, 
   assert.ok(s.activity.tokens >= 4);
 });
 
+test('launching: the Entry Point command registered globally, answered with LAUNCH_ACTIVITY', async () => {
+  let s = await fake.snapshot();
+  const global = s.commands.filter((c) => c.path === `/applications/${APP}/commands`).pop();
+  assert.ok(global, 'the global commands were registered');
+  const entry = JSON.parse(typeof global.body === 'string' ? global.body : JSON.stringify(global.body))
+    .filter((c) => c.type === 4);
+  assert.equal(entry.length, 1, 'one Entry Point command');
+  assert.equal(entry[0].name, 'launch');
+  assert.equal(entry[0].handler, 1); // APP_HANDLER: the bot answers it
+  const id = fake.id();
+  await fake.call({ op: 'launch', id, guild: GUILD, channel: TABLE, user: A1 });
+  s = await until(fake, (x) => x.callbacks.some((c) => c.id === id), 'the answer to the Entry Point command');
+  const cb = s.callbacks.find((c) => c.id === id);
+  assert.equal(cb.type, 12);
+  assert.equal(cb.data === undefined || cb.data === null, true);
+});
+
 test('secrets: the client secret goes to the token endpoint alone, and no token is logged', async () => {
   const s = await fake.snapshot();
   assert.equal(s.activity.secret_seen, false);
