@@ -413,6 +413,9 @@ int main(int argc, char **argv)
         config_free(&d.config);
         return 1;
     }
+    if (d.config.game_section_keys[0])
+        log_warn("config", NULL, "[game] %s: read as settings of a game; move them to its section",
+                 d.config.game_section_keys);
     if (uv_loop_init(&d.loop) < 0) {
         fprintf(stderr, "illegald: cannot create the event loop\n");
         config_free(&d.config);

@@ -40,7 +40,6 @@ enum kind {
     K_INT,      /* an int within [min, max] */
     K_INT64,    /* an int64_t within [min, max] */
     K_LEVEL,    /* a log level name */
-    K_VARIANT,  /* standard, advanced, casual or casual-advanced */
     K_LANGUAGE, /* a catalog language */
     K_GUILDS,   /* a comma-separated list of Discord ids */
     K_AUTO,     /* auto, on or off */
@@ -69,13 +68,6 @@ static const struct key_def keys[] = {
     {"log", "level", K_LEVEL, 0, OFF(log_level), 0, 0, NULL},
     {"log", "file", K_STRING, F_OPTIONAL, OFF(log_file), 0, 0, NULL},
     {"game", "language", K_LANGUAGE, 0, OFF(language), 0, 0, NULL},
-    {"game", "variant", K_VARIANT, 0, OFF(variant), 0, 0, NULL},
-    {"game", "session_seconds", K_INT64, 0, OFF(session_seconds), 1, MAX_TIMER, NULL},
-    {"game", "casual_session_seconds", K_INT64, 0, OFF(casual_session_seconds), 1, MAX_TIMER, NULL},
-    {"game", "reveal_seconds", K_INT64, 0, OFF(reveal_seconds), 1, MAX_TIMER, NULL},
-    {"game", "grab_seconds", K_INT64, 0, OFF(grab_seconds), 1, MAX_TIMER, NULL},
-    {"game", "debate_seconds", K_INT64, 0, OFF(debate_seconds), 1, MAX_TIMER, NULL},
-    {"game", "vote_seconds", K_INT64, 0, OFF(vote_seconds), 1, MAX_TIMER, NULL},
     {"game", "lobby_idle_seconds", K_INT64, 0, OFF(lobby_idle_seconds), 60, MAX_TIMER, NULL},
     {"game", "absent_seconds", K_INT64, 0, OFF(absent_seconds), 0, MAX_TIMER, NULL},
     {"game", "computer_pace", K_INT, 0, OFF(computer_pace), 0, 1000, NULL},
@@ -143,6 +135,7 @@ struct loader {
     struct buf line; /* the line being read, at most MAX_LINE bytes */
     int lineno;
     struct origin origin[NKEYS];
+    struct origin game_origin[RULES_MODULES_MAX][RULES_SETTINGS_MAX]; /* [game.<module>] */
     char *err;
     size_t errlen;
     unsigned nerrors;         /* errors reported so far, one a line of err */
@@ -168,31 +161,116 @@ static const struct key_def *find_key(const char *section, const char *name)
     return NULL;
 }
 
+static int game_section(const char *section);
+
 static bool known_section(const char *section)
 {
     for (size_t i = 0; i < NKEYS; i++)
         if (strcasecmp(keys[i].section, section) == 0)
             return true;
-    return false;
+    return game_section(section) >= 0;
+}
+
+/* Writes name minus a "_file" suffix into base; false when it has none. */
+static bool strip_file_suffix(const char *name, char *base, size_t len)
+{
+    size_t n = strlen(name), sn = strlen(FILE_SUFFIX);
+    if (n <= sn || strcasecmp(name + n - sn, FILE_SUFFIX) != 0 || n - sn >= len)
+        return false;
+    memcpy(base, name, n - sn);
+    base[n - sn] = '\0';
+    return true;
 }
 
 /* Finds name, or name minus a "_file" suffix (setting *via_file). */
 static const struct key_def *find_key_or_file(const char *section, const char *name, bool *via_file)
 {
+    char base[64];
     *via_file = false;
     const struct key_def *d = find_key(section, name);
-    if (d)
+    if (d || !strip_file_suffix(name, base, sizeof base))
         return d;
-    size_t n = strlen(name), sn = strlen(FILE_SUFFIX);
-    if (n <= sn || strcasecmp(name + n - sn, FILE_SUFFIX) != 0 || n - sn >= 64)
-        return NULL;
-    char base[64];
-    memcpy(base, name, n - sn);
-    base[n - sn] = '\0';
     d = find_key(section, base);
     if (d)
         *via_file = true;
     return d;
+}
+
+/* ---- the games' sections: [game.<module>], read from each module's table ---- */
+
+#define GAME_SECTION "game"
+
+/* A setting of a module's table, as the configuration names it. */
+struct game_key {
+    size_t module; /* its index in rules_at() */
+    unsigned row;  /* its entry in the module's settings table */
+    const struct rules_setting *s;
+};
+
+/* The index of the module whose section is [game.<id>], or -1. */
+static int game_section(const char *section)
+{
+    size_t n = strlen(GAME_SECTION);
+    if (strncasecmp(section, GAME_SECTION ".", n + 1) != 0)
+        return -1;
+    for (size_t i = 0; i < rules_count(); i++)
+        if (strcasecmp(section + n + 1, rules_at(i)->id) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Finds name among the settings section holds: [game.<id>]'s, or in plain
+ * [game] (*legacy), those of a module whose settings may be written there. */
+static bool find_game_key(const char *section, const char *name, struct game_key *k, bool *legacy)
+{
+    int only = game_section(section);
+    *legacy = only < 0;
+    if (only < 0 && strcasecmp(section, GAME_SECTION) != 0)
+        return false;
+    for (size_t i = 0; i < rules_count(); i++) {
+        const struct rules_module *m = rules_at(i);
+        if (only >= 0 ? (int)i != only : !m->config_in_game_section)
+            continue;
+        for (unsigned r = 0; m->settings_table[r].name; r++) {
+            char key[64];
+            rules_setting_config_key(&m->settings_table[r], key, sizeof key);
+            if ((m->settings_table[r].where & RULES_IN_CONFIG) && strcasecmp(key, name) == 0) {
+                *k = (struct game_key){i, r, &m->settings_table[r]};
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* find_game_key(), also for name with a "_file" suffix (setting *via_file). */
+static bool find_game_key_or_file(const char *section, const char *name, struct game_key *k,
+                                  bool *legacy, bool *via_file)
+{
+    char base[64];
+    *via_file = false;
+    if (find_game_key(section, name, k, legacy))
+        return true;
+    *via_file =
+        strip_file_suffix(name, base, sizeof base) && find_game_key(section, base, k, legacy);
+    return *via_file;
+}
+
+/* Notes a module's key read from plain [game], for the log's one line. */
+static void note_game_section_key(struct config *c, const struct game_key *k)
+{
+    char key[64];
+    size_t used = strlen(c->game_section_keys);
+    rules_setting_config_key(k->s, key, sizeof key);
+    if (strstr(c->game_section_keys, key))
+        return;
+    snprintf(c->game_section_keys + used, sizeof c->game_section_keys - used, "%s%s (%s.%s)",
+             used ? ", " : "", key, GAME_SECTION, rules_at(k->module)->id);
+}
+
+const struct rules_defaults *config_game(const struct config *c, const struct rules_module *rules)
+{
+    return &c->game_defaults[rules_index(rules)];
 }
 
 bool config_is_secret_key(const char *section, const char *key)
@@ -475,15 +553,6 @@ static int apply(struct config *c, const struct key_def *d, const char *v, char 
             return -1;
         }
         break;
-    case K_VARIANT:
-        if (strcmp(v, "standard") != 0 && strcmp(v, "advanced") != 0 && strcmp(v, "casual") != 0 &&
-            strcmp(v, "casual-advanced") != 0) {
-            snprintf(why, whylen,
-                     "unknown variant \"%.*s\" (standard, advanced, casual or casual-advanced)",
-                     ECHO_MAX, v);
-            return -1;
-        }
-        break;
     case K_AUTO:
         if (strcmp(v, "auto") != 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
             snprintf(why, whylen, "\"%.*s\" is none of auto, on and off", ECHO_MAX, v);
@@ -662,6 +731,36 @@ static char *read_line(char *str, int num, void *stream)
     return str;
 }
 
+/* A module's setting from the file: [game.<module>] key, or [game] key. */
+static void on_game_key(struct loader *ld, const char *section, const char *name, const char *value,
+                        const struct game_key *k, bool legacy, bool via_file)
+{
+    int line = ld->lineno;
+    struct origin *o = &ld->game_origin[k->module][k->row];
+    char why[512];
+    char *content = NULL;
+    if (o->line > 0) {
+        file_error(ld, line, section, name, "duplicate key (already set at line %d)", o->line);
+        return;
+    }
+    o->line = line;
+    o->via_file = via_file;
+    if (via_file) {
+        content = read_value_file(value, why, sizeof why);
+        if (!content) {
+            file_error(ld, line, section, name, "%s", why);
+            return;
+        }
+        value = content;
+    }
+    if (rules_setting_parse_config(k->s, value, &ld->c->game_defaults[k->module].value[k->row], why,
+                                   sizeof why) < 0)
+        file_error(ld, line, section, name, "%s", why);
+    else if (legacy)
+        note_game_section_key(ld->c, k);
+    free(content);
+}
+
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
     struct loader *ld = user;
@@ -674,6 +773,12 @@ static int on_key(void *user, const char *section, const char *name, const char 
         file_error(ld, line, NULL, name, "key outside any [section]");
         return 1;
     }
+    struct game_key gk;
+    bool legacy, via_file;
+    if (find_game_key_or_file(section, name, &gk, &legacy, &via_file)) {
+        on_game_key(ld, section, name, value, &gk, legacy, via_file);
+        return 1;
+    }
     if (!known_section(section)) {
         /* one error a section, not one a key */
         if (strcmp(ld->unknown_section, section) != 0)
@@ -681,7 +786,6 @@ static int on_key(void *user, const char *section, const char *name, const char 
         snprintf(ld->unknown_section, sizeof ld->unknown_section, "%s", section);
         return 1;
     }
-    bool via_file;
     const struct key_def *d = find_key_or_file(section, name, &via_file);
     if (!d) {
         file_error(ld, line, section, name, "unknown key");
@@ -737,38 +841,51 @@ static void load_file(struct loader *ld)
 
 /* ---- the environment ---- */
 
-static void env_name(char *out, size_t len, const struct key_def *d, const char *suffix)
+static void env_name(char *out, size_t len, const char *section, const char *name,
+                     const char *suffix)
 {
-    snprintf(out, len, "%s%s_%s%s", ENV_PREFIX, d->section, d->name, suffix);
+    snprintf(out, len, "%s%s_%s%s", ENV_PREFIX, section, name, suffix);
     for (char *p = out; *p; p++)
-        *p = (char)toupper((unsigned char)*p);
+        *p = *p == '.' ? '_' : (char)toupper((unsigned char)*p);
+}
+
+/*
+ * The value of [section] name in the environment: ILLEGALD_<SECTION>_<NAME>,
+ * or the contents of the file ILLEGALD_<SECTION>_<NAME>_FILE names (then
+ * *content holds it, for the caller to free). The variable used goes into
+ * used. NULL when neither is set, or on an error (reported).
+ */
+static const char *env_value(struct loader *ld, const char *section, const char *name,
+                             char used[64], char **content)
+{
+    char var[64], var_file[64], why[512];
+    env_name(var, sizeof var, section, name, "");
+    env_name(var_file, sizeof var_file, section, name, "_FILE");
+    const char *v = getenv(var), *vf = getenv(var_file);
+    *content = NULL;
+    if (v && vf) {
+        env_error(ld, var, "also set as %s; set one of them", var_file);
+        return NULL;
+    }
+    snprintf(used, 64, "%s", v ? var : var_file);
+    if (!vf)
+        return v;
+    *content = read_value_file(vf, why, sizeof why);
+    if (!*content)
+        env_error(ld, used, "%s", why);
+    return *content;
 }
 
 static void load_env(struct loader *ld)
 {
     for (size_t i = 0; i < NKEYS && !ld->failed; i++) {
         const struct key_def *d = &keys[i];
-        char var[64], var_file[64], why[512];
-        env_name(var, sizeof var, d, "");
-        env_name(var_file, sizeof var_file, d, "_FILE");
-        const char *v = getenv(var), *vf = getenv(var_file);
-        if (!v && !vf)
+        char used[64], why[512], *content;
+        const char *v = env_value(ld, d->section, d->name, used, &content);
+        if (!v)
             continue;
-        if (v && vf) {
-            env_error(ld, var, "also set as %s; set one of them", var_file);
-            return;
-        }
-        const char *used = v ? var : var_file;
-        char *content = NULL;
-        if (vf) {
-            content = read_value_file(vf, why, sizeof why);
-            if (!content) {
-                env_error(ld, used, "%s", why);
-                return;
-            }
-            v = content;
-        }
         int rc = apply(ld->c, d, v, why, sizeof why);
+        bool via_file = content != NULL;
         free(content);
         if (rc < 0) {
             env_error(ld, used, "%s", why);
@@ -776,8 +893,33 @@ static void load_env(struct loader *ld)
         }
         struct origin *o = &ld->origin[i];
         o->line = 0;
-        o->via_file = vf != NULL;
+        o->via_file = via_file;
         snprintf(o->env, sizeof o->env, "%s", used);
+    }
+}
+
+/* A module's setting from the environment: ILLEGALD_GAME_<MODULE>_<KEY>, or,
+ * for a module whose settings [game] may hold, ILLEGALD_GAME_<KEY>. */
+static void load_game_env(struct loader *ld, size_t module)
+{
+    const struct rules_module *m = rules_at(module);
+    char section[64];
+    snprintf(section, sizeof section, "%s.%s", GAME_SECTION, m->id);
+    for (unsigned r = 0; m->settings_table[r].name && !ld->failed; r++) {
+        const struct rules_setting *s = &m->settings_table[r];
+        char key[64], used[64], why[512], *content;
+        if (!(s->where & RULES_IN_CONFIG))
+            continue;
+        rules_setting_config_key(s, key, sizeof key);
+        const char *v = env_value(ld, section, key, used, &content);
+        if (!v && !ld->failed && m->config_in_game_section)
+            v = env_value(ld, GAME_SECTION, key, used, &content);
+        if (!v)
+            continue;
+        if (rules_setting_parse_config(s, v, &ld->c->game_defaults[module].value[r], why,
+                                       sizeof why) < 0)
+            env_error(ld, used, "%s", why);
+        free(content);
     }
 }
 
@@ -863,7 +1005,6 @@ int config_init(struct config *c)
         {"store", "path", "illegald.db"},
         {"log", "level", "info"},
         {"game", "language", "en"},
-        {"game", "variant", "standard"},
         {"discord", "api_url", "https://discord.com/api/v10"},
         {"discord", "message_content", "auto"},
         {"web", "bind", "127.0.0.1"},
@@ -878,12 +1019,8 @@ int config_init(struct config *c)
         }
     }
     c->discord_global_rate_limit = 50;
-    c->session_seconds = 180;
-    c->casual_session_seconds = 1200;
-    c->reveal_seconds = 2;
-    c->grab_seconds = 30;
-    c->debate_seconds = 60;
-    c->vote_seconds = 30;
+    for (size_t i = 0; i < rules_count(); i++)
+        rules_defaults_init(rules_at(i), &c->game_defaults[i]);
     c->lobby_idle_seconds = 3600;
     c->absent_seconds = 43200;
     c->computer_pace = 100;
@@ -923,6 +1060,8 @@ int config_load(struct config *c, const char *path, char *err, size_t errlen)
         load_file(&ld);
     if (!ld.failed)
         load_env(&ld);
+    for (size_t i = 0; i < rules_count() && !ld.failed; i++)
+        load_game_env(&ld, i);
     if (!ld.failed)
         check_whole(&ld);
     return ld.failed ? -1 : 0;
@@ -933,13 +1072,29 @@ void config_free(struct config *c)
     for (size_t i = 0; i < NKEYS; i++) {
         const struct key_def *d = &keys[i];
         if (d->kind == K_STRING || d->kind == K_URL || d->kind == K_MXID || d->kind == K_LEVEL ||
-            d->kind == K_VARIANT || d->kind == K_LANGUAGE || d->kind == K_AUTO) {
+            d->kind == K_LANGUAGE || d->kind == K_AUTO) {
             char **field = str_field(c, d);
             free(*field);
             *field = NULL;
         }
     }
     free_guilds(c);
+}
+
+/* Writes [game.<module>] with each setting the configuration may hold. */
+static void describe_game(const struct config *c, size_t module, FILE *out)
+{
+    const struct rules_module *m = rules_at(module);
+    fprintf(out, "\n[%s.%s]\n", GAME_SECTION, m->id);
+    for (unsigned r = 0; m->settings_table[r].name; r++) {
+        char key[64], value[64];
+        if (!(m->settings_table[r].where & RULES_IN_CONFIG))
+            continue;
+        rules_setting_config_key(&m->settings_table[r], key, sizeof key);
+        rules_setting_config_text(&m->settings_table[r], c->game_defaults[module].value[r], value,
+                                  sizeof value);
+        fprintf(out, "%s = %s\n", key, value);
+    }
 }
 
 void config_describe(const struct config *c, FILE *out)
@@ -949,6 +1104,10 @@ void config_describe(const struct config *c, FILE *out)
     for (size_t i = 0; i < NKEYS; i++) {
         const struct key_def *d = &keys[i];
         if (!section || strcmp(section, d->section) != 0) {
+            /* each game's own section follows [game] */
+            for (size_t m = 0; section && strcmp(section, GAME_SECTION) == 0 && m < rules_count();
+                 m++)
+                describe_game(c, m, out);
             section = d->section;
             fprintf(out, "\n[%s]\n", section);
         }

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "core/modules.h"
 #include "util/util.h"
 
 #define CONFIG_MAX_GUILDS 16
@@ -36,21 +37,20 @@ struct config {
     /* [log] */
     char *log_level; /* "debug", "info" (default), "warn", "error" */
     char *log_file;  /* NULL (default): stderr; reopened on SIGHUP */
-    /* [game]: timers are 1..604800 seconds */
-    char *language;                 /* a new table's language (a catalog code), default "en" */
-    char *variant;                  /* "standard" (default), "advanced" or "casual" */
-    int64_t session_seconds;        /* default 180 */
-    int64_t casual_session_seconds; /* default 1200 */
-    int64_t reveal_seconds;         /* default 2 */
-    int64_t grab_seconds;           /* default 30 */
-    int64_t debate_seconds;         /* default 60 */
-    int64_t vote_seconds;           /* default 30 */
-    int64_t lobby_idle_seconds;     /* a lobby unchanged this long closes; default 3600 */
-    int64_t absent_seconds;         /* a player idle this long is warned; 0: never; 43200 */
-    int computer_pace;              /* computer players' delays, percent of a person's: 100 */
-    int lobbies_per_host;           /* open lobbies one user may host per platform; default 3 */
-    int lobbies_per_server;         /* open lobbies of one server (a Discord guild); default 100 */
-    int lobbies_total;              /* open lobbies in the whole daemon; default 2000 */
+    /* [game] */
+    char *language;             /* a new table's language (a catalog code), default "en" */
+    int64_t lobby_idle_seconds; /* a lobby unchanged this long closes; default 3600 */
+    int64_t absent_seconds;     /* a player idle this long is warned; 0: never; 43200 */
+    int computer_pace;          /* computer players' delays, percent of a person's: 100 */
+    int lobbies_per_host;       /* open lobbies one user may host per platform; default 3 */
+    int lobbies_per_server;     /* open lobbies of one server (a Discord guild); default 100 */
+    int lobbies_total;          /* open lobbies in the whole daemon; default 2000 */
+    /* [game.<module>]: each module's defaults, by its index in rules_at(), as
+     * its settings table declares them (core/rules.h); config_game() reads one */
+    struct rules_defaults game_defaults[RULES_MODULES_MAX];
+    /* keys of those read from the plain [game] section, as before games had
+     * sections ("session_seconds (game.illegal)"), for one line in the log; "" */
+    char game_section_keys[256];
     /* [discord]: enabled when token is set */
     char *discord_token; /* secret */
     char *discord_application_id;
@@ -115,6 +115,9 @@ int config_init(struct config *c) MUST_USE;
  * (or "environment ILLEGALD_X_Y: reason") into err. c is usable only on 0.
  */
 int config_load(struct config *c, const char *path, char *err, size_t errlen) MUST_USE;
+
+/* The defaults of rules' settings: the configuration's. */
+const struct rules_defaults *config_game(const struct config *c, const struct rules_module *rules);
 
 /* Frees every string c owns; c may then be config_init'ed again. */
 void config_free(struct config *c);

@@ -416,7 +416,7 @@ static void ev_start(struct event_cmd *c)
             return;
         }
     }
-    const char *mode = c->rest[0] ? c->rest : x->d->config->variant;
+    const char *mode = c->rest[0] ? c->rest : NULL;
     if (!touch(c))
         return;
     unsigned started = 0;

@@ -14,16 +14,6 @@
 #include "lobby.h"
 #include "seats.h"
 
-void lobby_rules_defaults(const struct config *cfg, struct rules_defaults *out)
-{
-    *out = (struct rules_defaults){.session = cfg->session_seconds,
-                                   .casual_session = cfg->casual_session_seconds,
-                                   .reveal = cfg->reveal_seconds,
-                                   .grab = cfg->grab_seconds,
-                                   .debate = cfg->debate_seconds,
-                                   .vote = cfg->vote_seconds};
-}
-
 const char *lobby_error_key(enum lobby_error e)
 {
     static const char *const keys[] = {
@@ -196,15 +186,13 @@ static enum lobby_error set_language(struct game *g, const struct lobby_action *
 static enum lobby_error set(struct game *g, const struct lobby_action *a, const struct config *cfg,
                             struct lobby_events *ev, void *rules_action)
 {
-    struct rules_defaults defaults;
-    lobby_rules_defaults(cfg, &defaults);
     void *changed = malloc(g->rules->state_size);
     if (!changed)
         return LOBBY_ERR_NO_MEMORY;
     memcpy(changed, g->state, g->rules->state_size);
-    enum rules_set_result r =
-        g->rules->set(changed, g->started, a->key, a->value, g->language, &defaults,
-                      ev->shown_value, sizeof ev->shown_value, rules_action);
+    enum rules_set_result r = g->rules->set(changed, g->started, a->key, a->value, g->language,
+                                            config_game(cfg, g->rules), ev->shown_value,
+                                            sizeof ev->shown_value, rules_action);
     enum lobby_error e = LOBBY_OK;
     switch (r) {
     case RULES_SET_DONE:

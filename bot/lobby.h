@@ -122,7 +122,4 @@ enum lobby_error lobby_apply(struct game *g, const struct lobby_action *a, const
 /* The catalog key of a lobby error ("msg.table-full"). */
 const char *lobby_error_key(enum lobby_error e);
 
-/* The daemon's default timers, as the rules modules take them. */
-void lobby_rules_defaults(const struct config *cfg, struct rules_defaults *out);
-
 #endif

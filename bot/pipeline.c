@@ -121,10 +121,11 @@ static void refuse_rules(struct bot_cmd *x, const struct game *g, int error)
 static void refuse_lobby(struct bot_cmd *x, const struct game *g, enum lobby_error e,
                          const struct lobby_action *a, int rules_error)
 {
-    char count[16], key[64], languages[512], settings[512];
+    char count[16], key[64], languages[512], names[256], settings[512];
     snprintf(count, sizeof count, "%u", g->nseats);
     text_languages(languages, sizeof languages);
-    snprintf(settings, sizeof settings, "%s, %s", g->rules->setting_names, LOBBY_SETTING_NAMES);
+    rules_setting_names(g->rules, names, sizeof names);
+    snprintf(settings, sizeof settings, "%s, %s", names, LOBBY_SETTING_NAMES);
     const char *vars[] = {"count",   count,     "name",     a->name ? a->name : "",
                           "key",     a->key,    "value",    a->value,
                           "choices", languages, "settings", settings,
@@ -492,13 +493,12 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
 {
     struct emit_ctx ctx = {d, g, cause ? cause->in : NULL};
     const struct lobby_events *lev = &out->lobby;
-    struct rules_defaults defaults;
+    const struct rules_defaults *defaults = config_game(d->config, g->rules);
     bool lobby_shown = false;
-    lobby_rules_defaults(d->config, &defaults);
     for (unsigned i = 0; i < lev->n; i++) {
         if (lev->v[i] == LOBBY_EV_OPENED) {
             char idle[64];
-            render_lobby(g, &defaults, d->config->absent_seconds, dispatch_emit, &ctx);
+            render_lobby(g, defaults, d->config->absent_seconds, dispatch_emit, &ctx);
             lobby_shown = true;
             if (g->event[0])
                 continue; /* an event's table starts at once: no idle lobby to warn of */
@@ -518,7 +518,7 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     }
     /* The lobby message first: a start's notices follow it. */
     if (lev->lobby_changed && !lobby_shown)
-        render_lobby(g, &defaults, d->config->absent_seconds, dispatch_emit, &ctx);
+        render_lobby(g, defaults, d->config->absent_seconds, dispatch_emit, &ctx);
     if (out->rules_changed) {
         struct game_view v;
         game_view(g, &v);

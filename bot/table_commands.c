@@ -82,15 +82,13 @@ int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,
                         const struct game *finished, struct game **opened)
 {
     struct dispatcher *d = x->d;
-    struct rules_defaults defaults;
     /* A table keeps its language: a rematch plays on in its game's, a new
      * game in the table's last one. */
     const char *lang = finished ? finished->language : readers_table(d, x->p, at->table);
-    lobby_rules_defaults(d->config, &defaults);
     if (opened)
         *opened = NULL;
     struct game *g = calloc(1, sizeof *g);
-    if (g && game_init(g, rules, mode, &defaults) < 0) {
+    if (g && game_init(g, rules, mode, config_game(d->config, rules)) < 0) {
         free(g);
         return 1;
     }
@@ -152,7 +150,7 @@ void cmd_new(struct command_ctx *base)
     struct bot_cmd *x = bot_cmd(base);
     if (!may_open(x))
         return;
-    const char *mode = base->c->arg[0] ? base->c->arg : x->d->config->variant;
+    const char *mode = base->c->arg[0] ? base->c->arg : NULL;
     if (open_here(x, rules_default(), mode, NULL) > 0)
         cmd_reply_usage(x);
 }

@@ -8,6 +8,8 @@
 
 static const struct rules_module *const modules[] = {&il_module};
 
+_Static_assert(sizeof modules / sizeof *modules <= RULES_MODULES_MAX, "raise RULES_MODULES_MAX");
+
 const struct rules_module *rules_by_id(const char *id)
 {
     for (size_t i = 0; i < sizeof modules / sizeof *modules; i++)
@@ -24,6 +26,14 @@ size_t rules_count(void)
 const struct rules_module *rules_at(size_t i)
 {
     return i < rules_count() ? modules[i] : NULL;
+}
+
+size_t rules_index(const struct rules_module *m)
+{
+    size_t i = 0;
+    while (i < rules_count() && modules[i] != m)
+        i++;
+    return i;
 }
 
 const struct rules_module *rules_default(void)

@@ -71,9 +71,48 @@ struct rules_result {
                      and it counts in no statistics */
 };
 
-/* The daemon's defaults a new game starts from (seconds). */
+/* The most settings a module may declare. */
+#define RULES_SETTINGS_MAX 24
+
+/* What a setting's value is. */
+enum rules_setting_kind {
+    RULES_DURATION, /* seconds within [min, max]; `set` takes "90s", "2h", a bare number of minutes
+                     */
+    RULES_CHOICE,   /* one of values[]; a default is its index there */
+    RULES_WORDS,    /* words the module reads itself ("guns, alcohol", "hold, close-early") */
+};
+
+/* Where a setting may be changed (bits). */
+enum rules_setting_where {
+    RULES_IN_LOBBY = 1u << 0,  /* `set` before the start */
+    RULES_IN_GAME = 1u << 1,   /* `set` once started (the module makes it an action) */
+    RULES_IN_CONFIG = 1u << 2, /* its default in the daemon's [game.<module>] section */
+};
+
+/*
+ * One setting of a module: everything the config loader, `set`, the lobby,
+ * help and native command options know of it. A module lists them in
+ * rules_module.settings, ended by an entry with no name; the value of a
+ * default is written only there.
+ */
+struct rules_setting {
+    const char *name; /* as `set` takes it ("session"); its config key is the name with '-' as
+                         '_', and "_seconds" after a duration ("session_seconds") */
+    enum rules_setting_kind kind;
+    unsigned where;            /* enum rules_setting_where bits */
+    int64_t def, min, max;     /* the default (seconds, or a choice's index); a duration's bounds */
+    const char *const *values; /* RULES_CHOICE: its values, NULL-terminated, as typed */
+    const char *label;         /* catalog key: what it is, in a few words ("session length") */
+    const char *help;          /* catalog key: one line on what it does */
+};
+
+/*
+ * The daemon's defaults of a module's settings, one value per entry of its
+ * table (rules_module.settings), the table's own defaults unless the
+ * configuration changed them. rules_defaults_init() fills one.
+ */
 struct rules_defaults {
-    int64_t session, casual_session, reveal, grab, debate, vote;
+    int64_t value[RULES_SETTINGS_MAX];
 };
 
 /* What a lobby setting did. */
@@ -107,8 +146,24 @@ struct rules_module {
 
     /* -- The lobby ------------------------------------------------------ */
 
-    /* Sets up a lobby's settings for `mode` ("standard"; NULL: the module's
-     * default). Returns 0, or -1 when the mode does not exist. */
+    /* Its settings, ended by an entry with no name (see struct rules_setting).
+     * NULL: a module still without one has no [game.<id>] keys, and lists the
+     * names `set` takes in setting_names ("series, turn"). */
+    const struct rules_setting *settings_table;
+    const char *setting_names;
+    /* The ways it can be played ("standard", "casual"), NULL-terminated: what
+     * `new <mode>` takes. */
+    const char *const *modes;
+    /* Catalog keys: the rules in a few lines (`rules`), and a player's
+     * statistics line in its words ({player} {count} {wins} {average}, and
+     * {found}: how often the game found them out, struct rules_result). */
+    const char *rules_summary, *stats_line;
+    /* Its settings may also be written in the daemon's plain [game] section,
+     * as before games had sections of their own (Illegal's, for old files). */
+    bool config_in_game_section;
+
+    /* Sets up a lobby's settings for `mode` ("standard"; NULL: the default
+     * the daemon's settings give). Returns 0, or -1 when the mode does not exist. */
     int (*init)(void *state, const char *mode, const struct rules_defaults *defaults);
     /* Sets up a lobby's settings as those of `finished`, a game of this
      * module that has ended: a rematch plays by the same settings. */
@@ -124,8 +179,6 @@ struct rules_module {
      * line for the lobby message in text. Returns 0, or -1 (no memory). */
     int (*settings)(const void *state, const char *lang, const struct rules_defaults *defaults,
                     struct json_object *out, char *text, size_t len);
-    /* The names `set` knows, for an answer to an unknown one ("variant, session"). */
-    const char *setting_names;
     /* Changes a setting by its name, as the host typed it. Before the start it
      * changes the state; once started the module may ask for an action. */
     enum rules_set_result (*set)(void *state, bool started, const char *key, const char *value,
@@ -223,5 +276,36 @@ struct rules_module {
      * with no id. */
     const struct rules_strategy *strategies;
 };
+
+/* The entry of `table` called name (as typed, any case), or NULL. */
+const struct rules_setting *rules_setting_find(const struct rules_setting *table, const char *name);
+
+/* Finds key in table, and whether it may be set now (before the start, or
+ * once `started`): RULES_SET_DONE with *row set when it may, else
+ * RULES_SET_BAD_KEY, RULES_SET_LOCKED or RULES_SET_GAME_ONLY. What every
+ * module's `set` begins with. */
+enum rules_set_result rules_setting_check(const struct rules_setting *table, const char *key,
+                                          bool started, const struct rules_setting **row);
+
+/* Its index in its module's table. */
+unsigned rules_setting_index(const struct rules_module *m, const struct rules_setting *s);
+
+/* Fills d with the defaults m's table gives. */
+void rules_defaults_init(const struct rules_module *m, struct rules_defaults *d);
+
+/* Writes the names `set` takes, "preset, variant, session", into out. */
+void rules_setting_names(const struct rules_module *m, char *out, size_t len);
+
+/* Writes s's key in the configuration ("casual_session_seconds") into out. */
+void rules_setting_config_key(const struct rules_setting *s, char *out, size_t len);
+
+/* Reads a configuration value of s: a duration's whole seconds within its
+ * bounds, a choice's value. Returns 0 with *value set, or -1 with the reason
+ * in why. */
+int rules_setting_parse_config(const struct rules_setting *s, const char *text, int64_t *value,
+                               char *why, size_t whylen);
+
+/* Writes a value of s as the configuration reads it ("180", "casual"). */
+void rules_setting_config_text(const struct rules_setting *s, int64_t value, char *out, size_t len);
 
 #endif

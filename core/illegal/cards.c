@@ -164,21 +164,16 @@ bool il_variant_singles(enum il_variant v)
     return v == IL_VARIANT_ADVANCED || v == IL_VARIANT_CASUAL_ADVANCED;
 }
 
+const char *const il_variant_ids[IL_VARIANTS + 1] = {
+    [IL_VARIANT_STANDARD] = "standard",
+    [IL_VARIANT_ADVANCED] = "advanced",
+    [IL_VARIANT_CASUAL] = "casual",
+    [IL_VARIANT_CASUAL_ADVANCED] = "casual-advanced",
+};
+
 const char *il_variant_id(enum il_variant v)
 {
-    switch (v) {
-    case IL_VARIANT_STANDARD:
-        return "standard";
-    case IL_VARIANT_ADVANCED:
-        return "advanced";
-    case IL_VARIANT_CASUAL:
-        return "casual";
-    case IL_VARIANT_CASUAL_ADVANCED:
-        return "casual-advanced";
-    case IL_VARIANTS:
-        break;
-    }
-    return NULL;
+    return (unsigned)v < IL_VARIANTS ? il_variant_ids[v] : NULL;
 }
 
 int il_variant_from_id(const char *id)

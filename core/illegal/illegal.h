@@ -132,6 +132,9 @@ bool il_variant_singles(enum il_variant v);
  * "casual-advanced"), or NULL. */
 const char *il_variant_id(enum il_variant v);
 
+/* Every variant's identifier, in their order, NULL-terminated. */
+extern const char *const il_variant_ids[IL_VARIANTS + 1];
+
 /* Parses a variant identifier. Returns the variant, or -1. */
 int il_variant_from_id(const char *id);
 
@@ -191,9 +194,10 @@ struct il_config {
     int64_t timer_ms[IL_TIMERS];
 };
 
-/* Fills c with the defaults of variant v: sessions of 3 minutes (20 minutes
- * casual), 2 s reveal steps, 30 s grab window, 1 minute debate, 30 s vote,
- * and the rulebook's live tribunal (no options). */
+/* Fills c with the defaults of variant v: the timers of the settings table
+ * (config.c: sessions of 3 minutes, 20 minutes casual, 2 s reveal steps, 30 s
+ * grab window, 1 minute debate, 30 s vote), random resources and the
+ * rulebook's live tribunal (no options). */
 void il_config_default(struct il_config *c, enum il_variant v);
 
 enum il_phase {

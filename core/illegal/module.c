@@ -25,29 +25,27 @@
 static void variant_defaults(struct il_config *c, enum il_variant v, const struct rules_defaults *d)
 {
     il_config_default(c, v);
-    c->timer_ms[IL_TIMER_SESSION] = (il_variant_casual(v) ? d->casual_session : d->session) * 1000;
-    c->timer_ms[IL_TIMER_REVEAL] = d->reveal * 1000;
-    c->timer_ms[IL_TIMER_GRAB] = d->grab * 1000;
-    c->timer_ms[IL_TIMER_DEBATE] = d->debate * 1000;
-    c->timer_ms[IL_TIMER_VOTE] = d->vote * 1000;
+    for (unsigned t = 0; t < IL_TIMERS; t++)
+        c->timer_ms[t] = d->value[il_timer_setting((enum il_timer)t, v)] * 1000;
     c->tribunal = il_variant_casual(v) ? CASUAL_TRIBUNAL : 0;
 }
 
-/* Ready-made settings: a variant with its tribunal, and its timers in
- * seconds, 0 taking the daemon's default for that variant. */
+/* Ready-made settings: a variant with its tribunal, and the value of each
+ * setting of the table it sets (a duration in seconds), 0 taking the
+ * daemon's default for that variant. */
 static const struct preset {
     const char *id;
     enum il_variant variant;
-    int64_t timer_s[IL_TIMERS];
+    int64_t value[IL_SETTINGS];
 } presets[] = {
     /* Five one-minute sessions: about 10 minutes with 4 players. */
     {"quick",
      IL_VARIANT_STANDARD,
-     {[IL_TIMER_SESSION] = 60,
-      [IL_TIMER_REVEAL] = 2,
-      [IL_TIMER_GRAB] = 15,
-      [IL_TIMER_DEBATE] = 20,
-      [IL_TIMER_VOTE] = 15}},
+     {[IL_SET_SESSION] = 60,
+      [IL_SET_REVEAL] = 2,
+      [IL_SET_GRAB] = 15,
+      [IL_SET_DEBATE] = 20,
+      [IL_SET_VOTE] = 15}},
     {"standard", IL_VARIANT_STANDARD, {0}},
     {"casual", IL_VARIANT_CASUAL, {0}},
 };
@@ -64,16 +62,18 @@ static void preset_config(struct il_config *c, const struct preset *p,
 {
     uint8_t resources = c->resources;
     variant_defaults(c, p->variant, d);
-    for (unsigned t = 0; t < IL_TIMERS; t++)
-        if (p->timer_s[t])
-            c->timer_ms[t] = p->timer_s[t] * 1000;
+    for (unsigned t = 0; t < IL_TIMERS; t++) {
+        int64_t s = p->value[il_timer_setting((enum il_timer)t, p->variant)];
+        if (s)
+            c->timer_ms[t] = s * 1000;
+    }
     c->resources = resources;
 }
 
 static int init(void *state, const char *mode, const struct rules_defaults *d)
 {
     struct il_state *s = state;
-    int v = il_variant_parse(mode ? mode : "standard");
+    int v = mode ? il_variant_parse(mode) : (int)d->value[IL_SET_VARIANT];
     if (v < 0)
         return -1;
     memset(s, 0, sizeof *s);
@@ -153,91 +153,122 @@ static int parse_resource_set(const char *text, const char *lang, uint8_t *mask)
     return 0;
 }
 
+/* "set preset quick": a whole way of playing, its variant, timers and tribunal. */
+static enum rules_set_result set_preset(struct il_state *s, const char *value,
+                                        const struct rules_defaults *d, char *shown,
+                                        size_t shownlen)
+{
+    for (unsigned i = 0; preset_at(i); i++)
+        if (strcasecmp(value, presets[i].id) == 0) {
+            preset_config(&s->config, &presets[i], d);
+            snprintf(shown, shownlen, "%s", presets[i].id);
+            return RULES_SET_DONE;
+        }
+    return RULES_SET_BAD_VALUE;
+}
+
+/* "set variant casual". Timers and a tribunal still at the old variant's
+ * defaults take the new one's; what the host set stays as set. */
+static enum rules_set_result set_variant(struct il_state *s, const char *value,
+                                         const struct rules_defaults *d, char *shown,
+                                         size_t shownlen)
+{
+    int v = il_variant_parse(value);
+    if (v < 0)
+        return RULES_SET_BAD_VALUE;
+    struct il_config c, old;
+    variant_defaults(&old, s->config.variant, d);
+    variant_defaults(&c, (enum il_variant)v, d);
+    for (unsigned t = 0; t < IL_TIMERS; t++)
+        if (s->config.timer_ms[t] != old.timer_ms[t])
+            c.timer_ms[t] = s->config.timer_ms[t];
+    if (s->config.tribunal != old.tribunal)
+        c.tribunal = s->config.tribunal;
+    c.resources = s->config.resources;
+    s->config = c;
+    snprintf(shown, shownlen, "%s", il_variant_id((enum il_variant)v));
+    return RULES_SET_DONE;
+}
+
+/* "set grab 20": a timer, in the lobby or (as an action) in the game. */
+static enum rules_set_result set_timer(struct il_state *s, bool started, enum il_setting row,
+                                       const char *value, const char *lang, char *shown,
+                                       size_t shownlen, void *action)
+{
+    static const enum il_timer timers[IL_SETTINGS] = {
+        [IL_SET_SESSION] = IL_TIMER_SESSION, [IL_SET_REVEAL] = IL_TIMER_REVEAL,
+        [IL_SET_GRAB] = IL_TIMER_GRAB,       [IL_SET_DEBATE] = IL_TIMER_DEBATE,
+        [IL_SET_VOTE] = IL_TIMER_VOTE,
+    };
+    const struct rules_setting *r = &il_settings[row];
+    int64_t ms = text_parse_duration(value, 1000);
+    if (ms < r->min * 1000 || ms > r->max * 1000)
+        return RULES_SET_BAD_VALUE;
+    if (started) {
+        *(struct il_action *)action = (struct il_action){
+            .type = IL_ACT_SET_TIMER, .player = IL_GM, .timer = timers[row], .ms = ms};
+        return RULES_SET_PLAY;
+    }
+    s->config.timer_ms[timers[row]] = ms;
+    text_duration(shown, shownlen, lang, ms);
+    return RULES_SET_DONE;
+}
+
 static enum rules_set_result set(void *state, bool started, const char *key, const char *value,
                                  const char *lang, const struct rules_defaults *d, char *shown,
                                  size_t shownlen, void *action)
 {
     struct il_state *s = state;
+    const struct rules_setting *r;
+    uint8_t options;
     snprintf(shown, shownlen, "%s", value);
-    if (strcmp(key, "preset") == 0) {
-        if (started)
-            return RULES_SET_LOCKED;
-        for (unsigned i = 0; preset_at(i); i++)
-            if (strcasecmp(value, presets[i].id) == 0) {
-                preset_config(&s->config, &presets[i], d);
-                snprintf(shown, shownlen, "%s", presets[i].id);
-                return RULES_SET_DONE;
-            }
-        return RULES_SET_BAD_VALUE;
-    }
-    if (strcmp(key, "tribunal") == 0) {
-        uint8_t options;
-        if (started)
-            return RULES_SET_LOCKED;
+    enum rules_set_result where = rules_setting_check(il_settings, key, started, &r);
+    if (where != RULES_SET_DONE)
+        return where;
+    switch ((enum il_setting)(r - il_settings)) {
+    case IL_SET_PRESET:
+        return set_preset(s, value, d, shown, shownlen);
+    case IL_SET_VARIANT:
+        return set_variant(s, value, d, shown, shownlen);
+    case IL_SET_RESOURCES:
+        if (parse_resource_set(value, lang, &options) < 0)
+            return RULES_SET_BAD_VALUE;
+        s->config.resources = options;
+        return RULES_SET_DONE;
+    case IL_SET_TRIBUNAL:
         if (parse_tribunal(value, &options) < 0)
             return RULES_SET_BAD_VALUE;
         s->config.tribunal = options;
         tribunal_text(options, shown, shownlen);
         return RULES_SET_DONE;
-    }
-    if (strcmp(key, "tribunal-at") == 0) {
+    case IL_SET_TRIBUNAL_AT: {
         /* "host": when the host says next; else a duration from now */
         int64_t ms = strcasecmp(value, "host") == 0 ? 0 : text_parse_duration(value, 60000);
-        if (!started)
-            return RULES_SET_GAME_ONLY;
         if (ms < 0)
             return RULES_SET_BAD_VALUE;
         *(struct il_action *)action =
             (struct il_action){.type = IL_ACT_SCHEDULE, .player = IL_GM, .ms = ms};
         return RULES_SET_PLAY;
     }
-    if (strcmp(key, "ballots") == 0) {
+    case IL_SET_BALLOTS: {
         bool poll = strcmp(value, "poll") == 0;
         if (!poll && strcmp(value, "private") != 0)
             return RULES_SET_BAD_VALUE;
         s->poll_ballots = poll;
         return RULES_SET_DONE;
     }
-    if (strcmp(key, "variant") == 0 || strcmp(key, "resources") == 0) {
-        if (started)
-            return RULES_SET_LOCKED;
-        struct il_config c = s->config;
-        if (strcmp(key, "variant") == 0) {
-            int v = il_variant_parse(value);
-            if (v < 0)
-                return RULES_SET_BAD_VALUE;
-            /* Timers and a tribunal still at the old variant's defaults take
-             * the new one's; what the host set stays as set. */
-            struct il_config old;
-            variant_defaults(&old, s->config.variant, d);
-            variant_defaults(&c, (enum il_variant)v, d);
-            for (unsigned t = 0; t < IL_TIMERS; t++)
-                if (s->config.timer_ms[t] != old.timer_ms[t])
-                    c.timer_ms[t] = s->config.timer_ms[t];
-            if (s->config.tribunal != old.tribunal)
-                c.tribunal = s->config.tribunal;
-            c.resources = s->config.resources;
-            snprintf(shown, shownlen, "%s", il_variant_id((enum il_variant)v));
-        } else if (parse_resource_set(value, lang, &c.resources) < 0) {
-            return RULES_SET_BAD_VALUE;
-        }
-        s->config = c;
-        return RULES_SET_DONE;
+    case IL_SET_SESSION:
+    case IL_SET_REVEAL:
+    case IL_SET_GRAB:
+    case IL_SET_DEBATE:
+    case IL_SET_VOTE:
+        return set_timer(s, started, (enum il_setting)(r - il_settings), value, lang, shown,
+                         shownlen, action);
+    case IL_SET_CASUAL_SESSION:
+    case IL_SETTINGS:
+        break;
     }
-    int timer = il_timer_from_id(key);
-    if (timer < 0)
-        return RULES_SET_BAD_KEY;
-    int64_t ms = text_parse_duration(value, 1000);
-    if (ms < IL_TIMER_MIN_MS || ms > IL_TIMER_MAX_MS)
-        return RULES_SET_BAD_VALUE;
-    if (started) {
-        *(struct il_action *)action = (struct il_action){
-            .type = IL_ACT_SET_TIMER, .player = IL_GM, .timer = (enum il_timer)timer, .ms = ms};
-        return RULES_SET_PLAY;
-    }
-    s->config.timer_ms[timer] = ms;
-    text_duration(shown, shownlen, lang, ms);
-    return RULES_SET_DONE;
+    return RULES_SET_BAD_KEY;
 }
 
 /* The preset the settings equal (variant, timers and tribunal), or NULL. */
@@ -704,13 +735,16 @@ const struct rules_module il_module = {
     .state_size = sizeof(struct il_state),
     .events_size = sizeof(struct il_events),
     .action_size = sizeof(struct il_action),
+    .settings_table = il_settings,
+    .modes = il_variant_ids,
+    .rules_summary = "msg.rules",
+    .stats_line = "msg.stats",
+    .config_in_game_section = true,
     .init = init,
     .rematch = rematch,
     .mode = mode,
     .preset_at = preset_at,
     .settings = settings,
-    .setting_names = "preset, variant, resources, tribunal, tribunal-at, ballots, session, reveal, "
-                     "grab, debate, vote",
     .set = set,
     .setup = setup,
     .apply = apply,

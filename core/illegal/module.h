@@ -43,6 +43,27 @@ struct il_state {
 /* The module. */
 extern const struct rules_module il_module;
 
+/* Its settings: the rows of il_settings (config.c), in the order `set` lists them. */
+enum il_setting {
+    IL_SET_PRESET,
+    IL_SET_VARIANT,
+    IL_SET_RESOURCES,
+    IL_SET_TRIBUNAL,
+    IL_SET_TRIBUNAL_AT,
+    IL_SET_BALLOTS,
+    IL_SET_SESSION,
+    IL_SET_CASUAL_SESSION, /* the session's default in a casual variant: the configuration's */
+    IL_SET_REVEAL,
+    IL_SET_GRAB,
+    IL_SET_DEBATE,
+    IL_SET_VOTE,
+    IL_SETTINGS
+};
+extern const struct rules_setting il_settings[IL_SETTINGS + 1];
+
+/* The setting that holds timer t's default in variant v. */
+enum il_setting il_timer_setting(enum il_timer t, enum il_variant v);
+
 /* Its commands (commands.c), ended by an entry with no word. */
 extern const struct command_def il_commands[];
 

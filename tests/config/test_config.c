@@ -15,10 +15,25 @@
 #include <cmocka.h>
 
 #include "bot/config.h"
+#include "core/illegal/module.h"
 
 extern char **environ;
 
 static char tmpdir[64];
+
+/* The value of one of Illegal's settings in c: [game.illegal], or old [game]. */
+static int64_t game_value(const struct config *c, const char *name)
+{
+    const struct rules_setting *s = rules_setting_find(il_module.settings_table, name);
+    assert_non_null(s);
+    return config_game(c, &il_module)->value[rules_setting_index(&il_module, s)];
+}
+
+/* The same for a setting that is a choice, as written. */
+static const char *game_text(const struct config *c, const char *name)
+{
+    return rules_setting_find(il_module.settings_table, name)->values[game_value(c, name)];
+}
 static int nfiles;
 
 /* Writes content to a new file in tmpdir; returns its path (static storage). */
@@ -127,13 +142,13 @@ static void test_defaults(void **state)
     assert_string_equal(c.log_level, "info");
     assert_null(c.log_file);
     assert_string_equal(c.language, "en");
-    assert_string_equal(c.variant, "standard");
-    assert_int_equal(c.session_seconds, 180);
-    assert_int_equal(c.casual_session_seconds, 1200);
-    assert_int_equal(c.reveal_seconds, 2);
-    assert_int_equal(c.grab_seconds, 30);
-    assert_int_equal(c.debate_seconds, 60);
-    assert_int_equal(c.vote_seconds, 30);
+    assert_string_equal(game_text(&c, "variant"), "standard");
+    assert_int_equal(game_value(&c, "session"), 180);
+    assert_int_equal(game_value(&c, "casual-session"), 1200);
+    assert_int_equal(game_value(&c, "reveal"), 2);
+    assert_int_equal(game_value(&c, "grab"), 30);
+    assert_int_equal(game_value(&c, "debate"), 60);
+    assert_int_equal(game_value(&c, "vote"), 30);
     assert_int_equal(c.lobby_idle_seconds, 3600);
     assert_int_equal(c.lobbies_per_host, 3);
     assert_int_equal(c.lobbies_per_server, 100);
@@ -215,13 +230,13 @@ static void test_file_values(void **state)
     assert_string_equal(c.log_level, "debug");
     assert_string_equal(c.log_file, "/var/log/illegald.log");
     assert_string_equal(c.language, "en");
-    assert_string_equal(c.variant, "casual");
-    assert_int_equal(c.session_seconds, 240);
-    assert_int_equal(c.casual_session_seconds, 1800);
-    assert_int_equal(c.reveal_seconds, 3);
-    assert_int_equal(c.grab_seconds, 20);
-    assert_int_equal(c.debate_seconds, 90);
-    assert_int_equal(c.vote_seconds, 45);
+    assert_string_equal(game_text(&c, "variant"), "casual");
+    assert_int_equal(game_value(&c, "session"), 240);
+    assert_int_equal(game_value(&c, "casual-session"), 1800);
+    assert_int_equal(game_value(&c, "reveal"), 3);
+    assert_int_equal(game_value(&c, "grab"), 20);
+    assert_int_equal(game_value(&c, "debate"), 90);
+    assert_int_equal(game_value(&c, "vote"), 45);
     assert_string_equal(c.discord_token, "DISCORD-SECRET-1");
     assert_string_equal(c.discord_application_id, "123456789012345678");
     assert_string_equal(c.discord_api_url, "http://127.0.0.1:5000/api/v10");
@@ -266,7 +281,7 @@ static void test_syntax_freedoms(void **state)
     assert_int_equal(c.web_port, 8123);
     assert_false(c.web_enabled);
     assert_true(c.metrics_enabled);
-    assert_int_equal(c.vote_seconds, 604800);
+    assert_int_equal(game_value(&c, "vote"), 604800);
     assert_null(c.log_file);
     config_free(&c);
 
@@ -354,7 +369,7 @@ static void test_env_override(void **state)
     assert_int_equal(c.discord_nguilds, 2);
     assert_string_equal(c.discord_guilds[0], "7");
     assert_string_equal(c.discord_guilds[1], "8");
-    assert_int_equal(c.casual_session_seconds, 600);
+    assert_int_equal(game_value(&c, "casual-session"), 600);
     assert_string_equal(c.store_path, "/data/env.db");
     assert_int_equal(c.matrix_moderator_power_level, 100);
     config_free(&c);
@@ -831,6 +846,50 @@ static void test_example_file(void **state)
     free(text);
 }
 
+/*
+ * A game's defaults live in its own section, [game.<module>], as its settings
+ * table names them; Illegal's old keys in plain [game] still work, and are
+ * listed for the log's one line.
+ */
+static void test_game_sections(void **state)
+{
+    (void)state;
+    struct config c;
+    load_ok(&c, "[game.illegal]\nvariant = casual-advanced\ngrab_seconds = 12\n");
+    assert_string_equal(game_text(&c, "variant"), "casual-advanced");
+    assert_int_equal(game_value(&c, "grab"), 12);
+    assert_int_equal(game_value(&c, "vote"), 30);
+    assert_string_equal(c.game_section_keys, "");
+    config_free(&c);
+
+    load_ok(&c,
+            "[game]\nsession_seconds = 99\nvote_seconds = 9\n[Game.Illegal]\nreveal_seconds = 4\n");
+    assert_int_equal(game_value(&c, "session"), 99);
+    assert_int_equal(game_value(&c, "reveal"), 4);
+    assert_string_equal(c.game_section_keys,
+                        "session_seconds (game.illegal), vote_seconds (game.illegal)");
+    config_free(&c);
+
+    setenv("ILLEGALD_GAME_ILLEGAL_DEBATE_SECONDS", "70", 1);
+    setenv("ILLEGALD_GAME_GRAB_SECONDS", "25", 1);
+    load_ok(&c, NULL);
+    assert_int_equal(game_value(&c, "debate"), 70);
+    assert_int_equal(game_value(&c, "grab"), 25);
+    config_free(&c);
+    clear_env();
+    setenv("ILLEGALD_GAME_ILLEGAL_VARIANT", "chaos", 1);
+    env_fails("environment ILLEGALD_GAME_ILLEGAL_VARIANT: unknown variant \"chaos\" "
+              "(standard, advanced, casual or casual-advanced)");
+    clear_env();
+
+    load_fails("[game]\ngrab_seconds = 5\n[game.illegal]\ngrab_seconds = 6\n",
+               "%s:4: [game.illegal] grab_seconds: duplicate key (already set at line 2)");
+    load_fails("[game.illegal]\nlanguage = de\n", "%s:2: [game.illegal] language: unknown key");
+    load_fails("[game.illegal]\nresources = guns\n", "%s:2: [game.illegal] resources: unknown key");
+    load_fails("[game.chess]\nclock_seconds = 5\n",
+               "%s:2: [game.chess] clock_seconds: unknown section");
+}
+
 static void test_reinit(void **state)
 {
     (void)state;
@@ -847,6 +906,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_defaults, setup),
         cmocka_unit_test_setup(test_file_values, setup),
+        cmocka_unit_test_setup(test_game_sections, setup),
         cmocka_unit_test_setup(test_syntax_freedoms, setup),
         cmocka_unit_test_setup(test_web_default, setup),
         cmocka_unit_test_setup(test_activity, setup),

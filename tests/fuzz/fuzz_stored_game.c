@@ -100,7 +100,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(second);
 
     if (!g->started) {
-        const struct rules_defaults defaults = {180, 1200, 2, 30, 60, 30};
+        struct rules_defaults defaults;
+        rules_defaults_init(g->rules, &defaults);
         render_lobby(g, &defaults, 43200, emit, &bytes);
         goto done;
     }

@@ -24,15 +24,13 @@ static struct il_state *il(struct game *g)
 
 static void new_lobby(struct game *g)
 {
-    struct rules_defaults d;
     free(g->state);
     memset(g, 0, sizeof *g);
     strcpy(g->id, "g1");
     strcpy(g->table, "t1");
     strcpy(g->host, "h");
     strcpy(g->language, "en");
-    lobby_rules_defaults(&cfg, &d);
-    assert_int_equal(game_init(g, &il_module, "standard", &d), 0);
+    assert_int_equal(game_init(g, &il_module, "standard", config_game(&cfg, &il_module)), 0);
     rng_seed(&g->rng, 7);
 }
 

@@ -858,7 +858,8 @@ static void test_render_lobby(void **state)
     snprintf(g.host, sizeof g.host, "alice");
     snprintf(g.language, sizeof g.language, "en");
     il_config_default(&IL(&g)->config, IL_VARIANT_ADVANCED);
-    const struct rules_defaults defaults = {180, 1200, 2, 30, 60, 30};
+    struct rules_defaults defaults;
+    rules_defaults_init(&il_module, &defaults);
     r.audience = IL_PUBLIC;
     render_lobby(&g, &defaults, 43200, record, &r);
     g.nseats = 2;
