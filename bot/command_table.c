@@ -17,7 +17,29 @@
 #define TABLE   CMD_IN_TABLE
 #define PRIVATE CMD_IN_PRIVATE
 
-static const char *const variants[] = {"standard", "advanced", "casual", "casual-advanced", NULL};
+/* The games `new` may name: every module's id. */
+static unsigned game_ids(const char **out, unsigned max)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < rules_count() && n < max; i++)
+        out[n++] = rules_at(i)->id;
+    return n;
+}
+
+/* The modes `new` may name: every module's, each once. */
+static unsigned game_modes(const char **out, unsigned max)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < rules_count(); i++)
+        for (const char *const *m = rules_at(i)->modes; *m && n < max; m++) {
+            unsigned k = 0;
+            while (k < n && strcmp(out[k], *m) != 0)
+                k++;
+            if (k == n)
+                out[n++] = *m;
+        }
+    return n;
+}
 static const char *const on_off[] = {"on", "off", NULL};
 static const char *const follow_stop[] = {"follow", "stop", NULL};
 static const char *const computer[] = {"computer", NULL};
@@ -32,7 +54,8 @@ static const struct command_def table[] = {
      "syntax.new",
      NULL,
      "summary.new",
-     {{.name = "variant", .summary = "slash.option.variant", .values = variants}},
+     {{.name = "game", .summary = "slash.option.game", .values_of = game_ids},
+      {.name = "variant", .summary = "slash.option.variant", .values_of = game_modes}},
      cmd_new},
     {"rematch",
      TABLE,

@@ -41,6 +41,7 @@ enum kind {
     K_INT64,    /* an int64_t within [min, max] */
     K_LEVEL,    /* a log level name */
     K_LANGUAGE, /* a catalog language */
+    K_GAME,     /* a rules module's id */
     K_GUILDS,   /* a comma-separated list of Discord ids */
     K_AUTO,     /* auto, on or off */
 };
@@ -68,6 +69,7 @@ static const struct key_def keys[] = {
     {"log", "level", K_LEVEL, 0, OFF(log_level), 0, 0, NULL},
     {"log", "file", K_STRING, F_OPTIONAL, OFF(log_file), 0, 0, NULL},
     {"game", "language", K_LANGUAGE, 0, OFF(language), 0, 0, NULL},
+    {"game", "default_game", K_GAME, 0, OFF(default_game), 0, 0, NULL},
     {"game", "lobby_idle_seconds", K_INT64, 0, OFF(lobby_idle_seconds), 60, MAX_TIMER, NULL},
     {"game", "absent_seconds", K_INT64, 0, OFF(absent_seconds), 0, MAX_TIMER, NULL},
     {"game", "computer_pace", K_INT, 0, OFF(computer_pace), 0, 1000, NULL},
@@ -553,6 +555,16 @@ static int apply(struct config *c, const struct key_def *d, const char *v, char 
             return -1;
         }
         break;
+    case K_GAME:
+        if (!rules_by_id(v)) {
+            char list[256] = "";
+            for (size_t i = 0; i < rules_count(); i++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                         rules_at(i)->id);
+            snprintf(why, whylen, "unknown game \"%.*s\" (%s)", ECHO_MAX, v, list);
+            return -1;
+        }
+        break;
     case K_AUTO:
         if (strcmp(v, "auto") != 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
             snprintf(why, whylen, "\"%.*s\" is none of auto, on and off", ECHO_MAX, v);
@@ -1019,6 +1031,11 @@ int config_init(struct config *c)
         }
     }
     c->discord_global_rate_limit = 50;
+    c->default_game = strdup(rules_default()->id);
+    if (!c->default_game) {
+        config_free(c);
+        return -1;
+    }
     for (size_t i = 0; i < rules_count(); i++)
         rules_defaults_init(rules_at(i), &c->game_defaults[i]);
     c->lobby_idle_seconds = 3600;
@@ -1072,7 +1089,7 @@ void config_free(struct config *c)
     for (size_t i = 0; i < NKEYS; i++) {
         const struct key_def *d = &keys[i];
         if (d->kind == K_STRING || d->kind == K_URL || d->kind == K_MXID || d->kind == K_LEVEL ||
-            d->kind == K_LANGUAGE || d->kind == K_AUTO) {
+            d->kind == K_LANGUAGE || d->kind == K_GAME || d->kind == K_AUTO) {
             char **field = str_field(c, d);
             free(*field);
             *field = NULL;

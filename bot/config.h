@@ -39,6 +39,7 @@ struct config {
     char *log_file;  /* NULL (default): stderr; reopened on SIGHUP */
     /* [game] */
     char *language;             /* a new table's language (a catalog code), default "en" */
+    char *default_game;         /* the module `new` opens at a table that has played none */
     int64_t lobby_idle_seconds; /* a lobby unchanged this long closes; default 3600 */
     int64_t absent_seconds;     /* a player idle this long is warned; 0: never; 43200 */
     int computer_pace;          /* computer players' delays, percent of a person's: 100 */

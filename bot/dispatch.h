@@ -410,6 +410,15 @@ int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,
                         const struct rules_module *rules, const char *mode,
                         const struct game *finished, struct game **opened);
 
+/*
+ * Reads "[game] [mode]", what `new` and an event's `start` take: the module
+ * the first word names, else the table's game (the module of its last
+ * finished game, else [game] default_game); *mode is the rest of text, or
+ * NULL for the module's default. Never NULL.
+ */
+const struct rules_module *commands_game_of(struct bot_cmd *x, const char *table, const char *text,
+                                            const char **mode);
+
 /* Starts lobby g once every player is known to get DMs: probes each of
  * them; the answers come later, through commands_dm_result(). */
 void commands_begin_start(struct game *g, struct platform *p);

@@ -317,7 +317,8 @@ static void seating_lines(const struct event_cmd *c, char *out, size_t len)
 /* seat: every player gets a table afresh, balanced. */
 static void ev_seat(struct event_cmd *c)
 {
-    const struct rules_module *rules = rules_default();
+    /* seated for the daemon's game; `start` may name another, whose range it checks */
+    const struct rules_module *rules = rules_by_id(c->x->d->config->default_game);
     unsigned needed = 0;
     if (!touch(c))
         return;
@@ -386,12 +387,13 @@ static void ev_move(struct event_cmd *c)
     tell_change(c, "msg.event-moved", vars);
 }
 
-/* start [variant]: a game at every table with players, all at once. */
+/* start [game] [mode]: a game at every table with players, all at once. */
 static void ev_start(struct event_cmd *c)
 {
     struct bot_cmd *x = c->x;
     struct event *e = c->e;
-    const struct rules_module *rules = rules_default();
+    const char *mode;
+    const struct rules_module *rules = commands_game_of(x, NULL, c->rest, &mode);
     unsigned bad = 0;
     enum event_error err = event_check_round(e, rules->min_players, rules->max_players, &bad);
     if (err) {
@@ -416,7 +418,6 @@ static void ev_start(struct event_cmd *c)
             return;
         }
     }
-    const char *mode = c->rest[0] ? c->rest : NULL;
     if (!touch(c))
         return;
     unsigned started = 0;

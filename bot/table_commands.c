@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "config.h"
+#include "core/json.h"
 #include "core/modules.h"
 #include "core/text.h"
 #include "core/catalog.h"
@@ -145,13 +146,43 @@ static int open_here(struct bot_cmd *x, const struct rules_module *rules, const 
     return commands_open_lobby(x, &here, rules, mode, finished, NULL);
 }
 
+/* The module of the last game that ended at table, or NULL. */
+static const struct rules_module *table_game(struct bot_cmd *x, const char *table)
+{
+    char *record = table ? store_game_last_finished(x->d->store, x->p->ops->name, table) : NULL;
+    struct json_object *j = record ? json_tokener_parse(record) : NULL;
+    const char *id = jget_str(j, "rules");
+    const struct rules_module *rules = id ? rules_by_id(id) : NULL;
+    json_object_put(j);
+    free(record);
+    return rules;
+}
+
+const struct rules_module *commands_game_of(struct bot_cmd *x, const char *table, const char *text,
+                                            const char **mode)
+{
+    char word[32];
+    size_t n = strcspn(text, " ");
+    snprintf(word, sizeof word, "%.*s", (int)n, text);
+    const struct rules_module *named = n < sizeof word ? rules_by_id(word) : NULL;
+    if (named)
+        text += n + strspn(text + n, " ");
+    *mode = *text ? text : NULL;
+    if (named)
+        return named;
+    const struct rules_module *last = table_game(x, table);
+    return last ? last : rules_by_id(x->d->config->default_game);
+}
+
+/* new [game] [mode]: a lobby at this table. */
 void cmd_new(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
+    const char *mode;
     if (!may_open(x))
         return;
-    const char *mode = base->c->arg[0] ? base->c->arg : NULL;
-    if (open_here(x, rules_default(), mode, NULL) > 0)
+    const struct rules_module *rules = commands_game_of(x, x->in->channel, base->c->arg, &mode);
+    if (open_here(x, rules, mode, NULL) > 0)
         cmd_reply_usage(x);
 }
 

@@ -59,6 +59,9 @@ struct command_option {
     int min, max;              /* integer bounds, when max > 0 */
     const char *before;        /* a word written before the value in the text ("for"), or NULL */
     const char *const *values; /* a fixed list of values (NULL-terminated), or NULL */
+    /* Or values known when asked (the games this build has, their modes):
+     * writes at most max into out and returns how many. NULL: none. */
+    unsigned (*values_of)(const char **out, unsigned max);
 };
 
 #define COMMAND_MAX_OPTIONS 3

@@ -158,15 +158,21 @@ static struct json_object *option(int type, const char *family, const char *word
     return o;
 }
 
-/* The choices of o: its fixed values, each named by itself in every
- * language (a value players type too, and Discord-compatible servers that
- * lag, such as Spacebar, refuse localized choices). None when they would not
- * fit: the option is then free text, which the bot reads as typed. */
+/* The choices of o: its values (fixed, or known when asked: the games and
+ * their modes), each named by itself in every language (a value players type
+ * too, and Discord-compatible servers that lag, such as Spacebar, refuse
+ * localized choices). None when they would not fit: the option is then free
+ * text, which the bot reads as typed. */
 static struct json_object *choices_of(const struct command_option *o)
 {
+    const char *values[DC_CHOICES_MAX + 1];
     size_t n = 0;
-    for (const char *const *v = o->values; *v; v++, n++)
-        if (!dc_valid_name(*v) || dc_chars(*v) > DC_CHOICE_TEXT_MAX)
+    for (const char *const *v = o->values; v && *v && n <= DC_CHOICES_MAX; v++)
+        values[n++] = *v;
+    if (o->values_of)
+        n = o->values_of(values, DC_CHOICES_MAX + 1);
+    for (size_t i = 0; i < n && n <= DC_CHOICES_MAX; i++)
+        if (!dc_valid_name(values[i]) || dc_chars(values[i]) > DC_CHOICE_TEXT_MAX)
             n = DC_CHOICES_MAX + 1;
     if (n > DC_CHOICES_MAX) {
         log_error(DC_MOD, NULL,
@@ -175,11 +181,13 @@ static struct json_object *choices_of(const struct command_option *o)
                   o->name, DC_CHOICES_MAX, DC_CHOICE_TEXT_MAX);
         return NULL;
     }
+    if (!n)
+        return NULL;
     struct json_object *choices = json_object_new_array();
-    for (const char *const *v = o->values; *v; v++) {
+    for (size_t i = 0; i < n; i++) {
         struct json_object *c = json_object_new_object();
-        json_object_object_add(c, "name", json_object_new_string(*v));
-        json_object_object_add(c, "value", json_object_new_string(*v));
+        json_object_object_add(c, "name", json_object_new_string(values[i]));
+        json_object_object_add(c, "value", json_object_new_string(values[i]));
         json_object_array_add(choices, c);
     }
     return choices;
@@ -196,7 +204,7 @@ static struct json_object *options_of(const struct command_def *def)
             option(o->integer ? OPT_INTEGER : OPT_STRING, "slash.option-name", o->name, o->summary);
         if (o->required)
             json_object_object_add(j, "required", json_object_new_boolean(1));
-        struct json_object *choices = o->values ? choices_of(o) : NULL;
+        struct json_object *choices = choices_of(o);
         if (choices)
             json_object_object_add(j, "choices", choices);
         else if (o->autocomplete)

@@ -142,6 +142,7 @@ static void test_defaults(void **state)
     assert_string_equal(c.log_level, "info");
     assert_null(c.log_file);
     assert_string_equal(c.language, "en");
+    assert_string_equal(c.default_game, "illegal");
     assert_string_equal(game_text(&c, "variant"), "standard");
     assert_int_equal(game_value(&c, "session"), 180);
     assert_int_equal(game_value(&c, "casual-session"), 1200);
@@ -836,7 +837,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 56);
+    assert_int_equal(nkeys, 57);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);
@@ -886,6 +887,11 @@ static void test_game_sections(void **state)
                "%s:4: [game.illegal] grab_seconds: duplicate key (already set at line 2)");
     load_fails("[game.illegal]\nlanguage = de\n", "%s:2: [game.illegal] language: unknown key");
     load_fails("[game.illegal]\nresources = guns\n", "%s:2: [game.illegal] resources: unknown key");
+    load_ok(&c, "[game]\ndefault_game = illegal\n");
+    assert_string_equal(c.default_game, "illegal");
+    config_free(&c);
+    load_fails("[game]\ndefault_game = chess\n",
+               "%s:2: [game] default_game: unknown game \"chess\" (illegal)");
     load_fails("[game.chess]\nclock_seconds = 5\n",
                "%s:2: [game.chess] clock_seconds: unknown section");
 }
