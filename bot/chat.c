@@ -9,6 +9,7 @@
 
 #include "chat.h"
 #include "core/json.h"
+#include "core/text.h"
 #include "dispatch.h"
 #include "log.h"
 
@@ -27,9 +28,9 @@ struct game_chat *chat_with(const struct game_chat *c, const char *user, const c
         n->lines[n->n++] = c->lines[i];
     struct chat_line *l = &n->lines[n->n++];
     memset(l, 0, sizeof *l);
-    strcpy(l->user, user);
-    strcpy(l->name, name);
-    strcpy(l->text, text);
+    text_copy(l->user, sizeof l->user, user);
+    text_copy(l->name, sizeof l->name, name);
+    text_copy(l->text, sizeof l->text, text);
     l->at = at;
     return n;
 }

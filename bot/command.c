@@ -168,7 +168,7 @@ enum command_error command_parse(const char *line, bool in_table, struct command
         const char *save = p;
         next_word(&p, w, sizeof w);
         if (is_game_id(w) && strlen(w) < sizeof c->game)
-            strcpy(c->game, w);
+            text_copy(c->game, sizeof c->game, w);
         else
             p = save;
     }

@@ -10,6 +10,7 @@
 
 #include "core/json.h"
 #include "core/rng.h"
+#include "core/text.h"
 #include "event.h"
 
 const char *event_error_key(enum event_error e)
@@ -68,10 +69,10 @@ enum event_error event_sign_up(struct event *e, const char *user, const char *na
         return EVENT_ERR_TOO_LONG;
     struct event_player *p = &e->players[e->nplayers++];
     memset(p, 0, sizeof *p);
-    strcpy(p->user, user);
-    strcpy(p->name, name);
+    text_copy(p->user, sizeof p->user, user);
+    text_copy(p->name, sizeof p->name, name);
     if (language)
-        strcpy(p->language, language);
+        text_copy(p->language, sizeof p->language, language);
     p->table = EVENT_NO_TABLE;
     return EVENT_OK;
 }
@@ -95,7 +96,7 @@ enum event_error event_add_table(struct event *e, const char *channel)
         return EVENT_ERR_TOO_LONG;
     struct event_table *t = &e->tables[e->ntables++];
     memset(t, 0, sizeof *t);
-    strcpy(t->channel, channel);
+    text_copy(t->channel, sizeof t->channel, channel);
     return EVENT_OK;
 }
 

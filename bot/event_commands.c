@@ -153,10 +153,10 @@ static void ev_open(struct event_cmd *c)
     if (!command_clean_name(c->rest, e->name, sizeof e->name))
         snprintf(e->name, sizeof e->name, "%s", e->id);
     e->platform = x->p;
-    strcpy(e->community, community_of(x));
-    strcpy(e->hall, in->channel);
-    strcpy(e->organizer, in->user);
-    strcpy(e->organizer_name, name);
+    text_copy(e->community, sizeof e->community, community_of(x));
+    text_copy(e->hall, sizeof e->hall, in->channel);
+    text_copy(e->organizer, sizeof e->organizer, in->user);
+    text_copy(e->organizer_name, sizeof e->organizer_name, name);
     e->seed = dispatcher_seed(d, number ^ 0xe7e7e7e7ULL);
     log_info("dispatch", e->id, "event opened at %s/%s", x->p->ops->name, e->hall);
     char prefix[PLATFORM_PREFIX_MAX];
@@ -433,9 +433,9 @@ static void ev_start(struct event_cmd *c)
             if (p->table != (int)t)
                 continue;
             memset(&seats[n], 0, sizeof seats[n]);
-            strcpy(seats[n].user, p->user);
-            strcpy(seats[n].name, p->name);
-            strcpy(seats[n].language, p->language);
+            text_copy(seats[n].user, sizeof seats[n].user, p->user);
+            text_copy(seats[n].name, sizeof seats[n].name, p->name);
+            text_copy(seats[n].language, sizeof seats[n].language, p->language);
             n++;
         }
         if (!n)

@@ -480,7 +480,8 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             snprintf(why, whylen, "watcher %zu invalid", i);
             return -1;
         }
-        strcpy(g.watchers[g.nwatchers++], w);
+        text_copy(g.watchers[g.nwatchers], sizeof g.watchers[0], w);
+        g.nwatchers++;
     }
     if (!get_hashes(o, "insiders", g.insiders, GAME_MAX_INSIDERS, &g.ninsiders) ||
         !get_hashes(o, "kicked", g.kicked, GAME_MAX_KICKED, &g.nkicked)) {

@@ -42,6 +42,17 @@ static void fill(char *out, size_t len, const char *t, const char *const *vars)
     out[n] = '\0';
 }
 
+bool text_copy(char *out, size_t len, const char *src)
+{
+    size_t n = strlen(src);
+    if (!len)
+        return n == 0;
+    size_t k = n < len ? n : len - 1;
+    memcpy(out, src, k);
+    out[k] = '\0';
+    return k == n;
+}
+
 void text_fill(char *out, size_t len, const char *lang, const char *key, const char *const *vars)
 {
     const char *t = NULL;

@@ -18,6 +18,11 @@
  * plural forms takes the one that fits the number in {count}. Always
  * NUL-terminates; truncates at len.
  */
+/* Copies the string src into out (len bytes), cut to fit: the project's
+ * strcpy (which it does not use, see tests/banned.sh). Returns false when src
+ * was cut. */
+bool text_copy(char *out, size_t len, const char *src);
+
 void text_fill(char *out, size_t len, const char *lang, const char *key, const char *const *vars);
 
 /* The catalog's name of an id in a family of keys: "variant" and "casual"

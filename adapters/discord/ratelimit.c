@@ -2,6 +2,7 @@
  * ratelimit.c - buckets, the global limit and invalid-request accounting.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,6 +346,13 @@ static void copy_val(char *dst, size_t dlen, const char *v, size_t vlen)
     dst[vlen] = '\0';
 }
 
+/* A count of a header, 0 .. INT_MAX (what is no number reads 0). */
+static int header_count(const char *v)
+{
+    long n = strtol(v, NULL, 10);
+    return n < 0 ? 0 : n > INT_MAX ? INT_MAX : (int)n;
+}
+
 void rl_headers_parse(struct rl_headers *h, const char *line, size_t len)
 {
     const char *v;
@@ -356,10 +364,10 @@ void rl_headers_parse(struct rl_headers *h, const char *line, size_t len)
         copy_val(h->scope, sizeof(h->scope), v, vl);
     } else if (header_is(line, len, "X-RateLimit-Limit", &v, &vl)) {
         copy_val(tmp, sizeof(tmp), v, vl);
-        h->limit = atoi(tmp);
+        h->limit = header_count(tmp);
     } else if (header_is(line, len, "X-RateLimit-Remaining", &v, &vl)) {
         copy_val(tmp, sizeof(tmp), v, vl);
-        h->remaining = atoi(tmp);
+        h->remaining = header_count(tmp);
     } else if (header_is(line, len, "X-RateLimit-Reset-After", &v, &vl)) {
         copy_val(tmp, sizeof(tmp), v, vl);
         h->reset_after = strtod(tmp, NULL);

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "bot/log.h"
+#include "core/text.h"
 #include "internal.h"
 
 char *dc_gw_state_get(void *ud, const char *key)
@@ -189,7 +190,7 @@ void dc_forget_game(struct dc *dc, const char *game)
     char k[300];
     if (strlen(game) >= sizeof c.game.game)
         return;
-    strcpy(c.game.game, game);
+    text_copy(c.game.game, sizeof c.game.game, game);
     list_forget(dc, &dc->controls, LIST_CONTROLS, game);
     list_forget(dc, &dc->closed, LIST_CLOSED, game);
     map_each(&dc->msgs, collect_game_keys, &c);

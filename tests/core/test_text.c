@@ -81,10 +81,26 @@ static void formats(void **state)
     assert_string_equal(out, "2 guns; ; x");
 }
 
+/* text_copy(), the project's strcpy: always terminated, cut to fit, and says so. */
+static void copies(void **state)
+{
+    (void)state;
+    char out[6] = "xxxxx";
+    assert_true(text_copy(out, sizeof out, "abcde"));
+    assert_string_equal(out, "abcde");
+    assert_false(text_copy(out, sizeof out, "abcdefgh"));
+    assert_string_equal(out, "abcde");
+    assert_true(text_copy(out, sizeof out, ""));
+    assert_string_equal(out, "");
+    assert_false(text_copy(out, 0, "a"));
+    assert_true(text_copy(out, 1, ""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lists),
+        cmocka_unit_test(copies),
         cmocka_unit_test(nothing_after_full),
         cmocka_unit_test(formats),
     };
