@@ -138,12 +138,31 @@ static void refuse_lobby(struct bot_cmd *x, const struct game *g, enum lobby_err
     cmd_reply(x, lobby_error_key(e), vars);
 }
 
+#ifndef NDEBUG
+/* Debug builds: a change of phase is one its module lists (core/rules.h:
+ * transitions), whatever the module. */
+static void assert_transition(const struct game *g, const char *from)
+{
+    const char *to = g->rules->phase(g->state);
+    if (strcmp(from, to) != 0 && !rules_transition_ok(g->rules->transitions, from, to)) {
+        log_error("pipeline", g->id, "%s: no transition from %s to %s", g->rules->id, from, to);
+        abort();
+    }
+}
+#endif
+
 /* Plays a rules action on g. Returns 1 when g changed, 0 when not, -1 when
  * the rules refused (and the cause was told). */
 static int play(struct game *g, const void *action, struct bot_cmd *cause, int64_t now,
                 struct outcome *out)
 {
+#ifndef NDEBUG
+    const char *from = g->rules->phase(g->state);
+#endif
     int e = g->rules->apply(g->state, action, now, &g->rng, out->events);
+#ifndef NDEBUG
+    assert_transition(g, from);
+#endif
     if (e != 0) {
         if (cause)
             refuse_rules(cause, g, e);

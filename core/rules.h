@@ -71,6 +71,12 @@ struct rules_result {
                      and it counts in no statistics */
 };
 
+/* One step a game may take from phase to phase, as phase() names them ("" for
+ * the lobby, before setup): a module lists every step its rules make. */
+struct rules_transition {
+    const char *from, *to;
+};
+
 /* The most settings a module may declare. */
 #define RULES_SETTINGS_MAX 24
 
@@ -220,6 +226,10 @@ struct rules_module {
     /* The i-th phase id a running game can be in (i from 0), or NULL past
      * the last: the labels of the games-by-phase gauge. */
     const char *(*phase_at)(unsigned i);
+    /* Every phase change one setup or apply can make, ended by an entry with
+     * no from: debug builds check each change against it (bot/pipeline.c),
+     * and the module's own apply checks its invariants there. */
+    const struct rules_transition *transitions;
 
     /* -- The store ------------------------------------------------------ */
 
@@ -276,6 +286,9 @@ struct rules_module {
      * with no id. */
     const struct rules_strategy *strategies;
 };
+
+/* Whether a change from phase `from` to phase `to` is in the list. */
+bool rules_transition_ok(const struct rules_transition *list, const char *from, const char *to);
 
 /* The entry of `table` called name (as typed, any case), or NULL. */
 const struct rules_setting *rules_setting_find(const struct rules_setting *table, const char *name);

@@ -11,6 +11,14 @@
 #include "rules.h"
 #include "text.h"
 
+bool rules_transition_ok(const struct rules_transition *list, const char *from, const char *to)
+{
+    for (const struct rules_transition *t = list; t && t->from; t++)
+        if (strcmp(t->from, from) == 0 && strcmp(t->to, to) == 0)
+            return true;
+    return false;
+}
+
 const struct rules_setting *rules_setting_find(const struct rules_setting *table, const char *name)
 {
     for (const struct rules_setting *s = table; s && s->name; s++)

@@ -2,9 +2,51 @@
  * game.c - il_game_apply(): validation order, the all-or-nothing wrapper and
  * the event helpers every step uses.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "internal.h"
+#include "module.h"
+
+/*
+ * Every phase change one il_game_setup() or il_game_apply() makes. A single
+ * action may pass a phase it does not stop in (the last session's close
+ * opening the tribunal), so these are steps between two accepted actions.
+ * The host's end, or a kick that leaves too few players, ends the game from
+ * any phase.
+ */
+const struct rules_transition il_transitions[] = {
+    {"", "dealing"},              /* setup: the first session */
+    {"dealing", "drop-reveal"},   /* sessions 1-4 close: a drop (a casual draw stays dealing) */
+    {"drop-reveal", "drop-grab"}, /* its last card is shown */
+    {"drop-grab", "dealing"},     /* every player holds a card from it: the next session */
+    {"dealing", "tribunal-hold"}, /* session 5 closes: held for the host or its time */
+    {"dealing", "debate"},        /* session 5 closes: the first case */
+    {"tribunal-hold", "debate"},  /* the host's next, or the time set */
+    {"debate", "vote"},           /* the debate's time is up */
+    {"vote", "debate"},           /* a verdict: the next case */
+    {"dealing", "over"},          /* from here on: the end, or too few players left */
+    {"drop-reveal", "over"},
+    {"drop-grab", "over"},
+    {"tribunal-hold", "over"},
+    {"debate", "over"}, /* the last case judged early (close-early) */
+    {"vote", "over"},   /* the last verdict */
+    {NULL, NULL},
+};
+
+#ifndef NDEBUG
+/* Debug builds, at every phase change: the step is one of il_transitions
+ * and every invariant of il_game_check() holds (the tests and simulators
+ * then stop at the first change that breaks one). */
+static void assert_phase_change(enum il_phase from, const struct il_game *g)
+{
+    char why[256];
+    if (from == g->phase)
+        return;
+    assert(rules_transition_ok(il_transitions, il_phase_id(from), il_phase_id(g->phase)));
+    assert(il_game_check(g, why, sizeof why));
+}
+#endif
 
 struct il_event *il_emit(struct il_ctx *c, enum il_event_type type, int audience)
 {
@@ -94,6 +136,9 @@ enum il_error il_game_apply(struct il_game *g, const struct il_action *a, int64_
         return IL_ERR_BAD_ACTION;
     memcpy(&ev->v[ev->n], out.v, out.n * sizeof out.v[0]);
     ev->n += out.n;
+#ifndef NDEBUG
+    assert_phase_change(g->phase, &w);
+#endif
     memcpy(g, &w, sizeof w);
     *rng = r;
     return IL_OK;

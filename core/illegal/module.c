@@ -758,6 +758,7 @@ const struct rules_module il_module = {
     .paused = paused,
     .phase = phase,
     .phase_at = phase_at,
+    .transitions = il_transitions,
     .needs = needs,
     .gm_view = gm_view,
     .save = save,

@@ -61,6 +61,9 @@ enum il_setting {
 };
 extern const struct rules_setting il_settings[IL_SETTINGS + 1];
 
+/* Every phase change of the rules (game.c), ended by an entry with no from. */
+extern const struct rules_transition il_transitions[];
+
 /* The setting that holds timer t's default in variant v. */
 enum il_setting il_timer_setting(enum il_timer t, enum il_variant v);
 
