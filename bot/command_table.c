@@ -31,7 +31,7 @@ static unsigned game_modes(const char **out, unsigned max)
 {
     unsigned n = 0;
     for (size_t i = 0; i < rules_count(); i++)
-        for (const char *const *m = rules_at(i)->modes; *m && n < max; m++) {
+        for (const char *const *m = rules_at(i)->modes; m && *m && n < max; m++) {
             unsigned k = 0;
             while (k < n && strcmp(out[k], *m) != 0)
                 k++;

@@ -233,11 +233,12 @@ static bool find_game_key(const char *section, const char *name, struct game_key
         const struct rules_module *m = rules_at(i);
         if (only >= 0 ? (int)i != only : !m->config_in_game_section)
             continue;
-        for (unsigned r = 0; m->settings_table[r].name; r++) {
+        const struct rules_setting *t = rules_settings(m);
+        for (unsigned r = 0; t[r].name; r++) {
             char key[64];
-            rules_setting_config_key(&m->settings_table[r], key, sizeof key);
-            if ((m->settings_table[r].where & RULES_IN_CONFIG) && strcasecmp(key, name) == 0) {
-                *k = (struct game_key){i, r, &m->settings_table[r]};
+            rules_setting_config_key(&t[r], key, sizeof key);
+            if ((t[r].where & RULES_IN_CONFIG) && strcasecmp(key, name) == 0) {
+                *k = (struct game_key){i, r, &t[r]};
                 return true;
             }
         }
@@ -917,8 +918,8 @@ static void load_game_env(struct loader *ld, size_t module)
     const struct rules_module *m = rules_at(module);
     char section[64];
     snprintf(section, sizeof section, "%s.%s", GAME_SECTION, m->id);
-    for (unsigned r = 0; m->settings_table[r].name && !ld->failed; r++) {
-        const struct rules_setting *s = &m->settings_table[r];
+    for (unsigned r = 0; rules_settings(m)[r].name && !ld->failed; r++) {
+        const struct rules_setting *s = &rules_settings(m)[r];
         char key[64], used[64], why[512], *content;
         if (!(s->where & RULES_IN_CONFIG))
             continue;
@@ -1103,13 +1104,13 @@ static void describe_game(const struct config *c, size_t module, FILE *out)
 {
     const struct rules_module *m = rules_at(module);
     fprintf(out, "\n[%s.%s]\n", GAME_SECTION, m->id);
-    for (unsigned r = 0; m->settings_table[r].name; r++) {
+    const struct rules_setting *t = rules_settings(m);
+    for (unsigned r = 0; t[r].name; r++) {
         char key[64], value[64];
-        if (!(m->settings_table[r].where & RULES_IN_CONFIG))
+        if (!(t[r].where & RULES_IN_CONFIG))
             continue;
-        rules_setting_config_key(&m->settings_table[r], key, sizeof key);
-        rules_setting_config_text(&m->settings_table[r], c->game_defaults[module].value[r], value,
-                                  sizeof value);
+        rules_setting_config_key(&t[r], key, sizeof key);
+        rules_setting_config_text(&t[r], c->game_defaults[module].value[r], value, sizeof value);
         fprintf(out, "%s = %s\n", key, value);
     }
 }

@@ -419,6 +419,10 @@ int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,
 const struct rules_module *commands_game_of(struct bot_cmd *x, const char *table, const char *text,
                                             const char **mode);
 
+/* The game of x's table: its lobby's or running game's module, else the one
+ * `new` would open there (commands_game_of). Never NULL. */
+const struct rules_module *commands_table_game(struct bot_cmd *x);
+
 /* Starts lobby g once every player is known to get DMs: probes each of
  * them; the answers come later, through commands_dm_result(). */
 void commands_begin_start(struct game *g, struct platform *p);

@@ -58,8 +58,12 @@ void stats_reply(struct bot_cmd *x, const char *community, const char *event, co
     average(avg, sizeof avg, x->base.lang, &st);
     const char *vars[] = {"player", st.name, "count", games,  "wins", wins, "average",
                           avg,      "found", found,   "with", with,   NULL};
-    /* games with computer players are told apart */
-    cmd_reply(x, st.with_computers ? "msg.stats-computers" : "msg.stats", vars);
+    /* in the words of the table's game; games with computer players told apart
+     * ("<its line>-computers") */
+    char key[64];
+    const char *line = commands_table_game(x)->stats_line;
+    snprintf(key, sizeof key, "%s%s", line, st.with_computers ? "-computers" : "");
+    cmd_reply(x, key, vars);
 }
 
 /* stats [player]: a player's games, wins, average score and how often they

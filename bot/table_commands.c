@@ -415,10 +415,18 @@ void cmd_set(struct command_ctx *base)
     pipeline_run(x->d, x->g, &c, x);
 }
 
+const struct rules_module *commands_table_game(struct bot_cmd *x)
+{
+    const char *mode;
+    const struct game *g = x->in->channel ? dispatch_game_at(x->d, x->p, x->in->channel) : NULL;
+    return g ? g->rules : commands_game_of(x, x->in->channel, "", &mode);
+}
+
+/* rules: the rules of the table's game, in a few lines. */
 void cmd_rules(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
-    cmd_reply(x, "msg.rules", NULL);
+    cmd_reply(x, commands_table_game(x)->rules_summary, NULL);
 }
 
 void cmd_help(struct command_ctx *base)

@@ -303,6 +303,9 @@ enum rules_set_result rules_setting_check(const struct rules_setting *table, con
 /* Its index in its module's table. */
 unsigned rules_setting_index(const struct rules_module *m, const struct rules_setting *s);
 
+/* m's settings table; an empty one for a module without. */
+const struct rules_setting *rules_settings(const struct rules_module *m);
+
 /* Fills d with the defaults m's table gives. */
 void rules_defaults_init(const struct rules_module *m, struct rules_defaults *d);
 

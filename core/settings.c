@@ -41,6 +41,12 @@ enum rules_set_result rules_setting_check(const struct rules_setting *table, con
     return RULES_SET_DONE;
 }
 
+const struct rules_setting *rules_settings(const struct rules_module *m)
+{
+    static const struct rules_setting none[] = {{0}};
+    return m->settings_table ? m->settings_table : none;
+}
+
 unsigned rules_setting_index(const struct rules_module *m, const struct rules_setting *s)
 {
     return (unsigned)(s - m->settings_table);
@@ -49,8 +55,9 @@ unsigned rules_setting_index(const struct rules_module *m, const struct rules_se
 void rules_defaults_init(const struct rules_module *m, struct rules_defaults *d)
 {
     memset(d, 0, sizeof *d);
-    for (unsigned i = 0; i < RULES_SETTINGS_MAX && m->settings_table[i].name; i++)
-        d->value[i] = m->settings_table[i].def;
+    const struct rules_setting *t = rules_settings(m);
+    for (unsigned i = 0; i < RULES_SETTINGS_MAX && t[i].name; i++)
+        d->value[i] = t[i].def;
 }
 
 void rules_setting_names(const struct rules_module *m, char *out, size_t len)
@@ -59,7 +66,7 @@ void rules_setting_names(const struct rules_module *m, char *out, size_t len)
     text_list_init(&l, out, len, ", ");
     if (!m->settings_table)
         text_list_add(&l, "%s", m->setting_names ? m->setting_names : "");
-    for (const struct rules_setting *s = m->settings_table; s && s->name; s++)
+    for (const struct rules_setting *s = rules_settings(m); s->name; s++)
         if (s->where & (RULES_IN_LOBBY | RULES_IN_GAME))
             text_list_add(&l, "%s", s->name);
 }
