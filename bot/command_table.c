@@ -143,7 +143,7 @@ static const struct command_def table[] = {
      TABLE | PRIVATE,
      CMD_ANYONE,
      CMD_NO_GAME,
-     ARGS_NONE,
+     ARGS_OPTIONAL,
      "syntax.help",
      NULL,
      "summary.help",

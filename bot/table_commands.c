@@ -429,12 +429,44 @@ void cmd_rules(struct command_ctx *base)
     cmd_reply(x, commands_table_game(x)->rules_summary, NULL);
 }
 
+/* help set: each setting of the table's game, from its settings table. */
+static void help_settings(struct bot_cmd *x, const char *prefix, char *out, size_t len)
+{
+    const struct rules_module *rules = commands_table_game(x);
+    const char *lang = x->base.lang;
+    char list[DISPATCH_TEXT_MAX - 256], line[512], game[64];
+    struct text_list l;
+    text_list_init(&l, list, sizeof list, "; ");
+    for (const struct rules_setting *s = rules_settings(rules); s->name; s++) {
+        if (!(s->where & (RULES_IN_LOBBY | RULES_IN_GAME)))
+            continue;
+        const char *vars[] = {"name",  s->name,
+                              "label", catalog_text(lang, s->label),
+                              "help",  catalog_text(lang, s->help),
+                              NULL};
+        text_fill(line, sizeof line, lang, "msg.help-setting", vars);
+        text_list_add(&l, "%s", line);
+    }
+    snprintf(game, sizeof game, "game.%s", rules->id);
+    const char *vars[] = {"game", catalog_text(lang, game), "prefix", prefix, "settings", list,
+                          NULL};
+    text_fill(out, len, lang, "msg.help-settings", vars);
+}
+
+/* help [set]: the commands here, or the settings of the table's game. */
 void cmd_help(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
     char help[DISPATCH_TEXT_MAX], prefix[PLATFORM_PREFIX_MAX];
-    command_help(help, sizeof help, x->base.lang, x->in->channel != NULL,
-                 platform_command_prefix(x->p, prefix, sizeof prefix));
+    platform_command_prefix(x->p, prefix, sizeof prefix);
+    if (base->c->arg[0] && strcasecmp(base->c->arg, "set") != 0) {
+        cmd_reply_usage(x);
+        return;
+    }
+    if (base->c->arg[0])
+        help_settings(x, prefix, help, sizeof help);
+    else
+        command_help(help, sizeof help, x->base.lang, x->in->channel != NULL, prefix);
     dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, help);
 }
 
