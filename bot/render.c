@@ -68,9 +68,11 @@ static int lobby_settings(const struct game *g, const struct rules_defaults *def
     if (!g->started && used < len)
         snprintf(text + used, len - used, "\n%s", line);
     if (!g->started && g->start_at) {
-        char when[64], sentence[256];
+        char when[64], sentence[256], min[16], max[16];
         text_time(when, sizeof when, g->start_at);
-        const char *vars[] = {"time", when, NULL};
+        snprintf(min, sizeof min, "%u", g->rules->min_players);
+        snprintf(max, sizeof max, "%u", g->rules->max_players);
+        const char *vars[] = {"time", when, "min", min, "max", max, NULL};
         text_fill(sentence, sizeof sentence, g->language, "msg.lobby-start-at", vars);
         used = strlen(text);
         if (used < len)
@@ -105,10 +107,13 @@ static int lobby_settings(const struct game *g, const struct rules_defaults *def
 void render_lobby(const struct game *g, const struct rules_defaults *defaults,
                   int64_t absent_seconds, render_emit_fn emit, void *arg)
 {
-    char players[1024], count[16], key[MSG_KEY_MAX], text[TEXT_MAX], prefix[PLATFORM_PREFIX_MAX];
+    char players[1024], count[16], min[16], max[16], key[MSG_KEY_MAX], text[TEXT_MAX],
+        prefix[PLATFORM_PREFIX_MAX];
     game_seat_names(g, players, sizeof players);
     platform_command_prefix(g->platform, prefix, sizeof prefix);
     snprintf(count, sizeof count, "%u", g->nseats);
+    snprintf(min, sizeof min, "%u", g->rules->min_players);
+    snprintf(max, sizeof max, "%u", g->rules->max_players);
     const char *mode = g->rules->mode(g->state);
     const char *vars[] = {"id",      g->id,
                           "variant", text_name(g->language, "variant", mode),
@@ -116,6 +121,8 @@ void render_lobby(const struct game *g, const struct rules_defaults *defaults,
                           "count",   count,
                           "players", g->nseats ? players : catalog_text(g->language, "msg.nobody"),
                           "prefix",  prefix,
+                          "min",     min,
+                          "max",     max,
                           NULL};
     struct json_object *data = json_object_new_object();
     if (!data)

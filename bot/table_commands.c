@@ -370,14 +370,16 @@ void cmd_start(struct command_ctx *base)
 
 void commands_scheduled_start(struct dispatcher *d, struct game *g)
 {
-    char count[16];
+    char count[16], min[16], max[16];
     struct change c = {.type = CHANGE_LOBBY,
                        .lobby = {.type = LOBBY_SET, .key = "start-at", .value = "off"}};
     if (pipeline_run(d, g, &c, NULL) < 0 || g->probes_pending)
         return;
     if (g->nseats < g->rules->min_players) {
         snprintf(count, sizeof count, "%u", g->nseats);
-        const char *vars[] = {"count", count, NULL};
+        snprintf(min, sizeof min, "%u", g->rules->min_players);
+        snprintf(max, sizeof max, "%u", g->rules->max_players);
+        const char *vars[] = {"count", count, "min", min, "max", max, NULL};
         dispatch_announce(g, "msg.start-at-too-few", vars);
         return;
     }
@@ -396,13 +398,14 @@ void cmd_status(struct command_ctx *base)
         dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, text);
         return;
     }
-    char players[1024], count[8];
+    char players[1024], count[8], max[16];
     game_seat_names(g, players, sizeof players);
     snprintf(count, sizeof count, "%u", g->nseats);
+    snprintf(max, sizeof max, "%u", g->rules->max_players);
     const char *vars[] = {
         "id",    g->id, "variant", text_name(g->language, "variant", g->rules->mode(g->state)),
         "count", count, "players", players,
-        NULL};
+        "max",   max,   NULL};
     cmd_reply(x, "msg.status-lobby", vars);
 }
 
