@@ -126,6 +126,8 @@ test('seats: a token is a seat, names are unique, a socket holds one seat', asyn
   assert.equal(wa.type, 'welcome');
   assert.match(wa.user, /^w[0-9a-f]{16}$/);
   assert.equal(wa.name, 'Alice');
+  // the games a new table may play, each with its modes, the default first
+  assert.deepEqual(wa.games[0], { id: 'illegal', modes: ['standard', 'advanced', 'casual', 'casual-advanced'] });
   await a.next((f) => f.type === 'tables');
 
   const b = await Client.open(server.port);

@@ -373,6 +373,19 @@
     c.className = S.conn === 'on' ? 'conn on' : 'conn off';
   }
 
+  // With more than one game, each option names its game ("illegal casual"), and
+  // the other games' modes follow Illegal's, under the game's name.
+  function offerGames(games) {
+    if (games.length < 2) return;
+    const sel = $('variant');
+    for (const o of sel.options) o.value = games[0].id + ' ' + o.value;
+    for (const g of games.slice(1)) {
+      const group = el('optgroup', { label: has('game.' + g.id) ? tr('game.' + g.id) : g.id });
+      for (const m of g.modes) group.append(el('option', { value: g.id + ' ' + m, text: m }));
+      sel.append(group);
+    }
+  }
+
   // Whoever opens a game at the local table plays in it: the page seats them at once.
   function newGame() {
     sayTable('!illegal new ' + $('variant').value);
@@ -511,6 +524,7 @@
       hold();
       S.user = f.user;
       S.name = f.name;
+      if (first) offerGames(f.games || []);
       store.set('illegal.name', f.name);
       $('me').textContent = f.name;
       if (first) {
