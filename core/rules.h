@@ -82,8 +82,7 @@ struct rules_transition {
 
 /* What a setting's value is. */
 enum rules_setting_kind {
-    RULES_DURATION, /* seconds within [min, max]; `set` takes "90s", "2h", a bare number of minutes
-                     */
+    RULES_DURATION, /* seconds within [min, max]; `set` takes "90s", "2h" */
     RULES_CHOICE,   /* one of values[]; a default is its index there */
     RULES_WORDS,    /* words the module reads itself ("guns, alcohol", "hold, close-early") */
 };
@@ -98,7 +97,7 @@ enum rules_setting_where {
 /*
  * One setting of a module: everything the config loader, `set`, the lobby,
  * help and native command options know of it. A module lists them in
- * rules_module.settings, ended by an entry with no name; the value of a
+ * rules_module.settings_table, ended by an entry with no name; the value of a
  * default is written only there.
  */
 struct rules_setting {
@@ -108,13 +107,13 @@ struct rules_setting {
     unsigned where;            /* enum rules_setting_where bits */
     int64_t def, min, max;     /* the default (seconds, or a choice's index); a duration's bounds */
     const char *const *values; /* RULES_CHOICE: its values, NULL-terminated, as typed */
-    const char *label;         /* catalog key: what it is, in a few words ("session length") */
+    const char *label;         /* catalog key: what it is, in a few words ("dealing session") */
     const char *help;          /* catalog key: one line on what it does */
 };
 
 /*
  * The daemon's defaults of a module's settings, one value per entry of its
- * table (rules_module.settings), the table's own defaults unless the
+ * table (rules_module.settings_table), the table's own defaults unless the
  * configuration changed them. rules_defaults_init() fills one.
  */
 struct rules_defaults {

@@ -73,8 +73,8 @@ static void preset_config(struct il_config *c, const struct preset *p,
 static int init(void *state, const char *mode, const struct rules_defaults *d)
 {
     struct il_state *s = state;
-    int v = mode ? il_variant_parse(mode) : (int)d->value[IL_SET_VARIANT];
-    if (v < 0)
+    int64_t v = mode ? il_variant_parse(mode) : d->value[IL_SET_VARIANT];
+    if (v < 0 || v >= IL_VARIANTS)
         return -1;
     memset(s, 0, sizeof *s);
     variant_defaults(&s->config, (enum il_variant)v, d);
