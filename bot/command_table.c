@@ -26,20 +26,39 @@ static unsigned game_ids(const char **out, unsigned max)
     return n;
 }
 
+/* Whether word is among the n words of list. */
+static bool has(const char *const *list, unsigned n, const char *word)
+{
+    for (unsigned k = 0; k < n; k++)
+        if (strcmp(list[k], word) == 0)
+            return true;
+    return false;
+}
+
 /* The modes `new` may name: every module's, each once. */
 static unsigned game_modes(const char **out, unsigned max)
 {
     unsigned n = 0;
     for (size_t i = 0; i < rules_count(); i++)
-        for (const char *const *m = rules_at(i)->modes; m && *m && n < max; m++) {
-            unsigned k = 0;
-            while (k < n && strcmp(out[k], *m) != 0)
-                k++;
-            if (k == n)
+        for (const char *const *m = rules_at(i)->modes; m && *m && n < max; m++)
+            if (!has(out, n, *m))
                 out[n++] = *m;
-        }
     return n;
 }
+
+/* The settings `set` takes: every module's, each once, then the lobby's own. */
+static unsigned setting_names(const char **out, unsigned max)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < rules_count(); i++)
+        for (const struct rules_setting *s = rules_settings(rules_at(i)); s->name && n < max; s++)
+            if ((s->where & (RULES_IN_LOBBY | RULES_IN_GAME)) && !has(out, n, s->name))
+                out[n++] = s->name;
+    for (const char *const *l = lobby_setting_names; *l && n < max; l++)
+        out[n++] = *l;
+    return n;
+}
+
 static const char *const on_off[] = {"on", "off", NULL};
 static const char *const follow_stop[] = {"follow", "stop", NULL};
 static const char *const computer[] = {"computer", NULL};
@@ -217,7 +236,7 @@ static const struct command_def table[] = {
      "syntax.set",
      NULL,
      "summary.set",
-     {{.name = "key", .summary = "slash.option.key", .required = true},
+     {{.name = "key", .summary = "slash.option.key", .required = true, .values_of = setting_names},
       {.name = "value", .summary = "slash.option.value", .required = true}},
      cmd_set},
     {"replace",

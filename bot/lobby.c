@@ -14,6 +14,8 @@
 #include "lobby.h"
 #include "seats.h"
 
+const char *const lobby_setting_names[] = {"start-at", "language", "kicked", "stand-in", NULL};
+
 const char *lobby_error_key(enum lobby_error e)
 {
     static const char *const keys[] = {

@@ -69,8 +69,9 @@ enum lobby_event_type {
     LOBBY_EV_CLOSED,  /* the lobby is over */
 };
 
-/* The settings the lobby itself keeps, beside the rules module's. */
-#define LOBBY_SETTING_NAMES "start-at, language, kicked, stand-in"
+/* The settings the lobby itself keeps, beside the rules module's,
+ * NULL-terminated. */
+extern const char *const lobby_setting_names[];
 
 /* What one action did. */
 struct lobby_events {

@@ -125,7 +125,9 @@ static void refuse_lobby(struct bot_cmd *x, const struct game *g, enum lobby_err
     snprintf(count, sizeof count, "%u", g->nseats);
     text_languages(languages, sizeof languages);
     rules_setting_names(g->rules, names, sizeof names);
-    snprintf(settings, sizeof settings, "%s, %s", names, LOBBY_SETTING_NAMES);
+    size_t used = (size_t)snprintf(settings, sizeof settings, "%s", names);
+    for (const char *const *n = lobby_setting_names; *n && used < sizeof settings; n++)
+        used += (size_t)snprintf(settings + used, sizeof settings - used, ", %s", *n);
     const char *vars[] = {"count",   count,     "name",     a->name ? a->name : "",
                           "key",     a->key,    "value",    a->value,
                           "choices", languages, "settings", settings,

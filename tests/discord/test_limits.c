@@ -491,7 +491,10 @@ static void assert_registered(struct harness *h, const char *path)
 /* The value a test gives option o, and its place in the text. */
 static void sample(const struct command_option *o, char *json, size_t jlen, char *text, size_t tlen)
 {
-    const char *v = o->values ? o->values[0] : o->integer ? "7" : "sample";
+    const char *first[1] = {NULL};
+    if (o->values_of)
+        o->values_of(first, 1);
+    const char *v = o->values ? o->values[0] : first[0] ? first[0] : o->integer ? "7" : "sample";
     if (o->integer)
         snprintf(json, jlen, "{\"name\":\"%s\",\"type\":4,\"value\":%s}", o->name, v);
     else
