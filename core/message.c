@@ -9,38 +9,39 @@
 #include <json-c/json.h>
 
 #include "message.h"
+#include "modules.h"
 
-/* Every topic and the parts its keys have. */
-static const struct {
-    const char *topic;
-    bool number, user;
-} topics[] = {
-    {"lobby", false, false},  {"hand", false, true},  {"offer", true, true},
-    {"drop", true, false},    {"vote", true, false},  {"result", false, false},
-    {"votes", true, false},   {"recap", true, false}, {"gm", false, true},
-    {"signup", false, false}, /* an event's sign-up list: "e3/signup" */
-    {"chat", false, false},   /* a table's chat: "g7/chat" */
+/* The bot's own topics; each game's are in its module. */
+static const struct msg_topic bot_topics[] = {
+    {"lobby", false, false},  {"gm", false, true}, /* the Game Master's view, per watcher */
+    {"signup", false, false},                      /* an event's sign-up list: "e3/signup" */
+    {"chat", false, false},                        /* a table's chat: "g7/chat" */
+    {NULL, false, false},
 };
 
-static int topic_index(const char *t)
+const struct msg_topic *msg_topic_find(const char *t)
 {
-    for (size_t i = 0; i < sizeof topics / sizeof *topics; i++)
-        if (strcmp(topics[i].topic, t) == 0)
-            return (int)i;
-    return -1;
+    for (const struct msg_topic *p = bot_topics; p->topic; p++)
+        if (strcmp(p->topic, t) == 0)
+            return p;
+    for (size_t i = 0; i < rules_count(); i++)
+        for (const struct msg_topic *p = rules_at(i)->topics; p && p->topic; p++)
+            if (strcmp(p->topic, t) == 0)
+                return p;
+    return NULL;
 }
 
 int msg_key_format(const struct msg_key *k, char *out, size_t len)
 {
-    int t = topic_index(k->topic);
+    const struct msg_topic *t = msg_topic_find(k->topic);
     int w;
-    if (t < 0 || !k->game[0])
+    if (!t || !k->game[0])
         return -1;
-    if (topics[t].number && topics[t].user)
+    if (t->number && t->user)
         w = snprintf(out, len, "%s/%s/%u/%s", k->game, k->topic, k->number, k->user);
-    else if (topics[t].number)
+    else if (t->number)
         w = snprintf(out, len, "%s/%s/%u", k->game, k->topic, k->number);
-    else if (topics[t].user)
+    else if (t->user)
         w = snprintf(out, len, "%s/%s/%s", k->game, k->topic, k->user);
     else
         w = snprintf(out, len, "%s/%s", k->game, k->topic);
@@ -69,10 +70,10 @@ int msg_key_parse(const char *s, struct msg_key *k)
     if (take_part(&s, k->game, sizeof k->game, false) < 0 ||
         take_part(&s, k->topic, sizeof k->topic, false) < 0)
         return -1;
-    int t = topic_index(k->topic);
-    if (t < 0)
+    const struct msg_topic *t = msg_topic_find(k->topic);
+    if (!t)
         return -1;
-    if (topics[t].number) {
+    if (t->number) {
         char *end;
         if (take_part(&s, number, sizeof number, false) < 0 || !isdigit((unsigned char)*number))
             return -1;
@@ -82,7 +83,7 @@ int msg_key_parse(const char *s, struct msg_key *k)
         k->number = (unsigned)v;
     }
     /* A user id is the rest, whatever it holds. */
-    if (topics[t].user && take_part(&s, k->user, sizeof k->user, true) < 0)
+    if (t->user && take_part(&s, k->user, sizeof k->user, true) < 0)
         return -1;
     return *s ? -1 : 0;
 }

@@ -40,7 +40,8 @@ enum outbound_kind {
 /*
  * A message's key: game "g7", topic "offer", number 3, user "alice" is
  * written "g7/offer/3/alice". Which parts a topic has is fixed by the topic
- * (see message.c), so a user id made of digits never reads as a number.
+ * (the bot's in message.c, a game's in its module: struct msg_topic), so a
+ * user id made of digits never reads as a number.
  */
 struct msg_key {
     char game[MSG_ID_MAX];
@@ -48,6 +49,17 @@ struct msg_key {
     unsigned number;         /* for topics that have one */
     char user[MSG_USER_MAX]; /* for topics kept per user */
 };
+
+/* A topic of message keys and the parts its keys have: the bot's own
+ * (message.c) and each rules module's (rules_module.topics). */
+struct msg_topic {
+    const char *topic;
+    bool number, user;
+};
+
+/* The topic called t: the bot's, else the first module's that has it; NULL
+ * when none has. */
+const struct msg_topic *msg_topic_find(const char *t);
 
 /* Writes k as text into out. Returns 0, or -1 when k's topic is unknown or
  * the text does not fit. */

@@ -241,6 +241,11 @@ struct rules_module {
 
     /* -- Commands and messages ------------------------------------------ */
 
+    /* The topics of its messages' keys ("hand": per user; "offer": a number
+     * and a user), ended by one with no topic; another game may share a
+     * topic only with the same parts (tests/unit/test_modules.c). */
+    const struct msg_topic *topics;
+
     /* The module's own commands (a player's moves), in the form of the bot's
      * table, ended by an entry with no word: the bot parses, checks and
      * answers them like its own. */

@@ -714,6 +714,18 @@ static void status(const void *state, const struct rules_table *t, int64_t now, 
     text_fill(out, len, t->lang, untimed ? "msg.status-game-untimed" : "msg.status-game", vars);
 }
 
+/* The topics of its messages' keys. */
+static const struct msg_topic topics[] = {
+    {"hand", false, true},    /* a seat's roles and hand */
+    {"offer", true, true},    /* an offer, to each side */
+    {"drop", true, false},    /* drop 1..4 */
+    {"vote", true, false},    /* the ballot of case k */
+    {"votes", true, false},   /* who has voted on case k */
+    {"recap", true, false},   /* a part of the recap */
+    {"result", false, false}, /* the scores */
+    {NULL, false, false},
+};
+
 /* A reaction on the open drop's message is a grab of the card it stands for. */
 static bool reaction(const void *state, const struct msg_key *key, const char *emoji, unsigned seat,
                      void *action)
@@ -764,6 +776,7 @@ const struct rules_module il_module = {
     .save = save,
     .load = load,
     .commands = il_commands,
+    .topics = topics,
     .note = note,
     .render = render,
     .render_private = render_private,

@@ -124,12 +124,40 @@ static void transitions(void **state)
     }
 }
 
+/* A game's key topics read back as it wrote them: none clashes with the
+ * bot's or another game's with other parts. */
+static void topics(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < rules_count(); i++) {
+        const struct rules_module *m = rules_at(i);
+        assert_non_null(m->topics);
+        for (const struct msg_topic *t = m->topics; t->topic; t++) {
+            const struct msg_topic *found = msg_topic_find(t->topic);
+            assert_non_null(found);
+            assert_true(found->number == t->number && found->user == t->user);
+            struct msg_key k = {.number = 3}, back;
+            char text[MSG_KEY_MAX];
+            snprintf(k.game, sizeof k.game, "g7");
+            snprintf(k.topic, sizeof k.topic, "%s", t->topic);
+            snprintf(k.user, sizeof k.user, "42");
+            assert_int_equal(msg_key_format(&k, text, sizeof text), 0);
+            assert_int_equal(msg_key_parse(text, &back), 0);
+            assert_string_equal(back.topic, t->topic);
+            assert_int_equal(back.number, t->number ? 3 : 0);
+            assert_string_equal(back.user, t->user ? "42" : "");
+        }
+    }
+    assert_null(msg_topic_find("no-such-topic"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(settings_tables),
         cmocka_unit_test(words_and_modes),
         cmocka_unit_test(transitions),
+        cmocka_unit_test(topics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
