@@ -423,6 +423,11 @@ const struct rules_module *commands_game_of(struct bot_cmd *x, const char *table
  * `new` would open there (commands_game_of). Never NULL. */
 const struct rules_module *commands_table_game(struct bot_cmd *x);
 
+/* platform_host.complete (complete.c). */
+void dispatch_complete(void *ctx, struct platform *p, const char *channel, const char *user,
+                       const char *word, const char *option, const char *typed, rules_choice_fn add,
+                       void *arg);
+
 /* Starts lobby g once every player is known to get DMs: probes each of
  * them; the answers come later, through commands_dm_result(). */
 void commands_begin_start(struct game *g, struct platform *p);

@@ -258,6 +258,7 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
     d->host.state_defer = on_state_defer;
     d->host.state_del = on_state_del;
     d->host.state_each = on_state_each;
+    d->host.complete = dispatch_complete;
     metrics_set_gauges(o->metrics, write_gauges, d);
     *out = d;
     return 0;

@@ -217,6 +217,14 @@ struct platform_host {
      * keeps a row each of). Returns 0 or -1. May be NULL. */
     int (*state_each)(void *ctx, struct platform *p, const char *prefix,
                       void (*fn)(void *arg, const char *key, const char *value), void *arg);
+    /* Completes what user is typing as `option` of the command `word` at
+     * channel (a table; NULL or a DM: the game they play): the players, cards
+     * or values they may name now that start as typed, each given to add
+     * (name shown, value typed). Nothing when there is no such game. Never
+     * an input: nothing is stored or answered. */
+    void (*complete)(void *ctx, struct platform *p, const char *channel, const char *user,
+                     const char *word, const char *option, const char *typed,
+                     void (*add)(void *arg, const char *name, const char *value), void *arg);
 };
 
 struct platform_ops {

@@ -120,6 +120,10 @@ struct rules_defaults {
     int64_t value[RULES_SETTINGS_MAX];
 };
 
+/* Receives one completion of what a user types: what they read, and what it
+ * types (a user id for a player's name). Both borrowed for the call. */
+typedef void (*rules_choice_fn)(void *arg, const char *name, const char *value);
+
 /* What a lobby setting did. */
 enum rules_set_result {
     RULES_SET_DONE,      /* the state changed; `shown` is the value as the table reads it */
@@ -273,6 +277,12 @@ struct rules_module {
     /* Writes the status line of a running game (phase, time left). */
     void (*status)(const void *state, const struct rules_table *t, int64_t now, char *out,
                    size_t len);
+    /* Completes what seat is typing as `option` of its command `word`, for a
+     * platform that offers choices as one types: each player, card or value
+     * it may name now that starts as typed. May be NULL. */
+    void (*complete)(const void *state, const struct rules_table *t, unsigned seat,
+                     const char *word, const char *option, const char *typed, rules_choice_fn add,
+                     void *arg);
     /* Maps a reaction on one of its messages to an action of seat. Returns
      * true when it is one. */
     bool (*reaction)(const void *state, const struct msg_key *key, const char *emoji, unsigned seat,

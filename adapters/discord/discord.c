@@ -146,8 +146,9 @@ static void dc_game_changed(struct platform *p, const struct game_news *n)
     dc_activity_news(dc, n);
 }
 
-/* One message from the bot, by concern: what later inputs read of it, the
- * interaction it answers, else its delivery (delivery.c). */
+/* One message from the bot, by concern: the interaction it answers, else its
+ * delivery (delivery.c). Nothing of it is kept for later inputs: what they
+ * need of the game, the bot tells (platform_host.complete). */
 static int dc_send(struct platform *p, const struct outbound *m)
 {
     struct dc *dc = (struct dc *)p;
@@ -161,7 +162,6 @@ static int dc_send(struct platform *p, const struct outbound *m)
         dc_sent(dc, m->outbox_id);
         return 0;
     }
-    dc_cache_note(dc, m);
     if (dc_reply(dc, m))
         return 0;
     return dc_deliver_message(dc, m);
@@ -280,8 +280,6 @@ static void dc_destroy(struct platform *p)
     map_clear(&dc->ixns, dc_ix_free);
     map_clear(&dc->guilds, dc_guild_free);
     map_clear(&dc->dm_users, free_str);
-    map_clear(&dc->tables, free_json);
-    map_clear(&dc->hands, free_json);
     map_clear(&dc->builders, dc_builder_free);
     map_clear(&dc->controls, free_json);
     map_clear(&dc->closed, free_json);
@@ -447,8 +445,6 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     map_init(&dc->ixns);
     map_init(&dc->guilds);
     map_init(&dc->dm_users);
-    map_init(&dc->tables);
-    map_init(&dc->hands);
     map_init(&dc->builders);
     map_init(&dc->controls);
     map_init(&dc->closed);

@@ -9,8 +9,8 @@
  * follow up. Discord takes a first answer only within 3 s of the interaction:
  * it is retried until then, no longer, and if it never got through, what was
  * meant for the interaction goes to the user's DMs as a plain message.
- * Autocomplete answers from the last hand, lobby, drop and vote data the bot
- * sent (caches.c).
+ * Autocomplete answers with what the bot completes from the game itself
+ * (platform_host.complete): the adapter keeps nothing of what it sent.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -299,52 +299,10 @@ static void choice(struct json_object *choices, const char *name, const char *va
     json_object_array_add(choices, c);
 }
 
-static bool matches(const char *candidate, const char *typed)
+/* Takes one of the bot's completions (platform_host.complete). */
+static void offered(void *arg, const char *name, const char *value)
 {
-    return strncasecmp(candidate, typed, strlen(typed)) == 0;
-}
-
-/* Players whose name starts with typed: shown by name, chosen by id. */
-static void players_from(struct json_object *choices, struct json_object *arr, const char *typed)
-{
-    for (size_t i = 0; i < jarr_len(arr); i++) {
-        struct json_object *p = jarr_at(arr, i);
-        const char *id = jget_str(p, "id"), *name = jget_str(p, "name");
-        if (!name || !*name)
-            name = id;
-        if (id && name && matches(name, typed))
-            choice(choices, name, id);
-    }
-}
-
-/* Card lists like "2 guns 1 al": completes the last word with the cards. */
-static void cards_from(struct json_object *choices, struct json_object *hand, const char *typed)
-{
-    if (!jobj(hand))
-        return;
-    const char *sp = strrchr(typed, ' ');
-    const char *last = sp ? sp + 1 : typed;
-    bool number = *last && isdigit((unsigned char)*last);
-    if (!*typed)
-        choice(choices, "nothing", "nothing");
-    json_object_object_foreach(hand, card, count)
-    {
-        (void)count;
-        char v[DC_CHOICE_TEXT_MAX * 4 + 1]; /* a longer value is no choice */
-        int n;
-        if (!*typed)
-            n = snprintf(v, sizeof(v), "1 %s", card);
-        else if (!*last)
-            n = snprintf(v, sizeof(v), "%s1 %s", typed, card);
-        else if (number)
-            n = snprintf(v, sizeof(v), "%s %s", typed, card);
-        else if (matches(card, last))
-            n = snprintf(v, sizeof(v), "%.*s%s", (int)(last - typed), typed, card);
-        else
-            continue;
-        if (n > 0 && (size_t)n < sizeof v) /* cut short, it would be another list */
-            choice(choices, v, v);
-    }
+    choice(arg, name, value);
 }
 
 static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *data,
@@ -360,27 +318,12 @@ static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *da
             typed = jget_str(o, "value") ? jget_str(o, "value") : "";
         }
     }
-    struct json_object *hand_data = dc_cache_hand(dc, user);
+    /* the bot completes from the game itself: the adapter keeps nothing of it */
     struct json_object *choices = json_object_new_array();
-    if (focus && strcmp(focus, "player") == 0) {
-        if (subname && strcmp(subname, "vote") == 0)
-            players_from(choices, jget_arr(dc_cache_table(dc, OUT_VOTE, channel), "candidates"),
-                         typed);
-        if (subname && strcmp(subname, "kick") == 0)
-            players_from(choices, jget_arr(dc_cache_table(dc, OUT_LOBBY, channel), "players"),
-                         typed);
-        players_from(choices, jget_arr(hand_data, "players"), typed);
-    } else if (focus && strcmp(focus, "resource") == 0) {
-        struct json_object *drop = dc_cache_table(dc, OUT_DROP, channel);
-        struct json_object *shown = jget_arr(drop, "shown");
-        for (size_t i = 0; i < jarr_len(shown); i++) {
-            const char *r = jarr_str(shown, i);
-            if (r && (matches(r, typed) || matches(dc_card_name(dc, r), typed)))
-                choice(choices, dc_card_name(dc, r), r);
-        }
-    } else if (focus && (strcmp(focus, "give") == 0 || strcmp(focus, "ask") == 0)) {
-        cards_from(choices, jget_obj(hand_data, "hand"), typed);
-    }
+    const struct platform_host *host = dc->base.host;
+    if (focus && subname && host->complete)
+        host->complete(host->ctx, &dc->base, channel, user, subname, focus, typed, offered,
+                       choices);
     struct json_object *d = json_object_new_object();
     dc_fix_utf8(choices); /* names as the bot was given them */
     json_object_object_add(d, "choices", choices);

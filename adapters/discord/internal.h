@@ -3,8 +3,7 @@
  * each other.
  *
  * A message from the bot goes through dc_send() (discord.c) by concern:
- * caches.c notes what autocomplete reads later, reply.c decides whether it
- * answers an interaction, and otherwise delivery.c makes it the REST
+ * reply.c decides whether it answers an interaction, and otherwise delivery.c makes it the REST
  * operations that carry it (its post or edit, the controls it closes, its
  * reactions), rendered by render.c, and reports it delivered once all are
  * answered. messages.c keeps which messages have live controls; stored.c
@@ -192,8 +191,6 @@ struct dc {
     struct map ixns;     /* "ix:<id>" -> struct dc_ixn * */
     struct map guilds;   /* guild id -> struct dc_guild * */
     struct map dm_users; /* DM channel id -> user id (char *) */
-    struct map tables;   /* "<kind>:<channel>" -> the last lobby/drop/vote data (caches.c) */
-    struct map hands;    /* user id -> the last hand data (caches.c) */
     struct map builders; /* hand key -> struct dc_builder * */
     struct map controls; /* game id -> array of keys of messages with live controls (json) */
     struct map closed;   /* game id -> array of keys whose controls closed for good (json) */
@@ -274,14 +271,6 @@ void dc_delivery_hold(struct dc_delivery *dl, struct dc_op *op);
 void dc_delivery_answered(struct dc *dc, struct dc_op *op, bool cut);
 /* A game is over: its message ids are forgotten once its deliveries are done. */
 void dc_delivery_game_over(struct dc *dc, const char *game);
-
-/* ---- caches.c: what the bot sent that later inputs read (autocomplete) ---- */
-
-void dc_cache_note(struct dc *dc, const struct outbound *m);
-/* The last hand data sent to user, or NULL. Borrowed. */
-struct json_object *dc_cache_hand(struct dc *dc, const char *user);
-/* The last OUT_LOBBY, OUT_DROP or OUT_VOTE data sent to channel, or NULL. Borrowed. */
-struct json_object *dc_cache_table(struct dc *dc, enum outbound_kind kind, const char *channel);
 
 /* ---- reply.c: which message answers which input ---- */
 

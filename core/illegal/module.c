@@ -783,6 +783,7 @@ const struct rules_module il_module = {
     .render_taken = render_taken,
     .status = status,
     .reaction = reaction,
+    .complete = il_complete,
     .view_size = sizeof(struct il_view),
     .seat_view = il_seat_view,
     .strategies = il_strategies,

@@ -98,6 +98,10 @@ void il_render_private(const struct il_state *s, const struct rules_table *t, un
 void il_render_taken(const struct il_state *s, const struct rules_table *t, unsigned seat,
                      rules_emit_fn emit, void *arg);
 
+/* Completes what seat types as `option` of a command (core/rules.h: complete). */
+void il_complete(const void *state, const struct rules_table *t, unsigned seat, const char *word,
+                 const char *option, const char *typed, rules_choice_fn add, void *arg);
+
 /* Writes the phase as a status line names it ("dealing session 2 of 5"). */
 void il_phase_line(const struct il_game *g, const char *lang, char *out, size_t len);
 

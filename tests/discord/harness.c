@@ -12,6 +12,27 @@
 #include "harness.h"
 #include "inbound_json.h"
 
+static void complete(void *ctx, struct platform *p, const char *channel, const char *user,
+                     const char *word, const char *option, const char *typed,
+                     void (*add)(void *arg, const char *name, const char *value), void *arg)
+{
+    struct harness *h = ctx;
+    (void)p;
+    json_object_put(h->completed);
+    h->completed = json_object_new_object();
+    json_object_object_add(h->completed, "channel",
+                           channel ? json_object_new_string(channel) : NULL);
+    json_object_object_add(h->completed, "user", json_object_new_string(user));
+    json_object_object_add(h->completed, "word", json_object_new_string(word));
+    json_object_object_add(h->completed, "option", json_object_new_string(option));
+    json_object_object_add(h->completed, "typed", json_object_new_string(typed));
+    for (size_t i = 0; h->completions && i < json_object_array_length(h->completions); i++) {
+        struct json_object *c = json_object_array_get_idx(h->completions, i);
+        add(arg, json_object_get_string(json_object_array_get_idx(c, 0)),
+            json_object_get_string(json_object_array_get_idx(c, 1)));
+    }
+}
+
 static int deliver(void *ctx, struct platform *p, const struct inbound *in)
 {
     struct harness *h = ctx;
@@ -100,6 +121,7 @@ void h_init_intents(struct harness *h, unsigned hb_ms, bool gateway_direct, int6
     h->host.loop = &h->loop;
     h->host.ctx = h;
     h->host.deliver = deliver;
+    h->host.complete = complete;
     h->host.dm_result = dm_result;
     h->host.state_get = state_get;
     h->host.state_set = state_set;
@@ -150,6 +172,9 @@ void h_fini(struct harness *h)
     json_object_put(h->probes);
     json_object_put(h->state);
     json_object_put(h->sent);
+    json_object_put(h->completions);
+    json_object_put(h->completed);
+    h->completions = h->completed = NULL;
 }
 
 static void nap(void)

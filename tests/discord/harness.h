@@ -32,6 +32,11 @@ struct harness {
     /* answer each text message with this, where it was written (as the bot
      * answers a text command: no data, no key), when set */
     const char *auto_answer;
+    /* what the bot completes (platform_host.complete): [[name, value], ...],
+     * offered whatever is typed; and the last call, as
+     * {"channel", "user", "word", "option", "typed"} (put by the harness) */
+    struct json_object *completions;
+    struct json_object *completed;
 };
 
 /* Starts the fake server and the adapter. gateway_direct: set gateway_url

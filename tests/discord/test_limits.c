@@ -905,20 +905,15 @@ static void test_answers(void **state)
 
     char *name = repeat(THREE_BYTES, 40); /* 120 bytes, 40 characters */
     char *longer = repeat("\xC3\xA9", 150);
-    struct json_object *hand = json_tokener_parse("{\"game\":\"g1\",\"hand\":{\"guns\":2},"
-                                                  "\"players\":[]}");
+    /* the players the bot completes (bot/complete.c), one named past a choice's length */
+    h.completions = json_object_new_array();
     const char *names[] = {name, longer};
     for (int i = 0; i < 2; i++) {
-        struct json_object *p = json_object_new_object();
-        json_object_object_add(p, "id", json_object_new_string(i ? "77" : "76"));
-        json_object_object_add(p, "name", json_object_new_string(names[i]));
-        json_object_array_add(jget(hand, "players"), p);
+        struct json_object *p = json_object_new_array();
+        json_object_array_add(p, json_object_new_string(names[i]));
+        json_object_array_add(p, json_object_new_string(i ? "77" : "76"));
+        json_object_array_add(h.completions, p);
     }
-    struct outbound m = {
-        .kind = OUT_HAND, .user = "71", .key = "g1/hand/71", .text = "hand", .data = hand};
-    assert_int_equal(h.p->ops->send(h.p, &m), 0);
-    h_run_for(&h, 300);
-    json_object_put(hand);
     fdc_autocomplete(h.srv, "8002", NULL, "dm71", "71", "offer",
                      "[{\"name\":\"player\",\"type\":3,\"value\":\"\",\"focused\":true}]");
     cb = callback_of(&h, "8002");
@@ -930,7 +925,14 @@ static void test_answers(void **state)
     assert_non_null(strstr(cut, ELLIPSIS));
     json_object_put(cb);
     /* a card list typed past what a choice's value holds: nothing to offer */
-    char *typed = repeat("1 guns ", 20), opts[512];
+    char *typed = repeat("1 guns ", 20), opts[512], completed[256];
+    snprintf(completed, sizeof completed, "%s1 guns", typed);
+    json_object_put(h.completions);
+    h.completions = json_object_new_array();
+    struct json_object *card = json_object_new_array();
+    json_object_array_add(card, json_object_new_string(completed));
+    json_object_array_add(card, json_object_new_string(completed));
+    json_object_array_add(h.completions, card);
     snprintf(opts, sizeof opts,
              "[{\"name\":\"player\",\"type\":3,\"value\":\"76\"},"
              "{\"name\":\"give\",\"type\":3,\"value\":\"%s\",\"focused\":true}]",

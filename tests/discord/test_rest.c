@@ -768,7 +768,8 @@ static void test_interactions(void **state)
     assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
     json_object_put(s);
 
-    /* autocomplete from the hand the bot sent */
+    /* autocomplete asks the bot, which completes from the game (bot/complete.c) */
+    h.completions = json_tokener_parse("[[\"Bob Smith\", \"76\"]]");
     fdc_autocomplete(h.srv, "3009", NULL, "dm74", "74", "offer",
                      "[{\"name\":\"player\",\"type\":3,\"value\":\"b\",\"focused\":true}]");
     /* ids, not names, are what a choice carries */
@@ -782,6 +783,12 @@ static void test_interactions(void **state)
     assert_string_equal(jstr(json_object_array_get_idx(choices, 0), "name"), "Bob Smith");
     assert_string_equal(jstr(json_object_array_get_idx(choices, 0), "value"), "76");
     json_object_put(s);
+    /* asked as typed: in a DM (no table), by whom, for which option of which command */
+    assert_null(jget(h.completed, "channel"));
+    assert_string_equal(jstr(h.completed, "user"), "74");
+    assert_string_equal(jstr(h.completed, "word"), "offer");
+    assert_string_equal(jstr(h.completed, "option"), "player");
+    assert_string_equal(jstr(h.completed, "typed"), "b");
     assert_int_equal(h_count_inputs(&h), 6); /* autocomplete is not an input */
     assert_int_equal(h_gw(&h, "connects"), 1);
     h_fini(&h);
