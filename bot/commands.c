@@ -90,10 +90,10 @@ static struct game *private_game(struct bot_cmd *x)
         unsigned count = 0;
         const char *example = NULL;
         text_list_init(&games, list, sizeof list, ", ");
-        for (unsigned i = 0; i < d->ngames; i++) {
-            struct game *y = d->games[i];
-            if (y->platform != x->p || game_seat_of(y, in->user) < 0 ||
-                (!y->started && x->base.c->def->game != CMD_ANY_GAME))
+        for (struct seat_link *l = dispatch_seats_of(d, x->p, in->user); l;
+             l = TAILQ_NEXT(l, next)) {
+            struct game *y = l->g;
+            if (!y->started && x->base.c->def->game != CMD_ANY_GAME)
                 continue;
             g = y;
             example = y->id;

@@ -186,8 +186,8 @@ void computers_act(struct dispatcher *d, struct game *g, int64_t now)
     g->rules->seat_view(g->state, (unsigned)seat, NULL, d->view);
     bool moves = l->act(game_mind(g, (unsigned)seat), d->view, now, action);
     g->computers_asked = now;
-    turn_changed(d, g); /* its memory, and when it was asked */
-    d->timers_stale = true;
+    turn_changed(d, g);   /* its memory, and when it was asked */
+    timers_changed(d, g); /* its wake time moved */
     if (moves) {
         g->computers_moved = now;
         struct change c = {.type = CHANGE_RULES, .action = action};

@@ -21,6 +21,7 @@
 #include "game.h"
 #include "lobby.h"
 #include "platform.h"
+#include "util/map.h"
 
 #define DISPATCH_MAX_PLATFORMS 8
 #define DISPATCH_FLUSH_MS      1000 /* the longest deferred platform state waits for the disk */
@@ -43,6 +44,27 @@ struct turn {
     bool started;
 };
 
+/* The games and events of one platform, indexed by what inputs name
+ * (games.c): no input or turn looks at every game. */
+struct hosted_platform {
+    struct map tables;      /* table -> its struct game */
+    struct map users;       /* user id -> struct user_games: their seats and lobbies */
+    struct map communities; /* community -> unsigned: its lobbies (malloc'd counter) */
+    struct map events;      /* community -> its open struct event */
+    unsigned lobbies;       /* games not started */
+    unsigned *phases;       /* running games by phase slot (games.c) */
+};
+
+/* The clock's due games (timers.c): a binary heap ordered by links.due. */
+struct due_heap {
+    struct game **v;
+    size_t n, cap;
+    uint64_t hosted;         /* games hosted so far: the next one's links.order */
+    LIST_HEAD(, game) stale; /* changed games whose due time is to be found again */
+    struct game **firing;    /* the games timers_fire_due() is firing; NULL: dropped meanwhile */
+    size_t nfiring, capfiring;
+};
+
 struct dispatcher {
     const struct config *config;
     struct store *store;
@@ -50,13 +72,14 @@ struct dispatcher {
     uv_loop_t *loop;
     struct platform_host host;
     struct platform *platforms[DISPATCH_MAX_PLATFORMS];
+    struct hosted_platform hosted[DISPATCH_MAX_PLATFORMS]; /* platforms[i]'s games */
     unsigned nplatforms;
 
-    struct game **games; /* lobbies and running games; finished ones are dropped */
-    unsigned ngames, cap;
-    uint64_t next_game;    /* number of the next game id */
-    struct event **events; /* open events (event.h) */
-    unsigned nevents, capevents;
+    struct map games;    /* id in lower case -> struct game: lobbies and running games; finished
+                            ones are dropped */
+    unsigned lobbies;    /* of them, not started */
+    uint64_t next_game;  /* number of the next game id */
+    struct map events;   /* id -> struct event: the open events (event.h) */
     uint64_t next_event; /* number of the next event id */
 
     bool virtual_time;
@@ -65,10 +88,10 @@ struct dispatcher {
     uint64_t seed;
 
     uv_timer_t timer;
-    uv_prepare_t prepare; /* rearms the timer once per loop turn, when timers_stale */
+    uv_prepare_t prepare; /* rearms the timer once per loop turn, when a due time moved */
     bool timer_ready;
-    bool timers_stale; /* a change may have moved a deadline */
-    uv_timer_t flush;  /* writes deferred platform state about once a second */
+    struct due_heap due;
+    uv_timer_t flush; /* writes deferred platform state about once a second */
     bool stopped;
     struct turn turn;
     void *view; /* a seat's view, for the computers (computers.c): the largest module's size */
@@ -284,24 +307,63 @@ int chat_typed(struct bot_cmd *x);
 /* Sends the table's chat message: every line g keeps (chat.h). */
 void chat_render(struct game *g, struct emit_ctx *ctx);
 
-/* The game at a table, or with an id ("g7"), on platform p; NULL if none. */
+/* The game at a table, or with an id ("g7", in any case), on platform p;
+ * NULL if none. */
 struct game *dispatch_game_at(struct dispatcher *d, struct platform *p, const char *table);
 struct game *dispatch_game_by_id(struct dispatcher *d, struct platform *p, const char *id);
 
-/* Adds g (owned by d from now on). Returns 0, or -1 on no memory. */
+/* Adds g (owned by d from now on; its platform, table and id set) to the
+ * hosted games and their indexes. Returns 0, or -1 on no memory or when its
+ * table or id has a game already: then nothing changed. */
 int dispatch_game_add(struct dispatcher *d, struct game *g) MUST_USE;
 
 /* Removes g from the hosted games without freeing it. */
 void dispatch_game_remove(struct dispatcher *d, struct game *g);
 
-/* The open event of a community ("" for a platform without them) on p, or NULL. */
-struct event *dispatch_event_of(struct dispatcher *d, struct platform *p, const char *community);
+/* Brings the indexes up to date with hosted game g after it changed (its
+ * players, its start, its phase; its due time, which timers.c finds again).
+ * Returns 0, or -1 on no memory with the indexes as they were. */
+int dispatch_game_changed(struct dispatcher *d, struct game *g) MUST_USE;
 
-/* Adds e (owned by d from now on). Returns 0, or -1 on no memory. */
+/* The first of user's seats in the games of p, or NULL; TAILQ_NEXT(link,
+ * next) is the next, in the order they were taken. link->g is the game. */
+struct seat_link *dispatch_seats_of(struct dispatcher *d, struct platform *p, const char *user);
+
+/* Lobbies (games not started) on p hosted by user, and in a community. The
+ * lobbies of every platform are d->lobbies. */
+unsigned dispatch_lobbies_hosted(struct dispatcher *d, struct platform *p, const char *user);
+unsigned dispatch_lobbies_in(struct dispatcher *d, struct platform *p, const char *community);
+
+/* The number of games hosted now. */
+unsigned dispatch_game_count(const struct dispatcher *d);
+
+/* Running games on p of module rules in phase number i (rules->phase_at(i)). */
+unsigned dispatch_games_in_phase(const struct dispatcher *d, unsigned platform,
+                                 const struct rules_module *rules, unsigned i);
+
+/* The open event of a community ("" for a platform without them) on p, or
+ * with an id, or NULL. */
+struct event *dispatch_event_of(struct dispatcher *d, struct platform *p, const char *community);
+struct event *dispatch_event_by_id(struct dispatcher *d, struct platform *p, const char *id);
+
+/* Adds e (owned by d from now on; its platform, community and id set).
+ * Returns 0, or -1 on no memory or when its community or id has an open
+ * event already (nothing changed). */
 int dispatch_event_add(struct dispatcher *d, struct event *e) MUST_USE;
 
 /* Removes e from the open events without freeing it. */
 void dispatch_event_remove(struct dispatcher *d, struct event *e);
+
+/* For dispatcher_check(): C1 (timers.c) over every hosted game; the first
+ * broken goes into why, unless why holds one already. */
+void timers_check(struct dispatcher *d, char *why, size_t len);
+
+/* Frees every hosted game and open event and the indexes (at exit). */
+void dispatch_games_free(struct dispatcher *d);
+
+/* Sets up the indexes of platform number i (dispatcher_add_platform).
+ * Returns 0, or -1 on no memory. */
+int dispatch_platform_init(struct dispatcher *d, unsigned i) MUST_USE;
 
 /*
  * The loop turn (turn.c). Changes are applied in memory and their messages
@@ -451,11 +513,21 @@ void timers_fire_due(struct dispatcher *d, int64_t now);
  * (then it is no longer hosted, and is freed when the turn ends). */
 void timers_fire_game(struct dispatcher *d, struct game *g, int64_t now);
 
+/* Hosted game g changed, or was added: its due time is found again before
+ * the clock next needs it. */
+void timers_changed(struct dispatcher *d, struct game *g);
+
+/* g leaves the clock (it is no longer hosted). */
+void timers_forget(struct dispatcher *d, struct game *g);
+
 /* Starts the real-time clock: fires what fell due while the daemon was down,
  * then keeps one loop timer armed for the next reminder or deadline. */
 void timers_start(struct dispatcher *d);
 
 /* Stops it; the handles close with the loop. */
 void timers_stop(struct dispatcher *d);
+
+/* Frees the heap (at exit, the games freed or about to be). */
+void timers_free(struct dispatcher *d);
 
 #endif

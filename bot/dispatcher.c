@@ -179,24 +179,15 @@ static void write_gauges(void *arg, FILE *out)
                  "# TYPE illegald_games gauge\n");
     for (unsigned p = 0; p < d->nplatforms; p++) {
         const char *name = d->platforms[p]->ops->name;
-        unsigned lobby = 0;
-        for (unsigned i = 0; i < d->ngames; i++)
-            lobby += d->games[i]->platform == d->platforms[p] && !d->games[i]->started;
-        fprintf(out, "illegald_games{platform=\"%s\",phase=\"lobby\"} %u\n", name, lobby);
+        fprintf(out, "illegald_games{platform=\"%s\",phase=\"lobby\"} %u\n", name,
+                d->hosted[p].lobbies);
         /* Every phase of every module, so a series exists before its first game. */
         for (size_t m = 0; m < rules_count(); m++) {
             const struct rules_module *rules = rules_at(m);
             const char *phase;
-            for (unsigned ph = 0; (phase = rules->phase_at(ph)); ph++) {
-                unsigned count = 0;
-                for (unsigned i = 0; i < d->ngames; i++) {
-                    const struct game *g = d->games[i];
-                    count += g->platform == d->platforms[p] && g->started && g->rules == rules &&
-                             strcmp(rules->phase(g->state), phase) == 0;
-                }
+            for (unsigned ph = 0; (phase = rules->phase_at(ph)); ph++)
                 fprintf(out, "illegald_games{platform=\"%s\",phase=\"%s\"} %u\n", name, phase,
-                        count);
-            }
+                        dispatch_games_in_phase(d, p, rules, ph));
         }
     }
 }
@@ -246,6 +237,7 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
     d->next_game = 1;
     d->next_event = 1;
     STAILQ_INIT(&d->turn.held);
+    LIST_INIT(&d->due.stale);
     d->host.loop = o->loop;
     d->host.ctx = d;
     d->host.metrics = o->metrics;
@@ -271,7 +263,7 @@ const struct platform_host *dispatcher_host(struct dispatcher *d)
 
 int dispatcher_add_platform(struct dispatcher *d, struct platform *p)
 {
-    if (d->nplatforms == DISPATCH_MAX_PLATFORMS)
+    if (d->nplatforms == DISPATCH_MAX_PLATFORMS || dispatch_platform_init(d, d->nplatforms) < 0)
         return -1;
     d->platforms[d->nplatforms++] = p;
     return 0;
@@ -279,7 +271,7 @@ int dispatcher_add_platform(struct dispatcher *d, struct platform *p)
 
 unsigned dispatcher_game_count(const struct dispatcher *d)
 {
-    return d->ngames;
+    return dispatch_game_count(d);
 }
 
 struct restore_ctx {
@@ -309,18 +301,28 @@ static int restore_one(void *arg, const char *id, const char *platform, const ch
     struct json_object *j = json_tokener_parse(record);
     struct game *g = calloc(1, sizeof *g);
     char why[128] = "not JSON";
-    if (!j || !g || game_from_json(g, j, why, sizeof why) < 0 || strcmp(g->id, id) != 0 ||
-        strcmp(g->table, table) != 0 || dispatch_game_add(d, g) < 0) {
+    if (!g)
+        snprintf(why, sizeof why, "out of memory");
+    int rc = j && g ? game_from_json(g, j, why, sizeof why) : -1;
+    json_object_put(j);
+    if (rc == 0 && (strcmp(g->id, id) != 0 || strcmp(g->table, table) != 0)) {
+        snprintf(why, sizeof why, "its record names another game or table");
+        rc = -1;
+    }
+    if (rc == 0) {
+        g->platform = p;
+        if (!g->started && !g->lobby_activity)
+            g->lobby_activity = dispatcher_now(d);
+        if (dispatch_game_add(d, g) < 0) {
+            snprintf(why, sizeof why, "out of memory, or another game has its table or id");
+            rc = -1;
+        }
+    }
+    if (rc < 0) {
         log_error("dispatch", id, "cannot restore the game (%s); it stays in the store", why);
         game_free(g);
-        json_object_put(j);
         r->failed++;
-        return 0;
     }
-    json_object_put(j);
-    g->platform = p;
-    if (!g->started && !g->lobby_activity)
-        g->lobby_activity = dispatcher_now(d);
     return 0;
 }
 
@@ -334,16 +336,24 @@ static int restore_event(void *arg, const char *id, const char *platform, const 
     struct json_object *j = json_tokener_parse(record);
     struct event *e = calloc(1, sizeof *e);
     char why[128] = "not JSON";
-    if (!j || !e || event_from_json(e, j, why, sizeof why) < 0 || strcmp(e->id, id) != 0 ||
-        dispatch_event_add(d, e) < 0) {
+    int rc = j && e ? event_from_json(e, j, why, sizeof why) : -1;
+    json_object_put(j);
+    if (rc == 0 && strcmp(e->id, id) != 0) {
+        snprintf(why, sizeof why, "its record names another event");
+        rc = -1;
+    }
+    if (rc == 0) {
+        e->platform = p;
+        if (dispatch_event_add(d, e) < 0) {
+            snprintf(why, sizeof why, "out of memory, or its community has an open event");
+            rc = -1;
+        }
+    }
+    if (rc < 0) {
         log_error("dispatch", id, "cannot restore the event (%s); it stays in the store", why);
         free(e);
-        json_object_put(j);
         r->failed++;
-        return 0;
     }
-    json_object_put(j);
-    e->platform = p;
     return 0;
 }
 
@@ -368,7 +378,7 @@ int dispatcher_start(struct dispatcher *d, char *err, size_t errlen)
         snprintf(err, errlen, "cannot read the games and events from the store");
         return -1;
     }
-    log_info("dispatch", NULL, "restored %u games", d->ngames);
+    log_info("dispatch", NULL, "restored %u games", dispatch_game_count(d));
     turn_start(d);
     for (unsigned i = 0; i < d->nplatforms; i++) {
         struct platform *p = d->platforms[i];
@@ -411,12 +421,8 @@ void dispatcher_free(struct dispatcher *d)
     for (unsigned i = 0; i < d->nplatforms; i++)
         d->platforms[i]->ops->destroy(d->platforms[i]);
     turn_free(d);
-    for (unsigned i = 0; i < d->ngames; i++)
-        game_free(d->games[i]);
-    free(d->games);
-    for (unsigned i = 0; i < d->nevents; i++)
-        free(d->events[i]);
-    free(d->events);
+    dispatch_games_free(d);
+    timers_free(d);
     free(d->view);
     free(d);
 }

@@ -59,6 +59,11 @@ void dispatcher_advance(struct dispatcher *d, int64_t ms);
 /* Number of games hosted now (lobbies included). */
 unsigned dispatcher_game_count(const struct dispatcher *d);
 
+/* Checks the invariants of the games' indexes and of the clock's heap
+ * against every hosted game, for tests (a walk over all games, and more).
+ * Returns 0, or -1 with the first one broken in why. */
+int dispatcher_check(struct dispatcher *d, char *why, size_t len) MUST_USE;
+
 /* True when every platform reports itself connected (for /readyz). */
 bool dispatcher_ready(const struct dispatcher *d);
 

@@ -136,18 +136,11 @@ static void ev_open(struct event_cmd *c)
         return;
     }
     struct event *e = calloc(1, sizeof *e);
-    if (!e || dispatch_event_add(d, e) < 0) {
-        free(e);
+    if (!e) {
         cmd_reply(x, "msg.store-failed", NULL);
         return;
     }
-    if (turn_event_touch(d, e, true) < 0) {
-        dispatch_event_remove(d, e);
-        free(e);
-        cmd_reply(x, "msg.store-failed", NULL);
-        return;
-    }
-    uint64_t number = d->next_event++;
+    uint64_t number = d->next_event;
     snprintf(e->id, sizeof e->id, "e%llu", (unsigned long long)number);
     /* a name read at the table like a display name: one clean line */
     if (!command_clean_name(c->rest, e->name, sizeof e->name))
@@ -158,6 +151,18 @@ static void ev_open(struct event_cmd *c)
     text_copy(e->organizer, sizeof e->organizer, in->user);
     text_copy(e->organizer_name, sizeof e->organizer_name, name);
     e->seed = dispatcher_seed(d, number ^ 0xe7e7e7e7ULL);
+    if (dispatch_event_add(d, e) < 0) {
+        free(e);
+        cmd_reply(x, "msg.store-failed", NULL);
+        return;
+    }
+    if (turn_event_touch(d, e, true) < 0) {
+        dispatch_event_remove(d, e);
+        free(e);
+        cmd_reply(x, "msg.store-failed", NULL);
+        return;
+    }
+    d->next_event++;
     log_info("dispatch", e->id, "event opened at %s/%s", x->p->ops->name, e->hall);
     char prefix[PLATFORM_PREFIX_MAX];
     const char *vars[] = {"name",   e->name,
@@ -555,10 +560,7 @@ static void ev_close(struct event_cmd *c)
 
 void events_game_over(struct dispatcher *d, const struct game *g)
 {
-    struct event *e = NULL;
-    for (unsigned i = 0; i < d->nevents && !e; i++)
-        if (d->events[i]->platform == g->platform && strcmp(d->events[i]->id, g->event) == 0)
-            e = d->events[i];
+    struct event *e = dispatch_event_by_id(d, g->platform, g->event);
     int t = e ? event_table_of(e, g->table) : -1;
     if (t < 0 || strcmp(e->tables[t].game, g->id) != 0)
         return; /* a game of an earlier round, or of a table taken away */

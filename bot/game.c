@@ -71,6 +71,20 @@ bool game_seat_is_computer(const struct game *g, unsigned i)
     return i < g->nseats && g->seats[i].computer && !g->seats[i].standin;
 }
 
+void game_put_back(struct game *g, const struct game *before, const void *before_state)
+{
+    void *state = g->state;
+    struct game_links links = g->links;
+    memcpy(state, before_state, before->rules->state_size);
+    if (g->chat != before->chat)
+        free(g->chat); /* a chat block made since */
+    if (g->minds != before->minds)
+        free(g->minds); /* memories made since, or before's are a copy */
+    *g = *before;
+    g->state = state;
+    g->links = links;
+}
+
 bool game_finished(const struct game *g)
 {
     return g->closed || (g->started && g->rules->over(g->state));

@@ -11,7 +11,9 @@
 #define BOT_GAME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include "core/attributes.h"
 #include "core/rng.h"
@@ -43,6 +45,38 @@ struct seat {
     /* With computer: it stands in for the seat's person (user and name are
      * theirs), who gets the seat back the moment they act again (S14). */
     bool standin;
+};
+
+struct game;
+struct user_games;
+
+/* One seat in the index of its player's games (bot/games.c). */
+struct seat_link {
+    TAILQ_ENTRY(seat_link) next; /* the player's next seat, in any game */
+    struct game *g;
+    struct user_games *user; /* the index entry of the player; NULL: not indexed */
+};
+
+/*
+ * Where the dispatcher keeps a hosted game: its place in the indexes
+ * (games.c), the deadline heap (timers.c) and the loop turn (turn.c). None of
+ * it belongs to the game's record, so a snapshot put back keeps it as it is
+ * (game_put_back).
+ */
+struct game_links {
+    bool hosted;                             /* in the indexes */
+    struct seat_link seats[RULES_MAX_SEATS]; /* seat i, as the player index has it */
+    struct user_games *host;                 /* counted among its host's lobbies, or NULL */
+    unsigned *community;                     /* counted among its community's lobbies, or NULL */
+    bool lobby;                              /* counted among the lobbies */
+    int phase;                               /* its slot in the games-by-phase counts, or -1 */
+    size_t heap;            /* 1 + its place in the deadline heap; 0: nothing due */
+    int64_t due;            /* when it next needs the clock, as the heap has it */
+    uint64_t order;         /* when it was hosted: games due at once fire in this order */
+    LIST_ENTRY(game) stale; /* among the games whose due time is to be found again */
+    bool is_stale;
+    unsigned turn; /* 1 + its place among the loop turn's games, or 0 */
+    size_t firing; /* 1 + its place among the games being fired, or 0 */
 };
 
 struct game {
@@ -108,6 +142,8 @@ struct game {
     /* Closed without a game (ended by the host, or idle): deleted from the
      * store, then dropped (turn.c, T8). Not stored otherwise. */
     bool closed;
+
+    struct game_links links; /* not the record: see struct game_links */
 };
 
 /*
@@ -134,6 +170,12 @@ const struct rules_strategy *game_seat_level(const struct game *g, unsigned i);
 /* Whether seat i is a computer's own (not a person's it stands in for):
  * its private messages go nowhere. */
 bool game_seat_is_computer(const struct game *g, unsigned i);
+
+/* Puts g back as `before` was (a copy of g taken earlier, whose state was
+ * saved apart in before_state), keeping g's state buffer and its links. A
+ * chat block or computers' memories of g that are not before's (made since,
+ * or before holds a copy of them) are freed: g owns before's from now on. */
+void game_put_back(struct game *g, const struct game *before, const void *before_state);
 
 /* Whether seat i still plays: seated, and not removed by the rules. */
 bool game_active(const struct game *g, unsigned i);

@@ -349,7 +349,6 @@ static int apply(struct dispatcher *d, struct game *g, const struct change *c,
             return 0;
         g->seats[c->seat].computer = 0;
         g->seats[c->seat].standin = false;
-        memset(game_mind(g, c->seat), 0, game_mind_size(g));
         out->handed_back = (int)c->seat;
         return 1;
     case CHANGE_WATCH:
@@ -629,15 +628,20 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
         changed = -1;
     }
     if (changed <= 0) {
-        if (g->minds != before->minds) /* made by the change: it did not happen */
-            free(g->minds);
-        *g = *before;
-        memcpy(g->state, state, rules->state_size);
+        game_put_back(g, before, state);
         rc = changed;
         goto done;
     }
     track_deadline(g, now);
     track_moves(g, cause, out, now);
+    if (dispatch_game_changed(d, g) < 0) { /* the indexes stay as they were: so does g */
+        game_put_back(g, before, state);
+        if (cause)
+            cmd_reply(cause, "msg.store-failed", NULL);
+        goto done;
+    }
+    if (out->handed_back >= 0) /* its memory, once nothing can put the change back (P2) */
+        memset(game_mind(g, (unsigned)out->handed_back), 0, game_mind_size(g));
     if (out->rules_changed)
         rules->note(g->state, out->events);
     if (out->rules_changed && !out->lobby.started) /* the start's were taken in above */
@@ -660,7 +664,6 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
             d->turn.rendering = false;
         }
     }
-    d->timers_stale = true; /* a deadline may have moved: timers.c looks before the loop waits */
 done:
     free(before);
     free(state);

@@ -37,11 +37,10 @@ const char *readers_user(struct dispatcher *d, struct platform *p, const char *u
                          const char *locale)
 {
     bool chosen;
-    for (unsigned i = 0; i < d->ngames; i++) {
-        const struct game *g = d->games[i];
-        int seat = g->platform == p ? game_seat_of(g, user) : -1;
+    for (const struct seat_link *l = dispatch_seats_of(d, p, user); l; l = TAILQ_NEXT(l, next)) {
+        int seat = game_seat_of(l->g, user);
         if (seat >= 0)
-            return catalog_match(game_seat_language(g, (unsigned)seat));
+            return catalog_match(game_seat_language(l->g, (unsigned)seat));
     }
     const char *last = kept(d, p, KIND_USER, user, &chosen);
     if (last && chosen)

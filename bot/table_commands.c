@@ -45,19 +45,11 @@ static bool may_open(struct bot_cmd *x)
         return false;
     }
     /* Lobbies cost memory until they start or close: a user, a server and
-     * the daemon each have a cap, so no crowd of users can fill it. */
-    unsigned hosted = 0, here = 0, all = 0;
+     * the daemon each have a cap, so no crowd of users can fill it. The
+     * counts are kept as lobbies open, start and close (games.c). */
     const char *server = in->community ? in->community : "";
-    for (unsigned i = 0; i < d->ngames; i++) {
-        const struct game *g = d->games[i];
-        if (g->started)
-            continue;
-        all++;
-        if (g->platform != x->p)
-            continue;
-        hosted += strcmp(g->host, in->user) == 0;
-        here += server[0] && strcmp(g->community, server) == 0;
-    }
+    unsigned hosted = dispatch_lobbies_hosted(d, x->p, in->user);
+    unsigned here = server[0] ? dispatch_lobbies_in(d, x->p, server) : 0, all = d->lobbies;
     const char *refusal = NULL, *cap = NULL;
     int max = 0;
     if (hosted >= (unsigned)d->config->lobbies_per_host)
@@ -93,17 +85,11 @@ int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,
         free(g);
         return 1;
     }
-    if (!g || dispatch_game_add(d, g) < 0) {
-        game_free(g);
+    if (!g) {
         cmd_reply(x, "msg.store-failed", NULL);
         return -1;
     }
-    if (turn_created(d, g) < 0) {
-        turn_drop_game(d, g);
-        cmd_reply(x, "msg.store-failed", NULL);
-        return -1;
-    }
-    uint64_t number = d->next_game++;
+    uint64_t number = d->next_game;
     snprintf(g->id, sizeof g->id, "g%llu", (unsigned long long)number);
     g->platform = x->p;
     copy_text(g->table, sizeof g->table, at->table);
@@ -114,6 +100,17 @@ int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,
     copy_text(g->event, sizeof g->event, at->event);
     g->seed = dispatcher_seed(d, number);
     rng_seed(&g->rng, g->seed);
+    if (dispatch_game_add(d, g) < 0) {
+        game_free(g);
+        cmd_reply(x, "msg.store-failed", NULL);
+        return -1;
+    }
+    if (turn_created(d, g) < 0) {
+        turn_drop_game(d, g);
+        cmd_reply(x, "msg.store-failed", NULL);
+        return -1;
+    }
+    d->next_game++;
     struct change open = {.type = CHANGE_LOBBY,
                           .lobby = {.type = finished ? LOBBY_REMATCH : LOBBY_OPEN,
                                     .finished = finished,
@@ -515,10 +512,12 @@ void cmd_next(struct command_ctx *base)
 void commands_dm_result(void *ctx, struct platform *p, const char *user, bool reachable)
 {
     struct dispatcher *d = ctx;
-    for (unsigned i = 0; i < d->ngames; i++) {
-        struct game *g = d->games[i];
-        int seat;
-        if (g->platform != p || (seat = game_seat_of(g, user)) < 0)
+    struct seat_link *next;
+    for (struct seat_link *l = dispatch_seats_of(d, p, user); l; l = next) {
+        next = TAILQ_NEXT(l, next); /* a start below may move the seats */
+        struct game *g = l->g;
+        int seat = game_seat_of(g, user);
+        if (seat < 0)
             continue;
         if (g->started) {
             /* Some platforms only learn it from a failed DM: tell the table once,
@@ -534,16 +533,17 @@ void commands_dm_result(void *ctx, struct platform *p, const char *user, bool re
         if (!g->probes_pending)
             continue;
         g->seats[seat].dm_unreachable = !reachable;
-        if (--g->probes_pending == 0)
+        if (--g->probes_pending == 0) {
+            timers_changed(d, g); /* a scheduled start waits for the probes */
             finish_start(d, g);
+        }
     }
 }
 
 bool commands_stranger(struct dispatcher *d, struct platform *p, const struct inbound *in)
 {
-    for (unsigned i = 0; i < d->ngames; i++)
-        if (d->games[i]->platform == p && game_seat_of(d->games[i], in->user) >= 0)
-            return false;
+    if (dispatch_seats_of(d, p, in->user))
+        return false;
     /* Whatever they wrote, someone who plays nothing here wants to know what
      * the bot is and how to start, in what they read. */
     char prefix[PLATFORM_PREFIX_MAX];

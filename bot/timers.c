@@ -1,11 +1,24 @@
 /*
  * timers.c - deadlines and the reminders before them.
  *
- * In real time one libuv timer is armed for the earliest thing due across all
- * games; in virtual time the console moves the clock and everything due on
- * the way fires in order.
+ * Each game's next due time (a reminder, its deadline, an absence warning, a
+ * computer's move, a lobby's closing) is kept in a binary heap, found again
+ * only for the games that changed (timers_changed: the pipeline's changes and
+ * undos, and a computer asked without a move), so what the clock costs a
+ * turn does not grow with the number of games. In real time one libuv timer is armed for the
+ * heap's first; in virtual time the console moves the clock and everything
+ * due on the way fires in order.
+ *
+ * Invariants:
+ *   C1. A hosted game is in the heap with links.due == game_due() whenever
+ *       it is not stale; a stale game is in d->due.stale and is placed again
+ *       before the heap is read (refresh).
+ *   C2. A game leaves the heap, the stale list and the firing list when it
+ *       leaves the hosted games (timers_forget).
+ *   C3. timers_fire_due() fires each game due at its time once.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "computers.h"
 #include "config.h"
@@ -84,35 +97,152 @@ static int64_t game_due(const struct dispatcher *d, const struct game *g)
     return c && (!due || c < due) ? c : due;
 }
 
-static int64_t next_due(const struct dispatcher *d)
+/* --- the heap of due games ------------------------------------------------ */
+
+/* Games due at the same time fire in the order they were hosted, which is
+ * the order they were opened (a restart hosts them in that order too). */
+static bool earlier(const struct game *a, const struct game *b)
 {
-    int64_t best = 0;
-    for (unsigned i = 0; i < d->ngames; i++) {
-        int64_t t = game_due(d, d->games[i]);
-        if (t && (!best || t < best))
-            best = t;
-    }
-    return best;
+    return a->links.due < b->links.due ||
+           (a->links.due == b->links.due && a->links.order < b->links.order);
 }
 
-/* Handles one game's reminders and deadline at `now`. Returns true when the
- * game was finished (and freed). */
-static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
+static void heap_set(struct due_heap *h, size_t i, struct game *g)
 {
-    unsigned before = d->ngames;
+    h->v[i] = g;
+    g->links.heap = i + 1;
+}
+
+static void sift_up(struct due_heap *h, size_t i)
+{
+    struct game *g = h->v[i];
+    while (i > 0 && earlier(g, h->v[(i - 1) / 2])) {
+        heap_set(h, i, h->v[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    heap_set(h, i, g);
+}
+
+static void sift_down(struct due_heap *h, size_t i)
+{
+    struct game *g = h->v[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && earlier(h->v[c + 1], h->v[c]))
+            c++;
+        if (!earlier(h->v[c], g))
+            break;
+        heap_set(h, i, h->v[c]);
+        i = c;
+    }
+    heap_set(h, i, g);
+}
+
+static void heap_remove(struct due_heap *h, struct game *g)
+{
+    size_t i = g->links.heap - 1;
+    g->links.heap = 0;
+    struct game *last = h->v[--h->n];
+    if (i == h->n)
+        return;
+    heap_set(h, i, last);
+    sift_down(h, i);
+    sift_up(h, last->links.heap - 1);
+}
+
+/* Puts g where its due time `due` (0: nothing) says. Returns 0, or -1 on no
+ * memory: g then stays out of the heap, and stale (refresh tries again). */
+static int heap_place(struct due_heap *h, struct game *g, int64_t due)
+{
+    if (!due) {
+        if (g->links.heap)
+            heap_remove(h, g);
+        return 0;
+    }
+    if (!g->links.heap) {
+        if (h->n == h->cap) {
+            size_t cap = h->cap ? h->cap * 2 : 64;
+            struct game **v = realloc(h->v, cap * sizeof *v);
+            if (!v)
+                return -1;
+            h->v = v;
+            h->cap = cap;
+        }
+        g->links.due = due;
+        heap_set(h, h->n++, g);
+        sift_up(h, h->n - 1);
+        return 0;
+    }
+    size_t i = g->links.heap - 1;
+    g->links.due = due;
+    sift_up(h, i);
+    if (g->links.heap - 1 == i)
+        sift_down(h, i);
+    return 0;
+}
+
+void timers_changed(struct dispatcher *d, struct game *g)
+{
+    if (g->links.is_stale)
+        return;
+    g->links.is_stale = true;
+    LIST_INSERT_HEAD(&d->due.stale, g, links.stale);
+}
+
+void timers_forget(struct dispatcher *d, struct game *g)
+{
+    if (g->links.is_stale) {
+        LIST_REMOVE(g, links.stale);
+        g->links.is_stale = false;
+    }
+    if (g->links.heap)
+        heap_remove(&d->due, g);
+    if (g->links.firing)
+        d->due.firing[g->links.firing - 1] = NULL;
+    g->links.firing = 0;
+}
+
+/* Finds again the due time of every game that changed since the last look. */
+static void refresh(struct dispatcher *d)
+{
+    struct game *next;
+    for (struct game *g = LIST_FIRST(&d->due.stale); g; g = next) {
+        next = LIST_NEXT(g, links.stale);
+        if (heap_place(&d->due, g, game_due(d, g)) < 0) {
+            log_error("timers", g->id, "out of memory: its deadline waits for the next change");
+            continue;
+        }
+        LIST_REMOVE(g, links.stale);
+        g->links.is_stale = false;
+    }
+}
+
+/* The earliest due time of any game, or 0. */
+static int64_t next_due(struct dispatcher *d)
+{
+    refresh(d);
+    return d->due.n ? d->due.v[0]->links.due : 0;
+}
+
+/* Handles one game's reminders, deadline and computers' moves at `now`. g
+ * may leave the hosted games (it is freed when the turn ends). */
+static void fire_game(struct dispatcher *d, struct game *g, int64_t now)
+{
     if (!g->started) {
         if (g->start_at && now >= g->start_at && !g->probes_pending) {
             commands_scheduled_start(d, g);
-            return d->ngames < before;
+            return;
         }
         if (now < lobby_due(d, g))
-            return false;
+            return;
         struct change c = {.type = CHANGE_LOBBY,
                            .lobby = {.type = LOBBY_CLOSE, .why = "msg.lobby-expired"}};
         pipeline_run(d, g, &c, NULL);
-        return d->ngames < before;
+        return;
     }
-    for (unsigned i = 0; i < g->nseats && d->ngames == before; i++) {
+    for (unsigned i = 0; i < g->nseats && g->links.hosted; i++) {
         int64_t a = absent_due(d, g, i);
         if (a && now >= a) {
             struct change c = {.type = CHANGE_ABSENT, .seat = i};
@@ -137,17 +267,40 @@ static bool fire_game(struct dispatcher *d, struct game *g, int64_t now)
     if (dl && now >= dl)
         pipeline_steer(d, g, RULES_TICK, 0, 0, NULL);
     /* A computer moves on the game that follows the deadline, as a person
-     * whose move comes late (P5). */
-    if (d->ngames == before)
+     * whose move comes late (P5), if the game is still hosted. */
+    if (g->links.hosted)
         computers_act(d, g, now);
-    return d->ngames < before;
+}
+
+/* Takes every game due at `now` out of the heap into the firing list. */
+static int collect_due(struct dispatcher *d, int64_t now)
+{
+    struct due_heap *h = &d->due;
+    h->nfiring = 0;
+    while (h->n && h->v[0]->links.due <= now) {
+        if (h->nfiring == h->capfiring) {
+            size_t cap = h->capfiring ? h->capfiring * 2 : 16;
+            struct game **v = realloc(h->firing, cap * sizeof *v);
+            if (!v)
+                return h->nfiring ? 0 : -1; /* what is collected fires; the rest next time */
+            h->firing = v;
+            h->capfiring = cap;
+        }
+        struct game *g = h->v[0];
+        heap_remove(h, g);
+        h->firing[h->nfiring++] = g;
+        g->links.firing = h->nfiring;
+    }
+    return 0;
 }
 
 void timers_fire_game(struct dispatcher *d, struct game *g, int64_t now)
 {
     int64_t due = game_due(d, g);
-    if (due && due <= now)
+    if (due && due <= now) {
+        timers_changed(d, g); /* wherever its changes put it */
         fire_game(d, g, now);
+    }
 }
 
 /* Games the clock changes in one turn before it commits them and goes on:
@@ -158,15 +311,24 @@ void timers_fire_game(struct dispatcher *d, struct game *g, int64_t now)
 
 void timers_fire_due(struct dispatcher *d, int64_t now)
 {
-    for (unsigned i = 0; i < d->ngames;) {
-        struct game *g = d->games[i];
-        int64_t due = game_due(d, g);
-        bool gone = due && due <= now && fire_game(d, g, now);
+    refresh(d);
+    if (collect_due(d, now) < 0) {
+        log_error("timers", NULL, "out of memory: deadlines wait");
+        return;
+    }
+    /* Each game fires once; one that leaves meanwhile is NULL in the list
+     * (timers_forget). */
+    for (size_t i = 0; i < d->due.nfiring; i++) {
+        struct game *g = d->due.firing[i];
+        if (!g)
+            continue;
+        g->links.firing = 0;
+        timers_changed(d, g); /* back into the heap, wherever its changes put it */
+        fire_game(d, g, now);
         if (d->turn.ngames >= TIMERS_BATCH_GAMES)
             turn_flush(d);
-        if (!gone)
-            i++; /* else the last game moved into slot i */
     }
+    d->due.nfiring = 0;
 }
 
 static void rearm(struct dispatcher *d);
@@ -184,7 +346,7 @@ static void on_timer(uv_timer_t *t)
 static void on_prepare(uv_prepare_t *h)
 {
     struct dispatcher *d = h->data;
-    if (d->timers_stale)
+    if (!LIST_EMPTY(&d->due.stale))
         rearm(d);
 }
 
@@ -211,10 +373,51 @@ void timers_stop(struct dispatcher *d)
     uv_close((uv_handle_t *)&d->prepare, NULL);
 }
 
+struct heap_check {
+    struct dispatcher *d;
+    char *why;
+    size_t len;
+};
+
+/* C1 for one game. */
+static void check_due(const char *key, void *val, void *arg)
+{
+    (void)key;
+    struct heap_check *c = arg;
+    const struct game *g = val;
+    const struct due_heap *h = &c->d->due;
+    if (c->why[0] || g->links.is_stale)
+        return;
+    int64_t due = game_due(c->d, g);
+    size_t at = g->links.heap;
+    bool placed = at ? at <= h->n && h->v[at - 1] == g && g->links.due == due : !due;
+    if (!placed)
+        snprintf(c->why, c->len, "%s: not in the heap at its due time (C1)", g->id);
+}
+
+void timers_check(struct dispatcher *d, char *why, size_t len)
+{
+    const struct due_heap *h = &d->due;
+    if (why[0])
+        return;
+    for (size_t i = 1; i < h->n && !why[0]; i++)
+        if (earlier(h->v[i], h->v[(i - 1) / 2]) || h->v[i]->links.heap != i + 1)
+            snprintf(why, len, "%s: out of the heap's order (C1)", h->v[i]->id);
+    struct heap_check c = {d, why, len};
+    map_each(&d->games, check_due, &c);
+}
+
+void timers_free(struct dispatcher *d)
+{
+    free(d->due.v);
+    free(d->due.firing);
+    d->due = (struct due_heap){0};
+    LIST_INIT(&d->due.stale);
+}
+
 /* Arms the loop timer for the next reminder or deadline. */
 static void rearm(struct dispatcher *d)
 {
-    d->timers_stale = false;
     if (d->virtual_time || !d->timer_ready || d->stopped)
         return;
     int64_t due = next_due(d);

@@ -204,10 +204,7 @@ int turn_hold_news(struct dispatcher *d, struct platform *p, const struct game_n
 
 static struct turn_game *find(struct dispatcher *d, const struct game *g)
 {
-    for (unsigned i = 0; i < d->turn.ngames; i++)
-        if (d->turn.games[i].g == g)
-            return &d->turn.games[i];
-    return NULL;
+    return g->links.turn ? &d->turn.games[g->links.turn - 1] : NULL;
 }
 
 /* At the turn's first touch: the id counters, which an undo puts back. */
@@ -245,6 +242,7 @@ static struct turn_game *touch(struct dispatcher *d, struct game *g, bool create
     t = &d->turn.games[d->turn.ngames++];
     *t = (struct turn_game){
         .g = g, .created = created, .state_before = state, .minds_before = minds_before};
+    g->links.turn = d->turn.ngames;
     if (!created) {
         t->before = *g;
         memcpy(state, g->state, g->rules->state_size);
@@ -398,10 +396,12 @@ fail:
     return -1;
 }
 
-/* Puts every game the turn changed back as it was when the turn began. */
+/* Puts every game the turn changed back as it was when the turn began, the
+ * last touched first: a lobby opened at the table of a game that ended in
+ * the same turn (a rematch) leaves the table before that game comes back. */
 static void undo(struct dispatcher *d)
 {
-    for (unsigned i = 0; i < d->turn.ngames; i++) {
+    for (unsigned i = d->turn.ngames; i-- > 0;) {
         struct turn_game *t = &d->turn.games[i];
         struct game *g = t->g;
         if (t->created) {
@@ -412,17 +412,15 @@ static void undo(struct dispatcher *d)
             t->dropped = false;
             continue;
         }
-        void *state = g->state;
-        memcpy(state, t->state_before, g->rules->state_size);
-        if (g->chat != t->before.chat)
-            free(g->chat); /* a chat block of the undone turn */
-        free(g->minds);    /* the memories as they were come back whole */
-        *g = t->before;
-        g->state = state;
+        /* the turn's chat block and memories go; the memories as they were
+         * come back whole (K2 in computers.h) */
+        game_put_back(g, &t->before, t->state_before);
         t->minds_before = NULL; /* g owns it again */
-        if (t->dropped && dispatch_game_add(d, g) < 0) {
-            log_error("dispatch", g->id, "out of memory: the game stays in the store only");
+        if (t->dropped ? dispatch_game_add(d, g) < 0 : dispatch_game_changed(d, g) < 0) {
+            log_error("dispatch", g->id, "cannot host the game again: it stays in the store only");
+            dispatch_game_remove(d, g);
             game_free(g);
+            t->g = NULL;
         }
         t->dropped = false;
     }
@@ -437,7 +435,6 @@ static void undo(struct dispatcher *d)
     }
     d->next_game = d->turn.next_game;
     d->next_event = d->turn.next_event;
-    d->timers_stale = true;
 }
 
 /* A turn that touched more games than this gives its list back when it
@@ -466,6 +463,8 @@ static unsigned forget(struct dispatcher *d, bool failed)
         /* committed: the chat block the turn replaced goes (undone, undo() put it back) */
         if (!failed && !t->created && t->g && t->before.chat != t->g->chat)
             free(t->before.chat);
+        if (t->g)
+            t->g->links.turn = 0;
         if (t->dropped) {
             game_free(t->g);
             freed++;

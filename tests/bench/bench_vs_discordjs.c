@@ -27,7 +27,6 @@
  * without bench_floor_bot, the floor is not.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -46,6 +45,7 @@
 #include "benchrest.h"
 #include "fakediscord.h"
 #include "fdclient.h"
+#include "procstat.h"
 
 #define TOKEN           "bench-token"
 #define COMMAND         "!illegal status"
@@ -91,72 +91,6 @@ static void sleep_until(double t)
 static void msleep(double ms)
 {
     sleep_until(fd_now() + ms / 1000.0);
-}
-
-/*
- * The CPU time of pid in seconds, or -1: the time on a CPU in ns (the first
- * field of /proc/<pid>/task/<tid>/schedstat) summed over its threads, exact
- * where utime + stime come in clock ticks (10 ms), too coarse for a few µs per
- * message. A thread that ends takes its time out of the sum; the bots' threads
- * live as long as the bots. Without schedstat (a kernel without
- * CONFIG_SCHED_INFO), utime + stime from /proc/<pid>/stat.
- */
-static double cpu_seconds(pid_t pid)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-    DIR *tasks = opendir(path);
-    if (tasks) {
-        unsigned long long ns = 0, t;
-        bool any = false;
-        struct dirent *e;
-        while ((e = readdir(tasks)) != NULL) {
-            char stat[320];
-            if (e->d_name[0] == '.')
-                continue;
-            snprintf(stat, sizeof(stat), "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
-            FILE *f = fopen(stat, "r");
-            if (f && fscanf(f, "%llu", &t) == 1) {
-                ns += t;
-                any = true;
-            }
-            if (f)
-                fclose(f);
-        }
-        closedir(tasks);
-        if (any)
-            return (double)ns / 1e9;
-    }
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    unsigned long ut, st;
-    /* after ") ": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-     */
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-        return -1;
-    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
-}
-
-/* VmRSS of pid in kB, or -1. */
-static long rss_kb(pid_t pid)
-{
-    char path[64], line[256];
-    long kb = -1;
-    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmRSS: %ld", &kb) == 1)
-            break;
-    fclose(f);
-    return kb;
 }
 
 static void pin(int cpu)
@@ -311,7 +245,7 @@ static bool all_answered(struct bench *b, double timeout_s)
 static double paced(struct bench *b, unsigned rate, unsigned seconds, bool command, bool measure)
 {
     unsigned n = rate * seconds;
-    double c0 = cpu_seconds(b->pid), t0 = fd_now();
+    double c0 = proc_cpu_seconds(b->pid), t0 = fd_now();
     for (unsigned i = 0; i < n; i++) {
         sleep_until(t0 + (double)i / rate);
         say(b, i, command, measure);
@@ -321,7 +255,7 @@ static double paced(struct bench *b, unsigned rate, unsigned seconds, bool comma
     if (!all_answered(b, 60))
         return -1;
     msleep(50); /* the echo of the last answer */
-    return (cpu_seconds(b->pid) - c0) / n;
+    return (proc_cpu_seconds(b->pid) - c0) / n;
 }
 
 /* One bot through every figure; false when it did not answer. */
@@ -360,7 +294,7 @@ static bool run_bot(struct bench *b, int bot, unsigned round)
         goto out;
     *fig[F_START] = (br_first_post(b->rest) - t0) * 1000.0;
     msleep(1500);
-    *fig[F_RSS] = (double)rss_kb(b->pid) / 1024.0;
+    *fig[F_RSS] = (double)proc_rss_kb(b->pid) / 1024.0;
     *fig[F_IGN_CPU] = paced(b, LOAD_RATE, LOAD_SECONDS, false, false) * 1e6;
     if (bot == BOT_ILLEGALD && !b->rate_limit_key) {
         /* held at 50 answers/s, the command loads would only measure the limit */
@@ -378,7 +312,7 @@ static bool run_bot(struct bench *b, int bot, unsigned round)
     *fig[F_P99] = nl ? lat[(size_t)((double)(nl - 1) * 0.99)] : -1;
     /* as fast as possible, at most BURST_WINDOW in flight */
     unsigned long base = b->sent;
-    double s0 = fd_now(), c0 = cpu_seconds(b->pid);
+    double s0 = fd_now(), c0 = proc_cpu_seconds(b->pid);
     for (unsigned i = 0; i < BURST; i++) {
         while (b->sent - br_posts(b->rest) >= BURST_WINDOW)
             msleep(0.1);
@@ -390,7 +324,7 @@ static bool run_bot(struct bench *b, int bot, unsigned round)
     /* On 2 cores the servers on the other CPU can be what holds the rate
      * down while the bot idles in part: what the bot could do with its CPU
      * busy all the time is the commands per second of its CPU time. */
-    double c1 = cpu_seconds(b->pid);
+    double c1 = proc_cpu_seconds(b->pid);
     *fig[F_CPU_RATE] = c0 >= 0 && c1 > c0 ? (double)(b->sent - base) / (c1 - c0) : -1;
     ok = *fig[F_CMD_CPU] > 0 && *fig[F_IGN_CPU] > 0 && *fig[F_RATE] > 0;
 out:
@@ -522,7 +456,7 @@ static int console_run(struct bench *b, const char *input, const char *strace_ou
             if (!input) { /* idle, connected to its input: then ends it */
                 msleep(1000);
                 if (rss)
-                    *rss = rss_kb(pid);
+                    *rss = proc_rss_kb(pid);
                 dprintf(in[1], "{\"type\":\"ping\",\"id\":\"b\"}\n");
                 close(in[1]);
             }
@@ -603,7 +537,7 @@ static double rss_floor(const char *self)
     if (pid < 0)
         return -1;
     msleep(1000);
-    long kb = rss_kb(pid);
+    long kb = proc_rss_kb(pid);
     kill(pid, SIGKILL);
     int st;
     waitpid(pid, &st, 0);

@@ -5,7 +5,8 @@
  * Input: the bytes of the input stream. Each run builds what the daemon
  * builds (a fresh store, a dispatcher in virtual time with a fixed seed, the
  * console platform) and hands the bytes to console_input(), the path every
- * read takes, so whole games are played from one input. Output goes to
+ * read takes, so whole games are played from one input; then the
+ * dispatcher's indexes are checked against its games. Output goes to
  * /dev/null; the store lives in a temporary directory, on tmpfs when there
  * is one, and is removed after each run.
  */
@@ -50,6 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!p || dispatcher_add_platform(h.d, p) < 0)
         abort();
     console_input(p, (const char *)data, size, true);
+    char why[256]; /* the indexes of the games stay true to them (bot/games.c) */
+    if (dispatcher_check(h.d, why, sizeof why) != 0) {
+        fprintf(stderr, "fuzz_console_line: %s\n", why);
+        abort();
+    }
     fuzz_host_close(&h);
     return 0;
 }

@@ -56,10 +56,15 @@ void fuzz_host_set(char **field, const char *value)
         abort();
 }
 
+void fuzz_host_store_path(char *path, size_t len)
+{
+    snprintf(path, len, "%s/store.db", dir);
+}
+
 void fuzz_host_open(struct fuzz_host *h)
 {
     char path[128], err[512] = "cannot make a loop";
-    snprintf(path, sizeof path, "%s/store.db", dir);
+    fuzz_host_store_path(path, sizeof path);
     if (uv_loop_init(&h->loop) < 0 || store_open(&h->store, path, err, sizeof err) < 0) {
         fprintf(stderr, "fuzz_host: %s\n", err);
         abort();

@@ -6,6 +6,7 @@
 #ifndef TESTS_FUZZ_HOST_H
 #define TESTS_FUZZ_HOST_H
 
+#include <stddef.h>
 #include <uv.h>
 
 #include "bot/config.h"
@@ -24,6 +25,9 @@ struct fuzz_host {
  * it should be) and makes the directory the stores live in, on tmpfs when
  * there is one; it is removed at exit. `name` names the directory. */
 void fuzz_host_setup(const char *name);
+
+/* The path of the store fuzz_host_open() opens, into path (len bytes). */
+void fuzz_host_store_path(char *path, size_t len);
 
 /* Loads the default settings into h->config, to be changed before
  * fuzz_host_open(). Aborts on failure. */

@@ -1,0 +1,453 @@
+/*
+ * bench_scale.c - what the number of live games costs: illegald through the
+ * console platform (--virtual-time, a store on disk), once for each number of
+ * games given, the same work measured at each size.
+ *
+ * For N games: N tables each get a lobby, four players and a start, one
+ * virtual second apart, so that their deadlines fall one second apart; then
+ * 50 more lobbies (setup). Measured with all of them live:
+ *   - lobby actions: 2,000 joins and leaves in the 50 lobbies;
+ *   - game actions: 2,000 offers and cancels by players of 50 of the games,
+ *     in private (each a change of the game, stored and answered);
+ *   - deadlines: the clock moved over 1,000 s in which 1,000 games reach the
+ *     end of their first dealing session; each such second also fires two
+ *     table reminders, the end of a drop and another game's private reminder.
+ *     The figure is the CPU of that advance divided by 1,000;
+ *   - the setup's CPU, the RSS after it, and the store's size;
+ *   - restart: the daemon stopped at the end of its input and started again
+ *     on the same store, the wall-clock time from spawn to its first answer.
+ * CPU is the daemon's own (proc_cpu_seconds), read when the `pong` after each
+ * part arrives. The daemon is pinned to the last CPU, this program to the
+ * others. Sessions last 2N + 2,000 s (nothing falls due during the setup),
+ * absence warnings are off and lobbies do not expire.
+ *
+ * usage: bench_scale ILLEGALD WORKDIR [GAMES ...]   (default: 1000 100000)
+ * Goals (issue "flat cost"): each CPU figure at the largest size within 1.2
+ * times the figure at the smallest; setup of 100,000 games under 60 s of CPU;
+ * restart with 100,000 games under 3 s. Printed, not asserted.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "procstat.h"
+
+#define LOBBIES   50   /* tables whose lobbies take the lobby actions */
+#define PLAYED    50   /* games whose players take the game actions */
+#define ACTIONS   2000 /* lobby actions, and game actions */
+#define DEADLINES 1000 /* games whose session ends in the measured advance */
+#define STEP_S    100  /* the clock moves at most this far per line: one turn each */
+#define MAX_SIZES 8
+
+struct size_figs {
+    unsigned games;
+    double setup_s, lobby_us, game_us, deadline_us, restart_s, restart_cpu_s;
+    double rss_mb, store_kb;
+    unsigned errors; /* error lines in the measured parts: the figures measured refusals */
+};
+
+/* One daemon on the console platform: its input and output. */
+struct daemon {
+    pid_t pid;
+    int in;
+    FILE *out;
+};
+
+/* What a part writes to the daemon, from a thread of its own while the main
+ * thread reads the answers (either alone could fill a pipe and stall). */
+struct part {
+    unsigned games;
+    void (*write)(FILE *f, const struct part *p);
+    char dealer[PLAYED][32];   /* the resource each played game's first player deals */
+    unsigned long long span_s; /* advance: how far the clock moves */
+    int fd;
+    const char *pong;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void pin(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void pin_away(int cpu)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return;
+    CPU_CLR(cpu, &set);
+    if (CPU_COUNT(&set) > 0)
+        sched_setaffinity(0, sizeof(set), &set);
+}
+
+static unsigned session_s(unsigned games)
+{
+    return 2 * games + 2000;
+}
+
+static int spawn(struct daemon *dm, const char *illegald, const char *store, unsigned games,
+                 int cpu)
+{
+    int in[2], out[2];
+    if (pipe(in) != 0 || pipe(out) != 0)
+        return -1;
+    char session[32];
+    snprintf(session, sizeof(session), "%u", session_s(games));
+    dm->pid = fork();
+    if (dm->pid == 0) {
+        pin(cpu);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[1]);
+        close(out[0]);
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 2);
+        setenv("ILLEGALD_GAME_SESSION_SECONDS", session, 1);
+        setenv("ILLEGALD_GAME_ABSENT_SECONDS", "0", 1);
+        setenv("ILLEGALD_GAME_LOBBY_IDLE_SECONDS", "604800", 1);
+        setenv("ILLEGALD_LOG_LEVEL", "warn", 1);
+        execl(illegald, illegald, "--console", "--virtual-time", "--seed", "1", "--store", store,
+              (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    if (dm->pid < 0)
+        return -1;
+    dm->in = in[1];
+    dm->out = fdopen(out[0], "r");
+    return dm->out ? 0 : -1;
+}
+
+/* Ends the daemon's input and waits for it to finish; 0 when it exits 0. */
+static int finish(struct daemon *dm)
+{
+    int st = 0;
+    close(dm->in);
+    char buf[65536];
+    while (fread(buf, 1, sizeof(buf), dm->out) > 0)
+        ;
+    fclose(dm->out);
+    waitpid(dm->pid, &st, 0);
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static void *writer(void *arg)
+{
+    struct part *p = arg;
+    FILE *f = fdopen(dup(p->fd), "w");
+    if (!f)
+        return NULL;
+    p->write(f, p);
+    fprintf(f, "{\"type\":\"ping\",\"id\":\"%s\"}\n", p->pong);
+    fclose(f);
+    return NULL;
+}
+
+static void say(FILE *f, const char *channel, const char *user, const char *text)
+{
+    fprintf(f, "{\"type\":\"message\",\"channel\":\"%s\",\"user\":\"%s\",\"text\":\"%s\"}\n",
+            channel, user, text);
+}
+
+static void write_setup(FILE *f, const struct part *p)
+{
+    char table[32], user[32];
+    for (unsigned i = 0; i < p->games; i++) {
+        snprintf(table, sizeof(table), "t%u", i);
+        snprintf(user, sizeof(user), "u%ua", i);
+        say(f, table, user, "!illegal new");
+        for (char seat = 'a'; seat <= 'd'; seat++) {
+            snprintf(user, sizeof(user), "u%u%c", i, seat);
+            say(f, table, user, "!illegal join");
+        }
+        snprintf(user, sizeof(user), "u%ua", i);
+        say(f, table, user, "!illegal start");
+        fprintf(f, "{\"type\":\"advance\",\"seconds\":1}\n");
+    }
+    for (unsigned t = 0; t < LOBBIES; t++) {
+        snprintf(table, sizeof(table), "lobby%u", t);
+        snprintf(user, sizeof(user), "host%u", t);
+        say(f, table, user, "!illegal new");
+    }
+}
+
+static void write_lobby(FILE *f, const struct part *p)
+{
+    (void)p;
+    char table[32], user[32];
+    for (unsigned i = 0; i < ACTIONS; i++) {
+        snprintf(table, sizeof(table), "lobby%u", i % LOBBIES);
+        snprintf(user, sizeof(user), "p%u", (i / 100) % 50);
+        say(f, table, user, (i / LOBBIES) % 2 ? "!illegal leave" : "!illegal join");
+    }
+}
+
+/* The game played: the first of each PLAYED-th. */
+static unsigned played(unsigned games, unsigned j)
+{
+    return j * (games / PLAYED);
+}
+
+static void write_game(FILE *f, const struct part *p)
+{
+    char user[32], text[128];
+    for (unsigned i = 0; i < ACTIONS; i++) {
+        unsigned j = i % PLAYED, round = i / PLAYED, g = played(p->games, j);
+        snprintf(user, sizeof(user), "u%ua", g);
+        if (round % 2 == 0)
+            snprintf(text, sizeof(text), "offer u%ub 1 %s for nothing", g, p->dealer[j]);
+        else
+            snprintf(text, sizeof(text), "cancel %u", round / 2 + 1);
+        say(f, "dm", user, text);
+    }
+}
+
+static void write_advance(FILE *f, const struct part *p)
+{
+    for (unsigned long long s = 0; s < p->span_s; s += STEP_S) {
+        unsigned long long step = p->span_s - s < STEP_S ? p->span_s - s : STEP_S;
+        fprintf(f, "{\"type\":\"advance\",\"seconds\":%llu}\n", step);
+    }
+}
+
+/* Notes the dealer's resource of each played game's first player from the
+ * hand the start sends them ("dealer":"secret-files" -> "secret"). */
+static void note_hand(struct part *p, const char *line)
+{
+    const char *at = strstr(line, "\"channel\":\"dm:u"), *d;
+    if (!at || !strstr(line, "\"kind\":\"hand\"") || !(d = strstr(line, "\"dealer\":\"")))
+        return;
+    char *end;
+    unsigned long g = strtoul(at + 15, &end, 10);
+    unsigned every = p->games / PLAYED;
+    if (*end != 'a' || end[1] != '"' || g % every || g / every >= PLAYED)
+        return;
+    d += 10;
+    size_t n = strcspn(d, "-\"");
+    snprintf(p->dealer[g / every], sizeof(p->dealer[0]), "%.*s", (int)n, d);
+}
+
+/* Runs part p on the daemon: writes it, reads every answer until its pong.
+ * Returns the error lines seen, or -1 when the daemon ended first. */
+static int run_part(struct daemon *dm, struct part *p, const char *pong)
+{
+    char want[64];
+    snprintf(want, sizeof(want), "\"type\":\"pong\",\"id\":\"%s\"", pong);
+    p->fd = dm->in;
+    p->pong = pong;
+    pthread_t t;
+    if (pthread_create(&t, NULL, writer, p) != 0)
+        return -1;
+    char *line = NULL;
+    size_t cap = 0;
+    int errors = 0;
+    bool done = false;
+    while (!done && getline(&line, &cap, dm->out) > 0) {
+        if (strstr(line, want))
+            done = true;
+        else if (strstr(line, "\"kind\":\"error\"") || strstr(line, "{\"type\":\"error\""))
+            errors++;
+        else if (p->write == write_setup)
+            note_hand(p, line);
+    }
+    free(line);
+    pthread_join(t, NULL);
+    return done ? errors : -1;
+}
+
+static double file_kb(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (double)st.st_size / 1024.0 : 0;
+}
+
+static int measure(const char *illegald, const char *workdir, unsigned games, int cpu,
+                   struct size_figs *out)
+{
+    char store[600], wal[640];
+    snprintf(store, sizeof(store), "%s/scale-%u.db", workdir, games);
+    snprintf(wal, sizeof(wal), "%s-wal", store);
+    const char *suffix[] = {"", "-wal", "-shm", "-lock"};
+    for (size_t i = 0; i < sizeof(suffix) / sizeof(*suffix); i++) {
+        char path[640];
+        snprintf(path, sizeof(path), "%s%s", store, suffix[i]);
+        unlink(path);
+    }
+    static struct part p;
+    memset(&p, 0, sizeof(p));
+    p.games = games;
+    out->games = games;
+    struct daemon dm;
+    if (spawn(&dm, illegald, store, games, cpu) != 0)
+        return -1;
+    int e;
+    p.write = write_setup;
+    if (run_part(&dm, &p, "setup") < 0)
+        goto fail;
+    double c0 = proc_cpu_seconds(dm.pid), c1;
+    out->setup_s = c0;
+    out->rss_mb = (double)proc_rss_kb(dm.pid) / 1024.0;
+    p.write = write_lobby;
+    if ((e = run_part(&dm, &p, "lobby")) < 0)
+        goto fail;
+    out->errors += (unsigned)e;
+    c1 = proc_cpu_seconds(dm.pid);
+    out->lobby_us = (c1 - c0) / ACTIONS * 1e6;
+    for (unsigned j = 0; j < PLAYED; j++)
+        if (!p.dealer[j][0]) {
+            fprintf(stderr, "no hand seen for game %u\n", played(games, j));
+            goto fail;
+        }
+    p.write = write_game;
+    if ((e = run_part(&dm, &p, "game")) < 0)
+        goto fail;
+    out->errors += (unsigned)e;
+    c0 = proc_cpu_seconds(dm.pid);
+    out->game_us = (c0 - c1) / ACTIONS * 1e6;
+    /* Up to half a second before the first game's session ends (it started
+     * at 0); then DEADLINES seconds, in which games 0 .. DEADLINES-1 reach it. */
+    p.write = write_advance;
+    p.span_s = session_s(games) - games - 1;
+    if (run_part(&dm, &p, "before") < 0)
+        goto fail;
+    c0 = proc_cpu_seconds(dm.pid);
+    p.span_s = DEADLINES;
+    if ((e = run_part(&dm, &p, "deadlines")) < 0)
+        goto fail;
+    out->errors += (unsigned)e;
+    out->deadline_us = (proc_cpu_seconds(dm.pid) - c0) / DEADLINES * 1e6;
+    if (finish(&dm) != 0)
+        return -1;
+    out->store_kb = (file_kb(store) + file_kb(wal)) / games;
+    /* restart */
+    double t0 = now_s();
+    if (spawn(&dm, illegald, store, games, cpu) != 0)
+        return -1;
+    struct part none = {.write = write_advance}; /* nothing but the ping */
+    if (run_part(&dm, &none, "restart") < 0)
+        goto fail;
+    out->restart_s = now_s() - t0;
+    out->restart_cpu_s = proc_cpu_seconds(dm.pid);
+    return finish(&dm);
+fail:
+    kill(dm.pid, SIGKILL);
+    finish(&dm);
+    return -1;
+}
+
+static void ratio(char *out, size_t len, double small, double large)
+{
+    if (small > 0)
+        snprintf(out, len, "%.2f", large / small);
+    else
+        snprintf(out, len, "–");
+}
+
+static void print_row(const char *name, const struct size_figs *f, unsigned n, size_t off,
+                      const char *fmt, const char *goal, bool with_ratio)
+{
+    printf("| %-38s |", name);
+    for (unsigned i = 0; i < n; i++) {
+        char v[32];
+        snprintf(v, sizeof(v), fmt, *(const double *)((const char *)&f[i] + off));
+        printf(" %12s |", v);
+    }
+    char r[16] = "–";
+    if (with_ratio && n > 1)
+        ratio(r, sizeof(r), *(const double *)((const char *)&f[0] + off),
+              *(const double *)((const char *)&f[n - 1] + off));
+    printf(" %8s | %-22s |\n", r, goal);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s ILLEGALD WORKDIR [GAMES ...]\n", argv[0]);
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    unsigned sizes[MAX_SIZES] = {1000, 100000}, n = 2;
+    if (argc > 3) {
+        n = 0;
+        for (int i = 3; i < argc && n < MAX_SIZES; i++)
+            sizes[n++] = (unsigned)strtoul(argv[i], NULL, 10);
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (sizes[i] < PLAYED || sizes[i] < DEADLINES || session_s(sizes[i]) > 604800) {
+            fprintf(stderr, "each size must be from %u to 301,400 games\n", DEADLINES);
+            return 2;
+        }
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int cpu = ncpu > 1 ? (int)ncpu - 1 : 0;
+    if (ncpu > 1)
+        pin_away(cpu);
+    mkdir(argv[2], 0700);
+    static struct size_figs figs[MAX_SIZES];
+    for (unsigned i = 0; i < n; i++) {
+        if (measure(argv[1], argv[2], sizes[i], cpu, &figs[i]) != 0) {
+            fprintf(stderr, "the run with %u games failed\n", sizes[i]);
+            return 1;
+        }
+        struct size_figs *f = &figs[i];
+        printf("%u games: setup %.1f s CPU, lobby action %.1f us, game action %.1f us, deadline "
+               "%.1f us, RSS %.1f MB, store %.1f KB/game, restart %.2f s (%.2f s CPU)%s\n",
+               f->games, f->setup_s, f->lobby_us, f->game_us, f->deadline_us, f->rss_mb,
+               f->store_kb, f->restart_s, f->restart_cpu_s,
+               f->errors ? " (ERRORS in the measured parts: see the daemon's answers)" : "");
+        fflush(stdout);
+    }
+    printf("\n| %-38s |", "figure");
+    for (unsigned i = 0; i < n; i++) {
+        char h[32];
+        snprintf(h, sizeof(h), "%u games", sizes[i]);
+        printf(" %12s |", h);
+    }
+    printf(" %8s | %-22s |\n|---|", "ratio", "goal");
+    for (unsigned i = 0; i < n; i++)
+        printf("---:|");
+    printf("---:|---|\n");
+    print_row("CPU per lobby action (µs)", figs, n, offsetof(struct size_figs, lobby_us), "%.1f",
+              "ratio ≤ 1.2", true);
+    print_row("CPU per game action (µs)", figs, n, offsetof(struct size_figs, game_us), "%.1f",
+              "ratio ≤ 1.2", true);
+    print_row("CPU per deadline (µs)", figs, n, offsetof(struct size_figs, deadline_us), "%.1f",
+              "ratio ≤ 1.2", true);
+    print_row("setup, CPU (s)", figs, n, offsetof(struct size_figs, setup_s), "%.1f",
+              "< 60 at 100,000", false);
+    print_row("restart to first answer (s)", figs, n, offsetof(struct size_figs, restart_s), "%.2f",
+              "< 3 at 100,000", false);
+    print_row("restart, CPU (s)", figs, n, offsetof(struct size_figs, restart_cpu_s), "%.2f", "–",
+              false);
+    print_row("RSS after setup (MB)", figs, n, offsetof(struct size_figs, rss_mb), "%.1f", "–",
+              false);
+    print_row("store per game (KB)", figs, n, offsetof(struct size_figs, store_kb), "%.1f", "–",
+              false);
+    if (n > 1 && figs[n - 1].games > figs[0].games)
+        printf("\nmemory per game: %.1f KB (RSS after setup, %u games less %u, per game)\n",
+               (figs[n - 1].rss_mb - figs[0].rss_mb) * 1024.0 / (figs[n - 1].games - figs[0].games),
+               figs[n - 1].games, figs[0].games);
+    return 0;
+}

@@ -1,0 +1,22 @@
+/*
+ * procstat.h - what the benchmarks read of a process from /proc.
+ */
+#ifndef BENCH_PROCSTAT_H
+#define BENCH_PROCSTAT_H
+
+#include <sys/types.h>
+
+/*
+ * The CPU time of pid in seconds, or -1: the time on a CPU in ns (the first
+ * field of /proc/<pid>/task/<tid>/schedstat) summed over its threads, exact
+ * where utime + stime come in clock ticks (10 ms), too coarse for a few µs per
+ * message. A thread that ends takes its time out of the sum; the bots' threads
+ * live as long as the bots. Without schedstat (a kernel without
+ * CONFIG_SCHED_INFO), utime + stime from /proc/<pid>/stat.
+ */
+double proc_cpu_seconds(pid_t pid);
+
+/* VmRSS of pid in kB, or -1. */
+long proc_rss_kb(pid_t pid);
+
+#endif
