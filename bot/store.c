@@ -90,6 +90,10 @@ static const char *const migrations[] = {
      * row ('' for a person), which the rankings leave out by default. */
     ("ALTER TABLE results ADD COLUMN computers INTEGER NOT NULL DEFAULT 0;"
      "ALTER TABLE results ADD COLUMN level TEXT NOT NULL DEFAULT '';"), /* one migration */
+    /* The games a start restores, in the order they were opened, read
+     * without sorting every record first (a sort of 400 MB at 100,000
+     * games) and without passing over the finished ones. */
+    "CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished) WHERE finished = 0;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

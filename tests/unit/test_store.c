@@ -85,7 +85,9 @@ static void test_open_creates_schema(void **state)
     struct store *s = open_ok(d->db);
     char v[64];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "6"); /* meta and games, the outbox, results, events, languages */
+    /* meta and games, the outbox, results, events, languages, the results' computers, the
+     * unfinished games' index */
+    assert_string_equal(v, "7");
     query_text(d->db, "PRAGMA journal_mode", v, sizeof v);
     assert_string_equal(v, "wal");
     query_text(d->db,
@@ -515,7 +517,7 @@ static void test_reopen_keeps_data(void **state)
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "6");
+    assert_string_equal(v, "7");
     char *r = store_game_get(s, "g1");
     assert_string_equal(r, "{\"a\":1}");
     free(r);
@@ -587,7 +589,7 @@ static void test_upgrade_drops_closed_lobbies(void **state)
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "6");
+    assert_string_equal(v, "7");
     query_text(d->db, "SELECT group_concat(id) FROM (SELECT id FROM games ORDER BY id)", v,
                sizeof v);
     assert_string_equal(v, "g1,g3"); /* the game played, the lobby still open */
