@@ -1,37 +1,49 @@
 /*
- * ops_http.c - the operators' HTTP listener on the daemon's libuv loop.
+ * ops_http.c - the operators' HTTP listener, served by libwebsockets on the
+ * daemon's libuv loop.
  *
- * One request per connection, answered and closed:
+ * libwebsockets listens, accepts, reads, writes, times out and closes; its
+ * raw-socket role hands this file the bytes of each connection. The request
+ * head is read here, strictly, because the answers are part of the contract
+ * (tests/ops/test_http.c): lws's own HTTP parser is lenient where this one
+ * must refuse (it decodes "%68ealthz" into "healthz", takes "GET  /x" with
+ * two spaces, prefixes "/" to a path without it, and answers an unknown
+ * method 403 instead of 405). One request per connection, answered and closed:
  *
- *   accept ─► READING ──(blank line)──► WRITING ──(written)──► DRAINING ──► closed
- *                │                          ▲                    (FIN sent;
- *                └──(431, 400, timeout)─────┘                     read and drop
- *                                                                 until EOF)
+ *   adopt ─► READING ──(blank line)──► WRITING ──(written)──► DRAINING ──► closed
+ *               │                          ▲                   (FIN sent;
+ *               └──(431, 400, 408)─────────┘                    read and drop
+ *                                                               until EOF)
  *
- * The request head must arrive whole within OPS_HTTP_TIMEOUT_MS and fit in
- * OPS_HTTP_MAX_REQUEST bytes; a body, or anything sent after the head, is never
- * read as a request. After the answer the write side is shut down and what the
- * client still sends is read and dropped for a short while, so closing a
- * socket with unread input does not reset the connection before the client has
- * read the answer (a 431 in particular).
+ * The request head must arrive whole within OPS_HTTP_TIMEOUT_MS of the accept
+ * and fit in OPS_HTTP_MAX_REQUEST bytes; a body, or anything sent after the
+ * head, is never read as a request. After the answer the write side is shut
+ * down and what the client still sends is read and dropped for a short while,
+ * so closing a socket with unread input does not reset the connection before
+ * the client has read the answer (a 431 in particular). A client that ends its
+ * input halfway through a head is answered 400 as lws closes the connection.
  *
- * At most OPS_HTTP_MAX_CONNS connections are open at once. When that many are,
- * the listener stops accepting and new clients wait in the kernel's backlog
- * until one closes; nothing is allocated for them.
+ * At most OPS_HTTP_MAX_CONNS connections are open at once: the context is
+ * given that many descriptors besides its listener, and lws stops accepting
+ * when they are taken, so new clients wait in the kernel's backlog until one
+ * closes.
  *
- * Every connection is in h->conns from accept until both of its handles have
- * closed; the struct ops_http itself is freed once the listener has closed
- * and that list is empty.
+ * The context runs on the daemon's loop, which lws does not own: stopping
+ * destroys it in two steps, the second once the loop has closed the handles
+ * the first closed (finalize()), and the struct ops_http goes with it.
  */
+#include <arpa/inet.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/queue.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
-#include <arpa/inet.h>
+#include <libwebsockets.h>
 #include <uv.h>
 
 #include "log.h"
@@ -47,39 +59,39 @@
 #define OPS_HTTP_MAX_CONNS    64
 #define OPS_HTTP_MAX_REQUEST  8192       /* request line and headers, with the blank line */
 #define OPS_HTTP_MAX_RESPONSE (1u << 20) /* an answer: the metrics text is the longest */
-#define OPS_HTTP_BACKLOG      128
+/* Descriptors of the context besides the connections: its listener. lws
+ * stops accepting once they are all taken (test_cap holds it to exactly
+ * OPS_HTTP_MAX_CONNS). */
+#define OPS_HTTP_LWS_FDS     1
+#define OPS_HTTP_FINALIZE_MS 10 /* how often the second destroy looks whether it may run */
 
-enum conn_state { CONN_READING, CONN_WRITING, CONN_DRAINING, CONN_CLOSING };
+enum conn_state { CONN_READING, CONN_WRITING, CONN_DRAINING };
 
+/* One connection: lws allocates it with the wsi (per_session_data_size),
+ * zeroed, and frees it after LWS_CALLBACK_RAW_CLOSE. */
 struct conn {
-    uv_tcp_t tcp;
-    uv_timer_t timer;
-    uv_write_t write_req;
-    uv_shutdown_t shutdown_req;
     struct ops_http *h;
-    LIST_ENTRY(conn) link; /* in the server's conns */
+    struct lws *wsi;
     enum conn_state state;
-    int open_handles; /* handles not yet closed; freed at 0 */
-    size_t len;       /* bytes in buf */
-    size_t scan;      /* where the search for the end of the head resumes */
-    size_t line;      /* where the current line starts */
-    size_t start;     /* where the request line starts (after leading blank lines) */
-    size_t dropped;   /* bytes read and dropped while draining */
-    char *response;
+    size_t len;     /* bytes in buf */
+    size_t scan;    /* where the search for the end of the head resumes */
+    size_t line;    /* where the current line starts */
+    size_t start;   /* where the request line starts (after leading blank lines) */
+    size_t dropped; /* bytes read and dropped while draining */
+    char *response; /* LWS_PRE bytes, then the answer */
+    size_t response_len;
     char buf[OPS_HTTP_MAX_REQUEST];
 };
 
 struct ops_http {
     uv_loop_t *loop;
-    uv_tcp_t listener;
+    struct lws_context *ctx; /* NULL once lws has freed it (info.pcontext) */
+    void *loops[1];
+    uv_timer_t finalize;
     struct metrics *metrics;
     const struct ops_http_checks *checks;
-    LIST_HEAD(, conn) conns;
-    int nconns;
     int port;
-    bool accept_pending;  /* a client waits to be accepted until a connection closes */
-    bool stopping;        /* ops_http_stop() was called, or the start failed */
-    bool listener_closed; /* the listener's close callback ran */
+    bool stopping;
 };
 
 struct request {
@@ -90,48 +102,6 @@ struct request {
     char minor; /* the x of HTTP/1.x */
     int hosts;  /* Host header fields seen */
 };
-
-static void conn_close(struct conn *c);
-static void accept_one(struct ops_http *h);
-
-static void maybe_free_server(struct ops_http *h)
-{
-    if (h->listener_closed && h->nconns == 0)
-        free(h);
-}
-
-/* --- closing ------------------------------------------------------------- */
-
-static void on_conn_handle_closed(uv_handle_t *handle)
-{
-    struct conn *c = handle->data;
-    if (--c->open_handles > 0)
-        return;
-    struct ops_http *h = c->h;
-    LIST_REMOVE(c, link);
-    h->nconns--;
-    free(c->response);
-    free(c);
-    if (h->stopping) {
-        maybe_free_server(h);
-        return;
-    }
-    if (h->accept_pending) {
-        h->accept_pending = false;
-        accept_one(h);
-    }
-}
-
-/* Closes both handles; a write or shutdown in flight is cancelled and its
- * callback runs before the close callbacks. Safe to call twice. */
-static void conn_close(struct conn *c)
-{
-    if (c->state == CONN_CLOSING)
-        return;
-    c->state = CONN_CLOSING;
-    uv_close((uv_handle_t *)&c->tcp, on_conn_handle_closed);
-    uv_close((uv_handle_t *)&c->timer, on_conn_handle_closed);
-}
 
 /* --- answering ----------------------------------------------------------- */
 
@@ -174,44 +144,16 @@ static void http_date(char *buf, size_t len)
              months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-static void on_drain_timeout(uv_timer_t *timer)
+/* The answer's bytes, after LWS_PRE bytes lws may use. NULL on no memory. */
+static char *format_answer(int status, const char *content_type, const char *extra,
+                           const char *body, size_t body_len, bool head, size_t *len)
 {
-    conn_close(timer->data);
-}
-
-static void on_shutdown(uv_shutdown_t *req, int status);
-
-static void on_written(uv_write_t *req, int status)
-{
-    struct conn *c = req->data;
-    if (c->state == CONN_CLOSING)
-        return;
-    if (status < 0) {
-        conn_close(c);
-        return;
-    }
-    c->shutdown_req.data = c;
-    if (uv_shutdown(&c->shutdown_req, (uv_stream_t *)&c->tcp, on_shutdown) < 0)
-        conn_close(c);
-}
-
-/* Sends one whole answer and moves on to closing. body is copied; on HEAD
- * only its length is sent. */
-static void respond(struct conn *c, int status, const char *content_type, const char *extra,
-                    const char *body, size_t body_len, bool head)
-{
-    uv_read_stop((uv_stream_t *)&c->tcp);
-    c->state = CONN_WRITING;
-    uv_timer_stop(&c->timer);
-    int linger =
-        OPS_HTTP_LINGER_MS < OPS_HTTP_TIMEOUT_MS ? OPS_HTTP_LINGER_MS : OPS_HTTP_TIMEOUT_MS;
-    uv_timer_start(&c->timer, on_drain_timeout, (uint64_t)linger, 0);
-
     char date[64];
     http_date(date, sizeof date);
     struct buf out;
     buf_init(&out, OPS_HTTP_MAX_RESPONSE);
     if (buf_printf(&out,
+                   "%*s"
                    "HTTP/1.1 %d %s\r\n"
                    "Date: %s\r\n"
                    "Content-Type: %s\r\n"
@@ -220,21 +162,29 @@ static void respond(struct conn *c, int status, const char *content_type, const 
                    "%s"
                    "Connection: close\r\n"
                    "\r\n",
-                   status, reason_phrase(status), date, content_type, body_len,
+                   LWS_PRE, "", status, reason_phrase(status), date, content_type, body_len,
                    extra ? extra : "") < 0 ||
         (!head && buf_append(&out, body, body_len) < 0)) {
-        /* no memory (the answers are far below the cap): the client sees the connection close */
-        log_error("ops", NULL, "no memory for an answer of %zu bytes", body_len);
         buf_free(&out);
-        conn_close(c);
-        return;
+        return NULL;
     }
-    size_t len = out.len;
-    c->response = buf_take(&out);
-    uv_buf_t buf = uv_buf_init(c->response, (unsigned)len);
-    c->write_req.data = c;
-    if (uv_write(&c->write_req, (uv_stream_t *)&c->tcp, &buf, 1, on_written) < 0)
-        conn_close(c);
+    *len = out.len - LWS_PRE;
+    return buf_take(&out);
+}
+
+/* Queues one whole answer and moves on to writing it. body is copied; on
+ * HEAD only its length is sent. */
+static void respond(struct conn *c, int status, const char *content_type, const char *extra,
+                    const char *body, size_t body_len, bool head)
+{
+    c->state = CONN_WRITING;
+    lws_rx_flow_control(c->wsi, 0); /* nothing more is read as a request */
+    lws_set_timer_usecs(c->wsi, (lws_usec_t)OPS_HTTP_LINGER_MS * 1000);
+    c->response =
+        format_answer(status, content_type, extra, body, body_len, head, &c->response_len);
+    if (!c->response) /* the answers are far below the cap: no memory */
+        log_error("ops", NULL, "no memory for an answer of %zu bytes", body_len);
+    lws_callback_on_writable(c->wsi); /* without an answer, the connection closes there */
 }
 
 static const char text_plain[] = "text/plain; charset=utf-8";
@@ -434,44 +384,14 @@ static size_t find_head_end(struct conn *c)
     return 0;
 }
 
-/* --- reading ------------------------------------------------------------- */
+/* --- the connection's life ------------------------------------------------ */
 
-static void on_alloc(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
+/* Bytes of a connection that is reading its head. */
+static void take_input(struct conn *c, const char *in, size_t n)
 {
-    (void)suggested;
-    struct conn *c = handle->data;
-    if (c->state == CONN_DRAINING) {
-        *buf = uv_buf_init(c->buf, sizeof c->buf);
-        return;
-    }
-    *buf = uv_buf_init(c->buf + c->len, (unsigned)(sizeof c->buf - c->len));
-}
-
-static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
-{
-    (void)buf;
-    struct conn *c = stream->data;
-    if (c->state == CONN_CLOSING)
-        return;
-    if (c->state == CONN_DRAINING) {
-        if (nread < 0) {
-            conn_close(c);
-        } else {
-            c->dropped += (size_t)nread;
-            if (c->dropped > OPS_HTTP_LINGER_MAX)
-                conn_close(c);
-        }
-        return;
-    }
-    if (nread == UV_EOF && c->len > c->start) {
-        respond_text(c, 400, "bad request\n", false); /* a head cut short */
-        return;
-    }
-    if (nread < 0) {
-        conn_close(c);
-        return;
-    }
-    c->len += (size_t)nread;
+    size_t room = sizeof c->buf - c->len;
+    memcpy(c->buf + c->len, in, n < room ? n : room);
+    c->len += n < room ? n : room;
     size_t head_end = find_head_end(c);
     if (head_end)
         handle_request(c, head_end);
@@ -479,86 +399,125 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
         respond_text(c, 431, "request header fields too large\n", false);
 }
 
-static void on_shutdown(uv_shutdown_t *req, int status)
+/* The answer is out when lws holds none of it: the write side is shut
+ * down, and what the client still sends is dropped until its EOF. Returns
+ * -1 to close the connection. */
+static int write_answer(struct conn *c)
 {
-    struct conn *c = req->data;
-    if (c->state == CONN_CLOSING)
-        return;
-    if (status < 0) {
-        conn_close(c);
-        return;
+    if (c->state != CONN_WRITING)
+        return 0;
+    if (c->response) {
+        char *r = c->response;
+        c->response = NULL;
+        int n = lws_write(c->wsi, (unsigned char *)r + LWS_PRE, c->response_len, LWS_WRITE_RAW);
+        free(r);
+        if (n < (int)c->response_len)
+            return -1;
     }
+    if (lws_partial_buffered(c->wsi)) {
+        lws_callback_on_writable(c->wsi);
+        return 0;
+    }
+    if (c->response_len == 0 || shutdown(lws_get_socket_fd(c->wsi), SHUT_WR) != 0)
+        return -1; /* no answer (no memory), or the socket is gone */
     c->state = CONN_DRAINING;
-    if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) < 0)
-        conn_close(c);
+    lws_rx_flow_control(c->wsi, 1);
+    return 0;
 }
 
-static void on_request_timeout(uv_timer_t *timer)
+/* lws closes a connection at its end of input: one that ended halfway
+ * through a head hears why first, written as its last bytes. */
+static void answer_cut_head(struct conn *c)
 {
-    struct conn *c = timer->data;
-    if (c->state != CONN_READING)
+    if (c->state != CONN_READING || c->len <= c->start)
         return;
-    if (c->len > c->start)
+    size_t len;
+    char *r = format_answer(400, text_plain, NULL, "bad request\n", 12, false, &len);
+    if (r && send(lws_get_socket_fd(c->wsi), r + LWS_PRE, len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+        log_debug("ops", NULL, "a client left before its answer");
+    free(r);
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    struct conn *c = user;
+    switch (reason) {
+    case LWS_CALLBACK_RAW_ADOPT:
+        c->h = lws_context_user(lws_get_context(wsi));
+        c->wsi = wsi;
+        c->state = CONN_READING;
+        lws_set_timer_usecs(wsi, (lws_usec_t)OPS_HTTP_TIMEOUT_MS * 1000);
+        return 0;
+    case LWS_CALLBACK_RAW_RX:
+        if (c->state == CONN_READING) {
+            take_input(c, in, len);
+        } else if (c->state == CONN_DRAINING) {
+            c->dropped += len;
+            if (c->dropped > OPS_HTTP_LINGER_MAX)
+                return -1;
+        }
+        return 0;
+    case LWS_CALLBACK_RAW_WRITEABLE:
+        return write_answer(c);
+    case LWS_CALLBACK_TIMER:
+        if (c->state != CONN_READING)
+            return -1; /* the answer took, or the client lingered, too long */
+        if (c->len <= c->start)
+            return -1; /* said nothing: nothing to answer */
         respond_text(c, 408, "request timeout\n", false);
-    else
-        conn_close(c); /* said nothing: nothing to answer */
-}
-
-/* --- accepting ----------------------------------------------------------- */
-
-static void accept_one(struct ops_http *h)
-{
-    struct conn *c = calloc(1, sizeof *c);
-    if (!c) {
-        log_error("ops", NULL, "no memory for a connection");
-        h->accept_pending = true; /* retried when a connection closes */
-        return;
-    }
-    c->h = h;
-    c->state = CONN_READING;
-    LIST_INSERT_HEAD(&h->conns, c, link);
-    h->nconns++;
-    uv_tcp_init(h->loop, &c->tcp);
-    uv_timer_init(h->loop, &c->timer);
-    c->tcp.data = c;
-    c->timer.data = c;
-    c->open_handles = 2;
-    int rc = uv_accept((uv_stream_t *)&h->listener, (uv_stream_t *)&c->tcp);
-    if (rc == 0)
-        rc = uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
-    if (rc == 0)
-        rc = uv_timer_start(&c->timer, on_request_timeout, OPS_HTTP_TIMEOUT_MS, 0);
-    if (rc < 0) {
-        log_warn("ops", NULL, "accept: %s", uv_strerror(rc));
-        conn_close(c);
+        return 0;
+    case LWS_CALLBACK_RAW_CLOSE:
+        if (c) {
+            answer_cut_head(c);
+            free(c->response);
+            c->response = NULL;
+        }
+        return 0;
+    default:
+        return 0;
     }
 }
 
-static void on_connection(uv_stream_t *server, int status)
-{
-    struct ops_http *h = server->data;
-    if (h->stopping)
-        return;
-    if (status < 0) {
-        log_warn("ops", NULL, "listener: %s", uv_strerror(status));
-        return;
-    }
-    /* Leaving the client unaccepted makes libuv stop watching the listener
-     * until uv_accept() is called, when a connection closes. */
-    if (h->nconns >= OPS_HTTP_MAX_CONNS) {
-        h->accept_pending = true;
-        return;
-    }
-    accept_one(h);
-}
+static const struct lws_protocols protocols[] = {
+    {"ops", callback, sizeof(struct conn), 0, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
 
 /* --- starting and stopping ----------------------------------------------- */
 
-static void on_listener_closed(uv_handle_t *handle)
+static void lws_log(int level, const char *line)
 {
-    struct ops_http *h = handle->data;
-    h->listener_closed = true;
-    maybe_free_server(h);
+    size_t n = strlen(line);
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        n--;
+    log_write(level == LLL_ERR ? LOG_ERROR : LOG_WARN, "lws", NULL, "%.*s", (int)n, line);
+}
+
+static void count_closing(uv_handle_t *handle, void *arg)
+{
+    if (uv_is_closing(handle))
+        ++*(unsigned *)arg;
+}
+
+static void on_finalized(uv_handle_t *handle)
+{
+    free(handle->data);
+}
+
+/* The second lws_context_destroy() frees the context; it may run only once
+ * the loop has closed every handle the first one closed, whose callbacks
+ * point into lws. Then the server goes. */
+static void finalize(uv_timer_t *timer)
+{
+    struct ops_http *h = timer->data;
+    unsigned closing = 0;
+    uv_walk(h->loop, count_closing, &closing);
+    if (closing)
+        return;
+    if (h->ctx)
+        lws_context_destroy(h->ctx);
+    uv_close((uv_handle_t *)&h->finalize, on_finalized);
 }
 
 /* Fills addr from an IPv4 or IPv6 literal, or "localhost" (127.0.0.1). */
@@ -573,6 +532,23 @@ static int parse_bind(const char *bind, int port, struct sockaddr_storage *addr)
     if (strchr(bind, ':') && uv_ip6_addr(bind, port, (struct sockaddr_in6 *)addr) == 0)
         return 0;
     return UV_EINVAL;
+}
+
+/* Whether addr can be bound: lws says only that it could not listen, so the
+ * reason (the port in use, most often) is found by trying first. */
+static int try_bind(const struct sockaddr_storage *addr)
+{
+    int fd = socket(addr->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return uv_translate_sys_error(errno);
+    int one = 1, rc = 0;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one); /* as lws binds */
+    socklen_t len =
+        addr->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    if (bind(fd, (const struct sockaddr *)addr, len) != 0)
+        rc = uv_translate_sys_error(errno);
+    close(fd);
+    return rc;
 }
 
 int ops_http_start(struct ops_http **out, struct uv_loop_s *loop, const char *bind, int port,
@@ -596,42 +572,52 @@ int ops_http_start(struct ops_http **out, struct uv_loop_s *loop, const char *bi
                  bind ? bind : "");
         return -1;
     }
+    int rc = port ? try_bind(&addr) : 0;
+    if (rc < 0) {
+        snprintf(err, errlen, "bind %s port %d: %s", bind, port, uv_strerror(rc));
+        return -1;
+    }
     struct ops_http *h = calloc(1, sizeof *h);
     if (!h) {
         snprintf(err, errlen, "no memory");
         return -1;
     }
-    LIST_INIT(&h->conns);
     h->loop = loop;
     h->metrics = metrics;
     h->checks = checks;
-    int rc = uv_tcp_init(loop, &h->listener);
-    if (rc < 0) {
-        snprintf(err, errlen, "listener: %s", uv_strerror(rc));
-        free(h);
+    h->loops[0] = loop;
+    char iface[INET6_ADDRSTRLEN];
+    if (addr.ss_family == AF_INET6)
+        uv_ip6_name((struct sockaddr_in6 *)&addr, iface, sizeof iface);
+    else
+        uv_ip4_name((struct sockaddr_in *)&addr, iface, sizeof iface);
+    lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = port;
+    info.iface = iface;
+    info.protocols = protocols;
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN |
+                   LWS_SERVER_OPTION_ADOPT_APPLY_LISTEN_ACCEPT_CONFIG |
+                   (addr.ss_family == AF_INET6 ? 0 : LWS_SERVER_OPTION_DISABLE_IPV6);
+    info.listen_accept_role = "raw-skt";
+    info.listen_accept_protocol = "ops";
+    info.foreign_loops = h->loops;
+    info.user = h;
+    info.gid = -1;
+    info.uid = -1;
+    info.fd_limit_per_thread = OPS_HTTP_MAX_CONNS + OPS_HTTP_LWS_FDS;
+    info.pcontext = &h->ctx; /* lws writes NULL there once the context is freed */
+    h->ctx = lws_create_context(&info);
+    struct lws_vhost *vh = h->ctx ? lws_get_vhost_by_name(h->ctx, "default") : NULL;
+    h->port = vh ? lws_get_vhost_listen_port(vh) : -1;
+    uv_timer_init(loop, &h->finalize);
+    h->finalize.data = h;
+    if (h->port <= 0) {
+        snprintf(err, errlen, "listen %s port %d: the listener could not start", bind, port);
+        ops_http_stop(h);
         return -1;
     }
-    h->listener.data = h;
-    const char *step = "bind";
-    rc = uv_tcp_bind(&h->listener, (const struct sockaddr *)&addr, 0);
-    if (rc == 0) {
-        step = "listen";
-        rc = uv_listen((uv_stream_t *)&h->listener, OPS_HTTP_BACKLOG, on_connection);
-    }
-    struct sockaddr_storage bound;
-    int bound_len = sizeof bound;
-    if (rc == 0) {
-        step = "getsockname";
-        rc = uv_tcp_getsockname(&h->listener, (struct sockaddr *)&bound, &bound_len);
-    }
-    if (rc < 0) {
-        snprintf(err, errlen, "%s %s port %d: %s", step, bind, port, uv_strerror(rc));
-        h->stopping = true;
-        uv_close((uv_handle_t *)&h->listener, on_listener_closed);
-        return -1;
-    }
-    h->port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
-                                                : ((struct sockaddr_in *)&bound)->sin_port);
     log_info("ops", NULL, "listening on %s port %d", bind, h->port);
     *out = h;
     return 0;
@@ -647,9 +633,7 @@ void ops_http_stop(struct ops_http *h)
     if (!h || h->stopping)
         return;
     h->stopping = true;
-    h->accept_pending = false;
-    struct conn *c;
-    LIST_FOREACH(c, &h->conns, link)
-    conn_close(c);
-    uv_close((uv_handle_t *)&h->listener, on_listener_closed);
+    if (h->ctx)
+        lws_context_destroy(h->ctx); /* the first step: every connection closes */
+    uv_timer_start(&h->finalize, finalize, 0, OPS_HTTP_FINALIZE_MS);
 }

@@ -3,7 +3,9 @@
  *
  * Off by default; when on, it binds to loopback unless told otherwise. It
  * speaks just enough HTTP/1.1 for probes and Prometheus: GET and HEAD, one
- * request per connection, small bounded requests.
+ * request per connection, small bounded requests. libwebsockets serves the
+ * sockets, on the daemon's loop, as it serves the local table and the
+ * Discord gateway.
  */
 #ifndef BOT_OPS_HTTP_H
 #define BOT_OPS_HTTP_H
