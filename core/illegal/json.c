@@ -287,16 +287,18 @@ static bool bundle_from_json(const struct json_object *o, const char *key, struc
     struct json_object *v = jget_type(o, key, json_type_object);
     if (!v)
         return false;
-    int found = 0;
-    for (unsigned t = 0; t < IL_CARD_TYPES; t++) {
-        if (!json_object_object_get_ex(v, il_card_id(t), NULL))
-            continue;
-        if (!get_u8(v, il_card_id(t), UINT8_MAX, &b->n[t]) || b->n[t] == 0)
+    /* Every key must be a card, once (an object's keys are distinct), with
+     * a count from 1 to 255. Walking the few keys a bundle has costs less
+     * than looking up every card there is. */
+    memset(b, 0, sizeof *b);
+    json_object_object_foreach(v, card, count)
+    {
+        int t = il_card_from_id(card);
+        if (t < 0 || !get_u8(v, card, UINT8_MAX, &b->n[t]) || b->n[t] == 0)
             return false;
-        found++;
+        (void)count;
     }
-    /* Every key must be a card. */
-    return found == json_object_object_length(v);
+    return true;
 }
 
 static bool mask_from_json(const struct json_object *o, const char *key, uint8_t *mask)
