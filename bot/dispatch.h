@@ -358,6 +358,11 @@ void dispatch_event_remove(struct dispatcher *d, struct event *e);
  * broken goes into why, unless why holds one already. */
 void timers_check(struct dispatcher *d, char *why, size_t len);
 
+/* Hosts the unfinished games and open events of the store (restore.c): a
+ * record that cannot be read stays in the store (logged). Returns 0, or -1
+ * when the store cannot be read. */
+int dispatch_restore(struct dispatcher *d) MUST_USE;
+
 /* Frees every hosted game and open event and the indexes (at exit). */
 void dispatch_games_free(struct dispatcher *d);
 

@@ -4,14 +4,11 @@
  * An input from an adapter is cleaned here and becomes a command
  * (commands.c) or a reaction to one of a game's messages; either way any
  * change then takes the one path of pipeline.c. Start-up restores the games
- * from the store, and the platforms' small state lives in it too.
+ * from the store (restore.c), and the platforms' small state lives in it too.
  */
-#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <time.h>
 
 #include "config.h"
 #include "core/modules.h"
@@ -274,89 +271,6 @@ unsigned dispatcher_game_count(const struct dispatcher *d)
     return dispatch_game_count(d);
 }
 
-struct restore_ctx {
-    struct dispatcher *d;
-    int failed;
-};
-
-/* The platform a stored game or event (id) names, or NULL when it is not
- * configured: the row then stays in the store, untouched (logged). */
-static struct platform *stored_platform(struct dispatcher *d, const char *id, const char *name)
-{
-    for (unsigned i = 0; i < d->nplatforms; i++)
-        if (strcmp(d->platforms[i]->ops->name, name) == 0)
-            return d->platforms[i];
-    log_warn("dispatch", id, "kept in the store: platform %s is not configured", name);
-    return NULL;
-}
-
-static int restore_one(void *arg, const char *id, const char *platform, const char *table,
-                       const char *record)
-{
-    struct restore_ctx *r = arg;
-    struct dispatcher *d = r->d;
-    struct platform *p = stored_platform(d, id, platform);
-    if (!p)
-        return 0;
-    struct json_object *j = json_tokener_parse(record);
-    struct game *g = calloc(1, sizeof *g);
-    char why[128] = "not JSON";
-    if (!g)
-        snprintf(why, sizeof why, "out of memory");
-    int rc = j && g ? game_from_json(g, j, why, sizeof why) : -1;
-    json_object_put(j);
-    if (rc == 0 && (strcmp(g->id, id) != 0 || strcmp(g->table, table) != 0)) {
-        snprintf(why, sizeof why, "its record names another game or table");
-        rc = -1;
-    }
-    if (rc == 0) {
-        g->platform = p;
-        if (!g->started && !g->lobby_activity)
-            g->lobby_activity = dispatcher_now(d);
-        if (dispatch_game_add(d, g) < 0) {
-            snprintf(why, sizeof why, "out of memory, or another game has its table or id");
-            rc = -1;
-        }
-    }
-    if (rc < 0) {
-        log_error("dispatch", id, "cannot restore the game (%s); it stays in the store", why);
-        game_free(g);
-        r->failed++;
-    }
-    return 0;
-}
-
-static int restore_event(void *arg, const char *id, const char *platform, const char *record)
-{
-    struct restore_ctx *r = arg;
-    struct dispatcher *d = r->d;
-    struct platform *p = stored_platform(d, id, platform);
-    if (!p)
-        return 0;
-    struct json_object *j = json_tokener_parse(record);
-    struct event *e = calloc(1, sizeof *e);
-    char why[128] = "not JSON";
-    int rc = j && e ? event_from_json(e, j, why, sizeof why) : -1;
-    json_object_put(j);
-    if (rc == 0 && strcmp(e->id, id) != 0) {
-        snprintf(why, sizeof why, "its record names another event");
-        rc = -1;
-    }
-    if (rc == 0) {
-        e->platform = p;
-        if (dispatch_event_add(d, e) < 0) {
-            snprintf(why, sizeof why, "out of memory, or its community has an open event");
-            rc = -1;
-        }
-    }
-    if (rc < 0) {
-        log_error("dispatch", id, "cannot restore the event (%s); it stays in the store", why);
-        free(e);
-        r->failed++;
-    }
-    return 0;
-}
-
 int dispatcher_start(struct dispatcher *d, char *err, size_t errlen)
 {
     char *v = store_meta_get(d->store, "next_game");
@@ -372,9 +286,7 @@ int dispatcher_start(struct dispatcher *d, char *err, size_t errlen)
         d->next_event = strtoull(v, NULL, 10);
         free(v);
     }
-    struct restore_ctx r = {d, 0};
-    if (store_games_active(d->store, restore_one, &r) < 0 ||
-        store_events_open(d->store, restore_event, &r) < 0) {
+    if (dispatch_restore(d) < 0) {
         snprintf(err, errlen, "cannot read the games and events from the store");
         return -1;
     }

@@ -22,6 +22,8 @@
  * starts the same libraries.
  *
  * usage: bench_vs_discordjs ILLEGALD WORKDIR [NODE_BOT_JS [ROUNDS]]
+ * ROUNDS 0 measures the instruction counts alone. BENCH_KEEP=1 keeps the
+ * work directory.
  * WORKDIR holds the temporary stores (on disk, not tmpfs). Without
  * NODE_BOT_JS, or when node cannot run it, discord.js is not measured;
  * without bench_floor_bot, the floor is not.
@@ -77,6 +79,8 @@ struct bench {
     int cpu;            /* the CPU the bots run on */
     int rate_limit_key; /* illegald takes [discord] global_rate_limit */
     char dir[512];
+    const char *wrap; /* the bot runs under this tool (valgrind), or NULL */
+    char wrap_out[600];
     double fig[NBOTS][NFIG][MAX_ROUNDS];
     double con_rate[MAX_ROUNDS], con_fsync[MAX_ROUNDS], con_start[MAX_ROUNDS], con_rss[MAX_ROUNDS];
 };
@@ -162,7 +166,18 @@ static pid_t spawn_bot(struct bench *b, int bot)
             dup2(fd, 1);
             dup2(fd, 2);
         }
-        if (bot == BOT_ILLEGALD) {
+        if (b->wrap) {
+            const char *program = bot == BOT_ILLEGALD ? b->illegald : b->floor_bot;
+            if (bot != BOT_ILLEGALD) {
+                setenv("BENCH_API", api, 1);
+                setenv("BENCH_TOKEN", TOKEN, 1);
+                setenv("BENCH_GATEWAY", gw, 1);
+                if (body)
+                    setenv("BENCH_REPLY", body, 1);
+            }
+            execlp(b->wrap, b->wrap, "--tool=callgrind", b->wrap_out, program,
+                   bot == BOT_ILLEGALD ? "--config" : (char *)NULL, conf, (char *)NULL);
+        } else if (bot == BOT_ILLEGALD) {
             execl(b->illegald, b->illegald, "--config", conf, (char *)NULL);
         } else {
             setenv("BENCH_API", api, 1);
@@ -375,6 +390,340 @@ static int probe_rate_limit_key(struct bench *b)
     fd_stop(b->gw);
     b->gw = NULL;
     return alive;
+}
+
+/* ---- instruction counts ---- */
+
+#define INSTR_MESSAGES 400 /* commands, then chat lines, each sent once the last is handled */
+#define INSTR_GAP_MS   15  /* between chat lines: one at a time, even under valgrind */
+#define INSTR_OBJECTS  64
+
+/* Runs callgrind_control with op ("-z" zeroes, "-d" dumps) on pid. */
+static bool callgrind_ctl(pid_t pid, const char *op)
+{
+    char spid[16];
+    snprintf(spid, sizeof(spid), "%d", (int)pid);
+    pid_t c = fork();
+    if (c == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, 1);
+            dup2(null, 2);
+        }
+        execlp("callgrind_control", "callgrind_control", op, spid, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    return c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* What one callgrind dump counted: instructions in all, and by object. */
+struct ir_dump {
+    double total;
+    char name[INSTR_OBJECTS][48];
+    double ir[INSTR_OBJECTS];
+};
+
+/* Reads the self cost of each object ("ob=") from a callgrind dump taken
+ * with --dump-instr=no: every cost line counts for the current object except
+ * the one after "calls=", which is the inclusive cost of a call. */
+static int read_dump(const char *path, struct ir_dump *d)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    memset(d, 0, sizeof(*d));
+    char line[4096];
+    int cur = -1;
+    bool skip = false;
+    while (fgets(line, sizeof(line), f)) {
+        bool ob = strncmp(line, "ob=(", 4) == 0, cob = strncmp(line, "cob=(", 5) == 0;
+        if (ob || cob) { /* "ob=(3) /usr/lib/libc.so.6" names it, "ob=(3)" refers to it */
+            int id = atoi(line + (ob ? 4 : 5));
+            const char *name = strchr(line, ')');
+            if (id >= 0 && id < INSTR_OBJECTS && name && name[1] == ' ') {
+                const char *base = strrchr(name, '/');
+                snprintf(d->name[id], sizeof(d->name[id]), "%.*s",
+                         (int)strcspn(base ? base + 1 : name + 2, "\n"),
+                         base ? base + 1 : name + 2);
+            }
+            if (ob)
+                cur = id >= 0 && id < INSTR_OBJECTS ? id : -1;
+        } else if (strncmp(line, "calls=", 6) == 0) {
+            skip = true;
+        } else if (strncmp(line, "totals:", 7) == 0 || strncmp(line, "summary:", 8) == 0) {
+            d->total = strtod(strchr(line, ':') + 1, NULL);
+        } else if ((line[0] >= '0' && line[0] <= '9') || line[0] == '+' || line[0] == '-' ||
+                   line[0] == '*') {
+            char *end;
+            strtol(line[0] == '*' ? line + 1 : line, &end, 10);
+            double ir = strtod(end, NULL);
+            if (!skip && cur >= 0)
+                d->ir[cur] += ir;
+            skip = false;
+        }
+    }
+    fclose(f);
+    return d->total > 0 ? 0 : -1;
+}
+
+/* The dump number n of bot's run, or -1. */
+static int dump_n(struct bench *b, int bot, unsigned n, struct ir_dump *d)
+{
+    char path[700];
+    snprintf(path, sizeof(path), "%s/callgrind.%s.out.%u", b->dir, log_names[bot], n);
+    return read_dump(path, d);
+}
+
+/* What a bot costs in user space (callgrind) or in system calls (strace),
+ * measured over phases of one run. */
+enum probe { PROBE_CALLGRIND, PROBE_STRACE };
+enum { PH_CMD, PH_IGN, PH_IDLE, NPHASES };
+
+struct instr {
+    double cmd, ign; /* instructions, or system calls, per command and per ignored message */
+    struct ir_dump cmds;
+    char calls[512]; /* strace: the system calls of a command, by name */
+};
+
+static void strace_path(struct bench *b, int bot, int phase, char *path, size_t len)
+{
+    snprintf(path, len, "%s/strace.%s.%d", b->dir, log_names[bot], phase);
+}
+
+/* strace attaches to the bot for one phase; its summary is written when it
+ * is interrupted (phase_end). */
+static pid_t strace_attach(struct bench *b, int bot, int phase)
+{
+    char path[700], spid[16];
+    strace_path(b, bot, phase, path, sizeof(path));
+    snprintf(spid, sizeof(spid), "%d", (int)b->pid);
+    pid_t t = fork();
+    if (t == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 2);
+        execlp("strace", "strace", "-c", "-f", "-o", path, "-p", spid, (char *)NULL);
+        _exit(127);
+    }
+    /* attached once the bot names its tracer */
+    char status[64], line[256];
+    snprintf(status, sizeof(status), "/proc/%d/status", (int)b->pid);
+    for (int w = 0; w < 500; w++) {
+        FILE *f = fopen(status, "r");
+        int tracer = 0;
+        while (f && fgets(line, sizeof(line), f))
+            if (sscanf(line, "TracerPid: %d", &tracer) == 1)
+                break;
+        if (f)
+            fclose(f);
+        if (tracer)
+            break;
+        msleep(10);
+    }
+    return t;
+}
+
+static bool phase_begin(struct bench *b, enum probe probe, int bot, int phase, pid_t *tracer)
+{
+    if (probe == PROBE_STRACE)
+        return (*tracer = strace_attach(b, bot, phase)) > 0;
+    return phase != PH_CMD || callgrind_ctl(b->pid, "-z");
+}
+
+static bool phase_end(struct bench *b, enum probe probe, pid_t tracer)
+{
+    if (probe == PROBE_CALLGRIND)
+        return callgrind_ctl(b->pid, "-d");
+    int st;
+    kill(tracer, SIGINT);
+    return waitpid(tracer, &st, 0) == tracer;
+}
+
+/* The system calls in an strace -c summary: in all, and by name (those of at
+ * least one in 20 messages, per n messages) into names. -1 when it cannot be
+ * read. */
+static double strace_calls(const char *path, double n, char *names, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[256];
+    double total = 0; /* a bot that made no call has no summary */
+    size_t at = 0;
+    if (names)
+        names[0] = '\0';
+    while (fgets(line, sizeof(line), f)) {
+        /* "% time  seconds  usecs/call  calls  [errors]  syscall": the name last */
+        char *tok[8], *save = NULL;
+        int ntok = 0;
+        for (char *t = strtok_r(line, " \t\n", &save); t && ntok < 8;
+             t = strtok_r(NULL, " \t\n", &save))
+            tok[ntok++] = t;
+        if (ntok < 5 || (tok[0][0] < '0' || tok[0][0] > '9'))
+            continue;
+        double calls = strtod(tok[3], NULL);
+        const char *name = tok[ntok - 1];
+        if (strcmp(name, "total") == 0)
+            total = calls;
+        else if (names && at < len && calls / n >= 0.05)
+            at += (size_t)snprintf(names + at, len - at, "%s%s %.2f", at ? ", " : "", name,
+                                   calls / n);
+    }
+    fclose(f);
+    return total;
+}
+
+/* One bot under callgrind or strace: once it answers, INSTR_MESSAGES
+ * commands one after the other; as many chat lines; as long idle, whose rate
+ * is taken out of the other two. */
+static bool probe_bot(struct bench *b, enum probe probe, int bot, struct instr *out)
+{
+    if (probe == PROBE_CALLGRIND) {
+        b->wrap = "valgrind";
+        snprintf(b->wrap_out, sizeof(b->wrap_out), "--callgrind-out-file=%s/callgrind.%s.out",
+                 b->dir, log_names[bot]);
+    }
+    b->gw = fd_start(TOKEN, 41250);
+    bool ok = false;
+    pid_t tracer = -1;
+    double secs[NPHASES] = {0};
+    if (!b->gw)
+        goto out;
+    br_attach(b->rest, b->gw);
+    if (bot == BOT_ILLEGALD)
+        write_config(b, 1);
+    b->sent = 0;
+    double t0 = fd_now();
+    b->pid = spawn_bot(b, bot);
+    while (!gateway_ready(b))
+        if (fd_now() - t0 > 120)
+            goto out;
+        else
+            msleep(10);
+    guild_create(b);
+    for (unsigned i = 0; i < 20; i++) { /* connections made, caches warm */
+        say(b, i, true, false);
+        say(b, i, false, false);
+        if (!all_answered(b, 60))
+            goto out;
+    }
+    msleep(200);
+    for (int phase = 0; phase < NPHASES; phase++) {
+        if (!phase_begin(b, probe, bot, phase, &tracer))
+            goto out;
+        double p0 = fd_now();
+        for (unsigned i = 0; i < INSTR_MESSAGES && phase != PH_IDLE; i++) {
+            say(b, i, phase == PH_CMD, false);
+            if (phase == PH_CMD && !all_answered(b, 60))
+                goto out;
+            msleep(phase == PH_CMD ? 2 : INSTR_GAP_MS); /* the echo of an answer; one at a time */
+        }
+        if (phase == PH_IDLE)
+            msleep(secs[PH_IGN] * 1000);
+        secs[phase] = fd_now() - p0;
+        if (!phase_end(b, probe, tracer))
+            goto out;
+        tracer = -1;
+    }
+    double total[NPHASES];
+    if (probe == PROBE_CALLGRIND) {
+        struct ir_dump ign, idle;
+        if (dump_n(b, bot, 1, &out->cmds) < 0 || dump_n(b, bot, 2, &ign) < 0 ||
+            dump_n(b, bot, 3, &idle) < 0)
+            goto out;
+        total[PH_CMD] = out->cmds.total;
+        total[PH_IGN] = ign.total;
+        total[PH_IDLE] = idle.total;
+    } else {
+        for (int phase = 0; phase < NPHASES; phase++) {
+            char path[700];
+            strace_path(b, bot, phase, path, sizeof(path));
+            total[phase] = strace_calls(path, INSTR_MESSAGES, phase == PH_CMD ? out->calls : NULL,
+                                        sizeof(out->calls));
+            if (total[phase] < 0)
+                goto out;
+        }
+    }
+    double idle_rate = total[PH_IDLE] / secs[PH_IDLE];
+    out->cmd = (total[PH_CMD] - idle_rate * secs[PH_CMD]) / INSTR_MESSAGES;
+    out->ign = (total[PH_IGN] - idle_rate * secs[PH_IGN]) / INSTR_MESSAGES;
+    ok = true;
+out:
+    if (tracer > 0)
+        phase_end(b, PROBE_STRACE, tracer);
+    if (b->pid > 0) {
+        int st;
+        kill(b->pid, SIGTERM);
+        for (int w = 0; w < 3000 && waitpid(b->pid, &st, WNOHANG) == 0; w++)
+            msleep(10);
+        if (kill(b->pid, 0) == 0) {
+            kill(b->pid, SIGKILL);
+            waitpid(b->pid, &st, 0);
+        }
+    }
+    b->pid = -1;
+    b->wrap = NULL;
+    br_attach(b->rest, NULL);
+    if (b->gw)
+        fd_stop(b->gw);
+    b->gw = NULL;
+    if (!ok)
+        fprintf(stderr, "%s did not complete under %s (its log: %s/%s.log)\n", bot_names[bot],
+                probe == PROBE_CALLGRIND ? "callgrind" : "strace", b->dir, log_names[bot]);
+    return ok;
+}
+
+/* The objects that take most of a command's instructions, per command. */
+static void print_objects(const char *bot, const struct ir_dump *d, unsigned n)
+{
+    printf("%s, instructions per command by object:", bot);
+    bool used[INSTR_OBJECTS] = {false};
+    for (unsigned k = 0; k < 8; k++) {
+        int best = -1;
+        for (int i = 0; i < INSTR_OBJECTS; i++)
+            if (!used[i] && d->ir[i] > 0 && (best < 0 || d->ir[i] > d->ir[best]))
+                best = i;
+        if (best < 0)
+            break;
+        used[best] = true;
+        printf("%s %s %.0f", k ? "," : "", d->name[best], d->ir[best] / n);
+    }
+    printf("\n");
+}
+
+/* Instructions and system calls per command and per ignored message,
+ * illegald next to the floor: what user space costs whatever the machine's
+ * load (valgrind counts instructions, not time), and how often each bot asks
+ * the kernel for something (strace counts calls). */
+static void instructions(struct bench *b, bool floor)
+{
+    struct instr ill, flo;
+    if (system("valgrind --version > /dev/null 2>&1") != 0) {
+        printf("NOTE: valgrind is missing: no instruction counts\n");
+    } else if (probe_bot(b, PROBE_CALLGRIND, BOT_ILLEGALD, &ill) &&
+               (!floor || probe_bot(b, PROBE_CALLGRIND, BOT_FLOOR, &flo))) {
+        printf("\ninstructions in user space (callgrind, %u messages each): illegald %.0f per "
+               "command, %.0f per ignored message",
+               INSTR_MESSAGES, ill.cmd, ill.ign);
+        if (floor)
+            printf("; floor %.0f and %.0f", flo.cmd, flo.ign);
+        printf("\n");
+        print_objects("illegald", &ill.cmds, INSTR_MESSAGES);
+        if (floor)
+            print_objects("floor", &flo.cmds, INSTR_MESSAGES);
+    }
+    if (system("strace -V > /dev/null 2>&1") != 0) {
+        printf("NOTE: strace is missing: no system call counts\n");
+    } else if (probe_bot(b, PROBE_STRACE, BOT_ILLEGALD, &ill) &&
+               (!floor || probe_bot(b, PROBE_STRACE, BOT_FLOOR, &flo))) {
+        printf("\nsystem calls (strace -c): illegald %.2f per command, %.2f per ignored message "
+               "(a command's: %s)\n",
+               ill.cmd, ill.ign, ill.calls);
+        if (floor)
+            printf("floor %.2f per command, %.2f per ignored message (a command's: %s)\n", flo.cmd,
+                   flo.ign, flo.calls);
+    }
 }
 
 /* ---- the console platform ---- */
@@ -597,7 +946,7 @@ int main(int argc, char **argv)
     b.workdir = argv[2];
     b.botjs = argc > 3 && argv[3][0] ? argv[3] : NULL;
     unsigned rounds = argc > 4 ? (unsigned)atoi(argv[4]) : 3;
-    if (rounds < 1 || rounds > MAX_ROUNDS)
+    if (rounds > MAX_ROUNDS)
         return 2;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     b.cpu = ncpu > 1 ? (int)ncpu - 1 : 0;
@@ -656,6 +1005,8 @@ int main(int argc, char **argv)
                r + 1, b.con_rate[r], b.con_fsync[r], b.con_start[r], b.con_rss[r]);
         fflush(stdout);
     }
+    if (!rounds)
+        goto instr;
     printf("\n| %-44s | %13s | %10s | %18s | %10s | %20s |\n", "figure (median)", "discord.js 14",
            "illegald", "illegald/discord.js", "goal", bot_names[BOT_FLOOR]);
     printf("| --- | ---: | ---: | ---: | ---: | ---: |\n");
@@ -692,9 +1043,15 @@ int main(int argc, char **argv)
                "per ignored message: %s\n",
                cmd, ign);
     }
+instr:
+    instructions(&b, flo);
 out:
     br_stop(b.rest);
-    if (rc == 0) /* the stores and logs are kept when something failed */
+    /* the stores, logs and callgrind dumps are kept when something failed,
+     * or when BENCH_KEEP is set (to read the dumps with callgrind_annotate) */
+    if (rc == 0 && !getenv("BENCH_KEEP"))
         nftw(b.dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    else
+        printf("kept: %s\n", b.dir);
     return rc;
 }

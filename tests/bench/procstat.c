@@ -11,7 +11,7 @@
 
 double proc_cpu_seconds(pid_t pid)
 {
-    char path[64], buf[1024];
+    char path[64];
     snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
     DIR *tasks = opendir(path);
     if (tasks) {
@@ -35,6 +35,12 @@ double proc_cpu_seconds(pid_t pid)
         if (any)
             return (double)ns / 1e9;
     }
+    return proc_cpu_total_seconds(pid);
+}
+
+double proc_cpu_total_seconds(pid_t pid)
+{
+    char path[64], buf[1024];
     snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
     FILE *f = fopen(path, "r");
     if (!f)

@@ -16,6 +16,10 @@
  */
 double proc_cpu_seconds(pid_t pid);
 
+/* The CPU time of pid in seconds, its threads that ended included, or -1:
+ * utime + stime from /proc/<pid>/stat, in clock ticks (10 ms). */
+double proc_cpu_total_seconds(pid_t pid);
+
 /* VmRSS of pid in kB, or -1. */
 long proc_rss_kb(pid_t pid);
 
