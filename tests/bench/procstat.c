@@ -40,6 +40,12 @@ double proc_cpu_seconds(pid_t pid)
 
 double proc_cpu_total_seconds(pid_t pid)
 {
+    double user, sys;
+    return proc_cpu_split(pid, &user, &sys) == 0 ? user + sys : -1;
+}
+
+int proc_cpu_split(pid_t pid, double *user, double *sys)
+{
     char path[64], buf[1024];
     snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
     FILE *f = fopen(path, "r");
@@ -54,7 +60,9 @@ double proc_cpu_total_seconds(pid_t pid)
      */
     if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
         return -1;
-    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+    *user = (double)ut / (double)sysconf(_SC_CLK_TCK);
+    *sys = (double)st / (double)sysconf(_SC_CLK_TCK);
+    return 0;
 }
 
 long proc_rss_kb(pid_t pid)

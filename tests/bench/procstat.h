@@ -20,6 +20,10 @@ double proc_cpu_seconds(pid_t pid);
  * utime + stime from /proc/<pid>/stat, in clock ticks (10 ms). */
 double proc_cpu_total_seconds(pid_t pid);
 
+/* The same, split into user and system time (*user, *sys, in seconds).
+ * Returns 0, or -1 when /proc cannot be read. */
+int proc_cpu_split(pid_t pid, double *user, double *sys);
+
 /* VmRSS of pid in kB, or -1. */
 long proc_rss_kb(pid_t pid);
 
