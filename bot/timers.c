@@ -140,16 +140,30 @@ static void sift_down(struct due_heap *h, size_t i)
     heap_set(h, i, g);
 }
 
+/* After a burst the heap's array shrinks back (kept as it is when there is
+ * no memory for the smaller one). */
+static void heap_shrink(struct due_heap *h)
+{
+    if (h->cap <= 64 || h->n * 4 >= h->cap)
+        return;
+    struct game **v = realloc(h->v, h->cap / 2 * sizeof *v);
+    if (v) {
+        h->v = v;
+        h->cap /= 2;
+    }
+}
+
 static void heap_remove(struct due_heap *h, struct game *g)
 {
     size_t i = g->links.heap - 1;
     g->links.heap = 0;
     struct game *last = h->v[--h->n];
-    if (i == h->n)
-        return;
-    heap_set(h, i, last);
-    sift_down(h, i);
-    sift_up(h, last->links.heap - 1);
+    if (i != h->n) {
+        heap_set(h, i, last);
+        sift_down(h, i);
+        sift_up(h, last->links.heap - 1);
+    }
+    heap_shrink(h);
 }
 
 /* Puts g where its due time `due` (0: nothing) says. Returns 0, or -1 on no
@@ -329,6 +343,11 @@ void timers_fire_due(struct dispatcher *d, int64_t now)
             turn_flush(d);
     }
     d->due.nfiring = 0;
+    if (d->due.capfiring > TIMERS_BATCH_GAMES) { /* a burst keeps no list of its size */
+        free(d->due.firing);
+        d->due.firing = NULL;
+        d->due.capfiring = 0;
+    }
 }
 
 static void rearm(struct dispatcher *d);

@@ -1,5 +1,6 @@
 /*
- * map.c - string-keyed hash map: FNV-1a, separate chaining, load kept at most 1/2.
+ * map.c - string-keyed hash map: FNV-1a, separate chaining, load kept from 1/8
+ * to 1/2 (down to the first table of 64 slots).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -58,12 +59,10 @@ void *map_get(const struct map *m, const char *key)
     return pe && *pe ? (*pe)->val : NULL;
 }
 
-/* Doubles the table (nslots stays a power of two). Returns 0, or -1 with m unchanged. */
-static int grow(struct map *m)
+/* Moves every entry into a table of n slots (a power of two). Returns 0, or
+ * -1 with m unchanged. */
+static int rehash(struct map *m, size_t n)
 {
-    if (m->nslots > SIZE_MAX / 2 / sizeof(struct map_entry *))
-        return -1;
-    size_t n = m->nslots ? m->nslots * 2 : MAP_FIRST_SLOTS;
     struct map_entry **slots = calloc(n, sizeof *slots);
     if (!slots)
         return -1;
@@ -81,6 +80,14 @@ static int grow(struct map *m)
     m->slots = slots;
     m->nslots = n;
     return 0;
+}
+
+/* Doubles the table. Returns 0, or -1 with m unchanged. */
+static int grow(struct map *m)
+{
+    if (m->nslots > SIZE_MAX / 2 / sizeof(struct map_entry *))
+        return -1;
+    return rehash(m, m->nslots ? m->nslots * 2 : MAP_FIRST_SLOTS);
 }
 
 int map_put(struct map *m, const char *key, void *val, void **old)
@@ -137,6 +144,10 @@ void *map_del(struct map *m, const char *key)
     free(e->key);
     free(e);
     m->count--;
+    /* After a burst the table shrinks back to a load of a quarter (kept as
+     * it is when there is no memory for the smaller one). */
+    if (m->nslots > MAP_FIRST_SLOTS && m->count * 8 < m->nslots)
+        (void)rehash(m, m->nslots / 2);
     return val;
 }
 

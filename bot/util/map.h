@@ -5,7 +5,8 @@
  * which the map only holds (map_clear can free them). A map set to {0} or
  * through map_init is empty and allocates nothing until the first insert.
  * Separate chaining, so entries can be removed; the table doubles to keep
- * chains short.
+ * chains short, and halves when it is mostly empty, so the memory of a burst
+ * of keys goes back once they are removed.
  */
 #ifndef BOT_UTIL_MAP_H
 #define BOT_UTIL_MAP_H

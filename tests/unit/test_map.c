@@ -125,6 +125,19 @@ static void test_growth(void **state)
         else
             assert_null(map_get(&m, key));
     }
+    /* all but ten go: the table shrinks back, and the ten stay reachable */
+    size_t peak = m.nslots;
+    for (unsigned i = 21; i < MANY; i += 2) {
+        snprintf(key, sizeof key, "g%u/drop/%u", i % 97, i);
+        free(map_del(&m, key));
+    }
+    assert_int_equal(map_count(&m), 10);
+    assert_true(m.nslots < peak && m.nslots == 64);
+    for (unsigned i = 1; i < 21; i += 2) {
+        snprintf(key, sizeof key, "g%u/drop/%u", i % 97, i);
+        snprintf(value, sizeof value, "id-%u", i * 7);
+        assert_string_equal(map_get(&m, key), value);
+    }
     map_clear(&m, free);
 }
 
