@@ -5,20 +5,20 @@
  * rules module's load and checks): pure work on a record, with no state of
  * the daemon's. Rows are read from SQLite in batches; each batch's records
  * are parsed on the loop's thread and on up to RESTORE_THREADS - 1 threads
- * beside it, one part each; then the games are hosted on the loop's thread,
- * in the order they were opened (the order the store gives them), which is
- * the only part that touches the dispatcher. Nothing else runs meanwhile:
- * the loop has not started.
+ * beside it (one per CPU the daemon may run on), one part each; then the games are hosted on the
+ * loop's thread, in the order they were opened (the order the store gives them), which is the only
+ * part that touches the dispatcher. Nothing else runs meanwhile: the loop has not started.
  *
  * A record that cannot be read is logged and left in the store, untouched,
  * as is a game or event of a platform that is not configured.
  */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include <json-c/json.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dispatch.h"
 #include "log.h"
@@ -60,10 +60,19 @@ static struct platform *stored_platform(struct dispatcher *d, const char *id, co
     return NULL;
 }
 
-/* Reads r's record into a new game; on any thread. */
-static void parse_row(struct row *r)
+/* Reads r's record into a new game with tok (one per thread, reset for
+ * each record as json_tokener_parse() would make a new one); on any thread. */
+static void parse_row(struct row *r, struct json_tokener *tok)
 {
-    struct json_object *j = json_tokener_parse(r->record);
+    struct json_object *j = NULL;
+    if (tok) {
+        json_tokener_reset(tok);
+        j = json_tokener_parse_ex(tok, r->record, -1);
+        if (json_tokener_get_error(tok) != json_tokener_success) {
+            json_object_put(j);
+            j = NULL;
+        }
+    }
     struct game *g = calloc(1, sizeof *g);
     snprintf(r->why, sizeof r->why, g ? "not JSON" : "out of memory");
     int rc = j && g ? game_from_json(g, j, r->why, sizeof r->why) : -1;
@@ -82,8 +91,10 @@ static void parse_row(struct row *r)
 static void *parse_part(void *arg)
 {
     struct part *p = arg;
+    struct json_tokener *tok = json_tokener_new(); /* NULL: each row says "not JSON" */
     for (unsigned i = 0; i < p->n; i++)
-        parse_row(&p->rows[i]);
+        parse_row(&p->rows[i], tok);
+    json_tokener_free(tok);
     return NULL;
 }
 
@@ -194,7 +205,9 @@ int dispatch_restore(struct dispatcher *d)
     struct restore *r = calloc(1, sizeof *r);
     if (!r)
         return -1;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    /* as many threads as CPUs the daemon may run on (a pinned one: one) */
+    cpu_set_t set;
+    int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
     r->d = d;
     r->threads = cpus < 1 ? 1 : cpus > RESTORE_THREADS ? RESTORE_THREADS : (unsigned)cpus;
     int rc = store_games_active(d->store, take_game, r);
