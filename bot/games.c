@@ -14,15 +14,15 @@
  *       seats[i].user for i < nseats, and NULL beyond; each entry lists
  *       exactly the seats that point at it.
  *   G3. links.lobby says whether the game is counted in d->lobbies, its
- *       host's and its community's lobbies; it is true exactly when the game
- *       has not started.
+ *       platform's, its host's and its community's lobbies; it is true
+ *       exactly when the game has not started. links.phase is the slot of
+ *       its phase in its platform's counts, -1 for a lobby.
  *   G4. An index entry with no seat and no lobby is freed.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/random.h>
 #include <time.h>
 
