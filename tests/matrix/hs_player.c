@@ -219,7 +219,7 @@ static int call(struct hs_player *p, const char *method, const char *path, struc
     if (status != 200) {
         char st[16];
         snprintf(st, sizeof(st), "%d", status);
-        error(p, "%s answered HTTP %s", full, st);
+        error(p, "%.400s answered HTTP %s", full, st); /* fits error()'s 512 bytes */
     }
     return status;
 }
