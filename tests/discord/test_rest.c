@@ -723,8 +723,9 @@ static void test_interactions(void **state)
     s = h_snapshot(&h);
     struct json_object *hm = last_dm(s, "74");
     char hand_id[32], dm[32];
-    snprintf(hand_id, sizeof hand_id, "%s", jstr(hm, "id"));
-    snprintf(dm, sizeof dm, "%s", jstr(hm, "channel"));
+    const char *id = jstr(hm, "id"), *channel = jstr(hm, "channel");
+    snprintf(hand_id, sizeof hand_id, "%s", id ? id : "");
+    snprintf(dm, sizeof dm, "%s", channel ? channel : "");
     /* in a DM, the hand names its table */
     const char *shown =
         jstr(json_object_array_get_idx(jget(jget(hm, "body"), "embeds"), 0), "description");
