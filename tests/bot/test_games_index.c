@@ -7,7 +7,7 @@
  * lobbies opened, joined, left, started, ended, kicked, replaced and played
  * again, private commands, the clock moved past deadlines and idle lobbies.
  * After every line dispatcher_check() walks every game and compares. Then a
- * turn whose commit fails (a trigger refuses the games' writes) is undone
+ * turn whose commit fails (triggers refuse the games' writes and deletes) is undone
  * whole: the indexes follow the games back, and the same tables hold the
  * same games as before it. The seed is printed; ILLEGALD_TEST_SEED replays.
  */
@@ -68,8 +68,9 @@ static const char *const private_words[] = {
 
 #define REFUSE_WRITES                                                                              \
     "CREATE TRIGGER no_insert BEFORE INSERT ON games BEGIN SELECT RAISE(ABORT, 'test'); END;"      \
-    "CREATE TRIGGER no_update BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'test'); END;"
-#define ALLOW_WRITES "DROP TRIGGER no_insert; DROP TRIGGER no_update;"
+    "CREATE TRIGGER no_update BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'test'); END;"      \
+    "CREATE TRIGGER no_delete BEFORE DELETE ON games BEGIN SELECT RAISE(ABORT, 'test'); END;"
+#define ALLOW_WRITES "DROP TRIGGER no_insert; DROP TRIGGER no_update; DROP TRIGGER no_delete;"
 
 struct walk {
     struct fuzz_host h;
@@ -155,6 +156,19 @@ static void test_walk(void **state)
     open_walk(&w, test_seed(), devnull);
     char line[512];
     unsigned most = 0, running = 0;
+    /* A game running and two lobbies open before the walk, whatever it draws. */
+    static const char *const prologue[] = {"t0 u0 new",  "t0 u0 join",  "t0 u1 join", "t0 u2 join",
+                                           "t0 u3 join", "t0 u0 start", "t1 u4 new",  "t2 u5 new"};
+    for (size_t i = 0; i < sizeof prologue / sizeof *prologue; i++) {
+        char table[8], user[8], word[8];
+        sscanf(prologue[i], "%7s %7s %7s", table, user, word);
+        snprintf(line, sizeof line,
+                 "{\"type\":\"message\",\"channel\":\"%s\",\"user\":\"%s\",\"text\":"
+                 "\"!illegal %s\"}",
+                 table, user, word);
+        feed(&w, line);
+        check(&w, line);
+    }
     for (unsigned i = 0; i < STEPS; i++) {
         step(&w, line, sizeof line);
         feed(&w, line);
@@ -201,8 +215,9 @@ static void test_undo(void **state)
         check(&w, "the walk");
         unsigned games = dispatcher_game_count(w.h.d);
         tables_text(&w, before, sizeof before);
-        /* A turn of changes whose commit cannot happen (a trigger refuses
-         * every write of a game) is undone whole (T2). */
+        /* A turn of changes whose commit cannot happen (triggers refuse
+         * every write of a game, and the delete of a lobby closed without
+         * one) is undone whole (T2). */
         char path[128];
         sqlite3 *db;
         fuzz_host_store_path(path, sizeof path);
