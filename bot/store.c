@@ -18,6 +18,11 @@
 /* The store holds every running game's secrets: its files are the daemon's only. */
 #define STORE_FILE_MODE 0600
 
+/* Kept languages remembered at once: past this the memory starts again empty,
+ * so it stays bounded however many readers write (see struct store). */
+#define LANGUAGES_KNOWN_MAX 4096
+#define LANGUAGE_KEY_MAX    320 /* "platform\nkind\nid": an id of up to about 300 bytes */
+
 struct store {
     int lock; /* the flock()ed "<path>-lock" file, held while the store is open */
     sqlite3 *db;
@@ -28,6 +33,12 @@ struct store {
     size_t nsent, capsent;
     bool lazy_failed; /* a lazy value could not be written into this commit */
     sqlite3_stmt *language_get, *language_put, *game_delete; /* prepared at their first use */
+    /* What store_language_get() read, "platform\nkind\nid" -> "" (nothing
+     * kept) or "0en"/"1en" (chosen, language): every answer to a reader asks,
+     * and a read transaction of its own costs two locks of the file. The
+     * daemon is the store's only writer: a put forgets its key, a rollback
+     * everything. */
+    struct map languages;
 };
 
 /* Migration i brings the schema from version i to i + 1. Append only. */
@@ -301,6 +312,7 @@ void store_close(struct store *s)
     sqlite3_finalize(s->language_put);
     sqlite3_finalize(s->game_delete);
     map_clear(&s->lazy, free);
+    map_clear(&s->languages, free);
     free(s->sent);
     sqlite3_close(s->db);
     if (s->lock >= 0)
@@ -343,6 +355,7 @@ int store_commit(struct store *s)
 
 void store_rollback(struct store *s)
 {
+    map_clear(&s->languages, free); /* it may hold what a put of the undone turn forgot */
     if (!sqlite3_get_autocommit(s->db))
         exec(s, "ROLLBACK");
 }
@@ -777,6 +790,29 @@ int store_writable(struct store *s)
                                                                                               : -1;
 }
 
+/* The key of a kept language in s->languages; false when it does not fit
+ * (that reader is then read from the store each time). */
+static bool language_key(char *key, size_t len, const char *platform, const char *kind,
+                         const char *id)
+{
+    int n = snprintf(key, len, "%s\n%s\n%s", platform, kind, id);
+    return n > 0 && (size_t)n < len;
+}
+
+/* Remembers what the store keeps for key: language (NULL: nothing) and chosen.
+ * Without memory it is simply not remembered. */
+static void remember_language(struct store *s, const char *key, const char *language, bool chosen)
+{
+    char value[32] = "";
+    int n = language ? snprintf(value, sizeof value, "%c%s", chosen ? '1' : '0', language) : 0;
+    if (n < 0 || (size_t)n >= sizeof value)
+        return;
+    if (map_count(&s->languages) >= LANGUAGES_KNOWN_MAX)
+        map_clear(&s->languages, free);
+    if (map_set_str(&s->languages, key, value) < 0)
+        return; /* not remembered: the next read asks the store */
+}
+
 int store_language_put(struct store *s, const char *platform, const char *kind, const char *id,
                        const char *language, bool chosen)
 {
@@ -786,6 +822,9 @@ int store_language_put(struct store *s, const char *platform, const char *kind, 
                 "ON CONFLICT(platform, kind, id) DO UPDATE SET language = excluded.language, "
                 "chosen = excluded.chosen") < 0)
         return -1;
+    char key[LANGUAGE_KEY_MAX];
+    if (language_key(key, sizeof key, platform, kind, id))
+        free(map_del(&s->languages, key));
     sqlite3_stmt *st = s->language_put;
     sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
@@ -798,6 +837,16 @@ int store_language_put(struct store *s, const char *platform, const char *kind, 
 int store_language_get(struct store *s, const char *platform, const char *kind, const char *id,
                        char *out, size_t len, bool *chosen)
 {
+    char key[LANGUAGE_KEY_MAX];
+    bool keyed = language_key(key, sizeof key, platform, kind, id);
+    const char *known = keyed ? map_get(&s->languages, key) : NULL;
+    if (known) {
+        if (!*known)
+            return 0;
+        *chosen = known[0] == '1';
+        snprintf(out, len, "%s", known + 1);
+        return 1;
+    }
     if (!s->language_get &&
         prepare(s, &s->language_get,
                 "SELECT language, chosen FROM languages WHERE platform = ? AND kind = ? AND "
@@ -809,11 +858,16 @@ int store_language_get(struct store *s, const char *platform, const char *kind, 
     sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st), found = 0;
     if (rc == SQLITE_ROW) {
-        const unsigned char *text = sqlite3_column_text(st, 0);
-        snprintf(out, len, "%s", text ? (const char *)text : "");
+        const char *text = (const char *)sqlite3_column_text(st, 0);
+        snprintf(out, len, "%s", text ? text : "");
         *chosen = sqlite3_column_int(st, 1) != 0;
         found = 1;
-    } else if (rc != SQLITE_DONE) {
+        if (keyed)
+            remember_language(s, key, text ? text : "", *chosen);
+    } else if (rc == SQLITE_DONE) {
+        if (keyed)
+            remember_language(s, key, NULL, false);
+    } else {
         log_error("store", NULL, "read failed: %s", sqlite3_errmsg(s->db));
         found = -1;
     }

@@ -371,6 +371,57 @@ static void test_transactions(void **state)
     store_close(s);
 }
 
+/* A reader's kept language: what a get remembers follows every put, a rolled
+ * back put included, and what another reader keeps does not leak in. */
+static void test_languages(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    char lang[16];
+    bool chosen = true;
+    assert_int_equal(store_language_get(s, "console", "table", "t1", lang, sizeof lang, &chosen),
+                     0);
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_language_put(s, "console", "table", "t1", "fr", false), 0);
+    assert_int_equal(store_language_put(s, "console", "user", "u1", "de", true), 0);
+    assert_int_equal(store_commit(s), 0);
+    for (int twice = 0; twice < 2; twice++) {
+        assert_int_equal(
+            store_language_get(s, "console", "table", "t1", lang, sizeof lang, &chosen), 1);
+        assert_string_equal(lang, "fr");
+        assert_false(chosen);
+        assert_int_equal(store_language_get(s, "console", "user", "u1", lang, sizeof lang, &chosen),
+                         1);
+        assert_string_equal(lang, "de");
+        assert_true(chosen);
+        assert_int_equal(store_language_get(s, "matrix", "user", "u1", lang, sizeof lang, &chosen),
+                         0);
+    }
+    /* a put undone: the kept value stays, also after a get inside the transaction */
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_language_put(s, "console", "table", "t1", "es", false), 0);
+    assert_int_equal(store_language_get(s, "console", "table", "t1", lang, sizeof lang, &chosen),
+                     1);
+    assert_string_equal(lang, "es");
+    store_rollback(s);
+    assert_int_equal(store_language_get(s, "console", "table", "t1", lang, sizeof lang, &chosen),
+                     1);
+    assert_string_equal(lang, "fr");
+    /* a put committed after a get that found nothing */
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_language_put(s, "matrix", "user", "u1", "it", false), 0);
+    assert_int_equal(store_commit(s), 0);
+    assert_int_equal(store_language_get(s, "matrix", "user", "u1", lang, sizeof lang, &chosen), 1);
+    assert_string_equal(lang, "it");
+    store_close(s);
+
+    s = open_ok(d->db);
+    assert_int_equal(store_language_get(s, "console", "table", "t1", lang, sizeof lang, &chosen),
+                     1);
+    assert_string_equal(lang, "fr");
+    store_close(s);
+}
+
 static int meta_rows(const char *db, const char *key)
 {
     char sql[128], n[16];
@@ -747,6 +798,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_events, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_meta, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_transactions, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_languages, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_lazy_meta, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_outbox, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_reopen_keeps_data, dir_setup, dir_teardown),
