@@ -5,22 +5,30 @@
  *
  * For N games: N tables each get a lobby, four players and a start, one
  * virtual second apart, so that their deadlines fall one second apart; then
- * 50 more lobbies (setup). Measured with all of them live:
+ * 50 more lobbies (setup). Every size is set up first and stays live; then the
+ * measured parts run in ROUNDS rounds, each size in turn within a round, so
+ * that the machine's load of the moment weighs on every size alike, and each
+ * figure is the median of its rounds:
  *   - lobby actions: 2,000 joins and leaves in the 50 lobbies;
  *   - game actions: 2,000 offers and cancels by players of 50 of the games,
  *     in private (each a change of the game, stored and answered);
- *   - deadlines: the clock moved over 1,000 s in which 1,000 games reach the
- *     end of their first dealing session; each such second also fires two
- *     table reminders, the end of a drop and another game's private reminder.
- *     The figure is the CPU of that advance divided by 1,000;
+ *   - deadlines (after every round of actions): the clock moved over 125 s in
+ *     which 125 games reach the end of their first dealing session (500 over
+ *     the rounds); each such second also fires two table reminders, the end
+ *     of a drop and another game's private reminder, at every size. The
+ *     figure is the CPU of that advance divided by 125;
  *   - the setup's CPU, the RSS after it, and the store's size;
  *   - restart: the daemon stopped at the end of its input and started again
- *     on the same store, the wall-clock time from spawn to its first answer,
- *     not pinned (a start parses the stored games on every CPU it may use).
+ *     on the same store RESTARTS times, the wall-clock time from spawn to its
+ *     first answer and the CPU it took, not pinned (a start parses the stored
+ *     games on every CPU it may use).
  * CPU is the daemon's own (proc_cpu_seconds), read when the `pong` after each
- * part arrives. The daemon is pinned to the last CPU, this program to the
- * others. Sessions last 2N + 2,000 s (nothing falls due during the setup),
- * absence warnings are off and lobbies do not expire.
+ * part arrives. The daemons are pinned to the last CPU, this program to the
+ * others. Sessions last 2N s: nothing falls due during the setup (the first
+ * private reminder, at three quarters of game 0's session, comes at 1.5N s),
+ * and in the measured seconds the private reminders due are those of games
+ * N/2 to N/2 + 499, which exist at every size from 1,000 on. Absence warnings
+ * are off and lobbies do not expire.
  *
  * usage: bench_scale ILLEGALD WORKDIR [GAMES ...]   (default: 1000 100000)
  * Goals (issue "flat cost"): each CPU figure at the largest size within 1.2
@@ -48,9 +56,12 @@
 #define LOBBIES   50   /* tables whose lobbies take the lobby actions */
 #define PLAYED    50   /* games whose players take the game actions */
 #define ACTIONS   2000 /* lobby actions, and game actions */
-#define DEADLINES 1000 /* games whose session ends in the measured advance */
+#define DEADLINES 500  /* games whose session ends in the measured advances (ROUNDS divides it) */
 #define STEP_S    100  /* the clock moves at most this far per line: one turn each */
 #define MAX_SIZES 8
+#define ROUNDS    4                      /* the measured parts, each size in turn */
+#define RESTARTS  3                      /* starts on each size's store */
+#define OFFERS    (ACTIONS / PLAYED / 2) /* offers each played game gets in a round */
 
 struct size_figs {
     unsigned games;
@@ -73,6 +84,7 @@ struct part {
     void (*write)(FILE *f, const struct part *p);
     char dealer[PLAYED][32];   /* the resource each played game's first player deals */
     unsigned long long span_s; /* advance: how far the clock moves */
+    unsigned round;            /* game actions: the measured round (offer ids go on) */
     int fd;
     const char *pong;
 };
@@ -104,14 +116,15 @@ static void pin_away(int cpu)
 
 static unsigned session_s(unsigned games)
 {
-    return 2 * games + 2000;
+    return 2 * games;
 }
 
 static int spawn(struct daemon *dm, const char *illegald, const char *store, unsigned games,
                  int cpu /* -1: not pinned */)
 {
     int in[2], out[2];
-    if (pipe(in) != 0 || pipe(out) != 0)
+    /* close-on-exec: another size's daemon must not hold this one's input open */
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
         return -1;
     char session[32];
     snprintf(session, sizeof(session), "%u", session_s(games));
@@ -153,6 +166,7 @@ static int finish(struct daemon *dm)
         ;
     fclose(dm->out);
     waitpid(dm->pid, &st, 0);
+    dm->pid = 0;
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
@@ -222,7 +236,7 @@ static void write_game(FILE *f, const struct part *p)
         if (round % 2 == 0)
             snprintf(text, sizeof(text), "offer u%ub 1 %s for nothing", g, p->dealer[j]);
         else
-            snprintf(text, sizeof(text), "cancel %u", round / 2 + 1);
+            snprintf(text, sizeof(text), "cancel %u", p->round * OFFERS + round / 2 + 1);
         say(f, "dm", user, text);
     }
 }
@@ -286,78 +300,116 @@ static double file_kb(const char *path)
     return stat(path, &st) == 0 ? (double)st.st_size / 1024.0 : 0;
 }
 
-static int measure(const char *illegald, const char *workdir, unsigned games, int cpu,
-                   struct size_figs *out)
+/* One size's daemon and what it was measured at. */
+struct run {
+    struct daemon dm;
+    struct part p;
+    char store[600];
+    double lobby[ROUNDS], game[ROUNDS], deadline[ROUNDS], restart[RESTARTS], restart_cpu[RESTARTS];
+};
+
+/* CPU of the daemon in part p, per `per` (µs), or -1 when it failed. */
+static double part_us(struct run *r, void (*write)(FILE *, const struct part *), const char *pong,
+                      double per, unsigned *errors)
 {
-    char store[600], wal[640];
-    snprintf(store, sizeof(store), "%s/scale-%u.db", workdir, games);
-    snprintf(wal, sizeof(wal), "%s-wal", store);
+    double c0 = proc_cpu_seconds(r->dm.pid);
+    r->p.write = write;
+    int e = run_part(&r->dm, &r->p, pong);
+    if (e < 0)
+        return -1;
+    *errors += (unsigned)e;
+    return (proc_cpu_seconds(r->dm.pid) - c0) / per * 1e6;
+}
+
+static int setup(const char *illegald, const char *workdir, unsigned games, int cpu, struct run *r,
+                 struct size_figs *out)
+{
+    snprintf(r->store, sizeof(r->store), "%s/scale-%u.db", workdir, games);
     const char *suffix[] = {"", "-wal", "-shm", "-lock"};
     for (size_t i = 0; i < sizeof(suffix) / sizeof(*suffix); i++) {
         char path[640];
-        snprintf(path, sizeof(path), "%s%s", store, suffix[i]);
+        snprintf(path, sizeof(path), "%s%s", r->store, suffix[i]);
         unlink(path);
     }
-    static struct part p;
-    memset(&p, 0, sizeof(p));
-    p.games = games;
+    r->p.games = games;
     out->games = games;
-    struct daemon dm;
-    if (spawn(&dm, illegald, store, games, cpu) != 0)
+    if (spawn(&r->dm, illegald, r->store, games, cpu) != 0)
         return -1;
-    int e;
-    p.write = write_setup;
-    if (run_part(&dm, &p, "setup") < 0)
-        goto fail;
-    double c0 = proc_cpu_seconds(dm.pid), c1;
-    out->setup_s = c0;
-    out->rss_mb = (double)proc_rss_kb(dm.pid) / 1024.0;
-    p.write = write_lobby;
-    if ((e = run_part(&dm, &p, "lobby")) < 0)
-        goto fail;
-    out->errors += (unsigned)e;
-    c1 = proc_cpu_seconds(dm.pid);
-    out->lobby_us = (c1 - c0) / ACTIONS * 1e6;
+    r->p.write = write_setup;
+    if (run_part(&r->dm, &r->p, "setup") < 0)
+        return -1;
+    out->setup_s = proc_cpu_seconds(r->dm.pid);
+    out->rss_mb = (double)proc_rss_kb(r->dm.pid) / 1024.0;
     for (unsigned j = 0; j < PLAYED; j++)
-        if (!p.dealer[j][0]) {
+        if (!r->p.dealer[j][0]) {
             fprintf(stderr, "no hand seen for game %u\n", played(games, j));
-            goto fail;
+            return -1;
         }
-    p.write = write_game;
-    if ((e = run_part(&dm, &p, "game")) < 0)
-        goto fail;
-    out->errors += (unsigned)e;
-    c0 = proc_cpu_seconds(dm.pid);
-    out->game_us = (c0 - c1) / ACTIONS * 1e6;
     /* Up to half a second before the first game's session ends (it started
-     * at 0); then DEADLINES seconds, in which games 0 .. DEADLINES-1 reach it. */
-    p.write = write_advance;
-    p.span_s = session_s(games) - games - 1;
-    if (run_part(&dm, &p, "before") < 0)
-        goto fail;
-    c0 = proc_cpu_seconds(dm.pid);
-    p.span_s = DEADLINES;
-    if ((e = run_part(&dm, &p, "deadlines")) < 0)
-        goto fail;
-    out->errors += (unsigned)e;
-    out->deadline_us = (proc_cpu_seconds(dm.pid) - c0) / DEADLINES * 1e6;
-    if (finish(&dm) != 0)
+     * at 0): the rounds' advances then see games 0 .. DEADLINES-1 reach it. */
+    r->p.write = write_advance;
+    r->p.span_s = session_s(games) - games - 1;
+    return run_part(&r->dm, &r->p, "before") < 0 ? -1 : 0;
+}
+
+/* Round k of the lobby and game actions on one size. */
+static int actions_round(struct run *r, unsigned k, struct size_figs *out)
+{
+    r->p.round = k;
+    if ((r->lobby[k] = part_us(r, write_lobby, "lobby", ACTIONS, &out->errors)) < 0 ||
+        (r->game[k] = part_us(r, write_game, "game", ACTIONS, &out->errors)) < 0)
         return -1;
-    out->store_kb = (file_kb(store) + file_kb(wal)) / games;
-    /* restart, on every CPU: a start parses the stored games on each */
-    double t0 = now_s();
-    if (spawn(&dm, illegald, store, games, -1) != 0)
+    return 0;
+}
+
+/* Round k of the deadlines on one size: the clock moved over its share of
+ * DEADLINES seconds (after every game action, so that the played games are
+ * all still in their first session when they act). */
+static int deadlines_round(struct run *r, unsigned k, struct size_figs *out)
+{
+    r->p.span_s = DEADLINES / ROUNDS;
+    r->deadline[k] = part_us(r, write_advance, "deadlines", DEADLINES / ROUNDS, &out->errors);
+    return r->deadline[k] < 0 ? -1 : 0;
+}
+
+/* Stops the daemon of r, then starts it again on its store RESTARTS times,
+ * unpinned (a start parses the stored games on every CPU it may use): the
+ * time from spawn to its first answer, and its CPU. */
+static int restart(const char *illegald, struct run *r, struct size_figs *out)
+{
+    if (finish(&r->dm) != 0)
         return -1;
-    struct part none = {.write = write_advance}; /* nothing but the ping */
-    if (run_part(&dm, &none, "restart") < 0)
-        goto fail;
-    out->restart_s = now_s() - t0;
-    out->restart_cpu_s = proc_cpu_total_seconds(dm.pid); /* its parsing threads have ended */
-    return finish(&dm);
-fail:
-    kill(dm.pid, SIGKILL);
-    finish(&dm);
-    return -1;
+    char wal[640];
+    snprintf(wal, sizeof(wal), "%s-wal", r->store);
+    out->store_kb = (file_kb(r->store) + file_kb(wal)) / out->games;
+    for (unsigned i = 0; i < RESTARTS; i++) {
+        double t0 = now_s();
+        if (spawn(&r->dm, illegald, r->store, out->games, -1) != 0)
+            return -1;
+        struct part none = {.write = write_advance}; /* nothing but the ping */
+        if (run_part(&r->dm, &none, "restart") < 0) {
+            kill(r->dm.pid, SIGKILL);
+            finish(&r->dm);
+            return -1;
+        }
+        r->restart[i] = now_s() - t0;
+        r->restart_cpu[i] = proc_cpu_total_seconds(r->dm.pid); /* its parsing threads have ended */
+        if (finish(&r->dm) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned n)
+{
+    qsort(v, n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static void ratio(char *out, size_t len, double small, double large)
@@ -398,8 +450,8 @@ int main(int argc, char **argv)
             sizes[n++] = (unsigned)strtoul(argv[i], NULL, 10);
     }
     for (unsigned i = 0; i < n; i++)
-        if (sizes[i] < PLAYED || sizes[i] < DEADLINES || session_s(sizes[i]) > 604800) {
-            fprintf(stderr, "each size must be from %u to 301,400 games\n", DEADLINES);
+        if (sizes[i] < 2 * DEADLINES || session_s(sizes[i]) > 604800) {
+            fprintf(stderr, "each size must be from %u to 302,400 games\n", 2 * DEADLINES);
             return 2;
         }
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -408,12 +460,33 @@ int main(int argc, char **argv)
         pin_away(cpu);
     mkdir(argv[2], 0700);
     static struct size_figs figs[MAX_SIZES];
-    for (unsigned i = 0; i < n; i++) {
-        if (measure(argv[1], argv[2], sizes[i], cpu, &figs[i]) != 0) {
-            fprintf(stderr, "the run with %u games failed\n", sizes[i]);
-            return 1;
+    static struct run runs[MAX_SIZES];
+    for (unsigned i = 0; i < n; i++)
+        if (setup(argv[1], argv[2], sizes[i], cpu, &runs[i], &figs[i]) != 0) {
+            fprintf(stderr, "setting up %u games failed\n", sizes[i]);
+            goto fail;
         }
+    /* every size in each round, one after the other, so that the machine's
+     * load of the moment weighs on all of them alike */
+    for (unsigned k = 0; k < 2 * ROUNDS; k++)
+        for (unsigned i = 0; i < n; i++)
+            if ((k < ROUNDS ? actions_round(&runs[i], k, &figs[i])
+                            : deadlines_round(&runs[i], k - ROUNDS, &figs[i])) != 0) {
+                fprintf(stderr, "round %u with %u games failed\n", k % ROUNDS + 1, sizes[i]);
+                goto fail;
+            }
+    for (unsigned i = 0; i < n; i++) {
         struct size_figs *f = &figs[i];
+        struct run *r = &runs[i];
+        if (restart(argv[1], r, f) != 0) {
+            fprintf(stderr, "restarting with %u games failed\n", sizes[i]);
+            goto fail;
+        }
+        f->lobby_us = median(r->lobby, ROUNDS);
+        f->game_us = median(r->game, ROUNDS);
+        f->deadline_us = median(r->deadline, ROUNDS);
+        f->restart_s = median(r->restart, RESTARTS);
+        f->restart_cpu_s = median(r->restart_cpu, RESTARTS);
         printf("%u games: setup %.1f s CPU, lobby action %.1f us, game action %.1f us, deadline "
                "%.1f us, RSS %.1f MB, store %.1f KB/game, restart %.2f s (%.2f s CPU)%s\n",
                f->games, f->setup_s, f->lobby_us, f->game_us, f->deadline_us, f->rss_mb,
@@ -452,4 +525,11 @@ int main(int argc, char **argv)
                (figs[n - 1].rss_mb - figs[0].rss_mb) * 1024.0 / (figs[n - 1].games - figs[0].games),
                figs[n - 1].games, figs[0].games);
     return 0;
+fail:
+    for (unsigned i = 0; i < n; i++)
+        if (runs[i].dm.pid > 0) {
+            kill(runs[i].dm.pid, SIGKILL);
+            waitpid(runs[i].dm.pid, NULL, 0);
+        }
+    return 1;
 }
