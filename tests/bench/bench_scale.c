@@ -39,7 +39,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -96,24 +95,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void pin(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    sched_setaffinity(0, sizeof(set), &set);
-}
-
-static void pin_away(int cpu)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-        return;
-    CPU_CLR(cpu, &set);
-    if (CPU_COUNT(&set) > 0)
-        sched_setaffinity(0, sizeof(set), &set);
-}
-
 static unsigned session_s(unsigned games)
 {
     return 2 * games;
@@ -131,7 +112,7 @@ static int spawn(struct daemon *dm, const char *illegald, const char *store, uns
     dm->pid = fork();
     if (dm->pid == 0) {
         if (cpu >= 0)
-            pin(cpu);
+            proc_pin(cpu);
         dup2(in[0], 0);
         dup2(out[1], 1);
         close(in[1]);
@@ -457,7 +438,7 @@ int main(int argc, char **argv)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int cpu = ncpu > 1 ? (int)ncpu - 1 : 0;
     if (ncpu > 1)
-        pin_away(cpu);
+        proc_pin_away(cpu);
     mkdir(argv[2], 0700);
     static struct size_figs figs[MAX_SIZES];
     static struct run runs[MAX_SIZES];

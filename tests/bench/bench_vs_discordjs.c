@@ -37,7 +37,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,26 +112,6 @@ static void msleep(double ms)
     sleep_until(fd_now() + ms / 1000.0);
 }
 
-static void pin(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    sched_setaffinity(0, sizeof(set), &set);
-}
-
-/* This thread, and every thread and child it starts after, off the bots' CPU
- * (the children pin themselves back to it). */
-static void pin_away(int cpu)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-        return;
-    CPU_CLR(cpu, &set);
-    if (CPU_COUNT(&set) > 0)
-        sched_setaffinity(0, sizeof(set), &set);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -176,7 +155,7 @@ static pid_t spawn_bot(struct bench *b, int bot)
     char *body = bot != BOT_ILLEGALD ? br_first_body(b->rest) : NULL;
     pid_t pid = fork();
     if (pid == 0) {
-        pin(b->cpu);
+        proc_pin(b->cpu);
         int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (fd >= 0) {
             dup2(fd, 1);
@@ -817,7 +796,7 @@ static int console_run(struct bench *b, const char *input, const char *strace_ou
     double t0 = fd_now();
     pid_t pid = fork();
     if (pid == 0) {
-        pin(b->cpu);
+        proc_pin(b->cpu);
         int fd = input ? open(input, O_RDONLY) : in[0];
         if (fd < 0)
             _exit(126);
@@ -1010,7 +989,7 @@ int main(int argc, char **argv)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     b.cpu = ncpu > 1 ? (int)ncpu - 1 : 0;
     if (ncpu > 1)
-        pin_away(b.cpu); /* before the servers start their threads */
+        proc_pin_away(b.cpu); /* before the servers start their threads */
     beside(argv[0], "bench_floor_bot", b.floor_bot, sizeof(b.floor_bot));
     b.next_msg = 830000000000000001ul;
     mkdir(b.workdir, 0700);

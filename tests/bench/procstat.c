@@ -1,7 +1,9 @@
 /*
- * procstat.c - the CPU time and RSS of a process, from /proc.
+ * procstat.c - the CPU time and RSS of a process, from /proc, and pinning.
  */
+#define _GNU_SOURCE /* sched_setaffinity */
 #include <dirent.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -78,4 +80,22 @@ long proc_rss_kb(pid_t pid)
             break;
     fclose(f);
     return kb;
+}
+
+void proc_pin(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    sched_setaffinity(0, sizeof(set), &set);
+}
+
+void proc_pin_away(int cpu)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return;
+    CPU_CLR(cpu, &set);
+    if (CPU_COUNT(&set) > 0)
+        sched_setaffinity(0, sizeof(set), &set);
 }

@@ -1,5 +1,6 @@
 /*
- * procstat.h - what the benchmarks read of a process from /proc.
+ * procstat.h - what the benchmarks read of a process from /proc, and the
+ * CPUs they run it on.
  */
 #ifndef BENCH_PROCSTAT_H
 #define BENCH_PROCSTAT_H
@@ -26,5 +27,13 @@ int proc_cpu_split(pid_t pid, double *user, double *sys);
 
 /* VmRSS of pid in kB, or -1. */
 long proc_rss_kb(pid_t pid);
+
+/* Pins the calling thread (and what it starts after) to CPU cpu. */
+void proc_pin(int cpu);
+
+/* Takes CPU cpu from the calling thread's set, and from every thread and
+ * child it starts after (a child may pin itself back to it); unchanged when
+ * cpu is its only one. */
+void proc_pin_away(int cpu);
 
 #endif
