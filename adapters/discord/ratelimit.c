@@ -186,12 +186,18 @@ static uint64_t global_wait(const struct rl *rl, uint64_t now)
 {
     if (now < rl->global_until)
         return rl->global_until - now;
-    unsigned n = rl->global_per_sec, old = 0;
-    while (old < n) {
-        uint64_t t = rl->gwin[(rl->gpos + old) % n];
+    /* From gpos the ring reads unused slots (0), then answer times in the
+     * order they came: "still in the window" is false, then true, so the
+     * first answer inside it is found by halving, not by a walk as long as
+     * the limit (10,000 a second for a large bot). */
+    unsigned n = rl->global_per_sec, old = 0, hi = n;
+    while (old < hi) {
+        unsigned mid = old + (hi - old) / 2;
+        uint64_t t = rl->gwin[(rl->gpos + mid) % n];
         if (t && t + RL_GLOBAL_WINDOW_MS > now)
-            break;
-        old++;
+            hi = mid;
+        else
+            old = mid + 1;
     }
     unsigned counted = rl->ginflight + (n - old);
     if (counted < n)

@@ -173,6 +173,41 @@ static void test_bucket_logic(void **state)
     rl_free(&rl);
 }
 
+/* A large limit (10,000 a second): the ring is read by halving, and finds
+ * what a walk would, whether it is filling, full and in the window, or full
+ * with its older part expired. */
+static void global_window_large(void)
+{
+    struct rl rl;
+    struct rl_headers h;
+    rl_headers_init(&h);
+    assert_int_equal(rl_init(&rl, 10000, 1000000), 0);
+    uint64_t now = 1000000;
+    /* filling: 7,000 answered over 700 ms */
+    for (int i = 0; i < 7000; i++) {
+        assert_int_equal(rl_acquire(&rl, "GET /x", "", false, now + (uint64_t)i / 10), 0);
+        rl_release(&rl, "GET /x", "", false, 200, &h, -1, false, now + (uint64_t)i / 10);
+    }
+    /* 3,000 more fit in the second, then the oldest answer must leave it */
+    for (int i = 0; i < 3000; i++) {
+        assert_int_equal(rl_acquire(&rl, "GET /x", "", false, now + 700), 0);
+        rl_release(&rl, "GET /x", "", false, 200, &h, -1, false, now + 700);
+    }
+    uint64_t w = rl_acquire(&rl, "GET /x", "", false, now + 700);
+    assert_int_equal(w, 300); /* the answer of +0 ms leaves at +1,000 */
+    /* at +1,350 the answers of +0 to +350 ms have left: 3,510 go (each in a
+     * bucket of its own, held in flight), not one more */
+    char major[32];
+    for (int i = 0; i < 3510; i++) {
+        snprintf(major, sizeof major, "channels/%d", i);
+        assert_int_equal(rl_acquire(&rl, "POST /channels/:id/messages", major, false, now + 1350),
+                         0);
+    }
+    w = rl_acquire(&rl, "GET /y", "", false, now + 1350);
+    assert_int_equal(w, 1); /* the next answer leaves at +1,351 */
+    rl_free(&rl);
+}
+
 /* The global limit counts a request from when it goes until a second after
  * its answer: however late requests arrive, no second of arrivals holds more
  * than the limit. */
@@ -213,6 +248,7 @@ static void test_global_window(void **state)
     w = rl_acquire(&rl, "GET /x", "", false, now + 7010);
     assert_true(w > 400 && w <= 510);
     rl_free(&rl);
+    global_window_large();
 }
 
 /* ---- 429 storms ---- */
