@@ -294,11 +294,13 @@ static void unlink_changed(struct game *g, struct user_games **old)
     }
 }
 
-/* Frees the old entries left empty (G4), each once. */
-static void release_old(struct hosted_platform *hp, struct user_games **old)
+/* Frees the old entries left empty (G4), each once, but keep: the entry of
+ * a lobby's host, which count_lobby() is about to count. */
+static void release_old(struct hosted_platform *hp, struct user_games **old,
+                        const struct user_games *keep)
 {
     for (unsigned i = 0; i < RULES_MAX_SEATS; i++) {
-        bool seen = false;
+        bool seen = old[i] == keep;
         for (unsigned j = 0; j < i && !seen; j++)
             seen = old[j] == old[i];
         if (old[i] && !seen)
@@ -364,7 +366,8 @@ int dispatch_game_changed(struct dispatcher *d, struct game *g)
     struct user_games *old[RULES_MAX_SEATS];
     unlink_changed(g, old);
     link_seats(hp, g); /* first: an old entry may be a new seat's (seats move up at a leave) */
-    release_old(hp, old);
+    /* an undone start makes a lobby again, whose host may have left its seat */
+    release_old(hp, old, g->started ? NULL : map_get(&hp->users, g->host));
     count_lobby(d, hp, g, !g->started);
     count_phase(hp, g, phase_slot(g));
     drop_unused(hp, g); /* a host's entry made for a lobby that started meanwhile */
