@@ -5,7 +5,9 @@
  *
  * A seeded random walk of console lines over a few tables and players:
  * lobbies opened, joined, left, started, ended, kicked, replaced and played
- * again, private commands, the clock moved past deadlines and idle lobbies.
+ * again, computers added, removed and standing in (their wake times are due
+ * times of their games), private commands, the clock moved past deadlines
+ * and idle lobbies.
  * After every line dispatcher_check() walks every game and compares. Then a
  * turn whose commit fails (triggers refuse the games' writes and deletes) is undone
  * whole: the indexes follow the games back, and the same tables hold the
@@ -60,6 +62,11 @@ static const char *const table_words[] = {
     "!illegal set start-at 1h",
     "!illegal set start-at off",
     "!illegal set preset quick",
+    "!illegal add computer",
+    "!illegal add computer easy",
+    "!illegal remove computer",
+    "!illegal replace u%u computer",
+    "!illegal set stand-in on",
 };
 
 static const char *const private_words[] = {
@@ -148,6 +155,15 @@ static uint64_t test_seed(void)
     return seed;
 }
 
+/* Sets *arg when the game (val) has seen a computer's move. */
+static void note_computer_move(const char *key, void *val, void *arg)
+{
+    (void)key;
+    const struct game *g = val;
+    if (g->computers_moved)
+        *(bool *)arg = true;
+}
+
 static void test_walk(void **state)
 {
     (void)state;
@@ -156,16 +172,19 @@ static void test_walk(void **state)
     open_walk(&w, test_seed(), devnull);
     char line[512];
     unsigned most = 0, running = 0;
-    /* A game running and two lobbies open before the walk, whatever it draws. */
-    static const char *const prologue[] = {"t0 u0 new",  "t0 u0 join",  "t0 u1 join", "t0 u2 join",
-                                           "t0 u3 join", "t0 u0 start", "t1 u4 new",  "t2 u5 new"};
+    bool computer_moved = false;
+    /* A game running, a computer among its players, and two lobbies open
+     * before the walk, whatever it draws. */
+    static const char *const prologue[] = {"t0 u0 new",  "t0 u0 join",         "t0 u1 join",
+                                           "t0 u2 join", "t0 u0 add computer", "t0 u0 start",
+                                           "t1 u4 new",  "t2 u5 new"};
     for (size_t i = 0; i < sizeof prologue / sizeof *prologue; i++) {
-        char table[8], user[8], word[8];
-        sscanf(prologue[i], "%7s %7s %7s", table, user, word);
+        char table[8], user[8], words[32];
+        sscanf(prologue[i], "%7s %7s %31[^\n]", table, user, words);
         snprintf(line, sizeof line,
                  "{\"type\":\"message\",\"channel\":\"%s\",\"user\":\"%s\",\"text\":"
                  "\"!illegal %s\"}",
-                 table, user, word);
+                 table, user, words);
         feed(&w, line);
         check(&w, line);
     }
@@ -178,9 +197,12 @@ static void test_walk(void **state)
         unsigned n = dispatcher_game_count(w.h.d);
         most = n > most ? n : most;
         running = n - w.h.d->lobbies > running ? n - w.h.d->lobbies : running;
+        map_each(&w.h.d->games, note_computer_move, &computer_moved);
     }
-    printf("at most %u games at once, %u of them running\n", most, running);
+    printf("at most %u games at once, %u of them running; a computer moved: %s\n", most, running,
+           computer_moved ? "yes" : "no");
     assert_true(most >= 3 && running >= 1); /* the walk hosted games to check */
+    assert_true(computer_moved);            /* and a computer's wake time that was due */
     fuzz_host_close(&w.h);
     close(devnull);
 }
