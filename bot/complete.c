@@ -10,15 +10,14 @@
 #include "dispatch.h"
 
 /* The game user's input at channel is about: the table's, else (a DM) the
- * first running game on p where they have a seat. */
+ * running game on p where they took a seat first. */
 static struct game *game_of(struct dispatcher *d, struct platform *p, const char *channel,
                             const char *user)
 {
     struct game *g = channel ? dispatch_game_at(d, p, channel) : NULL;
-    for (unsigned i = 0; !g && i < d->ngames; i++)
-        if (d->games[i]->platform == p && d->games[i]->started &&
-            game_seat_of(d->games[i], user) >= 0)
-            g = d->games[i];
+    for (struct seat_link *l = dispatch_seats_of(d, p, user); !g && l; l = TAILQ_NEXT(l, next))
+        if (l->g->started)
+            g = l->g;
     return g;
 }
 

@@ -59,9 +59,11 @@ static void completes(void **state)
     char got[1024];
     assert_int_equal(config_init(&cfg), 0);
     memset(&d, 0, sizeof d);
+    d.platforms[0] = &p;
+    d.nplatforms = 1;
+    assert_int_equal(dispatch_platform_init(&d, 0), 0);
     struct game *g = running(&p, &cfg);
-    d.games = &g;
-    d.ngames = 1;
+    assert_int_equal(dispatch_game_add(&d, g), 0);
 
     /* a player's move, at the table and in a DM: the module, from their seat */
     got[0] = '\0';
@@ -84,7 +86,8 @@ static void completes(void **state)
      * private commands reach it */
     dispatch_complete(&d, &p, "t2", "u0", "offer", "player", "", add, got);
     assert_string_equal(got, "Bob=u1;Barbara=u2;Dan=u3;");
-    game_free(g);
+    dispatch_games_free(&d); /* g with it */
+    timers_free(&d);
     config_free(&cfg);
 }
 
