@@ -102,6 +102,7 @@ struct mx {
     char *filter_id;
     char *since;
     bool since_stored;          /* this run resumed from a stored sync token */
+    bool since_current;         /* since is this run's: past everything sent before the start */
     bool relogin;               /* a login after a rejected token is under way */
     struct json_object *warned; /* names of /sync fields already logged as malformed */
 

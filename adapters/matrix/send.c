@@ -830,11 +830,15 @@ static enum mx_next on_checked(void *arg, const struct mx_resp *r);
  * Transaction ids are scoped to an access token: an item first sent under another token (a new
  * login between runs) may have landed already, and a PUT under the new token would post it again.
  * Every event the bot sends carries its transaction id in MX_TXN_MARK; such an item is first
- * looked for among the bot's recent events of its room. Returns 0 when the look started.
+ * looked for among the bot's recent events of its room, back from a sync token of this run (one
+ * stored before a kill -9 may come before what was sent just before it). Returns 0 when the
+ * look started, -1 to wait.
  */
 static int check_landed(struct mx *m, struct mx_lane *lane, const char *room, const char *txn,
                         const char *target)
 {
+    if (!m->since_current)
+        return -1; /* a stored token may be older than the item: the pump runs after a batch */
     char *er = mx_escape(room), *ef = m->since ? mx_escape(m->since) : NULL;
     char path[2048];
     snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/messages?dir=b&limit=100%s%s",

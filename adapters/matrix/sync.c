@@ -433,6 +433,7 @@ static void batch_done(struct mx *m)
             free(m->since);
             m->since = strdup(next);
             mx_state_set(m, "since", m->since);
+            m->since_current = true;
         }
         json_object_put(m->inflight);
         m->inflight = json_object_new_array();
