@@ -405,6 +405,17 @@ static void pin_txn(struct json_object *item, int64_t outbox_id, size_t k)
     json_object_object_add(item, "txn", json_object_new_string(txn));
 }
 
+/* The index of the queued item of transaction txn, or -1. */
+static ssize_t outbox_find(struct mx *m, const char *txn)
+{
+    for (size_t i = 0; i < json_object_array_length(m->outbox); i++) {
+        const char *t = jget_str(json_object_array_get_idx(m->outbox, i), "txn");
+        if (t && strcmp(t, txn) == 0)
+            return (ssize_t)i;
+    }
+    return -1;
+}
+
 /* Whether the bot's message outbox_id is queued already (sent again by the bot at start). */
 static bool queued(struct mx *m, int64_t outbox_id)
 {
@@ -603,9 +614,17 @@ void mx_send_plain_notice(struct mx *m, const char *room, const char *text)
     mx_outbox_push(m, item_new(room, NULL, "m.room.message", c));
 }
 
-/* Queues one m.annotation per emoji not yet on the message of record rec. */
+/*
+ * Queues one m.annotation per emoji not yet on the message of record rec. Each reaction's
+ * transaction id is its message item's (txn) and its place in emojis, under tag ('r' for a
+ * drop's cards, 'v' for the choices of a ballot): a kill -9 after they were queued and before
+ * their message was marked done sends the message again, under its own transaction id, and
+ * queues the same reactions again; they must come out the same, so the homeserver posts each
+ * once, and one already queued is not queued twice.
+ */
 static void add_reactions(struct mx *m, const char *room, const char *event_id,
-                          struct json_object *emojis, struct json_object *rec)
+                          struct json_object *emojis, struct json_object *rec, const char *txn,
+                          char tag)
 {
     struct json_object *done = jget_arr(rec, "r");
     for (size_t i = 0; i < jarr_len(emojis); i++) {
@@ -618,9 +637,16 @@ static void add_reactions(struct mx *m, const char *room, const char *event_id,
                 have = true;
         if (have)
             continue;
-        outbox_add(m, item_new(room, NULL, "m.reaction", mx_render_reaction(event_id, e)));
         if (done)
             json_object_array_add(done, json_object_new_string(e));
+        char rtxn[160];
+        snprintf(rtxn, sizeof rtxn, "%s.%c%zu", txn, tag, i);
+        if (outbox_find(m, rtxn) >= 0)
+            continue; /* queued before the crash that sends its message again */
+        struct json_object *it =
+            item_new(room, NULL, "m.reaction", mx_render_reaction(event_id, e));
+        json_object_object_add(it, "txn", json_object_new_string(rtxn));
+        outbox_add(m, it);
     }
 }
 
@@ -640,9 +666,10 @@ static void item_sent(struct mx *m, struct json_object *item, const char *room,
         snprintf(sk, sizeof(sk), "event/%s", event_id);
         mx_state_set(m, sk, key);
     }
+    const char *txn = jget_str(item, "txn");
     struct json_object *reactions = jget_arr(item, "reactions");
     if (reactions && rec)
-        add_reactions(m, room, jget_str(rec, "e"), reactions, rec);
+        add_reactions(m, room, jget_str(rec, "e"), reactions, rec, txn, 'r');
     if (rec && key)
         key_save(m, key, rec);
     struct json_object *poll = jget_obj(item, "poll");
@@ -709,7 +736,7 @@ static void item_sent(struct mx *m, struct json_object *item, const char *room,
         }
         struct json_object *none = json_object_new_object();
         json_object_object_add(none, "r", json_object_new_array());
-        add_reactions(m, room, event_id, list, none);
+        add_reactions(m, room, event_id, list, none, txn, 'v');
         json_object_put(none);
         json_object_put(list);
     }
@@ -721,16 +748,6 @@ static void lane_free(struct mx_lane *l)
     free(l->txn);
     free(l->target);
     l->txn = l->target = NULL;
-}
-
-static ssize_t outbox_find(struct mx *m, const char *txn)
-{
-    for (size_t i = 0; i < json_object_array_length(m->outbox); i++) {
-        const char *t = jget_str(json_object_array_get_idx(m->outbox, i), "txn");
-        if (t && strcmp(t, txn) == 0)
-            return (ssize_t)i;
-    }
-    return -1;
 }
 
 /* The item of transaction txn is in its room as event_id: what it leads to is queued and stored

@@ -39,6 +39,8 @@ static void on_sent(void *ctx, struct platform *p, int64_t outbox_id)
 {
     (void)p;
     struct th *t = ctx;
+    if (t->killed)
+        return;
     char k[24];
     snprintf(k, sizeof k, "%lld", (long long)outbox_id);
     json_object_object_add(t->confirmed, k, json_object_new_int(th_confirmed(t, outbox_id) + 1));
@@ -52,10 +54,25 @@ int th_confirmed(struct th *t, int64_t outbox_id)
     return json_object_object_get_ex(t->confirmed, k, &v) ? json_object_get_int(v) : 0;
 }
 
+/* Whether the process is dead for the store: th_kill_at's write came (then the loop stops). */
+static bool dead_at(struct th *t, const char *key, const char *value)
+{
+    if (!t->killed && t->kill_key && strcmp(key, t->kill_key) == 0 &&
+        strcmp(value, t->kill_value) == 0) {
+        t->killed = true;
+        uv_stop(&t->loop);
+        /* a dead process sends nothing: what the adapter would send next never arrives */
+        hs_fault(t->hs, "/_matrix/", 0, NULL, NULL, 1 << 20);
+    }
+    return t->killed;
+}
+
 static int on_state_set(void *ctx, struct platform *p, const char *key, const char *value)
 {
     (void)p;
     struct th *t = ctx;
+    if (dead_at(t, key, value))
+        return 0;
     json_object_object_add(t->state, key, json_object_new_string(value));
     if (t->lazy) /* written now: an older deferred value must not follow it */
         json_object_object_del(t->lazy, key);
@@ -67,6 +84,8 @@ static int on_state_defer(void *ctx, struct platform *p, const char *key, const 
 {
     (void)p;
     struct th *t = ctx;
+    if (dead_at(t, key, value))
+        return 0;
     json_object_object_add(t->lazy, key, json_object_new_string(value));
     return 0;
 }
@@ -167,6 +186,26 @@ void th_stop(struct th *t)
     lazy_commit(t);
 }
 
+static void th_kill_at_clear(struct th *t)
+{
+    free(t->kill_key);
+    free(t->kill_value);
+    t->kill_key = t->kill_value = NULL;
+    t->killed = false;
+}
+
+void th_kill_at(struct th *t, const char *key, const char *value)
+{
+    th_kill_at_clear(t);
+    t->kill_key = strdup(key);
+    t->kill_value = strdup(value);
+}
+
+bool th_killed(struct th *t)
+{
+    return t->killed;
+}
+
 void th_crash(struct th *t)
 {
     if (t->lazy) {
@@ -175,6 +214,9 @@ void th_crash(struct th *t)
     }
     if (t->p)
         destroy(t);
+    if (t->killed)
+        hs_faults_clear(t->hs);
+    th_kill_at_clear(t);
 }
 
 void th_free(struct th *t)
@@ -186,6 +228,7 @@ void th_free(struct th *t)
     json_object_put(t->dm);
     json_object_put(t->confirmed);
     json_object_put(t->lazy);
+    th_kill_at_clear(t);
 }
 
 static void on_wake(uv_timer_t *timer)

@@ -24,6 +24,8 @@ struct th {
     struct json_object *dm;        /* user -> reachable */
     struct json_object *confirmed; /* outbox id -> how often the adapter confirmed it (sent()) */
     struct json_object *lazy;      /* deferred writes not on disk yet (th_defer_writes), or NULL */
+    char *kill_key, *kill_value;   /* th_kill_at's write, or NULL */
+    bool killed;                   /* that write came: the store takes nothing more */
     struct platform *p;
     struct hs *hs;
     /* Players whose clients read what the bot sends (it may be encrypted), or none. */
@@ -42,6 +44,12 @@ void th_stop(struct th *t);
 void th_defer_writes(struct th *t);
 /* A kill -9: the deferred writes not on disk are lost, then the adapter is destroyed. */
 void th_crash(struct th *t);
+/* A kill -9 that lands just before the adapter sets key to value: from that write on the store
+ * takes no write, the bot no confirmation and the homeserver no request (a request already on
+ * its way may still land), and the loop stops (th_killed() then holds); th_crash() ends the
+ * adapter and clears the homeserver's faults. */
+void th_kill_at(struct th *t, const char *key, const char *value);
+bool th_killed(struct th *t);
 void th_free(struct th *t);
 
 /* Runs the loop until pred(arg) holds or ms pass. Returns pred's last value. */

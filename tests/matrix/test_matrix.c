@@ -1251,6 +1251,119 @@ static void test_delivered_message_not_replayed(void **state)
     free(adm);
 }
 
+/* The store key of the queued item of transaction txn ("out/<n>"), or "" (none). */
+static void outbox_key_of(struct fx *f, const char *txn, char *key, size_t len)
+{
+    key[0] = '\0';
+    json_object_object_foreach(f->t.state, k, v)
+    {
+        if (strncmp(k, "out/", 4) != 0 || strcmp(k, "out/head") == 0)
+            continue;
+        struct json_object *item = json_tokener_parse(json_object_get_string(v));
+        const char *t = jstr(item, "txn");
+        if (t && strcmp(t, txn) == 0)
+            snprintf(key, len, "%s", k);
+        json_object_put(item);
+    }
+}
+
+/* What the homeserver posted for the bot (its log, encrypted or not; a relation stays in the
+ * clear): the messages, and that each of `ballots` messages has exactly one reaction of each
+ * of its n choices. */
+static void check_posted_once(struct fx *f, int messages, int ballots, int n)
+{
+    struct json_object *all = hs_bot_events(f->hs, NULL);
+    struct json_object *seen = json_object_new_object(), *per = json_object_new_object();
+    int msgs = 0, twice = 0;
+    for (size_t i = 0; i < json_object_array_length(all); i++) {
+        struct json_object *rel =
+            jget(jget(json_object_array_get_idx(all, i), "content"), "m.relates_to");
+        const char *type = jstr(rel, "rel_type"), *target = jstr(rel, "event_id");
+        if (!type || strcmp(type, "m.annotation") != 0 || !target) {
+            msgs++;
+            continue;
+        }
+        char both[512];
+        snprintf(both, sizeof both, "%s %s", target, jstr(rel, "key"));
+        twice += jget(seen, both) != NULL;
+        json_object_object_add(seen, both, json_object_new_boolean(1));
+        struct json_object *c = jget(per, target);
+        json_object_object_add(per, target,
+                               json_object_new_int(c ? json_object_get_int(c) + 1 : 1));
+    }
+    int targets = 0, short_of = 0;
+    json_object_object_foreach(per, target, count)
+    {
+        (void)target;
+        targets++;
+        short_of += json_object_get_int(count) != n;
+    }
+    json_object_put(seen);
+    json_object_put(per);
+    json_object_put(all);
+    assert_int_equal(msgs, messages);
+    assert_int_equal(twice, 0);
+    assert_int_equal(targets, ballots);
+    assert_int_equal(short_of, 0);
+}
+
+static bool killed(struct th *t, void *arg)
+{
+    (void)arg;
+    return th_killed(t);
+}
+
+/*
+ * A kill -9 after Alice's ballot landed and its reactions were queued, before the ballot was
+ * marked done. At start the adapter sends the ballot again under its transaction id (the
+ * homeserver answers with the same event), which queues its reactions again: they come out with
+ * the transaction ids they had, so each is posted once. With new_login the restart also logs
+ * in anew (transaction ids are scoped to a token): the ballot is found in its room, not posted
+ * again, and its reactions, never sent, go once under the new token.
+ */
+static void crash_after_ballot_landed(struct fx *f, bool new_login)
+{
+    if (new_login)
+        f->t.cfg.matrix_password = HS_BOT_PASSWORD;
+    th_defer_writes(&f->t);
+    start_ready(f);
+    char data[1024];
+    snprintf(data, sizeof(data), vote_data, (unsigned long long)(clock_wall_ms() + 60000));
+    memcpy(strstr(data, "\"poll\":true"), "\"poll\":0   ", 11);
+    assert_int_equal(th_send_kept(&f->t, 41, OUT_VOTE, f->room, "g1/vote/1", "Case 1", data), 0);
+    char key[64];
+    outbox_key_of(f, "ild.o41.1", key, sizeof key); /* Alice's ballot */
+    assert_string_not_equal(key, "");
+    th_kill_at(&f->t, key, ""); /* its done mark */
+    assert_true(th_run_until(&f->t, killed, NULL, 10000));
+    th_crash(&f->t);
+    if (new_login) {
+        hs_revoke_tokens(f->hs, false);
+        f->t.cfg.matrix_access_token = NULL;
+        f->t.cfg.matrix_device_id = "NEWDEVICE";
+        json_object_object_del(f->t.state, "auth");
+    }
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    /* the bot's outbox still holds the vote unless the adapter confirmed it */
+    assert_int_equal(th_send_kept(&f->t, 41, OUT_VOTE, f->room, "g1/vote/1", "Case 1", data), 0);
+    /* the table's notice and two ballots of two choices (the other player, and abstaining) */
+    assert_true(th_wait_bot_sent(&f->t, NULL, 3 + 2 * 2, 10000));
+    th_run_for(&f->t, 500); /* time for a wrong second copy */
+    check_posted_once(f, 3, 2, 2);
+    assert_int_equal(outbox_stored(f, NULL), 0);
+}
+
+static void test_ballot_reactions_once_after_crash(void **state)
+{
+    crash_after_ballot_landed(*state, false);
+}
+
+static void test_ballot_reactions_once_after_crash_and_login(void **state)
+{
+    crash_after_ballot_landed(*state, true);
+}
+
 static void test_render_units(void **state)
 {
     (void)state;
@@ -1333,6 +1446,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_outbox_numbers_continue, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stored_messages_confirmed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_delivered_message_not_replayed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ballot_reactions_once_after_crash, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ballot_reactions_once_after_crash_and_login, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests_name("matrix", tests, NULL, NULL);
 }
