@@ -44,6 +44,7 @@
 #define GAME_MS      90000
 #define STEP_MS      15
 #define MAXP         8
+#define MAX_DROPS    8 /* a game has 4 */
 #define NOW_MS()     mono_ms()
 #define SEED_DEFAULT (-1) /* the server encrypts as its seed says */
 #define MAX_GAMES    2
@@ -74,8 +75,9 @@ struct game {
     size_t seen;               /* position in log already acted on */
     struct json_object *done;  /* triggers already acted on */
     struct json_object *drops; /* drop event id -> drop number */
-    int drop_no;
-    int confirmed[16]; /* vote confirmations per case */
+    int drop_shown[MAX_DROPS]; /* the most cards each drop showed before its grab */
+    bool drop_open[MAX_DROPS], drop_over[MAX_DROPS]; /* its grab opened; it is over */
+    int confirmed[16];                               /* vote confirmations per case */
     int grabs, votes, nexts;
     char *result;         /* the "Game over!" text */
     int kill_at_case;     /* >0: kill -9 the daemon when this case's debate opens */
@@ -554,6 +556,33 @@ static void vote_poll(struct game *g, struct json_object *ev, int c)
     }
 }
 
+/*
+ * The host ends each step of a drop once, when the drop's message (or an edit of it) shows the
+ * step is there: the next card is shown when the drop shows more cards than it ever did and its
+ * grab has not opened; the grab ends once a card is taken while it is open (with computers, two:
+ * a computer may take the person's card first). A state read again or late (a message sent again
+ * after a restart, an edit after the grab) ends nothing, so no `next` skips a debate or a vote.
+ */
+static void drop_step(struct game *g, const char *body)
+{
+    int k = 0;
+    if (sscanf(body, "Drop %d", &k) != 1 || k < 1 || k >= MAX_DROPS || g->drop_over[k])
+        return;
+    if (strstr(body, " is over")) {
+        g->drop_over[k] = true;
+    } else if (!strstr(body, "Grab one now")) {
+        int shown = count_in(body, ", ") + 1;
+        if (!g->drop_open[k] && shown > g->drop_shown[k]) {
+            g->drop_shown[k] = shown;
+            host_next(g); /* show the next card */
+        }
+    } else {
+        g->drop_open[k] = true;
+        if (count_in(body, "\xE2\x86\x92 ") >= (g->computers ? 2 : 1) && once(g, "grabbed:%d", k))
+            host_next(g); /* end the grab */
+    }
+}
+
 static void handle_table(struct game *g, struct json_object *ev, const char *type)
 {
     struct json_object *content = jget(ev, "content");
@@ -598,20 +627,11 @@ static void handle_table(struct game *g, struct json_object *ev, const char *typ
     if (g->trade && sscanf(body, "Dealing session %d of 5 is open", &k) == 1 && k > 1 &&
         once(g, "session:%d", k))
         host_next(g); /* no trade after the first session */
-    if (!edit && sscanf(body, "Drop %d:", &k) == 1) {
+    if (!edit && sscanf(body, "Drop %d:", &k) == 1)
         json_object_object_add(g->drops, jstr(ev, "event_id"), json_object_new_int(k));
-        g->drop_no = k;
-    }
     const char *drop_of = edit ? jstr(rel, "event_id") : jstr(ev, "event_id");
-    if (strncmp(body, "Drop ", 5) == 0 && drop_of && jget(g->drops, drop_of) &&
-        !strstr(body, "Grab one now") && !strstr(body, " is over") &&
-        once(g, "reveal:%s", jstr(ev, "event_id")))
-        host_next(g); /* show the next card */
-    /* end the grab once a card is taken; with computers, once two are (a computer may take
-     * the person's card first) */
-    if (count_in(body, "\xE2\x86\x92 ") >= (g->computers ? 2 : 1) &&
-        once(g, "grabbed:%d", g->drop_no))
-        host_next(g);
+    if (strncmp(body, "Drop ", 5) == 0 && drop_of && jget(g->drops, drop_of))
+        drop_step(g, body);
     const char *kase = strncmp(body, "Case ", 5) == 0 ? body : strstr(body, "\nCase ");
     if (kase && sscanf(kase + (*kase == '\n'), "Case %d of", &k) == 1 && k == g->kill_at_case &&
         g->kills == 0) {
