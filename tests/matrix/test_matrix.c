@@ -1213,6 +1213,14 @@ static size_t bot_count(struct fx *f, const char *type)
     return n;
 }
 
+/* The data of a vote at a table that votes in private (a ballot in each player's DM), open a
+ * minute. */
+static void dm_vote_data(char *data, size_t len)
+{
+    snprintf(data, len, vote_data, (unsigned long long)(clock_wall_ms() + 60000));
+    memcpy(strstr(data, "\"poll\":true"), "\"poll\":0   ", 11);
+}
+
 /* A vote with ballots in the players' DMs, delivered and confirmed, whose deletion from the
  * bot's outbox a kill -9 lost (the bot forgets what was confirmed with its next commit); the next
  * vote was queued when it died. At start the adapter sends its queue (the second vote) and the
@@ -1225,8 +1233,7 @@ static void test_delivered_message_not_replayed(void **state)
     th_defer_writes(&f->t);
     start_ready(f);
     char data[1024];
-    snprintf(data, sizeof(data), vote_data, (unsigned long long)(clock_wall_ms() + 60000));
-    memcpy(strstr(data, "\"poll\":true"), "\"poll\":0   ", 11);
+    dm_vote_data(data, sizeof data);
     assert_int_equal(th_send_kept(&f->t, 41, OUT_VOTE, f->room, "g1/vote/1", "Case 1", data), 0);
     /* two ballots of two choices: the other player, and abstaining */
     assert_true(th_wait_bot_events(&f->t, "m.reaction", 4, 5000));
@@ -1336,8 +1343,7 @@ static void crash_after_ballot_landed(struct fx *f, bool new_login)
     th_defer_writes(&f->t);
     start_ready(f);
     char data[1024];
-    snprintf(data, sizeof(data), vote_data, (unsigned long long)(clock_wall_ms() + 60000));
-    memcpy(strstr(data, "\"poll\":true"), "\"poll\":0   ", 11);
+    dm_vote_data(data, sizeof data);
     assert_int_equal(th_send_kept(&f->t, 41, OUT_VOTE, f->room, "g1/vote/1", "Case 1", data), 0);
     char key[64];
     outbox_key_of(f, "ild.o41.1", key, sizeof key); /* Alice's ballot */
