@@ -65,11 +65,15 @@ struct inbound {
     uint64_t order; /* platform order of the input (sequence, timeline position); 0 if none */
 };
 
-/* The kinds of message (enum outbound_kind) are in core/message.h. */
+/* The kinds of message (enum outbound_kind) are in core/message.h. They
+ * are the same for every game; what a message is for one game (a hand, a
+ * drop) is its module's business, told in data, and its key's topic is the
+ * module's name for it (msg_label(), which the console and the page write
+ * as "kind"). */
 
 /*
- * The `data` of each kind (JSON; times are Unix milliseconds; cards are
- * the rules module's card ids; players are {"id","name"}):
+ * The `data` of a message (JSON; times are Unix milliseconds; cards are the
+ * rules module's card ids; players are {"id","name"}):
  *   every kind:  "game" (game id), "table" (table channel id), "lang" (the
  *                catalog language of the text: adapters word their buttons and
  *                titles in it; absent only in a reply to a command); "mentions"
@@ -79,43 +83,59 @@ struct inbound {
  *                offered to press (an offer answered, a case judged, the
  *                result): adapters take those messages' controls away. It is
  *                part of the message, so it is in the outbox with it
+ *   a module's view, prompt or ballot: "title" (a catalog key: what an adapter
+ *                that titles messages calls it), and while something may be
+ *                chosen on it, "choices" [choice...] and "pick": "first" (the
+ *                first to take a choice has it, one choice a player: a drop's
+ *                cards) or "each" (the default: every player chooses for
+ *                themselves). A choice is {"command" (what choosing it sends,
+ *                as the player would type it; absent when a reaction chooses
+ *                it), "label" (text) or "label_key" (a catalog key), "tag"
+ *                (written after the label: "#3"), "tone" ("yes", "no", "main";
+ *                none: plain), "emoji" (the reaction that chooses it), "card"
+ *                (the module's card it stands for, for a page that draws
+ *                cards), "player" (the user it names), "by" [user ids] (who may
+ *                choose it; absent: whoever the message reaches)}.
+ *                msg_choice_label() writes a choice's label. What adapters make
+ *                of them, none knowing what a card, an offer or a drop is:
+ *                  choices with a command: buttons (Discord), a native poll or
+ *                  numbered reactions (a Matrix ballot), links or buttons (the
+ *                  page), a poll's options (the console);
+ *                  choices with an emoji, on a keyed message: the bot's own
+ *                  reactions on it, which players repeat to choose (Discord,
+ *                  Matrix, the console's "react" lines); the reaction comes
+ *                  back as an input, which the module reads (rules.h reaction)
+ *   OUT_TABLE_VIEW: what the table sees, edited in place under its key
+ *   OUT_PRIVATE_VIEW: what one seat sees, edited in place under its key; in a
+ *                DM, adapters name the table it belongs to
+ *   OUT_PROMPT:  a question with choices, to one seat or to the table
+ *   OUT_BALLOT:  a vote: "choices" (the candidates, then abstaining),
+ *                "deadline", "mentions" (every voter), "poll" (bool: the table
+ *                chose a native poll), "ballot" (the text of a private ballot,
+ *                for adapters that send each voter one), "ballot_for" {user:
+ *                text} (the ballot of a voter who reads another language),
+ *                "poll_question" (with "poll": the question of a native poll,
+ *                which says that every member of the table sees each answer)
  *   OUT_NOTICE:  "event" (what happened, e.g. "session-opened"), "phase",
  *                "deadline" (when set), "paused" (bool); a table notice may
  *                tell several events of one change, one per line: "events"
- *                lists them in order and "event" is the last; "case" (number)
- *                and "cards" [...] when a tribunal case opens, "case" when a
- *                vote on it is recorded
+ *                lists them in order and "event" is the last
  *   OUT_LOBBY:   "variant", "host", "players" [...], "actions" ["join","leave","start"]
- *   OUT_HAND:    "dealer", "buyer" (resource ids), "hand" {"guns":5,...},
- *                "suspects" [...], "players" [...] (trade partners),
- *                "resources" [every resource in play, what a trade may ask for]
- *   OUT_OFFER:   "offer" (number), "from", "to" (players), "give", "ask" ({card:count}),
- *                "actions" ["accept 3","decline 3"] (for the receiver, who is
- *                its "mentions") or ["cancel 3"]
- *   OUT_DROP:    "drop" (1..4), "shown" [resource ids in reveal order], "open" (bool),
- *                "done" (bool: the drop is over), "taken" [bool per shown card],
- *                "takers" [player who took each shown card, or null],
- *                "reactions" {"<emoji>":"<resource>"} and "deadline" while open
- *   OUT_VOTE:    "case" (number), "cards" [...], "candidates" [...], "deadline",
- *                "actions" ["vote alice",...,"abstain"], "poll" (bool: the table
- *                chose a native poll), "mentions" (every voter), "ballot_for" {user:
- *                text} (the ballot of a voter who reads another language), "ballot" (the
- *                text of a private ballot, for adapters that send each voter one),
- *                "poll_question" (with "poll": the question of a native poll, which says
- *                that every member of the table sees each answer)
- *   OUT_RESULT:  "reveal" [{"player","dealer","buyer","hand","score","rank"}] in
- *                rank order (ties share a rank), "scores" {"<user>":n}, "winners",
- *                "actions" [OUT_ACTION_REMATCH]: a "Play again" control
+ *   OUT_RESULT:  "scores" {"<user>":n}, "winners", and the bot's "actions"
+ *                [OUT_ACTION_REMATCH]: a "Play again" control
  *   OUT_GAME_OVER: "scores" {"<user>":n}, "winners" ["<user>"]
  *   OUT_ERROR:   "error" (catalog key)
+ *   "actions" [commands] are the bot's own controls (the lobby's, the
+ *                result's "Play again"); a module's are its "choices"
  *   every kind written from the catalog: "say" [{"key", "vars"}], one a line of
  *                the text (core/message.h); answers to commands only on
  *                platforms that ask (platform_ops.rewords)
  *   a table's chat (platform_ops.table_chat): OUT_NOTICE keyed "<game>/chat",
  *                "event" "chat", "lines" [{"from" (player), "text", "at"}],
  *                oldest first
- *   a vote count (OUT_NOTICE "votes-cast"): "case", "voted", "voters", and
- *                "voted_by" [user ids]: who has voted, never for whom
+ * Each module's own data beside these (Illegal's hand, drop, offer, case and
+ * reveal) is written in its README (core/README.md for Illegal); a page that
+ * draws a game reads it by the game's module.
  */
 
 /* The action of a result's "Play again" control: the table's next game with
@@ -136,8 +156,8 @@ struct inbound {
 /*
  * One message from the bot. Exactly one of channel (a table) or user (a DM)
  * is set. `text` is always complete plain text; `data` (may be NULL, borrowed)
- * carries structured content for native rendering: ids of cards, players,
- * offer numbers, deadlines, reactions to add. With `replace` set the adapter
+ * carries structured content for native rendering: choices, players,
+ * deadlines, and the module's own data. With `replace` set the adapter
  * edits the message it last sent under `key` if it can, and sends a new one
  * otherwise.
  */

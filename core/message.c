@@ -8,6 +8,8 @@
 
 #include <json-c/json.h>
 
+#include "catalog.h"
+#include "json.h"
 #include "message.h"
 #include "modules.h"
 
@@ -98,12 +100,26 @@ bool msg_key_matches(const char *s, const struct msg_key *of)
 }
 
 static const char *const kind_names[] = {
-    [OUT_NOTICE] = "notice", [OUT_LOBBY] = "lobby", [OUT_HAND] = "hand",
-    [OUT_OFFER] = "offer",   [OUT_DROP] = "drop",   [OUT_VOTE] = "vote",
-    [OUT_RESULT] = "result", [OUT_ERROR] = "error", [OUT_GAME_OVER] = "game_over",
+    [OUT_NOTICE] = "notice",         [OUT_LOBBY] = "lobby",
+    [OUT_TABLE_VIEW] = "table_view", [OUT_PRIVATE_VIEW] = "private_view",
+    [OUT_PROMPT] = "prompt",         [OUT_BALLOT] = "ballot",
+    [OUT_RESULT] = "result",         [OUT_ERROR] = "error",
+    [OUT_GAME_OVER] = "game_over",
 };
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == OUT_GAME_OVER + 1,
                "every kind has a name");
+
+/* The names Illegal's kinds had before the kinds were generic: an outbox
+ * stored by an older daemon still holds them. */
+static const struct {
+    const char *name;
+    enum outbound_kind kind;
+} older_names[] = {
+    {"hand", OUT_PRIVATE_VIEW},
+    {"drop", OUT_TABLE_VIEW},
+    {"offer", OUT_PROMPT},
+    {"vote", OUT_BALLOT},
+};
 
 const char *msg_kind_name(enum outbound_kind k)
 {
@@ -117,7 +133,22 @@ int msg_kind_parse(const char *name, enum outbound_kind *k)
             *k = (enum outbound_kind)i;
             return 0;
         }
+    for (size_t i = 0; name && i < sizeof older_names / sizeof older_names[0]; i++)
+        if (strcmp(name, older_names[i].name) == 0) {
+            *k = older_names[i].kind;
+            return 0;
+        }
     return -1;
+}
+
+const char *msg_label(enum outbound_kind k, const char *key, char *out, size_t len)
+{
+    struct msg_key parsed;
+    bool named = k == OUT_TABLE_VIEW || k == OUT_PRIVATE_VIEW || k == OUT_PROMPT || k == OUT_BALLOT;
+    if (!named || !key || msg_key_parse(key, &parsed) < 0 ||
+        (size_t)snprintf(out, len, "%s", parsed.topic) >= len)
+        return msg_kind_name(k);
+    return out;
 }
 
 struct json_object *msg_say(const char *key, const char *const *vars)
@@ -132,4 +163,15 @@ struct json_object *msg_say(const char *key, const char *const *vars)
         json_object_object_add(values, v[0], json_object_new_string(v[1] ? v[1] : ""));
     json_object_object_add(say, "vars", values);
     return say;
+}
+
+void msg_choice_label(const struct json_object *choice, const char *lang, char *out, size_t len)
+{
+    const char *label = jget_str(choice, "label"), *key = jget_str(choice, "label_key");
+    const char *tag = jget_str(choice, "tag");
+    if (!label && key)
+        label = catalog_text(catalog_has_language(lang) ? lang : "en", key);
+    if (!label)
+        label = key ? key : "";
+    snprintf(out, len, tag && *label ? "%s %s" : "%s%s", label, tag ? tag : "");
 }

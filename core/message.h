@@ -19,17 +19,22 @@
 
 struct json_object;
 
-/* The form a message takes; adapters may render natively by kind. */
+/*
+ * The form a message takes. The kinds are the same for every game: a module
+ * says what a message is, and gives what a player may do with it as generic
+ * "choices" in its data (bot/platform.h), so that an adapter draws it
+ * without knowing what a card, an offer or a drop is.
+ */
 enum outbound_kind {
-    OUT_NOTICE,   /* an announcement or a reply */
-    OUT_LOBBY,    /* the lobby: data has players; buttons join/leave/start */
-    OUT_HAND,     /* a player's roles and hand: edited in place after every change */
-    OUT_OFFER,    /* an offer received: buttons accept/decline */
-    OUT_DROP,     /* the drop: reactions (one per card) once revealed */
-    OUT_VOTE,     /* a tribunal vote: data has candidates and the deadline */
-    OUT_RESULT,   /* the final reveal and scores */
-    OUT_ERROR,    /* an error answering a user's input */
-    OUT_GAME_OVER /* machine-readable result: data has scores and winners */
+    OUT_NOTICE,       /* an announcement or a reply */
+    OUT_LOBBY,        /* the lobby: data has players; buttons join/leave/start */
+    OUT_TABLE_VIEW,   /* what the table sees of the game, edited in place (Illegal's drop) */
+    OUT_PRIVATE_VIEW, /* what one seat alone sees, edited in place (Illegal's hand) */
+    OUT_PROMPT,       /* a question with choices, to one seat or to the table (an offer) */
+    OUT_BALLOT,       /* a vote: the choices are the candidates; data has the deadline */
+    OUT_RESULT,       /* the final reveal and scores */
+    OUT_ERROR,        /* an error answering a user's input */
+    OUT_GAME_OVER     /* machine-readable result: data has scores and winners */
 };
 
 #define MSG_ID_MAX    24  /* a game id: "g7" */
@@ -77,10 +82,19 @@ int msg_key_parse(const char *s, struct msg_key *k) MUST_USE;
  * or user, and number MSG_ANY_NUMBER, match any). False when s is no key. */
 bool msg_key_matches(const char *s, const struct msg_key *of);
 
-/* The name of a kind ("notice", "game_over"), as adapters and the store
- * write it; msg_kind_parse() reads one back. Returns 0, or -1 if unknown. */
+/* The name of a kind ("notice", "private_view"), as the store writes it;
+ * msg_kind_parse() reads one back, and the names the kinds had before they
+ * were generic ("hand", "drop", "offer", "vote"), which an outbox stored by
+ * an older daemon holds. Returns 0, or -1 if unknown. */
 const char *msg_kind_name(enum outbound_kind k);
 int msg_kind_parse(const char *name, enum outbound_kind *k) MUST_USE;
+
+/* The name a message goes by where one word tells it (a transcript, the
+ * console's and the page's "kind"): for a view, a prompt or a ballot, the
+ * topic of its key, which its module names ("hand", "drop"); else, or with
+ * no key, its kind's name. key is a written key, or NULL; the topic is
+ * written into out (len bytes). Returns out or a static name, never NULL. */
+const char *msg_label(enum outbound_kind k, const char *key, char *out, size_t len);
 
 /* Who may read a message: the whole table, or one seat (0..). */
 #define MSG_TABLE (-1)
@@ -107,6 +121,15 @@ struct rules_msg {
  * owns, or NULL on no memory.
  */
 struct json_object *msg_say(const char *key, const char *const *vars);
+
+/*
+ * The label of one of a message's "choices" (bot/platform.h) as a player
+ * reads it: its "label", else its "label_key" in lang (the catalog's
+ * default language when lang has none), then its "tag" after a space
+ * ("Accept #3"). Writes it into out (len bytes, cut to fit); "" when the
+ * choice has no label (a reaction).
+ */
+void msg_choice_label(const struct json_object *choice, const char *lang, char *out, size_t len);
 
 /* Receives each message a module renders. */
 typedef void (*rules_emit_fn)(void *arg, const struct rules_msg *m);

@@ -103,17 +103,33 @@ static struct json_object *copy_field(const struct json_object *data, const char
     return json_object_get(jget(data, k));
 }
 
+/* The commands of m's choices: the options of a poll. A new array. */
+static struct json_object *choice_commands(const struct outbound *m)
+{
+    struct json_object *choices = jget_arr(m->data, "choices");
+    struct json_object *list = json_object_new_array();
+    for (size_t i = 0; i < jarr_len(choices); i++) {
+        const char *command = jget_str(jarr_at(choices, i), "command");
+        if (command)
+            json_object_array_add(list, json_object_new_string(command));
+    }
+    return list;
+}
+
+/* The reactions that make the choices of a table message (a drop's cards),
+ * once a message, as a platform's bot puts them. */
 static void add_reactions(struct console *c, const struct outbound *m, const char *channel,
                           const char *id)
 {
-    struct json_object *reactions = jget_obj(m->data, "reactions");
-    if (!m->key || !jget_true(m->data, "open") || !reactions || map_get(&c->reacted, m->key))
+    struct json_object *choices = jget_arr(m->data, "choices");
+    if (!m->key || !m->channel || !choices || map_get(&c->reacted, m->key))
         return;
-    if (map_set_str(&c->reacted, m->key, id) < 0)
-        return;
-    json_object_object_foreach(reactions, emoji, resource)
-    {
-        (void)resource;
+    for (size_t i = 0; i < jarr_len(choices); i++) {
+        const char *emoji = jget_str(jarr_at(choices, i), "emoji");
+        if (!emoji)
+            continue;
+        if (!map_get(&c->reacted, m->key) && map_set_str(&c->reacted, m->key, id) < 0)
+            return;
         struct json_object *o = json_object_new_object();
         json_object_object_add(o, "type", json_object_new_string("react"));
         json_object_object_add(o, "channel", json_object_new_string(channel));
@@ -165,20 +181,23 @@ static int console_send(struct platform *p, const struct outbound *m)
             log_warn("console", NULL, "out of memory recording message %s", id);
     }
     json_object_object_add(o, "type",
-                           json_object_new_string(edit                  ? "edit"
-                                                  : m->kind == OUT_VOTE ? "poll"
-                                                                        : "send"));
+                           json_object_new_string(edit                    ? "edit"
+                                                  : m->kind == OUT_BALLOT ? "poll"
+                                                                          : "send"));
     json_object_object_add(o, "channel", json_object_new_string(channel));
     json_object_object_add(o, "id", json_object_new_string(id));
-    json_object_object_add(o, "kind", json_object_new_string(msg_kind_name(m->kind)));
+    char topic[MSG_TOPIC_MAX];
+    /* the module's name for it ("hand"), and what it is */
+    json_object_object_add(o, "kind",
+                           json_object_new_string(msg_label(m->kind, m->key, topic, sizeof topic)));
+    json_object_object_add(o, "form", json_object_new_string(msg_kind_name(m->kind)));
     json_object_object_add(o, "text", json_object_new_string(m->text ? m->text : ""));
-    if (m->kind == OUT_VOTE)
-        json_object_object_add(o, "options", copy_field(m->data, "actions"));
+    if (m->kind == OUT_BALLOT)
+        json_object_object_add(o, "options", choice_commands(m));
     if (m->data)
         json_object_object_add(o, "data", json_object_get((struct json_object *)m->data));
     emit(c, o);
-    if (m->kind == OUT_DROP)
-        add_reactions(c, m, channel, id);
+    add_reactions(c, m, channel, id);
     return 0;
 }
 

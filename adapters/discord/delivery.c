@@ -181,18 +181,18 @@ static void close_listed(struct dc *dc, struct dc_delivery *dl, const struct out
     }
 }
 
-/* The drop's reactions, once per emoji per message. */
+/* The reactions that make the choices of a table message (a drop's cards),
+ * once per emoji per message. */
 static void react(struct dc *dc, struct dc_delivery *dl, const struct outbound *m)
 {
-    struct json_object *reactions = jget_obj(m->data, "reactions");
+    struct json_object *choices = jget_arr(m->data, "choices");
     struct dc_msg *rec =
-        m->key && m->channel && reactions ? dc_msg_get(dc, m->key, m->channel) : NULL;
+        m->key && m->channel && choices ? dc_msg_get(dc, m->key, m->channel) : NULL;
     if (!rec)
         return;
-    json_object_object_foreach(reactions, emoji, res)
-    {
-        (void)res;
-        if (map_get(&rec->reacted, emoji))
+    for (size_t i = 0; i < jarr_len(choices); i++) {
+        const char *emoji = jget_str(jarr_at(choices, i), "emoji");
+        if (!emoji || map_get(&rec->reacted, emoji))
             continue;
         /* not noted for want of memory, it may be put again later: harmless, as
          * putting a reaction is idempotent */

@@ -182,26 +182,10 @@ static void launch_row(const struct dc *dc, struct json_object *components, cons
     add_row(components, row);
 }
 
-/* The display name of the player with this id in data.candidates, or NULL. */
-static const char *candidate_name(struct json_object *candidates, const char *id)
+/* A label for one of the bot's own actions: the result's "Play again", a
+ * lobby's command word capitalised ("Join"). */
+static void action_label(const struct dc *dc, const char *action, char *out, size_t len, int *style)
 {
-    for (size_t i = 0; i < jarr_len(candidates); i++) {
-        struct json_object *c = jarr_at(candidates, i);
-        const char *cid = jget_str(c, "id"), *name = jget_str(c, "name");
-        if (cid && strcmp(cid, id) == 0)
-            return name && *name ? name : NULL;
-    }
-    return NULL;
-}
-
-/* A label for an action: "accept 3" -> "Accept #3", "vote 1234" -> the
- * candidate's name. */
-static void action_label(const struct dc *dc, const char *action, struct json_object *candidates,
-                         char *out, size_t len, int *style)
-{
-    const char *sp = strchr(action, ' ');
-    const char *arg = sp ? sp + 1 : "";
-    size_t vlen = sp ? (size_t)(sp - action) : strlen(action);
     *style = BTN_SECONDARY;
     if (strcmp(action, OUT_ACTION_REMATCH) == 0) {
         *style = BTN_SUCCESS;
@@ -221,49 +205,74 @@ static void action_label(const struct dc *dc, const char *action, struct json_ob
             out[0] = (char)(out[0] - 'a' + 'A');
         return;
     }
-    if (vlen == 6 && strncmp(action, "accept", 6) == 0) {
-        *style = BTN_SUCCESS;
-        snprintf(out, len, "%s #%s", dc_word(dc, "ui.accept"), arg);
-    } else if (vlen == 7 && strncmp(action, "decline", 7) == 0) {
-        *style = BTN_DANGER;
-        snprintf(out, len, "%s #%s", dc_word(dc, "ui.decline"), arg);
-    } else if (vlen == 6 && strncmp(action, "cancel", 6) == 0) {
-        snprintf(out, len, "%s #%s", dc_word(dc, "ui.cancel"), arg);
-    } else if (vlen == 4 && strncmp(action, "vote", 4) == 0) {
-        const char *name = candidate_name(candidates, arg);
-        *style = BTN_PRIMARY;
-        snprintf(out, len, "%s", name ? name : arg);
-    } else if (strcmp(action, "abstain") == 0) {
-        snprintf(out, len, "%s", dc_word(dc, "ui.abstain"));
-    } else {
-        snprintf(out, len, "%s", action);
-    }
+    snprintf(out, len, "%s", action);
 }
 
-/* Buttons for data.actions of the message under key, five to a row, at
- * most five rows (the same action once). prefix goes before actions that
- * lack it (the lobby's "join" is "!illegal join"). A message without a key
- * gets none: a press on it could not be told from a press on another. */
+/* The button style of a choice's tone (bot/platform.h). */
+static int tone_style(const char *tone)
+{
+    static const struct {
+        const char *tone;
+        int style;
+    } styles[] = {{"yes", BTN_SUCCESS}, {"no", BTN_DANGER}, {"main", BTN_PRIMARY}};
+    for (size_t i = 0; tone && i < sizeof styles / sizeof styles[0]; i++)
+        if (strcmp(tone, styles[i].tone) == 0)
+            return styles[i].style;
+    return BTN_SECONDARY;
+}
+
+/* The command of the i-th control of data: its "actions" (the bot's own,
+ * after prefix where they lack it), else its "choices" (a module's; those a
+ * reaction makes have no command). Writes its label and style; false when
+ * there is none to show. */
+static bool control_at(const struct dc *dc, const struct json_object *data, size_t i,
+                       const char *prefix, char *cmd, size_t clen, char *label, size_t llen,
+                       int *style)
+{
+    struct json_object *actions = jget_arr(data, "actions");
+    const char *a = actions ? jarr_str(actions, i) : NULL;
+    if (actions) {
+        int w = a && prefix && strncmp(a, prefix, strlen(prefix)) != 0
+                    ? snprintf(cmd, clen, "%s%s", prefix, a)
+                    : snprintf(cmd, clen, "%s", a ? a : "");
+        if (!a || w < 0 || (size_t)w >= clen)
+            return false; /* too long for any custom_id */
+        action_label(dc, cmd, label, llen, style);
+        return true;
+    }
+    struct json_object *c = jarr_at(jget_arr(data, "choices"), i);
+    a = jget_str(c, "command");
+    int w = a ? snprintf(cmd, clen, "%s", a) : -1;
+    if (w < 0 || (size_t)w >= clen)
+        return false;
+    msg_choice_label(c, dc->words_lang ? dc->words_lang : dc->language, label, llen);
+    if (!*label)
+        snprintf(label, llen, "%s", a);
+    *style = tone_style(jget_str(c, "tone"));
+    return true;
+}
+
+/* Buttons for the controls of the message under key (data.actions, else
+ * the commands of data.choices), five to a row, at most five rows (the same
+ * command once). prefix goes before actions that lack it (the lobby's "join"
+ * is "!illegal join"). A message without a key gets none: a press on it
+ * could not be told from a press on another. */
 static void action_buttons(const struct dc *dc, struct json_object *components, const char *key,
                            const struct json_object *data, const char *prefix)
 {
-    struct json_object *actions = jget_arr(data, "actions");
-    struct json_object *candidates = jget_arr(data, "candidates");
-    if (!actions || !key)
+    struct json_object *list = jget_arr(data, "actions");
+    if (!list)
+        list = jget_arr(data, "choices");
+    if (!list || !key)
         return;
-    size_t n = jarr_len(actions), placed = 0;
+    size_t n = jarr_len(list), placed = 0;
     struct json_object *row = json_object_new_array(), *seen = json_object_new_object();
     for (size_t i = 0; i < n; i++) {
-        const char *a = jarr_str(actions, i);
-        if (!a)
-            continue;
         char cmd[DC_CUSTOM_ID_MAX + 1], label[4 * DC_LABEL_MAX + 1];
         int style;
-        int w = prefix && strncmp(a, prefix, strlen(prefix)) != 0
-                    ? snprintf(cmd, sizeof(cmd), "%s%s", prefix, a)
-                    : snprintf(cmd, sizeof(cmd), "%s", a);
-        if (w < 0 || (size_t)w >= sizeof cmd || json_object_object_get_ex(seen, cmd, NULL))
-            continue; /* too long for any custom_id, or a button already there */
+        if (!control_at(dc, data, i, prefix, cmd, sizeof cmd, label, sizeof label, &style) ||
+            json_object_object_get_ex(seen, cmd, NULL))
+            continue; /* none, too long for any custom_id, or a button already there */
         if (placed == (size_t)DC_ROWS_MAX * DC_ROW_BUTTONS_MAX) {
             log_error(DC_MOD, NULL,
                       "%s: more actions than Discord's %d buttons; \"%s\" and "
@@ -272,7 +281,6 @@ static void action_buttons(const struct dc *dc, struct json_object *components, 
             break;
         }
         json_object_object_add(seen, cmd, NULL);
-        action_label(dc, cmd, candidates, label, sizeof(label), &style);
         struct json_object *b = button(label, key, cmd, style);
         if (b) {
             json_object_array_add(row, b);
@@ -391,7 +399,7 @@ static const char *player_name(struct json_object *p)
 }
 
 /* The resources a trade may ask for: those in play (the hand's data says,
- * OUT_HAND in bot/platform.h), else what the hand shows of them. A new
+ * OUT_PRIVATE_VIEW in bot/platform.h), else what the hand shows of them. A new
  * reference. */
 static struct json_object *in_play(struct json_object *hand_data)
 {
@@ -475,22 +483,11 @@ static void render_builder(struct dc *dc, struct json_object *components, const 
     add_row(components, row);
 }
 
-/* Notices that open a timed step; the countdown goes on them and nowhere else. */
-static const char *const step_openers[] = {"session-opened", "session-opened-casual", "case-opened",
-                                           NULL};
-
-static bool is_opener(const char *event)
-{
-    for (unsigned i = 0; event && step_openers[i]; i++)
-        if (strcmp(event, step_openers[i]) == 0)
-            return true;
-    return false;
-}
-
 /*
- * Whether m opens a timed step: the drop once cards can be grabbed, a vote,
- * or a notice that tells of an opening (of several events told together, any
- * one).
+ * Whether m opens a timed step: a message whose choices are open (a drop
+ * once cards can be grabbed, a ballot), or a notice its module says opens
+ * one ("opens": of several events told together, any one). The countdown
+ * goes on them and nowhere else.
  */
 #define LONG_STEP_S 3600 /* a deadline this far off is shown as a date too */
 
@@ -498,20 +495,68 @@ static bool opens_timed_step(const struct outbound *m)
 {
     const struct json_object *data = m->data;
     switch (m->kind) {
-    case OUT_VOTE:
+    case OUT_BALLOT:
         return true;
-    case OUT_DROP:
-        return jget_true(data, "open");
-    case OUT_NOTICE: {
-        struct json_object *events = jget_arr(data, "events");
-        for (size_t i = 0; i < jarr_len(events); i++)
-            if (is_opener(jarr_str(events, i)))
-                return true;
-        return is_opener(jget_str(data, "event"));
-    }
+    case OUT_TABLE_VIEW:
+    case OUT_PRIVATE_VIEW:
+    case OUT_PROMPT:
+        return jarr_len(jget_arr(data, "choices")) > 0;
+    case OUT_NOTICE:
+        return jget_true(data, "opens");
     default:
         return false;
     }
+}
+
+/* The title a module gives a view or a ballot (data.title, a catalog key),
+ * or NULL. */
+static const char *module_title(const struct dc *dc, const struct json_object *data)
+{
+    const char *key = jget_str(data, "title");
+    return key ? dc_word(dc, key) : NULL;
+}
+
+/* How a kind looks: an embed of this colour, titled by the bot's own catalog
+ * key or, with none, by the module's "title"; a kind not listed is plain
+ * content (a notice, an error, a prompt). */
+static const struct {
+    enum outbound_kind kind;
+    int color;
+    const char *title;
+} looks[] = {
+    {OUT_LOBBY, 0x5865F2, "ui.title-lobby"},
+    {OUT_PRIVATE_VIEW, 0x2B2D31, NULL},
+    {OUT_BALLOT, 0xED4245, NULL},
+    {OUT_TABLE_VIEW, 0x57F287, NULL},
+    {OUT_RESULT, 0xEB459E, "ui.title-results"},
+    {OUT_GAME_OVER, 0xEB459E, "ui.title-results"},
+};
+
+/* The controls under m's text: buttons for its actions or choices (a table
+ * view's emoji choices are reactions, delivery.c), the lobby's and an
+ * opening's launch button, a DM's trade builder. */
+static void add_controls(struct dc *dc, const struct outbound *m, struct json_object *components)
+{
+    const struct json_object *data = m->data;
+    switch (m->kind) {
+    case OUT_LOBBY:
+        action_buttons(dc, components, m->key, data, PLATFORM_COMMAND_PREFIX " ");
+        launch_row(dc, components, jget_str(data, "lang"));
+        return;
+    case OUT_NOTICE: /* one or a few lines: plain content */
+        if (m->channel && opens_timed_step(m))
+            launch_row(dc, components, jget_str(data, "lang"));
+        return;
+    case OUT_ERROR:
+        return;
+    case OUT_PRIVATE_VIEW:
+        if (m->user)
+            render_builder(dc, components, m->key, (struct json_object *)data);
+        break;
+    default:
+        break;
+    }
+    action_buttons(dc, components, m->key, data, NULL); /* and the result's Play again */
 }
 
 static struct json_object *render_body(struct dc *dc, const struct outbound *m)
@@ -530,49 +575,13 @@ static struct json_object *render_body(struct dc *dc, const struct outbound *m)
     char extra[96] = "";
     int64_t deadline = jget_int64_or(data, "deadline", 0);
 
-    switch (m->kind) {
-    case OUT_LOBBY:
-        title = dc_word(dc, "ui.title-lobby");
-        color = 0x5865F2;
-        as_embed = true;
-        action_buttons(dc, components, m->key, data, PLATFORM_COMMAND_PREFIX " ");
-        launch_row(dc, components, jget_str(data, "lang"));
-        break;
-    case OUT_HAND:
-        title = dc_word(dc, "ui.title-hand");
-        color = 0x2B2D31;
-        as_embed = true;
-        if (m->user)
-            render_builder(dc, components, m->key, (struct json_object *)data);
-        break;
-    case OUT_OFFER:
-        action_buttons(dc, components, m->key, data, NULL);
-        break;
-    case OUT_VOTE:
-        title = dc_word(dc, "ui.title-tribunal");
-        color = 0xED4245;
-        as_embed = true;
-        action_buttons(dc, components, m->key, data, NULL);
-        break;
-    case OUT_DROP:
-        title = dc_word(dc, "ui.title-drop");
-        color = 0x57F287;
-        as_embed = true;
-        break;
-    case OUT_RESULT:
-    case OUT_GAME_OVER:
-        title = dc_word(dc, "ui.title-results");
-        color = 0xEB459E;
-        as_embed = true;
-        action_buttons(dc, components, m->key, data, NULL); /* Play again */
-        break;
-    case OUT_NOTICE:
-        if (m->channel && opens_timed_step(m))
-            launch_row(dc, components, jget_str(data, "lang"));
-        break; /* one or a few lines: plain content */
-    case OUT_ERROR:
-        break;
-    }
+    for (size_t i = 0; i < sizeof looks / sizeof looks[0]; i++)
+        if (looks[i].kind == m->kind) {
+            as_embed = true;
+            color = looks[i].color;
+            title = looks[i].title ? dc_word(dc, looks[i].title) : module_title(dc, data);
+        }
+    add_controls(dc, m, components);
     if (deadline > 0 && opens_timed_step(m)) {
         /* Discord writes these in each reader's own time zone and language; a
          * step of an hour or more also gets its date and time */
@@ -586,7 +595,7 @@ static struct json_object *render_body(struct dc *dc, const struct outbound *m)
      * mention): a player may sit at two. */
     char table[96] = "";
     const char *at = jget_str(data, "table");
-    if (m->user && at && (m->kind == OUT_OFFER || m->kind == OUT_HAND))
+    if (m->user && at && (m->kind == OUT_PROMPT || m->kind == OUT_PRIVATE_VIEW))
         snprintf(table, sizeof table, "<#%s>\n", at);
     /* the text and its countdown; without memory for both, the text alone */
     struct buf d;

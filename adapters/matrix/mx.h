@@ -292,9 +292,10 @@ char *mx_html_escape(const char *text);
 struct json_object *mx_render_message(const char *text, enum outbound_kind kind,
                                       const struct json_object *data, bool ping,
                                       const struct json_object *known);
-/* How a ballot or a poll names an action ("vote <id>": the candidate's name; "abstain": the
- * catalog's word in data's language). Borrowed from data or the catalog. */
-const char *mx_action_label(const struct json_object *data, const char *act);
+/* How a ballot or a poll names one of data's choices (msg_choice_label() in data's
+ * language; its command when it has no label), written into out. */
+void mx_choice_label(const struct json_object *data, const struct json_object *choice, char *out,
+                     size_t len);
 struct json_object *mx_render_edit(struct json_object *new_content, const char *event_id);
 struct json_object *mx_render_reaction(const char *event_id, const char *key);
 struct json_object *mx_render_poll(const char *text, const struct json_object *data,

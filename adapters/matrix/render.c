@@ -320,8 +320,7 @@ struct json_object *mx_render_message(const char *text, enum outbound_kind kind,
     struct names names = {0};
     char local[MX_NAMES_MAX][64];
     struct json_object *mentions = ping ? jget(data, "mentions") : NULL;
-    bool structured = kind == OUT_LOBBY || kind == OUT_HAND || kind == OUT_DROP ||
-                      kind == OUT_VOTE || kind == OUT_RESULT || kind == OUT_OFFER;
+    bool structured = kind != OUT_NOTICE && kind != OUT_ERROR && kind != OUT_GAME_OVER;
     gather_names((struct json_object *)data, mentions, &names, 0);
     if (ping)
         add_mentioned(&names, mentions, known, local);
@@ -393,43 +392,25 @@ struct json_object *mx_render_reaction(const char *event_id, const char *key)
     return c;
 }
 
-/* The display name of candidate `id` in data.candidates, or id itself. */
-static const char *candidate_name(const struct json_object *data, const char *id)
+void mx_choice_label(const struct json_object *data, const struct json_object *choice, char *out,
+                     size_t len)
 {
-    struct json_object *cands = jget_arr(data, "candidates");
-    for (size_t i = 0; i < jarr_len(cands); i++) {
-        struct json_object *c = jarr_at(cands, i);
-        if (strcmp(str_field(c, "id"), id) == 0 && *str_field(c, "name"))
-            return str_field(c, "name");
-    }
-    return id;
-}
-
-const char *mx_action_label(const struct json_object *data, const char *act)
-{
-    if (strncmp(act, "vote ", 5) == 0) {
-        const char *who = act + 5;
-        const char *sp = strchr(who, ' '); /* "vote 2 @x:y" when every case is open at once */
-        return candidate_name(data, sp && who[0] >= '0' && who[0] <= '9' ? sp + 1 : who);
-    }
-    if (strncmp(act, "abstain", 7) == 0) {
-        const char *lang = jget_str(data, "lang");
-        return catalog_text(catalog_has_language(lang) ? lang : "en", "ui.abstain");
-    }
-    return act;
+    msg_choice_label(choice, jget_str(data, "lang"), out, len);
+    if (!*out)
+        snprintf(out, len, "%s", str_field(choice, "command"));
 }
 
 /*
- * A poll for a tribunal: one answer per action of data.actions ("vote alice",
- * "abstain"). *answers receives {answer id: action}, the map the adapter
- * keeps to turn responses back into commands.
+ * A poll for a ballot: one answer per choice of data.choices that has a
+ * command ("vote alice", "abstain"). *answers receives {answer id: command},
+ * the map the adapter keeps to turn responses back into commands.
  */
 struct json_object *mx_render_poll(const char *text, const struct json_object *data,
                                    struct json_object **answers)
 {
-    struct json_object *actions = jget_arr(data, "actions");
+    struct json_object *choices = jget_arr(data, "choices");
     *answers = NULL;
-    if (jarr_len(actions) == 0)
+    if (jarr_len(choices) == 0)
         return NULL;
     /* the core's poll question says that everyone sees each answer; the table text says the
      * votes are secret, which a poll's are not */
@@ -445,16 +426,16 @@ struct json_object *mx_render_poll(const char *text, const struct json_object *d
     struct sbuf fb;
     sb_init(&fb);
     sb_puts(&fb, q);
-    size_t n = jarr_len(actions);
+    size_t n = jarr_len(choices);
     if (n > 20) /* clients show at most 20 answers */
         n = 20;
     for (size_t i = 0; i < n; i++) {
-        const char *act = jarr_str(actions, i);
+        const char *act = jget_str(jarr_at(choices, i), "command");
         if (!act)
             continue;
-        char id[32], line[320];
+        char id[32], line[320], label[256];
         snprintf(id, sizeof(id), "a%zu", i + 1);
-        const char *label = mx_action_label(data, act);
+        mx_choice_label(data, jarr_at(choices, i), label, sizeof label);
         struct json_object *ans = json_object_new_object();
         json_object_object_add(ans, "id", json_object_new_string(id));
         json_object_object_add(ans, "org.matrix.msc1767.text", json_object_new_string(label));

@@ -425,24 +425,54 @@ static bool queued(struct mx *m, int64_t outbox_id)
     return false;
 }
 
+/* Whether user may take choice: its "by" lists them, or it has none. */
+static bool chooses(const struct json_object *choice, const char *user)
+{
+    struct json_object *by = jget_arr(choice, "by");
+    if (!by)
+        return true;
+    for (size_t i = 0; i < jarr_len(by); i++)
+        if (jarr_str(by, i) && strcmp(jarr_str(by, i), user) == 0)
+            return true;
+    return false;
+}
+
+/* The players the choices name, as {"id","name"}, so that a ballot's text
+ * names them as the table's does. A new array. */
+static struct json_object *named_players(struct json_object *choices)
+{
+    struct json_object *list = json_object_new_array();
+    for (size_t i = 0; i < jarr_len(choices); i++) {
+        struct json_object *c = jarr_at(choices, i);
+        const char *id = jget_str(c, "player"), *name = jget_str(c, "label");
+        if (!id || !name)
+            continue;
+        struct json_object *p = json_object_new_object();
+        json_object_object_add(p, "id", json_object_new_string(id));
+        json_object_object_add(p, "name", json_object_new_string(name));
+        json_object_array_add(list, p);
+    }
+    return list;
+}
+
 /*
- * DM mode of a tribunal vote in a table: votes stay secret, so each candidate
- * (the candidates are the players) gets a ballot in their direct room, with
- * one reaction per choice (every other player, and abstaining); their
- * reaction there becomes the vote command. "vote <player>" typed there works
- * too.
+ * A ballot at a table that votes in private: each voter (its "mentions")
+ * gets a ballot in their direct room, with one reaction per choice they may
+ * take (every other player, and abstaining); their reaction there becomes
+ * the choice's command. "vote <player>" typed there works too.
  */
 static void queue_ballots(struct mx *m, const struct outbound *o, struct json_object *data)
 {
-    struct json_object *cands = jget_arr(data, "candidates");
-    struct json_object *actions = jget_arr(data, "actions");
-    if (!cands || !actions)
+    struct json_object *voters = jget_arr(data, "mentions");
+    struct json_object *choices = jget_arr(data, "choices");
+    if (!voters || !choices)
         return;
-    size_t nact = jarr_len(actions);
+    struct json_object *cands = named_players(choices);
+    size_t nact = jarr_len(choices);
     /* The bot words the ballot for a DM; the table's text speaks to the table. */
     const char *ballot = jget_str(data, "ballot") ? jget_str(data, "ballot") : o->text;
-    for (size_t c = 0; c < jarr_len(cands); c++) {
-        const char *user = jget_str(jarr_at(cands, c), "id");
+    for (size_t c = 0; c < jarr_len(voters); c++) {
+        const char *user = jarr_str(voters, c);
         if (!user || user[0] != '@')
             continue;
         /* a voter who reads another language than the table's has their own */
@@ -454,15 +484,17 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
         struct json_object *votes = json_object_new_object();
         size_t shown = 0;
         for (size_t i = 0; i < nact; i++) {
-            const char *act = jarr_str(actions, i);
-            /* Nobody may vote for themselves: their own name is not on their ballot. */
-            if (!act || (strncmp(act, "vote ", 5) == 0 && strcmp(act + 5, user) == 0))
+            struct json_object *choice = jarr_at(choices, i);
+            const char *act = jget_str(choice, "command");
+            /* what the voter may not choose (their own name) is not on their ballot */
+            if (!act || !chooses(choice, user))
                 continue;
             const char *emoji = mx_vote_emoji(shown);
             if (!emoji)
                 continue;
             shown++;
-            const char *label = mx_action_label(data, act);
+            char label[256];
+            mx_choice_label(data, choice, label, sizeof label);
             if (buf_printf(&text, "\n%s %s", emoji, label) < 0) {
                 json_object_put(votes);
                 goto refused;
@@ -476,8 +508,9 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
         json_object_object_add(bd, "candidates", json_object_get(cands));
         json_object_object_add(bd, "mentions", to);
         struct json_object *known = mx_known_names(m, to);
-        struct json_object *it = item_new(NULL, user, "m.room.message",
-                                          mx_render_message(text.data, OUT_VOTE, bd, true, known));
+        struct json_object *it =
+            item_new(NULL, user, "m.room.message",
+                     mx_render_message(text.data, OUT_BALLOT, bd, true, known));
         json_object_put(known);
         json_object_put(bd);
         json_object_object_add(it, "votes", votes);
@@ -490,6 +523,59 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
         log_error(MOD, NULL, "no memory for the ballot of %s; not sent", user);
         buf_free(&text);
     }
+    json_object_put(cands);
+}
+
+/* A ballot as a native poll: its item, or NULL without choices or memory. */
+static struct json_object *poll_item(const struct outbound *o, struct json_object *data)
+{
+    struct json_object *answers = NULL;
+    struct json_object *c = mx_render_poll(o->text, data, &answers);
+    if (!c)
+        return NULL;
+    struct json_object *item = item_new(o->channel, NULL, "org.matrix.msc3381.poll.start", c);
+    struct json_object *poll = json_object_new_object();
+    json_object_object_add(poll, "answers", answers);
+    int64_t d;
+    if (jget_int64(data, "deadline", &d) == 0)
+        json_object_object_add(poll, "deadline", json_object_new_int64(d));
+    if (catalog_has_language(jget_str(data, "lang"))) /* its end speaks the same */
+        json_object_object_add(poll, "lang", json_object_new_string(jget_str(data, "lang")));
+    json_object_object_add(item, "poll", poll);
+    return item;
+}
+
+/*
+ * What makes the choices of a message on item: in a room, a reaction per
+ * choice that has an emoji (a drop's cards: the first to react takes one);
+ * a ballot to one player, a numbered reaction per choice, which becomes its
+ * command ("votes").
+ */
+static void add_choices(struct json_object *item, const struct outbound *o,
+                        struct json_object *data)
+{
+    struct json_object *choices = jget_arr(data, "choices");
+    struct json_object *list = NULL, *votes = NULL;
+    for (size_t i = 0; i < jarr_len(choices); i++) {
+        const char *emoji = jget_str(jarr_at(choices, i), "emoji");
+        if (emoji && o->key && o->kind != OUT_BALLOT) {
+            if (!list)
+                list = json_object_new_array();
+            json_object_array_add(list, json_object_new_string(emoji));
+        }
+    }
+    if (list)
+        json_object_object_add(item, "reactions", list);
+    if (o->kind != OUT_BALLOT || !o->user || !choices)
+        return;
+    votes = json_object_new_object();
+    for (size_t i = 0; i < jarr_len(choices); i++) {
+        const char *emoji = mx_vote_emoji(i);
+        const char *act = jget_str(jarr_at(choices, i), "command");
+        if (emoji && act)
+            json_object_object_add(votes, emoji, json_object_new_string(act));
+    }
+    json_object_object_add(item, "votes", votes);
 }
 
 /* Whether data.actions holds action. */
@@ -517,30 +603,16 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
         return 0; /* machine-readable; people read the OUT_RESULT just before it */
     }
     struct json_object *data = (struct json_object *)o->data;
-    if (o->channel && (o->kind == OUT_VOTE || o->kind == OUT_RESULT || o->kind == OUT_GAME_OVER))
+    if (o->channel && (o->kind == OUT_BALLOT || o->kind == OUT_RESULT || o->kind == OUT_GAME_OVER))
         mx_polls_end_room(m, o->channel);
 
     struct json_object *item = NULL;
-    if (o->kind == OUT_VOTE && o->channel && jget_true(data, "poll")) {
-        struct json_object *answers = NULL;
-        struct json_object *c = mx_render_poll(o->text, data, &answers);
-        if (c) {
-            item = item_new(o->channel, NULL, "org.matrix.msc3381.poll.start", c);
-            struct json_object *poll = json_object_new_object();
-            json_object_object_add(poll, "answers", answers);
-            int64_t d;
-            if (jget_int64(data, "deadline", &d) == 0)
-                json_object_object_add(poll, "deadline", json_object_new_int64(d));
-            if (catalog_has_language(jget_str(data, "lang"))) /* its end speaks the same */
-                json_object_object_add(poll, "lang",
-                                       json_object_new_string(jget_str(data, "lang")));
-            json_object_object_add(item, "poll", poll);
-        }
-    }
+    if (o->kind == OUT_BALLOT && o->channel && jget_true(data, "poll"))
+        item = poll_item(o, data);
     /* A ping asks the players it mentions to act, and notifies them. At a table that votes in
      * private, the vote's announcement is no ping: each voter's own ballot is. */
     bool ping = jarr_len(jget_arr(data, "mentions")) > 0 &&
-                !(o->kind == OUT_VOTE && o->channel && !jget_true(data, "poll"));
+                !(o->kind == OUT_BALLOT && o->channel && !jget_true(data, "poll"));
     /* A result's "Play again" is a reaction on it, explained in a line. */
     struct json_object *again = NULL;
     struct buf result;
@@ -569,27 +641,7 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
         item = item_new(o->channel, o->user, "m.room.message", c);
         if (o->replace && o->key)
             json_object_object_add(item, "edit", json_object_new_boolean(1));
-        struct json_object *reactions = jget_obj(data, "reactions");
-        if (o->kind == OUT_DROP && reactions && o->key) {
-            struct json_object *list = json_object_new_array();
-            json_object_object_foreach(reactions, emoji, res)
-            {
-                (void)res;
-                json_object_array_add(list, json_object_new_string(emoji));
-            }
-            json_object_object_add(item, "reactions", list);
-        }
-        struct json_object *actions = jget_arr(data, "actions");
-        if (o->kind == OUT_VOTE && o->user && actions) {
-            struct json_object *votes = json_object_new_object();
-            for (size_t i = 0; i < jarr_len(actions); i++) {
-                const char *emoji = mx_vote_emoji(i);
-                const char *act = jarr_str(actions, i);
-                if (emoji && act)
-                    json_object_object_add(votes, emoji, json_object_new_string(act));
-            }
-            json_object_object_add(item, "votes", votes);
-        }
+        add_choices(item, o, data);
         if (again) /* a reaction there becomes the command, as on a ballot */
             json_object_object_add(item, "votes", again);
     }
@@ -600,7 +652,7 @@ int mx_send_outbound(struct mx *m, const struct outbound *o)
     pin_txn(item, o->outbox_id, 0);
     bool poll = jget_obj(item, "poll") != NULL;
     outbox_add(m, item);
-    if (o->kind == OUT_VOTE && o->channel && !poll)
+    if (o->kind == OUT_BALLOT && o->channel && !poll)
         queue_ballots(m, o, data);
     mx_pump(m);
     return 0;

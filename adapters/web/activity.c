@@ -471,7 +471,10 @@ static char *frame_of(const struct outbound *m, bool as_dm)
     const char *table = m->channel ? m->channel : jget_str(data, "table");
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "type", json_object_new_string("message"));
-    json_object_object_add(o, "kind", json_object_new_string(msg_kind_name(m->kind)));
+    char topic[MSG_TOPIC_MAX]; /* the module's name for it ("hand"), and what it is */
+    json_object_object_add(o, "kind",
+                           json_object_new_string(msg_label(m->kind, m->key, topic, sizeof topic)));
+    json_object_object_add(o, "form", json_object_new_string(msg_kind_name(m->kind)));
     json_object_object_add(o, "channel",
                            m->channel && !as_dm ? json_object_new_string(m->channel) : NULL);
     json_object_object_add(o, "table", table ? json_object_new_string(table) : NULL);

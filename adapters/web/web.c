@@ -293,7 +293,10 @@ static int send_one(struct web *w, const struct outbound *m)
 
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "type", json_object_new_string("message"));
-    json_object_object_add(o, "kind", json_object_new_string(msg_kind_name(m->kind)));
+    char topic[MSG_TOPIC_MAX]; /* the module's name for it ("hand"), and what it is */
+    json_object_object_add(o, "kind",
+                           json_object_new_string(msg_label(m->kind, m->key, topic, sizeof topic)));
+    json_object_object_add(o, "form", json_object_new_string(msg_kind_name(m->kind)));
     json_object_object_add(o, "channel", m->channel ? json_object_new_string(m->channel) : NULL);
     json_object_object_add(o, "table", table ? json_object_new_string(table) : NULL);
     json_object_object_add(o, "dm", json_object_new_boolean(m->user != NULL));

@@ -153,6 +153,26 @@ static void set_data(struct msg *m, const char *k, struct json_object *v)
     json_object_object_add(m->data, k, v);
 }
 
+/* A choice of a message (bot/platform.h): what choosing it sends (command,
+ * or NULL when a reaction chooses it), its label as a catalog key or as
+ * text, a tag written after the label ("#3"), and its tone. */
+static struct json_object *choice(const char *command, const char *label_key, const char *label,
+                                  const char *tag, const char *tone)
+{
+    struct json_object *c = json_object_new_object();
+    if (command)
+        json_object_object_add(c, "command", json_object_new_string(command));
+    if (label_key)
+        json_object_object_add(c, "label_key", json_object_new_string(label_key));
+    if (label)
+        json_object_object_add(c, "label", json_object_new_string(label));
+    if (tag)
+        json_object_object_add(c, "tag", json_object_new_string(tag));
+    if (tone)
+        json_object_object_add(c, "tone", json_object_new_string(tone));
+    return c;
+}
+
 /* Adds to list the key of a message whose controls end now (see "closes"
  * in bot/platform.h). */
 static void close_key(struct json_object *list, const struct view *g, const char *topic,
@@ -203,6 +223,18 @@ struct field {
     struct json_object *value; /* owned by the message once passed */
 };
 
+/* Whether the notice keyed key opens a timed step (a session, a case's
+ * debate): its data says "opens", for adapters that count down to it. */
+static bool opens_step(const char *key)
+{
+    static const char *const openers[] = {"msg.session-opened", "msg.session-opened-casual",
+                                          "msg.case-opened"};
+    for (size_t i = 0; i < sizeof openers / sizeof openers[0]; i++)
+        if (strcmp(key, openers[i]) == 0)
+            return true;
+    return false;
+}
+
 /* A notice with extra data fields (fields may be NULL). */
 static void notice_with(const struct view *g, const struct il_event *e, const char *key,
                         const char *const *vars, const struct field *fields, rules_emit_fn emit,
@@ -215,6 +247,8 @@ static void notice_with(const struct view *g, const struct il_event *e, const ch
     text_fill(m.text, sizeof m.text, lang_for(g, e->audience), key, vars);
     set_say(&m, key, vars);
     set_data(&m, "event", json_object_new_string(key + 4));
+    if (opens_step(key))
+        set_data(&m, "opens", json_object_new_boolean(true));
     set_data(&m, "phase", json_object_new_string(il_phase_id(g->s->game.phase)));
     set_data(&m, "paused", json_object_new_boolean(g->s->game.paused));
     if (il_game_deadline(&g->s->game))
@@ -249,7 +283,7 @@ static void offer_message(const struct view *g, const struct il_event *e, rules_
     const char *vars[] = {
         "id",  id,  "from", g->t->names[e->player], "to", g->t->names[e->target], "give", give,
         "ask", ask, NULL};
-    msg_init(&m, g, e->type == IL_EV_OFFER_MADE ? OUT_OFFER : OUT_NOTICE, e->audience);
+    msg_init(&m, g, e->type == IL_EV_OFFER_MADE ? OUT_PROMPT : OUT_NOTICE, e->audience);
     text_fill(m.text, sizeof m.text, lang_for(g, e->audience), keys[which][receiver], vars);
     set_say(&m, keys[which][receiver], vars);
     set_data(&m, "offer", json_object_new_int64(e->offer_id));
@@ -258,17 +292,19 @@ static void offer_message(const struct view *g, const struct il_event *e, rules_
     set_data(&m, "give", bundle_json(&e->cards));
     set_data(&m, "ask", bundle_json(&e->cards2));
     if (e->type == IL_EV_OFFER_MADE) {
-        struct json_object *actions = json_object_new_array();
-        char cmd[32];
+        struct json_object *choices = json_object_new_array();
+        char cmd[32], tag[16];
+        snprintf(tag, sizeof tag, "#%u", e->offer_id);
         if (receiver) {
             snprintf(cmd, sizeof cmd, "accept %u", e->offer_id);
-            json_object_array_add(actions, json_object_new_string(cmd));
+            json_object_array_add(choices, choice(cmd, "ui.accept", NULL, tag, "yes"));
             snprintf(cmd, sizeof cmd, "decline %u", e->offer_id);
+            json_object_array_add(choices, choice(cmd, "ui.decline", NULL, tag, "no"));
         } else {
             snprintf(cmd, sizeof cmd, "cancel %u", e->offer_id);
+            json_object_array_add(choices, choice(cmd, "ui.cancel", NULL, tag, NULL));
         }
-        json_object_array_add(actions, json_object_new_string(cmd));
-        set_data(&m, "actions", actions);
+        set_data(&m, "choices", choices);
         if (receiver)
             set_data(&m, "mentions", mentions_of(g, e->audience));
         msg_key(&m, g, "offer", e->offer_id, e->audience);
@@ -304,7 +340,8 @@ static void render_hand(const struct view *g, unsigned seat, bool fresh, rules_e
         "hand",     hand,
         "suspects", sus,
         NULL};
-    msg_init(&m, g, OUT_HAND, (int)seat);
+    msg_init(&m, g, OUT_PRIVATE_VIEW, (int)seat);
+    set_data(&m, "title", json_object_new_string("ui.title-hand"));
     text_fill(m.text, sizeof m.text, lang_for(g, (int)seat),
               il_bundle_total(&suspects) ? "msg.hand-suspects" : "msg.hand", vars);
     msg_key(&m, g, "hand", 0, (int)seat);
@@ -383,7 +420,7 @@ static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
     struct json_object *shown = json_object_new_array();
     struct json_object *taken = json_object_new_array();
     struct json_object *takers = json_object_new_array();
-    struct json_object *reactions = json_object_new_object();
+    struct json_object *choices = json_object_new_array();
     for (unsigned i = 0; i < d->count; i++) {
         unsigned r = d->cards[i];
         int seat = d->taker[i];
@@ -400,12 +437,16 @@ static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
         json_object_array_add(shown, json_object_new_string(il_resource_id(r)));
         json_object_array_add(taken, json_object_new_boolean(seat != IL_DROP_ON_TABLE));
         json_object_array_add(takers, seat >= 0 ? player_json(g, (unsigned)seat) : NULL);
-        json_object_object_add(reactions, emoji[r], json_object_new_string(il_resource_id(r)));
+        struct json_object *c = choice(NULL, NULL, card_name(g->t->lang, r), NULL, NULL);
+        json_object_object_add(c, "emoji", json_object_new_string(emoji[r]));
+        json_object_object_add(c, "card", json_object_new_string(il_resource_id(r)));
+        json_object_array_add(choices, c);
     }
     snprintf(number, sizeof number, "%u", d->number);
     const char *vars[] = {"number", number, "cards", cards, NULL};
     const char *key = d->done ? "msg.drop-closed" : d->open ? "msg.drop-open" : "msg.drop-reveal";
-    msg_init(&m, g, OUT_DROP, IL_PUBLIC);
+    msg_init(&m, g, OUT_TABLE_VIEW, IL_PUBLIC);
+    set_data(&m, "title", json_object_new_string("ui.title-drop"));
     text_fill(m.text, sizeof m.text, g->t->lang, key, vars);
     set_say(&m, key, vars);
     msg_key(&m, g, "drop", d->number, -1);
@@ -416,11 +457,12 @@ static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
     set_data(&m, "takers", takers);
     set_data(&m, "open", json_object_new_boolean(d->open));
     set_data(&m, "done", json_object_new_boolean(d->done));
-    if (d->open) {
-        set_data(&m, "reactions", reactions);
+    if (d->open) { /* the first reaction takes each card, one card a player */
+        set_data(&m, "choices", choices);
+        set_data(&m, "pick", json_object_new_string("first"));
         set_data(&m, "deadline", json_object_new_int64(il_game_deadline(&g->s->game)));
     } else {
-        json_object_put(reactions);
+        json_object_put(choices);
     }
     msg_emit(&m, emit, arg);
 }
@@ -442,6 +484,37 @@ static void case_cards(const struct view *g, const struct il_event *e, char *out
         }
 }
 
+/* The choices of case number's ballot: a vote for each active seat, which
+ * every other seat may cast, and abstaining. */
+static struct json_object *vote_choices(const struct view *g, unsigned number)
+{
+    struct json_object *choices = json_object_new_array();
+    bool parallel = g->s->game.config.tribunal & IL_TRIBUNAL_PARALLEL;
+    for (unsigned i = 0; i < g->t->nseats; i++) {
+        if (!g->s->game.players[i].active)
+            continue;
+        char cmd[MSG_USER_MAX + 8];
+        /* with every case open at once, a choice names its case */
+        if (parallel)
+            snprintf(cmd, sizeof cmd, "vote %u %s", number + 1, g->t->users[i]);
+        else
+            snprintf(cmd, sizeof cmd, "vote %s", g->t->users[i]);
+        const char *name = g->t->names[i][0] ? g->t->names[i] : g->t->users[i];
+        struct json_object *c = choice(cmd, NULL, name, NULL, "main");
+        struct json_object *by = json_object_new_array();
+        for (unsigned j = 0; j < g->t->nseats; j++)
+            if (j != i && g->s->game.players[j].active)
+                json_object_array_add(by, json_object_new_string(g->t->users[j]));
+        json_object_object_add(c, "player", json_object_new_string(g->t->users[i]));
+        json_object_object_add(c, "by", by);
+        json_object_array_add(choices, c);
+    }
+    char abstain[16];
+    snprintf(abstain, sizeof abstain, parallel ? "abstain %u" : "abstain", number + 1);
+    json_object_array_add(choices, choice(abstain, "ui.abstain", NULL, NULL, NULL));
+    return choices;
+}
+
 static void vote_message(const struct view *g, const struct il_event *e, rules_emit_fn emit,
                          void *arg)
 {
@@ -456,31 +529,18 @@ static void vote_message(const struct view *g, const struct il_event *e, rules_e
     struct json_object *list;
     case_cards(g, &ce, cards, sizeof cards, &list);
     snprintf(number, sizeof number, "%u", e->number + 1);
-    msg_init(&m, g, OUT_VOTE, IL_PUBLIC);
+    msg_init(&m, g, OUT_BALLOT, IL_PUBLIC);
+    set_data(&m, "title", json_object_new_string("ui.title-tribunal"));
     msg_key(&m, g, "vote", e->number + 1u, -1);
     set_data(&m, "case", json_object_new_int(e->number + 1));
     set_data(&m, "cards", list);
     set_data(&m, "deadline", json_object_new_int64(e->deadline));
     struct json_object *candidates = json_object_new_array();
-    struct json_object *actions = json_object_new_array();
-    bool parallel = g->s->game.config.tribunal & IL_TRIBUNAL_PARALLEL;
-    for (unsigned i = 0; i < g->t->nseats; i++) {
-        if (!g->s->game.players[i].active)
-            continue;
-        char cmd[MSG_USER_MAX + 8];
-        /* with every case open at once, a button names its case */
-        if (parallel)
-            snprintf(cmd, sizeof cmd, "vote %u %s", e->number + 1, g->t->users[i]);
-        else
-            snprintf(cmd, sizeof cmd, "vote %s", g->t->users[i]);
-        json_object_array_add(candidates, player_json(g, i));
-        json_object_array_add(actions, json_object_new_string(cmd));
-    }
-    char abstain[16];
-    snprintf(abstain, sizeof abstain, parallel ? "abstain %u" : "abstain", e->number + 1);
-    json_object_array_add(actions, json_object_new_string(abstain));
+    for (unsigned i = 0; i < g->t->nseats; i++)
+        if (g->s->game.players[i].active)
+            json_object_array_add(candidates, player_json(g, i));
     set_data(&m, "candidates", candidates);
-    set_data(&m, "actions", actions);
+    set_data(&m, "choices", vote_choices(g, e->number));
     set_data(&m, "poll", json_object_new_boolean(g->s->poll_ballots));
     set_data(&m, "mentions", mentions_of(g, IL_PUBLIC));
     char ballot[512];

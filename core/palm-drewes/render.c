@@ -104,7 +104,7 @@ void pd_render_private(const struct pd_state *s, const struct rules_table *t, un
     struct out *o = &(struct out){0};
     const char *lang = lang_of(t, (int)seat);
     char cards[PD_LINE_MAX], line[PD_LINE_MAX];
-    out_init(o, s, t, OUT_HAND, (int)seat);
+    out_init(o, s, t, OUT_PRIVATE_VIEW, (int)seat);
     set_key(o, t, "hand", (int)seat);
     o->msg.replace = !fresh;
     pd_cards_text(cards, sizeof cards, lang, &g->players[seat].hand);

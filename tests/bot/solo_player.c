@@ -74,11 +74,18 @@ static int goods_in(const struct solo_player *sp, const char *key, const struct 
                : 0;
 }
 
+/* The command of the i-th choice of a message, or NULL. */
+static const char *choice_command(struct json_object *choices, size_t i)
+{
+    return json_object_get_string(
+        json_object_object_get(json_object_array_get_idx(choices, i), "command"));
+}
+
 /* An offer made to p1: accepted when it brings p1's goods and asks none of
  * them, declined otherwise; each once. */
 static void answer_offer(struct solo_player *sp, const struct json_object *line)
 {
-    struct json_object *actions = line_data(line, "actions"), *id = line_data(line, "offer");
+    struct json_object *actions = line_data(line, "choices"), *id = line_data(line, "offer");
     if (!actions || !id || json_object_array_length(actions) != 2)
         return; /* one of p1's own: nothing to answer */
     int offer = json_object_get_int(id);
@@ -86,7 +93,7 @@ static void answer_offer(struct solo_player *sp, const struct json_object *line)
         return;
     sp->answered[sp->nanswered++] = offer;
     bool take = goods_in(sp, "give", line) > 0 && goods_in(sp, "ask", line) == 0;
-    dm(sp, json_object_get_string(json_object_array_get_idx(actions, take ? 0 : 1)));
+    dm(sp, choice_command(actions, take ? 0 : 1));
     sp->moves++;
 }
 
@@ -109,14 +116,14 @@ static void read_drop(struct solo_player *sp, const struct json_object *line)
  * someone else, or abstains on every third case. */
 static void read_vote(struct solo_player *sp, const struct json_object *line)
 {
-    struct json_object *actions = line_data(line, "actions"), *number = line_data(line, "case");
+    struct json_object *actions = line_data(line, "choices"), *number = line_data(line, "case");
     unsigned n = actions ? (unsigned)json_object_array_length(actions) : 0;
     unsigned k = number ? (unsigned)json_object_get_int(number) : 0;
     if (!n || sp->nvotes == sizeof sp->votes / sizeof *sp->votes)
         return;
-    const char *pick = json_object_get_string(json_object_array_get_idx(actions, n - 1));
+    const char *pick = choice_command(actions, n - 1);
     for (unsigned i = 0; k % 3 != 2 && i < n; i++) {
-        const char *a = json_object_get_string(json_object_array_get_idx(actions, (i + k) % n));
+        const char *a = choice_command(actions, (i + k) % n);
         if (strncmp(a, "vote", 4) == 0 && !strstr(a, " " ME)) {
             pick = a;
             break;

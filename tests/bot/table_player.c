@@ -340,19 +340,19 @@ static void grab_round(struct table_player *tp)
     const struct json_object *drop = h->lines[tp->drop_line];
     const char *drop_id = line_str(drop, "id");
     struct json_object *shown = line_data(drop, "shown");
-    struct json_object *reactions = line_data(drop, "reactions");
+    struct json_object *choices = line_data(drop, "choices");
     assert_non_null(shown);
-    assert_non_null(reactions);
+    assert_non_null(choices);
     unsigned ncards = (unsigned)json_object_array_length(shown);
     assert_int_equal(ncards, tp->n);
     for (unsigned i = 0; i < tp->n && i < ncards; i++) {
         const char *res = json_object_get_string(json_object_array_get_idx(shown, i));
         if (i % 2 == 0 && !tp->text_only) {
-            const char *key = NULL;
-            json_object_object_foreach(reactions, emoji, value)
-            {
-                if (strcmp(json_object_get_string(value), res) == 0)
-                    key = emoji;
+            const char *key = NULL; /* the reaction that takes the card */
+            for (size_t c = 0; c < json_object_array_length(choices); c++) {
+                struct json_object *choice = json_object_array_get_idx(choices, c);
+                if (strcmp(json_object_get_string(json_object_object_get(choice, "card")), res) == 0)
+                    key = json_object_get_string(json_object_object_get(choice, "emoji"));
             }
             assert_non_null(key);
             harness_sendf(

@@ -744,21 +744,20 @@ static void test_controls(void **state)
     struct harness h;
     start(&h);
     char *name = repeat(THREE_BYTES, 100);
-    struct json_object *data = json_tokener_parse("{\"game\":\"g1\",\"case\":1,\"candidates\":[],"
-                                                  "\"actions\":[]}");
+    struct json_object *data = json_tokener_parse("{\"game\":\"g1\",\"case\":1,\"choices\":[]}");
     for (int i = 0; i < 30; i++) {
         char id[32], action[48];
         snprintf(id, sizeof id, "9%017d", i);
         snprintf(action, sizeof action, "vote %s", id);
-        struct json_object *c = json_object_new_object();
-        json_object_object_add(c, "id", json_object_new_string(id));
-        json_object_object_add(c, "name", json_object_new_string(name));
-        json_object_array_add(jget(data, "candidates"), c);
-        json_object_array_add(jget(data, "actions"), json_object_new_string(action));
-        if (i == 3) /* the same action twice: one button */
-            json_object_array_add(jget(data, "actions"), json_object_new_string(action));
+        for (int twice = 0; twice < (i == 3 ? 2 : 1); twice++) { /* the same twice: one button */
+            struct json_object *c = json_object_new_object();
+            json_object_object_add(c, "command", json_object_new_string(action));
+            json_object_object_add(c, "label", json_object_new_string(name));
+            json_object_object_add(c, "player", json_object_new_string(id));
+            json_object_array_add(jget(data, "choices"), c);
+        }
     }
-    struct outbound vote = {.kind = OUT_VOTE,
+    struct outbound vote = {.kind = OUT_BALLOT,
                             .channel = TABLE_A,
                             .key = "g1/vote/1",
                             .text = "Case 1: vote",
@@ -803,7 +802,7 @@ static void test_controls(void **state)
         json_object_array_add(jget(data, "players"), p);
         json_object_object_add(jget(data, "hand"), cards[i], json_object_new_int(30));
     }
-    struct outbound hand = {.kind = OUT_HAND,
+    struct outbound hand = {.kind = OUT_PRIVATE_VIEW,
                             .user = "71",
                             .key = "g1/hand/71",
                             .text = "Your hand: everything",
@@ -834,12 +833,12 @@ static void test_broken_utf8(void **state)
     struct harness h;
     start(&h);
     struct json_object *data =
-        json_tokener_parse("{\"game\":\"g1\",\"case\":1,\"candidates\":[{\"id\":\"75\","
-                           "\"name\":\"Bob\\u00e9\"}],\"actions\":[\"vote 75\"]}");
+        json_tokener_parse("{\"game\":\"g1\",\"case\":1,\"choices\":[{\"command\":\"vote 75\","
+                           "\"player\":\"75\",\"label\":\"Bob\\u00e9\"}]}");
     /* the name cut after the first byte of its last character */
-    json_object_object_add(json_object_array_get_idx(jget(data, "candidates"), 0), "name",
+    json_object_object_add(json_object_array_get_idx(jget(data, "choices"), 0), "label",
                            json_object_new_string("Bob\xC3"));
-    struct outbound m = {.kind = OUT_VOTE,
+    struct outbound m = {.kind = OUT_BALLOT,
                          .channel = TABLE_A,
                          .key = "g1/vote/1",
                          .text = "Broken \xE2\x80 and \xFF stray",

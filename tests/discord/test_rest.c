@@ -442,7 +442,7 @@ static void test_dm_probe_and_50007(void **state)
     assert_int_equal(count_dm_messages(&h, "62"), 0);
     /* ... and the first real DM, refused with 50007, reports the user unreachable */
     json_object_object_del(h.probes, "62");
-    send_text(&h, NULL, "62", "g1/hand/62", false, OUT_HAND, "your hand", NULL);
+    send_text(&h, NULL, "62", "g1/hand/62", false, OUT_PRIVATE_VIEW, "your hand", NULL);
     assert_true(h_run_until(&h, probed, 3000));
     assert_int_equal(probes_for(&h, "62"), 0);
     struct discord_stats st;
@@ -682,9 +682,9 @@ static void test_interactions(void **state)
     send_text(&h, CHANNEL_A, NULL, "g1/lobby", true, OUT_LOBBY, "Lobby: nobody", lobby);
     json_object_put(lobby);
     struct json_object *vote = json_tokener_parse(
-        "{\"game\":\"g1\",\"case\":1,\"candidates\":[{\"id\":\"75\",\"name\":\"Bob\"}],"
-        "\"actions\":[\"vote 75\",\"abstain\"]}");
-    send_text(&h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_VOTE, "Vote on case 1", vote);
+        "{\"game\":\"g1\",\"case\":1,\"choices\":[{\"command\":\"vote 75\",\"label\":\"Bob\"},"
+        "{\"command\":\"abstain\",\"label_key\":\"ui.abstain\"}]}");
+    send_text(&h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_BALLOT, "Vote on case 1", vote);
     json_object_put(vote);
     want_messages = 2;
     assert_true(h_run_until(&h, enough_messages, 3000));
@@ -752,7 +752,7 @@ static void test_interactions(void **state)
         "\"resources\":[\"guns\",\"alcohol\",\"powder\",\"call-girls\"],"
         "\"players\":[{\"id\":\"75\",\"name\":\"Bob Smith\"},"
         "{\"id\":\"76\",\"name\":\"Bob Smith\"}]}");
-    send_text(&h, NULL, "74", "g1/hand/74", false, OUT_HAND, "hand", hand);
+    send_text(&h, NULL, "74", "g1/hand/74", false, OUT_PRIVATE_VIEW, "hand", hand);
     json_object_put(hand);
     want_dm_user = "74";
     assert_true(h_run_until(&h, have_dm, 3000));
@@ -796,7 +796,7 @@ static void test_interactions(void **state)
     hand = json_tokener_parse("{\"game\":\"g1\",\"hand\":{\"guns\":2},"
                               "\"resources\":[\"guns\",\"alcohol\",\"powder\",\"call-girls\"],"
                               "\"players\":[{\"id\":\"76\",\"name\":\"Bob Smith\"}]}");
-    send_text(&h, NULL, "74", "g1/hand/74", true, OUT_HAND, "hand", hand);
+    send_text(&h, NULL, "74", "g1/hand/74", true, OUT_PRIVATE_VIEW, "hand", hand);
     json_object_put(hand);
     want_dm_edits = 1;
     assert_true(h_run_until(&h, dm_edited, 3000));
@@ -910,15 +910,16 @@ static void test_drop_reactions(void **state)
     start(&h);
     struct json_object *closed =
         json_tokener_parse("{\"drop\":1,\"shown\":[\"guns\"],\"open\":false}");
-    send_text(&h, CHANNEL_A, NULL, "g1/drop/1", true, OUT_DROP, "Drop 1: guns", closed);
+    send_text(&h, CHANNEL_A, NULL, "g1/drop/1", true, OUT_TABLE_VIEW, "Drop 1: guns", closed);
     json_object_put(closed);
     struct json_object *open = json_tokener_parse(
         "{\"drop\":1,\"shown\":[\"guns\",\"alcohol\"],\"open\":true,"
-        "\"reactions\":{\"\xF0\x9F\x94\xAB\":\"guns\",\"\xF0\x9F\x8D\xBA\":\"alcohol\"},"
+        "\"choices\":[{\"emoji\":\"\xF0\x9F\x94\xAB\",\"card\":\"guns\"},"
+        "{\"emoji\":\"\xF0\x9F\x8D\xBA\",\"card\":\"alcohol\"}],\"pick\":\"first\","
         "\"deadline\":4102444800000}");
-    send_text(&h, CHANNEL_A, NULL, "g1/drop/1", true, OUT_DROP, "Drop 1: guns alcohol", open);
+    send_text(&h, CHANNEL_A, NULL, "g1/drop/1", true, OUT_TABLE_VIEW, "Drop 1: guns alcohol", open);
     /* the same data again adds no reaction twice */
-    send_text(&h, CHANNEL_A, NULL, "g1/drop/1", true, OUT_DROP, "Drop 1: guns alcohol", open);
+    send_text(&h, CHANNEL_A, NULL, "g1/drop/1", true, OUT_TABLE_VIEW, "Drop 1: guns alcohol", open);
     json_object_put(open);
     want_reactions = 2;
     assert_true(h_run_until(&h, enough_reactions, 3000));
@@ -953,10 +954,12 @@ static void test_vote_and_game_over(void **state)
     struct harness h;
     start(&h);
     struct json_object *d = json_tokener_parse(
-        "{\"case\":1,\"candidates\":[{\"id\":\"91\",\"name\":\"Alice\"},"
-        "{\"id\":\"92\",\"name\":\"Bob\"}],\"actions\":[\"vote 91\",\"vote 92\",\"abstain\"],"
+        "{\"case\":1,\"title\":\"ui.title-tribunal\","
+        "\"choices\":[{\"command\":\"vote 91\",\"label\":\"Alice\",\"tone\":\"main\"},"
+        "{\"command\":\"vote 92\",\"label\":\"Bob\",\"tone\":\"main\"},"
+        "{\"command\":\"abstain\",\"label_key\":\"ui.abstain\"}],"
         "\"deadline\":4102444800000}");
-    send_text(&h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_VOTE, "Vote on case 1", d);
+    send_text(&h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_BALLOT, "Vote on case 1", d);
     json_object_put(d);
     want_messages = 1;
     assert_true(h_run_until(&h, enough_messages, 3000));
@@ -983,6 +986,7 @@ static void test_vote_and_game_over(void **state)
                         "g1/vote/1#vote 91=Alice;g1/vote/1#vote 92=Bob;g1/vote/1#abstain=Abstain;");
     struct json_object *e = json_object_array_get_idx(jget(jget(m, "body"), "embeds"), 0);
     assert_non_null(strstr(jstr(e, "description"), "<t:4102444800:R>"));
+    assert_string_equal(jstr(e, "title"), "Tribunal"); /* the title the module names */
     json_object_put(s);
     h_fini(&h);
 }
@@ -1005,6 +1009,21 @@ static bool all_closed(struct harness *h)
     return ok;
 }
 
+/* An offer's choices as buttons: labelled in words and tag, styled by their tone. */
+static void check_offer_buttons(struct harness *h)
+{
+    struct json_object *snap = h_snapshot(h), *offer = message_with(snap, "Offer #3 to you");
+    char ids[256] = "";
+    collect_custom_ids(jget(jget(offer, "body"), "components"), ids, sizeof ids);
+    assert_string_equal(ids,
+                        "g1/offer/3/92#accept 3=Accept #3;g1/offer/3/92#decline 3=Decline #3;");
+    struct json_object *row =
+        jget(json_object_array_get_idx(jget(jget(offer, "body"), "components"), 0), "components");
+    assert_int_equal(json_object_get_int(jget(json_object_array_get_idx(row, 0), "style")), 3);
+    assert_int_equal(json_object_get_int(jget(json_object_array_get_idx(row, 1), "style")), 4);
+    json_object_put(snap);
+}
+
 /* Buttons and menus go once their moment has passed: the vote's at the
  * verdict, an offer's once it is resolved, the trade builder at the result. */
 static void test_controls_close(void **state)
@@ -1013,24 +1032,30 @@ static void test_controls_close(void **state)
     struct harness h;
     start(&h);
     struct json_object *d = json_tokener_parse(
-        "{\"game\":\"g1\",\"case\":1,\"candidates\":[{\"id\":\"91\",\"name\":\"Alice\"},"
-        "{\"id\":\"92\",\"name\":\"Bob\"}],\"actions\":[\"vote 91\",\"vote 92\",\"abstain\"],"
+        "{\"game\":\"g1\",\"case\":1,"
+        "\"choices\":[{\"command\":\"vote 91\",\"label\":\"Alice\",\"tone\":\"main\"},"
+        "{\"command\":\"vote 92\",\"label\":\"Bob\",\"tone\":\"main\"},"
+        "{\"command\":\"abstain\",\"label_key\":\"ui.abstain\"}],"
         "\"deadline\":4102444800000}");
-    send_text(&h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_VOTE, "Vote on case 1", d);
+    send_text(&h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_BALLOT, "Vote on case 1", d);
     json_object_put(d);
-    d = json_tokener_parse("{\"game\":\"g1\",\"offer\":3,\"actions\":[\"cancel 3\"]}");
-    send_text(&h, NULL, "91", "g1/offer/3/91", false, OUT_OFFER, "Offer #3 from you", d);
+    d = json_tokener_parse("{\"game\":\"g1\",\"offer\":3,\"choices\":[{\"command\":\"cancel 3\","
+                           "\"label_key\":\"ui.cancel\",\"tag\":\"#3\"}]}");
+    send_text(&h, NULL, "91", "g1/offer/3/91", false, OUT_PROMPT, "Offer #3 from you", d);
     json_object_put(d);
     d = json_tokener_parse(
-        "{\"game\":\"g1\",\"offer\":3,\"actions\":[\"accept 3\",\"decline 3\"]}");
-    send_text(&h, NULL, "92", "g1/offer/3/92", false, OUT_OFFER, "Offer #3 to you", d);
+        "{\"game\":\"g1\",\"offer\":3,\"choices\":[{\"command\":\"accept 3\",\"label_key\":"
+        "\"ui.accept\",\"tag\":\"#3\",\"tone\":\"yes\"},{\"command\":\"decline 3\","
+        "\"label_key\":\"ui.decline\",\"tag\":\"#3\",\"tone\":\"no\"}]}");
+    send_text(&h, NULL, "92", "g1/offer/3/92", false, OUT_PROMPT, "Offer #3 to you", d);
     json_object_put(d);
     d = json_tokener_parse("{\"game\":\"g1\",\"hand\":{\"guns\":1},"
                            "\"players\":[{\"id\":\"92\",\"name\":\"Bob\"}]}");
-    send_text(&h, NULL, "91", "g1/hand/91", false, OUT_HAND, "Your hand", d);
+    send_text(&h, NULL, "91", "g1/hand/91", false, OUT_PRIVATE_VIEW, "Your hand", d);
     json_object_put(d);
     want_messages = 4;
     assert_true(h_run_until(&h, enough_messages, 3000));
+    check_offer_buttons(&h);
     /* the game goes on: a notice that closes another offer closes nothing here */
     d = json_tokener_parse("{\"game\":\"g1\",\"offer\":4,\"event\":\"offer-declined\","
                            "\"closes\":[\"g1/offer/4/91\"]}");
@@ -1051,7 +1076,7 @@ static void test_controls_close(void **state)
     send_text(&h, NULL, "92", NULL, false, OUT_NOTICE, "Offer #3 accepted.", d);
     json_object_put(d);
     /* a verdict, told with the next case's opening in one message */
-    d = json_tokener_parse("{\"game\":\"g1\",\"event\":\"case-opened\","
+    d = json_tokener_parse("{\"game\":\"g1\",\"event\":\"case-opened\",\"opens\":true,"
                            "\"events\":[\"verdict-discarded\",\"case-opened\"],"
                            "\"closes\":[\"g1/vote/1\"]}");
     send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_NOTICE, "Case 1: set aside.", d);
@@ -1166,7 +1191,7 @@ static void test_notices_and_replies(void **state)
     struct harness h;
     start(&h);
     struct json_object *d = json_tokener_parse(
-        "{\"game\":\"g1\",\"event\":\"session-opened\",\"deadline\":4102444800000}");
+        "{\"game\":\"g1\",\"event\":\"session-opened\",\"opens\":true,\"deadline\":4102444800000}");
     send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_NOTICE, "Session 1 opens.", d);
     json_object_put(d);
     d = json_tokener_parse("{\"game\":\"g1\",\"event\":\"drop-done\",\"deadline\":4102444800000}");
@@ -1177,7 +1202,8 @@ static void test_notices_and_replies(void **state)
     json_object_put(d);
     /* a step that ends within the hour: the countdown alone */
     char soon[128];
-    snprintf(soon, sizeof soon, "{\"game\":\"g1\",\"event\":\"session-opened\",\"deadline\":%lld}",
+    snprintf(soon, sizeof soon,
+             "{\"game\":\"g1\",\"event\":\"session-opened\",\"opens\":true,\"deadline\":%lld}",
              ((long long)time(NULL) + 180) * 1000);
     d = json_tokener_parse(soon);
     send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_NOTICE, "Session 2 opens.", d);

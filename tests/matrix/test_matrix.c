@@ -512,7 +512,7 @@ static void test_encrypted_dm_from_player_is_used(void **state)
     for (int i = 0; i < 50 && hs_count(f->hs, "/join") < 2; i++)
         th_run_for(&f->t, 100);
     th_run_for(&f->t, 300);
-    th_send(&f->t, OUT_HAND, NULL, dave, "g1/hand/dave", true, "Your hand: 3 guns", NULL);
+    th_send(&f->t, OUT_PRIVATE_VIEW, NULL, dave, "g1/hand/dave", true, "Your hand: 3 guns", NULL);
     assert_true(th_wait_bot_events(&f->t, "m.room.encrypted", 1, 5000));
     th_run_for(&f->t, 500);
     assert_int_equal(hs_count(f->hs, "createRoom"), 0);
@@ -627,8 +627,8 @@ static void test_notice_html_and_dm_edits(void **state)
     json_object_put(keep);
 
     /* The hand goes to a DM room the bot creates, records in m.direct and then edits. */
-    th_send(&f->t, OUT_HAND, NULL, ALICE, "g1/hand/alice", true, "Your hand: 3 guns", NULL);
-    th_send(&f->t, OUT_HAND, NULL, ALICE, "g1/hand/alice", true, "Your hand: 2 guns", NULL);
+    th_send(&f->t, OUT_PRIVATE_VIEW, NULL, ALICE, "g1/hand/alice", true, "Your hand: 3 guns", NULL);
+    th_send(&f->t, OUT_PRIVATE_VIEW, NULL, ALICE, "g1/hand/alice", true, "Your hand: 2 guns", NULL);
     th_send(&f->t, OUT_NOTICE, NULL, ALICE, NULL, false, "Bob offers you a deal", NULL);
     assert_true(th_wait_bot_events(&f->t, "m.room.message", 4, 5000));
     assert_int_equal(hs_count(f->hs, "POST /_matrix/client/v3/createRoom"), 1);
@@ -664,7 +664,7 @@ static void test_notice_html_and_dm_edits(void **state)
     /* After a restart, the same DM room and the same message are used. */
     th_stop(&f->t);
     assert_int_equal(th_start(&f->t), 0);
-    th_send(&f->t, OUT_HAND, NULL, ALICE, "g1/hand/alice", true, "Your hand: 1 gun", NULL);
+    th_send(&f->t, OUT_PRIVATE_VIEW, NULL, ALICE, "g1/hand/alice", true, "Your hand: 1 gun", NULL);
     assert_true(th_wait_bot_events(&f->t, "m.room.message", 5, 5000));
     assert_int_equal(hs_count(f->hs, "createRoom"), 1);
     struct json_object *edit2 = bot_event(f, "m.room.message", 4, &keep);
@@ -790,10 +790,10 @@ static void test_drop_reactions_race(void **state)
 {
     struct fx *f = *state;
     start_ready(f);
-    const char *data =
-        "{\"game\":\"g1\",\"drop\":1,\"shown\":[\"guns\",\"pills\"],"
-        "\"reactions\":{\"\xf0\x9f\x94\xab\":\"guns\",\"\xf0\x9f\x92\x8a\":\"pills\"}}";
-    th_send(&f->t, OUT_DROP, f->room, NULL, "g1/drop/1", false, "Drop 1: guns, pills", data);
+    const char *data = "{\"game\":\"g1\",\"drop\":1,\"shown\":[\"guns\",\"pills\"],"
+                       "\"choices\":[{\"emoji\":\"\xf0\x9f\x94\xab\",\"card\":\"guns\"},"
+                       "{\"emoji\":\"\xf0\x9f\x92\x8a\",\"card\":\"pills\"}],\"pick\":\"first\"}";
+    th_send(&f->t, OUT_TABLE_VIEW, f->room, NULL, "g1/drop/1", false, "Drop 1: guns, pills", data);
     assert_true(th_wait_bot_events(&f->t, "m.reaction", 2, 5000));
     struct json_object *keep, *keep2;
     struct json_object *drop = bot_event(f, "m.room.message", -1, &keep);
@@ -820,9 +820,10 @@ static void test_drop_reactions_race(void **state)
     assert_string_equal(th_in_str(&f->t, 1, "user"), ALICE);
     assert_string_equal(th_in_str(&f->t, 2, "reaction"), "\xf0\x9f\x92\x8a");
     /* An edit of the drop that reveals a third card adds only the new reaction. */
-    const char *data2 = "{\"game\":\"g1\",\"drop\":1,\"reactions\":{\"\xf0\x9f\x94\xab\":\"guns\","
-                        "\"\xf0\x9f\x92\x8a\":\"pills\",\"\xf0\x9f\x92\x8e\":\"gems\"}}";
-    th_send(&f->t, OUT_DROP, f->room, NULL, "g1/drop/1", true, "Drop 1: guns, pills, gems", data2);
+    const char *data2 = "{\"game\":\"g1\",\"drop\":1,\"choices\":[{\"emoji\":\"\xf0\x9f\x94\xab\"},"
+                        "{\"emoji\":\"\xf0\x9f\x92\x8a\"},{\"emoji\":\"\xf0\x9f\x92\x8e\"}]}";
+    th_send(&f->t, OUT_TABLE_VIEW, f->room, NULL, "g1/drop/1", true, "Drop 1: guns, pills, gems",
+            data2);
     assert_true(th_wait_bot_events(&f->t, "m.reaction", 3, 5000));
     th_run_for(&f->t, 300);
     struct json_object *all = th_bot_events(&f->t, "m.reaction");
@@ -830,10 +831,17 @@ static void test_drop_reactions_race(void **state)
     json_object_put(all);
 }
 
+/* A ballot's choices, as a module gives them: a vote for each of Alice and Bob, which the other
+ * may cast, and abstaining. */
+#define VOTE_CHOICES                                                                               \
+    "\"choices\":[{\"command\":\"vote " ALICE "\",\"label\":\"Alice\",\"player\":\"" ALICE         \
+    "\",\"by\":[\"" BOB "\"]},{\"command\":\"vote " BOB "\",\"label\":\"Bob\",\"player\":\"" BOB   \
+    "\",\"by\":[\"" ALICE "\"]},{\"command\":\"abstain\",\"label_key\":\"ui.abstain\"}]"
+
 static const char vote_data[] = "{\"game\":\"g1\",\"case\":1,\"poll\":true,\"deadline\":%llu,"
                                 "\"candidates\":[{\"id\":\"" ALICE
                                 "\",\"name\":\"Alice\"},{\"id\":\"" BOB "\",\"name\":\"Bob\"}],"
-                                "\"actions\":[\"vote " ALICE "\",\"vote " BOB "\",\"abstain\"]}";
+                                "\"mentions\":[\"" ALICE "\",\"" BOB "\"]," VOTE_CHOICES "}";
 
 static void test_poll_tribunal(void **state)
 {
@@ -841,7 +849,7 @@ static void test_poll_tribunal(void **state)
     start_ready(f);
     char data[1024];
     snprintf(data, sizeof(data), vote_data, (unsigned long long)(clock_wall_ms() + 1500));
-    th_send(&f->t, OUT_VOTE, f->room, NULL, "g1/vote/1", false, "Case 1: who is guilty?", data);
+    th_send(&f->t, OUT_BALLOT, f->room, NULL, "g1/vote/1", false, "Case 1: who is guilty?", data);
     assert_true(th_wait_bot_events(&f->t, "org.matrix.msc3381.poll.start", 1, 5000));
     struct json_object *keep;
     struct json_object *poll = bot_event(f, "org.matrix.msc3381.poll.start", 0, &keep);
@@ -878,7 +886,7 @@ static void test_poll_tribunal(void **state)
     assert_int_equal(json_object_array_length(f->t.inbox), 3);
     /* A verdict sent before the deadline ends the poll first. */
     snprintf(data, sizeof(data), vote_data, (unsigned long long)(clock_wall_ms() + 60000));
-    th_send(&f->t, OUT_VOTE, f->room, NULL, "g1/vote/2", false, "Case 2", data);
+    th_send(&f->t, OUT_BALLOT, f->room, NULL, "g1/vote/2", false, "Case 2", data);
     th_send(&f->t, OUT_RESULT, f->room, NULL, NULL, false, "Bob is guilty", NULL);
     assert_true(th_wait_bot_events(&f->t, "m.room.message", 1, 5000));
     th_run_for(&f->t, 200);
@@ -902,7 +910,7 @@ static void test_dm_vote_by_reaction_and_text(void **state)
     /* DM mode: no poll, the vote goes to each player privately. */
     char *p = strstr(data, "\"poll\":true");
     memcpy(p, "\"poll\":0   ", 11);
-    th_send(&f->t, OUT_VOTE, NULL, BOB, "g1/vote/1/bob", false, "Case 1: your vote", data);
+    th_send(&f->t, OUT_BALLOT, NULL, BOB, "g1/vote/1/bob", false, "Case 1: your vote", data);
     assert_true(th_wait_bot_events(&f->t, "m.reaction", 3, 5000));
     char *dm = hs_direct_room(f->hs, BOB);
     struct json_object *keep;
@@ -918,7 +926,7 @@ static void test_dm_vote_by_reaction_and_text(void **state)
     assert_string_equal(th_in_str(&f->t, 1, "type"), "message");
     assert_string_equal(th_in_str(&f->t, 1, "text"), "vote " BOB);
     /* A vote in the table without poll mode: each player gets a secret ballot in their DM. */
-    th_send(&f->t, OUT_VOTE, f->room, NULL, "g1/vote/2", false, "Case 2: who?", data);
+    th_send(&f->t, OUT_BALLOT, f->room, NULL, "g1/vote/2", false, "Case 2: who?", data);
     /* Two ballots of two choices each: the other player, and abstaining. */
     assert_true(th_wait_bot_events(&f->t, "m.reaction", 3 + 2 * 2, 5000));
     th_run_for(&f->t, 200);
@@ -964,11 +972,10 @@ static void test_pings(void **state)
     start_ready(f);
     hs_set_displayname(f->hs, f->room, BOB, "Bobby");
     th_run_for(&f->t, 300);
-    th_send(&f->t, OUT_VOTE, f->room, NULL, "g1/vote/1", false, "Case 1: who? Vote in private.",
+    th_send(&f->t, OUT_BALLOT, f->room, NULL, "g1/vote/1", false, "Case 1: who? Vote in private.",
             "{\"game\":\"g1\",\"case\":1,\"poll\":false,\"candidates\":[{\"id\":\"" ALICE
-            "\",\"name\":\"Alice\"},{\"id\":\"" BOB
-            "\",\"name\":\"Bob\"}],\"actions\":[\"vote " ALICE "\",\"vote " BOB
-            "\",\"abstain\"],\"mentions\":[\"" ALICE "\",\"" BOB "\"],"
+            "\",\"name\":\"Alice\"},{\"id\":\"" BOB "\",\"name\":\"Bob\"}]," VOTE_CHOICES
+            ",\"mentions\":[\"" ALICE "\",\"" BOB "\"],"
             "\"ballot\":\"Your ballot for case 1.\"}");
     th_send(&f->t, OUT_NOTICE, NULL, BOB, NULL, false, "An offer waits for your answer.",
             "{\"game\":\"g1\",\"event\":\"nudge\",\"mentions\":[\"" BOB "\"]}");
@@ -1234,17 +1241,17 @@ static void test_delivered_message_not_replayed(void **state)
     start_ready(f);
     char data[1024];
     dm_vote_data(data, sizeof data);
-    assert_int_equal(th_send_kept(&f->t, 41, OUT_VOTE, f->room, "g1/vote/1", "Case 1", data), 0);
+    assert_int_equal(th_send_kept(&f->t, 41, OUT_BALLOT, f->room, "g1/vote/1", "Case 1", data), 0);
     /* two ballots of two choices: the other player, and abstaining */
     assert_true(th_wait_bot_events(&f->t, "m.reaction", 4, 5000));
     struct confirm_wait w = {41, 1};
     assert_true(th_run_until(&f->t, confirmed, &w, 5000));
-    assert_int_equal(th_send_kept(&f->t, 42, OUT_VOTE, f->room, "g1/vote/2", "Case 2", data), 0);
+    assert_int_equal(th_send_kept(&f->t, 42, OUT_BALLOT, f->room, "g1/vote/2", "Case 2", data), 0);
     th_crash(&f->t);
     assert_int_equal(th_start(&f->t), 0);
     assert_true(th_wait_ready(&f->t, 5000));
-    assert_int_equal(th_send_kept(&f->t, 41, OUT_VOTE, f->room, "g1/vote/1", "Case 1", data), 0);
-    assert_int_equal(th_send_kept(&f->t, 42, OUT_VOTE, f->room, "g1/vote/2", "Case 2", data), 0);
+    assert_int_equal(th_send_kept(&f->t, 41, OUT_BALLOT, f->room, "g1/vote/1", "Case 1", data), 0);
+    assert_int_equal(th_send_kept(&f->t, 42, OUT_BALLOT, f->room, "g1/vote/2", "Case 2", data), 0);
     w = (struct confirm_wait){42, 1};
     assert_true(th_run_until(&f->t, confirmed, &w, 5000));
     assert_true(th_wait_bot_events(&f->t, "m.reaction", 8, 5000));
@@ -1344,7 +1351,7 @@ static void crash_after_ballot_landed(struct fx *f, bool new_login)
     start_ready(f);
     char data[1024];
     dm_vote_data(data, sizeof data);
-    assert_int_equal(th_send_kept(&f->t, 41, OUT_VOTE, f->room, "g1/vote/1", "Case 1", data), 0);
+    assert_int_equal(th_send_kept(&f->t, 41, OUT_BALLOT, f->room, "g1/vote/1", "Case 1", data), 0);
     char key[64];
     outbox_key_of(f, "ild.o41.1", key, sizeof key); /* Alice's ballot */
     assert_string_not_equal(key, "");
@@ -1356,7 +1363,7 @@ static void crash_after_ballot_landed(struct fx *f, bool new_login)
     assert_int_equal(th_start(&f->t), 0);
     assert_true(th_wait_ready(&f->t, 5000));
     /* the bot's outbox still holds the vote unless the adapter confirmed it */
-    assert_int_equal(th_send_kept(&f->t, 41, OUT_VOTE, f->room, "g1/vote/1", "Case 1", data), 0);
+    assert_int_equal(th_send_kept(&f->t, 41, OUT_BALLOT, f->room, "g1/vote/1", "Case 1", data), 0);
     /* the table's notice and two ballots of two choices (the other player, and abstaining) */
     assert_true(th_wait_bot_sent(&f->t, NULL, 3 + 2 * 2, 10000));
     th_run_for(&f->t, 500); /* time for a wrong second copy */
@@ -1382,7 +1389,8 @@ static void test_render_units(void **state)
     free(e);
     struct json_object *answers = NULL;
     assert_null(mx_render_poll("q", NULL, &answers));
-    struct json_object *d = json_tokener_parse("{\"actions\":[\"vote x\",\"abstain\"]}");
+    struct json_object *d =
+        json_tokener_parse("{\"choices\":[{\"command\":\"vote x\"},{\"command\":\"abstain\"}]}");
     struct json_object *p = mx_render_poll("Who?\nmore", d, &answers);
     assert_non_null(p);
     assert_string_equal(json_object_get_string(jget(answers, "a1")), "vote x");
@@ -1393,8 +1401,8 @@ static void test_render_units(void **state)
     /* A poll asks the core's poll question, which says every member sees each answer, and
      * names abstaining in the table's language. */
     d = json_tokener_parse("{\"lang\":\"de\",\"poll_question\":\"Wer? Alle sehen jede Antwort.\","
-                           "\"actions\":[\"vote x\",\"abstain\"],\"candidates\":[{\"id\":\"x\","
-                           "\"name\":\"Xena\"}]}");
+                           "\"choices\":[{\"command\":\"vote x\",\"label\":\"Xena\"},"
+                           "{\"command\":\"abstain\",\"label_key\":\"ui.abstain\"}]}");
     p = mx_render_poll("Votes stay secret", d, &answers);
     struct json_object *start = jget(p, "org.matrix.msc3381.poll.start");
     assert_string_equal(jstr(jget(start, "question"), "org.matrix.msc1767.text"),

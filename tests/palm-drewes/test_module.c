@@ -344,7 +344,7 @@ static void check_msg(void *arg, const struct rules_msg *msg)
     struct seen *w = arg;
     assert_non_null(msg->text);
     assert_null(strstr(msg->text, "{"));
-    if (msg->kind == OUT_HAND) {
+    if (msg->kind == OUT_PRIVATE_VIEW) {
         w->hands++;
         assert_true(msg->audience >= 0);
         assert_string_equal(msg->key->user, users[msg->audience]);

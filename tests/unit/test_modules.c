@@ -151,13 +151,46 @@ static void topics(void **state)
     assert_null(msg_topic_find("no-such-topic"));
 }
 
+/* Every kind's name reads back; the names of an older outbox read as the
+ * generic kinds; a view, a prompt or a ballot goes by its module's topic. */
+static void kinds(void **state)
+{
+    (void)state;
+    enum outbound_kind k;
+    char topic[MSG_TOPIC_MAX];
+    for (unsigned i = 0; i <= OUT_GAME_OVER; i++) {
+        assert_int_equal(msg_kind_parse(msg_kind_name((enum outbound_kind)i), &k), 0);
+        assert_int_equal(k, i);
+    }
+    static const struct {
+        const char *name;
+        enum outbound_kind kind;
+    } older[] = {{"hand", OUT_PRIVATE_VIEW},
+                 {"drop", OUT_TABLE_VIEW},
+                 {"offer", OUT_PROMPT},
+                 {"vote", OUT_BALLOT}};
+    for (size_t i = 0; i < sizeof older / sizeof older[0]; i++) {
+        assert_int_equal(msg_kind_parse(older[i].name, &k), 0);
+        assert_int_equal(k, older[i].kind);
+    }
+    assert_int_equal(msg_kind_parse("tribunal", &k), -1);
+    assert_int_equal(msg_kind_parse(NULL, &k), -1);
+    assert_string_equal(msg_label(OUT_PRIVATE_VIEW, "g1/hand/alice", topic, sizeof topic), "hand");
+    assert_string_equal(msg_label(OUT_TABLE_VIEW, "g1/drop/2", topic, sizeof topic), "drop");
+    assert_string_equal(msg_label(OUT_BALLOT, "g1/vote/1", topic, sizeof topic), "vote");
+    assert_string_equal(msg_label(OUT_PROMPT, NULL, topic, sizeof topic), "prompt");
+    assert_string_equal(msg_label(OUT_PROMPT, "not a key", topic, sizeof topic), "prompt");
+    /* a notice keeps its kind's name, whatever its key */
+    assert_string_equal(msg_label(OUT_NOTICE, "g1/recap/1", topic, sizeof topic), "notice");
+    assert_string_equal(msg_label(OUT_LOBBY, "g1/lobby", topic, sizeof topic), "lobby");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(settings_tables),
-        cmocka_unit_test(words_and_modes),
-        cmocka_unit_test(transitions),
-        cmocka_unit_test(topics),
+        cmocka_unit_test(settings_tables), cmocka_unit_test(words_and_modes),
+        cmocka_unit_test(transitions),     cmocka_unit_test(topics),
+        cmocka_unit_test(kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -381,7 +381,7 @@ static void check_table_message(const struct drive *d, const struct sent *s)
     assert_false(data_has(s, "offer"));
     assert_false(data_has(s, "give"));
     assert_false(data_has(s, "ask"));
-    assert_true(s->kind != OUT_HAND && s->kind != OUT_OFFER);
+    assert_true(s->kind != OUT_PRIVATE_VIEW && s->kind != OUT_PROMPT);
     assert_true(s->event != IL_EV_VOTE_RECORDED && s->event != IL_EV_DEALT &&
                 s->event != IL_EV_HAND && s->event != IL_EV_DREW);
 }
@@ -392,7 +392,7 @@ static void check_dm(const struct drive *d, const struct sent *s)
     assert_true(s->audience >= 0 && (unsigned)s->audience < d->g.nseats);
     /* To the one seat the event is for. */
     assert_string_equal(s->user, d->g.seats[s->audience].user);
-    if (s->kind == OUT_HAND) {
+    if (s->kind == OUT_PRIVATE_VIEW) {
         char key[64];
         snprintf(key, sizeof key, "%s/hand/%s", d->g.id, s->user);
         assert_true(s->replace);
@@ -400,23 +400,61 @@ static void check_dm(const struct drive *d, const struct sent *s)
     }
 }
 
+/* A drop is a table view whose choices, while it is open, are its cards,
+ * each a reaction, the first to react taking it. */
 static void check_drop(const struct sent *s)
 {
-    struct json_object *open, *shown, *reactions;
+    struct json_object *open, *shown, *choices, *v;
     assert_true(json_object_object_get_ex(s->data, "open", &open));
     assert_true(json_object_object_get_ex(s->data, "shown", &shown));
+    assert_true(json_object_object_get_ex(s->data, "title", &v));
+    assert_string_equal(json_object_get_string(v), "ui.title-drop");
     if (!json_object_get_boolean(open)) {
-        assert_false(data_has(s, "reactions"));
+        assert_false(data_has(s, "choices"));
         return;
     }
-    assert_true(json_object_object_get_ex(s->data, "reactions", &reactions));
-    assert_int_equal(json_object_object_length(reactions), json_object_array_length(shown));
-    json_object_object_foreach(reactions, emoji, res)
-    {
-        int r = il_emoji_resource(emoji);
+    assert_true(json_object_object_get_ex(s->data, "pick", &v));
+    assert_string_equal(json_object_get_string(v), "first");
+    assert_true(json_object_object_get_ex(s->data, "choices", &choices));
+    assert_int_equal(json_object_array_length(choices), json_object_array_length(shown));
+    for (size_t i = 0; i < json_object_array_length(choices); i++) {
+        struct json_object *c = json_object_array_get_idx(choices, i);
+        int r = il_emoji_resource(json_object_get_string(json_object_object_get(c, "emoji")));
         assert_true(r >= 0);
-        assert_string_equal(il_resource_id((unsigned)r), json_object_get_string(res));
+        assert_string_equal(il_resource_id((unsigned)r),
+                            json_object_get_string(json_object_object_get(c, "card")));
+        assert_string_equal(json_object_get_string(json_object_array_get_idx(shown, i)),
+                            json_object_get_string(json_object_object_get(c, "card")));
+        assert_false(json_object_object_get_ex(c, "command", NULL)); /* a reaction chooses it */
     }
+}
+
+/* A ballot's choices: a vote for each candidate, which every voter but the
+ * candidate may cast, then abstaining, which anyone may. */
+static void check_ballot(const struct sent *s)
+{
+    struct json_object *cands, *choices;
+    assert_true(json_object_object_get_ex(s->data, "candidates", &cands));
+    assert_int_equal(json_object_array_length(cands), 4);
+    assert_true(json_object_object_get_ex(s->data, "choices", &choices));
+    assert_int_equal(json_object_array_length(choices), 5);
+    for (size_t i = 0; i < 4; i++) {
+        struct json_object *c = json_object_array_get_idx(choices, i), *by;
+        const char *id = json_object_get_string(
+            json_object_object_get(json_object_array_get_idx(cands, i), "id"));
+        char want[64];
+        snprintf(want, sizeof want, "vote %s", id);
+        assert_string_equal(json_object_get_string(json_object_object_get(c, "command")), want);
+        assert_string_equal(json_object_get_string(json_object_object_get(c, "player")), id);
+        assert_true(json_object_object_get_ex(c, "by", &by));
+        assert_int_equal(json_object_array_length(by), 3);
+        for (size_t k = 0; k < 3; k++)
+            assert_string_not_equal(json_object_get_string(json_object_array_get_idx(by, k)), id);
+    }
+    struct json_object *abstain = json_object_array_get_idx(choices, 4);
+    assert_string_equal(json_object_get_string(json_object_object_get(abstain, "command")),
+                        "abstain");
+    assert_false(json_object_object_get_ex(abstain, "by", NULL));
 }
 
 static void test_full_game_messages(void **state)
@@ -457,12 +495,12 @@ static void test_full_game_messages(void **state)
             check_dm(d, s);
             dms++;
         }
-        if (s->kind == OUT_HAND)
+        if (s->kind == OUT_PRIVATE_VIEW)
             hands++;
-        if (s->kind == OUT_DROP) {
+        if (s->kind == OUT_TABLE_VIEW) {
             check_drop(s);
             drops++;
-            open_drops += data_has(s, "reactions");
+            open_drops += data_has(s, "choices");
         }
         if (s->kind == OUT_GAME_OVER) {
             game_over++;
@@ -474,11 +512,8 @@ static void test_full_game_messages(void **state)
             assert_false(json_object_object_get_ex(scores, "erin", &v));
             assert_true(json_object_array_length(winners) >= 1);
         }
-        if (s->kind == OUT_VOTE) {
-            struct json_object *cands;
-            assert_true(json_object_object_get_ex(s->data, "candidates", &cands));
-            assert_int_equal(json_object_array_length(cands), 4);
-        }
+        if (s->kind == OUT_BALLOT)
+            check_ballot(s);
     }
     assert_true(table > 0 && dms > 0);
     assert_true(hands >= 5);
@@ -486,6 +521,27 @@ static void test_full_game_messages(void **state)
     assert_int_equal(game_over, 1);
     rec_free(&d->rec);
     free(d);
+}
+
+/* The i-th choice of s is command, labelled label_key with tag, in tone
+ * (NULL: none); and a label adapters write "Accept #1". */
+static void check_choice(const struct sent *s, size_t i, const char *command, const char *label_key,
+                         const char *tag, const char *tone)
+{
+    struct json_object *choices, *v;
+    assert_true(json_object_object_get_ex(s->data, "choices", &choices));
+    struct json_object *c = json_object_array_get_idx(choices, i);
+    assert_non_null(c);
+    assert_string_equal(json_object_get_string(json_object_object_get(c, "command")), command);
+    assert_string_equal(json_object_get_string(json_object_object_get(c, "label_key")), label_key);
+    assert_string_equal(json_object_get_string(json_object_object_get(c, "tag")), tag);
+    assert_int_equal(json_object_object_get_ex(c, "tone", &v), tone != NULL);
+    if (tone)
+        assert_string_equal(json_object_get_string(v), tone);
+    char label[64], want[64];
+    msg_choice_label(c, "en", label, sizeof label);
+    snprintf(want, sizeof want, "%s %s", catalog_text("en", label_key), tag);
+    assert_string_equal(label, want);
 }
 
 /* Texts of the messages recorded for events of one type. */
@@ -509,19 +565,22 @@ static void test_specific_texts(void **state)
     /* Offer #1 went to both sides with the exact cards, and its number. */
     const struct sent *s = find(d, IL_EV_OFFER_MADE, "bob", 0);
     assert_non_null(s);
-    assert_int_equal(s->kind, OUT_OFFER);
+    assert_int_equal(s->kind, OUT_PROMPT);
     assert_non_null(strstr(s->text, "Offer #1 from Alice"));
     assert_non_null(strstr(s->text, "accept 1"));
     assert_string_equal(s->key, "g7/offer/1/bob");
+    check_choice(s, 0, "accept 1", "ui.accept", "#1", "yes");
+    check_choice(s, 1, "decline 1", "ui.decline", "#1", "no");
     s = find(d, IL_EV_OFFER_MADE, "alice", 0);
     assert_non_null(s);
     assert_non_null(strstr(s->text, "Offer #1 to Bob: you give 2 "));
     assert_non_null(strstr(s->text, "cancel 1"));
+    check_choice(s, 0, "cancel 1", "ui.cancel", "#1", NULL);
 
     /* The whole-hand message at the deal. */
     s = find(d, IL_EV_DEALT, "carol", 1);
     assert_non_null(s);
-    assert_int_equal(s->kind, OUT_HAND);
+    assert_int_equal(s->kind, OUT_PRIVATE_VIEW);
     assert_non_null(strstr(s->text, "Your roles: "));
 
     /* Resumed and extended announce the time the rules give. */
@@ -685,7 +744,7 @@ static void test_reader_language(void **state)
         assert_non_null(lang);
         assert_string_equal(lang, bob ? "de" : "en");
         to_bob += bob;
-        if (s->kind == OUT_VOTE) {
+        if (s->kind == OUT_BALLOT) {
             struct json_object *own = json_object_object_get(s->data, "ballot_for");
             const char *ballot = json_object_get_string(json_object_object_get(own, users[1]));
             assert_non_null(ballot);
@@ -710,7 +769,7 @@ static void test_render_hand_fresh(void **state)
     render_hand(&d->g, 2, true, &d->rec);
     assert_int_equal(d->rec.n, before + 1);
     const struct sent *s = &d->rec.v[before];
-    assert_int_equal(s->kind, OUT_HAND);
+    assert_int_equal(s->kind, OUT_PRIVATE_VIEW);
     assert_false(s->replace); /* asked for: a new message */
     assert_string_equal(s->key, "g7/hand/carol");
     assert_string_equal(s->user, "carol");
@@ -769,7 +828,7 @@ static void test_drop_record_and_batches(void **state)
             assert_int_equal(json_object_array_length(events), 2);
             assert_non_null(strchr(r.v[i].text, '\n'));
             assert_int_equal(drops, 0); /* the notice comes first */
-        } else if (r.v[i].kind == OUT_DROP) {
+        } else if (r.v[i].kind == OUT_TABLE_VIEW) {
             drops++;
         }
     }
@@ -788,8 +847,8 @@ static void test_drop_record_and_batches(void **state)
         .type = IL_ACT_GRAB, .player = 1, .resource = IL(&d->g)->game.drop_cards[0]};
     batch(d, grab, &r);
     assert_int_equal(r.n, 2); /* Bob's hand, and the drop edit after the change */
-    assert_int_equal(r.v[0].kind, OUT_HAND);
-    assert_int_equal(r.v[1].kind, OUT_DROP);
+    assert_int_equal(r.v[0].kind, OUT_PRIVATE_VIEW);
+    assert_int_equal(r.v[1].kind, OUT_TABLE_VIEW);
     assert_true(r.v[1].replace);
     assert_int_equal(count_str(r.v[1].text, "\xE2\x86\x92 Bob"), 1);
 
@@ -824,7 +883,7 @@ static void test_drop_record_and_batches(void **state)
     for (size_t i = 0; i < r.n; i++) {
         if (!r.v[i].channel)
             continue;
-        if (r.v[i].kind == OUT_DROP) {
+        if (r.v[i].kind == OUT_TABLE_VIEW) {
             drops++;
             assert_true(strncmp(r.v[i].text, "Drop 1 is over: ", 16) == 0);
             assert_int_equal(count_str(r.v[i].text, "\xE2\x86\x92 "), 4);
@@ -844,22 +903,29 @@ static void test_drop_record_and_batches(void **state)
     free(d);
 }
 
+/* A lobby of game g3 at table t9, hosted by alice, in the advanced variant. */
+static void lobby_game(struct game *g, struct il_state *st, struct rules_defaults *defaults)
+{
+    memset(g, 0, sizeof *g);
+    memset(st, 0, sizeof *st);
+    g->rules = &il_module;
+    g->state = st;
+    snprintf(g->id, sizeof g->id, "g3");
+    snprintf(g->table, sizeof g->table, "t9");
+    snprintf(g->host, sizeof g->host, "alice");
+    snprintf(g->language, sizeof g->language, "en");
+    il_config_default(&IL(g)->config, IL_VARIANT_ADVANCED);
+    rules_defaults_init(&il_module, defaults);
+}
+
 static void test_render_lobby(void **state)
 {
     (void)state;
     static struct game g;
     static struct il_state st;
     struct rec r = {0};
-    memset(&g, 0, sizeof g);
-    g.rules = &il_module;
-    g.state = &st;
-    snprintf(g.id, sizeof g.id, "g3");
-    snprintf(g.table, sizeof g.table, "t9");
-    snprintf(g.host, sizeof g.host, "alice");
-    snprintf(g.language, sizeof g.language, "en");
-    il_config_default(&IL(&g)->config, IL_VARIANT_ADVANCED);
     struct rules_defaults defaults;
-    rules_defaults_init(&il_module, &defaults);
+    lobby_game(&g, &st, &defaults);
     r.audience = IL_PUBLIC;
     render_lobby(&g, &defaults, 43200, record, &r);
     g.nseats = 2;
@@ -920,7 +986,27 @@ static void test_render_lobby(void **state)
     assert_non_null(strstr(r.v[4].text, "Tribunal (hold, close-early): it waits for the host's"));
     assert_true(json_object_object_get_ex(r.v[4].data, "presets", &v));
     assert_int_equal(json_object_array_length(v), 3);
-    /* A variant keeps the timers the host set, and takes its own for the rest. */
+    assert_int_equal(r.v[0].kind, OUT_LOBBY);
+    assert_string_equal(r.v[0].channel, "t9");
+    assert_string_equal(r.v[0].key, "g3/lobby");
+    assert_true(r.v[0].replace);
+    assert_non_null(strstr(r.v[0].text, "Players 0/8: nobody"));
+    assert_non_null(strstr(r.v[1].text, "Players 2/8: alice, Bob"));
+    assert_non_null(strstr(r.v[1].text, "(advanced)"));
+    assert_non_null(strstr(r.v[4].text, "(casual)"));
+    rec_free(&r);
+}
+
+/* A variant keeps the timers the host set, and takes its own for the rest. */
+static void test_lobby_variant_keeps_timers(void **state)
+{
+    (void)state;
+    static struct game g;
+    static struct il_state st;
+    struct rules_defaults defaults;
+    char shown[64];
+    struct il_action unused;
+    lobby_game(&g, &st, &defaults);
     assert_int_equal(il_module.set(g.state, false, "preset", "standard", "en", &defaults, shown,
                                    sizeof shown, &unused),
                      RULES_SET_DONE);
@@ -945,15 +1031,6 @@ static void test_render_lobby(void **state)
     assert_string_equal(shown, "casual-advanced");
     assert_int_equal(IL(&g)->config.tribunal, IL_TRIBUNAL_PARALLEL);
     assert_int_equal(IL(&g)->config.variant, IL_VARIANT_CASUAL_ADVANCED);
-    assert_int_equal(r.v[0].kind, OUT_LOBBY);
-    assert_string_equal(r.v[0].channel, "t9");
-    assert_string_equal(r.v[0].key, "g3/lobby");
-    assert_true(r.v[0].replace);
-    assert_non_null(strstr(r.v[0].text, "Players 0/8: nobody"));
-    assert_non_null(strstr(r.v[1].text, "Players 2/8: alice, Bob"));
-    assert_non_null(strstr(r.v[1].text, "(advanced)"));
-    assert_non_null(strstr(r.v[4].text, "(casual)"));
-    rec_free(&r);
 }
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -1142,6 +1219,7 @@ int main(void)
         cmocka_unit_test(test_recap),
         cmocka_unit_test(test_drop_record_and_batches),
         cmocka_unit_test(test_render_lobby),
+        cmocka_unit_test(test_lobby_variant_keeps_timers),
         cmocka_unit_test(test_text_fill),
         cmocka_unit_test(test_il_render_cards),
         cmocka_unit_test(test_text_duration),

@@ -33,8 +33,9 @@ static struct json_object *player(const char *id, const char *name)
 static void test_one_line_is_not_bold(void **state)
 {
     (void)state;
-    static const enum outbound_kind kinds[] = {OUT_NOTICE, OUT_LOBBY, OUT_DROP,  OUT_OFFER,
-                                               OUT_VOTE,   OUT_HAND,  OUT_RESULT};
+    static const enum outbound_kind kinds[] = {OUT_NOTICE, OUT_LOBBY,  OUT_TABLE_VIEW,
+                                               OUT_PROMPT, OUT_BALLOT, OUT_PRIVATE_VIEW,
+                                               OUT_RESULT};
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         struct json_object *c =
             mx_render_message("Drop 1: Guns & Jewelry", kinds[i], NULL, false, NULL);
@@ -89,7 +90,7 @@ static void test_mentions(void **state)
     json_object_array_add(mentions, json_object_new_string("console-user"));
     json_object_object_add(data, "mentions", mentions);
     struct json_object *c = mx_render_message("Offer #3 from Alice to Bob: reply \"accept 3\".",
-                                              OUT_OFFER, data, true, NULL);
+                                              OUT_PROMPT, data, true, NULL);
     assert_string_equal(field(c, "msgtype"), "m.text");
     assert_string_equal(field(c, "body"), "Offer #3 from Alice to Bob: reply \"accept 3\".");
     assert_string_equal(field(c, "formatted_body"),
@@ -148,7 +149,7 @@ static void test_ping_prefix(void **state)
     assert_true(json_object_object_get_ex(m, "user_ids", &ids));
     assert_int_equal(json_object_array_length(ids), 2);
     json_object_put(c);
-    c = mx_render_message("Vote on case 1: Eve?", OUT_VOTE, data, false, known);
+    c = mx_render_message("Vote on case 1: Eve?", OUT_BALLOT, data, false, known);
     assert_string_equal(field(c, "msgtype"), "m.notice");
     assert_string_equal(field(c, "formatted_body"), "Vote on case 1: <b>Eve</b>?");
     assert_true(json_object_object_get_ex(c, "m.mentions", &m));
@@ -163,13 +164,13 @@ static void test_poll_mentions(void **state)
 {
     (void)state;
     struct json_object *data = json_object_new_object();
-    struct json_object *actions = json_object_new_array();
+    struct json_object *choices =
+        json_tokener_parse("[{\"command\":\"vote @al:hs\",\"label\":\"Al\",\"player\":\"@al:hs\"},"
+                           "{\"command\":\"abstain\",\"label_key\":\"ui.abstain\"}]");
     struct json_object *mentions = json_object_new_array();
-    json_object_array_add(actions, json_object_new_string("vote @al:hs"));
-    json_object_array_add(actions, json_object_new_string("abstain"));
     json_object_array_add(mentions, json_object_new_string("@al:hs"));
     json_object_array_add(mentions, json_object_new_string("@bo:hs"));
-    json_object_object_add(data, "actions", actions);
+    json_object_object_add(data, "choices", choices);
     json_object_object_add(data, "mentions", mentions);
     struct json_object *answers, *m, *ids;
     struct json_object *c = mx_render_poll("Vote on case 1", data, &answers);

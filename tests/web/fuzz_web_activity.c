@@ -77,7 +77,7 @@ static void mirror_some(void)
                          .text = "lobby",
                          .data = lobby};
     link_.mirror(link_.web, &m);
-    struct outbound h = {.kind = OUT_HAND,
+    struct outbound h = {.kind = OUT_PRIVATE_VIEW,
                          .user = "610000000000000011",
                          .key = "g1/hand/610000000000000011",
                          .replace = true,

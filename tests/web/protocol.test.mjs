@@ -235,7 +235,8 @@ test('reactions: only on a message the socket can see, with its table', async ()
   await a.error('unknown-message');
   a.send({ type: 'say', channel: 'drops', text: '!illegal drop' });
   const drop = await a.next((f) => f.kind === 'drop');
-  assert.deepEqual(drop.data.reactions, { '🔫': 'guns' });
+  assert.deepEqual(drop.data.choices, [{ emoji: '🔫', card: 'guns' }]);
+  assert.equal(drop.form, 'table_view'); // what it is; "kind" is its module's name for it
   a.send({ type: 'react', key: drop.key, reaction: '🔫' });
   const r = await waitInbound((l) => l.kind === 'reaction' && l.user === wa.user, 'reaction');
   assert.equal(r.channel, 'drops');

@@ -117,14 +117,16 @@ static int host_deliver(void *ctx, struct platform *p, const struct inbound *in)
         struct json_object *hand = json_object_new_object();
         json_object_object_add(hand, "guns", json_object_new_int(2));
         json_object_object_add(d, "hand", hand);
-        reply(p, OUT_HAND, NULL, in->user, key, text, d);
+        reply(p, OUT_PRIVATE_VIEW, NULL, in->user, key, text, d);
     } else if (strcmp(in->text, "!illegal drop") == 0) {
         d = data_for(in->channel);
-        struct json_object *r = json_object_new_object();
-        json_object_object_add(r, "\xf0\x9f\x94\xab", json_object_new_string("guns"));
-        json_object_object_add(d, "reactions", r);
+        struct json_object *list = json_object_new_array(), *c = json_object_new_object();
+        json_object_object_add(c, "emoji", json_object_new_string("\xf0\x9f\x94\xab"));
+        json_object_object_add(c, "card", json_object_new_string("guns"));
+        json_object_array_add(list, c);
+        json_object_object_add(d, "choices", list);
         json_object_object_add(d, "open", json_object_new_boolean(1));
-        reply(p, OUT_DROP, in->channel, NULL, "g1/drop/1", "drop 1: guns", d);
+        reply(p, OUT_TABLE_VIEW, in->channel, NULL, "g1/drop/1", "drop 1: guns", d);
     } else if (strcmp(in->text, "!illegal probe") == 0) {
         p->ops->probe_dm(p, in->user);
     }
