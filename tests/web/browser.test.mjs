@@ -841,7 +841,8 @@ test('the page does without settings, vote counts and score parts', { timeout: 1
 
   // a drop that is over no longer says its cards are being revealed
   const drop = { drop: 1, shown: ['guns', 'jewelry'], taken: [true, false], takers: [{ id: 'w1', name: 'Finn' }, null] };
-  await feed('drop', { ...drop, open: true, reactions: { '\u{1F52B}': 'guns', '\u{1F48E}': 'jewelry' }, deadline: Date.now() + 9000 },
+  await feed('drop', { ...drop, open: true,
+    choices: [{ emoji: '\u{1F52B}', card: 'guns' }, { emoji: '\u{1F48E}', card: 'jewelry' }], pick: 'first', deadline: Date.now() + 9000 },
     { key: 'g90/drop/1', replace: true });
   await page.locator('#drop-hint', { hasText: en('page.drop-open') }).waitFor();
   await feed('drop', { ...drop, taken: [true, true], takers: [{ id: 'w1', name: 'Finn' }, { id: 'w2', name: 'Gus' }], open: false, done: true },
@@ -851,7 +852,8 @@ test('the page does without settings, vote counts and score parts', { timeout: 1
   await feed('notice', { events: ['game-started', 'case-opened'], event: 'case-opened', phase: 'debate', case: 1,
     cards: ['suspect-dealer:guns', 'suspect-buyer:jewelry'] });
   await feed('vote', { case: 1, cards: ['suspect-dealer:guns', 'suspect-buyer:jewelry'], candidates: 'ALL',
-    actions: ['vote w1', 'vote w2', 'abstain'], deadline: Date.now() + 20000 });
+    choices: [{ command: 'vote w1', label: 'Finn', player: 'w1' }, { command: 'vote w2', label: 'Gus', player: 'w2' },
+      { command: 'abstain', label_key: 'ui.abstain' }], deadline: Date.now() + 20000 });
   await page.locator('#tribunal #case-cards .card').nth(1).waitFor();
   assert.equal(await page.locator('#vote-count').textContent(), '');
 

@@ -581,7 +581,14 @@
     }
   }
 
+  // What a message is (bot/platform.h): the page goes by this, and draws a game's views, prompts
+  // and ballots from that game's data. A frame cached by a daemon from before the kinds were the
+  // same for every game has no "form"; its kind then says it.
+  const OLDER_FORMS = { hand: 'private_view', drop: 'table_view', offer: 'prompt', vote: 'ballot' };
+  const formOf = (f) => f.form || OLDER_FORMS[f.kind] || f.kind;
+
   function onMessage(f) {
+    f.form = formOf(f);
     const d = f.data || {};
     wordsFor(d);
     // A private answer to a command names no table: it answers what was typed in this page's
@@ -596,8 +603,8 @@
         resetPrivateForGame(p, g);
       }
       onPrivate(p, f, d);
-      if (f.kind === 'offer' && d.to && d.to.id === S.user && !f.replace) callBack('offer', d.offer);
-      if (table === S.current) news(f.kind === 'offer' ? 'room' : 'log');
+      if (f.form === 'prompt' && d.to && d.to.id === S.user && !f.replace) callBack('offer', d.offer);
+      if (table === S.current) news(f.form === 'prompt' ? 'room' : 'log');
       // a seat just taken over: its roles and hand are in the trading room
       if (table === S.current && d.event === 'seat-yours' && !replaying()) {
         setTab('room');
@@ -610,12 +617,12 @@
       onPublic(t, f, d);
       // a player is called back when a drop opens or a vote does: once each
       const plays = !!P(table).hand;
-      if (f.kind === 'drop' && d.open && was.drop !== d.drop && plays) callBack('drop', d.drop);
-      if (f.kind === 'vote' && was.vote !== d.case && plays) callBack('vote', d.case);
-      if (f.kind === 'drop') lostRace(t, P(table));
+      if (f.form === 'table_view' && d.open && was.drop !== d.drop && plays) callBack('drop', d.drop);
+      if (f.form === 'ballot' && was.vote !== d.case && plays) callBack('vote', d.case);
+      if (f.form === 'table_view') lostRace(t, P(table));
       if (table === S.current) {
         news('log');
-        if (f.kind === 'lobby' || f.kind === 'result') news('table');
+        if (f.form === 'lobby' || f.form === 'result') news('table');
         attend(t, f, d);
       }
     }
@@ -633,11 +640,11 @@
   function attend(t, f, d) {
     const events = d.events || [d.event];
     let key = null, pane = 'table', box = null;
-    if (f.kind === 'lobby') [key, box] = ['lobby', 'lobby'];
-    else if (f.kind === 'drop' && !d.done) [key, box] = [`drop ${d.drop} ${!!d.open}`, 'drop'];
-    else if (f.kind === 'vote') [key, box] = [`vote ${d.case}`, 'tribunal'];
-    else if (f.kind === 'notice' && events.includes('case-opened')) [key, box] = [`case ${d.case}`, 'tribunal'];
-    else if (f.kind === 'notice' && events.includes('game-started')) [key, pane, box] = ['start', 'room', 'room'];
+    if (f.form === 'lobby') [key, box] = ['lobby', 'lobby'];
+    else if (f.form === 'table_view' && !d.done) [key, box] = [`drop ${d.drop} ${!!d.open}`, 'drop'];
+    else if (f.form === 'ballot') [key, box] = [`vote ${d.case}`, 'tribunal'];
+    else if (f.form === 'notice' && events.includes('case-opened')) [key, box] = [`case ${d.case}`, 'tribunal'];
+    else if (f.form === 'notice' && events.includes('game-started')) [key, pane, box] = ['start', 'room', 'room'];
     if (!key || t.attention === key) return;
     t.attention = key;
     setTab(pane);
@@ -692,7 +699,7 @@
     for (const x of Array.isArray(d.say) ? d.say : []) {
       if (x && /^msg\.session-opened/.test(x.key) && x.vars) t.session = Number(x.vars.number) || t.session;
     }
-    switch (f.kind) {
+    switch (f.form) {
     case 'lobby':
       t.lobby = d;
       t.host = d.host || null;
@@ -714,18 +721,18 @@
       verdicts(t, f, d);
       if (d.phase && d.phase !== 'vote' && d.phase !== 'debate') t.vote = null;
       break;
-    case 'drop':
+    case 'table_view': // Illegal's one: the drop
       t.drop = d;
       if (d.open) t.phase = 'drop-grab';
       else if (t.phase !== 'drop-grab') t.phase = 'drop-reveal';
       if (d.deadline) t.deadline = d.deadline;
       break;
-    case 'vote':
+    case 'ballot':
       t.vote = d;
-      // every case's vote, by number; with every case open at once, the actions name their case
+      // every case's vote, by number; with every case open at once, the choices name their case
       if (d.case) t.cases[d.case] = d;
       // ("vote 2 bob", "abstain 2"; a Discord user id is all digits too: "vote 6100…" names a player)
-      if ((d.actions || []).some((a) => /^(vote \d+ \S|abstain \d+$)/.test(a))) t.parallel = true;
+      if ((d.choices || []).some((c) => /^(vote \d+ \S|abstain \d+$)/.test(c.command || ''))) t.parallel = true;
       learnPlayers(d.candidates);
       if (d.deadline) t.deadline = d.deadline;
       t.phase = 'vote';
@@ -747,8 +754,8 @@
       break;
     }
     // (a lobby is written at each render, in the page's language)
-    const line = { key: f.key || null, text: f.text, err: f.kind === 'error', game: d.game || t.game, data: f.data || null,
-      lobby: f.kind === 'lobby' && (d.actions || []).includes('join') ? d : null };
+    const line = { key: f.key || null, text: f.text, err: f.form === 'error', game: d.game || t.game, data: f.data || null,
+      lobby: f.form === 'lobby' && (d.actions || []).includes('join') ? d : null };
     // a message edited in place (the lobby, a drop) keeps one line, updated
     const at = line.key ? t.log.findIndex((l) => l.key === line.key) : -1;
     if (at >= 0) t.log[at] = line;
@@ -766,12 +773,12 @@
   }
 
   function onPrivate(p, f, d) {
-    switch (f.kind) {
-    case 'hand':
+    switch (f.form) {
+    case 'private_view': // Illegal's one: the hand
       p.hand = d;
       learnPlayers(d.players);
       return;
-    case 'offer':
+    case 'prompt': // Illegal's one: an offer
       learnPlayers([d.from, d.to]);
       p.offers.set(d.offer, { data: d, frame: f, closed: false });
       break;
@@ -799,7 +806,7 @@
     default:
       break;
     }
-    p.dm.push({ text: f.text, data: f.data || null, err: f.kind === 'error' });
+    p.dm.push({ text: f.text, data: f.data || null, err: f.form === 'error' });
     if (p.dm.length > 200) p.dm.shift();
   }
 
@@ -1100,7 +1107,7 @@
     if (box.hidden) return;
     $('drop-title').textContent = tr('page.drop-title', { number: d.drop });
     const byRes = {};
-    for (const [emoji, res] of Object.entries(d.reactions || {})) byRes[res] = emoji;
+    for (const c of d.choices || []) if (c.emoji && c.card) byRes[c.card] = c.emoji;
     const took = (d.takers || []).some((x) => x && x.id === S.user);
     const canGrab = d.open && p && !took && !grabbedIn(p, d);
     const beaten = p && p.beaten && p.beaten.drop === d.drop ? p.beaten.name : null;
@@ -1155,10 +1162,10 @@
   function voteButtons(btns, v, p, mark) {
     const isPlayer = !!(p && p.hand);
     const mine = v && p && p.myVotes[v.case];
-    for (const a of (v && v.actions) || []) {
-      // "vote bob", or "vote 2 bob" when every case is open at once
-      const target = a.startsWith('vote ') ? a.replace(/^vote (\d+ )?/, '') : null;
-      if (target === S.user) continue; // nobody may vote for themselves
+    for (const c of (v && v.choices) || []) {
+      // "vote bob", or "vote 2 bob" when every case is open at once; the player it names
+      const a = c.command, target = c.player || null;
+      if (!a || (c.by && !c.by.includes(S.user))) continue; // nobody may vote for themselves
       const label = target ? tr('page.vote-for', { player: playerName(target) }) : tr('ui.abstain');
       const choice = target || 'abstain';
       btns.append(el('button', { type: 'button', 'data-vote': choice, disabled: !isPlayer, text: label,
@@ -1334,8 +1341,8 @@
         el('div', { class: 'otext', text: pageText(o.frame) }));
       if (!o.closed) {
         const acts = el('div', { class: 'actions' });
-        for (const a of o.data.actions || []) {
-          const verb = a.split(' ')[0];
+        for (const c of o.data.choices || []) {
+          const a = c.command || '', verb = a.split(' ')[0];
           acts.append(el('button', { type: 'button', 'data-action': verb, class: verb === 'accept' ? 'primary' : verb === 'decline' || verb === 'cancel' ? 'danger' : null,
             text: ['accept', 'decline', 'cancel'].includes(verb) ? tr('ui.' + verb) : verb, onclick: (ev) => { ev.target.disabled = true; sayDm(a); } }));
         }
