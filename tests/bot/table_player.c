@@ -351,7 +351,8 @@ static void grab_round(struct table_player *tp)
             const char *key = NULL; /* the reaction that takes the card */
             for (size_t c = 0; c < json_object_array_length(choices); c++) {
                 struct json_object *choice = json_object_array_get_idx(choices, c);
-                if (strcmp(json_object_get_string(json_object_object_get(choice, "card")), res) == 0)
+                if (strcmp(json_object_get_string(json_object_object_get(choice, "card")), res) ==
+                    0)
                     key = json_object_get_string(json_object_object_get(choice, "emoji"));
             }
             assert_non_null(key);
