@@ -1,8 +1,9 @@
 /*
  * restore.c - the games and events a start reads back from the store.
  *
- * Most of a start is reading each game's stored JSON (json-c's parse, the
- * rules module's load and checks): pure work on a record, with no state of
+ * Most of a start is reading each game back: a copy of its image (image.h)
+ * when it has one this build wrote, else its stored JSON (json-c's parse,
+ * the rules module's load and checks), pure work on a row, with no state of
  * the daemon's. Rows are read from SQLite in batches; each batch's records
  * are parsed on the loop's thread and on up to RESTORE_THREADS - 1 threads
  * beside it (one per CPU the daemon may run on), one part each; then the games are hosted on the
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "image.h"
 #include "log.h"
 #include "store.h"
 
@@ -29,18 +31,23 @@
 
 /* One stored game on its way in. */
 struct row {
-    char *text; /* id, table and record, one after another (malloc'd) */
+    char *text; /* id, table, record and image, one after another (malloc'd) */
     const char *id, *table, *record;
+    const void *image; /* NULL: none */
+    size_t image_len;
     struct platform *p;
     struct game *g; /* parsed; NULL when it could not be (why says) */
     char why[128];
+    char image_why[128]; /* why its image was not read, when it was damaged */
+    bool from_record;    /* read from its record: its image was missing or not this build's */
 };
 
 struct restore {
     struct dispatcher *d;
     struct row rows[RESTORE_BATCH];
     unsigned n;
-    unsigned threads; /* parsing threads, the loop's included */
+    unsigned threads;      /* parsing threads, the loop's included */
+    unsigned from_records; /* games read from their records, not their images */
 };
 
 /* A part of a batch, parsed by one thread. */
@@ -60,9 +67,9 @@ static struct platform *stored_platform(struct dispatcher *d, const char *id, co
     return NULL;
 }
 
-/* Reads r's record into a new game with tok (one per thread, reset for
- * each record as json_tokener_parse() would make a new one); on any thread. */
-static void parse_row(struct row *r, struct json_tokener *tok)
+/* Reads r's record into g with tok (one per thread, reset for each record
+ * as json_tokener_parse() would make a new one). Returns 0 or -1 (r->why). */
+static int parse_record(struct row *r, struct json_tokener *tok, struct game *g)
 {
     struct json_object *j = NULL;
     if (tok) {
@@ -73,10 +80,25 @@ static void parse_row(struct row *r, struct json_tokener *tok)
             j = NULL;
         }
     }
-    struct game *g = calloc(1, sizeof *g);
-    snprintf(r->why, sizeof r->why, g ? "not JSON" : "out of memory");
-    int rc = j && g ? game_from_json(g, j, r->why, sizeof r->why) : -1;
+    snprintf(r->why, sizeof r->why, "not JSON");
+    int rc = j ? game_from_json(g, j, r->why, sizeof r->why) : -1;
     json_object_put(j);
+    return rc;
+}
+
+/* Reads r into a new game: from its image when it has one of this build's
+ * (bot/image.h), else from its record; on any thread. */
+static void parse_row(struct row *r, struct json_tokener *tok)
+{
+    struct game *g = calloc(1, sizeof *g);
+    int rc = -1;
+    snprintf(r->why, sizeof r->why, "out of memory");
+    if (g && r->image)
+        rc = image_read(g, r->image, r->image_len, r->image_why, sizeof r->image_why);
+    if (g && rc != 0) {
+        r->from_record = rc > 0 || !r->image;
+        rc = parse_record(r, tok, g);
+    }
     if (rc == 0 && (strcmp(g->id, r->id) != 0 || strcmp(g->table, r->table) != 0)) {
         snprintf(r->why, sizeof r->why, "its record names another game or table");
         rc = -1;
@@ -103,6 +125,10 @@ static void host_row(struct restore *r, struct row *row)
 {
     struct dispatcher *d = r->d;
     struct game *g = row->g;
+    if (row->image_why[0])
+        log_warn("dispatch", row->id, "its image was not read (%s): its record was",
+                 row->image_why);
+    r->from_records += g && row->from_record;
     if (g) {
         g->platform = row->p;
         if (!g->started && !g->lobby_activity)
@@ -148,23 +174,27 @@ static void flush_batch(struct restore *r)
     r->n = 0;
 }
 
-static int take_game(void *arg, const char *id, const char *platform, const char *table,
-                     const char *record)
+static int take_game(void *arg, const struct store_game_row *stored)
 {
     struct restore *r = arg;
-    struct platform *p = stored_platform(r->d, id, platform);
+    struct platform *p = stored_platform(r->d, stored->id, stored->platform);
     if (!p)
         return 0;
-    size_t nid = strlen(id) + 1, ntable = strlen(table) + 1, nrecord = strlen(record) + 1;
+    size_t nid = strlen(stored->id) + 1, ntable = strlen(stored->table) + 1,
+           nrecord = strlen(stored->record) + 1, nimage = stored->image ? stored->image_len : 0;
     struct row *row = &r->rows[r->n];
-    *row = (struct row){.p = p, .text = malloc(nid + ntable + nrecord)};
+    *row = (struct row){.p = p, .text = malloc(nid + ntable + nrecord + nimage)};
     if (!row->text) {
-        log_error("dispatch", id, "out of memory: the game stays in the store");
+        log_error("dispatch", stored->id, "out of memory: the game stays in the store");
         return 0;
     }
-    row->id = memcpy(row->text, id, nid);
-    row->table = memcpy(row->text + nid, table, ntable);
-    row->record = memcpy(row->text + nid + ntable, record, nrecord);
+    row->id = memcpy(row->text, stored->id, nid);
+    row->table = memcpy(row->text + nid, stored->table, ntable);
+    row->record = memcpy(row->text + nid + ntable, stored->record, nrecord);
+    if (stored->image) {
+        row->image = memcpy(row->text + nid + ntable + nrecord, stored->image, nimage);
+        row->image_len = nimage;
+    }
     if (++r->n == RESTORE_BATCH)
         flush_batch(r);
     return 0;
@@ -212,6 +242,11 @@ int dispatch_restore(struct dispatcher *d)
     r->threads = cpus < 1 ? 1 : cpus > RESTORE_THREADS ? RESTORE_THREADS : (unsigned)cpus;
     int rc = store_games_active(d->store, take_game, r);
     flush_batch(r); /* the last rows, also when the read failed halfway */
+    if (r->from_records)
+        log_info("dispatch", NULL,
+                 "%u games read from their records (no image of this build yet): each gets "
+                 "one at its next change",
+                 r->from_records);
     if (rc == 0)
         rc = store_events_open(d->store, take_event, r);
     free(r);

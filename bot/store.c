@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,10 @@ static const char *const migrations[] = {
      * without sorting every record first (a sort of 400 MB at 100,000
      * games) and without passing over the finished ones. */
     "CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished) WHERE finished = 0;",
+    /* An unfinished game's image (bot/image.h), written with its record, so
+     * that a start copies it instead of parsing the record; NULL (every row
+     * of an older store) until the game's next change. */
+    "ALTER TABLE games ADD COLUMN image BLOB;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -268,13 +273,15 @@ int store_open(struct store **out, const char *path, char *err, size_t errlen)
         return -1;
     }
     if (prepare(s, &s->game_put,
-                "INSERT INTO games (id, platform, table_id, finished, record) VALUES (?,?,?,?,?) "
+                "INSERT INTO games (id, platform, table_id, finished, record, image) "
+                "VALUES (?,?,?,?,?,?) "
                 "ON CONFLICT(id) DO UPDATE SET platform = excluded.platform, "
                 "table_id = excluded.table_id, finished = excluded.finished, "
-                "record = excluded.record, updated = strftime('%s','now')") < 0 ||
+                "record = excluded.record, image = excluded.image, "
+                "updated = strftime('%s','now')") < 0 ||
         prepare(s, &s->game_get, "SELECT record FROM games WHERE id = ?") < 0 ||
         prepare(s, &s->games_active,
-                "SELECT id, platform, table_id, record FROM games WHERE finished = 0 "
+                "SELECT id, platform, table_id, record, image FROM games WHERE finished = 0 "
                 "ORDER BY rowid") < 0 ||
         prepare(s, &s->meta_get, "SELECT value FROM meta WHERE key = ?") < 0 ||
         prepare(s, &s->meta_delete, "DELETE FROM meta WHERE key = ?") < 0 ||
@@ -374,7 +381,7 @@ static int step_done(struct store *s, sqlite3_stmt *st)
 }
 
 int store_game_put(struct store *s, const char *id, const char *platform, const char *table,
-                   int finished, const char *record)
+                   int finished, const char *record, const void *image, size_t image_len)
 {
     sqlite3_stmt *st = s->game_put;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -382,6 +389,10 @@ int store_game_put(struct store *s, const char *id, const char *platform, const 
     sqlite3_bind_text(st, 3, table, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 4, finished);
     sqlite3_bind_text(st, 5, record, -1, SQLITE_STATIC);
+    if (image && image_len <= INT_MAX)
+        sqlite3_bind_blob(st, 6, image, (int)image_len, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, 6);
     return step_done(s, st);
 }
 
@@ -577,9 +588,13 @@ int store_games_active(struct store *s, store_game_fn fn, void *arg)
     sqlite3_stmt *st = s->games_active;
     int rc, result = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        result = fn(
-            arg, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
-            (const char *)sqlite3_column_text(st, 2), (const char *)sqlite3_column_text(st, 3));
+        const struct store_game_row row = {.id = (const char *)sqlite3_column_text(st, 0),
+                                           .platform = (const char *)sqlite3_column_text(st, 1),
+                                           .table = (const char *)sqlite3_column_text(st, 2),
+                                           .record = (const char *)sqlite3_column_text(st, 3),
+                                           .image = sqlite3_column_blob(st, 4),
+                                           .image_len = (size_t)sqlite3_column_bytes(st, 4)};
+        result = fn(arg, &row);
         if (result)
             break;
     }

@@ -39,18 +39,25 @@ int store_begin(struct store *s) MUST_USE;
 int store_commit(struct store *s) MUST_USE;
 void store_rollback(struct store *s);
 
-/* Inserts or replaces a game's row: its platform, table, finished flag and
- * record (a JSON text the caller owns) all take the values given. */
+/* Inserts or replaces a game's row: its platform, table, finished flag,
+ * record (a JSON text the caller owns) and image (image_len bytes, see
+ * bot/image.h; NULL: none) all take the values given. */
 int store_game_put(struct store *s, const char *id, const char *platform, const char *table,
-                   int finished, const char *record) MUST_USE;
+                   int finished, const char *record, const void *image, size_t image_len) MUST_USE;
 
 /* Deletes a game's row, in the open transaction (none: nothing happens).
  * Returns 0 or -1. */
 int store_game_delete(struct store *s, const char *id) MUST_USE;
 
+/* A game's row as a walk hands it over: valid during the call only. */
+struct store_game_row {
+    const char *id, *platform, *table, *record;
+    const void *image; /* NULL: none */
+    size_t image_len;
+};
+
 /* Called for each game; returning non-zero stops the walk and is returned. */
-typedef int (*store_game_fn)(void *arg, const char *id, const char *platform, const char *table,
-                             const char *record);
+typedef int (*store_game_fn)(void *arg, const struct store_game_row *row);
 
 /* Walks every game not finished, oldest first. Returns 0, the callback's
  * non-zero value, or -1 on a database error. */

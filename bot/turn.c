@@ -40,6 +40,7 @@
 
 #include "dispatch.h"
 #include "event.h"
+#include "image.h"
 #include "log.h"
 #include "metrics.h"
 #include "store.h"
@@ -77,7 +78,8 @@ static int put_results(struct store *store, const struct game *g)
 
 /* A wait after a failed commit before the clock's changes are tried again,
  * so that a full disk is not retried in a busy loop. */
-#define TURN_RETRY_MS 1000
+#define TURN_RETRY_MS  1000
+#define TURN_IMAGE_MAX (1u << 20) /* a game's image at most (bot/image.h), bytes: far above any */
 
 /* An event the turn touched, with its record before (NULL: opened now). */
 struct turn_event {
@@ -316,6 +318,33 @@ bool turn_retry_wait(const struct dispatcher *d, int64_t now)
     return now < d->turn.retry_after;
 }
 
+/* Writes g's row, its record and image (an unfinished game's), or deletes a
+ * lobby that closed without a game (T8), and the results and readers of a
+ * game that ends. Returns 0 or -1 (logged). */
+static int put_game(struct dispatcher *d, struct game *g, struct buf *image)
+{
+    bool gone = g->closed && !g->started;
+    struct json_object *j = gone ? NULL : game_to_json(g);
+    const char *text = j ? json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN) : NULL;
+    /* 0: it has one. Without one (no memory for it) the next start reads
+     * the record: the image is never worth failing the commit for. */
+    int imaged = gone || game_finished(g) ? 1 : image_write(g, image);
+    bool oom = !gone && !text;
+    int rc =
+        oom    ? -1
+        : gone ? store_game_delete(d->store, g->id)
+               : store_game_put(d->store, g->id, g->platform->ops->name, g->table, game_finished(g),
+                                text, imaged == 0 ? image->data : NULL, image->len);
+    if (rc == 0 && g->started && !g->closed && g->rules->over(g->state)) /* T6 */
+        rc = put_results(d->store, g);
+    if (rc == 0 && game_finished(g))
+        rc = readers_keep(d, g);
+    json_object_put(j);
+    if (rc < 0)
+        log_error("store", g->id, oom ? "out of memory" : "could not write the game");
+    return rc;
+}
+
 /* Writes every changed game of the turn in one transaction. */
 static int commit(struct dispatcher *d)
 {
@@ -326,32 +355,18 @@ static int commit(struct dispatcher *d)
     const char *platform = NULL; /* the metric's label: the first changed game's platform */
     if (store_begin(d->store) < 0)
         return -1;
+    struct buf image; /* each game's image in turn */
+    buf_init(&image, TURN_IMAGE_MAX);
     for (unsigned i = 0; i < d->turn.ngames; i++) {
         struct turn_game *t = &d->turn.games[i];
         if (!t->changed)
             continue;
-        struct game *g = t->g;
         if (!platform)
-            platform = g->platform->ops->name;
-        /* A lobby that closed without a game leaves nothing to keep (T8). */
-        bool gone = g->closed && !g->started;
-        struct json_object *j = gone ? NULL : game_to_json(g);
-        const char *text = j ? json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN) : NULL;
-        bool oom = !gone && !text;
-        int rc = oom    ? -1
-                 : gone ? store_game_delete(d->store, g->id)
-                        : store_game_put(d->store, g->id, g->platform->ops->name, g->table,
-                                         game_finished(g), text);
-        if (rc == 0 && g->started && !g->closed && g->rules->over(g->state)) /* T6 */
-            rc = put_results(d->store, g);
-        if (rc == 0 && game_finished(g))
-            rc = readers_keep(d, g);
-        json_object_put(j);
-        if (rc < 0) {
-            log_error("store", g->id, oom ? "out of memory" : "could not write the game");
+            platform = t->g->platform->ops->name;
+        if (put_game(d, t->g, &image) < 0)
             goto fail;
-        }
     }
+    buf_free(&image);
     /* Messages about the changes, for platforms that confirm delivery: in
      * the same transaction, so a crash can lose neither without the other. */
     struct held *h;
@@ -392,6 +407,7 @@ static int commit(struct dispatcher *d)
                     (double)(uv_hrtime() - started) / 1e9);
     return 0;
 fail:
+    buf_free(&image);
     store_rollback(d->store);
     return -1;
 }

@@ -1,6 +1,7 @@
 /*
  * test_game_record.c - a hosted game's record survives game_to_json, a trip
- * through text, and game_from_json unchanged; damaged records are refused.
+ * through text, and game_from_json unchanged, and its image reads back as
+ * the record does; damaged records and images are refused.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "bot/chat.h"
 #include "bot/game.h"
+#include "bot/image.h"
 #include "bot/seats.h"
 #include "core/illegal/module.h"
 
@@ -117,6 +119,59 @@ static void assert_same_game(const struct game *a, const struct game *b)
         assert_memory_equal(&IL(a)->game, &IL(b)->game, sizeof IL(a)->game);
 }
 
+/* record_of(g): g's record as text, which the caller frees. */
+static char *record_of(const struct game *g)
+{
+    struct json_object *j = game_to_json(g);
+    assert_non_null(j);
+    char *text = strdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+    assert_non_null(text);
+    json_object_put(j);
+    return text;
+}
+
+/* g's image (bot/image.h) reads back as its record did (from_record): the
+ * same record written again, the same rules state byte for byte; and a
+ * damaged image (cut anywhere, a byte changed) is refused, one of another
+ * build passed over. */
+static void image_round_trip(const struct game *g, const struct game *from_record)
+{
+    struct buf b;
+    buf_init(&b, 1u << 20);
+    int rc = image_write(g, &b);
+    if (g->chat) { /* a chat block has pointers: no image */
+        assert_int_equal(rc, 1);
+        buf_free(&b);
+        return;
+    }
+    assert_int_equal(rc, 0);
+    struct game *back = malloc(sizeof *back);
+    assert_non_null(back);
+    char why[128] = "";
+    if (image_read(back, b.data, b.len, why, sizeof why) != 0)
+        fail_msg("image refused: %s", why);
+    char *want = record_of(from_record), *got = record_of(back);
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+    if (g->started)
+        assert_memory_equal(back->state, from_record->state, g->rules->state_size);
+    game_free(back);
+    for (size_t n = 0; n < b.len; n += 13) {
+        assert_int_equal(image_read(back = malloc(sizeof *back), b.data, n, why, sizeof why), -1);
+        free(back);
+    }
+    size_t at[] = {b.len / 2, b.len - 1, 4 /* the format */, 8 /* the build id */};
+    for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+        b.data[at[i]] ^= 0x20;
+        rc = image_read(back = malloc(sizeof *back), b.data, b.len, why, sizeof why);
+        assert_int_equal(rc, i < 2 ? -1 : 1);
+        free(back);
+        b.data[at[i]] ^= 0x20;
+    }
+    buf_free(&b);
+}
+
 static void round_trip(const struct game *g)
 {
     struct json_object *j = to_json_and_back(g);
@@ -136,6 +191,7 @@ static void round_trip(const struct game *g)
                         json_object_to_json_string_ext(again, JSON_C_TO_STRING_PLAIN));
     json_object_put(again);
     json_object_put(j);
+    image_round_trip(g, back);
     free(back->state);
     free(back->chat);
     free(back);

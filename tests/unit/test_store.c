@@ -86,8 +86,8 @@ static void test_open_creates_schema(void **state)
     char v[64];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
     /* meta and games, the outbox, results, events, languages, the results' computers, the
-     * unfinished games' index */
-    assert_string_equal(v, "7");
+     * unfinished games' index, the games' images */
+    assert_string_equal(v, "8");
     query_text(d->db, "PRAGMA journal_mode", v, sizeof v);
     assert_string_equal(v, "wal");
     query_text(d->db,
@@ -106,18 +106,19 @@ struct walk {
     char platforms[8][16];
     char tables[8][32];
     char records[8][64];
+    size_t images[8]; /* each image's length, 0: none */
     unsigned stop_at; /* return 7 at this call (1-based); 0: never */
 };
 
-static int walk_fn(void *arg, const char *id, const char *platform, const char *table,
-                   const char *record)
+static int walk_fn(void *arg, const struct store_game_row *row)
 {
     struct walk *w = arg;
     assert_true(w->n < 8);
-    snprintf(w->ids[w->n], sizeof w->ids[0], "%s", id);
-    snprintf(w->platforms[w->n], sizeof w->platforms[0], "%s", platform);
-    snprintf(w->tables[w->n], sizeof w->tables[0], "%s", table);
-    snprintf(w->records[w->n], sizeof w->records[0], "%s", record);
+    snprintf(w->ids[w->n], sizeof w->ids[0], "%s", row->id);
+    snprintf(w->platforms[w->n], sizeof w->platforms[0], "%s", row->platform);
+    snprintf(w->tables[w->n], sizeof w->tables[0], "%s", row->table);
+    snprintf(w->records[w->n], sizeof w->records[0], "%s", row->record);
+    w->images[w->n] = row->image_len;
     w->n++;
     return w->stop_at && w->n == w->stop_at ? 7 : 0;
 }
@@ -133,11 +134,12 @@ static void test_games(void **state)
     assert_int_equal(w.n, 0);
     assert_null(store_game_get(s, "g1"));
 
-    assert_int_equal(store_game_put(s, "g3", "console", "t3", 0, "{\"n\":3}"), 0);
-    assert_int_equal(store_game_put(s, "g1", "discord", "t1", 0, "{\"n\":1}"), 0);
-    assert_int_equal(store_game_put(s, "g2", "matrix", "!room:example.org", 0, "{\"n\":2}"), 0);
+    assert_int_equal(store_game_put(s, "g3", "console", "t3", 0, "{\"n\":3}", NULL, 0), 0);
+    assert_int_equal(store_game_put(s, "g1", "discord", "t1", 0, "{\"n\":1}", NULL, 0), 0);
+    assert_int_equal(
+        store_game_put(s, "g2", "matrix", "!room:example.org", 0, "{\"n\":2}", NULL, 0), 0);
     /* Updating g3 keeps its place: the walk is oldest first. */
-    assert_int_equal(store_game_put(s, "g3", "console", "t3", 0, "{\"n\":33}"), 0);
+    assert_int_equal(store_game_put(s, "g3", "console", "t3", 0, "{\"n\":33}", NULL, 0), 0);
 
     memset(&w, 0, sizeof w);
     assert_int_equal(store_games_active(s, walk_fn, &w), 0);
@@ -157,7 +159,7 @@ static void test_games(void **state)
     free(r);
 
     /* A finished game leaves the walk but can still be read. */
-    assert_int_equal(store_game_put(s, "g1", "discord", "t1", 1, "{\"over\":true}"), 0);
+    assert_int_equal(store_game_put(s, "g1", "discord", "t1", 1, "{\"over\":true}", NULL, 0), 0);
     memset(&w, 0, sizeof w);
     assert_int_equal(store_games_active(s, walk_fn, &w), 0);
     assert_int_equal(w.n, 2);
@@ -359,7 +361,7 @@ static void test_transactions(void **state)
     /* Nested begins are an error; the outer transaction goes on. */
     assert_int_equal(store_begin(s), -1);
     assert_int_equal(store_meta_set(s, "next_game", "6"), 0);
-    assert_int_equal(store_game_put(s, "g5", "console", "t1", 0, "{}"), 0);
+    assert_int_equal(store_game_put(s, "g5", "console", "t1", 0, "{}", NULL, 0), 0);
     store_rollback(s);
     /* Rolling back with no transaction open is harmless. */
     store_rollback(s);
@@ -447,7 +449,7 @@ static void test_lazy_meta(void **state)
 
     /* A commit of anything carries it. */
     assert_int_equal(store_begin(s), 0);
-    assert_int_equal(store_game_put(s, "g1", "discord", "t1", 0, "{}"), 0);
+    assert_int_equal(store_game_put(s, "g1", "discord", "t1", 0, "{}", NULL, 0), 0);
     assert_int_equal(store_commit(s), 0);
     assert_false(store_lazy_pending(s));
     assert_int_equal(meta_rows(d->db, "discord/gateway.0"), 1);
@@ -560,15 +562,15 @@ static void test_reopen_keeps_data(void **state)
 {
     struct dir *d = *state;
     struct store *s = open_ok(d->db);
-    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"a\":1}"), 0);
-    assert_int_equal(store_game_put(s, "g2", "console", "t2", 1, "{\"b\":2}"), 0);
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"a\":1}", NULL, 0), 0);
+    assert_int_equal(store_game_put(s, "g2", "console", "t2", 1, "{\"b\":2}", NULL, 0), 0);
     assert_int_equal(store_meta_set(s, "clock", "42"), 0);
     store_close(s);
 
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "7");
+    assert_string_equal(v, "8");
     char *r = store_game_get(s, "g1");
     assert_string_equal(r, "{\"a\":1}");
     free(r);
@@ -623,24 +625,28 @@ static void test_upgrade_drops_closed_lobbies(void **state)
     struct dir *d = *state;
     struct store *s = open_ok(d->db);
     assert_int_equal(store_begin(s), 0);
-    assert_int_equal(store_game_put(s, "g1", "console", "t1", 1, "{\"started\":true}"), 0);
-    assert_int_equal(store_game_put(s, "g2", "console", "t2", 1, "{\"started\":false}"), 0);
-    assert_int_equal(store_game_put(s, "g3", "console", "t3", 0, "{\"started\":false}"), 0);
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 1, "{\"started\":true}", NULL, 0), 0);
+    assert_int_equal(store_game_put(s, "g2", "console", "t2", 1, "{\"started\":false}", NULL, 0),
+                     0);
+    assert_int_equal(store_game_put(s, "g3", "console", "t3", 0, "{\"started\":false}", NULL, 0),
+                     0);
     assert_int_equal(store_commit(s), 0);
     store_close(s);
     sqlite3 *h;
     assert_int_equal(sqlite3_open(d->db, &h), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(h,
-                                  "DROP TABLE languages; ALTER TABLE results DROP COLUMN computers;"
-                                  "ALTER TABLE results DROP COLUMN level; PRAGMA user_version = 4;",
-                                  NULL, NULL, NULL),
-                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(h,
+                     "DROP TABLE languages; ALTER TABLE results DROP COLUMN computers;"
+                     "ALTER TABLE results DROP COLUMN level; ALTER TABLE games DROP COLUMN image;"
+                     "PRAGMA user_version = 4;",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(h);
 
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "7");
+    assert_string_equal(v, "8");
     query_text(d->db, "SELECT group_concat(id) FROM (SELECT id FROM games ORDER BY id)", v,
                sizeof v);
     assert_string_equal(v, "g1,g3"); /* the game played, the lobby still open */
@@ -651,6 +657,64 @@ static void test_upgrade_drops_closed_lobbies(void **state)
     assert_int_equal(store_commit(s), 0);
     query_text(d->db, "SELECT count(*) FROM games", v, sizeof v);
     assert_string_equal(v, "1");
+    store_close(s);
+}
+
+/* A game's image (bot/image.h) is written and read with its record, and
+ * replaced with it: a put without one leaves none. */
+static void test_images(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    static const unsigned char image[] = {'I', 0, 'G', 0xff};
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{}", image, sizeof image), 0);
+    assert_int_equal(store_game_put(s, "g2", "console", "t2", 0, "{}", NULL, 0), 0);
+    struct walk w;
+    memset(&w, 0, sizeof w);
+    assert_int_equal(store_games_active(s, walk_fn, &w), 0);
+    assert_int_equal(w.n, 2);
+    assert_int_equal(w.images[0], sizeof image);
+    assert_int_equal(w.images[1], 0);
+    char v[16];
+    query_text(d->db, "SELECT hex(image) FROM games WHERE id = 'g1'", v, sizeof v);
+    assert_string_equal(v, "490047FF");
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"a\":1}", NULL, 0), 0);
+    query_text(d->db, "SELECT count(image) FROM games", v, sizeof v);
+    assert_string_equal(v, "0");
+    store_close(s);
+}
+
+/* A store of schema 7, as the daemon wrote it before images, is upgraded in
+ * place: its games keep their records and have no image until they change. */
+static void test_upgrade_adds_images(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"a\":1}", NULL, 0), 0);
+    store_close(s);
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(d->db, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h,
+                                  "ALTER TABLE games DROP COLUMN image; PRAGMA user_version = 7;",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(h);
+
+    s = open_ok(d->db);
+    char v[16];
+    query_text(d->db, "PRAGMA user_version", v, sizeof v);
+    assert_string_equal(v, "8");
+    struct walk w;
+    memset(&w, 0, sizeof w);
+    assert_int_equal(store_games_active(s, walk_fn, &w), 0);
+    assert_int_equal(w.n, 1);
+    assert_string_equal(w.records[0], "{\"a\":1}");
+    assert_int_equal(w.images[0], 0);
+    static const unsigned char image[] = {1, 2, 3};
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"a\":2}", image, sizeof image),
+                     0);
+    query_text(d->db, "SELECT length(image) FROM games", v, sizeof v);
+    assert_string_equal(v, "3");
     store_close(s);
 }
 
@@ -734,7 +798,7 @@ static void test_one_daemon_per_store(void **state)
     snprintf(pid, sizeof pid, "pid %ld", (long)getpid());
     assert_non_null(strstr(err, pid));
     /* The first store is untouched and still works. */
-    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{}"), 0);
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{}", NULL, 0), 0);
     store_close(s);
     /* Once it is closed (or its daemon dies), the next one opens it. */
     t = open_ok(d->db);
@@ -754,7 +818,7 @@ static void test_files_private(void **state)
     struct stat st;
     mode_t old = umask(022);
     struct store *s = open_ok(d->db);
-    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"secret\":1}"), 0);
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"secret\":1}", NULL, 0), 0);
     for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
         snprintf(path, sizeof path, "%s%s", d->db, suffixes[i]);
         assert_int_equal(stat(path, &st), 0);
@@ -777,8 +841,8 @@ static void test_upsert_updates_table(void **state)
     struct dir *d = *state;
     struct store *s = open_ok(d->db);
     struct walk w = {0};
-    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"a\":1}"), 0);
-    assert_int_equal(store_game_put(s, "g1", "web", "t2", 0, "{\"a\":2}"), 0);
+    assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"a\":1}", NULL, 0), 0);
+    assert_int_equal(store_game_put(s, "g1", "web", "t2", 0, "{\"a\":2}", NULL, 0), 0);
     assert_int_equal(store_games_active(s, walk_fn, &w), 0);
     assert_int_equal(w.n, 1);
     assert_string_equal(w.platforms[0], "web");
@@ -803,6 +867,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_outbox, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_reopen_keeps_data, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_images, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_adds_images, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_drops_closed_lobbies, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_unusable_paths, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_not_a_database, dir_setup, dir_teardown),

@@ -1,0 +1,43 @@
+/*
+ * image.h - a hosted game's image: the game as this build holds it in memory,
+ * stored beside its JSON record so that a start reads it back with a copy
+ * instead of a parse.
+ *
+ * The JSON record stays the game's portable form (older and newer daemons,
+ * the statistics, hand edits). The image is this build's own: its bytes are
+ * struct game and the rules module's state and computers' memories as they
+ * lie in memory (plain data, no pointers: core/rules.h), each run of zero
+ * words written as a count. It is written in the same statement as the
+ * record, so both say the same, and read only by the build that wrote it
+ * (the program's GNU build id) with a checksum over it: a start finds any
+ * other image (an upgrade, a damaged disk) out and reads the record instead.
+ *
+ * Layout: a head (magic "ILGI", format, the build id, the rules module's id,
+ * the sizes of the three parts, the body's length and checksum), then the
+ * body: the game (its pointers and links zero), the state, the memories,
+ * each as tokens {zero words, literal words} (two little-endian u16) with
+ * the literal words after them, until the part is full.
+ */
+#ifndef BOT_IMAGE_H
+#define BOT_IMAGE_H
+
+#include <stddef.h>
+
+#include "core/attributes.h"
+#include "game.h"
+#include "util/buf.h"
+
+/* Writes g's image into b (emptied first). Returns 0; 1 when g gets none (this
+ * program has no build id, or g keeps a table chat, which has pointers); -1
+ * when memory runs out. */
+int image_write(const struct game *g, struct buf *b) MUST_USE;
+
+/* Reads an image into out, which it overwrites: a game as game_from_json()
+ * makes one (its state and memories malloc'd, freed by game_free; platform
+ * and links unset). Returns 0; 1 when the image is not this build's (another
+ * build or format: not an error, the record is read instead); -1 when it is
+ * damaged or inconsistent, with why (out then holds nothing to free). Safe on
+ * any thread. */
+int image_read(struct game *out, const void *image, size_t len, char *why, size_t whylen) MUST_USE;
+
+#endif
