@@ -20,8 +20,11 @@
  *   - the setup's CPU, the RSS after it, and the store's size;
  *   - restart: the daemon stopped at the end of its input and started again
  *     on the same store RESTARTS times, the wall-clock time from spawn to its
- *     first answer and the CPU it took, not pinned (a start parses the stored
- *     games on every CPU it may use).
+ *     first answer and the CPU it took, not pinned (a start reads the stored
+ *     games on every CPU it may use), and its RSS then (every game restored,
+ *     none touched since); then RESTARTS times more with the games' images
+ *     cleared (bot/image.h), as an upgraded store's first start reads them:
+ *     from their JSON records.
  * CPU is the daemon's own (proc_cpu_seconds), read when the `pong` after each
  * part arrives. The daemons are pinned to the last CPU, this program to the
  * others. Sessions last 2N s: nothing falls due during the setup (the first
@@ -30,7 +33,7 @@
  * N/2 to N/2 + 499, which exist at every size from 1,000 on. Absence warnings
  * are off and lobbies do not expire.
  *
- * usage: bench_scale ILLEGALD WORKDIR [GAMES ...]   (default: 1000 100000)
+ * usage: bench_scale ILLEGALD WORKDIR [GAMES ...]   (default: 1000 10000 100000)
  * Goals (issue "flat cost"): each CPU figure at the largest size within 1.2
  * times the figure at the smallest; setup of 100,000 games under 60 s of CPU;
  * restart with 100,000 games under 3 s. Printed, not asserted.
@@ -48,6 +51,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include "procstat.h"
@@ -65,7 +69,8 @@
 struct size_figs {
     unsigned games;
     double setup_s, lobby_us, game_us, deadline_us, restart_s, restart_cpu_s;
-    double rss_mb, store_kb;
+    double records_s, records_cpu_s; /* the restart from the records, the images cleared */
+    double rss_mb, rss_restart_mb, store_kb;
     unsigned errors; /* error lines in the measured parts: the figures measured refusals */
 };
 
@@ -287,6 +292,7 @@ struct run {
     struct part p;
     char store[600];
     double lobby[ROUNDS], game[ROUNDS], deadline[ROUNDS], restart[RESTARTS], restart_cpu[RESTARTS];
+    double records[RESTARTS], records_cpu[RESTARTS], rss_restart[RESTARTS];
 };
 
 /* CPU of the daemon in part p, per `per` (µs), or -1 when it failed. */
@@ -353,9 +359,41 @@ static int deadlines_round(struct run *r, unsigned k, struct size_figs *out)
     return r->deadline[k] < 0 ? -1 : 0;
 }
 
+/* Starts the daemon of r on its store, waits for its first answer and stops
+ * it: the wall-clock time that took, its CPU and its RSS then. */
+static int start_once(const char *illegald, struct run *r, double *s, double *cpu, double *rss_mb)
+{
+    double t0 = now_s();
+    if (spawn(&r->dm, illegald, r->store, r->p.games, -1) != 0)
+        return -1;
+    struct part none = {.write = write_advance}; /* nothing but the ping */
+    if (run_part(&r->dm, &none, "restart") < 0) {
+        kill(r->dm.pid, SIGKILL);
+        finish(&r->dm);
+        return -1;
+    }
+    *s = now_s() - t0;
+    *cpu = proc_cpu_total_seconds(r->dm.pid); /* its parsing threads have ended */
+    *rss_mb = (double)proc_rss_kb(r->dm.pid) / 1024.0;
+    return finish(&r->dm);
+}
+
+/* Clears every game's image in the store at path. */
+static int clear_images(const char *path)
+{
+    sqlite3 *db;
+    int rc =
+        sqlite3_open(path, &db) == SQLITE_OK &&
+                sqlite3_exec(db, "UPDATE games SET image = NULL", NULL, NULL, NULL) == SQLITE_OK
+            ? 0
+            : -1;
+    sqlite3_close(db);
+    return rc;
+}
+
 /* Stops the daemon of r, then starts it again on its store RESTARTS times,
- * unpinned (a start parses the stored games on every CPU it may use): the
- * time from spawn to its first answer, and its CPU. */
+ * unpinned (a start reads the stored games on every CPU it may use), and
+ * RESTARTS times more with the images cleared. */
 static int restart(const char *illegald, struct run *r, struct size_figs *out)
 {
     if (finish(&r->dm) != 0)
@@ -363,21 +401,15 @@ static int restart(const char *illegald, struct run *r, struct size_figs *out)
     char wal[640];
     snprintf(wal, sizeof(wal), "%s-wal", r->store);
     out->store_kb = (file_kb(r->store) + file_kb(wal)) / out->games;
-    for (unsigned i = 0; i < RESTARTS; i++) {
-        double t0 = now_s();
-        if (spawn(&r->dm, illegald, r->store, out->games, -1) != 0)
+    double rss;
+    for (unsigned i = 0; i < RESTARTS; i++)
+        if (start_once(illegald, r, &r->restart[i], &r->restart_cpu[i], &r->rss_restart[i]) != 0)
             return -1;
-        struct part none = {.write = write_advance}; /* nothing but the ping */
-        if (run_part(&r->dm, &none, "restart") < 0) {
-            kill(r->dm.pid, SIGKILL);
-            finish(&r->dm);
+    if (clear_images(r->store) != 0)
+        return -1;
+    for (unsigned i = 0; i < RESTARTS; i++)
+        if (start_once(illegald, r, &r->records[i], &r->records_cpu[i], &rss) != 0)
             return -1;
-        }
-        r->restart[i] = now_s() - t0;
-        r->restart_cpu[i] = proc_cpu_total_seconds(r->dm.pid); /* its parsing threads have ended */
-        if (finish(&r->dm) != 0)
-            return -1;
-    }
     return 0;
 }
 
@@ -424,7 +456,7 @@ int main(int argc, char **argv)
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
-    unsigned sizes[MAX_SIZES] = {1000, 100000}, n = 2;
+    unsigned sizes[MAX_SIZES] = {1000, 10000, 100000}, n = 3;
     if (argc > 3) {
         n = 0;
         for (int i = 3; i < argc && n < MAX_SIZES; i++)
@@ -468,10 +500,15 @@ int main(int argc, char **argv)
         f->deadline_us = median(r->deadline, ROUNDS);
         f->restart_s = median(r->restart, RESTARTS);
         f->restart_cpu_s = median(r->restart_cpu, RESTARTS);
+        f->records_s = median(r->records, RESTARTS);
+        f->records_cpu_s = median(r->records_cpu, RESTARTS);
+        f->rss_restart_mb = median(r->rss_restart, RESTARTS);
         printf("%u games: setup %.1f s CPU, lobby action %.1f us, game action %.1f us, deadline "
-               "%.1f us, RSS %.1f MB, store %.1f KB/game, restart %.2f s (%.2f s CPU)%s\n",
+               "%.1f us, RSS %.1f MB (%.1f MB restarted), store %.1f KB/game, restart %.2f s "
+               "(%.2f s CPU), from the records %.2f s (%.2f s CPU)%s\n",
                f->games, f->setup_s, f->lobby_us, f->game_us, f->deadline_us, f->rss_mb,
-               f->store_kb, f->restart_s, f->restart_cpu_s,
+               f->rss_restart_mb, f->store_kb, f->restart_s, f->restart_cpu_s, f->records_s,
+               f->records_cpu_s,
                f->errors ? " (ERRORS in the measured parts: see the daemon's answers)" : "");
         fflush(stdout);
     }
@@ -497,14 +534,24 @@ int main(int argc, char **argv)
               "< 3 at 100,000", false);
     print_row("restart, CPU (s)", figs, n, offsetof(struct size_figs, restart_cpu_s), "%.2f", "–",
               false);
+    print_row("restart from the records (s)", figs, n, offsetof(struct size_figs, records_s),
+              "%.2f", "–", false);
+    print_row("restart from the records, CPU (s)", figs, n,
+              offsetof(struct size_figs, records_cpu_s), "%.2f", "–", false);
     print_row("RSS after setup (MB)", figs, n, offsetof(struct size_figs, rss_mb), "%.1f", "–",
               false);
+    print_row("RSS after restart (MB)", figs, n, offsetof(struct size_figs, rss_restart_mb), "%.1f",
+              "–", false);
     print_row("store per game (KB)", figs, n, offsetof(struct size_figs, store_kb), "%.1f", "–",
               false);
-    if (n > 1 && figs[n - 1].games > figs[0].games)
-        printf("\nmemory per game: %.1f KB (RSS after setup, %u games less %u, per game)\n",
-               (figs[n - 1].rss_mb - figs[0].rss_mb) * 1024.0 / (figs[n - 1].games - figs[0].games),
-               figs[n - 1].games, figs[0].games);
+    if (n > 1 && figs[n - 1].games > figs[0].games) {
+        double more = figs[n - 1].games - figs[0].games;
+        printf("\nmemory per game (RSS, %u games less %u, per game): %.1f KB after setup, %.1f KB "
+               "after a restart\n",
+               figs[n - 1].games, figs[0].games,
+               (figs[n - 1].rss_mb - figs[0].rss_mb) * 1024.0 / more,
+               (figs[n - 1].rss_restart_mb - figs[0].rss_restart_mb) * 1024.0 / more);
+    }
     return 0;
 fail:
     for (unsigned i = 0; i < n; i++)
