@@ -1,7 +1,8 @@
 /*
  * store.h - the daemon's durable state in one SQLite file (WAL mode).
  *
- * Six tables: games (one JSON record per hosted game), events (one per
+ * Six tables: games (one JSON record per hosted game, and an unfinished
+ * game's image, bot/image.h, written with it), events (one per
  * event, event.h), results (each player's result of each finished game),
  * languages (what a table and a player read, kept from their last game),
  * outbox (messages committed, not yet delivered) and meta (small key/value

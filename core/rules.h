@@ -12,8 +12,9 @@
  *
  * Every function is pure: no I/O, no clock (`now` is given), no globals;
  * randomness comes from the rng it is given. The state is plain data of
- * state_size bytes with no pointers, so the bot can copy it for a snapshot
- * and put it back when a commit fails.
+ * state_size bytes with no pointers, so the bot can copy it for a snapshot,
+ * put it back when a commit fails, and store it as it lies in memory for
+ * the next start of the same build (bot/image.h).
  */
 #ifndef CORE_RULES_H
 #define CORE_RULES_H

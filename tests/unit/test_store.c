@@ -69,6 +69,15 @@ static void query_text(const char *db, const char *sql, char *out, size_t len)
     sqlite3_close(h);
 }
 
+/* Runs sql on db from outside the store (an older or newer daemon's schema). */
+static void exec_ok(const char *db, const char *sql)
+{
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+}
+
 static struct store *open_ok(const char *path)
 {
     struct store *s = NULL;
@@ -591,14 +600,8 @@ static void test_reopen_keeps_data(void **state)
 static void test_newer_schema_refused(void **state)
 {
     struct dir *d = *state;
-    sqlite3 *h;
-    assert_int_equal(sqlite3_open(d->db, &h), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(h,
-                                  "CREATE TABLE future (x INTEGER); INSERT INTO future VALUES (9);"
-                                  "PRAGMA user_version = 9;",
-                                  NULL, NULL, NULL),
-                     SQLITE_OK);
-    sqlite3_close(h);
+    exec_ok(d->db, "CREATE TABLE future (x INTEGER); INSERT INTO future VALUES (9);"
+                   "PRAGMA user_version = 9;");
 
     struct store *s = NULL;
     char err[256] = "";
@@ -632,16 +635,9 @@ static void test_upgrade_drops_closed_lobbies(void **state)
                      0);
     assert_int_equal(store_commit(s), 0);
     store_close(s);
-    sqlite3 *h;
-    assert_int_equal(sqlite3_open(d->db, &h), SQLITE_OK);
-    assert_int_equal(
-        sqlite3_exec(h,
-                     "DROP TABLE languages; ALTER TABLE results DROP COLUMN computers;"
-                     "ALTER TABLE results DROP COLUMN level; ALTER TABLE games DROP COLUMN image;"
-                     "PRAGMA user_version = 4;",
-                     NULL, NULL, NULL),
-        SQLITE_OK);
-    sqlite3_close(h);
+    exec_ok(d->db, "DROP TABLE languages; ALTER TABLE results DROP COLUMN computers;"
+                   "ALTER TABLE results DROP COLUMN level; ALTER TABLE games DROP COLUMN image;"
+                   "PRAGMA user_version = 4;");
 
     s = open_ok(d->db);
     char v[16];
@@ -692,13 +688,7 @@ static void test_upgrade_adds_images(void **state)
     struct store *s = open_ok(d->db);
     assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"a\":1}", NULL, 0), 0);
     store_close(s);
-    sqlite3 *h;
-    assert_int_equal(sqlite3_open(d->db, &h), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(h,
-                                  "ALTER TABLE games DROP COLUMN image; PRAGMA user_version = 7;",
-                                  NULL, NULL, NULL),
-                     SQLITE_OK);
-    sqlite3_close(h);
+    exec_ok(d->db, "ALTER TABLE games DROP COLUMN image; PRAGMA user_version = 7;");
 
     s = open_ok(d->db);
     char v[16];
