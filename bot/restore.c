@@ -4,8 +4,8 @@
  * Most of a start is reading each game back: a copy of its image (image.h)
  * when it has one this build wrote, else its stored JSON (json-c's parse,
  * the rules module's load and checks), pure work on a row, with no state of
- * the daemon's. Rows are read from SQLite in batches; each batch's records
- * are parsed on the loop's thread and on up to RESTORE_THREADS - 1 threads
+ * the daemon's. Rows are read from SQLite in batches; each batch's games
+ * are read on the loop's thread and on up to RESTORE_THREADS - 1 threads
  * beside it (one per CPU the daemon may run on), one part each; then the games are hosted on the
  * loop's thread, in the order they were opened (the order the store gives them), which is the only
  * part that touches the dispatcher. Nothing else runs meanwhile: the loop has not started.
