@@ -5,7 +5,8 @@
  * The image must give back the game game_from_json(game_to_json(g)) gives:
  * what the record does not keep (the links, a DM probe's count, whether a
  * player's DMs failed, seats and lists past their counts) is cleared before
- * writing (tests/bot/test_image.c holds the two against each other).
+ * writing (tests/unit/test_game_record.c and the stored_image fuzz target
+ * hold the two against each other).
  */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include <elf.h>

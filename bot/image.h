@@ -15,8 +15,8 @@
  * Layout: a head (magic "ILGI", format, the build id, the rules module's id,
  * the sizes of the three parts, the body's length and checksum), then the
  * body: the game (its pointers and links zero), the state, the memories,
- * each as tokens {zero words, literal words} (two little-endian u16) with
- * the literal words after them, until the part is full.
+ * each as tokens {zero words, literal words} (two u16 in the build's byte
+ * order) with the literal words after them, until the part is full.
  */
 #ifndef BOT_IMAGE_H
 #define BOT_IMAGE_H
