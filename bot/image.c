@@ -12,6 +12,7 @@
 #include <elf.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,11 +114,12 @@ static int encode(struct buf *b, const void *part, size_t len)
         size_t from = w;
         for (; w < nw && tok[1] < UINT16_MAX && word_at(p, len, w) != 0; w++)
             tok[1]++;
-        size_t whole = w * 8 <= len ? w : len / 8; /* words that need no padding */
-        uint64_t last = w > whole ? word_at(p, len, whole) : 0;
+        bool partial = tok[1] && w * 8 > len; /* the last literal word is padded */
+        size_t whole = partial ? w - 1 : w;
+        uint64_t last = partial ? word_at(p, len, w - 1) : 0;
         if (buf_append(b, tok, sizeof tok) < 0 ||
             (whole > from && buf_append(b, p + from * 8, (whole - from) * 8) < 0) ||
-            (w > whole && buf_append(b, &last, sizeof last) < 0))
+            (partial && buf_append(b, &last, sizeof last) < 0))
             return -1;
     }
     return 0;
