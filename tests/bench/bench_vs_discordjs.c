@@ -972,60 +972,50 @@ static void above(char *out, size_t len, const double *ill, const double *flo, u
         snprintf(out, len, "%.1f µs (%.1f − %.1f)", mi - mf, mi, mf);
 }
 
-int main(int argc, char **argv)
+/* Sets the bench up: the bots' CPU, the floor bot's path, the work
+ * directory and the REST server. Returns 0, or 1 with a message. */
+static int bench_setup(struct bench *b, const char *self)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s ILLEGALD WORKDIR [NODE_BOT_JS [ROUNDS]]\n", argv[0]);
-        return 2;
-    }
-    signal(SIGPIPE, SIG_IGN);
-    static struct bench b;
-    b.illegald = argv[1];
-    b.workdir = argv[2];
-    b.botjs = argc > 3 && argv[3][0] ? argv[3] : NULL;
-    unsigned rounds = argc > 4 ? (unsigned)atoi(argv[4]) : 3;
-    if (rounds > MAX_ROUNDS)
-        return 2;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    b.cpu = ncpu > 1 ? (int)ncpu - 1 : 0;
+    b->cpu = ncpu > 1 ? (int)ncpu - 1 : 0;
     if (ncpu > 1)
-        proc_pin_away(b.cpu); /* before the servers start their threads */
-    beside(argv[0], "bench_floor_bot", b.floor_bot, sizeof(b.floor_bot));
-    b.next_msg = 830000000000000001ul;
-    mkdir(b.workdir, 0700);
-    snprintf(b.dir, sizeof(b.dir), "%s/benchXXXXXX", b.workdir);
-    if (!mkdtemp(b.dir) || !(b.rest = br_start())) {
+        proc_pin_away(b->cpu); /* before the servers start their threads */
+    beside(self, "bench_floor_bot", b->floor_bot, sizeof(b->floor_bot));
+    b->next_msg = 830000000000000001ul;
+    mkdir(b->workdir, 0700);
+    snprintf(b->dir, sizeof(b->dir), "%s/benchXXXXXX", b->workdir);
+    if (!mkdtemp(b->dir) || !(b->rest = br_start())) {
         perror("bench setup");
         return 1;
     }
-    b.rate_limit_key = probe_rate_limit_key(&b);
-    if (!b.rate_limit_key)
+    b->rate_limit_key = probe_rate_limit_key(b);
+    if (!b->rate_limit_key)
         printf("NOTE: this illegald refuses [discord] global_rate_limit: it keeps Discord's "
                "default global limit (50 requests/s): its command figures are not measured\n");
-    printf("bots pinned to CPU %d of %ld; %u rounds; stores in %s\n", b.cpu, ncpu, rounds, b.dir);
-    bool djs = b.botjs != NULL, flo = access(b.floor_bot, X_OK) == 0;
-    if (!flo)
-        printf("NOTE: %s is missing: the floor (sockets only) is not measured\n", b.floor_bot);
-    int rc = 0;
+    printf("bots pinned to CPU %d of %ld; stores in %s\n", b->cpu, ncpu, b->dir);
+    return 0;
+}
+
+/* Each round: every bot that can run, then the console. A bot other than
+ * illegald that fails is left out of the figures (its flag cleared).
+ * Returns 0, or 1 when illegald or the console failed. */
+static int run_rounds(struct bench *b, unsigned rounds, bool *djs, bool *flo)
+{
     for (unsigned r = 0; r < rounds; r++) {
         for (int bot = 0; bot < NBOTS; bot++) {
-            if ((bot == BOT_DJS && !djs) || (bot == BOT_FLOOR && !flo))
+            if ((bot == BOT_DJS && !*djs) || (bot == BOT_FLOOR && !*flo))
                 continue;
-            if (!run_bot(&b, bot, r)) {
-                if (bot == BOT_DJS) {
+            if (!run_bot(b, bot, r)) {
+                if (bot == BOT_ILLEGALD)
+                    return 1;
+                if (bot == BOT_DJS)
                     printf("NOTE: the discord.js bot did not run: figures for illegald only\n");
-                    djs = false;
-                    continue;
-                }
-                if (bot == BOT_FLOOR) {
+                else
                     printf("NOTE: the floor bot did not complete: its figures are left out\n");
-                    flo = false;
-                    continue;
-                }
-                rc = 1;
-                goto out;
+                *(bot == BOT_DJS ? djs : flo) = false;
+                continue;
             }
-            double *f = &b.fig[bot][0][r];
+            double *f = &b->fig[bot][0][r];
             printf("round %u %-20s cmd %.0f us, ignored %.0f us, %.0f cmd/s (%.0f per CPU "
                    "second), p99 %.1f ms, start %.0f ms, RSS %.1f MB\n",
                    r + 1, bot_names[bot], f[F_CMD_CPU * MAX_ROUNDS], f[F_IGN_CPU * MAX_ROUNDS],
@@ -1033,26 +1023,30 @@ int main(int argc, char **argv)
                    f[F_START * MAX_ROUNDS], f[F_RSS * MAX_ROUNDS]);
             fflush(stdout);
         }
-        if (run_console(&b, r) != 0) {
+        if (run_console(b, r) != 0) {
             fprintf(stderr, "the console run failed\n");
-            rc = 1;
-            goto out;
+            return 1;
         }
         printf("round %u console       %.0f actions/s, %.2f fsyncs/action, start %.0f ms, "
                "RSS %.1f MB\n",
-               r + 1, b.con_rate[r], b.con_fsync[r], b.con_start[r], b.con_rss[r]);
+               r + 1, b->con_rate[r], b->con_fsync[r], b->con_start[r], b->con_rss[r]);
         fflush(stdout);
     }
-    if (!rounds)
-        goto instr;
+    return 0;
+}
+
+/* The table of README "Performance": each figure's medians, illegald's ratio
+ * to the floor, the goal; then illegald's CPU above the floor's. */
+static void report(struct bench *b, unsigned rounds, bool djs, bool flo, const char *self)
+{
     printf("\n| %-48s | %13s | %8s | %20s | %14s | %-28s |\n", "figure (median of the rounds)",
            bot_names[BOT_DJS], bot_names[BOT_ILLEGALD], bot_names[BOT_FLOOR], "illegald / floor",
            "goal");
     printf("| --- | ---: | ---: | ---: | ---: | --- |\n");
-    const double(*d)[MAX_ROUNDS] = djs ? b.fig[BOT_DJS] : NULL;
-    const double(*i)[MAX_ROUNDS] = b.fig[BOT_ILLEGALD];
-    const double(*f)[MAX_ROUNDS] = flo ? b.fig[BOT_FLOOR] : NULL;
-    double floor_mb = rss_floor(&b, argv[0]);
+    const double(*d)[MAX_ROUNDS] = djs ? b->fig[BOT_DJS] : NULL;
+    const double(*i)[MAX_ROUNDS] = b->fig[BOT_ILLEGALD];
+    const double(*f)[MAX_ROUNDS] = flo ? b->fig[BOT_FLOOR] : NULL;
+    double floor_mb = rss_floor(b, self);
     char rss_goal[64] = "≤ the libraries' + 1 MB";
     if (floor_mb > 0)
         snprintf(rss_goal, sizeof(rss_goal), "≤ %.1f (the libraries' + 1 MB)", floor_mb + 1);
@@ -1070,31 +1064,55 @@ int main(int argc, char **argv)
         f ? f[F_START] : NULL, rounds, "%.0f", false, "≤ 50");
     row("RSS idle, connected (MB)", d ? d[F_RSS] : NULL, i[F_RSS], f ? f[F_RSS] : NULL, rounds,
         "%.1f", false, rss_goal);
-    row("console: acknowledged game actions/s (disk)", NULL, b.con_rate, NULL, rounds, "%.0f",
+    row("console: acknowledged game actions/s (disk)", NULL, b->con_rate, NULL, rounds, "%.0f",
         false, "≥ 20,000");
-    row("console: fsync+fdatasync per action", NULL, b.con_fsync, NULL, rounds, "%.2f", false,
+    row("console: fsync+fdatasync per action", NULL, b->con_fsync, NULL, rounds, "%.2f", false,
         "< 1");
-    row("console: start-up to first pong (ms)", NULL, b.con_start, NULL, rounds, "%.0f", false,
+    row("console: start-up to first pong (ms)", NULL, b->con_start, NULL, rounds, "%.0f", false,
         "≤ 50");
-    row("console: RSS idle (MB)", NULL, b.con_rss, NULL, rounds, "%.1f", false, rss_goal);
+    row("console: RSS idle (MB)", NULL, b->con_rss, NULL, rounds, "%.1f", false, rss_goal);
     row("the libraries alone, started: RSS idle (MB)", NULL, &floor_mb, NULL, 1, "%.1f", false,
         "–");
-    if (f) {
-        /* what of illegald's CPU the machine sets, and what is its own */
-        char cmd[64], ign[64];
-        above(cmd, sizeof(cmd), i[F_CMD_CPU], f[F_CMD_CPU], rounds);
-        above(ign, sizeof(ign), i[F_IGN_CPU], f[F_IGN_CPU], rounds);
-        printf("\nillegald − floor (sockets only), CPU per command at 1,000/s: %s; "
-               "per ignored message: %s\n",
-               cmd, ign);
-        printf("of which in the kernel (clock ticks): per command illegald %.0f µs, floor %.0f "
-               "µs; per ignored message illegald %.0f µs, floor %.0f µs\n",
-               median(i[F_CMD_SYS], rounds), median(f[F_CMD_SYS], rounds),
-               median(i[F_IGN_SYS], rounds), median(f[F_IGN_SYS], rounds));
+    if (!f)
+        return;
+    /* what of illegald's CPU the machine sets, and what is its own */
+    char cmd[64], ign[64];
+    above(cmd, sizeof(cmd), i[F_CMD_CPU], f[F_CMD_CPU], rounds);
+    above(ign, sizeof(ign), i[F_IGN_CPU], f[F_IGN_CPU], rounds);
+    printf("\nillegald − floor (sockets only), CPU per command at 1,000/s: %s; "
+           "per ignored message: %s\n",
+           cmd, ign);
+    printf("of which in the kernel (clock ticks): per command illegald %.0f µs, floor %.0f "
+           "µs; per ignored message illegald %.0f µs, floor %.0f µs\n",
+           median(i[F_CMD_SYS], rounds), median(f[F_CMD_SYS], rounds), median(i[F_IGN_SYS], rounds),
+           median(f[F_IGN_SYS], rounds));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s ILLEGALD WORKDIR [NODE_BOT_JS [ROUNDS]]\n", argv[0]);
+        return 2;
     }
-instr:
-    instructions(&b, flo);
-out:
+    signal(SIGPIPE, SIG_IGN);
+    static struct bench b;
+    b.illegald = argv[1];
+    b.workdir = argv[2];
+    b.botjs = argc > 3 && argv[3][0] ? argv[3] : NULL;
+    unsigned rounds = argc > 4 ? (unsigned)atoi(argv[4]) : 3;
+    if (rounds > MAX_ROUNDS)
+        return 2;
+    if (bench_setup(&b, argv[0]) != 0)
+        return 1;
+    printf("%u rounds\n", rounds);
+    bool djs = b.botjs != NULL, flo = access(b.floor_bot, X_OK) == 0;
+    if (!flo)
+        printf("NOTE: %s is missing: the floor (sockets only) is not measured\n", b.floor_bot);
+    int rc = run_rounds(&b, rounds, &djs, &flo);
+    if (rc == 0 && rounds)
+        report(&b, rounds, djs, flo, argv[0]);
+    if (rc == 0)
+        instructions(&b, flo);
     br_stop(b.rest);
     /* the stores, logs and callgrind dumps are kept when something failed,
      * or when BENCH_KEEP is set (to read the dumps with callgrind_annotate) */
