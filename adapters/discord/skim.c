@@ -538,6 +538,11 @@ enum gw_skim gw_skim(const char *txt, size_t len, int64_t *seq, struct json_obje
         d->value[K_CONTENT].start[0] == '"' && !is_command(&d->value[K_CONTENT]))
         return d->seen[K_MENTIONS] && has_elements(&d->value[K_MENTIONS]) ? GW_SKIM_PARSE
                                                                           : GW_SKIM_IGNORE;
+    /* A bot's message, the echo of each of our own among them: on_message
+     * reads none, so no object is built for it. */
+    if (d->seen[K_AUTHOR] && d->value[K_AUTHOR].start[0] == '{' && d->seen[K_BOT] &&
+        is(&d->value[K_BOT], "true"))
+        return GW_SKIM_IGNORE;
     if (!message || !(*message = build(d, K_MESSAGE)))
         return GW_SKIM_PARSE;
     return GW_SKIM_MESSAGE;

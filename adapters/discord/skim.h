@@ -21,7 +21,8 @@ enum gw_skim {
 /*
  * Skims the gateway message txt (len bytes). GW_SKIM_IGNORE: a MESSAGE_CREATE
  * in a guild channel whose content starts with neither "!illegal" nor a
- * mention ("<@") and that mentions nobody. GW_SKIM_MESSAGE (only when message
+ * mention ("<@") and that mentions nobody, or one whose author is a bot
+ * ("bot": true, as the echo of each of the bot's own). GW_SKIM_MESSAGE (only when message
  * is not NULL): any other MESSAGE_CREATE but such a line that mentions
  * someone (it may reply to the bot: GW_SKIM_PARSE);
  * *message is then a new object (the caller's to put) holding only what the

@@ -75,12 +75,14 @@ const char *skim_check(const char *txt, size_t len, enum gw_skim *got, int64_t *
     } else if (p.seq != *seq) {
         why = "another sequence";
     } else if (*got == GW_SKIM_IGNORE) {
-        /* guild chat addressed to nobody: no command, no mention, no one pinged */
+        /* a bot's message, or guild chat addressed to nobody: no command, no
+         * mention, no one pinged */
         const char *content = jget_str(p.d, "content");
         while (content && *content == ' ')
             content++;
-        if (!jget_str(p.d, "guild_id") || !content || strncasecmp(content, "!illegal", 8) == 0 ||
-            strncmp(content, "<@", 2) == 0 || jarr_len(jget_arr(p.d, "mentions")) > 0)
+        if (!jget_true(jget_obj(p.d, "author"), "bot") &&
+            (!jget_str(p.d, "guild_id") || !content || strncasecmp(content, "!illegal", 8) == 0 ||
+             strncmp(content, "<@", 2) == 0 || jarr_len(jget_arr(p.d, "mentions")) > 0))
             why = "ignored, but the adapter reads it";
     } else if (!message || !(want = project(p.d)) || !json_object_equal(message, want)) {
         why = "the message read differs from the full parse";
