@@ -4,7 +4,7 @@
 set -eu
 mode=${1:-build}
 pkgs="cmake make gcc pkg-config libuv1-dev libwebsockets-dev libcurl4-openssl-dev libjson-c-dev
-libsqlite3-dev libinih-dev libolm-dev libqrencode-dev"
+libsqlite3-dev libinih-dev libolm-dev libqrencode-dev zlib1g-dev"
 if [ "$mode" = test ]; then
     pkgs="$pkgs libcmocka-dev clang-format mandoc systemd" # the format and deploy tests
     pkgs="$pkgs gettext" # msgfmt checks the translations

@@ -16,6 +16,7 @@
 #include "bot/util/clock.h"
 #include "core/json.h"
 #include "gateway.h"
+#include "inflate.h"
 #include "skim.h"
 #include "util.h"
 
@@ -47,6 +48,9 @@ enum op {
 #define IDENTIFY_GAP_MS     5000u
 #define GW_SESSION_TEXT_MAX 1024 /* a stored session; Discord's resume URLs are short */
 #define GW_LWS_FDS          8    /* lws's own pipe, beyond each shard's old and new socket */
+/* An inflated message's buffer is kept for the next up to this size (chat is
+ * a few KB); a larger one (a big guild's GUILD_CREATE) is given back. */
+#define GW_RX_KEPT 16384
 
 struct sendbuf {
     TAILQ_ENTRY(sendbuf) link;
@@ -79,6 +83,7 @@ struct shard {
     unsigned send_pos;
     struct buf rx; /* the message being received, at most GW_MAX_RECV bytes */
     bool rx_overflow;
+    struct gw_zstream zs; /* the connection's compressed stream, when the gateway compresses */
     bool identify_pending;
     struct gw_shard_stats st;
 };
@@ -167,6 +172,7 @@ static void maybe_free(struct gw *g)
         clear_sendq(s);
         session_set(s, NULL, NULL);
         buf_free(&s->rx);
+        gw_zstream_reset(&s->zs);
     }
     free(g->shards);
     free(g->last_identify);
@@ -630,6 +636,7 @@ static void shard_closed(struct shard *s)
     uv_timer_stop(&s->send_timer);
     clear_sendq(s);
     buf_free(&s->rx);
+    gw_zstream_reset(&s->zs);
     if (g->closing) {
         bool all = true;
         for (int i = 0; i < g->nshards; i++)
@@ -678,6 +685,75 @@ static void shard_closed(struct shard *s)
     uv_timer_start(&s->retry_timer, on_retry, delay, 0);
 }
 
+/* Gives up on the message being received, too large (over GW_MAX_RECV) or
+ * not held for want of memory, and reconnects: the rest of it is ignored
+ * until then, and resuming has Discord send it again. */
+static void drop_message(struct shard *s, bool large)
+{
+    if (large)
+        log_warn(MOD, NULL, "shard %d: gateway message over %u bytes; reconnecting", s->id,
+                 GW_MAX_RECV);
+    else
+        log_error(MOD, NULL, "shard %d: no memory for a gateway message; reconnecting", s->id);
+    s->rx_overflow = true;
+    buf_free(&s->rx);
+    request_close(s, large ? LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE : CLOSE_RESUMABLE, 0);
+}
+
+/* A text frame's piece of a message: handled where lws holds it when the
+ * message comes whole, as most do, else gathered in s->rx. */
+static void receive_text(struct shard *s, struct lws *wsi, const char *in, size_t len)
+{
+    bool last = lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi);
+    if (!s->rx.len && len <= s->rx.max && last) {
+        if (len)
+            handle_message(s, in, len);
+        return;
+    }
+    if (buf_append(&s->rx, in, len) < 0) {
+        drop_message(s, s->rx.len + len > s->rx.max);
+        return;
+    }
+    if (last) {
+        size_t n = s->rx.len;
+        char *msg = buf_take(&s->rx);
+        if (n)
+            handle_message(s, msg, n);
+        free(msg);
+    }
+}
+
+/* A binary frame's piece: the next of the compressed stream
+ * ("compress=zlib-stream"), inflated into s->rx until a message ends. */
+static void receive_compressed(struct shard *s, const void *in, size_t len)
+{
+    switch (gw_inflate_feed(&s->zs, in, len, &s->rx)) {
+    case GW_INFLATE_MORE:
+        return;
+    case GW_INFLATE_DONE:
+        if (s->rx.len)
+            handle_message(s, s->rx.data, s->rx.len);
+        if (s->rx.cap > GW_RX_KEPT)
+            buf_free(&s->rx);
+        else
+            buf_reset(&s->rx);
+        return;
+    case GW_INFLATE_TOO_LARGE:
+        drop_message(s, true);
+        return;
+    case GW_INFLATE_NO_MEMORY:
+        drop_message(s, false);
+        return;
+    case GW_INFLATE_CORRUPT:
+        log_warn(MOD, NULL, "shard %d: the gateway's compressed stream is corrupt; reconnecting",
+                 s->id);
+        s->rx_overflow = true;
+        buf_free(&s->rx);
+        request_close(s, CLOSE_RESUMABLE, 0);
+        return;
+    }
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
@@ -689,40 +765,17 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return -1;
         s->st.connects++;
         s->rx_overflow = false;
+        gw_zstream_reset(&s->zs); /* a new connection, a new stream */
         break;
     case LWS_CALLBACK_CLIENT_RECEIVE:
         if (!s)
             return -1;
         if (s->rx_overflow)
             break;
-        /* a message in one piece, as most are, is read where lws holds it */
-        if (!s->rx.len && len <= s->rx.max && lws_is_final_fragment(wsi) &&
-            !lws_remaining_packet_payload(wsi)) {
-            if (len)
-                handle_message(s, in, len);
-            break;
-        }
-        if (buf_append(&s->rx, in, len) < 0) {
-            /* the message is lost here either way: resuming has Discord send it again */
-            bool large = s->rx.len + len > s->rx.max;
-            if (large)
-                log_warn(MOD, NULL, "shard %d: gateway message over %u bytes; reconnecting", s->id,
-                         GW_MAX_RECV);
-            else
-                log_error(MOD, NULL, "shard %d: no memory for a gateway message; reconnecting",
-                          s->id);
-            s->rx_overflow = true;
-            buf_free(&s->rx);
-            request_close(s, large ? LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE : CLOSE_RESUMABLE, 0);
-            break;
-        }
-        if (lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi)) {
-            size_t n = s->rx.len;
-            char *msg = buf_take(&s->rx);
-            if (n)
-                handle_message(s, msg, n);
-            free(msg);
-        }
+        if (lws_frame_is_binary(wsi))
+            receive_compressed(s, in, len);
+        else
+            receive_text(s, wsi, in, len);
         break;
     case LWS_CALLBACK_CLIENT_WRITEABLE:
         if (!s)
@@ -776,7 +829,7 @@ void gw_request_path(const char *p, char *out, size_t len)
     if (strchr(p, '?'))
         snprintf(out, len, "/%s", p);
     else
-        snprintf(out, len, "/%s?v=10&encoding=json", p);
+        snprintf(out, len, "/%s?v=10&encoding=json&compress=zlib-stream", p);
 }
 
 static void connect_shard(struct shard *s)

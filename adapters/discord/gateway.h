@@ -75,8 +75,10 @@ struct gw *gw_new(struct uv_loop_s *loop, const char *token, const char *user_ag
 /*
  * The request path for a gateway URL's path as lws_parse_uri() gives it
  * ("/" when the URL has none, else without its leading '/'): the URL's own
- * query when it has one, else "?v=10&encoding=json". "/" gives
- * "/?v=10&encoding=json".
+ * query when it has one, else "?v=10&encoding=json&compress=zlib-stream"
+ * (the gateway then sends its messages as one compressed stream, inflate.h;
+ * a URL's own query is kept as it is, and a gateway that does not compress
+ * sends text, read as such). "/" gives "/?v=10&encoding=json&compress=zlib-stream".
  */
 void gw_request_path(const char *url_path, char *out, size_t len);
 

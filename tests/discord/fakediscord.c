@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include <json-c/json.h>
 #include <libwebsockets.h>
+#include <zlib.h>
 
 #include "fakeactivity.h"
 #include "fakediscord.h"
@@ -25,6 +27,7 @@
 struct frame {
     struct frame *next;
     size_t len;
+    bool binary; /* a piece of the compressed stream */
     unsigned char data[];
 };
 
@@ -41,6 +44,7 @@ struct pss {
     unsigned char *resp; /* LWS_PRE bytes, then the answer's resp_len */
     size_t resp_len;
     bool ws;
+    bool zlib; /* its upgrade asked for compress=zlib-stream */
     bool held; /* its answer is held back (fd_hold_next) until the connection closes */
 };
 
@@ -77,6 +81,8 @@ struct fd_server {
     bool withhold;
     int want_close; /* close code to send; -1: drop */
     struct frame *outq, *outq_tail;
+    bool zlib;   /* the connection's messages go as one zlib stream (compress=zlib-stream) */
+    z_stream zs; /* that stream, while zlib */
     char session_id[64];
     int64_t seq;
     struct json_object *log; /* array of payload strings */
@@ -131,19 +137,73 @@ double fd_now(void)
     return now_s();
 }
 
-static void queue_frame(struct fd_server *s, const char *txt, size_t n)
+static void push_frame(struct fd_server *s, const void *data, size_t n, bool binary)
 {
     struct frame *f = malloc(sizeof(*f) + LWS_PRE + n);
     if (!f)
         return;
     f->next = NULL;
     f->len = n;
-    memcpy(f->data + LWS_PRE, txt, n);
+    f->binary = binary;
+    memcpy(f->data + LWS_PRE, data, n);
     if (s->outq_tail)
         s->outq_tail->next = f;
     else
         s->outq = f;
     s->outq_tail = f;
+}
+
+static unsigned vrand(struct fd_server *s, unsigned n);
+
+/* A message into the connection's zlib stream, ended by a sync flush (its
+ * last bytes 00 00 ff ff), as Discord sends it with compress=zlib-stream:
+ * in one binary message, or, as the protocol allows and the seed chooses,
+ * cut over two or three anywhere. */
+static void queue_compressed(struct fd_server *s, const char *txt, size_t n)
+{
+    size_t cap = deflateBound(&s->zs, n) + 64, len;
+    unsigned char *out = malloc(cap);
+    if (!out)
+        return;
+    s->zs.next_in = (Bytef *)(uintptr_t)txt;
+    s->zs.avail_in = (uInt)n;
+    s->zs.next_out = out;
+    s->zs.avail_out = (uInt)cap;
+    if (deflate(&s->zs, Z_SYNC_FLUSH) != Z_OK || s->zs.avail_in) {
+        free(out);
+        return;
+    }
+    len = cap - s->zs.avail_out;
+    unsigned pieces = len > 2 && vrand(s, 4) == 0 ? 2 + vrand(s, 2) : 1;
+    size_t at = 0;
+    for (unsigned i = 1; i < pieces; i++) {
+        size_t cut = at + 1 + vrand(s, (unsigned)(len - at - (pieces - i)));
+        push_frame(s, out + at, cut - at, true);
+        at = cut;
+    }
+    push_frame(s, out + at, len - at, true);
+    free(out);
+}
+
+static void queue_frame(struct fd_server *s, const char *txt, size_t n)
+{
+    if (s->zlib)
+        queue_compressed(s, txt, n);
+    else
+        push_frame(s, txt, n, false);
+}
+
+/* A new connection's stream, or none: each compressed connection starts a
+ * stream of its own, at a level the seed chooses. */
+static void zlib_start(struct fd_server *s, bool on)
+{
+    if (s->zlib)
+        deflateEnd(&s->zs);
+    s->zlib = false;
+    if (!on)
+        return;
+    memset(&s->zs, 0, sizeof(s->zs));
+    s->zlib = deflateInit(&s->zs, 1 + (int)vrand(s, 9)) == Z_OK;
 }
 
 static void clear_frames(struct fd_server *s)
@@ -1131,6 +1191,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         lws_hdr_copy(wsi, s->ws_user_agent, sizeof(s->ws_user_agent), WSI_TOKEN_HTTP_USER_AGENT);
         lws_hdr_copy(wsi, s->ws_path, sizeof(s->ws_path), WSI_TOKEN_GET_URI);
         lws_hdr_copy(wsi, s->ws_args, sizeof(s->ws_args), WSI_TOKEN_HTTP_URI_ARGS);
+        {
+            char how[32];
+            const char *c = lws_get_urlarg_by_name(wsi, "compress=", how, sizeof(how));
+            p->zlib = c && strcmp(c, "zlib-stream") == 0;
+        }
         break;
     case LWS_CALLBACK_ESTABLISHED: {
         p->ws = true;
@@ -1139,6 +1204,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             lws_set_timeout(s->ws, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
         }
         clear_frames(s);
+        zlib_start(s, p->zlib);
         s->ws = wsi;
         s->identified = false;
         s->want_close = 0;
@@ -1178,7 +1244,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             s->outq = f->next;
             if (!s->outq)
                 s->outq_tail = NULL;
-            lws_write(wsi, f->data + LWS_PRE, f->len, LWS_WRITE_TEXT);
+            lws_write(wsi, f->data + LWS_PRE, f->len,
+                      f->binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
             free(f);
             if (s->outq || s->want_close)
                 lws_callback_on_writable(wsi);
@@ -1203,6 +1270,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             s->ws = NULL;
             s->identified = false;
             clear_frames(s);
+            zlib_start(s, false);
         }
         break;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
@@ -1314,6 +1382,7 @@ void fd_stop(struct fd_server *s)
         lws_context_destroy(s->ctx);
     }
     clear_frames(s);
+    zlib_start(s, false);
     json_object_put(s->log);
     json_object_put(s->messages);
     json_object_put(s->callbacks);
@@ -1665,6 +1734,7 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(g, "ws_user_agent", json_object_new_string(s->ws_user_agent));
     json_object_object_add(g, "ws_path", json_object_new_string(s->ws_path));
     json_object_object_add(g, "ws_args", json_object_new_string(s->ws_args));
+    json_object_object_add(g, "compressed", json_object_new_boolean(s->zlib));
     json_object_object_add(o, "gateway", g);
     /* a deep copy, so the caller's thread owns every object */
     const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);

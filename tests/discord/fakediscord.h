@@ -107,7 +107,9 @@ struct json_object *fd_activity_record(struct fd_server *s);
  *  "commands":[{"path","body"}], "refused":[{"method","path","body","errors"}], "requests":n,
  * "r429":n, "r429_global":n, "invalid":n, "nonce_repeats":n, "ix_refused":n, "stripped":n,
  * "held":n, "forced":n, "gateway":{"connects","identifies","resumes","heartbeats","client_close",
- *             "intents","refused_intents","ready","connected","seq","user_agent"}}
+ *             "intents","refused_intents","ready","connected","seq","user_agent",
+ *             "compressed" (its messages go as a zlib stream: the upgrade asked
+ *             compress=zlib-stream; cut over binary messages as the seed chooses)}}
  * The caller puts it.
  */
 struct json_object *fd_snapshot(struct fd_server *s);

@@ -77,13 +77,14 @@ static void test_connect_identify(void **state)
         json_object_object_get(json_object_object_get(s, "gateway"), "user_agent"));
     assert_non_null(strstr(ua, "DiscordBot ("));
     /* the URL from GET /gateway/bot has no path: the documented "/?v=10&encoding=json",
+     * compressed ("&compress=zlib-stream"),
      * with the same User-Agent on the upgrade */
     struct json_object *g = json_object_object_get(s, "gateway");
     char path[128];
     gw_request_path("/", path, sizeof(path)); /* lws_parse_uri()'s path of "ws://host" */
-    assert_string_equal(path, "/?v=10&encoding=json");
+    assert_string_equal(path, "/?v=10&encoding=json&compress=zlib-stream");
     gw_request_path("gw/", path, sizeof(path));
-    assert_string_equal(path, "/gw/?v=10&encoding=json");
+    assert_string_equal(path, "/gw/?v=10&encoding=json&compress=zlib-stream");
     gw_request_path("?v=10&encoding=json", path, sizeof(path));
     assert_string_equal(path, "/?v=10&encoding=json");
     /* TLS is set up only for a gateway that needs it */
@@ -92,6 +93,8 @@ static void test_connect_identify(void **state)
     assert_false(gw_url_tls("ws://127.0.0.1:3001"));
     assert_false(gw_url_tls("wss:/missing-slash"));
     assert_string_equal(json_object_get_string(json_object_object_get(g, "ws_path")), "/");
+    /* the gateway compresses what it sends, and every test of the adapter reads it so */
+    assert_true(json_object_get_boolean(json_object_object_get(g, "compressed")));
     assert_string_equal(json_object_get_string(json_object_object_get(g, "ws_user_agent")), ua);
     /* the slash commands, registered once (test_limits checks what) */
     assert_int_equal(json_object_array_length(json_object_object_get(s, "commands")), 1);
