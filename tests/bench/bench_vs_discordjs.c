@@ -27,8 +27,10 @@
  * (system calls), one message at a time.
  *
  * usage: bench_vs_discordjs ILLEGALD WORKDIR [NODE_BOT_JS [ROUNDS]]
- * ROUNDS 0 measures the instruction counts alone. BENCH_KEEP=1 keeps the
- * work directory, with each bot's /proc/<pid>/smaps when its idle RSS is read.
+ * ROUNDS 0 measures the instruction counts alone; BENCH_NO_COUNTS=1 leaves
+ * them out (two builds timed in turn need only the rounds). BENCH_KEEP=1
+ * keeps the work directory, with each bot's /proc/<pid>/smaps when its idle
+ * RSS is read.
  * WORKDIR holds the temporary stores (on disk, not tmpfs). Without
  * NODE_BOT_JS, or when node cannot run it, discord.js is not measured;
  * without bench_floor_bot, the floor is not.
@@ -1111,7 +1113,7 @@ int main(int argc, char **argv)
     int rc = run_rounds(&b, rounds, &djs, &flo);
     if (rc == 0 && rounds)
         report(&b, rounds, djs, flo, argv[0]);
-    if (rc == 0)
+    if (rc == 0 && !getenv("BENCH_NO_COUNTS"))
         instructions(&b, flo);
     br_stop(b.rest);
     /* the stores, logs and callgrind dumps are kept when something failed,
