@@ -18,7 +18,7 @@ set -eu
 
 # What `cmake` needs to build illegald (deploy/deps.sh build installs the same).
 BUILD_PKGS="cmake gcc make pkg-config libuv1-dev libwebsockets-dev libcurl4-openssl-dev
-libjson-c-dev libsqlite3-dev libinih-dev libolm-dev libqrencode-dev"
+libjson-c-dev libsqlite3-dev libinih-dev libolm-dev libqrencode-dev zlib1g-dev"
 # What the binary links at run time; libwebsockets-evlib-uv is the libuv event
 # loop plugin libwebsockets loads at run time; curl runs the HEALTHCHECK.
 RUNTIME_PKGS="libuv1 libwebsockets17 libwebsockets-evlib-uv libcurl4 libjson-c5 libsqlite3-0

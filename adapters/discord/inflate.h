@@ -36,7 +36,8 @@ struct gw_zstream {
  * inflates to out. A message ends where a piece ends in the flush's suffix:
  * GW_INFLATE_DONE, out then holds the message (the caller reads it and
  * resets out before the next). CORRUPT, TOO_LARGE and NO_MEMORY leave the
- * stream unusable until gw_zstream_reset(); out is reset by it then.
+ * stream unusable until gw_zstream_reset(), and out holding part of a
+ * message, for the caller to empty.
  */
 enum gw_inflate gw_inflate_feed(struct gw_zstream *zs, const void *in, size_t len, struct buf *out);
 
