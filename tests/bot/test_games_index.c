@@ -188,6 +188,16 @@ static void test_walk(void **state)
         feed(&w, line);
         check(&w, line);
     }
+    /* The clock runs until the computer has moved, so every seed's walk
+     * starts with a computer's wake time among the due times: the walk's own
+     * draws could end t0's game before it was due. */
+    const char *tick = "{\"type\":\"advance\",\"seconds\":20}";
+    for (unsigned i = 0; i < 100 && !computer_moved; i++) {
+        feed(&w, tick);
+        check(&w, tick);
+        map_each(&w.h.d->games, note_computer_move, &computer_moved);
+    }
+    assert_true(computer_moved);
     for (unsigned i = 0; i < STEPS; i++) {
         step(&w, line, sizeof line);
         feed(&w, line);
@@ -199,10 +209,8 @@ static void test_walk(void **state)
         running = n - w.h.d->lobbies > running ? n - w.h.d->lobbies : running;
         map_each(&w.h.d->games, note_computer_move, &computer_moved);
     }
-    printf("at most %u games at once, %u of them running; a computer moved: %s\n", most, running,
-           computer_moved ? "yes" : "no");
+    printf("at most %u games at once, %u of them running\n", most, running);
     assert_true(most >= 3 && running >= 1); /* the walk hosted games to check */
-    assert_true(computer_moved);            /* and a computer's wake time that was due */
     fuzz_host_close(&w.h);
     close(devnull);
 }
