@@ -588,63 +588,86 @@ static bool offers(struct json_object *data, const char *action)
     return false;
 }
 
-int mx_send_outbound(struct mx *m, const struct outbound *o)
+/* Whether the bot's message o needs nothing from this outbox: queued already, delivered before
+ * a crash (only its confirmation was lost), or not for people to read. */
+static bool handled_already(struct mx *m, const struct outbound *o)
 {
-    if ((!o->channel) == (!o->user) || !o->text)
-        return -1;
     if (queued(m, o->outbox_id))
-        return 0; /* the bot's outbox after a crash: this outbox has it already */
+        return true; /* the bot's outbox after a crash: this outbox has it already */
     if (sent_before(m, o->outbox_id)) {
-        confirm_sent(m, o->outbox_id); /* delivered; only its confirmation was lost */
-        return 0;
+        confirm_sent(m, o->outbox_id);
+        return true;
     }
     if (o->kind == OUT_GAME_OVER) {
         confirm(m, o->outbox_id);
-        return 0; /* machine-readable; people read the OUT_RESULT just before it */
+        return true; /* machine-readable; people read the OUT_RESULT just before it */
     }
-    struct json_object *data = (struct json_object *)o->data;
-    if (o->channel && (o->kind == OUT_BALLOT || o->kind == OUT_RESULT || o->kind == OUT_GAME_OVER))
-        mx_polls_end_room(m, o->channel);
+    return false;
+}
 
-    struct json_object *item = NULL;
-    if (o->kind == OUT_BALLOT && o->channel && jget_true(data, "poll"))
-        item = poll_item(o, data);
+/* A result's "Play again" is a reaction on it, explained in a line added to its text (into
+ * result). Returns that reaction's command by emoji, or NULL when the result offers none. */
+static struct json_object *play_again(struct mx *m, const struct outbound *o,
+                                      struct json_object *data, struct buf *result)
+{
+    if (o->kind != OUT_RESULT || !o->channel || !offers(data, OUT_ACTION_REMATCH))
+        return NULL;
+    const char *lang = jget_str(data, "lang");
+    const char *vars[] = {"emoji", MX_REMATCH_EMOJI, NULL};
+    char line[256];
+    text_fill(line, sizeof line, catalog_has_language(lang) ? lang : m->language,
+              "matrix.play-again", vars);
+    struct json_object *again = NULL;
+    if (buf_printf(result, "%s\n\n%s", o->text, line) == 0 && (again = json_object_new_object()))
+        json_object_object_add(again, MX_REMATCH_EMOJI, json_object_new_string(OUT_ACTION_REMATCH));
+    return again;
+}
+
+/* The message item of o (a notice, a ping, an edit). NULL if it cannot be rendered. */
+static struct json_object *message_item(struct mx *m, const struct outbound *o,
+                                        struct json_object *data)
+{
     /* A ping asks the players it mentions to act, and notifies them. At a table that votes in
      * private, the vote's announcement is no ping: each voter's own ballot is. */
     bool ping = jarr_len(jget_arr(data, "mentions")) > 0 &&
                 !(o->kind == OUT_BALLOT && o->channel && !jget_true(data, "poll"));
-    /* A result's "Play again" is a reaction on it, explained in a line. */
-    struct json_object *again = NULL;
     struct buf result;
     buf_init(&result, MX_RESULT_MAX);
-    if (!item && o->kind == OUT_RESULT && o->channel && offers(data, OUT_ACTION_REMATCH)) {
-        const char *lang = jget_str(data, "lang");
-        const char *vars[] = {"emoji", MX_REMATCH_EMOJI, NULL};
-        char line[256];
-        text_fill(line, sizeof line, catalog_has_language(lang) ? lang : m->language,
-                  "matrix.play-again", vars);
-        if (buf_printf(&result, "%s\n\n%s", o->text, line) == 0 &&
-            (again = json_object_new_object()))
-            json_object_object_add(again, MX_REMATCH_EMOJI,
-                                   json_object_new_string(OUT_ACTION_REMATCH));
+    struct json_object *again = play_again(m, o, data, &result);
+    struct json_object *known = ping ? mx_known_names(m, jget_arr(data, "mentions")) : NULL;
+    struct json_object *c =
+        mx_render_message(again ? result.data : o->text, o->kind, data, ping, known);
+    json_object_put(known);
+    buf_free(&result);
+    if (!c) {
+        json_object_put(again);
+        return NULL;
     }
-    if (!item) {
-        struct json_object *known = ping ? mx_known_names(m, jget_arr(data, "mentions")) : NULL;
-        struct json_object *c =
-            mx_render_message(again ? result.data : o->text, o->kind, data, ping, known);
-        json_object_put(known);
-        buf_free(&result);
-        if (!c) {
-            json_object_put(again);
-            return -1;
-        }
-        item = item_new(o->channel, o->user, "m.room.message", c);
-        if (o->replace && o->key)
-            json_object_object_add(item, "edit", json_object_new_boolean(1));
-        add_choices(item, o, data);
-        if (again) /* a reaction there becomes the command, as on a ballot */
-            json_object_object_add(item, "votes", again);
-    }
+    struct json_object *item = item_new(o->channel, o->user, "m.room.message", c);
+    if (o->replace && o->key)
+        json_object_object_add(item, "edit", json_object_new_boolean(1));
+    add_choices(item, o, data);
+    if (again) /* a reaction there becomes the command, as on a ballot */
+        json_object_object_add(item, "votes", again);
+    return item;
+}
+
+int mx_send_outbound(struct mx *m, const struct outbound *o)
+{
+    if ((!o->channel) == (!o->user) || !o->text)
+        return -1;
+    if (handled_already(m, o))
+        return 0;
+    struct json_object *data = (struct json_object *)o->data;
+    if (o->channel && (o->kind == OUT_BALLOT || o->kind == OUT_RESULT))
+        mx_polls_end_room(m, o->channel);
+    struct json_object *item = NULL;
+    if (o->kind == OUT_BALLOT && o->channel && jget_true(data, "poll"))
+        item = poll_item(o, data);
+    if (!item)
+        item = message_item(m, o, data);
+    if (!item)
+        return -1;
     if (o->key)
         json_object_object_add(item, "key", json_object_new_string(o->key));
     if (o->outbox_id) /* confirmed to the bot when done (item_done) */
