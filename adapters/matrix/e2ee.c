@@ -421,14 +421,20 @@ static enum mx_next on_uploaded(void *arg, const struct mx_resp *r)
     return MX_DONE;
 }
 
+static void drain_start(struct mx *m);
+
 /* Uploads the device keys if the server has not got them, and the unpublished one-time and
- * fallback keys. One upload at a time. */
+ * fallback keys. One upload at a time; after a login, the server's copy is looked at first. */
 static void upload(struct mx *m)
 {
     struct mx_e2ee *e = m->e2ee;
     if (e->upload_call || clock_wall_ms() < e->upload_retry_ms || m->phase == MX_STOPPED ||
         !m->http)
         return;
+    if (e->check_own) {
+        drain_start(m); /* then this upload */
+        return;
+    }
     struct json_object *body = json_object_new_object();
     if (!jget_true(e->acct_rec, "uploaded")) {
         struct json_object *d = device_keys(m);
@@ -461,7 +467,12 @@ static void upload(struct mx *m)
  * the server hands out would start a session the new account cannot read. So before the first
  * upload, if the server shows other keys for the device, the bot claims its own one-time keys
  * until none is left (or the fallback key comes), as a peer would; the upload then replaces
- * the device keys and the fallback key. */
+ * the device keys and the fallback key.
+ *
+ * A device deleted on the server (signed out from another session) loses its token and its
+ * keys; the next login makes it anew under the same id, with no keys. So after each login the
+ * server's copy is looked at too: with no device keys there, the account's are uploaded again,
+ * with a new fallback key and a full set of one-time keys. */
 #define DRAIN_MAX 1000
 
 static void drain_next(struct mx *m);
@@ -527,9 +538,22 @@ static enum mx_next on_own_keys(void *arg, const struct mx_resp *r)
     struct json_object *mine =
         jget_obj(jget_obj(jget_obj(r->json, "device_keys"), m->user_id), m->device_id);
     const char *ed = jget_str(jget_obj(mine, "keys"), kid);
-    if (ed && strcmp(ed, mxc_account_ed25519(e->acct)) != 0)
+    bool other = ed && strcmp(ed, mxc_account_ed25519(e->acct)) != 0;
+    if (r->status == 200 && jget_true(e->acct_rec, "uploaded") && (!ed || other)) {
+        log_warn(MOD, NULL,
+                 "the homeserver has %s keys for device %s (it was deleted or signed out): "
+                 "uploading the device's keys again",
+                 ed ? "other" : "no", m->device_id);
+        json_object_object_add(e->acct_rec, "uploaded", json_object_new_boolean(0));
+        e2e_account_save(m);
+        e->fallback_wanted = true;
+    }
+    if (other)
         drain_next(m);
-    else
+    else if (jget_true(e->acct_rec, "uploaded")) {
+        e->draining = false; /* the server has the keys: what a crash left unpublished (E2) */
+        top_up(m, (int64_t)mxc_account_max_otks(e->acct) / 2);
+    } else
         drain_done(m);
     return MX_DONE;
 }
@@ -538,6 +562,7 @@ static enum mx_next on_own_keys(void *arg, const struct mx_resp *r)
 static void drain_start(struct mx *m)
 {
     struct mx_e2ee *e = m->e2ee;
+    e->check_own = false;
     struct json_object *b = json_object_new_object(), *dk = json_object_new_object();
     struct json_object *devs = json_object_new_array();
     json_object_array_add(devs, json_object_new_string(m->device_id));
@@ -575,9 +600,17 @@ void mx_e2e_set_wait(struct mx *m, int64_t key_wait_ms, int64_t tick_ms)
         uv_timer_start(&e->tick, on_tick, (uint64_t)tick_ms, (uint64_t)tick_ms);
 }
 
+void mx_e2e_logged_in(struct mx *m)
+{
+    if (m->e2ee)
+        m->e2ee->check_own = true;
+}
+
 void mx_e2e_start(struct mx *m)
 {
     struct mx_e2ee *e = m->e2ee;
+    if (e && e->acct && e->check_own)
+        upload(m); /* a new login while running: the check first */
     if (!e || e->acct)
         return;
     if (!m->device_id) {
@@ -593,8 +626,8 @@ void mx_e2e_start(struct mx *m)
     uv_timer_start(&e->tick, on_tick, (uint64_t)e->tick_ms, (uint64_t)e->tick_ms);
     if (!jget_true(e->acct_rec, "uploaded") && !jget(e->acct_rec, "fallback_ms"))
         e->fallback_wanted = true;
-    if (!jget_true(e->acct_rec, "uploaded") && m->http) {
-        drain_start(m); /* then the first upload */
+    if ((!jget_true(e->acct_rec, "uploaded") || e->check_own) && m->http) {
+        drain_start(m); /* then the first upload, or the keys a deleted device lost */
         return;
     }
     /* The keys a crash left unpublished (E2). The server's count is not known yet: assume it

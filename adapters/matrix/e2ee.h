@@ -79,6 +79,7 @@ struct mx_e2ee {
     uint64_t counts_after;    /* sync counts of syncs started after this one are current */
     uint64_t upload_retry_ms; /* no upload before then (after a failure) */
     bool draining;            /* clearing the one-time keys an earlier store left on the server */
+    bool check_own;           /* a new login: does the server still hold the device's keys? */
     int drained;
     int64_t upload_backoff_ms;
 

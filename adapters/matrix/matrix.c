@@ -258,6 +258,7 @@ int mx_login_done(struct mx *m, long status, struct json_object *answer)
         m->user_id = u;
     }
     auth_store(m);
+    mx_e2e_logged_in(m);
     log_info(MOD, NULL, "logged in as %s (device %s)", m->user_id,
              m->device_id ? m->device_id : "?");
     return 0;

@@ -248,6 +248,9 @@ int mx_e2e_new(struct mx *m, const struct config *cfg, char *err, size_t errlen)
 void mx_e2e_free(struct mx *m);
 /* The device is known: loads or creates the account and uploads what the server lacks. */
 void mx_e2e_start(struct mx *m);
+/* A password login succeeded: the device may have been deleted and made anew without its keys,
+ * so the server's copy is checked before the next upload. */
+void mx_e2e_logged_in(struct mx *m);
 void mx_e2e_stop(struct mx *m);
 /* For tests: how long an event waits for its key before its room is told, and how often that is
  * looked at (E2E_KEY_WAIT_MS and E2E_TICK_MS by default). */

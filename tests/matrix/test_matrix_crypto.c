@@ -1264,6 +1264,53 @@ static void test_live_old_keys_drained(void **state)
     free(token);
 }
 
+/* Alice's new device (her phone) reads the bot's keys from the server and says "!illegal help":
+ * the bot reads it only if the server gave the phone the bot's device to share her room key
+ * with. */
+static void phone_is_read(struct live *l)
+{
+    struct hs_player *phone = hs_player_new(l->hs, ALICE);
+    size_t before = json_object_array_length(l->t.inbox);
+    free(hs_player_say(phone, l->room, "!illegal help"));
+    assert_true(th_wait_inbox(&l->t, before + 1, 5000));
+    assert_string_equal(th_in_str(&l->t, before, "text"), "!illegal help");
+    hs_player_free(phone);
+}
+
+/* The bot's device is deleted (signed out from another session: its token, keys and one-time
+ * keys go with it) and the bot logs in again with the same device id, at a restart and while it
+ * runs: it uploads its device keys again, the same ones, and one-time keys, so that a device
+ * that comes later still finds it and can share its room key with it. */
+static void test_live_deleted_device_keys_uploaded_again(void **state)
+{
+    struct live *l = *state;
+    l->t.cfg.matrix_password = HS_BOT_PASSWORD;
+    l->t.cfg.matrix_device_id = BOTDEV;
+    live_start(l, l->room);
+    assert_true(th_run_until(&l->t, otks_full, l, 5000));
+    char *token = hs_register(l->hs, BOB, "PEER");
+    char *old = bot_ed25519(l, token);
+
+    th_stop(&l->t);
+    hs_remove_device(l->hs, HS_BOT, BOTDEV);
+    live_start(l, l->room);
+    assert_true(th_run_until(&l->t, otks_full, l, 5000));
+    char *now = bot_ed25519(l, token);
+    assert_string_equal(now, old);
+    free(now);
+    phone_is_read(l);
+
+    hs_remove_device(l->hs, HS_BOT, BOTDEV);
+    assert_true(nudge_until(l, otks_full, l));
+    now = bot_ed25519(l, token);
+    assert_string_equal(now, old);
+    free(now);
+    check_ids_signed_once(l);
+    phone_is_read(l);
+    free(old);
+    free(token);
+}
+
 /* What the bot says in an encrypted room reaches every device of every member: the key over
  * Olm (one session per device, from a claimed one-time key, the plaintext checked by each
  * client), the messages over Megolm with indices never used twice, across a crash between
@@ -1415,6 +1462,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_live_keys_uploaded_and_topped_up, live_setup,
                                         live_teardown),
         cmocka_unit_test_setup_teardown(test_live_old_keys_drained, live_setup, live_teardown),
+        cmocka_unit_test_setup_teardown(test_live_deleted_device_keys_uploaded_again, live_setup,
+                                        live_teardown),
         cmocka_unit_test_setup_teardown(test_live_bot_encrypts_for_members, live_setup,
                                         live_teardown),
         cmocka_unit_test_setup_teardown(test_live_device_lists_and_leaves, live_setup,
