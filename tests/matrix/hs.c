@@ -305,10 +305,12 @@ struct hs *hs_new(void)
     hs->rng = hs->seed ? hs->seed : 1;
     /* Real deployments encrypt: private chats (invite) or every new room (all). */
     hs->encryption = hs_chance(hs, 2) ? HS_ENC_INVITE : HS_ENC_ALL;
+    hs->refuse_dup_annotations = hs_chance(hs, 2);
     fprintf(stderr,
             "test homeserver: seed %" PRIu64 " (replay with MX_HS_SEED=%" PRIu64
-            "), encryption_enabled_by_default_for_room_type: %s\n",
-            hs->seed, hs->seed, hs_encryption_name(hs->encryption));
+            "), encryption_enabled_by_default_for_room_type: %s, duplicate annotations %s\n",
+            hs->seed, hs->seed, hs_encryption_name(hs->encryption),
+            hs->refuse_dup_annotations ? "refused" : "accepted");
     uv_mutex_init(&hs->mu);
     return hs;
 }
@@ -349,6 +351,13 @@ void hs_unlock_wake(struct hs *hs)
     uv_mutex_unlock(&hs->mu);
     if (dirty)
         uv_async_send(&hs->wake);
+}
+
+void hs_set_duplicate_annotations_refused(struct hs *hs, bool refused)
+{
+    uv_mutex_lock(&hs->mu);
+    hs->refuse_dup_annotations = refused;
+    uv_mutex_unlock(&hs->mu);
 }
 
 void hs_set_encryption(struct hs *hs, enum hs_encryption e)

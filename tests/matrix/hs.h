@@ -43,6 +43,8 @@ struct hs *hs_new(void);
 /* Overrides the seed's choice; "off" only where a test says why. */
 void hs_set_encryption(struct hs *hs, enum hs_encryption e);
 enum hs_encryption hs_get_encryption(struct hs *hs);
+/* Overrides the seed's choice of whether a second identical annotation is refused. */
+void hs_set_duplicate_annotations_refused(struct hs *hs, bool refused);
 const char *hs_encryption_name(enum hs_encryption e);
 /* Starts listening on 127.0.0.1 on a free port; returns the port or -1. */
 int hs_start(struct hs *hs);

@@ -40,6 +40,9 @@ struct hs {
     struct json_object *rooms; /* id -> {"state":{type|key: ev},"members":{},"pos":{}} */
     struct json_object *txns;  /* token|txn -> event id (or to-device: token|type|txn -> 1) */
     enum hs_encryption encryption;
+    /* A second identical annotation of one sender refused (M_DUPLICATE_ANNOTATION), as the
+     * spec says a server should (not must): Synapse does, others may not. */
+    bool refuse_dup_annotations;
     /* Accounts (hs.c): access token -> {"user","device"}; user -> type -> {"content","pos"}. */
     struct json_object *tokens;
     struct json_object *account_data;

@@ -319,6 +319,30 @@ static void check_clear_send(struct hs *hs, const char *room, const char *type, 
     json_object_array_add(hs->clear_sends, o);
 }
 
+/* Whether user already sent an event of type in room annotating the same event with the
+ * same key as content does (nothing is ever redacted here). */
+static bool annotated_before(struct hs *hs, const char *room, const char *user, const char *type,
+                             struct json_object *content)
+{
+    struct json_object *rel = hs_jget(content, "m.relates_to");
+    const char *kind = hs_jstr(rel, "rel_type"), *target = hs_jstr(rel, "event_id");
+    const char *key = hs_jstr(rel, "key");
+    if (!kind || strcmp(kind, "m.annotation") != 0 || !target || !key)
+        return false;
+    for (size_t i = 0; i < json_object_array_length(hs->log); i++) {
+        struct json_object *l = json_object_array_get_idx(hs->log, i);
+        struct json_object *ev = hs_jget(l, "event");
+        struct json_object *r = hs_jget(hs_jget(ev, "content"), "m.relates_to");
+        if (strcmp(hs_jstr(l, "room"), room) == 0 && strcmp(hs_jstr(ev, "sender"), user) == 0 &&
+            strcmp(hs_jstr(ev, "type"), type) == 0 && hs_jstr(r, "rel_type") &&
+            strcmp(hs_jstr(r, "rel_type"), "m.annotation") == 0 && hs_jstr(r, "event_id") &&
+            strcmp(hs_jstr(r, "event_id"), target) == 0 && hs_jstr(r, "key") &&
+            strcmp(hs_jstr(r, "key"), key) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* PUT /rooms/{roomId}/send/{eventType}/{txnId}: one event per access token and txnId. */
 void hs_on_send(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
 {
@@ -333,6 +357,11 @@ void hs_on_send(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
     char k[512];
     snprintf(k, sizeof(k), "%s|send|%s", rq->token, rq->seg[4]);
     const char *old = hs_jstr(hs->txns, k);
+    if (!old && hs->refuse_dup_annotations &&
+        annotated_before(hs, rq->seg[1], rq->user, rq->seg[3], rq->body)) {
+        hs_error(rs, 400, "M_DUPLICATE_ANNOTATION", "a second identical annotation");
+        return;
+    }
     char *id =
         old ? strdup(old)
             : hs_add_event(hs, rq->seg[1], rq->user, rq->seg[3], NULL, json_object_get(rq->body));
