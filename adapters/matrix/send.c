@@ -853,6 +853,35 @@ static char *token_mark(struct mx *m)
     return h;
 }
 
+/* Whether the two m.relates_to objects are the same annotation (the event and the key). */
+static bool same_annotation(struct json_object *a, struct json_object *b)
+{
+    const char *ta = jget_str(a, "rel_type"), *tb = jget_str(b, "rel_type");
+    const char *ea = jget_str(a, "event_id"), *eb = jget_str(b, "event_id");
+    const char *ka = jget_str(a, "key"), *kb = jget_str(b, "key");
+    return ta && tb && ea && eb && ka && kb && strcmp(ta, "m.annotation") == 0 &&
+           strcmp(ta, tb) == 0 && strcmp(ea, eb) == 0 && strcmp(ka, kb) == 0;
+}
+
+/* Whether ev, read back from the room, is the bot's event of queued item (transaction txn): it
+ * carries txn in MX_TXN_MARK, or, for a reaction sent in the clear (whose content is its
+ * relation only), it is the bot's reaction with the same relation. A server should refuse a
+ * second identical annotation, but need not, so a reaction is never sent again on that hope. */
+static bool is_item(struct mx *m, struct json_object *item, const char *txn, struct json_object *ev)
+{
+    const char *sender = jget_str(ev, "sender");
+    if (!sender || strcmp(sender, m->user_id) != 0)
+        return false;
+    struct json_object *content = jget_obj(ev, "content");
+    const char *t = jget_str(content, MX_TXN_MARK);
+    if (t)
+        return strcmp(t, txn) == 0;
+    const char *type = jget_str(ev, "type"), *want = jget_str(item, "type");
+    return type && want && strcmp(type, "m.reaction") == 0 && strcmp(want, type) == 0 &&
+           same_annotation(jget_obj(content, "m.relates_to"),
+                           jget_obj(jget_obj(item, "content"), "m.relates_to"));
+}
+
 static enum mx_next on_checked(void *arg, const struct mx_resp *r)
 {
     struct mx_lane *lane = arg;
@@ -863,9 +892,7 @@ static enum mx_next on_checked(void *arg, const struct mx_resp *r)
     const char *found = NULL;
     for (size_t i = 0; item && i < jarr_len(chunk); i++) {
         struct json_object *ev = jarr_at(chunk, i);
-        const char *sender = jget_str(ev, "sender");
-        const char *t = jget_str(jget_obj(ev, "content"), MX_TXN_MARK);
-        if (sender && strcmp(sender, m->user_id) == 0 && t && strcmp(t, lane->txn) == 0)
+        if (is_item(m, item, lane->txn, ev))
             found = jget_str(ev, "event_id");
     }
     if (item && found) {

@@ -786,14 +786,18 @@ static void test_dm_creation_survives_crash(void **state)
     free(to);
 }
 
+/* A drop of two cards, guns and pills, each grabbed by its reaction. */
+static const char drop_data[] = "{\"game\":\"g1\",\"drop\":1,\"shown\":[\"guns\",\"pills\"],"
+                                "\"choices\":[{\"emoji\":\"\xf0\x9f\x94\xab\",\"card\":\"guns\"},"
+                                "{\"emoji\":\"\xf0\x9f\x92\x8a\",\"card\":\"pills\"}],"
+                                "\"pick\":\"first\"}";
+
 static void test_drop_reactions_race(void **state)
 {
     struct fx *f = *state;
     start_ready(f);
-    const char *data = "{\"game\":\"g1\",\"drop\":1,\"shown\":[\"guns\",\"pills\"],"
-                       "\"choices\":[{\"emoji\":\"\xf0\x9f\x94\xab\",\"card\":\"guns\"},"
-                       "{\"emoji\":\"\xf0\x9f\x92\x8a\",\"card\":\"pills\"}],\"pick\":\"first\"}";
-    th_send(&f->t, OUT_TABLE_VIEW, f->room, NULL, "g1/drop/1", false, "Drop 1: guns, pills", data);
+    th_send(&f->t, OUT_TABLE_VIEW, f->room, NULL, "g1/drop/1", false, "Drop 1: guns, pills",
+            drop_data);
     assert_true(th_wait_bot_events(&f->t, "m.reaction", 2, 5000));
     struct json_object *keep, *keep2;
     struct json_object *drop = bot_event(f, "m.room.message", -1, &keep);
@@ -1381,6 +1385,44 @@ static void test_ballot_reactions_once_after_crash_and_login(void **state)
     crash_after_ballot_landed(*state, true);
 }
 
+/*
+ * A reaction in a plain room carries no transaction mark (its content is its relation only),
+ * and the specification says a homeserver should, not must, refuse a second identical
+ * annotation. On a server that takes one, a reaction that landed before a new login (its answer
+ * lost) is found in the room by its relation, not posted again under the new token.
+ */
+static void test_plain_reaction_once_after_new_login(void **state)
+{
+    struct fx *f = *state;
+    hs_set_encryption(f->hs, HS_ENC_INVITE); /* a public table stays plain */
+    hs_set_duplicate_annotations_refused(f->hs, false);
+    char *table = hs_create_room_as(f->hs, ALICE, "public_chat");
+    hs_join(f->hs, table, BOB);
+    hs_invite_bot(f->hs, table, ALICE);
+    f->t.cfg.matrix_password = HS_BOT_PASSWORD;
+    start_ready(f);
+    hs_fault(f->hs, "send/m.reaction", -2, NULL, NULL, 1); /* lands, never answered */
+    th_send(&f->t, OUT_TABLE_VIEW, table, NULL, "g1/drop/1", false, "Drop 1: guns, pills",
+            drop_data);
+    assert_true(th_wait_bot_events(&f->t, "m.reaction", 1, 10000));
+    th_stop(&f->t);
+    next_start_logs_in(f);
+    assert_int_equal(th_start(&f->t), 0);
+    assert_true(th_wait_ready(&f->t, 5000));
+    assert_true(th_wait_bot_events(&f->t, "m.reaction", 2, 10000));
+    th_run_for(&f->t, 500); /* time for a wrong second copy */
+    struct json_object *all = th_bot_events(&f->t, "m.reaction");
+    assert_int_equal(json_object_array_length(all), 2);
+    const char *k0 =
+        jstr(jget(jget(json_object_array_get_idx(all, 0), "content"), "m.relates_to"), "key");
+    const char *k1 =
+        jstr(jget(jget(json_object_array_get_idx(all, 1), "content"), "m.relates_to"), "key");
+    assert_string_not_equal(k0, k1);
+    assert_null(jget(jget(json_object_array_get_idx(all, 0), "content"), "org.illegald.txn"));
+    json_object_put(all);
+    free(table);
+}
+
 static void test_render_units(void **state)
 {
     (void)state;
@@ -1467,6 +1509,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ballot_reactions_once_after_crash, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ballot_reactions_once_after_crash_and_login, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_plain_reaction_once_after_new_login, setup, teardown),
     };
     return cmocka_run_group_tests_name("matrix", tests, NULL, NULL);
 }
