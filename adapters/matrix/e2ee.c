@@ -11,6 +11,7 @@
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,6 +236,13 @@ void mx_e2e_free(struct mx *m)
 
 /* ---- the account ---- */
 
+void e2e_otk_used(struct mx *m)
+{
+    struct mx_e2ee *e = m->e2ee;
+    int64_t held = jget_int64_or(e->acct_rec, "otks", 0);
+    json_object_object_add(e->acct_rec, "otks", json_object_new_int64(held > 0 ? held - 1 : 0));
+}
+
 void e2e_account_save(struct mx *m)
 {
     struct mx_e2ee *e = m->e2ee;
@@ -268,6 +276,9 @@ static int account_load(struct mx *m)
             return -1;
         }
         e->acct_rec = rec;
+        if (!jget(rec, "otks")) /* stored before the count: what a full top-up leaves */
+            json_object_object_add(
+                rec, "otks", json_object_new_int64((int64_t)mxc_account_max_otks(e->acct) / 2));
         return 0;
     }
     if (rec)
@@ -283,6 +294,7 @@ static int account_load(struct mx *m)
     json_object_object_add(e->acct_rec, "user", json_object_new_string(m->user_id));
     json_object_object_add(e->acct_rec, "device", json_object_new_string(m->device_id));
     json_object_object_add(e->acct_rec, "uploaded", json_object_new_boolean(0));
+    json_object_object_add(e->acct_rec, "otks", json_object_new_int64(0));
     e2e_account_save(m);
     log_info(MOD, NULL, "device %s has new encryption keys (Ed25519 %s)", m->device_id,
              mxc_account_ed25519(e->acct));
@@ -310,7 +322,18 @@ static void top_up(struct mx *m, int64_t n)
     struct mx_e2ee *e = m->e2ee;
     if (e->upload_call || e->draining)
         return;
-    int64_t want = (int64_t)mxc_account_max_otks(e->acct) / 2 - n - unpublished(m);
+    int64_t max = (int64_t)mxc_account_max_otks(e->acct);
+    int64_t want = max / 2 - n - unpublished(m);
+    int64_t held = jget_int64_or(e->acct_rec, "otks", 0);
+    if (want > max - held) { /* E6 */
+        want = max - held;
+        if (want <= 0)
+            e2e_warn_once(m, "otks full",
+                          "the device's %" PRId64 " one-time keys, libolm's most, are on the "
+                          "server or claimed by peers that have not used them yet: no new "
+                          "ones until they do; peers start sessions from the fallback key",
+                          held);
+    }
     bool changed = false;
     if (e->fallback_wanted && mxc_account_generate_fallback(e->acct) == 0) {
         json_object_object_add(e->acct_rec, "fallback_ms",
@@ -323,6 +346,7 @@ static void top_up(struct mx *m, int64_t n)
             log_error(MOD, NULL, "cannot make one-time keys (out of memory)");
             return;
         }
+        json_object_object_add(e->acct_rec, "otks", json_object_new_int64(held + want));
         changed = true;
     }
     if (changed)
@@ -545,6 +569,10 @@ static enum mx_next on_own_keys(void *arg, const struct mx_resp *r)
                  "uploading the device's keys again",
                  ed ? "other" : "no", m->device_id);
         json_object_object_add(e->acct_rec, "uploaded", json_object_new_boolean(0));
+        /* E6: the keys the server lost can no longer be claimed; a message that used one went
+         * to the deleted device's inbox, lost too. Every one of them is older than the keys
+         * made from now on, so they are the ones libolm pushes out. */
+        json_object_object_add(e->acct_rec, "otks", json_object_new_int64(0));
         e2e_account_save(m);
         e->fallback_wanted = true;
     }

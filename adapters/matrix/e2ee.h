@@ -14,7 +14,7 @@
  * What is stored (adapter keys, through the platform host; "<h>" is the id
  * itself, or "#" and its SHA-256 when it is long). Every secret is a pickle,
  * encrypted with the pickle key:
- *   e2e/account      {"user","device","p","uploaded","fallback_ms"}
+ *   e2e/account      {"user","device","p","uploaded","fallback_ms","otks"}
  *   e2e/olm/<curve>  [{"p","id","t"}]: Olm sessions with one device, last used first
  *   e2e/out/<h room> {"room","p","created","shared":{user:{device:1}}}
  *   e2e/in/<id>      {"p","room","user","sk","ed","first"}: an inbound Megolm session
@@ -37,6 +37,11 @@
  *   E5. Bad input (a malformed or undecryptable event, an unknown algorithm, a
  *       flood) is logged once per reason and sender and skipped; nothing waits
  *       on it but the messages of its own room.
+ *   E6. "otks" counts the one-time keys a peer may still use: those made, less
+ *       those a peer's first message used, and none once the server lost them with
+ *       a deleted device. No key is made past libolm's maximum of them: libolm
+ *       pushes out its oldest keys first, so a key a peer claimed is never pushed
+ *       out. While the count is full, peers start sessions from the fallback key.
  */
 #ifndef ADAPTERS_MATRIX_E2EE_H
 #define ADAPTERS_MATRIX_E2EE_H
@@ -123,6 +128,8 @@ void e2e_warn_once(struct mx *m, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The account record's pickle refreshed and stored (after any change to the account). */
 void e2e_account_save(struct mx *m);
+/* A peer's first message used one of the account's one-time keys (E6). */
+void e2e_otk_used(struct mx *m);
 
 /* e2ee_devices.c */
 /* The devices of user (borrowed; an empty object when none are known). */

@@ -504,6 +504,8 @@ char *e2e_olm_decrypt(struct mx *m, const char *curve, int type, const char *bod
     struct json_object *rec = plain ? session_rec(m, s) : NULL;
     /* a fallback key stays in the account: nothing to remove then */
     bool removed = rec && mxc_account_remove_otk(e->acct, s) == 0;
+    if (removed)
+        e2e_otk_used(m);
     mxc_session_free(s);
     if (!rec) {
         free(plain);

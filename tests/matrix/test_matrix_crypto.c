@@ -757,6 +757,45 @@ static void test_encrypted_command_is_read(void **state)
     peer_free(&alice);
 }
 
+/* One-time keys in every /keys/upload the bot made. */
+static int otks_uploaded(struct fx *f)
+{
+    struct json_object *ups = hs_bodies(f->hs, "keys/upload");
+    int n = 0;
+    for (size_t i = 0; i < json_object_array_length(ups); i++)
+        n += json_object_object_length(jget(json_object_array_get_idx(ups, i), "one_time_keys"));
+    json_object_put(ups);
+    return n;
+}
+
+/* Peers claim every key the server holds, three times over, and use none yet: the bot makes no
+ * more keys than libolm keeps (100), since each one past that pushes out its oldest; so the first
+ * key it uploaded still starts Alice's session when she uses it at last (E6). */
+static void test_claimed_keys_never_pushed_out(void **state)
+{
+    struct fx *f = *state;
+    start_room(f, (const char *const[]){ALICE, NULL}, 0);
+    assert_int_equal(otks_uploaded(f), 50);
+    for (int i = 0; i < 3; i++) {
+        feed_text(f, sync_text(f, NULL, NULL, NULL, NULL, 0));
+        th_run_for(&f->t, 100);
+    }
+    assert_int_equal(otks_uploaded(f), 100);
+    struct peer alice;
+    peer_init(&alice, ALICE, "ALICEDEV");
+    struct json_object *key = peer_room_key(&alice, &f->bot, f->room); /* the oldest key */
+    feed(f, NULL, list(peer_says(&alice, f->room, "$c1", "!illegal new"), NULL), list(key, NULL),
+         NULL);
+    size_t one = 1;
+    assert_true(th_run_until(&f->t, has_inbox, &one, 2000));
+    assert_string_equal(th_in_str(&f->t, 0, "text"), "!illegal new");
+    /* she used one: one new key may be made */
+    feed_text(f, sync_text(f, NULL, NULL, NULL, NULL, 0));
+    th_run_for(&f->t, 100);
+    assert_int_equal(otks_uploaded(f), 101);
+    peer_free(&alice);
+}
+
 /* The key comes after the event: the bot asks for it, keeps the event across a crash, and
  * applies the command once the key arrives, once. */
 static void test_key_arrives_later(void **state)
@@ -1456,6 +1495,7 @@ int main(void)
         cmocka_unit_test(test_olm_and_megolm),
         cmocka_unit_test_setup_teardown(test_encrypted_command_is_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_key_arrives_later, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_claimed_keys_never_pushed_out, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rotation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_broken_olm_session_is_replaced, setup, teardown),
