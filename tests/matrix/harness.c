@@ -90,6 +90,19 @@ static int on_state_defer(void *ctx, struct platform *p, const char *key, const 
     return 0;
 }
 
+/* As the daemon's store: the key is forgotten now (and a deferred value of it with it). */
+static int on_state_del(void *ctx, struct platform *p, const char *key)
+{
+    (void)p;
+    struct th *t = ctx;
+    if (dead_at(t, key, ""))
+        return 0;
+    json_object_object_del(t->state, key);
+    if (t->lazy)
+        json_object_object_del(t->lazy, key);
+    return 0;
+}
+
 static int on_state_each(void *ctx, struct platform *p, const char *prefix,
                          void (*fn)(void *arg, const char *key, const char *value), void *arg)
 {
@@ -142,6 +155,7 @@ void th_init(struct th *t, struct hs *hs)
     t->host.state_get = on_state_get;
     t->host.state_set = on_state_set;
     t->host.state_each = on_state_each;
+    t->host.state_del = on_state_del;
     t->host.sent = on_sent;
     t->cfg.matrix_homeserver = (char *)hs_url(hs);
     t->cfg.matrix_user_id = HS_BOT;
