@@ -256,6 +256,27 @@ void e2e_account_save(struct mx *m)
     mx_state_set_json(m, "e2e/account", e->acct_rec);
 }
 
+static void collect_key(void *arg, const char *key, const char *value)
+{
+    (void)value;
+    json_object_array_add(arg, json_object_new_string(key));
+}
+
+/* The Olm sessions and the rooms' outbound Megolm sessions belong to the account that made them:
+ * under a new account's identity key, a peer could decrypt nothing an old Olm session carries,
+ * and it had the room keys from the old device. The new account starts its own. */
+static void forget_sessions(struct mx *m)
+{
+    const char *const prefixes[] = {"e2e/olm/", "e2e/out/"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+        struct json_object *keys = json_object_new_array();
+        mx_state_each(m, prefixes[i], collect_key, keys);
+        for (size_t k = 0; k < json_object_array_length(keys); k++)
+            mx_state_del(m, json_object_get_string(json_object_array_get_idx(keys, k)));
+        json_object_put(keys);
+    }
+}
+
 /* The stored account of this device, or a new one (stored at once). */
 static int account_load(struct mx *m)
 {
@@ -281,7 +302,8 @@ static int account_load(struct mx *m)
                 rec, "otks", json_object_new_int64((int64_t)mxc_account_max_otks(e->acct) / 2));
         return 0;
     }
-    if (rec)
+    bool replaced = rec != NULL;
+    if (replaced)
         log_warn(MOD, NULL, "device %s is new (the stored keys are %s's); new encryption keys",
                  m->device_id, dev ? dev : "?");
     json_object_put(rec);
@@ -295,6 +317,8 @@ static int account_load(struct mx *m)
     json_object_object_add(e->acct_rec, "device", json_object_new_string(m->device_id));
     json_object_object_add(e->acct_rec, "uploaded", json_object_new_boolean(0));
     json_object_object_add(e->acct_rec, "otks", json_object_new_int64(0));
+    if (replaced)
+        forget_sessions(m);
     e2e_account_save(m);
     log_info(MOD, NULL, "device %s has new encryption keys (Ed25519 %s)", m->device_id,
              mxc_account_ed25519(e->acct));

@@ -1350,6 +1350,34 @@ static void test_live_deleted_device_keys_uploaded_again(void **state)
     free(token);
 }
 
+/* The bot logs in again as another device (its config names a new device id): a new account,
+ * new identity keys. The Olm sessions of the old account are not used under the new identity
+ * key (a player's client could decrypt nothing they carry), nor its room's Megolm session, which
+ * the players had from the old device: when Bob leaves, the new room key reaches Alice over a
+ * session of the new account, and she reads what the bot says. */
+static void test_live_new_device_new_sessions(void **state)
+{
+    struct live *l = *state;
+    const char *const want[] = {"first", "second", "third"};
+    live_start(l, l->room);
+    th_send(&l->t, OUT_NOTICE, l->room, NULL, NULL, false, "first", NULL);
+    expect_read(l, l->alice, l->room, want, 1);
+    expect_read(l, l->bob, l->room, want, 1);
+    th_stop(&l->t);
+    hs_revoke_tokens(l->hs, false);
+    l->t.cfg.matrix_access_token = NULL;
+    l->t.cfg.matrix_password = HS_BOT_PASSWORD;
+    l->t.cfg.matrix_device_id = "NEWDEVICE";
+    live_start(l, l->room);
+    th_send(&l->t, OUT_NOTICE, l->room, NULL, NULL, false, "second", NULL);
+    expect_read(l, l->alice, l->room, want, 2);
+    expect_read(l, l->bob, l->room, want, 2);
+    hs_leave(l->hs, l->room, BOB);
+    bot_catches_up(l);
+    th_send(&l->t, OUT_NOTICE, l->room, NULL, NULL, false, "third", NULL);
+    expect_read(l, l->alice, l->room, want, 3);
+}
+
 /* What the bot says in an encrypted room reaches every device of every member: the key over
  * Olm (one session per device, from a claimed one-time key, the plaintext checked by each
  * client), the messages over Megolm with indices never used twice, across a crash between
@@ -1503,6 +1531,8 @@ int main(void)
                                         live_teardown),
         cmocka_unit_test_setup_teardown(test_live_old_keys_drained, live_setup, live_teardown),
         cmocka_unit_test_setup_teardown(test_live_deleted_device_keys_uploaded_again, live_setup,
+                                        live_teardown),
+        cmocka_unit_test_setup_teardown(test_live_new_device_new_sessions, live_setup,
                                         live_teardown),
         cmocka_unit_test_setup_teardown(test_live_bot_encrypts_for_members, live_setup,
                                         live_teardown),
