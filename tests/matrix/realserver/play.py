@@ -2,17 +2,23 @@
 """Plays a whole 4-player game of illegald on a real homeserver with players whose client
 encrypts, and checks what they saw.
 
-    /usr/bin/python3 tests/matrix/realserver/play.py ILLEGALD WORKDIR [--mode all|invite]
+    /usr/bin/python3 tests/matrix/realserver/play.py ILLEGALD WORKDIR [--mode all|invite|off]
+                                                     [--new-device]
 
 The homeserver is a Synapse on http://127.0.0.1:8008 with open registration, as
 /work/shared/realservers/synapse/setup.sh starts it (ENCRYPT_BY_DEFAULT=all or invite).
 mode all: the table is a private room (encrypted by the server), so is every direct room.
 mode invite: the table is a public room (not encrypted) whose host turns encryption on in
 the middle of the game; the direct rooms are encrypted by the server.
+mode off: a server that encrypts nothing; no room is encrypted.
 
-The daemon runs with a password login; it is killed with SIGKILL once during the first
-dealing session and started again on its store. Alice hosts and plays, Bob, Carol and Dave
-play, Mona is a moderator who does not play. Everything each one receives is decrypted and
+The daemon runs with a password login; it is killed with SIGKILL during the first dealing
+session and started again on its store; it is killed again once the first drop was grabbed,
+and its device (so its access token) deleted before it starts again, as a sign-out from
+another session does: it logs in anew with the same device id (with --new-device, its config
+names another device id, so the new login is a new device with new keys). Alice hosts and plays, Bob,
+Carol and Dave play (Dave opened his direct room with the bot before the game), Mona is a
+moderator who does not play. Everything each one receives is decrypted and
 written to WORKDIR/seen-<name>.json; the checks at the end say what failed.
 """
 import json
@@ -67,6 +73,12 @@ class Daemon:
         self.proc = None
         self.runs = 0
 
+    def new_device(self, device):
+        with open(self.conf) as f:
+            text = f.read()
+        with open(self.conf, "w") as f:
+            f.write(re.sub(r"device_id = \w+", "device_id = " + device, text))
+
     def start(self):
         self.runs += 1
         out = open(os.path.join(self.work, "illegald-%d.log" % self.runs), "w")
@@ -92,9 +104,51 @@ def dm_room(client):
     return hit[0]["room_id"] if hit else None
 
 
+def bot_device_keys(bot, device="ILLEGALD"):
+    """The identity keys the server holds for the daemon's device, without the device id."""
+    r = bot.call("POST", "/keys/query", {"device_keys": {bot.user: [device]}})
+    keys = r.get("device_keys", {}).get(bot.user, {}).get(device, {}).get("keys", {})
+    return sorted((k.split(":")[0], v) for k, v in keys.items())
+
+
+def posted_once(everyone):
+    """Every event of the bot was posted once: one event a transaction mark, one reaction of
+    the bot a key on a message; and none in the clear into an encrypted room."""
+    failures = []
+    marks, reactions, clear, total = {}, {}, 0, 0
+    for c in everyone:
+        for e in c.events:
+            if not e["sender"].startswith("@illegal:") or "state_key" in e:
+                continue
+            total += 1
+            content = e.get("content", {})
+            rel = content.get("m.relates_to", {})
+            if e["type"] == "m.reaction":
+                k = (e["room_id"], rel.get("event_id"), rel.get("key"))
+                reactions.setdefault(k, set()).add(e["event_id"])
+            txn = content.get("org.illegald.txn")
+            if txn:
+                marks.setdefault((e["room_id"], txn), set()).add(e["event_id"])
+            if e["room_encrypted"] and not e.get("encrypted"):
+                clear += 1
+                failures.append("%s saw a clear %s from the bot in an encrypted room" %
+                                (c.name, e["type"]))
+    twice = [k for k, v in marks.items() if len(v) > 1]
+    twice_r = [k for k, v in reactions.items() if len(v) > 1]
+    log("the bot's events seen: %d; distinct transaction marks %d, posted twice %d; "
+        "reactions %d, twice %d; in the clear in an encrypted room %d" % (
+            total, len(marks), len(twice), len(reactions), len(twice_r), clear))
+    for k in twice:
+        failures.append("posted %d times: transaction %s in %s" % (len(marks[k]), k[1], k[0]))
+    for k in twice_r:
+        failures.append("reaction %s on %s posted %d times" % (k[2], k[1], len(reactions[k])))
+    return failures
+
+
 def main():
     binary, work = sys.argv[1], sys.argv[2]
     mode = sys.argv[sys.argv.index("--mode") + 1] if "--mode" in sys.argv else "all"
+    new_device = "--new-device" in sys.argv
     os.makedirs(work, exist_ok=True)
     tag = str(int(time.time()) % 100000)
     bot = Client(HS, "illegal", BOT_PASSWORD).register()
@@ -108,8 +162,12 @@ def main():
     alice, bob, carol, dave = (players[n] for n in names)
     daemon = Daemon(binary, work)
     daemon.start()
+    # Dave opens his direct chat with the bot himself, as a player does from Element
+    dave_dm = dave.create_room(invite=[bot.user], direct=True)
+    wait("the bot in Dave's direct room", lambda: len(dave.members(dave_dm)) == 2, 180)
+    log("dave's direct room", dave_dm)
 
-    preset = "private_chat" if mode == "all" else "public_chat"
+    preset = "public_chat" if mode == "invite" else "private_chat"
     table = alice.call("POST", "/createRoom", {
         "preset": preset, "name": "Illegal table " + tag,
         "invite": [bot.user] + [c.user for c in everyone if c is not alice]})["room_id"]
@@ -159,8 +217,20 @@ def main():
     # the drops: each player grabs a different card by reacting as the bot did
     grabbed = set()
     voted = set()
+    relogged = False
+    keys_before = bot_device_keys(bot)
     end = time.time() + 1500
     while time.time() < end and not find(alice, table, r"Game over"):
+        if grabbed and not relogged:
+            relogged = True
+            time.sleep(2)
+            daemon.kill9()
+            bot.delete_device("ILLEGALD")
+            log("the bot's device ILLEGALD deleted (its access token with it)")
+            if new_device:
+                daemon.new_device("ILLEGALD2")
+                log("the daemon's config names device ILLEGALD2")
+            daemon.start()
         for i, e in alice.texts(table):
             body = e["content"].get("body", "")
             if e["sender"].startswith("@illegal:") and body.startswith("Drop") and \
@@ -186,6 +256,14 @@ def main():
     daemon.stop()
 
     failures = []
+    keys_after = bot_device_keys(bot, "ILLEGALD2" if new_device else "ILLEGALD")
+    log("the bot's device keys before the new login: %s; after: %s" % (keys_before, keys_after))
+    if not keys_after or (keys_after != keys_before) != new_device:
+        failures.append("the bot's device has %s keys on the server after its new login" %
+                        ("no" if not keys_after else "other" if not new_device else "the old"))
+    if dms["dave"] != dave_dm:
+        failures.append("Dave's private messages went to %s, not the room he opened" % dms["dave"])
+    failures += posted_once(everyone)
     for c in everyone:
         with open(os.path.join(work, "seen-%s.json" % c.name), "w") as f:
             json.dump({"events": c.events, "undecryptable": [e for r, e in c.undecryptable],
