@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "core/catalog.h"
+#include "core/modules.h"
 #include "core/text.h"
 
 static const char *skip_space(const char *s)
@@ -154,6 +155,12 @@ static bool is_game_id(const char *w)
 
 enum command_error command_parse(const char *line, bool in_table, struct command *c)
 {
+    return command_parse_for(line, in_table, rules_default(), c);
+}
+
+enum command_error command_parse_for(const char *line, bool in_table,
+                                     const struct rules_module *rules, struct command *c)
+{
     char w[32];
     const char *p = skip_space(line);
 
@@ -173,11 +180,11 @@ enum command_error command_parse(const char *line, bool in_table, struct command
             p = save;
     }
     if (!next_word(&p, w, sizeof w)) {
-        c->def = command_find("help", CMD_IN_TABLE | CMD_IN_PRIVATE);
+        c->def = command_find_in("help", CMD_IN_TABLE | CMD_IN_PRIVATE, rules);
         return CMD_OK;
     }
     /* Private commands also work after "!illegal", so buttons and habits both work. */
-    c->def = command_find(w, c->table ? CMD_IN_TABLE | CMD_IN_PRIVATE : CMD_IN_PRIVATE);
+    c->def = command_find_in(w, c->table ? CMD_IN_TABLE | CMD_IN_PRIVATE : CMD_IN_PRIVATE, rules);
     if (!c->def)
         return CMD_ERR_UNKNOWN;
     return parse_args(c, p);
@@ -209,15 +216,16 @@ void command_usage(char *out, size_t len, const char *lang, const struct command
               vars);
 }
 
-/* Appends the syntax of every command that `wanted` accepts to out. */
-static void syntax_list(char *out, size_t len, const char *lang,
+/* Appends the syntax of every command of the bot and of rules that `wanted`
+ * accepts to out. */
+static void syntax_list(char *out, size_t len, const char *lang, const struct rules_module *rules,
                         bool (*wanted)(const struct command_def *))
 {
     struct text_list l;
     text_list_init(&l, out, len, ", ");
     const struct command_def *def;
     for (size_t i = 0; (def = command_at(i)); i++)
-        if (wanted(def))
+        if (wanted(def) && command_find_in(def->word, def->places, rules) == def)
             text_list_add(&l, "%s", catalog_text(lang, def->syntax));
 }
 
@@ -236,16 +244,18 @@ static bool in_private(const struct command_def *def)
     return def->places & CMD_IN_PRIVATE;
 }
 
-void command_help(char *out, size_t len, const char *lang, bool table, const char *prefix)
+void command_help(char *out, size_t len, const char *lang, bool table, const char *prefix,
+                  const struct rules_module *rules)
 {
     char a[1024], b[1024];
+    rules = rules ? rules : rules_default();
     if (table) {
-        syntax_list(a, sizeof a, lang, for_everyone);
-        syntax_list(b, sizeof b, lang, for_host);
+        syntax_list(a, sizeof a, lang, rules, for_everyone);
+        syntax_list(b, sizeof b, lang, rules, for_host);
         const char *vars[] = {"commands", a, "host", b, "prefix", prefix, NULL};
         text_fill(out, len, lang, "help.table", vars);
     } else {
-        syntax_list(a, sizeof a, lang, in_private);
+        syntax_list(a, sizeof a, lang, rules, in_private);
         const char *vars[] = {"commands", a, NULL};
         text_fill(out, len, lang, "help.private", vars);
     }

@@ -19,8 +19,17 @@
  * from 0; NULL past the last. */
 const struct command_def *command_at(size_t i);
 
-/* The command called `word` that may be typed in `places`, or NULL. */
+/* The command called `word` that may be typed in `places`, or NULL: the
+ * bot's, else the first module's that has one. */
 const struct command_def *command_find(const char *word, unsigned places);
+
+/* The same among the bot's commands and those of the game `rules` only (two
+ * games may each have their "offer"). */
+const struct command_def *command_find_in(const char *word, unsigned places,
+                                          const struct rules_module *rules);
+
+/* The module whose table holds def, or NULL for one of the bot's. */
+const struct rules_module *command_module(const struct command_def *def);
 
 /* Parse errors; the catalog key is "parse.<id>". */
 enum command_error {
@@ -41,15 +50,22 @@ enum command_error {
  */
 enum command_error command_parse(const char *line, bool in_table, struct command *c);
 
+/* The same for a line addressed to a game of `rules`: its commands are the
+ * ones known (command_parse(): the default game's). */
+enum command_error command_parse_for(const char *line, bool in_table,
+                                     const struct rules_module *rules, struct command *c);
+
 /* Stable identifier of a command error ("unknown", "usage", "too-long"). */
 const char *command_error_id(enum command_error e);
 
 /* Writes the usage line of a command ("!illegal grab <card>"). */
 void command_usage(char *out, size_t len, const char *lang, const struct command_def *def);
 
-/* Writes the help of the table's commands (`table`) or of the private ones;
+/* Writes the help of the table's commands (`table`) or of the private ones,
+ * the bot's and those of the game `rules` (NULL: the default game);
  * prefix is what players type before a table command (platform.h). */
-void command_help(char *out, size_t len, const char *lang, bool table, const char *prefix);
+void command_help(char *out, size_t len, const char *lang, bool table, const char *prefix,
+                  const struct rules_module *rules);
 
 /* A display name keeps at most this many characters once cleaned. */
 #define COMMAND_NAME_CHARS 48

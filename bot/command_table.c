@@ -331,6 +331,32 @@ const struct command_def *command_at(size_t i)
     return NULL;
 }
 
+/* Whether def is a command of the bot's own table. */
+static bool is_bots(const struct command_def *def)
+{
+    return def >= table && def < table + sizeof table / sizeof *table;
+}
+
+const struct rules_module *command_module(const struct command_def *def)
+{
+    for (size_t m = 0; !is_bots(def) && m < rules_count(); m++)
+        for (const struct command_def *c = rules_at(m)->commands; c && c->word; c++)
+            if (c == def)
+                return rules_at(m);
+    return NULL;
+}
+
+const struct command_def *command_find_in(const char *word, unsigned places,
+                                          const struct rules_module *rules)
+{
+    const struct command_def *def;
+    for (size_t i = 0; (def = command_at(i)); i++)
+        if ((def->places & places) && strcmp(def->word, word) == 0 &&
+            (is_bots(def) || command_module(def) == rules))
+            return def;
+    return NULL;
+}
+
 const struct command_def *command_find(const char *word, unsigned places)
 {
     const struct command_def *def;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "core/modules.h"
 #include "core/text.h"
 #include "dispatch.h"
 
@@ -124,6 +125,22 @@ void commands_back(struct dispatcher *d, struct game *g, int seat, struct bot_cm
     }
 }
 
+/* Answers a line that did not parse (e) with the usage of the command it
+ * named, if any, and the help of the commands of the game `rules`. */
+static void refuse_parse(struct bot_cmd *x, enum command_error e, const struct command_def *def,
+                         const struct rules_module *rules)
+{
+    char key[32], usage[512], help[DISPATCH_TEXT_MAX], prefix[PLATFORM_PREFIX_MAX];
+    usage[0] = '\0';
+    if (def)
+        command_usage(usage, sizeof usage, x->base.lang, def);
+    command_help(help, sizeof help, x->base.lang, x->in->channel != NULL,
+                 platform_command_prefix(x->p, prefix, sizeof prefix), rules);
+    const char *vars[] = {"usage", usage, "help", help, NULL};
+    snprintf(key, sizeof key, "parse.%s", command_error_id(e));
+    cmd_reply(x, key, vars);
+}
+
 static void run(struct bot_cmd *x)
 {
     const struct command_def *def = x->base.c->def;
@@ -131,7 +148,7 @@ static void run(struct bot_cmd *x)
     if (!(def->places & CMD_IN_PRIVATE) && !in->channel) {
         /* A table command sent to the bot in private: say what works here. */
         char help[DISPATCH_TEXT_MAX];
-        command_help(help, sizeof help, x->base.lang, false, NULL);
+        command_help(help, sizeof help, x->base.lang, false, NULL, command_module(def));
         dispatch_reply(x->p, in, true, OUT_NOTICE, help);
         return;
     }
@@ -143,6 +160,11 @@ static void run(struct bot_cmd *x)
                 return;
             }
         } else if (!(x->g = private_game(x))) {
+            return;
+        }
+        const struct rules_module *owner = command_module(def);
+        if (owner && owner != x->g->rules) { /* another game's command */
+            refuse_parse(x, CMD_ERR_UNKNOWN, NULL, x->g->rules);
             return;
         }
         x->base.seat = game_seat_of(x->g, in->user);
@@ -171,6 +193,29 @@ static void run(struct bot_cmd *x)
     def->run(&x->base);
 }
 
+/* The game whose commands a line may name: the table's game, else the
+ * table's default; in private, the game its id names, else the one game of
+ * the user's games (NULL: the daemon's default game). */
+static const struct rules_module *addressed_rules(struct dispatcher *d, struct platform *p,
+                                                  const struct inbound *in, const struct command *c)
+{
+    const struct rules_module *rules = NULL;
+    if (in->channel) {
+        struct game *g = dispatch_game_at(d, p, in->channel);
+        return g ? g->rules : NULL;
+    }
+    if (c->game[0]) {
+        struct game *g = dispatch_game_by_id(d, p, c->game);
+        return g ? g->rules : NULL;
+    }
+    for (struct seat_link *l = dispatch_seats_of(d, p, in->user); l; l = TAILQ_NEXT(l, next)) {
+        if (rules && l->g->rules != rules)
+            return NULL; /* games of two kinds: the line must say which (private_game) */
+        rules = l->g->rules;
+    }
+    return rules;
+}
+
 int commands_handle(struct dispatcher *d, struct platform *p, const struct inbound *in)
 {
     /* Answers that belong to no game speak their reader's language. */
@@ -181,6 +226,9 @@ int commands_handle(struct dispatcher *d, struct platform *p, const struct inbou
      * native commands are always commands. */
     bool in_table = in->channel && in->type == INBOUND_MESSAGE;
     enum command_error e = command_parse(in->text, in_table, &c);
+    const struct rules_module *rules = addressed_rules(d, p, in, &c);
+    if (rules && rules != rules_default())
+        e = command_parse_for(in->text, in_table, rules, &c);
     if (!c.def && e == CMD_OK && !(in_table && p->ops->table_chat))
         return 0;
     struct bot_cmd x = {.base = {.c = &c, .lang = lang, .seat = -1, .host = &command_host},
@@ -195,14 +243,6 @@ int commands_handle(struct dispatcher *d, struct platform *p, const struct inbou
         run(&x);
         return 0;
     }
-    char key[32], usage[512], help[DISPATCH_TEXT_MAX], prefix[PLATFORM_PREFIX_MAX];
-    usage[0] = '\0';
-    if (c.def)
-        command_usage(usage, sizeof usage, lang, c.def);
-    command_help(help, sizeof help, lang, in->channel != NULL,
-                 platform_command_prefix(p, prefix, sizeof prefix));
-    const char *vars[] = {"usage", usage, "help", help, NULL};
-    snprintf(key, sizeof key, "parse.%s", command_error_id(e));
-    cmd_reply(&x, key, vars);
+    refuse_parse(&x, e, c.def, rules);
     return -1;
 }

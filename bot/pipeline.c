@@ -110,7 +110,7 @@ static void track_deadline(struct game *g, int64_t now)
 static void refuse_rules(struct bot_cmd *x, const struct game *g, int error)
 {
     char key[64];
-    snprintf(key, sizeof key, "error.%s", g->rules->error_id(error));
+    snprintf(key, sizeof key, "%s%s", g->rules->error_keys, g->rules->error_id(error));
     bool was = x->private_answer;
     x->private_answer = true;
     cmd_reply(x, key, NULL);
@@ -133,7 +133,7 @@ static void refuse_lobby(struct bot_cmd *x, const struct game *g, enum lobby_err
                           "choices", languages, "settings", settings,
                           NULL};
     if (e == LOBBY_ERR_RULES) {
-        snprintf(key, sizeof key, "error.%s", g->rules->error_id(rules_error));
+        snprintf(key, sizeof key, "%s%s", g->rules->error_keys, g->rules->error_id(rules_error));
         cmd_reply(x, key, NULL);
         return;
     }
@@ -509,7 +509,7 @@ static void show_watchers(struct dispatcher *d, struct game *g)
 
 /* Renders what a change produced; turn.c holds it until the commit. */
 static void render(struct dispatcher *d, struct game *g, const struct change *c,
-                   struct bot_cmd *cause, const struct outcome *out)
+                   struct bot_cmd *cause, const struct outcome *out, int64_t now)
 {
     struct emit_ctx ctx = {d, g, cause ? cause->in : NULL};
     const struct lobby_events *lev = &out->lobby;
@@ -542,7 +542,7 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     if (out->rules_changed) {
         struct game_view v;
         game_view(g, &v);
-        g->rules->render(g->state, &v.t, out->events, dispatch_emit_rules, &ctx);
+        g->rules->render(g->state, &v.t, out->events, now, dispatch_emit_rules, &ctx);
     }
     if (out->notice)
         dispatch_announce(g, out->notice, NULL);
@@ -649,7 +649,7 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     turn_changed(d, g);
     /* render and hold until the turn is committed */
     d->turn.rendering = true;
-    render(d, g, c, cause, out);
+    render(d, g, c, cause, out, now);
     tell_adapter(d, g, c, was);
     d->turn.rendering = false;
     if (cause)

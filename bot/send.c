@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/catalog.h"
+#include "core/modules.h"
 #include "core/text.h"
 #include "dispatch.h"
 #include "log.h"
@@ -123,16 +124,27 @@ void dispatch_reply(struct platform *p, const struct inbound *in, bool private_a
     reply_data(p, in, private_answer, kind, text, NULL);
 }
 
+/* Whether key is an error's or a name's that did not resolve: the bot's own
+ * ("error.", "resolve.") or a game's under its id ("palm-drewes.error."). */
+static bool error_key(const char *key)
+{
+    const char *dot = strchr(key, '.');
+    char id[32];
+    if (dot && (size_t)(dot - key) < sizeof id) {
+        snprintf(id, sizeof id, "%.*s", (int)(dot - key), key);
+        if (rules_by_id(id))
+            key = dot + 1;
+    }
+    return strncmp(key, "error.", 6) == 0 || strncmp(key, "resolve.", 8) == 0;
+}
+
 void dispatch_reply_key(struct platform *p, const struct inbound *in, bool private_answer,
                         const char *lang, const char *key, const char *const *vars)
 {
     char text[DISPATCH_TEXT_MAX];
     text_fill(text, sizeof text, lang, key, vars);
     struct json_object *data = said(p, lang, key, vars);
-    reply_data(p, in, private_answer,
-               strncmp(key, "error.", 6) == 0 || strncmp(key, "resolve.", 8) == 0 ? OUT_ERROR
-                                                                                  : OUT_NOTICE,
-               text, data);
+    reply_data(p, in, private_answer, error_key(key) ? OUT_ERROR : OUT_NOTICE, text, data);
     json_object_put(data);
 }
 

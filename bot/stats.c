@@ -57,7 +57,7 @@ void stats_reply(struct bot_cmd *x, const char *community, const char *event, co
     snprintf(with, sizeof with, "%u", st.with_computers);
     average(avg, sizeof avg, x->base.lang, &st);
     const char *vars[] = {"player", st.name, "count", games,  "wins", wins, "average",
-                          avg,      "found", found,   "with", with,   NULL};
+                          avg,      "tally", found,   "with", with,   NULL};
     /* in the words of the table's game; games with computer players told apart
      * ("<its line>-computers") */
     char key[64];

@@ -400,9 +400,12 @@ void cmd_status(struct command_ctx *base)
     snprintf(count, sizeof count, "%u", g->nseats);
     snprintf(max, sizeof max, "%u", g->rules->max_players);
     const char *vars[] = {
-        "id",    g->id, "variant", text_name(g->language, "variant", g->rules->mode(g->state)),
-        "count", count, "players", players,
-        "max",   max,   NULL};
+        "id",      g->id,
+        "variant", text_name(g->language, g->rules->mode_keys, g->rules->mode(g->state)),
+        "count",   count,
+        "players", players,
+        "max",     max,
+        NULL};
     cmd_reply(x, "msg.status-lobby", vars);
 }
 
@@ -466,7 +469,8 @@ void cmd_help(struct command_ctx *base)
     if (base->c->arg[0])
         help_settings(x, prefix, help, sizeof help);
     else
-        command_help(help, sizeof help, x->base.lang, x->in->channel != NULL, prefix);
+        command_help(help, sizeof help, x->base.lang, x->in->channel != NULL, prefix,
+                     commands_table_game(x));
     dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, help);
 }
 

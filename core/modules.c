@@ -5,8 +5,9 @@
 
 #include "illegal/module.h"
 #include "modules.h"
+#include "palm-drewes/module.h"
 
-static const struct rules_module *const modules[] = {&il_module};
+static const struct rules_module *const modules[] = {&il_module, &pd_module};
 
 _Static_assert(sizeof modules / sizeof *modules <= RULES_MODULES_MAX, "raise RULES_MODULES_MAX");
 

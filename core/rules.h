@@ -66,8 +66,9 @@ struct rules_result {
     int score;
     unsigned rank; /* 1 for the best; tied scores share a rank */
     bool won;
-    bool found; /* the game found them out (in Illegal: a suspect card of theirs came back to them)
-                 */
+    bool tally;   /* the one thing the game counts of a player's games, {tally} in its stats_line
+                     (Illegal: found out, a suspect card of theirs came back to them; Palm &
+                     Drewes: called the Day of Reckoning) */
     bool aborted; /* the game ended early (the host's end, too few players): nobody won it,
                      and it counts in no statistics */
 };
@@ -164,9 +165,12 @@ struct rules_module {
     /* The ways it can be played ("standard", "casual"), NULL-terminated: what
      * `new <mode>` takes. */
     const char *const *modes;
+    /* The catalog keys of the modes' names: this, a dot and the mode
+     * ("variant" for Illegal's: variant.casual). */
+    const char *mode_keys;
     /* Catalog keys: the rules in a few lines (`rules`), and a player's
      * statistics line in its words ({player} {count} {wins} {average}, and
-     * {found}: how often the game found them out, struct rules_result). */
+     * {tally}: how often the thing it counts happened, struct rules_result). */
     const char *rules_summary, *stats_line;
     /* Its settings may also be written in the daemon's plain [game] section,
      * as before games had sections of their own (Illegal's, for old files). */
@@ -206,8 +210,10 @@ struct rules_module {
     bool (*has_events)(const void *events);
     /* Writes the action of a steering command (as the GM) into action. */
     void (*steer)(void *action, enum rules_steer s, unsigned seat, int64_t ms);
-    /* Names an error code: the catalog key is "error.<id>". */
+    /* Names an error code: its catalog key is error_keys followed by the id
+     * ("error." for Illegal's, older than namespaced keys; "<id>.error."). */
     const char *(*error_id)(int error);
+    const char *error_keys;
 
     /* -- What the bot needs to know of a running game -------------------- */
 
@@ -259,8 +265,9 @@ struct rules_module {
     /* Brings the state's record of what the table was shown up to date with
      * one change's events; called before the change is stored. */
     void (*note)(void *state, const void *events);
-    /* Renders one change's events. */
-    void (*render)(const void *state, const struct rules_table *t, const void *events,
+    /* Renders one change's events, made at `now` (what time left is counted
+     * from). */
+    void (*render)(const void *state, const struct rules_table *t, const void *events, int64_t now,
                    rules_emit_fn emit, void *arg);
     /* Renders a seat's private view (roles, hand). `fresh`: a new message,
      * not an edit of the last one. */

@@ -423,7 +423,7 @@ static void result(const void *state, unsigned seat, struct rules_result *out)
             out->rank++;
     out->aborted = g->aborted;
     out->won = out->rank == 1 && !g->aborted;
-    out->found = il_score_parts(g, seat).right > 0;
+    out->tally = il_score_parts(g, seat).right > 0;
 }
 
 static bool over(const void *state)
@@ -652,9 +652,11 @@ static void note(void *state, const void *events)
     il_render_note(state, events);
 }
 
-static void render(const void *state, const struct rules_table *t, const void *events,
+/* Every time Illegal shows is a deadline in its events. */
+static void render(const void *state, const struct rules_table *t, const void *events, int64_t now,
                    rules_emit_fn emit, void *arg)
 {
+    (void)now;
     il_render(state, t, events, emit, arg);
 }
 
@@ -749,6 +751,7 @@ const struct rules_module il_module = {
     .action_size = sizeof(struct il_action),
     .settings_table = il_settings,
     .modes = il_variant_ids,
+    .mode_keys = "variant",
     .rules_summary = "msg.rules",
     .stats_line = "msg.stats",
     .config_in_game_section = true,
@@ -763,6 +766,7 @@ const struct rules_module il_module = {
     .has_events = has_events,
     .steer = steer,
     .error_id = error_id,
+    .error_keys = "error.",
     .deadline = deadline,
     .over = over,
     .result = result,

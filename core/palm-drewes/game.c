@@ -2,28 +2,8 @@
  * game.c - pd_game_apply(): the phases, the validation order, the
  * all-or-nothing wrapper, and the event helpers every step uses.
  *
- * The phases and their transitions (pd_set_phase() asserts each one):
- *
- *   setup  -> turn     the dealer's left neighbour begins
- *   turn   -> turn     the move ended the turn: the next player's (those who
- *                      sit out are passed over inside the step)
- *   turn   -> window   a takeover or connections names a deal to take
- *   turn   -> pass     a nuisance card: everyone passes a card to the left
- *   turn   -> loss     the move ended the turn of a player whose raid or
- *                      protection money takes a deal, with a choice to make
- *   turn   -> over     the day of reckoning; a discard or a bribe that empties
- *                      the hand; the pile empty at the draw; the host's end or
- *                      too few players
- *   window -> turn     nobody stopped the takeover, or the Magnum did: the
- *                      turn ends, the next begins
- *   window -> over     the pile empty at the draw; an emptied hand (the Magnum
- *                      as one's last card); the host
- *   pass   -> turn     the cards moved; the turn ends
- *   pass   -> loss     the cards moved; the nuisance player's burden takes a deal
- *   pass   -> over     the pile empty at the draw; a hand the pass emptied; the host
- *   loss   -> turn     the deal is lost (or the burden lifted); the turn ends
- *   loss   -> over     the pile empty at the draw; the host
- *   over               nothing: every action but a tick is refused
+ * The phases and their transitions are pd_transitions[] below (pd_set_phase()
+ * asserts each one; a turn that follows a turn is no change of phase).
  *
  * A player's move happens only in `turn` (theirs), a trade only in `turn`
  * (the current player's, with anyone), a choice of card to pass only in
@@ -35,23 +15,31 @@
 #include <string.h>
 
 #include "internal.h"
+#include "module.h"
 
-#define TO(p) (1u << (p))
-
-#ifndef NDEBUG
-static const unsigned transitions[PD_PHASES] = {
-    [PD_PHASE_TURN] = TO(PD_PHASE_TURN) | TO(PD_PHASE_WINDOW) | TO(PD_PHASE_PASS) |
-                      TO(PD_PHASE_LOSS) | TO(PD_PHASE_OVER),
-    [PD_PHASE_WINDOW] = TO(PD_PHASE_TURN) | TO(PD_PHASE_OVER),
-    [PD_PHASE_PASS] = TO(PD_PHASE_TURN) | TO(PD_PHASE_LOSS) | TO(PD_PHASE_OVER),
-    [PD_PHASE_LOSS] = TO(PD_PHASE_TURN) | TO(PD_PHASE_OVER),
-    [PD_PHASE_OVER] = 0,
+const struct rules_transition pd_transitions[] = {
+    {"", "turn"},       /* setup: the dealer's left neighbour begins */
+    {"turn", "window"}, /* a Takeover or Connections names a deal to take */
+    {"turn", "pass"},   /* a nuisance card: everyone passes a card to the left */
+    {"turn", "loss"},   /* the turn of a player whose Raid or Protection Money takes a deal
+                           ends, with a choice to make */
+    {"turn", "over"},   /* the Day of Reckoning; an emptied hand; the pile empty at the draw;
+                           the host's end or too few players */
+    {"window", "turn"}, /* nobody stopped the takeover, or the Magnum did: the next turn */
+    {"window", "over"}, /* the pile empty at the draw; an emptied hand; the host */
+    {"pass", "turn"},   /* the cards moved; the turn ends */
+    {"pass", "loss"},   /* the cards moved; the nuisance player's burden takes a deal */
+    {"pass", "over"},   /* the pile empty at the draw; a hand the pass emptied; the host */
+    {"loss", "turn"},   /* the deal is lost (or the burden lifted); the turn ends */
+    {"loss", "over"},   /* the pile empty at the draw; the host */
+    {NULL, NULL},       /* over: nothing; every action but a tick is refused */
 };
-#endif
 
 void pd_set_phase(struct pd_game *g, enum pd_phase p)
 {
-    assert((unsigned)g->phase < PD_PHASES && (transitions[g->phase] & TO(p)));
+    assert((unsigned)g->phase < PD_PHASES &&
+           (g->phase == p ||
+            rules_transition_ok(pd_transitions, pd_phase_id(g->phase), pd_phase_id(p))));
     g->phase = p;
 }
 
@@ -225,7 +213,6 @@ enum pd_error pd_game_apply(struct pd_game *g, const struct pd_action *a, int64_
         assert_state(&w);
     memcpy(&ev->v[ev->n], out.v, out.n * sizeof out.v[0]);
     ev->n += out.n;
-    ev->now = now;
     memcpy(g, &w, sizeof w);
     *rng = r;
     return PD_OK;

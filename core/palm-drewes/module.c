@@ -15,8 +15,7 @@
 
 static int init(void *state, const char *mode, const struct rules_defaults *defaults)
 {
-    (void)defaults; /* Illegal's timers: this game has clocks of its own */
-    return pd_settings_init(state, mode);
+    return pd_settings_init(state, mode, defaults);
 }
 
 /* A rematch plays by the same settings and goes on with the series. */
@@ -25,6 +24,7 @@ static void rematch(void *state, const void *finished)
     struct pd_state *s = state;
     const struct pd_state *old = finished;
     memset(s, 0, sizeof *s);
+    s->preset = old->preset;
     s->config = old->config;
     pd_series_after(&old->game, &s->series);
 }
@@ -37,16 +37,14 @@ static const char *mode(const void *state)
 static int settings(const void *state, const char *lang, const struct rules_defaults *defaults,
                     struct json_object *out, char *text, size_t len)
 {
-    (void)defaults;
-    return pd_settings_describe(state, lang, out, text, len);
+    return pd_settings_describe(state, lang, defaults, out, text, len);
 }
 
 static enum rules_set_result set(void *state, bool started, const char *key, const char *value,
                                  const char *lang, const struct rules_defaults *defaults,
                                  char *shown, size_t shownlen, void *action)
 {
-    (void)defaults;
-    return pd_settings_set(state, started, key, value, lang, shown, shownlen, action);
+    return pd_settings_set(state, started, key, value, lang, defaults, shown, shownlen, action);
 }
 
 /* A series goes on only with the same number of players (pd_game_setup). */
@@ -123,6 +121,7 @@ static void result(const void *state, unsigned seat, struct rules_result *out)
         if (g->players[s].active && g->players[s].score > out->score)
             out->rank++;
     out->aborted = aborted(g);
+    out->tally = g->end == PD_END_RECKONING && g->current == seat;
     out->won = out->rank == 1 && !out->aborted;
 }
 
@@ -165,7 +164,9 @@ static int save(const void *state, bool started, struct json_object *record)
 {
     const struct pd_state *s = state;
     struct json_object *settings = pd_settings_to_json(&s->config, &s->series);
-    if (!settings || json_object_object_add(record, "settings", settings) != 0) {
+    if (!settings ||
+        json_object_object_add(settings, "mode", json_object_new_string(mode(s))) != 0 ||
+        json_object_object_add(record, "settings", settings) != 0) {
         json_object_put(settings);
         return -1;
     }
@@ -183,11 +184,15 @@ static int load(void *state, bool started, unsigned nseats, const struct json_ob
                 char *why, size_t whylen)
 {
     struct pd_state s;
+    const struct json_object *settings = jget_obj(record, "settings");
+    const char *mode = jget_str(settings, "mode");
+    int preset = mode ? pd_preset_index(mode) : -1;
     memset(&s, 0, sizeof s);
-    if (pd_settings_from_json(&s.config, &s.series, jget_obj(record, "settings")) != PD_OK) {
+    if (preset < 0 || pd_settings_from_json(&s.config, &s.series, settings) != PD_OK) {
         snprintf(why, whylen, "settings invalid");
         return -1;
     }
+    s.preset = (uint8_t)preset;
     if (started && (pd_game_from_json(&s.game, jget_obj(record, "state")) != PD_OK ||
                     s.game.nplayers != nseats)) {
         snprintf(why, whylen, "rules state invalid");
@@ -205,10 +210,10 @@ static void note(void *state, const void *events)
     (void)events;
 }
 
-static void render(const void *state, const struct rules_table *t, const void *events,
+static void render(const void *state, const struct rules_table *t, const void *events, int64_t now,
                    rules_emit_fn emit, void *arg)
 {
-    pd_render(state, t, events, emit, arg);
+    pd_render(state, t, events, now, emit, arg);
 }
 
 static void render_private(const void *state, const struct rules_table *t, unsigned seat,
@@ -248,6 +253,13 @@ static bool reaction(const void *state, const struct msg_key *key, const char *e
     return false;
 }
 
+/* The topics of its messages' keys. */
+static const struct msg_topic topics[] = {
+    {"hand", false, true},    /* a seat's hand, business and offers */
+    {"result", false, false}, /* the reckoning */
+    {NULL, false, false},
+};
+
 static bool seat_view(const void *state, unsigned seat, const void *events, void *view)
 {
     return pd_view_build(game_of(state), seat, events, view);
@@ -263,15 +275,20 @@ const struct rules_module pd_module = {
     .init = init,
     .rematch = rematch,
     .mode = mode,
+    .settings_table = pd_settings,
+    .modes = pd_preset_ids,
+    .mode_keys = PD_KEYS "preset",
+    .rules_summary = PD_KEYS "rules",
+    .stats_line = PD_KEYS "msg.stats",
     .preset_at = pd_settings_preset_at,
     .settings = settings,
-    .setting_names = PD_SETTING_NAMES,
     .set = set,
     .setup = setup,
     .apply = apply,
     .has_events = has_events,
     .steer = steer,
     .error_id = error_id,
+    .error_keys = PD_KEYS "error.",
     .deadline = deadline,
     .over = over,
     .result = result,
@@ -280,9 +297,11 @@ const struct rules_module pd_module = {
     .paused = paused,
     .phase = phase,
     .phase_at = phase_at,
+    .transitions = pd_transitions,
     .save = save,
     .load = load,
     .commands = pd_commands,
+    .topics = topics,
     .note = note,
     .render = render,
     .render_private = render_private,

@@ -13,6 +13,7 @@
 #include "palm_drewes.h"
 
 struct pd_state {
+    uint8_t preset; /* the mode the lobby was opened in: its index in pd_presets */
     struct pd_config config;
     struct pd_series series; /* the series the next game continues; games 0: a new one */
     struct pd_game game;     /* meaningful once the game has started */
@@ -21,24 +22,33 @@ struct pd_state {
 /* The module. */
 extern const struct rules_module pd_module;
 
+/* Its settings (config.c), in the order of enum pd_setting. */
+extern const struct rules_setting pd_settings[];
+
+/* Every change of phase its rules make (game.c). */
+extern const struct rules_transition pd_transitions[];
+
 /* Its commands (commands.c), ended by an entry with no word. */
 extern const struct command_def pd_commands[];
 
-/* settings.c: the lobby's settings, and their stored form. */
-int pd_settings_init(struct pd_state *s, const char *mode);
+/* settings.c: the lobby's settings (`defaults`: the daemon's, one value per
+ * entry of pd_settings), and their mode. */
+int pd_settings_init(struct pd_state *s, const char *mode, const struct rules_defaults *defaults);
 const char *pd_settings_mode(const struct pd_state *s);
+/* The index in pd_presets of the preset called id (any case), or -1. */
+int pd_preset_index(const char *id);
 const char *pd_settings_preset_at(unsigned i);
-int pd_settings_describe(const struct pd_state *s, const char *lang, struct json_object *out,
-                         char *text, size_t len);
+int pd_settings_describe(const struct pd_state *s, const char *lang,
+                         const struct rules_defaults *defaults, struct json_object *out, char *text,
+                         size_t len);
 enum rules_set_result pd_settings_set(struct pd_state *s, bool started, const char *key,
-                                      const char *value, const char *lang, char *shown,
+                                      const char *value, const char *lang,
+                                      const struct rules_defaults *defaults, char *shown,
                                       size_t shownlen, struct pd_action *action);
-/* The names `set` knows, for an answer to an unknown one. */
-#define PD_SETTING_NAMES "preset, turn, window, pass, choice, reminder, series"
 
 /* render.c: events as messages for the table and each seat. */
 void pd_render(const struct pd_state *s, const struct rules_table *t, const struct pd_events *ev,
-               rules_emit_fn emit, void *arg);
+               int64_t now, rules_emit_fn emit, void *arg);
 /* Seat's private view: its hand, business, burden and offers. */
 void pd_render_private(const struct pd_state *s, const struct rules_table *t, unsigned seat,
                        bool fresh, rules_emit_fn emit, void *arg);

@@ -162,52 +162,59 @@ struct pd_config {
     int32_t series_target;
 };
 
-/* Fills c with the defaults: turns of 2 minutes, a 15 s Magnum window,
- * 1 minute to pass and to choose, a reminder 30 s before, no series. */
+/* The settings a host reads and changes, in the order of the module's
+ * table (module.h: pd_settings[], where each default is written). */
+enum pd_setting {
+    PD_SET_PRESET, /* a ready-made set of the timers below */
+    PD_SET_TURN,   /* the timers, in the order of enum pd_timer */
+    PD_SET_WINDOW,
+    PD_SET_PASS,
+    PD_SET_CHOICE,
+    PD_SET_REMINDER, /* c->reminder_ms */
+    PD_SET_SERIES,   /* c->series_target, by its index in pd_series_goals */
+    PD_SETTINGS
+};
+
+/* The goals a series may have (euros), by the index of the `series`
+ * setting's values ("off", "500000", "1000000"). */
+extern const int32_t pd_series_goals[3];
+
+/* Fills c from one value per setting (seconds, a choice's index; the
+ * daemon's defaults, as struct rules_defaults holds them), or from the
+ * table's own defaults when values is NULL: turns of 2 minutes, a 15 s Magnum
+ * window, 1 minute to pass and to choose, a reminder 30 s before, no series. */
+void pd_config_from(struct pd_config *c, const int64_t *values);
+
+/* pd_config_from(c, NULL). */
 void pd_config_default(struct pd_config *c);
 
-/* A setting as the host reads and changes it: the table a bot's config
- * loader, `set`, the lobby line and help read (settings.c). */
-enum pd_setting_kind {
-    PD_SETTING_DURATION, /* milliseconds, within min .. max */
-    PD_SETTING_CHOICE,   /* one of `choices` */
-};
+/* Reads setting s of c (ms for a duration, the goal in euros for the series). */
+int64_t pd_config_get(const struct pd_config *c, enum pd_setting s);
 
-struct pd_setting {
-    const char *name; /* as the host types it: "turn", "series" */
-    enum pd_setting_kind kind;
-    int64_t min, max;         /* PD_SETTING_DURATION */
-    const int64_t *choices;   /* PD_SETTING_CHOICE: the values, ended by -1 */
-    const char *label, *help; /* catalog keys */
-};
+/* Sets setting s of c to v (as pd_config_get() reads it). Returns 0, or -1
+ * (c unchanged) when v is not a value of s. */
+int pd_config_set(struct pd_config *c, enum pd_setting s, int64_t v) MUST_USE;
 
-/* The settings, ended by an entry with no name. */
-extern const struct pd_setting pd_settings[];
+/* The ready-made sets of timers, the modes a game is opened in. */
+enum pd_preset_id { PD_PRESET_LIVE, PD_PRESET_QUICK, PD_PRESET_CASUAL, PD_PRESETS };
 
-/* The setting called name, or NULL. */
-const struct pd_setting *pd_setting_find(const char *name);
+/* Their ids ("live", "quick", "casual"), NULL-terminated. */
+extern const char *const pd_preset_ids[PD_PRESETS + 1];
 
-/* Reads setting s of c. */
-int64_t pd_config_get(const struct pd_config *c, const struct pd_setting *s);
-
-/* Sets setting s of c to v. Returns 0, or -1 (c unchanged) when v is not a
- * value of s. */
-int pd_config_set(struct pd_config *c, const struct pd_setting *s, int64_t v) MUST_USE;
-
-/* A ready-made set of settings ("live", "quick", "casual"). */
+/* A preset: the value of each duration setting in seconds, 0 taking the
+ * daemon's default. */
 struct pd_preset {
-    const char *id; /* NULL ends the list */
-    int64_t timer_ms[PD_TIMERS];
-    int64_t reminder_ms;
+    int64_t value[PD_SETTINGS];
 };
 
-extern const struct pd_preset pd_presets[];
+extern const struct pd_preset pd_presets[PD_PRESETS];
 
-/* Applies preset p's timers to c (the series goal stays). */
-void pd_preset_apply(struct pd_config *c, const struct pd_preset *p);
+/* Applies preset p's timers to c (the series goal stays), with the daemon's
+ * defaults as pd_config_from() takes them (NULL: the table's). */
+void pd_preset_apply(struct pd_config *c, enum pd_preset_id p, const int64_t *values);
 
-/* The preset c's timers equal, or NULL. */
-const struct pd_preset *pd_preset_of(const struct pd_config *c);
+/* The preset c's timers equal with those defaults, or -1. */
+int pd_preset_of(const struct pd_config *c, const int64_t *values);
 
 /*
  * A series of games at one table: the running totals, carried from each
@@ -436,12 +443,9 @@ struct pd_event {
     int64_t totals[PD_MAX_PLAYERS]; /* SERIES */
 };
 
-/* Events of one call, in order. The caller owns it; reset n before each call.
- * `now` is the time of the last call that added events: what a renderer
- * counts the time left from. */
+/* Events of one call, in order. The caller owns it; reset n before each call. */
 struct pd_events {
     unsigned n;
-    int64_t now;
     struct pd_event v[PD_MAX_EVENTS];
 };
 

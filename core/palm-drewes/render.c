@@ -143,7 +143,7 @@ static void result(const struct pd_state *s, const struct rules_table *t, const 
 }
 
 void pd_render(const struct pd_state *s, const struct rules_table *t, const struct pd_events *ev,
-               rules_emit_fn emit, void *arg)
+               int64_t now, rules_emit_fn emit, void *arg)
 {
     struct out *table = &(struct out){0};
     char line[PD_LINE_MAX];
@@ -163,7 +163,7 @@ void pd_render(const struct pd_state *s, const struct rules_table *t, const stru
         }
         if (e->audience != PD_TABLE)
             continue;
-        pd_event_text(line, sizeof line, t->lang, e, t->names, t->nseats, ev->now);
+        pd_event_text(line, sizeof line, t->lang, e, t->names, t->nseats, now);
         out_line(table, line, pd_event_id(e->type));
     }
     out_emit(table, emit, arg);
@@ -175,8 +175,7 @@ void pd_render(const struct pd_state *s, const struct rules_table *t, const stru
             const struct pd_event *e = &ev->v[i];
             if (e->audience != (int)seat || e->type == PD_EV_HAND || e->type == PD_EV_DEALT)
                 continue;
-            pd_event_text(line, sizeof line, lang_of(t, (int)seat), e, t->names, t->nseats,
-                          ev->now);
+            pd_event_text(line, sizeof line, lang_of(t, (int)seat), e, t->names, t->nseats, now);
             out_line(mine, line, pd_event_id(e->type));
         }
         out_emit(mine, emit, arg);
@@ -184,7 +183,7 @@ void pd_render(const struct pd_state *s, const struct rules_table *t, const stru
             pd_render_private(s, t, seat, (dealt >> seat) & 1, emit, arg);
     }
     if (over) {
-        pd_event_text(line, sizeof line, t->lang, over, t->names, t->nseats, ev->now);
+        pd_event_text(line, sizeof line, t->lang, over, t->names, t->nseats, now);
         result(s, t, over, line, emit, arg);
     }
 }

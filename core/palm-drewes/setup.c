@@ -164,7 +164,6 @@ static enum pd_error setup(struct pd_game *g, const struct pd_config *config, un
         return PD_ERR_BAD_ACTION;
     memcpy(&ev->v[ev->n], out.v, out.n * sizeof out.v[0]);
     ev->n += out.n;
-    ev->now = now;
     memcpy(g, &w, sizeof w);
     *rng = r;
     return PD_OK;

@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!dl || g->rules->apply(g->state, tick, dl, &g->rng, ev) != 0)
             break;
         g->rules->note(g->state, ev);
-        g->rules->render(g->state, &table, ev, emit_rules, &bytes);
+        g->rules->render(g->state, &table, ev, dl, emit_rules, &bytes);
         char *text = record_text(g);
         read_back(text, again);
         free(text);

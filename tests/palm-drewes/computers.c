@@ -175,7 +175,9 @@ uint64_t pd_comp_play(const struct pd_comp_opts *o, uint64_t seed, struct pd_com
     for (unsigned s = 0; s < o->players; s++)
         t.mind[s] = calloc(1, t.level->memory_size);
     rng_seed(&t.rng, seed);
-    if (pd_module.init(t.state, o->mode, NULL) != 0 ||
+    struct rules_defaults defaults;
+    rules_defaults_init(&pd_module, &defaults);
+    if (pd_module.init(t.state, o->mode, &defaults) != 0 ||
         pd_module.setup(t.state, o->players, t.now, &t.rng, t.ev) != 0) {
         violation(&t, "setup failed", NULL);
     } else {

@@ -402,25 +402,32 @@ static void test_settings(void **state)
     (void)state;
     struct pd_config c;
     pd_config_default(&c);
-    assert_string_equal(pd_preset_of(&c)->id, "live");
-    const struct pd_setting *s = pd_setting_find("turn");
-    assert_non_null(s);
-    assert_int_equal(pd_config_set(&c, s, 10), -1);
-    assert_int_equal(pd_config_set(&c, s, 90000), 0);
-    assert_int_equal(pd_config_get(&c, s), 90000);
-    assert_null(pd_preset_of(&c));
-    s = pd_setting_find("series");
-    assert_int_equal(pd_config_set(&c, s, 700000), -1);
-    assert_int_equal(pd_config_set(&c, s, PD_SERIES_LONG), 0);
+    assert_int_equal(pd_preset_of(&c, NULL), PD_PRESET_LIVE);
+    assert_int_equal(c.timer_ms[PD_TIMER_TURN], 120000);
+    assert_int_equal(pd_config_set(&c, PD_SET_TURN, 10), -1);
+    assert_int_equal(pd_config_set(&c, PD_SET_TURN, 90000), 0);
+    assert_int_equal(pd_config_get(&c, PD_SET_TURN), 90000);
+    assert_int_equal(pd_preset_of(&c, NULL), -1);
+    assert_int_equal(pd_config_set(&c, PD_SET_SERIES, 700000), -1);
+    assert_int_equal(pd_config_set(&c, PD_SET_SERIES, PD_SERIES_LONG), 0);
     assert_int_equal(c.series_target, PD_SERIES_LONG);
-    s = pd_setting_find("reminder");
-    assert_int_equal(pd_config_set(&c, s, 0), 0);
-    assert_null(pd_setting_find("variant"));
-    pd_preset_apply(&c, &pd_presets[2]);
-    assert_string_equal(pd_preset_of(&c)->id, "casual");
+    assert_int_equal(pd_config_set(&c, PD_SET_REMINDER, 0), 0);
+    assert_int_equal(pd_config_set(&c, PD_SET_PRESET, 0), -1);
+    pd_preset_apply(&c, PD_PRESET_CASUAL, NULL);
+    assert_int_equal(pd_preset_of(&c, NULL), PD_PRESET_CASUAL);
     assert_int_equal(c.series_target, PD_SERIES_LONG); /* a preset leaves the goal */
-    for (const struct pd_setting *x = pd_settings; x->name; x++)
+    for (unsigned x = PD_SET_TURN; x < PD_SETTINGS; x++)
         assert_true(pd_config_get(&c, x) >= 0);
+    /* the daemon's defaults: live takes them, a preset's own values stay */
+    int64_t defaults[PD_SETTINGS] = {
+        [PD_SET_TURN] = 300,  [PD_SET_WINDOW] = 15,  [PD_SET_PASS] = 60,
+        [PD_SET_CHOICE] = 60, [PD_SET_REMINDER] = 0, [PD_SET_SERIES] = 1};
+    pd_config_from(&c, defaults);
+    assert_int_equal(c.timer_ms[PD_TIMER_TURN], 300000);
+    assert_int_equal(c.series_target, PD_SERIES_SHORT);
+    assert_int_equal(pd_preset_of(&c, defaults), PD_PRESET_LIVE);
+    pd_preset_apply(&c, PD_PRESET_QUICK, defaults);
+    assert_int_equal(c.timer_ms[PD_TIMER_TURN], 45000);
 }
 
 const struct CMUnitTest pd_flow_tests[] = {

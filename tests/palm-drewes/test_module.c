@@ -25,11 +25,19 @@
 
 static const struct rules_module *m = &pd_module;
 
+/* The daemon's defaults with no configuration: the table's. */
+static const struct rules_defaults *defaults(void)
+{
+    static struct rules_defaults d;
+    rules_defaults_init(m, &d);
+    return &d;
+}
+
 static struct pd_state *lobby(const char *mode)
 {
     struct pd_state *s = calloc(1, sizeof *s);
     assert_non_null(s);
-    assert_int_equal(m->init(s, mode, NULL), 0);
+    assert_int_equal(m->init(s, mode, defaults()), 0);
     return s;
 }
 
@@ -38,11 +46,11 @@ static void test_modes(void **unused)
     (void)unused;
     struct pd_state *s = lobby(NULL);
     assert_string_equal(m->mode(s), "live");
-    assert_int_equal(m->init(s, "quick", NULL), 0);
+    assert_int_equal(m->init(s, "quick", defaults()), 0);
     assert_string_equal(m->mode(s), "quick");
-    assert_int_equal(m->init(s, "no-such-mode", NULL), -1);
+    assert_int_equal(m->init(s, "no-such-mode", defaults()), -1);
     for (unsigned i = 0; m->preset_at(i); i++)
-        assert_int_equal(m->init(s, m->preset_at(i), NULL), 0);
+        assert_int_equal(m->init(s, m->preset_at(i), defaults()), 0);
     assert_null(m->preset_at(3));
     assert_int_equal(m->min_players, 2);
     assert_int_equal(m->max_players, 6);
@@ -55,32 +63,38 @@ static void test_set(void **unused)
     struct pd_state *s = lobby(NULL);
     struct pd_action a;
     char shown[128];
-    assert_int_equal(m->set(s, false, "turn", "90s", "en", NULL, shown, sizeof shown, &a),
+    assert_int_equal(m->set(s, false, "turn", "90s", "en", defaults(), shown, sizeof shown, &a),
                      RULES_SET_DONE);
     assert_int_equal(s->config.timer_ms[PD_TIMER_TURN], 90000);
-    assert_string_equal(m->mode(s), "custom");
-    assert_int_equal(m->set(s, false, "series", "500k", "en", NULL, shown, sizeof shown, &a),
+    assert_string_equal(m->mode(s), "live"); /* the mode it was opened in: a rematch's */
+    struct json_object *o = json_object_new_object();
+    char text[512];
+    assert_int_equal(m->settings(s, "en", defaults(), o, text, sizeof text), 0);
+    assert_null(json_object_object_get(o, "preset")); /* the settings are its own now */
+    json_object_put(o);
+    assert_int_equal(m->set(s, false, "series", "500k", "en", defaults(), shown, sizeof shown, &a),
                      RULES_SET_DONE);
     assert_int_equal(s->config.series_target, PD_SERIES_SHORT);
-    assert_int_equal(m->set(s, false, "series", "7", "en", NULL, shown, sizeof shown, &a),
+    assert_int_equal(m->set(s, false, "series", "7", "en", defaults(), shown, sizeof shown, &a),
                      RULES_SET_BAD_VALUE);
-    assert_int_equal(m->set(s, false, "turn", "0s", "en", NULL, shown, sizeof shown, &a),
+    assert_int_equal(m->set(s, false, "turn", "0s", "en", defaults(), shown, sizeof shown, &a),
                      RULES_SET_BAD_VALUE);
-    assert_int_equal(m->set(s, false, "colour", "red", "en", NULL, shown, sizeof shown, &a),
+    assert_int_equal(m->set(s, false, "colour", "red", "en", defaults(), shown, sizeof shown, &a),
                      RULES_SET_BAD_KEY);
-    assert_int_equal(m->set(s, false, "preset", "casual", "en", NULL, shown, sizeof shown, &a),
-                     RULES_SET_DONE);
+    assert_int_equal(
+        m->set(s, false, "preset", "casual", "en", defaults(), shown, sizeof shown, &a),
+        RULES_SET_DONE);
     assert_string_equal(m->mode(s), "casual");
     /* once started: a timer is the host's action, the rest is fixed */
-    assert_int_equal(m->set(s, true, "window", "20s", "en", NULL, shown, sizeof shown, &a),
+    assert_int_equal(m->set(s, true, "window", "20s", "en", defaults(), shown, sizeof shown, &a),
                      RULES_SET_PLAY);
     assert_int_equal(a.type, PD_ACT_SET_TIMER);
     assert_int_equal(a.player, PD_HOST);
     assert_int_equal(a.timer, PD_TIMER_WINDOW);
     assert_int_equal(a.ms, 20000);
-    assert_int_equal(m->set(s, true, "series", "off", "en", NULL, shown, sizeof shown, &a),
+    assert_int_equal(m->set(s, true, "series", "off", "en", defaults(), shown, sizeof shown, &a),
                      RULES_SET_LOCKED);
-    assert_int_equal(m->set(s, true, "preset", "live", "en", NULL, shown, sizeof shown, &a),
+    assert_int_equal(m->set(s, true, "preset", "live", "en", defaults(), shown, sizeof shown, &a),
                      RULES_SET_LOCKED);
     free(s);
 }
@@ -93,7 +107,7 @@ static void test_settings_line(void **unused)
     for (unsigned i = 0; i < 7; i++) {
         struct json_object *o = json_object_new_object();
         char text[1024];
-        assert_int_equal(m->settings(s, langs[i], NULL, o, text, sizeof text), 0);
+        assert_int_equal(m->settings(s, langs[i], defaults(), o, text, sizeof text), 0);
         assert_null(strchr(text, '{'));
         assert_string_equal(json_object_get_string(json_object_object_get(o, "preset")), "live");
         assert_int_equal(json_object_get_int(json_object_object_get(o, "turn")), 120);
@@ -143,8 +157,9 @@ static void test_rematch_series(void **unused)
     struct pd_action a;
     char shown[64];
     rng_seed(&rng, 3);
-    assert_int_equal(m->set(s, false, "series", "1000000", "en", NULL, shown, sizeof shown, &a),
-                     RULES_SET_DONE);
+    assert_int_equal(
+        m->set(s, false, "series", "1000000", "en", defaults(), shown, sizeof shown, &a),
+        RULES_SET_DONE);
     assert_int_equal(m->setup(s, 3, 1000, &rng, ev), 0);
     pd_action_init(&a, PD_ACT_NEXT, PD_HOST);
     /* time runs out until the pile is empty: a game played out by the rules' defaults */
@@ -369,7 +384,7 @@ static void test_render(void **unused)
     char text[4096];
     rng_seed(&rng, 9);
     assert_int_equal(m->setup(s, 3, 1000, &rng, ev), 0);
-    m->render(s, &table, ev, check_msg, &w);
+    m->render(s, &table, ev, 1000, check_msg, &w);
     assert_int_equal(w.hands, 3); /* each seat its dealt hand, nobody else's */
     assert_int_equal(w.table, 1);
     m->status(s, &table, 2000, text, sizeof text);
@@ -379,7 +394,7 @@ static void test_render(void **unused)
     pd_action_init(&a, PD_ACT_NEXT, PD_HOST);
     for (int i = 0; i < 5000 && !m->over(s); i++) {
         assert_int_equal(m->apply(s, &a, 3000 + i, &rng, ev), 0);
-        m->render(s, &table, ev, check_msg, &w);
+        m->render(s, &table, ev, 3000 + i, check_msg, &w);
     }
     assert_false(w.leak);
     assert_int_equal(w.results, 1);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "core/catalog.h"
+#include "core/palm-drewes/module.h"
 #include "core/palm-drewes/words.h"
 #include "driver.h"
 
@@ -93,20 +94,21 @@ static void test_errors_and_cards(void **state)
             pd_card_rule(out, sizeof out, lang, c);
             whole(lang, key, out);
         }
-        for (const struct pd_setting *s = pd_settings; s->name; s++) {
+        for (const struct rules_setting *s = pd_settings; s->name; s++) {
             whole(lang, s->label, catalog_text(lang, s->label));
             whole(lang, s->help, catalog_text(lang, s->help));
         }
-        for (const struct pd_preset *p = pd_presets; p->id; p++) {
-            snprintf(key, sizeof key, PD_KEYS "preset.%s", p->id);
+        for (const char *const *p = pd_preset_ids; *p; p++) {
+            snprintf(key, sizeof key, PD_KEYS "preset.%s", *p);
             whole(lang, key, catalog_text(lang, key));
         }
         for (unsigned p = 0; p < PD_PHASES; p++) {
             snprintf(key, sizeof key, PD_KEYS "phase.%s", pd_phase_id((enum pd_phase)p));
             whole(lang, key, catalog_text(lang, key));
         }
-        static const char *const others[] = {"name", "rules", "series-off", "series-goal"};
-        for (unsigned i = 0; i < 4; i++) {
+        static const char *const others[] = {"rules", "series-off", "series-goal"};
+        whole(lang, "game.palm-drewes", catalog_text(lang, "game.palm-drewes"));
+        for (unsigned i = 0; i < 3; i++) {
             snprintf(key, sizeof key, PD_KEYS "%s", others[i]);
             assert_non_null(catalog_text(lang, key));
         }

@@ -87,6 +87,9 @@ static void words_and_modes(void **state)
         assert_non_null(m->modes);
         assert_non_null(m->modes[0]);
         for (const char *const *mode = m->modes; *mode; mode++) {
+            char name[96];
+            snprintf(name, sizeof name, "%s.%s", m->mode_keys, *mode);
+            assert_true(has_key(name));
             assert_int_equal(m->init(lobby, *mode, &d), 0);
             assert_string_equal(m->mode(lobby), *mode);
         }
