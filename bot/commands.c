@@ -153,7 +153,7 @@ static void run(struct bot_cmd *x)
         return;
     }
     if (def->game != CMD_NO_GAME) {
-        if (def->places & CMD_IN_TABLE) {
+        if (in->channel && (def->places & CMD_IN_TABLE)) { /* else typed in private */
             x->g = dispatch_game_at(x->d, x->p, in->channel);
             if (!x->g) {
                 cmd_reply(x, "msg.no-game", NULL);
@@ -193,11 +193,9 @@ static void run(struct bot_cmd *x)
     def->run(&x->base);
 }
 
-/* The game whose commands a line may name: the table's game, else the
- * table's default; in private, the game its id names, else the one game of
- * the user's games (NULL: the daemon's default game). */
-static const struct rules_module *addressed_rules(struct dispatcher *d, struct platform *p,
-                                                  const struct inbound *in, const struct command *c)
+const struct rules_module *commands_addressed_rules(struct dispatcher *d, struct platform *p,
+                                                    const struct inbound *in,
+                                                    const struct command *c)
 {
     const struct rules_module *rules = NULL;
     if (in->channel) {
@@ -226,7 +224,7 @@ int commands_handle(struct dispatcher *d, struct platform *p, const struct inbou
      * native commands are always commands. */
     bool in_table = in->channel && in->type == INBOUND_MESSAGE;
     enum command_error e = command_parse(in->text, in_table, &c);
-    const struct rules_module *rules = addressed_rules(d, p, in, &c);
+    const struct rules_module *rules = commands_addressed_rules(d, p, in, &c);
     if (rules && rules != rules_default())
         e = command_parse_for(in->text, in_table, rules, &c);
     if (!c.def && e == CMD_OK && !(in_table && p->ops->table_chat))

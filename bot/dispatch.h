@@ -490,6 +490,13 @@ const struct rules_module *commands_game_of(struct bot_cmd *x, const char *table
  * `new` would open there (commands_game_of). Never NULL. */
 const struct rules_module *commands_table_game(struct bot_cmd *x);
 
+/* The game whose commands a line may name: the table's game; in private,
+ * the game its id names, else the one kind of game the user plays. NULL:
+ * none (the default game's commands). */
+const struct rules_module *commands_addressed_rules(struct dispatcher *d, struct platform *p,
+                                                    const struct inbound *in,
+                                                    const struct command *c);
+
 /* platform_host.complete (complete.c). */
 void dispatch_complete(void *ctx, struct platform *p, const char *channel, const char *user,
                        const char *word, const char *option, const char *typed, rules_choice_fn add,

@@ -421,8 +421,9 @@ void cmd_set(struct command_ctx *base)
 const struct rules_module *commands_table_game(struct bot_cmd *x)
 {
     const char *mode;
-    const struct game *g = x->in->channel ? dispatch_game_at(x->d, x->p, x->in->channel) : NULL;
-    return g ? g->rules : commands_game_of(x, x->in->channel, "", &mode);
+    const struct rules_module *addressed =
+        commands_addressed_rules(x->d, x->p, x->in, x->base.c);
+    return addressed ? addressed : commands_game_of(x, x->in->channel, "", &mode);
 }
 
 /* rules: the rules of the table's game, in a few lines. */
