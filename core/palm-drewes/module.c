@@ -309,6 +309,7 @@ const struct rules_module pd_module = {
     .gm_view = gm_view,
     .status = status,
     .reaction = reaction,
+    .complete = pd_complete,
     .view_size = sizeof(struct pd_view),
     .seat_view = seat_view,
     .strategies = pd_strategies,

@@ -58,6 +58,10 @@ void pd_gm_view(const struct pd_state *s, const struct rules_table *t, char *out
 void pd_status(const struct pd_state *s, const struct rules_table *t, int64_t now, char *out,
                size_t len);
 
+/* complete.c: what seat may name as it types `option` (rules.h: complete). */
+void pd_complete(const void *state, const struct rules_table *t, unsigned seat, const char *word,
+                 const char *option, const char *typed, rules_choice_fn add, void *arg);
+
 /* names.c: cards as players type them. */
 /* The card the text names in lang or in English (an id, a name, or an
  * unambiguous prefix of one; any case), or -1 (0 matches) / -2 (several). */

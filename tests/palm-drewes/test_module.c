@@ -289,6 +289,54 @@ static bool run(const struct pd_state *s, const char *lang, const char *word, co
     return host_log.plays == 1;
 }
 
+struct choices {
+    unsigned n;
+    char last[64], value[64];
+};
+
+static void add_choice(void *arg, const char *name, const char *value)
+{
+    struct choices *c = arg;
+    c->n++;
+    snprintf(c->last, sizeof c->last, "%s", name);
+    snprintf(c->value, sizeof c->value, "%s", value);
+}
+
+/* What a seat may name as it types: the others by name (typed as user id),
+ * cards of its own hand only, and any card for what it asks. */
+static void test_complete(void **unused)
+{
+    (void)unused;
+    struct pd_state *s = lobby(NULL);
+    struct pd_events *ev = calloc(1, sizeof *ev);
+    struct rng rng;
+    struct choices c = {0};
+    rng_seed(&rng, 5);
+    assert_int_equal(m->setup(s, 3, 1000, &rng, ev), 0);
+    m->complete(s, &table, 0, "offer", "player", "b", add_choice, &c);
+    assert_int_equal(c.n, 1);
+    assert_string_equal(c.last, "bob");
+    assert_string_equal(c.value, users[1]);
+    memset(&c, 0, sizeof c);
+    m->complete(s, &table, 0, "offer", "player", "", add_choice, &c);
+    assert_int_equal(c.n, 2); /* not oneself */
+    memset(&c, 0, sizeof c);
+    m->complete(s, &table, 0, "play", "card", "", add_choice, &c);
+    unsigned kinds = 0;
+    for (unsigned k = 0; k < PD_CARDS; k++)
+        kinds += s->game.players[0].hand.n[k] > 0;
+    assert_int_equal(c.n, kinds);
+    memset(&c, 0, sizeof c);
+    m->complete(s, &table, 0, "offer", "ask", "", add_choice, &c);
+    assert_int_equal(c.n, PD_CARDS);
+    memset(&c, 0, sizeof c);
+    m->complete(s, &table, 0, "offer", "ask", "magn", add_choice, &c);
+    assert_int_equal(c.n, 1);
+    assert_string_equal(c.last, "Magnum");
+    free(s);
+    free(ev);
+}
+
 static void test_commands(void **unused)
 {
     (void)unused;
@@ -543,12 +591,19 @@ static void test_computer_determinism(void **unused)
 int main(void)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_modes),          cmocka_unit_test(test_set),
-        cmocka_unit_test(test_settings_line),  cmocka_unit_test(test_store),
-        cmocka_unit_test(test_rematch_series), cmocka_unit_test(test_results),
-        cmocka_unit_test(test_commands),       cmocka_unit_test(test_render),
-        cmocka_unit_test(test_view_secrecy),   cmocka_unit_test(test_twin_sees_a_leak),
-        cmocka_unit_test(test_computer_games), cmocka_unit_test(test_computer_determinism),
+        cmocka_unit_test(test_modes),
+        cmocka_unit_test(test_set),
+        cmocka_unit_test(test_settings_line),
+        cmocka_unit_test(test_store),
+        cmocka_unit_test(test_rematch_series),
+        cmocka_unit_test(test_results),
+        cmocka_unit_test(test_commands),
+        cmocka_unit_test(test_complete),
+        cmocka_unit_test(test_render),
+        cmocka_unit_test(test_view_secrecy),
+        cmocka_unit_test(test_twin_sees_a_leak),
+        cmocka_unit_test(test_computer_games),
+        cmocka_unit_test(test_computer_determinism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
