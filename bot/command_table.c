@@ -63,6 +63,7 @@ static const char *const on_off[] = {"on", "off", NULL};
 static const char *const follow_stop[] = {"follow", "stop", NULL};
 static const char *const computer[] = {"computer", NULL};
 static const char *const all[] = {"all", NULL};
+static const char *const server[] = {"server", NULL};
 
 static const struct command_def table[] = {
     {"new",
@@ -281,6 +282,17 @@ static const struct command_def table[] = {
      "summary.leaderboard",
      {{.name = "who", .summary = "slash.option.who", .values = all}},
      cmd_leaderboard},
+    {"default",
+     TABLE,
+     CMD_ANYONE, /* to read; a moderator changes it (cmd_default) */
+     CMD_NO_GAME,
+     ARGS_OPTIONAL,
+     "syntax.default",
+     NULL,
+     "summary.default",
+     {{.name = "game", .summary = "slash.option.game", .values_of = game_ids},
+      {.name = "where", .summary = "slash.option.where", .values = server}},
+     cmd_default},
     {"event",
      TABLE,
      CMD_ANYONE,

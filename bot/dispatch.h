@@ -156,6 +156,7 @@ void cmd_language(struct command_ctx *x);
 void cmd_gm(struct command_ctx *x);
 void cmd_stats(struct command_ctx *x);
 void cmd_leaderboard(struct command_ctx *x);
+void cmd_default(struct command_ctx *x);
 void cmd_replace(struct command_ctx *x);
 void cmd_event(struct command_ctx *x);
 
@@ -479,12 +480,18 @@ int commands_open_lobby(struct bot_cmd *x, const struct lobby_place *at,
 
 /*
  * Reads "[game] [mode]", what `new` and an event's `start` take: the module
- * the first word names, else the table's game (the module of its last
- * finished game, else [game] default_game); *mode is the rest of text, or
- * NULL for the module's default. Never NULL.
+ * the first word names, else the table's game: the one its moderators set
+ * (`default <game>`), else that of its last finished game, else the
+ * community's (commands_community_game); *mode is the rest of text, or NULL
+ * for the module's default. Never NULL.
  */
 const struct rules_module *commands_game_of(struct bot_cmd *x, const char *table, const char *text,
                                             const char **mode);
+
+/* The game a community of x's platform opens where nothing closer names
+ * one: the one its moderators set (`default <game> server`), else [game]
+ * default_game. Never NULL. */
+const struct rules_module *commands_community_game(struct bot_cmd *x, const char *community);
 
 /* The game of x's table: its lobby's or running game's module, else the one
  * `new` would open there (commands_game_of). Never NULL. */
@@ -507,16 +514,20 @@ void dispatch_complete(void *ctx, struct platform *p, const char *channel, const
 void commands_begin_start(struct game *g, struct platform *p);
 
 /* Answers x with the statistics of player ("": x's user) in a community
- * (event NULL) or in an event's games, in x's language. */
-void stats_reply(struct bot_cmd *x, const char *community, const char *event, const char *player);
+ * (event NULL) or in an event's games, in x's language: in one game's words
+ * and of its results (rules), or of every game's in the words of the table's
+ * game (rules NULL). */
+void stats_reply(struct bot_cmd *x, const char *community, const char *event,
+                 const struct rules_module *rules, const char *player);
 
-/* The leaderboard of a community (event NULL) or of an event, its best
+/* The leaderboard of a community (event NULL) or of an event, in one game
+ * (rules; NULL: every game), its best
  * `rows` players as lang writes them, into out; with `computers`, each level
  * of computer player is ranked too. Returns how many players it lists, or
  * -1 when the store could not be read (logged). */
 int stats_leaderboard_text(struct dispatcher *d, struct platform *p, const char *community,
-                           const char *event, bool computers, unsigned rows, const char *lang,
-                           char *out, size_t len);
+                           const char *event, const struct rules_module *rules, bool computers,
+                           unsigned rows, const char *lang, char *out, size_t len);
 
 /* Fires every reminder and deadline due at `now`. */
 void timers_fire_due(struct dispatcher *d, int64_t now);

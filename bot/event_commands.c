@@ -323,7 +323,7 @@ static void seating_lines(const struct event_cmd *c, char *out, size_t len)
 static void ev_seat(struct event_cmd *c)
 {
     /* seated for the daemon's game; `start` may name another, whose range it checks */
-    const struct rules_module *rules = rules_by_id(c->x->d->config->default_game);
+    const struct rules_module *rules = commands_community_game(c->x, c->e->community);
     unsigned needed = 0;
     if (!touch(c))
         return;
@@ -520,7 +520,7 @@ static void ev_status(struct event_cmd *c)
 static void tell_leaderboard(struct event_cmd *c, const char *key, bool change)
 {
     char lines[DISPATCH_TEXT_MAX - 256], round[16];
-    int n = stats_leaderboard_text(c->x->d, c->x->p, c->e->community, c->e->id, false,
+    int n = stats_leaderboard_text(c->x->d, c->x->p, c->e->community, c->e->id, NULL, false,
                                    EVENT_LEADERBOARD_ROWS, c->x->base.lang, lines, sizeof lines);
     if (n < 0) {
         cmd_reply(c->x, "msg.store-failed", NULL);
@@ -545,7 +545,7 @@ static void ev_leaderboard(struct event_cmd *c)
 /* stats [player]: a player's statistics in the event's games. */
 static void ev_stats(struct event_cmd *c)
 {
-    stats_reply(c->x, c->e->community, c->e->id, c->rest);
+    stats_reply(c->x, c->e->community, c->e->id, NULL, c->rest);
 }
 
 /* close: the event ends with its leaderboard; its record stays in the store. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/modules.h"
 #include "core/text.h"
 #include "dispatch.h"
 #include "store.h"
@@ -35,11 +36,13 @@ static void average(char *out, size_t len, const char *lang, const struct store_
     text_tenths(out, len, lang, tenths);
 }
 
-void stats_reply(struct bot_cmd *x, const char *community, const char *event, const char *player)
+void stats_reply(struct bot_cmd *x, const char *community, const char *event,
+                 const struct rules_module *rules, const char *player)
 {
     const char *who = player[0] ? player : x->in->user;
     struct store_stats st;
-    int rc = store_stats(x->d->store, x->p->ops->name, community, event, who, &st);
+    int rc = store_stats(x->d->store, x->p->ops->name, community, event, rules ? rules->id : NULL,
+                         who, &st);
     if (rc < 0) {
         cmd_reply(x, "msg.store-failed", NULL);
         return;
@@ -50,29 +53,46 @@ void stats_reply(struct bot_cmd *x, const char *community, const char *event, co
         cmd_reply(x, "msg.stats-none", vars);
         return;
     }
-    char games[16], wins[16], found[16], avg[32], with[16];
+    char games[16], wins[16], tally[16], avg[32], with[16];
     snprintf(games, sizeof games, "%u", st.games);
     snprintf(wins, sizeof wins, "%u", st.wins);
-    snprintf(found, sizeof found, "%u", st.found);
+    snprintf(tally, sizeof tally, "%u", st.tally);
     snprintf(with, sizeof with, "%u", st.with_computers);
     average(avg, sizeof avg, x->base.lang, &st);
     const char *vars[] = {"player", st.name, "count", games,  "wins", wins, "average",
-                          avg,      "tally", found,   "with", with,   NULL};
+                          avg,      "tally", tally,   "with", with,   NULL};
     /* in the words of the table's game; games with computer players told apart
      * ("<its line>-computers") */
     char key[64];
-    const char *line = commands_table_game(x)->stats_line;
+    const char *line = (rules ? rules : commands_table_game(x))->stats_line;
     snprintf(key, sizeof key, "%s%s", line, st.with_computers ? "-computers" : "");
     cmd_reply(x, key, vars);
 }
 
-/* stats [player]: a player's games, wins, average score and how often they
- * were found out, here; without a name, the one who asks. */
+/* The game a statistics command names as its first word, moving *arg past
+ * it; else the table's game. */
+static const struct rules_module *game_named(struct bot_cmd *x, const char **arg)
+{
+    size_t n = strcspn(*arg, " ");
+    char word[32];
+    snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : 0), *arg);
+    const struct rules_module *named = rules_by_id(word);
+    if (!named)
+        return commands_table_game(x);
+    *arg += n + strspn(*arg + n, " ");
+    return named;
+}
+
+/* stats [game] [player]: a player's games, wins, average score and what
+ * their game counts, in one game (the table's unless named), here; without
+ * a name, the one who asks. */
 void cmd_stats(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
+    const char *arg = base->c->arg;
     base->lang = language_of(x);
-    stats_reply(x, community_of(x), NULL, base->c->arg);
+    const struct rules_module *rules = game_named(x, &arg);
+    stats_reply(x, community_of(x), NULL, rules, arg);
 }
 
 struct board {
@@ -103,28 +123,31 @@ static void board_row(void *arg, const struct store_stats *st)
 }
 
 int stats_leaderboard_text(struct dispatcher *d, struct platform *p, const char *community,
-                           const char *event, bool computers, unsigned rows, const char *lang,
-                           char *out, size_t len)
+                           const char *event, const struct rules_module *rules, bool computers,
+                           unsigned rows, const char *lang, char *out, size_t len)
 {
     struct board b = {.lang = lang};
     text_list_init(&b.lines, out, len, "\n");
-    return store_leaderboard(d->store, p->ops->name, community, event, computers, rows, board_row,
-                             &b);
+    return store_leaderboard(d->store, p->ops->name, community, event, rules ? rules->id : NULL,
+                             computers, rows, board_row, &b);
 }
 
-/* leaderboard [all]: the best players here, by wins, then average score;
- * with "all", each level of computer player ranked among them. */
+/* leaderboard [game] [all]: the best players here in one game (the table's
+ * unless named), by wins, then average score; with "all", each level of
+ * computer player ranked among them. */
 void cmd_leaderboard(struct command_ctx *base)
 {
     struct bot_cmd *x = bot_cmd(base);
     char lines[DISPATCH_TEXT_MAX - 256];
-    bool all = strcasecmp(base->c->arg, "all") == 0;
+    const char *arg = base->c->arg;
+    const struct rules_module *rules = game_named(x, &arg);
+    bool all = strcasecmp(arg, "all") == 0;
     base->lang = language_of(x);
-    if (base->c->arg[0] && !all) {
+    if (arg[0] && !all) {
         cmd_reply_usage(x);
         return;
     }
-    int n = stats_leaderboard_text(x->d, x->p, community_of(x), NULL, all, LEADERBOARD_ROWS,
+    int n = stats_leaderboard_text(x->d, x->p, community_of(x), NULL, rules, all, LEADERBOARD_ROWS,
                                    base->lang, lines, sizeof lines);
     if (n < 0) {
         cmd_reply(x, "msg.store-failed", NULL);

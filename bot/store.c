@@ -110,6 +110,16 @@ static const char *const migrations[] = {
      * that a start copies it instead of parsing the record; NULL (every row
      * of an older store) until the game's next change. */
     "ALTER TABLE games ADD COLUMN image BLOB;",
+    /* More than one game: which one each result is of (every older one is
+     * Illegal's), and the game `new` opens where none is named, set for a
+     * table or a community (kind "table" or "community"). */
+    ("ALTER TABLE results ADD COLUMN module TEXT NOT NULL DEFAULT 'illegal';"
+     "CREATE TABLE default_games ("
+     "  platform TEXT NOT NULL,"
+     "  kind TEXT NOT NULL,"
+     "  id TEXT NOT NULL,"
+     "  game TEXT NOT NULL,"
+     "  PRIMARY KEY (platform, kind, id));"), /* one migration */
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -409,8 +419,8 @@ int store_result_put(struct store *s, const struct store_result *r)
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT OR REPLACE INTO results (platform, community, game, user, "
-                           "name, score, rank, won, found, event, computers, level) "
-                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                           "name, score, rank, won, found, event, computers, level, module) "
+                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &st, NULL) != SQLITE_OK) {
         log_error("store", NULL, "cannot write a result: %s", sqlite3_errmsg(s->db));
         return -1;
@@ -423,18 +433,19 @@ int store_result_put(struct store *s, const struct store_result *r)
     sqlite3_bind_int(st, 6, r->score);
     sqlite3_bind_int(st, 7, r->rank);
     sqlite3_bind_int(st, 8, r->won);
-    sqlite3_bind_int(st, 9, r->found);
+    sqlite3_bind_int(st, 9, r->tally);
     sqlite3_bind_text(st, 10, r->event ? r->event : "", -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 11, (int)r->computers);
     sqlite3_bind_text(st, 12, r->level ? r->level : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 13, r->module, -1, SQLITE_STATIC);
     int rc = step_done(s, st);
     sqlite3_finalize(st);
     return rc;
 }
 
 /* A player's totals: who (their user id, or for a computer's rows
- * STORE_COMPUTER_ROW and its level), latest name, games, wins, found, score
- * sum, games with computers. */
+ * STORE_COMPUTER_ROW and its level), latest name, games, wins, tally (the
+ * column keeps its first name, found), score sum, games with computers. */
 #define STATS_COLUMNS                                                                              \
     "SELECT CASE level WHEN '' THEN user ELSE '" STORE_COMPUTER_ROW "' || level END AS who, "      \
     "(SELECT name FROM results n WHERE n.platform = r.platform AND "                               \
@@ -448,28 +459,34 @@ static void stats_row(sqlite3_stmt *st, struct store_stats *out)
     snprintf(out->name, sizeof out->name, "%s", name ? (const char *)name : out->user);
     out->games = (unsigned)sqlite3_column_int(st, 2);
     out->wins = (unsigned)sqlite3_column_int(st, 3);
-    out->found = (unsigned)sqlite3_column_int(st, 4);
+    out->tally = (unsigned)sqlite3_column_int(st, 4);
     out->score_sum = sqlite3_column_int64(st, 5);
     out->with_computers = (unsigned)sqlite3_column_int(st, 6);
 }
 
-/* A person's rows: a computer's own have no statistics of a player. */
+/* The scope of statistics: a platform's community (?2) or event (?2), and
+ * one game's results (?3), or every game's when ?3 is NULL. */
+#define IN_COMMUNITY "WHERE platform = ?1 AND community = ?2 AND (?3 IS NULL OR module = ?3)"
+#define IN_EVENT     "WHERE platform = ?1 AND event = ?2 AND (?3 IS NULL OR module = ?3)"
+
+/* A person's rows (?4: their id or name): a computer's own have no
+ * statistics of a player. */
 #define STATS_OF_ONE                                                                               \
-    " AND level = '' AND (user = ? OR name = ? COLLATE NOCASE) GROUP BY user "                     \
+    " AND level = '' AND (user = ?4 OR name = ?4 COLLATE NOCASE) GROUP BY user "                   \
     "ORDER BY COUNT(*) DESC LIMIT 1"
 
 int store_stats(struct store *s, const char *platform, const char *community, const char *event,
-                const char *who, struct store_stats *out)
+                const char *module, const char *who, struct store_stats *out)
 {
     sqlite3_stmt *st;
     int rc = -1;
-    const char *sql = event ? STATS_COLUMNS "WHERE platform = ? AND event = ?" STATS_OF_ONE
-                            : STATS_COLUMNS "WHERE platform = ? AND community = ?" STATS_OF_ONE;
+    const char *sql =
+        event ? STATS_COLUMNS IN_EVENT STATS_OF_ONE : STATS_COLUMNS IN_COMMUNITY STATS_OF_ONE;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
         goto fail;
     sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, event ? event : community, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, who, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, module, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 4, who, -1, SQLITE_STATIC);
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
@@ -485,25 +502,26 @@ fail:
     return rc;
 }
 
-/* Computers' rows are one per level, and only when asked for. */
+/* Computers' rows (?4) are one per level, and only when asked for; at most
+ * ?5 rows. */
 #define LEADERBOARD_ORDER                                                                          \
-    " AND (? OR level = '') GROUP BY who ORDER BY SUM(won) DESC, 1.0 * SUM(score) / COUNT(*) "     \
-    "DESC, COUNT(*) DESC, who LIMIT ?"
+    " AND (?4 OR level = '') GROUP BY who ORDER BY SUM(won) DESC, 1.0 * SUM(score) / COUNT(*) "    \
+    "DESC, COUNT(*) DESC, who LIMIT ?5"
 
 int store_leaderboard(struct store *s, const char *platform, const char *community,
-                      const char *event, bool computers, unsigned limit, store_stats_fn fn,
-                      void *arg)
+                      const char *event, const char *module, bool computers, unsigned limit,
+                      store_stats_fn fn, void *arg)
 {
     sqlite3_stmt *st;
     int n = 0, step = SQLITE_ERROR;
-    const char *sql = event ? STATS_COLUMNS "WHERE platform = ? AND event = ?" LEADERBOARD_ORDER
-                            : STATS_COLUMNS
-                          "WHERE platform = ? AND community = ?" LEADERBOARD_ORDER;
+    const char *sql = event ? STATS_COLUMNS IN_EVENT LEADERBOARD_ORDER
+                            : STATS_COLUMNS IN_COMMUNITY LEADERBOARD_ORDER;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK) {
         sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 2, event ? event : community, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 3, computers);
-        sqlite3_bind_int(st, 4, (int)limit);
+        sqlite3_bind_text(st, 3, module, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 4, computers);
+        sqlite3_bind_int(st, 5, (int)limit);
         while ((step = sqlite3_step(st)) == SQLITE_ROW) {
             struct store_stats row;
             stats_row(st, &row);
@@ -517,6 +535,56 @@ int store_leaderboard(struct store *s, const char *platform, const char *communi
         return -1;
     }
     return n;
+}
+
+/* Default games are read only where `new` names none: no statement kept. */
+int store_default_game_get(struct store *s, const char *platform, const char *kind, const char *id,
+                           char *out, size_t len)
+{
+    sqlite3_stmt *st;
+    int rc = -1;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT game FROM default_games WHERE platform = ? AND kind = ? AND "
+                           "id = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        goto fail;
+    sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        const unsigned char *game = sqlite3_column_text(st, 0);
+        snprintf(out, len, "%s", game ? (const char *)game : "");
+        rc = 1;
+    } else if (step == SQLITE_DONE) {
+        rc = 0;
+    }
+fail:
+    if (rc < 0)
+        log_error("store", NULL, "cannot read a default game: %s", sqlite3_errmsg(s->db));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int store_default_game_put(struct store *s, const char *platform, const char *kind, const char *id,
+                           const char *game)
+{
+    sqlite3_stmt *st;
+    const char *sql = game ? "INSERT OR REPLACE INTO default_games (platform, kind, id, game) "
+                             "VALUES (?,?,?,?)"
+                           : "DELETE FROM default_games WHERE platform = ? AND kind = ? AND id = ?";
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        log_error("store", NULL, "cannot write a default game: %s", sqlite3_errmsg(s->db));
+        return -1;
+    }
+    sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
+    if (game)
+        sqlite3_bind_text(st, 4, game, -1, SQLITE_STATIC);
+    int rc = step_done(s, st);
+    sqlite3_finalize(st);
+    return rc;
 }
 
 /* Runs a one-key lookup and returns the first column of its row, copied. */

@@ -78,7 +78,8 @@ struct store_result {
     const char *platform, *community, *game, *user, *name;
     const char *event; /* the event the game was played in, or NULL */
     int score, rank;
-    bool won, found;
+    bool won, tally;    /* tally: the one thing its game counts (rules_result) */
+    const char *module; /* the game's rules module ("illegal") */
     unsigned computers; /* seats a computer played at the game's end (bot/computers.h) */
     const char *level;  /* a computer's own seat: its level; NULL or "" for a person's */
 };
@@ -93,28 +94,40 @@ int store_result_put(struct store *s, const struct store_result *r) MUST_USE;
 /* A player's totals in one community. */
 struct store_stats {
     char user[64], name[64]; /* their id, and the name of their latest game */
-    unsigned games, wins, found;
+    unsigned games, wins, tally;
     long long score_sum;
     unsigned with_computers; /* of the games, those with computer players */
 };
 
 /* Reads the totals of `who` (a user id, or a name in any case) in platform's
  * community ("" when it has none), or, when event is not NULL, in that
- * event's games. Returns 1 with *out, 0 when they have no finished game
- * there, -1 on a database error (logged). */
+ * event's games; of one game's results (module, "illegal"), or of every
+ * game's when module is NULL. Returns 1 with *out, 0 when they have no
+ * finished game there, -1 on a database error (logged). */
 int store_stats(struct store *s, const char *platform, const char *community, const char *event,
-                const char *who, struct store_stats *out);
+                const char *module, const char *who, struct store_stats *out);
 
 typedef void (*store_stats_fn)(void *arg, const struct store_stats *row);
 
 /* Calls fn for at most limit players of a community (or, when event is not
- * NULL, of that event's games), the best first: most wins, then the best
+ * NULL, of that event's games) in one game (module; NULL: every game), the
+ * best first: most wins, then the best
  * average score, then most games. People only, unless `computers`: then
  * each level of computer player is one more row (STORE_COMPUTER_ROW and its
  * level as user). Returns how many, or -1 on a database error (logged). */
 int store_leaderboard(struct store *s, const char *platform, const char *community,
-                      const char *event, bool computers, unsigned limit, store_stats_fn fn,
-                      void *arg);
+                      const char *event, const char *module, bool computers, unsigned limit,
+                      store_stats_fn fn, void *arg);
+
+/* The game (a module id) `new` opens where none is named, as set for a table
+ * (kind "table") or a community (kind "community") of platform, into out.
+ * Returns 1, 0 when none is set, -1 on a database error (logged). */
+int store_default_game_get(struct store *s, const char *platform, const char *kind, const char *id,
+                           char *out, size_t len);
+
+/* Sets it (game NULL: clears it), in the open transaction. Returns 0 or -1. */
+int store_default_game_put(struct store *s, const char *platform, const char *kind, const char *id,
+                           const char *game) MUST_USE;
 
 /* Keeps the language a table (kind "table") or a player (kind "user") of
  * platform reads, in the open transaction; chosen: the player picked it.

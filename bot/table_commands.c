@@ -143,6 +143,27 @@ static int open_here(struct bot_cmd *x, const struct rules_module *rules, const 
     return commands_open_lobby(x, &here, rules, mode, finished, NULL);
 }
 
+/* Where a default game is kept (store.h: default_games). */
+#define KIND_TABLE     "table"
+#define KIND_COMMUNITY "community"
+
+/* The community x was typed in: "" on a platform that has none. */
+static const char *community_here(const struct bot_cmd *x)
+{
+    return x->in->community ? x->in->community : "";
+}
+
+/* The game set as the default of a table or community, or NULL (none set,
+ * one this build does not know, or the store could not be read: logged). */
+static const struct rules_module *stored_default(struct bot_cmd *x, const char *kind,
+                                                 const char *id)
+{
+    char game[32];
+    if (store_default_game_get(x->d->store, x->p->ops->name, kind, id, game, sizeof game) != 1)
+        return NULL;
+    return rules_by_id(game);
+}
+
 /* The module of the last game that ended at table, or NULL. */
 static const struct rules_module *table_game(struct bot_cmd *x, const char *table)
 {
@@ -167,8 +188,86 @@ const struct rules_module *commands_game_of(struct bot_cmd *x, const char *table
     *mode = *text ? text : NULL;
     if (named)
         return named;
-    const struct rules_module *last = table_game(x, table);
-    return last ? last : rules_by_id(x->d->config->default_game);
+    const struct rules_module *set = table ? stored_default(x, KIND_TABLE, table) : NULL;
+    const struct rules_module *last = set ? set : table_game(x, table);
+    return last ? last : commands_community_game(x, community_here(x));
+}
+
+const struct rules_module *commands_community_game(struct bot_cmd *x, const char *community)
+{
+    const struct rules_module *set = stored_default(x, KIND_COMMUNITY, community);
+    return set ? set : rules_by_id(x->d->config->default_game);
+}
+
+/* Answers the game `new` opens at x's table. */
+static void tell_default(struct bot_cmd *x)
+{
+    const char *mode;
+    const struct rules_module *rules = commands_game_of(x, x->in->channel, "", &mode);
+    char key[64];
+    snprintf(key, sizeof key, "game.%s", rules->id);
+    const char *vars[] = {"game", catalog_text(x->base.lang, key), NULL};
+    cmd_reply(x, "msg.default-game", vars);
+}
+
+/* Keeps game (NULL: none) as the default of a table or community, in a
+ * transaction of its own: the answer comes once it is on disk. */
+static int keep_default(struct bot_cmd *x, const char *kind, const char *id,
+                        const struct rules_module *game)
+{
+    struct store *s = x->d->store;
+    turn_flush(x->d);
+    if (store_begin(s) < 0)
+        return -1;
+    if (store_default_game_put(s, x->p->ops->name, kind, id, game ? game->id : NULL) < 0 ||
+        store_commit(s) < 0) {
+        store_rollback(s);
+        return -1;
+    }
+    return 0;
+}
+
+/* default [game|none] [server]: the game `new` opens here when none is
+ * named; a moderator sets it for this table, or with "server" for the whole
+ * server; "none" clears it. */
+void cmd_default(struct command_ctx *base)
+{
+    struct bot_cmd *x = bot_cmd(base);
+    char game[32], where[16];
+    const char *arg = base->c->arg;
+    size_t n = strcspn(arg, " ");
+    snprintf(game, sizeof game, "%.*s", (int)(n < sizeof game ? n : 0), arg);
+    arg += n + strspn(arg + n, " ");
+    snprintf(where, sizeof where, "%s", arg);
+    const struct rules_module *rules = rules_by_id(game);
+    bool none = strcmp(game, "none") == 0, server = strcasecmp(where, "server") == 0;
+    if (!arg[0] && !game[0]) {
+        tell_default(x);
+        return;
+    }
+    if ((!rules && !none) || (where[0] && !server)) {
+        cmd_reply_usage(x);
+        return;
+    }
+    if (!x->in->moderator) {
+        cmd_reply(x, "msg.not-moderator", NULL);
+        return;
+    }
+    if (keep_default(x, server ? KIND_COMMUNITY : KIND_TABLE,
+                     server ? community_here(x) : x->in->channel, rules) < 0) {
+        cmd_reply(x, "msg.store-failed", NULL);
+        return;
+    }
+    const char *mode;
+    char key[64];
+    if (!rules) /* none: the game new opens here now */
+        rules = commands_game_of(x, x->in->channel, "", &mode);
+    snprintf(key, sizeof key, "game.%s", rules->id);
+    const char *vars[] = {"game", catalog_text(x->base.lang, key), NULL};
+    cmd_reply(x,
+              server ? (none ? "msg.default-server-none" : "msg.default-server")
+                     : (none ? "msg.default-table-none" : "msg.default-table"),
+              vars);
 }
 
 /* new [game] [mode]: a lobby at this table. */
@@ -421,8 +520,7 @@ void cmd_set(struct command_ctx *base)
 const struct rules_module *commands_table_game(struct bot_cmd *x)
 {
     const char *mode;
-    const struct rules_module *addressed =
-        commands_addressed_rules(x->d, x->p, x->in, x->base.c);
+    const struct rules_module *addressed = commands_addressed_rules(x->d, x->p, x->in, x->base.c);
     return addressed ? addressed : commands_game_of(x, x->in->channel, "", &mode);
 }
 

@@ -67,7 +67,8 @@ static int put_results(struct store *store, const struct game *g)
                                    .score = r.score,
                                    .rank = (int)r.rank,
                                    .won = r.won,
-                                   .found = r.tally,
+                                   .tally = r.tally,
+                                   .module = g->rules->id,
                                    .computers = computers,
                                    .level = game_seat_is_computer(g, i) ? level->id : NULL};
         if (store_result_put(store, &row) < 0)

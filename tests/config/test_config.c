@@ -891,9 +891,27 @@ static void test_game_sections(void **state)
     assert_string_equal(c.default_game, "illegal");
     config_free(&c);
     load_fails("[game]\ndefault_game = chess\n",
-               "%s:2: [game] default_game: unknown game \"chess\" (illegal)");
+               "%s:2: [game] default_game: unknown game \"chess\" (illegal, palm-drewes)");
     load_fails("[game.chess]\nclock_seconds = 5\n",
                "%s:2: [game.chess] clock_seconds: unknown section");
+
+    /* the second game's section, read from its own settings table */
+    load_ok(&c, "[game]\ndefault_game = palm-drewes\n[game.palm-drewes]\nturn_seconds = 300\n"
+                "series = 500000\n");
+    assert_string_equal(c.default_game, "palm-drewes");
+    const struct rules_module *pd = rules_by_id("palm-drewes");
+    const struct rules_defaults *d = config_game(&c, pd);
+    assert_int_equal(
+        d->value[rules_setting_index(pd, rules_setting_find(pd->settings_table, "turn"))], 300);
+    assert_int_equal(
+        d->value[rules_setting_index(pd, rules_setting_find(pd->settings_table, "series"))], 1);
+    config_free(&c);
+    load_fails("[game.palm-drewes]\nturn_seconds = 0\n",
+               "%s:2: [game.palm-drewes] turn_seconds: out of range (1..604800): 0");
+    load_fails("[game.palm-drewes]\nseries = 7\n",
+               "%s:2: [game.palm-drewes] series: unknown series \"7\" (0, 500000 or 1000000)");
+    load_fails("[game]\nturn_seconds = 60\n", /* its keys are not in [game] */
+               "%s:2: [game] turn_seconds: unknown key");
 }
 
 static void test_reinit(void **state)

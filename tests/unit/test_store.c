@@ -95,8 +95,8 @@ static void test_open_creates_schema(void **state)
     char v[64];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
     /* meta and games, the outbox, results, events, languages, the results' computers, the
-     * unfinished games' index, the games' images */
-    assert_string_equal(v, "8");
+     * unfinished games' index, the games' images, the results' game and the default games */
+    assert_string_equal(v, "9");
     query_text(d->db, "PRAGMA journal_mode", v, sizeof v);
     assert_string_equal(v, "wal");
     query_text(d->db,
@@ -246,6 +246,7 @@ static void test_results(void **state)
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         struct store_result r = {.platform = "console",
+                                 .module = "illegal",
                                  .community = rows[i].community,
                                  .game = rows[i].game,
                                  .user = rows[i].user,
@@ -254,50 +255,51 @@ static void test_results(void **state)
                                  .score = rows[i].score,
                                  .rank = rows[i].rank,
                                  .won = rows[i].won,
-                                 .found = rows[i].found};
+                                 .tally = rows[i].found};
         assert_int_equal(store_result_put(s, &r), 0);
     }
     struct store_stats st;
-    assert_int_equal(store_stats(s, "console", "s1", NULL, "u1", &st), 1);
+    assert_int_equal(store_stats(s, "console", "s1", NULL, NULL, "u1", &st), 1);
     assert_int_equal(st.games, 2);
     assert_int_equal(st.wins, 1);
-    assert_int_equal(st.found, 1);
+    assert_int_equal(st.tally, 1);
     assert_int_equal(st.score_sum, 1);
     assert_string_equal(st.name, "Annie"); /* the latest game's */
-    assert_int_equal(store_stats(s, "console", "s1", NULL, "BOB", &st), 1);
+    assert_int_equal(store_stats(s, "console", "s1", NULL, NULL, "BOB", &st), 1);
     assert_string_equal(st.user, "u2");
     assert_int_equal(st.games, 2); /* g2 counted once */
-    assert_int_equal(store_stats(s, "console", "s2", NULL, "u2", &st), 0);
-    assert_int_equal(store_stats(s, "discord", "s1", NULL, "u1", &st), 0);
+    assert_int_equal(store_stats(s, "console", "s2", NULL, NULL, "u2", &st), 0);
+    assert_int_equal(store_stats(s, "discord", "s1", NULL, NULL, "u1", &st), 0);
     /* in event e1 alone: Ann played g2 only, and lost it */
-    assert_int_equal(store_stats(s, "console", "s1", "e1", "u1", &st), 1);
+    assert_int_equal(store_stats(s, "console", "s1", "e1", NULL, "u1", &st), 1);
     assert_int_equal(st.games, 1);
     assert_int_equal(st.wins, 0);
     assert_int_equal(st.score_sum, -3);
-    assert_int_equal(store_stats(s, "console", "s1", "e2", "u1", &st), 0);
+    assert_int_equal(store_stats(s, "console", "s1", "e2", NULL, "u1", &st), 0);
 
     struct order {
         char users[4][64];
         unsigned n;
     } o = {.n = 0};
-    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, false, 10, leaderboard_row, &o),
-                     3);
+    assert_int_equal(
+        store_leaderboard(s, "console", "s1", NULL, NULL, false, 10, leaderboard_row, &o), 3);
     /* All three won once: the better average first (Cy 9, Bob 3.5, Ann 0.5) */
     assert_string_equal(o.users[0], "u3");
     assert_string_equal(o.users[1], "u2");
     assert_string_equal(o.users[2], "u1");
     o.n = 0;
-    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, false, 1, leaderboard_row, &o), 1);
+    assert_int_equal(
+        store_leaderboard(s, "console", "s1", NULL, NULL, false, 1, leaderboard_row, &o), 1);
     /* An event's leaderboard counts its games only: g2 and g3 (Ann lost g2) */
     o.n = 0;
-    assert_int_equal(store_leaderboard(s, "console", "s1", "e1", false, 10, leaderboard_row, &o),
-                     3);
+    assert_int_equal(
+        store_leaderboard(s, "console", "s1", "e1", NULL, false, 10, leaderboard_row, &o), 3);
     assert_string_equal(o.users[0], "u3");
     assert_string_equal(o.users[1], "u2");
     assert_string_equal(o.users[2], "u1");
     o.n = 0;
-    assert_int_equal(store_leaderboard(s, "console", "s1", "e2", false, 10, leaderboard_row, &o),
-                     0);
+    assert_int_equal(
+        store_leaderboard(s, "console", "s1", "e2", NULL, false, 10, leaderboard_row, &o), 0);
 
     /* A game with computer players: Ann's row says so, the computers' rows
      * are ranked only when asked for, one row per level. */
@@ -310,6 +312,7 @@ static void test_results(void **state)
               {"cpu:3", "Clara-bot", "easy", 0, 0}};
     for (size_t i = 0; i < sizeof g5 / sizeof *g5; i++) {
         struct store_result r = {.platform = "console",
+                                 .module = "illegal",
                                  .community = "s1",
                                  .game = "g5",
                                  .user = g5[i].user,
@@ -321,17 +324,95 @@ static void test_results(void **state)
                                  .level = g5[i].level};
         assert_int_equal(store_result_put(s, &r), 0);
     }
-    assert_int_equal(store_stats(s, "console", "s1", NULL, "u1", &st), 1);
+    assert_int_equal(store_stats(s, "console", "s1", NULL, NULL, "u1", &st), 1);
     assert_int_equal(st.games, 3);
     assert_int_equal(st.with_computers, 1);
-    assert_int_equal(store_stats(s, "console", "s1", NULL, "Ada-bot", &st), 0);
+    assert_int_equal(store_stats(s, "console", "s1", NULL, NULL, "Ada-bot", &st), 0);
     o.n = 0;
-    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, false, 10, leaderboard_row, &o),
-                     3);
+    assert_int_equal(
+        store_leaderboard(s, "console", "s1", NULL, NULL, false, 10, leaderboard_row, &o), 3);
     o.n = 0;
-    assert_int_equal(store_leaderboard(s, "console", "s1", NULL, true, 10, leaderboard_row, &o), 5);
+    assert_int_equal(
+        store_leaderboard(s, "console", "s1", NULL, NULL, true, 10, leaderboard_row, &o), 5);
     assert_string_equal(o.users[0], "u3");                        /* 1 win, average 9 */
     assert_string_equal(o.users[1], STORE_COMPUTER_ROW "normal"); /* 1 win, average 6.5 */
+    store_close(s);
+}
+
+/* Results of two games: each game's statistics and leaderboard count its
+ * own, and every game's together when none is named. */
+static void test_results_by_game(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    static const struct {
+        const char *module, *game, *user;
+        int score, won;
+    } rows[] = {{"illegal", "g1", "u1", 4, 1},
+                {"illegal", "g1", "u2", 1, 0},
+                {"palm-drewes", "g2", "u1", -50000, 0},
+                {"palm-drewes", "g2", "u2", 90000, 1}};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        struct store_result r = {.platform = "console",
+                                 .module = rows[i].module,
+                                 .community = "s1",
+                                 .game = rows[i].game,
+                                 .user = rows[i].user,
+                                 .name = rows[i].user,
+                                 .score = rows[i].score,
+                                 .rank = 1,
+                                 .won = rows[i].won,
+                                 .tally = i == 3};
+        assert_int_equal(store_result_put(s, &r), 0);
+    }
+    struct store_stats st;
+    assert_int_equal(store_stats(s, "console", "s1", NULL, "illegal", "u1", &st), 1);
+    assert_int_equal(st.games, 1);
+    assert_int_equal(st.score_sum, 4);
+    assert_int_equal(store_stats(s, "console", "s1", NULL, "palm-drewes", "u2", &st), 1);
+    assert_int_equal(st.wins, 1);
+    assert_int_equal(st.tally, 1);
+    assert_int_equal(st.score_sum, 90000);
+    assert_int_equal(store_stats(s, "console", "s1", NULL, NULL, "u1", &st), 1);
+    assert_int_equal(st.games, 2);
+    assert_int_equal(store_stats(s, "console", "s1", NULL, "chess", "u1", &st), 0);
+    struct {
+        char users[4][64];
+        unsigned n;
+    } o = {.n = 0};
+    assert_int_equal(
+        store_leaderboard(s, "console", "s1", NULL, "illegal", false, 10, leaderboard_row, &o), 2);
+    assert_string_equal(o.users[0], "u1");
+    o.n = 0;
+    assert_int_equal(
+        store_leaderboard(s, "console", "s1", NULL, "palm-drewes", false, 10, leaderboard_row, &o),
+        2);
+    assert_string_equal(o.users[0], "u2");
+    store_close(s);
+}
+
+/* The game `new` opens, set for a table and for a community, changed and
+ * cleared, kept across a reopening. */
+static void test_default_games(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    char game[32];
+    assert_int_equal(store_default_game_get(s, "console", "table", "t1", game, sizeof game), 0);
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_default_game_put(s, "console", "table", "t1", "palm-drewes"), 0);
+    assert_int_equal(store_default_game_put(s, "console", "community", "", "illegal"), 0);
+    assert_int_equal(store_default_game_put(s, "console", "table", "t1", "illegal"), 0);
+    assert_int_equal(store_default_game_put(s, "console", "table", "t2", "palm-drewes"), 0);
+    assert_int_equal(store_default_game_put(s, "console", "table", "t2", NULL), 0);
+    assert_int_equal(store_commit(s), 0);
+    store_close(s);
+    s = open_ok(d->db);
+    assert_int_equal(store_default_game_get(s, "console", "table", "t1", game, sizeof game), 1);
+    assert_string_equal(game, "illegal");
+    assert_int_equal(store_default_game_get(s, "console", "community", "", game, sizeof game), 1);
+    assert_int_equal(store_default_game_get(s, "console", "table", "t2", game, sizeof game), 0);
+    assert_int_equal(store_default_game_get(s, "discord", "table", "t1", game, sizeof game), 0);
     store_close(s);
 }
 
@@ -579,7 +660,7 @@ static void test_reopen_keeps_data(void **state)
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "8");
+    assert_string_equal(v, "9");
     char *r = store_game_get(s, "g1");
     assert_string_equal(r, "{\"a\":1}");
     free(r);
@@ -600,23 +681,23 @@ static void test_reopen_keeps_data(void **state)
 static void test_newer_schema_refused(void **state)
 {
     struct dir *d = *state;
-    exec_ok(d->db, "CREATE TABLE future (x INTEGER); INSERT INTO future VALUES (9);"
-                   "PRAGMA user_version = 9;");
+    exec_ok(d->db, "CREATE TABLE future (x INTEGER); INSERT INTO future VALUES (10);"
+                   "PRAGMA user_version = 10;");
 
     struct store *s = NULL;
     char err[256] = "";
     assert_int_equal(store_open(&s, d->db, err, sizeof err), -1);
     assert_null(s);
-    assert_non_null(strstr(err, "schema version 9"));
+    assert_non_null(strstr(err, "schema version 10"));
     assert_non_null(strstr(err, "newer"));
     assert_non_null(strstr(err, "upgrade illegald"));
 
     /* Nothing was touched: same version, the newer daemon's data still there. */
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "9");
+    assert_string_equal(v, "10");
     query_text(d->db, "SELECT x FROM future", v, sizeof v);
-    assert_string_equal(v, "9");
+    assert_string_equal(v, "10");
     query_text(d->db, "SELECT count(*) FROM sqlite_master WHERE name = 'games'", v, sizeof v);
     assert_string_equal(v, "0");
 }
@@ -637,12 +718,13 @@ static void test_upgrade_drops_closed_lobbies(void **state)
     store_close(s);
     exec_ok(d->db, "DROP TABLE languages; ALTER TABLE results DROP COLUMN computers;"
                    "ALTER TABLE results DROP COLUMN level; ALTER TABLE games DROP COLUMN image;"
+                   "DROP TABLE default_games; ALTER TABLE results DROP COLUMN module;"
                    "PRAGMA user_version = 4;");
 
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "8");
+    assert_string_equal(v, "9");
     query_text(d->db, "SELECT group_concat(id) FROM (SELECT id FROM games ORDER BY id)", v,
                sizeof v);
     assert_string_equal(v, "g1,g3"); /* the game played, the lobby still open */
@@ -688,12 +770,13 @@ static void test_upgrade_adds_images(void **state)
     struct store *s = open_ok(d->db);
     assert_int_equal(store_game_put(s, "g1", "console", "t1", 0, "{\"a\":1}", NULL, 0), 0);
     store_close(s);
-    exec_ok(d->db, "ALTER TABLE games DROP COLUMN image; PRAGMA user_version = 7;");
+    exec_ok(d->db, "ALTER TABLE games DROP COLUMN image; DROP TABLE default_games;"
+                   "ALTER TABLE results DROP COLUMN module; PRAGMA user_version = 7;");
 
     s = open_ok(d->db);
     char v[16];
     query_text(d->db, "PRAGMA user_version", v, sizeof v);
-    assert_string_equal(v, "8");
+    assert_string_equal(v, "9");
     struct walk w;
     memset(&w, 0, sizeof w);
     assert_int_equal(store_games_active(s, walk_fn, &w), 0);
@@ -866,6 +949,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_one_daemon_per_store, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_files_private, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_upsert_updates_table, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_results_by_game, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_default_games, dir_setup, dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
