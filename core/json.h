@@ -74,4 +74,38 @@ struct json_object *jarr_at(const struct json_object *arr, size_t i);
 /* Element i of arr if it is a string, else NULL. */
 const char *jarr_str(const struct json_object *arr, size_t i);
 
+/* Stores member key of o in *out if it is an integer within [min, max].
+ * Returns whether it was. */
+bool jget_range(const struct json_object *o, const char *key, int64_t min, int64_t max,
+                int64_t *out) MUST_USE;
+
+/* The same for a byte: an integer within [0, max] (max at most 255). */
+bool jget_u8(const struct json_object *o, const char *key, unsigned max, uint8_t *out) MUST_USE;
+
+/* Reads member key of o, an object of counts by id ({"guns": 2}), into
+ * n[0..count): every key an id that parse maps into [0, count) once, every
+ * count from 1 to max (at most 255). n is zeroed first. Returns whether it
+ * was such an object. */
+bool jget_counts(const struct json_object *o, const char *key, int (*parse)(const char *),
+                 unsigned count, unsigned max, uint8_t *n) MUST_USE;
+
+/*
+ * Writing, for a whole record at once: each helper notes a failed allocation
+ * in *oom and carries on, so that the caller checks once at the end and
+ * frees the record it was building. A value handed over is owned by the
+ * container, or freed when it cannot be added.
+ */
+
+/* A new object or array; NULL (and *oom) when out of memory. */
+struct json_object *jnew_obj(bool *oom);
+struct json_object *jnew_arr(bool *oom);
+
+/* Adds val (NULL: out of memory) to obj as key, or to the end of arr. */
+void jput(struct json_object *obj, const char *key, struct json_object *val, bool *oom);
+void jpush(struct json_object *arr, struct json_object *val, bool *oom);
+
+/* An object of the counts n[0..count) that are not zero, by id(i). */
+struct json_object *jcounts(const uint8_t *n, unsigned count, const char *(*id)(unsigned),
+                            bool *oom);
+
 #endif

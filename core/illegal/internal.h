@@ -102,10 +102,4 @@ void il_finish(struct il_ctx *c, bool aborted);
 /* kick.c */
 enum il_error il_act_kick(struct il_ctx *c, const struct il_action *a);
 
-/* Reads integer field key of a stored record into *out (json.c). False when
- * it is missing, not an integer, or outside min..max. Other fields are read
- * with core/json.h. */
-bool il_json_int(const struct json_object *o, const char *key, int64_t min, int64_t max,
-                 int64_t *out);
-
 #endif

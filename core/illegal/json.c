@@ -16,102 +16,60 @@
 /* Writing: every helper notes a failed allocation in *oom and carries on, so
  * the caller checks once at the end. */
 
-static void put(struct json_object *obj, const char *key, struct json_object *val, bool *oom)
-{
-    if (!val) {
-        *oom = true;
-        return;
-    }
-    if (json_object_object_add(obj, key, val) != 0) {
-        json_object_put(val);
-        *oom = true;
-    }
-}
-
-static void push(struct json_object *arr, struct json_object *val, bool *oom)
-{
-    if (!val) {
-        *oom = true;
-        return;
-    }
-    if (json_object_array_add(arr, val) != 0) {
-        json_object_put(val);
-        *oom = true;
-    }
-}
-
-static struct json_object *new_obj(bool *oom)
-{
-    struct json_object *o = json_object_new_object();
-    *oom |= !o;
-    return o;
-}
-
-static struct json_object *new_arr(bool *oom)
-{
-    struct json_object *a = json_object_new_array();
-    *oom |= !a;
-    return a;
-}
-
 static struct json_object *bundle_to_json(const struct il_bundle *b, bool *oom)
 {
-    struct json_object *o = new_obj(oom);
-    for (unsigned t = 0; o && t < IL_CARD_TYPES; t++)
-        if (b->n[t])
-            put(o, il_card_id(t), json_object_new_int(b->n[t]), oom);
-    return o;
+    return jcounts(b->n, IL_CARD_TYPES, il_card_id, oom);
 }
 
 static struct json_object *mask_to_json(uint8_t mask, bool *oom)
 {
-    struct json_object *a = new_arr(oom);
+    struct json_object *a = jnew_arr(oom);
     for (unsigned r = 0; a && r < IL_RESOURCES; r++)
         if (mask & (1u << r))
-            push(a, json_object_new_string(il_resource_id(r)), oom);
+            jpush(a, json_object_new_string(il_resource_id(r)), oom);
     return a;
 }
 
 static struct json_object *config_to_json(const struct il_config *c, bool *oom)
 {
-    struct json_object *o = new_obj(oom), *timers = new_obj(oom);
+    struct json_object *o = jnew_obj(oom), *timers = jnew_obj(oom);
     if (!o || !timers) {
         json_object_put(o);
         json_object_put(timers);
         return NULL;
     }
-    put(o, "variant", json_object_new_string(il_variant_id(c->variant)), oom);
-    put(o, "resources", mask_to_json(c->resources, oom), oom);
-    struct json_object *options = new_arr(oom);
+    jput(o, "variant", json_object_new_string(il_variant_id(c->variant)), oom);
+    jput(o, "resources", mask_to_json(c->resources, oom), oom);
+    struct json_object *options = jnew_arr(oom);
     for (unsigned i = 0; options && i < IL_TRIBUNAL_OPTIONS; i++)
         if (c->tribunal & (1u << i))
-            push(options, json_object_new_string(il_tribunal_option_id(i)), oom);
-    put(o, "tribunal", options, oom);
+            jpush(options, json_object_new_string(il_tribunal_option_id(i)), oom);
+    jput(o, "tribunal", options, oom);
     for (unsigned t = 0; t < IL_TIMERS; t++)
-        put(timers, il_timer_id((enum il_timer)t), json_object_new_int64(c->timer_ms[t]), oom);
-    put(o, "timers", timers, oom);
+        jput(timers, il_timer_id((enum il_timer)t), json_object_new_int64(c->timer_ms[t]), oom);
+    jput(o, "timers", timers, oom);
     return o;
 }
 
 static struct json_object *player_to_json(const struct il_game *g, const struct il_player *p,
                                           bool *oom)
 {
-    struct json_object *o = new_obj(oom), *votes = new_arr(oom);
+    struct json_object *o = jnew_obj(oom), *votes = jnew_arr(oom);
     if (!o || !votes) {
         json_object_put(o);
         json_object_put(votes);
         return NULL;
     }
     for (unsigned k = 0; k < g->ncases && k < IL_MAX_CASES; k++)
-        push(votes, json_object_new_int(p->votes[k]), oom);
-    put(o, "active", json_object_new_boolean(p->active), oom);
-    put(o, "dealer", json_object_new_string(il_resource_id(p->dealer)), oom);
-    put(o, "buyer", json_object_new_string(il_resource_id(p->buyer)), oom);
-    put(o, "extra", json_object_new_string(il_resource_id(p->extra)), oom);
-    put(o, "hand", bundle_to_json(&p->hand, oom), oom);
-    put(o, "grabbed", json_object_new_boolean(p->grabbed), oom);
-    put(o, "votes", votes, oom);
-    put(o, "score", json_object_new_int(p->score), oom);
+        jpush(votes, json_object_new_int(p->votes[k]), oom);
+    jput(o, "active", json_object_new_boolean(p->active), oom);
+    jput(o, "dealer", json_object_new_string(il_resource_id(p->dealer)), oom);
+    jput(o, "buyer", json_object_new_string(il_resource_id(p->buyer)), oom);
+    jput(o, "extra", json_object_new_string(il_resource_id(p->extra)), oom);
+    jput(o, "hand", bundle_to_json(&p->hand, oom), oom);
+    jput(o, "grabbed", json_object_new_boolean(p->grabbed), oom);
+    jput(o, "votes", votes, oom);
+    jput(o, "score", json_object_new_int(p->score), oom);
     return o;
 }
 
@@ -126,20 +84,20 @@ static void trade_bundle(const uint8_t *n, struct il_bundle *b)
 static struct json_object *trade_to_json(const struct il_trade *t, bool *oom)
 {
     struct il_bundle give, ask;
-    struct json_object *o = new_obj(oom);
+    struct json_object *o = jnew_obj(oom);
     trade_bundle(t->give, &give);
     trade_bundle(t->ask, &ask);
-    put(o, "from", json_object_new_int(t->from), oom);
-    put(o, "to", json_object_new_int(t->to), oom);
-    put(o, "session", json_object_new_int(t->session), oom);
-    put(o, "give", bundle_to_json(&give, oom), oom);
-    put(o, "ask", bundle_to_json(&ask, oom), oom);
+    jput(o, "from", json_object_new_int(t->from), oom);
+    jput(o, "to", json_object_new_int(t->to), oom);
+    jput(o, "session", json_object_new_int(t->session), oom);
+    jput(o, "give", bundle_to_json(&give, oom), oom);
+    jput(o, "ask", bundle_to_json(&ask, oom), oom);
     return o;
 }
 
 static struct json_object *drop_to_json(const struct il_game *g, bool *oom)
 {
-    struct json_object *o = new_obj(oom), *cards = new_arr(oom), *taken = new_arr(oom);
+    struct json_object *o = jnew_obj(oom), *cards = jnew_arr(oom), *taken = jnew_arr(oom);
     if (!o || !cards || !taken) {
         json_object_put(o);
         json_object_put(cards);
@@ -147,42 +105,42 @@ static struct json_object *drop_to_json(const struct il_game *g, bool *oom)
         return NULL;
     }
     for (unsigned i = 0; i < g->drop_count; i++) {
-        push(cards, json_object_new_string(il_resource_id(g->drop_cards[i])), oom);
-        push(taken, json_object_new_boolean(g->drop_taken[i]), oom);
+        jpush(cards, json_object_new_string(il_resource_id(g->drop_cards[i])), oom);
+        jpush(taken, json_object_new_boolean(g->drop_taken[i]), oom);
     }
-    put(o, "cards", cards, oom);
-    put(o, "shown", json_object_new_int(g->drop_shown), oom);
-    put(o, "taken", taken, oom);
+    jput(o, "cards", cards, oom);
+    jput(o, "shown", json_object_new_int(g->drop_shown), oom);
+    jput(o, "taken", taken, oom);
     return o;
 }
 
 static struct json_object *offer_to_json(const struct il_offer *f, bool *oom)
 {
-    struct json_object *o = new_obj(oom);
+    struct json_object *o = jnew_obj(oom);
     if (!o)
         return NULL;
-    put(o, "id", json_object_new_int64(f->id), oom);
-    put(o, "from", json_object_new_int(f->from), oom);
-    put(o, "to", json_object_new_int(f->to), oom);
-    put(o, "give", bundle_to_json(&f->give, oom), oom);
-    put(o, "ask", bundle_to_json(&f->ask, oom), oom);
+    jput(o, "id", json_object_new_int64(f->id), oom);
+    jput(o, "from", json_object_new_int(f->from), oom);
+    jput(o, "to", json_object_new_int(f->to), oom);
+    jput(o, "give", bundle_to_json(&f->give, oom), oom);
+    jput(o, "ask", bundle_to_json(&f->ask, oom), oom);
     return o;
 }
 
 static struct json_object *case_to_json(const struct il_case *k, bool *oom)
 {
-    struct json_object *a = new_arr(oom);
+    struct json_object *a = jnew_arr(oom);
     for (unsigned i = 0; a && i < k->ncards; i++)
-        push(a, json_object_new_string(il_card_id(k->cards[i])), oom);
+        jpush(a, json_object_new_string(il_card_id(k->cards[i])), oom);
     return a;
 }
 
 struct json_object *il_game_to_json(const struct il_game *g)
 {
     bool oom = false;
-    struct json_object *o = new_obj(&oom);
-    struct json_object *players = new_arr(&oom), *offers = new_arr(&oom), *cases = new_arr(&oom),
-                       *trades = new_arr(&oom);
+    struct json_object *o = jnew_obj(&oom);
+    struct json_object *players = jnew_arr(&oom), *offers = jnew_arr(&oom), *cases = jnew_arr(&oom),
+                       *trades = jnew_arr(&oom);
     if (oom) {
         json_object_put(o);
         json_object_put(players);
@@ -192,38 +150,38 @@ struct json_object *il_game_to_json(const struct il_game *g)
         return NULL;
     }
     for (unsigned i = 0; i < g->ntrades && i < IL_MAX_TRADES; i++)
-        push(trades, trade_to_json(&g->trades[i], &oom), &oom);
+        jpush(trades, trade_to_json(&g->trades[i], &oom), &oom);
     for (unsigned s = 0; s < g->nplayers && s < IL_MAX_PLAYERS; s++)
-        push(players, player_to_json(g, &g->players[s], &oom), &oom);
+        jpush(players, player_to_json(g, &g->players[s], &oom), &oom);
     for (unsigned i = 0; i < g->noffers && i < IL_MAX_OFFERS; i++)
-        push(offers, offer_to_json(&g->offers[i], &oom), &oom);
+        jpush(offers, offer_to_json(&g->offers[i], &oom), &oom);
     for (unsigned i = 0; i < g->ncases && i < IL_MAX_CASES; i++)
-        push(cases, case_to_json(&g->cases[i], &oom), &oom);
+        jpush(cases, case_to_json(&g->cases[i], &oom), &oom);
 
-    put(o, "format", json_object_new_int(IL_JSON_FORMAT), &oom);
-    put(o, "config", config_to_json(&g->config, &oom), &oom);
-    put(o, "nplayers", json_object_new_int(g->nplayers), &oom);
-    put(o, "in_play", mask_to_json(g->in_play, &oom), &oom);
-    put(o, "players", players, &oom);
-    put(o, "phase", json_object_new_string(il_phase_id(g->phase)), &oom);
-    put(o, "session", json_object_new_int(g->session), &oom);
-    put(o, "drops", json_object_new_int(g->drops), &oom);
-    put(o, "deadline", json_object_new_int64(g->deadline), &oom);
-    put(o, "paused", json_object_new_boolean(g->paused), &oom);
-    put(o, "paused_remaining", json_object_new_int64(g->paused_remaining), &oom);
-    put(o, "drop", drop_to_json(g, &oom), &oom);
-    put(o, "discard", bundle_to_json(&g->discard, &oom), &oom);
-    put(o, "next_offer_id", json_object_new_int64(g->next_offer_id), &oom);
-    put(o, "offers", offers, &oom);
-    put(o, "trades", trades, &oom);
-    put(o, "trades_total", json_object_new_int(g->ntrades), &oom);
-    put(o, "case_index", json_object_new_int(g->case_index), &oom);
+    jput(o, "format", json_object_new_int(IL_JSON_FORMAT), &oom);
+    jput(o, "config", config_to_json(&g->config, &oom), &oom);
+    jput(o, "nplayers", json_object_new_int(g->nplayers), &oom);
+    jput(o, "in_play", mask_to_json(g->in_play, &oom), &oom);
+    jput(o, "players", players, &oom);
+    jput(o, "phase", json_object_new_string(il_phase_id(g->phase)), &oom);
+    jput(o, "session", json_object_new_int(g->session), &oom);
+    jput(o, "drops", json_object_new_int(g->drops), &oom);
+    jput(o, "deadline", json_object_new_int64(g->deadline), &oom);
+    jput(o, "paused", json_object_new_boolean(g->paused), &oom);
+    jput(o, "paused_remaining", json_object_new_int64(g->paused_remaining), &oom);
+    jput(o, "drop", drop_to_json(g, &oom), &oom);
+    jput(o, "discard", bundle_to_json(&g->discard, &oom), &oom);
+    jput(o, "next_offer_id", json_object_new_int64(g->next_offer_id), &oom);
+    jput(o, "offers", offers, &oom);
+    jput(o, "trades", trades, &oom);
+    jput(o, "trades_total", json_object_new_int(g->ntrades), &oom);
+    jput(o, "case_index", json_object_new_int(g->case_index), &oom);
     if (g->judged)
-        put(o, "judged", json_object_new_int(g->judged), &oom);
-    put(o, "cases", cases, &oom);
-    put(o, "tribunal_at", json_object_new_int64(g->tribunal_at), &oom);
+        jput(o, "judged", json_object_new_int(g->judged), &oom);
+    jput(o, "cases", cases, &oom);
+    jput(o, "tribunal_at", json_object_new_int64(g->tribunal_at), &oom);
     if (g->aborted)
-        put(o, "aborted", json_object_new_boolean(true), &oom);
+        jput(o, "aborted", json_object_new_boolean(true), &oom);
     if (oom) {
         json_object_put(o);
         return NULL;
@@ -233,25 +191,6 @@ struct json_object *il_game_to_json(const struct il_game *g)
 
 /* Reading: each helper returns false when the field is missing, of the wrong
  * type or out of range. */
-
-bool il_json_int(const struct json_object *o, const char *key, int64_t min, int64_t max,
-                 int64_t *out)
-{
-    int64_t x;
-    if (jget_int64(o, key, &x) < 0 || x < min || x > max)
-        return false;
-    *out = x;
-    return true;
-}
-
-static bool get_u8(const struct json_object *o, const char *key, unsigned max, uint8_t *out)
-{
-    int64_t x;
-    if (!il_json_int(o, key, 0, max, &x))
-        return false;
-    *out = (uint8_t)x;
-    return true;
-}
 
 /* A string field parsed by one of the *_from_id() functions. */
 static bool get_id(const struct json_object *o, const char *key, int (*parse)(const char *),
@@ -284,21 +223,7 @@ static bool get_resource(const struct json_object *o, const char *key, uint8_t *
 
 static bool bundle_from_json(const struct json_object *o, const char *key, struct il_bundle *b)
 {
-    struct json_object *v = jget_type(o, key, json_type_object);
-    if (!v)
-        return false;
-    /* Every key must be a card, once (an object's keys are distinct), with
-     * a count from 1 to 255. Walking the few keys a bundle has costs less
-     * than looking up every card there is. */
-    memset(b, 0, sizeof *b);
-    json_object_object_foreach(v, card, count)
-    {
-        int t = il_card_from_id(card);
-        if (t < 0 || !get_u8(v, card, UINT8_MAX, &b->n[t]) || b->n[t] == 0)
-            return false;
-        (void)count;
-    }
-    return true;
+    return jget_counts(o, key, il_card_from_id, IL_CARD_TYPES, UINT8_MAX, b->n);
 }
 
 static bool mask_from_json(const struct json_object *o, const char *key, uint8_t *mask)
@@ -344,8 +269,8 @@ static bool config_from_json(const struct json_object *o, int64_t format, struct
     if (!timers)
         return false;
     for (unsigned t = 0; t < IL_TIMERS; t++)
-        if (!il_json_int(timers, il_timer_id((enum il_timer)t), IL_TIMER_MIN_MS, IL_TIMER_MAX_MS,
-                         &c->timer_ms[t]))
+        if (!jget_range(timers, il_timer_id((enum il_timer)t), IL_TIMER_MIN_MS, IL_TIMER_MAX_MS,
+                        &c->timer_ms[t]))
             return false;
     return true;
 }
@@ -387,7 +312,7 @@ static bool player_from_json(const struct json_object *o, int64_t format, unsign
         !get_resource(o, "buyer", &p->buyer) || !get_resource(o, "extra", &p->extra) ||
         !bundle_from_json(o, "hand", &p->hand) || jget_bool(o, "grabbed", &p->grabbed) < 0 ||
         !votes_from_json(o, format, case_index, p) ||
-        !il_json_int(o, "score", INT16_MIN, INT16_MAX, &score))
+        !jget_range(o, "score", INT16_MIN, INT16_MAX, &score))
         return false;
     p->score = (int16_t)score;
     return true;
@@ -412,7 +337,7 @@ static bool drop_from_json(const struct json_object *o, struct il_game *g)
     struct json_object *v = jget_type(o, "drop", json_type_object);
     struct json_object *cards = v ? jget_type(v, "cards", json_type_array) : NULL;
     struct json_object *taken = v ? jget_type(v, "taken", json_type_array) : NULL;
-    if (!cards || !taken || !get_u8(v, "shown", IL_RESOURCES, &g->drop_shown))
+    if (!cards || !taken || !jget_u8(v, "shown", IL_RESOURCES, &g->drop_shown))
         return false;
     size_t n = json_object_array_length(cards);
     if (n > IL_RESOURCES || json_object_array_length(taken) != n)
@@ -441,11 +366,11 @@ static bool trades_from_json(const struct json_object *o, struct il_game *g)
     if (!v)
         return !jget(o, "trades_total");
     if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) > IL_MAX_TRADES ||
-        !il_json_int(o, "trades_total", (int64_t)json_object_array_length(v),
-                     json_object_array_length(v) < IL_MAX_TRADES
-                         ? (int64_t)json_object_array_length(v)
-                         : UINT16_MAX,
-                     &total))
+        !jget_range(o, "trades_total", (int64_t)json_object_array_length(v),
+                    json_object_array_length(v) < IL_MAX_TRADES
+                        ? (int64_t)json_object_array_length(v)
+                        : UINT16_MAX,
+                    &total))
         return false;
     g->ntrades = (uint16_t)total;
     for (size_t i = 0; i < json_object_array_length(v); i++) {
@@ -453,9 +378,9 @@ static bool trades_from_json(const struct json_object *o, struct il_game *g)
         struct il_trade *t = &g->trades[i];
         struct il_bundle give = {{0}}, ask = {{0}}; /* bundle_from_json sets only its keys */
         if (!json_object_is_type(e, json_type_object) ||
-            !get_u8(e, "from", IL_MAX_PLAYERS - 1, &t->from) ||
-            !get_u8(e, "to", IL_MAX_PLAYERS - 1, &t->to) ||
-            !get_u8(e, "session", IL_SESSIONS, &t->session) ||
+            !jget_u8(e, "from", IL_MAX_PLAYERS - 1, &t->from) ||
+            !jget_u8(e, "to", IL_MAX_PLAYERS - 1, &t->to) ||
+            !jget_u8(e, "session", IL_SESSIONS, &t->session) ||
             !bundle_from_json(e, "give", &give) || !bundle_from_json(e, "ask", &ask))
             return false;
         for (unsigned c = 0; c < IL_CARD_TYPES; c++)
@@ -479,10 +404,9 @@ static bool offers_from_json(const struct json_object *o, struct il_game *g)
         struct json_object *e = json_object_array_get_idx(v, i);
         struct il_offer *f = &g->offers[i];
         int64_t id;
-        if (!json_object_is_type(e, json_type_object) ||
-            !il_json_int(e, "id", 1, UINT32_MAX, &id) ||
-            !get_u8(e, "from", IL_MAX_PLAYERS - 1, &f->from) ||
-            !get_u8(e, "to", IL_MAX_PLAYERS - 1, &f->to) ||
+        if (!json_object_is_type(e, json_type_object) || !jget_range(e, "id", 1, UINT32_MAX, &id) ||
+            !jget_u8(e, "from", IL_MAX_PLAYERS - 1, &f->from) ||
+            !jget_u8(e, "to", IL_MAX_PLAYERS - 1, &f->to) ||
             !bundle_from_json(e, "give", &f->give) || !bundle_from_json(e, "ask", &f->ask))
             return false;
         f->id = (uint32_t)id;
@@ -525,23 +449,23 @@ enum il_error il_game_from_json(struct il_game *g, const struct json_object *jso
     memset(&w, 0, sizeof w);
     int64_t format, next_id, judged = 0, far = IL_NOW_LIMIT + IL_TIMER_MAX_MS;
     int phase;
-    if (!il_json_int(json, "format", IL_JSON_FORMAT_MIN, IL_JSON_FORMAT, &format) ||
+    if (!jget_range(json, "format", IL_JSON_FORMAT_MIN, IL_JSON_FORMAT, &format) ||
         !config_from_json(json, format, &w.config) ||
-        !get_u8(json, "nplayers", IL_MAX_PLAYERS, &w.nplayers) || w.nplayers < IL_MIN_PLAYERS ||
-        !get_u8(json, "case_index", IL_MAX_CASES, &w.case_index) ||
+        !jget_u8(json, "nplayers", IL_MAX_PLAYERS, &w.nplayers) || w.nplayers < IL_MIN_PLAYERS ||
+        !jget_u8(json, "case_index", IL_MAX_CASES, &w.case_index) ||
         (jget(json, "judged") &&
-         !il_json_int(json, "judged", 0, (1 << IL_MAX_CASES) - 1, &judged)) ||
+         !jget_range(json, "judged", 0, (1 << IL_MAX_CASES) - 1, &judged)) ||
         !mask_from_json(json, "in_play", &w.in_play) || !players_from_json(json, format, &w) ||
         !get_id(json, "phase", phase_from_id, &phase) ||
-        !get_u8(json, "session", IL_SESSIONS, &w.session) ||
-        !get_u8(json, "drops", IL_DROPS, &w.drops) ||
-        !il_json_int(json, "deadline", -far, far, &w.deadline) ||
+        !jget_u8(json, "session", IL_SESSIONS, &w.session) ||
+        !jget_u8(json, "drops", IL_DROPS, &w.drops) ||
+        !jget_range(json, "deadline", -far, far, &w.deadline) ||
         jget_bool(json, "paused", &w.paused) < 0 ||
-        !il_json_int(json, "paused_remaining", 0, IL_TIMER_MAX_MS, &w.paused_remaining) ||
+        !jget_range(json, "paused_remaining", 0, IL_TIMER_MAX_MS, &w.paused_remaining) ||
         !drop_from_json(json, &w) || !bundle_from_json(json, "discard", &w.discard) ||
-        !il_json_int(json, "next_offer_id", 1, UINT32_MAX, &next_id) ||
+        !jget_range(json, "next_offer_id", 1, UINT32_MAX, &next_id) ||
         !offers_from_json(json, &w) || !trades_from_json(json, &w) || !cases_from_json(json, &w) ||
-        (format >= 2 && !il_json_int(json, "tribunal_at", -far, far, &w.tribunal_at)) ||
+        (format >= 2 && !jget_range(json, "tribunal_at", -far, far, &w.tribunal_at)) ||
         (jget(json, "aborted") && jget_bool(json, "aborted", &w.aborted) < 0))
         return IL_ERR_CORRUPT;
     w.phase = (enum il_phase)phase;

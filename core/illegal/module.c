@@ -561,10 +561,10 @@ static bool drop_from_json(struct il_state *s, unsigned nseats, const struct jso
         d->open = g->phase == IL_PHASE_DROP_GRAB;
         return true;
     }
-    if (!il_json_int(j, "number", 0, IL_DROPS, &n))
+    if (!jget_range(j, "number", 0, IL_DROPS, &n))
         return false;
     d->number = (uint8_t)n;
-    if (!il_json_int(j, "leftover", 0, 255, &n))
+    if (!jget_range(j, "leftover", 0, 255, &n))
         return false;
     d->leftover = (uint8_t)n;
     if (jget_bool(j, "open", &d->open) < 0 || jget_bool(j, "done", &d->done) < 0 ||
@@ -601,7 +601,7 @@ static int load(void *state, bool started, unsigned nseats, const struct json_ob
     int64_t n;
     memset(s, 0, sizeof *s);
     int variant = il_variant_from_id(get_str(o, "variant") ? get_str(o, "variant") : "");
-    if (variant < 0 || !il_json_int(o, "resources", 0, 255, &n)) {
+    if (variant < 0 || !jget_range(o, "resources", 0, 255, &n)) {
         snprintf(why, whylen, "variant or resources invalid");
         return -1;
     }
@@ -609,7 +609,7 @@ static int load(void *state, bool started, unsigned nseats, const struct json_ob
     s->config.resources = (uint8_t)n;
     /* Records written before the tribunal options have none. */
     if (json_object_object_get_ex(o, "tribunal", NULL) &&
-        !il_json_int(o, "tribunal", 0, (1 << IL_TRIBUNAL_OPTIONS) - 1, &n)) {
+        !jget_range(o, "tribunal", 0, (1 << IL_TRIBUNAL_OPTIONS) - 1, &n)) {
         snprintf(why, whylen, "tribunal options invalid");
         return -1;
     }
@@ -625,8 +625,8 @@ static int load(void *state, bool started, unsigned nseats, const struct json_ob
         return -1;
     }
     for (unsigned t = 0; t < IL_TIMERS; t++)
-        if (!il_json_int(timers, il_timer_id(t), IL_TIMER_MIN_MS, IL_TIMER_MAX_MS,
-                         &s->config.timer_ms[t])) {
+        if (!jget_range(timers, il_timer_id(t), IL_TIMER_MIN_MS, IL_TIMER_MAX_MS,
+                        &s->config.timer_ms[t])) {
             snprintf(why, whylen, "timer %s invalid", il_timer_id(t));
             return -1;
         }

@@ -3,32 +3,9 @@
  * README.md ("Invariants"), so that a stored game can be trusted before it
  * is played on, and a bug is caught at the step that made it.
  */
-#include <stdarg.h>
-#include <stdio.h>
 
+#include "../invariant.h"
 #include "internal.h"
-
-static bool fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static bool fail(char *why, size_t len, const char *fmt, ...)
-{
-    if (why && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
-static bool is_zero(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i])
-            return false;
-    return true;
-}
 
 /* 1. The settings lie within their bounds. 2. Seats and the series fit. */
 static bool check_setup(const struct pd_game *g, char *why, size_t len)
@@ -36,24 +13,25 @@ static bool check_setup(const struct pd_game *g, char *why, size_t len)
     const struct pd_config *c = &g->config;
     for (unsigned t = 0; t < PD_TIMERS; t++)
         if (!pd_timer_ok(c->timer_ms[t]))
-            return fail(why, len, "1: timer %s out of bounds", pd_timer_id((enum pd_timer)t));
+            return invariant_fails(why, len, "1: timer %s out of bounds",
+                                   pd_timer_id((enum pd_timer)t));
     if (!pd_reminder_ok(c->reminder_ms) || !pd_series_target_ok(c->series_target))
-        return fail(why, len, "1: reminder or series goal out of bounds");
+        return invariant_fails(why, len, "1: reminder or series goal out of bounds");
     if (g->nplayers < PD_MIN_PLAYERS || g->nplayers > PD_MAX_PLAYERS)
-        return fail(why, len, "2: %u players", (unsigned)g->nplayers);
+        return invariant_fails(why, len, "2: %u players", (unsigned)g->nplayers);
     if (g->dealer >= g->nplayers || g->current >= g->nplayers)
-        return fail(why, len, "2: dealer %u, current %u", (unsigned)g->dealer,
-                    (unsigned)g->current);
+        return invariant_fails(why, len, "2: dealer %u, current %u", (unsigned)g->dealer,
+                               (unsigned)g->current);
     if (!pd_series_ok(&g->series) || g->series.nplayers != g->nplayers)
-        return fail(why, len, "2: the series is out of bounds");
+        return invariant_fails(why, len, "2: the series is out of bounds");
     if (g->series.games && pd_series_winners(&g->series, c->series_target))
-        return fail(why, len, "2: the series this game continues is already won");
+        return invariant_fails(why, len, "2: the series this game continues is already won");
     for (unsigned s = g->nplayers; s < PD_MAX_PLAYERS; s++)
-        if (!is_zero(&g->players[s], sizeof g->players[s]))
-            return fail(why, len, "2: seat %u is beyond the table but not empty", s);
+        if (!invariant_zero(&g->players[s], sizeof g->players[s]))
+            return invariant_fails(why, len, "2: seat %u is beyond the table but not empty", s);
     if (g->turns < 1 || g->next_offer_id < 1)
-        return fail(why, len, "2: %u turns, next offer %u", (unsigned)g->turns,
-                    (unsigned)g->next_offer_id);
+        return invariant_fails(why, len, "2: %u turns, next offer %u", (unsigned)g->turns,
+                               (unsigned)g->next_offer_id);
     return true;
 }
 
@@ -62,24 +40,25 @@ static bool check_clock(const struct pd_game *g, char *why, size_t len)
 {
     bool over = g->phase == PD_PHASE_OVER;
     if ((unsigned)g->phase >= PD_PHASES || (unsigned)g->end > PD_END_PLAYERS)
-        return fail(why, len, "3: phase %d, end %d", (int)g->phase, (int)g->end);
+        return invariant_fails(why, len, "3: phase %d, end %d", (int)g->phase, (int)g->end);
     if (over != (g->end != PD_END_NONE))
-        return fail(why, len, "3: phase %s with end %s", pd_phase_id(g->phase), pd_end_id(g->end));
+        return invariant_fails(why, len, "3: phase %s with end %s", pd_phase_id(g->phase),
+                               pd_end_id(g->end));
     int64_t far = PD_NOW_LIMIT + PD_TIMER_MAX_MS;
     if (g->deadline < -far || g->deadline > far || g->remind_at < -far || g->remind_at > far)
-        return fail(why, len, "4: deadline out of range");
+        return invariant_fails(why, len, "4: deadline out of range");
     if (g->paused_remaining < 0 || g->paused_remaining > PD_TIMER_MAX_MS)
-        return fail(why, len, "4: paused time out of range");
+        return invariant_fails(why, len, "4: paused time out of range");
     if ((over || g->paused) && (g->deadline != 0 || g->remind_at != 0))
-        return fail(why, len, "4: a deadline runs while paused or over");
+        return invariant_fails(why, len, "4: a deadline runs while paused or over");
     if (!over && !g->paused && g->deadline == 0)
-        return fail(why, len, "4: a running step with no deadline");
+        return invariant_fails(why, len, "4: a running step with no deadline");
     if (over && g->paused)
-        return fail(why, len, "4: a finished game is paused");
+        return invariant_fails(why, len, "4: a finished game is paused");
     if (!g->paused && g->paused_remaining != 0)
-        return fail(why, len, "4: paused time kept while running");
+        return invariant_fails(why, len, "4: paused time kept while running");
     if (g->remind_at && (g->remind_at >= g->deadline || g->phase == PD_PHASE_WINDOW))
-        return fail(why, len, "4: a reminder after its deadline, or in the window");
+        return invariant_fails(why, len, "4: a reminder after its deadline, or in the window");
     return true;
 }
 
@@ -88,12 +67,12 @@ static bool check_cards(const struct pd_game *g, char *why, size_t len)
 {
     unsigned n[PD_CARDS] = {0};
     if (g->npile > PD_DECK_SIZE - PD_HAND_SIZE * g->nplayers)
-        return fail(why, len, "5: %u cards in the pile", (unsigned)g->npile);
+        return invariant_fails(why, len, "5: %u cards in the pile", (unsigned)g->npile);
     for (unsigned i = 0; i < PD_DECK_SIZE; i++) {
         if (i >= g->npile && g->pile[i] != 0)
-            return fail(why, len, "5: pile slot %u beyond the pile is not empty", i);
+            return invariant_fails(why, len, "5: pile slot %u beyond the pile is not empty", i);
         if (i < g->npile && g->pile[i] >= PD_CARDS)
-            return fail(why, len, "5: pile slot %u holds no card", i);
+            return invariant_fails(why, len, "5: pile slot %u holds no card", i);
         if (i < g->npile)
             n[g->pile[i]]++;
     }
@@ -108,8 +87,8 @@ static bool check_cards(const struct pd_game *g, char *why, size_t len)
         n[g->takeover_card]++;
     for (unsigned t = 0; t < PD_CARDS; t++)
         if (n[t] + g->discard.n[t] != pd_card_count(t))
-            return fail(why, len, "5: %u of %s instead of %u", n[t] + g->discard.n[t],
-                        pd_card_id(t), pd_card_count(t));
+            return invariant_fails(why, len, "5: %u of %s instead of %u", n[t] + g->discard.n[t],
+                                   pd_card_id(t), pd_card_count(t));
     return true;
 }
 
@@ -120,15 +99,16 @@ static bool check_business(const struct pd_game *g, unsigned s, char *why, size_
     const struct pd_player *p = &g->players[s];
     for (unsigned t = 0; t < PD_CARDS; t++)
         if (p->business.n[t] && t != PD_OPENING && !pd_card_is_deal(t))
-            return fail(why, len, "6: seat %u has %s in their business", s, pd_card_id(t));
+            return invariant_fails(why, len, "6: seat %u has %s in their business", s,
+                                   pd_card_id(t));
     bool open = p->business.n[PD_OPENING] == 1;
     if (p->business.n[PD_OPENING] > 1 || (!open && pd_bundle_total(&p->business) != 0))
-        return fail(why, len, "6: seat %u has deals without one opening", s);
+        return invariant_fails(why, len, "6: seat %u has deals without one opening", s);
     if (p->burden != PD_NONE &&
         (p->burden >= PD_CARDS || pd_card_kind(p->burden) != PD_KIND_BURDEN))
-        return fail(why, len, "6: seat %u carries no burden card as a burden", s);
+        return invariant_fails(why, len, "6: seat %u carries no burden card as a burden", s);
     if (p->burden != PD_NONE && !open)
-        return fail(why, len, "6: seat %u carries a burden without an opening", s);
+        return invariant_fails(why, len, "6: seat %u carries a burden without an opening", s);
     return true;
 }
 
@@ -142,25 +122,27 @@ static bool check_players(const struct pd_game *g, char *why, size_t len)
         if (!check_business(g, s, why, len))
             return false;
         if (p->skips > PD_MAX_SKIPS)
-            return fail(why, len, "7: seat %u sits out %u turns", s, (unsigned)p->skips);
+            return invariant_fails(why, len, "7: seat %u sits out %u turns", s, (unsigned)p->skips);
         if (!p->active && (pd_bundle_total(&p->hand) || pd_bundle_total(&p->business) ||
                            p->burden != PD_NONE || p->skips || p->score))
-            return fail(why, len, "7: removed seat %u still holds something", s);
+            return invariant_fails(why, len, "7: removed seat %u still holds something", s);
         if (p->active && over && p->score != pd_score(g, s))
-            return fail(why, len, "7: seat %u's score is not the reckoning's", s);
+            return invariant_fails(why, len, "7: seat %u's score is not the reckoning's", s);
         if (!over && p->score != 0)
-            return fail(why, len, "7: seat %u has a score before the end", s);
+            return invariant_fails(why, len, "7: seat %u has a score before the end", s);
         bool may_be_empty = over || (s == g->current && g->phase != PD_PHASE_TURN);
         if (p->active && !may_be_empty && pd_bundle_total(&p->hand) == 0)
-            return fail(why, len, "9: seat %u holds no card in phase %s", s, pd_phase_id(g->phase));
+            return invariant_fails(why, len, "9: seat %u holds no card in phase %s", s,
+                                   pd_phase_id(g->phase));
     }
     /* A pass goes on when the player whose nuisance card began it is removed. */
     if (!over && g->phase != PD_PHASE_PASS && !g->players[g->current].active)
-        return fail(why, len, "8: the current seat %u was removed", (unsigned)g->current);
+        return invariant_fails(why, len, "8: the current seat %u was removed",
+                               (unsigned)g->current);
     if (!over && pd_active_count(g) < PD_MIN_PLAYERS)
-        return fail(why, len, "8: fewer than two players left");
+        return invariant_fails(why, len, "8: fewer than two players left");
     if ((g->phase == PD_PHASE_TURN || g->phase == PD_PHASE_WINDOW) && g->players[g->current].skips)
-        return fail(why, len, "8: the current seat sits out its own turn");
+        return invariant_fails(why, len, "8: the current seat sits out its own turn");
     return true;
 }
 
@@ -168,26 +150,27 @@ static bool check_players(const struct pd_game *g, char *why, size_t len)
 static bool check_offers(const struct pd_game *g, char *why, size_t len)
 {
     if (g->noffers > PD_MAX_OFFERS || (g->noffers && g->phase != PD_PHASE_TURN))
-        return fail(why, len, "10: %u offers in phase %s", (unsigned)g->noffers,
-                    pd_phase_id(g->phase));
+        return invariant_fails(why, len, "10: %u offers in phase %s", (unsigned)g->noffers,
+                               pd_phase_id(g->phase));
     uint32_t last = 0;
     for (unsigned i = 0; i < PD_MAX_OFFERS; i++) {
         const struct pd_offer *o = &g->offers[i];
         if (i >= g->noffers) {
-            if (!is_zero(o, sizeof *o))
-                return fail(why, len, "10: offer slot %u is not empty", i);
+            if (!invariant_zero(o, sizeof *o))
+                return invariant_fails(why, len, "10: offer slot %u is not empty", i);
             continue;
         }
         if (o->id <= last || o->id >= g->next_offer_id)
-            return fail(why, len, "10: offer ids out of order");
+            return invariant_fails(why, len, "10: offer ids out of order");
         last = o->id;
         if (o->to == g->current || !pd_is_active(g, o->to))
-            return fail(why, len, "10: offer %u to seat %u", (unsigned)o->id, (unsigned)o->to);
+            return invariant_fails(why, len, "10: offer %u to seat %u", (unsigned)o->id,
+                                   (unsigned)o->to);
         if (pd_bundle_total(&o->give) == 0)
-            return fail(why, len, "10: offer %u gives nothing", (unsigned)o->id);
+            return invariant_fails(why, len, "10: offer %u gives nothing", (unsigned)o->id);
         for (unsigned t = 0; t < PD_CARDS; t++)
             if (o->give.n[t] > pd_card_count(t) || o->ask.n[t] > pd_card_count(t))
-                return fail(why, len, "10: offer %u is beyond the box", (unsigned)o->id);
+                return invariant_fails(why, len, "10: offer %u is beyond the box", (unsigned)o->id);
     }
     return true;
 }
@@ -204,10 +187,10 @@ static bool check_pass(const struct pd_game *g, char *why, size_t len)
             continue;
         }
         if (g->phase != PD_PHASE_PASS || !p->active || p->pass >= PD_CARDS || !p->hand.n[p->pass])
-            return fail(why, len, "11: seat %u passes a card it may not", s);
+            return invariant_fails(why, len, "11: seat %u passes a card it may not", s);
     }
     if (g->phase == PD_PHASE_PASS && waiting == 0)
-        return fail(why, len, "11: a pass that everyone has chosen for is still open");
+        return invariant_fails(why, len, "11: a pass that everyone has chosen for is still open");
     return true;
 }
 
@@ -220,7 +203,7 @@ static bool check_window(const struct pd_game *g, char *why, size_t len)
     for (unsigned s = 0; s < g->nplayers; s++) {
         const struct pd_player *p = &g->players[s];
         if (p->waived && (!open || !p->active || s == g->current))
-            return fail(why, len, "12: seat %u waived out of the window", s);
+            return invariant_fails(why, len, "12: seat %u waived out of the window", s);
         if (p->active && s != g->current) {
             others++;
             waived += p->waived;
@@ -229,17 +212,17 @@ static bool check_window(const struct pd_game *g, char *why, size_t len)
     if (!open) {
         if (g->takeover_card != PD_NONE || g->takeover_deal != PD_NONE ||
             g->takeover_victim != PD_NONE)
-            return fail(why, len, "12: a takeover held outside the window");
+            return invariant_fails(why, len, "12: a takeover held outside the window");
         return true;
     }
     unsigned v = g->takeover_victim;
     if (g->takeover_card != PD_TAKEOVER && g->takeover_card != PD_CONNECTIONS)
-        return fail(why, len, "12: the window holds no takeover card");
+        return invariant_fails(why, len, "12: the window holds no takeover card");
     if (v == g->current || !pd_is_active(g, (int)v) || !pd_card_is_deal(g->takeover_deal) ||
         !g->players[v].business.n[g->takeover_deal])
-        return fail(why, len, "12: the takeover names no deal of another player");
+        return invariant_fails(why, len, "12: the takeover names no deal of another player");
     if (waived == others)
-        return fail(why, len, "12: everyone waived, yet the window is open");
+        return invariant_fails(why, len, "12: everyone waived, yet the window is open");
     return true;
 }
 
@@ -251,10 +234,10 @@ static bool check_loss(const struct pd_game *g, char *why, size_t len)
     const struct pd_player *p = &g->players[g->current];
     bool raid = p->burden == PD_RAID;
     if (!raid && p->burden != PD_PROTECTION)
-        return fail(why, len, "13: a loss without raid or protection money");
+        return invariant_fails(why, len, "13: a loss without raid or protection money");
     unsigned kinds = pd_kinds_where(&p->business, raid ? pd_card_is_illegal : pd_card_is_deal);
     if (kinds < 2)
-        return fail(why, len, "13: a loss with %u kinds of deal to choose from", kinds);
+        return invariant_fails(why, len, "13: a loss with %u kinds of deal to choose from", kinds);
     return true;
 }
 

@@ -118,9 +118,4 @@ void pd_finish(struct pd_ctx *c, enum pd_end why);
 /* host.c */
 enum pd_error pd_act_kick(struct pd_ctx *c, const struct pd_action *a);
 
-/* json.c: reading a stored integer within min..max. */
-struct json_object;
-bool pd_json_int(const struct json_object *o, const char *key, int64_t min, int64_t max,
-                 int64_t *out);
-
 #endif

@@ -20,36 +20,6 @@
 /* Writing: every helper notes a failed allocation in *oom and carries on, so
  * the caller checks once at the end. */
 
-static void put(struct json_object *obj, const char *key, struct json_object *val, bool *oom)
-{
-    if (!val || json_object_object_add(obj, key, val) != 0) {
-        json_object_put(val);
-        *oom = true;
-    }
-}
-
-static void push(struct json_object *arr, struct json_object *val, bool *oom)
-{
-    if (!val || json_object_array_add(arr, val) != 0) {
-        json_object_put(val);
-        *oom = true;
-    }
-}
-
-static struct json_object *new_obj(bool *oom)
-{
-    struct json_object *o = json_object_new_object();
-    *oom |= !o;
-    return o;
-}
-
-static struct json_object *new_arr(bool *oom)
-{
-    struct json_object *a = json_object_new_array();
-    *oom |= !a;
-    return a;
-}
-
 static struct json_object *card_or_null(unsigned card)
 {
     return card == PD_NONE ? NULL : json_object_new_string(pd_card_id(card));
@@ -71,72 +41,68 @@ static void put_card(struct json_object *obj, const char *key, unsigned card, bo
 
 static struct json_object *bundle_to_json(const struct pd_bundle *b, bool *oom)
 {
-    struct json_object *o = new_obj(oom);
-    for (unsigned t = 0; o && t < PD_CARDS; t++)
-        if (b->n[t])
-            put(o, pd_card_id(t), json_object_new_int(b->n[t]), oom);
-    return o;
+    return jcounts(b->n, PD_CARDS, pd_card_id, oom);
 }
 
 static struct json_object *config_to_json(const struct pd_config *c, bool *oom)
 {
-    struct json_object *o = new_obj(oom), *timers = new_obj(oom);
+    struct json_object *o = jnew_obj(oom), *timers = jnew_obj(oom);
     if (!o || !timers) {
         json_object_put(o);
         json_object_put(timers);
         return NULL;
     }
     for (unsigned t = 0; t < PD_TIMERS; t++)
-        put(timers, pd_timer_id((enum pd_timer)t), json_object_new_int64(c->timer_ms[t]), oom);
-    put(o, "timers", timers, oom);
-    put(o, "reminder", json_object_new_int64(c->reminder_ms), oom);
-    put(o, "series", json_object_new_int(c->series_target), oom);
+        jput(timers, pd_timer_id((enum pd_timer)t), json_object_new_int64(c->timer_ms[t]), oom);
+    jput(o, "timers", timers, oom);
+    jput(o, "reminder", json_object_new_int64(c->reminder_ms), oom);
+    jput(o, "series", json_object_new_int(c->series_target), oom);
     return o;
 }
 
 static struct json_object *series_to_json(const struct pd_series *series, unsigned nplayers,
                                           bool *oom)
 {
-    struct json_object *o = new_obj(oom), *totals = new_arr(oom);
+    struct json_object *o = jnew_obj(oom), *totals = jnew_arr(oom);
     if (!o || !totals) {
         json_object_put(o);
         json_object_put(totals);
         return NULL;
     }
     for (unsigned s = 0; s < nplayers; s++)
-        push(totals, json_object_new_int64(series->totals[s]), oom);
-    put(o, "games", json_object_new_int(series->games), oom);
-    put(o, "dealer", json_object_new_int(series->dealer), oom);
-    put(o, "totals", totals, oom);
+        jpush(totals, json_object_new_int64(series->totals[s]), oom);
+    jput(o, "games", json_object_new_int(series->games), oom);
+    jput(o, "dealer", json_object_new_int(series->dealer), oom);
+    jput(o, "totals", totals, oom);
     return o;
 }
 
 static struct json_object *player_to_json(const struct pd_player *p, bool *oom)
 {
-    struct json_object *o = new_obj(oom);
+    struct json_object *o = jnew_obj(oom);
     if (!o)
         return NULL;
-    put(o, "active", json_object_new_boolean(p->active), oom);
-    put(o, "hand", bundle_to_json(&p->hand, oom), oom);
-    put(o, "business", bundle_to_json(&p->business, oom), oom);
+    jput(o, "active", json_object_new_boolean(p->active), oom);
+    jput(o, "hand", bundle_to_json(&p->hand, oom), oom);
+    jput(o, "business", bundle_to_json(&p->business, oom), oom);
     put_card(o, "burden", p->burden, oom);
-    put(o, "skips", json_object_new_int(p->skips), oom);
+    jput(o, "skips", json_object_new_int(p->skips), oom);
     put_card(o, "pass", p->pass, oom);
-    put(o, "waived", json_object_new_boolean(p->waived), oom);
-    put(o, "score", json_object_new_int(p->score), oom);
+    jput(o, "waived", json_object_new_boolean(p->waived), oom);
+    jput(o, "score", json_object_new_int(p->score), oom);
     return o;
 }
 
 static struct json_object *offer_to_json(const struct pd_offer *f, bool *oom)
 {
-    struct json_object *o = new_obj(oom);
+    struct json_object *o = jnew_obj(oom);
     if (!o)
         return NULL;
-    put(o, "id", json_object_new_int64(f->id), oom);
-    put(o, "to", json_object_new_int(f->to), oom);
-    put(o, "blind", json_object_new_boolean(f->blind), oom);
-    put(o, "give", bundle_to_json(&f->give, oom), oom);
-    put(o, "ask", bundle_to_json(&f->ask, oom), oom);
+    jput(o, "id", json_object_new_int64(f->id), oom);
+    jput(o, "to", json_object_new_int(f->to), oom);
+    jput(o, "blind", json_object_new_boolean(f->blind), oom);
+    jput(o, "give", bundle_to_json(&f->give, oom), oom);
+    jput(o, "ask", bundle_to_json(&f->ask, oom), oom);
     return o;
 }
 
@@ -144,50 +110,50 @@ static struct json_object *takeover_to_json(const struct pd_game *g, bool *oom)
 {
     if (g->takeover_card == PD_NONE)
         return NULL;
-    struct json_object *o = new_obj(oom);
+    struct json_object *o = jnew_obj(oom);
     if (!o)
         return NULL;
     put_card(o, "card", g->takeover_card, oom);
-    put(o, "victim", json_object_new_int(g->takeover_victim), oom);
+    jput(o, "victim", json_object_new_int(g->takeover_victim), oom);
     put_card(o, "deal", g->takeover_deal, oom);
     return o;
 }
 
 static void lists_to_json(const struct pd_game *g, struct json_object *o, bool *oom)
 {
-    struct json_object *pile = new_arr(oom), *players = new_arr(oom), *offers = new_arr(oom);
+    struct json_object *pile = jnew_arr(oom), *players = jnew_arr(oom), *offers = jnew_arr(oom);
     for (unsigned i = 0; pile && i < g->npile; i++)
-        push(pile, json_object_new_string(pd_card_id(g->pile[i])), oom);
+        jpush(pile, json_object_new_string(pd_card_id(g->pile[i])), oom);
     for (unsigned s = 0; players && s < g->nplayers; s++)
-        push(players, player_to_json(&g->players[s], oom), oom);
+        jpush(players, player_to_json(&g->players[s], oom), oom);
     for (unsigned i = 0; offers && i < g->noffers; i++)
-        push(offers, offer_to_json(&g->offers[i], oom), oom);
-    put(o, "pile", pile, oom);
-    put(o, "players", players, oom);
-    put(o, "offers", offers, oom);
+        jpush(offers, offer_to_json(&g->offers[i], oom), oom);
+    jput(o, "pile", pile, oom);
+    jput(o, "players", players, oom);
+    jput(o, "offers", offers, oom);
 }
 
 struct json_object *pd_game_to_json(const struct pd_game *g)
 {
     bool oom = false;
-    struct json_object *o = new_obj(&oom);
+    struct json_object *o = jnew_obj(&oom);
     if (!o)
         return NULL;
-    put(o, "format", json_object_new_int(PD_JSON_FORMAT), &oom);
-    put(o, "config", config_to_json(&g->config, &oom), &oom);
-    put(o, "series", series_to_json(&g->series, g->nplayers, &oom), &oom);
-    put(o, "nplayers", json_object_new_int(g->nplayers), &oom);
-    put(o, "dealer", json_object_new_int(g->dealer), &oom);
-    put(o, "current", json_object_new_int(g->current), &oom);
-    put(o, "phase", json_object_new_string(pd_phase_id(g->phase)), &oom);
-    put(o, "end", json_object_new_string(pd_end_id(g->end)), &oom);
-    put(o, "turns", json_object_new_int(g->turns), &oom);
-    put(o, "deadline", json_object_new_int64(g->deadline), &oom);
-    put(o, "remind_at", json_object_new_int64(g->remind_at), &oom);
-    put(o, "paused", json_object_new_boolean(g->paused), &oom);
-    put(o, "paused_remaining", json_object_new_int64(g->paused_remaining), &oom);
-    put(o, "discard", bundle_to_json(&g->discard, &oom), &oom);
-    put(o, "next_offer_id", json_object_new_int64(g->next_offer_id), &oom);
+    jput(o, "format", json_object_new_int(PD_JSON_FORMAT), &oom);
+    jput(o, "config", config_to_json(&g->config, &oom), &oom);
+    jput(o, "series", series_to_json(&g->series, g->nplayers, &oom), &oom);
+    jput(o, "nplayers", json_object_new_int(g->nplayers), &oom);
+    jput(o, "dealer", json_object_new_int(g->dealer), &oom);
+    jput(o, "current", json_object_new_int(g->current), &oom);
+    jput(o, "phase", json_object_new_string(pd_phase_id(g->phase)), &oom);
+    jput(o, "end", json_object_new_string(pd_end_id(g->end)), &oom);
+    jput(o, "turns", json_object_new_int(g->turns), &oom);
+    jput(o, "deadline", json_object_new_int64(g->deadline), &oom);
+    jput(o, "remind_at", json_object_new_int64(g->remind_at), &oom);
+    jput(o, "paused", json_object_new_boolean(g->paused), &oom);
+    jput(o, "paused_remaining", json_object_new_int64(g->paused_remaining), &oom);
+    jput(o, "discard", bundle_to_json(&g->discard, &oom), &oom);
+    jput(o, "next_offer_id", json_object_new_int64(g->next_offer_id), &oom);
     lists_to_json(g, o, &oom);
     struct json_object *t = takeover_to_json(g, &oom);
     if (json_object_object_add(o, "takeover", t) != 0) {
@@ -202,25 +168,6 @@ struct json_object *pd_game_to_json(const struct pd_game *g)
 }
 
 /* Reading: each helper returns false on anything missing or out of range. */
-
-bool pd_json_int(const struct json_object *o, const char *key, int64_t min, int64_t max,
-                 int64_t *out)
-{
-    int64_t v;
-    if (jget_int64(o, key, &v) != 0 || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool read_u8(const struct json_object *o, const char *key, unsigned max, uint8_t *out)
-{
-    int64_t v;
-    if (!pd_json_int(o, key, 0, max, &v))
-        return false;
-    *out = (uint8_t)v;
-    return true;
-}
 
 static bool read_bool(const struct json_object *o, const char *key, bool *out)
 {
@@ -247,21 +194,7 @@ static bool read_card(const struct json_object *o, const char *key, uint8_t *out
 
 static bool read_bundle(const struct json_object *o, const char *key, struct pd_bundle *b)
 {
-    struct json_object *obj = jget_obj(o, key);
-    if (!obj)
-        return false;
-    memset(b, 0, sizeof *b);
-    json_object_object_foreach(obj, k, v)
-    {
-        int t = pd_card_from_id(k);
-        if (t < 0 || !json_object_is_type(v, json_type_int))
-            return false;
-        int64_t n = json_object_get_int64(v);
-        if (n < 1 || n > PD_DECK_SIZE)
-            return false;
-        b->n[t] = (uint8_t)n;
-    }
-    return true;
+    return jget_counts(o, key, pd_card_from_id, PD_CARDS, PD_DECK_SIZE, b->n);
 }
 
 static bool read_config(const struct json_object *o, struct pd_config *c)
@@ -269,11 +202,11 @@ static bool read_config(const struct json_object *o, struct pd_config *c)
     struct json_object *timers = jget_obj(o, "timers");
     int64_t v;
     for (unsigned t = 0; t < PD_TIMERS; t++)
-        if (!pd_json_int(timers, pd_timer_id((enum pd_timer)t), PD_TIMER_MIN_MS, PD_TIMER_MAX_MS,
-                         &c->timer_ms[t]))
+        if (!jget_range(timers, pd_timer_id((enum pd_timer)t), PD_TIMER_MIN_MS, PD_TIMER_MAX_MS,
+                        &c->timer_ms[t]))
             return false;
-    if (!pd_json_int(o, "reminder", 0, PD_REMINDER_MAX_MS, &c->reminder_ms) ||
-        !pd_json_int(o, "series", 0, PD_SERIES_LONG, &v))
+    if (!jget_range(o, "reminder", 0, PD_REMINDER_MAX_MS, &c->reminder_ms) ||
+        !jget_range(o, "series", 0, PD_SERIES_LONG, &v))
         return false;
     c->series_target = (int32_t)v;
     return true;
@@ -283,10 +216,10 @@ static bool read_series(const struct json_object *o, unsigned nplayers, struct p
 {
     int64_t v;
     struct json_object *totals = jget_arr(o, "totals");
-    if (!pd_json_int(o, "games", 0, UINT16_MAX, &v))
+    if (!jget_range(o, "games", 0, UINT16_MAX, &v))
         return false;
     s->games = (uint16_t)v;
-    if (!pd_json_int(o, "dealer", PD_NOBODY, PD_MAX_PLAYERS - 1, &v))
+    if (!jget_range(o, "dealer", PD_NOBODY, PD_MAX_PLAYERS - 1, &v))
         return false;
     s->dealer = (int8_t)v;
     s->nplayers = (uint8_t)nplayers;
@@ -306,8 +239,8 @@ static bool read_player(const struct json_object *o, struct pd_player *p)
     int64_t v;
     if (!read_bool(o, "active", &p->active) || !read_bundle(o, "hand", &p->hand) ||
         !read_bundle(o, "business", &p->business) || !read_card(o, "burden", &p->burden) ||
-        !read_u8(o, "skips", PD_MAX_SKIPS, &p->skips) || !read_card(o, "pass", &p->pass) ||
-        !read_bool(o, "waived", &p->waived) || !pd_json_int(o, "score", INT32_MIN, INT32_MAX, &v))
+        !jget_u8(o, "skips", PD_MAX_SKIPS, &p->skips) || !read_card(o, "pass", &p->pass) ||
+        !read_bool(o, "waived", &p->waived) || !jget_range(o, "score", INT32_MIN, INT32_MAX, &v))
         return false;
     p->score = (int32_t)v;
     return true;
@@ -316,10 +249,10 @@ static bool read_player(const struct json_object *o, struct pd_player *p)
 static bool read_offer(const struct json_object *o, struct pd_offer *f)
 {
     int64_t v;
-    if (!pd_json_int(o, "id", 1, UINT32_MAX, &v))
+    if (!jget_range(o, "id", 1, UINT32_MAX, &v))
         return false;
     f->id = (uint32_t)v;
-    return read_u8(o, "to", PD_MAX_PLAYERS - 1, &f->to) && read_bool(o, "blind", &f->blind) &&
+    return jget_u8(o, "to", PD_MAX_PLAYERS - 1, &f->to) && read_bool(o, "blind", &f->blind) &&
            read_bundle(o, "give", &f->give) && read_bundle(o, "ask", &f->ask);
 }
 
@@ -375,7 +308,7 @@ static bool read_takeover(const struct json_object *json, struct pd_game *g)
     if (!t)
         return true;
     return json_object_is_type(t, json_type_object) && read_card(t, "card", &g->takeover_card) &&
-           read_u8(t, "victim", PD_MAX_PLAYERS - 1, &g->takeover_victim) &&
+           jget_u8(t, "victim", PD_MAX_PLAYERS - 1, &g->takeover_victim) &&
            read_card(t, "deal", &g->takeover_deal) && g->takeover_card != PD_NONE;
 }
 
@@ -384,24 +317,24 @@ static bool read_game(const struct json_object *json, struct pd_game *g)
     int64_t v;
     int phase = id_index(jget_str(json, "phase"), phase_name, PD_PHASES);
     int end = id_index(jget_str(json, "end"), end_name, PD_END_PLAYERS + 1);
-    if (!pd_json_int(json, "format", PD_JSON_FORMAT, PD_JSON_FORMAT, &v) ||
+    if (!jget_range(json, "format", PD_JSON_FORMAT, PD_JSON_FORMAT, &v) ||
         !read_config(jget_obj(json, "config"), &g->config) ||
-        !read_u8(json, "nplayers", PD_MAX_PLAYERS, &g->nplayers) ||
+        !jget_u8(json, "nplayers", PD_MAX_PLAYERS, &g->nplayers) ||
         !read_series(jget_obj(json, "series"), g->nplayers, &g->series) ||
-        !read_u8(json, "dealer", PD_MAX_PLAYERS - 1, &g->dealer) ||
-        !read_u8(json, "current", PD_MAX_PLAYERS - 1, &g->current) || phase < 0 || end < 0 ||
-        !pd_json_int(json, "turns", 1, UINT16_MAX, &v))
+        !jget_u8(json, "dealer", PD_MAX_PLAYERS - 1, &g->dealer) ||
+        !jget_u8(json, "current", PD_MAX_PLAYERS - 1, &g->current) || phase < 0 || end < 0 ||
+        !jget_range(json, "turns", 1, UINT16_MAX, &v))
         return false;
     g->phase = (enum pd_phase)phase;
     g->end = (enum pd_end)end;
     g->turns = (uint16_t)v;
     int64_t far = PD_NOW_LIMIT + PD_TIMER_MAX_MS;
-    if (!pd_json_int(json, "deadline", -far, far, &g->deadline) ||
-        !pd_json_int(json, "remind_at", -far, far, &g->remind_at) ||
+    if (!jget_range(json, "deadline", -far, far, &g->deadline) ||
+        !jget_range(json, "remind_at", -far, far, &g->remind_at) ||
         !read_bool(json, "paused", &g->paused) ||
-        !pd_json_int(json, "paused_remaining", 0, PD_TIMER_MAX_MS, &g->paused_remaining) ||
+        !jget_range(json, "paused_remaining", 0, PD_TIMER_MAX_MS, &g->paused_remaining) ||
         !read_bundle(json, "discard", &g->discard) ||
-        !pd_json_int(json, "next_offer_id", 1, UINT32_MAX, &v))
+        !jget_range(json, "next_offer_id", 1, UINT32_MAX, &v))
         return false;
     g->next_offer_id = (uint32_t)v;
     return read_lists(json, g) && read_takeover(json, g);
@@ -423,7 +356,7 @@ struct json_object *pd_settings_to_json(const struct pd_config *c, const struct 
     bool oom = false;
     struct json_object *o = config_to_json(c, &oom);
     if (o)
-        put(o, "series_so_far", series_to_json(series, series->nplayers, &oom), &oom);
+        jput(o, "series_so_far", series_to_json(series, series->nplayers, &oom), &oom);
     if (oom) {
         json_object_put(o);
         return NULL;

@@ -20,12 +20,12 @@
  * the run fails on any refusal or violation. --pace scales their delays
  * (100: a person's, the default).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "driver.h"
+#include "sim_common.h"
 
 struct args {
     uint64_t games, players, seed, series, pace;
@@ -39,19 +39,6 @@ static int usage(void)
                     "       palm-drewes-sim --games N --players P --seed S --computers "
                     "[--pace PCT] [--roundtrip]\n");
     return 2;
-}
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (!s || !*s || *s == '-')
-        return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return false;
-    *out = v;
-    return true;
 }
 
 static bool parse(int argc, char **argv, struct args *a)
@@ -72,15 +59,15 @@ static bool parse(int argc, char **argv, struct args *a)
             continue;
         }
         if (strcmp(opt, "--games") == 0)
-            ok = parse_u64(val, &a->games);
+            ok = sim_parse_u64(val, &a->games);
         else if (strcmp(opt, "--players") == 0)
-            ok = parse_u64(val, &a->players);
+            ok = sim_parse_u64(val, &a->players);
         else if (strcmp(opt, "--pace") == 0)
-            ok = parse_u64(val, &a->pace) && a->pace <= 1000;
+            ok = sim_parse_u64(val, &a->pace) && a->pace <= 1000;
         else if (strcmp(opt, "--seed") == 0)
-            ok = a->have_seed = parse_u64(val, &a->seed);
+            ok = a->have_seed = sim_parse_u64(val, &a->seed);
         else if (strcmp(opt, "--series") == 0)
-            ok = parse_u64(val, &a->series) &&
+            ok = sim_parse_u64(val, &a->series) &&
                  (a->series == PD_SERIES_SHORT || a->series == PD_SERIES_LONG);
         else
             return false;

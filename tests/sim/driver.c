@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "driver.h"
+#include "sim_common.h"
 
 /* A game that has not ended after this many actions is stuck. */
 #define SIM_MAX_ACTIONS 200000
@@ -22,36 +23,33 @@ struct sim {
     uint64_t seed;
 };
 
+/* The seats still playing, a bit each. */
+static uint32_t active_seats(const struct sim *s)
+{
+    uint32_t active = 0;
+    for (unsigned i = 0; i < s->g.nplayers; i++)
+        active |= (uint32_t)s->g.players[i].active << i;
+    return active;
+}
+
 static bool chance(struct sim *s, unsigned per_mille)
 {
-    return rng_below(&s->pick, 1000) < per_mille;
+    return sim_chance(&s->pick, per_mille);
 }
 
 static void violation(struct sim *s, const char *what, const char *why)
 {
-    if (s->violations++ < 3)
-        fprintf(stderr, "seed %llu: %s%s%s\n", (unsigned long long)s->seed, what, why ? ": " : "",
-                why ? why : "");
+    sim_violation(&s->violations, s->seed, what, why);
 }
 
 static int random_active(struct sim *s)
 {
-    int seats[IL_MAX_PLAYERS];
-    unsigned n = 0;
-    for (unsigned i = 0; i < s->g.nplayers; i++)
-        if (s->g.players[i].active)
-            seats[n++] = (int)i;
-    return n ? seats[rng_below(&s->pick, n)] : 0;
+    return sim_random_seat(&s->pick, s->g.nplayers, active_seats(s));
 }
 
-static int random_other(struct sim *s, int not )
+static int random_other(struct sim *s, int not_this)
 {
-    for (int tries = 0; tries < 32; tries++) {
-        int t = random_active(s);
-        if (t != not )
-            return t;
-    }
-    return not ;
+    return sim_random_other(&s->pick, s->g.nplayers, active_seats(s), not_this);
 }
 
 static unsigned random_in_play(struct sim *s)

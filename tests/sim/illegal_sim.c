@@ -17,7 +17,6 @@
  * each error returned (random games), or which of the computers' actions were
  * refused.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 
 #include "computers.h"
 #include "driver.h"
+#include "sim_common.h"
 
 struct args {
     uint64_t games, players, seed, pace;
@@ -54,19 +54,6 @@ static void print_errors(const uint64_t *errors)
     for (unsigned e = 1; e < IL_ERR_COUNT; e++)
         fprintf(stderr, "error %-21s %llu\n", il_error_id((enum il_error)e),
                 (unsigned long long)errors[e]);
-}
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (!s || !*s || *s == '-')
-        return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return false;
-    *out = v;
-    return true;
 }
 
 /* "live", "all", or options joined by commas. */
@@ -106,13 +93,13 @@ static bool parse_option(struct args *a, const char *opt, const char *val, int *
         return true;
     }
     if (strcmp(opt, "--games") == 0)
-        ok = parse_u64(val, &a->games);
+        ok = sim_parse_u64(val, &a->games);
     else if (strcmp(opt, "--players") == 0)
-        ok = parse_u64(val, &a->players);
+        ok = sim_parse_u64(val, &a->players);
     else if (strcmp(opt, "--seed") == 0)
-        ok = a->have_seed = parse_u64(val, &a->seed);
+        ok = a->have_seed = sim_parse_u64(val, &a->seed);
     else if (strcmp(opt, "--pace") == 0)
-        ok = parse_u64(val, &a->pace) && a->pace <= 1000;
+        ok = sim_parse_u64(val, &a->pace) && a->pace <= 1000;
     else if (strcmp(opt, "--variant") == 0 && il_variant_from_id(val) >= 0)
         a->variant = (enum il_variant)il_variant_from_id(val);
     else if (strcmp(opt, "--tribunal") == 0)
