@@ -505,83 +505,101 @@ fail:
 }
 
 /* Sets key d of c from text v. Returns 0, or -1 with the reason in why. */
-static int apply(struct config *c, const struct key_def *d, const char *v, char *why, size_t whylen)
+/* A value's shape before its kind is looked at: not empty (unless it may
+ * be), no spaces where none belong; a secret is never echoed. */
+static int check_shape(const struct key_def *d, const char *v, char *why, size_t whylen)
 {
-    bool secret = d->flags & F_SECRET;
     char shown[ECHO_MAX + 1];
-    long long n;
-
     if (!*v && !(d->flags & F_OPTIONAL) && d->kind != K_GUILDS) {
         snprintf(why, whylen, "must not be empty");
         return -1;
     }
-    if ((d->flags & F_NOSPACE) && has_space(v)) {
-        if (secret)
-            snprintf(why, whylen, "must not contain spaces or control characters%s",
-                     strcmp(d->section, "discord") == 0 ? " (give the bare token, no \"Bot \")"
-                                                        : "");
-        else if (d->kind == K_URL)
-            config_url_shown(v, shown, sizeof shown);
-        if (!secret)
-            snprintf(why, whylen, "must not contain spaces or control characters: \"%.*s\"",
-                     ECHO_MAX, d->kind == K_URL ? shown : v);
+    if (!(d->flags & F_NOSPACE) || !has_space(v))
+        return 0;
+    if (d->flags & F_SECRET) {
+        snprintf(why, whylen, "must not contain spaces or control characters%s",
+                 strcmp(d->section, "discord") == 0 ? " (give the bare token, no \"Bot \")" : "");
         return -1;
     }
-    switch (d->kind) {
-    case K_URL:
-        if (*v) {
-            size_t sl = strlen(d->scheme);
-            bool ok = strncmp(v, d->scheme, sl) == 0 &&
-                      (strncmp(v + sl, "://", 3) == 0 || strncmp(v + sl, "s://", 4) == 0);
-            if (!ok || !v[sl + (v[sl] == 's' ? 4 : 3)]) {
-                config_url_shown(v, shown, sizeof shown);
-                snprintf(why, whylen, "not a %s:// or %ss:// URL: \"%s\"", d->scheme, d->scheme,
-                         shown);
-                return -1;
-            }
-        }
-        break;
-    case K_MXID: {
-        const char *colon = strchr(v, ':');
-        if (*v && (v[0] != '@' || !colon || colon == v + 1 || !colon[1])) {
-            snprintf(why, whylen, "not a Matrix user id (@name:server): \"%.*s\"", ECHO_MAX, v);
-            return -1;
-        }
-        break;
-    }
-    case K_LEVEL:
-        if (log_level_parse(v) < 0) {
-            snprintf(why, whylen, "unknown log level \"%.*s\" (debug, info, warn or error)",
-                     ECHO_MAX, v);
-            return -1;
-        }
-        break;
-    case K_GAME:
-        if (!rules_by_id(v)) {
-            char list[256] = "";
-            for (size_t i = 0; i < rules_count(); i++)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
-                         rules_at(i)->id);
-            snprintf(why, whylen, "unknown game \"%.*s\" (%s)", ECHO_MAX, v, list);
-            return -1;
-        }
-        break;
-    case K_AUTO:
-        if (strcmp(v, "auto") != 0 && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
-            snprintf(why, whylen, "\"%.*s\" is none of auto, on and off", ECHO_MAX, v);
-            return -1;
-        }
-        break;
-    case K_LANGUAGE:
-        if (!catalog_has_language(v)) {
-            char list[256];
-            text_languages(list, sizeof list);
-            snprintf(why, whylen, "unsupported language \"%.*s\" (one of: %s)", ECHO_MAX, v, list);
-            return -1;
-        }
-        break;
-    case K_BOOL: {
-        bool b;
+    if (d->kind == K_URL)
+        config_url_shown(v, shown, sizeof shown);
+    snprintf(why, whylen, "must not contain spaces or control characters: \"%.*s\"", ECHO_MAX,
+             d->kind == K_URL ? shown : v);
+    return -1;
+}
+
+static int check_url(const struct key_def *d, const char *v, char *why, size_t whylen)
+{
+    char shown[ECHO_MAX + 1];
+    size_t sl = strlen(d->scheme);
+    bool ok = strncmp(v, d->scheme, sl) == 0 &&
+              (strncmp(v + sl, "://", 3) == 0 || strncmp(v + sl, "s://", 4) == 0);
+    if (!*v || (ok && v[sl + (v[sl] == 's' ? 4 : 3)]))
+        return 0;
+    config_url_shown(v, shown, sizeof shown);
+    snprintf(why, whylen, "not a %s:// or %ss:// URL: \"%s\"", d->scheme, d->scheme, shown);
+    return -1;
+}
+
+static int check_mxid(const struct key_def *d, const char *v, char *why, size_t whylen)
+{
+    const char *colon = strchr(v, ':');
+    (void)d;
+    if (!*v || (v[0] == '@' && colon && colon != v + 1 && colon[1]))
+        return 0;
+    snprintf(why, whylen, "not a Matrix user id (@name:server): \"%.*s\"", ECHO_MAX, v);
+    return -1;
+}
+
+static int check_level(const struct key_def *d, const char *v, char *why, size_t whylen)
+{
+    (void)d;
+    if (log_level_parse(v) >= 0)
+        return 0;
+    snprintf(why, whylen, "unknown log level \"%.*s\" (debug, info, warn or error)", ECHO_MAX, v);
+    return -1;
+}
+
+static int check_game(const struct key_def *d, const char *v, char *why, size_t whylen)
+{
+    char list[256] = "";
+    (void)d;
+    if (rules_by_id(v))
+        return 0;
+    for (size_t i = 0; i < rules_count(); i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                 rules_at(i)->id);
+    snprintf(why, whylen, "unknown game \"%.*s\" (%s)", ECHO_MAX, v, list);
+    return -1;
+}
+
+static int check_auto(const struct key_def *d, const char *v, char *why, size_t whylen)
+{
+    (void)d;
+    if (strcmp(v, "auto") == 0 || strcmp(v, "on") == 0 || strcmp(v, "off") == 0)
+        return 0;
+    snprintf(why, whylen, "\"%.*s\" is none of auto, on and off", ECHO_MAX, v);
+    return -1;
+}
+
+static int check_language(const struct key_def *d, const char *v, char *why, size_t whylen)
+{
+    char list[256];
+    (void)d;
+    if (catalog_has_language(v))
+        return 0;
+    text_languages(list, sizeof list);
+    snprintf(why, whylen, "unsupported language \"%.*s\" (one of: %s)", ECHO_MAX, v, list);
+    return -1;
+}
+
+/* Reads a boolean or a number into its field. */
+static int set_number(struct config *c, const struct key_def *d, const char *v, char *why,
+                      size_t whylen)
+{
+    long long n;
+    bool b;
+    if (d->kind == K_BOOL) {
         if (!parse_bool(v, &b)) {
             snprintf(why, whylen, "not a boolean (true/false, yes/no, on/off, 1/0): \"%.*s\"",
                      ECHO_MAX, v);
@@ -590,27 +608,41 @@ static int apply(struct config *c, const struct key_def *d, const char *v, char 
         *(bool *)((char *)c + d->offset) = b;
         return 0;
     }
-    case K_INT:
-    case K_INT64:
-        if (!parse_int(v, &n)) {
-            snprintf(why, whylen, "not a number: \"%.*s\"", ECHO_MAX, v);
-            return -1;
-        }
-        if (n < d->min || n > d->max) {
-            snprintf(why, whylen, "out of range (%lld..%lld): %.*s", (long long)d->min,
-                     (long long)d->max, ECHO_MAX, v);
-            return -1;
-        }
-        if (d->kind == K_INT)
-            *(int *)((char *)c + d->offset) = (int)n;
-        else
-            *(int64_t *)((char *)c + d->offset) = n;
-        return 0;
-    case K_GUILDS:
-        return set_guilds(c, v, why, whylen);
-    case K_STRING:
-        break;
+    if (!parse_int(v, &n)) {
+        snprintf(why, whylen, "not a number: \"%.*s\"", ECHO_MAX, v);
+        return -1;
     }
+    if (n < d->min || n > d->max) {
+        snprintf(why, whylen, "out of range (%lld..%lld): %.*s", (long long)d->min,
+                 (long long)d->max, ECHO_MAX, v);
+        return -1;
+    }
+    if (d->kind == K_INT)
+        *(int *)((char *)c + d->offset) = (int)n;
+    else
+        *(int64_t *)((char *)c + d->offset) = n;
+    return 0;
+}
+
+/* The check of each kind of text, before it is kept as a string. */
+typedef int (*text_check_fn)(const struct key_def *d, const char *v, char *why, size_t whylen);
+static const text_check_fn text_checks[] = {
+    [K_URL] = check_url,   [K_MXID] = check_mxid, [K_LEVEL] = check_level,
+    [K_GAME] = check_game, [K_AUTO] = check_auto, [K_LANGUAGE] = check_language,
+};
+
+static int apply(struct config *c, const struct key_def *d, const char *v, char *why, size_t whylen)
+{
+    if (check_shape(d, v, why, whylen) < 0)
+        return -1;
+    if (d->kind == K_BOOL || d->kind == K_INT || d->kind == K_INT64)
+        return set_number(c, d, v, why, whylen);
+    if (d->kind == K_GUILDS)
+        return set_guilds(c, v, why, whylen);
+    text_check_fn check =
+        (size_t)d->kind < sizeof text_checks / sizeof *text_checks ? text_checks[d->kind] : NULL;
+    if (check && check(d, v, why, whylen) < 0)
+        return -1;
     if (set_string(str_field(c, d), v, d->flags & F_OPTIONAL) < 0) {
         snprintf(why, whylen, "out of memory");
         return -1;

@@ -390,99 +390,130 @@ static int get_computers(struct game *g, const struct json_object *o, char *why,
     return 0;
 }
 
-int game_from_json(struct game *out, const struct json_object *o, char *why, size_t whylen)
-{
-    struct game g;
-    struct json_object *seats, *rng;
-    int64_t n;
-    memset(&g, 0, sizeof g);
+/* Each reader of a part of a game's record fills its fields of g, or
+ * writes why it cannot and returns -1; they run in this order. */
 
-    if (!jget_str_into(o, "id", g.id, sizeof g.id) ||
-        !jget_str_into(o, "table", g.table, sizeof g.table) ||
-        !jget_str_into(o, "host", g.host, sizeof g.host) ||
-        !jget_str_into(o, "host_name", g.host_name, sizeof g.host_name) ||
-        !jget_str_into(o, "language", g.language, sizeof g.language) ||
-        (jget(o, "community") && !jget_str_into(o, "community", g.community, sizeof g.community)) ||
-        (jget(o, "event") && !jget_str_into(o, "event", g.event, sizeof g.event))) {
+/* Who and where: ids, names, language, community, event, the rules module. */
+static int read_header(struct game *g, const struct json_object *o, char *why, size_t whylen)
+{
+    if (!jget_str_into(o, "id", g->id, sizeof g->id) ||
+        !jget_str_into(o, "table", g->table, sizeof g->table) ||
+        !jget_str_into(o, "host", g->host, sizeof g->host) ||
+        !jget_str_into(o, "host_name", g->host_name, sizeof g->host_name) ||
+        !jget_str_into(o, "language", g->language, sizeof g->language) ||
+        (jget(o, "community") &&
+         !jget_str_into(o, "community", g->community, sizeof g->community)) ||
+        (jget(o, "event") && !jget_str_into(o, "event", g->event, sizeof g->event))) {
         snprintf(why, whylen, "id, table, host, host_name, language, community or event invalid");
         return -1;
     }
-    if (jget_bool(o, "started", &g.started) < 0) {
+    if (jget_bool(o, "started", &g->started) < 0) {
         snprintf(why, whylen, "started missing");
         return -1;
     }
     /* Records from before there were several rules modules are Illegal's. */
-    g.rules = rules_by_id(jget_str(o, "rules") ? jget_str(o, "rules") : "illegal");
-    if (!g.rules) {
+    g->rules = rules_by_id(jget_str(o, "rules") ? jget_str(o, "rules") : "illegal");
+    if (!g->rules) {
         snprintf(why, whylen, "rules unknown");
         return -1;
     }
-    seats = jget_arr(o, "seats");
-    if (!seats || jarr_len(seats) > g.rules->max_players) {
+    clean_name(g->host_name);
+    return 0;
+}
+
+/* Seat i: who sits there, their reminders, language and computer. */
+static int read_seat(struct game *g, unsigned i, const struct json_object *s, char *why,
+                     size_t whylen)
+{
+    struct seat *seat = &g->seats[i];
+    if (!jget_str_into(s, "user", seat->user, sizeof seat->user) ||
+        !jget_str_into(s, "name", seat->name, sizeof seat->name)) {
+        snprintf(why, whylen, "seat %u invalid", i);
+        return -1;
+    }
+    seat->last_move = -1;
+    if ((jget(s, "reminders_off") && jget_bool(s, "reminders_off", &seat->reminders_off) < 0) ||
+        (jget(s, "open") && jget_bool(s, "open", &seat->open) < 0) ||
+        (jget(s, "last_move") &&
+         (jget_int64(s, "last_move", &seat->last_move) < 0 || seat->last_move < -1)) ||
+        (jget(s, "absent_warned") && jget_bool(s, "absent_warned", &seat->absent_warned) < 0) ||
+        (jget(s, "language") &&
+         !jget_str_into(s, "language", seat->language, sizeof seat->language))) {
+        snprintf(why, whylen, "seat %u reminders invalid", i);
+        return -1;
+    }
+    if (jget(s, "computer") && get_computer(g, i, jget_obj(s, "computer")) < 0) {
+        snprintf(why, whylen, "seat %u computer invalid", i);
+        return -1;
+    }
+    clean_name(seat->name);
+    return 0;
+}
+
+static int read_seats(struct game *g, const struct json_object *o, char *why, size_t whylen)
+{
+    struct json_object *seats = jget_arr(o, "seats");
+    if (!seats || jarr_len(seats) > g->rules->max_players) {
         snprintf(why, whylen, "seats invalid");
         return -1;
     }
-    g.nseats = (unsigned)jarr_len(seats);
-    for (unsigned i = 0; i < g.nseats; i++) {
-        struct json_object *s = jarr_at(seats, i);
-        if (!jget_str_into(s, "user", g.seats[i].user, sizeof g.seats[i].user) ||
-            !jget_str_into(s, "name", g.seats[i].name, sizeof g.seats[i].name)) {
-            snprintf(why, whylen, "seat %u invalid", i);
+    g->nseats = (unsigned)jarr_len(seats);
+    for (unsigned i = 0; i < g->nseats; i++)
+        if (read_seat(g, i, jarr_at(seats, i), why, whylen) < 0)
             return -1;
-        }
-        g.seats[i].last_move = -1;
-        if ((jget(s, "reminders_off") &&
-             jget_bool(s, "reminders_off", &g.seats[i].reminders_off) < 0) ||
-            (jget(s, "open") && jget_bool(s, "open", &g.seats[i].open) < 0) ||
-            (jget(s, "last_move") && (jget_int64(s, "last_move", &g.seats[i].last_move) < 0 ||
-                                      g.seats[i].last_move < -1)) ||
-            (jget(s, "absent_warned") &&
-             jget_bool(s, "absent_warned", &g.seats[i].absent_warned) < 0) ||
-            (jget(s, "language") &&
-             !jget_str_into(s, "language", g.seats[i].language, sizeof g.seats[i].language))) {
-            snprintf(why, whylen, "seat %u reminders invalid", i);
-            return -1;
-        }
-        if (jget(s, "computer") && get_computer(&g, i, jget_obj(s, "computer")) < 0) {
-            snprintf(why, whylen, "seat %u computer invalid", i);
-            return -1;
-        }
-        clean_name(g.seats[i].name);
-    }
-    clean_name(g.host_name);
-    rng = jget_arr(o, "rng");
-    if (!parse_u64(jget_str(o, "seed"), &g.seed) || jarr_len(rng) != 4) {
+    return 0;
+}
+
+/* The game's seed and its rng's state. */
+static int read_rng(struct game *g, const struct json_object *o, char *why, size_t whylen)
+{
+    struct json_object *rng = jget_arr(o, "rng");
+    if (!parse_u64(jget_str(o, "seed"), &g->seed) || jarr_len(rng) != 4) {
         snprintf(why, whylen, "seed or rng invalid");
         return -1;
     }
     for (unsigned i = 0; i < 4; i++)
-        if (!parse_u64(jarr_str(rng, i), &g.rng.s[i])) {
+        if (!parse_u64(jarr_str(rng, i), &g->rng.s[i])) {
             snprintf(why, whylen, "rng invalid");
             return -1;
         }
     /* xoshiro never leaves the all-zero state: such a record is damaged. */
-    if (!(g.rng.s[0] | g.rng.s[1] | g.rng.s[2] | g.rng.s[3])) {
+    if (!(g->rng.s[0] | g->rng.s[1] | g->rng.s[2] | g->rng.s[3])) {
         snprintf(why, whylen, "rng state is all zero");
         return -1;
     }
-    if (jget_int64(o, "tracked_deadline", &g.tracked_deadline) < 0 ||
-        jget_int64(o, "phase_length", &g.phase_length) < 0 ||
+    return 0;
+}
+
+/* The bot's clock of the game: the deadline it reminds of, the lobby's. */
+static int read_clock(struct game *g, const struct json_object *o, char *why, size_t whylen)
+{
+    int64_t n;
+    if (jget_int64(o, "tracked_deadline", &g->tracked_deadline) < 0 ||
+        jget_int64(o, "phase_length", &g->phase_length) < 0 ||
         jget_int64(o, "reminders_sent", &n) < 0 || n < 0 || n > 7) {
         snprintf(why, whylen, "reminder state invalid");
         return -1;
     }
-    g.reminders_sent = (uint8_t)n;
+    g->reminders_sent = (uint8_t)n;
     /* Records from before lobbies expired have no lobby_activity: 0, and the
      * dispatcher starts their idle time at the restore. */
     if (jget(o, "lobby_activity") &&
-        (jget_int64(o, "lobby_activity", &g.lobby_activity) < 0 || g.lobby_activity < 0)) {
+        (jget_int64(o, "lobby_activity", &g->lobby_activity) < 0 || g->lobby_activity < 0)) {
         snprintf(why, whylen, "lobby_activity invalid");
         return -1;
     }
-    if (jget(o, "start_at") && (jget_int64(o, "start_at", &g.start_at) < 0 || g.start_at < 0)) {
+    if (jget(o, "start_at") && (jget_int64(o, "start_at", &g->start_at) < 0 || g->start_at < 0)) {
         snprintf(why, whylen, "start_at invalid");
         return -1;
     }
+    return 0;
+}
+
+/* Who follows the game, who was in it, who was kicked, and its chat (the
+ * one part that allocates: last, so that nothing fails after it). */
+static int read_lists(struct game *g, const struct json_object *o, char *why, size_t whylen)
+{
     struct json_object *watchers = jget(o, "watchers") ? jget_arr(o, "watchers") : NULL;
     if (jget(o, "watchers") && (!watchers || jarr_len(watchers) > GAME_MAX_WATCHERS)) {
         snprintf(why, whylen, "watchers invalid");
@@ -494,19 +525,32 @@ int game_from_json(struct game *out, const struct json_object *o, char *why, siz
             snprintf(why, whylen, "watcher %zu invalid", i);
             return -1;
         }
-        text_copy(g.watchers[g.nwatchers], sizeof g.watchers[0], w);
-        g.nwatchers++;
+        text_copy(g->watchers[g->nwatchers], sizeof g->watchers[0], w);
+        g->nwatchers++;
     }
-    if (!get_hashes(o, "insiders", g.insiders, GAME_MAX_INSIDERS, &g.ninsiders) ||
-        !get_hashes(o, "kicked", g.kicked, GAME_MAX_KICKED, &g.nkicked)) {
+    if (!get_hashes(o, "insiders", g->insiders, GAME_MAX_INSIDERS, &g->ninsiders) ||
+        !get_hashes(o, "kicked", g->kicked, GAME_MAX_KICKED, &g->nkicked)) {
         snprintf(why, whylen, "insiders or kicked invalid");
         return -1;
     }
     if (jget(o, "chat") &&
-        (!jget_arr(o, "chat") || chat_from_json(jget_arr(o, "chat"), &g.chat) < 0)) {
+        (!jget_arr(o, "chat") || chat_from_json(jget_arr(o, "chat"), &g->chat) < 0)) {
         snprintf(why, whylen, "chat invalid");
         return -1;
     }
+    return 0;
+}
+
+int game_from_json(struct game *out, const struct json_object *o, char *why, size_t whylen)
+{
+    static int (*const readers[])(struct game *, const struct json_object *, char *, size_t) = {
+        read_header, read_seats, read_rng, read_clock, read_lists,
+    };
+    struct game g;
+    memset(&g, 0, sizeof g);
+    for (size_t i = 0; i < sizeof readers / sizeof *readers; i++)
+        if (readers[i](&g, o, why, whylen) < 0)
+            return -1;
     g.state = malloc(g.rules->state_size);
     if (!g.state) {
         free(g.chat);
