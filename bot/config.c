@@ -890,8 +890,8 @@ static void env_name(char *out, size_t len, const char *section, const char *nam
                      const char *suffix)
 {
     snprintf(out, len, "%s%s_%s%s", ENV_PREFIX, section, name, suffix);
-    for (char *p = out; *p; p++)
-        *p = *p == '.' ? '_' : (char)toupper((unsigned char)*p);
+    for (char *p = out; *p; p++) /* [game.palm-drewes]: ILLEGALD_GAME_PALM_DREWES_ */
+        *p = *p == '.' || *p == '-' ? '_' : (char)toupper((unsigned char)*p);
 }
 
 /*

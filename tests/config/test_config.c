@@ -837,7 +837,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 57);
+    assert_int_equal(nkeys, 63);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);
@@ -876,6 +876,15 @@ static void test_game_sections(void **state)
     load_ok(&c, NULL);
     assert_int_equal(game_value(&c, "debate"), 70);
     assert_int_equal(game_value(&c, "grab"), 25);
+    config_free(&c);
+    clear_env();
+    setenv("ILLEGALD_GAME_PALM_DREWES_TURN_SECONDS", "90", 1);
+    load_ok(&c, "");
+    const struct rules_module *pd_env = rules_by_id("palm-drewes");
+    assert_int_equal(config_game(&c, pd_env)
+                         ->value[rules_setting_index(
+                             pd_env, rules_setting_find(pd_env->settings_table, "turn"))],
+                     90);
     config_free(&c);
     clear_env();
     setenv("ILLEGALD_GAME_ILLEGAL_VARIANT", "chaos", 1);
