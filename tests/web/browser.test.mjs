@@ -273,9 +273,11 @@ test('four players play a whole game through the page; nobody sees another\'s se
     players.push({ name, ctx, page, errors });
   }
   const [alice, bob, carol, dave] = players;
-  // the variants are named in words, not catalog keys
+  // the variants are named in words, not catalog keys; the second game's modes follow, under
+  // its name, by their ids
   assert.deepEqual(await alice.page.locator('#variant option').evaluateAll((os) => os.map((o) => o.textContent)),
-    ['standard', 'advanced', 'casual'].map((v) => en(`page.variant.${v}`)));
+    [...['standard', 'advanced', 'casual'].map((v) => en(`page.variant.${v}`)), 'live', 'quick', 'casual']);
+  assert.equal(await alice.page.locator('#variant optgroup').getAttribute('label'), en('game.palm-drewes'));
   // the table listens on this computer alone: the invite says so, and how to open it to friends
   await alice.page.locator('#tables-view [data-invite] [data-invite-local]').waitFor();
   assert.equal(await alice.page.locator('#tables-view [data-invite] [data-invite-local]').textContent(), en('page.invite.local'));
