@@ -1,0 +1,223 @@
+/*
+ * test_pd.c - a whole game of Palm & Drewes' Illegal on the Discord test
+ * server: one person and two computer players, the app without the Message
+ * Content intent, the daemon a child process.
+ *
+ * The person opens the game with /illegal new palm-drewes, joins, seats the
+ * computers with the lobby's Add computer button and starts. In their turn
+ * they discard the first card their latest hand DM names, by /illegal
+ * discard (a refusal is fine: the turn's timer then makes the move); when
+ * everyone passes a card to the left they type "pass <card>" in their DM.
+ * The game runs until the result. Then: every interaction was answered,
+ * the computers have no DM channel, and no channel message before the
+ * result carries a hand or words that only a private message has.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "e2e.h"
+
+#define ADD       "!illegal add computer"
+#define COMPUTERS 2
+#define PERSON    "alice" /* e->players[0]'s name */
+#define GAME_MS   480000
+
+/* The person's turn is long enough to act by slash command on a loaded
+ * machine; the computers' pace a tenth of a person's. */
+#define PD_TIMERS                                                                                  \
+    GAME_TIMERS "computer_pace = 10\n"                                                             \
+                "[game.palm-drewes]\nturn_seconds = 20\nwindow_seconds = 2\n"                      \
+                "pass_seconds = 20\nchoice_seconds = 5\nreminder_seconds = 0\n"
+
+/* Words of messages only a player's DMs may carry (English catalog). */
+static const char *const private_words[] = {"Your hand",  "You will pass", "You passed",
+                                            "offers you", "You offer",     NULL};
+
+static const char *text_of(struct json_object *m)
+{
+    const char *t = embed_text(m);
+    return t ? t : jstr(jget(m, "body"), "content");
+}
+
+static bool is_dm(struct json_object *m)
+{
+    return jstr(m, "dm_user") != NULL;
+}
+
+/* The lobby: the table's message with the Add computer button. */
+static bool lobby_with_add(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    struct msg_want *w = arg;
+    struct json_object *msgs = jget(s, "messages");
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        const char *t = text_of(m);
+        if (is_dm(m) || !has_component(m, ADD) || (w->text && (!t || !strstr(t, w->text))))
+            continue;
+        snprintf(w->id, sizeof w->id, "%s", jstr(m, "id"));
+        snprintf(w->channel, sizeof w->channel, "%s", jstr(m, "channel"));
+        return true;
+    }
+    return false;
+}
+
+/* What the person last read: their latest hand and DM channel, whether the
+ * latest table line gives them the turn or opens a pass, and the result. */
+struct seen {
+    char hand[512];
+    char dm[32];
+    bool my_turn, pass_open, over;
+    size_t table_lines;
+};
+
+static void read_state(struct e2e *e, struct json_object *s, struct seen *v)
+{
+    struct json_object *msgs = jget(s, "messages");
+    char turn[64];
+    snprintf(turn, sizeof turn, "%s's turn:", PERSON);
+    v->my_turn = v->pass_open = false;
+    v->table_lines = 0;
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        const char *t = text_of(m), *user = jstr(m, "dm_user");
+        if (!t)
+            continue;
+        if (user && strcmp(user, e->players[0]) == 0) {
+            const char *h = strstr(t, "Your hand");
+            snprintf(v->dm, sizeof v->dm, "%s", jstr(m, "channel"));
+            if (h && strchr(h, ':'))
+                snprintf(v->hand, sizeof v->hand, "%s", strchr(h, ':') + 2);
+            continue;
+        }
+        if (user)
+            continue;
+        v->table_lines++;
+        if (strstr(t, "'s turn:"))
+            v->my_turn = strstr(t, turn) != NULL;
+        if (strstr(t, "passes a card to the left"))
+            v->pass_open = true;
+        if (strstr(t, "'s time is up") || strstr(t, "changed hands"))
+            v->pass_open = false;
+        v->over = v->over || (embed_title(m) && strstr(embed_title(m), "Result"));
+    }
+}
+
+/* The first card the hand names ("Dope ×2" names Dope). */
+static void first_card(const char *hand, char *out, size_t len)
+{
+    size_t end = strcspn(hand, ",.");
+    const char *x = strstr(hand, " \xC3\x97");
+    if (x && (size_t)(x - hand) < end)
+        end = (size_t)(x - hand);
+    snprintf(out, len, "%.*s", (int)end, hand);
+}
+
+static void act(struct e2e *e, const struct seen *v, unsigned *moves, unsigned *passes)
+{
+    char card[128], opts[256], line[160];
+    if (!v->hand[0])
+        return;
+    first_card(v->hand, card, sizeof card);
+    if (v->pass_open && v->dm[0]) {
+        snprintf(line, sizeof line, "pass %s", card);
+        say_dm(e, 0, v->dm, line);
+        (*passes)++;
+    } else if (v->my_turn) {
+        snprintf(opts, sizeof opts, "[{\"name\":\"card\",\"type\":3,\"value\":\"%s\"}]", card);
+        slash(e, 0, "discard", opts);
+        (*moves)++;
+    }
+}
+
+/* No channel message before the result has a private message's words or
+ * the person's hand as their DM listed it. */
+static void check_secrets(struct json_object *s, const char *hands[], unsigned nhands)
+{
+    struct json_object *msgs = jget(s, "messages");
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        const char *t = text_of(m);
+        if (is_dm(m) || !t)
+            continue;
+        if (embed_title(m) && strstr(embed_title(m), "Result"))
+            break;
+        for (unsigned k = 0; private_words[k]; k++)
+            if (strstr(t, private_words[k]))
+                fail_msg("a private message's words at the table: %s", t);
+        for (unsigned k = 0; k < nhands; k++)
+            if (strchr(hands[k], ',') && strstr(t, hands[k]))
+                fail_msg("a hand at the table: %s", t);
+    }
+}
+
+static void seat_and_start(struct e2e *e)
+{
+    struct msg_want lobby = {0};
+    slash(e, 0, "new", "[{\"name\":\"game\",\"type\":3,\"value\":\"palm-drewes\"}]");
+    wait_until(e, lobby_with_add, &lobby, "the Palm & Drewes lobby");
+    click(e, 0, e2e_table, false, lobby.id, "!illegal join", NULL);
+    lobby.text = PERSON;
+    wait_until(e, lobby_with_add, &lobby, "the person in the lobby");
+    for (unsigned i = 0; i < COMPUTERS; i++)
+        click(e, 0, e2e_table, false, lobby.id, ADD, NULL);
+    lobby.text = "Bruno-bot";
+    wait_until(e, lobby_with_add, &lobby, "two computers in the lobby");
+    click(e, 0, e2e_table, false, lobby.id, "!illegal start", NULL);
+}
+
+static void test_one_person_two_computers(void **state)
+{
+    (void)state;
+    struct e2e e;
+    setup_e2e_with(&e, 1, PD_TIMERS, 0, NULL);
+    seat_and_start(&e);
+    struct seen v = {0};
+    unsigned moves = 0, passes = 0, nhands = 0;
+    char *hands[256];
+    size_t acted_at = (size_t)-1;
+    for (int waited = 0; !v.over; waited += 100) {
+        if (waited > GAME_MS)
+            fail_msg("the game did not end");
+        struct json_object *s = snap(&e);
+        read_state(&e, s, &v);
+        json_object_put(s);
+        if (v.hand[0] && nhands < 256 && (!nhands || strcmp(hands[nhands - 1], v.hand) != 0))
+            hands[nhands++] = strdup(v.hand);
+        if ((v.my_turn || v.pass_open) && v.table_lines != acted_at && !v.over) {
+            act(&e, &v, &moves, &passes);
+            acted_at = v.table_lines;
+        }
+        msleep(100);
+    }
+    print_message("%u moves, %u passes typed, %u hands seen\n", moves, passes, nhands);
+    assert_true(moves > 0);
+    struct json_object *s = snap(&e);
+    check_secrets(s, (const char **)hands, nhands);
+    struct json_object *msgs = jget(s, "messages");
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        const char *user = jstr(json_object_array_get_idx(msgs, i), "dm_user");
+        assert_true(!user || strcmp(user, e.players[0]) == 0); /* computers get no DM */
+    }
+    json_object_put(s);
+    assert_each_answered_once(&e);
+    for (unsigned k = 0; k < nhands; k++)
+        free(hands[k]);
+    teardown_e2e(&e);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_one_person_two_computers, kill_live),
+    };
+    return e2e_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
+}
