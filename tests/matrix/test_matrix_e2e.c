@@ -17,7 +17,8 @@
  * and a run with the same --seed gives the same result.
  *
  * Two programs: test_matrix_e2e (games of 4 and 8, a poll, kill -9 in the
- * middle, two people with two computer players) and, built with MX_E2EE,
+ * middle, two people with two computer players, one person and two computers playing Palm &
+ * Drewes' Illegal) and, built with MX_E2EE,
  * test_matrix_e2ee (encryption itself: every
  * room encrypted with a direct chat opened from Element and a kill -9,
  * encryption turned on mid-game, and a game in plain rooms whose
@@ -1103,6 +1104,157 @@ static void test_two_people_two_computers(void **state)
     e2e_close(e);
 }
 
+/* ---- Palm & Drewes' Illegal ---- */
+
+/* What the person of a Palm & Drewes table last read: their hand (from their DM), whether the
+ * table gives them the turn or opens a pass, and the result. */
+struct pd_seen {
+    char hand[512];
+    bool my_turn, pass_open, over;
+    int moves, passes;
+    int turns, timeouts; /* the person's turns, and those the rules' timer played */
+};
+
+/* Words only a player's DMs may carry (English catalog). */
+static const char *const pd_private_words[] = {"Your hand", "You will pass", "You passed",
+                                               "offers you", "You offer"};
+
+/* The first card a hand names ("Dope ×2" names Dope). */
+static void pd_first_card(const char *hand, char *out, size_t len)
+{
+    size_t end = strcspn(hand, ",.");
+    const char *x = strstr(hand, " \xC3\x97");
+    if (x && (size_t)(x - hand) < end)
+        end = (size_t)(x - hand);
+    snprintf(out, len, "%.*s", (int)end, hand);
+}
+
+/* Whether the name that ends at t is a computer's ("Ada-bot"): the only other is the person's. */
+static bool pd_by_computer(const char *body, const char *t)
+{
+    return t - body >= 4 && strncmp(t - 4, "-bot", 4) == 0;
+}
+
+/* One table line as the person reads it: the last turn named decides whose it is. */
+static void pd_read_table(struct pd_seen *v, const char *body)
+{
+    for (const char *t = strstr(body, "'s turn:"); t; t = strstr(t + 1, "'s turn:")) {
+        v->my_turn = !pd_by_computer(body, t);
+        v->turns += v->my_turn;
+    }
+    for (const char *t = strstr(body, "'s time is up: the rules"); t;
+         t = strstr(t + 1, "'s time is up: the rules"))
+        v->timeouts += !pd_by_computer(body, t);
+    if (strstr(body, "passes a card to the left"))
+        v->pass_open = true;
+    if (strstr(body, "changed hands") || strstr(body, "Time is up"))
+        v->pass_open = false;
+    v->over = v->over || strstr(body, "The game is over") != NULL;
+}
+
+/* Reads the new events; acts once on each one that gives the person something to do. */
+static void pd_step(struct game *g, struct pd_seen *v)
+{
+    collect(g);
+    for (; g->seen < json_object_array_length(g->log); g->seen++) {
+        struct json_object *ev = json_object_array_get_idx(g->log, g->seen);
+        struct json_object *c = jget(ev, "content"), *nc = jget(c, "m.new_content");
+        const char *body = jstr(nc ? nc : c, "body"), *room = jstr(ev, "room_id"), *h;
+        char card[128], line[192];
+        if (!body || strcmp(jstr(ev, "type"), "m.room.message") != 0)
+            continue;
+        if (strcmp(room, g->room) != 0) {
+            if (player_of_dm(g, room) == 0 && (h = strstr(body, "Your hand")) && strchr(h, ':'))
+                snprintf(v->hand, sizeof v->hand, "%s", strchr(h, ':') + 2);
+            if (player_of_dm(g, room) == 0 && strchr(v->hand, ','))
+                json_object_object_add(g->secrets, v->hand, json_object_new_int(0));
+            continue;
+        }
+        pd_read_table(v, body);
+        pd_first_card(v->hand, card, sizeof card);
+        if (v->over || !card[0])
+            continue;
+        if (v->pass_open && g->dms[0]) {
+            snprintf(line, sizeof line, "pass %s", card);
+            say(g, 0, g->dms[0], line);
+            v->passes++;
+            v->pass_open = false;
+        } else if (v->my_turn) {
+            snprintf(line, sizeof line, "!illegal discard %s", card);
+            say(g, 0, g->room, line);
+            v->moves++;
+            v->my_turn = false;
+        }
+    }
+}
+
+/* No table message before the result has a private message's words or a hand the person was
+ * shown in private. */
+static void pd_check_secrets(struct game *g)
+{
+    for (size_t i = 0; i < json_object_array_length(g->log); i++) {
+        struct json_object *ev = json_object_array_get_idx(g->log, i);
+        struct json_object *c = jget(ev, "content"), *nc = jget(c, "m.new_content");
+        const char *body = jstr(nc ? nc : c, "body");
+        if (strcmp(jstr(ev, "room_id"), g->room) != 0 || !body)
+            continue;
+        if (strstr(body, "The game is over"))
+            return;
+        for (size_t k = 0; k < sizeof pd_private_words / sizeof *pd_private_words; k++)
+            if (strstr(body, pd_private_words[k]))
+                fail_msg("the table read \"%s\": %.160s", pd_private_words[k], body);
+        json_object_object_foreach(g->secrets, secret, who)
+        {
+            (void)who;
+            if (strstr(body, secret))
+                fail_msg("the table read a hand: %.160s", secret);
+        }
+    }
+    fail_msg("no result at the table");
+}
+
+/* One person and two computers play Palm & Drewes' Illegal in the encrypted room: the person
+ * discards in their turn at the table and passes a card in their DM when a nuisance card asks;
+ * a turn they let run out is played by the rules' timer. */
+static void test_palm_drewes_game(void **state)
+{
+    (void)state;
+    struct e2e *e = e2e_open_game(SEED_DEFAULT,
+                                  "computer_pace = 10\n[game.palm-drewes]\nturn_seconds = 20\n"
+                                  "window_seconds = 2\npass_seconds = 20\nchoice_seconds = 5\n",
+                                  NULL);
+    struct game *g = game_open(e, 1, "pd", "private_chat");
+    daemon_start(e);
+    wait_joined(e, 1);
+    say(g, 0, g->room, "!illegal new palm-drewes");
+    assert_true(wait_text(g, "(2 to 6 players)", 20000));
+    say(g, 0, g->room, "!illegal join");
+    say(g, 0, g->room, "!illegal add computer");
+    say(g, 0, g->room, "!illegal add computer");
+    assert_true(wait_text(g, "Players 3/", 20000));
+    say(g, 0, g->room, "!illegal start");
+    struct pd_seen v = {0};
+    uint64_t end = NOW_MS() + 4 * GAME_MS;
+    while (!v.over && NOW_MS() < end) {
+        pd_step(g, &v);
+        msleep(STEP_MS);
+    }
+    fprintf(stderr, "palm-drewes: %d turns, %d moves and %d passes typed, %d turns timed out\n",
+            v.turns, v.moves, v.passes, v.timeouts);
+    if (!v.over) {
+        dump_log(e);
+        fail_msg("the game did not end");
+    }
+    assert_true(v.moves > 0);
+    assert_true(v.timeouts < v.turns); /* some of the person's moves were made, not timed out */
+    assert_int_equal(count_bot_text(g, g->room, "The game is over"), 1);
+    pd_check_secrets(g);
+    /* the computers have no account, so no room: the bot made the person's DM only */
+    assert_int_equal(hs_count(e->hs, "POST /_matrix/client/v3/createRoom"), 1);
+    game_free(g);
+    e2e_close(e);
+}
+
 #else /* MX_E2EE */
 
 /* Every event the bot sent into room (born encrypted) is m.room.encrypted (state aside). */
@@ -1289,6 +1441,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_teardown(test_poll_mode_game, teardown),
         cmocka_unit_test_teardown(test_restart_mid_game, teardown),
         cmocka_unit_test_teardown(test_two_people_two_computers, teardown),
+        cmocka_unit_test_teardown(test_palm_drewes_game, teardown),
     };
     return cmocka_run_group_tests_name("matrix_e2e", tests, NULL, NULL);
 #endif
