@@ -8,11 +8,14 @@
  * they discard the first card their latest hand DM names, by /illegal
  * discard (a refusal is fine: the turn's timer then makes the move); when
  * everyone passes a card to the left they type "pass <card>" in their DM.
- * The game runs until the result. Then: every interaction was answered,
- * the computers have no DM channel, and no channel message before the
- * result carries a hand or words that only a private message has.
+ * After the person's third move is answered the daemon is killed (SIGKILL)
+ * and started again on its store; the game runs on to the result. Then:
+ * the result came once, every interaction was answered, the computers have
+ * no DM channel, and no channel message before the result carries a hand or
+ * words that only a private message has.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,10 +28,11 @@
 
 #include "e2e.h"
 
-#define ADD       "!illegal add computer"
-#define COMPUTERS 2
-#define PERSON    "alice" /* e->players[0]'s name */
-#define GAME_MS   480000
+#define ADD        "!illegal add computer"
+#define COMPUTERS  2
+#define PERSON     "alice" /* e->players[0]'s name */
+#define GAME_MS    480000
+#define KILL_AFTER 3 /* the person's moves before the kill -9 */
 
 /* The person's turn is long enough to act by slash command on a loaded
  * machine; the computers' pace a tenth of a person's. */
@@ -174,6 +178,24 @@ static void seat_and_start(struct e2e *e)
     click(e, 0, e2e_table, false, lobby.id, "!illegal start", NULL);
 }
 
+static bool last_answered(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)arg;
+    size_t n = json_object_array_length(e->ixs);
+    return answers(s, json_object_get_string(json_object_array_get_idx(e->ixs, n - 1))) > 0;
+}
+
+/* kill -9 once the last move was answered (so stored), the daemon started again on its store:
+ * the game goes on. */
+static void kill_and_restart(struct e2e *e)
+{
+    wait_until(e, last_answered, NULL, "the move before the kill answered");
+    int connects = gw(e, "connects") + 1;
+    assert_int_equal(daemon_stop(&e->d, SIGKILL, 10000), 128 + SIGKILL);
+    daemon_start(&e->d, SEED);
+    wait_until(e, is_ready, &connects, "the daemon back after kill -9");
+}
+
 static void test_one_person_two_computers(void **state)
 {
     (void)state;
@@ -181,7 +203,7 @@ static void test_one_person_two_computers(void **state)
     setup_e2e_with(&e, 1, PD_TIMERS, 0, NULL);
     seat_and_start(&e);
     struct seen v = {0};
-    unsigned moves = 0, passes = 0, nhands = 0;
+    unsigned moves = 0, passes = 0, nhands = 0, killed = 0;
     char *hands[256];
     size_t acted_at = (size_t)-1;
     for (int waited = 0; !v.over; waited += 100) {
@@ -195,18 +217,25 @@ static void test_one_person_two_computers(void **state)
         if ((v.my_turn || v.pass_open) && v.table_lines != acted_at && !v.over) {
             act(&e, &v, &moves, &passes);
             acted_at = v.table_lines;
+            if (moves == KILL_AFTER && !killed++)
+                kill_and_restart(&e);
         }
         msleep(100);
     }
     print_message("%u moves, %u passes typed, %u hands seen\n", moves, passes, nhands);
-    assert_true(moves > 0);
+    assert_true(moves > KILL_AFTER);
+    assert_int_equal(killed, 1);
     struct json_object *s = snap(&e);
     check_secrets(s, (const char **)hands, nhands);
     struct json_object *msgs = jget(s, "messages");
+    int results = 0;
     for (size_t i = 0; i < json_object_array_length(msgs); i++) {
-        const char *user = jstr(json_object_array_get_idx(msgs, i), "dm_user");
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        const char *user = jstr(m, "dm_user");
         assert_true(!user || strcmp(user, e.players[0]) == 0); /* computers get no DM */
+        results += !user && embed_title(m) && strstr(embed_title(m), "Result");
     }
+    assert_int_equal(results, 1); /* the kill posted nothing twice */
     json_object_put(s);
     assert_each_answered_once(&e);
     for (unsigned k = 0; k < nhands; k++)
