@@ -24,13 +24,15 @@ build-tests:
 # Runs what users run: the Release build (build-release/, as `make install`
 # and the image make it), not the sanitized Debug build of `make test`. The
 # build's output goes to a log, shown only when the build fails: what a
-# newcomer sees is the daemon's few lines, the table's address among them.
+# newcomer sees is the daemon's few lines, the table's address among them
+# (and two more when the build left the Discord Activity out for want of npm).
 RUN_BUILD = build-release
 run:
 	@mkdir -p $(RUN_BUILD)
 	@echo "illegald: installing what is missing and building (output in $(RUN_BUILD)/make-run.log)"
 	@$(MAKE) --no-print-directory build-release > $(RUN_BUILD)/make-run.log 2>&1 || \
 		{ tail -n 40 $(RUN_BUILD)/make-run.log; echo "illegald: the build failed; the whole output is in $(RUN_BUILD)/make-run.log"; exit 1; }
+	@grep "^activity sdk:" $(RUN_BUILD)/make-run.log | sed 's/^activity sdk:/illegald:/' || true
 	@echo "illegald: starting (Ctrl-C stops it)"
 	@./$(RUN_BUILD)/bin/illegald $(ARGS)
 

@@ -1,16 +1,24 @@
 #!/bin/sh
 # Installs the Debian packages that building and testing illegald need, if any are missing.
-# Usage: deploy/deps.sh [build|test]. As root it uses apt-get; otherwise it names what to install.
+# Usage: deploy/deps.sh [build|activity|test|fuzz]. As root it uses apt-get; otherwise it names
+# what to install.
 set -eu
 mode=${1:-build}
 pkgs="cmake make gcc pkg-config libuv1-dev libwebsockets-dev libcurl4-openssl-dev libjson-c-dev
 libsqlite3-dev libinih-dev libolm-dev libqrencode-dev zlib1g-dev"
+# The Discord Activity's page needs Discord's SDK, which npm installs from its lockfile when
+# CMake configures (adapters/web/sdk/setup.sh); without npm the build leaves the Activity out
+# and says so. The tests and the container image's build stage need it; a plain build does not.
+activity_pkgs="npm"
+if [ "$mode" = activity ] || [ "$mode" = test ]; then
+    # Only when no npm is on the PATH: another one (NodeSource's nodejs) serves as well.
+    command -v npm >/dev/null 2>&1 || pkgs="$pkgs nodejs $activity_pkgs"
+fi
 if [ "$mode" = test ]; then
     pkgs="$pkgs libcmocka-dev clang-format mandoc systemd" # the format and deploy tests
     pkgs="$pkgs gettext" # msgfmt checks the translations
     pkgs="$pkgs libolm-dev" # the Matrix test players' devices (tests/matrix/hs_player.c)
     pkgs="$pkgs chromium fonts-noto-color-emoji" # the local table's browser tests
-    command -v npm >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"
     # The container image check (tests/deploy/image.sh) runs only as root.
     if [ "$(id -u)" = 0 ]; then pkgs="$pkgs podman debootstrap curl"; fi
 fi

@@ -9,8 +9,11 @@
 #     the default of an ARG declared before the first FROM;
 #   - every `apt-get install` uses --no-install-recommends and names only the
 #     packages the build needs (in a build stage) or the daemon needs at run
-#     time (in the final stage): see BUILD_PKGS and RUNTIME_PKGS below;
+#     time (in the final stage): see BUILD_PKGS, ACTIVITY_PKGS and RUNTIME_PKGS
+#     below;
 #     packages are installed with apt-get, not apt or aptitude;
+#   - the final stage copies nothing of npm's (node_modules): the Activity's
+#     SDK reaches it compiled into the binary;
 #   - the final stage sets a USER that is not root, a HEALTHCHECK and a
 #     VOLUME for /var/lib/illegald.
 # Prints one line per problem, FILE:LINE: message, and exits 1 if there is any.
@@ -19,6 +22,8 @@ set -eu
 # What `cmake` needs to build illegald (deploy/deps.sh build installs the same).
 BUILD_PKGS="cmake gcc make pkg-config libuv1-dev libwebsockets-dev libcurl4-openssl-dev
 libjson-c-dev libsqlite3-dev libinih-dev libolm-dev libqrencode-dev zlib1g-dev"
+# What installs the Discord Activity's SDK, in a build stage only (deploy/deps.sh activity).
+ACTIVITY_PKGS="npm"
 # What the binary links at run time; libwebsockets-evlib-uv is the libuv event
 # loop plugin libwebsockets loads at run time; curl runs the HEALTHCHECK.
 RUNTIME_PKGS="libuv1 libwebsockets17 libwebsockets-evlib-uv libcurl4 libjson-c5 libsqlite3-0
@@ -30,7 +35,7 @@ if [ ! -r "$file" ]; then
     exit 2
 fi
 
-awk -v file="$file" -v build_pkgs="$BUILD_PKGS" -v runtime_pkgs="$RUNTIME_PKGS" '
+awk -v file="$file" -v build_pkgs="$BUILD_PKGS $ACTIVITY_PKGS" -v runtime_pkgs="$RUNTIME_PKGS" '
 function problem(line, msg) {
     printf "%s:%d: %s\n", file, line, msg
     bad = 1
@@ -144,6 +149,8 @@ END {
             has_healthcheck = (toupper(args) !~ /^NONE/)
         if (kw == "VOLUME" && final && args ~ /\/var\/lib\/illegald/)
             has_volume = 1
+        if ((kw == "COPY" || kw == "ADD") && final && args ~ /node_modules/)
+            problem(inst_line[i], kw " of node_modules into the final stage: the SDK is compiled into the binary")
         if (kw != "RUN")
             continue
 

@@ -581,7 +581,7 @@ int web_activity_link(struct platform *p, struct activity_link *l)
     if (!sdk_built_in()) {
         log_error(MOD, NULL,
                   "[discord] activity is on, but this build has no Embedded App SDK for the "
-                  "page: install npm, run adapters/web/sdk/setup.sh and build again");
+                  "page: install npm (sh deploy/deps.sh activity) and build again");
         return -1;
     }
     w->act = l;

@@ -11,7 +11,11 @@
 #      image's USER, with the image's ENV;
 #   4. check that the daemon runs as that unprivileged user, answers
 #      /healthz (and the image's HEALTHCHECK passes), keeps its store in the
-#      volume, and stops cleanly on SIGTERM.
+#      volume, and stops cleanly on SIGTERM;
+#   5. check that the image has the Discord Activity: started again with
+#      [discord] activity = on (Discord itself on a closed loopback port), it
+#      serves the Embedded App SDK compiled into it; nothing of npm's is in
+#      the image.
 # Everything it makes lives in WORK_DIR or is removed on exit (the images
 # are tagged with this run's id and removed with `podman rmi`).
 # Needs root, podman and debootstrap (deploy/deps.sh test installs them as
@@ -58,6 +62,14 @@ podman images --format '{{.Repository}}:{{.Tag}}' | while read -r old; do
         ;;
     esac
 done
+# Detaches every mount at or under $1, deepest first. debootstrap mounts proc
+# in the root it makes and unmounts it at its end, but a busy one stays (seen
+# here): it must go neither into the image's tar nor under rm -rf.
+unmount_under() {
+    awk -v d="$1" '$5 == d || index($5, d "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r |
+        while read -r m; do umount -l "$m"; done
+}
+unmount_under "$(realpath -m "$work")"
 rm -rf "$work"
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -65,6 +77,7 @@ mounted=""
 cleanup() {
     [ -n "$mounted" ] && podman image umount "$image" >/dev/null 2>&1
     podman rmi -f "$image" "$base" >/dev/null 2>&1
+    unmount_under "$work/rootfs"
     rm -rf "$work/rootfs"
 }
 trap cleanup EXIT
@@ -82,6 +95,14 @@ debootstrap --variant=minbase bookworm "$work/rootfs" "$mirror" >"$work/debootst
     tail -n 20 "$work/debootstrap.log" >&2
     fail "debootstrap (log: $work/debootstrap.log)"
 }
+unmount_under "$work/rootfs"
+# A host whose way out passes a TLS-inspecting proxy trusts its CA in
+# /usr/local/share/ca-certificates; so must the build stage's npm (Debian's
+# ca-certificates takes them in when it is installed there).
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+    mkdir -p "$work/rootfs/usr/local/share/ca-certificates"
+    cp /usr/local/share/ca-certificates/*.crt "$work/rootfs/usr/local/share/ca-certificates/"
+fi
 tar -C "$work/rootfs" -cf - . | podman import --quiet - "$base" >/dev/null || fail "podman import"
 rm -rf "$work/rootfs"
 
@@ -121,6 +142,11 @@ ids=$(awk -F: -v u="$user" '$1 == u || $3 == u { print $3 ":" $4; exit }' "$root
 uid=${ids%%:*}
 [ "$uid" != 0 ] || fail "USER $user is root"
 echo "image: $(inspect '{{.Size}}') bytes, USER $user ($ids), runs: $cmd"
+# The SDK reaches the image compiled in; npm and its node_modules stay in the build stage.
+[ ! -e "$root/usr/bin/npm" ] && [ ! -e "$root/usr/bin/node" ] || fail "the image has npm or node"
+found=$(find "$root" -xdev -name node_modules -print -quit)
+[ -z "$found" ] || fail "the image has $found"
+echo "ok: no npm, node or node_modules in the image"
 
 # The volume, owned by the daemon's user as a fresh named volume would be.
 volume=$work/volume
@@ -128,15 +154,20 @@ mkdir -p "$volume"
 chown "$ids" "$volume"
 chmod 0750 "$volume"
 # The health listener's port: a free one, as the build host may use 9108.
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null ||
-    echo $((20000 + run % 20000)))
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null ||
+        echo $(($1 + run % 20000))
+}
+port=$(free_port 20000)
+# The Activity's web listener (step 5): another free one.
+web=$(free_port 40000)
 
 # Inside a private mount namespace, so every bind mount goes with it.
 step "start $cmd from the image root as $user"
 unshare --mount --propagation private sh -s "$root" "$volume" "$ids" "$workdir" "$cmd" "$port" \
-    "$health" "$work" <<'EOF'
+    "$health" "$work" "$web" <<'EOF'
 set -eu
-root=$1 volume=$2 ids=$3 workdir=$4 cmd=$5 port=$6 health=$7 work=$8
+root=$1 volume=$2 ids=$3 workdir=$4 cmd=$5 port=$6 health=$7 work=$8 web=$9
 fail() { echo "FAIL: $*" >&2; exit 1; }
 mount --bind "$volume" "$root/var/lib/illegald"
 mount -t proc proc "$root/proc"
@@ -175,5 +206,34 @@ rc=0
 wait "$pid" || rc=$?
 [ "$rc" = 0 ] || { cat "$work/daemon.log" >&2; fail "the daemon exited $rc after SIGTERM"; }
 echo "ok: the daemon stopped on SIGTERM (exit 0)"
+
+# The Activity: its pages and its SDK served by the image's binary.
+echo secret >"$volume/client_secret"
+chown "$ids" "$volume/client_secret"
+"$@" ILLEGALD_WEB_PORT="$web" ILLEGALD_DISCORD_ACTIVITY=on ILLEGALD_DISCORD_TOKEN=image-test \
+    ILLEGALD_DISCORD_APPLICATION_ID=900000000000000002 \
+    ILLEGALD_DISCORD_CLIENT_SECRET_FILE=/var/lib/illegald/client_secret \
+    ILLEGALD_DISCORD_API_URL=http://127.0.0.1:9/api/v10 ILLEGALD_DISCORD_GATEWAY_URL=ws://127.0.0.1:9 \
+    "$chroot" --userspec="$ids" "$root" sh -c "cd '$workdir' && exec $cmd" >"$work/activity.log" 2>&1 &
+pid=$!
+i=0
+until grep -q "Activity's pages at" "$work/activity.log"; do
+    kill -0 "$pid" 2>/dev/null || { cat "$work/activity.log" >&2; fail "the daemon with the Activity on exited"; }
+    i=$((i + 1))
+    [ "$i" -lt 300 ] || { kill "$pid"; cat "$work/activity.log" >&2; fail "no Activity in 30 s"; }
+    sleep 0.1
+done
+type=$(curl -fsS --max-time 4 -o "$work/sdk.mjs" -w '%{content_type}' \
+    "http://127.0.0.1:$web/.proxy/sdk/index.mjs") || fail "the image serves no SDK"
+case $type in text/javascript*) ;; *) fail "the SDK came as $type" ;; esac
+[ -s "$work/sdk.mjs" ] || fail "the SDK is empty"
+curl -fsS --max-time 4 "http://127.0.0.1:$web/.proxy/activity.json" | grep -q 900000000000000002 ||
+    fail "no /.proxy/activity.json"
+echo "ok: with the Activity on, the image serves its SDK ($(wc -c <"$work/sdk.mjs") bytes of index.mjs)"
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" = 0 ] || { cat "$work/activity.log" >&2; fail "the daemon with the Activity on exited $rc"; }
+echo "ok: it stopped on SIGTERM (exit 0)"
 EOF
 step "done"
