@@ -122,6 +122,8 @@ struct conn {
     size_t qbytes, qoff;
     bool closing, want_write, want_ping;
     bool finish; /* closed once what it has queued is written */
+    /* the presence run (http.c) that last told it who is online */
+    uint64_t presence_run;
     /* a page inside Discord (activity.c): its user is a Discord user, its one table
      * (open[0], "d#<channel>") the instance's channel */
     bool activity;
@@ -176,6 +178,8 @@ struct web {
     lws_sorted_usec_list_t sweep_sul;
     lws_sorted_usec_list_t presence_sul; /* who is online, told once a burst of changes ends */
     bool presence_armed;
+    /* presence runs so far: each room's list is made once a run */
+    uint64_t presence_runs;
     STAILQ_HEAD(, probe) probes; /* answered in the order asked */
     lws_sorted_usec_list_t probe_sul;
     bool probe_armed;

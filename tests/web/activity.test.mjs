@@ -174,6 +174,20 @@ test('a page plays its channel\'s game as its Discord user; answers stay on the 
   assert.equal((await bad.next((f) => f.type === 'error')).error, 'activity-bad-ticket');
 });
 
+test('presence: the pages of a channel hear who of that channel is online, and no one else', async () => {
+  const OTHER = '530000000000000002';
+  await fake.call({ op: 'instance', instance: 'i-3-gc-2', channel: OTHER, guild: GUILD, users: [A1, A2] });
+  const online = (p, pred, what) => p.next((f) => f.type === 'presence' && pred(f.online), 10000, what);
+  const a = await enter(A1, 'ann');
+  const b = await enter(A2, 'ben', 'i-3-gc-2');
+  await online(b.p, (o) => o.length === 1 && o[0] === A2, 'ben alone in the other channel');
+  await online(a.p, (o) => o.includes(A1) && !o.includes(A2), 'ann in hers, without ben');
+  const c = await enter(A2, 'ben');
+  await online(a.p, (o) => o.includes(A1) && o.includes(A2), 'ben now in ann\'s channel too');
+  await online(c.p, (o) => o.includes(A1) && o.includes(A2), 'ben\'s page in ann\'s channel');
+  for (const p of [a.p, b.p, c.p]) p.ws.close();
+});
+
 test('a Discord that fails and answers slowly, from a seed: pages still get in, as who they are', async () => {
   await fake.call({ op: 'vary', on: true });
   for (let i = 0; i < 4; i++) {
