@@ -134,7 +134,7 @@ static void token(struct fa *a, const char *body, struct fa_answer *out)
         return;
     }
     struct grant *g = NULL;
-    for (unsigned i = 0; i < a->ncodes && !g; i++)
+    for (unsigned i = 0; i < a->ncodes && i < FA_MAX && !g; i++)
         if (strcmp(a->codes[i].key, code) == 0)
             g = &a->codes[i];
     if (!g || g->used) {
