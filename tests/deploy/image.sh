@@ -169,6 +169,14 @@ unshare --mount --propagation private sh -s "$root" "$volume" "$ids" "$workdir" 
 set -eu
 root=$1 volume=$2 ids=$3 workdir=$4 cmd=$5 port=$6 health=$7 work=$8 web=$9
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# stop PID LOG: SIGTERM, after which the daemon must exit 0.
+stop() {
+    kill -TERM "$1"
+    rc=0
+    wait "$1" || rc=$?
+    [ "$rc" = 0 ] || { cat "$2" >&2; fail "the daemon exited $rc after SIGTERM"; }
+    echo "ok: the daemon stopped on SIGTERM (exit 0)"
+}
 mount --bind "$volume" "$root/var/lib/illegald"
 mount -t proc proc "$root/proc"
 for dev in null zero random urandom; do
@@ -201,11 +209,7 @@ echo "ok: the image's HEALTHCHECK passes"
 owner=$(stat -c %u "$volume/illegald.db")
 [ "$owner" = "$want" ] || fail "the store belongs to uid $owner"
 echo "ok: the store is in the volume: $(stat -c '%n %U/%u %a %s bytes' "$volume/illegald.db")"
-kill -TERM "$pid"
-rc=0
-wait "$pid" || rc=$?
-[ "$rc" = 0 ] || { cat "$work/daemon.log" >&2; fail "the daemon exited $rc after SIGTERM"; }
-echo "ok: the daemon stopped on SIGTERM (exit 0)"
+stop "$pid" "$work/daemon.log"
 
 # The Activity: its pages and its SDK served by the image's binary.
 echo secret >"$volume/client_secret"
@@ -230,10 +234,6 @@ case $type in text/javascript*) ;; *) fail "the SDK came as $type" ;; esac
 curl -fsS --max-time 4 "http://127.0.0.1:$web/.proxy/activity.json" | grep -q 900000000000000002 ||
     fail "no /.proxy/activity.json"
 echo "ok: with the Activity on, the image serves its SDK ($(wc -c <"$work/sdk.mjs") bytes of index.mjs)"
-kill -TERM "$pid"
-rc=0
-wait "$pid" || rc=$?
-[ "$rc" = 0 ] || { cat "$work/activity.log" >&2; fail "the daemon with the Activity on exited $rc"; }
-echo "ok: it stopped on SIGTERM (exit 0)"
+stop "$pid" "$work/activity.log"
 EOF
 step "done"

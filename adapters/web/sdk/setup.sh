@@ -15,9 +15,12 @@ stamp="$here/node_modules/.package-lock.json"
 out="$here/node_modules/@discord/embedded-app-sdk/output/index.mjs"
 [ -f "$out" ] && [ -f "$stamp" ] && [ ! "$here/package-lock.json" -nt "$stamp" ] && exit 0
 left_out() {
+    if [ "$require" = 1 ]; then
+        echo "activity sdk: $1, and this build requires the Discord Activity's SDK." >&2
+        exit 1
+    fi
     echo "activity sdk: $1; building without the Discord Activity (its page needs Discord's SDK)." >&2
-    echo "activity sdk: 'sh deploy/deps.sh activity' installs npm; then configure again." >&2
-    [ "$require" = 0 ] || exit 1
+    echo "activity sdk: 'sh deploy/deps.sh activity' installs npm; then configure again (make does)." >&2
     exit 0
 }
 command -v npm >/dev/null 2>&1 || left_out "npm is missing"
