@@ -127,7 +127,7 @@ try {
   }
   const secs = (Date.now() - t0) / 1000;
   console.log(`# illegald ${DAEMON}, ${TABLES} tables, pages ${STEPS.join(', ')}; let in: ${MOST} pages in ${secs.toFixed(1)} s, ${retries} retried`);
-  console.log('| state | VmRSS | RssAnon (heap) | over the step before the pages |');
+  console.log('| state | VmRSS | RssAnon (heap) | per table or page |');
   console.log('| --- | ---: | ---: | ---: |');
   for (const [what, m, per] of rows) console.log(`| ${what} | ${kb(m.rss)} | ${kb(m.anon)} | ${per} |`);
   const last = memory(pid);
