@@ -33,7 +33,11 @@ function memory(pid) {
   return { rss: field(status, 'VmRSS'), anon: field(status, 'RssAnon') };
 }
 
-const cpu = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).map(Number).reduce((a, b) => a + b);
+// The process's CPU so far in clock ticks: utime + stime of /proc/<pid>/stat.
+function cpu(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
 
 // Memory once it stops moving: the daemon answers what is queued, then is read twice alike.
 async function settled(pid) {
