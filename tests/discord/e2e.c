@@ -22,6 +22,7 @@
 
 const char *illegald_path;
 const char *e2e_table = TABLE;
+unsigned long e2e_fd_seed;
 
 /* ---- small helpers ---- */
 
@@ -157,7 +158,7 @@ void setup_e2e_with(struct e2e *e, unsigned nplayers, const char *timers, int64_
                     const char *discord)
 {
     memset(e, 0, sizeof(*e));
-    e->srv = fd_start("test-token", 1000);
+    e->srv = fd_start_seeded("test-token", 1000, e2e_fd_seed);
     assert_non_null(e->srv);
     fd_set_privileged(e->srv, privileged);
     daemon_setup_with(&e->d, illegald_path, e->srv, timers, discord);

@@ -51,6 +51,9 @@ struct e2e {
 extern const char *illegald_path;
 /* The table channel the helpers act at (TABLE unless a test moves them). */
 extern const char *e2e_table;
+/* The variation seed of the fake each setup starts (0: FD_SEED, else the
+ * fake's own): a test that replays from a seed of its own sets it. */
+extern unsigned long e2e_fd_seed;
 /* The daemon of the running test, so that a failed test does not leave it
  * running (cmocka leaves the test function at the failed assertion). */
 extern struct daemon *live;

@@ -101,7 +101,8 @@ struct fd_server {
     double gtimes[50];
     unsigned gpos;
     unsigned long requests, r429, r429_global;
-    uint64_t rng;                   /* the variation's random numbers, from the printed seed */
+    unsigned long seed;             /* the variation's seed, printed */
+    uint64_t rng;                   /* the variation's random numbers, from the seed */
     unsigned long varied;           /* fields added, removed or nulled so far */
     unsigned long invalid;          /* bodies refused as Discord would (400, 50035 or 50006) */
     struct json_object *refused;    /* [{method, path, body, errors}] of those */
@@ -1317,6 +1318,16 @@ static int free_port(void)
 
 struct fd_server *fd_start(const char *token, unsigned hb_ms)
 {
+    return fd_start_seeded(token, hb_ms, 0);
+}
+
+unsigned long fd_seed(const struct fd_server *s)
+{
+    return s->seed;
+}
+
+struct fd_server *fd_start_seeded(const char *token, unsigned hb_ms, unsigned long seed)
+{
     struct fd_server *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
@@ -1341,10 +1352,12 @@ struct fd_server *fd_start(const char *token, unsigned hb_ms)
     s->ix_token_ms = LIM_TOKEN_MS;
     s->next_id = 100000000000000000ull;
     /* FD_SEED replays a run's variation; the seed is printed either way */
-    const char *seed = getenv("FD_SEED");
-    unsigned long v =
-        seed ? strtoul(seed, NULL, 10) : (unsigned long)time(NULL) ^ (unsigned long)getpid();
+    const char *env = getenv("FD_SEED");
+    unsigned long v = seed  ? seed
+                      : env ? strtoul(env, NULL, 10)
+                            : (unsigned long)time(NULL) ^ (unsigned long)getpid();
     fprintf(stderr, "fakediscord: variation seed %lu (FD_SEED=%lu replays it)\n", v, v);
+    s->seed = v;
     s->rng = (uint64_t)v * 2654435761u + 0x9e3779b97f4a7c15ull;
     s->act = fa_new((uint64_t)v);
     fa_client(s->act, FD_APP_ID, "");

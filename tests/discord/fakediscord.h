@@ -19,8 +19,13 @@ struct fd_server;
 #define FD_APP_ID   "900000000000000002"
 #define FD_GUILD_ID "700000000000000001"
 
-/* Starts on 127.0.0.1 at a free port. hb_ms: the heartbeat interval in HELLO. */
+/* Starts on 127.0.0.1 at a free port. hb_ms: the heartbeat interval in HELLO.
+ * The variation's seed is FD_SEED, else one of its own; it is printed. */
 struct fd_server *fd_start(const char *token, unsigned hb_ms);
+/* The same with the variation's seed given (0: as fd_start chooses). */
+struct fd_server *fd_start_seeded(const char *token, unsigned hb_ms, unsigned long seed);
+/* The variation's seed, for a test to print with its own when it fails. */
+unsigned long fd_seed(const struct fd_server *s);
 void fd_stop(struct fd_server *s);
 int fd_port(const struct fd_server *s);
 

@@ -17,7 +17,9 @@
  * the same, but that an answer the reference gave through an interaction may
  * come as a DM instead (its interaction died with the daemon); no first
  * answer given twice. What tells of no change is not in the outbox and may
- * be lost (see about_no_change). KILL_SEED=<n> replays the choice of points.
+ * be lost (see about_no_change). KILL_SEED=<n> replays the choice of points
+ * and, unless FD_SEED=<n> names one for every game, each game's variation of
+ * the fake; a failure prints both.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -301,24 +303,60 @@ static struct json_object *play(struct e2e *e)
     return snap(e);
 }
 
+/* The seeds a run depends on, printed when it fails (kills_teardown). */
+static struct {
+    unsigned kill_seed;
+    unsigned game;           /* 0: the reference */
+    unsigned long fake_seed; /* the fake's of that game */
+    bool done;
+} run;
+
+/* Game game's fake's variation seed: from the kill seed, so that KILL_SEED
+ * alone replays it, unless FD_SEED names one (0: the fake reads it). */
+static unsigned long fake_seed_of(unsigned game)
+{
+    if (getenv("FD_SEED"))
+        return 0;
+    unsigned long v = (unsigned long)run.kill_seed * 2654435761ul + game * 40503ul + 1;
+    return v ? v : 1;
+}
+
+static void setup_game(struct e2e *e, unsigned game)
+{
+    run.game = game;
+    e2e_fd_seed = fake_seed_of(game);
+    setup_e2e(e, 4, false);
+    run.fake_seed = fd_seed(e->srv);
+}
+
+static int kills_teardown(void **state)
+{
+    if (!run.done)
+        fprintf(stderr,
+                "kills: failed in game %u (0: the reference); KILL_SEED=%u replays the run, "
+                "and that game's fake varied from FD_SEED=%lu\n",
+                run.game, run.kill_seed, run.fake_seed);
+    return kill_live(state);
+}
+
 static void test_kills(void **state)
 {
     (void)state;
     static struct e2e e; /* static: kill_live() may need it after a failure */
     const char *seed = getenv("KILL_SEED");
-    unsigned rng = seed ? (unsigned)strtoul(seed, NULL, 10) : (unsigned)time(NULL);
-    fprintf(stderr, "kills: seed %u (KILL_SEED=%u replays it)\n", rng, rng);
-    setup_e2e(&e, 4, false);
+    run.kill_seed = seed ? (unsigned)strtoul(seed, NULL, 10) : (unsigned)time(NULL);
+    fprintf(stderr, "kills: seed %u (KILL_SEED=%u replays it)\n", run.kill_seed, run.kill_seed);
+    setup_game(&e, 0);
     struct json_object *ref = play(&e);
     teardown_e2e(&e);
-    struct killer k = {.rng = rng};
+    struct killer k = {.rng = run.kill_seed};
     for (unsigned game = 0; game < GAMES_MAX; game++) {
         bool done = k.total >= KILLS_MIN;
         for (unsigned c = 0; c < 3 * NPOINTS; c++)
             done = done && k.kills[c / NPOINTS][c % NPOINTS] >= POINT_MIN;
         if (done)
             break;
-        setup_e2e(&e, 4, false);
+        setup_game(&e, game + 1);
         k.connects = 1;
         e.before = before;
         e.after = after;
@@ -338,12 +376,13 @@ static void test_kills(void **state)
             assert_true(k.kills[kind][p] >= POINT_MIN);
         }
     assert_true(k.total >= KILLS_MIN);
+    run.done = true;
 }
 
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(test_kills, kill_live),
+        cmocka_unit_test_teardown(test_kills, kills_teardown),
     };
     return e2e_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }
