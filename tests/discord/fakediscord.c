@@ -802,6 +802,315 @@ static enum webhook webhook_state(struct fd_server *s, const char *route)
     return WEBHOOK_UNKNOWN;
 }
 
+/* Answers p with Discord's error object (code, message) and status. */
+static void respond_error(struct pss *p, int status, int code, const char *msg)
+{
+    struct json_object *e = api_error(code, msg);
+    respond(p, status, e);
+    json_object_put(e);
+}
+
+/* The Activity's endpoints (fakeactivity.c); false when route is none of them. */
+static bool activity_request(struct fd_server *s, struct pss *p, const char *method,
+                             const char *route, bool bot)
+{
+    struct fa_answer fa;
+    if (!fa_route(s->act, method, route, p->auth, bot, p->body, &fa))
+        return false;
+    if (fa.hang) {
+        p->held = true;
+        s->held++;
+    } else if (fa.status == 429) {
+        too_many(s, p, 0.2, false);
+    } else {
+        struct timespec slow = {0, (long)fa.delay_ms * 1000000L};
+        if (fa.delay_ms)
+            nanosleep(&slow, NULL);
+        struct json_object *b = fa.body ? json_tokener_parse(fa.body) : NULL;
+        respond(p, fa.status, b);
+        json_object_put(b);
+    }
+    free(fa.body);
+    return true;
+}
+
+/* The global limit, 50 requests in any second (interaction callbacks are not
+ * bound to it), then what the test forced: true when p was answered so. */
+static bool limited(struct fd_server *s, struct pss *p, const char *route)
+{
+    double gnow = now_s();
+    if (strncmp(route, "/interactions/", 14) != 0) {
+        double gold = s->gtimes[s->gpos];
+        if (gold > 0 && gold + 1.0 > gnow) {
+            too_many(s, p, gold + 1.0 - gnow, true);
+            return true;
+        }
+        s->gtimes[s->gpos] = gnow;
+        s->gpos = (s->gpos + 1) % 50;
+    }
+    for (unsigned i = 0; i < s->nforces; i++) {
+        struct force *f = &s->forces[i];
+        if (f->count > 0 && strncmp(route, f->prefix, strlen(f->prefix)) == 0) {
+            f->count--;
+            s->forced++;
+            if (f->status == 429)
+                too_many(s, p, f->retry_after, f->global);
+            else
+                respond_error(p, f->status, 0, "forced by the test");
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The trap armed for this kind of request: put off (429), or held with
+ * nothing applied (true: p is done), or held once applied (false). */
+static bool trapped(struct fd_server *s, struct pss *p, int kind, const char *route)
+{
+    struct trap *trap = kind < 0 ? NULL : armed_trap(s, (enum fd_kind)kind, route);
+    if (!trap)
+        return false;
+    trap->armed = false;
+    if (trap->mode == TRAP_DELAY) {
+        too_many(s, p, trap->retry_after, false);
+        return true;
+    }
+    /* lost on the way: nothing applied, no answer until the connection goes;
+     * or applied, and the answer lost on the way back */
+    p->held = true;
+    s->held++;
+    return trap->mode == TRAP_HOLD;
+}
+
+static void gateway_bot(struct fd_server *s, struct pss *p)
+{
+    char url[64];
+    snprintf(url, sizeof(url), "ws://127.0.0.1:%d", s->port);
+    struct json_object *r = json_object_new_object(), *l = json_object_new_object();
+    json_object_object_add(r, "url", json_object_new_string(url));
+    json_object_object_add(r, "shards", json_object_new_int(1));
+    json_object_object_add(l, "total", json_object_new_int(1000));
+    json_object_object_add(l, "remaining", json_object_new_int(999));
+    json_object_object_add(l, "reset_after", json_object_new_int(0));
+    json_object_object_add(l, "max_concurrency", json_object_new_int(1));
+    json_object_object_add(r, "session_start_limit", l);
+    respond(p, 200, r);
+    json_object_put(r);
+}
+
+/* POST /users/@me/channels: a user's DM channel, the same one each time. */
+static void open_dm(struct fd_server *s, struct pss *p, struct json_object *body)
+{
+    const char *uid = json_object_get_string(json_object_object_get(body, "recipient_id"));
+    struct json_object *ch = uid ? json_object_object_get(s->dms, uid) : NULL;
+    if (!uid) {
+        respond_error(p, 400, 50035, "Invalid Form Body");
+        return;
+    }
+    if (!ch) {
+        ch = json_object_new_object();
+        json_object_object_add(ch, "id", json_object_new_string(new_id(s)));
+        json_object_object_add(ch, "type", json_object_new_int(1));
+        json_object_object_add(ch, "closed", json_object_new_boolean(0));
+        json_object_object_add(s->dms, uid, ch);
+    }
+    respond(p, 200, ch);
+}
+
+/* PUT .../messages/<message>/reactions/<emoji, URL-encoded>/@me */
+static void put_reaction(struct fd_server *s, struct pss *p, const char *message,
+                         const char *encoded)
+{
+    struct json_object *m = find_message(s, message);
+    if (!m) {
+        respond_error(p, 404, 10008, "Unknown Message");
+        return;
+    }
+    char emoji[128];
+    size_t o = 0;
+    for (size_t i = 0; encoded[i] && o + 1 < sizeof(emoji); i++) {
+        if (encoded[i] == '%' && encoded[i + 1] && encoded[i + 2]) {
+            char hx[3] = {encoded[i + 1], encoded[i + 2], 0};
+            emoji[o++] = (char)strtol(hx, NULL, 16);
+            i += 2;
+        } else {
+            emoji[o++] = encoded[i];
+        }
+    }
+    emoji[o] = '\0';
+    json_object_array_add(json_object_object_get(m, "reactions"), json_object_new_string(emoji));
+    respond(p, 204, NULL);
+}
+
+/* PATCH /channels/<channel>/messages/<message>: an edit changes the fields
+ * it gives and keeps the others. */
+static void edit_message(struct fd_server *s, struct pss *p, const char *route, const char *channel,
+                         const char *message, struct json_object *body)
+{
+    struct json_object *m = find_message(s, message);
+    if (!m) {
+        respond_error(p, 404, 10008, "Unknown Message");
+        return;
+    }
+    if (refused(s, p, "PATCH", route, body, CHECK_EDIT) || !bucket_ok(s, p, channel))
+        return;
+    struct json_object *kept = json_object_object_get(m, "body");
+    if (json_object_is_type(kept, json_type_object) &&
+        json_object_is_type(body, json_type_object)) {
+        json_object_object_foreach(body, k, v)
+        {
+            json_object_object_add(kept, k, json_object_get(v));
+        }
+    } else {
+        json_object_object_add(m, "body", json_object_get(body));
+    }
+    int edits = json_object_get_int(json_object_object_get(m, "edits"));
+    json_object_object_add(m, "edits", json_object_new_int(edits + 1));
+    respond(p, 200, m);
+}
+
+/* POST /channels/<channel>/messages: refused to a closed DM; with a nonce
+ * already used (enforce_nonce), the message it made. */
+static void create_message(struct fd_server *s, struct pss *p, const char *route,
+                           const char *channel, struct json_object *body)
+{
+    const char *user = dm_user(s, channel);
+    struct json_object *ch = user ? json_object_object_get(s->dms, user) : NULL;
+    if (ch && json_object_get_boolean(json_object_object_get(ch, "closed"))) {
+        respond_error(p, 403, 50007, "Cannot send messages to this user");
+        return;
+    }
+    if (refused(s, p, "POST", route, body, CHECK_CREATE))
+        return;
+    struct json_object *earlier = same_nonce(s, body);
+    if (earlier) {
+        s->nonce_repeats++;
+        respond(p, 200, earlier);
+        return;
+    }
+    if (!bucket_ok(s, p, channel))
+        return;
+    struct json_object *m = json_object_new_object();
+    json_object_object_add(m, "id", json_object_new_string(new_id(s)));
+    json_object_object_add(m, "channel", json_object_new_string(channel));
+    json_object_object_add(m, "channel_id", json_object_new_string(channel));
+    json_object_object_add(m, "body", json_object_get(body));
+    json_object_object_add(m, "edits", json_object_new_int(0));
+    json_object_object_add(m, "reactions", json_object_new_array());
+    if (user)
+        json_object_object_add(m, "dm_user", json_object_new_string(user));
+    json_object_object_add(m, "t", json_object_new_double(now_s()));
+    json_object_array_add(s->messages, m);
+    respond(p, 200, m);
+}
+
+/* POST /interactions/<id>/<token>/callback: the first answer, once, within
+ * the window when the test set one. */
+static void interaction_callback(struct fd_server *s, struct pss *p, const char *method,
+                                 const char *route, const char *id, struct json_object *body)
+{
+    struct json_object *ix = json_object_object_get(s->ixs, id);
+    double t = json_object_get_double(json_object_object_get(ix, "t"));
+    if (!ix || (s->ix_window_ms && now_s() > t + s->ix_window_ms / 1000.0)) {
+        /* no first answer within the window: the token is gone */
+        s->ix_refused++;
+        respond_error(p, 404, 10062, "Unknown interaction");
+        return;
+    }
+    if (json_object_get_boolean(json_object_object_get(ix, "acked"))) {
+        s->ix_refused++;
+        respond_error(p, 400, 40060, "Interaction has already been acknowledged.");
+        return;
+    }
+    if (refused(s, p, method, route, body, CHECK_CALLBACK))
+        return;
+    json_object_object_add(ix, "acked", json_object_new_boolean(1));
+    struct json_object *r = json_object_new_object();
+    json_object_object_add(r, "id", json_object_new_string(id));
+    json_object_object_add(r, "user", json_object_get(json_object_object_get(ix, "user")));
+    json_object_object_add(r, "type", json_object_get(json_object_object_get(body, "type")));
+    json_object_object_add(r, "data", json_object_get(json_object_object_get(body, "data")));
+    json_object_object_add(r, "t", json_object_new_double(now_s()));
+    json_object_array_add(s->callbacks, r);
+    respond(p, 204, NULL);
+}
+
+/* /webhooks/<app>/<token>...: a follow-up (POST) or an edit of an answer,
+ * through an interaction's token once it got its first answer. */
+static void webhook(struct fd_server *s, struct pss *p, const char *method, const char *route,
+                    struct json_object *body)
+{
+    enum webhook w = webhook_state(s, route);
+    if (w != WEBHOOK_OPEN) {
+        s->ix_refused++;
+        if (w == WEBHOOK_EXPIRED)
+            respond_error(p, 401, 50027, "Invalid Webhook Token");
+        else
+            respond_error(p, 404, 10015, "Unknown Webhook");
+        return;
+    }
+    bool followup = strcmp(method, "POST") == 0;
+    if (refused(s, p, method, route, body, followup ? CHECK_FOLLOWUP : CHECK_EDIT))
+        return;
+    struct json_object *r = json_object_new_object();
+    json_object_object_add(r, "method", json_object_new_string(method));
+    json_object_object_add(r, "path", json_object_new_string(route));
+    json_object_object_add(r, "body", json_object_get(body));
+    json_object_object_add(r, "t", json_object_new_double(now_s()));
+    json_object_array_add(s->webhooks, r);
+    struct json_object *m = json_object_new_object();
+    json_object_object_add(m, "id", json_object_new_string(new_id(s)));
+    respond(p, 200, m);
+    json_object_put(m);
+}
+
+/* PUT a bulk overwrite of the global commands (scope "global") or of one
+ * guild's (scope its id). */
+static void put_commands(struct fd_server *s, struct pss *p, const char *route, const char *scope,
+                         struct json_object *body)
+{
+    if (refused(s, p, "PUT", route, body, CHECK_COMMANDS))
+        return;
+    struct json_object *r = json_object_new_object();
+    json_object_object_add(r, "path", json_object_new_string(route));
+    json_object_object_add(r, "body", json_object_get(body));
+    json_object_array_add(s->commands, r);
+    json_object_object_add(s->registered, scope, json_object_get(body));
+    respond(p, 200, body ? body : NULL);
+}
+
+/* The endpoint route names, answering p. */
+static void route_request(struct fd_server *s, struct pss *p, const char *method, const char *route,
+                          struct json_object *body)
+{
+    char a[64], b[64], c[128];
+    int end = 0;
+    bool get = strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0,
+         patch = strcmp(method, "PATCH") == 0, put = strcmp(method, "PUT") == 0;
+    if (get && strcmp(route, "/gateway/bot") == 0)
+        gateway_bot(s, p);
+    else if (post && strcmp(route, "/users/@me/channels") == 0)
+        open_dm(s, p, body);
+    else if (sscanf(route, "/channels/%63[0-9]/messages/%63[0-9]/reactions/%127[^/]/@me", a, b,
+                    c) == 3 &&
+             put)
+        put_reaction(s, p, b, c);
+    else if (sscanf(route, "/channels/%63[0-9]/messages/%63[0-9]", a, b) == 2 && patch)
+        edit_message(s, p, route, a, b, body);
+    else if (sscanf(route, "/channels/%63[0-9]/messages", a) == 1 && post)
+        create_message(s, p, route, a, body);
+    else if (sscanf(route, "/interactions/%63[0-9]/%127[^/]/callback", a, c) == 2)
+        interaction_callback(s, p, method, route, a, body);
+    else if (strncmp(route, "/webhooks/", 10) == 0)
+        webhook(s, p, method, route, body);
+    else if (sscanf(route, "/applications/%63[0-9]/%127[^\n]", a, c) == 2 && put &&
+             (strcmp(c, "commands") == 0 ||
+              (sscanf(c, "guilds/%63[0-9]/commands%n", b, &end) == 1 && !c[end])))
+        put_commands(s, p, route, strcmp(c, "commands") == 0 ? "global" : b, body);
+    else
+        respond_error(p, 404, 0, "404: Not Found");
+}
+
 static void rest(struct fd_server *s, struct pss *p)
 {
     static const char *const methods[] = {"GET", "POST", "PATCH", "PUT", "DELETE"};
@@ -814,280 +1123,29 @@ static void rest(struct fd_server *s, struct pss *p)
     p->hdrs[0] = '\0';
     char want[300];
     snprintf(want, sizeof(want), "Bot %s", s->token);
-    struct fa_answer fa;
-    if (fa_route(s->act, method, route, p->auth, strcmp(p->auth, want) == 0, p->body, &fa)) {
-        if (fa.hang) {
-            p->held = true;
-            s->held++;
-        } else if (fa.status == 429) {
-            too_many(s, p, 0.2, false);
-        } else {
-            struct timespec slow = {0, (long)fa.delay_ms * 1000000L};
-            if (fa.delay_ms)
-                nanosleep(&slow, NULL);
-            struct json_object *b = fa.body ? json_tokener_parse(fa.body) : NULL;
-            respond(p, fa.status, b);
-            json_object_put(b);
-        }
-        free(fa.body);
+    bool bot = strcmp(p->auth, want) == 0;
+    if (activity_request(s, p, method, route, bot))
         return;
-    }
-    if (strcmp(p->auth, want) != 0) {
-        struct json_object *e = api_error(0, "401: Unauthorized");
-        respond(p, 401, e);
-        json_object_put(e);
+    if (!bot) {
+        respond_error(p, 401, 0, "401: Unauthorized");
         return;
     }
     snprintf(s->user_agent, sizeof(s->user_agent), "%s", p->ua);
-    /* the global limit: 50 requests in any second; interaction callbacks are not bound to it */
-    double gnow = now_s();
-    if (strncmp(route, "/interactions/", 14) != 0) {
-        double gold = s->gtimes[s->gpos];
-        if (gold > 0 && gold + 1.0 > gnow) {
-            too_many(s, p, gold + 1.0 - gnow, true);
-            return;
-        }
-        s->gtimes[s->gpos] = gnow;
-        s->gpos = (s->gpos + 1) % 50;
-    }
-    for (unsigned i = 0; i < s->nforces; i++) {
-        struct force *f = &s->forces[i];
-        if (f->count > 0 && strncmp(route, f->prefix, strlen(f->prefix)) == 0) {
-            f->count--;
-            s->forced++;
-            if (f->status == 429) {
-                too_many(s, p, f->retry_after, f->global);
-            } else {
-                struct json_object *e = api_error(0, "forced by the test");
-                respond(p, f->status, e);
-                json_object_put(e);
-            }
-            return;
-        }
-    }
+    if (limited(s, p, route))
+        return;
     struct json_object *body;
     if (p->too_large) {
-        struct json_object *e = api_error(40005, "Request entity too large");
-        respond(p, 413, e);
-        json_object_put(e);
+        respond_error(p, 413, 40005, "Request entity too large");
         return;
     }
     if (!parse_body(s, p, method, route, &body))
         return;
     int kind = request_kind(method, route, body);
-    struct trap *trap = kind < 0 ? NULL : armed_trap(s, (enum fd_kind)kind, route);
-    if (trap && trap->mode == TRAP_DELAY) {
-        trap->armed = false;
-        too_many(s, p, trap->retry_after, false);
-        json_object_put(body);
-        return;
+    if (!trapped(s, p, kind, route)) {
+        route_request(s, p, method, route, body);
+        if (kind >= 0 && p->status >= 200 && p->status < 300 && !p->held)
+            s->answered[kind]++;
     }
-    if (trap && trap->mode == TRAP_HOLD) {
-        /* lost on the way: nothing applied, no answer until the connection goes */
-        trap->armed = false;
-        p->held = true;
-        s->held++;
-        json_object_put(body);
-        return;
-    }
-    if (trap) {
-        /* applied, and the answer lost on the way back */
-        trap->armed = false;
-        p->held = true;
-        s->held++;
-    }
-    char a[64], b[64], c[128];
-    int end = 0;
-    if (strcmp(method, "GET") == 0 && strcmp(route, "/gateway/bot") == 0) {
-        char url[64];
-        snprintf(url, sizeof(url), "ws://127.0.0.1:%d", s->port);
-        struct json_object *r = json_object_new_object(), *l = json_object_new_object();
-        json_object_object_add(r, "url", json_object_new_string(url));
-        json_object_object_add(r, "shards", json_object_new_int(1));
-        json_object_object_add(l, "total", json_object_new_int(1000));
-        json_object_object_add(l, "remaining", json_object_new_int(999));
-        json_object_object_add(l, "reset_after", json_object_new_int(0));
-        json_object_object_add(l, "max_concurrency", json_object_new_int(1));
-        json_object_object_add(r, "session_start_limit", l);
-        respond(p, 200, r);
-        json_object_put(r);
-    } else if (strcmp(method, "POST") == 0 && strcmp(route, "/users/@me/channels") == 0) {
-        const char *uid = json_object_get_string(json_object_object_get(body, "recipient_id"));
-        struct json_object *ch = uid ? json_object_object_get(s->dms, uid) : NULL;
-        if (!uid) {
-            struct json_object *e = api_error(50035, "Invalid Form Body");
-            respond(p, 400, e);
-            json_object_put(e);
-        } else {
-            if (!ch) {
-                ch = json_object_new_object();
-                json_object_object_add(ch, "id", json_object_new_string(new_id(s)));
-                json_object_object_add(ch, "type", json_object_new_int(1));
-                json_object_object_add(ch, "closed", json_object_new_boolean(0));
-                json_object_object_add(s->dms, uid, ch);
-            }
-            respond(p, 200, ch);
-        }
-    } else if (sscanf(route, "/channels/%63[0-9]/messages/%63[0-9]/reactions/%127[^/]/@me", a, b,
-                      c) == 3 &&
-               strcmp(method, "PUT") == 0) {
-        struct json_object *m = find_message(s, b);
-        if (!m) {
-            struct json_object *e = api_error(10008, "Unknown Message");
-            respond(p, 404, e);
-            json_object_put(e);
-        } else {
-            char emoji[128];
-            size_t o = 0;
-            for (size_t i = 0; c[i] && o + 1 < sizeof(emoji); i++) {
-                if (c[i] == '%' && c[i + 1] && c[i + 2]) {
-                    char hx[3] = {c[i + 1], c[i + 2], 0};
-                    emoji[o++] = (char)strtol(hx, NULL, 16);
-                    i += 2;
-                } else {
-                    emoji[o++] = c[i];
-                }
-            }
-            emoji[o] = '\0';
-            json_object_array_add(json_object_object_get(m, "reactions"),
-                                  json_object_new_string(emoji));
-            respond(p, 204, NULL);
-        }
-    } else if (sscanf(route, "/channels/%63[0-9]/messages/%63[0-9]", a, b) == 2 &&
-               strcmp(method, "PATCH") == 0) {
-        struct json_object *m = find_message(s, b);
-        if (!m) {
-            struct json_object *e = api_error(10008, "Unknown Message");
-            respond(p, 404, e);
-            json_object_put(e);
-        } else if (refused(s, p, method, route, body, CHECK_EDIT)) {
-            ;
-        } else if (bucket_ok(s, p, a)) {
-            /* an edit changes the fields it gives and keeps the others */
-            struct json_object *kept = json_object_object_get(m, "body");
-            if (json_object_is_type(kept, json_type_object) &&
-                json_object_is_type(body, json_type_object)) {
-                json_object_object_foreach(body, k, v)
-                {
-                    json_object_object_add(kept, k, json_object_get(v));
-                }
-            } else {
-                json_object_object_add(m, "body", json_object_get(body));
-            }
-            int edits = json_object_get_int(json_object_object_get(m, "edits"));
-            json_object_object_add(m, "edits", json_object_new_int(edits + 1));
-            respond(p, 200, m);
-        }
-    } else if (sscanf(route, "/channels/%63[0-9]/messages", a) == 1 &&
-               strcmp(method, "POST") == 0) {
-        const char *user = dm_user(s, a);
-        struct json_object *ch = user ? json_object_object_get(s->dms, user) : NULL;
-        if (ch && json_object_get_boolean(json_object_object_get(ch, "closed"))) {
-            struct json_object *e = api_error(50007, "Cannot send messages to this user");
-            respond(p, 403, e);
-            json_object_put(e);
-        } else if (refused(s, p, method, route, body, CHECK_CREATE)) {
-            ;
-        } else if (same_nonce(s, body)) {
-            s->nonce_repeats++;
-            respond(p, 200, same_nonce(s, body));
-        } else if (bucket_ok(s, p, a)) {
-            struct json_object *m = json_object_new_object();
-            json_object_object_add(m, "id", json_object_new_string(new_id(s)));
-            json_object_object_add(m, "channel", json_object_new_string(a));
-            json_object_object_add(m, "channel_id", json_object_new_string(a));
-            json_object_object_add(m, "body", json_object_get(body));
-            json_object_object_add(m, "edits", json_object_new_int(0));
-            json_object_object_add(m, "reactions", json_object_new_array());
-            if (user)
-                json_object_object_add(m, "dm_user", json_object_new_string(user));
-            json_object_object_add(m, "t", json_object_new_double(now_s()));
-            json_object_array_add(s->messages, m);
-            respond(p, 200, m);
-        }
-    } else if (sscanf(route, "/interactions/%63[0-9]/%127[^/]/callback", a, c) == 2) {
-        struct json_object *ix = json_object_object_get(s->ixs, a);
-        double t = json_object_get_double(json_object_object_get(ix, "t"));
-        if (!ix || (s->ix_window_ms && now_s() > t + s->ix_window_ms / 1000.0)) {
-            /* no first answer within the window: the token is gone */
-            s->ix_refused++;
-            struct json_object *e = api_error(10062, "Unknown interaction");
-            respond(p, 404, e);
-            json_object_put(e);
-            json_object_put(body);
-            return;
-        }
-        if (json_object_get_boolean(json_object_object_get(ix, "acked"))) {
-            s->ix_refused++;
-            struct json_object *e = api_error(40060, "Interaction has already been acknowledged.");
-            respond(p, 400, e);
-            json_object_put(e);
-            json_object_put(body);
-            return;
-        }
-        if (refused(s, p, method, route, body, CHECK_CALLBACK)) {
-            json_object_put(body);
-            return;
-        }
-        json_object_object_add(ix, "acked", json_object_new_boolean(1));
-        struct json_object *r = json_object_new_object();
-        json_object_object_add(r, "id", json_object_new_string(a));
-        json_object_object_add(r, "user", json_object_get(json_object_object_get(ix, "user")));
-        json_object_object_add(r, "type", json_object_get(json_object_object_get(body, "type")));
-        json_object_object_add(r, "data", json_object_get(json_object_object_get(body, "data")));
-        json_object_object_add(r, "t", json_object_new_double(now_s()));
-        json_object_array_add(s->callbacks, r);
-        respond(p, 204, NULL);
-    } else if (strncmp(route, "/webhooks/", 10) == 0) {
-        enum webhook w = webhook_state(s, route);
-        if (w != WEBHOOK_OPEN) {
-            /* a follow-up needs a first answer the interaction got, and a
-             * token still alive */
-            s->ix_refused++;
-            struct json_object *e = w == WEBHOOK_EXPIRED ? api_error(50027, "Invalid Webhook Token")
-                                                         : api_error(10015, "Unknown Webhook");
-            respond(p, w == WEBHOOK_EXPIRED ? 401 : 404, e);
-            json_object_put(e);
-            json_object_put(body);
-            return;
-        }
-        /* a follow-up is a new message; the rest edit one */
-        bool followup = strcmp(method, "POST") == 0;
-        if (refused(s, p, method, route, body, followup ? CHECK_FOLLOWUP : CHECK_EDIT)) {
-            json_object_put(body);
-            return;
-        }
-        struct json_object *r = json_object_new_object();
-        json_object_object_add(r, "method", json_object_new_string(method));
-        json_object_object_add(r, "path", json_object_new_string(route));
-        json_object_object_add(r, "body", json_object_get(body));
-        json_object_object_add(r, "t", json_object_new_double(now_s()));
-        json_object_array_add(s->webhooks, r);
-        struct json_object *m = json_object_new_object();
-        json_object_object_add(m, "id", json_object_new_string(new_id(s)));
-        respond(p, 200, m);
-        json_object_put(m);
-    } else if (sscanf(route, "/applications/%63[0-9]/%127[^\n]", a, c) == 2 &&
-               strcmp(method, "PUT") == 0 &&
-               (strcmp(c, "commands") == 0 ||
-                (sscanf(c, "guilds/%63[0-9]/commands%n", b, &end) == 1 && !c[end]))) {
-        /* a bulk overwrite of the global commands, or of one guild's */
-        if (!refused(s, p, method, route, body, CHECK_COMMANDS)) {
-            struct json_object *r = json_object_new_object();
-            json_object_object_add(r, "path", json_object_new_string(route));
-            json_object_object_add(r, "body", json_object_get(body));
-            json_object_array_add(s->commands, r);
-            json_object_object_add(s->registered, strcmp(c, "commands") == 0 ? "global" : b,
-                                   json_object_get(body));
-            respond(p, 200, body ? body : NULL);
-        }
-    } else {
-        struct json_object *e = api_error(0, "404: Not Found");
-        respond(p, 404, e);
-        json_object_put(e);
-    }
-    if (kind >= 0 && p->status >= 200 && p->status < 300 && !p->held)
-        s->answered[kind]++;
     json_object_put(body);
 }
 
@@ -1139,6 +1197,136 @@ static int write_response(struct lws *wsi, struct pss *p)
     return 0;
 }
 
+/* A request's line and headers came: a GET or a request without a body is
+ * answered now, others once their body is in (http_body_done). */
+static int http_request(struct fd_server *s, struct lws *wsi, struct pss *p, const char *uri)
+{
+    static const enum lws_token_indexes toks[] = {WSI_TOKEN_GET_URI, WSI_TOKEN_POST_URI,
+                                                  WSI_TOKEN_PATCH_URI, WSI_TOKEN_PUT_URI,
+                                                  WSI_TOKEN_DELETE_URI};
+    p->method = 0;
+    for (int i = 0; i < 5; i++)
+        if (lws_hdr_total_length(wsi, toks[i]) > 0)
+            p->method = i;
+    snprintf(p->path, sizeof(p->path), "%s", uri);
+    p->auth[0] = p->ua[0] = '\0';
+    lws_hdr_copy(wsi, p->auth, sizeof(p->auth), WSI_TOKEN_HTTP_AUTHORIZATION);
+    lws_hdr_copy(wsi, p->ua, sizeof(p->ua), WSI_TOKEN_HTTP_USER_AGENT);
+    p->body_len = 0;
+    p->too_large = false;
+    char cl[32] = "";
+    lws_hdr_copy(wsi, cl, sizeof(cl), WSI_TOKEN_HTTP_CONTENT_LENGTH);
+    p->held = false;
+    if (p->method != 0 && atoi(cl) != 0)
+        return 0;
+    rest(s, p);
+    return p->held ? 0 : write_response(wsi, p);
+}
+
+/* The answer's body, once its headers are out. */
+static int http_writeable(struct lws *wsi, struct pss *p)
+{
+    if (!p->resp_len)
+        return 0;
+    size_t n = p->resp_len;
+    p->resp_len = 0;
+    if (lws_write(wsi, p->resp + LWS_PRE, n, LWS_WRITE_HTTP_FINAL) != (int)n)
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+static void http_closed(struct pss *p)
+{
+    free(p->body);
+    free(p->resp);
+    p->body = NULL;
+    p->resp = NULL;
+    p->body_len = p->body_cap = p->resp_len = 0;
+}
+
+/* A gateway connection opened: it replaces the one before, and gets HELLO. */
+static void ws_established(struct fd_server *s, struct lws *wsi, struct pss *p)
+{
+    p->ws = true;
+    if (s->ws) {
+        /* one connection at a time: the old one goes */
+        lws_set_timeout(s->ws, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+    }
+    clear_frames(s);
+    zlib_start(s, p->zlib);
+    s->ws = wsi;
+    s->identified = false;
+    s->want_close = 0;
+    s->connects++;
+    struct json_object *d = json_object_new_object();
+    json_object_object_add(d, "heartbeat_interval", json_object_new_int((int)s->hb_ms));
+    send_op(s, 10, d);
+    lws_callback_on_writable(wsi);
+}
+
+/* The gateway's next frame, or the close the test asked for (-1: the
+ * connection is dropped or closed). */
+static int ws_writeable(struct fd_server *s, struct lws *wsi)
+{
+    if (wsi != s->ws)
+        return 0;
+    if (s->want_close == -1) {
+        s->want_close = 0;
+        return -1;
+    }
+    if (s->outq) {
+        struct frame *f = s->outq;
+        s->outq = f->next;
+        if (!s->outq)
+            s->outq_tail = NULL;
+        lws_write(wsi, f->data + LWS_PRE, f->len, f->binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
+        free(f);
+        if (s->outq || s->want_close)
+            lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (s->want_close > 0) {
+        lws_close_reason(wsi, (enum lws_close_status)s->want_close, NULL, 0);
+        s->want_close = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static void ws_receive(struct fd_server *s, struct lws *wsi, const void *in, size_t len)
+{
+    if (wsi != s->ws)
+        return;
+    char *txt = strndup(in, len);
+    if (txt)
+        handle_gateway(s, txt, len);
+    free(txt);
+    lws_callback_on_writable(wsi);
+}
+
+/* The websocket upgrade's user agent, path and query, for the tests to read,
+ * and whether it asked for the transport compression. */
+static void ws_upgrade(struct fd_server *s, struct lws *wsi, struct pss *p)
+{
+    s->ws_user_agent[0] = s->ws_path[0] = s->ws_args[0] = '\0';
+    lws_hdr_copy(wsi, s->ws_user_agent, sizeof(s->ws_user_agent), WSI_TOKEN_HTTP_USER_AGENT);
+    lws_hdr_copy(wsi, s->ws_path, sizeof(s->ws_path), WSI_TOKEN_GET_URI);
+    lws_hdr_copy(wsi, s->ws_args, sizeof(s->ws_args), WSI_TOKEN_HTTP_URI_ARGS);
+    char how[32];
+    const char *c = lws_get_urlarg_by_name(wsi, "compress=", how, sizeof(how));
+    p->zlib = c && strcmp(c, "zlib-stream") == 0;
+}
+
+static void ws_closed(struct fd_server *s, struct lws *wsi)
+{
+    if (wsi != s->ws)
+        return;
+    s->ws = NULL;
+    s->identified = false;
+    clear_frames(s);
+    zlib_start(s, false);
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
@@ -1147,29 +1335,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     int rc = 0;
     pthread_mutex_lock(&s->mu);
     switch (reason) {
-    case LWS_CALLBACK_HTTP: {
-        static const enum lws_token_indexes toks[] = {WSI_TOKEN_GET_URI, WSI_TOKEN_POST_URI,
-                                                      WSI_TOKEN_PATCH_URI, WSI_TOKEN_PUT_URI,
-                                                      WSI_TOKEN_DELETE_URI};
-        p->method = 0;
-        for (int i = 0; i < 5; i++)
-            if (lws_hdr_total_length(wsi, toks[i]) > 0)
-                p->method = i;
-        snprintf(p->path, sizeof(p->path), "%s", (const char *)in);
-        p->auth[0] = p->ua[0] = '\0';
-        lws_hdr_copy(wsi, p->auth, sizeof(p->auth), WSI_TOKEN_HTTP_AUTHORIZATION);
-        lws_hdr_copy(wsi, p->ua, sizeof(p->ua), WSI_TOKEN_HTTP_USER_AGENT);
-        p->body_len = 0;
-        p->too_large = false;
-        char cl[32] = "";
-        lws_hdr_copy(wsi, cl, sizeof(cl), WSI_TOKEN_HTTP_CONTENT_LENGTH);
-        p->held = false;
-        if (p->method == 0 || atoi(cl) == 0) {
-            rest(s, p);
-            rc = p->held ? 0 : write_response(wsi, p);
-        }
+    case LWS_CALLBACK_HTTP:
+        rc = http_request(s, wsi, p, in);
         break;
-    }
     case LWS_CALLBACK_HTTP_BODY:
         append_body(p, in, len);
         break;
@@ -1178,52 +1346,20 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         rc = p->held ? 0 : write_response(wsi, p);
         break;
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        if (p->resp_len) {
-            size_t n = p->resp_len;
-            p->resp_len = 0;
-            if (lws_write(wsi, p->resp + LWS_PRE, n, LWS_WRITE_HTTP_FINAL) != (int)n)
-                rc = -1;
-            else if (lws_http_transaction_completed(wsi))
-                rc = -1;
-        }
+        rc = http_writeable(wsi, p);
+        break;
+    case LWS_CALLBACK_CLOSED_HTTP:
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        http_closed(p);
         break;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        s->ws_user_agent[0] = s->ws_path[0] = s->ws_args[0] = '\0';
-        lws_hdr_copy(wsi, s->ws_user_agent, sizeof(s->ws_user_agent), WSI_TOKEN_HTTP_USER_AGENT);
-        lws_hdr_copy(wsi, s->ws_path, sizeof(s->ws_path), WSI_TOKEN_GET_URI);
-        lws_hdr_copy(wsi, s->ws_args, sizeof(s->ws_args), WSI_TOKEN_HTTP_URI_ARGS);
-        {
-            char how[32];
-            const char *c = lws_get_urlarg_by_name(wsi, "compress=", how, sizeof(how));
-            p->zlib = c && strcmp(c, "zlib-stream") == 0;
-        }
+        ws_upgrade(s, wsi, p);
         break;
-    case LWS_CALLBACK_ESTABLISHED: {
-        p->ws = true;
-        if (s->ws) {
-            /* one connection at a time: the old one goes */
-            lws_set_timeout(s->ws, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-        }
-        clear_frames(s);
-        zlib_start(s, p->zlib);
-        s->ws = wsi;
-        s->identified = false;
-        s->want_close = 0;
-        s->connects++;
-        struct json_object *d = json_object_new_object();
-        json_object_object_add(d, "heartbeat_interval", json_object_new_int((int)s->hb_ms));
-        send_op(s, 10, d);
-        lws_callback_on_writable(wsi);
+    case LWS_CALLBACK_ESTABLISHED:
+        ws_established(s, wsi, p);
         break;
-    }
     case LWS_CALLBACK_RECEIVE:
-        if (wsi == s->ws) {
-            char *txt = strndup(in, len);
-            if (txt)
-                handle_gateway(s, txt, len);
-            free(txt);
-            lws_callback_on_writable(wsi);
-        }
+        ws_receive(s, wsi, in, len);
         break;
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
         if (len >= 2) {
@@ -1232,47 +1368,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         break;
     case LWS_CALLBACK_SERVER_WRITEABLE:
-        if (wsi != s->ws) {
-            break;
-        }
-        if (s->want_close == -1) {
-            rc = -1;
-            s->want_close = 0;
-            break;
-        }
-        if (s->outq) {
-            struct frame *f = s->outq;
-            s->outq = f->next;
-            if (!s->outq)
-                s->outq_tail = NULL;
-            lws_write(wsi, f->data + LWS_PRE, f->len,
-                      f->binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
-            free(f);
-            if (s->outq || s->want_close)
-                lws_callback_on_writable(wsi);
-            break;
-        }
-        if (s->want_close > 0) {
-            lws_close_reason(wsi, (enum lws_close_status)s->want_close, NULL, 0);
-            s->want_close = 0;
-            rc = -1;
-        }
-        break;
-    case LWS_CALLBACK_CLOSED_HTTP:
-    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
-        free(p->body);
-        free(p->resp);
-        p->body = NULL;
-        p->resp = NULL;
-        p->body_len = p->body_cap = p->resp_len = 0;
+        rc = ws_writeable(s, wsi);
         break;
     case LWS_CALLBACK_CLOSED:
-        if (wsi == s->ws) {
-            s->ws = NULL;
-            s->identified = false;
-            clear_frames(s);
-            zlib_start(s, false);
-        }
+        ws_closed(s, wsi);
         break;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (s->ws && (s->outq || s->want_close))
