@@ -605,50 +605,51 @@ static const char *defaults_of(struct json_object *m, const char *custom_id)
     return out;
 }
 
-static void test_interactions(void **state)
+/* A slash command answered during deliver(): an ephemeral type 4. */
+static void ix_answered_at_once(struct harness *h)
 {
-    (void)state;
-    struct harness h;
-    start(&h);
-    /* a slash command answered during deliver(): an ephemeral type 4 */
-    h.auto_reply = "You joined.";
-    fdc_slash(h.srv, "3001", FD_GUILD_ID, CHANNEL_A, "71", "join", NULL, FD_PERM_MANAGE_GUILD);
+    h->auto_reply = "You joined.";
+    fdc_slash(h->srv, "3001", FD_GUILD_ID, CHANNEL_A, "71", "join", NULL, FD_PERM_MANAGE_GUILD);
     want_cb = "3001";
-    assert_true(h_run_until(&h, have_callback, 3000));
-    struct json_object *s = h_snapshot(&h);
+    assert_true(h_run_until(h, have_callback, 3000));
+    struct json_object *s = h_snapshot(h);
     struct json_object *cb = find_callback(s, "3001");
     assert_int_equal(json_object_get_int(jget(cb, "type")), 4);
     assert_int_equal(json_object_get_int(jget(jget(cb, "data"), "flags")), 64);
     assert_string_equal(jstr(jget(cb, "data"), "content"), "You joined.");
     json_object_put(s);
-    assert_string_equal(jstr(input(&h, 0), "text"), "!illegal join");
-    assert_string_equal(jstr(input(&h, 0), "channel"), CHANNEL_A);
-    assert_true(json_object_get_boolean(jget(input(&h, 0), "moderator")));
-    assert_string_equal(jstr(input(&h, 0), "reply_to"), "ix:3001");
+    assert_string_equal(jstr(input(h, 0), "text"), "!illegal join");
+    assert_string_equal(jstr(input(h, 0), "channel"), CHANNEL_A);
+    assert_true(json_object_get_boolean(jget(input(h, 0), "moderator")));
+    assert_string_equal(jstr(input(h, 0), "reply_to"), "ix:3001");
+}
 
-    /* nothing said during deliver(): deferred (5), later reply edits @original */
-    h.auto_reply = NULL;
+/* Nothing said during deliver(): deferred (5); a later answer edits
+ * @original, and one after it is a follow-up. */
+static void ix_deferred(struct harness *h)
+{
+    h->auto_reply = NULL;
     const char *opts = "[{\"name\":\"variant\",\"type\":3,\"value\":\"casual\"}]";
-    fdc_slash(h.srv, "3002", FD_GUILD_ID, CHANNEL_A, "72", "new", opts, FD_PERM_NONE);
+    fdc_slash(h->srv, "3002", FD_GUILD_ID, CHANNEL_A, "72", "new", opts, FD_PERM_NONE);
     want_cb = "3002";
-    assert_true(h_run_until(&h, have_callback, 3000));
-    s = h_snapshot(&h);
+    assert_true(h_run_until(h, have_callback, 3000));
+    struct json_object *s = h_snapshot(h);
     assert_int_equal(json_object_get_int(jget(find_callback(s, "3002"), "type")), 5);
     json_object_put(s);
-    assert_string_equal(jstr(input(&h, 1), "text"), "!illegal new casual");
+    assert_string_equal(jstr(input(h, 1), "text"), "!illegal new casual");
     /* the interaction's locale, when the server sent one (the fake leaves it
      * out now and then, as the field is optional) */
-    const char *locale = jstr(input(&h, 1), "locale");
+    const char *locale = jstr(input(h, 1), "locale");
     assert_true(!locale || strcmp(locale, "pt-BR") == 0);
-    locale = jstr(input(&h, 0), "locale");
+    locale = jstr(input(h, 0), "locale");
     assert_true(!locale || strcmp(locale, "en-US") == 0);
-    assert_false(json_object_get_boolean(jget(input(&h, 1), "moderator")));
+    assert_false(json_object_get_boolean(jget(input(h, 1), "moderator")));
     struct outbound late = {
         .kind = OUT_NOTICE, .channel = CHANNEL_A, .text = "Game g1 opened.", .reply_to = "ix:3002"};
-    assert_int_equal(h.p->ops->send(h.p, &late), 0);
+    assert_int_equal(h->p->ops->send(h->p, &late), 0);
     want_webhooks = 1;
-    assert_true(h_run_until(&h, enough_webhooks, 3000));
-    s = h_snapshot(&h);
+    assert_true(h_run_until(h, enough_webhooks, 3000));
+    s = h_snapshot(h);
     struct json_object *wh = json_object_array_get_idx(jget(s, "webhooks"), 0);
     assert_string_equal(jstr(wh, "method"), "PATCH");
     char path[128];
@@ -658,105 +659,123 @@ static void test_interactions(void **state)
     json_object_put(s);
     /* a second late reply is a follow-up */
     late.text = "And another.";
-    h.p->ops->send(h.p, &late);
+    h->p->ops->send(h->p, &late);
     want_webhooks = 2;
-    assert_true(h_run_until(&h, enough_webhooks, 3000));
-    s = h_snapshot(&h);
+    assert_true(h_run_until(h, enough_webhooks, 3000));
+    s = h_snapshot(h);
     wh = json_object_array_get_idx(jget(s, "webhooks"), 1);
     assert_string_equal(jstr(wh, "method"), "POST");
     json_object_put(s);
+}
 
-    /* a deferred command nobody answers is closed after 3 s */
-    fdc_slash(h.srv, "3003", FD_GUILD_ID, CHANNEL_A, "72", "status", NULL, FD_PERM_NONE);
+/* A deferred command nobody answers is closed after 3 s. */
+static void ix_unanswered(struct harness *h)
+{
+    fdc_slash(h->srv, "3003", FD_GUILD_ID, CHANNEL_A, "72", "status", NULL, FD_PERM_NONE);
     want_webhooks = 3;
-    assert_true(h_run_until(&h, enough_webhooks, 6000));
-    s = h_snapshot(&h);
-    wh = json_object_array_get_idx(jget(s, "webhooks"), 2);
+    assert_true(h_run_until(h, enough_webhooks, 6000));
+    struct json_object *s = h_snapshot(h);
+    struct json_object *wh = json_object_array_get_idx(jget(s, "webhooks"), 2);
     assert_non_null(strstr(jstr(wh, "path"), "tok-3003/messages/@original"));
     json_object_put(s);
+}
 
-    /* a button: canonical text, and a silent type 6 when unanswered. Buttons
-     * are the bot's own messages' */
-    struct json_object *lobby = json_tokener_parse(
-        "{\"game\":\"g1\",\"players\":[],\"actions\":[\"join\",\"leave\",\"start\"]}");
-    send_text(&h, CHANNEL_A, NULL, "g1/lobby", true, OUT_LOBBY, "Lobby: nobody", lobby);
-    json_object_put(lobby);
-    struct json_object *vote = json_tokener_parse(
-        "{\"game\":\"g1\",\"case\":1,\"choices\":[{\"command\":\"vote 75\",\"label\":\"Bob\"},"
-        "{\"command\":\"abstain\",\"label_key\":\"ui.abstain\"}]}");
-    send_text(&h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_BALLOT, "Vote on case 1", vote);
-    json_object_put(vote);
-    want_messages = 2;
-    assert_true(h_run_until(&h, enough_messages, 3000));
-    s = h_snapshot(&h);
-    char lobby_id[32], vote_id[32];
-    snprintf(lobby_id, sizeof lobby_id, "%s", jstr(message_with(s, "Lobby: nobody"), "id"));
-    snprintf(vote_id, sizeof vote_id, "%s", jstr(message_with(s, "Vote on case 1"), "id"));
-    json_object_put(s);
-    fdc_component(h.srv, "3004", FD_GUILD_ID, CHANNEL_A, "73", lobby_id, "g1/lobby#!illegal leave",
-                  NULL);
-    want_cb = "3004";
-    assert_true(h_run_until(&h, have_callback, 3000));
-    s = h_snapshot(&h);
-    assert_int_equal(json_object_get_int(jget(find_callback(s, "3004"), "type")), 6);
-    json_object_put(s);
-    assert_string_equal(jstr(input(&h, 3), "text"), "!illegal leave");
-    assert_null(jget(input(&h, 3), "locale")); /* none sent: none passed on */
-
-    /* a private notice to the clicker during deliver() (a vote's
-     * confirmation) answers the click ephemerally instead of a DM */
-    h.auto_dm = "Your vote on case 1: bob.";
-    fdc_component(h.srv, "3010", FD_GUILD_ID, CHANNEL_A, "73", vote_id, "g1/vote/1#vote 75", NULL);
+/* A private notice to the clicker during deliver() (a vote's confirmation)
+ * answers the click ephemerally instead of a DM. */
+static void ix_vote_confirmed(struct harness *h, const char *vote_id)
+{
+    h->auto_dm = "Your vote on case 1: bob.";
+    fdc_component(h->srv, "3010", FD_GUILD_ID, CHANNEL_A, "73", vote_id, "g1/vote/1#vote 75", NULL);
     want_cb = "3010";
-    assert_true(h_run_until(&h, have_callback, 3000));
-    h.auto_dm = NULL;
-    s = h_snapshot(&h);
-    cb = find_callback(s, "3010");
+    assert_true(h_run_until(h, have_callback, 3000));
+    h->auto_dm = NULL;
+    struct json_object *s = h_snapshot(h);
+    struct json_object *cb = find_callback(s, "3010");
     assert_int_equal(json_object_get_int(jget(cb, "type")), 4);
     assert_int_equal(json_object_get_int(jget(jget(cb, "data"), "flags")), 64);
     assert_string_equal(jstr(jget(cb, "data"), "content"), "Your vote on case 1: bob.");
-    assert_int_equal(count_dm_messages(&h, "73"), 0);
+    assert_int_equal(count_dm_messages(h, "73"), 0);
     json_object_put(s);
+}
 
-    /* a press that names no live message of the bot's, an older button of
-     * the form before game ids, and one on a message under another key are
-     * refused with a word to the presser alone; none reaches the bot */
-    fdc_component(h.srv, "3013", FD_GUILD_ID, CHANNEL_A, "73", "999", "g1/lobby#!illegal join",
+/* A press that names no live message of the bot's, an older button of the
+ * form before game ids, and one on a message under another key are refused
+ * with a word to the presser alone; none reaches the bot. */
+static void ix_stale_presses(struct harness *h, const char *lobby_id, const char *vote_id)
+{
+    fdc_component(h->srv, "3013", FD_GUILD_ID, CHANNEL_A, "73", "999", "g1/lobby#!illegal join",
                   NULL);
-    fdc_component(h.srv, "3014", FD_GUILD_ID, CHANNEL_A, "73", lobby_id, "il:!illegal join", NULL);
-    fdc_component(h.srv, "3015", FD_GUILD_ID, CHANNEL_A, "73", vote_id, "g1/lobby#!illegal join",
+    fdc_component(h->srv, "3014", FD_GUILD_ID, CHANNEL_A, "73", lobby_id, "il:!illegal join", NULL);
+    fdc_component(h->srv, "3015", FD_GUILD_ID, CHANNEL_A, "73", vote_id, "g1/lobby#!illegal join",
                   NULL);
     /* each interaction's answer goes on its own queue: wait for all three */
     want_cb = "3013";
-    assert_true(h_run_until(&h, have_callback, 3000));
+    assert_true(h_run_until(h, have_callback, 3000));
     want_cb = "3014";
-    assert_true(h_run_until(&h, have_callback, 3000));
+    assert_true(h_run_until(h, have_callback, 3000));
     want_cb = "3015";
-    assert_true(h_run_until(&h, have_callback, 3000));
-    s = h_snapshot(&h);
+    assert_true(h_run_until(h, have_callback, 3000));
+    struct json_object *s = h_snapshot(h);
     for (unsigned i = 0; i < 3; i++) {
         const char *ids[] = {"3013", "3014", "3015"};
-        cb = find_callback(s, ids[i]);
+        struct json_object *cb = find_callback(s, ids[i]);
         assert_int_equal(json_object_get_int(jget(cb, "type")), 4);
         assert_int_equal(json_object_get_int(jget(jget(cb, "data"), "flags")), 64);
         assert_non_null(strstr(jstr(jget(cb, "data"), "content"), "newest message"));
     }
     json_object_put(s);
-    assert_int_equal(h_count_inputs(&h), 5);
+    assert_int_equal(h_count_inputs(h), 5);
+}
 
-    /* the trade builder in a DM: three selects, then Send. The hand tells
-     * which resources are in play: the player may ask for any of them, held
-     * or not. */
+/* A button: canonical text, and a silent type 6 when unanswered. Buttons
+ * are the bot's own messages'. */
+static void ix_buttons(struct harness *h)
+{
+    struct json_object *lobby = json_tokener_parse(
+        "{\"game\":\"g1\",\"players\":[],\"actions\":[\"join\",\"leave\",\"start\"]}");
+    send_text(h, CHANNEL_A, NULL, "g1/lobby", true, OUT_LOBBY, "Lobby: nobody", lobby);
+    json_object_put(lobby);
+    struct json_object *vote = json_tokener_parse(
+        "{\"game\":\"g1\",\"case\":1,\"choices\":[{\"command\":\"vote 75\",\"label\":\"Bob\"},"
+        "{\"command\":\"abstain\",\"label_key\":\"ui.abstain\"}]}");
+    send_text(h, CHANNEL_A, NULL, "g1/vote/1", false, OUT_BALLOT, "Vote on case 1", vote);
+    json_object_put(vote);
+    want_messages = 2;
+    assert_true(h_run_until(h, enough_messages, 3000));
+    struct json_object *s = h_snapshot(h);
+    char lobby_id[32], vote_id[32];
+    snprintf(lobby_id, sizeof lobby_id, "%s", jstr(message_with(s, "Lobby: nobody"), "id"));
+    snprintf(vote_id, sizeof vote_id, "%s", jstr(message_with(s, "Vote on case 1"), "id"));
+    json_object_put(s);
+    fdc_component(h->srv, "3004", FD_GUILD_ID, CHANNEL_A, "73", lobby_id, "g1/lobby#!illegal leave",
+                  NULL);
+    want_cb = "3004";
+    assert_true(h_run_until(h, have_callback, 3000));
+    s = h_snapshot(h);
+    assert_int_equal(json_object_get_int(jget(find_callback(s, "3004"), "type")), 6);
+    json_object_put(s);
+    assert_string_equal(jstr(input(h, 3), "text"), "!illegal leave");
+    assert_null(jget(input(h, 3), "locale")); /* none sent: none passed on */
+    ix_vote_confirmed(h, vote_id);
+    ix_stale_presses(h, lobby_id, vote_id);
+}
+
+/* The trade builder in a DM: three selects, then Send; values of the
+ * wrong type ignored; an edit of the hand shows what was chosen. */
+static void ix_trade_builder(struct harness *h)
+{
+    /* the hand tells which resources are in play: the player may ask for
+     * any of them, held or not */
     struct json_object *hand = json_tokener_parse(
         "{\"game\":\"g1\",\"table\":\"" CHANNEL_A "\",\"hand\":{\"guns\":3,\"alcohol\":1},"
         "\"resources\":[\"guns\",\"alcohol\",\"powder\",\"call-girls\"],"
         "\"players\":[{\"id\":\"75\",\"name\":\"Bob Smith\"},"
         "{\"id\":\"76\",\"name\":\"Bob Smith\"}]}");
-    send_text(&h, NULL, "74", "g1/hand/74", false, OUT_PRIVATE_VIEW, "hand", hand);
+    send_text(h, NULL, "74", "g1/hand/74", false, OUT_PRIVATE_VIEW, "hand", hand);
     json_object_put(hand);
     want_dm_user = "74";
-    assert_true(h_run_until(&h, have_dm, 3000));
-    s = h_snapshot(&h);
+    assert_true(h_run_until(h, have_dm, 3000));
+    struct json_object *s = h_snapshot(h);
     struct json_object *hm = last_dm(s, "74");
     char hand_id[32], dm[32];
     const char *id = jstr(hm, "id"), *channel = jstr(hm, "channel");
@@ -775,45 +794,48 @@ static void test_interactions(void **state)
     assert_non_null(strstr(ask, "1 \xC3\x97 Call Girls=1 call-girls;"));
     assert_non_null(strstr(ask, "3 \xC3\x97 Powder=3 powder;"));
     json_object_put(s);
-    fdc_component(h.srv, "3005", NULL, dm, "74", hand_id, "g1/hand/74#tb:to", "[\"76\"]");
-    fdc_component(h.srv, "3006", NULL, dm, "74", hand_id, "g1/hand/74#tb:give",
+    fdc_component(h->srv, "3005", NULL, dm, "74", hand_id, "g1/hand/74#tb:to", "[\"76\"]");
+    fdc_component(h->srv, "3006", NULL, dm, "74", hand_id, "g1/hand/74#tb:give",
                   "[\"1 guns\",\"2 guns\",\"1 alcohol\",\"x\",\"9999 for\"]");
-    fdc_component(h.srv, "3007", NULL, dm, "74", hand_id, "g1/hand/74#tb:ask",
+    fdc_component(h->srv, "3007", NULL, dm, "74", hand_id, "g1/hand/74#tb:ask",
                   "[\"2 call-girls\"]");
-    fdc_component(h.srv, "3008", NULL, dm, "74", hand_id, "g1/hand/74#tb:send", NULL);
+    fdc_component(h->srv, "3008", NULL, dm, "74", hand_id, "g1/hand/74#tb:send", NULL);
     want_inputs = 6;
-    assert_true(h_run_until(&h, enough_inputs, 3000));
+    assert_true(h_run_until(h, enough_inputs, 3000));
     /* in a DM a press names its game: a player may sit at two tables */
-    assert_string_equal(jstr(input(&h, 5), "text"),
+    assert_string_equal(jstr(input(h, 5), "text"),
                         "g1 offer <@76> 2 guns 1 alcohol for 2 call-girls");
-    assert_null(jget(input(&h, 5), "channel"));
+    assert_null(jget(input(h, 5), "channel"));
     /* values of the wrong type are ignored, never fatal */
-    fdc_component(h.srv, "3011", NULL, dm, "74", hand_id, "g1/hand/74#tb:give", "{\"a\":1}");
-    fdc_component(h.srv, "3012", NULL, dm, "74", hand_id, "g1/hand/74#tb:to", "[7, null, {}]");
+    fdc_component(h->srv, "3011", NULL, dm, "74", hand_id, "g1/hand/74#tb:give", "{\"a\":1}");
+    fdc_component(h->srv, "3012", NULL, dm, "74", hand_id, "g1/hand/74#tb:to", "[7, null, {}]");
     want_cb = "3012";
-    assert_true(h_run_until(&h, have_callback, 3000));
+    assert_true(h_run_until(h, have_callback, 3000));
     /* an edit of the hand shows what was chosen */
     hand = json_tokener_parse("{\"game\":\"g1\",\"hand\":{\"guns\":2},"
                               "\"resources\":[\"guns\",\"alcohol\",\"powder\",\"call-girls\"],"
                               "\"players\":[{\"id\":\"76\",\"name\":\"Bob Smith\"}]}");
-    send_text(&h, NULL, "74", "g1/hand/74", true, OUT_PRIVATE_VIEW, "hand", hand);
+    send_text(h, NULL, "74", "g1/hand/74", true, OUT_PRIVATE_VIEW, "hand", hand);
     json_object_put(hand);
     want_dm_edits = 1;
-    assert_true(h_run_until(&h, dm_edited, 3000));
-    s = h_snapshot(&h);
+    assert_true(h_run_until(h, dm_edited, 3000));
+    s = h_snapshot(h);
     assert_string_equal(defaults_of(last_dm(s, "74"), "g1/hand/74#tb:ask"), "2 call-girls;");
     assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
     json_object_put(s);
+}
 
-    /* autocomplete asks the bot, which completes from the game (bot/complete.c) */
-    h.completions = json_tokener_parse("[[\"Bob Smith\", \"76\"]]");
-    fdc_autocomplete(h.srv, "3009", NULL, "dm74", "74", "offer",
+/* Autocomplete asks the bot, which completes from the game (bot/complete.c). */
+static void ix_autocomplete(struct harness *h)
+{
+    h->completions = json_tokener_parse("[[\"Bob Smith\", \"76\"]]");
+    fdc_autocomplete(h->srv, "3009", NULL, "dm74", "74", "offer",
                      "[{\"name\":\"player\",\"type\":3,\"value\":\"b\",\"focused\":true}]");
     /* ids, not names, are what a choice carries */
     want_cb = "3009";
-    assert_true(h_run_until(&h, have_callback, 3000));
-    s = h_snapshot(&h);
-    cb = find_callback(s, "3009");
+    assert_true(h_run_until(h, have_callback, 3000));
+    struct json_object *s = h_snapshot(h);
+    struct json_object *cb = find_callback(s, "3009");
     assert_int_equal(json_object_get_int(jget(cb, "type")), 8);
     struct json_object *choices = jget(jget(cb, "data"), "choices");
     assert_int_equal(json_object_array_length(choices), 1);
@@ -821,13 +843,26 @@ static void test_interactions(void **state)
     assert_string_equal(jstr(json_object_array_get_idx(choices, 0), "value"), "76");
     json_object_put(s);
     /* asked as typed: in a DM (no table), by whom, for which option of which command */
-    assert_null(jget(h.completed, "channel"));
-    assert_string_equal(jstr(h.completed, "user"), "74");
-    assert_string_equal(jstr(h.completed, "word"), "offer");
-    assert_string_equal(jstr(h.completed, "option"), "player");
-    assert_string_equal(jstr(h.completed, "typed"), "b");
-    assert_int_equal(h_count_inputs(&h), 6); /* autocomplete is not an input */
-    assert_int_equal(h_gw(&h, "connects"), 1);
+    assert_null(jget(h->completed, "channel"));
+    assert_string_equal(jstr(h->completed, "user"), "74");
+    assert_string_equal(jstr(h->completed, "word"), "offer");
+    assert_string_equal(jstr(h->completed, "option"), "player");
+    assert_string_equal(jstr(h->completed, "typed"), "b");
+    assert_int_equal(h_count_inputs(h), 6); /* autocomplete is not an input */
+    assert_int_equal(h_gw(h, "connects"), 1);
+}
+
+static void test_interactions(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    ix_answered_at_once(&h);
+    ix_deferred(&h);
+    ix_unanswered(&h);
+    ix_buttons(&h);
+    ix_trade_builder(&h);
+    ix_autocomplete(&h);
     h_fini(&h);
 }
 
