@@ -308,110 +308,119 @@ static void posted(struct dc *dc, struct dc_op *op, const char *body)
     json_object_put(o);
 }
 
-static void op_done(struct rest_req *r, long status, const char *body, void *ud)
+/* A post or edit Discord took: its message noted, its user reachable. */
+static void message_taken(struct dc *dc, struct dc_op *op, const char *method, const char *body)
 {
-    struct dc_op *op = ud;
-    struct dc *dc = op->dc;
-    const char *method = rest_req_method(r);
-    if (op->type == DC_OP_IX) {
-        dc_ix_answered(dc, op, status, body);
-        dc_op_free(op);
-        return;
+    if (strcmp(method, "PATCH") == 0) {
+        dc->st.edited++;
+    } else {
+        dc->st.sent++;
+        posted(dc, op, body);
     }
-    if (status < 0) {
-        /* cut short: its delivery stays in the outbox */
-        if (op->type == DC_OP_POST || op->type == DC_OP_EDIT)
-            dc->st.lost++;
-        dc_op_free(op);
-        return;
+    struct dc_user *u = op->user ? dc_user_get(dc, op->user) : NULL;
+    if (u) {
+        u->reachable = true;
+        u->unreachable = false;
     }
+}
+
+/* The message op edits was deleted: op goes again, first in its channel's
+ * queue, as a new message (op_prepare posts an edit without an id). */
+static void post_again(struct dc *dc, struct dc_op *op)
+{
+    struct dc_msg *m = map_get(&dc->msgs, op->key);
+    if (m) {
+        free(m->id);
+        m->id = NULL;
+    }
+    char q[96];
+    channel_queue(op->channel, q, sizeof(q));
+    if (dc_rest(dc, op, q, "POST", "/", REST_FRONT) < 0)
+        dc->st.lost++;
+}
+
+/* A post or edit Discord refused: a DM it cannot deliver tells the bot. */
+static void message_refused(struct dc *dc, struct dc_op *op, const char *method, long status,
+                            const char *body)
+{
+    int code = dc_api_code(body);
+    if (code == ERR_CANNOT_DM && op->user) {
+        dc_dm_refused(dc, op->user, status, code);
+    } else {
+        char target[96];
+        snprintf(target, sizeof(target), "to channel %s", op->channel ? op->channel : "?");
+        dc_log_http_error(method, target, status, body);
+    }
+    dc->st.lost++;
+}
+
+/* A post or edit answered. Returns false when op went again (post_again)
+ * and is no longer the caller's. */
+static bool message_done(struct dc *dc, struct dc_op *op, const char *method, long status,
+                         const char *body)
+{
+    if (status >= 200 && status < 300) {
+        message_taken(dc, op, method, body);
+    } else if (status == 404 && strcmp(method, "PATCH") == 0 &&
+               dc_api_code(body) == UNKNOWN_MESSAGE) {
+        post_again(dc, op);
+        return false;
+    } else {
+        message_refused(dc, op, method, status, body);
+    }
+    return true;
+}
+
+/* A DM channel opened, or refused: what waited for it goes, or is given up. */
+static void dm_channel_done(struct dc *dc, struct dc_op *op, long status, const char *body)
+{
+    struct dc_user *u = dc_user_get(dc, op->user);
+    if (!u)
+        return;
+    u->creating = false;
+    struct json_object *o = json_tokener_parse(body);
+    const char *id = status >= 200 && status < 300 ? jget_str(o, "id") : NULL;
+    if (id) {
+        free(u->dm_channel);
+        u->dm_channel = dc_xstrdup(id);
+        char *uid = dc_xstrdup(op->user);
+        void *old = NULL;
+        if (uid && map_put(&dc->dm_users, id, uid, &old) == 0)
+            free(old);
+        else
+            free(uid);
+        if (u->probing) {
+            /* the channel exists: the first real DM will tell for sure */
+            u->probing = false;
+            dc_report_probe(dc, op->user, true);
+        }
+        flush_pending(dc, u, true);
+    } else if (status > 0) {
+        flush_pending(dc, u, false);
+        dc_dm_refused(dc, op->user, status, dc_api_code(body));
+    }
+    json_object_put(o);
+}
+
+/* What is left to note of an answer to anything but a post or an edit. */
+static void other_done(struct dc *dc, struct dc_op *op, long status, const char *body)
+{
     bool ok = status >= 200 && status < 300;
     switch (op->type) {
-    case DC_OP_POST:
-    case DC_OP_EDIT:
-        if (ok) {
-            if (strcmp(method, "PATCH") == 0) {
-                dc->st.edited++;
-            } else {
-                dc->st.sent++;
-                posted(dc, op, body);
-            }
-            if (op->user) {
-                struct dc_user *u = dc_user_get(dc, op->user);
-                if (u) {
-                    u->reachable = true;
-                    u->unreachable = false;
-                }
-            }
-        } else if (status == 404 && strcmp(method, "PATCH") == 0 &&
-                   dc_api_code(body) == UNKNOWN_MESSAGE) {
-            /* the message was deleted: send it again as a new one */
-            struct dc_msg *m = map_get(&dc->msgs, op->key);
-            if (m) {
-                free(m->id);
-                m->id = NULL;
-            }
-            char q[96];
-            channel_queue(op->channel, q, sizeof(q));
-            struct dc_op *again = op;
-            op = NULL;
-            if (dc_rest(dc, again, q, "POST", "/", REST_FRONT) < 0)
-                dc->st.lost++;
-        } else {
-            int code = dc_api_code(body);
-            if (code == ERR_CANNOT_DM && op->user) {
-                dc_dm_refused(dc, op->user, status, code);
-            } else {
-                char target[96];
-                snprintf(target, sizeof(target), "to channel %s", op->channel ? op->channel : "?");
-                dc_log_http_error(method, target, status, body);
-            }
-            dc->st.lost++;
-        }
-        break;
     case DC_OP_REACT:
         if (ok)
             dc->st.reactions++;
         else if (status)
             dc_log_http_error("adding reaction", op->emoji, status, body);
         break;
-    case DC_OP_DM_CREATE: {
-        struct dc_user *u = dc_user_get(dc, op->user);
-        if (!u)
-            break;
-        u->creating = false;
-        struct json_object *o = json_tokener_parse(body);
-        const char *id = ok ? jget_str(o, "id") : NULL;
-        if (id) {
-            free(u->dm_channel);
-            u->dm_channel = dc_xstrdup(id);
-            char *uid = dc_xstrdup(op->user);
-            void *old = NULL;
-            if (uid && map_put(&dc->dm_users, id, uid, &old) == 0)
-                free(old);
-            else
-                free(uid);
-            if (u->probing) {
-                /* the channel exists: the first real DM will tell for sure */
-                u->probing = false;
-                dc_report_probe(dc, op->user, true);
-            }
-            flush_pending(dc, u, true);
-        } else if (status > 0) {
-            flush_pending(dc, u, false);
-            dc_dm_refused(dc, op->user, status, dc_api_code(body));
-        }
-        json_object_put(o);
+    case DC_OP_DM_CREATE:
+        dm_channel_done(dc, op, status, body);
         break;
-    }
     case DC_OP_COMMANDS:
         if (ok)
             log_info(DC_MOD, NULL, "slash commands registered");
         else
             dc_log_http_error("registering", "slash commands", status, body);
-        break;
-    case DC_OP_IX:
-    case DC_OP_GATEWAY:
         break;
     case DC_OP_CLOSE:
         if (ok)
@@ -419,8 +428,31 @@ static void op_done(struct rest_req *r, long status, const char *body, void *ud)
         else if (status > 0)
             dc_log_http_error("closing the controls of", op->key, status, body);
         break;
+    case DC_OP_POST:
+    case DC_OP_EDIT:
+    case DC_OP_IX:
+    case DC_OP_GATEWAY:
+        break;
     }
-    if (op) /* answered, for good or ill; NULL when it was queued again */
-        dc_delivery_answered(dc, op, false);
+}
+
+static void op_done(struct rest_req *r, long status, const char *body, void *ud)
+{
+    struct dc_op *op = ud;
+    struct dc *dc = op->dc;
+    bool message = op->type == DC_OP_POST || op->type == DC_OP_EDIT;
+    if (op->type == DC_OP_IX) {
+        dc_ix_answered(dc, op, status, body);
+    } else if (status < 0) {
+        /* cut short: its delivery stays in the outbox */
+        if (message)
+            dc->st.lost++;
+    } else if (message && !message_done(dc, op, rest_req_method(r), status, body)) {
+        return; /* queued again */
+    } else {
+        if (!message)
+            other_done(dc, op, status, body);
+        dc_delivery_answered(dc, op, false); /* answered, for good or ill */
+    }
     dc_op_free(op);
 }
