@@ -1235,8 +1235,12 @@ static int http_writeable(struct lws *wsi, struct pss *p)
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
+/* A connection closed before a request came on it (a client killed just
+ * after it connected, as the kill tests do) has no session data. */
 static void http_closed(struct pss *p)
 {
+    if (!p)
+        return;
     free(p->body);
     free(p->resp);
     p->body = NULL;

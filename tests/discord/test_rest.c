@@ -14,6 +14,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cmocka.h>
 #include <json-c/json.h>
 
@@ -1320,6 +1325,31 @@ static void test_channel_name(void **state)
     h_fini(&h);
 }
 
+/* A connection to the test server that closes before its request, or in
+ * the middle of its first line (its client killed just after it connected, as
+ * the kill tests do), leaves the server serving: it once took the test
+ * process down (a session's data that does not exist yet was freed). */
+static void test_server_outlives_bare_connections(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    static const char *const sent[] = {"", "GET /api/v10/gateway/bot HTTP/1.1\r\n", "PATCH"};
+    for (size_t i = 0; i < sizeof sent / sizeof *sent; i++) {
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)fd_port(h.srv))};
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        assert_true(fd >= 0);
+        assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+        assert_int_equal(write(fd, sent[i], strlen(sent[i])), (ssize_t)strlen(sent[i]));
+        close(fd);
+    }
+    send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_NOTICE, "still here", NULL);
+    want_messages = 1;
+    assert_true(h_run_until(&h, enough_messages, 3000));
+    h_fini(&h);
+}
+
 /* A stop lets what is queued go out (the loop keeps running), then closes. */
 static void test_stop_drains(void **state)
 {
@@ -1483,6 +1513,7 @@ int main(void)
         cmocka_unit_test(test_channel_name),
         cmocka_unit_test(test_outbox_resend_posts_once),
         cmocka_unit_test(test_interaction_window),
+        cmocka_unit_test(test_server_outlives_bare_connections),
     };
     if (getenv("REST_ONLY")) /* one test by name, e.g. REST_ONLY=test_global_storm */
         cmocka_set_test_filter(getenv("REST_ONLY"));
