@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -113,6 +114,26 @@ void daemon_dump_log(const struct daemon *d)
     while (fgets(line, sizeof(line), f))
         fputs(line, stderr);
     fclose(f);
+}
+
+long daemon_log_size(const struct daemon *d)
+{
+    struct stat st;
+    return stat(d->log, &st) == 0 ? (long)st.st_size : 0;
+}
+
+bool daemon_log_has(const struct daemon *d, long from, const char *text)
+{
+    FILE *f = fopen(d->log, "r");
+    char line[512];
+    bool found = false;
+    if (!f)
+        return false;
+    if (fseek(f, from, SEEK_SET) == 0)
+        while (!found && fgets(line, sizeof(line), f))
+            found = strstr(line, text) != NULL;
+    fclose(f);
+    return found;
 }
 
 void daemon_cleanup(struct daemon *d)

@@ -34,6 +34,9 @@ int daemon_stop(struct daemon *d, int sig, int timeout_ms);
 /* The daemon's peak resident set (VmHWM) in kB, or -1. */
 long daemon_peak_rss_kb(const struct daemon *d);
 void daemon_dump_log(const struct daemon *d);
+/* How long its log is now, in bytes; whether text is in it from byte from on. */
+long daemon_log_size(const struct daemon *d);
+bool daemon_log_has(const struct daemon *d, long from, const char *text);
 /* Stops it if running and removes the directory. */
 void daemon_cleanup(struct daemon *d);
 
