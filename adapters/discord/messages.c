@@ -53,6 +53,28 @@ static struct dc_op *close_op(struct dc *dc, const char *key, const char *channe
     return op;
 }
 
+/*
+ * Queues op, a close of the message under key, behind what the bot sent
+ * before it for that message: on the message's channel, but for a DM whose
+ * channel this run has not opened yet, behind the messages that wait for it.
+ * After a restart the message's channel is known from the store before its
+ * DM channel is open again, and an edit sent again (or new) waits for that:
+ * a close that went ahead would be undone by the edit landing after it.
+ */
+static void queue_close(struct dc *dc, struct dc_delivery *dl, const char *key, struct dc_op *op)
+{
+    struct msg_key k;
+    struct dc_user *u = game_of(key, &k) && k.user[0] ? map_get(&dc->users, k.user) : NULL;
+    dc_delivery_hold(dl, op);
+    if (!u || u->dm_channel || STAILQ_EMPTY(&u->pending)) {
+        dc_queue_on_channel(dc, op);
+        return;
+    }
+    free(op->channel); /* the DM channel's, once it is open */
+    op->channel = NULL;
+    dc_queue_on_dm(dc, k.user, op);
+}
+
 void dc_close_replaced(struct dc *dc, struct dc_delivery *dl, const char *key, int64_t outbox_id)
 {
     struct dc_msg *m = dc_msg_restore(dc, key);
@@ -64,8 +86,7 @@ void dc_close_replaced(struct dc *dc, struct dc_delivery *dl, const char *key, i
     if (!op)
         return;
     op->replaced = true;
-    dc_delivery_hold(dl, op);
-    dc_queue_on_channel(dc, op);
+    queue_close(dc, dl, key, op);
 }
 
 /* Adds key to its game's list what (LIST_CONTROLS, LIST_CLOSED), or takes it
@@ -103,10 +124,8 @@ void dc_close_key(struct dc *dc, struct dc_delivery *dl, const char *key)
     if (m && m->channel) {
         /* a post still on its way is ahead of the close in the channel's
          * queue: the close reads its id when it goes */
-        if (!(op = close_op(dc, key, m->channel, m->id)))
-            return;
-        dc_delivery_hold(dl, op);
-        dc_queue_on_channel(dc, op);
+        if ((op = close_op(dc, key, m->channel, m->id)))
+            queue_close(dc, dl, key, op);
         return;
     }
     /* a DM whose first version is on its way: it goes after it */

@@ -1325,6 +1325,60 @@ static void test_channel_name(void **state)
     h_fini(&h);
 }
 
+/* Whether the hand g1/hand/91 is stored, and so known after a restart. */
+static bool hand_stored(struct harness *h)
+{
+    return jstr(h->state, "msg/g1/hand/91") != NULL;
+}
+
+/* Whether the hand was edited twice (its new cards, its controls closed) and
+ * the result posted. */
+static bool hand_edited_and_closed(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    bool ok = json_object_get_int(jget(last_dm(s, "91"), "edits")) >= 2 &&
+              message_with(s, "Game over") != NULL;
+    json_object_put(s);
+    return ok;
+}
+
+/* After a restart the adapter knows a DM message's channel from the store
+ * before it has opened the DM channel again. An edit of the hand waits for
+ * that; the close of the hand that follows it in the bot's order must wait
+ * too, or the edit lands last and brings the trade builder back (a kill -9
+ * late in a game left a hand with its controls after the result). */
+static void test_close_follows_edit_waiting_for_dm(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    struct json_object *d = json_tokener_parse(
+        "{\"game\":\"g1\",\"hand\":{\"guns\":1},\"players\":[{\"id\":\"92\",\"name\":\"Bob\"}]}");
+    send_text(&h, NULL, "91", "g1/hand/91", true, OUT_PRIVATE_VIEW, "Your hand", d);
+    json_object_put(d);
+    assert_true(h_run_until(&h, hand_stored, 3000));
+    h_stop_adapter(&h);
+    h_start_adapter(&h);
+    assert_true(h_run_until(&h, h_ready, 5000));
+    /* the DM channel is slow to open again */
+    fd_force_429(h.srv, "/users/@me/channels", 1, false, 0.5);
+    d = json_tokener_parse(
+        "{\"game\":\"g1\",\"hand\":{\"guns\":2},\"players\":[{\"id\":\"92\",\"name\":\"Bob\"}]}");
+    send_text(&h, NULL, "91", "g1/hand/91", true, OUT_PRIVATE_VIEW, "Your hand, later", d);
+    json_object_put(d);
+    d = json_tokener_parse("{\"game\":\"g1\",\"closes\":[\"g1/hand/91\"]}");
+    send_text(&h, CHANNEL_A, NULL, "g1/result", false, OUT_RESULT, "Game over", d);
+    json_object_put(d);
+    assert_true(h_run_until(&h, hand_edited_and_closed, 5000));
+    h_run_for(&h, 300);
+    struct json_object *s = h_snapshot(&h);
+    struct json_object *hand = last_dm(s, "91");
+    assert_non_null(strstr(json_object_to_json_string(jget(hand, "body")), "later"));
+    assert_int_equal(components_of(hand), 0);
+    json_object_put(s);
+    h_fini(&h);
+}
+
 /* A connection to the test server that closes before its request, or in
  * the middle of its first line (its client killed just after it connected, as
  * the kill tests do), leaves the server serving: it once took the test
@@ -1514,6 +1568,7 @@ int main(void)
         cmocka_unit_test(test_outbox_resend_posts_once),
         cmocka_unit_test(test_interaction_window),
         cmocka_unit_test(test_server_outlives_bare_connections),
+        cmocka_unit_test(test_close_follows_edit_waiting_for_dm),
     };
     if (getenv("REST_ONLY")) /* one test by name, e.g. REST_ONLY=test_global_storm */
         cmocka_set_test_filter(getenv("REST_ONLY"));
