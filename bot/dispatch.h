@@ -512,6 +512,9 @@ void dispatch_complete(void *ctx, struct platform *p, const char *channel, const
 /* Starts lobby g once every player is known to get DMs: probes each of
  * them; the answers come later, through commands_dm_result(). */
 void commands_begin_start(struct game *g, struct platform *p);
+/* Goes on with the starts that waited for DM checks when the daemon stopped
+ * (once the platforms are up); forgets those whose lobby is gone or changed. */
+void commands_resume_starts(struct dispatcher *d);
 
 /* Answers x with the statistics of player ("": x's user) in a community
  * (event NULL) or in an event's games, in x's language: in one game's words

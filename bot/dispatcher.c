@@ -304,6 +304,7 @@ int dispatcher_start(struct dispatcher *d, char *err, size_t errlen)
             return -1;
         }
     }
+    commands_resume_starts(d);
     if (!d->virtual_time)
         timers_start(d);
     uv_timer_init(d->loop, &d->flush);

@@ -404,9 +404,89 @@ void cmd_kick(struct command_ctx *base)
     pipeline_run(x->d, x->g, &c, x);
 }
 
+/*
+ * A start waiting for the DM checks is kept in the store, "starting/<game>"
+ * holding the seats it checks, so that a restart goes on with it: the host's
+ * Start was answered ("Checking that every player can get DMs"), and a crash
+ * before the checks came back must not drop it. A seat list changed since (a
+ * join or a leave voids a start in progress) lets it go.
+ */
+#define STARTING_PREFIX "starting/"
+#define STARTING_MAX    (RULES_MAX_SEATS * (GAME_TEXT_MAX + 1))
+
+static void starting_key(char *key, size_t len, const char *game)
+{
+    snprintf(key, len, STARTING_PREFIX "%s", game);
+}
+
+static void starting_seats(const struct game *g, char *out, size_t len)
+{
+    struct text_list l;
+    text_list_init(&l, out, len, " ");
+    for (unsigned i = 0; i < g->nseats; i++)
+        text_list_add(&l, "%s", g->seats[i].user);
+}
+
+/* Notes in the store that g's start waits for the DM checks (on: at once,
+ * before the players are told), or no longer (with the turn's commit, which
+ * holds the start). */
+static void starting_note(struct dispatcher *d, const struct game *g, bool on)
+{
+    char key[GAME_ID_MAX + sizeof STARTING_PREFIX], seats[STARTING_MAX];
+    starting_key(key, sizeof key, g->id);
+    starting_seats(g, seats, sizeof seats);
+    if ((on ? store_meta_set(d->store, key, seats) : store_meta_set_lazy(d->store, key, "")) < 0)
+        log_warn("dispatch", g->id, "could not note the start in progress; a restart may drop it");
+}
+
+static void starting_found(void *arg, const char *key, const char *value)
+{
+    struct json_object *pair = json_object_new_array();
+    json_object_array_add(pair, json_object_new_string(key + strlen(STARTING_PREFIX)));
+    json_object_array_add(pair, json_object_new_string(value));
+    json_object_array_add(arg, pair);
+}
+
+/* The lobby game id names, waiting for nothing, with the seats it had. */
+static struct game *starting_game(struct dispatcher *d, const char *id, const char *seats)
+{
+    char now[STARTING_MAX];
+    for (unsigned i = 0; i < d->nplatforms; i++) {
+        struct game *g = dispatch_game_by_id(d, d->platforms[i], id);
+        if (!g)
+            continue;
+        starting_seats(g, now, sizeof now);
+        return !g->started && !g->probes_pending && strcmp(now, seats) == 0 ? g : NULL;
+    }
+    return NULL;
+}
+
+void commands_resume_starts(struct dispatcher *d)
+{
+    struct json_object *found = json_object_new_array();
+    if (store_meta_each(d->store, STARTING_PREFIX, starting_found, found) < 0)
+        log_warn("dispatch", NULL, "could not read the starts in progress before the restart");
+    for (size_t i = 0; i < json_object_array_length(found); i++) {
+        struct json_object *pair = json_object_array_get_idx(found, i);
+        const char *id = json_object_get_string(json_object_array_get_idx(pair, 0));
+        struct game *g =
+            starting_game(d, id, json_object_get_string(json_object_array_get_idx(pair, 1)));
+        char key[GAME_ID_MAX + sizeof STARTING_PREFIX];
+        starting_key(key, sizeof key, id);
+        if (g) {
+            log_info("dispatch", g->id, "the start in progress before the restart goes on");
+            commands_begin_start(g, g->platform);
+        } else if (store_meta_delete(d->store, key) < 0) {
+            log_warn("dispatch", id, "could not forget a start that is over");
+        }
+    }
+    json_object_put(found);
+}
+
 static void finish_start(struct dispatcher *d, struct game *g)
 {
     char names[1024];
+    starting_note(d, g, false);
     struct text_list l;
     text_list_init(&l, names, sizeof names, ", ");
     for (unsigned i = 0; i < g->nseats; i++)
@@ -438,6 +518,7 @@ void commands_begin_start(struct game *g, struct platform *p)
         finish_start(p->host->ctx, g);
         return;
     }
+    starting_note(p->host->ctx, g, true);
     dispatch_announce(g, "msg.checking-dms", NULL);
     g->probes_pending = n;
     for (unsigned i = 0; i < n; i++)

@@ -398,9 +398,54 @@ static void test_kills(void **state)
     run.done = true;
 }
 
+static bool checking_dms(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    (void)arg;
+    return table_content(s, "Checking that every player") != NULL;
+}
+
+static bool lobby_open(struct e2e *e, struct json_object *s, void *arg)
+{
+    (void)e;
+    (void)arg;
+    return table_message(s, "Illegal — lobby", 0) != NULL;
+}
+
+/* A kill -9 while a start waits for the DM checks: the host's Start was
+ * answered ("Checking that every player can get DMs"), so after the restart
+ * the start goes on and every player gets a hand. The DM channels open only
+ * after 30 s meanwhile, and a lobby opened at another table commits the
+ * gateway's position past the Start, which is then not delivered again. */
+static void test_kill_during_dm_checks(void **state)
+{
+    (void)state;
+    static struct e2e e;
+    setup_e2e(&e, 4, false);
+    slash(&e, 0, "new", "[{\"name\":\"variant\",\"type\":3,\"value\":\"standard\"}]");
+    struct msg_want lobby = {.title = "Illegal — lobby", .n = 0};
+    wait_until(&e, message_ready, &lobby, "the lobby");
+    fd_force_429(e.srv, "/users/@me/channels", 4, false, 30.0);
+    seat_all_and_start(&e, &lobby);
+    wait_until(&e, checking_dms, NULL, "the DM checks");
+    e2e_table = "530000000000000002";
+    slash(&e, 1, "new", "[{\"name\":\"variant\",\"type\":3,\"value\":\"standard\"}]");
+    wait_until(&e, lobby_open, NULL, "a lobby at another table");
+    e2e_table = TABLE;
+    assert_int_equal(daemon_stop(&e.d, SIGKILL, 10000), 128 + SIGKILL);
+    fd_clear_forces(e.srv);
+    daemon_start(&e.d, SEED);
+    int two = 2;
+    wait_until(&e, is_ready, &two, "the daemon back after the kill");
+    for (unsigned i = 0; i < e.n; i++)
+        json_object_put(wait_dm(&e, e.players[i], "tb:give"));
+    teardown_e2e(&e);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_kill_during_dm_checks, kill_live),
         cmocka_unit_test_teardown(test_kills, kills_teardown),
     };
     return e2e_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
