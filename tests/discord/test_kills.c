@@ -1,6 +1,7 @@
 /*
  * test_kills.c - kill -9 at every point of the outbox's way, over whole games:
- * nothing lost, nothing doubled.
+ * nothing lost, nothing doubled; and a kill while a start waits for the DM
+ * checks (test_kill_during_dm_checks).
  *
  * A 4-player game is played once without a kill, for reference; then the
  * same game, from the same seed and the same inputs, again and again, with
