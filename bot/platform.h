@@ -105,6 +105,21 @@ struct inbound {
  *                  reactions on it, which players repeat to choose (Discord,
  *                  Matrix, the console's "react" lines); the reaction comes
  *                  back as an input, which the module reads (rules.h reaction)
+ *   a private view or a prompt to one seat may carry "compose": a command a
+ *                player puts together from parts, for adapters that draw it
+ *                as a form (Discord's menus and a send button under the
+ *                message; elsewhere the command is typed). {"command" (the
+ *                template: the command as typed, each part in braces,
+ *                "{name}" to be chosen, "{name|text}" written as text when
+ *                not chosen; core/compose.h), "label" or "label_key" (the
+ *                send control's), "parts" [1 to COMPOSE_PARTS_MAX of {"name",
+ *                "label" or "label_key", and "players" [{"id", "name"}]: one
+ *                to pick, written as the platform names a user; or "items"
+ *                [{"id", "label" or "label_key", "max"}]: counts to pick,
+ *                written "2 guns 1 alcohol"}]}. compose_check() says whether
+ *                one fits and compose_fill() fills the template; the adapter
+ *                keeps only what the player picked, and the template travels
+ *                with the send control
  *   OUT_TABLE_VIEW: what the table sees, edited in place under its key
  *   OUT_PRIVATE_VIEW: what one seat sees, edited in place under its key; in a
  *                DM, adapters name the table it belongs to

@@ -8,8 +8,9 @@
  * ("hand") is refused with a word to the presser alone, never read as a
  * command of whatever game the table or the player has now. In a DM a press
  * names its game ("g7 accept 3"), so that a player at two tables is never
- * asked which. The trade builder's menus are read here, one builder per hand
- * message.
+ * asked which. The menus of a module's compose (bot/platform.h) are read
+ * here, one builder per message, and its send button fills the template it
+ * carries with what was picked.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -32,6 +33,29 @@ struct dc_builder *dc_builder_of(struct dc *dc, const char *key, bool create)
     return tb;
 }
 
+const char *dc_builder_pick(const struct dc_builder *tb, const char *name)
+{
+    for (size_t i = 0; tb && i < COMPOSE_PARTS_MAX; i++)
+        if (tb->pick[i].name && strcmp(tb->pick[i].name, name) == 0)
+            return tb->pick[i].value;
+    return NULL;
+}
+
+/* Keeps value (owned by tb after) as tb's pick for the part called name;
+ * a part past COMPOSE_PARTS_MAX, or no memory, loses it. */
+static void note_pick(struct dc_builder *tb, const char *name, char *value)
+{
+    size_t i = 0;
+    while (i < COMPOSE_PARTS_MAX && tb->pick[i].name && strcmp(tb->pick[i].name, name) != 0)
+        i++;
+    if (i == COMPOSE_PARTS_MAX || (!tb->pick[i].name && !(tb->pick[i].name = strdup(name)))) {
+        free(value);
+        return;
+    }
+    free(tb->pick[i].value);
+    tb->pick[i].value = value;
+}
+
 /* Whether a press on message `pressed` of the control keyed key comes too
  * late: the controls closed, or another message took the key. */
 static bool stale(struct dc *dc, const char *key, const char *pressed)
@@ -50,24 +74,23 @@ static bool stale(struct dc *dc, const char *key, const char *pressed)
     return m && m->replaced && strcmp(m->replaced, pressed) == 0;
 }
 
-/* Whether s is a card id as the bot writes them ("call-girls"). */
-static bool card_id(const char *s, size_t n)
+/* Whether s is an item id as a compose writes them ("call-girls"). */
+static bool item_id(const char *s, size_t n)
 {
     if (n == 0 || n > 32)
         return false;
     for (size_t i = 0; i < n; i++)
-        if (!islower((unsigned char)s[i]) && s[i] != '-')
+        if (!islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) && s[i] != '-')
             return false;
     return true;
 }
 
 /*
- * The builder's card list from the chosen values ("2 guns", see
- * render.c's builder): "2 guns 1 alcohol", or "nothing". Of several
- * quantities of one card the largest counts; values of another form are
- * ignored.
+ * The counts of items from the chosen values ("2 guns", see render.c's
+ * items_menu): "2 guns 1 alcohol", or "" for none. Of several quantities
+ * of one item the largest counts; values of another form are ignored.
  */
-static char *join_cards(struct json_object *values)
+static char *join_items(struct json_object *values)
 {
     struct {
         char card[33];
@@ -78,7 +101,7 @@ static char *join_cards(struct json_object *values)
         const char *v = jarr_str(values, i);
         char *end;
         unsigned long q = v && isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
-        if (q == 0 || q > DC_BUILDER_MAX_QTY || *end != ' ' || !card_id(end + 1, strlen(end + 1)))
+        if (q == 0 || q > DC_BUILDER_MAX_QTY || *end != ' ' || !item_id(end + 1, strlen(end + 1)))
             continue;
         unsigned k = 0;
         while (k < npicked && strcmp(picked[k].card, end + 1) != 0)
@@ -96,7 +119,7 @@ static char *join_cards(struct json_object *values)
     for (unsigned k = 0; k < npicked; k++)
         if (buf_printf(&b, "%s%u %s", k ? " " : "", picked[k].n, picked[k].card) < 0)
             goto fail;
-    if (!npicked && buf_puts(&b, "nothing") < 0)
+    if (!npicked && buf_puts(&b, "") < 0)
         goto fail;
     return buf_take(&b);
 fail:
@@ -125,39 +148,65 @@ static char *partner_id(struct json_object *values)
     return strdup(v);
 }
 
-/* A builder's menu (action "tb:to", "tb:give", "tb:ask") or its Send button
- * ("tb:send") on the hand under key of game. Send gives the offer command
- * (an incomplete one too: the bot answers with its usage); a menu is noted
- * and answered here (-1). */
+/* What a menu's chosen values write into the command: a player (one value
+ * that is a user's id: a person by mention, a computer by its id), else the
+ * counts of items ("2 guns 1 alcohol", "" for none). NULL on no memory. */
+static char *pick_text(struct json_object *values)
+{
+    char *id = jarr_len(values) == 1 ? partner_id(values) : NULL;
+    if (!id || computer_id(id))
+        return id ? id : join_items(values);
+    struct buf b;
+    buf_init(&b, DC_COMMAND_TEXT_MAX);
+    char *mention = buf_printf(&b, "<@%s>", id) == 0 ? buf_take(&b) : NULL;
+    if (!mention)
+        buf_free(&b);
+    free(id);
+    return mention;
+}
+
+static const char *pick_of(void *tb, const char *name)
+{
+    return dc_builder_pick(tb, name);
+}
+
+/* The command of a compose's send button (action "tb:send <template>") on
+ * the message under key of game: the template filled with the picks, or
+ * the command's words alone while a part that must be chosen is not (the
+ * bot answers with its usage). A template that does not fit gives nothing
+ * (the bot's help answers), logged. */
+static char *send_text(struct dc *dc, const char *key, const char *game, const char *tmpl)
+{
+    char cmd[2048]; /* four parts' picks and the template's words */
+    enum compose_fill f =
+        compose_fill(tmpl, pick_of, dc_builder_of(dc, key, false), cmd, sizeof cmd);
+    if (f == COMPOSE_BAD) {
+        log_error(DC_MOD, NULL, "%s: its compose cannot be sent: %s", key, cmd);
+        return NULL;
+    }
+    struct buf b;
+    buf_init(&b, DC_COMMAND_TEXT_MAX);
+    if (buf_printf(&b, "%s %s", game, cmd) < 0) {
+        buf_free(&b);
+        return NULL;
+    }
+    return buf_take(&b);
+}
+
+/* A compose's menu (action "tb:<part>") or its send button ("tb:send
+ * <template>") on the message under key of game. Send gives the command; a
+ * menu is noted and answered here (-1). */
 static int builder(struct dc *dc, struct dc_ixn *x, const char *key, const char *game,
                    const char *action, struct json_object *data, char **text)
 {
-    struct dc_builder *tb = dc_builder_of(dc, key, true);
-    struct json_object *values = jget_arr(data, "values");
-    char **slot = NULL;
-    if (tb && strcmp(action, "tb:send") == 0) {
-        struct buf b;
-        buf_init(&b, DC_COMMAND_TEXT_MAX);
-        /* a person by mention, a computer by its id */
-        const char *open = tb->to && computer_id(tb->to) ? "" : "<@", *close = *open ? ">" : "";
-        int rc = tb->to && tb->ask ? buf_printf(&b, "%s offer %s%s%s %s for %s", game, open, tb->to,
-                                                close, tb->give ? tb->give : "nothing", tb->ask)
-                                   : buf_printf(&b, "%s offer", game);
-        *text = rc == 0 ? buf_take(&b) : NULL;
-        if (rc < 0)
-            buf_free(&b);
+    if (strncmp(action, "tb:send ", 8) == 0) {
+        *text = send_text(dc, key, game, action + 8);
         return 0;
     }
-    if (tb && strcmp(action, "tb:to") == 0)
-        slot = &tb->to;
-    else if (tb && strcmp(action, "tb:give") == 0)
-        slot = &tb->give;
-    else if (tb && strcmp(action, "tb:ask") == 0)
-        slot = &tb->ask;
-    if (slot) {
-        free(*slot);
-        *slot = slot == &tb->to ? partner_id(values) : join_cards(values);
-    }
+    const char *name = action + 3;
+    struct dc_builder *tb = dc_builder_of(dc, key, true);
+    if (tb && compose_name_ok(name, strlen(name)))
+        note_pick(tb, name, pick_text(jget_arr(data, "values")));
     dc_ix_ack(dc, x);
     return -1;
 }

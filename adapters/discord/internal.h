@@ -25,6 +25,7 @@
 #include "bot/config.h"
 #include "bot/platform.h"
 #include "core/attributes.h"
+#include "core/compose.h"
 #include "discord.h"
 #include "fit.h"
 #include "gateway.h"
@@ -39,9 +40,7 @@
 
 #define EPHEMERAL_FLAG 64 /* message flag 1 << 6 */
 
-/* The trade builder asks for at most this many of one card, and reads no
- * quantity above DC_BUILDER_MAX_QTY from a menu. */
-#define DC_BUILDER_ASK_QTY 3u
+/* A compose's menus read no quantity above this. */
 #define DC_BUILDER_MAX_QTY 25u
 
 /* A component's custom_id is "<message key>#<action>": the key names the game
@@ -59,11 +58,13 @@ struct dc_msg {
     struct map reacted; /* emoji -> (void *)1: reactions already queued */
 };
 
-/* A trade in the making, from one hand message's select menus. */
+/* A command in the making, from the menus of one message's compose
+ * (bot/platform.h): what the player picked a part, by the part's name. */
 struct dc_builder {
-    char *to;
-    char *give; /* "1 guns 1 alcohol" */
-    char *ask;
+    struct {
+        char *name;
+        char *value; /* "<@123>", "cpu:2", "1 guns 1 alcohol", or "" when chosen empty */
+    } pick[COMPOSE_PARTS_MAX];
 };
 
 struct dc_pending {
@@ -175,7 +176,7 @@ struct dc {
     char *token, *app_id, *api_url, *gateway_url, *mod_role;
     const char *language;   /* the catalog language of labels and titles (the config's) */
     const char *words_lang; /* while dc_render() runs: the message's language ("lang" in its
-                               data), which dc_word() and dc_card_name() then use */
+                               data), which dc_word() then uses */
     char *guild_ids[CONFIG_MAX_GUILDS];
     unsigned nguilds;
     int shards;
@@ -292,8 +293,6 @@ struct json_object *dc_render_text(const char *text, int flags);
 const char *dc_word(const struct dc *dc, const char *key);
 /* The catalog text of key in the language of a Discord locale ("pt-BR"), else dc's. */
 const char *dc_word_for(const struct dc *dc, const char *locale, const char *key);
-/* The catalog name of a card id ("call-girls" -> "Call Girls"), or the id. */
-const char *dc_card_name(const struct dc *dc, const char *card);
 /* Writes key and action as a custom_id into out (DC_CUSTOM_ID_MAX + 1 bytes).
  * Returns 0, or -1 when it does not fit. */
 int dc_custom_id(char *out, const char *key, const char *action);
@@ -342,11 +341,13 @@ char *dc_slash_text(struct json_object *data);
 
 /* Reads the press d of interaction x: the command it gives into *text
  * (malloc'd), or answers it here (a press on a control whose moment has
- * passed, a menu of the trade builder) and returns -1. Returns 0 otherwise
+ * passed, a menu of a compose) and returns -1. Returns 0 otherwise
  * (*text NULL: nothing known, the bot's help answers). */
 int dc_press(struct dc *dc, struct dc_ixn *x, struct json_object *d, char **text);
-/* The builder of the hand under key (created when create), or NULL. */
+/* The builder of the compose under key (created when create), or NULL. */
 struct dc_builder *dc_builder_of(struct dc *dc, const char *key, bool create);
+/* What tb (may be NULL) holds picked for the part called name, or NULL. */
+const char *dc_builder_pick(const struct dc_builder *tb, const char *name);
 
 /* ---- messages.c: live controls ---- */
 

@@ -17,9 +17,10 @@ void dc_builder_free(void *builder)
     struct dc_builder *tb = builder;
     if (!tb)
         return;
-    free(tb->to);
-    free(tb->give);
-    free(tb->ask);
+    for (size_t i = 0; i < COMPOSE_PARTS_MAX; i++) {
+        free(tb->pick[i].name);
+        free(tb->pick[i].value);
+    }
     free(tb);
 }
 

@@ -9,6 +9,7 @@
 
 #include "bot/log.h"
 #include "core/catalog.h"
+#include "core/compose.h"
 #include "internal.h"
 
 /* The longest text rendered whole; what passes it is cut to a message's length anyway. */
@@ -335,19 +336,11 @@ static void select_option(struct json_object *sel, const char *label, const char
     json_object_array_add(opts, o);
 }
 
-const char *dc_card_name(const struct dc *dc, const char *card)
-{
-    char key[64];
-    snprintf(key, sizeof(key), "card.%s", card);
-    const char *t = catalog_text(dc->words_lang ? dc->words_lang : dc->language, key);
-    return t ? t : card;
-}
-
-/* Whether the builder's list ("2 guns 1 alcohol") holds exactly "<q> <card>". */
-static bool picked(const char *list, unsigned q, const char *card)
+/* Whether the builder's list ("2 guns 1 alcohol") holds exactly "<q> <item>". */
+static bool picked(const char *list, unsigned q, const char *item)
 {
     char want[64];
-    int n = snprintf(want, sizeof(want), "%u %s", q, card);
+    int n = snprintf(want, sizeof(want), "%u %s", q, item);
     for (const char *p = list; p && n > 0 && (p = strstr(p, want)) != NULL; p++)
         if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ')) {
             /* "12 guns" must not count as "2 guns": the number starts a pair */
@@ -364,15 +357,24 @@ static bool picked(const char *list, unsigned q, const char *card)
     return false;
 }
 
-/* Options "<q> × <card>" (value "<q> <card>") for q = 1..max. */
-static void card_options(const struct dc *dc, struct json_object *sel, const char *card,
-                         unsigned max, const char *chosen)
+/* An item's or a part's label: its "label", else its "label_key" in the
+ * message's language, else its id. */
+static const char *label_of(const struct dc *dc, const struct json_object *o, const char *id)
 {
-    for (unsigned q = 1; q <= max; q++) {
+    const char *label = jget_str(o, "label"), *key = jget_str(o, "label_key");
+    return label ? label : key ? dc_word(dc, key) : id ? id : "";
+}
+
+/* Options "<q> × <label>" (value "<q> <id>") for q = 1..max. */
+static void item_options(const struct dc *dc, struct json_object *sel,
+                         const struct json_object *item, unsigned max, const char *chosen)
+{
+    const char *id = jget_str(item, "id");
+    for (unsigned q = 1; id && q <= max; q++) {
         char label[128], value[64];
-        snprintf(label, sizeof(label), "%u \xC3\x97 %s", q, dc_card_name(dc, card));
-        snprintf(value, sizeof(value), "%u %s", q, card);
-        select_option(sel, label, value, picked(chosen, q, card));
+        snprintf(label, sizeof(label), "%u \xC3\x97 %s", q, label_of(dc, item, id));
+        snprintf(value, sizeof(value), "%u %s", q, id);
+        select_option(sel, label, value, picked(chosen, q, id));
     }
 }
 
@@ -398,84 +400,71 @@ static const char *player_name(struct json_object *p)
     return name && *name ? name : jget_str(p, "id");
 }
 
-/* The resources a trade may ask for: those in play (the hand's data says,
- * OUT_PRIVATE_VIEW in bot/platform.h), else what the hand shows of them. A new
- * reference. */
-static struct json_object *in_play(struct json_object *hand_data)
+/* The menu of a part that picks one of its "players" (by id, shown by name). */
+static struct json_object *players_menu(const struct dc *dc, const char *key, const char *action,
+                                        const struct json_object *part, const char *chosen)
 {
-    struct json_object *listed = jget_arr(hand_data, "resources");
-    if (jarr_len(listed) > 0)
-        return json_object_get(listed);
-    struct json_object *out = json_object_new_array();
-    const char *roles[] = {jget_str(hand_data, "dealer"), jget_str(hand_data, "buyer")};
-    for (unsigned i = 0; i < 2; i++)
-        if (roles[i] && dc_list_find(out, roles[i]) < 0)
-            json_object_array_add(out, json_object_new_string(roles[i]));
-    struct json_object *hand = jget_obj(hand_data, "hand");
-    if (hand) {
-        json_object_object_foreach(hand, card, count)
-        {
-            (void)count;
-            if (dc_list_find(out, card) < 0)
-                json_object_array_add(out, json_object_new_string(card));
-        }
-    }
-    return out;
-}
-
-/*
- * The trade builder under the hand message keyed key: whom (by id, shown by
- * name), what to give (each card held, in every quantity up to what is
- * held), what to ask for (every resource in play, in quantities up to
- * DC_BUILDER_ASK_QTY), send. Each menu has at most 25 options, so quantities
- * are cut to fit. What the player chose in it stays shown.
- */
-static void render_builder(struct dc *dc, struct json_object *components, const char *key,
-                           struct json_object *data)
-{
-    struct json_object *players = jget_arr(data, "players"), *hand = jget_obj(data, "hand");
-    if (jarr_len(players) == 0 || !key)
-        return;
-    const struct dc_builder *tb = dc_builder_of(dc, key, false);
-    struct json_object *to = select_menu(key, "tb:to", dc_word(dc, "ui.offer-to"), 1, 1);
-    for (size_t i = 0; to && i < jarr_len(players); i++) {
+    struct json_object *players = jget_arr(part, "players");
+    struct json_object *sel = select_menu(key, action, label_of(dc, part, NULL), 1, 1);
+    for (size_t i = 0; sel && i < jarr_len(players); i++) {
         struct json_object *p = jarr_at(players, i);
         const char *id = jget_str(p, "id"), *name = player_name(p);
         if (id && name)
-            select_option(to, name, id, tb && tb->to && strcmp(tb->to, id) == 0);
+            select_option(sel, name, id, chosen && strcmp(chosen, id) == 0);
     }
-    add_select(components, to);
-    struct json_object *give = select_menu(key, "tb:give", dc_word(dc, "ui.you-give"), 0, 25);
-    unsigned kinds = 0;
-    if (hand && give) {
-        json_object_object_foreach(hand, c, n)
-        {
-            (void)c;
-            kinds += json_object_is_type(n, json_type_int) && json_object_get_int(n) > 0;
-        }
-        json_object_object_foreach(hand, card, count)
-        {
-            int held = json_object_is_type(count, json_type_int) ? json_object_get_int(count) : 0;
-            unsigned cap = DC_SELECT_OPTIONS_MAX / (kinds ? kinds : 1);
-            if (held > 0)
-                card_options(dc, give, card, (unsigned)held < cap ? (unsigned)held : cap,
-                             tb ? tb->give : NULL);
-        }
+    return sel;
+}
+
+/* The menu of a part that picks counts of its "items": each in every
+ * quantity up to its "max", cut so that every item fits in the 25 options. */
+static struct json_object *items_menu(const struct dc *dc, const char *key, const char *action,
+                                      const struct json_object *part, const char *chosen)
+{
+    struct json_object *items = jget_arr(part, "items");
+    struct json_object *sel = select_menu(key, action, label_of(dc, part, NULL), 0, 25);
+    size_t n = 0;
+    for (size_t i = 0; i < jarr_len(items); i++)
+        n += jget_int64_or(jarr_at(items, i), "max", 0) > 0;
+    unsigned cap = DC_SELECT_OPTIONS_MAX / (unsigned)(n ? n : 1);
+    for (size_t i = 0; sel && i < jarr_len(items); i++) {
+        int64_t max = jget_int64_or(jarr_at(items, i), "max", 0);
+        if (max > 0)
+            item_options(dc, sel, jarr_at(items, i), max < cap ? (unsigned)max : cap, chosen);
     }
-    add_select(components, give);
-    struct json_object *ask = select_menu(key, "tb:ask", dc_word(dc, "ui.you-ask"), 0, 25);
-    struct json_object *play = in_play(data);
-    size_t nplay = jarr_len(play);
-    unsigned cap = nplay ? DC_SELECT_OPTIONS_MAX / (unsigned)nplay : 1;
-    for (size_t i = 0; ask && i < nplay; i++) {
-        const char *card = jarr_str(play, i);
-        if (card)
-            card_options(dc, ask, card, cap < DC_BUILDER_ASK_QTY ? cap : DC_BUILDER_ASK_QTY,
-                         tb ? tb->ask : NULL);
+    return sel;
+}
+
+/*
+ * A module's "compose" (bot/platform.h) under the DM message keyed key: a
+ * menu a part (action "tb:<part>"), then a button that sends the command
+ * ("tb:send <template>": the press carries its template, the adapter keeps
+ * nothing of the message). What the player chose stays shown. A compose
+ * that does not fit is left out, logged.
+ */
+static void render_builder(struct dc *dc, struct json_object *components, const char *key,
+                           const struct json_object *data)
+{
+    struct json_object *compose = jget_obj(data, "compose");
+    char why[128], action[DC_CUSTOM_ID_MAX + 1];
+    if (!compose || !key)
+        return;
+    if (compose_check(compose, why, sizeof why) < 0) {
+        log_error(DC_MOD, NULL, "%s: its compose is left out: %s", key, why);
+        return;
     }
-    json_object_put(play);
-    add_select(components, ask);
-    struct json_object *send = button(dc_word(dc, "ui.send-offer"), key, "tb:send", BTN_SUCCESS);
+    const struct dc_builder *tb = dc_builder_of(dc, key, false);
+    struct json_object *parts = jget_arr(compose, "parts");
+    for (size_t i = 0; i < jarr_len(parts); i++) {
+        struct json_object *part = jarr_at(parts, i);
+        const char *name = jget_str(part, "name");
+        snprintf(action, sizeof action, "tb:%s", name);
+        const char *chosen = dc_builder_pick(tb, name);
+        add_select(components, jget_arr(part, "players")
+                                   ? players_menu(dc, key, action, part, chosen)
+                                   : items_menu(dc, key, action, part, chosen));
+    }
+    snprintf(action, sizeof action, "tb:send %s", jget_str(compose, "command"));
+    struct json_object *send = button(label_of(dc, compose, NULL), key, action, BTN_SUCCESS);
     if (!send)
         return;
     struct json_object *row = json_object_new_array();
@@ -550,8 +539,9 @@ static void add_controls(struct dc *dc, const struct outbound *m, struct json_ob
     case OUT_ERROR:
         return;
     case OUT_PRIVATE_VIEW:
+    case OUT_PROMPT:
         if (m->user)
-            render_builder(dc, components, m->key, (struct json_object *)data);
+            render_builder(dc, components, m->key, data);
         break;
     default:
         break;

@@ -318,6 +318,60 @@ static void offer_message(const struct view *g, const struct il_event *e, rules_
     msg_emit(&m, emit, arg);
 }
 
+/* A trade asks for at most this many of one resource: the menus stay short,
+ * and a larger ask can be typed. */
+#define TRADE_ASK_MAX 3
+
+/* One of a compose's parts (bot/platform.h): name, its label, and its
+ * "players" or "items" (owned by the part once passed). */
+static struct json_object *compose_part(const char *name, const char *label_key, const char *what,
+                                        struct json_object *list)
+{
+    struct json_object *part = json_object_new_object();
+    json_object_object_add(part, "name", json_object_new_string(name));
+    json_object_object_add(part, "label_key", json_object_new_string(label_key));
+    json_object_object_add(part, what, list);
+    return part;
+}
+
+/* A resource as an item of a compose, pickable up to max times. */
+static void add_item(struct json_object *items, unsigned resource, unsigned max)
+{
+    char key[64];
+    snprintf(key, sizeof key, "card.%s", il_resource_id(resource));
+    struct json_object *item = json_object_new_object();
+    json_object_object_add(item, "id", json_object_new_string(il_resource_id(resource)));
+    json_object_object_add(item, "label_key", json_object_new_string(key));
+    json_object_object_add(item, "max", json_object_new_int((int)max));
+    json_object_array_add(items, item);
+}
+
+/* The offer a hand's owner may put together (a "compose"): to whom (players,
+ * a reference taken), what they give (each resource held, up to what is
+ * held), what they ask for (each resource in play). */
+static struct json_object *offer_compose(const struct view *g, const struct il_bundle *held,
+                                         struct json_object *players)
+{
+    struct json_object *give = json_object_new_array(), *ask = json_object_new_array();
+    for (unsigned r = 0; r < IL_RESOURCES; r++) {
+        if (held->n[IL_CARD(IL_KIND_RESOURCE, r)])
+            add_item(give, r, held->n[IL_CARD(IL_KIND_RESOURCE, r)]);
+        if (g->s->game.in_play & (1u << r))
+            add_item(ask, r, TRADE_ASK_MAX);
+    }
+    struct json_object *parts = json_object_new_array();
+    json_object_array_add(parts,
+                          compose_part("to", "ui.offer-to", "players", json_object_get(players)));
+    json_object_array_add(parts, compose_part("give", "ui.you-give", "items", give));
+    json_object_array_add(parts, compose_part("ask", "ui.you-ask", "items", ask));
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "command",
+                           json_object_new_string("offer {to} {give|nothing} for {ask}"));
+    json_object_object_add(c, "label_key", json_object_new_string("ui.send-offer"));
+    json_object_object_add(c, "parts", parts);
+    return c;
+}
+
 static void render_hand(const struct view *g, unsigned seat, bool fresh, rules_emit_fn emit,
                         void *arg)
 {
@@ -359,6 +413,7 @@ static void render_hand(const struct view *g, unsigned seat, bool fresh, rules_e
         if (i != seat && g->s->game.players[i].active)
             json_object_array_add(players, player_json(g, i));
     set_data(&m, "players", players);
+    set_data(&m, "compose", offer_compose(g, &resources, players));
     /* what a trade may ask for: every resource in play, held or not */
     struct json_object *in_play = json_object_new_array();
     for (unsigned r = 0; r < IL_RESOURCES; r++)

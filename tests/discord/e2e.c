@@ -301,10 +301,14 @@ const char *embed_text(struct json_object *m)
     return jstr(json_object_array_get_idx(jget(jget(m, "body"), "embeds"), 0), "description");
 }
 
-/* Whether custom_id is the control for action: "<message key>#<action>". */
+/* Whether custom_id is the control for action: "<message key>#<action>";
+ * "tb:send" is a compose's send button, which carries its template after
+ * it ("tb:send offer {to} ..."). */
 static bool is_control(const char *custom_id, const char *action)
 {
     const char *sep = custom_id ? strchr(custom_id, '#') : NULL;
+    if (sep && strcmp(action, "tb:send") == 0)
+        return strncmp(sep + 1, "tb:send ", 8) == 0;
     return sep && strcmp(sep + 1, action) == 0;
 }
 

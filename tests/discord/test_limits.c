@@ -735,8 +735,9 @@ static struct json_object *control(struct json_object *m, size_t row, size_t i)
  * Controls past Discord's limits: a vote among 30 candidates with names of
  * 100 characters (25 buttons, five rows, labels cut with an ellipsis), the
  * same action twice (one button), a key so long its custom_ids cannot fit
- * (no controls, the message still goes), and a trade builder for 8 players
- * with long names and a hand of every card many times over.
+ * (no controls, the message still goes), a trade builder for 8 players
+ * with long names and a hand of every card many times over, and a compose
+ * that does not fit (left out, the message still goes).
  */
 static void test_controls(void **state)
 {
@@ -787,10 +788,12 @@ static void test_controls(void **state)
     free(key);
 
     /* the builder: 8 players of long names, a hand of everything */
-    data = json_tokener_parse("{\"game\":\"g1\",\"table\":\"" TABLE_A "\",\"hand\":{},"
-                              "\"resources\":[\"guns\",\"alcohol\",\"powder\",\"call-girls\","
-                              "\"porn\",\"secret-files\",\"luxury-cars\",\"diamonds\"],"
-                              "\"players\":[]}");
+    data = json_tokener_parse(
+        "{\"game\":\"g1\",\"table\":\"" TABLE_A "\",\"compose\":{"
+        "\"command\":\"offer {to} {give|nothing} for {ask}\",\"label_key\":\"ui.send-offer\","
+        "\"parts\":[{\"name\":\"to\",\"players\":[]},{\"name\":\"give\",\"items\":[]},"
+        "{\"name\":\"ask\",\"items\":[]}]}}");
+    struct json_object *parts = jget(jget(data, "compose"), "parts");
     static const char *const cards[] = {"guns", "alcohol",      "powder",      "call-girls",
                                         "porn", "secret-files", "luxury-cars", "diamonds"};
     for (int i = 0; i < 8; i++) {
@@ -799,8 +802,14 @@ static void test_controls(void **state)
         struct json_object *p = json_object_new_object();
         json_object_object_add(p, "id", json_object_new_string(id));
         json_object_object_add(p, "name", json_object_new_string(name));
-        json_object_array_add(jget(data, "players"), p);
-        json_object_object_add(jget(data, "hand"), cards[i], json_object_new_int(30));
+        json_object_array_add(jget(json_object_array_get_idx(parts, 0), "players"), p);
+        for (size_t k = 1; k < 3; k++) {
+            struct json_object *item = json_object_new_object();
+            json_object_object_add(item, "id", json_object_new_string(cards[i]));
+            json_object_object_add(item, "label", json_object_new_string(name));
+            json_object_object_add(item, "max", json_object_new_int(k == 1 ? 30 : 3));
+            json_object_array_add(jget(json_object_array_get_idx(parts, k), "items"), item);
+        }
     }
     struct outbound hand = {.kind = OUT_PRIVATE_VIEW,
                             .user = "71",
@@ -816,6 +825,21 @@ static void test_controls(void **state)
         assert_true(lim_chars(jstr(json_object_array_get_idx(jget(sel, "options"), 0), "label")) <=
                     100);
     }
+    json_object_put(m);
+    json_object_put(data);
+
+    /* a compose whose template names a part it does not have: the message
+     * goes without it */
+    data = json_tokener_parse("{\"game\":\"g1\",\"compose\":{\"command\":\"offer {to} {gift}\","
+                              "\"parts\":[{\"name\":\"to\",\"players\":[{\"id\":\"81\"}]}]}}");
+    struct outbound odd = {.kind = OUT_PRIVATE_VIEW,
+                           .user = "72",
+                           .key = "g1/hand/72",
+                           .text = "A compose that does not fit",
+                           .data = data};
+    m = send_and_get(&h, &odd, "A compose that does not fit");
+    assert_int_equal(buttons(m, &rows), 0);
+    assert_int_equal(rows, 0);
     json_object_put(m);
     json_object_put(data);
     free(name);
