@@ -205,9 +205,47 @@ const char *command_error_id(enum command_error e)
     return "unknown";
 }
 
+/* The values of an option, as a syntax writes them ("standard|advanced"),
+ * into out; false when it has no list of values. */
+static bool option_values(const struct command_option *o, char *out, size_t len)
+{
+    const char *values[64];
+    unsigned n = 0;
+    if (o->values_of)
+        n = o->values_of(values, sizeof values / sizeof *values);
+    else
+        for (const char *const *v = o->values; v && *v && n < sizeof values / sizeof *values; v++)
+            values[n++] = *v;
+    struct text_list l;
+    text_list_init(&l, out, len, "|");
+    for (unsigned i = 0; i < n; i++)
+        text_list_add(&l, "%s", values[i]);
+    return o->values || o->values_of;
+}
+
+void command_syntax(char *out, size_t len, const char *lang, const struct command_def *def)
+{
+    char key[64], values[COMMAND_MAX_OPTIONS][512];
+    const char *vars[2 * COMMAND_MAX_OPTIONS + 1];
+    unsigned n = 0;
+    /* the form that names a game, where the daemon has several */
+    int w = snprintf(key, sizeof key, "%s-games", def->syntax);
+    bool several = rules_count() > 1 && w > 0 && (size_t)w < sizeof key && catalog_text(lang, key);
+    for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++)
+        if (option_values(&def->options[i], values[i], sizeof values[i])) {
+            vars[2 * n] = def->options[i].name;
+            vars[2 * n + 1] = values[i];
+            n++;
+        }
+    vars[2 * n] = NULL;
+    text_fill(out, len, lang, several ? key : def->syntax, vars);
+}
+
 void command_usage(char *out, size_t len, const char *lang, const struct command_def *def)
 {
-    const char *vars[] = {"syntax", catalog_text(lang, def->syntax), "example",
+    char syntax[1024];
+    command_syntax(syntax, sizeof syntax, lang, def);
+    const char *vars[] = {"syntax", syntax, "example",
                           def->example ? catalog_text(lang, def->example) : "", NULL};
     text_fill(out, len, lang,
               def->example                 ? "usage.with-example"
@@ -224,9 +262,12 @@ static void syntax_list(char *out, size_t len, const char *lang, const struct ru
     struct text_list l;
     text_list_init(&l, out, len, ", ");
     const struct command_def *def;
+    char syntax[1024];
     for (size_t i = 0; (def = command_at(i)); i++)
-        if (wanted(def) && command_find_in(def->word, def->places, rules) == def)
-            text_list_add(&l, "%s", catalog_text(lang, def->syntax));
+        if (wanted(def) && command_find_in(def->word, def->places, rules) == def) {
+            command_syntax(syntax, sizeof syntax, lang, def);
+            text_list_add(&l, "%s", syntax);
+        }
 }
 
 static bool for_everyone(const struct command_def *def)

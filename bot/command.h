@@ -58,6 +58,14 @@ enum command_error command_parse_for(const char *line, bool in_table,
 /* Stable identifier of a command error ("unknown", "usage", "too-long"). */
 const char *command_error_id(enum command_error e);
 
+/* Writes a command's syntax ("new [standard|advanced]"): its catalog text
+ * with each option that has a list of values filled in by its name
+ * ({variant}: the values joined by '|'), so that the modes and settings of
+ * every game this build has are listed. Where the build has several games,
+ * the text is the syntax key's "-games" form when the catalog has one
+ * (syntax.new-games: the game that new may name). */
+void command_syntax(char *out, size_t len, const char *lang, const struct command_def *def);
+
 /* Writes the usage line of a command ("!illegal grab <card>"). */
 void command_usage(char *out, size_t len, const char *lang, const struct command_def *def);
 

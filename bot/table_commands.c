@@ -724,16 +724,45 @@ void commands_dm_result(void *ctx, struct platform *p, const char *user, bool re
     }
 }
 
+/* The games this build hosts as the greeting presents them, in lang: each
+ * module's game-intro.<id> (its name, game.<id>, and its player range), and
+ * what then comes in private: the one game's game-private.<id>, or a line
+ * for any game. */
+static void greeting_games(const char *lang, char *games, size_t glen, char *private_line,
+                           size_t plen)
+{
+    struct text_list l;
+    text_list_init(&l, games, glen, "; ");
+    for (size_t i = 0; i < rules_count(); i++) {
+        const struct rules_module *r = rules_at(i);
+        char key[64], min[12], max[12], intro[512];
+        snprintf(min, sizeof min, "%u", r->min_players);
+        snprintf(max, sizeof max, "%u", r->max_players);
+        const char *vars[] = {"name", text_name(lang, "game", r->id), "min", min, "max", max, NULL};
+        snprintf(key, sizeof key, "game-intro.%s", r->id);
+        text_fill(intro, sizeof intro, lang, key, vars);
+        text_list_add(&l, "%s", intro);
+    }
+    char key[64];
+    snprintf(key, sizeof key, "game-private.%s", rules_count() == 1 ? rules_at(0)->id : "");
+    text_fill(private_line, plen, lang, rules_count() == 1 ? key : "msg.help-stranger-private",
+              NULL);
+}
+
 bool commands_stranger(struct dispatcher *d, struct platform *p, const struct inbound *in)
 {
     if (dispatch_seats_of(d, p, in->user))
         return false;
     /* Whatever they wrote, someone who plays nothing here wants to know what
      * the bot is and how to start, in what they read. */
-    char prefix[PLATFORM_PREFIX_MAX];
-    const char *vars[] = {"prefix", platform_command_prefix(p, prefix, sizeof prefix), NULL};
-    dispatch_reply_key(p, in, true, readers_user(d, p, in->user, in->locale), "msg.help-stranger",
-                       vars);
+    const char *lang = readers_user(d, p, in->user, in->locale);
+    char prefix[PLATFORM_PREFIX_MAX], games[2048], private_line[512];
+    greeting_games(lang, games, sizeof games, private_line, sizeof private_line);
+    const char *vars[] = {"prefix",  platform_command_prefix(p, prefix, sizeof prefix),
+                          "games",   games,
+                          "private", private_line,
+                          NULL};
+    dispatch_reply_key(p, in, true, lang, "msg.help-stranger", vars);
     return true;
 }
 

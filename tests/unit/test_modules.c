@@ -73,6 +73,11 @@ static void words_and_modes(void **state)
         char key[64];
         snprintf(key, sizeof key, "game.%s", m->id);
         assert_true(has_key(key));
+        /* how the greeting presents it, and what it sends in private */
+        snprintf(key, sizeof key, "game-intro.%s", m->id);
+        assert_true(has_key(key));
+        snprintf(key, sizeof key, "game-private.%s", m->id);
+        assert_true(has_key(key));
         assert_true(has_key(m->rules_summary));
         assert_true(has_key(m->stats_line));
         assert_true(m->min_players >= 1 && m->min_players <= m->max_players &&
