@@ -71,6 +71,8 @@ static void send_text(struct harness *h, const char *channel, const char *user, 
     assert_int_equal(h->p->ops->send(h->p, &m), 0);
 }
 
+/* Illegal's offer as its hand's compose gives it (core/illegal/render.c). */
+#define OFFER "offer {to} {give|nothing} for {ask}"
 /* ---- pure logic ---- */
 
 static void check_route(const char *method, const char *path, const char *want_route,
@@ -769,13 +771,20 @@ static void ix_buttons(struct harness *h)
  * wrong type ignored; an edit of the hand shows what was chosen. */
 static void ix_trade_builder(struct harness *h)
 {
-    /* the hand tells which resources are in play: the player may ask for
-     * any of them, held or not */
+    /* the trade builder in a DM, drawn from the hand's compose: three
+     * selects, then Send, whose custom_id carries the template. The player
+     * may ask for any resource in play, held or not. */
     struct json_object *hand = json_tokener_parse(
-        "{\"game\":\"g1\",\"table\":\"" CHANNEL_A "\",\"hand\":{\"guns\":3,\"alcohol\":1},"
-        "\"resources\":[\"guns\",\"alcohol\",\"powder\",\"call-girls\"],"
-        "\"players\":[{\"id\":\"75\",\"name\":\"Bob Smith\"},"
-        "{\"id\":\"76\",\"name\":\"Bob Smith\"}]}");
+        "{\"game\":\"g1\",\"table\":\"" CHANNEL_A "\",\"compose\":{\"command\":\"" OFFER "\","
+        "\"label_key\":\"ui.send-offer\",\"parts\":["
+        "{\"name\":\"to\",\"label_key\":\"ui.offer-to\",\"players\":["
+        "{\"id\":\"75\",\"name\":\"Bob Smith\"},{\"id\":\"76\",\"name\":\"Bob Smith\"}]},"
+        "{\"name\":\"give\",\"items\":[{\"id\":\"guns\",\"label_key\":\"card.guns\",\"max\":3},{"
+        "\"id\":\"alcohol\",\"label_key\":\"card.alcohol\",\"max\":1}]},"
+        "{\"name\":\"ask\",\"items\":[{\"id\":\"guns\",\"label_key\":\"card.guns\",\"max\":3},{"
+        "\"id\":\"alcohol\",\"label_key\":\"card.alcohol\",\"max\":3},{\"id\":\"powder\",\"label_"
+        "key\":\"card.powder\",\"max\":3},{\"id\":\"call-girls\",\"label_key\":\"card.call-girls\","
+        "\"max\":3}]}]}}");
     send_text(h, NULL, "74", "g1/hand/74", false, OUT_PRIVATE_VIEW, "hand", hand);
     json_object_put(hand);
     want_dm_user = "74";
@@ -804,7 +813,7 @@ static void ix_trade_builder(struct harness *h)
                   "[\"1 guns\",\"2 guns\",\"1 alcohol\",\"x\",\"9999 for\"]");
     fdc_component(h->srv, "3007", NULL, dm, "74", hand_id, "g1/hand/74#tb:ask",
                   "[\"2 call-girls\"]");
-    fdc_component(h->srv, "3008", NULL, dm, "74", hand_id, "g1/hand/74#tb:send", NULL);
+    fdc_component(h->srv, "3008", NULL, dm, "74", hand_id, "g1/hand/74#tb:send " OFFER, NULL);
     want_inputs = 6;
     assert_true(h_run_until(h, enough_inputs, 3000));
     /* in a DM a press names its game: a player may sit at two tables */
@@ -817,9 +826,14 @@ static void ix_trade_builder(struct harness *h)
     want_cb = "3012";
     assert_true(h_run_until(h, have_callback, 3000));
     /* an edit of the hand shows what was chosen */
-    hand = json_tokener_parse("{\"game\":\"g1\",\"hand\":{\"guns\":2},"
-                              "\"resources\":[\"guns\",\"alcohol\",\"powder\",\"call-girls\"],"
-                              "\"players\":[{\"id\":\"76\",\"name\":\"Bob Smith\"}]}");
+    hand = json_tokener_parse(
+        "{\"game\":\"g1\",\"compose\":{\"command\":\"" OFFER "\",\"parts\":["
+        "{\"name\":\"to\",\"players\":[{\"id\":\"76\",\"name\":\"Bob Smith\"}]},"
+        "{\"name\":\"give\",\"items\":[{\"id\":\"guns\",\"label_key\":\"card.guns\",\"max\":2}]},"
+        "{\"name\":\"ask\",\"items\":[{\"id\":\"guns\",\"label_key\":\"card.guns\",\"max\":3},{"
+        "\"id\":\"alcohol\",\"label_key\":\"card.alcohol\",\"max\":3},{\"id\":\"powder\",\"label_"
+        "key\":\"card.powder\",\"max\":3},{\"id\":\"call-girls\",\"label_key\":\"card.call-girls\","
+        "\"max\":3}]}]}}");
     send_text(h, NULL, "74", "g1/hand/74", true, OUT_PRIVATE_VIEW, "hand", hand);
     json_object_put(hand);
     want_dm_edits = 1;
