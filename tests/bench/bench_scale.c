@@ -449,51 +449,37 @@ static void print_row(const char *name, const struct size_figs *f, unsigned n, s
     printf(" %8s | %-22s |\n", r, goal);
 }
 
-int main(int argc, char **argv)
+/* The sizes to run, from the command line or the defaults: their count, or
+ * 0 when one is out of range. */
+static unsigned read_sizes(int argc, char **argv, unsigned sizes[MAX_SIZES])
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s ILLEGALD WORKDIR [GAMES ...]\n", argv[0]);
-        return 2;
-    }
-    signal(SIGPIPE, SIG_IGN);
-    unsigned sizes[MAX_SIZES] = {1000, 10000, 100000}, n = 3;
-    if (argc > 3) {
-        n = 0;
+    static const unsigned defaults[] = {1000, 10000, 100000};
+    unsigned n = 0;
+    if (argc > 3)
         for (int i = 3; i < argc && n < MAX_SIZES; i++)
             sizes[n++] = (unsigned)strtoul(argv[i], NULL, 10);
-    }
+    else
+        for (; n < sizeof defaults / sizeof *defaults; n++)
+            sizes[n] = defaults[n];
     for (unsigned i = 0; i < n; i++)
         if (sizes[i] < 2 * DEADLINES || session_s(sizes[i]) > 604800) {
             fprintf(stderr, "each size must be from %u to 302,400 games\n", 2 * DEADLINES);
-            return 2;
+            return 0;
         }
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int cpu = ncpu > 1 ? (int)ncpu - 1 : 0;
-    if (ncpu > 1)
-        proc_pin_away(cpu);
-    mkdir(argv[2], 0700);
-    static struct size_figs figs[MAX_SIZES];
-    static struct run runs[MAX_SIZES];
-    for (unsigned i = 0; i < n; i++)
-        if (setup(argv[1], argv[2], sizes[i], cpu, &runs[i], &figs[i]) != 0) {
-            fprintf(stderr, "setting up %u games failed\n", sizes[i]);
-            goto fail;
-        }
-    /* every size in each round, one after the other, so that the machine's
-     * load of the moment weighs on all of them alike */
-    for (unsigned k = 0; k < 2 * ROUNDS; k++)
-        for (unsigned i = 0; i < n; i++)
-            if ((k < ROUNDS ? actions_round(&runs[i], k, &figs[i])
-                            : deadlines_round(&runs[i], k - ROUNDS, &figs[i])) != 0) {
-                fprintf(stderr, "round %u with %u games failed\n", k % ROUNDS + 1, sizes[i]);
-                goto fail;
-            }
+    return n;
+}
+
+/* Restarts each size's daemon, then takes and prints its medians. Returns
+ * 0, or -1 when a restart failed. */
+static int restart_and_summarize(const char *illegald, struct run *runs, struct size_figs *figs,
+                                 unsigned n)
+{
     for (unsigned i = 0; i < n; i++) {
         struct size_figs *f = &figs[i];
         struct run *r = &runs[i];
-        if (restart(argv[1], r, f) != 0) {
-            fprintf(stderr, "restarting with %u games failed\n", sizes[i]);
-            goto fail;
+        if (restart(illegald, r, f) != 0) {
+            fprintf(stderr, "restarting with %u games failed\n", f->games);
+            return -1;
         }
         f->lobby_us = median(r->lobby, ROUNDS);
         f->game_us = median(r->game, ROUNDS);
@@ -512,6 +498,12 @@ int main(int argc, char **argv)
                f->errors ? " (ERRORS in the measured parts: see the daemon's answers)" : "");
         fflush(stdout);
     }
+    return 0;
+}
+
+/* The table of every size's figures, the ratios and the goals. */
+static void print_table(const struct size_figs *figs, const unsigned *sizes, unsigned n)
+{
     printf("\n| %-38s |", "figure");
     for (unsigned i = 0; i < n; i++) {
         char h[32];
@@ -552,6 +544,43 @@ int main(int argc, char **argv)
                (figs[n - 1].rss_mb - figs[0].rss_mb) * 1024.0 / more,
                (figs[n - 1].rss_restart_mb - figs[0].rss_restart_mb) * 1024.0 / more);
     }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s ILLEGALD WORKDIR [GAMES ...]\n", argv[0]);
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    unsigned sizes[MAX_SIZES];
+    unsigned n = read_sizes(argc, argv, sizes);
+    if (n == 0)
+        return 2;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int cpu = ncpu > 1 ? (int)ncpu - 1 : 0;
+    if (ncpu > 1)
+        proc_pin_away(cpu);
+    mkdir(argv[2], 0700);
+    static struct size_figs figs[MAX_SIZES];
+    static struct run runs[MAX_SIZES];
+    for (unsigned i = 0; i < n; i++)
+        if (setup(argv[1], argv[2], sizes[i], cpu, &runs[i], &figs[i]) != 0) {
+            fprintf(stderr, "setting up %u games failed\n", sizes[i]);
+            goto fail;
+        }
+    /* every size in each round, one after the other, so that the machine's
+     * load of the moment weighs on all of them alike */
+    for (unsigned k = 0; k < 2 * ROUNDS; k++)
+        for (unsigned i = 0; i < n; i++)
+            if ((k < ROUNDS ? actions_round(&runs[i], k, &figs[i])
+                            : deadlines_round(&runs[i], k - ROUNDS, &figs[i])) != 0) {
+                fprintf(stderr, "round %u with %u games failed\n", k % ROUNDS + 1, sizes[i]);
+                goto fail;
+            }
+    if (restart_and_summarize(argv[1], runs, figs, n) != 0)
+        goto fail;
+    print_table(figs, sizes, n);
     return 0;
 fail:
     for (unsigned i = 0; i < n; i++)

@@ -731,20 +731,10 @@ static struct json_object *control(struct json_object *m, size_t row, size_t i)
     return json_object_array_get_idx(jget(json_object_array_get_idx(comps, row), "components"), i);
 }
 
-/*
- * Controls past Discord's limits: a vote among 30 candidates with names of
- * 100 characters (25 buttons, five rows, labels cut with an ellipsis), the
- * same action twice (one button), a key so long its custom_ids cannot fit
- * (no controls, the message still goes), a trade builder for 8 players
- * with long names and a hand of every card many times over, and a compose
- * that does not fit (left out, the message still goes).
- */
-static void test_controls(void **state)
+/* Thirty vote choices of long names, one of them twice: 25 buttons in 5
+ * rows, each label cut to 80 characters. */
+static void controls_vote(struct harness *h, const char *name)
 {
-    (void)state;
-    struct harness h;
-    start(&h);
-    char *name = repeat(THREE_BYTES, 100);
     struct json_object *data = json_tokener_parse("{\"game\":\"g1\",\"case\":1,\"choices\":[]}");
     for (int i = 0; i < 30; i++) {
         char id[32], action[48];
@@ -763,7 +753,7 @@ static void test_controls(void **state)
                             .key = "g1/vote/1",
                             .text = "Case 1: vote",
                             .data = data};
-    struct json_object *m = send_and_get(&h, &vote, "Case 1");
+    struct json_object *m = send_and_get(h, &vote, "Case 1");
     unsigned rows, n = buttons(m, &rows);
     assert_int_equal(n, 25);
     assert_int_equal(rows, 5);
@@ -772,23 +762,31 @@ static void test_controls(void **state)
     assert_non_null(strstr(label, ELLIPSIS));
     json_object_put(m);
     json_object_put(data);
+}
 
-    /* a key too long for any custom_id: the message goes without controls */
+/* A key too long for any custom_id: the message goes without controls. */
+static void controls_long_key(struct harness *h)
+{
     char *key = repeat("k", 120);
-    data = json_tokener_parse("{\"game\":\"g1\",\"actions\":[\"join\",\"leave\"]}");
+    struct json_object *data =
+        json_tokener_parse("{\"game\":\"g1\",\"actions\":[\"join\",\"leave\"]}");
     struct outbound lobby = {.kind = OUT_LOBBY,
                              .channel = TABLE_A,
                              .key = key,
                              .text = "Lobby of long key",
                              .data = data};
-    m = send_and_get(&h, &lobby, "Lobby of long key");
+    unsigned rows;
+    struct json_object *m = send_and_get(h, &lobby, "Lobby of long key");
     assert_int_equal(buttons(m, &rows), 0);
     json_object_put(m);
     json_object_put(data);
     free(key);
+}
 
-    /* the builder: 8 players of long names, a hand of everything */
-    data = json_tokener_parse(
+/* The builder: 8 players of long names, a hand of everything. */
+static void controls_builder(struct harness *h, const char *name)
+{
+    struct json_object *data = json_tokener_parse(
         "{\"game\":\"g1\",\"table\":\"" TABLE_A "\",\"compose\":{"
         "\"command\":\"offer {to} {give|nothing} for {ask}\",\"label_key\":\"ui.send-offer\","
         "\"parts\":[{\"name\":\"to\",\"players\":[]},{\"name\":\"give\",\"items\":[]},"
@@ -816,8 +814,9 @@ static void test_controls(void **state)
                             .key = "g1/hand/71",
                             .text = "Your hand: everything",
                             .data = data};
-    m = send_and_get(&h, &hand, "<#" TABLE_A ">");
-    n = buttons(m, &rows);
+    struct json_object *m = send_and_get(h, &hand, "<#" TABLE_A ">");
+    unsigned rows;
+    buttons(m, &rows);
     assert_int_equal(rows, 4); /* whom, give, ask, send */
     for (size_t r = 0; r < 3; r++) {
         struct json_object *sel = control(m, r, 0);
@@ -827,21 +826,46 @@ static void test_controls(void **state)
     }
     json_object_put(m);
     json_object_put(data);
+}
 
-    /* a compose whose template names a part it does not have: the message
-     * goes without it */
-    data = json_tokener_parse("{\"game\":\"g1\",\"compose\":{\"command\":\"offer {to} {gift}\","
-                              "\"parts\":[{\"name\":\"to\",\"players\":[{\"id\":\"81\"}]}]}}");
+/* A compose whose template names a part it does not have: the message goes
+ * without it. */
+static void controls_odd_compose(struct harness *h)
+{
+    struct json_object *data =
+        json_tokener_parse("{\"game\":\"g1\",\"compose\":{\"command\":\"offer {to} {gift}\","
+                           "\"parts\":[{\"name\":\"to\",\"players\":[{\"id\":\"81\"}]}]}}");
     struct outbound odd = {.kind = OUT_PRIVATE_VIEW,
                            .user = "72",
                            .key = "g1/hand/72",
                            .text = "A compose that does not fit",
                            .data = data};
-    m = send_and_get(&h, &odd, "A compose that does not fit");
+    unsigned rows;
+    struct json_object *m = send_and_get(h, &odd, "A compose that does not fit");
     assert_int_equal(buttons(m, &rows), 0);
     assert_int_equal(rows, 0);
     json_object_put(m);
     json_object_put(data);
+}
+
+/*
+ * Controls past Discord's limits: a vote among 30 candidates with names of
+ * 100 characters (25 buttons, five rows, labels cut with an ellipsis), the
+ * same action twice (one button), a key so long its custom_ids cannot fit
+ * (no controls, the message still goes), a trade builder for 8 players
+ * with long names and a hand of every card many times over, and a compose
+ * that does not fit (left out, the message still goes).
+ */
+static void test_controls(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    char *name = repeat(THREE_BYTES, 100);
+    controls_vote(&h, name);
+    controls_long_key(&h);
+    controls_builder(&h, name);
+    controls_odd_compose(&h);
     free(name);
     h_fini(&h);
 }

@@ -227,6 +227,49 @@ static void leaderboard_row(void *arg, const struct store_stats *row)
         snprintf(o->users[o->n++], sizeof o->users[0], "%s", row->user);
 }
 
+/* After test_results' rows, a game with computer players: Ann's row says
+ * so, the computers' rows are ranked only when asked for, one row per level. */
+static void results_with_computers(struct store *s)
+{
+    static const struct {
+        const char *user, *name, *level;
+        int score, won;
+    } g5[] = {{"u1", "Ann", NULL, 2, 0},
+              {"cpu:1", "Ada-bot", "normal", 12, 1},
+              {"cpu:2", "Bruno-bot", "normal", 1, 0},
+              {"cpu:3", "Clara-bot", "easy", 0, 0}};
+    for (size_t i = 0; i < sizeof g5 / sizeof *g5; i++) {
+        struct store_result r = {.platform = "console",
+                                 .module = "illegal",
+                                 .community = "s1",
+                                 .game = "g5",
+                                 .user = g5[i].user,
+                                 .name = g5[i].name,
+                                 .score = g5[i].score,
+                                 .rank = 1,
+                                 .won = g5[i].won,
+                                 .computers = 3,
+                                 .level = g5[i].level};
+        assert_int_equal(store_result_put(s, &r), 0);
+    }
+    struct store_stats st;
+    assert_int_equal(store_stats(s, "console", "s1", NULL, NULL, "u1", &st), 1);
+    assert_int_equal(st.games, 3);
+    assert_int_equal(st.with_computers, 1);
+    assert_int_equal(store_stats(s, "console", "s1", NULL, NULL, "Ada-bot", &st), 0);
+    struct order {
+        char users[4][64];
+        unsigned n;
+    } o = {.n = 0};
+    assert_int_equal(
+        store_leaderboard(s, "console", "s1", NULL, NULL, false, 10, leaderboard_row, &o), 3);
+    o.n = 0;
+    assert_int_equal(
+        store_leaderboard(s, "console", "s1", NULL, NULL, true, 10, leaderboard_row, &o), 5);
+    assert_string_equal(o.users[0], "u3");                        /* 1 win, average 9 */
+    assert_string_equal(o.users[1], STORE_COMPUTER_ROW "normal"); /* 1 win, average 6.5 */
+}
+
 /* Results: totals per player and per community, the latest name, lookups by
  * id or name in any case, a game written twice counted once, and the
  * leaderboard's order (wins, then average score, then games). */
@@ -301,41 +344,7 @@ static void test_results(void **state)
     assert_int_equal(
         store_leaderboard(s, "console", "s1", "e2", NULL, false, 10, leaderboard_row, &o), 0);
 
-    /* A game with computer players: Ann's row says so, the computers' rows
-     * are ranked only when asked for, one row per level. */
-    static const struct {
-        const char *user, *name, *level;
-        int score, won;
-    } g5[] = {{"u1", "Ann", NULL, 2, 0},
-              {"cpu:1", "Ada-bot", "normal", 12, 1},
-              {"cpu:2", "Bruno-bot", "normal", 1, 0},
-              {"cpu:3", "Clara-bot", "easy", 0, 0}};
-    for (size_t i = 0; i < sizeof g5 / sizeof *g5; i++) {
-        struct store_result r = {.platform = "console",
-                                 .module = "illegal",
-                                 .community = "s1",
-                                 .game = "g5",
-                                 .user = g5[i].user,
-                                 .name = g5[i].name,
-                                 .score = g5[i].score,
-                                 .rank = 1,
-                                 .won = g5[i].won,
-                                 .computers = 3,
-                                 .level = g5[i].level};
-        assert_int_equal(store_result_put(s, &r), 0);
-    }
-    assert_int_equal(store_stats(s, "console", "s1", NULL, NULL, "u1", &st), 1);
-    assert_int_equal(st.games, 3);
-    assert_int_equal(st.with_computers, 1);
-    assert_int_equal(store_stats(s, "console", "s1", NULL, NULL, "Ada-bot", &st), 0);
-    o.n = 0;
-    assert_int_equal(
-        store_leaderboard(s, "console", "s1", NULL, NULL, false, 10, leaderboard_row, &o), 3);
-    o.n = 0;
-    assert_int_equal(
-        store_leaderboard(s, "console", "s1", NULL, NULL, true, 10, leaderboard_row, &o), 5);
-    assert_string_equal(o.users[0], "u3");                        /* 1 win, average 9 */
-    assert_string_equal(o.users[1], STORE_COMPUTER_ROW "normal"); /* 1 win, average 6.5 */
+    results_with_computers(s);
     store_close(s);
 }
 
