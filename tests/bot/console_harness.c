@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "console_harness.h"
+#include "core/catalog.h"
 
 #define READ_TIMEOUT_MS 120000
 
@@ -344,4 +345,19 @@ unsigned harness_new_messages(const struct harness *h, const char *channel)
              line_in(h->lines[i], channel);
     }
     return n;
+}
+
+/* The longest words of key's text in lang between its placeholders: words
+ * that only that message has. */
+void harness_fixed_words(const char *lang, const char *key, char *out, size_t len)
+{
+    const char *t = catalog_text(lang, key);
+    out[0] = '\0';
+    while (t && *t) {
+        size_t n = strcspn(t, "{");
+        if (n > strlen(out) && n < len)
+            snprintf(out, len, "%.*s", (int)n, t);
+        t += n;
+        t += *t ? strcspn(t, "}") + (t[strcspn(t, "}")] ? 1 : 0) : 0;
+    }
 }

@@ -92,4 +92,9 @@ bool line_in(const struct json_object *line, const char *channel);
  * whose text contains needle; -1 when none. */
 long harness_find(const struct harness *h, size_t from, const char *channel, const char *needle);
 
+/* Writes into out the longest run of key's text in lang between its
+ * placeholders: words that only that message has, to look for where the
+ * message must not be. "" when the catalog has no such text. */
+void harness_fixed_words(const char *lang, const char *key, char *out, size_t len);
+
 #endif

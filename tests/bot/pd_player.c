@@ -198,20 +198,6 @@ void pdp_play_to_end(struct pd_people *pp)
     assert_true(pp->over_line >= 0);
 }
 
-/* The longest words of key's text in lang between its placeholders. */
-static void fixed_words(const char *lang, const char *key, char *out, size_t len)
-{
-    const char *t = catalog_text(lang, key);
-    out[0] = '\0';
-    while (t && *t) {
-        size_t n = strcspn(t, "{");
-        if (n > strlen(out) && n < len)
-            snprintf(out, len, "%.*s", (int)n, t);
-        t += n;
-        t += *t ? strcspn(t, "}") + (t[strcspn(t, "}")] ? 1 : 0) : 0;
-    }
-}
-
 /* The messages that show cards to one player alone. */
 static const char *const private_keys[] = {
     "palm-drewes.msg.dealt",
@@ -253,7 +239,7 @@ void pdp_check_secrets(const struct pd_people *pp)
     bool revealed = false;
     unsigned in_private = 0; /* DMs with those words: the check looks for words that exist */
     for (size_t k = 0; k < NKEYS; k++)
-        fixed_words(pp->lang, private_keys[k], words[k], sizeof words[k]);
+        harness_fixed_words(pp->lang, private_keys[k], words[k], sizeof words[k]);
     for (size_t i = 0; i < h->nlines; i++) {
         const struct json_object *l = h->lines[i];
         const char *channel = line_str(l, "channel");

@@ -540,21 +540,6 @@ static const char *role_name(const char *lang, unsigned kind, const char *resour
     return catalog_text(lang, key);
 }
 
-/* The longest words of key's text in lang between its placeholders: words
- * that only that message has. */
-static void fixed_words(const char *lang, const char *key, char *out, size_t len)
-{
-    const char *t = catalog_text(lang, key);
-    out[0] = '\0';
-    while (t && *t) {
-        size_t n = strcspn(t, "{");
-        if (n > strlen(out) && n < len)
-            snprintf(out, len, "%.*s", (int)n, t);
-        t += n;
-        t += *t ? strcspn(t, "}") + (t[strcspn(t, "}")] ? 1 : 0) : 0;
-    }
-}
-
 /* Private messages: none of their fixed words may reach the table. */
 static const char *const private_keys[] = {
     "msg.gm-view",
@@ -578,7 +563,7 @@ void tp_check_secrets(const struct table_player *tp)
                                                 "You ",  "hand:",   "vote on case"};
     char words[sizeof private_keys / sizeof *private_keys][256];
     for (size_t k = 0; k < sizeof private_keys / sizeof *private_keys; k++)
-        fixed_words(tp->lang, private_keys[k], words[k], sizeof words[k]);
+        harness_fixed_words(tp->lang, private_keys[k], words[k], sizeof words[k]);
     bool revealed = false, english = strcmp(tp->lang, "en") == 0;
     for (size_t i = 0; i < h->nlines; i++) {
         const struct json_object *l = h->lines[i];
