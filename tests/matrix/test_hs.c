@@ -389,10 +389,13 @@ static void test_members(void **state)
             bool found = false;
             for (size_t k = 0; k < json_object_array_length(chunk); k++) {
                 struct json_object *ev = json_object_array_get_idx(chunk, k);
-                if (strlen(jstr(ev, "state_key")) == n && !strncmp(jstr(ev, "state_key"), w, n)) {
+                const char *key = jstr(ev, "state_key");
+                const char *membership = jstr(jget(ev, "content"), "membership");
+                assert_non_null(key);
+                assert_non_null(membership);
+                if (strlen(key) == n && !strncmp(key, w, n)) {
                     snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s=%s",
-                             *got ? " " : "", jstr(ev, "state_key"),
-                             jstr(jget(ev, "content"), "membership"));
+                             *got ? " " : "", key, membership);
                     assert_string_equal(jstr(ev, "room_id"), room);
                     found = true;
                 }

@@ -1266,12 +1266,14 @@ static void check_ciphertext_only(struct e2e *e, const char *room)
     int n = 0;
     for (size_t i = 0; i < json_object_array_length(evs); i++) {
         struct json_object *ev = json_object_array_get_idx(evs, i);
+        const char *type = jstr(ev, "type");
+        assert_non_null(type);
         if (strcmp(jstr(ev, "room_id"), room) != 0)
             continue;
-        if (strcmp(jstr(ev, "type"), "m.room.encrypted") != 0) {
+        if (strcmp(type, "m.room.encrypted") != 0) {
             char what[256];
             snprintf(what, sizeof(what), "the bot sent %s in clear into the encrypted room %s",
-                     jstr(ev, "type"), room);
+                     type, room);
             struct json_object *content = json_object_get(jget(ev, "content"));
             json_object_put(evs);
             fail_with(what, content);

@@ -39,8 +39,10 @@ void t_check(const struct t *t)
 unsigned t_card(const char *name)
 {
     int c = pd_card_from_id(name);
-    if (c < 0)
+    if (c < 0 || c >= PD_CARDS) {
         fail_msg("no card %s", name);
+        return 0; /* not reached; tells the optimiser the range */
+    }
     return (unsigned)c;
 }
 
