@@ -272,103 +272,170 @@ static int stand_in(struct dispatcher *d, struct game *g, const struct change *c
     return 1;
 }
 
+/* One change being applied: what apply() hands each kind's handler. */
+struct apply_ctx {
+    struct dispatcher *d;
+    struct game *g;
+    const struct change *c;
+    struct bot_cmd *cause; /* NULL: the clock's or the daemon's own change */
+    int64_t now;
+    struct outcome *out;
+    void *action; /* room for one rules action */
+};
+
+static int apply_lobby(struct apply_ctx *a)
+{
+    int rules_error = 0;
+    enum lobby_error e = lobby_apply(a->g, &a->c->lobby, a->d->config, a->now, &a->out->lobby,
+                                     a->out->events, a->action, &rules_error);
+    if (e != LOBBY_OK) {
+        if (a->cause)
+            refuse_lobby(a->cause, a->g, e, &a->c->lobby, rules_error);
+        return -1;
+    }
+    if (a->out->lobby.play_rules)
+        return play(a->g, a->action, a->cause, a->now, a->out);
+    a->out->rules_changed = a->out->lobby.started;
+    return a->out->lobby.n ? 1 : 0;
+}
+
+static int apply_steer(struct apply_ctx *a)
+{
+    const struct change *c = a->c;
+    struct game *g = a->g;
+    const char *kicked = c->kick && c->seat < g->nseats ? g->seats[c->seat].user : NULL;
+    g->rules->steer(a->action, c->steer, c->seat, c->ms);
+    int rc = play(g, a->action, a->cause, a->now, a->out);
+    if (rc > 0 && kicked) /* S7: kept out of this game's rematch too */
+        seats_note_kicked(g, kicked);
+    return rc;
+}
+
+static int apply_rules(struct apply_ctx *a)
+{
+    return play(a->g, a->c->action, a->cause, a->now, a->out);
+}
+
+static int apply_reminder(struct apply_ctx *a)
+{
+    a->g->reminders_sent |= a->c->reminder;
+    a->out->notice = a->c->reminder_key;
+    a->out->nudge = a->c->nudge;
+    return 1;
+}
+
+static int apply_seat(struct apply_ctx *a)
+{
+    if (a->c->seat >= a->g->nseats)
+        return -1;
+    a->g->seats[a->c->seat].reminders_off = a->c->reminders_off;
+    a->out->reply = a->c->reminders_off ? "msg.reminders-off" : "msg.reminders-on";
+    return 1;
+}
+
+static int apply_language(struct apply_ctx *a)
+{
+    const struct change *c = a->c;
+    if (c->seat >= a->g->nseats)
+        return -1;
+    struct seat *s = &a->g->seats[c->seat];
+    snprintf(s->language, sizeof s->language, "%s", c->language ? c->language : "");
+    a->out->reply = c->language ? "msg.language-personal" : "msg.language-table";
+    return 1;
+}
+
+static int apply_open(struct apply_ctx *a)
+{
+    struct game *g = a->g;
+    unsigned seat = a->c->seat;
+    if (seat >= g->nseats || !g->started || !game_active(g, seat) || g->seats[seat].open)
+        return -1;
+    g->seats[seat].open = true;
+    a->out->opened = (int)seat;
+    if (a->cause && a->cause->base.seat == (int)seat) {
+        a->out->reply = "msg.leave-confirm"; /* they asked to leave: told them alone */
+        a->out->reply_private = true;
+    }
+    return 1;
+}
+
+static int apply_absent(struct apply_ctx *a)
+{
+    struct game *g = a->g;
+    unsigned seat = a->c->seat;
+    if (seat >= g->nseats || !g->started || !game_active(g, seat) || g->seats[seat].absent_warned)
+        return -1;
+    g->seats[seat].absent_warned = true;
+    a->out->absent = (int)seat;
+    /* S14: the table's setting has a computer play for them meanwhile */
+    if (g->stand_in && seats_check_stand_in(g, seat) == SEAT_OK &&
+        computers_stand_in(a->d, g, seat, g->stand_in) == 0)
+        a->out->stood_in = (int)seat;
+    return 1;
+}
+
+static int apply_hand_back(struct apply_ctx *a)
+{
+    struct game *g = a->g;
+    unsigned seat = a->c->seat;
+    if (seat >= g->nseats || !g->seats[seat].standin)
+        return 0;
+    g->seats[seat].computer = 0;
+    g->seats[seat].standin = false;
+    a->out->handed_back = (int)seat;
+    return 1;
+}
+
+static int apply_chat(struct apply_ctx *a)
+{
+    const struct change *c = a->c;
+    struct game_chat *old = a->g->chat, *chat = chat_with(old, c->user, c->name, c->text, a->now);
+    if (!chat) {
+        if (a->cause)
+            cmd_reply(a->cause, "msg.store-failed", NULL);
+        return -1;
+    }
+    a->g->chat = chat;
+    turn_chat_replaced(a->d, a->g, old);
+    a->out->chat = true;
+    return 1;
+}
+
+static int apply_watch(struct apply_ctx *a)
+{
+    return watch(a->g, a->c, a->cause, a->out);
+}
+
+static int apply_stand_in(struct apply_ctx *a)
+{
+    return stand_in(a->d, a->g, a->c, a->cause, a->out);
+}
+
+static int apply_takeover(struct apply_ctx *a)
+{
+    return take_over(a->g, a->c, a->cause, a->out);
+}
+
+/* Each kind of change and what applies it. */
+static int (*const appliers[])(struct apply_ctx *) = {
+    [CHANGE_LOBBY] = apply_lobby,         [CHANGE_RULES] = apply_rules,
+    [CHANGE_STEER] = apply_steer,         [CHANGE_REMINDER] = apply_reminder,
+    [CHANGE_SEAT] = apply_seat,           [CHANGE_LANGUAGE] = apply_language,
+    [CHANGE_OPEN] = apply_open,           [CHANGE_TAKEOVER] = apply_takeover,
+    [CHANGE_ABSENT] = apply_absent,       [CHANGE_WATCH] = apply_watch,
+    [CHANGE_CHAT] = apply_chat,           [CHANGE_STAND_IN] = apply_stand_in,
+    [CHANGE_HAND_BACK] = apply_hand_back,
+};
+
 /* Applies c to g. Returns 1 when g changed, 0 when there was nothing to do,
  * -1 when it was refused (and answered). `action` has room for one action. */
 static int apply(struct dispatcher *d, struct game *g, const struct change *c,
                  struct bot_cmd *cause, int64_t now, struct outcome *out, void *action)
 {
-    switch (c->type) {
-    case CHANGE_LOBBY: {
-        int rules_error = 0;
-        enum lobby_error e = lobby_apply(g, &c->lobby, d->config, now, &out->lobby, out->events,
-                                         action, &rules_error);
-        if (e != LOBBY_OK) {
-            if (cause)
-                refuse_lobby(cause, g, e, &c->lobby, rules_error);
-            return -1;
-        }
-        if (out->lobby.play_rules)
-            return play(g, action, cause, now, out);
-        out->rules_changed = out->lobby.started;
-        return out->lobby.n ? 1 : 0;
-    }
-    case CHANGE_STEER: {
-        const char *kicked = c->kick && c->seat < g->nseats ? g->seats[c->seat].user : NULL;
-        g->rules->steer(action, c->steer, c->seat, c->ms);
-        int rc = play(g, action, cause, now, out);
-        if (rc > 0 && kicked) /* S7: kept out of this game's rematch too */
-            seats_note_kicked(g, kicked);
-        return rc;
-    }
-    case CHANGE_RULES:
-        return play(g, c->action, cause, now, out);
-    case CHANGE_REMINDER:
-        g->reminders_sent |= c->reminder;
-        out->notice = c->reminder_key;
-        out->nudge = c->nudge;
-        return 1;
-    case CHANGE_SEAT:
-        if (c->seat >= g->nseats)
-            return -1;
-        g->seats[c->seat].reminders_off = c->reminders_off;
-        out->reply = c->reminders_off ? "msg.reminders-off" : "msg.reminders-on";
-        return 1;
-    case CHANGE_LANGUAGE:
-        if (c->seat >= g->nseats)
-            return -1;
-        snprintf(g->seats[c->seat].language, sizeof g->seats[c->seat].language, "%s",
-                 c->language ? c->language : "");
-        out->reply = c->language ? "msg.language-personal" : "msg.language-table";
-        return 1;
-    case CHANGE_OPEN:
-        if (c->seat >= g->nseats || !g->started || !game_active(g, c->seat) ||
-            g->seats[c->seat].open)
-            return -1;
-        g->seats[c->seat].open = true;
-        out->opened = (int)c->seat;
-        if (cause && cause->base.seat == (int)c->seat) {
-            out->reply = "msg.leave-confirm"; /* they asked to leave: told them alone */
-            out->reply_private = true;
-        }
-        return 1;
-    case CHANGE_ABSENT:
-        if (c->seat >= g->nseats || !g->started || !game_active(g, c->seat) ||
-            g->seats[c->seat].absent_warned)
-            return -1;
-        g->seats[c->seat].absent_warned = true;
-        out->absent = (int)c->seat;
-        /* S14: the table's setting has a computer play for them meanwhile */
-        if (g->stand_in && seats_check_stand_in(g, c->seat) == SEAT_OK &&
-            computers_stand_in(d, g, c->seat, g->stand_in) == 0)
-            out->stood_in = (int)c->seat;
-        return 1;
-    case CHANGE_STAND_IN:
-        return stand_in(d, g, c, cause, out);
-    case CHANGE_HAND_BACK:
-        if (c->seat >= g->nseats || !g->seats[c->seat].standin)
-            return 0;
-        g->seats[c->seat].computer = 0;
-        g->seats[c->seat].standin = false;
-        out->handed_back = (int)c->seat;
-        return 1;
-    case CHANGE_WATCH:
-        return watch(g, c, cause, out);
-    case CHANGE_CHAT: {
-        struct game_chat *old = g->chat, *chat = chat_with(old, c->user, c->name, c->text, now);
-        if (!chat) {
-            if (cause)
-                cmd_reply(cause, "msg.store-failed", NULL);
-            return -1;
-        }
-        g->chat = chat;
-        turn_chat_replaced(d, g, old);
-        out->chat = true;
-        return 1;
-    }
-    case CHANGE_TAKEOVER:
-        return take_over(g, c, cause, out);
-    }
-    return 0;
+    if ((size_t)c->type >= sizeof appliers / sizeof appliers[0] || !appliers[c->type])
+        return 0;
+    struct apply_ctx a = {d, g, c, cause, now, out, action};
+    return appliers[c->type](&a);
 }
 
 /* Where a game is in its life, to tell adapters what changed. */
