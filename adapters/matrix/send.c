@@ -725,22 +725,108 @@ static void add_reactions(struct mx *m, const char *room, const char *event_id,
     }
 }
 
+/* The message keyed `key` now exists as event_id: its record, found again by
+ * the event's id. Returns the record (owned by m->keys). */
+static struct json_object *record_new_key(struct mx *m, const char *key, const char *room,
+                                          const char *event_id)
+{
+    struct json_object *rec = json_object_new_object();
+    json_object_object_add(rec, "e", json_object_new_string(event_id));
+    json_object_object_add(rec, "room", json_object_new_string(room));
+    json_object_object_add(rec, "r", json_object_new_array());
+    json_object_object_add(m->keys, key, rec);
+    char sk[512];
+    snprintf(sk, sizeof(sk), "event/%s", event_id);
+    mx_state_set(m, sk, key);
+    return rec;
+}
+
+/* Moves the outbox's last item, which is to go before the `before` items
+ * queued ahead of it, to the front. */
+static void outbox_last_first(struct mx *m, size_t before)
+{
+    struct json_object *end = json_object_array_get_idx(m->outbox, before);
+    double first = item_seq(json_object_array_get_idx(m->outbox, 0));
+    json_object_object_add(end, "seq", json_object_new_double(first - 1));
+    item_save(m, end);
+    struct json_object *nb = json_object_new_array();
+    json_object_array_add(nb, json_object_get(end));
+    for (size_t i = 0; i < before; i++)
+        json_object_array_add(nb, json_object_get(json_object_array_get_idx(m->outbox, i)));
+    json_object_put(m->outbox);
+    m->outbox = nb;
+}
+
+/* A poll was sent as event_id: kept until its deadline ends it. */
+static void poll_sent(struct mx *m, struct json_object *poll, const char *room,
+                      const char *event_id)
+{
+    struct json_object *p = json_object_new_object();
+    json_object_object_add(p, "room", json_object_new_string(room));
+    static const char *const kept[] = {"answers", "deadline", "lang"};
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        struct json_object *v = jget(poll, kept[i]);
+        if (v)
+            json_object_object_add(p, kept[i], json_object_get(v));
+    }
+    json_object_object_add(m->polls, event_id, p);
+    if (jget_type(poll, "end_now", json_type_boolean)) {
+        /* The verdict is already queued behind this poll: end it first, and
+         * put the end before anything queued for that room. */
+        size_t before = json_object_array_length(m->outbox);
+        poll_end(m, event_id);
+        if (json_object_array_length(m->outbox) == before + 1 && before >= 1)
+            outbox_last_first(m, before);
+    }
+    polls_save(m);
+    mx_polls_arm(m);
+}
+
+/* A ballot was sent in a DM as event_id: it replaces the room's older ones,
+ * and gets a reaction a choice. */
+static void ballot_sent(struct mx *m, struct json_object *votes, const char *room,
+                        const char *event_id, const char *txn)
+{
+    for (;;) {
+        const char *old = NULL;
+        json_object_object_foreach(m->votes, id, v)
+        {
+            const char *r = jget_str(v, "room");
+            if (r && strcmp(r, room) == 0) {
+                old = id;
+                break;
+            }
+        }
+        if (!old)
+            break;
+        json_object_object_del(m->votes, old);
+    }
+    struct json_object *v = json_object_new_object();
+    json_object_object_add(v, "room", json_object_new_string(room));
+    json_object_object_add(v, "map", json_object_get(votes));
+    json_object_object_add(m->votes, event_id, v);
+    mx_state_set_json(m, "votes", m->votes);
+    struct json_object *list = json_object_new_array();
+    json_object_object_foreach(votes, emoji, act)
+    {
+        (void)act;
+        json_object_array_add(list, json_object_new_string(emoji));
+    }
+    struct json_object *none = json_object_new_object();
+    json_object_object_add(none, "r", json_object_new_array());
+    add_reactions(m, room, event_id, list, none, txn, 'v');
+    json_object_put(none);
+    json_object_put(list);
+}
+
 /* The first item is sent: record what it created, then drop it. */
 static void item_sent(struct mx *m, struct json_object *item, const char *room,
                       const char *event_id, bool was_edit)
 {
     const char *key = jget_str(item, "key");
     struct json_object *rec = key ? key_record(m, key) : NULL;
-    if (key && !was_edit) {
-        rec = json_object_new_object();
-        json_object_object_add(rec, "e", json_object_new_string(event_id));
-        json_object_object_add(rec, "room", json_object_new_string(room));
-        json_object_object_add(rec, "r", json_object_new_array());
-        json_object_object_add(m->keys, key, rec);
-        char sk[512];
-        snprintf(sk, sizeof(sk), "event/%s", event_id);
-        mx_state_set(m, sk, key);
-    }
+    if (key && !was_edit)
+        rec = record_new_key(m, key, room, event_id);
     const char *txn = jget_str(item, "txn");
     struct json_object *reactions = jget_arr(item, "reactions");
     if (reactions && rec)
@@ -748,73 +834,11 @@ static void item_sent(struct mx *m, struct json_object *item, const char *room,
     if (rec && key)
         key_save(m, key, rec);
     struct json_object *poll = jget_obj(item, "poll");
-    if (poll) {
-        struct json_object *p = json_object_new_object();
-        json_object_object_add(p, "room", json_object_new_string(room));
-        struct json_object *v;
-        if ((v = jget(poll, "answers")))
-            json_object_object_add(p, "answers", json_object_get(v));
-        if ((v = jget(poll, "deadline")))
-            json_object_object_add(p, "deadline", json_object_get(v));
-        if ((v = jget(poll, "lang")))
-            json_object_object_add(p, "lang", json_object_get(v));
-        json_object_object_add(m->polls, event_id, p);
-        if (jget_type(poll, "end_now", json_type_boolean)) {
-            /* The verdict is already queued behind this poll: end it first. */
-            size_t before = json_object_array_length(m->outbox);
-            poll_end(m, event_id);
-            if (json_object_array_length(m->outbox) == before + 1 && before >= 1) {
-                /* Put the end first: it goes before anything queued for that room. */
-                struct json_object *end = json_object_array_get_idx(m->outbox, before);
-                double first = item_seq(json_object_array_get_idx(m->outbox, 0));
-                json_object_object_add(end, "seq", json_object_new_double(first - 1));
-                item_save(m, end);
-                struct json_object *nb = json_object_new_array();
-                json_object_array_add(nb, json_object_get(end));
-                for (size_t i = 0; i < before; i++)
-                    json_object_array_add(nb,
-                                          json_object_get(json_object_array_get_idx(m->outbox, i)));
-                json_object_put(m->outbox);
-                m->outbox = nb;
-            }
-        }
-        polls_save(m);
-        mx_polls_arm(m);
-    }
+    if (poll)
+        poll_sent(m, poll, room, event_id);
     struct json_object *votes = jget_obj(item, "votes");
-    if (votes) {
-        /* A new vote in a DM replaces the older ones of that room. */
-        for (;;) {
-            const char *old = NULL;
-            json_object_object_foreach(m->votes, id, v)
-            {
-                const char *r = jget_str(v, "room");
-                if (r && strcmp(r, room) == 0) {
-                    old = id;
-                    break;
-                }
-            }
-            if (!old)
-                break;
-            json_object_object_del(m->votes, old);
-        }
-        struct json_object *v = json_object_new_object();
-        json_object_object_add(v, "room", json_object_new_string(room));
-        json_object_object_add(v, "map", json_object_get(votes));
-        json_object_object_add(m->votes, event_id, v);
-        mx_state_set_json(m, "votes", m->votes);
-        struct json_object *list = json_object_new_array();
-        json_object_object_foreach(votes, emoji, act)
-        {
-            (void)act;
-            json_object_array_add(list, json_object_new_string(emoji));
-        }
-        struct json_object *none = json_object_new_object();
-        json_object_object_add(none, "r", json_object_new_array());
-        add_reactions(m, room, event_id, list, none, txn, 'v');
-        json_object_put(none);
-        json_object_put(list);
-    }
+    if (votes)
+        ballot_sent(m, votes, room, event_id, txn);
 }
 
 static void lane_free(struct mx_lane *l)
@@ -977,71 +1001,86 @@ static int check_landed(struct mx *m, struct mx_lane *lane, const char *room, co
     return 0;
 }
 
-static int start_item(struct mx *m, struct mx_lane *lane, struct json_object *item,
-                      const char *room, const char *target)
+/* Whether item was first sent under another access token (a login since):
+ * then only the server can say whether it landed. Marks it with this one's. */
+static bool sent_under_other_token(struct mx *m, struct json_object *item)
 {
-    const char *type = jget_str(item, "type");
     char *mark = token_mark(m);
     const char *was = jget_str(item, "tok");
-    if (mark && was && strcmp(was, mark) != 0) {
-        free(mark);
-        return check_landed(m, lane, room, jget_str(item, "txn"), target);
-    }
+    bool other = mark && was && strcmp(was, mark) != 0;
     if (mark && !was) {
         json_object_object_add(item, "tok", json_object_new_string(mark));
         item_save(m, item);
     }
     free(mark);
-    const char *txn = jget_str(item, "txn");
+    return other;
+}
+
+/* What item sends into room: its content, or an edit of its keyed message
+ * when that message is in this room (*edit: a new object the caller puts).
+ * Returns -1 when memory runs out. */
+static int body_of(struct mx *m, struct json_object *item, const char *room,
+                   struct json_object **body, bool *edit)
+{
     struct json_object *content = jget_obj(item, "content");
-    struct json_object *body = content;
-    bool edit = false;
     const char *key = jget_str(item, "key");
+    *body = content;
+    *edit = false;
     if (jget_type(item, "edit", json_type_boolean) && key) {
         struct json_object *rec = key_record(m, key);
         const char *rroom = jget_str(rec, "room");
         if (rec && rroom && strcmp(rroom, room) == 0) {
-            body = mx_render_edit(json_object_get(content), jget_str(rec, "e"));
-            if (!body)
+            *body = mx_render_edit(json_object_get(content), jget_str(rec, "e"));
+            if (!*body)
                 return -1;
-            edit = true;
+            *edit = true;
         }
     }
-    if (edit && !jget_type(item, "sent_as_edit", json_type_boolean)) {
+    bool marked = jget_type(item, "sent_as_edit", json_type_boolean) != NULL;
+    if (*edit && !marked)
         json_object_object_add(item, "sent_as_edit", json_object_new_boolean(1));
-        item_save(m, item);
-    } else if (!edit && jget_type(item, "sent_as_edit", json_type_boolean)) {
+    else if (!*edit && marked)
         json_object_object_del(item, "sent_as_edit");
+    if (*edit != marked)
         item_save(m, item);
-    }
-    /* In an encrypted room every event goes encrypted (reactions and polls too; a relation
-     * stays in the clear), once: a retry sends the same ciphertext under the same transaction
-     * id. A room whose state no sync has shown yet may be encrypted: its events wait. */
+    return 0;
+}
+
+/* In an encrypted room every event goes encrypted (reactions and polls too; a
+ * relation stays in the clear), once: a retry sends the same ciphertext under
+ * the same transaction id. A room whose state no sync has shown yet may be
+ * encrypted: its events wait. Returns 0 with *type and *body what to send (an
+ * edit's body put once the ciphertext replaces it), -1 when the item waits. */
+static int seal(struct mx *m, struct json_object *item, const char *room, const char **type,
+                struct json_object **body, bool *edit)
+{
     struct json_object *enc = jget_obj(item, "enc");
     struct mx_room *r = mx_room_get(m, room, false);
-    if (!enc && r && !r->state_seen) {
-        if (edit)
-            json_object_put(body);
+    if (!enc && r && !r->state_seen)
         return -1; /* the pump runs again after the next sync batch */
-    }
     if (!enc && r && r->encrypted) {
         struct json_object *c = NULL;
-        if (mx_e2e_encrypt(m, r, type, body, &c) != 0) {
-            if (edit)
-                json_object_put(body);
+        if (mx_e2e_encrypt(m, r, *type, *body, &c) != 0)
             return -1; /* the pump runs again once the room's key reached its members */
-        }
         json_object_object_add(item, "enc", c);
         item_save(m, item);
         enc = c;
     }
     if (enc) {
-        if (edit)
-            json_object_put(body);
-        edit = false;
-        body = enc;
-        type = "m.room.encrypted";
+        if (*edit)
+            json_object_put(*body);
+        *edit = false;
+        *body = enc;
+        *type = "m.room.encrypted";
     }
+    return 0;
+}
+
+/* PUTs body as an event of type into room under txn, on lane. Returns -1
+ * (lane freed, logged) when the call cannot start. */
+static int put_event(struct mx *m, struct mx_lane *lane, const char *room, const char *type,
+                     const char *txn, const char *target, struct json_object *body)
+{
     char *er = mx_escape(room), *et = mx_escape(type), *ex = mx_escape(txn);
     char *path = NULL;
     if (er && et && ex) {
@@ -1063,14 +1102,30 @@ static int start_item(struct mx *m, struct mx_lane *lane, struct json_object *it
         lane->call = mx_http_call(m->http, "PUT", path, text, MX_CALL_TIMEOUT_MS, MX_CALL_RETRY,
                                   on_sent, lane);
     free(path);
-    if (edit)
-        json_object_put(body);
     if (!lane->call) {
         lane_free(lane);
         log_error(MOD, NULL, "cannot start a send (out of memory)");
         return -1;
     }
     return 0;
+}
+
+static int start_item(struct mx *m, struct mx_lane *lane, struct json_object *item,
+                      const char *room, const char *target)
+{
+    if (sent_under_other_token(m, item))
+        return check_landed(m, lane, room, jget_str(item, "txn"), target);
+    const char *type = jget_str(item, "type");
+    struct json_object *body;
+    bool edit;
+    if (body_of(m, item, room, &body, &edit) < 0)
+        return -1;
+    int rc = seal(m, item, room, &type, &body, &edit);
+    if (rc == 0)
+        rc = put_event(m, lane, room, type, jget_str(item, "txn"), target, body);
+    if (edit)
+        json_object_put(body);
+    return rc;
 }
 
 /*
