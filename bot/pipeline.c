@@ -574,30 +574,29 @@ static void show_watchers(struct dispatcher *d, struct game *g)
     }
 }
 
-/* Renders what a change produced; turn.c holds it until the commit. */
-static void render(struct dispatcher *d, struct game *g, const struct change *c,
-                   struct bot_cmd *cause, const struct outcome *out, int64_t now)
+/* The lobby's events: its message, the idle warning, a setting's answer, the
+ * close. */
+static void render_lobby_events(struct dispatcher *d, struct game *g, const struct change *c,
+                                struct bot_cmd *cause, const struct lobby_events *lev,
+                                struct emit_ctx *ctx)
 {
-    struct emit_ctx ctx = {d, g, cause ? cause->in : NULL};
-    const struct lobby_events *lev = &out->lobby;
     const struct rules_defaults *defaults = config_game(d->config, g->rules);
     bool lobby_shown = false;
+    char idle[64];
+    if (lev->n)
+        text_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
     for (unsigned i = 0; i < lev->n; i++) {
         if (lev->v[i] == LOBBY_EV_OPENED) {
-            char idle[64];
-            render_lobby(g, defaults, d->config->absent_seconds, dispatch_emit, &ctx);
+            render_lobby(g, defaults, d->config->absent_seconds, dispatch_emit, ctx);
             lobby_shown = true;
             if (g->event[0])
                 continue; /* an event's table starts at once: no idle lobby to warn of */
-            text_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
             const char *vars[] = {"id", g->id, "idle", idle, NULL};
             dispatch_announce(g, "msg.lobby-expiry", vars);
         } else if (lev->v[i] == LOBBY_EV_SET && cause) {
             const char *vars[] = {"key", lev->key, "value", lev->shown_value, NULL};
             cmd_reply(cause, lev->set_reply, vars);
         } else if (lev->v[i] == LOBBY_EV_CLOSED) {
-            char idle[64];
-            text_duration(idle, sizeof idle, g->language, d->config->lobby_idle_seconds * 1000);
             const char *vars[] = {"id",   g->id, "player", c->lobby.by ? c->lobby.by : "",
                                   "idle", idle,  NULL};
             dispatch_announce(g, c->lobby.why, vars);
@@ -605,16 +604,14 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     }
     /* The lobby message first: a start's notices follow it. */
     if (lev->lobby_changed && !lobby_shown)
-        render_lobby(g, defaults, d->config->absent_seconds, dispatch_emit, &ctx);
-    if (out->rules_changed) {
-        struct game_view v;
-        game_view(g, &v);
-        g->rules->render(g->state, &v.t, out->events, now, dispatch_emit_rules, &ctx);
-    }
-    if (out->notice)
-        dispatch_announce(g, out->notice, NULL);
-    if (out->nudge)
-        nudge(d, g);
+        render_lobby(g, defaults, d->config->absent_seconds, dispatch_emit, ctx);
+}
+
+/* A seat offered, taken over, warned of its player's absence, or played by a
+ * computer meanwhile. */
+static void render_seats(struct dispatcher *d, struct game *g, struct emit_ctx *ctx,
+                         const struct outcome *out)
+{
     if (out->opened >= 0) {
         const char *vars[] = {"id", g->id, "player", game_seat_name(g, (unsigned)out->opened),
                               NULL};
@@ -623,7 +620,7 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
         dispatch_announce_data(g, "msg.seat-open", vars, who);
     }
     if (out->taken >= 0)
-        seat_taken(g, &ctx, out);
+        seat_taken(g, ctx, out);
     if (out->absent >= 0) {
         char idle[64];
         bool computer = out->stood_in == out->absent; /* S14: a computer plays meanwhile */
@@ -637,24 +634,83 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
     }
     if (out->stood_in >= 0 || out->handed_back >= 0)
         stand_in_told(g, out);
-    if (out->reply && cause) {
+}
+
+/* What the cause is answered: the change's reply, or the Game Master's view. */
+static void render_answer(struct game *g, struct bot_cmd *cause, const struct outcome *out)
+{
+    if (!cause)
+        return;
+    if (out->reply) {
         const char *vars[] = {"id", g->id, NULL};
         bool was = cause->private_answer;
         cause->private_answer = was || out->reply_private;
         cmd_reply(cause, out->reply, vars);
         cause->private_answer = was;
     }
-    if (out->gm_view && cause && cause->in) {
+    if (out->gm_view && cause->in) {
         char text[DISPATCH_TEXT_MAX];
         struct game_view v;
         game_view(g, &v);
         g->rules->gm_view(g->state, &v.t, text, sizeof text);
         dispatch_reply(cause->p, cause->in, true, OUT_NOTICE, text);
     }
+}
+
+/* Renders what a change produced; turn.c holds it until the commit. */
+static void render(struct dispatcher *d, struct game *g, const struct change *c,
+                   struct bot_cmd *cause, const struct outcome *out, int64_t now)
+{
+    struct emit_ctx ctx = {d, g, cause ? cause->in : NULL};
+    render_lobby_events(d, g, c, cause, &out->lobby, &ctx);
+    if (out->rules_changed) {
+        struct game_view v;
+        game_view(g, &v);
+        g->rules->render(g->state, &v.t, out->events, now, dispatch_emit_rules, &ctx);
+    }
+    if (out->notice)
+        dispatch_announce(g, out->notice, NULL);
+    if (out->nudge)
+        nudge(d, g);
+    render_seats(d, g, &ctx, out);
+    render_answer(g, cause, out);
     if (out->chat)
         chat_render(g, &ctx);
     if (out->rules_changed || out->taken >= 0 || out->opened >= 0 || out->watched)
         show_watchers(d, g);
+}
+
+/* After an accepted change: the clock, the moves, the indexes, the
+ * computers' memories. Returns -1 when the indexes refused g (nothing done). */
+static int settle(struct dispatcher *d, struct game *g, struct bot_cmd *cause,
+                  const struct outcome *out, int64_t now)
+{
+    track_deadline(g, now);
+    track_moves(g, cause, out, now);
+    if (dispatch_game_changed(d, g) < 0)
+        return -1;
+    if (out->handed_back >= 0) /* its memory, once nothing can put the change back (P2) */
+        memset(game_mind(g, (unsigned)out->handed_back), 0, game_mind_size(g));
+    if (out->rules_changed)
+        g->rules->note(g->state, out->events);
+    if (out->rules_changed && !out->lobby.started) /* the start's were taken in above */
+        computers_observe(d, g, out->events);
+    turn_changed(d, g);
+    return 0;
+}
+
+/* A game that is over or closed leaves the hosted games (P3). */
+static void leave_if_finished(struct dispatcher *d, struct game *g)
+{
+    if (!game_finished(g))
+        return;
+    log_info("dispatch", g->id, g->closed ? "lobby closed" : "game over");
+    turn_drop_game(d, g);
+    if (g->event[0] && g->started) {
+        d->turn.rendering = true;
+        events_game_over(d, g);
+        d->turn.rendering = false;
+    }
 }
 
 int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
@@ -699,21 +755,12 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
         rc = changed;
         goto done;
     }
-    track_deadline(g, now);
-    track_moves(g, cause, out, now);
-    if (dispatch_game_changed(d, g) < 0) { /* the indexes stay as they were: so does g */
+    if (settle(d, g, cause, out, now) < 0) { /* the indexes stay as they were: so does g */
         game_put_back(g, before, state);
         if (cause)
             cmd_reply(cause, "msg.store-failed", NULL);
         goto done;
     }
-    if (out->handed_back >= 0) /* its memory, once nothing can put the change back (P2) */
-        memset(game_mind(g, (unsigned)out->handed_back), 0, game_mind_size(g));
-    if (out->rules_changed)
-        rules->note(g->state, out->events);
-    if (out->rules_changed && !out->lobby.started) /* the start's were taken in above */
-        computers_observe(d, g, out->events);
-    turn_changed(d, g);
     /* render and hold until the turn is committed */
     d->turn.rendering = true;
     render(d, g, c, cause, out, now);
@@ -722,15 +769,7 @@ int pipeline_run(struct dispatcher *d, struct game *g, const struct change *c,
     if (cause)
         cmd_reply_if_unsaved(cause);
     rc = 0;
-    if (game_finished(g)) {
-        log_info("dispatch", g->id, g->closed ? "lobby closed" : "game over");
-        turn_drop_game(d, g);
-        if (g->event[0] && g->started) {
-            d->turn.rendering = true;
-            events_game_over(d, g);
-            d->turn.rendering = false;
-        }
-    }
+    leave_if_finished(d, g);
 done:
     free(before);
     free(state);
