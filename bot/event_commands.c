@@ -392,13 +392,12 @@ static void ev_move(struct event_cmd *c)
     tell_change(c, "msg.event-moved", vars);
 }
 
-/* start [game] [mode]: a game at every table with players, all at once. */
-static void ev_start(struct event_cmd *c)
+/* Whether every table of the round can start: its number of players in the
+ * game's range, its channel free. Answers x when not. */
+static bool round_ready(struct event_cmd *c, const struct rules_module *rules)
 {
     struct bot_cmd *x = c->x;
     struct event *e = c->e;
-    const char *mode;
-    const struct rules_module *rules = commands_game_of(x, NULL, c->rest, &mode);
     unsigned bad = 0;
     enum event_error err = event_check_round(e, rules->min_players, rules->max_players, &bad);
     if (err) {
@@ -410,7 +409,7 @@ static void ev_start(struct event_cmd *c)
         count_text(max, sizeof max, rules->max_players);
         const char *vars[] = {"number", number, "count", count, "min", min, "max", max, NULL};
         cmd_reply(x, event_error_key(err), vars);
-        return;
+        return false;
     }
     for (unsigned t = 0; t < e->ntables; t++) {
         const struct game *busy = dispatch_game_at(x->d, x->p, e->tables[t].channel);
@@ -420,10 +419,37 @@ static void ev_start(struct event_cmd *c)
                                   channel_name(x->p, e->tables[t].channel, channel, sizeof channel),
                                   "id", busy->id, NULL};
             cmd_reply(x, "msg.event-table-busy", vars);
-            return;
+            return false;
         }
     }
-    if (!touch(c))
+    return true;
+}
+
+/* The seats of table t: its players, in the event's order. Returns how many. */
+static unsigned table_seats(const struct event *e, unsigned t, struct seat *seats)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < e->nplayers && n < RULES_MAX_SEATS; i++) {
+        const struct event_player *p = &e->players[i];
+        if (p->table != (int)t)
+            continue;
+        memset(&seats[n], 0, sizeof seats[n]);
+        text_copy(seats[n].user, sizeof seats[n].user, p->user);
+        text_copy(seats[n].name, sizeof seats[n].name, p->name);
+        text_copy(seats[n].language, sizeof seats[n].language, p->language);
+        n++;
+    }
+    return n;
+}
+
+/* start [game] [mode]: a game at every table with players, all at once. */
+static void ev_start(struct event_cmd *c)
+{
+    struct bot_cmd *x = c->x;
+    struct event *e = c->e;
+    const char *mode;
+    const struct rules_module *rules = commands_game_of(x, NULL, c->rest, &mode);
+    if (!round_ready(c, rules) || !touch(c))
         return;
     unsigned started = 0;
     char round[16];
@@ -431,18 +457,8 @@ static void ev_start(struct event_cmd *c)
     count_text(round, sizeof round, e->round);
     for (unsigned t = 0; t < e->ntables; t++) {
         struct seat seats[RULES_MAX_SEATS];
-        unsigned n = 0;
         e->tables[t].game[0] = '\0';
-        for (unsigned i = 0; i < e->nplayers && n < RULES_MAX_SEATS; i++) {
-            const struct event_player *p = &e->players[i];
-            if (p->table != (int)t)
-                continue;
-            memset(&seats[n], 0, sizeof seats[n]);
-            text_copy(seats[n].user, sizeof seats[n].user, p->user);
-            text_copy(seats[n].name, sizeof seats[n].name, p->name);
-            text_copy(seats[n].language, sizeof seats[n].language, p->language);
-            n++;
-        }
+        unsigned n = table_seats(e, t, seats);
         if (!n)
             continue;
         struct lobby_place at = {.table = e->tables[t].channel,
