@@ -126,6 +126,34 @@ bool pd_waits_on(const struct pd_game *g, unsigned seat)
     }
 }
 
+bool pd_step_asks(const struct pd_game *g, unsigned seat)
+{
+    if (!pd_is_active(g, (int)seat))
+        return false;
+    switch (g->phase) {
+    case PD_PHASE_PASS:
+        return g->players[seat].pass == PD_NONE && pd_bundle_total(&g->players[seat].hand) > 0;
+    case PD_PHASE_WINDOW:
+        return seat != g->current && !g->players[seat].waived;
+    case PD_PHASE_LOSS:
+        return seat == g->current;
+    default:
+        return false;
+    }
+}
+
+/* Tells each seat the step before the action (g) waited on and that w, after
+ * it, no longer asks: whatever it was asked is closed. */
+static void close_asks(struct pd_ctx *c, const struct pd_game *g)
+{
+    for (unsigned s = 0; s < g->nplayers; s++)
+        if (pd_step_asks(g, s) && (c->g->phase != g->phase || !pd_step_asks(c->g, s))) {
+            struct pd_event *e = pd_emit(c, PD_EV_ASK_CLOSED, (int)s);
+            e->player = (int8_t)s;
+            e->number = (uint8_t)g->phase;
+        }
+}
+
 int64_t pd_game_deadline(const struct pd_game *g)
 {
     if (g->remind_at && (g->deadline == 0 || g->remind_at < g->deadline))
@@ -207,6 +235,7 @@ enum pd_error pd_game_apply(struct pd_game *g, const struct pd_action *a, int64_
     if (err)
         return err;
     pd_end_if_hand_empty(&c);
+    close_asks(&c, g);
     if (c.overflow || ev->n + out.n > PD_MAX_EVENTS)
         return PD_ERR_BAD_ACTION;
     if (w.phase != g->phase)

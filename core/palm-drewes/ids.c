@@ -58,6 +58,7 @@ static const char *const event_ids[PD_EV_TYPES] = {
     [PD_EV_REVEAL] = "reveal",
     [PD_EV_GAME_OVER] = "game-over",
     [PD_EV_SERIES] = "series",
+    [PD_EV_ASK_CLOSED] = "ask-closed",
 };
 
 static const char *const error_ids[PD_ERR_COUNT] = {

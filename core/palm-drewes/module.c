@@ -255,7 +255,12 @@ static bool reaction(const void *state, const struct msg_key *key, const char *e
 
 /* The topics of its messages' keys. */
 static const struct msg_topic topics[] = {
-    {"hand", false, true},    /* a seat's hand, business and offers */
+    {"hand", false, true},    /* a seat's hand and business */
+    {"table", false, false},  /* the table view: every business, burden and hand's size */
+    {"pass", false, true},    /* a seat's choice of the card to pass */
+    {"window", false, true},  /* a seat's answer to a takeover: waive, or the Magnum */
+    {"loss", false, true},    /* the deal a seat's burden takes */
+    {"offer", true, true},    /* an offer, to each side */
     {"result", false, false}, /* the reckoning */
     {NULL, false, false},
 };

@@ -49,6 +49,14 @@ enum rules_set_result pd_settings_set(struct pd_state *s, bool started, const ch
 /* render.c: events as messages for the table and each seat. */
 void pd_render(const struct pd_state *s, const struct rules_table *t, const struct pd_events *ev,
                int64_t now, rules_emit_fn emit, void *arg);
+/* table.c: the table view (every business, burden and hand's size, the
+ * pile), sent when the game starts and edited after each change to it. */
+void pd_render_table(const struct pd_state *s, const struct rules_table *t,
+                     const struct pd_events *ev, rules_emit_fn emit, void *arg);
+/* prompts.c: the questions the events open (the pass, the Magnum's window,
+ * the loss, offers), each to one seat, and their closing edits. */
+void pd_render_prompts(const struct pd_state *s, const struct rules_table *t,
+                       const struct pd_events *ev, int64_t now, rules_emit_fn emit, void *arg);
 /* Seat's private view: its hand, business, burden and offers. */
 void pd_render_private(const struct pd_state *s, const struct rules_table *t, unsigned seat,
                        bool fresh, rules_emit_fn emit, void *arg);

@@ -420,6 +420,9 @@ enum pd_event_type {
                                aborted) */
     PD_EV_SERIES,           /* table: the series after this game: game = games counted,
                                totals, winners (who reached the goal first), amount = goal */
+    PD_EV_ASK_CLOSED,       /* private: the pass, the window or the loss (number = the phase)
+                               no longer waits on player: they answered, the step ended, or
+                               the game did */
     PD_EV_TYPES
 };
 
@@ -553,6 +556,12 @@ bool pd_hand_open(const struct pd_game *g, unsigned seat);
 /* Whether seat must still act in the current step: the current player in
  * their turn or loss, a player who has not chosen a card to pass. */
 bool pd_waits_on(const struct pd_game *g, unsigned seat);
+
+/* Whether the pass, the Magnum's window or the loss under way still waits on
+ * seat's answer: a card to pass not yet chosen, a takeover not yet let go by
+ * a player other than the taker, the deal the current player is to lose. A
+ * pause does not change it. */
+bool pd_step_asks(const struct pd_game *g, unsigned seat);
 
 /* The euros of a business: the sum of its deals. */
 int32_t pd_business_value(const struct pd_bundle *business);

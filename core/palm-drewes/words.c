@@ -290,6 +290,7 @@ static const char *key_of(struct ctx *c, const struct pd_event *e)
         [PD_EV_RESUMED] = PD_KEYS "msg.resumed",
         [PD_EV_EXTENDED] = PD_KEYS "msg.extended",
         [PD_EV_PLAYER_REMOVED] = PD_KEYS "msg.player-removed",
+        [PD_EV_ASK_CLOSED] = PD_KEYS "msg.ask-closed",
     };
     common(c, e);
     switch (e->type) {
@@ -348,5 +349,17 @@ const char *pd_event_text(char *out, size_t len, const char *lang, const struct 
             text_fill(out + n, len - n, lang, PD_KEYS "msg.series-won", c->v.list);
         }
     }
+    return key;
+}
+
+const char *pd_prompt_text(char *out, size_t len, const char *lang, const struct pd_event *e,
+                           const char *const *names, unsigned nseats, int64_t now)
+{
+    struct ctx *c = &(struct ctx){.lang = lang, .names = names, .nseats = nseats, .now = now};
+    const char *key = e->type == PD_EV_PASS_OPENED ? PD_KEYS "msg.prompt-pass"
+                      : e->type == PD_EV_TAKEOVER  ? PD_KEYS "msg.prompt-window"
+                                                   : PD_KEYS "msg.prompt-loss";
+    common(c, e);
+    text_fill(out, len, lang, key, c->v.list);
     return key;
 }

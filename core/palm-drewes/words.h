@@ -40,6 +40,13 @@ const char *pd_error_text(const char *lang, enum pd_error e);
 const char *pd_event_text(char *out, size_t len, const char *lang, const struct pd_event *e,
                           const char *const *names, unsigned nseats, int64_t now);
 
+/* Writes the question a step asks a seat, from the event that opened it:
+ * PD_EV_PASS_OPENED (with target set to the seat's left neighbour),
+ * PD_EV_TAKEOVER or PD_EV_LOSS_DUE; the time left is counted from now.
+ * Returns the text's catalog key. */
+const char *pd_prompt_text(char *out, size_t len, const char *lang, const struct pd_event *e,
+                           const char *const *names, unsigned nseats, int64_t now);
+
 /* The catalog key of the reminder for a player waited on in phase p
  * ("palm-drewes.msg.reminder-turn"), or NULL for a phase that waits on nobody
  * in particular. */

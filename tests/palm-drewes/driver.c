@@ -316,6 +316,7 @@ const char *pd_sim_check_events(const struct pd_game *g, const struct pd_events 
         case PD_EV_REMINDER:
         case PD_EV_PASS_CHOSEN:
         case PD_EV_PASSED:
+        case PD_EV_ASK_CLOSED:
             if (e->audience != e->player)
                 return "a private event shown to another seat";
             break;

@@ -434,7 +434,7 @@ static void test_render(void **unused)
     assert_int_equal(m->setup(s, 3, 1000, &rng, ev), 0);
     m->render(s, &table, ev, 1000, check_msg, &w);
     assert_int_equal(w.hands, 3); /* each seat its dealt hand, nobody else's */
-    assert_int_equal(w.table, 1);
+    assert_int_equal(w.table, 2); /* the notice, the table view */
     m->status(s, &table, 2000, text, sizeof text);
     assert_non_null(strstr(text, "g1"));
     m->gm_view(s, &table, text, sizeof text);
