@@ -7,7 +7,9 @@
  * computers with the lobby's Add computer button and starts. In their turn
  * they discard the first card their latest hand DM names, by /illegal
  * discard (a refusal is fine: the turn's timer then makes the move); when
- * everyone passes a card to the left they type "pass <card>" in their DM.
+ * everyone passes a card to the left they press the first button of the
+ * pass's prompt in their DM (typing "pass <card>" if it has none), and they
+ * let a takeover go with the window prompt's button when they see one.
  * After the person's third move is answered the daemon is killed (SIGKILL)
  * and started again on its store; the game runs on to the result. Then:
  * the result came once, every interaction was answered, the computers have
@@ -79,9 +81,46 @@ static bool lobby_with_add(struct e2e *e, struct json_object *s, void *arg)
 struct seen {
     char hand[512];
     char dm[32];
+    char pass_msg[32], pass_action[64]; /* the pass's prompt while it has buttons */
+    char waive_msg[32], waived[32];     /* a window's prompt with its waive button */
+    bool pressed_pass;                  /* this pass's card was chosen by its button */
     bool my_turn, pass_open, over;
     size_t table_lines;
 };
+
+/* The action of m's first button whose action begins with verb ("pass "), into out. */
+static bool button_for(struct json_object *m, const char *verb, char *out, size_t len)
+{
+    struct json_object *rows = jget(jget(m, "body"), "components");
+    for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
+        struct json_object *items = jget(json_object_array_get_idx(rows, i), "components");
+        for (size_t k = 0; items && k < json_object_array_length(items); k++) {
+            const char *cid = jstr(json_object_array_get_idx(items, k), "custom_id");
+            const char *action = cid ? strchr(cid, '#') : NULL;
+            if (action && strncmp(action + 1, verb, strlen(verb)) == 0) {
+                snprintf(out, len, "%s", action + 1);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The person's DM m: their hand, and the prompts they may press. */
+static void read_dm(struct json_object *m, const char *t, struct seen *v)
+{
+    const char *h = strstr(t, "Your hand");
+    snprintf(v->dm, sizeof v->dm, "%s", jstr(m, "channel"));
+    if (h && strchr(h, ':'))
+        snprintf(v->hand, sizeof v->hand, "%s", strchr(h, ':') + 2);
+    char action[64];
+    if (button_for(m, "pass ", action, sizeof action)) {
+        snprintf(v->pass_msg, sizeof v->pass_msg, "%s", jstr(m, "id"));
+        snprintf(v->pass_action, sizeof v->pass_action, "%s", action);
+    }
+    if (button_for(m, "waive", action, sizeof action))
+        snprintf(v->waive_msg, sizeof v->waive_msg, "%s", jstr(m, "id"));
+}
 
 static void read_state(struct e2e *e, struct json_object *s, struct seen *v)
 {
@@ -90,16 +129,14 @@ static void read_state(struct e2e *e, struct json_object *s, struct seen *v)
     snprintf(turn, sizeof turn, "%s's turn:", PERSON);
     v->my_turn = v->pass_open = false;
     v->table_lines = 0;
+    v->pass_msg[0] = v->waive_msg[0] = '\0';
     for (size_t i = 0; i < json_object_array_length(msgs); i++) {
         struct json_object *m = json_object_array_get_idx(msgs, i);
         const char *t = text_of(m), *user = jstr(m, "dm_user");
         if (!t)
             continue;
         if (user && strcmp(user, e->players[0]) == 0) {
-            const char *h = strstr(t, "Your hand");
-            snprintf(v->dm, sizeof v->dm, "%s", jstr(m, "channel"));
-            if (h && strchr(h, ':'))
-                snprintf(v->hand, sizeof v->hand, "%s", strchr(h, ':') + 2);
+            read_dm(m, t, v);
             continue;
         }
         if (user)
@@ -125,12 +162,31 @@ static void first_card(const char *hand, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)end, hand);
 }
 
+/* Presses the buttons of prompts: "waive" once a window, the pass's first
+ * card. Counts the presses. */
+static bool press(struct e2e *e, struct seen *v, unsigned *pressed)
+{
+    if (v->waive_msg[0] && strcmp(v->waive_msg, v->waived) != 0) {
+        click(e, 0, v->dm, true, v->waive_msg, "waive", NULL);
+        snprintf(v->waived, sizeof v->waived, "%s", v->waive_msg);
+        (*pressed)++;
+    }
+    if (!v->pass_open || !v->pass_msg[0])
+        return false;
+    click(e, 0, v->dm, true, v->pass_msg, v->pass_action, NULL);
+    v->pressed_pass = true;
+    (*pressed)++;
+    return true;
+}
+
 static void act(struct e2e *e, const struct seen *v, unsigned *moves, unsigned *passes)
 {
     char card[128], opts[256], line[160];
     if (!v->hand[0])
         return;
     first_card(v->hand, card, sizeof card);
+    if (v->pass_open && v->pressed_pass)
+        return; /* chosen with the prompt's button */
     if (v->pass_open && v->dm[0]) {
         snprintf(line, sizeof line, "pass %s", card);
         say_dm(e, 0, v->dm, line);
@@ -203,7 +259,7 @@ static void test_one_person_two_computers(void **state)
     setup_e2e_with(&e, 1, PD_TIMERS, 0, NULL);
     seat_and_start(&e);
     struct seen v = {0};
-    unsigned moves = 0, passes = 0, nhands = 0, killed = 0;
+    unsigned moves = 0, passes = 0, pressed = 0, nhands = 0, killed = 0;
     char *hands[256];
     size_t acted_at = (size_t)-1;
     for (int waited = 0; !v.over; waited += 100) {
@@ -214,6 +270,9 @@ static void test_one_person_two_computers(void **state)
         json_object_put(s);
         if (v.hand[0] && nhands < 256 && (!nhands || strcmp(hands[nhands - 1], v.hand) != 0))
             hands[nhands++] = strdup(v.hand);
+        v.pressed_pass = v.pressed_pass && v.pass_open;
+        if (!v.over && press(&e, &v, &pressed))
+            acted_at = v.table_lines;
         if ((v.my_turn || v.pass_open) && v.table_lines != acted_at && !v.over) {
             act(&e, &v, &moves, &passes);
             acted_at = v.table_lines;
@@ -222,8 +281,10 @@ static void test_one_person_two_computers(void **state)
         }
         msleep(100);
     }
-    print_message("%u moves, %u passes typed, %u hands seen\n", moves, passes, nhands);
+    print_message("%u moves, %u passes typed, %u buttons pressed, %u hands seen\n", moves, passes,
+                  pressed, nhands);
     assert_true(moves > KILL_AFTER);
+    assert_true(pressed > 0); /* the game's seed reaches a pass: a prompt's button was pressed */
     assert_int_equal(killed, 1);
     struct json_object *s = snap(&e);
     check_secrets(s, (const char **)hands, nhands);
