@@ -137,6 +137,7 @@ void render_lobby(const struct game *g, const struct rules_defaults *defaults,
     }
     json_object_object_add(data, "game", json_object_new_string(g->id));
     json_object_object_add(data, "table", json_object_new_string(g->table));
+    json_object_object_add(data, "module", json_object_new_string(g->rules->id));
     json_object_object_add(data, "variant", json_object_new_string(mode));
     json_object_object_add(data, "lang", json_object_new_string(g->language));
     json_object_object_add(data, "host", json_object_new_string(g->host));

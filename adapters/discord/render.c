@@ -10,6 +10,7 @@
 #include "bot/log.h"
 #include "core/catalog.h"
 #include "core/compose.h"
+#include "core/text.h"
 #include "internal.h"
 
 /* The longest text rendered whole; what passes it is cut to a message's length anyway. */
@@ -505,6 +506,18 @@ static const char *module_title(const struct dc *dc, const struct json_object *d
     return key ? dc_word(dc, key) : NULL;
 }
 
+/* The lobby's title: ui.title-lobby with the name of the game it sets up
+ * (game.<module>), into out. */
+static const char *lobby_title(const struct dc *dc, const struct json_object *data, char *out,
+                               size_t len)
+{
+    const char *lang = dc->words_lang ? dc->words_lang : dc->language;
+    const char *module = jget_str(data, "module");
+    const char *vars[] = {"game", text_name(lang, "game", module ? module : ""), NULL};
+    text_fill(out, len, lang, "ui.title-lobby", vars);
+    return out;
+}
+
 /* How a kind looks: an embed of this colour, titled by the bot's own catalog
  * key or, with none, by the module's "title"; a kind not listed is plain
  * content (a notice, an error, a prompt). */
@@ -513,7 +526,7 @@ static const struct {
     int color;
     const char *title;
 } looks[] = {
-    {OUT_LOBBY, 0x5865F2, "ui.title-lobby"},
+    {OUT_LOBBY, 0x5865F2, NULL}, /* lobby_title() */
     {OUT_PRIVATE_VIEW, 0x2B2D31, NULL},
     {OUT_BALLOT, 0xED4245, NULL},
     {OUT_TABLE_VIEW, 0x57F287, NULL},
@@ -571,6 +584,9 @@ static struct json_object *render_body(struct dc *dc, const struct outbound *m)
             color = looks[i].color;
             title = looks[i].title ? dc_word(dc, looks[i].title) : module_title(dc, data);
         }
+    char lobby[256];
+    if (m->kind == OUT_LOBBY)
+        title = lobby_title(dc, data, lobby, sizeof lobby);
     add_controls(dc, m, components);
     if (deadline > 0 && opens_timed_step(m)) {
         /* Discord writes these in each reader's own time zone and language; a
