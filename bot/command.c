@@ -205,34 +205,78 @@ const char *command_error_id(enum command_error e)
     return "unknown";
 }
 
-/* The values of an option, as a syntax writes them ("standard|advanced"),
- * into out; false when it has no list of values. */
-static bool option_values(const struct command_option *o, char *out, size_t len)
+/* Joins n values with '|' into out. */
+static void join_values(const char *const *values, unsigned n, char *out, size_t len)
 {
-    const char *values[64];
-    unsigned n = 0;
-    if (o->values_of)
-        n = o->values_of(values, sizeof values / sizeof *values);
-    else
-        for (const char *const *v = o->values; v && *v && n < sizeof values / sizeof *values; v++)
-            values[n++] = *v;
     struct text_list l;
     text_list_init(&l, out, len, "|");
     for (unsigned i = 0; i < n; i++)
         text_list_add(&l, "%s", values[i]);
-    return o->values || o->values_of;
 }
 
-void command_syntax(char *out, size_t len, const char *lang, const struct command_def *def)
+/* The values of an option that depend on the game, grouped by game: "Illegal:
+ * a|b; Illegal (Palm & Drewes): c|d". */
+static void values_by_game(const struct command_option *o, const char *lang, char *out, size_t len)
 {
-    char key[64], values[COMMAND_MAX_OPTIONS][512];
+    const char *values[64];
+    char joined[512], group[640];
+    struct text_list l;
+    text_list_init(&l, out, len, "; ");
+    for (size_t i = 0; i < rules_count(); i++) {
+        const struct rules_module *r = rules_at(i);
+        join_values(values, o->values_in(r, values, sizeof values / sizeof *values), joined,
+                    sizeof joined);
+        const char *vars[] = {"game", text_name(lang, "game", r->id), "values", joined, NULL};
+        text_fill(group, sizeof group, lang, "usage.values-of-game", vars);
+        text_list_add(&l, "%s", group);
+    }
+}
+
+/* The values of an option, as a syntax writes them ("standard|advanced"),
+ * into out: those of game where they depend on it (every game's, grouped,
+ * with game NULL and several games); false when it has no list of values. */
+static bool option_values(const struct command_option *o, const struct rules_module *game,
+                          const char *lang, char *out, size_t len)
+{
+    const char *values[64];
+    unsigned n = 0;
+    if (o->values_in && !game && rules_count() > 1) {
+        values_by_game(o, lang, out, len);
+        return true;
+    }
+    if (o->values_in)
+        n = o->values_in(game ? game : rules_at(0), values, sizeof values / sizeof *values);
+    else if (o->values_of)
+        n = o->values_of(values, sizeof values / sizeof *values);
+    else
+        for (const char *const *v = o->values; v && *v && n < sizeof values / sizeof *values; v++)
+            values[n++] = *v;
+    join_values(values, n, out, len);
+    return o->values || o->values_of || o->values_in;
+}
+
+/* Whether an option of def lists values that depend on the game. */
+static bool game_values(const struct command_def *def)
+{
+    for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++)
+        if (def->options[i].values_in)
+            return true;
+    return false;
+}
+
+void command_syntax(char *out, size_t len, const char *lang, const struct command_def *def,
+                    const struct rules_module *game)
+{
+    char key[64], values[COMMAND_MAX_OPTIONS][1024];
     const char *vars[2 * COMMAND_MAX_OPTIONS + 1];
     unsigned n = 0;
-    /* the form that names a game, where the daemon has several */
+    /* the form that names a game, where the daemon has several and the
+     * command is about none of them */
     int w = snprintf(key, sizeof key, "%s-games", def->syntax);
-    bool several = rules_count() > 1 && w > 0 && (size_t)w < sizeof key && catalog_text(lang, key);
+    bool several = rules_count() > 1 && !(game && game_values(def)) && w > 0 &&
+                   (size_t)w < sizeof key && catalog_text(lang, key);
     for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++)
-        if (option_values(&def->options[i], values[i], sizeof values[i])) {
+        if (option_values(&def->options[i], game, lang, values[i], sizeof values[i])) {
             vars[2 * n] = def->options[i].name;
             vars[2 * n + 1] = values[i];
             n++;
@@ -241,10 +285,11 @@ void command_syntax(char *out, size_t len, const char *lang, const struct comman
     text_fill(out, len, lang, several ? key : def->syntax, vars);
 }
 
-void command_usage(char *out, size_t len, const char *lang, const struct command_def *def)
+void command_usage(char *out, size_t len, const char *lang, const struct command_def *def,
+                   const struct rules_module *game)
 {
     char syntax[1024];
-    command_syntax(syntax, sizeof syntax, lang, def);
+    command_syntax(syntax, sizeof syntax, lang, def, game);
     const char *vars[] = {"syntax", syntax, "example",
                           def->example ? catalog_text(lang, def->example) : "", NULL};
     text_fill(out, len, lang,
@@ -255,9 +300,9 @@ void command_usage(char *out, size_t len, const char *lang, const struct command
 }
 
 /* Appends the syntax of every command of the bot and of rules that `wanted`
- * accepts to out. */
+ * accepts to out; game: what the syntaxes are about (NULL: every game). */
 static void syntax_list(char *out, size_t len, const char *lang, const struct rules_module *rules,
-                        bool (*wanted)(const struct command_def *))
+                        const struct rules_module *game, bool (*wanted)(const struct command_def *))
 {
     struct text_list l;
     text_list_init(&l, out, len, ", ");
@@ -265,7 +310,7 @@ static void syntax_list(char *out, size_t len, const char *lang, const struct ru
     char syntax[1024];
     for (size_t i = 0; (def = command_at(i)); i++)
         if (wanted(def) && command_find_in(def->word, def->places, rules) == def) {
-            command_syntax(syntax, sizeof syntax, lang, def);
+            command_syntax(syntax, sizeof syntax, lang, def, game);
             text_list_add(&l, "%s", syntax);
         }
 }
@@ -286,17 +331,17 @@ static bool in_private(const struct command_def *def)
 }
 
 void command_help(char *out, size_t len, const char *lang, bool table, const char *prefix,
-                  const struct rules_module *rules)
+                  const struct rules_module *rules, const struct rules_module *game)
 {
-    char a[1024], b[1024];
+    char a[2048], b[2048];
     rules = rules ? rules : rules_default();
     if (table) {
-        syntax_list(a, sizeof a, lang, rules, for_everyone);
-        syntax_list(b, sizeof b, lang, rules, for_host);
+        syntax_list(a, sizeof a, lang, rules, game, for_everyone);
+        syntax_list(b, sizeof b, lang, rules, game, for_host);
         const char *vars[] = {"commands", a, "host", b, "prefix", prefix, NULL};
         text_fill(out, len, lang, "help.table", vars);
     } else {
-        syntax_list(a, sizeof a, lang, rules, in_private);
+        syntax_list(a, sizeof a, lang, rules, game, in_private);
         const char *vars[] = {"commands", a, NULL};
         text_fill(out, len, lang, "help.private", vars);
     }

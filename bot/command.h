@@ -61,19 +61,26 @@ const char *command_error_id(enum command_error e);
 /* Writes a command's syntax ("new [standard|advanced]"): its catalog text
  * with each option that has a list of values filled in by its name
  * ({variant}: the values joined by '|'), so that the modes and settings of
- * every game this build has are listed. Where the build has several games,
- * the text is the syntax key's "-games" form when the catalog has one
- * (syntax.new-games: the game that new may name). */
-void command_syntax(char *out, size_t len, const char *lang, const struct command_def *def);
+ * every game this build has are listed. Values that depend on the game
+ * (set's settings) are game's alone when the command is about one (the
+ * table's game), else every game's grouped by game. Where the build has
+ * several games and the command is about none, the text is the syntax key's
+ * "-games" form when the catalog has one (syntax.new-games: the game that
+ * new may name). */
+void command_syntax(char *out, size_t len, const char *lang, const struct command_def *def,
+                    const struct rules_module *game);
 
-/* Writes the usage line of a command ("!illegal grab <card>"). */
-void command_usage(char *out, size_t len, const char *lang, const struct command_def *def);
+/* Writes the usage line of a command ("!illegal grab <card>"), about game
+ * (NULL: every game) as command_syntax() says. */
+void command_usage(char *out, size_t len, const char *lang, const struct command_def *def,
+                   const struct rules_module *game);
 
 /* Writes the help of the table's commands (`table`) or of the private ones,
- * the bot's and those of the game `rules` (NULL: the default game);
+ * the bot's and those of the game `rules` (NULL: the default game), their
+ * syntaxes about `game` (command_syntax(); NULL: every game);
  * prefix is what players type before a table command (platform.h). */
 void command_help(char *out, size_t len, const char *lang, bool table, const char *prefix,
-                  const struct rules_module *rules);
+                  const struct rules_module *rules, const struct rules_module *game);
 
 /* A display name keeps at most this many characters once cleaned. */
 #define COMMAND_NAME_CHARS 48

@@ -46,17 +46,36 @@ static unsigned game_modes(const char **out, unsigned max)
     return n;
 }
 
+/* Adds the settings `set` takes in game to the n names of out, each once. */
+static unsigned add_settings(const struct rules_module *game, const char **out, unsigned n,
+                             unsigned max)
+{
+    for (const struct rules_setting *s = rules_settings(game); s->name && n < max; s++)
+        if ((s->where & (RULES_IN_LOBBY | RULES_IN_GAME)) && !has(out, n, s->name))
+            out[n++] = s->name;
+    return n;
+}
+
+static unsigned add_lobby_settings(const char **out, unsigned n, unsigned max)
+{
+    for (const char *const *l = lobby_setting_names; *l && n < max; l++)
+        out[n++] = *l;
+    return n;
+}
+
 /* The settings `set` takes: every module's, each once, then the lobby's own. */
 static unsigned setting_names(const char **out, unsigned max)
 {
     unsigned n = 0;
     for (size_t i = 0; i < rules_count(); i++)
-        for (const struct rules_setting *s = rules_settings(rules_at(i)); s->name && n < max; s++)
-            if ((s->where & (RULES_IN_LOBBY | RULES_IN_GAME)) && !has(out, n, s->name))
-                out[n++] = s->name;
-    for (const char *const *l = lobby_setting_names; *l && n < max; l++)
-        out[n++] = *l;
-    return n;
+        n = add_settings(rules_at(i), out, n, max);
+    return add_lobby_settings(out, n, max);
+}
+
+/* The settings `set` takes at a table of game: its own, then the lobby's. */
+static unsigned settings_of(const struct rules_module *game, const char **out, unsigned max)
+{
+    return add_lobby_settings(out, add_settings(game, out, 0, max), max);
 }
 
 static const char *const on_off[] = {"on", "off", NULL};
@@ -237,7 +256,8 @@ static const struct command_def table[] = {
      "syntax.set",
      NULL,
      "summary.set",
-     {{.name = "key", .summary = "slash.option.key", .required = true, .values_of = setting_names},
+     {{.name = "key", .summary = "slash.option.key", .required = true, .values_of = setting_names,
+       .values_in = settings_of},
       {.name = "value", .summary = "slash.option.value", .required = true}},
      cmd_set},
     {"replace",

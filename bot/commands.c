@@ -133,9 +133,9 @@ static void refuse_parse(struct bot_cmd *x, enum command_error e, const struct c
     char key[32], usage[512], help[DISPATCH_TEXT_MAX], prefix[PLATFORM_PREFIX_MAX];
     usage[0] = '\0';
     if (def)
-        command_usage(usage, sizeof usage, x->base.lang, def);
+        command_usage(usage, sizeof usage, x->base.lang, def, rules);
     command_help(help, sizeof help, x->base.lang, x->in->channel != NULL,
-                 platform_command_prefix(x->p, prefix, sizeof prefix), rules);
+                 platform_command_prefix(x->p, prefix, sizeof prefix), rules, rules);
     const char *vars[] = {"usage", usage, "help", help, NULL};
     snprintf(key, sizeof key, "parse.%s", command_error_id(e));
     cmd_reply(x, key, vars);
@@ -148,7 +148,8 @@ static void run(struct bot_cmd *x)
     if (!(def->places & CMD_IN_PRIVATE) && !in->channel) {
         /* A table command sent to the bot in private: say what works here. */
         char help[DISPATCH_TEXT_MAX];
-        command_help(help, sizeof help, x->base.lang, false, NULL, command_module(def));
+        command_help(help, sizeof help, x->base.lang, false, NULL, command_module(def),
+                     command_module(def));
         dispatch_reply(x->p, in, true, OUT_NOTICE, help);
         return;
     }

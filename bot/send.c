@@ -235,7 +235,8 @@ static const char *reply_language(const struct bot_cmd *x)
 void cmd_reply_usage(struct bot_cmd *x)
 {
     char usage[256];
-    command_usage(usage, sizeof usage, x->base.lang, x->base.c->def);
+    command_usage(usage, sizeof usage, x->base.lang, x->base.c->def,
+                  commands_addressed_rules(x->d, x->p, x->in, x->base.c));
     const char *vars[] = {"usage", usage, NULL};
     cmd_reply(x, "parse.usage", vars);
 }

@@ -612,12 +612,11 @@ void cmd_rules(struct command_ctx *base)
     cmd_reply(x, commands_table_game(x)->rules_summary, NULL);
 }
 
-/* help set: each setting of the table's game, from its settings table. */
-static void help_settings(struct bot_cmd *x, const char *prefix, char *out, size_t len)
+/* One game's settings for help set, from its settings table, into out. */
+static void game_settings(const struct rules_module *rules, const char *lang, const char *prefix,
+                          char *out, size_t len)
 {
-    const struct rules_module *rules = commands_table_game(x);
-    const char *lang = x->base.lang;
-    char list[DISPATCH_TEXT_MAX - 256], line[512], game[64];
+    char list[DISPATCH_TEXT_MAX / 2], line[512], game[64];
     struct text_list l;
     text_list_init(&l, list, sizeof list, "; ");
     for (const struct rules_setting *s = rules_settings(rules); s->name; s++) {
@@ -636,6 +635,21 @@ static void help_settings(struct bot_cmd *x, const char *prefix, char *out, size
     text_fill(out, len, lang, "msg.help-settings", vars);
 }
 
+/* help set: the settings of the game the command is about (the table's), or
+ * of every game, one paragraph a game. */
+static void help_settings(struct bot_cmd *x, const char *prefix, char *out, size_t len)
+{
+    const struct rules_module *rules = commands_addressed_rules(x->d, x->p, x->in, x->base.c);
+    char one[DISPATCH_TEXT_MAX];
+    struct text_list l;
+    text_list_init(&l, out, len, "\n");
+    for (size_t i = 0; i < rules_count(); i++)
+        if (!rules || rules_at(i) == rules) {
+            game_settings(rules_at(i), x->base.lang, prefix, one, sizeof one);
+            text_list_add(&l, "%s", one);
+        }
+}
+
 /* help [set]: the commands here, or the settings of the table's game. */
 void cmd_help(struct command_ctx *base)
 {
@@ -650,7 +664,7 @@ void cmd_help(struct command_ctx *base)
         help_settings(x, prefix, help, sizeof help);
     else
         command_help(help, sizeof help, x->base.lang, x->in->channel != NULL, prefix,
-                     commands_table_game(x));
+                     commands_table_game(x), commands_addressed_rules(x->d, x->p, x->in, x->base.c));
     dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, help);
 }
 

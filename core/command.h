@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+struct rules_module;
 struct rules_msg;
 struct rules_table;
 
@@ -62,6 +63,9 @@ struct command_option {
     /* Or values known when asked (the games this build has, their modes):
      * writes at most max into out and returns how many. NULL: none. */
     unsigned (*values_of)(const char **out, unsigned max);
+    /* And where they depend on the game (set's settings): game's values, as
+     * values_of writes them. NULL: they do not. */
+    unsigned (*values_in)(const struct rules_module *game, const char **out, unsigned max);
 };
 
 #define COMMAND_MAX_OPTIONS 3

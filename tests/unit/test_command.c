@@ -291,12 +291,12 @@ static void test_usage_keys(void **state)
         for (unsigned o = 0; o < COMMAND_MAX_OPTIONS && def->options[o].name; o++)
             assert_non_null(catalog_text("en", def->options[o].summary));
     }
-    command_usage(usage, sizeof usage, "en", command_find("offer", CMD_IN_PRIVATE));
+    command_usage(usage, sizeof usage, "en", command_find("offer", CMD_IN_PRIVATE), NULL);
     assert_string_equal(usage,
                         "offer <player> <cards> for <cards>, e.g. offer bob 2 guns for 1 alcohol");
-    command_usage(usage, sizeof usage, "en", command_find("grab", CMD_IN_TABLE));
+    command_usage(usage, sizeof usage, "en", command_find("grab", CMD_IN_TABLE), NULL);
     assert_string_equal(usage, "!illegal grab <card>");
-    command_usage(usage, sizeof usage, "en", command_find("vote", CMD_IN_PRIVATE));
+    command_usage(usage, sizeof usage, "en", command_find("vote", CMD_IN_PRIVATE), NULL);
     assert_string_equal(usage, "vote [case] <player>");
     /* Every command a line can get wrong has a usage text to answer with:
      * "!illegal status 0" must not answer "Usage: " and nothing. */
@@ -316,7 +316,7 @@ static void test_usage_keys(void **state)
                 if (command_parse(line, in_table, &c) != CMD_ERR_USAGE)
                     continue;
                 usage_errors++;
-                command_usage(usage, sizeof usage, "en", c.def);
+                command_usage(usage, sizeof usage, "en", c.def, NULL);
                 if (!usage[0] || strchr(usage, '{'))
                     fail_msg("\"%s\" is a usage error with no usage text", line);
             }
