@@ -664,7 +664,8 @@ void cmd_help(struct command_ctx *base)
         help_settings(x, prefix, help, sizeof help);
     else
         command_help(help, sizeof help, x->base.lang, x->in->channel != NULL, prefix,
-                     commands_table_game(x), commands_addressed_rules(x->d, x->p, x->in, x->base.c));
+                     commands_table_game(x),
+                     commands_addressed_rules(x->d, x->p, x->in, x->base.c));
     dispatch_reply(x->p, x->in, x->private_answer, OUT_NOTICE, help);
 }
 

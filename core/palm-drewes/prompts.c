@@ -92,8 +92,8 @@ static void pass_prompt(const struct pd_state *s, const struct rules_table *t,
 
 /* PD_EV_TAKEOVER: to seat, "waive", and the Magnum if seat holds it. */
 static void window_prompt(const struct pd_state *s, const struct rules_table *t,
-                          const struct pd_event *e, unsigned seat, int64_t now,
-                          rules_emit_fn emit, void *arg)
+                          const struct pd_event *e, unsigned seat, int64_t now, rules_emit_fn emit,
+                          void *arg)
 {
     struct out *o = &(struct out){0};
     char line[PD_LINE_MAX];
@@ -183,9 +183,8 @@ static const struct pd_event *ending(const struct pd_events *ev, enum pd_phase p
             ((e->type == PD_EV_WAIVED && e->player == seat) || e->type == PD_EV_TAKEN ||
              e->type == PD_EV_TAKEOVER_STOPPED))
             found = found && found->type == PD_EV_WAIVED ? found : e;
-        else if (phase == PD_PHASE_LOSS &&
-                 ((e->type == PD_EV_DEAL_LOST && e->player == seat) ||
-                  (e->type == PD_EV_BURDEN_LIFTED && e->target == seat)))
+        else if (phase == PD_PHASE_LOSS && ((e->type == PD_EV_DEAL_LOST && e->player == seat) ||
+                                            (e->type == PD_EV_BURDEN_LIFTED && e->target == seat)))
             found = e;
     }
     return found;
@@ -212,8 +211,8 @@ static void close_step(const struct pd_state *s, const struct rules_table *t,
     struct out *o = &(struct out){0};
     char line[PD_LINE_MAX];
     prompt_init(o, s, t, topic_of(phase), 0, (unsigned)e->audience, false);
-    pd_event_text(line, sizeof line, pd_lang_of(t, e->audience), why ? why : e, t->names,
-                  t->nseats, now);
+    pd_event_text(line, sizeof line, pd_lang_of(t, e->audience), why ? why : e, t->names, t->nseats,
+                  now);
     pd_out_line(o, line, pd_event_id(e->type));
     if (e->type == PD_EV_PASS_CHOSEN) {
         pd_out_set(o, "to", json_object_new_string(user(t, e->target)));

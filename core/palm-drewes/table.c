@@ -58,9 +58,8 @@ static struct json_object *seat_json(const struct pd_game *g, const struct rules
     json_object_object_add(o, "seat", json_object_new_int((int)seat));
     json_object_object_add(o, "active", json_object_new_boolean(p->active));
     json_object_object_add(o, "business", pd_bundle_json(&p->business));
-    json_object_object_add(o, "burden", p->burden == PD_NONE
-                                            ? NULL
-                                            : json_object_new_string(pd_card_id(p->burden)));
+    json_object_object_add(
+        o, "burden", p->burden == PD_NONE ? NULL : json_object_new_string(pd_card_id(p->burden)));
     json_object_object_add(o, "hand", json_object_new_int((int)pd_bundle_total(&p->hand)));
     json_object_object_add(o, "score",
                            json_object_new_int64(series_on(g) ? g->series.totals[seat] : 0));
@@ -92,8 +91,10 @@ static void state_line(const struct pd_game *g, const struct rules_table *t, cha
     char pile[16], discard[16];
     snprintf(pile, sizeof pile, "%u", (unsigned)g->npile);
     snprintf(discard, sizeof discard, "%u", pd_bundle_total(&g->discard));
-    const char *vars[] = {"pile",   pile,           "discard", discard,
-                          "dealer", t->names[g->dealer], "player",  t->names[g->current],
+    const char *vars[] = {"pile",    pile,
+                          "discard", discard,
+                          "dealer",  t->names[g->dealer],
+                          "player",  t->names[g->current],
                           NULL};
     text_fill(out, len, t->lang, PD_KEYS "msg.table-state", vars);
 }

@@ -52,7 +52,8 @@ static void keep(void *arg, const struct rules_msg *msg)
     if (msg->key)
         assert_int_equal(msg_key_format(msg->key, s->m[s->n].key, MSG_KEY_MAX), 0);
     snprintf(s->m[s->n].text, sizeof s->m[s->n].text, "%s", msg->text);
-    s->m[s->n].data = json_tokener_parse(json_object_to_json_string((struct json_object *)(uintptr_t)msg->data));
+    s->m[s->n].data =
+        json_tokener_parse(json_object_to_json_string((struct json_object *)(uintptr_t)msg->data));
     s->n++;
 }
 
