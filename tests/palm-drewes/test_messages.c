@@ -180,7 +180,7 @@ static void test_table_view(void **unused)
     assert_int_equal(json_object_get_int(json_object_object_get(p0, "hand")), 3);
     assert_string_equal(json_object_get_string(get(v, "turn")), "u-bob");
     assert_int_equal(json_object_get_int(get(v, "pile")), (int)T.g.npile);
-    assert_non_null(strstr(out.m[v].text, "ann: business Business Opening"));
+    assert_non_null(strstr(out.m[v].text, "ann — business Business Opening ·"));
     assert_null(strstr(out.m[v].text, "Dope")); /* the hand's cards stay hidden */
     assert_table_keeps_hands();
 
