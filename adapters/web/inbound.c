@@ -25,7 +25,9 @@ void web_deliver(struct web *w, struct conn *c, enum inbound_type type, const ch
 }
 
 /* The games this build has and their modes, for the page's choice of a new
- * game: [{"id": "illegal", "modes": ["standard", ...]}]. */
+ * game: [{"id": "illegal", "modes": ["standard", ...], "mode_keys": "variant",
+ * "min": 4, "max": 8}], the default first. The page names a game by its
+ * catalog key game.<id> and a mode by <mode_keys>.<mode>. */
 static struct json_object *games_json(void)
 {
     struct json_object *games = json_object_new_array();
@@ -41,6 +43,9 @@ static struct json_object *games_json(void)
             json_object_array_add(modes, json_object_new_string(*mode));
         json_object_object_add(g, "id", json_object_new_string(m->id));
         json_object_object_add(g, "modes", modes);
+        json_object_object_add(g, "mode_keys", json_object_new_string(m->mode_keys));
+        json_object_object_add(g, "min", json_object_new_int((int)m->min_players));
+        json_object_object_add(g, "max", json_object_new_int((int)m->max_players));
         json_object_array_add(games, g);
     }
     return games;

@@ -273,11 +273,15 @@ test('four players play a whole game through the page; nobody sees another\'s se
     players.push({ name, ctx, page, errors });
   }
   const [alice, bob, carol, dave] = players;
-  // the variants are named in words, not catalog keys; the second game's modes follow, under
-  // its name, by their ids
-  assert.deepEqual(await alice.page.locator('#variant option').evaluateAll((os) => os.map((o) => o.textContent)),
-    [...['standard', 'advanced', 'casual'].map((v) => en(`page.variant.${v}`)), 'live', 'quick', 'casual']);
-  assert.equal(await alice.page.locator('#variant optgroup').getAttribute('label'), en('game.palm-drewes'));
+  // the games are named in words, not catalog keys, the default first; the modes are the chosen
+  // game's, in its words
+  const texts = (sel) => alice.page.locator(sel).evaluateAll((os) => os.map((o) => o.textContent));
+  const capital = (w) => w[0].toUpperCase() + w.slice(1);
+  assert.deepEqual(await texts('#game-choice option'), [en('game.illegal'), en('game.palm-drewes')]);
+  assert.deepEqual(await texts('#variant option'), ['standard', 'advanced', 'casual', 'casual-advanced'].map((v) => capital(en(`variant.${v}`))));
+  await alice.page.locator('#game-choice').selectOption('palm-drewes');
+  assert.deepEqual(await texts('#variant option'), ['live', 'quick', 'casual'].map((v) => capital(en(`palm-drewes.preset.${v}`))));
+  await alice.page.locator('#game-choice').selectOption('illegal');
   // the table listens on this computer alone: the invite says so, and how to open it to friends
   await alice.page.locator('#tables-view [data-invite] [data-invite-local]').waitFor();
   assert.equal(await alice.page.locator('#tables-view [data-invite] [data-invite-local]').textContent(), en('page.invite.local'));

@@ -1,7 +1,8 @@
 // Every word the local table's page shows is a catalog key that every language's catalog
 // translates: no raw key on a screen ("page.variant.standard"), no English left in another
 // language. The keys are read from the page's files: the data-i18n attributes of index.html,
-// and every string of app.js and cards.js that names a key; a key the page builds from a
+// and every string of app.js, cards.js and each game's drawing (illegal.js, palm-drewes.js)
+// that names a key; a key the page builds from a
 // family ('page.phase.' + phase) is listed here with the members the page uses, and a family
 // this test does not know fails it, so a new one is added here first. Each key must be in
 // the template and, in every .po file, translated (not empty, not fuzzy). A page.say.<key>
@@ -63,16 +64,23 @@ const FAMILIES = {
   'ui.': ['accept', 'decline', 'cancel'],
   'card.': [...RESOURCES, ...['dealer', 'buyer', 'suspect-dealer', 'suspect-buyer'].flatMap((k) => RESOURCES.map((r) => `${k}:${r}`))],
   'page.say.': null, // every page.say.* key of the template (checked below)
+  // the games' names, and Palm & Drewes' cards, their rules and its phases: every one
+  'game.': null,
+  'palm-drewes.card.': null,
+  'palm-drewes.card-rule.': null,
+  'palm-drewes.phase.': null,
 };
+// The page's scripts (app.js, cards.js, each game's drawing): every one names keys.
+const SCRIPTS = readdirSync(STATIC).filter((f) => f.endsWith('.js'));
 
 function usedKeys(template) {
   const keys = new Set();
   const html = readFileSync(join(STATIC, 'index.html'), 'utf8');
   for (const m of html.matchAll(/data-i18n(?:-[a-z-]+)?="([^"]+)"/g)) keys.add(m[1]);
   const prefixes = new Set();
-  for (const file of ['app.js', 'cards.js']) {
+  for (const file of SCRIPTS) {
     const js = readFileSync(join(STATIC, file), 'utf8');
-    for (const m of js.matchAll(/'((?:page|card|ui|time|preset|variant)\.[A-Za-z0-9.:-]*)'/g)) {
+    for (const m of js.matchAll(/'((?:page|card|ui|time|preset|variant|game|palm-drewes)\.[A-Za-z0-9.:-]*)'/g)) {
       if (m[1].endsWith('.')) prefixes.add(m[1]);
       else keys.add(m[1]);
     }

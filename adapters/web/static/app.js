@@ -68,8 +68,20 @@
   }
   // a text that starts a sentence or a button
   function capital(s) { return s ? s[0].toLocaleUpperCase(W.lang) + s.slice(1) : s; }
-  function phaseName(phase) { return has('page.phase.' + phase) ? tr('page.phase.' + phase) : phase; }
-  function variantName(v) { return v && has('variant.' + v) ? tr('variant.' + v) : v || ''; }
+  // A phase in words: the page's (Illegal's phases), else a game's drawing's
+  function phaseName(phase) {
+    if (has('page.phase.' + phase)) return tr('page.phase.' + phase);
+    for (const m of Object.values(S.drawings)) {
+      const words = m.phaseName && m.phaseName(phase);
+      if (words) return capital(words);
+    }
+    return phase;
+  }
+  // a lobby's mode, in its game's words
+  function variantName(v, module) {
+    const g = S.games.find((x) => x.id === module) || S.games[0];
+    return v ? modeWords(g, v) : '';
+  }
   function presetName(p) { return has('preset.' + p) ? capital(tr('preset.' + p)) : p; }
   function languageName(code) {
     const l = ((W.cat && W.cat.languages) || []).find((x) => x.code === code);
@@ -262,6 +274,8 @@
     alerts: [], // every call back fired: {kind, sound, vibrate}, for tests
     missing, // catalog keys the page asked for and the catalog lacks
     frames: [], // every frame received, for tests and debugging
+    games: [], // the games the server has: [{id, modes, mode_keys, min, max}] (its welcome)
+    drawings: {}, // module id -> its drawing (static/<id>.js), made once the page has started
   };
   window.__illegal = S;
 
@@ -314,16 +328,18 @@
       'suspect-dealer': 'page.tip.suspect', 'suspect-buyer': 'page.tip.suspect' }[n.kind];
     return key ? `${n.full}\n${tr(key, { resource: C.resName(n.res) })}` : n.full;
   }
-  // A card: a resource ("guns"), a role ("dealer:guns") or a suspect ("suspect-buyer:guns").
+  // A card: a resource ("guns"), a role ("dealer:guns") or a suspect ("suspect-buyer:guns");
+  // another game's drawing gives its card's picture (opts.art) and tooltip (opts.tip).
   // A card that does nothing when clicked shows its tooltip when tapped (phones have no hover).
   function card(id, opts = {}) {
     let cls = 'card';
     if (opts.cls) cls += ' ' + opts.cls;
     if (opts.onclick) cls += ' clickable';
-    const onclick = opts.onclick || (() => toast(tip(id), true));
-    const e = el('div', { class: cls, 'data-card': id, title: tip(id), role: opts.onclick ? 'button' : null,
+    const title = opts.tip || tip(id);
+    const onclick = opts.onclick || (() => toast(title, true));
+    const e = el('div', { class: cls, 'data-card': id, title, role: opts.onclick ? 'button' : null,
       tabindex: opts.onclick ? '0' : null, onclick },
-    C.svg(id),
+    opts.art || C.svg(id),
     opts.count !== undefined ? el('span', { class: 'count', text: num(opts.count) }) : null);
     if (opts.onclick) e.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') opts.onclick(ev); });
     return e;
@@ -373,22 +389,37 @@
     c.className = S.conn === 'on' ? 'conn on' : 'conn off';
   }
 
-  // With more than one game, each option names its game ("illegal casual"), and
-  // the other games' modes follow Illegal's, under the game's name.
+  // The new game's choice: the server's games (its welcome lists them, the default first), each
+  // named by the catalog's game.<id>, and the chosen game's modes by <mode_keys>.<mode>. With
+  // one game there is nothing to choose but its mode.
   function offerGames(games) {
-    if (games.length < 2) return;
-    const sel = $('variant');
-    for (const o of sel.options) o.value = games[0].id + ' ' + o.value;
-    for (const g of games.slice(1)) {
-      const group = el('optgroup', { label: has('game.' + g.id) ? tr('game.' + g.id) : g.id });
-      for (const m of g.modes) group.append(el('option', { value: g.id + ' ' + m, text: m }));
-      sel.append(group);
-    }
+    const sel = $('game-choice');
+    const keep = sel.value;
+    clear(sel);
+    for (const g of games) sel.append(el('option', { value: g.id, text: has('game.' + g.id) ? tr('game.' + g.id) : g.id }));
+    if (keep) sel.value = keep;
+    sel.hidden = games.length < 2;
+    offerModes();
   }
+  function offerModes() {
+    const g = S.games.find((x) => x.id === $('game-choice').value) || S.games[0];
+    const sel = $('variant');
+    const keep = sel.value;
+    clear(sel);
+    for (const m of (g && g.modes) || []) sel.append(el('option', { value: m, text: modeName(g, m) }));
+    if (keep) sel.value = keep;
+  }
+  function modeName(g, mode) { return capital(modeWords(g, mode)); }
+  function modeWords(g, mode) {
+    const key = g && g.mode_keys ? `${g.mode_keys}.${mode}` : null;
+    return key && has(key) ? tr(key) : mode;
+  }
+  $('game-choice').addEventListener('change', offerModes);
 
   // Whoever opens a game at the local table plays in it: the page seats them at once.
   function newGame() {
-    sayTable('!illegal new ' + $('variant').value);
+    const game = S.games.length > 1 ? $('game-choice').value + ' ' : '';
+    sayTable('!illegal new ' + game + $('variant').value);
     sayTable('!illegal join');
   }
 
@@ -397,7 +428,9 @@
   function playAlone() {
     const id = 'solo-' + Math.random().toString(36).slice(2, 8);
     openTable(id);
-    sayTable('!illegal new standard');
+    // the server's first game, in its first mode
+    const g = S.games[0] || { id: '', modes: [] };
+    sayTable(['!illegal new', S.games.length > 1 ? g.id : '', g.modes[0] || ''].filter(Boolean).join(' '));
     sayTable('!illegal join');
     sayTable('!illegal set preset quick');
     for (let i = 0; i < SOLO_COMPUTERS; i++) sayTable('!illegal add computer');
@@ -419,24 +452,91 @@
     return S.T[id] || (S.T[id] = { game: null, log: [], lobby: null, players: [], host: null, phase: null,
       paused: false, deadline: null, drop: null, vote: null, debate: null, votes: {}, resources: null, result: null,
       attention: null, rematchAsked: false, cases: {}, judged: {}, parallel: false, lang: null, chat: [],
-      session: null });
+      session: null, module: null, views: {} });
   }
   function P(id) {
-    return S.P[id] || (S.P[id] = { game: null, hand: null, offers: new Map(), dm: [], myVotes: {}, grabbed: null });
+    return S.P[id] || (S.P[id] = { game: null, hand: null, offers: new Map(), dm: [], myVotes: {}, grabbed: null,
+      prompts: new Map() });
   }
   function game() {
     const t = S.current && S.T[S.current];
     const p = S.current && S.P[S.current];
     return (t && t.game) || (p && p.game) || null;
   }
+  // ---- each game's drawing ----
+  // A game's module id is in its lobby's and its messages' data ("module"); static/<id>.js
+  // registers window.IllegalGames[id], made here with the page's helpers. A game with no
+  // drawing shows its views, prompts and ballots as their text and choices (GENERIC).
+  // A frame that names no module, at a table whose lobby named none either, is of the server's
+  // first game: a bot from before frames named their game had that one alone.
+  function moduleOf(table, d) {
+    const t = T(table);
+    if (d && d.module && (!d.game || d.game === t.game)) t.module = d.module;
+    return (d && d.module) || t.module;
+  }
+  function drawing(id) {
+    const m = id || (S.games[0] && S.games[0].id);
+    return (m && S.drawings[m]) || GENERIC;
+  }
+  const GENERIC = { notice() {}, table() { return false; }, own() { return false; }, before() { return {}; },
+    callBacks() {}, attention() { return null; }, players() { return null; }, marks() {}, now() { return undefined; },
+    draw() {}, hide() {}, show() {}, result: null };
+  function makeDrawings() {
+    const api = { $, el, clear, tr, trn, num, list, has, card, send, sayDm, sayTable, render, pageText, playerName,
+      learnPlayers, callBack, readBot, eventLines, choiceButtons, duration, S };
+    for (const [id, make] of Object.entries(window.IllegalGames || {})) S.drawings[id] = make(api);
+  }
+
+  // The buttons of a message's choices (bot/platform.h): each sends its command in private, as
+  // the player would type it; a choice for others ("by") is not shown.
+  function choiceButtons(d, box) {
+    for (const c of (d && d.choices) || []) {
+      if (!c.command || (c.by && !c.by.includes(S.user))) continue;
+      const label = c.label_key && has(c.label_key) ? tr(c.label_key) : c.label || c.command;
+      box.append(el('button', { type: 'button', 'data-command': c.command,
+        class: c.tone === 'yes' || c.tone === 'main' ? 'primary' : c.tone === 'no' ? 'danger' : null,
+        text: c.tag ? `${label} ${c.tag}` : label, onclick: (ev) => { ev.target.disabled = true; sayDm(c.command); } }));
+    }
+    return box;
+  }
+  // The table's views and ballots no drawing took: their text, and their choices as buttons.
+  function renderViews(t) {
+    const box = clear($('views'));
+    const views = Object.values(t.views).filter((f) => !f.data || f.data.game === t.game);
+    box.hidden = !views.length || t.phase === 'over';
+    for (const f of views) {
+      box.append(el('div', { class: 'view', 'data-key': f.key || '' },
+        f.data && f.data.title && has(f.data.title) ? el('h4', { text: tr(f.data.title) }) : null,
+        el('p', { class: 'vtext', text: pageText(f) }),
+        choiceButtons(f.data, el('div', { class: 'actions' }))));
+    }
+  }
+  // The prompts to the reader (a question with choices), newest first; one closed ("open"
+  // false) is gone, its last words in the private messages; one with no choices left shows its
+  // words without buttons.
+  function renderPrompts(p) {
+    const ul = clear($('prompts'));
+    const prompts = p ? [...p.prompts.values()].filter((f) => !f.data || f.data.open !== false).reverse() : [];
+    $('prompts-box').hidden = !prompts.length;
+    for (const f of prompts) {
+      const d = f.data || {};
+      const open = (d.choices || []).length > 0;
+      ul.append(el('li', { class: open ? 'incoming' : 'closed', 'data-prompt': f.key || '' },
+        d.title && has(d.title) ? el('h4', { text: tr(d.title) }) : null,
+        el('div', { class: 'otext', text: pageText(f) }),
+        open ? choiceButtons(d, el('div', { class: 'actions' })) : null));
+    }
+  }
+
   function gameNumber(g) { return Number(String(g).replace(/\D/g, '')) || 0; }
   function resetTableForGame(t, g) {
     Object.assign(t, { game: g, lobby: null, players: [], phase: null, paused: false, deadline: null,
       drop: null, vote: null, debate: null, votes: {}, resources: null, result: null, attention: null,
-      rematchAsked: false, cases: {}, judged: {}, parallel: false, log: t.game ? t.log : [], chat: [], session: null });
+      rematchAsked: false, cases: {}, judged: {}, parallel: false, log: t.game ? t.log : [], chat: [], session: null,
+      views: {}, module: null });
   }
   function resetPrivateForGame(p, g) {
-    Object.assign(p, { game: g, hand: null, offers: new Map(), myVotes: {}, grabbed: null });
+    Object.assign(p, { game: g, hand: null, offers: new Map(), myVotes: {}, grabbed: null, prompts: new Map() });
   }
 
   // ---- inside Discord ----
@@ -524,7 +624,7 @@
       hold();
       S.user = f.user;
       S.name = f.name;
-      if (first) offerGames(f.games || []);
+      if (first) offerGames(S.games = f.games || []);
       store.set('illegal.name', f.name);
       $('me').textContent = f.name;
       if (first) {
@@ -602,8 +702,9 @@
         if (p.game && gameNumber(p.game) > gameNumber(g)) return; // a late message of an earlier game
         resetPrivateForGame(p, g);
       }
-      onPrivate(p, f, d);
-      if (f.form === 'prompt' && d.to && d.to.id === S.user && !f.replace) callBack('offer', d.offer);
+      const M = drawing(moduleOf(table, d));
+      onPrivate(p, f, d, M);
+      M.callBacks(T(table), p, f, d, null);
       if (table === S.current) news(f.form === 'prompt' ? 'room' : 'log');
       // a seat just taken over: its roles and hand are in the trading room
       if (table === S.current && d.event === 'seat-yours' && !replaying()) {
@@ -613,13 +714,10 @@
     } else {
       const t = T(table);
       if (g && t.game !== g) resetTableForGame(t, g);
-      const was = { drop: t.drop && t.drop.open ? t.drop.drop : null, vote: t.vote ? t.vote.case : null };
-      onPublic(t, f, d);
-      // a player is called back when a drop opens or a vote does: once each
-      const plays = !!P(table).hand;
-      if (f.form === 'table_view' && d.open && was.drop !== d.drop && plays) callBack('drop', d.drop);
-      if (f.form === 'ballot' && was.vote !== d.case && plays) callBack('vote', d.case);
-      if (f.form === 'table_view') lostRace(t, P(table));
+      const M = drawing(moduleOf(table, d));
+      const was = M.before(t);
+      onPublic(t, f, d, M);
+      M.callBacks(t, P(table), f, d, was);
       if (table === S.current) {
         news('log');
         if (f.form === 'lobby' || f.form === 'result') news('table');
@@ -640,10 +738,9 @@
   function attend(t, f, d) {
     const events = d.events || [d.event];
     let key = null, pane = 'table', box = null;
+    const game = f.form === 'lobby' ? null : drawing(t.module).attention(f, d);
     if (f.form === 'lobby') [key, box] = ['lobby', 'lobby'];
-    else if (f.form === 'table_view' && !d.done) [key, box] = [`drop ${d.drop} ${!!d.open}`, 'drop'];
-    else if (f.form === 'ballot') [key, box] = [`vote ${d.case}`, 'tribunal'];
-    else if (f.form === 'notice' && events.includes('case-opened')) [key, box] = [`case ${d.case}`, 'tribunal'];
+    else if (game) [key, box] = game;
     else if (f.form === 'notice' && events.includes('game-started')) [key, pane, box] = ['start', 'room', 'room'];
     if (!key || t.attention === key) return;
     t.attention = key;
@@ -658,34 +755,7 @@
     const lines = String(f.text || '').split('\n');
     return events.map((event, i) => ({ event, line: lines.length === events.length ? lines[i] : events.length === 1 ? f.text : '' }));
   }
-  // the number of the case a line tells of: as the bot's text `key` names it, else its first number
-  function caseOfLine(t, key, line) {
-    const v = readBot(t, key, line);
-    const n = Number(String((v && v.number) || (line.match(/\d+/) || [])[0] || '').replace(/\D/g, ''));
-    return n > 0 ? n : null;
-  }
-  // Every case opened at once (a parallel tribunal): each case's debate line, and the cards the
-  // bot sends for the last one. The others' cards come with their votes.
-  function openCases(t, f, d) {
-    const opened = eventLines(f, d).filter((x) => x.event === 'case-opened');
-    if (opened.length < 2 || !d.case) return false;
-    t.parallel = true;
-    t.debate = { case: d.case, cards: d.cards || [], cases: opened.map((x, i) => {
-      const n = d.case - (opened.length - 1 - i);
-      return { case: caseOfLine(t, 'msg.case-opened', x.line) || n, line: x.line, cards: i === opened.length - 1 ? d.cards || [] : null };
-    }) };
-    return true;
-  }
-  // A verdict judges its case: in a parallel tribunal the others stay open.
-  function verdicts(t, f, d) {
-    for (const { event, line } of eventLines(f, d)) {
-      if (!/^verdict-/.test(event) || !line) continue;
-      const n = caseOfLine(t, 'msg.' + event, line);
-      if (n) t.judged[n] = line;
-    }
-  }
-
-  function onPublic(t, f, d) {
+  function onPublic(t, f, d, M) {
     if (d.lang) {
       t.lang = d.lang; // the table's language, in which its notices are written
       tableWords(d.lang);
@@ -695,12 +765,23 @@
       t.chat = Array.isArray(d.lines) ? d.lines : [];
       return;
     }
-    // which dealing session is open, as the bot said it (for the line of what to do now)
-    for (const x of Array.isArray(d.say) ? d.say : []) {
-      if (x && /^msg\.session-opened/.test(x.key) && x.vars) t.session = Number(x.vars.number) || t.session;
-    }
+    M.notice(t, f, d);
+    if (!M.table(t, f, d) && onTableForm(t, f, d) === false) return; // (not a line of the log)
+    // (a lobby is written at each render, in the page's language)
+    const line = { key: f.key || null, text: f.text, err: f.form === 'error', game: d.game || t.game, data: f.data || null,
+      lobby: f.form === 'lobby' && (d.actions || []).includes('join') ? d : null };
+    // a message edited in place (the lobby, a drop) keeps one line, updated
+    const at = line.key ? t.log.findIndex((l) => l.key === line.key) : -1;
+    if (at >= 0) t.log[at] = line;
+    else t.log.push(line);
+    if (t.log.length > 300) t.log.shift();
+  }
+  // What every game's table frames tell: the lobby, the phase and clock, the result; and a
+  // view or a ballot of a game the page has no drawing for, as its text and choices.
+  function onTableForm(t, f, d) {
     switch (f.form) {
     case 'lobby':
+      if (d.module) t.module = d.module;
       t.lobby = d;
       t.host = d.host || null;
       t.players = d.players || [];
@@ -713,29 +794,11 @@
       if ('paused' in d) t.paused = !!d.paused;
       if (d.phase) t.deadline = d.deadline || null;
       if ((d.events || [d.event]).includes('game-started')) t.lobby = null;
-      // how many have voted on each case, from its vote's opening on
-      if (d.event === 'votes-cast') t.votes[d.case] = { voted: d.voted, voters: d.voters, by: d.voted_by || null };
-      if (d.resources) t.resources = d.resources; // the game's resources in play, from its start
-      // a case opens with its debate: its cards show from then on
-      if ((d.events || [d.event]).includes('case-opened') && !openCases(t, f, d)) t.debate = { case: d.case, cards: d.cards || [] };
-      verdicts(t, f, d);
-      if (d.phase && d.phase !== 'vote' && d.phase !== 'debate') t.vote = null;
       break;
-    case 'table_view': // Illegal's one: the drop
-      t.drop = d;
-      if (d.open) t.phase = 'drop-grab';
-      else if (t.phase !== 'drop-grab') t.phase = 'drop-reveal';
-      if (d.deadline) t.deadline = d.deadline;
-      break;
+    case 'table_view':
     case 'ballot':
-      t.vote = d;
-      // every case's vote, by number; with every case open at once, the choices name their case
-      if (d.case) t.cases[d.case] = d;
-      // ("vote 2 bob", "abstain 2"; a Discord user id is all digits too: "vote 6100…" names a player)
-      if ((d.choices || []).some((c) => /^(vote \d+ \S|abstain \d+$)/.test(c.command || ''))) t.parallel = true;
-      learnPlayers(d.candidates);
+      t.views[f.key || f.form] = f;
       if (d.deadline) t.deadline = d.deadline;
-      t.phase = 'vote';
       break;
     case 'result':
       t.result = d;
@@ -745,7 +808,7 @@
     case 'game_over':
       t.phase = 'over';
       t.deadline = null;
-      return; // machine-readable twin of the result
+      return false; // machine-readable twin of the result
     case 'error':
       if (!replaying() && f.table === S.current) toast(pageText(f));
       t.rematchAsked = false; // a refused rematch may be asked again
@@ -753,14 +816,6 @@
     default:
       break;
     }
-    // (a lobby is written at each render, in the page's language)
-    const line = { key: f.key || null, text: f.text, err: f.form === 'error', game: d.game || t.game, data: f.data || null,
-      lobby: f.form === 'lobby' && (d.actions || []).includes('join') ? d : null };
-    // a message edited in place (the lobby, a drop) keeps one line, updated
-    const at = line.key ? t.log.findIndex((l) => l.key === line.key) : -1;
-    if (at >= 0) t.log[at] = line;
-    else t.log.push(line);
-    if (t.log.length > 300) t.log.shift();
   }
 
   // The bot's text, except where it tells chat users what to type and the page has a button.
@@ -768,36 +823,34 @@
     if (!l.lobby) return pageText(l);
     const d = l.lobby;
     const names = (d.players || []).map((x) => x.name || x.id);
-    return tr('page.lobby-line', { game: d.game, variant: variantName(d.variant), host: playerName(d.host),
+    return tr('page.lobby-line', { game: d.game, variant: variantName(d.variant, d.module), host: playerName(d.host),
       count: names.length, players: names.length ? list(names) : tr('page.nobody-yet') });
   }
 
-  function onPrivate(p, f, d) {
+  // A private frame: the game's drawing takes what it draws (an Illegal offer); what is left is
+  // every game's: the private view (the hand), a prompt and its choices, the bot's notices.
+  function onPrivate(p, f, d, M) {
+    const took = M.own(p, f, d);
+    if (!took) onPrivateForm(p, f, d);
+    if (took === 'drawn' || (!took && f.form === 'private_view')) return; // (not a line of the log)
+    p.dm.push({ text: f.text, data: f.data || null, err: f.form === 'error' });
+    if (p.dm.length > 200) p.dm.shift();
+  }
+  function onPrivateForm(p, f, d) {
     switch (f.form) {
-    case 'private_view': // Illegal's one: the hand
+    case 'private_view':
       p.hand = d;
-      learnPlayers(d.players);
-      return;
-    case 'prompt': // Illegal's one: an offer
-      learnPlayers([d.from, d.to]);
-      p.offers.set(d.offer, { data: d, frame: f, closed: false });
+      p.view = f;
+      break;
+    case 'prompt':
+      // a prompt is kept by its key, edited in place; one with no choices left is answered
+      p.prompts.set(f.key || String(p.prompts.size), f);
       break;
     case 'notice':
-      if (d.offer !== undefined && p.offers.has(d.offer)) {
-        const o = p.offers.get(d.offer);
-        o.closed = true;
-        o.frame = f;
-      }
-      // the bot's word on a vote, per case; which button it was is known from a click answered
-      if (d.event === 'vote-recorded' || d.event === 'abstained') {
-        const was = p.myVotes[d.case];
-        const choice = d.event === 'abstained' ? 'abstain' : was && was.pending && was.choice !== 'abstain' ? was.choice : null;
-        p.myVotes[d.case] = { case: d.case, frame: f, choice };
-      }
-      // the seat went to someone else: its roles, hand and offers are theirs now
+      // the seat went to someone else: its private view and prompts are theirs now
       if (d.event === 'seat-handed') {
         p.hand = null;
-        for (const o of p.offers.values()) o.closed = true;
+        p.prompts.clear();
       }
       break;
     case 'error':
@@ -806,8 +859,6 @@
     default:
       break;
     }
-    p.dm.push({ text: f.text, data: f.data || null, err: f.form === 'error' });
-    if (p.dm.length > 200) p.dm.shift();
   }
 
   // ---- views ----
@@ -874,7 +925,9 @@
     lobby.hidden = !(t.lobby && t.phase === 'lobby');
     renderSettings(t, !lobby.hidden);
     if (!lobby.hidden) {
-      $('lobby-variant').textContent = variantName(t.lobby.variant);
+      // the game's name where the server has several, and its mode
+      const named = S.games.length > 1 && has('game.' + t.module) ? tr('game.' + t.module) + ' · ' : '';
+      $('lobby-variant').textContent = named + variantName(t.lobby.variant, t.module);
       const acts = clear($('lobby-actions'));
       const seated = (t.players || []).some((x) => x.id === S.user);
       for (const a of t.lobby.actions || []) {
@@ -899,18 +952,21 @@
     }
 
     // players
-    const players = t.phase === 'lobby' || !mine || !mine.hand
-      ? t.players
-      : [{ id: S.user, name: S.name }, ...(mine.hand.players || [])];
+    const M = drawing(t.module);
+    const players = (t.phase !== 'lobby' && M.players(t, mine)) || t.players;
     renderPlayers(t, mine, players);
     renderSeatOffer(t, mine);
-    renderDrop(t, mine);
-    renderVote(t, mine);
-    renderResults(t);
+    for (const m of Object.values(S.drawings)) if (m !== M) m.hide();
+    M.show();
+    // whoever does not play a running game watches it: no private room, no offers
+    const watching = !(mine && mine.hand) && !!t.phase && t.phase !== 'lobby';
+    M.draw(t, mine, watching);
+    renderViews(t, M);
+    renderResults(t, M);
     renderMod(t, players);
     renderLog($('log'), t.log);
     renderChat(t);
-    renderRoom(t, mine);
+    renderRoom(t, mine, watching);
     renderTabs();
     tick();
     tellLanguage(t, mine);
@@ -928,23 +984,14 @@
   // offers open between the reader and them.
   function renderPlayers(t, p, players) {
     const ul = clear($('players'));
-    const drop = t.drop && (t.phase === 'drop-reveal' || t.phase === 'drop-grab') ? t.drop : null;
-    const count = t.phase === 'vote' && t.vote ? t.votes[t.vote.case] : null;
-    const open = p && p.offers ? [...p.offers.values()].filter((o) => !o.closed) : [];
+    const M = drawing(t.module);
     for (const x of players || []) {
       // a computer player is always there, and says so
       const computer = !!S.computers[x.id];
       const online = computer || S.online.has(x.id);
       const marks = el('span', { class: 'marks' });
       if (computer) marks.append(el('span', { class: 'mark computer', 'data-mark': 'computer', text: tr('page.player.computer') }));
-      if (drop && (drop.takers || []).some((k) => k && k.id === x.id)) {
-        marks.append(el('span', { class: 'mark done', 'data-mark': 'grabbed', text: tr('page.player.grabbed') }));
-      }
-      if (count && Array.isArray(count.by) && count.by.includes(x.id)) {
-        marks.append(el('span', { class: 'mark done', 'data-mark': 'voted', text: tr('page.player.voted') }));
-      }
-      const between = x.id === S.user ? 0 : open.filter((o) => (o.data.from && o.data.from.id === x.id) || (o.data.to && o.data.to.id === x.id)).length;
-      if (between) marks.append(el('span', { class: 'mark offers', 'data-mark': 'offers', text: trn('page.player.offers', between) }));
+      M.marks(t, p, x, marks);
       ul.append(el('li', { class: (x.id === S.user ? 'me-p ' : '') + (online ? 'online' : 'offline'), 'data-user': x.id,
         'data-online': String(online), title: tr(online ? 'page.player.online' : 'page.player.offline') },
       el('span', { class: 'presence', 'aria-label': tr(online ? 'page.player.online' : 'page.player.offline') }),
@@ -1086,196 +1133,6 @@
     return `${s / n}${u}`;
   }
 
-  // Another player took the card this page reached for: the race is lost, not the drop.
-  function lostRace(t, p) {
-    const d = t.drop;
-    if (!d || !d.open || !grabbedIn(p, d)) return;
-    const i = (d.shown || []).indexOf(p.grabbed.res);
-    const taker = i >= 0 && d.takers ? d.takers[i] : null;
-    if (taker && taker.id !== S.user) {
-      p.grabbed = null;
-      p.beaten = { drop: d.drop, name: taker.name || playerName(taker.id) };
-    }
-  }
-  // Whether this page reached for a card of drop d (each drop starts fresh).
-  function grabbedIn(p, d) { return !!(p && p.grabbed && p.grabbed.drop === d.drop); }
-
-  function renderDrop(t, p) {
-    const box = $('drop');
-    const d = t.drop;
-    box.hidden = !d || !(t.phase === 'drop-reveal' || t.phase === 'drop-grab');
-    if (box.hidden) return;
-    $('drop-title').textContent = tr('page.drop-title', { number: d.drop });
-    const byRes = {};
-    for (const c of d.choices || []) if (c.emoji && c.card) byRes[c.card] = c.emoji;
-    const took = (d.takers || []).some((x) => x && x.id === S.user);
-    const canGrab = d.open && p && !took && !grabbedIn(p, d);
-    const beaten = p && p.beaten && p.beaten.drop === d.drop ? p.beaten.name : null;
-    $('drop-hint').textContent = d.done ? tr('page.drop-done')
-      : d.open
-        ? (grabbedIn(p, d) ? tr('page.drop-reached')
-          : beaten ? tr('page.drop-beaten', { player: beaten }) : tr('page.drop-open'))
-        : tr('page.drop-revealing');
-    const wrap = $('drop-cards');
-    const before = wrap.childElementCount;
-    clear(wrap);
-    (d.shown || []).forEach((res, i) => {
-      const taken = d.taken && d.taken[i];
-      const grab = canGrab && !taken && byRes[res]
-        ? () => {
-          p.grabbed = { drop: d.drop, res };
-          p.beaten = null;
-          send({ type: 'react', key: `${t.game}/drop/${d.drop}`, reaction: byRes[res] });
-          render();
-        }
-        : null;
-      const c = card(res, { cls: (taken ? 'taken' : '') + (i >= before ? ' new' : ''), onclick: grab });
-      const taker = d.takers && d.takers[i];
-      if (taker) c.append(el('span', { class: 'taker', text: taker.id === S.user ? tr('page.you') : taker.name || playerName(taker.id) }));
-      wrap.append(c);
-    });
-  }
-
-  function renderVote(t, p) {
-    const box = $('tribunal');
-    if (t.parallel) return renderCases(t, p);
-    $('cases-wrap').hidden = true;
-    $('one-case').hidden = false;
-    // the case in debate (its cards, no vote yet), or the case being voted on
-    const debating = t.phase === 'debate' && t.debate;
-    const v = t.phase === 'vote' ? t.vote : debating ? t.debate : null;
-    box.hidden = !v;
-    if (box.hidden) return;
-    $('tribunal-title').textContent = tr(debating ? 'page.tribunal-debate' : 'page.tribunal-case', { case: v.case });
-    $('tribunal-question').textContent = trn('page.tribunal-question', (v.cards || []).length || 2);
-    const cards = clear($('case-cards'));
-    for (const c of v.cards || []) cards.append(card(c));
-    voteButtons(clear($('vote-buttons')), debating ? null : v, p, false);
-    // a vote is shown for its own case only: each case starts unvoted
-    $('my-vote').textContent = p && p.myVotes[v.case] ? myVoteText(p.myVotes[v.case]) : '';
-    const n = !debating && t.votes[v.case];
-    $('vote-count').textContent = n ? trn('page.votes-cast', n.voted, { voters: n.voters }) : '';
-  }
-
-  // The buttons of a case's vote (v, the vote message): one a candidate, and abstain. With mark,
-  // the player's own choice is pressed.
-  function voteButtons(btns, v, p, mark) {
-    const isPlayer = !!(p && p.hand);
-    const mine = v && p && p.myVotes[v.case];
-    for (const c of (v && v.choices) || []) {
-      // "vote bob", or "vote 2 bob" when every case is open at once; the player it names
-      const a = c.command, target = c.player || null;
-      if (!a || (c.by && !c.by.includes(S.user))) continue; // nobody may vote for themselves
-      const label = target ? tr('page.vote-for', { player: playerName(target) }) : tr('ui.abstain');
-      const choice = target || 'abstain';
-      btns.append(el('button', { type: 'button', 'data-vote': choice, disabled: !isPlayer, text: label,
-        'aria-pressed': mark ? String(!!mine && mine.choice === choice) : null,
-        onclick: () => {
-          sayDm(a);
-          // the page's own words until the bot's answer comes (written at each render)
-          p.myVotes[v.case] = { case: v.case, choice, pending: true };
-          render();
-        } }));
-    }
-  }
-  function myVoteText(m) {
-    if (m.frame) return pageText(m.frame);
-    if (!m.choice) return '';
-    return m.choice !== 'abstain' ? tr('page.my-vote', { player: playerName(m.choice) }) : tr('page.my-abstain');
-  }
-
-  // A parallel tribunal: every case open at once, each with its cards, its own vote and count;
-  // a judged case shows its verdict while the others stay open.
-  function renderCases(t, p) {
-    const box = $('tribunal');
-    const debating = t.phase === 'debate';
-    const debated = (debating && t.debate && t.debate.cases) || [];
-    const numbers = [...new Set([...debated.map((x) => x.case), ...Object.keys(t.cases).map(Number)])].sort((a, b) => a - b);
-    box.hidden = !(t.phase === 'vote' || debating) || !numbers.length;
-    if (box.hidden) return;
-    $('one-case').hidden = true;
-    $('cases-wrap').hidden = false;
-    $('tribunal-title').textContent = tr(debating ? 'page.tribunal-all-debate' : 'page.tribunal-all');
-    $('tribunal-question').textContent = trn('page.tribunal-question', 2);
-    const list = clear($('cases'));
-    for (const n of numbers) {
-      const v = t.cases[n];
-      const opened = debated.find((x) => x.case === n);
-      const verdict = t.judged[n];
-      const div = el('div', { class: verdict ? 'case judged' : 'case', 'data-case': String(n) },
-        el('h4', { text: tr(verdict ? 'page.case-judged' : 'page.case', { case: n }) }));
-      const cards = (v && v.cards) || (opened && opened.cards);
-      if (cards) div.append(el('div', { class: 'cards small' }, ...cards.map((c) => card(c))));
-      else if (opened) div.append(el('p', { class: 'hint', text: opened.line }));
-      if (verdict) {
-        div.append(el('p', { class: 'verdict', text: verdict }));
-      } else if (v) {
-        const count = t.votes[n];
-        div.append(el('p', { class: 'vote-count', text: count ? trn('page.votes-cast', count.voted, { voters: count.voters }) : '' }));
-        const btns = el('div', { class: 'actions' });
-        voteButtons(btns, v, p, true);
-        div.append(btns);
-        div.append(el('p', { class: 'hint my-vote', text: p && p.myVotes[n] ? myVoteText(p.myVotes[n]) : '' }));
-      }
-      list.append(div);
-    }
-  }
-
-  // The ranking as the bot sent it (rank order, ties sharing a rank): each player's roles,
-  // the cards they ended with, and how their score was made.
-  function renderResults(t) {
-    const box = $('results');
-    box.hidden = !t.result;
-    if (box.hidden) return;
-    notePlayed(t);
-    const winners = new Set(t.result.winners || []);
-    const ol = clear($('ranking'));
-    for (const r of t.result.reveal || []) {
-      const id = r.player && r.player.id;
-      const held = el('div', { class: 'held' });
-      for (const [c, n] of Object.entries(r.hand || {})) {
-        const [kind, res] = c.includes(':') ? c.split(':') : ['resource', c];
-        // a suspect card hits when it names the holder's own role
-        const hit = (kind === 'suspect-dealer' && res === r.dealer) || (kind === 'suspect-buyer' && res === r.buyer);
-        const cls = kind === 'resource' ? (res === r.buyer ? 'chip-card goods' : 'chip-card') : hit ? 'chip-card right' : 'chip-card wrong';
-        const what = kind === 'resource' ? resName(res) : tr(kind === 'suspect-dealer' ? 'page.suspect-dealer' : 'page.suspect-buyer');
-        held.append(el('span', { class: cls, 'data-card': c, title: C.names(c).full }, C.icon(res), ` ${n > 1 ? num(n) + ' ' : ''}${what}`));
-      }
-      ol.append(el('li', { class: winners.has(id) ? 'winner' : null, 'data-user': id, 'data-rank': String(r.rank),
-        'data-score': String(r.score) },
-      el('span', { class: 'rank', text: num(r.rank) }),
-      el('div', { class: 'who' },
-        el('div', { class: 'pname', text: ((r.player && r.player.name) || playerName(id)) + (winners.has(id) ? ' 🏆' : '') }),
-        el('div', { class: 'roles' },
-          el('span', { 'data-role': 'dealer:' + r.dealer }, C.icon(r.dealer), ' ' + tr('page.dealer-of', { resource: resName(r.dealer) })),
-          el('span', { 'data-role': 'buyer:' + r.buyer }, C.icon(r.buyer), ' ' + tr('page.buyer-of', { resource: resName(r.buyer) }))),
-        scoreParts(r),
-        held),
-      el('span', { class: 'score', text: num(r.score) })));
-    }
-    const rematch = $('rematch');
-    rematch.disabled = t.rematchAsked;
-    rematch.textContent = tr(t.rematchAsked ? 'page.opening-lobby' : 'page.play-again');
-  }
-
-  // How a score was made, from the parts the bot sent (nothing when it sent none).
-  function scoreParts(r) {
-    const parts = r.parts;
-    if (!parts) return null;
-    const pieces = [
-      ['resources', parts.resources, trn('page.part.bought', parts.resources, { resource: resName(r.buyer) })],
-      ['wrong', parts.wrong, trn('page.part.wrong', parts.wrong)],
-      ['right', -5 * parts.right, trn('page.part.right', parts.right)],
-    ].filter(([k, points]) => points !== 0 || k === 'resources');
-    const how = el('div', { class: 'how' });
-    pieces.forEach(([k, points, words], i) => {
-      if (i) how.append(' · ');
-      how.append(el('span', { 'data-part': k, 'data-points': String(points) },
-        `${words} `, el('b', { text: points < 0 ? `\u2212${num(-points)}` : `+${num(points)}` })));
-    });
-    return how;
-  }
-
   function renderMod(t, players) {
     const box = $('mod');
     box.hidden = !(t.host && t.host === S.user && t.phase && t.phase !== 'over');
@@ -1298,134 +1155,54 @@
     $('stand-in').disabled = !sel.value || !!S.computers[sel.value];
   }
 
+  // The result: the game's drawing writes its ranking (Illegal's reveal), else the scores the
+  // bot sent, best first; every game's "Play again".
+  function renderResults(t, M) {
+    const box = $('results');
+    box.hidden = !t.result;
+    if (box.hidden) return;
+    notePlayed(t);
+    if (M.result) M.result(t);
+    else scoresRanking(t.result);
+    const rematch = $('rematch');
+    rematch.disabled = t.rematchAsked;
+    rematch.textContent = tr(t.rematchAsked ? 'page.opening-lobby' : 'page.play-again');
+  }
+  // A result's "scores" {user: n} and "winners" as a ranking (tied scores share a rank).
+  function scoresRanking(r) {
+    const ol = clear($('ranking'));
+    const winners = new Set(r.winners || []);
+    const rows = Object.entries(r.scores || {}).sort((a, b) => b[1] - a[1]);
+    rows.forEach(([id, score]) => {
+      const rank = 1 + rows.filter(([, s]) => s > score).length;
+      ol.append(el('li', { class: winners.has(id) ? 'winner' : null, 'data-user': id, 'data-rank': String(rank),
+        'data-score': String(score) },
+      el('span', { class: 'rank', text: num(rank) }),
+      el('div', { class: 'who' }, el('div', { class: 'pname', text: playerName(id) + (winners.has(id) ? ' 🏆' : '') })),
+      el('span', { class: 'score', text: num(score) })));
+    });
+  }
+
+  // The private side: the game's drawing fills it; every game's prompts, private messages
+  // and the button to leave.
+  function renderRoom(t, p, watching) {
+    const h = p && p.hand;
+    $('room-title').textContent = tr(watching ? 'page.watching' : 'page.your-room');
+    $('room-small').textContent = watching ? '' : tr('page.only-you');
+    $('leave-game').hidden = !h || !t.phase || t.phase === 'lobby' || t.phase === 'over';
+    const view = $('private-view');
+    view.hidden = !h || drawing(t.module) !== GENERIC;
+    if (!view.hidden) view.textContent = p.view ? pageText(p.view) : '';
+    renderPrompts(p);
+    renderLog($('dm-log'), (p && p.dm) || []);
+  }
+
   function renderLog(ul, log) {
     const atBottom = ul.scrollTop + ul.clientHeight >= ul.scrollHeight - 4;
     clear(ul);
     for (const l of log) ul.append(el('li', { class: l.err ? 'err' : null, text: logText(l) }));
     if (atBottom) ul.scrollTop = ul.scrollHeight;
   }
-
-  // ---- the trading room ----
-  const trade = { give: {}, ask: {} };
-
-  function renderRoom(t, p) {
-    const h = p && p.hand;
-    const roles = clear($('roles'));
-    const hand = clear($('hand'));
-    const sus = clear($('suspects'));
-    // whoever does not play a running game watches it: no trading room, no offers
-    const watching = !h && !!t.phase && t.phase !== 'lobby';
-    $('room-title').textContent = tr(watching ? 'page.watching' : 'page.your-room');
-    $('room-small').textContent = watching ? '' : tr('page.only-you');
-    $('hand-wrap').hidden = !h;
-    $('offers-box').hidden = watching;
-    $('leave-game').hidden = !h || !t.phase || t.phase === 'lobby' || t.phase === 'over';
-    if (!h) {
-      roles.append(el('p', { class: 'hint', text: tr(watching ? 'page.watching-hint' : 'page.roles-later') }));
-    } else {
-      roles.append(card('dealer:' + h.dealer), card('buyer:' + h.buyer));
-      const entries = Object.entries(h.hand || {}).filter(([, n]) => n > 0);
-      if (!entries.length) hand.append(el('p', { class: 'hint', text: tr('page.no-resources') }));
-      for (const [res, n] of entries) hand.append(card(res, { count: n }));
-      for (const s of h.suspects || []) sus.append(card(s));
-    }
-    $('suspects-wrap').hidden = !(h && h.suspects && h.suspects.length);
-
-    // offers
-    const ul = clear($('offers'));
-    const offers = p ? [...p.offers.values()].sort((a, b) => b.data.offer - a.data.offer) : [];
-    if (!offers.length) ul.append(el('li', { class: 'hint', text: tr('page.no-offers') }));
-    for (const o of offers) {
-      const incoming = o.data.to && o.data.to.id === S.user;
-      const li = el('li', { class: (o.closed ? 'closed ' : '') + (incoming ? 'incoming' : 'outgoing'), 'data-offer': String(o.data.offer) },
-        el('div', { class: 'otext', text: pageText(o.frame) }));
-      if (!o.closed) {
-        const acts = el('div', { class: 'actions' });
-        for (const c of o.data.choices || []) {
-          const a = c.command || '', verb = a.split(' ')[0];
-          acts.append(el('button', { type: 'button', 'data-action': verb, class: verb === 'accept' ? 'primary' : verb === 'decline' || verb === 'cancel' ? 'danger' : null,
-            text: ['accept', 'decline', 'cancel'].includes(verb) ? tr('ui.' + verb) : verb, onclick: (ev) => { ev.target.disabled = true; sayDm(a); } }));
-        }
-        li.append(acts);
-      }
-      ul.append(li);
-    }
-
-    // trade builder
-    const to = $('trade-to');
-    const keep = to.value;
-    clear(to);
-    for (const x of (h && h.players) || []) to.append(el('option', { value: x.id, text: x.name || x.id }));
-    if (keep) to.value = keep;
-    // nothing to offer before the game deals, nor once the tribunal sits
-    $('trade').hidden = !h || ['debate', 'vote', 'over'].includes(t.phase);
-    const canTrade = !!h && t.phase === 'dealing' && !t.paused;
-    $('trade-send').disabled = !canTrade || !to.value;
-    const give = clear($('give-pick'));
-    for (const [res, n] of Object.entries((h && h.hand) || {})) {
-      if (n <= 0) continue;
-      give.append(card(res, { count: n - (trade.give[res] || 0), onclick: () => {
-        if ((trade.give[res] || 0) < n) trade.give[res] = (trade.give[res] || 0) + 1;
-        renderTrade();
-      } }));
-    }
-    const ask = clear($('ask-pick'));
-    for (const res of inPlay(t, h)) {
-      ask.append(card(res, { onclick: () => { trade.ask[res] = (trade.ask[res] || 0) + 1; renderTrade(); } }));
-    }
-    renderTrade();
-    renderLog($('dm-log'), (p && p.dm) || []);
-  }
-
-  // The game's resources in play: as the game's start said, or else known from the hand, roles
-  // and drops; all when unsure.
-  function inPlay(t, h) {
-    if (t.resources && t.resources.length) return C.RESOURCES.filter((r) => t.resources.includes(r));
-    const set = new Set();
-    if (h) {
-      set.add(h.dealer);
-      set.add(h.buyer);
-      for (const r of Object.keys(h.hand || {})) set.add(r);
-      for (const s of h.suspects || []) set.add(s.split(':')[1]);
-    }
-    for (const r of (t.drop && t.drop.shown) || []) set.add(r);
-    const n = h ? (h.players || []).length + 1 : 0;
-    if (set.size < n) return C.RESOURCES;
-    return C.RESOURCES.filter((r) => set.has(r));
-  }
-
-  function cardsText(m) {
-    const parts = Object.entries(m).filter(([, n]) => n > 0).map(([r, n]) => `${n} ${r}`);
-    return parts.length ? parts.join(' ') : 'nothing';
-  }
-
-  function renderTrade() {
-    for (const side of ['give', 'ask']) {
-      const box = clear($(side));
-      for (const [res, n] of Object.entries(trade[side])) {
-        if (n <= 0) continue;
-        box.append(el('span', { class: 'chip', 'data-chip': res, title: tr('page.take-back'),
-          onclick: () => { trade[side][res]--; if (!trade[side][res]) delete trade[side][res]; renderTrade(); } },
-        `${num(n)} × `, C.icon(res), ` ${resName(res)}`));
-      }
-    }
-    const to = $('trade-to').value;
-    $('trade-preview').textContent = to
-      ? tr('page.trade-preview', { give: cardsWords(trade.give), ask: cardsWords(trade.ask), player: playerName(to) }) : '';
-  }
-  function cardsWords(m) {
-    const parts = Object.entries(m).filter(([, n]) => n > 0).map(([r, n]) => `${num(n)} ${resName(r)}`);
-    return parts.length ? list(parts) : tr('page.nothing');
-  }
-
-  $('trade-send').addEventListener('click', () => {
-    const to = $('trade-to').value;
-    if (!to) return;
-    sayDm(`offer ${to} ${cardsText(trade.give)} for ${cardsText(trade.ask)}`);
-    trade.give = {};
-    trade.ask = {};
-    renderTrade();
-  });
 
   // ---- calling a player back ----
   // When a drop opens, a vote opens or an offer arrives: a short sound (when on), the tab's
@@ -1491,7 +1268,9 @@
   }
   // A game over with the reader in it: the sound comes on by default from now on.
   function notePlayed(t) {
-    if (!t.result || t.playedNoted || !(t.result.reveal || []).some((r) => r.player && r.player.id === S.user)) return;
+    const inIt = (t.result && t.result.reveal || []).some((r) => r.player && r.player.id === S.user) ||
+      !!(t.result && t.result.scores && S.user in t.result.scores);
+    if (!t.result || t.playedNoted || !inIt) return;
     t.playedNoted = true;
     store.set(PLAYED, String(Number(store.get(PLAYED) || 0) + 1));
     renderSound();
@@ -1562,32 +1341,16 @@
       const seated = (t.players || []).some((x) => x.id === S.user);
       const n = (t.players || []).length;
       if (!seated) return tr('page.now.lobby-join');
-      if (t.host === S.user) return n >= 4 ? tr('page.now.lobby-start') : trn('page.now.lobby-wait-computers', 4 - n);
+      const least = (S.games.find((x) => x.id === t.module) || { min: 1 }).min || 1;
+      if (t.host === S.user) return n >= least ? tr('page.now.lobby-start') : trn('page.now.lobby-wait-computers', least - n);
       return tr('page.now.lobby-host');
-    }
-    case 'dealing':
-      return timed(plays ? 'page.now.dealing' : 'page.now.dealing-watch', { number: t.session || 1 });
-    case 'drop-reveal':
-      return tr('page.now.drop-reveal', { number: t.drop ? t.drop.drop : 1 });
-    case 'drop-grab': {
-      const took = t.drop && (t.drop.takers || []).some((x) => x && x.id === S.user);
-      return timed(!plays ? 'page.now.drop-watch' : took ? 'page.now.drop-took' : 'page.now.drop-grab',
-        { number: t.drop ? t.drop.drop : 1 });
-    }
-    case 'tribunal-hold':
-      return tr('page.now.tribunal-hold');
-    case 'debate':
-      return timed('page.now.debate', { case: t.debate ? t.debate.case : 1 });
-    case 'vote': {
-      if (t.parallel && plays) return timed('page.now.vote-all', {});
-      const n = t.vote ? t.vote.case : 1;
-      const voted = mine && mine.myVotes && mine.myVotes[n];
-      return timed(!plays ? 'page.now.vote-watch' : voted ? 'page.now.voted' : 'page.now.vote', { case: n });
     }
     case 'over':
       return tr('page.now.over');
-    default:
-      return '';
+    default: {
+      const line = drawing(t.module).now(t, mine, plays, timed);
+      return line === undefined ? '' : line;
+    }
     }
   }
 
@@ -1763,6 +1526,7 @@
 
   function renderAll() {
     renderWords();
+    offerGames(S.games);
     renderConn();
     renderSound();
     renderInvite();
@@ -1773,6 +1537,7 @@
   }
 
   // The words first; then a socket opens once there is a name to say hello with.
+  makeDrawings();
   loadWords().then(() => {
     renderAll();
     document.body.classList.remove('loading');

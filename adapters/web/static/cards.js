@@ -201,6 +201,21 @@ window.IllegalCards = (function () {
     return s;
   }
 
+  // Another game's card, in the same frame: its name laid out large in the middle, its value
+  // (when the game gives one) at the foot, the frame's colour saying what it is to the reader
+  // ('own', 'burden', or none). The game's drawing gives the words (static/<module>.js).
+  const FACES = { own: '#2f7d4f', burden: '#a3302b' };
+  function face(name, { value, tone } = {}) {
+    const colour = FACES[tone] || '#7a6a4f';
+    const s = node('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': name, class: 'art' });
+    s.append(node('rect', { x: 1, y: 1, width: W - 2, height: H - 2, rx: 8, fill: '#fbf7ec', stroke: colour,
+      'stroke-width': tone ? 4 : 2, 'stroke-dasharray': tone === 'burden' ? '5 3' : 'none' }));
+    s.append(node('path', { d: `M1 9 Q1 1 9 1 L28 1 L1 28 Z M${W - 1} ${H - 9} Q${W - 1} ${H - 1} ${W - 9} ${H - 1} L${W - 28} ${H - 1} L${W - 1} ${H - 28} Z`, fill: colour }));
+    label(s, name, { y: 62, size: 16, lines: 4, cls: 'name' });
+    if (value) label(s, value, { y: 118, size: 12, weight: 600, lines: 1, fill: colour, cls: 'res' });
+    return s;
+  }
+
   // A small picture of a resource alone, for chips and lines of text.
   function icon(res) {
     const s = node('svg', { viewBox: '0 0 40 40', class: 'icon', 'aria-hidden': 'true' });
@@ -211,5 +226,5 @@ window.IllegalCards = (function () {
   function resName(id) { return RESOURCES[id] ? catalogText('card.' + id) : id; }
   function colourOf(id) { return RESOURCES[id] || '#777'; }
 
-  return { svg, icon, names, resName, setText, RESOURCES: Object.keys(RESOURCES) };
+  return { svg, face, icon, names, resName, setText, RESOURCES: Object.keys(RESOURCES) };
 })();

@@ -1,0 +1,508 @@
+// Illegal: how the local table draws Christophe Boelinger's Illegal (the module "illegal"):
+// the drop, the tribunal's cases and votes, the result's ranking, and in the trading room
+// the roles, hand, suspect cards, offers and the trade form. app.js keeps what is the bot's
+// (tables, lobby, seats, chat, log, prompts) and hands each frame of this game here; the
+// data drawn is the module's (core/README.md, Messages). Every word is the catalog's.
+'use strict';
+
+(window.IllegalGames = window.IllegalGames || {}).illegal = function (api) {
+  const { $, el, clear, tr, trn, num, list, card, send, sayDm, render, pageText, playerName,
+    learnPlayers, callBack, readBot, eventLines, S } = api;
+  const C = window.IllegalCards;
+  const resName = C.resName;
+
+  // ---- what the frames tell ----
+  // A table notice's facts of this game: the session open, the votes counted, the resources in
+  // play, the cases opened and judged.
+  function notice(t, f, d) {
+    // which dealing session is open, as the bot said it (for the line of what to do now)
+    for (const x of Array.isArray(d.say) ? d.say : []) {
+      if (x && /^msg\.session-opened/.test(x.key) && x.vars) t.session = Number(x.vars.number) || t.session;
+    }
+    if (f.form !== 'notice') return;
+    // how many have voted on each case, from its vote's opening on
+    if (d.event === 'votes-cast') t.votes[d.case] = { voted: d.voted, voters: d.voters, by: d.voted_by || null };
+    if (d.resources) t.resources = d.resources; // the game's resources in play, from its start
+    // a case opens with its debate: its cards show from then on
+    if ((d.events || [d.event]).includes('case-opened') && !openCases(t, f, d)) t.debate = { case: d.case, cards: d.cards || [] };
+    verdicts(t, f, d);
+    if (d.phase && d.phase !== 'vote' && d.phase !== 'debate') t.vote = null;
+  }
+
+  // the number of the case a line tells of: as the bot's text `key` names it, else its first number
+  function caseOfLine(t, key, line) {
+    const v = readBot(t, key, line);
+    const n = Number(String((v && v.number) || (line.match(/\d+/) || [])[0] || '').replace(/\D/g, ''));
+    return n > 0 ? n : null;
+  }
+  // Every case opened at once (a parallel tribunal): each case's debate line, and the cards the
+  // bot sends for the last one. The others' cards come with their votes.
+  function openCases(t, f, d) {
+    const opened = eventLines(f, d).filter((x) => x.event === 'case-opened');
+    if (opened.length < 2 || !d.case) return false;
+    t.parallel = true;
+    t.debate = { case: d.case, cards: d.cards || [], cases: opened.map((x, i) => {
+      const n = d.case - (opened.length - 1 - i);
+      return { case: caseOfLine(t, 'msg.case-opened', x.line) || n, line: x.line, cards: i === opened.length - 1 ? d.cards || [] : null };
+    }) };
+    return true;
+  }
+  // A verdict judges its case: in a parallel tribunal the others stay open.
+  function verdicts(t, f, d) {
+    for (const { event, line } of eventLines(f, d)) {
+      if (!/^verdict-/.test(event) || !line) continue;
+      const n = caseOfLine(t, 'msg.' + event, line);
+      if (n) t.judged[n] = line;
+    }
+  }
+
+  // The table's frames of this game: the drop (its table view) and a case's vote (its ballot).
+  // Returns whether the frame was one of them.
+  function table(t, f, d) {
+    switch (f.form) {
+    case 'table_view': // the drop
+      t.drop = d;
+      if (d.open) t.phase = 'drop-grab';
+      else if (t.phase !== 'drop-grab') t.phase = 'drop-reveal';
+      if (d.deadline) t.deadline = d.deadline;
+      return true;
+    case 'ballot':
+      t.vote = d;
+      // every case's vote, by number; with every case open at once, the choices name their case
+      if (d.case) t.cases[d.case] = d;
+      // ("vote 2 bob", "abstain 2"; a Discord user id is all digits too: "vote 6100…" names a player)
+      if ((d.choices || []).some((c) => /^(vote \d+ \S|abstain \d+$)/.test(c.command || ''))) t.parallel = true;
+      learnPlayers(d.candidates);
+      if (d.deadline) t.deadline = d.deadline;
+      t.phase = 'vote';
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  // The private frames of this game: the hand (its private view), an offer (a prompt), the
+  // bot's word on an offer or a vote. Returns whether the frame was drawn here.
+  function own(p, f, d) {
+    switch (f.form) {
+    case 'private_view': // the hand
+      p.hand = d;
+      learnPlayers(d.players);
+      return 'drawn';
+    case 'prompt': // an offer
+      learnPlayers([d.from, d.to]);
+      p.offers.set(d.offer, { data: d, frame: f, closed: false });
+      return true;
+    case 'notice':
+      if (d.offer !== undefined && p.offers.has(d.offer)) {
+        const o = p.offers.get(d.offer);
+        o.closed = true;
+        o.frame = f;
+      }
+      // the bot's word on a vote, per case; which button it was is known from a click answered
+      if (d.event === 'vote-recorded' || d.event === 'abstained') {
+        const was = p.myVotes[d.case];
+        const choice = d.event === 'abstained' ? 'abstain' : was && was.pending && was.choice !== 'abstain' ? was.choice : null;
+        p.myVotes[d.case] = { case: d.case, frame: f, choice };
+      }
+      // the seat went to someone else: its offers are theirs now
+      if (d.event === 'seat-handed') for (const o of p.offers.values()) o.closed = true;
+      return false;
+    default:
+      return false;
+    }
+  }
+
+  // A player is called back when a drop opens, a vote does, or an offer comes: once each.
+  function callBacks(t, p, f, d, was) {
+    if (f.dm) {
+      if (f.form === 'prompt' && d.to && d.to.id === S.user && !f.replace) callBack('offer', d.offer);
+      return;
+    }
+    const plays = !!p.hand;
+    if (f.form === 'table_view' && d.open && was.drop !== d.drop && plays) callBack('drop', d.drop);
+    if (f.form === 'ballot' && was.vote !== d.case && plays) callBack('vote', d.case);
+    if (f.form === 'table_view') lostRace(t, p);
+  }
+  // What the table showed before a frame, for callBacks.
+  function before(t) {
+    return { drop: t.drop && t.drop.open ? t.drop.drop : null, vote: t.vote ? t.vote.case : null };
+  }
+
+  // What a player must act on comes into view: a drop as it is revealed and again as it opens,
+  // a tribunal case as it opens. [key, box], or null.
+  function attention(f, d) {
+    const events = d.events || [d.event];
+    if (f.form === 'table_view' && !d.done) return [`drop ${d.drop} ${!!d.open}`, 'drop'];
+    if (f.form === 'ballot') return [`vote ${d.case}`, 'tribunal'];
+    if (f.form === 'notice' && events.includes('case-opened')) return [`case ${d.case}`, 'tribunal'];
+    return null;
+  }
+
+  // The players of a running game, as the reader's hand names them (the reader first).
+  function players(t, p) {
+    return p && p.hand ? [{ id: S.user, name: S.name }, ...(p.hand.players || [])] : null;
+  }
+  // Where a player is in the step, as the table knows it: a card grabbed in this drop, a vote
+  // cast on this case (never for whom); and the offers open between the reader and them.
+  function marks(t, p, x, box) {
+    const drop = t.drop && (t.phase === 'drop-reveal' || t.phase === 'drop-grab') ? t.drop : null;
+    const count = t.phase === 'vote' && t.vote ? t.votes[t.vote.case] : null;
+    const open = p && p.offers ? [...p.offers.values()].filter((o) => !o.closed) : [];
+    if (drop && (drop.takers || []).some((k) => k && k.id === x.id)) {
+      box.append(el('span', { class: 'mark done', 'data-mark': 'grabbed', text: tr('page.player.grabbed') }));
+    }
+    if (count && Array.isArray(count.by) && count.by.includes(x.id)) {
+      box.append(el('span', { class: 'mark done', 'data-mark': 'voted', text: tr('page.player.voted') }));
+    }
+    const between = x.id === S.user ? 0 : open.filter((o) => (o.data.from && o.data.from.id === x.id) || (o.data.to && o.data.to.id === x.id)).length;
+    if (between) box.append(el('span', { class: 'mark offers', 'data-mark': 'offers', text: trn('page.player.offers', between) }));
+  }
+
+  // What to do now, for this game's phases (plays: the reader has a hand; timed(key, vars)
+  // adds the time left). Undefined for a phase that is not this game's.
+  function now(t, mine, plays, timed) {
+    switch (t.phase) {
+    case 'dealing':
+      return timed(plays ? 'page.now.dealing' : 'page.now.dealing-watch', { number: t.session || 1 });
+    case 'drop-reveal':
+      return tr('page.now.drop-reveal', { number: t.drop ? t.drop.drop : 1 });
+    case 'drop-grab': {
+      const took = t.drop && (t.drop.takers || []).some((x) => x && x.id === S.user);
+      return timed(!plays ? 'page.now.drop-watch' : took ? 'page.now.drop-took' : 'page.now.drop-grab',
+        { number: t.drop ? t.drop.drop : 1 });
+    }
+    case 'tribunal-hold':
+      return tr('page.now.tribunal-hold');
+    case 'debate':
+      return timed('page.now.debate', { case: t.debate ? t.debate.case : 1 });
+    case 'vote': {
+      if (t.parallel && plays) return timed('page.now.vote-all', {});
+      const n = t.vote ? t.vote.case : 1;
+      const voted = mine && mine.myVotes && mine.myVotes[n];
+      return timed(!plays ? 'page.now.vote-watch' : voted ? 'page.now.voted' : 'page.now.vote', { case: n });
+    }
+    default:
+      return undefined;
+    }
+  }
+
+  // ---- the table ----
+  // Another player took the card this page reached for: the race is lost, not the drop.
+  function lostRace(t, p) {
+    const d = t.drop;
+    if (!d || !d.open || !grabbedIn(p, d)) return;
+    const i = (d.shown || []).indexOf(p.grabbed.res);
+    const taker = i >= 0 && d.takers ? d.takers[i] : null;
+    if (taker && taker.id !== S.user) {
+      p.grabbed = null;
+      p.beaten = { drop: d.drop, name: taker.name || playerName(taker.id) };
+    }
+  }
+  // Whether this page reached for a card of drop d (each drop starts fresh).
+  function grabbedIn(p, d) { return !!(p && p.grabbed && p.grabbed.drop === d.drop); }
+
+  function renderDrop(t, p) {
+    const box = $('drop');
+    const d = t.drop;
+    box.hidden = !d || !(t.phase === 'drop-reveal' || t.phase === 'drop-grab');
+    if (box.hidden) return;
+    $('drop-title').textContent = tr('page.drop-title', { number: d.drop });
+    const byRes = {};
+    for (const c of d.choices || []) if (c.emoji && c.card) byRes[c.card] = c.emoji;
+    const took = (d.takers || []).some((x) => x && x.id === S.user);
+    const canGrab = d.open && p && !took && !grabbedIn(p, d);
+    const beaten = p && p.beaten && p.beaten.drop === d.drop ? p.beaten.name : null;
+    $('drop-hint').textContent = d.done ? tr('page.drop-done')
+      : d.open
+        ? (grabbedIn(p, d) ? tr('page.drop-reached')
+          : beaten ? tr('page.drop-beaten', { player: beaten }) : tr('page.drop-open'))
+        : tr('page.drop-revealing');
+    const wrap = $('drop-cards');
+    const before = wrap.childElementCount;
+    clear(wrap);
+    (d.shown || []).forEach((res, i) => {
+      const taken = d.taken && d.taken[i];
+      const grab = canGrab && !taken && byRes[res]
+        ? () => {
+          p.grabbed = { drop: d.drop, res };
+          p.beaten = null;
+          send({ type: 'react', key: `${t.game}/drop/${d.drop}`, reaction: byRes[res] });
+          render();
+        }
+        : null;
+      const c = card(res, { cls: (taken ? 'taken' : '') + (i >= before ? ' new' : ''), onclick: grab });
+      const taker = d.takers && d.takers[i];
+      if (taker) c.append(el('span', { class: 'taker', text: taker.id === S.user ? tr('page.you') : taker.name || playerName(taker.id) }));
+      wrap.append(c);
+    });
+  }
+
+  function renderVote(t, p) {
+    const box = $('tribunal');
+    if (t.parallel) return renderCases(t, p);
+    $('cases-wrap').hidden = true;
+    $('one-case').hidden = false;
+    // the case in debate (its cards, no vote yet), or the case being voted on
+    const debating = t.phase === 'debate' && t.debate;
+    const v = t.phase === 'vote' ? t.vote : debating ? t.debate : null;
+    box.hidden = !v;
+    if (box.hidden) return;
+    $('tribunal-title').textContent = tr(debating ? 'page.tribunal-debate' : 'page.tribunal-case', { case: v.case });
+    $('tribunal-question').textContent = trn('page.tribunal-question', (v.cards || []).length || 2);
+    const cards = clear($('case-cards'));
+    for (const c of v.cards || []) cards.append(card(c));
+    voteButtons(clear($('vote-buttons')), debating ? null : v, p, false);
+    // a vote is shown for its own case only: each case starts unvoted
+    $('my-vote').textContent = p && p.myVotes[v.case] ? myVoteText(p.myVotes[v.case]) : '';
+    const n = !debating && t.votes[v.case];
+    $('vote-count').textContent = n ? trn('page.votes-cast', n.voted, { voters: n.voters }) : '';
+  }
+
+  // The buttons of a case's vote (v, the vote message): one a candidate, and abstain. With mark,
+  // the player's own choice is pressed.
+  function voteButtons(btns, v, p, mark) {
+    const isPlayer = !!(p && p.hand);
+    const mine = v && p && p.myVotes[v.case];
+    for (const c of (v && v.choices) || []) {
+      // "vote bob", or "vote 2 bob" when every case is open at once; the player it names
+      const a = c.command, target = c.player || null;
+      if (!a || (c.by && !c.by.includes(S.user))) continue; // nobody may vote for themselves
+      const label = target ? tr('page.vote-for', { player: playerName(target) }) : tr('ui.abstain');
+      const choice = target || 'abstain';
+      btns.append(el('button', { type: 'button', 'data-vote': choice, disabled: !isPlayer, text: label,
+        'aria-pressed': mark ? String(!!mine && mine.choice === choice) : null,
+        onclick: () => {
+          sayDm(a);
+          // the page's own words until the bot's answer comes (written at each render)
+          p.myVotes[v.case] = { case: v.case, choice, pending: true };
+          render();
+        } }));
+    }
+  }
+  function myVoteText(m) {
+    if (m.frame) return pageText(m.frame);
+    if (!m.choice) return '';
+    return m.choice !== 'abstain' ? tr('page.my-vote', { player: playerName(m.choice) }) : tr('page.my-abstain');
+  }
+
+  // A parallel tribunal: every case open at once, each with its cards, its own vote and count;
+  // a judged case shows its verdict while the others stay open.
+  function renderCases(t, p) {
+    const box = $('tribunal');
+    const debating = t.phase === 'debate';
+    const debated = (debating && t.debate && t.debate.cases) || [];
+    const numbers = [...new Set([...debated.map((x) => x.case), ...Object.keys(t.cases).map(Number)])].sort((a, b) => a - b);
+    box.hidden = !(t.phase === 'vote' || debating) || !numbers.length;
+    if (box.hidden) return;
+    $('one-case').hidden = true;
+    $('cases-wrap').hidden = false;
+    $('tribunal-title').textContent = tr(debating ? 'page.tribunal-all-debate' : 'page.tribunal-all');
+    $('tribunal-question').textContent = trn('page.tribunal-question', 2);
+    const list = clear($('cases'));
+    for (const n of numbers) {
+      const v = t.cases[n];
+      const opened = debated.find((x) => x.case === n);
+      const verdict = t.judged[n];
+      const div = el('div', { class: verdict ? 'case judged' : 'case', 'data-case': String(n) },
+        el('h4', { text: tr(verdict ? 'page.case-judged' : 'page.case', { case: n }) }));
+      const cards = (v && v.cards) || (opened && opened.cards);
+      if (cards) div.append(el('div', { class: 'cards small' }, ...cards.map((c) => card(c))));
+      else if (opened) div.append(el('p', { class: 'hint', text: opened.line }));
+      if (verdict) {
+        div.append(el('p', { class: 'verdict', text: verdict }));
+      } else if (v) {
+        const count = t.votes[n];
+        div.append(el('p', { class: 'vote-count', text: count ? trn('page.votes-cast', count.voted, { voters: count.voters }) : '' }));
+        const btns = el('div', { class: 'actions' });
+        voteButtons(btns, v, p, true);
+        div.append(btns);
+        div.append(el('p', { class: 'hint my-vote', text: p && p.myVotes[n] ? myVoteText(p.myVotes[n]) : '' }));
+      }
+      list.append(div);
+    }
+  }
+
+  // The ranking as the bot sent it (rank order, ties sharing a rank): each player's roles,
+  // the cards they ended with, and how their score was made.
+  function renderResults(t) {
+    const winners = new Set(t.result.winners || []);
+    const ol = clear($('ranking'));
+    for (const r of t.result.reveal || []) {
+      const id = r.player && r.player.id;
+      const held = el('div', { class: 'held' });
+      for (const [c, n] of Object.entries(r.hand || {})) {
+        const [kind, res] = c.includes(':') ? c.split(':') : ['resource', c];
+        // a suspect card hits when it names the holder's own role
+        const hit = (kind === 'suspect-dealer' && res === r.dealer) || (kind === 'suspect-buyer' && res === r.buyer);
+        const cls = kind === 'resource' ? (res === r.buyer ? 'chip-card goods' : 'chip-card') : hit ? 'chip-card right' : 'chip-card wrong';
+        const what = kind === 'resource' ? resName(res) : tr(kind === 'suspect-dealer' ? 'page.suspect-dealer' : 'page.suspect-buyer');
+        held.append(el('span', { class: cls, 'data-card': c, title: C.names(c).full }, C.icon(res), ` ${n > 1 ? num(n) + ' ' : ''}${what}`));
+      }
+      ol.append(el('li', { class: winners.has(id) ? 'winner' : null, 'data-user': id, 'data-rank': String(r.rank),
+        'data-score': String(r.score) },
+      el('span', { class: 'rank', text: num(r.rank) }),
+      el('div', { class: 'who' },
+        el('div', { class: 'pname', text: ((r.player && r.player.name) || playerName(id)) + (winners.has(id) ? ' 🏆' : '') }),
+        el('div', { class: 'roles' },
+          el('span', { 'data-role': 'dealer:' + r.dealer }, C.icon(r.dealer), ' ' + tr('page.dealer-of', { resource: resName(r.dealer) })),
+          el('span', { 'data-role': 'buyer:' + r.buyer }, C.icon(r.buyer), ' ' + tr('page.buyer-of', { resource: resName(r.buyer) }))),
+        scoreParts(r),
+        held),
+      el('span', { class: 'score', text: num(r.score) })));
+    }
+  }
+
+  // How a score was made, from the parts the bot sent (nothing when it sent none).
+  function scoreParts(r) {
+    const parts = r.parts;
+    if (!parts) return null;
+    const pieces = [
+      ['resources', parts.resources, trn('page.part.bought', parts.resources, { resource: resName(r.buyer) })],
+      ['wrong', parts.wrong, trn('page.part.wrong', parts.wrong)],
+      ['right', -5 * parts.right, trn('page.part.right', parts.right)],
+    ].filter(([k, points]) => points !== 0 || k === 'resources');
+    const how = el('div', { class: 'how' });
+    pieces.forEach(([k, points, words], i) => {
+      if (i) how.append(' · ');
+      how.append(el('span', { 'data-part': k, 'data-points': String(points) },
+        `${words} `, el('b', { text: points < 0 ? `\u2212${num(-points)}` : `+${num(points)}` })));
+    });
+    return how;
+  }
+
+
+  // ---- the trading room ----
+  const trade = { give: {}, ask: {} };
+
+  function renderRoom(t, p, watching) {
+    const h = p && p.hand;
+    const roles = clear($('roles'));
+    const hand = clear($('hand'));
+    const sus = clear($('suspects'));
+    $('hand-wrap').hidden = !h;
+    $('offers-box').hidden = watching;
+    if (!h) {
+      roles.append(el('p', { class: 'hint', text: tr(watching ? 'page.watching-hint' : 'page.roles-later') }));
+    } else {
+      roles.append(card('dealer:' + h.dealer), card('buyer:' + h.buyer));
+      const entries = Object.entries(h.hand || {}).filter(([, n]) => n > 0);
+      if (!entries.length) hand.append(el('p', { class: 'hint', text: tr('page.no-resources') }));
+      for (const [res, n] of entries) hand.append(card(res, { count: n }));
+      for (const s of h.suspects || []) sus.append(card(s));
+    }
+    $('suspects-wrap').hidden = !(h && h.suspects && h.suspects.length);
+
+    // offers
+    const ul = clear($('offers'));
+    const offers = p ? [...p.offers.values()].sort((a, b) => b.data.offer - a.data.offer) : [];
+    if (!offers.length) ul.append(el('li', { class: 'hint', text: tr('page.no-offers') }));
+    for (const o of offers) {
+      const incoming = o.data.to && o.data.to.id === S.user;
+      const li = el('li', { class: (o.closed ? 'closed ' : '') + (incoming ? 'incoming' : 'outgoing'), 'data-offer': String(o.data.offer) },
+        el('div', { class: 'otext', text: pageText(o.frame) }));
+      if (!o.closed) {
+        const acts = el('div', { class: 'actions' });
+        for (const c of o.data.choices || []) {
+          const a = c.command || '', verb = a.split(' ')[0];
+          acts.append(el('button', { type: 'button', 'data-action': verb, class: verb === 'accept' ? 'primary' : verb === 'decline' || verb === 'cancel' ? 'danger' : null,
+            text: ['accept', 'decline', 'cancel'].includes(verb) ? tr('ui.' + verb) : verb, onclick: (ev) => { ev.target.disabled = true; sayDm(a); } }));
+        }
+        li.append(acts);
+      }
+      ul.append(li);
+    }
+
+    // trade builder
+    const to = $('trade-to');
+    const keep = to.value;
+    clear(to);
+    for (const x of (h && h.players) || []) to.append(el('option', { value: x.id, text: x.name || x.id }));
+    if (keep) to.value = keep;
+    // nothing to offer before the game deals, nor once the tribunal sits
+    $('trade').hidden = !h || ['debate', 'vote', 'over'].includes(t.phase);
+    const canTrade = !!h && t.phase === 'dealing' && !t.paused;
+    $('trade-send').disabled = !canTrade || !to.value;
+    const give = clear($('give-pick'));
+    for (const [res, n] of Object.entries((h && h.hand) || {})) {
+      if (n <= 0) continue;
+      give.append(card(res, { count: n - (trade.give[res] || 0), onclick: () => {
+        if ((trade.give[res] || 0) < n) trade.give[res] = (trade.give[res] || 0) + 1;
+        renderTrade();
+      } }));
+    }
+    const ask = clear($('ask-pick'));
+    for (const res of inPlay(t, h)) {
+      ask.append(card(res, { onclick: () => { trade.ask[res] = (trade.ask[res] || 0) + 1; renderTrade(); } }));
+    }
+    renderTrade();
+  }
+
+  // The game's resources in play: as the game's start said, or else known from the hand, roles
+  // and drops; all when unsure.
+  function inPlay(t, h) {
+    if (t.resources && t.resources.length) return C.RESOURCES.filter((r) => t.resources.includes(r));
+    const set = new Set();
+    if (h) {
+      set.add(h.dealer);
+      set.add(h.buyer);
+      for (const r of Object.keys(h.hand || {})) set.add(r);
+      for (const s of h.suspects || []) set.add(s.split(':')[1]);
+    }
+    for (const r of (t.drop && t.drop.shown) || []) set.add(r);
+    const n = h ? (h.players || []).length + 1 : 0;
+    if (set.size < n) return C.RESOURCES;
+    return C.RESOURCES.filter((r) => set.has(r));
+  }
+
+  function cardsText(m) {
+    const parts = Object.entries(m).filter(([, n]) => n > 0).map(([r, n]) => `${n} ${r}`);
+    return parts.length ? parts.join(' ') : 'nothing';
+  }
+
+  function renderTrade() {
+    for (const side of ['give', 'ask']) {
+      const box = clear($(side));
+      for (const [res, n] of Object.entries(trade[side])) {
+        if (n <= 0) continue;
+        box.append(el('span', { class: 'chip', 'data-chip': res, title: tr('page.take-back'),
+          onclick: () => { trade[side][res]--; if (!trade[side][res]) delete trade[side][res]; renderTrade(); } },
+        `${num(n)} × `, C.icon(res), ` ${resName(res)}`));
+      }
+    }
+    const to = $('trade-to').value;
+    $('trade-preview').textContent = to
+      ? tr('page.trade-preview', { give: cardsWords(trade.give), ask: cardsWords(trade.ask), player: playerName(to) }) : '';
+  }
+  function cardsWords(m) {
+    const parts = Object.entries(m).filter(([, n]) => n > 0).map(([r, n]) => `${num(n)} ${resName(r)}`);
+    return parts.length ? list(parts) : tr('page.nothing');
+  }
+
+  $('trade-send').addEventListener('click', () => {
+    const to = $('trade-to').value;
+    if (!to) return;
+    sayDm(`offer ${to} ${cardsText(trade.give)} for ${cardsText(trade.ask)}`);
+    trade.give = {};
+    trade.ask = {};
+    renderTrade();
+  });
+
+
+  // Draws this game's boxes of the table and of the trading room.
+  function draw(t, p, watching) {
+    renderDrop(t, p);
+    renderVote(t, p);
+    renderRoom(t, p, watching);
+  }
+  // Hides them (the table shows another game).
+  function hide() {
+    for (const id of ['drop', 'tribunal', 'roles', 'hand-wrap', 'suspects-wrap', 'offers-box', 'trade']) $(id).hidden = true;
+  }
+  function show() {
+    for (const id of ['roles', 'offers-box', 'trade']) $(id).hidden = false;
+  }
+
+  return { notice, table, own, before, callBacks, attention, players, marks, now, draw, hide, show,
+    result: renderResults };
+};

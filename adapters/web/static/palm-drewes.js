@@ -1,0 +1,173 @@
+// Illegal: how the local table draws Palm & Drewes' Illegal (the module "palm-drewes"): at
+// the table every player's business, the burden laid on it, their cards in hand, whose turn
+// it is and who deals, the pile and the series; in private the hand and the business, with a
+// play box (a card clicked is played, discarded or aimed at a player, or its command is
+// completed by hand). The prompts (the pass, the Magnum's window, a loss, offers) are every
+// game's, drawn by app.js from their choices. The data is the module's (core/README.md,
+// Messages); every word is the catalog's: the cards' names and rules are the module's keys
+// (palm-drewes.card.<id>, palm-drewes.card-rule.<id>), the rest the page's (page.pd.*).
+'use strict';
+
+(window.IllegalGames = window.IllegalGames || {})['palm-drewes'] = function (api) {
+  const { $, el, clear, tr, trn, num, has, sayDm, render, playerName, S } = api;
+  const C = window.IllegalCards;
+  const cardName = (id) => (has('palm-drewes.card.' + id) ? tr('palm-drewes.card.' + id) : id);
+  const euros = (n) => tr('palm-drewes.format.euros', { amount: num(n) });
+  // A card: its name drawn, its rule in the tooltip (a tap shows it when it does nothing else).
+  function pdCard(id, opts = {}) {
+    const name = cardName(id);
+    const rule = has('palm-drewes.card-rule.' + id) ? tr('palm-drewes.card-rule.' + id) : '';
+    const tip = rule ? `${name}\n${rule}` : name;
+    return api.card(id, { ...opts, tip, art: C.face(name, { tone: opts.tone }) });
+  }
+  // The cards of a bundle {card: count}, in the order the module gives them.
+  function bundle(box, cards, opts = {}) {
+    for (const [id, n] of Object.entries(cards || {})) {
+      if (n > 0) box.append(pdCard(id, { ...opts, count: n > 1 ? n : undefined, onclick: opts.onclick && (() => opts.onclick(id)) }));
+    }
+    return box;
+  }
+
+  // ---- what the frames tell ----
+  function table(t, f, d) {
+    if (f.form !== 'table_view') return false;
+    t.pd = d;
+    if (d.deadline) t.deadline = d.deadline;
+    return true;
+  }
+  function own(p, f, d) {
+    if (f.form !== 'private_view') return false;
+    p.hand = d;
+    return 'drawn';
+  }
+  function players(t) {
+    const list = t.pd && t.pd.players;
+    return list ? list.filter((x) => x.active !== false).map((x) => ({ id: x.player, name: playerName(x.player) })) : null;
+  }
+  const seatOf = (t, id) => ((t.pd && t.pd.players) || []).find((x) => x.player === id);
+  // Whose turn it is and who deals, in the players' panel.
+  function marks(t, p, x, box) {
+    const seat = seatOf(t, x.id);
+    if (!seat || t.phase === 'over') return;
+    if (seat.current) box.append(el('span', { class: 'mark offers', 'data-mark': 'turn', text: tr('page.pd.turn') }));
+    if (seat.dealer) box.append(el('span', { class: 'mark', 'data-mark': 'dealer', text: tr('page.pd.dealer') }));
+  }
+  // What to do now in each of the game's phases.
+  function now(t, mine, plays, timed) {
+    const turn = t.pd && t.pd.turn;
+    if (!turn) return undefined; // (until the table view says whose turn it is)
+    switch (t.phase) {
+    case 'turn':
+      return turn === S.user ? timed('page.pd.now.turn', {}) : timed('page.pd.now.turn-watch', { player: playerName(turn) });
+    case 'window':
+      return timed('page.pd.now.window', {});
+    case 'pass':
+      return timed(plays ? 'page.pd.now.pass' : 'page.pd.now.pass-watch', {});
+    case 'loss':
+      return timed('page.pd.now.loss', { player: playerName(turn) });
+    default:
+      return undefined;
+    }
+  }
+  const phaseName = (phase) => (has('palm-drewes.phase.' + phase) ? tr('palm-drewes.phase.' + phase) : null);
+
+  // ---- the table: every player's business ----
+  function renderTable(t) {
+    const host = clear($('game-table'));
+    const d = t.pd;
+    if (!d || !d.players || t.game !== d.game) return;
+    const box = el('section', { id: 'pd-table', class: 'box pd-table' },
+      el('h3', { text: d.title && has(d.title) ? tr(d.title) : tr('game.palm-drewes') }));
+    const facts = [trn('page.pd.pile', d.pile || 0), trn('page.pd.discard', d.discard || 0)];
+    if (d.series) facts.push(tr('page.pd.series', { goal: euros(d.series.goal), game: num(d.series.game) }));
+    box.append(el('p', { class: 'hint', 'data-pd': 'pile', text: facts.join(' · ') }));
+    for (const x of d.players) {
+      if (x.active === false) continue;
+      const head = el('div', { class: 'pd-head' },
+        el('b', { text: x.player === S.user ? tr('page.you') : playerName(x.player) }),
+        el('span', { 'data-pd': 'hand', text: trn('page.pd.hand-count', x.hand || 0) }),
+        d.series ? el('span', { 'data-pd': 'score', text: tr('page.pd.total', { amount: euros(x.score || 0) }) }) : null);
+      const row = el('div', { class: 'cards small pd-business' });
+      if (x.burden) row.append(pdCard(x.burden, { tone: 'burden', cls: 'pd-burden' }));
+      bundle(row, x.business, { tone: x.player === S.user ? 'own' : undefined });
+      if (!row.childElementCount) row.append(el('p', { class: 'hint', text: tr('page.pd.no-business') }));
+      box.append(el('div', { class: 'pd-seat' + (x.current ? ' current' : ''), 'data-user': x.player }, head, row));
+    }
+    host.append(box);
+  }
+
+  // ---- the private side: the hand, the business, the play box ----
+  const play = { card: null };
+  function renderRoom(t, p, watching) {
+    const host = clear($('game-room'));
+    const h = p && p.hand;
+    if (!h) {
+      host.append(el('p', { class: 'hint', text: tr(watching ? 'page.pd.watching-hint' : 'page.pd.hand-later') }));
+      return;
+    }
+    const choose = (id) => {
+      play.card = play.card === id ? null : id;
+      $('pd-cmd').value = play.card ? `play ${play.card} ` : '';
+      render();
+      if (play.card) $('pd-cmd').focus();
+    };
+    if (play.card && !(h.hand || {})[play.card]) play.card = null;
+    const hand = bundle(el('div', { id: 'pd-hand', class: 'cards' }), h.hand, { onclick: choose });
+    for (const c of hand.querySelectorAll('[data-card]')) c.setAttribute('aria-pressed', String(c.dataset.card === play.card));
+    if (!hand.childElementCount) hand.append(el('p', { class: 'hint', text: tr('page.pd.no-cards') }));
+    host.append(el('h4', { text: tr('page.hand') }), hand);
+    const business = bundle(el('div', { id: 'pd-own', class: 'cards small' }), h.business, { tone: 'own' });
+    if (!business.childElementCount) business.append(el('p', { class: 'hint', text: tr('page.pd.no-business') }));
+    host.append(el('h4', { text: tr('page.pd.your-business') }), business);
+    host.append(playBox(t));
+  }
+  // The card chosen: played alone, aimed at a player, or discarded; anything longer ("play
+  // takeover, bob, dope") is typed after the command the box starts.
+  function playBox(t) {
+    const box = el('div', { id: 'pd-play', class: 'pd-play' },
+      el('p', { class: 'hint', text: play.card ? tr('page.pd.chosen', { card: cardName(play.card) }) : tr('page.pd.play-hint') }));
+    const go = (text) => {
+      sayDm(text);
+      play.card = null;
+      $('pd-cmd').value = '';
+      render();
+    };
+    if (play.card) {
+      const acts = el('div', { class: 'actions' },
+        el('button', { type: 'button', class: 'primary', 'data-play': 'play', text: tr('page.pd.play'), onclick: () => go(`play ${play.card}`) }));
+      for (const x of players(t) || []) {
+        if (x.id === S.user) continue;
+        acts.append(el('button', { type: 'button', 'data-play': 'on', 'data-user': x.id, text: tr('page.pd.play-on', { player: x.name }),
+          onclick: () => go(`play ${play.card}, ${x.id}`) }));
+      }
+      acts.append(el('button', { type: 'button', 'data-play': 'discard', text: tr('page.pd.discard-card'), onclick: () => go(`discard ${play.card}`) }));
+      box.append(acts);
+    }
+    const input = el('input', { id: 'pd-cmd', maxlength: '200', autocomplete: 'off', 'aria-label': tr('page.room-command') });
+    input.value = cmdKept;
+    input.addEventListener('input', () => { cmdKept = input.value; });
+    box.append(el('form', { class: 'cmd', onsubmit: (ev) => {
+      ev.preventDefault();
+      const text = input.value.trim();
+      cmdKept = '';
+      if (text) go(text);
+    } }, input, el('button', { type: 'submit', text: tr('page.send') })));
+    return box;
+  }
+  let cmdKept = '';
+
+  function draw(t, p, watching) {
+    renderTable(t);
+    const had = document.activeElement && document.activeElement.id === 'pd-cmd';
+    if (had) cmdKept = $('pd-cmd').value;
+    renderRoom(t, p, watching);
+    if (had && $('pd-cmd')) $('pd-cmd').focus();
+  }
+  function hide() {
+    clear($('game-table'));
+    clear($('game-room'));
+  }
+
+  return { notice() {}, table, own, before() { return {}; }, callBacks() {}, attention() { return null; },
+    players, marks, now, draw, hide, show() {}, phaseName, result: null };
+};
