@@ -127,7 +127,8 @@ test('seats: a token is a seat, names are unique, a socket holds one seat', asyn
   assert.match(wa.user, /^w[0-9a-f]{16}$/);
   assert.equal(wa.name, 'Alice');
   // the games a new table may play, each with its modes, the default first
-  assert.deepEqual(wa.games[0], { id: 'illegal', modes: ['standard', 'advanced', 'casual', 'casual-advanced'] });
+  assert.deepEqual(wa.games[0], { id: 'illegal', modes: ['standard', 'advanced', 'casual', 'casual-advanced'],
+    mode_keys: 'variant', min: 4, max: 8 });
   await a.next((f) => f.type === 'tables');
 
   const b = await Client.open(server.port);

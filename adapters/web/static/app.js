@@ -452,7 +452,7 @@
     return S.T[id] || (S.T[id] = { game: null, log: [], lobby: null, players: [], host: null, phase: null,
       paused: false, deadline: null, drop: null, vote: null, debate: null, votes: {}, resources: null, result: null,
       attention: null, rematchAsked: false, cases: {}, judged: {}, parallel: false, lang: null, chat: [],
-      session: null, module: null, views: {} });
+      session: null, module: null, views: {}, over: null });
   }
   function P(id) {
     return S.P[id] || (S.P[id] = { game: null, hand: null, offers: new Map(), dm: [], myVotes: {}, grabbed: null,
@@ -483,7 +483,7 @@
     draw() {}, hide() {}, show() {}, result: null };
   function makeDrawings() {
     const api = { $, el, clear, tr, trn, num, list, has, card, send, sayDm, sayTable, render, pageText, playerName,
-      learnPlayers, callBack, readBot, eventLines, choiceButtons, duration, S };
+      learnPlayers, callBack, readBot, eventLines, choiceButtons, duration, scoresRanking, S };
     for (const [id, make] of Object.entries(window.IllegalGames || {})) S.drawings[id] = make(api);
   }
 
@@ -533,7 +533,7 @@
     Object.assign(t, { game: g, lobby: null, players: [], phase: null, paused: false, deadline: null,
       drop: null, vote: null, debate: null, votes: {}, resources: null, result: null, attention: null,
       rematchAsked: false, cases: {}, judged: {}, parallel: false, log: t.game ? t.log : [], chat: [], session: null,
-      views: {}, module: null });
+      views: {}, module: null, over: null });
   }
   function resetPrivateForGame(p, g) {
     Object.assign(p, { game: g, hand: null, offers: new Map(), myVotes: {}, grabbed: null, prompts: new Map() });
@@ -806,6 +806,7 @@
       t.deadline = null;
       break;
     case 'game_over':
+      t.over = d; // its scores and winners, for a result that does not repeat them
       t.phase = 'over';
       t.deadline = null;
       return false; // machine-readable twin of the result
@@ -1163,23 +1164,25 @@
     if (box.hidden) return;
     notePlayed(t);
     if (M.result) M.result(t);
-    else scoresRanking(t.result);
+    else scoresRanking(t);
     const rematch = $('rematch');
     rematch.disabled = t.rematchAsked;
     rematch.textContent = tr(t.rematchAsked ? 'page.opening-lobby' : 'page.play-again');
   }
-  // A result's "scores" {user: n} and "winners" as a ranking (tied scores share a rank).
-  function scoresRanking(r) {
+  // A result's "scores" {user: n} and "winners" (or its game-over twin's) as a ranking, tied
+  // scores sharing a rank; score(n) writes a score (a number by default).
+  function scoresRanking(t, score = num) {
+    const r = t.result.scores ? t.result : t.over || {};
     const ol = clear($('ranking'));
     const winners = new Set(r.winners || []);
     const rows = Object.entries(r.scores || {}).sort((a, b) => b[1] - a[1]);
-    rows.forEach(([id, score]) => {
-      const rank = 1 + rows.filter(([, s]) => s > score).length;
+    rows.forEach(([id, n]) => {
+      const rank = 1 + rows.filter(([, s]) => s > n).length;
       ol.append(el('li', { class: winners.has(id) ? 'winner' : null, 'data-user': id, 'data-rank': String(rank),
-        'data-score': String(score) },
+        'data-score': String(n) },
       el('span', { class: 'rank', text: num(rank) }),
       el('div', { class: 'who' }, el('div', { class: 'pname', text: playerName(id) + (winners.has(id) ? ' 🏆' : '') })),
-      el('span', { class: 'score', text: num(score) })));
+      el('span', { class: 'score', text: score(n) })));
     });
   }
 
@@ -1440,6 +1443,13 @@
 
   // How to play, over the page
   $('help-open').addEventListener('click', () => {
+    // the table's game's rules where its drawing has them; else the page's own (Illegal's)
+    const t = S.current && S.T[S.current];
+    const M = drawing(t && t.module);
+    const rules = M.help ? M.help() : null;
+    $('help-game').hidden = !rules;
+    $('help-game').textContent = rules || '';
+    $('help-page').hidden = !!rules;
     $('help').hidden = false;
     $('help-close').focus();
   });

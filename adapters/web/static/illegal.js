@@ -497,10 +497,10 @@
   }
   // Hides them (the table shows another game).
   function hide() {
-    for (const id of ['drop', 'tribunal', 'roles', 'hand-wrap', 'suspects-wrap', 'offers-box', 'trade']) $(id).hidden = true;
+    for (const id of ['drop', 'tribunal', 'roles', 'hand-wrap', 'suspects-wrap', 'offers-box', 'trade', 'score-hint']) $(id).hidden = true;
   }
   function show() {
-    for (const id of ['roles', 'offers-box', 'trade']) $(id).hidden = false;
+    for (const id of ['roles', 'offers-box', 'trade', 'score-hint']) $(id).hidden = false;
   }
 
   return { notice, table, own, before, callBacks, attention, players, marks, now, draw, hide, show,

@@ -40,11 +40,13 @@
     p.hand = d;
     return 'drawn';
   }
+  // The table view of the table's game (one of an earlier game is not shown).
+  const view = (t) => (t.pd && t.pd.game === t.game ? t.pd : null);
   function players(t) {
-    const list = t.pd && t.pd.players;
+    const list = view(t) && t.pd.players;
     return list ? list.filter((x) => x.active !== false).map((x) => ({ id: x.player, name: playerName(x.player) })) : null;
   }
-  const seatOf = (t, id) => ((t.pd && t.pd.players) || []).find((x) => x.player === id);
+  const seatOf = (t, id) => ((view(t) && t.pd.players) || []).find((x) => x.player === id);
   // Whose turn it is and who deals, in the players' panel.
   function marks(t, p, x, box) {
     const seat = seatOf(t, x.id);
@@ -54,7 +56,7 @@
   }
   // What to do now in each of the game's phases.
   function now(t, mine, plays, timed) {
-    const turn = t.pd && t.pd.turn;
+    const turn = view(t) && t.pd.turn;
     if (!turn) return undefined; // (until the table view says whose turn it is)
     switch (t.phase) {
     case 'turn':
@@ -69,13 +71,15 @@
       return undefined;
     }
   }
+  // How to play: the module's rules in a few lines.
+  const help = () => tr('palm-drewes.rules');
   const phaseName = (phase) => (has('palm-drewes.phase.' + phase) ? tr('palm-drewes.phase.' + phase) : null);
 
   // ---- the table: every player's business ----
   function renderTable(t) {
     const host = clear($('game-table'));
-    const d = t.pd;
-    if (!d || !d.players || t.game !== d.game) return;
+    const d = view(t);
+    if (!d || !d.players) return;
     const box = el('section', { id: 'pd-table', class: 'box pd-table' },
       el('h3', { text: d.title && has(d.title) ? tr(d.title) : tr('game.palm-drewes') }));
     const facts = [trn('page.pd.pile', d.pile || 0), trn('page.pd.discard', d.discard || 0)];
@@ -138,7 +142,7 @@
       for (const x of players(t) || []) {
         if (x.id === S.user) continue;
         acts.append(el('button', { type: 'button', 'data-play': 'on', 'data-user': x.id, text: tr('page.pd.play-on', { player: x.name }),
-          onclick: () => go(`play ${play.card}, ${x.id}`) }));
+          onclick: () => go(`play ${play.card}, ${x.name}`) }));
       }
       acts.append(el('button', { type: 'button', 'data-play': 'discard', text: tr('page.pd.discard-card'), onclick: () => go(`discard ${play.card}`) }));
       box.append(acts);
@@ -169,5 +173,5 @@
   }
 
   return { notice() {}, table, own, before() { return {}; }, callBacks() {}, attention() { return null; },
-    players, marks, now, draw, hide, show() {}, phaseName, result: null };
+    players, marks, now, draw, hide, show() {}, phaseName, help, result: (t) => api.scoresRanking(t, euros) };
 };

@@ -1,0 +1,253 @@
+// Browser test of Palm & Drewes' Illegal on the local table: Ann opens a table of that game
+// from the tables' screen (the game and its mode chosen in the create form), seats two
+// computer players and starts; Ben opens the same table and watches. Ann plays the whole game
+// on the page: in her turn she clicks a card of her hand and one of the play box's buttons
+// (play it, aim it at a player, discard it), once she types a move in the play box's command
+// line, and she answers every prompt (the pass, the Magnum's window, a loss, an offer) by its
+// buttons. The game must reach its result on both pages. Secrecy: Ben's page never receives a
+// private message and never shows a card of a hand; no table message carries a hand's cards
+// but what the rules lay open; Ann's page draws every player's business at the table, and
+// only her own hand. The daemon's seed and the test's choices come from PD_SEED (printed), so
+// a failure replays the same deal; no assertion is made on time.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { freePort, sleep, startServer } from './lib.mjs';
+
+const DAEMON = process.env.ILLEGALD;
+const SHOTS = process.env.SCREENSHOT_DIR || join(process.cwd(), 'web-screenshots');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const SEED = Number(process.env.PD_SEED || Math.floor(Math.random() * 1e9));
+const TABLE = 'pd';
+const PORT_RE = /local table at http:\/\/[^ ]+:(\d+)\//;
+
+const dir = mkdtempSync(join(tmpdir(), 'illegald-pd-browser-'));
+let daemon, browser, base;
+let en = {}; // the English catalog the daemon serves
+
+// The test's own choices, replayed from the seed (a 32-bit xorshift).
+let rngState = (SEED % 0xffffffff) || 1;
+function random(n) {
+  rngState ^= rngState << 13;
+  rngState ^= rngState >>> 17;
+  rngState ^= rngState << 5;
+  return (rngState >>> 0) % n;
+}
+
+before(async () => {
+  if (!DAEMON) throw new Error('set ILLEGALD to the illegald binary');
+  console.log(`PD_SEED=${SEED} (set it to replay this game)`);
+  mkdirSync(SHOTS, { recursive: true });
+  const port = await freePort();
+  const conf = join(dir, 'illegald.conf');
+  writeFileSync(conf, [
+    '[web]', 'enabled = true', 'bind = 127.0.0.1', `port = ${port}`,
+    '[game]', 'computer_pace = 10',
+    '[game.palm-drewes]', 'turn_seconds = 20', 'window_seconds = 4', 'pass_seconds = 10', 'choice_seconds = 10',
+    'reminder_seconds = 0', '',
+  ].join('\n'));
+  daemon = await startServer(DAEMON, ['--config', conf, '--store', join(dir, 'illegald.db'), '--seed', String(SEED)],
+    { portRe: PORT_RE });
+  base = `http://127.0.0.1:${daemon.port}/`;
+  en = (await (await fetch(`${base}catalog/en.json`)).json()).texts;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (daemon) {
+    const r = await daemon.stop();
+    assert.equal(r.code, 0, `illegald exited ${r.code} ${r.signal}: ${daemon.stderr.slice(-4000)}`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function seat(name, hash = '') {
+  const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
+  await page.goto(base + hash);
+  await page.locator('#name').fill(name);
+  await page.locator('#name-go').click();
+  await page.waitForFunction(() => !!window.__illegal.user);
+  return { name, ctx, page, errors };
+}
+const shot = (p, name) => p.page.screenshot({ path: join(SHOTS, `pd-${name}-${p.name.toLowerCase()}.png`), fullPage: true });
+
+// What the page knows of the table and of its reader, for the loop.
+const state = (page) => page.evaluate(() => {
+  const S = window.__illegal;
+  const t = S.T[S.current] || {}, p = S.P[S.current] || {};
+  const hand = (p.hand && p.hand.hand) || {};
+  return { me: S.user, phase: t.phase || null, turn: (t.pd && t.pd.turn) || null, result: !!t.result,
+    game: t.game, frames: S.frames.length, hand: Object.keys(hand).filter((k) => hand[k] > 0).sort(),
+    errors: S.frames.filter((f) => f.type === 'message' && f.dm && f.form === 'error').length };
+});
+
+// Nothing at the table names a card of a hand: a table view tells how many cards each holds,
+// and no table message carries a hand but the Tax Audit's open hand and the reveal at the end.
+function checkTableFrames(who, frames) {
+  for (const f of frames) {
+    if (f.type !== 'message' || f.dm) continue;
+    const d = f.data || {};
+    for (const x of d.players || []) {
+      if ('hand' in x && f.form === 'table_view') assert.equal(typeof x.hand, 'number', `${who}: a table view shows ${x.player}'s hand`);
+    }
+    assert.notEqual(f.form, 'private_view', `${who}: a private view at the table: ${f.key}`);
+  }
+}
+
+// The lines of a page's private messages that no table message says.
+const privateLines = (page) => page.evaluate(() => {
+  const msgs = window.__illegal.frames.filter((f) => f.type === 'message' && f.text);
+  const lines = (fs) => fs.flatMap((f) => f.text.split('\n')).filter((l) => l.length > 12);
+  const told = new Set(lines(msgs.filter((f) => !f.dm)));
+  return lines(msgs.filter((f) => f.dm)).filter((l) => !told.has(l));
+});
+
+// Ben watches: no private message, no hand, no prompt, and none of Ann's private words.
+async function checkWatcher(ben, annPrivate) {
+  const seen = await ben.page.evaluate(() => {
+    const S = window.__illegal;
+    return { dm: S.frames.filter((f) => f.type === 'message' && f.dm).map((f) => f.key), text: document.body.innerText,
+      hand: document.querySelectorAll('#pd-hand, #game-room [data-card], #prompts li').length, frames: S.frames };
+  });
+  assert.deepEqual(seen.dm, [], 'Ben was sent private messages');
+  assert.equal(seen.hand, 0, 'Ben\'s page shows a hand or a prompt');
+  for (const line of annPrivate) assert.ok(!seen.text.includes(line), `Ben's page shows Ann's private line "${line}"`);
+  checkTableFrames('Ben', seen.frames);
+}
+
+// One move of Ann's turn: the n-th of her tries this turn. Each card of her hand is played
+// alone, then aimed at each other player, then discarded, in an order drawn from the seed.
+async function tryMove(ann, s, n, order) {
+  const others = await ann.page.locator('#pd-play [data-play=on]').count().catch(() => 0);
+  const ways = ['play', ...Array.from({ length: Math.max(others, 1) }, (_, i) => `on:${i}`), 'discard'];
+  const card = order[n % order.length];
+  const way = ways[Math.floor(n / order.length) % ways.length];
+  await ann.page.locator(`#pd-hand [data-card="${card}"]`).click();
+  await ann.page.locator('#pd-play [data-play=play]').waitFor();
+  if (way === 'play') await ann.page.locator('#pd-play [data-play=play]').click();
+  else if (way === 'discard') await ann.page.locator('#pd-play [data-play=discard]').click();
+  else await ann.page.locator('#pd-play [data-play=on]').nth(Number(way.slice(3))).click();
+  return `${way} ${card}`;
+}
+
+// Waits until the page has heard back (an error, another frame of the game) after a move.
+async function answered(page, before) {
+  await page.waitForFunction((b) => {
+    const S = window.__illegal;
+    return S.frames.length > b.frames;
+  }, before, { timeout: 60000 }).catch(() => {});
+  await sleep(300);
+}
+
+test('one page and two computer players play Palm & Drewes\' Illegal whole; a watcher sees no hand', { timeout: 1800000 }, async () => {
+  const ann = await seat('Ann');
+  await ann.page.locator('#tables-view').waitFor({ state: 'visible' });
+  // the game is chosen in the create form, by its name, and its modes are its own
+  await ann.page.locator('#game-choice').selectOption('palm-drewes');
+  await ann.page.locator('#variant').selectOption('live');
+  await ann.page.locator('#new-table').fill(TABLE);
+  await ann.page.locator('#create').click();
+  await ann.page.locator('#lobby-actions [data-action="add computer"]:not([disabled])').waitFor();
+  assert.match(await ann.page.locator('#lobby-variant').textContent(), new RegExp(en['game.palm-drewes'].replace(/[()&]/g, '\\$&')));
+  for (let i = 0; i < 2; i++) {
+    await ann.page.locator('#lobby-actions [data-action="add computer"]:not([disabled])').click();
+    await ann.page.locator('#players li[data-user]').nth(i + 1).waitFor();
+  }
+  const ben = await seat('Ben', `#t=${TABLE}`);
+  await ben.page.locator('#lobby').waitFor({ state: 'visible' });
+  await ann.page.locator('#lobby-actions [data-action=start]:not([disabled])').click();
+  await ann.page.waitForFunction(() => { const S = window.__illegal; const t = S.T[S.current]; return t && t.pd && t.pd.players; },
+    null, { timeout: 60000 });
+  await ann.page.locator('#pd-hand .card').first().waitFor();
+  await shot(ann, 'started');
+
+  const done = { clicked: 0, refused: 0, typed: 0, prompts: 0, turns: 0 };
+  const annPrivate = new Set();
+  let turnKey = null, tries = 0, order = [];
+  for (;;) {
+    const s = await state(ann.page);
+    if (s.result) break;
+    const prompt = ann.page.locator('#prompts li.incoming button[data-command]:not([disabled])');
+    const nPrompt = await prompt.count();
+    if (nPrompt) {
+      const b = prompt.nth(random(nPrompt));
+      const cmd = await b.getAttribute('data-command');
+      await b.click();
+      done.prompts++;
+      console.log(`prompt: ${cmd}`);
+      await answered(ann.page, s);
+    } else if (s.phase === 'turn' && s.turn === s.me && s.hand.length) {
+      const key = `${s.game} ${done.turns}`;
+      if (turnKey !== key) {
+        turnKey = key;
+        tries = 0;
+        order = [...s.hand].sort(() => random(3) - 1);
+      }
+      let what;
+      if (!done.typed) {
+        // the first move of the game is typed, as a player may: the play box sends it
+        what = `discard ${order[0]}`;
+        await ann.page.locator('#pd-cmd').fill(what);
+        await ann.page.locator('#pd-cmd').press('Enter');
+        done.typed++;
+      } else {
+        what = await tryMove(ann, s, tries, order);
+      }
+      tries++;
+      await answered(ann.page, s);
+      const after = await state(ann.page);
+      if (after.errors > s.errors) done.refused++;
+      else done.clicked++;
+      if (after.turn !== s.me || after.phase !== 'turn' || after.errors === s.errors) {
+        done.turns++;
+        turnKey = null;
+      }
+      console.log(`${what}: ${after.errors > s.errors ? 'refused' : 'taken'}`);
+    } else {
+      await sleep(300);
+    }
+    // what Ann is told in private and the table is not, which Ben must never see
+    for (const line of await privateLines(ann.page)) annPrivate.add(line);
+    await checkWatcher(ben, annPrivate);
+  }
+  await ann.page.locator('#results').waitFor({ state: 'visible' });
+  await ben.page.locator('#results').waitFor({ state: 'visible', timeout: 60000 });
+  await shot(ann, 'results');
+  await shot(ben, 'results');
+  console.log(JSON.stringify(done));
+  // the result ranks the three players, Ann among them, on both pages
+  for (const p of [ann, ben]) {
+    const ranked = await p.page.locator('#ranking li').evaluateAll((lis) => lis.map((li) => li.dataset.user));
+    assert.equal(ranked.length, 3, `${p.name}'s ranking`);
+    assert.ok(ranked.includes(await ann.page.evaluate(() => window.__illegal.user)), `${p.name}'s ranking has Ann`);
+  }
+  assert.ok(done.clicked > 0, 'Ann played cards by clicking them');
+  assert.equal(done.typed, 1);
+  // Ann's private frames were all hers; the table's carried no hand
+  const annFrames = await ann.page.evaluate(() => ({ user: window.__illegal.user, frames: window.__illegal.frames }));
+  for (const f of annFrames.frames) {
+    const parts = f.type === 'message' && f.dm && f.key ? f.key.split('/') : [];
+    if (parts.length >= 3) assert.equal(parts[parts.length - 1], annFrames.user, `Ann got ${f.key}`);
+  }
+  checkTableFrames('Ann', annFrames.frames);
+  await checkWatcher(ben, annPrivate);
+  for (const p of [ann, ben]) {
+    assert.deepEqual(await p.page.evaluate(() => [...window.__illegal.missing]), [], `${p.name}'s page asked for keys the catalog lacks`);
+    assert.deepEqual(p.errors.map(String), [], `${p.name}'s page errors`);
+  }
+  await ann.ctx.close();
+  await ben.ctx.close();
+});
