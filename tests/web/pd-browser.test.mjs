@@ -251,3 +251,45 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
   await ann.ctx.close();
   await ben.ctx.close();
 });
+
+// A game the page has no drawing for: its table view and ballot show as their text with a
+// button a choice, its private view as its text, its prompts with their choices; a button
+// sends its choice's command in private (named by game), and a closed prompt is gone.
+test('a game with no drawing shows its messages\' text and choices', { timeout: 120000 }, async () => {
+  const p = await seat('Cid', '#t=other');
+  await p.page.locator('#table-view').waitFor({ state: 'visible' });
+  await p.page.evaluate(() => {
+    const S = window.__illegal;
+    S.sent = [];
+    const send = S.ws.send.bind(S.ws);
+    S.ws.send = (text) => { S.sent.push(JSON.parse(text)); send(text); };
+  });
+  const feed = (form, data, extra = {}) => p.page.evaluate(([form, data, extra]) => {
+    const S = window.__illegal;
+    S.ws.onmessage({ data: JSON.stringify({ type: 'message', kind: form, form, channel: extra.dm ? null : 'other', table: 'other',
+      dm: false, key: null, replace: false, text: `the ${form}`, ...extra,
+      data: { game: 'g77', table: 'other', module: 'no-such-game', lang: 'en', ...data } }) });
+  }, [form, data, extra]);
+  await feed('lobby', { variant: 'one', host: 'x1', players: [{ id: 'x1', name: 'Xena' }], actions: ['join'] }, { key: 'g77/lobby' });
+  await feed('notice', { phase: 'step', events: ['game-started'], event: 'game-started' });
+  await feed('table_view', { title: 'ui.title-results', choices: [{ command: 'go left', label: 'Left' }, { command: 'go right', label_key: 'ui.accept' }] },
+    { key: 'g77/board', text: 'The board, in words.' });
+  await feed('private_view', { hand: { x: 1 } }, { dm: true, key: 'g77/mine/me', text: 'Your things: x.' });
+  await feed('prompt', { open: true, choices: [{ command: 'pick 1', label: 'One', tone: 'yes' }, { command: 'pick 2', label: 'Two' }] },
+    { dm: true, key: 'g77/ask/me', text: 'Pick one.' });
+  await p.page.locator('#views .view').waitFor();
+  assert.equal(await p.page.locator('#views .vtext').textContent(), 'The board, in words.');
+  assert.deepEqual(await p.page.locator('#views button').evaluateAll((bs) => bs.map((b) => b.textContent)), ['Left', en['ui.accept']]);
+  assert.equal(await p.page.locator('#private-view').textContent(), 'Your things: x.');
+  await p.page.locator('#prompts li button[data-command="pick 2"]').click();
+  await p.page.locator('#views button[data-command="go left"]').click();
+  const sent = await p.page.evaluate(() => window.__illegal.sent.filter((f) => f.type === 'command' && f.channel === null).map((f) => f.text));
+  assert.deepEqual(sent.filter((t) => /pick|go/.test(t)), ['g77 pick 2', 'g77 go left']);
+  // the prompt closed by an edit under its key is gone
+  await feed('prompt', { open: false }, { dm: true, key: 'g77/ask/me', text: 'You picked two.', replace: true });
+  await p.page.locator('#prompts-box').waitFor({ state: 'hidden' });
+  assert.equal(await p.page.locator('#drop, #tribunal, #pd-table, #pd-hand').count(), 2); // (Illegal's two boxes, hidden)
+  assert.ok(!(await p.page.locator('#drop').isVisible()) && !(await p.page.locator('#tribunal').isVisible()));
+  assert.deepEqual(p.errors.map(String), []);
+  await p.ctx.close();
+});

@@ -311,7 +311,6 @@
     toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
   }
 
-  const resName = C.resName;
   function playerName(id) { return S.names[id] || id; }
   function learnPlayers(list) {
     for (const p of list || []) if (p && p.id) S.names[p.id] = p.name || p.id;
@@ -482,8 +481,8 @@
     callBacks() {}, attention() { return null; }, players() { return null; }, marks() {}, now() { return undefined; },
     draw() {}, hide() {}, show() {}, result: null };
   function makeDrawings() {
-    const api = { $, el, clear, tr, trn, num, list, has, card, send, sayDm, sayTable, render, pageText, playerName,
-      learnPlayers, callBack, readBot, eventLines, choiceButtons, duration, scoresRanking, S };
+    const api = { $, el, clear, tr, trn, num, list, has, card, send, sayDm, render, pageText, playerName,
+      learnPlayers, callBack, readBot, eventLines, scoresRanking, S };
     for (const [id, make] of Object.entries(window.IllegalGames || {})) S.drawings[id] = make(api);
   }
 
