@@ -227,6 +227,7 @@ static struct json_object *welcome(const struct conn *c, bool game)
     json_object_object_add(a, "channel", json_object_new_string(c->act_channel));
     json_object_object_add(a, "game", json_object_new_boolean(game));
     json_object_object_add(r, "activity", a);
+    json_object_object_add(r, "games", web_games_json());
     return r;
 }
 

@@ -2,6 +2,7 @@
  * frames.c - small helpers, and the frames written to each socket, one fragment per
  * WRITEABLE callback.
  */
+#include "core/modules.h"
 #include "internal.h"
 
 /* ---- small helpers ---- */
@@ -82,6 +83,33 @@ const char *web_get_str(struct json_object *o, const char *name, size_t *len)
 }
 
 /* ---- outgoing frames ---- */
+
+/* The games this build has and their modes, for the page's choice of a new
+ * game: [{"id": "illegal", "modes": ["standard", ...], "mode_keys": "variant",
+ * "min": 4, "max": 8}], the default first. The page names a game by its
+ * catalog key game.<id> and a mode by <mode_keys>.<mode>. */
+struct json_object *web_games_json(void)
+{
+    struct json_object *games = json_object_new_array();
+    for (size_t i = 0; games && i < rules_count(); i++) {
+        const struct rules_module *m = rules_at(i);
+        struct json_object *g = json_object_new_object(), *modes = json_object_new_array();
+        if (!g || !modes) {
+            json_object_put(g);
+            json_object_put(modes);
+            continue;
+        }
+        for (const char *const *mode = m->modes; mode && *mode; mode++)
+            json_object_array_add(modes, json_object_new_string(*mode));
+        json_object_object_add(g, "id", json_object_new_string(m->id));
+        json_object_object_add(g, "modes", modes);
+        json_object_object_add(g, "mode_keys", json_object_new_string(m->mode_keys));
+        json_object_object_add(g, "min", json_object_new_int((int)m->min_players));
+        json_object_object_add(g, "max", json_object_new_int((int)m->max_players));
+        json_object_array_add(games, g);
+    }
+    return games;
+}
 
 /*
  * Output is queued without calling libwebsockets, and web_conn_wake() only marks

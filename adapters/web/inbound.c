@@ -1,7 +1,6 @@
 /*
  * inbound.c - what browsers send: hello, open, say, react, and their checks.
  */
-#include "core/modules.h"
 #include "internal.h"
 
 /* ---- inbound ---- */
@@ -22,33 +21,6 @@ void web_deliver(struct web *w, struct conn *c, enum inbound_type type, const ch
         .order = ++w->order,
     };
     w->base.host->deliver(w->base.host->ctx, &w->base, &in);
-}
-
-/* The games this build has and their modes, for the page's choice of a new
- * game: [{"id": "illegal", "modes": ["standard", ...], "mode_keys": "variant",
- * "min": 4, "max": 8}], the default first. The page names a game by its
- * catalog key game.<id> and a mode by <mode_keys>.<mode>. */
-static struct json_object *games_json(void)
-{
-    struct json_object *games = json_object_new_array();
-    for (size_t i = 0; games && i < rules_count(); i++) {
-        const struct rules_module *m = rules_at(i);
-        struct json_object *g = json_object_new_object(), *modes = json_object_new_array();
-        if (!g || !modes) {
-            json_object_put(g);
-            json_object_put(modes);
-            continue;
-        }
-        for (const char *const *mode = m->modes; mode && *mode; mode++)
-            json_object_array_add(modes, json_object_new_string(*mode));
-        json_object_object_add(g, "id", json_object_new_string(m->id));
-        json_object_object_add(g, "modes", modes);
-        json_object_object_add(g, "mode_keys", json_object_new_string(m->mode_keys));
-        json_object_object_add(g, "min", json_object_new_int((int)m->min_players));
-        json_object_object_add(g, "max", json_object_new_int((int)m->max_players));
-        json_object_array_add(games, g);
-    }
-    return games;
 }
 
 static void on_hello(struct web *w, struct conn *c, struct json_object *o)
@@ -130,7 +102,7 @@ static void on_hello(struct web *w, struct conn *c, struct json_object *o)
     json_object_object_add(r, "type", json_object_new_string("welcome"));
     json_object_object_add(r, "user", json_object_new_string(c->user));
     json_object_object_add(r, "name", json_object_new_string(c->name));
-    json_object_object_add(r, "games", games_json());
+    json_object_object_add(r, "games", web_games_json());
     web_conn_queue_obj(c, r);
     json_object_put(r);
     if (!first)

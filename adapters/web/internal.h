@@ -272,6 +272,9 @@ void web_tables_broadcast(struct web *w);
 
 struct json_object *web_tables_json(struct web *w);
 
+/* The games this build has, for a welcome (frames.c); the caller owns it. */
+struct json_object *web_games_json(void);
+
 /* Reads the listed tables and the stored caches (tables and trading rooms). */
 void web_tables_load(struct web *w);
 

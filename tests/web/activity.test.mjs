@@ -139,6 +139,8 @@ test('a page plays its channel\'s game as its Discord user; answers stay on the 
   assert.equal(welcome.user, A1);
   assert.equal(welcome.name, 'ann');
   assert.deepEqual(welcome.activity, { channel: TABLE, game: false });
+  // the games the server has, as any welcome lists them (a message naming no module is the first's)
+  assert.equal(welcome.games[0].id, 'illegal');
   assert.ok(auth.access_token && auth.ticket);
   assert.match(daemon.stderr, /activity: .* opened channel 530000000000000001, which has no game/);
 

@@ -597,6 +597,7 @@
       S.user = f.user;
       S.name = f.name;
       S.P = {}; // the replay of this user's DMs follows
+      S.games = f.games || [];
       $('me').textContent = f.name;
       S.current = A.channel = f.activity.channel;
       show('table');
