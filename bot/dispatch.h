@@ -94,6 +94,7 @@ struct dispatcher {
     uv_timer_t flush; /* writes deferred platform state about once a second */
     bool stopped;
     struct turn turn;
+    struct refill *refill; /* the images a start writes back (refill.c); NULL: none */
     void *view; /* a seat's view, for the computers (computers.c): the largest module's size */
 };
 
@@ -363,6 +364,24 @@ void timers_check(struct dispatcher *d, char *why, size_t len);
  * record that cannot be read stays in the store (logged). Returns 0, or -1
  * when the store cannot be read. */
 int dispatch_restore(struct dispatcher *d) MUST_USE;
+
+/*
+ * The images of the games a start read from their records, written back in
+ * the background once the daemon answers (refill.c, invariants R1-R3).
+ */
+
+/* Notes hosted game g, just read from its record by the start. Returns 0, or
+ * -1 on no memory (g then keeps its record only: nothing else). */
+int refill_note(struct dispatcher *d, struct game *g) MUST_USE;
+
+/* Starts the refill of the games noted, if any, once the daemon answers. */
+void refill_start(struct dispatcher *d);
+
+/* Stops it where it is and closes its loop handles (at a stop). */
+void refill_stop(struct dispatcher *d);
+
+/* Frees what it holds (after the loop closed its handles). */
+void refill_free(struct dispatcher *d);
 
 /* Frees every hosted game and open event and the indexes (at exit). */
 void dispatch_games_free(struct dispatcher *d);

@@ -311,6 +311,7 @@ int dispatcher_start(struct dispatcher *d, char *err, size_t errlen)
     d->flush.data = d;
     uv_timer_start(&d->flush, on_flush, DISPATCH_FLUSH_MS, DISPATCH_FLUSH_MS);
     uv_unref((uv_handle_t *)&d->flush); /* housekeeping: it keeps no loop running */
+    refill_start(d);
     return 0;
 }
 
@@ -323,6 +324,7 @@ void dispatcher_stop(struct dispatcher *d)
     for (unsigned i = 0; i < d->nplatforms; i++)
         d->platforms[i]->ops->stop(d->platforms[i]);
     timers_stop(d);
+    refill_stop(d);
     if (uv_is_active((uv_handle_t *)&d->flush))
         uv_close((uv_handle_t *)&d->flush, NULL); /* store_close() writes what is left */
 }
@@ -334,6 +336,7 @@ void dispatcher_free(struct dispatcher *d)
     for (unsigned i = 0; i < d->nplatforms; i++)
         d->platforms[i]->ops->destroy(d->platforms[i]);
     turn_free(d);
+    refill_free(d);
     dispatch_games_free(d);
     timers_free(d);
     free(d->view);

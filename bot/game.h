@@ -77,6 +77,8 @@ struct game_links {
     bool is_stale;
     unsigned turn; /* 1 + its place among the loop turn's games, or 0 */
     size_t firing; /* 1 + its place among the games being fired, or 0 */
+    bool refill;   /* read from its record by the start, unchanged since: refill.c writes its
+                      image */
 };
 
 struct game {

@@ -27,6 +27,8 @@
 #include "game.h"
 #include "util/buf.h"
 
+#define IMAGE_BYTES_MAX (1u << 20) /* a game's image at most: far above any */
+
 /* Writes g's image into b (emptied first). Returns 0; 1 when g gets none (this
  * program has no build id, or g keeps a table chat, which has pointers); -1
  * when memory runs out. */

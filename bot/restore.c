@@ -11,7 +11,9 @@
  * part that touches the dispatcher. Nothing else runs meanwhile: the loop has not started.
  *
  * A record that cannot be read is logged and left in the store, untouched,
- * as is a game or event of a platform that is not configured.
+ * as is a game or event of a platform that is not configured. A game read
+ * from its record is noted for refill.c, which writes its image once the
+ * daemon answers.
  */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include <json-c/json.h>
@@ -138,6 +140,8 @@ static void host_row(struct restore *r, struct row *row)
                      "out of memory, or another game has its table or id");
             game_free(g);
             g = NULL;
+        } else if ((row->from_record || row->image_why[0]) && refill_note(d, g) < 0) {
+            log_warn("dispatch", row->id, "out of memory: it gets no image before its next change");
         }
     }
     if (!g) {
@@ -244,8 +248,8 @@ int dispatch_restore(struct dispatcher *d)
     flush_batch(r); /* the last rows, also when the read failed halfway */
     if (r->from_records)
         log_info("dispatch", NULL,
-                 "%u games read from their records (no image of this build yet): each gets "
-                 "one at its next change",
+                 "%u games read from their records (no image of this build yet): the images "
+                 "are written once the daemon answers",
                  r->from_records);
     if (rc == 0)
         rc = store_events_open(d->store, take_event, r);

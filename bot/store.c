@@ -33,7 +33,8 @@ struct store {
     int64_t *sent;   /* outbox ids delivered, to delete with the next commit */
     size_t nsent, capsent;
     bool lazy_failed; /* a lazy value could not be written into this commit */
-    sqlite3_stmt *language_get, *language_put, *game_delete; /* prepared at their first use */
+    /* prepared at their first use */
+    sqlite3_stmt *language_get, *language_put, *game_delete, *game_image;
     /* What store_language_get() read, "platform\nkind\nid" -> "" (nothing
      * kept) or "0en"/"1en" (chosen, language): every answer to a reader asks,
      * and a read transaction of its own costs two locks of the file. The
@@ -328,6 +329,7 @@ void store_close(struct store *s)
     sqlite3_finalize(s->language_get);
     sqlite3_finalize(s->language_put);
     sqlite3_finalize(s->game_delete);
+    sqlite3_finalize(s->game_image);
     map_clear(&s->lazy, free);
     map_clear(&s->languages, free);
     free(s->sent);
@@ -404,6 +406,17 @@ int store_game_put(struct store *s, const char *id, const char *platform, const 
     else
         sqlite3_bind_null(st, 6);
     return step_done(s, st);
+}
+
+int store_game_image(struct store *s, const char *id, const void *image, size_t image_len)
+{
+    if (image_len > INT_MAX ||
+        (!s->game_image && prepare(s, &s->game_image,
+                                   "UPDATE games SET image = ? WHERE id = ? AND finished = 0") < 0))
+        return -1;
+    sqlite3_bind_blob(s->game_image, 1, image, (int)image_len, SQLITE_STATIC);
+    sqlite3_bind_text(s->game_image, 2, id, -1, SQLITE_STATIC);
+    return step_done(s, s->game_image);
 }
 
 int store_game_delete(struct store *s, const char *id)

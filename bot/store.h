@@ -46,6 +46,11 @@ void store_rollback(struct store *s);
 int store_game_put(struct store *s, const char *id, const char *platform, const char *table,
                    int finished, const char *record, const void *image, size_t image_len) MUST_USE;
 
+/* Sets the image of an unfinished game's row (image_len bytes), its record
+ * and the rest as they are; a finished game or none: nothing happens.
+ * Returns 0 or -1. */
+int store_game_image(struct store *s, const char *id, const void *image, size_t image_len) MUST_USE;
+
 /* Deletes a game's row, in the open transaction (none: nothing happens).
  * Returns 0 or -1. */
 int store_game_delete(struct store *s, const char *id) MUST_USE;

@@ -79,8 +79,7 @@ static int put_results(struct store *store, const struct game *g)
 
 /* A wait after a failed commit before the clock's changes are tried again,
  * so that a full disk is not retried in a busy loop. */
-#define TURN_RETRY_MS  1000
-#define TURN_IMAGE_MAX (1u << 20) /* a game's image at most (bot/image.h), bytes: far above any */
+#define TURN_RETRY_MS 1000
 
 /* An event the turn touched, with its record before (NULL: opened now). */
 struct turn_event {
@@ -357,7 +356,7 @@ static int commit(struct dispatcher *d)
     if (store_begin(d->store) < 0)
         return -1;
     struct buf image; /* each game's image in turn */
-    buf_init(&image, TURN_IMAGE_MAX);
+    buf_init(&image, IMAGE_BYTES_MAX);
     for (unsigned i = 0; i < d->turn.ngames; i++) {
         struct turn_game *t = &d->turn.games[i];
         if (!t->changed)
@@ -482,6 +481,8 @@ static unsigned forget(struct dispatcher *d, bool failed)
             free(t->before.chat);
         if (t->g)
             t->g->links.turn = 0;
+        if (!failed && t->changed && t->g)
+            t->g->links.refill = false; /* its commit wrote its image (R2 in refill.c) */
         if (t->dropped) {
             game_free(t->g);
             freed++;

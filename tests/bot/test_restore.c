@@ -1,10 +1,12 @@
 /*
  * test_restore.c - a start reads each game back from its image (bot/image.h)
  * or, when the image is missing, damaged or not this build's, from its
- * record, and never loses a game to another's damage.
+ * record, and never loses a game to another's damage; then it writes the
+ * missing images back in the background (bot/refill.c, R1-R3).
  *
  * Each game is compared by its status before the stop and after the start;
- * one read back as the test has it is then played on to its end.
+ * one read back as the test has it is then played on to its end. What the
+ * refill did is read from the daemon's log and the store, never timed.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "console_harness.h"
 #include "table_player.h"
@@ -70,6 +73,103 @@ static long store_int(const struct harness *h, const char *sql)
     return v;
 }
 
+/* The daemon's log (every start's, one after another) from byte `from` on,
+ * as one text the caller frees; *end: its length then. */
+static char *log_from(const struct harness *h, long from, long *end)
+{
+    char path[320];
+    snprintf(path, sizeof path, "%s/stderr.log", h->dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long len = ftell(f);
+    assert_true(len >= from);
+    char *text = calloc(1, (size_t)(len - from) + 1);
+    assert_non_null(text);
+    assert_int_equal(fseek(f, from, SEEK_SET), 0);
+    assert_int_equal(fread(text, 1, (size_t)(len - from), f), (size_t)(len - from));
+    fclose(f);
+    if (end)
+        *end = len;
+    return text;
+}
+
+/* How long the log is now: where the next start's lines begin. */
+static long log_end(const struct harness *h)
+{
+    long end;
+    free(log_from(h, 0, &end));
+    return end;
+}
+
+/* Whether the log from byte `from` on has needle. */
+static bool log_has(const struct harness *h, long from, const char *needle)
+{
+    char *text = log_from(h, from, NULL);
+    bool has = strstr(text, needle) != NULL;
+    free(text);
+    return has;
+}
+
+#define REFILL_BEGUN      "writing the images of"
+#define REFILL_DONE       "images written for"
+#define REFILL_REFUSED    "the store refused the images"
+#define READ_FROM_RECORDS "read from their records (no image"
+
+/* Waits, the daemon answering pings meanwhile, until the log from byte
+ * `from` on has needle: generously, for a loaded machine. */
+static void wait_log(struct harness *h, long from, const char *needle)
+{
+    const struct timespec pause = {0, 20 * 1000 * 1000};
+    for (unsigned i = 0; i < 6000; i++) {
+        if (log_has(h, from, needle))
+            return;
+        harness_sync(h);
+        nanosleep(&pause, NULL);
+    }
+    fail_msg("the daemon never logged \"%s\"", needle);
+}
+
+/* The refill's last line from byte `from` on: how many images of how many
+ * games, in how many batches. */
+static void refill_done(struct harness *h, long from, unsigned *written, unsigned *of,
+                        unsigned *batches)
+{
+    wait_log(h, from, REFILL_DONE);
+    char *text = log_from(h, from, NULL);
+    const char *at = strstr(text, REFILL_DONE), *b = strstr(at, "s of CPU, ");
+    assert_non_null(b);
+    assert_int_equal(sscanf(at, REFILL_DONE " %u of %u", written, of), 2);
+    assert_int_equal(sscanf(b, "s of CPU, %u batches", batches), 1);
+    free(text);
+}
+
+/* COPIES more games in the store, copies of t4's record at tables x1, x2...
+ * (their players are t4's): enough that the refill takes many batches. */
+#define COPIES 2000
+static void copy_games(struct harness *h)
+{
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < %d) "
+             "INSERT INTO games (id, platform, table_id, finished, record) "
+             "SELECT 'x' || i, platform, 'x' || i, 0, "
+             "json_set(record, '$.id', 'x' || i, '$.table', 'x' || i) "
+             "FROM games, c WHERE table_id = 't4'",
+             COPIES);
+    store_exec(h, sql);
+}
+
+/* Every game's record kept aside (the daemon stopped), to compare with. */
+#define KEEP_RECORDS "DROP TABLE IF EXISTS kept; CREATE TABLE kept AS SELECT id, record FROM games;"
+/* How many games' records are as kept. */
+#define SAME_RECORDS                                                                               \
+    "SELECT count(*) FROM games JOIN kept USING (id) WHERE games.record = kept.record"
+/* Each image as another build's: a byte of its build id changed. */
+#define OTHER_BUILD                                                                                \
+    "UPDATE games SET image = substr(image, 1, 8) || "                                             \
+    "iif(substr(image, 9, 1) = x'00', x'01', x'00') || substr(image, 10);"
+
 /* Opens a game at each table; their statuses go into before. */
 static void open_games(struct harness *h, struct table_player *tp, char **before)
 {
@@ -88,15 +188,21 @@ static void restart_after(struct harness *h, const char *sql)
     harness_start(h);
 }
 
-/* The games at the first n tables read as before; the first plays to its
- * end (the others' deadlines pass meanwhile, unplayed). */
-static void play_on(struct harness *h, struct table_player *tp, char **before, unsigned n)
+/* The games at the first n tables read as before. */
+static void same_status(struct harness *h, char **before, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         char *after = status_of(h, tables[i]);
         assert_string_equal(after, before[i]);
         free(after);
     }
+}
+
+/* The games at the first n tables read as before; the first plays to its
+ * end (the others' deadlines pass meanwhile, unplayed). */
+static void play_on(struct harness *h, struct table_player *tp, char **before, unsigned n)
+{
+    same_status(h, before, n);
     tp_scan(&tp[0]);
     tp_play_to_end(&tp[0]);
 }
@@ -131,8 +237,10 @@ static void test_damaged_images(void **state)
 }
 
 /* A store as the daemon wrote it before images (schema 7) is upgraded in
- * place: every game is read from its record, gets its image at its next
- * change, and is read from that after a kill. */
+ * place: every game is read from its record; once the daemon answers, their
+ * images are written back (a game changed first keeps the image of its
+ * change), and the next start, after a kill, reads every game from its
+ * image. */
 static void test_upgrade(void **state)
 {
     (void)state;
@@ -141,23 +249,188 @@ static void test_upgrade(void **state)
     char *before[TABLES];
     open_games(&h, tp, before);
     /* a store from before images (and before results by game, which came after them) */
+    long from = log_end(&h);
     restart_after(&h, "ALTER TABLE games DROP COLUMN image; DROP TABLE default_games;"
                       "ALTER TABLE results DROP COLUMN module; PRAGMA user_version = 7;");
     char *after = status_of(&h, "t1"); /* the daemon has started */
     assert_string_equal(after, before[0]);
     free(after);
     assert_int_equal(store_int(&h, "PRAGMA user_version"), 9);
-    assert_int_equal(store_int(&h, "SELECT count(image) FROM games"), 0);
+    assert_true(log_has(&h, from, "4 games " READ_FROM_RECORDS));
     char offer[128];
     snprintf(offer, sizeof offer, "offer %s 1 %s for nothing", tp[0].users[1], tp[0].dealer[0]);
     harness_message(&h, "dm", tp[0].users[0], offer, false);
     harness_sync(&h);
     assert_int_equal(store_int(&h, "SELECT count(image) FROM games WHERE table_id = 't1'"), 1);
-    assert_int_equal(store_int(&h, "SELECT count(image) FROM games"), 1);
+    unsigned written, of, batches;
+    refill_done(&h, from, &written, &of, &batches);
+    assert_int_equal(of, TABLES);
+    assert_int_equal(store_int(&h, "SELECT count(image) FROM games"), TABLES);
     free(before[0]);
     before[0] = status_of(&h, "t1");
     harness_kill(&h);
+    from = log_end(&h);
     harness_start(&h);
+    play_on(&h, tp, before, TABLES);
+    assert_false(log_has(&h, from, READ_FROM_RECORDS));
+    assert_false(log_has(&h, from, REFILL_BEGUN));
+    assert_int_equal(harness_finish(&h), 0);
+    for (unsigned i = 0; i < TABLES; i++)
+        free(before[i]);
+    harness_free(&h);
+}
+
+/* Another build's images (an upgrade) and games with none, many batches of
+ * them: the refill writes every one, the records as they were, and a
+ * command sent right after the start is answered before it ends. The next
+ * start reads every game from its image. */
+static void test_refill_other_build(void **state)
+{
+    (void)state;
+    struct harness h;
+    struct table_player tp[TABLES];
+    char *before[TABLES];
+    open_games(&h, tp, before);
+    assert_int_equal(harness_finish(&h), 0);
+    copy_games(&h);
+    store_exec(&h, OTHER_BUILD KEEP_RECORDS);
+    long from = log_end(&h);
+    harness_start(&h);
+    char *after = status_of(&h, "t2");
+    assert_string_equal(after, before[1]);
+    free(after);
+    assert_false(log_has(&h, from, REFILL_DONE)); /* the answer came first */
+    unsigned written, of, batches;
+    refill_done(&h, from, &written, &of, &batches);
+    assert_int_equal(written, TABLES + COPIES);
+    assert_int_equal(of, TABLES + COPIES);
+    assert_true(batches > 1);
+    assert_int_equal(store_int(&h, SAME_RECORDS), TABLES + COPIES);
+    assert_int_equal(harness_finish(&h), 0);
+    from = log_end(&h);
+    harness_start(&h);
+    same_status(&h, before, TABLES);
+    assert_false(log_has(&h, from, READ_FROM_RECORDS));
+    assert_false(log_has(&h, from, REFILL_BEGUN));
+    assert_int_equal(harness_finish(&h), 0);
+    for (unsigned i = 0; i < TABLES; i++)
+        free(before[i]);
+    harness_free(&h);
+}
+
+/* A game changed while the refill runs (the last it would reach) is passed
+ * over: it keeps the record and image of its change, which the next start
+ * reads. */
+static void test_change_during_refill(void **state)
+{
+    (void)state;
+    struct harness h;
+    struct table_player tp[TABLES];
+    char *before[TABLES];
+    open_games(&h, tp, before);
+    char last[32];
+    snprintf(last, sizeof last, "x%d", COPIES);
+    assert_int_equal(harness_finish(&h), 0);
+    copy_games(&h);
+    store_exec(&h, "UPDATE games SET image = NULL;" KEEP_RECORDS);
+    long from = log_end(&h);
+    harness_start(&h);
+    harness_message(&h, last, tp[3].users[0], "!illegal pause", false);
+    harness_sync(&h);
+    char *paused = status_of(&h, last);
+    unsigned written, of, batches;
+    refill_done(&h, from, &written, &of, &batches);
+    assert_int_equal(of, TABLES + COPIES);
+    assert_int_equal(written, TABLES + COPIES - 1);
+    assert_int_equal(store_int(&h, SAME_RECORDS), TABLES + COPIES - 1);
+    assert_int_equal(store_int(&h, "SELECT count(image) FROM games"), TABLES + COPIES);
+    assert_int_equal(harness_finish(&h), 0);
+    from = log_end(&h);
+    harness_start(&h);
+    char *after = status_of(&h, last);
+    assert_string_equal(after, paused);
+    assert_false(log_has(&h, from, READ_FROM_RECORDS));
+    free(after);
+    free(paused);
+    same_status(&h, before, TABLES);
+    assert_int_equal(harness_finish(&h), 0);
+    for (unsigned i = 0; i < TABLES; i++)
+        free(before[i]);
+    harness_free(&h);
+}
+
+/* A kill -9 once the refill has begun loses nothing: every record as it
+ * was, every game's status the same; the next start writes what is left. */
+static void test_kill_during_refill(void **state)
+{
+    (void)state;
+    struct harness h;
+    struct table_player tp[TABLES];
+    char *before[TABLES];
+    open_games(&h, tp, before);
+    assert_int_equal(harness_finish(&h), 0);
+    copy_games(&h);
+    store_exec(&h, "UPDATE games SET image = NULL;" KEEP_RECORDS);
+    long from = log_end(&h);
+    harness_start(&h);
+    wait_log(&h, from, REFILL_BEGUN);
+    harness_kill(&h);
+    assert_int_equal(store_int(&h, SAME_RECORDS), TABLES + COPIES);
+    assert_int_equal(store_int(&h, "SELECT count(*) FROM games"), TABLES + COPIES);
+    from = log_end(&h);
+    harness_start(&h);
+    for (unsigned i = 0; i < TABLES; i++) {
+        char *after = status_of(&h, tables[i]);
+        assert_string_equal(after, before[i]);
+        free(after);
+    }
+    unsigned written, of, batches;
+    refill_done(&h, from, &written, &of, &batches);
+    assert_int_equal(written, of);
+    assert_int_equal(store_int(&h, "SELECT count(image) FROM games"), TABLES + COPIES);
+    assert_int_equal(store_int(&h, SAME_RECORDS), TABLES + COPIES);
+    assert_int_equal(harness_finish(&h), 0);
+    for (unsigned i = 0; i < TABLES; i++)
+        free(before[i]);
+    harness_free(&h);
+}
+
+/* A store that refuses the refill's writes (as a full disk would): logged
+ * once, the refill stops, the games keep their records and the daemon goes
+ * on (a change is written, with its image); the next start, the store
+ * writable again, reads them from their records and writes their images. */
+static void test_store_refuses_refill(void **state)
+{
+    (void)state;
+    struct harness h;
+    struct table_player tp[TABLES];
+    char *before[TABLES];
+    open_games(&h, tp, before);
+    long from = log_end(&h);
+    restart_after(&h, "UPDATE games SET image = NULL;" KEEP_RECORDS
+                      "CREATE TRIGGER full BEFORE UPDATE OF image ON games "
+                      "WHEN new.record = old.record BEGIN SELECT RAISE(ABORT, 'disk full'); END;");
+    wait_log(&h, from, REFILL_REFUSED);
+    char *text = log_from(&h, from, NULL);
+    const char *once = strstr(text, REFILL_REFUSED);
+    assert_null(strstr(once + 1, REFILL_REFUSED));
+    assert_null(strstr(text, REFILL_DONE));
+    free(text);
+    assert_int_equal(store_int(&h, "SELECT count(image) FROM games"), 0);
+    assert_int_equal(store_int(&h, SAME_RECORDS), TABLES);
+    char offer[128];
+    snprintf(offer, sizeof offer, "offer %s 1 %s for nothing", tp[0].users[1], tp[0].dealer[0]);
+    harness_message(&h, "dm", tp[0].users[0], offer, false);
+    harness_sync(&h);
+    assert_int_equal(store_int(&h, "SELECT count(image) FROM games WHERE table_id = 't1'"), 1);
+    free(before[0]);
+    before[0] = status_of(&h, "t1");
+    from = log_end(&h);
+    restart_after(&h, "DROP TRIGGER full;");
+    unsigned written, of, batches;
+    refill_done(&h, from, &written, &of, &batches);
+    assert_true(log_has(&h, from, "3 games " READ_FROM_RECORDS));
+    assert_int_equal(written, TABLES - 1);
     play_on(&h, tp, before, TABLES);
     assert_int_equal(harness_finish(&h), 0);
     for (unsigned i = 0; i < TABLES; i++)
@@ -168,8 +441,9 @@ static void test_upgrade(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_damaged_images),
-        cmocka_unit_test(test_upgrade),
+        cmocka_unit_test(test_damaged_images),     cmocka_unit_test(test_upgrade),
+        cmocka_unit_test(test_refill_other_build), cmocka_unit_test(test_change_during_refill),
+        cmocka_unit_test(test_kill_during_refill), cmocka_unit_test(test_store_refuses_refill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
