@@ -18,11 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chat.h"
 #include "core/modules.h"
 #include "image.h"
 
 #define IMAGE_MAGIC     "ILGI"
-#define IMAGE_FORMAT    1
+#define IMAGE_FORMAT    2  /* 2: a table's chat as a fourth part */
 #define IMAGE_BUILD_MAX 32 /* bytes of the build id kept (GNU's are 20) */
 #define IMAGE_RULES_MAX 24 /* a rules module's id, with its NUL */
 
@@ -31,8 +32,9 @@ struct head {
     uint8_t format, build_len, unused[2];
     uint8_t build[IMAGE_BUILD_MAX];
     char rules[IMAGE_RULES_MAX];
-    uint32_t game_size, state_size, mind_size, nminds, body_len, unused2;
-    uint64_t sum; /* of the head (this field 0) and the body */
+    uint32_t game_size, state_size, mind_size, nminds, body_len;
+    uint32_t chat_size; /* 0: no chat */
+    uint64_t sum;       /* of the head (this field 0) and the body */
 };
 _Static_assert(sizeof(struct head) == 96, "no padding: the checksum covers every byte");
 
@@ -182,18 +184,33 @@ static void keep_stored(struct game *copy, const struct game *g)
            sizeof copy->kicked[0] * (GAME_MAX_KICKED - copy->nkicked));
 }
 
+/* Appends g's chat, its lines past its count zero (the record keeps none).
+ * Returns 0 or -1. */
+static int encode_chat(struct buf *b, const struct game_chat *c)
+{
+    struct game_chat *copy = calloc(1, sizeof *copy);
+    if (!copy)
+        return -1;
+    copy->n = c->n;
+    memcpy(copy->lines, c->lines, sizeof c->lines[0] * c->n);
+    int rc = encode(b, copy, sizeof *copy);
+    free(copy);
+    return rc;
+}
+
 int image_write(const struct game *g, struct buf *b)
 {
     pthread_once(&build_once, read_build_id);
     buf_reset(b);
-    if (!build.len || g->chat || strlen(g->rules->id) >= IMAGE_RULES_MAX)
+    if (!build.len || strlen(g->rules->id) >= IMAGE_RULES_MAX)
         return 1;
     struct head h = {.format = IMAGE_FORMAT, /* every byte set: the checksum covers them */
                      .build_len = (uint8_t)build.len,
                      .game_size = sizeof *g,
                      .state_size = (uint32_t)g->rules->state_size,
                      .mind_size = (uint32_t)(g->minds ? game_mind_size(g) : 0),
-                     .nminds = g->minds ? g->nseats : 0};
+                     .nminds = g->minds ? g->nseats : 0,
+                     .chat_size = g->chat && g->chat->n ? sizeof *g->chat : 0};
     memcpy(h.magic, IMAGE_MAGIC, sizeof h.magic);
     memcpy(h.build, build.id, build.len);
     memcpy(h.rules, g->rules->id, strlen(g->rules->id));
@@ -203,7 +220,8 @@ int image_write(const struct game *g, struct buf *b)
     keep_stored(copy, g);
     int rc = buf_append(b, &h, sizeof h) < 0 || encode(b, copy, sizeof *copy) < 0 ||
                      encode(b, g->state, h.state_size) < 0 ||
-                     (h.nminds && encode(b, g->minds, (size_t)h.nminds * h.mind_size) < 0)
+                     (h.nminds && encode(b, g->minds, (size_t)h.nminds * h.mind_size) < 0) ||
+                     (h.chat_size && encode_chat(b, g->chat) < 0)
                  ? -1
                  : 0;
     free(copy);
@@ -258,6 +276,28 @@ static const char *check_game(const struct game *g)
     return NULL;
 }
 
+/* The chat of an image (its fourth part) into out->chat: lines as chat.c
+ * makes them, every text ending within its field. */
+static const char *read_chat(struct game *out, const struct head *h, struct reader *r)
+{
+    if (h->chat_size != sizeof *out->chat)
+        return "its chat is not this build's";
+    struct game_chat *c = out->chat = calloc(1, sizeof *c);
+    if (!c)
+        return "out of memory";
+    if (decode(r, c, sizeof *c) < 0)
+        return "its chat is truncated";
+    if (c->n == 0 || c->n > GAME_CHAT_LINES)
+        return "its chat's count is out of range";
+    for (unsigned i = 0; i < c->n; i++) {
+        const struct chat_line *l = &c->lines[i];
+        if (!text_ok(l->user, sizeof l->user) || !text_ok(l->name, sizeof l->name) ||
+            !text_ok(l->text, sizeof l->text))
+            return "a chat line is not terminated";
+    }
+    return NULL;
+}
+
 /* The body of an image whose head h is this build's, into out. */
 static const char *read_body(struct game *out, const struct head *h, struct reader *r)
 {
@@ -266,6 +306,11 @@ static const char *read_body(struct game *out, const struct head *h, struct read
         return "its sizes are not this build's";
     if (decode(r, out, sizeof *out) < 0)
         return "its game is truncated";
+    /* no pointer is taken from an image, whatever its bytes say */
+    out->platform = NULL;
+    out->state = out->minds = NULL;
+    out->chat = NULL;
+    memset(&out->links, 0, sizeof out->links);
     out->rules = rules;
     const char *bad = check_game(out);
     if (bad)
@@ -277,9 +322,12 @@ static const char *read_body(struct game *out, const struct head *h, struct read
         (h->nminds && !(out->minds = calloc(h->nminds, h->mind_size))))
         return "out of memory";
     if (decode(r, out->state, rules->state_size) < 0 ||
-        (h->nminds && decode(r, out->minds, (size_t)h->nminds * h->mind_size) < 0) ||
-        r->at != r->len)
-        return "its state is truncated or too long";
+        (h->nminds && decode(r, out->minds, (size_t)h->nminds * h->mind_size) < 0))
+        return "its state is truncated";
+    if (h->chat_size && (bad = read_chat(out, h, r)))
+        return bad;
+    if (r->at != r->len)
+        return "it is too long";
     return NULL;
 }
 
@@ -309,6 +357,7 @@ int image_read(struct game *out, const void *image, size_t len, char *why, size_
     snprintf(why, whylen, "%s", bad);
     free(out->state);
     free(out->minds);
+    free(out->chat);
     memset(out, 0, sizeof *out);
     return -1;
 }
