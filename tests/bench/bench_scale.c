@@ -23,8 +23,12 @@
  *     first answer and the CPU it took, not pinned (a start reads the stored
  *     games on every CPU it may use), and its RSS then (every game restored,
  *     none touched since); then RESTARTS times more with the games' images
- *     cleared (bot/image.h), as an upgraded store's first start reads them:
- *     from their JSON records.
+ *     cleared (bot/image.h) before each, as an upgraded store's first start
+ *     reads them: from their JSON records;
+ *   - the refill (bot/refill.c): a start from the records once more, left
+ *     running after its first answer until it logs that it wrote the images
+ *     back, with the wall-clock time and CPU it says that took; then a
+ *     restart, which must read every game from its image again.
  * CPU is the daemon's own (proc_cpu_seconds), read when the `pong` after each
  * part arrives. The daemons are pinned to the last CPU, this program to the
  * others. Sessions last 2N s: nothing falls due during the setup (the first
@@ -69,7 +73,11 @@
 struct size_figs {
     unsigned games;
     double setup_s, lobby_us, game_us, deadline_us, restart_s, restart_cpu_s;
-    double records_s, records_cpu_s; /* the restart from the records, the images cleared */
+    double records_s, records_cpu_s;   /* the restart from the records, the images cleared */
+    double refill_s, refill_cpu_s;     /* the images written back after it (bot/refill.c) */
+    double refilled_s, refilled_cpu_s; /* the restart after the refill */
+    unsigned refill_batches;
+    bool refilled_from_records; /* that restart read games from their records: a failure */
     double rss_mb, rss_restart_mb, store_kb;
     unsigned errors; /* error lines in the measured parts: the figures measured refusals */
 };
@@ -105,8 +113,10 @@ static unsigned session_s(unsigned games)
     return 2 * games;
 }
 
+/* Starts a daemon on store; its log goes to log_path at level info (NULL:
+ * nowhere, warnings only). */
 static int spawn(struct daemon *dm, const char *illegald, const char *store, unsigned games,
-                 int cpu /* -1: not pinned */)
+                 int cpu /* -1: not pinned */, const char *log_path)
 {
     int in[2], out[2];
     /* close-on-exec: another size's daemon must not hold this one's input open */
@@ -122,13 +132,14 @@ static int spawn(struct daemon *dm, const char *illegald, const char *store, uns
         dup2(out[1], 1);
         close(in[1]);
         close(out[0]);
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
-            dup2(null, 2);
+        int err = log_path ? open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600)
+                           : open("/dev/null", O_WRONLY);
+        if (err >= 0)
+            dup2(err, 2);
         setenv("ILLEGALD_GAME_SESSION_SECONDS", session, 1);
         setenv("ILLEGALD_GAME_ABSENT_SECONDS", "0", 1);
         setenv("ILLEGALD_GAME_LOBBY_IDLE_SECONDS", "604800", 1);
-        setenv("ILLEGALD_LOG_LEVEL", "warn", 1);
+        setenv("ILLEGALD_LOG_LEVEL", log_path ? "info" : "warn", 1);
         execl(illegald, illegald, "--console", "--virtual-time", "--seed", "1", "--store", store,
               (char *)NULL);
         _exit(127);
@@ -320,7 +331,7 @@ static int setup(const char *illegald, const char *workdir, unsigned games, int 
     }
     r->p.games = games;
     out->games = games;
-    if (spawn(&r->dm, illegald, r->store, games, cpu) != 0)
+    if (spawn(&r->dm, illegald, r->store, games, cpu, NULL) != 0)
         return -1;
     r->p.write = write_setup;
     if (run_part(&r->dm, &r->p, "setup") < 0)
@@ -359,25 +370,6 @@ static int deadlines_round(struct run *r, unsigned k, struct size_figs *out)
     return r->deadline[k] < 0 ? -1 : 0;
 }
 
-/* Starts the daemon of r on its store, waits for its first answer and stops
- * it: the wall-clock time that took, its CPU and its RSS then. */
-static int start_once(const char *illegald, struct run *r, double *s, double *cpu, double *rss_mb)
-{
-    double t0 = now_s();
-    if (spawn(&r->dm, illegald, r->store, r->p.games, -1) != 0)
-        return -1;
-    struct part none = {.write = write_advance}; /* nothing but the ping */
-    if (run_part(&r->dm, &none, "restart") < 0) {
-        kill(r->dm.pid, SIGKILL);
-        finish(&r->dm);
-        return -1;
-    }
-    *s = now_s() - t0;
-    *cpu = proc_cpu_total_seconds(r->dm.pid); /* its parsing threads have ended */
-    *rss_mb = (double)proc_rss_kb(r->dm.pid) / 1024.0;
-    return finish(&r->dm);
-}
-
 /* Clears every game's image in the store at path. */
 static int clear_images(const char *path)
 {
@@ -389,6 +381,76 @@ static int clear_images(const char *path)
             : -1;
     sqlite3_close(db);
     return rc;
+}
+
+/* Starts the daemon of r on its store (its log to log_path, NULL: none) and
+ * waits for its first answer: the wall-clock time that took, its CPU and its
+ * RSS then. The daemon is left running. */
+static int start_answered(const char *illegald, struct run *r, const char *log_path, double *s,
+                          double *cpu, double *rss_mb)
+{
+    double t0 = now_s();
+    if (spawn(&r->dm, illegald, r->store, r->p.games, -1, log_path) != 0)
+        return -1;
+    struct part none = {.write = write_advance}; /* nothing but the ping */
+    if (run_part(&r->dm, &none, "restart") < 0) {
+        kill(r->dm.pid, SIGKILL);
+        finish(&r->dm);
+        return -1;
+    }
+    *s = now_s() - t0;
+    *cpu = proc_cpu_total_seconds(r->dm.pid); /* its parsing threads have ended */
+    *rss_mb = (double)proc_rss_kb(r->dm.pid) / 1024.0;
+    return 0;
+}
+
+/* start_answered(), then the daemon stopped. */
+static int start_once(const char *illegald, struct run *r, double *s, double *cpu, double *rss_mb)
+{
+    return start_answered(illegald, r, NULL, s, cpu, rss_mb) == 0 ? finish(&r->dm) : -1;
+}
+
+/* The first line of the log at path that has needle, into line (len
+ * bytes); false when none has it. */
+static bool log_line(const char *path, const char *needle, char *line, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    bool found = false;
+    while (f && !found && fgets(line, (int)len, f))
+        found = strstr(line, needle) != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
+
+#define REFILL_DONE "images written for"
+
+/* A start from the records, left running until its refill logs its end
+ * (the daemon's own wall-clock time and CPU for it, and its batches); then
+ * a start after it, whose log must not say that it read games from their
+ * records. */
+static int refill(const char *illegald, struct run *r, const char *workdir, struct size_figs *out)
+{
+    char path[640], line[512];
+    snprintf(path, sizeof(path), "%s/refill-%u.log", workdir, out->games);
+    double s, cpu, rss;
+    if (clear_images(r->store) != 0 || start_answered(illegald, r, path, &s, &cpu, &rss) != 0)
+        return -1;
+    const struct timespec pause = {0, 10 * 1000 * 1000};
+    while (!log_line(path, REFILL_DONE, line, sizeof(line)) && kill(r->dm.pid, 0) == 0)
+        nanosleep(&pause, NULL);
+    const char *at = strstr(line, ", in ");
+    if (finish(&r->dm) != 0 || !at ||
+        sscanf(at, ", in %lf s (%lf s of CPU, %u batches)", &out->refill_s, &out->refill_cpu_s,
+               &out->refill_batches) != 3) {
+        fprintf(stderr, "no end of the refill in %s\n", path);
+        return -1;
+    }
+    if (start_answered(illegald, r, path, &out->refilled_s, &out->refilled_cpu_s, &rss) != 0 ||
+        finish(&r->dm) != 0)
+        return -1;
+    out->refilled_from_records = log_line(path, "read from their records", line, sizeof(line));
+    return 0;
 }
 
 /* Stops the daemon of r, then starts it again on its store RESTARTS times,
@@ -405,10 +467,10 @@ static int restart(const char *illegald, struct run *r, struct size_figs *out)
     for (unsigned i = 0; i < RESTARTS; i++)
         if (start_once(illegald, r, &r->restart[i], &r->restart_cpu[i], &r->rss_restart[i]) != 0)
             return -1;
-    if (clear_images(r->store) != 0)
-        return -1;
+    /* cleared before each: the start before may have refilled some */
     for (unsigned i = 0; i < RESTARTS; i++)
-        if (start_once(illegald, r, &r->records[i], &r->records_cpu[i], &rss) != 0)
+        if (clear_images(r->store) != 0 ||
+            start_once(illegald, r, &r->records[i], &r->records_cpu[i], &rss) != 0)
             return -1;
     return 0;
 }
@@ -471,13 +533,13 @@ static unsigned read_sizes(int argc, char **argv, unsigned sizes[MAX_SIZES])
 
 /* Restarts each size's daemon, then takes and prints its medians. Returns
  * 0, or -1 when a restart failed. */
-static int restart_and_summarize(const char *illegald, struct run *runs, struct size_figs *figs,
-                                 unsigned n)
+static int restart_and_summarize(const char *illegald, const char *workdir, struct run *runs,
+                                 struct size_figs *figs, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         struct size_figs *f = &figs[i];
         struct run *r = &runs[i];
-        if (restart(illegald, r, f) != 0) {
+        if (restart(illegald, r, f) != 0 || refill(illegald, r, workdir, f) != 0) {
             fprintf(stderr, "restarting with %u games failed\n", f->games);
             return -1;
         }
@@ -496,6 +558,12 @@ static int restart_and_summarize(const char *illegald, struct run *runs, struct 
                f->rss_restart_mb, f->store_kb, f->restart_s, f->restart_cpu_s, f->records_s,
                f->records_cpu_s,
                f->errors ? " (ERRORS in the measured parts: see the daemon's answers)" : "");
+        printf("%u games: the images written back in %.2f s (%.2f s CPU, %u batches), then a "
+               "restart %.2f s (%.2f s CPU)%s\n",
+               f->games, f->refill_s, f->refill_cpu_s, f->refill_batches, f->refilled_s,
+               f->refilled_cpu_s,
+               f->refilled_from_records ? " (READ GAMES FROM THEIR RECORDS: see refill-N.log)"
+                                        : ", every game from its image");
         fflush(stdout);
     }
     return 0;
@@ -530,6 +598,14 @@ static void print_table(const struct size_figs *figs, const unsigned *sizes, uns
               "%.2f", "–", false);
     print_row("restart from the records, CPU (s)", figs, n,
               offsetof(struct size_figs, records_cpu_s), "%.2f", "–", false);
+    print_row("images written back (s)", figs, n, offsetof(struct size_figs, refill_s), "%.2f", "–",
+              false);
+    print_row("images written back, CPU (s)", figs, n, offsetof(struct size_figs, refill_cpu_s),
+              "%.2f", "–", false);
+    print_row("restart after that (s)", figs, n, offsetof(struct size_figs, refilled_s), "%.2f",
+              "< 3 at 100,000", false);
+    print_row("restart after that, CPU (s)", figs, n, offsetof(struct size_figs, refilled_cpu_s),
+              "%.2f", "–", false);
     print_row("RSS after setup (MB)", figs, n, offsetof(struct size_figs, rss_mb), "%.1f", "–",
               false);
     print_row("RSS after restart (MB)", figs, n, offsetof(struct size_figs, rss_restart_mb), "%.1f",
@@ -578,7 +654,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "round %u with %u games failed\n", k % ROUNDS + 1, sizes[i]);
                 goto fail;
             }
-    if (restart_and_summarize(argv[1], runs, figs, n) != 0)
+    if (restart_and_summarize(argv[1], argv[2], runs, figs, n) != 0)
         goto fail;
     print_table(figs, sizes, n);
     return 0;
