@@ -438,12 +438,52 @@ static void test_store_refuses_refill(void **state)
     harness_free(&h);
 }
 
+/* A game that keeps a table chat (the local table's; here written into a
+ * console game's record) gets its image from the refill, chat included: the
+ * start after it reads the game from its image, and the record its next
+ * change writes from that game has the chat as it was. */
+static void test_chat_in_image(void **state)
+{
+    (void)state;
+    struct harness h;
+    struct table_player tp[TABLES];
+    char *before[TABLES];
+    open_games(&h, tp, before);
+    long from = log_end(&h);
+    restart_after(&h, "UPDATE games SET image = NULL, record = json_set(record, '$.chat', "
+                      "json('[{\"user\":\"t1-p2\",\"name\":\"Bo\",\"text\":\"who deals "
+                      "guns?\",\"at\":1000},{\"user\":\"t1-p3\",\"name\":\"Cy\","
+                      "\"text\":\"not me\",\"at\":2000}]')) WHERE table_id = 't1';" KEEP_RECORDS);
+    unsigned written, of, batches;
+    refill_done(&h, from, &written, &of, &batches);
+    assert_int_equal(written, 1); /* the others kept theirs */
+    assert_int_equal(harness_finish(&h), 0);
+    from = log_end(&h);
+    harness_start(&h);
+    same_status(&h, before, TABLES);
+    assert_false(log_has(&h, from, READ_FROM_RECORDS));
+    char offer[128];
+    snprintf(offer, sizeof offer, "offer %s 1 %s for nothing", tp[0].users[1], tp[0].dealer[0]);
+    harness_message(&h, "dm", tp[0].users[0], offer, false);
+    harness_sync(&h);
+    assert_int_equal(store_int(&h, "SELECT count(*) FROM games JOIN kept USING (id) WHERE "
+                                   "table_id = 't1' AND games.record != kept.record AND "
+                                   "json_extract(games.record, '$.chat') = "
+                                   "json_extract(kept.record, '$.chat')"),
+                     1);
+    assert_int_equal(harness_finish(&h), 0);
+    for (unsigned i = 0; i < TABLES; i++)
+        free(before[i]);
+    harness_free(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_damaged_images),     cmocka_unit_test(test_upgrade),
         cmocka_unit_test(test_refill_other_build), cmocka_unit_test(test_change_during_refill),
         cmocka_unit_test(test_kill_during_refill), cmocka_unit_test(test_store_refuses_refill),
+        cmocka_unit_test(test_chat_in_image),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
