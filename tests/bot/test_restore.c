@@ -207,6 +207,24 @@ static void play_on(struct harness *h, struct table_player *tp, char **before, u
     tp_play_to_end(&tp[0]);
 }
 
+/* A change of t1's game (tp[0]'s): an offer by its first player, committed. */
+static void change_t1(struct harness *h, struct table_player *tp)
+{
+    char offer[128];
+    snprintf(offer, sizeof offer, "offer %s 1 %s for nothing", tp->users[1], tp->dealer[0]);
+    harness_message(h, "dm", tp->users[0], offer, false);
+    harness_sync(h);
+}
+
+/* Stops the daemon (it must exit cleanly) and frees the test's. */
+static void end_test(struct harness *h, char **before)
+{
+    assert_int_equal(harness_finish(h), 0);
+    for (unsigned i = 0; i < TABLES; i++)
+        free(before[i]);
+    harness_free(h);
+}
+
 /* Images cut short or changed: those games are read from their records. A
  * game whose record is damaged too stays in the store, and costs no other
  * game anything. */
@@ -230,10 +248,7 @@ static void test_damaged_images(void **state)
     assert_int_equal(store_int(&h, "SELECT count(*) FROM games WHERE table_id = 't4' AND "
                                    "record = '{\"id\":' AND image = x'00'"),
                      1);
-    assert_int_equal(harness_finish(&h), 0);
-    for (unsigned i = 0; i < TABLES; i++)
-        free(before[i]);
-    harness_free(&h);
+    end_test(&h, before);
 }
 
 /* A store as the daemon wrote it before images (schema 7) is upgraded in
@@ -257,10 +272,7 @@ static void test_upgrade(void **state)
     free(after);
     assert_int_equal(store_int(&h, "PRAGMA user_version"), 9);
     assert_true(log_has(&h, from, "4 games " READ_FROM_RECORDS));
-    char offer[128];
-    snprintf(offer, sizeof offer, "offer %s 1 %s for nothing", tp[0].users[1], tp[0].dealer[0]);
-    harness_message(&h, "dm", tp[0].users[0], offer, false);
-    harness_sync(&h);
+    change_t1(&h, &tp[0]);
     assert_int_equal(store_int(&h, "SELECT count(image) FROM games WHERE table_id = 't1'"), 1);
     unsigned written, of, batches;
     refill_done(&h, from, &written, &of, &batches);
@@ -274,10 +286,7 @@ static void test_upgrade(void **state)
     play_on(&h, tp, before, TABLES);
     assert_false(log_has(&h, from, READ_FROM_RECORDS));
     assert_false(log_has(&h, from, REFILL_BEGUN));
-    assert_int_equal(harness_finish(&h), 0);
-    for (unsigned i = 0; i < TABLES; i++)
-        free(before[i]);
-    harness_free(&h);
+    end_test(&h, before);
 }
 
 /* Another build's images (an upgrade) and games with none, many batches of
@@ -312,10 +321,7 @@ static void test_refill_other_build(void **state)
     same_status(&h, before, TABLES);
     assert_false(log_has(&h, from, READ_FROM_RECORDS));
     assert_false(log_has(&h, from, REFILL_BEGUN));
-    assert_int_equal(harness_finish(&h), 0);
-    for (unsigned i = 0; i < TABLES; i++)
-        free(before[i]);
-    harness_free(&h);
+    end_test(&h, before);
 }
 
 /* A game changed while the refill runs (the last it would reach) is passed
@@ -353,10 +359,7 @@ static void test_change_during_refill(void **state)
     free(after);
     free(paused);
     same_status(&h, before, TABLES);
-    assert_int_equal(harness_finish(&h), 0);
-    for (unsigned i = 0; i < TABLES; i++)
-        free(before[i]);
-    harness_free(&h);
+    end_test(&h, before);
 }
 
 /* A kill -9 once the refill has begun loses nothing: every record as it
@@ -389,10 +392,7 @@ static void test_kill_during_refill(void **state)
     assert_int_equal(written, of);
     assert_int_equal(store_int(&h, "SELECT count(image) FROM games"), TABLES + COPIES);
     assert_int_equal(store_int(&h, SAME_RECORDS), TABLES + COPIES);
-    assert_int_equal(harness_finish(&h), 0);
-    for (unsigned i = 0; i < TABLES; i++)
-        free(before[i]);
-    harness_free(&h);
+    end_test(&h, before);
 }
 
 /* A store that refuses the refill's writes (as a full disk would): logged
@@ -418,10 +418,7 @@ static void test_store_refuses_refill(void **state)
     free(text);
     assert_int_equal(store_int(&h, "SELECT count(image) FROM games"), 0);
     assert_int_equal(store_int(&h, SAME_RECORDS), TABLES);
-    char offer[128];
-    snprintf(offer, sizeof offer, "offer %s 1 %s for nothing", tp[0].users[1], tp[0].dealer[0]);
-    harness_message(&h, "dm", tp[0].users[0], offer, false);
-    harness_sync(&h);
+    change_t1(&h, &tp[0]);
     assert_int_equal(store_int(&h, "SELECT count(image) FROM games WHERE table_id = 't1'"), 1);
     free(before[0]);
     before[0] = status_of(&h, "t1");
@@ -432,10 +429,7 @@ static void test_store_refuses_refill(void **state)
     assert_true(log_has(&h, from, "3 games " READ_FROM_RECORDS));
     assert_int_equal(written, TABLES - 1);
     play_on(&h, tp, before, TABLES);
-    assert_int_equal(harness_finish(&h), 0);
-    for (unsigned i = 0; i < TABLES; i++)
-        free(before[i]);
-    harness_free(&h);
+    end_test(&h, before);
 }
 
 /* A game that keeps a table chat (the local table's; here written into a
@@ -462,19 +456,13 @@ static void test_chat_in_image(void **state)
     harness_start(&h);
     same_status(&h, before, TABLES);
     assert_false(log_has(&h, from, READ_FROM_RECORDS));
-    char offer[128];
-    snprintf(offer, sizeof offer, "offer %s 1 %s for nothing", tp[0].users[1], tp[0].dealer[0]);
-    harness_message(&h, "dm", tp[0].users[0], offer, false);
-    harness_sync(&h);
+    change_t1(&h, &tp[0]);
     assert_int_equal(store_int(&h, "SELECT count(*) FROM games JOIN kept USING (id) WHERE "
                                    "table_id = 't1' AND games.record != kept.record AND "
                                    "json_extract(games.record, '$.chat') = "
                                    "json_extract(kept.record, '$.chat')"),
                      1);
-    assert_int_equal(harness_finish(&h), 0);
-    for (unsigned i = 0; i < TABLES; i++)
-        free(before[i]);
-    harness_free(&h);
+    end_test(&h, before);
 }
 
 int main(void)
