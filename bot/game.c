@@ -307,7 +307,7 @@ fail:
  * breaks: clean it the same way. Nothing left is "", which shows the id. */
 static void clean_name(char name[GAME_TEXT_MAX])
 {
-    char clean[GAME_TEXT_MAX];
+    char clean[GAME_TEXT_MAX] = ""; /* every byte: the image copies them (bot/image.h) */
     command_clean_name(name, clean, sizeof clean);
     memcpy(name, clean, sizeof clean);
 }

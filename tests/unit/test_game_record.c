@@ -149,6 +149,13 @@ static void image_round_trip(const struct game *g, const struct game *from_recor
     assert_string_equal(got, want);
     free(want);
     free(got);
+    /* the game its record gives has the very image: no byte of it is left unset */
+    struct buf again;
+    buf_init(&again, IMAGE_BYTES_MAX);
+    assert_int_equal(image_write(from_record, &again), 0);
+    assert_int_equal(again.len, b.len);
+    assert_memory_equal(again.data, b.data, b.len);
+    buf_free(&again);
     if (g->started)
         assert_memory_equal(back->state, from_record->state, g->rules->state_size);
     game_free(back);
