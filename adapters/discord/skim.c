@@ -40,11 +40,12 @@ static void skip_ws(struct cursor *c)
 #define ONES  0x0101010101010101ULL
 #define HIGHS 0x8080808080808080ULL
 
-/* Whether the 8 bytes of w hold a quote, a backslash or a control character,
- * the bytes a string's scan stops at: (x - ONES) & ~x & HIGHS is nonzero
- * exactly when some byte of x is 0, and (w - ONES * 0x20) & ~w & HIGHS when
- * some byte of w is below 0x20. */
-static bool word_stops_string(uint64_t w)
+/* The bytes of w that may stop a string's scan (a quote, a backslash or a
+ * control character), each marked by its high bit: (x - ONES) & ~x & HIGHS
+ * marks the bytes of x that are 0, and (w - ONES * 0x20) & ~w & HIGHS those
+ * of w below 0x20. A borrow can mark a byte after a marked one as well, never
+ * one before it: the first mark in memory order is exact. */
+static uint64_t string_stops(uint64_t w)
 {
     uint64_t quote = w ^ (ONES * '"'), backslash = w ^ (ONES * '\\');
     return (((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash) |
@@ -52,8 +53,26 @@ static bool word_stops_string(uint64_t w)
            HIGHS;
 }
 
+/* How many bytes of the 8 at p a string's scan passes over before the first
+ * that may stop it (8: none does). On a big-endian machine the borrows run
+ * the other way, so a word that holds a stop is read byte by byte there. */
+static size_t plain_run(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t stops = string_stops(w);
+    if (!stops)
+        return 8;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return (size_t)__builtin_ctzll(stops) / 8;
+#else
+    return 0;
+#endif
+}
+
 /* A string at c (its quote included) into s. Strings are most of a message's
- * bytes: plain ones are passed over eight bytes at a time. */
+ * bytes: plain ones are passed over eight bytes at a time, and the scan goes
+ * straight to the byte that ends them. */
 static bool read_string(struct cursor *c, struct span *s)
 {
     if (c->p >= c->end || *c->p != '"')
@@ -61,9 +80,12 @@ static bool read_string(struct cursor *c, struct span *s)
     s->start = ++c->p;
     s->escaped = false;
     for (;;) {
-        uint64_t w;
-        while (c->end - c->p >= 8 && (memcpy(&w, c->p, 8), !word_stops_string(w)))
-            c->p += 8;
+        size_t run;
+        while (c->end - c->p >= 8 && (run = plain_run(c->p)) > 0) {
+            c->p += run;
+            if (run < 8)
+                break;
+        }
         if (c->p >= c->end)
             return false;
         if (*c->p == '"')
