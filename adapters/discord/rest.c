@@ -1,6 +1,7 @@
 /*
  * rest.c - queued, rate-limited REST requests, sent through adapters/common/curl_uv.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/queue.h>
@@ -24,6 +25,14 @@
  * curl's own queue (a late burst could break the global 50/s). */
 #define REST_MAX_INFLIGHT 16L
 
+/* An easy handle and the URL it sends to, kept together between requests:
+ * curl reads the URL handle during the transfer. */
+struct handle {
+    CURL *easy;
+    CURLU *url;  /* the API's URL, parsed once; a plain path is set into it */
+    bool parsed; /* url was parsed whole for the last request (not plain) */
+};
+
 struct rq {
     char *name;
     STAILQ_HEAD(, rest_req) reqs; /* never empty: a queue goes when its last request does */
@@ -44,7 +53,7 @@ struct rest_req {
     uint64_t not_before;
     uint64_t deadline; /* 0, or when it is worth nothing any more */
     char route[256], major[160];
-    CURL *easy;
+    struct handle h; /* h.easy NULL when not in flight */
     struct buf resp; /* the answer's body, at most REST_MAX_BODY bytes */
     struct rl_headers rh;
     struct curl_slist *hdrs; /* its own headers (rest_enqueue_as), or NULL: the client's */
@@ -55,9 +64,11 @@ struct rest {
     struct curl_uv *curl;
     uv_timer_t pump_timer;
     char *api_url;
-    char *ua;                                  /* the User-Agent header line */
+    CURLU *base;    /* api_url parsed, copied into each new handle */
+    char *api_path; /* its path, without a last '/'; NULL: every URL is parsed whole */
+    char *ua;       /* the User-Agent header line */
     struct curl_slist *hdrs_plain, *hdrs_json; /* every request's headers, built once */
-    CURL *idle[REST_MAX_INFLIGHT];             /* easy handles kept for the next requests */
+    struct handle idle[REST_MAX_INFLIGHT];     /* handles kept for the next requests */
     unsigned nidle;
     struct rl rl;
     struct map queues;       /* queue name -> struct rq */
@@ -86,6 +97,8 @@ static void maybe_free(struct rest *r)
     rl_free(&r->rl);
     map_clear(&r->queues, NULL);
     free(r->api_url);
+    free(r->api_path);
+    curl_url_cleanup(r->base);
     free(r->ua);
     curl_slist_free_all(r->hdrs_plain);
     curl_slist_free_all(r->hdrs_json);
@@ -99,11 +112,17 @@ static void handle_closed(uv_handle_t *h)
     maybe_free(r);
 }
 
+static void handle_free(struct handle *h)
+{
+    curl_easy_cleanup(h->easy);
+    curl_url_cleanup(h->url);
+}
+
 static void req_free(struct rest_req *q)
 {
-    if (q->easy) {
-        curl_uv_remove(q->rest->curl, q->easy);
-        curl_easy_cleanup(q->easy);
+    if (q->h.easy) {
+        curl_uv_remove(q->rest->curl, q->h.easy);
+        handle_free(&q->h);
     }
     buf_free(&q->resp);
     curl_slist_free_all(q->hdrs);
@@ -289,43 +308,100 @@ static MUST_USE int add_header(struct curl_slist **list, const char *h)
     return 0;
 }
 
-/* An easy handle for the next request: a kept one, with the options the last
- * request left (start() sets every one that varies again, as curl allows
+/* A handle for the next request into h: a kept one, with the options the
+ * last request left (start() sets every one that varies again, as curl allows
  * between transfers: resetting cost more than the rest of the set-up), or a
- * new one with those that never vary. NULL on no memory. */
-static CURL *take_easy(struct rest *r)
+ * new one with those that never vary. Returns 0, or -1 on no memory. */
+static int take_handle(struct rest *r, struct handle *h)
 {
-    if (r->nidle)
-        return r->idle[--r->nidle];
-    CURL *e = curl_easy_init();
-    if (!e)
-        return NULL;
-    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-    return e;
+    if (r->nidle) {
+        *h = r->idle[--r->nidle];
+        return 0;
+    }
+    *h = (struct handle){curl_easy_init(), curl_url_dup(r->base), false};
+    if (!h->easy || !h->url) {
+        handle_free(h);
+        return -1;
+    }
+    curl_easy_setopt(h->easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h->easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+    curl_easy_setopt(h->easy, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h->easy, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h->easy, CURLOPT_CURLU, h->url);
+    return 0;
 }
 
-/* Keeps e for a later request, or frees it when enough are kept. */
-static void give_back_easy(struct rest *r, CURL *e)
+/* Keeps h for a later request, or frees it when enough are kept. */
+static void give_back_handle(struct rest *r, struct handle *h)
 {
     if (r->nidle < REST_MAX_INFLIGHT && !r->closing)
-        r->idle[r->nidle++] = e;
+        r->idle[r->nidle++] = *h;
     else
-        curl_easy_cleanup(e);
+        handle_free(h);
+    h->easy = NULL;
+}
+
+/* Whether path can go into a parsed URL as it is: it starts with '/' and
+ * holds only letters, digits and / - _ % @, so a whole parse would find no
+ * query, fragment or dot segment in it and change nothing. */
+static bool plain_path(const char *path)
+{
+    if (*path != '/')
+        return false;
+    for (const char *c = path; *c; c++)
+        if (!isalnum((unsigned char)*c) && !strchr("/-_%@", *c))
+            return false;
+    return true;
+}
+
+/* Points h at the API's path. curl parses a URL given as text for every
+ * transfer and writes it back out (about 15,000 instructions); a handle's URL
+ * was parsed once, so a plain path only replaces its path. Anything else is
+ * parsed whole, as curl would. CURLOPT_URL keeps curl's own record of the URL
+ * (its effective URL); CURLOPT_CURLU, set on the handle, overrides it for the
+ * transfer. Returns 0, or -1 on no memory or a URL curl refuses. */
+static int set_url(struct rest *r, struct handle *h, const char *path)
+{
+    struct buf url;
+    buf_init(&url, REST_MAX_URL);
+    bool plain = r->api_path && plain_path(path);
+    if (plain && h->parsed) { /* the last request's whole URL goes */
+        CURLU *fresh = curl_url_dup(r->base);
+        if (!fresh)
+            return -1;
+        curl_url_cleanup(h->url);
+        h->url = fresh;
+        h->parsed = false;
+        curl_easy_setopt(h->easy, CURLOPT_CURLU, h->url);
+    }
+    int rc = -1;
+    if (buf_puts(&url, r->api_url) < 0 || buf_puts(&url, path) < 0)
+        goto out;
+    CURLUcode uc;
+    if (plain) /* api_url ends with api_path: the URL's path is the text's end */
+        uc = curl_url_set(h->url, CURLUPART_PATH,
+                          url.data + strlen(r->api_url) - strlen(r->api_path), 0);
+    else
+        uc = curl_url_set(h->url, CURLUPART_URL, url.data,
+                          CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME);
+    h->parsed = !plain;
+    rc = uc == CURLUE_OK ? 0 : -1;
+    if (rc == 0)
+        curl_easy_setopt(h->easy, CURLOPT_URL, url.data);
+out:
+    buf_free(&url);
+    return rc;
 }
 
 /* Starts q. Returns 0, or -1 on no memory (the caller tries again later). */
 static MUST_USE int start(struct rest *r, struct rest_req *q)
 {
-    struct buf url;
-    buf_init(&url, REST_MAX_URL);
-    CURL *e = NULL;
-    if (buf_printf(&url, "%s%s", r->api_url, q->path) < 0 || !(e = take_easy(r)))
+    struct handle h;
+    if (take_handle(r, &h) < 0)
+        return -1;
+    CURL *e = h.easy;
+    if (set_url(r, &h, q->path) < 0)
         goto fail;
-    curl_easy_setopt(e, CURLOPT_URL, url.data);
-    buf_free(&url);
     /* a request with a deadline may not outlast it; a kept handle's last limit goes */
     uint64_t now = clock_mono_ms();
     long limit = REST_TRANSFER_MS;
@@ -348,19 +424,15 @@ static MUST_USE int start(struct rest *r, struct rest_req *q)
     }
     buf_reset(&q->resp);
     rl_headers_init(&q->rh);
-    q->easy = e;
-    if (curl_uv_add(r->curl, e, on_transfer_done, q) != 0) {
-        q->easy = NULL;
+    if (curl_uv_add(r->curl, e, on_transfer_done, q) != 0)
         goto fail;
-    }
+    q->h = h;
     q->q->busy = true;
     r->requests++;
     r->inflight++;
     return 0;
 fail:
-    buf_free(&url);
-    if (e)
-        give_back_easy(r, e);
+    give_back_handle(r, &h);
     return -1;
 }
 
@@ -450,9 +522,8 @@ static void finished(struct rest *r, struct rest_req *q, CURLcode res)
     long status = 0;
     uint64_t now = clock_mono_ms();
     if (res == CURLE_OK)
-        curl_easy_getinfo(q->easy, CURLINFO_RESPONSE_CODE, &status);
-    give_back_easy(r, q->easy);
-    q->easy = NULL;
+        curl_easy_getinfo(q->h.easy, CURLINFO_RESPONSE_CODE, &status);
+    give_back_handle(r, &q->h);
     q->q->busy = false;
     r->inflight--;
     double body_retry = -1;
@@ -506,6 +577,29 @@ static struct curl_slist *header_list(const char *auth, const char *ua, bool jso
     return list;
 }
 
+/* Parses api_url once into r->base and notes its path, which ends api_url
+ * (else, with a query in it, r->api_path stays NULL and each request's URL
+ * is parsed whole). A URL curl refuses leaves base empty: every request then
+ * fails to start, and is tried again, as it failed in curl before. Returns 0,
+ * or -1 on no memory. */
+static int parse_base(struct rest *r)
+{
+    if (!(r->base = curl_url()))
+        return -1;
+    char *path = NULL;
+    if (curl_url_set(r->base, CURLUPART_URL, r->api_url,
+                     CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK ||
+        curl_url_get(r->base, CURLUPART_PATH, &path, 0) != CURLUE_OK)
+        return 0;
+    size_t n = strlen(path), ulen = strlen(r->api_url);
+    if (n && path[n - 1] == '/')
+        n--;
+    if (n <= ulen && memcmp(r->api_url + ulen - n, path, n) == 0)
+        r->api_path = strndup(path, n);
+    curl_free(path);
+    return 0;
+}
+
 struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
                       const char *user_agent, unsigned global_per_sec)
 {
@@ -523,7 +617,8 @@ struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
     if (!r->api_url || buf_printf(&auth, "Authorization: Bot %s", token) < 0 ||
         buf_printf(&ua, "User-Agent: %s", user_agent) < 0 ||
         !(r->hdrs_plain = header_list(auth.data, ua.data, false)) ||
-        !(r->hdrs_json = header_list(auth.data, ua.data, true)) || !(r->ua = strdup(ua.data)))
+        !(r->hdrs_json = header_list(auth.data, ua.data, true)) || !(r->ua = strdup(ua.data)) ||
+        parse_base(r) < 0)
         goto fail;
     if (rl_init(&r->rl, global_per_sec, 1000) < 0)
         goto fail;
@@ -550,7 +645,9 @@ fail:
         free(r->rl.gwin);
     curl_slist_free_all(r->hdrs_plain);
     curl_slist_free_all(r->hdrs_json);
+    curl_url_cleanup(r->base);
     free(r->api_url);
+    free(r->api_path);
     free(r->ua);
     free(r);
     return NULL;
@@ -583,7 +680,7 @@ void rest_close(struct rest *r)
         req_free(q);
     }
     while (r->nidle)
-        curl_easy_cleanup(r->idle[--r->nidle]);
+        handle_free(&r->idle[--r->nidle]);
     curl_uv_free(r->curl);
     r->curl = NULL;
     uv_timer_stop(&r->pump_timer);

@@ -374,7 +374,9 @@ static long kept_request(struct harness *h, struct rest *r, const char *method, 
 }
 
 /* A kept easy handle still holds the last request's options: a GET sent on
- * the handle a PATCH and a POST used must go out as a GET. */
+ * the handle a PATCH and a POST used must go out as a GET. Its URL too: a
+ * path with a query is parsed whole into it, and the plain paths after it
+ * (set into the parsed URL as they are) still reach their routes. */
 static void test_kept_handle_method(void **state)
 {
     (void)state;
@@ -393,6 +395,9 @@ static void test_kept_handle_method(void **state)
     assert_int_equal(kept_request(&h, r, "PATCH", path, "{\"content\":\"two\"}"), 200);
     assert_int_equal(kept_request(&h, r, "GET", "/gateway/bot", NULL), 200);
     assert_non_null(strstr(kept_body, "\"url\""));
+    assert_int_equal(kept_request(&h, r, "GET", "/gateway/bot?v=10", NULL), 200);
+    assert_non_null(strstr(kept_body, "\"url\""));
+    assert_int_equal(kept_request(&h, r, "PATCH", path, "{\"content\":\"again\"}"), 200);
     assert_int_equal(kept_request(&h, r, "POST", "/channels/520000000000000001/messages",
                                   "{\"content\":\"three\"}"),
                      200);
