@@ -104,9 +104,21 @@ int dc_rest_until(struct dc *dc, struct dc_op *op, const char *queue, const char
     return 0;
 }
 
+/* a, b and c joined into out, cut to len bytes with its NUL as snprintf
+ * would cut them: snprintf cost 700 instructions a call, two a message. */
+static void join3(char *out, size_t len, const char *a, const char *b, const char *c)
+{
+    const char *const parts[] = {a, b, c};
+    size_t o = 0;
+    for (size_t i = 0; i < 3; i++)
+        for (const char *s = parts[i]; *s && o + 1 < len; s++)
+            out[o++] = *s;
+    out[o] = '\0';
+}
+
 static void channel_queue(const char *channel, char *q, size_t len)
 {
-    snprintf(q, len, "c:%s", channel);
+    join3(q, len, "c:", channel, "");
 }
 
 /* Queues op (POST, EDIT or REACT) on its channel. */
@@ -120,7 +132,7 @@ int dc_queue_on_channel(struct dc *dc, struct dc_op *op)
         return -1;
     }
     channel_queue(op->channel, q, sizeof(q));
-    snprintf(path, sizeof(path), "/channels/%s/messages", op->channel);
+    join3(path, sizeof(path), "/channels/", op->channel, "/messages");
     const char *method = op->type == DC_OP_REACT ? "PUT" : "POST";
     return dc_rest(dc, op, q, method, path, 0);
 }
@@ -208,7 +220,7 @@ static int op_prepare(struct rest_req *r, void *ud)
             snprintf(path, sizeof(path), "/channels/%s/messages/%s", op->channel, m->id);
             return rest_req_set(r, "PATCH", path, op->body);
         }
-        snprintf(path, sizeof(path), "/channels/%s/messages", op->channel);
+        join3(path, sizeof(path), "/channels/", op->channel, "/messages");
         return rest_req_set(r, "POST", path, op->post_body ? op->post_body : op->body);
     } else if (op->type == DC_OP_CLOSE) {
         /* the message may have been forgotten (the game ended) since the op
