@@ -9,6 +9,7 @@
 
 #include "chat.h"
 #include "command.h"
+#include "computers.h"
 #include "core/modules.h"
 #include "core/text.h"
 #include "game.h"
@@ -51,19 +52,10 @@ void *game_mind(const struct game *g, unsigned i)
     return g->minds && i < g->nseats ? (char *)g->minds + i * game_mind_size(g) : NULL;
 }
 
-/* The level numbered `computer` (1 + its index) among rules' strategies, or NULL. */
-static const struct rules_strategy *level_of(const struct rules_module *rules, unsigned computer)
-{
-    const struct rules_strategy *l = rules->strategies;
-    for (unsigned i = 1; l && l->id; l++, i++)
-        if (i == computer)
-            return l;
-    return NULL;
-}
-
 const struct rules_strategy *game_seat_level(const struct game *g, unsigned i)
 {
-    return i < g->nseats && g->seats[i].computer ? level_of(g->rules, g->seats[i].computer) : NULL;
+    return i < g->nseats && g->seats[i].computer ? computers_level(g->rules, g->seats[i].computer)
+                                                 : NULL;
 }
 
 bool game_seat_is_computer(const struct game *g, unsigned i)
@@ -212,7 +204,7 @@ static int add_computer(const struct game *g, unsigned i, struct json_object *se
 /* The game's own computer fields, those that are not 0. */
 static void add_computers(const struct game *g, struct json_object *o)
 {
-    const struct rules_strategy *l = g->stand_in ? level_of(g->rules, g->stand_in) : NULL;
+    const struct rules_strategy *l = g->stand_in ? computers_level(g->rules, g->stand_in) : NULL;
     if (l)
         add_str(o, "stand_in", l->id);
     if (g->computers_named)
@@ -327,21 +319,11 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
-/* The number of the level named id among rules' strategies (1 + its index), or 0. */
-static unsigned level_number(const struct rules_module *rules, const char *id)
-{
-    unsigned i = 1;
-    for (const struct rules_strategy *l = rules->strategies; id && l && l->id; l++, i++)
-        if (strcmp(l->id, id) == 0)
-            return i;
-    return 0;
-}
-
 /* Seat i's "computer" (its memory is read by get_computers). */
 static int get_computer(struct game *g, unsigned i, const struct json_object *c)
 {
     struct seat *s = &g->seats[i];
-    unsigned level = c ? level_number(g->rules, jget_str(c, "level")) : 0;
+    unsigned level = c ? computers_level_named(g->rules, jget_str(c, "level")) : 0;
     if (!level || (jget(c, "standin") && jget_bool(c, "standin", &s->standin) < 0) ||
         (jget(c, "memory") && !jget_obj(c, "memory")))
         return -1;
@@ -355,7 +337,8 @@ static int get_computers(struct game *g, const struct json_object *o, char *why,
 {
     int64_t named = 0;
     const char *stand_in = jget_str(o, "stand_in");
-    if ((jget(o, "stand_in") && !(g->stand_in = (uint8_t)level_number(g->rules, stand_in))) ||
+    if ((jget(o, "stand_in") &&
+         !(g->stand_in = (uint8_t)computers_level_named(g->rules, stand_in))) ||
         (jget(o, "computers_named") &&
          (jget_int64(o, "computers_named", &named) < 0 || named < 0 || named > UINT8_MAX)) ||
         (jget(o, "computers_asked") && jget_int64(o, "computers_asked", &g->computers_asked) < 0) ||
