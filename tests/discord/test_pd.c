@@ -29,6 +29,7 @@
 #include <json-c/json.h>
 
 #include "e2e.h"
+#include "hand_text.h"
 
 #define ADD        "!illegal add computer"
 #define COMPUTERS  2
@@ -152,16 +153,6 @@ static void read_state(struct e2e *e, struct json_object *s, struct seen *v)
     }
 }
 
-/* The first card the hand names ("Dope ×2" names Dope). */
-static void first_card(const char *hand, char *out, size_t len)
-{
-    size_t end = strcspn(hand, ",.");
-    const char *x = strstr(hand, " \xC3\x97");
-    if (x && (size_t)(x - hand) < end)
-        end = (size_t)(x - hand);
-    snprintf(out, len, "%.*s", (int)end, hand);
-}
-
 /* Presses the buttons of prompts: "waive" once a window, the pass's first
  * card. Counts the presses. */
 static bool press(struct e2e *e, struct seen *v, unsigned *pressed)
@@ -184,7 +175,7 @@ static void act(struct e2e *e, const struct seen *v, unsigned *moves, unsigned *
     char card[128], opts[256], line[160];
     if (!v->hand[0])
         return;
-    first_card(v->hand, card, sizeof card);
+    hand_first_card(v->hand, card, sizeof card);
     if (v->pass_open && v->pressed_pass)
         return; /* chosen with the prompt's button */
     if (v->pass_open && v->dm[0]) {

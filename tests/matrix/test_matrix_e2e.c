@@ -39,6 +39,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "hand_text.h"
 #include "hs.h"
 
 #define SEED         "20240611"
@@ -1119,16 +1120,6 @@ struct pd_seen {
 static const char *const pd_private_words[] = {"Your hand", "You will pass", "You passed",
                                                "offers you", "You offer"};
 
-/* The first card a hand names ("Dope ×2" names Dope). */
-static void pd_first_card(const char *hand, char *out, size_t len)
-{
-    size_t end = strcspn(hand, ",.");
-    const char *x = strstr(hand, " \xC3\x97");
-    if (x && (size_t)(x - hand) < end)
-        end = (size_t)(x - hand);
-    snprintf(out, len, "%.*s", (int)end, hand);
-}
-
 /* Whether the name that ends at t is a computer's ("Ada-bot"): the only other is the person's. */
 static bool pd_by_computer(const char *body, const char *t)
 {
@@ -1171,7 +1162,7 @@ static void pd_step(struct game *g, struct pd_seen *v)
             continue;
         }
         pd_read_table(v, body);
-        pd_first_card(v->hand, card, sizeof card);
+        hand_first_card(v->hand, card, sizeof card);
         if (v->over || !card[0])
             continue;
         if (v->pass_open && g->dms[0]) {
