@@ -416,6 +416,113 @@ static int64_t dispatch_locked(struct fd_server *s, const char *type, struct jso
     return seq;
 }
 
+/* ---- the gateway's opcodes from the bot ---- */
+
+/* Heartbeat (op 1): acknowledged (op 11) unless the test withholds the acks. */
+static void on_heartbeat(struct fd_server *s, struct json_object *d)
+{
+    (void)d;
+    s->heartbeats++;
+    if (!s->withhold)
+        send_op(s, 11, NULL);
+}
+
+/* READY's payload for the session just identified. */
+static struct json_object *ready_payload(struct fd_server *s)
+{
+    char url[64];
+    snprintf(url, sizeof(url), "ws://127.0.0.1:%d", s->port);
+    struct json_object *r = json_object_new_object(), *u = json_object_new_object();
+    struct json_object *app = json_object_new_object();
+    json_object_object_add(u, "id", json_object_new_string(FD_BOT_ID));
+    json_object_object_add(u, "username", json_object_new_string("illegald"));
+    json_object_object_add(u, "bot", json_object_new_boolean(1));
+    json_object_object_add(app, "id", json_object_new_string(FD_APP_ID));
+    json_object_object_add(r, "v", json_object_new_int(10));
+    json_object_object_add(r, "user", u);
+    json_object_object_add(r, "session_id", json_object_new_string(s->session_id));
+    json_object_object_add(r, "resume_gateway_url", json_object_new_string(url));
+    json_object_object_add(r, "application", app);
+    json_object_object_add(r, "guilds", json_object_new_array());
+    return r;
+}
+
+/* Identify (op 2): a wrong token closes with 4004, a privileged intent the app may not use
+ * with 4014; else a new session starts, its log afresh, with READY. */
+static void on_identify(struct fd_server *s, struct json_object *d)
+{
+    struct json_object *tok, *intents;
+    if (!d || !json_object_object_get_ex(d, "token", &tok) ||
+        strcmp(json_object_get_string(tok), s->token) != 0) {
+        s->want_close = 4004;
+        return;
+    }
+    if (json_object_object_get_ex(d, "intents", &intents))
+        s->intents = json_object_get_int64(intents);
+    s->identifies++;
+    if (s->intents & PRIVILEGED_INTENTS & ~s->privileged) {
+        s->refused_intents++;
+        s->want_close = 4014;
+        return;
+    }
+    snprintf(s->session_id, sizeof(s->session_id), "sess%u", s->identifies);
+    s->seq = 0;
+    json_object_put(s->log);
+    s->log = json_object_new_array();
+    s->identified = true;
+    dispatch_locked(s, "READY", ready_payload(s));
+}
+
+/* Queues again every dispatch of the session's log after sequence number from. */
+static void replay_after(struct fd_server *s, int64_t from)
+{
+    size_t n = json_object_array_length(s->log);
+    for (size_t i = 0; i < n; i++) {
+        const char *t = json_object_get_string(json_object_array_get_idx(s->log, i));
+        struct json_object *e = json_tokener_parse(t), *sv;
+        if (e && json_object_object_get_ex(e, "s", &sv) && json_object_get_int64(sv) > from)
+            queue_frame(s, t, strlen(t));
+        json_object_put(e);
+    }
+}
+
+/* Resume (op 6): an unknown session or a sequence number from the future is invalid (op 9,
+ * not resumable); else what the bot missed is replayed, then RESUMED. */
+static void on_resume(struct fd_server *s, struct json_object *d)
+{
+    struct json_object *sid, *seq;
+    if (!d || !json_object_object_get_ex(d, "session_id", &sid) ||
+        !json_object_object_get_ex(d, "seq", &seq) || !s->session_id[0] ||
+        strcmp(json_object_get_string(sid), s->session_id) != 0 ||
+        json_object_get_int64(seq) > s->seq) {
+        send_op(s, 9, json_object_new_boolean(0));
+        return;
+    }
+    s->resumes++;
+    s->identified = true;
+    replay_after(s, json_object_get_int64(seq));
+    int64_t seqn = ++s->seq;
+    struct json_object *r = json_object_new_object();
+    json_object_object_add(r, "op", json_object_new_int(0));
+    json_object_object_add(r, "t", json_object_new_string("RESUMED"));
+    json_object_object_add(r, "s", json_object_new_int64(seqn));
+    json_object_object_add(r, "d", json_object_new_object());
+    const char *t = json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN);
+    json_object_array_add(s->log, json_object_new_string(t));
+    queue_frame(s, t, strlen(t));
+    json_object_put(r);
+}
+
+static const struct {
+    int op;
+    void (*handler)(struct fd_server *s, struct json_object *d);
+} gateway_ops[] = {
+    {1, on_heartbeat},
+    {2, on_identify},
+    {6, on_resume},
+};
+
+/* A frame from the bot: not JSON or without op closes with 4002, an unknown op with 4001. */
 static void handle_gateway(struct fd_server *s, const char *txt, size_t len)
 {
     struct json_object *o = json_tokener_parse(txt), *op, *d = NULL;
@@ -426,86 +533,13 @@ static void handle_gateway(struct fd_server *s, const char *txt, size_t len)
         return;
     }
     json_object_object_get_ex(o, "d", &d);
-    switch (json_object_get_int(op)) {
-    case 1:
-        s->heartbeats++;
-        if (!s->withhold)
-            send_op(s, 11, NULL);
-        break;
-    case 2: {
-        struct json_object *tok, *intents;
-        if (!d || !json_object_object_get_ex(d, "token", &tok) ||
-            strcmp(json_object_get_string(tok), s->token) != 0) {
-            s->want_close = 4004;
-            break;
-        }
-        if (json_object_object_get_ex(d, "intents", &intents))
-            s->intents = json_object_get_int64(intents);
-        s->identifies++;
-        if (s->intents & PRIVILEGED_INTENTS & ~s->privileged) {
-            /* a privileged intent the app may not use: Discord's 4014 */
-            s->refused_intents++;
-            s->want_close = 4014;
-            break;
-        }
-        snprintf(s->session_id, sizeof(s->session_id), "sess%u", s->identifies);
-        s->seq = 0;
-        json_object_put(s->log);
-        s->log = json_object_new_array();
-        s->identified = true;
-        char url[64];
-        snprintf(url, sizeof(url), "ws://127.0.0.1:%d", s->port);
-        struct json_object *r = json_object_new_object(), *u = json_object_new_object();
-        struct json_object *app = json_object_new_object();
-        json_object_object_add(u, "id", json_object_new_string(FD_BOT_ID));
-        json_object_object_add(u, "username", json_object_new_string("illegald"));
-        json_object_object_add(u, "bot", json_object_new_boolean(1));
-        json_object_object_add(app, "id", json_object_new_string(FD_APP_ID));
-        json_object_object_add(r, "v", json_object_new_int(10));
-        json_object_object_add(r, "user", u);
-        json_object_object_add(r, "session_id", json_object_new_string(s->session_id));
-        json_object_object_add(r, "resume_gateway_url", json_object_new_string(url));
-        json_object_object_add(r, "application", app);
-        json_object_object_add(r, "guilds", json_object_new_array());
-        dispatch_locked(s, "READY", r);
-        break;
-    }
-    case 6: {
-        struct json_object *sid, *seq;
-        if (!d || !json_object_object_get_ex(d, "session_id", &sid) ||
-            !json_object_object_get_ex(d, "seq", &seq) || !s->session_id[0] ||
-            strcmp(json_object_get_string(sid), s->session_id) != 0 ||
-            json_object_get_int64(seq) > s->seq) {
-            send_op(s, 9, json_object_new_boolean(0));
-            break;
-        }
-        s->resumes++;
-        s->identified = true;
-        int64_t from = json_object_get_int64(seq);
-        size_t n = json_object_array_length(s->log);
-        for (size_t i = 0; i < n; i++) {
-            const char *t = json_object_get_string(json_object_array_get_idx(s->log, i));
-            struct json_object *e = json_tokener_parse(t), *sv;
-            if (e && json_object_object_get_ex(e, "s", &sv) && json_object_get_int64(sv) > from)
-                queue_frame(s, t, strlen(t));
-            json_object_put(e);
-        }
-        int64_t seqn = ++s->seq;
-        struct json_object *r = json_object_new_object();
-        json_object_object_add(r, "op", json_object_new_int(0));
-        json_object_object_add(r, "t", json_object_new_string("RESUMED"));
-        json_object_object_add(r, "s", json_object_new_int64(seqn));
-        json_object_object_add(r, "d", json_object_new_object());
-        const char *t = json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN);
-        json_object_array_add(s->log, json_object_new_string(t));
-        queue_frame(s, t, strlen(t));
-        json_object_put(r);
-        break;
-    }
-    default:
+    size_t i = 0, n = sizeof(gateway_ops) / sizeof(gateway_ops[0]);
+    while (i < n && gateway_ops[i].op != json_object_get_int(op))
+        i++;
+    if (i < n)
+        gateway_ops[i].handler(s, d);
+    else
         s->want_close = 4001;
-        break;
-    }
     json_object_put(o);
 }
 
