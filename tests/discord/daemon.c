@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "daemon.h"
 
 static void msleep(int ms)
@@ -54,12 +55,14 @@ void daemon_setup_with(struct daemon *d, const char *path, struct fd_server *srv
 
 void daemon_start(struct daemon *d, const char *seed)
 {
+    pid_t test = getpid();
     d->pid = fork();
     if (d->pid < 0) {
         perror("fork");
         abort();
     }
     if (d->pid == 0) {
+        child_dies_with_parent(test); /* no daemon outlives a test killed on its timeout */
         if (!freopen(d->log, "a", stderr))
             _exit(126);
         if (seed)

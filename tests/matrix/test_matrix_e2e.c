@@ -39,6 +39,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "child.h"
 #include "hand_text.h"
 #include "hs.h"
 
@@ -162,10 +163,12 @@ static struct json_object *jget(struct json_object *o, const char *k)
 
 static void daemon_start(struct e2e *e)
 {
+    pid_t test = getpid();
     fflush(NULL);
     e->pid = fork();
     assert_true(e->pid >= 0);
     if (e->pid == 0) {
+        child_dies_with_parent(test); /* no daemon outlives a test killed on its timeout */
         execl(illegald_path, illegald_path, "--config", e->conf, "--seed", SEED, (char *)NULL);
         _exit(127);
     }
