@@ -439,15 +439,10 @@ static struct json_object *device_keys(struct mx *m)
     return d;
 }
 
-static enum mx_next on_uploaded(void *arg, const struct mx_resp *r)
+/* The answer to an upload other than a rejected token. */
+static void uploaded(struct mx *m, const struct mx_resp *r)
 {
-    struct mx *m = arg;
     struct mx_e2ee *e = m->e2ee;
-    e->upload_call = NULL;
-    if (r->status == 401) {
-        mx_token_rejected(m, "uploading keys");
-        return MX_DONE;
-    }
     struct json_object *counts = jget_obj(r->json, "one_time_key_counts");
     if (r->status != 200 || !counts) {
         e->upload_backoff_ms = e->upload_backoff_ms ? e->upload_backoff_ms * 2 : UPLOAD_BACKOFF_MIN;
@@ -458,7 +453,7 @@ static enum mx_next on_uploaded(void *arg, const struct mx_resp *r)
                       "the homeserver refused the encryption keys: HTTP %ld %s; "
                       "trying again later",
                       r->status, r->errcode ? r->errcode : "");
-        return MX_DONE;
+        return;
     }
     e->upload_backoff_ms = 0;
     mxc_account_mark_published(e->acct);
@@ -466,6 +461,19 @@ static enum mx_next on_uploaded(void *arg, const struct mx_resp *r)
     e2e_account_save(m);
     e->counts_after = m->syncs_started; /* a sync in flight may count the keys before these */
     top_up(m, jget_int64_or(counts, E2E_OTK_ALG, 0));
+}
+
+static enum mx_next on_uploaded(void *arg, const struct mx_resp *r)
+{
+    struct mx *m = arg;
+    m->e2ee->upload_call = NULL;
+    if (r->status == 401) {
+        mx_token_rejected(m, "uploading keys");
+        return MX_DONE;
+    }
+    uploaded(m, r);
+    m->e2ee->upload_answered = true;
+    mx_sync_keys_taken(m); /* refused or not: the first sync waits no more */
     return MX_DONE;
 }
 
@@ -650,6 +658,12 @@ void mx_e2e_set_wait(struct mx *m, int64_t key_wait_ms, int64_t tick_ms)
     e->tick_ms = tick_ms;
     if (uv_is_active((uv_handle_t *)&e->tick))
         uv_timer_start(&e->tick, on_tick, (uint64_t)tick_ms, (uint64_t)tick_ms);
+}
+
+bool mx_e2e_keys_wait(struct mx *m)
+{
+    struct mx_e2ee *e = m->e2ee;
+    return e && e->acct && !e->upload_answered && !jget_true(e->acct_rec, "uploaded");
 }
 
 void mx_e2e_logged_in(struct mx *m)

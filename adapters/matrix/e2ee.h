@@ -42,6 +42,9 @@
  *       a deleted device. No key is made past libolm's maximum of them: libolm
  *       pushes out its oldest keys first, so a key a peer claimed is never pushed
  *       out. While the count is full, peers start sessions from the fallback key.
+ *   E7. While the server has never taken the device's keys, no sync starts before
+ *       the first upload is answered (mx_e2e_keys_wait): the bot joins no room, and
+ *       so is sent no message, before players' clients can find its device.
  */
 #ifndef ADAPTERS_MATRIX_E2EE_H
 #define ADAPTERS_MATRIX_E2EE_H
@@ -87,6 +90,7 @@ struct mx_e2ee {
     bool check_own;           /* a new login: does the server still hold the device's keys? */
     int drained;
     int64_t upload_backoff_ms;
+    bool upload_answered; /* an upload had an answer in this run: syncs wait no more */
 
     /* device lists */
     struct json_object *tracked; /* user -> 0 known, 1 outdated */

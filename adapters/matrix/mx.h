@@ -104,6 +104,7 @@ struct mx {
     bool since_stored;          /* this run resumed from a stored sync token */
     bool since_current;         /* since is this run's: past everything sent before the start */
     bool relogin;               /* a login after a rejected token is under way */
+    bool keys_wait;             /* start-up waits for the device's first key upload */
     struct json_object *warned; /* names of /sync fields already logged as malformed */
 
     SLIST_HEAD(, mx_room) rooms;
@@ -185,6 +186,9 @@ void mx_token_rejected(struct mx *m, const char *where);
 /* sync.c */
 /* Starts the start-up chain; with login true, a password login comes first. */
 void mx_sync_begin(struct mx *m, bool login);
+/* The homeserver answered the device's first key upload: a start-up that waited for it
+ * (mx_e2e_keys_wait) goes on to its first sync. */
+void mx_sync_keys_taken(struct mx *m);
 /* Handles one /sync answer body (borrowed) as the batch after m->since. Returns 0, or -1 when
  * it has no next_batch. */
 int mx_sync_apply(struct mx *m, struct json_object *body) MUST_USE;
@@ -221,6 +225,7 @@ void mx_tables_note(struct mx *m, const char *table, bool running);
 void mx_join(struct mx *m, const char *room_id, const char *dm_user);
 /* Joins again the rooms whose join a stop or crash interrupted (stored under "joining"). */
 void mx_joins_resume(struct mx *m);
+
 void mx_rooms_free(struct mx *m);
 /* Stores what is known of every room ("rooms") if any changed; loads it at start. */
 void mx_rooms_save(struct mx *m);
@@ -255,6 +260,11 @@ void mx_e2e_stop(struct mx *m);
 /* For tests: how long an event waits for its key before its room is told, and how often that is
  * looked at (E2E_KEY_WAIT_MS and E2E_TICK_MS by default). */
 void mx_e2e_set_wait(struct mx *m, int64_t key_wait_ms, int64_t tick_ms);
+/* Whether the first sync waits for the device's keys: until the homeserver answered their first
+ * upload (a first start, or a store made anew). A player's client shares a room key only with
+ * the devices it finds, so what a player writes in a room the bot joined before its keys were
+ * on the server could never be read. */
+bool mx_e2e_keys_wait(struct mx *m);
 /* A sync batch, before its rooms: device lists, one-time key counts, to-device messages. */
 void mx_e2e_sync(struct mx *m, struct json_object *batch);
 /* The bot committed the batch: events handled from the waiting list are forgotten (E4). */

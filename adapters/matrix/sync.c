@@ -650,6 +650,15 @@ static void snapshot(struct mx *m)
 /* ---- start-up chain: [login], whoami, filter, m.direct, then the stored token or a snapshot ----
  */
 
+/* The stored token's long polls, or on a very first start a snapshot. */
+static void first_sync(struct mx *m)
+{
+    if (m->since)
+        go_live(m);
+    else
+        snapshot(m);
+}
+
 static void boot_filter(struct mx *m);
 static void boot_direct(struct mx *m);
 static void boot_whoami(struct mx *m);
@@ -674,11 +683,20 @@ static enum mx_next on_direct(void *arg, const struct mx_resp *r)
      * stale copy, so it is only used on the very first start. */
     m->since_stored = m->since != NULL;
     mx_e2e_start(m); /* before any batch: the first may bring to-device messages */
-    if (m->since)
-        go_live(m);
+    m->keys_wait = mx_e2e_keys_wait(m);
+    if (m->keys_wait)
+        log_info(MOD, NULL, "the first sync waits until the homeserver has the device's keys");
     else
-        snapshot(m);
+        first_sync(m);
     return MX_DONE;
+}
+
+void mx_sync_keys_taken(struct mx *m)
+{
+    if (!m->keys_wait || m->phase != MX_STARTING || m->relogin || m->boot_call)
+        return;
+    m->keys_wait = false;
+    first_sync(m);
 }
 
 static void boot_direct(struct mx *m)

@@ -16,9 +16,9 @@
  * confirmed, so a game's result does not depend on how loaded the machine is,
  * and a run with the same --seed gives the same result.
  *
- * Two programs: test_matrix_e2e (games of 4 and 8, a poll, kill -9 in the
- * middle, two people with two computer players, one person and two computers playing Palm &
- * Drewes' Illegal) and, built with MX_E2EE,
+ * Two programs: test_matrix_e2e (games of 4 and 8, a poll, the first command
+ * after a slow first key upload, kill -9 in the middle, two people with two computer players, one
+ * person and two computers playing Palm & Drewes' Illegal) and, built with MX_E2EE,
  * test_matrix_e2ee (encryption itself: every
  * room encrypted with a direct chat opened from Element and a kill -9,
  * encryption turned on mid-game, and a game in plain rooms whose
@@ -993,6 +993,26 @@ static void test_games_4_and_8_players(void **state)
     e2e_close(e);
 }
 
+/* A homeserver slow to take the bot's keys (its first upload rate-limited for 3 s) on the bot's
+ * very first start: a player's client shares the key of what it writes only with the devices it
+ * finds, so the bot must be a member with keys before anyone writes to it. The first command
+ * typed once the bot joined is read. */
+static void test_first_command_after_slow_key_upload(void **state)
+{
+    (void)state;
+    struct e2e *e = e2e_open(SEED_DEFAULT, false, NULL);
+    struct game *g = game_open(e, 1, "k", "private_chat");
+    assert_true(hs_room_encrypted(e->hs, g->room));
+    hs_fault(e->hs, "keys/upload", 429, "{\"errcode\":\"M_LIMIT_EXCEEDED\",\"error\":\"slow\"}",
+             "Retry-After: 3", 1);
+    daemon_start(e);
+    wait_joined(e, 1);
+    say(g, 0, g->room, "!illegal new");
+    assert_true(wait_text(g, "Type \"!illegal join\"", 20000));
+    game_free(g);
+    e2e_close(e);
+}
+
 static void test_poll_mode_game(void **state)
 {
     (void)state;
@@ -1435,6 +1455,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_games_4_and_8_players, teardown),
         cmocka_unit_test_teardown(test_poll_mode_game, teardown),
+        cmocka_unit_test_teardown(test_first_command_after_slow_key_upload, teardown),
         cmocka_unit_test_teardown(test_restart_mid_game, teardown),
         cmocka_unit_test_teardown(test_two_people_two_computers, teardown),
         cmocka_unit_test_teardown(test_palm_drewes_game, teardown),
