@@ -125,6 +125,22 @@ int kill_live(void **state)
     return 0;
 }
 
+/* What a wait that timed out leaves to explain it, beside the daemon's log: the fake's seed,
+ * the gateway session (a click sent while the daemon was away is delivered only by a resume),
+ * and the last answers to interactions (a press refused is answered, not ignored). */
+static void explain_timeout(struct e2e *e, struct json_object *s, const char *what)
+{
+    struct json_object *cbs = jget(s, "callbacks");
+    size_t n = json_object_array_length(cbs);
+    fprintf(stderr, "timed out waiting for %s (FD_SEED=%lu replays the fake's variation)\n", what,
+            fd_seed(e->srv));
+    fprintf(stderr, "gateway: %s\n", json_object_to_json_string(jget(s, "gateway")));
+    for (size_t i = n > 3 ? n - 3 : 0; i < n; i++)
+        fprintf(stderr, "answer to an interaction: %.300s\n",
+                json_object_to_json_string(json_object_array_get_idx(cbs, i)));
+    daemon_dump_log(&e->d);
+}
+
 /* Polls the server's record until pred says yes; fails the test on timeout. */
 void wait_until(struct e2e *e, bool (*pred)(struct e2e *, struct json_object *, void *), void *arg,
                 const char *what)
@@ -132,14 +148,14 @@ void wait_until(struct e2e *e, bool (*pred)(struct e2e *, struct json_object *, 
     for (int waited = 0;; waited += 20) {
         struct json_object *s = snap(e);
         bool ok = pred(e, s, arg);
+        if (!ok && waited > e->wait_ms) {
+            explain_timeout(e, s, what);
+            json_object_put(s);
+            fail();
+        }
         json_object_put(s);
         if (ok)
             return;
-        if (waited > e->wait_ms) {
-            fprintf(stderr, "timed out waiting for %s\n", what);
-            daemon_dump_log(&e->d);
-            fail();
-        }
         msleep(20);
     }
 }
