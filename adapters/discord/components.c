@@ -57,9 +57,14 @@ static void note_pick(struct dc_builder *tb, const char *name, char *value)
 }
 
 /* Whether a press on message `pressed` of the control keyed key comes too
- * late: the controls closed, or another message took the key. */
-static bool stale(struct dc *dc, const char *key, const char *pressed)
+ * late: the controls closed, or another message took the key. A result's
+ * Play again never does: the adapter forgets a game's controls once its last
+ * messages are delivered, and the rematch reads the table's last finished
+ * game from the store. */
+static bool stale(struct dc *dc, const char *key, const char *action, const char *pressed)
 {
+    if (pressed && strcmp(action, OUT_ACTION_REMATCH) == 0)
+        return false;
     if (!pressed || !dc_controls_live(dc, key))
         return true;
     char *of = dc_msg_key_of(dc, pressed);
@@ -225,7 +230,7 @@ int dc_press(struct dc *dc, struct dc_ixn *x, struct json_object *d, char **text
         key[sep - cid] = '\0';
     }
     if (!sep || (size_t)(sep - cid) >= sizeof key || msg_key_parse(key, &k) < 0 ||
-        stale(dc, key, pressed)) {
+        stale(dc, key, sep + 1, pressed)) {
         dc_ix_say(dc, x, dc_word_for(dc, jget_str(d, "locale"), "ui.stale-control"));
         return -1;
     }
