@@ -10,7 +10,8 @@
  * daemon with SIGTERM mid-lobby and checks that a restart resumes the
  * gateway session without losing what happened meanwhile. The last one plays
  * with sessions that end on their timer and counts the messages posted at
- * the table: at most 30 for the game, none refused, no control left live.
+ * the table: at most 30 for the game, none refused, no control left live
+ * but Play again, which still opens a lobby after a restart.
  */
 #include <setjmp.h>
 #include <signal.h>
