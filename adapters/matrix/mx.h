@@ -225,7 +225,6 @@ void mx_tables_note(struct mx *m, const char *table, bool running);
 void mx_join(struct mx *m, const char *room_id, const char *dm_user);
 /* Joins again the rooms whose join a stop or crash interrupted (stored under "joining"). */
 void mx_joins_resume(struct mx *m);
-
 void mx_rooms_free(struct mx *m);
 /* Stores what is known of every room ("rooms") if any changed; loads it at start. */
 void mx_rooms_save(struct mx *m);
