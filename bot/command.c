@@ -226,7 +226,7 @@ static void values_by_game(const struct command_option *o, const char *lang, cha
         const struct rules_module *r = rules_at(i);
         join_values(values, o->values_in(r, values, sizeof values / sizeof *values), joined,
                     sizeof joined);
-        const char *vars[] = {"game", text_name(lang, "game", r->id), "values", joined, NULL};
+        const char *vars[] = {"game", text_name(lang, r->id, "game"), "values", joined, NULL};
         text_fill(group, sizeof group, lang, "usage.values-of-game", vars);
         text_list_add(&l, "%s", group);
     }

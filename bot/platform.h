@@ -135,7 +135,7 @@ struct inbound {
  *                "deadline" (when set), "paused" (bool); a table notice may
  *                tell several events of one change, one per line: "events"
  *                lists them in order and "event" is the last
- *   OUT_LOBBY:   "module" (the id of the game it sets up: its name is game.<id>),
+ *   OUT_LOBBY:   "module" (the id of the game it sets up: its name is <id>.game),
  *                "variant", "host", "players" [...], "actions" ["join","leave","start"]
  *   OUT_RESULT:  "scores" {"<user>":n}, "winners", and the bot's "actions"
  *                [OUT_ACTION_REMATCH]: a "Play again" control

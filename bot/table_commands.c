@@ -204,9 +204,7 @@ static void tell_default(struct bot_cmd *x)
 {
     const char *mode;
     const struct rules_module *rules = commands_game_of(x, x->in->channel, "", &mode);
-    char key[64];
-    snprintf(key, sizeof key, "game.%s", rules->id);
-    const char *vars[] = {"game", catalog_text(x->base.lang, key), NULL};
+    const char *vars[] = {"game", text_name(x->base.lang, rules->id, "game"), NULL};
     cmd_reply(x, "msg.default-game", vars);
 }
 
@@ -259,11 +257,9 @@ void cmd_default(struct command_ctx *base)
         return;
     }
     const char *mode;
-    char key[64];
     if (!rules) /* none: the game new opens here now */
         rules = commands_game_of(x, x->in->channel, "", &mode);
-    snprintf(key, sizeof key, "game.%s", rules->id);
-    const char *vars[] = {"game", catalog_text(x->base.lang, key), NULL};
+    const char *vars[] = {"game", text_name(x->base.lang, rules->id, "game"), NULL};
     cmd_reply(x,
               server ? (none ? "msg.default-server-none" : "msg.default-server")
                      : (none ? "msg.default-table-none" : "msg.default-table"),
@@ -616,7 +612,7 @@ void cmd_rules(struct command_ctx *base)
 static void game_settings(const struct rules_module *rules, const char *lang, const char *prefix,
                           char *out, size_t len)
 {
-    char list[DISPATCH_TEXT_MAX / 2], line[512], game[64];
+    char list[DISPATCH_TEXT_MAX / 2], line[512];
     struct text_list l;
     text_list_init(&l, list, sizeof list, "; ");
     for (const struct rules_setting *s = rules_settings(rules); s->name; s++) {
@@ -629,9 +625,8 @@ static void game_settings(const struct rules_module *rules, const char *lang, co
         text_fill(line, sizeof line, lang, "msg.help-setting", vars);
         text_list_add(&l, "%s", line);
     }
-    snprintf(game, sizeof game, "game.%s", rules->id);
-    const char *vars[] = {"game", catalog_text(lang, game), "prefix", prefix, "settings", list,
-                          NULL};
+    const char *vars[] = {
+        "game", text_name(lang, rules->id, "game"), "prefix", prefix, "settings", list, NULL};
     text_fill(out, len, lang, "msg.help-settings", vars);
 }
 
@@ -740,8 +735,8 @@ void commands_dm_result(void *ctx, struct platform *p, const char *user, bool re
 }
 
 /* The games this build hosts as the greeting presents them, in lang: each
- * module's game-intro.<id> (its name, game.<id>, and its player range), and
- * what then comes in private: the one game's game-private.<id>, or a line
+ * module's <id>.game-intro (its name, <id>.game, and its player range), and
+ * what then comes in private: the one game's <id>.game-private, or a line
  * for any game. */
 static void greeting_games(const char *lang, char *games, size_t glen, char *private_line,
                            size_t plen)
@@ -753,13 +748,13 @@ static void greeting_games(const char *lang, char *games, size_t glen, char *pri
         char key[64], min[12], max[12], intro[512];
         snprintf(min, sizeof min, "%u", r->min_players);
         snprintf(max, sizeof max, "%u", r->max_players);
-        const char *vars[] = {"name", text_name(lang, "game", r->id), "min", min, "max", max, NULL};
-        snprintf(key, sizeof key, "game-intro.%s", r->id);
+        const char *vars[] = {"name", text_name(lang, r->id, "game"), "min", min, "max", max, NULL};
+        snprintf(key, sizeof key, "%s.game-intro", r->id);
         text_fill(intro, sizeof intro, lang, key, vars);
         text_list_add(&l, "%s", intro);
     }
     char key[64];
-    snprintf(key, sizeof key, "game-private.%s", rules_count() == 1 ? rules_at(0)->id : "");
+    snprintf(key, sizeof key, "%s.game-private", rules_at(0)->id);
     text_fill(private_line, plen, lang, rules_count() == 1 ? key : "msg.help-stranger-private",
               NULL);
 }

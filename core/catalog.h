@@ -1,11 +1,12 @@
 /*
  * catalog.h - every word a user reads, looked up by key and language.
  *
- * Keys are dotted identifiers ("card.guns", "error.wrong-phase",
- * "msg.session-opened"). Texts may hold named placeholders such as {player};
- * the caller fills them in (see core/text.h). The words live in gettext files
- * in core/catalog/: illegald.pot has every key with its English text, and
- * each <code>.po one language; the build compiles them into tables, so a
+ * Keys are dotted identifiers ("msg.lobby", "illegal.card.guns": a game's
+ * keys are under its id). Texts may hold named placeholders such as {player};
+ * the caller fills them in (see core/text.h). The words live in gettext files,
+ * the bot's in core/catalog/ and each game's in core/<game>/catalog/: a .pot
+ * has every key with its English text, and each <code>.po one language
+ * (core/catalog/README.md); the build compiles them into tables, so a
  * lookup reads constant data. English is complete; a language that lacks a
  * key (or has an unusable translation) falls back to English.
  */

@@ -1,6 +1,6 @@
 /*
  * catalog_data.h - the shape of the catalog's tables, which bot/catalog/gen.c
- * generates at build time from the files in core/catalog/. Only core/catalog.c
+ * generates at build time from the catalog's files (core/catalog/README.md). Only core/catalog.c
  * reads them; everything else asks core/catalog.h.
  */
 #ifndef CORE_CATALOG_DATA_H
@@ -8,11 +8,14 @@
 
 #include <stddef.h>
 
-/* Offsets, not pointers: the tables need no relocation at load time. */
+/* Offsets, not pointers: the tables need no relocation at load time. Eight
+ * bytes an entry: a language's texts stay under CATALOG_TEXTS_MAX bytes and
+ * its plural forms under 16 (gen.c refuses more). */
+#define CATALOG_TEXTS_MAX (1u << 28)
 struct catalog_entry {
-    unsigned key;    /* in catalog_keys */
-    unsigned forms;  /* in the language's texts: nforms texts in a row, each ending in NUL */
-    unsigned nforms; /* 1, or the language's plural forms */
+    unsigned key;        /* in catalog_keys */
+    unsigned forms : 28; /* in the language's texts: nforms texts in a row, each ending in NUL */
+    unsigned nforms : 4; /* 1, or the language's plural forms */
 };
 
 struct catalog_language {

@@ -166,7 +166,7 @@ struct rules_module {
      * `new <mode>` takes. */
     const char *const *modes;
     /* The catalog keys of the modes' names: this, a dot and the mode
-     * ("variant" for Illegal's: variant.casual). */
+     * ("illegal.variant" for Illegal's: illegal.variant.casual). */
     const char *mode_keys;
     /* Catalog keys: the rules in a few lines (`rules`), and a player's
      * statistics line in its words ({player} {count} {wins} {average}, and
@@ -211,7 +211,7 @@ struct rules_module {
     /* Writes the action of a steering command (as the GM) into action. */
     void (*steer)(void *action, enum rules_steer s, unsigned seat, int64_t ms);
     /* Names an error code: its catalog key is error_keys followed by the id
-     * ("error." for Illegal's, older than namespaced keys; "<id>.error."). */
+     * ("<id>.error.": "illegal.error.", so "illegal.error.paused"). */
     const char *(*error_id)(int error);
     const char *error_keys;
 
@@ -226,7 +226,7 @@ struct rules_module {
     /* Whether a seat still plays (not removed). */
     bool (*active)(const void *state, unsigned seat);
     /* What seat must still do in the current step, as the catalog key of a
-     * private reminder ("msg.nudge-vote"), or NULL when nothing waits on them. */
+     * private reminder ("illegal.msg.nudge-vote"), or NULL when nothing waits on them. */
     const char *(*needs)(const void *state, unsigned seat);
     /* Whether the clock is paused. */
     bool (*paused)(const void *state);

@@ -25,8 +25,8 @@ bool text_copy(char *out, size_t len, const char *src);
 
 void text_fill(char *out, size_t len, const char *lang, const char *key, const char *const *vars);
 
-/* The catalog's name of an id in a family of keys: "variant" and "casual"
- * give the text of "variant.casual" in lang, or the id itself when the
+/* The catalog's name of an id in a family of keys: "illegal.variant" and
+ * "casual" give the text of "illegal.variant.casual" in lang, or the id itself when the
  * catalog has none. The string is static or id. */
 const char *text_name(const char *lang, const char *family, const char *id);
 

@@ -507,13 +507,13 @@ static const char *module_title(const struct dc *dc, const struct json_object *d
 }
 
 /* The lobby's title: ui.title-lobby with the name of the game it sets up
- * (game.<module>), into out. */
+ * (<module>.game), into out. */
 static const char *lobby_title(const struct dc *dc, const struct json_object *data, char *out,
                                size_t len)
 {
     const char *lang = dc->words_lang ? dc->words_lang : dc->language;
     const char *module = jget_str(data, "module");
-    const char *vars[] = {"game", text_name(lang, "game", module ? module : ""), NULL};
+    const char *vars[] = {"game", module ? text_name(lang, module, "game") : "", NULL};
     text_fill(out, len, lang, "ui.title-lobby", vars);
     return out;
 }

@@ -85,9 +85,9 @@ const char *web_get_str(struct json_object *o, const char *name, size_t *len)
 /* ---- outgoing frames ---- */
 
 /* The games this build has and their modes, for the page's choice of a new
- * game: [{"id": "illegal", "modes": ["standard", ...], "mode_keys": "variant",
- * "min": 4, "max": 8}], the default first. The page names a game by its
- * catalog key game.<id> and a mode by <mode_keys>.<mode>. */
+ * game: [{"id": "illegal", "modes": ["standard", ...], "mode_keys":
+ * "illegal.variant", "min": 4, "max": 8}], the default first. The page names
+ * a game by its catalog key <id>.game and a mode by <mode_keys>.<mode>. */
 struct json_object *web_games_json(void)
 {
     struct json_object *games = json_object_new_array();

@@ -1,19 +1,23 @@
 /*
- * gen.c - the catalog generator, run at build time: turns the template and
- * the translations in core/catalog/ into the C tables core/catalog.c looks
- * words up in, and into one JSON file per language for the local table's
- * page.
+ * gen.c - the catalog generator, run at build time: turns the templates and
+ * the translations of the bot (core/catalog/) and of each rules module
+ * (core/<module>/catalog/) into the C tables core/catalog.c looks words up
+ * in, and into one JSON file per language for the local table's page.
  *
- *   catalog_gen c OUT.c TEMPLATE.pot [LANG.po ...]
- *   catalog_gen json OUT_DIR TEMPLATE.pot [LANG.po ...]
- *   catalog_gen check TEMPLATE.pot [LANG.po ...]
+ *   catalog_gen c OUT.c FOLDER [ID=FOLDER ...]
+ *   catalog_gen json OUT_DIR FOLDER [ID=FOLDER ...]
+ *   catalog_gen check FOLDER [ID=FOLDER ...]
  *
- * A language's code is its file's name ("fr.po" is "fr") and must match the
- * file's Language header. A translation that is missing, empty, fuzzy, made
- * from another English text, or that does not keep the English text's
- * {placeholders} and plural shape is left out, so the English text shows
- * instead; the build says so on stderr, and --check fails on it (the test
- * suite runs check over every file).
+ * A folder holds one template (*.pot) and a <code>.po per language. The
+ * first is the bot's, whose keys are compiled as written; each ID=FOLDER is a
+ * module's, whose keys are compiled under its id ("card.guns" in
+ * illegal=core/illegal/catalog is "illegal.card.guns"), so two games may
+ * both name a card "Guns". A module may only have languages the bot has, with
+ * the same plural forms. A language's code is its file's name ("fr.po" is
+ * "fr") and must match the file's Language header. A translation that is missing, empty, fuzzy,
+ * made from another English text, or that does not keep the English text's {placeholders} and
+ * plural shape is left out, so the English text shows instead; the build says so on stderr, and
+ * --check fails on it (the test suite runs check over every file).
  *
  * Invariants of the output:
  *   1. English comes first; the other languages follow in code order.
@@ -25,17 +29,20 @@
  *      per language, not pointers, so that loading the program relocates
  *      nothing in them and they stay in read-only pages.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catalog_data.h"
 #include "po.h"
 
 #define LANGUAGES_MAX    32
 #define FORMULA_MAX      1024
 #define PLACEHOLDERS_MAX 16
+#define SOURCES_MAX      16
 
 struct language {
     char code[8];
@@ -55,7 +62,7 @@ static void problem(const char *path, const struct po_entry *e, const char *key,
     if (!verbose)
         return;
     if (e)
-        fprintf(stderr, "%s:%u: %s: %s\n", path, e->line, key, what);
+        fprintf(stderr, "%s:%u: %s: %s\n", e->file ? e->file : path, e->line, key, what);
     else
         fprintf(stderr, "%s: %s: %s\n", path, key, what);
 }
@@ -142,7 +149,8 @@ static const struct po_entry **template_keys(const struct po_file *t, const char
     qsort(keys, *n, sizeof *keys, by_ctxt);
     for (size_t i = 1; i < *n; i++)
         if (strcmp(keys[i - 1]->ctxt, keys[i]->ctxt) == 0) {
-            fprintf(stderr, "%s:%u: key %s is defined twice\n", path, keys[i]->line, keys[i]->ctxt);
+            fprintf(stderr, "%s:%u: key %s is defined twice\n",
+                    keys[i]->file ? keys[i]->file : path, keys[i]->line, keys[i]->ctxt);
             free(keys);
             return NULL;
         }
@@ -280,8 +288,8 @@ static void c_keys(FILE *out, const struct po_entry **keys, size_t nkeys)
     fputs("    \"\";\n\n", out);
 }
 
-static void c_language(FILE *out, const struct language *l, const struct po_entry **keys,
-                       size_t nkeys)
+static int c_language(FILE *out, const struct language *l, const struct po_entry **keys,
+                      size_t nkeys)
 {
     fprintf(out,
             "static unsigned long plural_%s(unsigned long n)\n{\n    (void)n;\n"
@@ -300,6 +308,10 @@ static void c_language(FILE *out, const struct language *l, const struct po_entr
     for (size_t k = 0; k < nkeys; k++) {
         const struct po_entry *e = l->found ? l->found[k] : keys[k];
         const char *forms[PO_FORMS_MAX];
+        if (e && text_at >= CATALOG_TEXTS_MAX) {
+            fprintf(stderr, "%s: over %u bytes of texts\n", l->path, CATALOG_TEXTS_MAX);
+            return -1;
+        }
         if (e) {
             unsigned n = entry_forms(l, e, forms);
             fprintf(out, "    {%zu, %zu, %u},\n", key_at, text_at, n); /* invariant 3 */
@@ -309,6 +321,7 @@ static void c_language(FILE *out, const struct language *l, const struct po_entr
         key_at += strlen(keys[k]->ctxt) + 1;
     }
     fputs("};\n\n", out);
+    return 0;
 }
 
 static int write_c(const char *path, struct language *langs, size_t nlangs,
@@ -321,12 +334,16 @@ static int write_c(const char *path, struct language *langs, size_t nlangs,
         fprintf(stderr, "%s: %s\n", tmp, strerror(errno));
         return -1;
     }
-    fputs("/* Generated by bot/catalog/gen.c from core/catalog/; do not edit. */\n"
+    fputs("/* Generated by bot/catalog/gen.c from the catalog's folders; do not edit. */\n"
           "#include \"core/catalog_data.h\"\n\n",
           out);
     c_keys(out, keys, nkeys);
     for (size_t i = 0; i < nlangs; i++)
-        c_language(out, &langs[i], keys, nkeys);
+        if (c_language(out, &langs[i], keys, nkeys) < 0) {
+            fclose(out);
+            remove(tmp);
+            return -1;
+        }
     fputs("const struct catalog_language catalog_languages[] = {\n", out);
     for (size_t i = 0; i < nlangs; i++)
         fprintf(out,
@@ -412,44 +429,192 @@ static int by_code(const void *a, const void *b)
     return strcmp(((const struct language *)a)->code, ((const struct language *)b)->code);
 }
 
+/* A folder of the catalog: the bot's (id "") or a module's, and the paths of
+ * its template and translations (owned, freed by source_free). */
+struct source {
+    char id[32];
+    char *pot;
+    char *po[LANGUAGES_MAX - 1];
+    size_t npo;
+};
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Finds the template and the translations in arg's folder: "FOLDER" for the
+ * bot's, "ID=FOLDER" for a module's. */
+static int source_open(struct source *s, const char *arg, bool module)
+{
+    const char *dir = arg, *eq = strchr(arg, '=');
+    if (module) {
+        if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof s->id) {
+            fprintf(stderr, "%s: a module's catalog is given as ID=FOLDER\n", arg);
+            return -1;
+        }
+        snprintf(s->id, sizeof s->id, "%.*s", (int)(eq - arg), arg);
+        dir = eq + 1;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "%s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    for (struct dirent *ent; rc == 0 && (ent = readdir(d));) {
+        size_t n = strlen(ent->d_name);
+        bool pot = n > 4 && strcmp(ent->d_name + n - 4, ".pot") == 0;
+        bool po = n > 3 && strcmp(ent->d_name + n - 3, ".po") == 0;
+        char *path = pot || po ? malloc(strlen(dir) + n + 2) : NULL;
+        if (!pot && !po)
+            continue;
+        if (!path || (pot && s->pot) || (po && s->npo == sizeof s->po / sizeof *s->po)) {
+            fprintf(stderr, "%s: %s\n", dir,
+                    !path ? "out of memory"
+                    : pot ? "two templates"
+                          : "too many languages");
+            free(path);
+            rc = -1;
+            break;
+        }
+        snprintf(path, strlen(dir) + n + 2, "%s/%s", dir, ent->d_name);
+        if (pot)
+            s->pot = path;
+        else
+            s->po[s->npo++] = path;
+    }
+    closedir(d);
+    if (rc == 0 && !s->pot) {
+        fprintf(stderr, "%s: no template (*.pot)\n", dir);
+        rc = -1;
+    }
+    qsort(s->po, s->npo, sizeof *s->po, by_path);
+    return rc;
+}
+
+static void source_free(struct source *s)
+{
+    free(s->pot);
+    for (size_t i = 0; i < s->npo; i++)
+        free(s->po[i]);
+}
+
+/* Moves the keyed entries of `from` (read from path) to the end of `to`,
+ * each key under the prefix id ("illegal" and "card.guns": "illegal.card.guns"). */
+static int merge(struct po_file *to, struct po_file *from, const char *id, const char *path)
+{
+    struct po_entry *grown = realloc(to->entries, (to->n + from->n + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    to->entries = grown;
+    for (size_t i = 0; i < from->n; i++) {
+        struct po_entry *e = &from->entries[i];
+        if (!e->ctxt)
+            continue;
+        size_t n = strlen(id) + strlen(e->ctxt) + 2;
+        char *key = malloc(n);
+        if (!key)
+            return -1;
+        snprintf(key, n, "%s.%s", id, e->ctxt);
+        free(e->ctxt);
+        e->ctxt = key;
+        e->file = path;
+        to->entries[to->n++] = *e;
+        memset(e, 0, sizeof *e);
+    }
+    return 0;
+}
+
+/* Reads the bot's template into langs[0] and its translations after it. */
+static int read_bot(struct language *langs, size_t *nlangs, const struct source *s)
+{
+    struct language *en = &langs[0];
+    snprintf(en->code, sizeof en->code, "en");
+    en->path = s->pot;
+    if (read_file(s->pot, &en->po) < 0 ||
+        po_plural_c("nplurals=2; plural=(n != 1);", &en->nplurals, en->formula, sizeof en->formula,
+                    (char[64]){0}, 64) < 0)
+        return -1;
+    for (size_t i = 0; i < s->npo; i++) {
+        struct language *l = &langs[(*nlangs)++];
+        l->path = s->po[i];
+        if (read_file(l->path, &l->po) < 0 || language_header(l, l->path) < 0)
+            return -1;
+        for (size_t j = 0; j + 1 < *nlangs; j++)
+            if (strcmp(langs[j].code, l->code) == 0) {
+                fprintf(stderr, "%s: language %s given twice\n", l->path, l->code);
+                return -1;
+            }
+    }
+    return 0;
+}
+
+/* Adds one translation of a module (path) to the bot's language of its code. */
+static int read_module_language(struct language *langs, size_t nlangs, const char *path,
+                                const char *id)
+{
+    struct language m = {.path = path};
+    struct language *l = NULL;
+    int rc = -1;
+    if (read_file(path, &m.po) < 0 || language_header(&m, path) < 0)
+        goto fail;
+    for (size_t i = 1; i < nlangs; i++)
+        if (strcmp(langs[i].code, m.code) == 0)
+            l = &langs[i];
+    if (!l)
+        fprintf(stderr, "%s: the bot's catalog has no language %s\n", path, m.code);
+    else if (l->nplurals != m.nplurals || strcmp(l->formula, m.formula) != 0)
+        fprintf(stderr, "%s: its Plural-Forms differ from %s's\n", path, l->path);
+    else
+        rc = merge(&l->po, &m.po, id, path);
+fail:
+    po_free(&m.po);
+    return rc;
+}
+
+/* Adds a module's template and translations to the bot's, under its id. */
+static int read_module(struct language *langs, size_t nlangs, const struct source *s)
+{
+    struct po_file t = {0};
+    int rc = read_file(s->pot, &t) < 0 ? -1 : merge(&langs[0].po, &t, s->id, s->pot);
+    po_free(&t);
+    for (size_t i = 0; rc == 0 && i < s->npo; i++)
+        rc = read_module_language(langs, nlangs, s->po[i], s->id);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static struct language langs[LANGUAGES_MAX];
-    size_t nlangs = 1, nkeys = 0;
+    static struct source sources[SOURCES_MAX];
+    size_t nlangs = 1, nkeys = 0, nsources = 0;
     const struct po_entry **keys = NULL;
     int rc = 1;
     const char *mode = argc > 1 ? argv[1] : "";
     bool check = strcmp(mode, "check") == 0;
-    int first = check ? 3 : 4; /* the first translation's argument */
+    int first = check ? 2 : 3; /* the bot's folder's argument */
     verbose = check;
-    if ((!check && strcmp(mode, "c") != 0 && strcmp(mode, "json") != 0) || argc < first ||
-        argc - first + 1 > LANGUAGES_MAX) {
-        fprintf(stderr, "usage: catalog_gen c OUT.c TEMPLATE.pot [LANG.po ...]\n"
-                        "       catalog_gen json OUT_DIR TEMPLATE.pot [LANG.po ...]\n"
-                        "       catalog_gen check TEMPLATE.pot [LANG.po ...]\n");
+    if ((!check && strcmp(mode, "c") != 0 && strcmp(mode, "json") != 0) || argc <= first ||
+        argc - first > SOURCES_MAX) {
+        fprintf(stderr, "usage: catalog_gen c OUT.c FOLDER [ID=FOLDER ...]\n"
+                        "       catalog_gen json OUT_DIR FOLDER [ID=FOLDER ...]\n"
+                        "       catalog_gen check FOLDER [ID=FOLDER ...]\n");
         return 2;
     }
-    const char *template_path = argv[first - 1];
-    struct language *en = &langs[0];
-    snprintf(en->code, sizeof en->code, "en");
-    en->path = template_path;
-    if (read_file(template_path, &en->po) < 0 ||
-        po_plural_c("nplurals=2; plural=(n != 1);", &en->nplurals, en->formula, sizeof en->formula,
-                    (char[64]){0}, 64) < 0 ||
-        !(keys = template_keys(&en->po, template_path, &nkeys)))
-        goto fail;
-    for (int i = first; i < argc; i++) {
-        struct language *l = &langs[nlangs++];
-        l->path = argv[i];
-        if (read_file(argv[i], &l->po) < 0 || language_header(l, argv[i]) < 0 ||
-            match(l, keys, nkeys) < 0)
+    for (int i = first; i < argc; i++)
+        if (source_open(&sources[nsources++], argv[i], i > first) < 0)
             goto fail;
-        for (size_t j = 0; j + 1 < nlangs; j++)
-            if (strcmp(langs[j].code, l->code) == 0) {
-                fprintf(stderr, "%s: language %s given twice\n", argv[i], l->code);
-                goto fail;
-            }
-    }
+    if (read_bot(langs, &nlangs, &sources[0]) < 0)
+        goto fail;
+    for (size_t i = 1; i < nsources; i++)
+        if (read_module(langs, nlangs, &sources[i]) < 0)
+            goto fail;
+    if (!(keys = template_keys(&langs[0].po, langs[0].path, &nkeys)))
+        goto fail;
+    for (size_t i = 1; i < nlangs; i++)
+        if (match(&langs[i], keys, nkeys) < 0)
+            goto fail;
     qsort(langs + 1, nlangs - 1, sizeof *langs, by_code); /* invariant 1 */
     if (check) {
         if (problems)
@@ -465,6 +630,8 @@ fail:
         po_free(&langs[i].po);
         free(langs[i].found);
     }
+    for (size_t i = 0; i < nsources; i++)
+        source_free(&sources[i]);
     free(keys);
     return rc;
 }

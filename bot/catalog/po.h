@@ -28,7 +28,8 @@ struct po_entry {
     unsigned nstr;
     bool fuzzy;
     bool brace_format;
-    unsigned line; /* line of the entry's first keyword, for messages */
+    unsigned line;    /* line of the entry's first keyword, for messages */
+    const char *file; /* the file it was read from, when a caller merges files; borrowed */
 };
 
 struct po_file {

@@ -28,10 +28,10 @@ static void resolve_error(struct command_ctx *x, enum resolve_error e, const cha
                           const char *choices)
 {
     static const char *const keys[] = {
-        [RESOLVE_UNKNOWN] = "resolve.unknown-card",
-        [RESOLVE_AMBIGUOUS] = "resolve.ambiguous-card",
-        [RESOLVE_NOT_TRADABLE] = "resolve.not-tradable",
-        [RESOLVE_BAD_COUNT] = "resolve.bad-count",
+        [RESOLVE_UNKNOWN] = IL_KEYS "resolve.unknown-card",
+        [RESOLVE_AMBIGUOUS] = IL_KEYS "resolve.ambiguous-card",
+        [RESOLVE_NOT_TRADABLE] = IL_KEYS "resolve.not-tradable",
+        [RESOLVE_BAD_COUNT] = IL_KEYS "resolve.bad-count",
     };
     const char *vars[] = {"word", word, "choices", choices, NULL};
     x->host->reply(x, keys[e], vars);
@@ -76,11 +76,11 @@ static void offers(struct command_ctx *x)
         text_list_add(&lines, "%s", line);
     }
     if (!lines.n) {
-        x->host->reply(x, "msg.no-offers", NULL);
+        x->host->reply(x, IL_KEYS "msg.no-offers", NULL);
         return;
     }
     const char *vars[] = {"list", list, NULL};
-    x->host->reply(x, "msg.offers", vars);
+    x->host->reply(x, IL_KEYS "msg.offers", vars);
 }
 
 static void offer(struct command_ctx *x)
@@ -168,7 +168,7 @@ static void abstain(struct command_ctx *x)
     const char *rest = x->c->arg;
     unsigned number = vote_case(&state_of(x)->game, (unsigned)x->seat, &rest);
     if (*rest) {
-        const char *vars[] = {"usage", catalog_text(x->lang, "syntax.abstain"), NULL};
+        const char *vars[] = {"usage", catalog_text(x->lang, IL_KEYS "syntax.abstain"), NULL};
         x->host->reply(x, "parse.usage", vars);
         return;
     }
@@ -195,11 +195,11 @@ const struct command_def il_commands[] = {
      CMD_PLAYER,
      CMD_RUNNING,
      ARGS_TEXT,
-     "syntax.grab",
+     IL_KEYS "syntax.grab",
      NULL,
-     "summary.grab",
+     IL_KEYS "summary.grab",
      {{.name = "resource",
-       .summary = "slash.option.resource",
+       .summary = IL_KEYS "slash.option.resource",
        .required = true,
        .autocomplete = true}},
      grab},
@@ -208,9 +208,9 @@ const struct command_def il_commands[] = {
      CMD_PLAYER,
      CMD_RUNNING,
      ARGS_NONE,
-     "syntax.hand",
+     IL_KEYS "syntax.hand",
      NULL,
-     "summary.hand",
+     IL_KEYS "summary.hand",
      {{0}},
      hand},
     {"offer",
@@ -218,9 +218,9 @@ const struct command_def il_commands[] = {
      CMD_PLAYER,
      CMD_RUNNING,
      ARGS_TRADE,
-     "syntax.offer",
-     "example.offer",
-     "summary.offer",
+     IL_KEYS "syntax.offer",
+     IL_KEYS "example.offer",
+     IL_KEYS "summary.offer",
      {OPT_PLAYER,
       {.name = "give", .summary = "slash.option.give", .required = true, .autocomplete = true},
       {.name = "ask",
@@ -234,9 +234,9 @@ const struct command_def il_commands[] = {
      CMD_PLAYER,
      CMD_RUNNING,
      ARGS_NONE,
-     "syntax.offers",
+     IL_KEYS "syntax.offers",
      NULL,
-     "summary.offers",
+     IL_KEYS "summary.offers",
      {{0}},
      offers},
     {"accept",
@@ -244,9 +244,9 @@ const struct command_def il_commands[] = {
      CMD_PLAYER,
      CMD_RUNNING,
      ARGS_NUMBER,
-     "syntax.accept",
+     IL_KEYS "syntax.accept",
      NULL,
-     "summary.accept",
+     IL_KEYS "summary.accept",
      {OPT_OFFER_ID},
      accept},
     {"decline",
@@ -254,9 +254,9 @@ const struct command_def il_commands[] = {
      CMD_PLAYER,
      CMD_RUNNING,
      ARGS_NUMBER,
-     "syntax.decline",
+     IL_KEYS "syntax.decline",
      NULL,
-     "summary.decline",
+     IL_KEYS "summary.decline",
      {OPT_OFFER_ID},
      decline},
     {"cancel",
@@ -264,9 +264,9 @@ const struct command_def il_commands[] = {
      CMD_PLAYER,
      CMD_RUNNING,
      ARGS_NUMBER,
-     "syntax.cancel",
+     IL_KEYS "syntax.cancel",
      NULL,
-     "summary.cancel",
+     IL_KEYS "summary.cancel",
      {OPT_OFFER_ID},
      cancel},
     {"vote",
@@ -274,9 +274,9 @@ const struct command_def il_commands[] = {
      CMD_PLAYER,
      CMD_RUNNING,
      ARGS_TEXT,
-     "syntax.vote",
+     IL_KEYS "syntax.vote",
      NULL,
-     "summary.vote",
+     IL_KEYS "summary.vote",
      {OPT_PLAYER},
      vote},
     {"abstain",
@@ -284,9 +284,9 @@ const struct command_def il_commands[] = {
      CMD_PLAYER,
      CMD_RUNNING,
      ARGS_OPTIONAL,
-     "syntax.abstain",
+     IL_KEYS "syntax.abstain",
      NULL,
-     "summary.abstain",
+     IL_KEYS "summary.abstain",
      {{0}},
      abstain},
     {0},

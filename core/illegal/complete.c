@@ -22,7 +22,7 @@ static bool starts(const char *candidate, const char *typed)
 static const char *card_name(const char *lang, unsigned r)
 {
     char key[64];
-    snprintf(key, sizeof key, "card.%s", il_resource_id(r));
+    snprintf(key, sizeof key, IL_KEYS "card.%s", il_resource_id(r));
     return catalog_text(lang, key);
 }
 

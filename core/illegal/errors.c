@@ -1,5 +1,5 @@
 /*
- * errors.c - stable identifiers of the error codes (catalog keys "error.<id>").
+ * errors.c - stable identifiers of the error codes (catalog keys "illegal.error.<id>").
  */
 #include "illegal.h"
 

@@ -20,12 +20,16 @@ static void seat_line(const struct il_game *g, const struct rules_table *t, unsi
     held.n[IL_CARD(IL_KIND_BUYER, p->buyer)] = 0;
     il_render_cards(cards, sizeof cards, t->lang, &held);
     const char *vars[] = {
-        "player", t->names[s],
-        "dealer", text_name(t->lang, "card", il_card_id(IL_CARD(IL_KIND_DEALER, p->dealer))),
-        "buyer",  text_name(t->lang, "card", il_card_id(IL_CARD(IL_KIND_BUYER, p->buyer))),
-        "cards",  cards,
+        "player",
+        t->names[s],
+        "dealer",
+        text_name(t->lang, IL_KEYS "card", il_card_id(IL_CARD(IL_KIND_DEALER, p->dealer))),
+        "buyer",
+        text_name(t->lang, IL_KEYS "card", il_card_id(IL_CARD(IL_KIND_BUYER, p->buyer))),
+        "cards",
+        cards,
         NULL};
-    text_fill(out, len, t->lang, "msg.gm-seat", vars);
+    text_fill(out, len, t->lang, IL_KEYS "msg.gm-seat", vars);
 }
 
 /* Who has a card from the drop being played, and who still waits for one. */
@@ -42,7 +46,7 @@ static void drop_line(const struct il_game *g, const struct rules_table *t, char
     const char *none = catalog_text(t->lang, "msg.nobody");
     const char *vars[] = {
         "number", number, "taken", a.n ? taken : none, "waiting", b.n ? waiting : none, NULL};
-    text_fill(out, len, t->lang, "msg.gm-drop", vars);
+    text_fill(out, len, t->lang, IL_KEYS "msg.gm-drop", vars);
 }
 
 void il_gm_view(const struct il_game *g, const struct rules_table *t, char *out, size_t len)
@@ -51,7 +55,7 @@ void il_gm_view(const struct il_game *g, const struct rules_table *t, char *out,
     struct text_list l;
     il_phase_line(g, t->lang, phase, sizeof phase);
     const char *vars[] = {"id", t->game, "phase", phase, NULL};
-    text_fill(line, sizeof line, t->lang, "msg.gm-view", vars);
+    text_fill(line, sizeof line, t->lang, IL_KEYS "msg.gm-view", vars);
     text_list_init(&l, out, len, "\n");
     text_list_add(&l, "%s", line);
     for (unsigned s = 0; s < g->nplayers; s++) {
@@ -69,8 +73,8 @@ void il_gm_view(const struct il_game *g, const struct rules_table *t, char *out,
             text_list_add(&offers, "%s", one);
         }
         const char *ov[] = {"list", list, NULL};
-        text_fill(line, sizeof line, t->lang, g->noffers ? "msg.gm-offers" : "msg.gm-no-offers",
-                  ov);
+        text_fill(line, sizeof line, t->lang,
+                  g->noffers ? IL_KEYS "msg.gm-offers" : IL_KEYS "msg.gm-no-offers", ov);
         text_list_add(&l, "%s", line);
     }
     if (g->phase == IL_PHASE_DROP_REVEAL || g->phase == IL_PHASE_DROP_GRAB) {

@@ -30,6 +30,10 @@
 
 struct json_object;
 
+/* The catalog key prefix of every word of the module (core/illegal/catalog/):
+ * IL_KEYS "card.guns" is "illegal.card.guns". */
+#define IL_KEYS "illegal."
+
 #define IL_MIN_PLAYERS     4
 #define IL_MAX_PLAYERS     8
 #define IL_RESOURCES       8  /* resource types in the box */
@@ -429,7 +433,7 @@ enum il_error {
 };
 
 /* Stable identifier of an error ("wrong-phase", ...); the catalog key of its
- * reason is "error." followed by it. Returns "unknown" for a bad value. */
+ * reason is IL_KEYS "error." followed by it. Returns "unknown" for a bad value. */
 const char *il_error_id(enum il_error e);
 
 #ifndef IL_SEAT_ONLY

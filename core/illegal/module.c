@@ -291,13 +291,13 @@ static void label_of(const struct il_config *c, const struct rules_defaults *d, 
 {
     struct il_config v;
     variant_defaults(&v, c->variant, d);
-    const char *variant = text_name(lang, "variant-label", il_variant_id(c->variant));
+    const char *variant = text_name(lang, IL_KEYS "variant-label", il_variant_id(c->variant));
     if (memcmp(v.timer_ms, c->timer_ms, sizeof v.timer_ms) == 0) {
         snprintf(out, len, "%s", variant);
         return;
     }
     const char *vars[] = {"variant", variant, NULL};
-    text_fill(out, len, lang, "msg.settings-custom-timers", vars);
+    text_fill(out, len, lang, IL_KEYS "msg.settings-custom-timers", vars);
 }
 
 /* The tribunal options in words, after a space: " Tribunal (hold): it waits
@@ -313,10 +313,11 @@ static void tribunal_sentence(uint8_t options, const char *lang, char *out, size
     text_list_init(&l, rules, sizeof rules, "; ");
     for (unsigned i = 0; i < IL_TRIBUNAL_OPTIONS; i++)
         if (options & (1u << i))
-            text_list_add(&l, "%s", text_name(lang, "tribunal-option", il_tribunal_option_id(i)));
+            text_list_add(&l, "%s",
+                          text_name(lang, IL_KEYS "tribunal-option", il_tribunal_option_id(i)));
     const char *vars[] = {"options", ids, "rules", rules, NULL};
     out[0] = ' ';
-    text_fill(out + 1, len - 1, lang, "msg.settings-tribunal", vars);
+    text_fill(out + 1, len - 1, lang, IL_KEYS "msg.settings-tribunal", vars);
 }
 
 static int settings(const void *state, const char *lang, const struct rules_defaults *d,
@@ -347,7 +348,7 @@ static int settings(const void *state, const char *lang, const struct rules_defa
         return -1;
     char label[256], sentence[640];
     if (preset)
-        snprintf(label, sizeof label, "%s", text_name(lang, "preset", preset));
+        snprintf(label, sizeof label, "%s", text_name(lang, IL_KEYS "preset", preset));
     else
         label_of(c, d, lang, label, sizeof label);
     const char *vars[] = {"preset",  label,
@@ -358,7 +359,9 @@ static int settings(const void *state, const char *lang, const struct rules_defa
                           NULL};
     /* a casual game has no grabs: each player draws in private */
     text_fill(text, len, lang,
-              il_variant_casual(c->variant) ? "msg.settings-casual" : "msg.settings", vars);
+              il_variant_casual(c->variant) ? IL_KEYS "msg.settings-casual"
+                                            : IL_KEYS "msg.settings",
+              vars);
     tribunal_sentence(c->tribunal, lang, sentence, sizeof sentence);
     size_t used = strlen(text);
     if (used < len)
@@ -456,15 +459,15 @@ static const char *needs(const void *state, unsigned seat)
     case IL_PHASE_DEALING:
         for (unsigned i = 0; i < g->noffers; i++)
             if (g->offers[i].to == seat)
-                return "msg.nudge-offer";
+                return IL_KEYS "msg.nudge-offer";
         return NULL;
     case IL_PHASE_DROP_GRAB:
-        return g->players[seat].grabbed ? NULL : "msg.nudge-grab";
+        return g->players[seat].grabbed ? NULL : IL_KEYS "msg.nudge-grab";
     case IL_PHASE_DEBATE:
     case IL_PHASE_VOTE:
         for (unsigned k = g->case_index; k < g->ncases; k++)
             if (il_case_open(g, k) && g->players[seat].votes[k] == IL_NOBODY)
-                return "msg.nudge-vote";
+                return IL_KEYS "msg.nudge-vote";
         return NULL;
     default:
         return NULL;
@@ -679,7 +682,7 @@ void il_phase_line(const struct il_game *s, const char *lang, char *out, size_t 
     snprintf(drop, sizeof drop, "%u", s->drops);
     snprintf(kase, sizeof kase, "%u", s->case_index + 1);
     snprintf(cases, sizeof cases, "%u", s->ncases);
-    snprintf(key, sizeof key, "phase.%s", il_phase_id(s->phase));
+    snprintf(key, sizeof key, IL_KEYS "phase.%s", il_phase_id(s->phase));
     const char *vars[] = {"session", session, "drop", drop, "case", kase, "cases", cases, NULL};
     text_fill(out, len, lang, key, vars);
 }
@@ -705,15 +708,16 @@ static void status(const void *state, const struct rules_table *t, int64_t now, 
             text_list_add(&active, "%s", t->names[i]);
     const char *vars[] = {
         "id",      t->game,
-        "variant", text_name(t->lang, "variant", il_variant_id(st->config.variant)),
+        "variant", text_name(t->lang, IL_KEYS "variant", il_variant_id(st->config.variant)),
         "phase",   phase_line,
-        "paused",  s->paused ? catalog_text(t->lang, "msg.status-paused") : "",
+        "paused",  s->paused ? catalog_text(t->lang, IL_KEYS "msg.status-paused") : "",
         "left",    left,
         "players", players,
         NULL};
     /* a tribunal held for the host has no clock to show */
     bool untimed = !s->paused && il_game_deadline(s) == 0;
-    text_fill(out, len, t->lang, untimed ? "msg.status-game-untimed" : "msg.status-game", vars);
+    text_fill(out, len, t->lang,
+              untimed ? IL_KEYS "msg.status-game-untimed" : IL_KEYS "msg.status-game", vars);
 }
 
 /* The topics of its messages' keys. */
@@ -751,9 +755,9 @@ const struct rules_module il_module = {
     .action_size = sizeof(struct il_action),
     .settings_table = il_settings,
     .modes = il_variant_ids,
-    .mode_keys = "variant",
-    .rules_summary = "msg.rules",
-    .stats_line = "msg.stats",
+    .mode_keys = IL_KEYS "variant",
+    .rules_summary = IL_KEYS "msg.rules",
+    .stats_line = IL_KEYS "msg.stats",
     .config_in_game_section = true,
     .init = init,
     .rematch = rematch,
@@ -766,7 +770,7 @@ const struct rules_module il_module = {
     .has_events = has_events,
     .steer = steer,
     .error_id = error_id,
-    .error_keys = "error.",
+    .error_keys = IL_KEYS "error.",
     .deadline = deadline,
     .over = over,
     .result = result,

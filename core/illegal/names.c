@@ -60,14 +60,14 @@ static bool each_name(unsigned r, const char *lang, bool (*fn)(const char *, voi
     if (fn(folded, arg))
         return true;
     for (unsigned i = 0, n = languages(lang, langs); i < n; i++) {
-        snprintf(key, sizeof key, "card.%s", id);
+        snprintf(key, sizeof key, IL_KEYS "card.%s", id);
         const char *display = catalog_text(langs[i], key);
         if (display) {
             fold(display, strlen(display), folded, sizeof folded);
             if (fn(folded, arg))
                 return true;
         }
-        snprintf(key, sizeof key, "alias.%s", id);
+        snprintf(key, sizeof key, IL_KEYS "alias.%s", id);
         const char *aliases = catalog_text(langs[i], key);
         while (aliases && *aliases) {
             const char *bar = strchr(aliases, '|');
@@ -116,7 +116,7 @@ static void list_resources(unsigned in_play, const char *lang, char *out, size_t
         if (!(in_play & (1u << r)))
             continue;
         char key[64];
-        snprintf(key, sizeof key, "card.%s", il_resource_id(r));
+        snprintf(key, sizeof key, IL_KEYS "card.%s", il_resource_id(r));
         const char *name = catalog_text(lang, key);
         text_list_add(&l, "%s", name ? name : key);
     }
@@ -135,7 +135,7 @@ static bool names_role(const char *folded, const char *lang)
     for (unsigned l = 0, nl = languages(lang, langs); l < nl; l++)
         for (unsigned t = IL_RESOURCES; t < IL_CARD_TYPES; t++) {
             char key[64], name[96];
-            snprintf(key, sizeof key, "card.%s", il_card_id(t));
+            snprintf(key, sizeof key, IL_KEYS "card.%s", il_card_id(t));
             const char *text = catalog_text(langs[l], key);
             if (!text)
                 continue;
@@ -190,7 +190,7 @@ static unsigned tokenize(char *text, const char *lang, char **tok)
     char *save = NULL;
     for (char *p = strtok_r(text, " \t\r\n,+;", &save); p;
          p = strtok_r(NULL, " \t\r\n,+;", &save)) {
-        if (strcasecmp(p, "and") == 0 || is_word(p, lang, "word.and"))
+        if (strcasecmp(p, "and") == 0 || is_word(p, lang, IL_KEYS "word.and"))
             continue;
         if (n == MAX_TOKENS)
             return MAX_TOKENS + 1;
@@ -219,7 +219,7 @@ enum resolve_error il_parse_cards(const char *text, unsigned in_play, const char
         return RESOLVE_BAD_COUNT;
     snprintf(buf, sizeof buf, "%s", text);
     unsigned n = tokenize(buf, lang, tok);
-    if (n == 1 && (strcasecmp(tok[0], "none") == 0 || is_word(tok[0], lang, "msg.nothing")))
+    if (n == 1 && (strcasecmp(tok[0], "none") == 0 || is_word(tok[0], lang, IL_KEYS "msg.nothing")))
         return RESOLVE_OK;
     if (n == 0 || n > MAX_TOKENS)
         return RESOLVE_BAD_COUNT;

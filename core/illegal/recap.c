@@ -29,7 +29,7 @@ static void more(char *out, size_t len, const char *lang, unsigned shown, unsign
         return;
     snprintf(count, sizeof count, "%u", total - shown);
     const char *vars[] = {"count", count, NULL};
-    text_fill(line, sizeof line, lang, "msg.recap-more", vars);
+    text_fill(line, sizeof line, lang, IL_KEYS "msg.recap-more", vars);
     size_t n = strlen(out);
     snprintf(out + n, len - n, "\n%s", line);
 }
@@ -41,7 +41,8 @@ void il_recap_trades(const struct il_game *g, const char *lang, const char *cons
     struct text_list l;
     snprintf(count, sizeof count, "%u", (unsigned)g->ntrades);
     const char *hv[] = {"count", count, NULL};
-    text_fill(head, sizeof head, lang, g->ntrades ? "msg.recap-trades" : "msg.recap-no-trades", hv);
+    text_fill(head, sizeof head, lang,
+              g->ntrades ? IL_KEYS "msg.recap-trades" : IL_KEYS "msg.recap-no-trades", hv);
     text_list_init(&l, out, len > MORE_ROOM ? len - MORE_ROOM : len, "\n");
     text_list_add(&l, "%s", head);
     unsigned kept = g->ntrades < IL_MAX_TRADES ? g->ntrades : IL_MAX_TRADES, shown = 0;
@@ -54,7 +55,7 @@ void il_recap_trades(const struct il_game *g, const char *lang, const char *cons
         const char *vars[] = {"session", session,      "from", names[t->from],
                               "to",      names[t->to], "give", give,
                               "ask",     ask,          NULL};
-        text_fill(line, sizeof line, lang, "msg.recap-trade", vars);
+        text_fill(line, sizeof line, lang, IL_KEYS "msg.recap-trade", vars);
         text_list_add(&l, "%s", line);
         shown += !l.full;
     }
@@ -78,15 +79,15 @@ void il_case_votes(const struct il_game *g, unsigned k, const char *lang, const 
         if (!g->players[s].active)
             continue;
         text_fill(one, sizeof one, lang,
-                  to >= 0              ? "msg.recap-vote"
-                  : to == IL_ABSTAINED ? "msg.recap-abstained"
-                                       : "msg.recap-no-vote",
+                  to >= 0              ? IL_KEYS "msg.recap-vote"
+                  : to == IL_ABSTAINED ? IL_KEYS "msg.recap-abstained"
+                                       : IL_KEYS "msg.recap-no-vote",
                   vars);
         text_list_add(&v, "%s", one);
     }
     snprintf(number, sizeof number, "%u", k + 1);
     const char *vars[] = {"number", number, "cards", cards, "votes", votes, NULL};
-    text_fill(out, len, lang, "msg.recap-case", vars);
+    text_fill(out, len, lang, IL_KEYS "msg.recap-case", vars);
 }
 
 /* Whether anyone still playing voted on case k: a case the game ended
@@ -107,7 +108,8 @@ void il_recap_votes(const struct il_game *g, const char *lang, const char *const
     unsigned voted = 0, shown = 0;
     for (unsigned k = 0; k < g->ncases; k++)
         voted += has_votes(g, k);
-    text_fill(head, sizeof head, lang, voted ? "msg.recap-votes" : "msg.recap-no-votes", NULL);
+    text_fill(head, sizeof head, lang,
+              voted ? IL_KEYS "msg.recap-votes" : IL_KEYS "msg.recap-no-votes", NULL);
     text_list_init(&l, out, len > MORE_ROOM ? len - MORE_ROOM : len, "\n");
     text_list_add(&l, "%s", head);
     for (unsigned k = 0; k < g->ncases && !l.full; k++) {
@@ -167,20 +169,20 @@ void il_recap_awards(const struct il_game *g, const char *lang, const char *cons
         if (p.right == 0)
             text_list_add(&h, "%s", names[s]);
     }
-    text_fill(head, sizeof head, lang, "msg.recap-awards", NULL);
+    text_fill(head, sizeof head, lang, IL_KEYS "msg.recap-awards", NULL);
     text_list_init(&l, out, len, "\n");
     text_list_add(&l, "%s", head);
     int who;
     if ((who = best(sold, g->nplayers)) >= 0)
-        award(&l, lang, "msg.award-dealer", names[who], sold[who]);
+        award(&l, lang, IL_KEYS "msg.award-dealer", names[who], sold[who]);
     if ((who = best(trades, g->nplayers)) >= 0)
-        award(&l, lang, "msg.award-trader", names[who], trades[who]);
+        award(&l, lang, IL_KEYS "msg.award-trader", names[who], trades[who]);
     if ((who = best(wrong, g->nplayers)) >= 0)
-        award(&l, lang, "msg.award-fooled", names[who], wrong[who]);
+        award(&l, lang, IL_KEYS "msg.award-fooled", names[who], wrong[who]);
     if (h.n) {
         char line[768];
         const char *vars[] = {"players", hidden, NULL};
-        text_fill(line, sizeof line, lang, "msg.award-hidden", vars);
+        text_fill(line, sizeof line, lang, IL_KEYS "msg.award-hidden", vars);
         text_list_add(&l, "%s", line);
     }
 }

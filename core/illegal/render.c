@@ -50,7 +50,7 @@ int il_emoji_resource(const char *e)
 static const char *card_name(const char *lang, unsigned type)
 {
     char key[64];
-    snprintf(key, sizeof key, "card.%s", il_card_id(type));
+    snprintf(key, sizeof key, IL_KEYS "card.%s", il_card_id(type));
     const char *t = catalog_text(lang, key);
     return t ? t : il_card_id(type);
 }
@@ -64,7 +64,7 @@ void il_offer_line(const struct il_offer *o, const char *lang, const char *const
     il_render_cards(ask, sizeof ask, lang, &o->ask);
     const char *vars[] = {"id",  id,  "from", names[o->from], "to", names[o->to], "give", give,
                           "ask", ask, NULL};
-    text_fill(out, len, lang, "msg.offer-line", vars);
+    text_fill(out, len, lang, IL_KEYS "msg.offer-line", vars);
 }
 
 void il_render_cards(char *out, size_t len, const char *lang, const struct il_bundle *b)
@@ -80,7 +80,7 @@ void il_render_cards(char *out, size_t len, const char *lang, const struct il_bu
             text_list_add(&l, "%s", card_name(lang, t));
     }
     if (!l.n)
-        snprintf(out, len, "%s", catalog_text(lang, "msg.nothing"));
+        snprintf(out, len, "%s", catalog_text(lang, IL_KEYS "msg.nothing"));
 }
 
 /* The pieces every message of a game shares. */
@@ -267,11 +267,11 @@ static void offer_message(const struct view *g, const struct il_event *e, rules_
 {
     static const char *const keys[][2] = {
         /* [event][0]: to the offerer, [1]: to the receiver */
-        {"msg.offer-sent", "msg.offer-received"},
-        {"msg.offer-accepted-offerer", "msg.offer-accepted-receiver"},
-        {"msg.offer-declined", "msg.offer-declined"},
-        {"msg.offer-cancelled", "msg.offer-cancelled"},
-        {"msg.offer-expired", "msg.offer-expired"},
+        {IL_KEYS "msg.offer-sent", IL_KEYS "msg.offer-received"},
+        {IL_KEYS "msg.offer-accepted-offerer", IL_KEYS "msg.offer-accepted-receiver"},
+        {IL_KEYS "msg.offer-declined", IL_KEYS "msg.offer-declined"},
+        {IL_KEYS "msg.offer-cancelled", IL_KEYS "msg.offer-cancelled"},
+        {IL_KEYS "msg.offer-expired", IL_KEYS "msg.offer-expired"},
     };
     unsigned which = (unsigned)(e->type - IL_EV_OFFER_MADE);
     bool receiver = e->audience == e->target;
@@ -338,7 +338,7 @@ static struct json_object *compose_part(const char *name, const char *label_key,
 static void add_item(struct json_object *items, unsigned resource, unsigned max)
 {
     char key[64];
-    snprintf(key, sizeof key, "card.%s", il_resource_id(resource));
+    snprintf(key, sizeof key, IL_KEYS "card.%s", il_resource_id(resource));
     struct json_object *item = json_object_new_object();
     json_object_object_add(item, "id", json_object_new_string(il_resource_id(resource)));
     json_object_object_add(item, "label_key", json_object_new_string(key));
@@ -397,7 +397,7 @@ static void render_hand(const struct view *g, unsigned seat, bool fresh, rules_e
     msg_init(&m, g, OUT_PRIVATE_VIEW, (int)seat);
     set_data(&m, "title", json_object_new_string("ui.title-hand"));
     text_fill(m.text, sizeof m.text, lang_for(g, (int)seat),
-              il_bundle_total(&suspects) ? "msg.hand-suspects" : "msg.hand", vars);
+              il_bundle_total(&suspects) ? IL_KEYS "msg.hand-suspects" : IL_KEYS "msg.hand", vars);
     msg_key(&m, g, "hand", 0, (int)seat);
     m.out.replace = !fresh;
     set_data(&m, "dealer", json_object_new_string(il_resource_id(p->dealer)));
@@ -479,10 +479,10 @@ static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
     for (unsigned i = 0; i < d->count; i++) {
         unsigned r = d->cards[i];
         int seat = d->taker[i];
-        const char *key = seat == IL_DROP_ON_TABLE  ? "msg.drop-card"
-                          : seat == IL_DROP_UNKNOWN ? "msg.drop-card-gone"
-                          : d->leftover & (1u << i) ? "msg.drop-card-leftover"
-                                                    : "msg.drop-card-taken";
+        const char *key = seat == IL_DROP_ON_TABLE  ? IL_KEYS "msg.drop-card"
+                          : seat == IL_DROP_UNKNOWN ? IL_KEYS "msg.drop-card-gone"
+                          : d->leftover & (1u << i) ? IL_KEYS "msg.drop-card-leftover"
+                                                    : IL_KEYS "msg.drop-card-taken";
         const char *vars[] = {"emoji",  emoji[r],
                               "card",   card_name(g->t->lang, r),
                               "player", seat >= 0 ? g->t->names[seat] : "",
@@ -499,7 +499,9 @@ static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
     }
     snprintf(number, sizeof number, "%u", d->number);
     const char *vars[] = {"number", number, "cards", cards, NULL};
-    const char *key = d->done ? "msg.drop-closed" : d->open ? "msg.drop-open" : "msg.drop-reveal";
+    const char *key = d->done   ? IL_KEYS "msg.drop-closed"
+                      : d->open ? IL_KEYS "msg.drop-open"
+                                : IL_KEYS "msg.drop-reveal";
     msg_init(&m, g, OUT_TABLE_VIEW, IL_PUBLIC);
     set_data(&m, "title", json_object_new_string("ui.title-drop"));
     text_fill(m.text, sizeof m.text, g->t->lang, key, vars);
@@ -600,7 +602,7 @@ static void vote_message(const struct view *g, const struct il_event *e, rules_e
     set_data(&m, "mentions", mentions_of(g, IL_PUBLIC));
     char ballot[512];
     const char *vars[] = {"number", number, "cards", cards, NULL};
-    text_fill(ballot, sizeof ballot, g->t->lang, "msg.ballot", vars);
+    text_fill(ballot, sizeof ballot, g->t->lang, IL_KEYS "msg.ballot", vars);
     set_data(&m, "ballot", json_object_new_string(ballot));
     struct json_object *own = NULL; /* the ballot of each voter who reads another language */
     for (unsigned i = 0; i < g->t->nseats; i++) {
@@ -609,17 +611,17 @@ static void vote_message(const struct view *g, const struct il_event *e, rules_e
             continue;
         if (!own)
             own = json_object_new_object();
-        text_fill(ballot, sizeof ballot, lang, "msg.ballot", vars);
+        text_fill(ballot, sizeof ballot, lang, IL_KEYS "msg.ballot", vars);
         json_object_object_add(own, g->t->users[i], json_object_new_string(ballot));
     }
     if (own)
         set_data(&m, "ballot_for", own);
     if (g->s->poll_ballots) { /* a native poll says that every member sees each answer */
-        text_fill(ballot, sizeof ballot, g->t->lang, "msg.vote-poll", vars);
+        text_fill(ballot, sizeof ballot, g->t->lang, IL_KEYS "msg.vote-poll", vars);
         set_data(&m, "poll_question", json_object_new_string(ballot));
     }
-    text_fill(m.text, sizeof m.text, g->t->lang, "msg.vote-opened", vars);
-    set_say(&m, "msg.vote-opened", vars);
+    text_fill(m.text, sizeof m.text, g->t->lang, IL_KEYS "msg.vote-opened", vars);
+    set_say(&m, IL_KEYS "msg.vote-opened", vars);
     msg_emit(&m, emit, arg);
 }
 
@@ -631,7 +633,7 @@ static void tally_text(const struct view *g, const struct il_event *e, char *out
         if (e->tally[i])
             text_list_add(&l, "%s %u", g->t->names[i], e->tally[i]);
     if (!l.n)
-        snprintf(out, len, "%s", catalog_text(g->t->lang, "msg.no-votes"));
+        snprintf(out, len, "%s", catalog_text(g->t->lang, IL_KEYS "msg.no-votes"));
 }
 
 /* Writes the active seats of e in rank order (ties keep seat order) into
@@ -660,18 +662,18 @@ static void score_parts(const struct view *g, unsigned seat, char *out, size_t l
     snprintf(count, sizeof count, "%u", parts.resources);
     const char *resources[] = {"resource", card_name(lang, IL_CARD(IL_KIND_RESOURCE, p->buyer)),
                                "count", count, NULL};
-    text_fill(piece, sizeof piece, lang, "msg.score-resources", resources);
+    text_fill(piece, sizeof piece, lang, IL_KEYS "msg.score-resources", resources);
     text_list_add(&l, "%s", piece);
     if (parts.wrong) {
         snprintf(count, sizeof count, "%u", parts.wrong);
         const char *vars[] = {"count", count, NULL};
-        text_fill(piece, sizeof piece, lang, "msg.score-wrong", vars);
+        text_fill(piece, sizeof piece, lang, IL_KEYS "msg.score-wrong", vars);
         text_list_add(&l, "%s", piece);
     }
     if (parts.right) {
         snprintf(penalty, sizeof penalty, "%u", 5 * parts.right);
         const char *vars[] = {"penalty", penalty, NULL};
-        text_fill(piece, sizeof piece, lang, "msg.score-right", vars);
+        text_fill(piece, sizeof piece, lang, IL_KEYS "msg.score-right", vars);
         text_list_add(&l, "%s", piece);
     }
     *json = json_object_new_object();
@@ -732,7 +734,7 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
                               "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
                               "cards",  cards,
                               NULL};
-        text_fill(line, sizeof line, lang, "msg.rank-line", vars);
+        text_fill(line, sizeof line, lang, IL_KEYS "msg.rank-line", vars);
         text_list_add(&ranking_lines, "%s", line);
         text_list_add(&score_list, "%s. %s %s", rank, g->t->names[i], score);
         struct json_object *r = json_object_new_object();
@@ -754,7 +756,8 @@ static void game_over(const struct view *g, const struct il_event *e, rules_emit
                           "ranking", ranking, NULL};
     bool aborted = g->s->game.aborted; /* ended early: the hands as they stood, no winner */
     msg_init(&m, g, OUT_RESULT, IL_PUBLIC);
-    text_fill(m.text, sizeof m.text, lang, aborted ? "msg.game-aborted" : "msg.game-over", vars);
+    text_fill(m.text, sizeof m.text, lang,
+              aborted ? IL_KEYS "msg.game-aborted" : IL_KEYS "msg.game-over", vars);
     msg_key(&m, g, "result", 0, -1);
     set_data(&m, "reveal", reveal);
     set_data(&m, "scores", json_object_get(score_map));
@@ -820,7 +823,7 @@ static void on_game_started(const struct view *g, const struct il_event *e, rule
         if (e->cards.n[r])
             json_object_array_add(ids, json_object_new_string(il_resource_id(r)));
     const struct field fields[] = {{"resources", ids}, {NULL, NULL}};
-    notice_with(g, e, "msg.game-started", vars, fields, emit, arg);
+    notice_with(g, e, IL_KEYS "msg.game-started", vars, fields, emit, arg);
 }
 
 static void on_dealt(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
@@ -832,7 +835,7 @@ static void on_dealt(const struct view *g, const struct il_event *e, rules_emit_
                           "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
                           "buys",   card_name(lang, p->buyer),
                           NULL};
-    notice(g, e, "msg.dealt", vars, emit, arg);
+    notice(g, e, IL_KEYS "msg.dealt", vars, emit, arg);
     render_hand(g, (unsigned)e->audience, false, emit, arg);
 }
 
@@ -862,7 +865,7 @@ static void notice_number(const struct view *g, const struct il_event *e, const 
 static void on_session_closed(const struct view *g, const struct il_event *e, rules_emit_fn emit,
                               void *arg)
 {
-    notice_number(g, e, "msg.session-closed", "number", e->number, emit, arg);
+    notice_number(g, e, IL_KEYS "msg.session-closed", "number", e->number, emit, arg);
 }
 
 static void on_hand(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
@@ -873,8 +876,9 @@ static void on_hand(const struct view *g, const struct il_event *e, rules_emit_f
 static void on_drop_started(const struct view *g, const struct il_event *e, rules_emit_fn emit,
                             void *arg)
 {
-    notice_number(g, e, variant_key(g, "msg.drop-started", "msg.drop-started-casual"), "number",
-                  e->number, emit, arg);
+    notice_number(g, e,
+                  variant_key(g, IL_KEYS "msg.drop-started", IL_KEYS "msg.drop-started-casual"),
+                  "number", e->number, emit, arg);
 }
 
 /* Reveals, grabs, leftovers and the end of a drop are edits of its one message. */
@@ -892,7 +896,7 @@ static void on_drew(const struct view *g, const struct il_event *e, rules_emit_f
     snprintf(number, sizeof number, "%u", g->s->game.drops);
     const char *vars[] = {"number", number, "card",
                           card_name(lang_for(g, e->audience), e->resource), NULL};
-    notice(g, e, "msg.drew", vars, emit, arg);
+    notice(g, e, IL_KEYS "msg.drew", vars, emit, arg);
 }
 
 static void on_tribunal_time(const struct view *g, const struct il_event *e, rules_emit_fn emit,
@@ -900,8 +904,8 @@ static void on_tribunal_time(const struct view *g, const struct il_event *e, rul
 {
     static const char *const keys[][2] = {
         /* [scheduled?][has a time?] */
-        {"msg.tribunal-held", "msg.tribunal-held-until"},
-        {"msg.tribunal-unscheduled", "msg.tribunal-scheduled"},
+        {IL_KEYS "msg.tribunal-held", IL_KEYS "msg.tribunal-held-until"},
+        {IL_KEYS "msg.tribunal-unscheduled", IL_KEYS "msg.tribunal-scheduled"},
     };
     char time[64];
     text_time(time, sizeof time, e->deadline);
@@ -916,7 +920,7 @@ static void on_tribunal_time(const struct view *g, const struct il_event *e, rul
 static void on_tribunal_opened(const struct view *g, const struct il_event *e, rules_emit_fn emit,
                                void *arg)
 {
-    notice_number(g, e, "msg.tribunal-opened", "count", e->number, emit, arg);
+    notice_number(g, e, IL_KEYS "msg.tribunal-opened", "count", e->number, emit, arg);
 }
 
 static void on_case_opened(const struct view *g, const struct il_event *e, rules_emit_fn emit,
@@ -945,8 +949,8 @@ static void on_vote_recorded(const struct view *g, const struct il_event *e, rul
     const char *vars[] = {"number", number, "player", e->target >= 0 ? g->t->names[e->target] : "",
                           NULL};
     const struct field fields[] = {{"case", json_object_new_int(e->number + 1)}, {NULL, NULL}};
-    notice_with(g, e, e->target >= 0 ? "msg.vote-recorded" : "msg.abstained", vars, fields, emit,
-                arg);
+    notice_with(g, e, e->target >= 0 ? IL_KEYS "msg.vote-recorded" : IL_KEYS "msg.abstained", vars,
+                fields, emit, arg);
 }
 
 static void on_vote_withdrawn(const struct view *g, const struct il_event *e, rules_emit_fn emit,
@@ -955,7 +959,7 @@ static void on_vote_withdrawn(const struct view *g, const struct il_event *e, ru
     char number[16];
     snprintf(number, sizeof number, "%u", e->number + 1);
     const char *vars[] = {"number", number, "player", g->t->names[e->target], NULL};
-    notice(g, e, "msg.vote-withdrawn", vars, emit, arg);
+    notice(g, e, IL_KEYS "msg.vote-withdrawn", vars, emit, arg);
 }
 
 static void on_verdict(const struct view *g, const struct il_event *e, rules_emit_fn emit,
@@ -985,7 +989,7 @@ static void on_verdict(const struct view *g, const struct il_event *e, rules_emi
 
 static void on_paused(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
 {
-    notice(g, e, "msg.paused", NULL, emit, arg);
+    notice(g, e, IL_KEYS "msg.paused", NULL, emit, arg);
 }
 
 static void on_clock_changed(const struct view *g, const struct il_event *e, rules_emit_fn emit,
@@ -994,7 +998,8 @@ static void on_clock_changed(const struct view *g, const struct il_event *e, rul
     char duration[64];
     text_duration(duration, sizeof duration, lang_for(g, e->audience), e->ms);
     const char *vars[] = {"duration", duration, NULL};
-    notice(g, e, e->type == IL_EV_RESUMED ? "msg.resumed" : "msg.extended", vars, emit, arg);
+    notice(g, e, e->type == IL_EV_RESUMED ? IL_KEYS "msg.resumed" : IL_KEYS "msg.extended", vars,
+           emit, arg);
 }
 
 static void on_player_removed(const struct view *g, const struct il_event *e, rules_emit_fn emit,
@@ -1011,7 +1016,7 @@ static void on_timer_set(const struct view *g, const struct il_event *e, rules_e
     char duration[64];
     text_duration(duration, sizeof duration, lang_for(g, e->audience), e->ms);
     const char *vars[] = {"timer", il_timer_id(e->timer), "duration", duration, NULL};
-    notice(g, e, "msg.timer-set", vars, emit, arg);
+    notice(g, e, IL_KEYS "msg.timer-set", vars, emit, arg);
 }
 
 /* REVEAL has none: the result at GAME_OVER lists every player's roles and cards. */
@@ -1173,7 +1178,7 @@ static void votes_cast(const struct view *g, unsigned k, rules_emit_fn emit, voi
     msg_init(&m, g, OUT_NOTICE, IL_PUBLIC);
     msg_key(&m, g, "votes", k + 1, -1);
     m.out.replace = true;
-    text_fill(m.text, sizeof m.text, g->t->lang, "msg.votes-cast", vars);
+    text_fill(m.text, sizeof m.text, g->t->lang, IL_KEYS "msg.votes-cast", vars);
     set_data(&m, "event", json_object_new_string("votes-cast"));
     set_data(&m, "case", json_object_new_int((int)k + 1));
     set_data(&m, "voted", json_object_new_int((int)voted));
@@ -1241,9 +1246,9 @@ void il_render_taken(const struct il_state *s, const struct rules_table *t, unsi
         const char *vars[] = {"number", number, "player", vote >= 0 ? t->names[vote] : "", NULL};
         msg_init(&m, &v, OUT_NOTICE, (int)seat);
         text_fill(m.text, sizeof m.text, lang_for(&v, (int)seat),
-                  vote >= 0              ? "msg.taken-vote"
-                  : vote == IL_ABSTAINED ? "msg.taken-abstained"
-                                         : "msg.taken-no-vote",
+                  vote >= 0              ? IL_KEYS "msg.taken-vote"
+                  : vote == IL_ABSTAINED ? IL_KEYS "msg.taken-abstained"
+                                         : IL_KEYS "msg.taken-no-vote",
                   vars);
         set_data(&m, "event", json_object_new_string("seat-ballot"));
         set_data(&m, "case", json_object_new_int((int)k + 1));

@@ -382,7 +382,7 @@ static void grab_round(struct table_player *tp)
     assert_true(harness_find(h, from, tp->table, who) >= 0);
     char channel[32];
     snprintf(channel, sizeof channel, "dm:%s", tp->users[0]);
-    assert_true(harness_find(h, from, channel, catalog_text(tp->lang, "error.already-grabbed")) >=
+    assert_true(harness_find(h, from, channel, catalog_text(tp->lang, "illegal.error.already-grabbed")) >=
                 0);
     /* Every card went to the one who reached first; the drop closed by itself. */
     assert_true(tp->phase == TP_DEALING || tp->phase == TP_DEBATE || tp->phase == TP_OVER);
@@ -526,7 +526,7 @@ static void without_suspects(const char *text, const char *lang, char *out, size
         if (IL_CARD_KIND(t) < IL_KIND_DEALER_SUSPECT)
             continue;
         char key[64];
-        snprintf(key, sizeof key, "card.%s", il_card_id(t));
+        snprintf(key, sizeof key, "illegal.card.%s", il_card_id(t));
         const char *name = catalog_text(lang, key);
         for (char *p = strstr(out, name); p; p = strstr(p, name))
             memset(p, '#', strlen(name));
@@ -536,24 +536,24 @@ static void without_suspects(const char *text, const char *lang, char *out, size
 static const char *role_name(const char *lang, unsigned kind, const char *resource)
 {
     char key[64];
-    snprintf(key, sizeof key, "card.%s", il_card_id(IL_CARD(kind, il_resource_from_id(resource))));
+    snprintf(key, sizeof key, "illegal.card.%s", il_card_id(IL_CARD(kind, il_resource_from_id(resource))));
     return catalog_text(lang, key);
 }
 
 /* Private messages: none of their fixed words may reach the table. */
 static const char *const private_keys[] = {
-    "msg.gm-view",
-    "msg.gm-seat",
-    "msg.dealt",
-    "msg.hand",
-    "msg.hand-suspects",
-    "msg.offer-sent",
-    "msg.offer-received",
-    "msg.vote-recorded",
-    "msg.abstained",
-    "msg.drew",
-    "msg.offer-accepted-offerer",
-    "msg.offer-accepted-receiver",
+    "illegal.msg.gm-view",
+    "illegal.msg.gm-seat",
+    "illegal.msg.dealt",
+    "illegal.msg.hand",
+    "illegal.msg.hand-suspects",
+    "illegal.msg.offer-sent",
+    "illegal.msg.offer-received",
+    "illegal.msg.vote-recorded",
+    "illegal.msg.abstained",
+    "illegal.msg.drew",
+    "illegal.msg.offer-accepted-offerer",
+    "illegal.msg.offer-accepted-receiver",
 };
 
 void tp_check_secrets(const struct table_player *tp)

@@ -108,31 +108,31 @@ static void test_plurals(void **state)
     char out[256], n[8];
     const char *vars[] = {"number", "2", "count", n, "voters", "4", NULL};
     snprintf(n, sizeof n, "1");
-    text_fill(out, sizeof out, "en", "msg.votes-cast", vars);
+    text_fill(out, sizeof out, "en", "illegal.msg.votes-cast", vars);
     assert_string_equal(out, "Case 2: 1 of 4 has voted.");
     snprintf(n, sizeof n, "3");
-    text_fill(out, sizeof out, "en", "msg.votes-cast", vars);
+    text_fill(out, sizeof out, "en", "illegal.msg.votes-cast", vars);
     assert_string_equal(out, "Case 2: 3 of 4 have voted.");
     /* French counts 0 and 1 as singular; English says "0 ... have". */
-    const char *fr0 = catalog_plural("fr", "msg.votes-cast", 0);
-    assert_ptr_equal(fr0, catalog_plural("fr", "msg.votes-cast", 1));
-    assert_ptr_not_equal(fr0, catalog_plural("fr", "msg.votes-cast", 2));
-    assert_ptr_equal(catalog_plural("en", "msg.votes-cast", 0),
-                     catalog_plural("en", "msg.votes-cast", 2));
+    const char *fr0 = catalog_plural("fr", "illegal.msg.votes-cast", 0);
+    assert_ptr_equal(fr0, catalog_plural("fr", "illegal.msg.votes-cast", 1));
+    assert_ptr_not_equal(fr0, catalog_plural("fr", "illegal.msg.votes-cast", 2));
+    assert_ptr_equal(catalog_plural("en", "illegal.msg.votes-cast", 0),
+                     catalog_plural("en", "illegal.msg.votes-cast", 2));
     /* Without a count, or a count that is not a number: the first form. */
     const char *none[] = {"number", "2", "count", "many", NULL};
-    text_fill(out, sizeof out, "en", "msg.votes-cast", none);
+    text_fill(out, sizeof out, "en", "illegal.msg.votes-cast", none);
     assert_string_equal(out, "Case 2: many of {voters} has voted.");
     /* A key without plurals is the same whatever the count. */
-    assert_ptr_equal(catalog_plural("de", "card.guns", 5), catalog_text("de", "card.guns"));
+    assert_ptr_equal(catalog_plural("de", "illegal.card.guns", 5), catalog_text("de", "illegal.card.guns"));
 }
 
 static void test_fallback(void **state)
 {
     (void)state;
-    assert_string_equal(catalog_text(NULL, "card.guns"), "Guns");
-    assert_string_equal(catalog_text("xx", "card.guns"), "Guns");
-    assert_string_not_equal(catalog_text("fr", "card.guns"), "Guns");
+    assert_string_equal(catalog_text(NULL, "illegal.card.guns"), "Guns");
+    assert_string_equal(catalog_text("xx", "illegal.card.guns"), "Guns");
+    assert_string_not_equal(catalog_text("fr", "illegal.card.guns"), "Guns");
     assert_null(catalog_text("fr", "no.such-key"));
     assert_null(catalog_text("en", NULL));
     assert_true(catalog_has_language("hu"));

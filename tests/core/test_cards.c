@@ -20,7 +20,7 @@ static void card_ids_round_trip(void **state)
         assert_non_null(il_card_id(t));
         assert_int_equal(il_card_from_id(il_card_id(t)), (int)t);
         char key[64];
-        snprintf(key, sizeof key, "card.%s", il_card_id(t));
+        snprintf(key, sizeof key, "illegal.card.%s", il_card_id(t));
         if (!catalog_text("en", key))
             fail_msg("no catalog text for %s", key);
     }
@@ -83,7 +83,7 @@ static void error_ids_match_the_catalog(void **state)
     for (unsigned e = 0; e <= IL_ERR_COUNT; e++) {
         const char *id = il_error_id((enum il_error)e);
         char key[64];
-        snprintf(key, sizeof key, "error.%s", id);
+        snprintf(key, sizeof key, "illegal.error.%s", id);
         if (!catalog_text("en", key))
             fail_msg("no catalog text for %s", key);
         for (unsigned o = 0; o < e; o++)

@@ -784,11 +784,11 @@ static void ix_trade_builder(struct harness *h)
         "\"label_key\":\"ui.send-offer\",\"parts\":["
         "{\"name\":\"to\",\"label_key\":\"ui.offer-to\",\"players\":["
         "{\"id\":\"75\",\"name\":\"Bob Smith\"},{\"id\":\"76\",\"name\":\"Bob Smith\"}]},"
-        "{\"name\":\"give\",\"items\":[{\"id\":\"guns\",\"label_key\":\"card.guns\",\"max\":3},{"
-        "\"id\":\"alcohol\",\"label_key\":\"card.alcohol\",\"max\":1}]},"
-        "{\"name\":\"ask\",\"items\":[{\"id\":\"guns\",\"label_key\":\"card.guns\",\"max\":3},{"
-        "\"id\":\"alcohol\",\"label_key\":\"card.alcohol\",\"max\":3},{\"id\":\"powder\",\"label_"
-        "key\":\"card.powder\",\"max\":3},{\"id\":\"call-girls\",\"label_key\":\"card.call-girls\","
+        "{\"name\":\"give\",\"items\":[{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":3},{"
+        "\"id\":\"alcohol\",\"label_key\":\"illegal.card.alcohol\",\"max\":1}]},"
+        "{\"name\":\"ask\",\"items\":[{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":3},{"
+        "\"id\":\"alcohol\",\"label_key\":\"illegal.card.alcohol\",\"max\":3},{\"id\":\"powder\",\"label_"
+        "key\":\"illegal.card.powder\",\"max\":3},{\"id\":\"call-girls\",\"label_key\":\"illegal.card.call-girls\","
         "\"max\":3}]}]}}");
     send_text(h, NULL, "74", "g1/hand/74", false, OUT_PRIVATE_VIEW, "hand", hand);
     json_object_put(hand);
@@ -834,10 +834,10 @@ static void ix_trade_builder(struct harness *h)
     hand = json_tokener_parse(
         "{\"game\":\"g1\",\"compose\":{\"command\":\"" OFFER "\",\"parts\":["
         "{\"name\":\"to\",\"players\":[{\"id\":\"76\",\"name\":\"Bob Smith\"}]},"
-        "{\"name\":\"give\",\"items\":[{\"id\":\"guns\",\"label_key\":\"card.guns\",\"max\":2}]},"
-        "{\"name\":\"ask\",\"items\":[{\"id\":\"guns\",\"label_key\":\"card.guns\",\"max\":3},{"
-        "\"id\":\"alcohol\",\"label_key\":\"card.alcohol\",\"max\":3},{\"id\":\"powder\",\"label_"
-        "key\":\"card.powder\",\"max\":3},{\"id\":\"call-girls\",\"label_key\":\"card.call-girls\","
+        "{\"name\":\"give\",\"items\":[{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":2}]},"
+        "{\"name\":\"ask\",\"items\":[{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":3},{"
+        "\"id\":\"alcohol\",\"label_key\":\"illegal.card.alcohol\",\"max\":3},{\"id\":\"powder\",\"label_"
+        "key\":\"illegal.card.powder\",\"max\":3},{\"id\":\"call-girls\",\"label_key\":\"illegal.card.call-girls\","
         "\"max\":3}]}]}}");
     send_text(h, NULL, "74", "g1/hand/74", true, OUT_PRIVATE_VIEW, "hand", hand);
     json_object_put(hand);

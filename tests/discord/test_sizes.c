@@ -146,7 +146,7 @@ static bool recap_posted(struct e2e *e, struct json_object *s, void *arg)
     (void)e;
     (void)arg;
     char head[128];
-    snprintf(head, sizeof head, "%s", catalog_plural("fr", "msg.recap-trades", 200));
+    snprintf(head, sizeof head, "%s", catalog_plural("fr", "illegal.msg.recap-trades", 200));
     char *count = strstr(head, "{count}");
     if (count)
         *count = '\0'; /* the words before the number */

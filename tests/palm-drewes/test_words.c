@@ -107,7 +107,7 @@ static void test_errors_and_cards(void **state)
             whole(lang, key, catalog_text(lang, key));
         }
         static const char *const others[] = {"rules", "series-off", "series-goal"};
-        whole(lang, "game.palm-drewes", catalog_text(lang, "game.palm-drewes"));
+        whole(lang, "palm-drewes.game", catalog_text(lang, "palm-drewes.game"));
         for (unsigned i = 0; i < 3; i++) {
             snprintf(key, sizeof key, PD_KEYS "%s", others[i]);
             assert_non_null(catalog_text(lang, key));

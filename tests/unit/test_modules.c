@@ -65,21 +65,33 @@ static void settings_tables(void **state)
     }
 }
 
+/* Whether key is one of m's own, under its id ("illegal.msg.rules"). */
+static bool under_id(const struct rules_module *m, const char *key)
+{
+    size_t n = strlen(m->id);
+    return strncmp(key, m->id, n) == 0 && key[n] == '.';
+}
+
 static void words_and_modes(void **state)
 {
     (void)state;
     for (size_t i = 0; i < rules_count(); i++) {
         const struct rules_module *m = rules_at(i);
         char key[64];
-        snprintf(key, sizeof key, "game.%s", m->id);
+        snprintf(key, sizeof key, "%s.game", m->id);
         assert_true(has_key(key));
         /* how the greeting presents it, and what it sends in private */
-        snprintf(key, sizeof key, "game-intro.%s", m->id);
+        snprintf(key, sizeof key, "%s.game-intro", m->id);
         assert_true(has_key(key));
-        snprintf(key, sizeof key, "game-private.%s", m->id);
+        snprintf(key, sizeof key, "%s.game-private", m->id);
         assert_true(has_key(key));
         assert_true(has_key(m->rules_summary));
         assert_true(has_key(m->stats_line));
+        /* the words the bot reads from the module are the module's */
+        assert_true(under_id(m, m->rules_summary) && under_id(m, m->stats_line) &&
+                    under_id(m, m->mode_keys) && under_id(m, m->error_keys));
+        for (const struct rules_setting *s = m->settings_table; s && s->name; s++)
+            assert_true(under_id(m, s->label) && under_id(m, s->help));
         assert_true(m->min_players >= 1 && m->min_players <= m->max_players &&
                     m->max_players <= RULES_MAX_SEATS);
         assert_ptr_equal(rules_by_id(m->id), m);

@@ -340,7 +340,7 @@ static bool counted_cards(const char *text)
 {
     char key[64];
     for (unsigned r = 0; r < IL_RESOURCES; r++) {
-        snprintf(key, sizeof key, "card.%s", il_resource_id(r));
+        snprintf(key, sizeof key, "illegal.card.%s", il_resource_id(r));
         const char *name = catalog_text("en", key);
         for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
             if (p - text >= 2 && p[-1] == ' ' && p[-2] >= '0' && p[-2] <= '9')
@@ -365,7 +365,7 @@ static void check_table_message(const struct drive *d, const struct sent *s)
     bool revealed = s->event == IL_EV_REVEAL || s->event == IL_EV_GAME_OVER;
     if (!revealed) {
         for (unsigned t = IL_RESOURCES; t < IL_CARD(IL_KIND_DEALER_SUSPECT, 0); t++) {
-            snprintf(key, sizeof key, "card.%s", il_card_id(t));
+            snprintf(key, sizeof key, "illegal.card.%s", il_card_id(t));
             if (bare_mention(s->text, catalog_text("en", key)))
                 fail_msg("a role in public: \"%s\"", s->text);
         }
@@ -750,7 +750,7 @@ static void test_reader_language(void **state)
             assert_non_null(ballot);
             assert_int_equal(json_object_object_length(own), 1); /* only the one who differs */
             char want[64];
-            snprintf(want, sizeof want, "%.12s", catalog_text("de", "msg.ballot"));
+            snprintf(want, sizeof want, "%.12s", catalog_text("de", "illegal.msg.ballot"));
             assert_memory_equal(ballot, want, strlen(want));
         }
     }
@@ -1060,7 +1060,7 @@ static void test_text_fill(void **state)
     assert_string_equal(out, "Game {player} was ended by Al.");
     /* The same placeholder twice. */
     const char *two[] = {"id", "3", NULL};
-    text_fill(out, sizeof out, "en", "msg.offer-received", two);
+    text_fill(out, sizeof out, "en", "illegal.msg.offer-received", two);
     assert_non_null(strstr(out, "Offer #3 from {from}"));
     assert_non_null(strstr(out, "\"accept 3\" or \"decline 3\""));
 
@@ -1145,7 +1145,7 @@ static void test_phase_names(void **state)
     (void)state;
     char key[64];
     for (unsigned i = 0; il_module.phase_at(i); i++) {
-        snprintf(key, sizeof key, "phase.%s", il_module.phase_at(i));
+        snprintf(key, sizeof key, "illegal.phase.%s", il_module.phase_at(i));
         assert_non_null(catalog_text("en", key));
     }
 }

@@ -28,7 +28,7 @@ static void test_fill_empty_value(void **state)
     const char *vars[] = {
         "id",   "g1",    "variant", "standard",   "phase", "dealing session 1 of 5", "paused", "",
         "left", "2 min", "players", "Alice, Bob", NULL};
-    text_fill(out, sizeof out, "en", "msg.status-game", vars);
+    text_fill(out, sizeof out, "en", "illegal.msg.status-game", vars);
     assert_string_equal(
         out, "Game g1 (standard): dealing session 1 of 5. Time left: 2 min. Players: Alice, Bob.");
 

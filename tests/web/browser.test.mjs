@@ -277,8 +277,8 @@ test('four players play a whole game through the page; nobody sees another\'s se
   // game's, in its words
   const texts = (sel) => alice.page.locator(sel).evaluateAll((os) => os.map((o) => o.textContent));
   const capital = (w) => w[0].toUpperCase() + w.slice(1);
-  assert.deepEqual(await texts('#game-choice option'), [en('game.illegal'), en('game.palm-drewes')]);
-  assert.deepEqual(await texts('#variant option'), ['standard', 'advanced', 'casual', 'casual-advanced'].map((v) => capital(en(`variant.${v}`))));
+  assert.deepEqual(await texts('#game-choice option'), [en('illegal.game'), en('palm-drewes.game')]);
+  assert.deepEqual(await texts('#variant option'), ['standard', 'advanced', 'casual', 'casual-advanced'].map((v) => capital(en(`illegal.variant.${v}`))));
   await alice.page.locator('#game-choice').selectOption('palm-drewes');
   assert.deepEqual(await texts('#variant option'), ['live', 'quick', 'casual'].map((v) => capital(en(`palm-drewes.preset.${v}`))));
   await alice.page.locator('#game-choice').selectOption('illegal');
@@ -383,9 +383,9 @@ test('four players play a whole game through the page; nobody sees another\'s se
     new RegExp(`^${en('page.now.dealing', { number: 1 })} · .+ left$`));
   // a role card's tooltip says what it is for
   const role = await alice.page.locator('#roles [data-card^="dealer:"]').getAttribute('data-card');
-  const goods = catalogs.en.texts[`card.${role.split(':')[1]}`];
+  const goods = catalogs.en.texts[`illegal.card.${role.split(':')[1]}`];
   assert.equal(await alice.page.locator('#roles [data-card^="dealer:"]').getAttribute('title'),
-    `${en('page.card.dealer-full', { role: catalogs.en.texts[`card.${role}`], resource: goods })}\n${en('page.tip.dealer', { resource: goods })}`);
+    `${en('page.card.dealer-full', { role: catalogs.en.texts[`illegal.card.${role}`], resource: goods })}\n${en('page.tip.dealer', { resource: goods })}`);
   for (const p of players) await noChatWords(p);
 
   // what cannot be undone asks first: End game and Kick, answered No, change nothing
@@ -437,8 +437,8 @@ test('four players play a whole game through the page; nobody sees another\'s se
   assert.equal(await bob.page.locator(`#players li[data-user="${carol.user}"] [data-mark=offers]`).count(), 0);
   // the offer reads as the page's, with its buttons, not "Reply accept 1"
   const say = await bob.page.evaluate(() => [...window.__illegal.P.main.offers.values()][0].frame.data.say[0]);
-  assert.equal(say.key, 'msg.offer-received');
-  assert.equal(await bob.page.locator('#offers li.incoming .otext').textContent(), en('page.say.msg.offer-received', say.vars));
+  assert.equal(say.key, 'illegal.msg.offer-received');
+  assert.equal(await bob.page.locator('#offers li.incoming .otext').textContent(), en('page.say.illegal.msg.offer-received', say.vars));
   await shot(bob, '3-offer');
   await checkAll();
   await accept.click();
@@ -718,7 +718,7 @@ test('four players play a whole game through the page; nobody sees another\'s se
     const after = (await state(bob.page)).lobby.settings;
     assert.equal(after.preset, other);
     // (a preset's name starts the summary, with a capital)
-    const label = catalogs.en.texts[`preset.${other}`].replace(/^./, (c) => c.toUpperCase());
+    const label = catalogs.en.texts[`illegal.preset.${other}`].replace(/^./, (c) => c.toUpperCase());
     assert.ok((await bob.page.locator('#settings-summary').textContent()).startsWith(label + ':'));
   }
   await shot(alice, '9-rematch-lobby');
@@ -997,10 +997,10 @@ test('the page speaks the reader\'s language, from the browser\'s or the menu\'s
   for (const c of cards) {
     const [kind, res] = c.id.includes(':') ? c.id.split(':') : ['resource', c.id];
     if (kind === 'resource') {
-      assert.equal(c.name, de.texts[`card.${res}`], c.id);
+      assert.equal(c.name, de.texts[`illegal.card.${res}`], c.id);
     } else {
-      assert.equal(c.name, de.texts[`card.${kind.replace('suspect-', '')}:${res}`], c.id);
-      assert.equal(c.res, de.texts[`card.${res}`], c.id);
+      assert.equal(c.name, de.texts[`illegal.card.${kind.replace('suspect-', '')}:${res}`], c.id);
+      assert.equal(c.res, de.texts[`illegal.card.${res}`], c.id);
       assert.equal(c.kind, de.texts[`page.card.${kind}`], c.id);
     }
   }

@@ -161,7 +161,7 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
   await ann.page.locator('#new-table').fill(TABLE);
   await ann.page.locator('#create').click();
   await ann.page.locator('#lobby-actions [data-action="add computer"]:not([disabled])').waitFor();
-  assert.match(await ann.page.locator('#lobby-variant').textContent(), new RegExp(en['game.palm-drewes'].replace(/[()&]/g, '\\$&')));
+  assert.match(await ann.page.locator('#lobby-variant').textContent(), new RegExp(en['palm-drewes.game'].replace(/[()&]/g, '\\$&')));
   for (let i = 0; i < 2; i++) {
     await ann.page.locator('#lobby-actions [data-action="add computer"]:not([disabled])').click();
     await ann.page.locator('#players li[data-user]').nth(i + 1).waitFor();

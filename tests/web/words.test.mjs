@@ -17,6 +17,10 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STATIC = join(ROOT, 'adapters', 'web', 'static');
 const CATALOG = join(ROOT, 'core', 'catalog');
+// Each game's catalog folder and id, as core/CMakeLists.txt lists them (ILLEGALD_CATALOG_MODULES).
+const MODULES = [...readFileSync(join(ROOT, 'core', 'CMakeLists.txt'), 'utf8')
+  .matchAll(/^\s*([a-z0-9-]+)=\$\{CMAKE_CURRENT_SOURCE_DIR\}\/([a-z0-9-]+\/catalog)$/gm)]
+  .map((m) => ({ id: m[1], dir: join(ROOT, 'core', m[2]) }));
 
 // A gettext file: {key (msgctxt): {texts: [msgid, msgid_plural?], strs: [msgstr...], fuzzy}}.
 function readPo(path) {
@@ -49,6 +53,17 @@ function readPo(path) {
   return out;
 }
 
+// A language's whole catalog as the build compiles it: the bot's file (illegald.pot or
+// <code>.po), and each game's file of that language with its keys under the game's id.
+function readCatalog(file) {
+  const out = readPo(join(CATALOG, file));
+  for (const { id, dir } of MODULES) {
+    const name = file.endsWith('.pot') ? readdirSync(dir).find((f) => f.endsWith('.pot')) : file;
+    for (const [k, e] of Object.entries(readPo(join(dir, name)))) out[`${id}.${k}`] = e;
+  }
+  return out;
+}
+
 const RESOURCES = ['luxury-cars', 'guns', 'jewelry', 'alcohol', 'pornography', 'secret-files', 'call-girls', 'powder'];
 // The families of keys the page builds, with the members it builds them from.
 const FAMILIES = {
@@ -59,13 +74,12 @@ const FAMILIES = {
   'page.summary.': ['session', 'reveal', 'grab', 'debate', 'vote', 'language'],
   'page.card.': ['dealer', 'buyer', 'suspect-dealer', 'suspect-buyer'],
   'page.': ['join', 'leave', 'start'], // the lobby's buttons
-  'preset.': ['quick', 'standard', 'casual', 'custom'],
-  'variant.': ['standard', 'advanced', 'casual'],
+  'illegal.preset.': ['quick', 'standard', 'casual', 'custom'],
+  'illegal.variant.': ['standard', 'advanced', 'casual'],
   'ui.': ['accept', 'decline', 'cancel'],
-  'card.': [...RESOURCES, ...['dealer', 'buyer', 'suspect-dealer', 'suspect-buyer'].flatMap((k) => RESOURCES.map((r) => `${k}:${r}`))],
+  'illegal.card.': [...RESOURCES, ...['dealer', 'buyer', 'suspect-dealer', 'suspect-buyer'].flatMap((k) => RESOURCES.map((r) => `${k}:${r}`))],
   'page.say.': null, // every page.say.* key of the template (checked below)
-  // the games' names, and Palm & Drewes' cards, their rules and its phases: every one
-  'game.': null,
+  // Palm & Drewes' cards, their rules and its phases: every one
   'palm-drewes.card.': null,
   'palm-drewes.card-rule.': null,
   'palm-drewes.phase.': null,
@@ -80,7 +94,7 @@ function usedKeys(template) {
   const prefixes = new Set();
   for (const file of SCRIPTS) {
     const js = readFileSync(join(STATIC, file), 'utf8');
-    for (const m of js.matchAll(/'((?:page|card|ui|time|preset|variant|game|palm-drewes)\.[A-Za-z0-9.:-]*)'/g)) {
+    for (const m of js.matchAll(/'((?:illegal\.)?(?:page|card|ui|time|preset|variant|palm-drewes)\.[A-Za-z0-9.:-]*)'/g)) {
       if (m[1].endsWith('.')) prefixes.add(m[1]);
       else keys.add(m[1]);
     }
@@ -96,7 +110,8 @@ function usedKeys(template) {
 const placeholders = (texts) => new Set(texts.flatMap((t) => [...t.matchAll(/\{([A-Za-z_][A-Za-z0-9_-]*)\}/g)].map((m) => m[1])));
 
 test('every key the page uses is in every language\'s catalog', () => {
-  const template = readPo(join(CATALOG, 'illegald.pot'));
+  assert.ok(MODULES.length >= 2, 'the games\' catalog folders are not found in core/CMakeLists.txt');
+  const template = readCatalog('illegald.pot');
   const keys = usedKeys(template);
   assert.ok(keys.size > 150, `only ${keys.size} keys found: the scan is broken`);
   const missing = [...keys].filter((k) => !(k in template));
@@ -104,14 +119,14 @@ test('every key the page uses is in every language\'s catalog', () => {
   const languages = readdirSync(CATALOG).filter((f) => f.endsWith('.po'));
   assert.ok(languages.length >= 6, `${languages.length} translations`);
   for (const file of languages) {
-    const po = readPo(join(CATALOG, file));
+    const po = readCatalog(file);
     const untranslated = [...keys].filter((k) => !po[k] || po[k].fuzzy || !po[k].strs.length || po[k].strs.some((s) => !s));
     assert.deepEqual(untranslated, [], `${file}: keys the page uses with no translation`);
   }
 });
 
 test('each of the page\'s wordings of a bot line words a line the bot writes', () => {
-  const template = readPo(join(CATALOG, 'illegald.pot'));
+  const template = readCatalog('illegald.pot');
   const say = Object.keys(template).filter((k) => k.startsWith('page.say.'));
   assert.ok(say.length >= 10);
   for (const k of say) {

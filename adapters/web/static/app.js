@@ -82,7 +82,7 @@
     const g = S.games.find((x) => x.id === module) || S.games[0];
     return v ? modeWords(g, v) : '';
   }
-  function presetName(p) { return has('preset.' + p) ? capital(tr('preset.' + p)) : p; }
+  function presetName(p) { return has('illegal.preset.' + p) ? capital(tr('illegal.preset.' + p)) : p; }
   function languageName(code) {
     const l = ((W.cat && W.cat.languages) || []).find((x) => x.code === code);
     return l ? l.name : code;
@@ -389,13 +389,13 @@
   }
 
   // The new game's choice: the server's games (its welcome lists them, the default first), each
-  // named by the catalog's game.<id>, and the chosen game's modes by <mode_keys>.<mode>. With
+  // named by the catalog's <id>.game, and the chosen game's modes by <mode_keys>.<mode>. With
   // one game there is nothing to choose but its mode.
   function offerGames(games) {
     const sel = $('game-choice');
     const keep = sel.value;
     clear(sel);
-    for (const g of games) sel.append(el('option', { value: g.id, text: has('game.' + g.id) ? tr('game.' + g.id) : g.id }));
+    for (const g of games) sel.append(el('option', { value: g.id, text: has(g.id + '.game') ? tr(g.id + '.game') : g.id }));
     if (keep) sel.value = keep;
     sel.hidden = games.length < 2;
     offerModes();
@@ -927,7 +927,7 @@
     renderSettings(t, !lobby.hidden);
     if (!lobby.hidden) {
       // the game's name where the server has several, and its mode
-      const named = S.games.length > 1 && has('game.' + t.module) ? tr('game.' + t.module) + ' · ' : '';
+      const named = S.games.length > 1 && has(t.module + '.game') ? tr(t.module + '.game') + ' · ' : '';
       $('lobby-variant').textContent = named + variantName(t.lobby.variant, t.module);
       const acts = clear($('lobby-actions'));
       const seated = (t.players || []).some((x) => x.id === S.user);

@@ -153,15 +153,15 @@ window.IllegalCards = (function () {
   }
 
   // What a card id names: its kind, its resource, the title drawn and the full name read out.
-  // The title is the role's name (card.dealer:guns), also on a suspect card, whose full name
+  // The title is the role's name (illegal.card.dealer:guns), also on a suspect card, whose full name
   // reads as the accusation (card.suspect-dealer:guns).
   function names(id) {
     const [kind, res] = id.includes(':') ? id.split(':') : ['resource', id];
     const rname = resName(res);
     if (kind === 'resource' || !KINDS[kind]) return { kind, res, title: rname, full: rname };
     const dealer = kind.endsWith('dealer');
-    const title = catalogText(`card.${dealer ? 'dealer' : 'buyer'}:${res}`);
-    const role = kind.startsWith('suspect') ? catalogText(`card.${kind}:${res}`) : title;
+    const title = catalogText(`illegal.card.${dealer ? 'dealer' : 'buyer'}:${res}`);
+    const role = kind.startsWith('suspect') ? catalogText(`illegal.card.${kind}:${res}`) : title;
     const full = catalogFill(dealer ? 'page.card.dealer-full' : 'page.card.buyer-full', { role, resource: rname });
     return { kind, res, title, full };
   }
@@ -223,7 +223,7 @@ window.IllegalCards = (function () {
     return s;
   }
 
-  function resName(id) { return RESOURCES[id] ? catalogText('card.' + id) : id; }
+  function resName(id) { return RESOURCES[id] ? catalogText('illegal.card.' + id) : id; }
   function colourOf(id) { return RESOURCES[id] || '#777'; }
 
   return { svg, face, icon, names, resName, setText, RESOURCES: Object.keys(RESOURCES) };

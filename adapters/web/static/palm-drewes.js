@@ -81,7 +81,7 @@
     const d = view(t);
     if (!d || !d.players) return;
     const box = el('section', { id: 'pd-table', class: 'box pd-table' },
-      el('h3', { text: d.title && has(d.title) ? tr(d.title) : tr('game.palm-drewes') }));
+      el('h3', { text: d.title && has(d.title) ? tr(d.title) : tr('palm-drewes.game') }));
     const facts = [trn('page.pd.pile', d.pile || 0), trn('page.pd.discard', d.discard || 0)];
     if (d.series) facts.push(tr('page.pd.series', { goal: euros(d.series.goal), game: num(d.series.game) }));
     box.append(el('p', { class: 'hint', 'data-pd': 'pile', text: facts.join(' · ') }));
