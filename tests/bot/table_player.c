@@ -382,8 +382,8 @@ static void grab_round(struct table_player *tp)
     assert_true(harness_find(h, from, tp->table, who) >= 0);
     char channel[32];
     snprintf(channel, sizeof channel, "dm:%s", tp->users[0]);
-    assert_true(harness_find(h, from, channel, catalog_text(tp->lang, "illegal.error.already-grabbed")) >=
-                0);
+    assert_true(harness_find(h, from, channel,
+                             catalog_text(tp->lang, "illegal.error.already-grabbed")) >= 0);
     /* Every card went to the one who reached first; the drop closed by itself. */
     assert_true(tp->phase == TP_DEALING || tp->phase == TP_DEBATE || tp->phase == TP_OVER);
 }
@@ -536,7 +536,8 @@ static void without_suspects(const char *text, const char *lang, char *out, size
 static const char *role_name(const char *lang, unsigned kind, const char *resource)
 {
     char key[64];
-    snprintf(key, sizeof key, "illegal.card.%s", il_card_id(IL_CARD(kind, il_resource_from_id(resource))));
+    snprintf(key, sizeof key, "illegal.card.%s",
+             il_card_id(IL_CARD(kind, il_resource_from_id(resource))));
     return catalog_text(lang, key);
 }
 

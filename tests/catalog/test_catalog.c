@@ -124,7 +124,8 @@ static void test_plurals(void **state)
     text_fill(out, sizeof out, "en", "illegal.msg.votes-cast", none);
     assert_string_equal(out, "Case 2: many of {voters} has voted.");
     /* A key without plurals is the same whatever the count. */
-    assert_ptr_equal(catalog_plural("de", "illegal.card.guns", 5), catalog_text("de", "illegal.card.guns"));
+    assert_ptr_equal(catalog_plural("de", "illegal.card.guns", 5),
+                     catalog_text("de", "illegal.card.guns"));
 }
 
 static void test_fallback(void **state)

@@ -784,12 +784,14 @@ static void ix_trade_builder(struct harness *h)
         "\"label_key\":\"ui.send-offer\",\"parts\":["
         "{\"name\":\"to\",\"label_key\":\"ui.offer-to\",\"players\":["
         "{\"id\":\"75\",\"name\":\"Bob Smith\"},{\"id\":\"76\",\"name\":\"Bob Smith\"}]},"
-        "{\"name\":\"give\",\"items\":[{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":3},{"
-        "\"id\":\"alcohol\",\"label_key\":\"illegal.card.alcohol\",\"max\":1}]},"
-        "{\"name\":\"ask\",\"items\":[{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":3},{"
-        "\"id\":\"alcohol\",\"label_key\":\"illegal.card.alcohol\",\"max\":3},{\"id\":\"powder\",\"label_"
-        "key\":\"illegal.card.powder\",\"max\":3},{\"id\":\"call-girls\",\"label_key\":\"illegal.card.call-girls\","
-        "\"max\":3}]}]}}");
+        "{\"name\":\"give\",\"items\":["
+        "{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":3},"
+        "{\"id\":\"alcohol\",\"label_key\":\"illegal.card.alcohol\",\"max\":1}]},"
+        "{\"name\":\"ask\",\"items\":["
+        "{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":3},"
+        "{\"id\":\"alcohol\",\"label_key\":\"illegal.card.alcohol\",\"max\":3},"
+        "{\"id\":\"powder\",\"label_key\":\"illegal.card.powder\",\"max\":3},"
+        "{\"id\":\"call-girls\",\"label_key\":\"illegal.card.call-girls\",\"max\":3}]}]}}");
     send_text(h, NULL, "74", "g1/hand/74", false, OUT_PRIVATE_VIEW, "hand", hand);
     json_object_put(hand);
     want_dm_user = "74";
@@ -834,11 +836,13 @@ static void ix_trade_builder(struct harness *h)
     hand = json_tokener_parse(
         "{\"game\":\"g1\",\"compose\":{\"command\":\"" OFFER "\",\"parts\":["
         "{\"name\":\"to\",\"players\":[{\"id\":\"76\",\"name\":\"Bob Smith\"}]},"
-        "{\"name\":\"give\",\"items\":[{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":2}]},"
-        "{\"name\":\"ask\",\"items\":[{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":3},{"
-        "\"id\":\"alcohol\",\"label_key\":\"illegal.card.alcohol\",\"max\":3},{\"id\":\"powder\",\"label_"
-        "key\":\"illegal.card.powder\",\"max\":3},{\"id\":\"call-girls\",\"label_key\":\"illegal.card.call-girls\","
-        "\"max\":3}]}]}}");
+        "{\"name\":\"give\",\"items\":["
+        "{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":2}]},"
+        "{\"name\":\"ask\",\"items\":["
+        "{\"id\":\"guns\",\"label_key\":\"illegal.card.guns\",\"max\":3},"
+        "{\"id\":\"alcohol\",\"label_key\":\"illegal.card.alcohol\",\"max\":3},"
+        "{\"id\":\"powder\",\"label_key\":\"illegal.card.powder\",\"max\":3},"
+        "{\"id\":\"call-girls\",\"label_key\":\"illegal.card.call-girls\",\"max\":3}]}]}}");
     send_text(h, NULL, "74", "g1/hand/74", true, OUT_PRIVATE_VIEW, "hand", hand);
     json_object_put(hand);
     want_dm_edits = 1;
