@@ -197,8 +197,7 @@ void dispatch_announce_data(struct game *g, const char *key, const char *const *
         json_object_object_add(data, "game", json_object_new_string(g->id));
         json_object_object_add(data, "table", json_object_new_string(g->table));
         json_object_object_add(data, "lang", json_object_new_string(g->language));
-        json_object_object_add(
-            data, "event", json_object_new_string(strncmp(key, "msg.", 4) == 0 ? key + 4 : key));
+        json_object_object_add(data, "event", json_object_new_string(msg_event_name(key)));
         add_say(data, key, vars);
         if (extra) {
             json_object_object_foreach(extra, name, value)

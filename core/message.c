@@ -151,6 +151,14 @@ const char *msg_label(enum outbound_kind k, const char *key, char *out, size_t l
     return out;
 }
 
+const char *msg_event_name(const char *key)
+{
+    const char *dot = strchr(key, '.');
+    if (strncmp(key, "msg.", 4) == 0)
+        return key + 4;
+    return dot && strncmp(dot + 1, "msg.", 4) == 0 ? dot + 5 : key;
+}
+
 struct json_object *msg_say(const char *key, const char *const *vars)
 {
     struct json_object *say = json_object_new_object(), *values = json_object_new_object();

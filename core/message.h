@@ -122,6 +122,11 @@ struct rules_msg {
  */
 struct json_object *msg_say(const char *key, const char *const *vars);
 
+/* The event a message's catalog key tells, for its data's "event": what
+ * follows its "msg." ("msg.lobby": "lobby"; a game's "illegal.msg.dealt":
+ * "dealt"), or the key itself. Points into key. */
+const char *msg_event_name(const char *key);
+
 /*
  * The label of one of a message's "choices" (bot/platform.h) as a player
  * reads it: its "label", else its "label_key" in lang (the catalog's

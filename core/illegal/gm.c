@@ -19,16 +19,13 @@ static void seat_line(const struct il_game *g, const struct rules_table *t, unsi
     held.n[IL_CARD(IL_KIND_DEALER, p->dealer)] = 0;
     held.n[IL_CARD(IL_KIND_BUYER, p->buyer)] = 0;
     il_render_cards(cards, sizeof cards, t->lang, &held);
-    const char *vars[] = {
-        "player",
-        t->names[s],
-        "dealer",
-        text_name(t->lang, IL_KEYS "card", il_card_id(IL_CARD(IL_KIND_DEALER, p->dealer))),
-        "buyer",
-        text_name(t->lang, IL_KEYS "card", il_card_id(IL_CARD(IL_KIND_BUYER, p->buyer))),
-        "cards",
-        cards,
-        NULL};
+    const char *dealer = il_card_id(IL_CARD(IL_KIND_DEALER, p->dealer));
+    const char *buyer = il_card_id(IL_CARD(IL_KIND_BUYER, p->buyer));
+    const char *vars[] = {"player", t->names[s],
+                          "dealer", text_name(t->lang, IL_KEYS "card", dealer),
+                          "buyer",  text_name(t->lang, IL_KEYS "card", buyer),
+                          "cards",  cards,
+                          NULL};
     text_fill(out, len, t->lang, IL_KEYS "msg.gm-seat", vars);
 }
 

@@ -246,7 +246,7 @@ static void notice_with(const struct view *g, const struct il_event *e, const ch
         set_data(&m, fields->name, fields->value);
     text_fill(m.text, sizeof m.text, lang_for(g, e->audience), key, vars);
     set_say(&m, key, vars);
-    set_data(&m, "event", json_object_new_string(key + 4));
+    set_data(&m, "event", json_object_new_string(msg_event_name(key)));
     if (opens_step(key))
         set_data(&m, "opens", json_object_new_boolean(true));
     set_data(&m, "phase", json_object_new_string(il_phase_id(g->s->game.phase)));
@@ -309,7 +309,7 @@ static void offer_message(const struct view *g, const struct il_event *e, rules_
             set_data(&m, "mentions", mentions_of(g, e->audience));
         msg_key(&m, g, "offer", e->offer_id, e->audience);
     } else {
-        set_data(&m, "event", json_object_new_string(keys[which][receiver] + 4));
+        set_data(&m, "event", json_object_new_string(msg_event_name(keys[which][receiver])));
         /* the offer is over: its buttons go from this player's message of it */
         struct json_object *closes = json_object_new_array();
         close_key(closes, g, "offer", e->offer_id, e->audience);
