@@ -87,6 +87,9 @@ static void words_and_modes(void **state)
         assert_true(has_key(key));
         assert_true(has_key(m->rules_summary));
         assert_true(has_key(m->stats_line));
+        /* the statistics line of a player who played with computers (bot/stats.c) */
+        snprintf(key, sizeof key, "%s-computers", m->stats_line);
+        assert_true(has_key(key));
         /* the words the bot reads from the module are the module's */
         assert_true(under_id(m, m->rules_summary) && under_id(m, m->stats_line) &&
                     under_id(m, m->mode_keys) && under_id(m, m->error_keys));
