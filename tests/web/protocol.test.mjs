@@ -128,7 +128,7 @@ test('seats: a token is a seat, names are unique, a socket holds one seat', asyn
   assert.equal(wa.name, 'Alice');
   // the games a new table may play, each with its modes, the default first
   assert.deepEqual(wa.games[0], { id: 'illegal', modes: ['standard', 'advanced', 'casual', 'casual-advanced'],
-    mode_keys: 'variant', min: 4, max: 8 });
+    mode_keys: 'illegal.variant', min: 4, max: 8 });
   await a.next((f) => f.type === 'tables');
 
   const b = await Client.open(server.port);
