@@ -116,6 +116,7 @@ void render_lobby(const struct game *g, const struct rules_defaults *defaults,
     snprintf(max, sizeof max, "%u", g->rules->max_players);
     const char *mode = g->rules->mode(g->state);
     const char *vars[] = {"id",      g->id,
+                          "game",    text_name(g->language, g->rules->id, "game"),
                           "variant", text_name(g->language, g->rules->mode_keys, mode),
                           "host",    g->host_name,
                           "count",   count,
