@@ -502,7 +502,8 @@ static struct json_object *player_json(const struct game *g, unsigned seat)
 
 /* A seat changed hands: the table learns only that; the one who had it is
  * told, and the one who has it now gets its roles and hand in private. */
-static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcome *out)
+static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcome *out,
+                       int64_t now)
 {
     unsigned seat = (unsigned)out->taken;
     const char *vars[] = {"id", g->id, "old", out->old_name, "new", game_seat_name(g, seat), NULL};
@@ -515,8 +516,8 @@ static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcom
     struct game_view v;
     game_view(g, &v);
     g->rules->render_private(g->state, &v.t, seat, true, dispatch_emit_rules, ctx);
-    /* S6: what the seat has done in the step under way (its votes) */
-    g->rules->render_taken(g->state, &v.t, seat, dispatch_emit_rules, ctx);
+    /* S6: what the seat has done in the step under way, and what it is asked */
+    g->rules->render_taken(g->state, &v.t, seat, now, dispatch_emit_rules, ctx);
 }
 
 /* A computer began or stopped playing a seat for its person (S14): the
@@ -610,7 +611,7 @@ static void render_lobby_events(struct dispatcher *d, struct game *g, const stru
 /* A seat offered, taken over, warned of its player's absence, or played by a
  * computer meanwhile. */
 static void render_seats(struct dispatcher *d, struct game *g, struct emit_ctx *ctx,
-                         const struct outcome *out)
+                         const struct outcome *out, int64_t now)
 {
     if (out->opened >= 0) {
         const char *vars[] = {"id", g->id, "player", game_seat_name(g, (unsigned)out->opened),
@@ -620,7 +621,7 @@ static void render_seats(struct dispatcher *d, struct game *g, struct emit_ctx *
         dispatch_announce_data(g, "msg.seat-open", vars, who);
     }
     if (out->taken >= 0)
-        seat_taken(g, ctx, out);
+        seat_taken(g, ctx, out, now);
     if (out->absent >= 0) {
         char idle[64];
         bool computer = out->stood_in == out->absent; /* S14: a computer plays meanwhile */
@@ -672,7 +673,7 @@ static void render(struct dispatcher *d, struct game *g, const struct change *c,
         dispatch_announce(g, out->notice, NULL);
     if (out->nudge)
         nudge(d, g);
-    render_seats(d, g, &ctx, out);
+    render_seats(d, g, &ctx, out, now);
     render_answer(g, cause, out);
     if (out->chat)
         chat_render(g, &ctx);

@@ -275,9 +275,11 @@ struct rules_module {
                            bool fresh, rules_emit_fn emit, void *arg);
     /* Renders, for someone who has just taken seat over from another player,
      * what the seat has done in the step under way that they may still
-     * change (in Illegal: its votes on the cases open now). May emit nothing. */
+     * change and the questions open to it, at `now` (what time left is
+     * counted from): in Illegal its votes on the cases open now, in Palm &
+     * Drewes' its prompts. May emit nothing. */
     void (*render_taken)(const void *state, const struct rules_table *t, unsigned seat,
-                         rules_emit_fn emit, void *arg);
+                         int64_t now, rules_emit_fn emit, void *arg);
     /* Writes what the Game Master sees of a running game: every seat's roles
      * and cards, open offers, the drop, the votes so far. Secret: the bot
      * gives it only to a host or moderator who does not play. */

@@ -669,9 +669,11 @@ static void render_private(const void *state, const struct rules_table *t, unsig
     il_render_private(state, t, seat, fresh, emit, arg);
 }
 
+/* Illegal's votes say no time left: now is not needed. */
 static void render_taken(const void *state, const struct rules_table *t, unsigned seat,
-                         rules_emit_fn emit, void *arg)
+                         int64_t now, rules_emit_fn emit, void *arg)
 {
+    (void)now;
     il_render_taken(state, t, seat, emit, arg);
 }
 

@@ -63,12 +63,17 @@ struct pd_event *pd_emit(struct pd_ctx *c, enum pd_event_type type, int audience
         e = &c->ev->v[c->ev->n++];
     else
         c->overflow = true;
+    pd_event_blank(e, type, audience);
+    return e;
+}
+
+void pd_event_blank(struct pd_event *e, enum pd_event_type type, int audience)
+{
     memset(e, 0, sizeof *e);
     e->type = type;
     e->audience = (int8_t)audience;
     e->player = e->target = e->source = PD_NOBODY;
     e->card = e->card2 = e->deal = PD_NONE;
-    return e;
 }
 
 bool pd_hand_open(const struct pd_game *g, unsigned seat)

@@ -41,6 +41,8 @@ bool pd_series_ok(const struct pd_series *s);
 /* game.c: events, seats, phases */
 /* Appends a zeroed event of `type` for `audience` and returns it. */
 struct pd_event *pd_emit(struct pd_ctx *c, enum pd_event_type type, int audience);
+/* Writes into e a zeroed event of `type` for `audience`: no player, no card. */
+void pd_event_blank(struct pd_event *e, enum pd_event_type type, int audience);
 /* Emits HAND to seat, and HAND_SHOWN to the table while their hand lies open. */
 void pd_emit_hand(struct pd_ctx *c, unsigned seat);
 bool pd_is_active(const struct pd_game *g, int seat);
@@ -109,6 +111,11 @@ void pd_pass_if_ready(struct pd_ctx *c);
 /* trade.c */
 enum pd_error pd_act_trade(struct pd_ctx *c, const struct pd_action *a);
 /* Closes every open offer with `type` (OFFER_EXPIRED, OFFER_CANCELLED). */
+/* Writes into e the event `type` of offer o as seat (its receiver or the
+ * current player, who made it) is shown it: a blind offer's cards are kept
+ * from its receiver until accepted. */
+void pd_offer_event(struct pd_event *e, const struct pd_game *g, enum pd_event_type type,
+                    const struct pd_offer *o, unsigned seat);
 void pd_close_offers(struct pd_ctx *c, enum pd_event_type type, int only_with);
 
 /* score.c */

@@ -222,12 +222,12 @@ static void render_private(const void *state, const struct rules_table *t, unsig
     pd_render_private(state, t, seat, fresh, emit, arg);
 }
 
-/* A pass chosen by the one who left: the card stays chosen, and the hand
- * shows it; nothing else of a step is a seat's own. */
+/* The prompts the one who left had open (a pass chosen stays chosen, and
+ * asks no more). */
 static void render_taken(const void *state, const struct rules_table *t, unsigned seat,
-                         rules_emit_fn emit, void *arg)
+                         int64_t now, rules_emit_fn emit, void *arg)
 {
-    pd_render_private(state, t, seat, true, emit, arg);
+    pd_render_open_prompts(state, t, seat, now, emit, arg);
 }
 
 static void gm_view(const void *state, const struct rules_table *t, char *out, size_t len)

@@ -57,6 +57,10 @@ void pd_render_table(const struct pd_state *s, const struct rules_table *t,
  * the loss, offers), each to one seat, and their closing edits. */
 void pd_render_prompts(const struct pd_state *s, const struct rules_table *t,
                        const struct pd_events *ev, int64_t now, rules_emit_fn emit, void *arg);
+/* The prompts open to seat now (its pass, window or loss, its offers), sent
+ * anew to one who has just taken the seat over; `now` counts time left. */
+void pd_render_open_prompts(const struct pd_state *s, const struct rules_table *t, unsigned seat,
+                            int64_t now, rules_emit_fn emit, void *arg);
 /* Seat's private view: its hand, business, burden and offers. */
 void pd_render_private(const struct pd_state *s, const struct rules_table *t, unsigned seat,
                        bool fresh, rules_emit_fn emit, void *arg);

@@ -83,3 +83,25 @@ struct json_object *pd_bundle_json(const struct pd_bundle *b)
             json_object_object_add(o, pd_card_id(c), json_object_new_int(b->n[c]));
     return o;
 }
+
+/* The cards of b of one kind. */
+static struct json_object *kind_json(const struct pd_bundle *b, enum pd_kind kind)
+{
+    struct pd_bundle some = {0};
+    for (unsigned c = 0; c < PD_CARDS; c++)
+        if (pd_card_kind(c) == kind)
+            some.n[c] = b->n[c];
+    return pd_bundle_json(&some);
+}
+
+struct json_object *pd_layout_json(const struct pd_player *p)
+{
+    const struct pd_bundle *b = &p->business;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "opening", json_object_new_boolean(b->n[PD_OPENING] > 0));
+    json_object_object_add(
+        o, "burden", p->burden == PD_NONE ? NULL : json_object_new_string(pd_card_id(p->burden)));
+    json_object_object_add(o, "illegal", kind_json(b, PD_KIND_ILLEGAL));
+    json_object_object_add(o, "legal", kind_json(b, PD_KIND_LEGAL));
+    return o;
+}

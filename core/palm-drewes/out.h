@@ -46,4 +46,10 @@ void pd_out_emit(struct out *o, rules_emit_fn emit, void *arg);
 /* {card id: count} of b's cards (a new object the caller owns). */
 struct json_object *pd_bundle_json(const struct pd_bundle *b);
 
+/* p's business as the rulebook lays it out (a new object the caller owns):
+ * {"opening": whether it has one, "burden": the card on it or null,
+ * "illegal": {card: count} (left of the opening), "legal": {card: count}
+ * (right of it)}. */
+struct json_object *pd_layout_json(const struct pd_player *p);
+
 #endif

@@ -7,7 +7,8 @@
  * A prompt is sent anew when its step opens and edited in place, with no
  * choices and "open" false, when it no longer applies: the rules say so by
  * PD_EV_ASK_CLOSED (the pass, the window, the loss), PD_EV_PASS_CHOSEN and
- * the end of an offer. Everyone asked in a window reads the same text, so
+ * the end of an offer. A seat taken over is sent those still open to it
+ * (pd_render_open_prompts). Everyone asked in a window reads the same text, so
  * being asked tells nothing of who holds the Magnum.
  */
 #include <json-c/json.h>
@@ -221,21 +222,27 @@ static void close_step(const struct pd_state *s, const struct rules_table *t,
     pd_out_emit(o, emit, arg);
 }
 
+/* The prompt to seat of the step e opened, if it still runs and asks seat. */
+static void ask(const struct pd_state *s, const struct rules_table *t, const struct pd_event *e,
+                unsigned seat, int64_t now, rules_emit_fn emit, void *arg)
+{
+    const struct pd_game *g = &s->game;
+    if (!pd_step_asks(g, seat))
+        return;
+    if (e->type == PD_EV_PASS_OPENED && g->phase == PD_PHASE_PASS)
+        pass_prompt(s, t, e, seat, now, emit, arg);
+    else if (e->type == PD_EV_TAKEOVER && g->phase == PD_PHASE_WINDOW)
+        window_prompt(s, t, e, seat, now, emit, arg);
+    else if (e->type == PD_EV_LOSS_DUE && g->phase == PD_PHASE_LOSS)
+        loss_prompt(s, t, e, now, emit, arg);
+}
+
 /* The prompts a step that opened in this change asks, if it still runs. */
 static void open_step(const struct pd_state *s, const struct rules_table *t,
                       const struct pd_event *e, int64_t now, rules_emit_fn emit, void *arg)
 {
-    const struct pd_game *g = &s->game;
-    for (unsigned seat = 0; seat < g->nplayers && seat < t->nseats; seat++) {
-        if (!pd_step_asks(g, seat))
-            continue;
-        if (e->type == PD_EV_PASS_OPENED && g->phase == PD_PHASE_PASS)
-            pass_prompt(s, t, e, seat, now, emit, arg);
-        else if (e->type == PD_EV_TAKEOVER && g->phase == PD_PHASE_WINDOW)
-            window_prompt(s, t, e, seat, now, emit, arg);
-        else if (e->type == PD_EV_LOSS_DUE && g->phase == PD_PHASE_LOSS)
-            loss_prompt(s, t, e, now, emit, arg);
-    }
+    for (unsigned seat = 0; seat < s->game.nplayers && seat < t->nseats; seat++)
+        ask(s, t, e, seat, now, emit, arg);
 }
 
 void pd_render_prompts(const struct pd_state *s, const struct rules_table *t,
@@ -260,4 +267,41 @@ void pd_render_prompts(const struct pd_state *s, const struct rules_table *t,
                  e->type == PD_EV_LOSS_DUE)
             open_step(s, t, e, now, emit, arg);
     }
+}
+
+/* The event that opened the step under way, as the rules emitted it. */
+static void step_event(const struct pd_game *g, struct pd_event *e)
+{
+    if (g->phase == PD_PHASE_PASS) {
+        pd_event_blank(e, PD_EV_PASS_OPENED, PD_TABLE);
+    } else if (g->phase == PD_PHASE_WINDOW) {
+        pd_event_blank(e, PD_EV_TAKEOVER, PD_TABLE);
+        e->player = (int8_t)g->current;
+        e->card = g->takeover_card;
+        e->target = (int8_t)g->takeover_victim;
+        e->deal = g->takeover_deal;
+    } else {
+        pd_event_blank(e, PD_EV_LOSS_DUE, PD_TABLE);
+        e->player = (int8_t)g->current;
+        e->card = g->players[g->current].burden;
+    }
+    e->deadline = g->deadline;
+}
+
+void pd_render_open_prompts(const struct pd_state *s, const struct rules_table *t, unsigned seat,
+                            int64_t now, rules_emit_fn emit, void *arg)
+{
+    const struct pd_game *g = &s->game;
+    struct pd_event e;
+    if (seat >= g->nplayers || seat >= t->nseats)
+        return;
+    if (g->phase == PD_PHASE_PASS || g->phase == PD_PHASE_WINDOW || g->phase == PD_PHASE_LOSS) {
+        step_event(g, &e);
+        ask(s, t, &e, seat, now, emit, arg);
+    }
+    for (unsigned i = 0; i < g->noffers; i++)
+        if (seat == g->offers[i].to || seat == g->current) {
+            pd_offer_event(&e, g, PD_EV_OFFER_MADE, &g->offers[i], seat);
+            offer_prompt(s, t, &e, now, emit, arg);
+        }
 }

@@ -39,6 +39,7 @@ void pd_render_private(const struct pd_state *s, const struct rules_table *t, un
     pd_out_set(o, "title", json_object_new_string(PD_KEYS "ui.title-hand"));
     json_object_object_add(o->data, "hand", pd_bundle_json(&g->players[seat].hand));
     json_object_object_add(o->data, "business", pd_bundle_json(&g->players[seat].business));
+    json_object_object_add(o->data, "layout", pd_layout_json(&g->players[seat]));
     pd_out_emit(o, emit, arg);
 }
 

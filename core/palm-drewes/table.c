@@ -58,6 +58,7 @@ static struct json_object *seat_json(const struct pd_game *g, const struct rules
     json_object_object_add(o, "seat", json_object_new_int((int)seat));
     json_object_object_add(o, "active", json_object_new_boolean(p->active));
     json_object_object_add(o, "business", pd_bundle_json(&p->business));
+    json_object_object_add(o, "layout", pd_layout_json(p));
     json_object_object_add(
         o, "burden", p->burden == PD_NONE ? NULL : json_object_new_string(pd_card_id(p->burden)));
     json_object_object_add(o, "hand", json_object_new_int((int)pd_bundle_total(&p->hand)));

@@ -10,20 +10,24 @@
 
 /* Emits `type` for offer o to both sides: the receiver first (who, for a
  * blind offer still open, sees only the number of cards), then the offerer. */
+void pd_offer_event(struct pd_event *e, const struct pd_game *g, enum pd_event_type type,
+                    const struct pd_offer *o, unsigned seat)
+{
+    pd_event_blank(e, type, (int)seat);
+    e->offer_id = o->id;
+    e->player = (int8_t)g->current;
+    e->target = (int8_t)o->to;
+    e->blind = o->blind;
+    e->number = (uint8_t)pd_bundle_total(&o->give);
+    e->cards2 = o->ask;
+    if (seat != o->to || !o->blind || type == PD_EV_OFFER_ACCEPTED)
+        e->cards = o->give;
+}
+
 static void emit_offer(struct pd_ctx *c, enum pd_event_type type, const struct pd_offer *o)
 {
-    int from = c->g->current;
-    for (int side = 0; side < 2; side++) {
-        struct pd_event *e = pd_emit(c, type, side == 0 ? o->to : from);
-        e->offer_id = o->id;
-        e->player = (int8_t)from;
-        e->target = (int8_t)o->to;
-        e->blind = o->blind;
-        e->number = (uint8_t)pd_bundle_total(&o->give);
-        e->cards2 = o->ask;
-        if (side == 1 || !o->blind || type == PD_EV_OFFER_ACCEPTED)
-            e->cards = o->give;
-    }
+    pd_offer_event(pd_emit(c, type, o->to), c->g, type, o, o->to);
+    pd_offer_event(pd_emit(c, type, c->g->current), c->g, type, o, c->g->current);
 }
 
 static void remove_offer(struct pd_game *g, unsigned i)

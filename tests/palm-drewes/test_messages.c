@@ -191,6 +191,63 @@ static void test_table_view(void **unused)
     forget(&out);
 }
 
+/* A business's deal n times in the layout's side (illegal or legal) of message i's
+ * player k (k < 0: the private view's own). */
+static int laid(unsigned i, int k, const char *side, const char *card)
+{
+    struct json_object *l =
+        k < 0 ? get(i, "layout")
+              : json_object_object_get(json_object_array_get_idx(get(i, "players"), (size_t)k),
+                                       "layout");
+    assert_non_null(l);
+    return json_object_get_int(json_object_object_get(json_object_object_get(l, side), card));
+}
+
+/* The business as the rulebook lays it out: illegal deals left of the opening, legal ones
+ * right, the burden on it; in the table view and in the player's own view alike. */
+static void test_layout(void **unused)
+{
+    (void)unused;
+    t_start(&T, 3, 10);
+    t_business(&T, 0, "opening dope guns small-fry");
+    t_hand(&T, 0, "brokerage alibi");
+    t_hand(&T, 1, "raid alibi");
+    assert_int_equal(t_play(&T, 0, "brokerage", N, NULL, NULL), PD_OK);
+    render(&table3);
+    unsigned v = find("g1/table"), h = find("g1/hand/u-ann");
+    assert_true(v < out.n);
+    assert_true(h < out.n);
+    for (int k = -1; k <= 0; k++) {
+        unsigned i = k < 0 ? h : v;
+        assert_int_equal(laid(i, k, "illegal", "dope"), 1);
+        assert_int_equal(laid(i, k, "illegal", "guns"), 1);
+        assert_int_equal(laid(i, k, "legal", "small-fry"), 1);
+        assert_int_equal(laid(i, k, "legal", "brokerage"), 1);
+        assert_int_equal(laid(i, k, "illegal", "brokerage"), 0); /* each deal on one side */
+        assert_int_equal(laid(i, k, "legal", "dope"), 0);
+    }
+    struct json_object *mine = get(h, "layout");
+    assert_true(json_object_get_boolean(json_object_object_get(mine, "opening")));
+    assert_null(json_object_object_get(mine, "burden"));
+    assert_int_equal(json_object_object_length(json_object_object_get(mine, "illegal")), 2);
+    /* bob has no business: no opening, nothing on either side */
+    struct json_object *bob =
+        json_object_object_get(json_object_array_get_idx(get(v, "players"), 1), "layout");
+    assert_false(json_object_get_boolean(json_object_object_get(bob, "opening")));
+    assert_int_equal(json_object_object_length(json_object_object_get(bob, "legal")), 0);
+
+    /* bob lays a raid on her opening: the table's layout carries it */
+    assert_int_equal(t_play(&T, 1, "raid", 0, NULL, NULL), PD_OK);
+    render(&table3);
+    v = find("g1/table");
+    struct json_object *ann =
+        json_object_object_get(json_object_array_get_idx(get(v, "players"), 0), "layout");
+    assert_string_equal(json_object_get_string(json_object_object_get(ann, "burden")), "raid");
+    assert_int_equal(laid(v, 0, "legal", "brokerage"), 1);
+    assert_table_keeps_hands();
+    forget(&out);
+}
+
 static void test_pass(void **unused)
 {
     (void)unused;
@@ -340,6 +397,64 @@ static void test_offers(void **unused)
     forget(&out);
 }
 
+/* What the rules interface sends one who has just taken seat over, at T.now. */
+static void render_taken(const struct rules_table *t, unsigned seat)
+{
+    forget(&out);
+    S.game = T.g;
+    pd_module.render_taken(&S, t, seat, T.now, keep, &out);
+}
+
+/* A seat taken over mid-pass gets its pass prompt with its choices (one who
+ * has chosen is asked no more); mid-turn, its offers, each side its own. */
+static void test_taken(void **unused)
+{
+    (void)unused;
+    t_start(&T, 3, 11);
+    t_hand(&T, 0, "family-party");
+    t_hand(&T, 1, "dope dope alibi");
+    t_hand(&T, 2, "guns");
+    t_business(&T, 0, "opening guns");
+    assert_int_equal(t_play(&T, 0, "family-party", N, "guns", NULL), PD_OK);
+    assert_int_equal(T.g.phase, PD_PHASE_PASS);
+    render(&table3);
+    char asked[2048];
+    snprintf(asked, sizeof asked, "%s", out.m[find("g1/pass/u-bob")].text);
+    assert_int_equal(t_do(&T, PD_ACT_PASS, 2, N, "guns"), PD_OK);
+    render_taken(&table3, 1);
+    assert_int_equal(out.n, 1);
+    unsigned b = find("g1/pass/u-bob");
+    assert_prompt(b, true);
+    assert_int_equal(out.m[b].audience, 1);
+    assert_string_equal(commands(b), "pass dope, pass alibi");
+    assert_string_equal(json_object_get_string(get(b, "to")), "u-cy");
+    assert_string_equal(out.m[b].text, asked); /* the time left too, counted from now */
+    render_taken(&table3, 2); /* cy has chosen */
+    assert_int_equal(out.n, 0);
+    render_taken(&table3, 0); /* ann played her last card: not asked */
+    assert_int_equal(out.n, 0);
+
+    t_start(&T, 3, 12);
+    t_hand(&T, 0, "dope alibi");
+    struct pd_action a;
+    pd_action_init(&a, PD_ACT_OFFER, 0);
+    a.target = 2;
+    a.blind = true;
+    a.give.n[PD_DOPE] = 1;
+    assert_int_equal(t_act(&T, &a), PD_OK);
+    render_taken(&table3, 2);
+    assert_int_equal(out.n, 1);
+    unsigned to = find("g1/offer/1/u-cy");
+    assert_prompt(to, true);
+    assert_string_equal(commands(to), "accept 1, decline 1");
+    assert_int_equal(json_object_object_length(get(to, "give")), 0); /* blind: still hidden */
+    render_taken(&table3, 0);
+    assert_string_equal(commands(find("g1/offer/1/u-ann")), "cancel 1");
+    render_taken(&table3, 1);
+    assert_int_equal(out.n, 0);
+    forget(&out);
+}
+
 /* The host ends the game in a window: every prompt still open is closed. */
 static void test_end_closes(void **unused)
 {
@@ -360,9 +475,11 @@ static void test_end_closes(void **unused)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table_view), cmocka_unit_test(test_pass),
+        cmocka_unit_test(test_table_view), cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_pass),
         cmocka_unit_test(test_window),     cmocka_unit_test(test_loss),
-        cmocka_unit_test(test_offers),     cmocka_unit_test(test_end_closes),
+        cmocka_unit_test(test_offers),     cmocka_unit_test(test_taken),
+        cmocka_unit_test(test_end_closes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
