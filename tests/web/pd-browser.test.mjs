@@ -7,7 +7,8 @@
 // buttons. The game must reach its result on both pages. Secrecy: Ben's page never receives a
 // private message and never shows a card of a hand; no table message carries a hand's cards
 // but what the rules lay open; Ann's page draws every player's business at the table, and
-// only her own hand. The daemon's seed and the test's choices come from PD_SEED (printed), so
+// only her own hand. Every business on both pages lays its illegal deals left of the opening,
+// its legal deals right and its burden on it, checked in the DOM. The daemon's seed and the test's choices come from PD_SEED (printed), so
 // a failure replays the same deal; no assertion is made on time.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -115,6 +116,48 @@ const privateLines = (page) => page.evaluate(() => {
   return lines(msgs.filter((f) => f.dm)).filter((l) => !told.has(l));
 });
 
+// The deals of the box by the side of the opening the rulebook lays them (the test's own list,
+// so that the page and the module are checked against the rulebook, not against each other).
+const ILLEGAL = ['funny-money', 'dames', 'dope', 'guns', 'coup'];
+const LEGAL = ['small-fry', 'brokerage', 'political'];
+
+// Every business drawn on the page (each player's row, and one's own in private) lays its
+// illegal deals left of the opening and its legal deals right, its burden on the opening: read
+// from the DOM (which side a card is drawn in, its place in the row, and where it lands on the
+// screen when it shares the opening's line). Returns how many deals it checked.
+async function checkLayout(who, page) {
+  const r = await page.evaluate(([ill, leg]) => {
+    const found = { deals: 0, bad: [] };
+    const before = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+    for (const row of document.querySelectorAll('.pd-business')) {
+      const opening = row.querySelector('[data-side=opening] [data-card=opening]');
+      const o = opening && opening.getBoundingClientRect();
+      for (const c of row.querySelectorAll('[data-card]')) {
+        const id = c.dataset.card, side = c.parentElement.dataset.side, box = c.getBoundingClientRect();
+        const where = `${row.closest('[data-user]') ? row.closest('[data-user]').dataset.user : row.id}: ${id}`;
+        if (ill.includes(id) || leg.includes(id)) {
+          const want = ill.includes(id) ? 'illegal' : 'legal';
+          found.deals++;
+          if (side !== want) found.bad.push(`${where} drawn on the ${side} side`);
+          if (opening && before(c, opening) !== (want === 'illegal')) found.bad.push(`${where} on the wrong side of the opening in the row`);
+          if (o && Math.abs(box.top - o.top) < 2 && (want === 'illegal' ? box.right > o.left + 1 : box.left < o.right - 1)) {
+            found.bad.push(`${where} on the wrong side of the opening on the screen`);
+          }
+        } else if (id !== 'opening') {
+          // a burden: on the opening, over it
+          if (side !== 'opening') found.bad.push(`${where} (a burden) not on the opening`);
+          if (o && (box.left >= o.right || box.right <= o.left || box.top >= o.bottom || box.bottom <= o.top)) {
+            found.bad.push(`${where} (a burden) drawn away from the opening`);
+          }
+        }
+      }
+    }
+    return found;
+  }, [ILLEGAL, LEGAL]);
+  assert.deepEqual(r.bad, [], `${who}'s page lays out a business wrongly`);
+  return r.deals;
+}
+
 // Ben watches: no private message, no hand, no prompt, and none of Ann's private words.
 async function checkWatcher(ben, annPrivate) {
   const seen = await ben.page.evaluate(() => {
@@ -174,7 +217,7 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
   await ann.page.locator('#pd-hand .card').first().waitFor();
   await shot(ann, 'started');
 
-  const done = { clicked: 0, refused: 0, typed: 0, prompts: 0, turns: 0 };
+  const done = { clicked: 0, refused: 0, typed: 0, prompts: 0, turns: 0, deals: 0 };
   const annPrivate = new Set();
   let turnKey = null, tries = 0, order = [];
   for (;;) {
@@ -222,6 +265,7 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
     // what Ann is told in private and the table is not, which Ben must never see
     for (const line of await privateLines(ann.page)) annPrivate.add(line);
     await checkWatcher(ben, annPrivate);
+    done.deals = Math.max(done.deals, await checkLayout('Ann', ann.page), await checkLayout('Ben', ben.page));
   }
   await ann.page.locator('#results').waitFor({ state: 'visible' });
   await ben.page.locator('#results').waitFor({ state: 'visible', timeout: 60000 });
@@ -235,6 +279,7 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
     assert.ok(ranked.includes(await ann.page.evaluate(() => window.__illegal.user)), `${p.name}'s ranking has Ann`);
   }
   assert.ok(done.clicked > 0, 'Ann played cards by clicking them');
+  assert.ok(done.deals > 0, 'a deal was laid out beside an opening');
   assert.equal(done.typed, 1);
   // Ann's private frames were all hers; the table's carried no hand
   const annFrames = await ann.page.evaluate(() => ({ user: window.__illegal.user, frames: window.__illegal.frames }));

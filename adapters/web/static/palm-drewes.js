@@ -1,5 +1,6 @@
 // Illegal: how the local table draws Palm & Drewes' Illegal (the module "palm-drewes"): at
-// the table every player's business, the burden laid on it, their cards in hand, whose turn
+// the table every player's business as the rulebook lays it out (illegal deals left of the
+// opening, legal deals right, the burden on it), their cards in hand, whose turn
 // it is and who deals, the pile and the series; in private the hand and the business, with a
 // play box (a card clicked is played, discarded or aimed at a player, or its command is
 // completed by hand). The prompts (the pass, the Magnum's window, a loss, offers) are every
@@ -26,6 +27,18 @@
       if (n > 0) box.append(pdCard(id, { ...opts, count: n > 1 ? n : undefined, onclick: opts.onclick && (() => opts.onclick(id)) }));
     }
     return box;
+  }
+
+  // A business as the rulebook lays it out (the module's `layout`): illegal deals left of the
+  // opening, legal deals right of it, the burden on it.
+  function businessRow(row, l, opts) {
+    const opening = el('div', { class: 'pd-opening', 'data-side': 'opening' });
+    if (l.opening) opening.append(pdCard('opening', opts));
+    if (l.burden) opening.append(pdCard(l.burden, { tone: 'burden', cls: 'pd-burden' }));
+    const parts = [bundle(el('div', { class: 'pd-side', 'data-side': 'illegal' }), l.illegal, opts),
+      opening, bundle(el('div', { class: 'pd-side', 'data-side': 'legal' }), l.legal, opts)];
+    for (const part of parts) if (part.childElementCount) row.append(part);
+    return row;
   }
 
   // ---- what the frames tell ----
@@ -91,9 +104,7 @@
         el('b', { text: x.player === S.user ? tr('page.you') : playerName(x.player) }),
         el('span', { 'data-pd': 'hand', text: trn('page.pd.hand-count', x.hand || 0) }),
         d.series ? el('span', { 'data-pd': 'score', text: tr('page.pd.total', { amount: euros(x.score || 0) }) }) : null);
-      const row = el('div', { class: 'cards small pd-business' });
-      if (x.burden) row.append(pdCard(x.burden, { tone: 'burden', cls: 'pd-burden' }));
-      bundle(row, x.business, { tone: x.player === S.user ? 'own' : undefined });
+      const row = businessRow(el('div', { class: 'cards small pd-business' }), x.layout || {}, { tone: x.player === S.user ? 'own' : undefined });
       if (!row.childElementCount) row.append(el('p', { class: 'hint', text: tr('page.pd.no-business') }));
       box.append(el('div', { class: 'pd-seat' + (x.current ? ' current' : ''), 'data-user': x.player }, head, row));
     }
@@ -120,7 +131,7 @@
     for (const c of hand.querySelectorAll('[data-card]')) c.setAttribute('aria-pressed', String(c.dataset.card === play.card));
     if (!hand.childElementCount) hand.append(el('p', { class: 'hint', text: tr('page.pd.no-cards') }));
     host.append(el('h4', { text: tr('page.hand') }), hand);
-    const business = bundle(el('div', { id: 'pd-own', class: 'cards small' }), h.business, { tone: 'own' });
+    const business = businessRow(el('div', { id: 'pd-own', class: 'cards small pd-business' }), h.layout || {}, { tone: 'own' });
     if (!business.childElementCount) business.append(el('p', { class: 'hint', text: tr('page.pd.no-business') }));
     host.append(el('h4', { text: tr('page.pd.your-business') }), business);
     host.append(playBox(t));
