@@ -111,6 +111,17 @@ struct json_object *web_games_json(void)
     return games;
 }
 
+char *web_games_http(const char **type, size_t *len)
+{
+    struct json_object *games = web_games_json();
+    const char *text = json_object_to_json_string_ext(games, JSON_C_TO_STRING_PLAIN);
+    char *body = text ? strdup(text) : NULL;
+    json_object_put(games);
+    *type = "application/json; charset=utf-8";
+    *len = body ? strlen(body) : 0;
+    return body;
+}
+
 /*
  * Output is queued without calling libwebsockets, and web_conn_wake() only marks
  * the socket; web_wake_all() asks for the WRITEABLE callbacks once the handler

@@ -171,6 +171,8 @@ static int http_start(struct web *w, struct conn *c, struct lws *wsi, const char
         web_host_refused(wsi);
     else if (!a && strncmp(path, "/invite", 7) == 0)
         c->body = web_invite(w, path, &type, &len); /* made for this request */
+    else if (!a && strcmp(path, "/games.json") == 0)
+        c->body = web_games_http(&type, &len);
     else if (!a)
         c->body = web_activity_http(w, path, &type, &len);
     if ((!a && !c->body) || !host_ok) {

@@ -274,6 +274,10 @@ struct json_object *web_tables_json(struct web *w);
 
 /* The games this build has, for a welcome (frames.c); the caller owns it. */
 struct json_object *web_games_json(void);
+/* GET /games.json: web_games_json() as a body the caller frees, for the
+ * first screen, which speaks of the games before any hello. NULL when out of
+ * memory. */
+char *web_games_http(const char **type, size_t *len);
 
 /* Reads the listed tables and the stored caches (tables and trading rooms). */
 void web_tables_load(struct web *w);

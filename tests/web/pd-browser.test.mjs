@@ -297,6 +297,33 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
   await ben.ctx.close();
 });
 
+// The first screen, before any name is given, speaks of the server's games in the reader's
+// language: a line a game (its name, how many play it, what it is), and "Play alone" names
+// the first game, the one it starts.
+test('the first screen names the server\'s games', { timeout: 120000 }, async () => {
+  const games = await (await fetch(`${base}games.json`)).json();
+  assert.deepEqual(games.map((g) => g.id), ['illegal', 'palm-drewes']);
+  for (const locale of ['en-US', 'fr-FR']) {
+    const lang = locale.slice(0, 2);
+    const words = lang === 'en' ? en : (await (await fetch(`${base}catalog/${lang}.json`)).json()).texts;
+    const ctx = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(base);
+    await page.locator('#intro-games li').nth(games.length - 1).waitFor();
+    const lines = await page.locator('#intro-games li').evaluateAll((lis) => lis.map((li) => [li.dataset.game, li.textContent]));
+    assert.deepEqual(lines.map((x) => x[0]), games.map((g) => g.id));
+    for (const [id, text] of lines) {
+      const g = games.find((x) => x.id === id);
+      assert.ok(text.includes(words[id + '.game']) && text.includes(words[id + '.about']), `${lang}: ${text}`);
+      assert.ok(text.includes(String(g.min)) && text.includes(String(g.max)), `${lang}: ${text}`);
+    }
+    assert.ok((await page.locator('#play-alone-hint').textContent()).includes(words[games[0].id + '.game']));
+    assert.equal(await page.locator('#name-view p[data-i18n="page.intro"]').textContent(), words['page.intro']);
+    assert.deepEqual(await page.evaluate(() => [...window.__illegal.missing]), []);
+    await ctx.close();
+  }
+});
+
 // A game the page has no drawing for: its table view and ballot show as their text with a
 // button a choice, its private view as its text, its prompts with their choices; a button
 // sends its choice's command in private (named by game), and a closed prompt is gone.

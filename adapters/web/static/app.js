@@ -395,7 +395,7 @@
     const sel = $('game-choice');
     const keep = sel.value;
     clear(sel);
-    for (const g of games) sel.append(el('option', { value: g.id, text: has(g.id + '.game') ? tr(g.id + '.game') : g.id }));
+    for (const g of games) sel.append(el('option', { value: g.id, text: gameWords(g.id) }));
     if (keep) sel.value = keep;
     sel.hidden = games.length < 2;
     offerModes();
@@ -420,6 +420,27 @@
     const game = S.games.length > 1 ? $('game-choice').value + ' ' : '';
     sayTable('!illegal new ' + game + $('variant').value);
     sayTable('!illegal join');
+  }
+
+  // The first screen speaks of the server's games: a line a game (its name, how many play it,
+  // what it is), and "Play alone" names the first, the one it starts. They are the welcome's
+  // list, read from /games.json before any hello.
+  async function loadGames() {
+    try {
+      const r = await fetch(`${PFX}/games.json`);
+      if (r.ok && !S.games.length) S.games = await r.json();
+    } catch { /* the welcome brings them */ }
+    offerGames(S.games);
+    renderIntro();
+  }
+  function gameWords(id) { return has(id + '.game') ? tr(id + '.game') : id; }
+  function renderIntro() {
+    const list = clear($('intro-games'));
+    for (const g of S.games) {
+      list.append(el('li', { 'data-game': g.id, text: tr('page.intro-game',
+        { game: gameWords(g.id), min: num(g.min), max: num(g.max), about: tr(g.id + '.about') }) }));
+    }
+    $('play-alone-hint').textContent = S.games.length ? tr('page.play-alone-hint', { game: gameWords(S.games[0].id) }) : '';
   }
 
   // "Play alone": a table of one's own, a quick game, three computer players, and the start.
@@ -1537,6 +1558,7 @@
   function renderAll() {
     renderWords();
     offerGames(S.games);
+    renderIntro();
     renderConn();
     renderSound();
     renderInvite();
@@ -1550,6 +1572,7 @@
   makeDrawings();
   loadWords().then(() => {
     renderAll();
+    if (!A.on) loadGames();
     document.body.classList.remove('loading');
     document.body.classList.toggle('activity', A.on);
     setInterval(tick, 250);

@@ -86,7 +86,8 @@
   }
   // How to play: the module's rules in a few lines.
   const help = () => tr('palm-drewes.rules');
-  const phaseName = (phase) => (has('palm-drewes.phase.' + phase) ? tr('palm-drewes.phase.' + phase) : null);
+  // The phase badge: the page's words for the module's phases (page.pd.phase.<id>).
+  const phaseName = (phase) => (has('page.pd.phase.' + phase) ? tr('page.pd.phase.' + phase) : null);
 
   // ---- the table: every player's business ----
   function renderTable(t) {
