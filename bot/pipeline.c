@@ -502,8 +502,7 @@ static struct json_object *player_json(const struct game *g, unsigned seat)
 
 /* A seat changed hands: the table learns only that; the one who had it is
  * told, and the one who has it now gets its roles and hand in private. */
-static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcome *out,
-                       int64_t now)
+static void seat_taken(struct game *g, struct emit_ctx *ctx, const struct outcome *out, int64_t now)
 {
     unsigned seat = (unsigned)out->taken;
     const char *vars[] = {"id", g->id, "old", out->old_name, "new", game_seat_name(g, seat), NULL};

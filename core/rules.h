@@ -278,8 +278,8 @@ struct rules_module {
      * change and the questions open to it, at `now` (what time left is
      * counted from): in Illegal its votes on the cases open now, in Palm &
      * Drewes' its prompts. May emit nothing. */
-    void (*render_taken)(const void *state, const struct rules_table *t, unsigned seat,
-                         int64_t now, rules_emit_fn emit, void *arg);
+    void (*render_taken)(const void *state, const struct rules_table *t, unsigned seat, int64_t now,
+                         rules_emit_fn emit, void *arg);
     /* Writes what the Game Master sees of a running game: every seat's roles
      * and cards, open offers, the drop, the votes so far. Secret: the bot
      * gives it only to a host or moderator who does not play. */

@@ -670,8 +670,8 @@ static void render_private(const void *state, const struct rules_table *t, unsig
 }
 
 /* Illegal's votes say no time left: now is not needed. */
-static void render_taken(const void *state, const struct rules_table *t, unsigned seat,
-                         int64_t now, rules_emit_fn emit, void *arg)
+static void render_taken(const void *state, const struct rules_table *t, unsigned seat, int64_t now,
+                         rules_emit_fn emit, void *arg)
 {
     (void)now;
     il_render_taken(state, t, seat, emit, arg);

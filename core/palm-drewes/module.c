@@ -224,8 +224,8 @@ static void render_private(const void *state, const struct rules_table *t, unsig
 
 /* The prompts the one who left had open (a pass chosen stays chosen, and
  * asks no more). */
-static void render_taken(const void *state, const struct rules_table *t, unsigned seat,
-                         int64_t now, rules_emit_fn emit, void *arg)
+static void render_taken(const void *state, const struct rules_table *t, unsigned seat, int64_t now,
+                         rules_emit_fn emit, void *arg)
 {
     pd_render_open_prompts(state, t, seat, now, emit, arg);
 }

@@ -429,7 +429,7 @@ static void test_taken(void **unused)
     assert_string_equal(commands(b), "pass dope, pass alibi");
     assert_string_equal(json_object_get_string(get(b, "to")), "u-cy");
     assert_string_equal(out.m[b].text, asked); /* the time left too, counted from now */
-    render_taken(&table3, 2); /* cy has chosen */
+    render_taken(&table3, 2);                  /* cy has chosen */
     assert_int_equal(out.n, 0);
     render_taken(&table3, 0); /* ann played her last card: not asked */
     assert_int_equal(out.n, 0);
@@ -476,10 +476,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_view), cmocka_unit_test(test_layout),
-        cmocka_unit_test(test_pass),
-        cmocka_unit_test(test_window),     cmocka_unit_test(test_loss),
-        cmocka_unit_test(test_offers),     cmocka_unit_test(test_taken),
-        cmocka_unit_test(test_end_closes),
+        cmocka_unit_test(test_pass),       cmocka_unit_test(test_window),
+        cmocka_unit_test(test_loss),       cmocka_unit_test(test_offers),
+        cmocka_unit_test(test_taken),      cmocka_unit_test(test_end_closes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
