@@ -110,12 +110,12 @@ void pd_pass_if_ready(struct pd_ctx *c);
 
 /* trade.c */
 enum pd_error pd_act_trade(struct pd_ctx *c, const struct pd_action *a);
-/* Closes every open offer with `type` (OFFER_EXPIRED, OFFER_CANCELLED). */
 /* Writes into e the event `type` of offer o as seat (its receiver or the
  * current player, who made it) is shown it: a blind offer's cards are kept
  * from its receiver until accepted. */
 void pd_offer_event(struct pd_event *e, const struct pd_game *g, enum pd_event_type type,
                     const struct pd_offer *o, unsigned seat);
+/* Closes every open offer with `type` (OFFER_EXPIRED, OFFER_CANCELLED). */
 void pd_close_offers(struct pd_ctx *c, enum pd_event_type type, int only_with);
 
 /* score.c */
