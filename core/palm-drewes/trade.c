@@ -8,8 +8,6 @@
 
 #include "internal.h"
 
-/* Emits `type` for offer o to both sides: the receiver first (who, for a
- * blind offer still open, sees only the number of cards), then the offerer. */
 void pd_offer_event(struct pd_event *e, const struct pd_game *g, enum pd_event_type type,
                     const struct pd_offer *o, unsigned seat)
 {
@@ -24,6 +22,8 @@ void pd_offer_event(struct pd_event *e, const struct pd_game *g, enum pd_event_t
         e->cards = o->give;
 }
 
+/* Emits `type` for offer o to both sides: the receiver first (who, for a
+ * blind offer still open, sees only the number of cards), then the offerer. */
 static void emit_offer(struct pd_ctx *c, enum pd_event_type type, const struct pd_offer *o)
 {
     pd_offer_event(pd_emit(c, type, o->to), c->g, type, o, o->to);
