@@ -79,10 +79,10 @@ const FAMILIES = {
   'ui.': ['accept', 'decline', 'cancel'],
   'illegal.card.': [...RESOURCES, ...['dealer', 'buyer', 'suspect-dealer', 'suspect-buyer'].flatMap((k) => RESOURCES.map((r) => `${k}:${r}`))],
   'page.say.': null, // every page.say.* key of the template (checked below)
-  // Palm & Drewes' cards, their rules and its phases: every one
+  // Palm & Drewes' cards and their rules: every one
   'palm-drewes.card.': null,
   'palm-drewes.card-rule.': null,
-  'palm-drewes.phase.': null,
+  'page.pd.phase.': ['turn', 'window', 'pass', 'loss'], // Palm & Drewes' phases but over (page.phase.over)
 };
 // The page's scripts (app.js, cards.js, each game's drawing): every one names keys.
 const SCRIPTS = readdirSync(STATIC).filter((f) => f.endsWith('.js'));
