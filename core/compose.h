@@ -4,8 +4,9 @@
  * form (Discord's trade builder under a hand).
  *
  * A template is the command as a player would type it, with each part in
- * braces: "offer {to} {give|nothing} for {ask}". "{name}" must be chosen;
- * "{name|text}" is written as text when it is not chosen, or chosen empty.
+ * braces: "offer {to} {give|nothing} for {ask|nothing}". "{name}" must be
+ * chosen; "{name|text}" is written as text when it is not chosen, or chosen
+ * empty. Whether the command so filled makes sense is the rules' to say.
  * A part's name is 1 to COMPOSE_NAME_MAX of a-z, 0-9 and '-'. The template
  * starts with its command's words, which a template that cannot be filled
  * yet comes down to, so that the bot answers with the command's usage.

@@ -108,6 +108,8 @@ static void msg_init(struct msg *m, const struct view *g, enum outbound_kind kin
     json_object_object_add(m->data, "game", json_object_new_string(g->t->game));
     json_object_object_add(m->data, "table", json_object_new_string(g->t->channel));
     json_object_object_add(m->data, "lang", json_object_new_string(lang_for(g, audience)));
+    /* a page draws each message with its module's drawing */
+    json_object_object_add(m->data, "module", json_object_new_string(il_module.id));
 }
 
 /* Names the message: topic, number (if the topic has one), seat's user (if kept per user). */
@@ -366,7 +368,7 @@ static struct json_object *offer_compose(const struct view *g, const struct il_b
     json_object_array_add(parts, compose_part("ask", "ui.you-ask", "items", ask));
     struct json_object *c = json_object_new_object();
     json_object_object_add(c, "command",
-                           json_object_new_string("offer {to} {give|nothing} for {ask}"));
+                           json_object_new_string("offer {to} {give|nothing} for {ask|nothing}"));
     json_object_object_add(c, "label_key", json_object_new_string("ui.send-offer"));
     json_object_object_add(c, "parts", parts);
     return c;

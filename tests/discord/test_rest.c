@@ -72,7 +72,7 @@ static void send_text(struct harness *h, const char *channel, const char *user, 
 }
 
 /* Illegal's offer as its hand's compose gives it (core/illegal/render.c). */
-#define OFFER "offer {to} {give|nothing} for {ask}"
+#define OFFER "offer {to} {give|nothing} for {ask|nothing}"
 /* ---- pure logic ---- */
 
 static void check_route(const char *method, const char *path, const char *want_route,
@@ -773,7 +773,8 @@ static void ix_buttons(struct harness *h)
 }
 
 /* The trade builder in a DM: three selects, then Send; values of the
- * wrong type ignored; an edit of the hand shows what was chosen. */
+ * wrong type ignored; an edit of the hand shows what was chosen; the ask
+ * menu emptied sends a gift. */
 static void ix_trade_builder(struct harness *h)
 {
     /* the trade builder in a DM, drawn from the hand's compose: three
@@ -851,6 +852,14 @@ static void ix_trade_builder(struct harness *h)
     assert_string_equal(defaults_of(last_dm(s, "74"), "g1/hand/74#tb:ask"), "2 call-girls;");
     assert_int_equal(json_object_get_int(jget(s, "invalid")), 0);
     json_object_put(s);
+    /* the ask menu emptied (a menu of items may be): Send gives a gift */
+    fdc_component(h->srv, "3013", NULL, dm, "74", hand_id, "g1/hand/74#tb:to", "[\"76\"]");
+    fdc_component(h->srv, "3014", NULL, dm, "74", hand_id, "g1/hand/74#tb:give", "[\"2 guns\"]");
+    fdc_component(h->srv, "3015", NULL, dm, "74", hand_id, "g1/hand/74#tb:ask", "[]");
+    fdc_component(h->srv, "3016", NULL, dm, "74", hand_id, "g1/hand/74#tb:send " OFFER, NULL);
+    want_inputs = 7;
+    assert_true(h_run_until(h, enough_inputs, 3000));
+    assert_string_equal(jstr(input(h, 6), "text"), "g1 offer <@76> 2 guns for nothing");
 }
 
 /* Autocomplete asks the bot, which completes from the game (bot/complete.c). */
@@ -876,7 +885,7 @@ static void ix_autocomplete(struct harness *h)
     assert_string_equal(jstr(h->completed, "word"), "offer");
     assert_string_equal(jstr(h->completed, "option"), "player");
     assert_string_equal(jstr(h->completed, "typed"), "b");
-    assert_int_equal(h_count_inputs(h), 6); /* autocomplete is not an input */
+    assert_int_equal(h_count_inputs(h), 7); /* autocomplete is not an input */
     assert_int_equal(h_gw(h, "connects"), 1);
 }
 

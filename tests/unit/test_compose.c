@@ -16,7 +16,8 @@
 
 #include "core/compose.h"
 
-#define OFFER "offer {to} {give|nothing} for {ask}"
+/* Illegal's offer (core/illegal/render.c): only to whom must be chosen. */
+#define OFFER "offer {to} {give|nothing} for {ask|nothing}"
 
 /* Picks as name, value pairs, ended by a NULL name. */
 static const char *pick(void *arg, const char *name)
@@ -46,6 +47,18 @@ static void test_filled(void **state)
     const char *empty[] = {"to", "cpu:2", "give", "", "ask", "1 alcohol", NULL};
     assert_int_equal(fill(OFFER, empty, out, sizeof out), COMPOSE_OK);
     assert_string_equal(out, "offer cpu:2 nothing for 1 alcohol");
+    /* a gift: ask left out, or chosen empty */
+    const char *gift[] = {"to", "<@42>", "give", "2 guns", NULL};
+    assert_int_equal(fill(OFFER, gift, out, sizeof out), COMPOSE_OK);
+    assert_string_equal(out, "offer <@42> 2 guns for nothing");
+    const char *gift_empty[] = {"to", "<@42>", "give", "2 guns", "ask", "", NULL};
+    assert_int_equal(fill(OFFER, gift_empty, out, sizeof out), COMPOSE_OK);
+    assert_string_equal(out, "offer <@42> 2 guns for nothing");
+    /* neither given nor asked: the command is sent, for the rules to refuse
+     * the empty offer in their own words (core/README.md) */
+    const char *neither[] = {"to", "<@42>", NULL};
+    assert_int_equal(fill(OFFER, neither, out, sizeof out), COMPOSE_OK);
+    assert_string_equal(out, "offer <@42> nothing for nothing");
     /* a value is written as it is: braces in it are no parts */
     const char *braces[] = {"to", "{ask}", "ask", "x", NULL};
     assert_int_equal(fill(OFFER, braces, out, sizeof out), COMPOSE_OK);
@@ -58,11 +71,15 @@ static void test_incomplete(void **state)
     char out[256];
     /* a part that must be chosen is not, or is chosen empty: the command's
      * words, for the bot to answer with its usage */
-    const char *no_ask[] = {"to", "<@42>", "give", "2 guns", NULL};
-    assert_int_equal(fill(OFFER, no_ask, out, sizeof out), COMPOSE_INCOMPLETE);
+    const char *no_to[] = {"give", "2 guns", "ask", "1 alcohol", NULL};
+    assert_int_equal(fill(OFFER, no_to, out, sizeof out), COMPOSE_INCOMPLETE);
     assert_string_equal(out, "offer");
-    const char *empty_ask[] = {"to", "<@42>", "ask", "", NULL};
-    assert_int_equal(fill(OFFER, empty_ask, out, sizeof out), COMPOSE_INCOMPLETE);
+    const char *empty_to[] = {"to", "", "give", "2 guns", NULL};
+    assert_int_equal(fill(OFFER, empty_to, out, sizeof out), COMPOSE_INCOMPLETE);
+    assert_string_equal(out, "offer");
+    const char *no_ask[] = {"to", "<@42>", "give", "2 guns", NULL};
+    assert_int_equal(fill("offer {to} {give|nothing} for {ask}", no_ask, out, sizeof out),
+                     COMPOSE_INCOMPLETE);
     assert_string_equal(out, "offer");
     const char *nothing[] = {NULL};
     assert_int_equal(fill("two words {x}", nothing, out, sizeof out), COMPOSE_INCOMPLETE);

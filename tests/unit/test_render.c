@@ -743,6 +743,10 @@ static void test_reader_language(void **state)
         bool bob = s->user && strcmp(s->user, users[1]) == 0;
         assert_non_null(lang);
         assert_string_equal(lang, bob ? "de" : "en");
+        /* and each names its module, for the page's drawing of it */
+        const char *module = json_object_get_string(json_object_object_get(s->data, "module"));
+        assert_non_null(module);
+        assert_string_equal(module, "illegal");
         to_bob += bob;
         if (s->kind == OUT_BALLOT) {
             struct json_object *own = json_object_object_get(s->data, "ballot_for");
