@@ -253,9 +253,9 @@ test('two players in the Activity and two in Discord play one game through a kil
   await fake.call({ op: 'message', id: fake.id(), guild: null, channel: doraHand.channel, user: DORA.id, text: `offer ann ${give} for nothing` });
   await ann.f.locator('#offers li.incoming [data-action=accept]').click({ timeout: 30000 });
   await ann.f.locator('#offers li.closed').first().waitFor({ timeout: 20000 });
-  await ben.f.locator('#trade-to').selectOption(EVE.id);
-  await ben.f.locator('#give-pick .card').first().click();
-  await ben.f.locator('#trade-send').click();
+  await ben.f.locator('#compose [data-part=to] select').selectOption(EVE.id);
+  await ben.f.locator('#compose [data-part=give] .pick .card').first().click();
+  await ben.f.locator('#compose [data-send]').click();
   s = await until(fake, (x) => dmsOf(x, EVE).some((m) => rows(m).some((c) => /#accept \d+$/.test(c.custom_id || ''))), 'ben\'s offer in eve\'s DMs');
   const offer = dmsOf(s, EVE).filter((m) => rows(m).some((c) => /#accept \d+$/.test(c.custom_id || ''))).pop();
   await click(EVE, offer, rows(offer).find((c) => /#accept \d+$/.test(c.custom_id)).custom_id, true);

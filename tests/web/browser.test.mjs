@@ -419,14 +419,17 @@ test('four players play a whole game through the page; nobody sees another\'s se
   await bob.page.locator('#room-cmd').press('Enter');
   await bob.page.locator('#dm-log li', { hasText: 'unicorns' }).first().waitFor({ timeout: 10000 });
 
-  // a trade through the builder: Alice gives Bob one card for nothing; Bob accepts. The builder
-  // asks only for the game's resources in play (one a player) and reads as a sentence.
-  assert.equal(await alice.page.locator('#ask-pick .card').count(), NAMES.length);
-  await alice.page.locator('#trade-to').selectOption(bob.user);
-  await alice.page.locator('#give-pick .card').first().click();
-  assert.match(await alice.page.locator('#trade-preview').textContent(),
-    /^You give 1 [A-Z][a-z]+.*, you ask nothing from Bob$/);
-  await alice.page.locator('#trade-send').click();
+  // a trade through the form drawn from the hand's compose: Alice gives Bob one card for
+  // nothing (ask left empty: a gift); Bob accepts. The form asks only for the game's resources
+  // in play (one a player), is labelled by the compose's catalog words, and shows the command
+  // it will send, with names.
+  assert.equal(await alice.page.locator('#compose [data-part=ask] .pick .card').count(), NAMES.length);
+  assert.equal(await alice.page.locator('#compose [data-part=ask] h4').textContent(), en('ui.you-ask'));
+  await alice.page.locator('#compose [data-part=to] select').selectOption(bob.user);
+  await alice.page.locator('#compose [data-part=give] .pick .card').first().click();
+  assert.match(await alice.page.locator('#compose .preview').textContent(),
+    /^offer Bob 1 [A-Z][a-z]+.* for nothing$/);
+  await alice.page.locator('#compose [data-send]').click();
   const accept = bob.page.locator('#offers li.incoming [data-action=accept]');
   await accept.waitFor({ timeout: 10000 });
   // Bob is called back; both see the offer open between them on the other's panel
@@ -1079,7 +1082,7 @@ test('a page takes over a leaving player\'s seat, then votes in a parallel tribu
   // (the page draws a replay once it is all in: wait for it)
   await page.locator('#room-title', { hasText: en['page.watching'] }).waitFor({ timeout: 10000 });
   assert.ok(await page.locator('#offers-box').isHidden());
-  assert.ok(await page.locator('#trade').isHidden());
+  assert.ok(await page.locator('#compose').isHidden());
   await page.locator('#now', { hasText: en['page.now.dealing-watch'].replace('{number}', '1') }).waitFor({ timeout: 10000 });
 
   // Sid leaves: Uma, who does not play, is offered the seat, and takes it over

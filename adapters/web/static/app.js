@@ -505,6 +505,7 @@
     const api = { $, el, clear, tr, trn, num, list, has, card, send, sayDm, render, pageText, playerName,
       learnPlayers, callBack, readBot, eventLines, scoresRanking, S };
     for (const [id, make] of Object.entries(window.IllegalGames || {})) S.drawings[id] = make(api);
+    S.compose = window.IllegalCompose(api);
   }
 
   // The buttons of a message's choices (bot/platform.h): each sends its command in private, as
@@ -1217,8 +1218,18 @@
     const view = $('private-view');
     view.hidden = !h || drawing(t.module) !== GENERIC;
     if (!view.hidden) view.textContent = p.view ? pageText(p.view) : '';
+    renderCompose(t, p, watching);
     renderPrompts(p);
     renderLog($('dm-log'), (p && p.dm) || []);
+  }
+
+  // The private view's compose as a form (compose.js), when the game's drawing does not hide
+  // it now; a game that says nothing shows it while it runs, sendable unless paused.
+  function renderCompose(t, p, watching) {
+    const M = drawing(t.module), c = !watching && p && p.hand && p.hand.compose;
+    const state = M.compose ? M.compose.state(t) : t.phase === 'over' ? 'hidden' : t.paused ? 'off' : 'on';
+    S.compose.draw($('compose'), state === 'hidden' ? null : c,
+      { enabled: state === 'on', item: M.compose && M.compose.item });
   }
 
   function renderLog(ul, log) {

@@ -1,6 +1,7 @@
 // Illegal: how the local table draws Christophe Boelinger's Illegal (the module "illegal"):
 // the drop, the tribunal's cases and votes, the result's ranking, and in the trading room
-// the roles, hand, suspect cards, offers and the trade form. app.js keeps what is the bot's
+// the roles, hand, suspect cards and offers; the offer form is the hand's compose, drawn by
+// compose.js with this game's cards. app.js keeps what is the bot's
 // (tables, lobby, seats, chat, log, prompts) and hands each frame of this game here; the
 // data drawn is the module's (core/README.md, Messages). Every word is the catalog's.
 'use strict';
@@ -373,7 +374,6 @@
 
 
   // ---- the trading room ----
-  const trade = { give: {}, ask: {} };
 
   function renderRoom(t, p, watching) {
     const h = p && p.hand;
@@ -412,82 +412,17 @@
       }
       ul.append(li);
     }
-
-    // trade builder
-    const to = $('trade-to');
-    const keep = to.value;
-    clear(to);
-    for (const x of (h && h.players) || []) to.append(el('option', { value: x.id, text: x.name || x.id }));
-    if (keep) to.value = keep;
-    // nothing to offer before the game deals, nor once the tribunal sits
-    $('trade').hidden = !h || ['debate', 'vote', 'over'].includes(t.phase);
-    const canTrade = !!h && t.phase === 'dealing' && !t.paused;
-    $('trade-send').disabled = !canTrade || !to.value;
-    const give = clear($('give-pick'));
-    for (const [res, n] of Object.entries((h && h.hand) || {})) {
-      if (n <= 0) continue;
-      give.append(card(res, { count: n - (trade.give[res] || 0), onclick: () => {
-        if ((trade.give[res] || 0) < n) trade.give[res] = (trade.give[res] || 0) + 1;
-        renderTrade();
-      } }));
-    }
-    const ask = clear($('ask-pick'));
-    for (const res of inPlay(t, h)) {
-      ask.append(card(res, { onclick: () => { trade.ask[res] = (trade.ask[res] || 0) + 1; renderTrade(); } }));
-    }
-    renderTrade();
   }
 
-  // The game's resources in play: as the game's start said, or else known from the hand, roles
-  // and drops; all when unsure.
-  function inPlay(t, h) {
-    if (t.resources && t.resources.length) return C.RESOURCES.filter((r) => t.resources.includes(r));
-    const set = new Set();
-    if (h) {
-      set.add(h.dealer);
-      set.add(h.buyer);
-      for (const r of Object.keys(h.hand || {})) set.add(r);
-      for (const s of h.suspects || []) set.add(s.split(':')[1]);
-    }
-    for (const r of (t.drop && t.drop.shown) || []) set.add(r);
-    const n = h ? (h.players || []).length + 1 : 0;
-    if (set.size < n) return C.RESOURCES;
-    return C.RESOURCES.filter((r) => set.has(r));
-  }
-
-  function cardsText(m) {
-    const parts = Object.entries(m).filter(([, n]) => n > 0).map(([r, n]) => `${n} ${r}`);
-    return parts.length ? parts.join(' ') : 'nothing';
-  }
-
-  function renderTrade() {
-    for (const side of ['give', 'ask']) {
-      const box = clear($(side));
-      for (const [res, n] of Object.entries(trade[side])) {
-        if (n <= 0) continue;
-        box.append(el('span', { class: 'chip', 'data-chip': res, title: tr('page.take-back'),
-          onclick: () => { trade[side][res]--; if (!trade[side][res]) delete trade[side][res]; renderTrade(); } },
-        `${num(n)} × `, C.icon(res), ` ${resName(res)}`));
-      }
-    }
-    const to = $('trade-to').value;
-    $('trade-preview').textContent = to
-      ? tr('page.trade-preview', { give: cardsWords(trade.give), ask: cardsWords(trade.ask), player: playerName(to) }) : '';
-  }
-  function cardsWords(m) {
-    const parts = Object.entries(m).filter(([, n]) => n > 0).map(([r, n]) => `${num(n)} ${resName(r)}`);
-    return parts.length ? list(parts) : tr('page.nothing');
-  }
-
-  $('trade-send').addEventListener('click', () => {
-    const to = $('trade-to').value;
-    if (!to) return;
-    sayDm(`offer ${to} ${cardsText(trade.give)} for ${cardsText(trade.ask)}`);
-    trade.give = {};
-    trade.ask = {};
-    renderTrade();
-  });
-
+  // The offer form (the hand's compose, drawn by compose.js): shown while trades may be made
+  // or offers wait, sendable in a dealing session that is not paused; each resource as its card.
+  const compose = {
+    state(t) {
+      if (['debate', 'vote', 'over'].includes(t.phase)) return 'hidden';
+      return t.phase === 'dealing' && !t.paused ? 'on' : 'off';
+    },
+    item(it, left, add) { return card(it.id, { count: left, onclick: add }); },
+  };
 
   // Draws this game's boxes of the table and of the trading room.
   function draw(t, p, watching) {
@@ -497,12 +432,12 @@
   }
   // Hides them (the table shows another game).
   function hide() {
-    for (const id of ['drop', 'tribunal', 'roles', 'hand-wrap', 'suspects-wrap', 'offers-box', 'trade', 'score-hint']) $(id).hidden = true;
+    for (const id of ['drop', 'tribunal', 'roles', 'hand-wrap', 'suspects-wrap', 'offers-box', 'score-hint']) $(id).hidden = true;
   }
   function show() {
-    for (const id of ['roles', 'offers-box', 'trade', 'score-hint']) $(id).hidden = false;
+    for (const id of ['roles', 'offers-box', 'score-hint']) $(id).hidden = false;
   }
 
   return { notice, table, own, before, callBacks, attention, players, marks, now, draw, hide, show,
-    result: renderResults };
+    compose, result: renderResults };
 };
