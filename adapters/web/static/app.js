@@ -487,8 +487,9 @@
   // A game's module id is in its lobby's and its messages' data ("module"); static/<id>.js
   // registers window.IllegalGames[id], made here with the page's helpers. A game with no
   // drawing shows its views, prompts and ballots as their text and choices (GENERIC).
-  // A frame that names no module, at a table whose lobby named none either, is of the server's
-  // first game: a bot from before frames named their game had that one alone.
+  // Every module's frames name it now; a frame that names none (stored before Illegal's did),
+  // at a table whose lobby named none either, is of the server's first game: a bot from
+  // before frames named their game had that one alone.
   function moduleOf(table, d) {
     const t = T(table);
     if (d && d.module && (!d.game || d.game === t.game)) t.module = d.module;
