@@ -788,7 +788,8 @@ static void controls_builder(struct harness *h, const char *name)
 {
     struct json_object *data = json_tokener_parse(
         "{\"game\":\"g1\",\"table\":\"" TABLE_A "\",\"compose\":{"
-        "\"command\":\"offer {to} {give|nothing} for {ask|nothing}\",\"label_key\":\"ui.send-offer\","
+        "\"command\":\"offer {to} {give|nothing} for "
+        "{ask|nothing}\",\"label_key\":\"ui.send-offer\","
         "\"parts\":[{\"name\":\"to\",\"players\":[]},{\"name\":\"give\",\"items\":[]},"
         "{\"name\":\"ask\",\"items\":[]}]}}");
     struct json_object *parts = jget(jget(data, "compose"), "parts");
