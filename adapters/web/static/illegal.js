@@ -1,13 +1,13 @@
 // Illegal: how the local table draws Christophe Boelinger's Illegal (the module "illegal"):
 // the drop, the tribunal's cases and votes, the result's ranking, and in the trading room
-// the roles, hand, suspect cards and offers; the offer form is the hand's compose, drawn by
-// compose.js with this game's cards. app.js keeps what is the bot's
-// (tables, lobby, seats, chat, log, prompts) and hands each frame of this game here; the
-// data drawn is the module's (core/README.md, Messages). Every word is the catalog's.
+// the roles, hand, suspect cards and offers (the offer form is the hand's compose, drawn by
+// compose.js with this game's cards). app.js keeps what is the bot's (tables, lobby, seats,
+// chat, log, prompts) and hands each frame of this game here; the data drawn is the
+// module's (core/README.md, Messages). Every word is the catalog's.
 'use strict';
 
 (window.IllegalGames = window.IllegalGames || {}).illegal = function (api) {
-  const { $, el, clear, tr, trn, num, list, card, send, sayDm, render, pageText, playerName,
+  const { $, el, clear, tr, trn, num, card, send, sayDm, render, pageText, playerName,
     learnPlayers, callBack, readBot, eventLines, S } = api;
   const C = window.IllegalCards;
   const resName = C.resName;
@@ -374,7 +374,6 @@
 
 
   // ---- the trading room ----
-
   function renderRoom(t, p, watching) {
     const h = p && p.hand;
     const roles = clear($('roles'));
