@@ -27,7 +27,7 @@ void pd_out_init(struct out *o, const struct pd_state *s, const struct rules_tab
     pd_out_set(o, "game", json_object_new_string(t->game));
     pd_out_set(o, "table", json_object_new_string(t->channel));
     pd_out_set(o, "lang", json_object_new_string(pd_lang_of(t, audience)));
-    pd_out_set(o, "module", json_object_new_string("palm-drewes"));
+    pd_out_set(o, "module", json_object_new_string(pd_module.id));
     pd_out_set(o, "phase", json_object_new_string(pd_phase_id(s->game.phase)));
     pd_out_set(o, "paused", json_object_new_boolean(s->game.paused));
     if (pd_game_deadline(&s->game))
