@@ -229,8 +229,9 @@ struct field {
  * debate): its data says "opens", for adapters that count down to it. */
 static bool opens_step(const char *key)
 {
-    static const char *const openers[] = {"msg.session-opened", "msg.session-opened-casual",
-                                          "msg.case-opened"};
+    static const char *const openers[] = {IL_KEYS "msg.session-opened",
+                                          IL_KEYS "msg.session-opened-casual",
+                                          IL_KEYS "msg.case-opened"};
     for (size_t i = 0; i < sizeof openers / sizeof openers[0]; i++)
         if (strcmp(key, openers[i]) == 0)
             return true;
@@ -397,7 +398,7 @@ static void render_hand(const struct view *g, unsigned seat, bool fresh, rules_e
         "suspects", sus,
         NULL};
     msg_init(&m, g, OUT_PRIVATE_VIEW, (int)seat);
-    set_data(&m, "title", json_object_new_string("ui.title-hand"));
+    set_data(&m, "title", json_object_new_string(IL_KEYS "ui.title-hand"));
     text_fill(m.text, sizeof m.text, lang_for(g, (int)seat),
               il_bundle_total(&suspects) ? IL_KEYS "msg.hand-suspects" : IL_KEYS "msg.hand", vars);
     msg_key(&m, g, "hand", 0, (int)seat);
@@ -505,7 +506,7 @@ static void drop_message(const struct view *g, rules_emit_fn emit, void *arg)
                       : d->open ? IL_KEYS "msg.drop-open"
                                 : IL_KEYS "msg.drop-reveal";
     msg_init(&m, g, OUT_TABLE_VIEW, IL_PUBLIC);
-    set_data(&m, "title", json_object_new_string("ui.title-drop"));
+    set_data(&m, "title", json_object_new_string(IL_KEYS "ui.title-drop"));
     text_fill(m.text, sizeof m.text, g->t->lang, key, vars);
     set_say(&m, key, vars);
     msg_key(&m, g, "drop", d->number, -1);
@@ -589,7 +590,7 @@ static void vote_message(const struct view *g, const struct il_event *e, rules_e
     case_cards(g, &ce, cards, sizeof cards, &list);
     snprintf(number, sizeof number, "%u", e->number + 1);
     msg_init(&m, g, OUT_BALLOT, IL_PUBLIC);
-    set_data(&m, "title", json_object_new_string("ui.title-tribunal"));
+    set_data(&m, "title", json_object_new_string(IL_KEYS "ui.title-tribunal"));
     msg_key(&m, g, "vote", e->number + 1u, -1);
     set_data(&m, "case", json_object_new_int(e->number + 1));
     set_data(&m, "cards", list);
@@ -850,8 +851,8 @@ static void on_session_opened(const struct view *g, const struct il_event *e, ru
     text_duration(duration, sizeof duration, lang_for(g, e->audience),
                   g->s->game.config.timer_ms[IL_TIMER_SESSION]);
     const char *vars[] = {"number", number, "duration", duration, NULL};
-    notice(g, e, variant_key(g, "msg.session-opened", "msg.session-opened-casual"), vars, emit,
-           arg);
+    notice(g, e, variant_key(g, IL_KEYS "msg.session-opened", IL_KEYS "msg.session-opened-casual"),
+           vars, emit, arg);
 }
 
 /* A notice whose one value is a number: {name} in the text of key. */
@@ -940,7 +941,7 @@ static void on_case_opened(const struct view *g, const struct il_event *e, rules
     /* the case's cards as data too: a table can show them through the debate */
     const struct field fields[] = {
         {"case", json_object_new_int(e->number + 1)}, {"cards", list}, {NULL, NULL}};
-    notice_with(g, e, "msg.case-opened", vars, fields, emit, arg);
+    notice_with(g, e, IL_KEYS "msg.case-opened", vars, fields, emit, arg);
 }
 
 static void on_vote_recorded(const struct view *g, const struct il_event *e, rules_emit_fn emit,
@@ -983,9 +984,9 @@ static void on_verdict(const struct view *g, const struct il_event *e, rules_emi
     for (unsigned i = 0; i < IL_MAX_PLAYERS; i++)
         votes += e->tally[i];
     notice_with(g, e,
-                e->target >= 0 ? "msg.verdict-convicted"
-                : votes        ? "msg.verdict-discarded"
-                               : "msg.verdict-no-votes",
+                e->target >= 0 ? IL_KEYS "msg.verdict-convicted"
+                : votes        ? IL_KEYS "msg.verdict-discarded"
+                               : IL_KEYS "msg.verdict-no-votes",
                 vars, fields, emit, arg);
 }
 

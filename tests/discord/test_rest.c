@@ -1026,7 +1026,7 @@ static void test_vote_and_game_over(void **state)
     struct harness h;
     start(&h);
     struct json_object *d = json_tokener_parse(
-        "{\"case\":1,\"title\":\"ui.title-tribunal\","
+        "{\"case\":1,\"title\":\"illegal.ui.title-tribunal\","
         "\"choices\":[{\"command\":\"vote 91\",\"label\":\"Alice\",\"tone\":\"main\"},"
         "{\"command\":\"vote 92\",\"label\":\"Bob\",\"tone\":\"main\"},"
         "{\"command\":\"abstain\",\"label_key\":\"ui.abstain\"}],"

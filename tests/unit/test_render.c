@@ -408,7 +408,7 @@ static void check_drop(const struct sent *s)
     assert_true(json_object_object_get_ex(s->data, "open", &open));
     assert_true(json_object_object_get_ex(s->data, "shown", &shown));
     assert_true(json_object_object_get_ex(s->data, "title", &v));
-    assert_string_equal(json_object_get_string(v), "ui.title-drop");
+    assert_string_equal(json_object_get_string(v), "illegal.ui.title-drop");
     if (!json_object_get_boolean(open)) {
         assert_false(data_has(s, "choices"));
         return;

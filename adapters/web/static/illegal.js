@@ -18,7 +18,7 @@
   function notice(t, f, d) {
     // which dealing session is open, as the bot said it (for the line of what to do now)
     for (const x of Array.isArray(d.say) ? d.say : []) {
-      if (x && /^msg\.session-opened/.test(x.key) && x.vars) t.session = Number(x.vars.number) || t.session;
+      if (x && /^illegal\.msg\.session-opened/.test(x.key) && x.vars) t.session = Number(x.vars.number) || t.session;
     }
     if (f.form !== 'notice') return;
     // how many have voted on each case, from its vote's opening on
@@ -44,7 +44,7 @@
     t.parallel = true;
     t.debate = { case: d.case, cards: d.cards || [], cases: opened.map((x, i) => {
       const n = d.case - (opened.length - 1 - i);
-      return { case: caseOfLine(t, 'msg.case-opened', x.line) || n, line: x.line, cards: i === opened.length - 1 ? d.cards || [] : null };
+      return { case: caseOfLine(t, 'illegal.msg.case-opened', x.line) || n, line: x.line, cards: i === opened.length - 1 ? d.cards || [] : null };
     }) };
     return true;
   }
@@ -52,7 +52,7 @@
   function verdicts(t, f, d) {
     for (const { event, line } of eventLines(f, d)) {
       if (!/^verdict-/.test(event) || !line) continue;
-      const n = caseOfLine(t, 'msg.' + event, line);
+      const n = caseOfLine(t, 'illegal.msg.' + event, line);
       if (n) t.judged[n] = line;
     }
   }
