@@ -12,14 +12,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import WebSocket from 'ws';
 import { sleep } from './lib.mjs';
 import { APP, Fake, GUILD, PROXY_ORIGIN, SECRET, TABLE, daemonConfig, freePort, startDaemon, tmp, until } from './fake.mjs';
 
 const DAEMON = process.env.ILLEGALD;
 const FAKE = process.env.FAKEDISCORD;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const INSTANCE = 'i-1300-gc-7';
 const TIMERS = 'session_seconds = 600\nreveal_seconds = 1\ngrab_seconds = 600\ndebate_seconds = 600\nvote_seconds = 600\n';
 const dir = tmp('illegald-actb-');
@@ -42,12 +41,7 @@ before(async () => {
   for (const p of [ANN, BEN, DORA, EVE]) await fake.call({ op: 'name', user: p.id, name: p.name });
   await fake.call({ op: 'guild', guild: GUILD, owner: DORA.id });
   await fake.call({ op: 'instance', instance: INSTANCE, channel: TABLE, guild: GUILD, users: [ANN.id, BEN.id] });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -24,12 +24,11 @@ import { createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { Client, newToken, sleep, startServer } from './lib.mjs';
 
 const DAEMON = process.env.ILLEGALD;
 const SHOTS = process.env.SCREENSHOT_DIR || join(process.cwd(), 'web-screenshots');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const NAMES = ['Alice', 'Bob', 'Carol', 'Dave'];
 const TABLE = 'main';
 
@@ -114,12 +113,7 @@ before(async () => {
     assert.equal(r.status, 200, `/catalog/${lang}.json`);
     catalogs[lang] = await r.json();
   }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -15,12 +15,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { freePort, sleep, startServer } from './lib.mjs';
 
 const DAEMON = process.env.ILLEGALD;
 const SHOTS = process.env.SCREENSHOT_DIR || join(process.cwd(), 'web-screenshots');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SEED = Number(process.env.PD_SEED || Math.floor(Math.random() * 1e9));
 const TABLE = 'pd';
 const PORT_RE = /local table at http:\/\/[^ ]+:(\d+)\//;
@@ -54,12 +53,7 @@ before(async () => {
     { portRe: PORT_RE });
   base = `http://127.0.0.1:${daemon.port}/`;
   en = (await (await fetch(`${base}catalog/en.json`)).json()).texts;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {
