@@ -19,12 +19,12 @@
 // loaded 2-core machine a browser may take minutes, and a timeout is no check of speed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
-import { launchChromium } from './chromium.mjs';
+import { closeAll, launchChromium } from './chromium.mjs';
 import { Client, newToken, sleep, startServer } from './lib.mjs';
 
 const DAEMON = process.env.ILLEGALD;
@@ -116,14 +116,7 @@ before(async () => {
   browser = await launchChromium();
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (daemon) {
-    const r = await daemon.stop();
-    assert.equal(r.code, 0, `illegald exited ${r.code} ${r.signal}: ${daemon.stderr.slice(-4000)}`);
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => closeAll(browser, daemon, dir));
 
 const state = (page) => page.evaluate((table) => {
   const S = window.__illegal;

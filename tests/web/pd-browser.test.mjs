@@ -12,10 +12,10 @@
 // a failure replays the same deal; no assertion is made on time.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from './chromium.mjs';
+import { closeAll, launchChromium } from './chromium.mjs';
 import { freePort, sleep, startServer } from './lib.mjs';
 
 const DAEMON = process.env.ILLEGALD;
@@ -56,14 +56,7 @@ before(async () => {
   browser = await launchChromium();
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (daemon) {
-    const r = await daemon.stop();
-    assert.equal(r.code, 0, `illegald exited ${r.code} ${r.signal}: ${daemon.stderr.slice(-4000)}`);
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => closeAll(browser, daemon, dir));
 
 async function seat(name, hash = '') {
   const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
