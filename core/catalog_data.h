@@ -6,11 +6,13 @@
 #ifndef CORE_CATALOG_DATA_H
 #define CORE_CATALOG_DATA_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* Offsets, not pointers: the tables need no relocation at load time. Eight
- * bytes an entry: a language's texts stay under CATALOG_TEXTS_MAX bytes and
- * its plural forms under 16 (gen.c refuses more). */
+ * bytes an entry: the texts of all languages stay under CATALOG_TEXTS_MAX
+ * bytes and an entry's plural forms under 16 (gen.c refuses more). */
 #define CATALOG_TEXTS_MAX (1u << 28)
 struct catalog_entry {
     unsigned key;        /* in catalog_keys */
@@ -20,11 +22,28 @@ struct catalog_entry {
 
 struct catalog_language {
     const char *code;                    /* "en", "fr", ... */
-    const char *texts;                   /* every entry's forms */
+    const char *texts;                   /* every entry's forms (shared by the languages) */
     const struct catalog_entry *entries; /* sorted by key (strcmp) */
     size_t n;
     unsigned long (*plural)(unsigned long n); /* the Plural-Forms formula */
 };
+
+/* Whether every start reads key in every language: the words of Discord's
+ * slash commands ("slash.*", the commands' "summary.*" and options'
+ * "option.*"; a module's keys under its id), registered with each language's
+ * names and descriptions (tests/unit/test_command.c holds the tables to it).
+ * The generator lays these texts out together, apart from each language's
+ * others, so that a start maps them and not every language's whole table. */
+static inline bool catalog_key_read_at_start(const char *key)
+{
+    static const char *const starts[] = {"slash.", "summary.", "option."};
+    const char *dot = strchr(key, '.');
+    for (const char *k = key; k; k = k == key && dot ? dot + 1 : NULL)
+        for (size_t i = 0; i < sizeof starts / sizeof *starts; i++)
+            if (strncmp(k, starts[i], strlen(starts[i])) == 0)
+                return true;
+    return false;
+}
 
 /* Every key, each ending in NUL. */
 extern const char catalog_keys[];

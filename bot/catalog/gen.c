@@ -25,9 +25,15 @@
  *   3. An entry's forms are stored one after another, each ending in NUL,
  *      and number exactly the language's nplurals (1 for a non-plural key).
  *   4. Every language's JSON has every key of the template.
- *   5. The C tables hold offsets into one array of keys and one of texts
- *      per language, not pointers, so that loading the program relocates
- *      nothing in them and they stay in read-only pages.
+ *   5. The C tables hold offsets into one array of keys and one of texts,
+ *      not pointers, so that loading the program relocates nothing in them
+ *      and they stay in read-only pages.
+ *   6. Every language's entries come first, then the texts: those of the
+ *      keys every start reads (catalog_key_read_at_start) in every language,
+ *      then each language's others, each part in key order. A start so maps
+ *      the entries, the words it registers and its own language's texts, not
+ *      every language's whole table (the kernel maps a touched page's
+ *      neighbours with it).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -288,39 +294,104 @@ static void c_keys(FILE *out, const struct po_entry **keys, size_t nkeys)
     fputs("    \"\";\n\n", out);
 }
 
-static int c_language(FILE *out, const struct language *l, const struct po_entry **keys,
-                      size_t nkeys)
+static void c_plural(FILE *out, const struct language *l)
 {
     fprintf(out,
             "static unsigned long plural_%s(unsigned long n)\n{\n    (void)n;\n"
             "    return (unsigned long)%s;\n}\n\n",
             l->code, l->formula);
-    fprintf(out, "static const char texts_%s[] =\n", l->code);
+}
+
+/* Lays out (and writes, when out is not NULL) the texts of l's keys that are
+ * read at start, or of the others, in key order (invariant 6): each entry's
+ * offset goes in at[k], the bytes so far in *size. */
+static void c_texts(FILE *out, const struct language *l, const struct po_entry **keys, size_t nkeys,
+                    bool read_at_start, size_t *at, size_t *size)
+{
     for (size_t k = 0; k < nkeys; k++) {
         const struct po_entry *e = l->found ? l->found[k] : keys[k];
         const char *forms[PO_FORMS_MAX];
-        for (unsigned f = 0, n = e ? entry_forms(l, e, forms) : 0; f < n; f++)
-            c_pool_line(out, forms[f]);
-    }
-    fputs("    \"\";\n\n", out);
-    fprintf(out, "static const struct catalog_entry entries_%s[] = {\n", l->code);
-    size_t key_at = 0, text_at = 0;
-    for (size_t k = 0; k < nkeys; k++) {
-        const struct po_entry *e = l->found ? l->found[k] : keys[k];
-        const char *forms[PO_FORMS_MAX];
-        if (e && text_at >= CATALOG_TEXTS_MAX) {
-            fprintf(stderr, "%s: over %u bytes of texts\n", l->path, CATALOG_TEXTS_MAX);
-            return -1;
+        if (!e || catalog_key_read_at_start(keys[k]->ctxt) != read_at_start)
+            continue;
+        at[k] = *size;
+        for (unsigned f = 0, n = entry_forms(l, e, forms); f < n; f++) {
+            if (out)
+                c_pool_line(out, forms[f]);
+            *size += strlen(forms[f]) + 1;
         }
-        if (e) {
-            unsigned n = entry_forms(l, e, forms);
-            fprintf(out, "    {%zu, %zu, %u},\n", key_at, text_at, n); /* invariant 3 */
-            for (unsigned f = 0; f < n; f++)
-                text_at += strlen(forms[f]) + 1;
+    }
+}
+
+/* Every language's texts in one array: first the keys a start reads, of
+ * every language, then each language's others (invariant 6). Writes it when
+ * out is not NULL; at[l * nkeys + k] is the offset of key k in language l. */
+static size_t c_all_texts(FILE *out, const struct language *langs, size_t nlangs,
+                          const struct po_entry **keys, size_t nkeys, size_t *at)
+{
+    size_t size = 0;
+    for (int read_at_start = 1; read_at_start >= 0; read_at_start--)
+        for (size_t i = 0; i < nlangs; i++)
+            c_texts(out, &langs[i], keys, nkeys, read_at_start, at + i * nkeys, &size);
+    return size;
+}
+
+/* l's entries, as the member of the tables' initializer; returns their count. */
+static size_t c_entries(FILE *out, const struct language *l, const struct po_entry **keys,
+                        size_t nkeys, const size_t *at)
+{
+    size_t key_at = 0, n = 0;
+    fputs("    {\n", out);
+    for (size_t k = 0; k < nkeys; k++) {
+        const struct po_entry *e = l->found ? l->found[k] : keys[k];
+        const char *forms[PO_FORMS_MAX];
+        if (e) { /* invariant 3 */
+            fprintf(out, "        {%zu, %zu, %u},\n", key_at, at[k], entry_forms(l, e, forms));
+            n++;
         }
         key_at += strlen(keys[k]->ctxt) + 1;
     }
-    fputs("};\n\n", out);
+    if (!n) /* a member of one entry that no language's count includes */
+        fputs("        {0, 0, 1},\n", out);
+    fputs("    },\n", out);
+    return n;
+}
+
+/* The number of entries of l. */
+static size_t entry_count(const struct language *l, const struct po_entry **keys, size_t nkeys)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < nkeys; k++)
+        n += (l->found ? l->found[k] : keys[k]) != NULL;
+    return n;
+}
+
+/* One object holds every language's entries, then the texts, so that the
+ * order in memory is the generator's, not the compiler's (invariant 6). */
+static int c_tables(FILE *out, const struct language *langs, size_t nlangs,
+                    const struct po_entry **keys, size_t nkeys)
+{
+    size_t *at = calloc(nlangs * nkeys + 1, sizeof *at);
+    if (!at) {
+        fprintf(stderr, "out of memory\n");
+        return -1;
+    }
+    size_t size = c_all_texts(NULL, langs, nlangs, keys, nkeys, at);
+    if (size >= CATALOG_TEXTS_MAX) {
+        fprintf(stderr, "over %u bytes of texts\n", CATALOG_TEXTS_MAX);
+        free(at);
+        return -1;
+    }
+    fputs("static const struct {\n", out);
+    for (size_t i = 0; i < nlangs; i++) {
+        size_t n = entry_count(&langs[i], keys, nkeys);
+        fprintf(out, "    struct catalog_entry %s[%zu];\n", langs[i].code, n ? n : 1);
+    }
+    fprintf(out, "    char texts[%zu];\n} tables = {\n", size + 1);
+    for (size_t i = 0; i < nlangs; i++)
+        c_entries(out, &langs[i], keys, nkeys, at + i * nkeys);
+    c_all_texts(out, langs, nlangs, keys, nkeys, at);
+    fputs("    \"\"};\n\n", out);
+    free(at);
     return 0;
 }
 
@@ -339,18 +410,16 @@ static int write_c(const char *path, struct language *langs, size_t nlangs,
           out);
     c_keys(out, keys, nkeys);
     for (size_t i = 0; i < nlangs; i++)
-        if (c_language(out, &langs[i], keys, nkeys) < 0) {
-            fclose(out);
-            remove(tmp);
-            return -1;
-        }
+        c_plural(out, &langs[i]);
+    if (c_tables(out, langs, nlangs, keys, nkeys) < 0) {
+        fclose(out);
+        remove(tmp);
+        return -1;
+    }
     fputs("const struct catalog_language catalog_languages[] = {\n", out);
     for (size_t i = 0; i < nlangs; i++)
-        fprintf(out,
-                "    {\"%s\", texts_%s, entries_%s, sizeof entries_%s / sizeof entries_%s[0], "
-                "plural_%s},\n",
-                langs[i].code, langs[i].code, langs[i].code, langs[i].code, langs[i].code,
-                langs[i].code);
+        fprintf(out, "    {\"%s\", tables.texts, tables.%s, %zu, plural_%s},\n", langs[i].code,
+                langs[i].code, entry_count(&langs[i], keys, nkeys), langs[i].code);
     fputs("};\nconst size_t catalog_nlanguages = sizeof catalog_languages / sizeof "
           "catalog_languages[0];\n",
           out);

@@ -83,23 +83,37 @@ static void test_every_key_everywhere(void **state)
     }
 }
 
-/* gen.c invariants 3 and 5: each entry's forms start where the one before's
- * ended, and its key comes after the one before's in catalog_keys. */
+/* gen.c invariants 3, 5 and 6: each entry's key comes after the one before's
+ * in catalog_keys; in a language, the forms of the keys read at start follow
+ * one another, and so do the others'; every text read at start comes before
+ * every other. */
 static void test_offsets_tile_the_arrays(void **state)
 {
     (void)state;
+    const char *last_start = NULL, *first_other = NULL;
     for (size_t li = 0; li < catalog_nlanguages; li++) {
         const struct catalog_language *l = &catalog_languages[li];
-        const char *key = catalog_keys, *forms = l->texts;
+        const char *key = catalog_keys, *next[2] = {NULL, NULL};
         for (size_t k = 0; k < l->n; k++) {
             const struct catalog_entry *e = &l->entries[k];
+            const char *forms = catalog_entry_forms(l, e), *end = forms;
+            bool start = catalog_key_read_at_start(catalog_entry_key(e));
             assert_true(catalog_entry_key(e) >= key);
-            assert_ptr_equal(catalog_entry_forms(l, e), forms);
+            if (next[start])
+                assert_ptr_equal(forms, next[start]);
             key = catalog_entry_key(e) + strlen(catalog_entry_key(e)) + 1;
             for (unsigned f = 0; f < e->nforms; f++)
-                forms += strlen(forms) + 1;
+                end += strlen(end) + 1;
+            next[start] = end;
+            if (start && (!last_start || forms > last_start))
+                last_start = forms;
+            if (!start && (!first_other || forms < first_other))
+                first_other = forms;
         }
     }
+    assert_non_null(last_start);
+    assert_non_null(first_other);
+    assert_true(last_start < first_other);
 }
 
 static void test_plurals(void **state)

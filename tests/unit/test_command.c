@@ -13,6 +13,7 @@
 #include "bot/command.h"
 #include "core/illegal/module.h"
 #include "core/catalog.h"
+#include "core/catalog_data.h"
 
 #define ALL_IN_PLAY 0xFFu
 #define BIT(r)      (1u << (r))
@@ -288,8 +289,16 @@ static void test_usage_keys(void **state)
         assert_non_null(catalog_text("en", def->syntax));
         assert_non_null(catalog_text("en", def->summary));
         assert_true(!def->example || catalog_text("en", def->example));
-        for (unsigned o = 0; o < COMMAND_MAX_OPTIONS && def->options[o].name; o++)
+        /* the slash commands' registration reads these in every language at
+         * start: the catalog lays them out together (bot/catalog/gen.c) */
+        if (!catalog_key_read_at_start(def->summary))
+            fail_msg("%s: its summary key %s is not one read at start", def->word, def->summary);
+        for (unsigned o = 0; o < COMMAND_MAX_OPTIONS && def->options[o].name; o++) {
             assert_non_null(catalog_text("en", def->options[o].summary));
+            if (!catalog_key_read_at_start(def->options[o].summary))
+                fail_msg("%s %s: its summary key %s is not one read at start", def->word,
+                         def->options[o].name, def->options[o].summary);
+        }
     }
     command_usage(usage, sizeof usage, "en", command_find("offer", CMD_IN_PRIVATE), NULL);
     assert_string_equal(usage,
