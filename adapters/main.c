@@ -7,6 +7,9 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <json-c/json_c_version.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -51,6 +54,7 @@ struct daemon {
     struct ops_http *ops;
     struct ops_http_checks checks;
     uv_signal_t sigterm, sigint, sighup;
+    uv_prepare_t settled; /* runs until every platform is first connected */
     bool stopping;
     struct activity_link activity; /* the Discord Activity, shared by two adapters */
 };
@@ -303,6 +307,21 @@ static bool check_ready(void *arg)
     return dispatcher_ready(d->dispatcher);
 }
 
+/* The start's work is done once every platform is connected (and, on
+ * Discord, the slash commands' request is made): what it freed (the restore's
+ * records, the registration's objects) is given back to the system, which
+ * glibc does not do by itself for blocks freed below the heap's top. Once. */
+static void on_settled(uv_prepare_t *h)
+{
+    struct daemon *d = h->data;
+    if (!dispatcher_ready(d->dispatcher))
+        return;
+    uv_prepare_stop(h);
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
 static void close_walk(uv_handle_t *h, void *arg)
 {
     (void)arg;
@@ -363,6 +382,9 @@ static int run(struct daemon *d, const struct options *o)
     uv_signal_start(&d->sigterm, on_signal, SIGTERM);
     uv_signal_start(&d->sigint, on_signal, SIGINT);
     uv_signal_start(&d->sighup, on_signal, SIGHUP);
+    uv_prepare_init(&d->loop, &d->settled);
+    d->settled.data = d;
+    uv_prepare_start(&d->settled, on_settled);
     log_info("main", NULL, "illegald %s running, store %s", ILLEGALD_VERSION, d->config.store_path);
     uv_run(&d->loop, UV_RUN_DEFAULT);
     return 0;
