@@ -21,11 +21,14 @@ enum gw_inflate {
     GW_INFLATE_NO_MEMORY,
 };
 
-/* One connection's stream. Zeroed, it is ready: zlib's state is made at the
- * first piece fed, and its 32 KB window only then. */
+/* One connection's stream. Zeroed, it is ready: zlib's state is made once
+ * the stream's two-byte header has come, and its window (32 KB for
+ * Discord's) only then. */
 struct gw_zstream {
     z_stream z;
     bool live;             /* z holds zlib's state */
+    unsigned char head[2]; /* the zlib header (RFC 1950), read by hand: see inflate.c */
+    size_t nhead;
     unsigned char tail[4]; /* the stream's last bytes so far: a flush ends in 00 00 ff ff */
     size_t ntail;
 };
