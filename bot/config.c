@@ -87,6 +87,7 @@ static const struct key_def keys[] = {
     {"discord", "shards", K_INT, 0, OFF(discord_shards), 0, 65535, NULL},
     {"discord", "global_rate_limit", K_INT, 0, OFF(discord_global_rate_limit), 1, 10000, NULL},
     {"discord", "message_content", K_AUTO, 0, OFF(discord_message_content), 0, 0, NULL},
+    {"discord", "compression", K_BOOL, 0, OFF(discord_compression), 0, 0, NULL},
     {"discord", "activity", K_BOOL, 0, OFF(discord_activity), 0, 0, NULL},
     {"discord", "client_id", K_STRING, F_OPTIONAL | F_NOSPACE, OFF(discord_client_id), 0, 0, NULL},
     {"discord", "client_secret", K_STRING, F_OPTIONAL | F_SECRET | F_NOSPACE,

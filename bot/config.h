@@ -65,6 +65,9 @@ struct config {
     /* "auto" (default): ask for the Message Content intent, go on without it
      * when Discord refuses it; "on": ask, and stop if refused; "off": never ask */
     char *discord_message_content;
+    /* The gateway's transport compression (compress=zlib-stream); default
+     * false: inflating costs CPU on every event, and saves only bandwidth */
+    bool discord_compression;
     /* The Discord Activity (adapters/web/activity.c): the local table's page
      * inside Discord for the game of the channel it is launched in. On needs
      * the token, application_id and client_secret; it starts the [web]

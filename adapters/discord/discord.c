@@ -64,7 +64,7 @@ static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, 
         return;
     }
     log_info(DC_MOD, NULL, "connecting %d shard(s) to %s (DMs arrive on shard 0)", shards, url);
-    if (gw_start(dc->gw, url, maxc, delay) < 0)
+    if (gw_start(dc->gw, url, maxc, delay, dc->compress) < 0)
         log_error(DC_MOD, NULL, "no memory to start the gateway; Discord stays offline");
 }
 
@@ -433,6 +433,7 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     dc->shards = cfg->discord_shards;
     dc->global_rate = cfg->discord_global_rate_limit > 0 ? (unsigned)cfg->discord_global_rate_limit
                                                          : DEFAULT_GLOBAL_RATE;
+    dc->compress = cfg->discord_compression;
     dc->language = cfg->language;
     const char *content = cfg->discord_message_content ? cfg->discord_message_content : "auto";
     dc->content = strcmp(content, "on") == 0    ? DC_CONTENT_ON

@@ -96,7 +96,8 @@ struct gw {
     unsigned intents, optional; /* asked for; dropped rather than fatal when refused */
     struct gw_ops ops;
     void *ud;
-    bool tls; /* the context set TLS up: the gateway URL is wss:// */
+    bool tls;      /* the context set TLS up: the gateway URL is wss:// */
+    bool compress; /* ask for transport compression (gw_start) */
     char *url;
     int planned_shards; /* gw_new's count, which sizes lws's tables; gw_start makes them */
     int nshards;        /* the shards in shards[]: 0 until gw_start succeeds */
@@ -821,7 +822,7 @@ static const struct lws_protocols protocols[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
-void gw_request_path(const char *p, char *out, size_t len)
+void gw_request_path(const char *p, bool compress, char *out, size_t len)
 {
     /* lws gives the path without its leading '/', or "/" when there is none */
     while (*p == '/')
@@ -829,7 +830,7 @@ void gw_request_path(const char *p, char *out, size_t len)
     if (strchr(p, '?'))
         snprintf(out, len, "/%s", p);
     else
-        snprintf(out, len, "/%s?v=10&encoding=json&compress=zlib-stream", p);
+        snprintf(out, len, "/%s?v=10&encoding=json%s", p, compress ? "&compress=zlib-stream" : "");
 }
 
 static void connect_shard(struct shard *s)
@@ -848,7 +849,7 @@ static void connect_shard(struct shard *s)
         return;
     }
     bool tls = gw_url_tls(base);
-    gw_request_path(p, path, sizeof(path));
+    gw_request_path(p, g->compress, path, sizeof(path));
     struct lws_client_connect_info ci;
     memset(&ci, 0, sizeof(ci));
     ci.context = g->ctx;
@@ -918,8 +919,9 @@ struct gw *gw_new(uv_loop_t *loop, const char *token, const char *user_agent, un
     return g;
 }
 
-int gw_start(struct gw *g, const char *url, int max_concurrency, uint64_t delay_ms)
+int gw_start(struct gw *g, const char *url, int max_concurrency, uint64_t delay_ms, bool compress)
 {
+    g->compress = compress;
     if (max_concurrency < 1)
         max_concurrency = 1;
     g->url = strdup(url);

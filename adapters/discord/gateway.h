@@ -75,12 +75,13 @@ struct gw *gw_new(struct uv_loop_s *loop, const char *token, const char *user_ag
 /*
  * The request path for a gateway URL's path as lws_parse_uri() gives it
  * ("/" when the URL has none, else without its leading '/'): the URL's own
- * query when it has one, else "?v=10&encoding=json&compress=zlib-stream"
- * (the gateway then sends its messages as one compressed stream, inflate.h;
- * a URL's own query is kept as it is, and a gateway that does not compress
- * sends text, read as such). "/" gives "/?v=10&encoding=json&compress=zlib-stream".
+ * query when it has one, else "?v=10&encoding=json", with
+ * "&compress=zlib-stream" when compress is set (the gateway then sends its
+ * messages as one compressed stream, inflate.h). A URL's own query is kept
+ * as it is; whatever the query, a gateway that does not compress sends
+ * text, read as such. "/" gives "/?v=10&encoding=json".
  */
-void gw_request_path(const char *url_path, char *out, size_t len);
+void gw_request_path(const char *url_path, bool compress, char *out, size_t len);
 
 /* One gateway payload's envelope; the pointers are borrowed from the parsed root. */
 struct gw_payload {
@@ -98,10 +99,11 @@ struct json_object *gw_decode(const char *txt, size_t len, struct gw_payload *p)
 /*
  * Connects gw_new()'s nshards shards to url (wss:// or ws://).
  * max_concurrency comes from GET /gateway/bot (1 when unknown); delay_ms
- * holds back the first IDENTIFY (session_start_limit exhausted). Returns 0
- * or -1.
+ * holds back the first IDENTIFY (session_start_limit exhausted); compress
+ * asks for transport compression ([discord] compression). Returns 0 or -1.
  */
-int gw_start(struct gw *g, const char *url, int max_concurrency, uint64_t delay_ms) MUST_USE;
+int gw_start(struct gw *g, const char *url, int max_concurrency, uint64_t delay_ms,
+             bool compress) MUST_USE;
 int gw_shard_count(const struct gw *g);
 void gw_shard_stats(const struct gw *g, int shard, struct gw_shard_stats *st);
 /* Closes every shard so that the session stays resumable, then frees g

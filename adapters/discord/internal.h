@@ -181,6 +181,7 @@ struct dc {
     unsigned nguilds;
     int shards;
     unsigned global_rate; /* REST requests per second ([discord] global_rate_limit) */
+    bool compress;        /* the gateway's transport compression ([discord] compression) */
     enum dc_content content;
     bool reads_content; /* typed table lines reach the bot: the intent is asked and not refused */
     struct rest *rest;

@@ -510,6 +510,9 @@ static const struct bad_case bad_cases[] = {
     {"[discord]\nshards = many\n", "%s:2: [discord] shards: not a number: \"many\""},
     {"[discord]\nmessage_content = sometimes\n",
      "%s:2: [discord] message_content: \"sometimes\" is none of auto, on and off"},
+    {"[discord]\ncompression = zlib-stream\n",
+     "%s:2: [discord] compression: not a boolean (true/false, yes/no, on/off, 1/0): "
+     "\"zlib-stream\""},
     {"[discord]\nactivity = on\n", "%s:2: [discord] activity: the Activity needs the bot's token"},
     {"[discord]\ntoken = t\nactivity = on\n",
      "%s:3: [discord] activity: the Activity needs application_id (or client_id)"},
@@ -837,7 +840,7 @@ static void test_example_file(void **state)
             nkeys++;
         }
     }
-    assert_int_equal(nkeys, 63);
+    assert_int_equal(nkeys, 64);
     load_ok(&d, text);
     char *got = describe(&d);
     assert_string_equal(got, want);

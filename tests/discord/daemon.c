@@ -47,9 +47,9 @@ void daemon_setup_with(struct daemon *d, const char *path, struct fd_server *srv
             "[game]\n%s"
             "[discord]\ntoken = test-token\napplication_id = %s\n"
             "api_url = http://127.0.0.1:%d/api/v10\ngateway_url = ws://127.0.0.1:%d\n"
-            "guilds = %s\n%s",
+            "guilds = %s\ncompression = %s\n%s",
             d->dir, game ? game : "", FD_APP_ID, fd_port(srv), fd_port(srv), FD_GUILD_ID,
-            discord ? discord : "");
+            fd_seed(srv) & 1 ? "on" : "off", discord ? discord : "");
     fclose(f);
 }
 

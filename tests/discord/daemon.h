@@ -19,7 +19,8 @@ struct daemon {
 
 /*
  * Makes the directory and writes a config for srv: [store] in the directory,
- * [discord] token/application_id/api_url/gateway_url/guilds, and the [game]
+ * [discord] token/application_id/api_url/gateway_url/guilds, compression on
+ * or off as srv's seed says (so the end-to-end tests read both), and the [game]
  * timers given as INI lines in game (for example "session_seconds = 600\n").
  */
 void daemon_setup(struct daemon *d, const char *path, struct fd_server *srv, const char *game);

@@ -139,6 +139,9 @@ void h_init_intents(struct harness *h, unsigned hb_ms, bool gateway_direct, int6
     h->cfg.discord_gateway_url = gateway_direct ? gw : NULL;
     h->cfg.discord_application_id = FD_APP_ID;
     h->cfg.discord_message_content = (char *)message_content;
+    /* the gateway's transport compression, on or off as the fake's seed says
+     * (printed), so the adapter's tests read both over their runs */
+    h->cfg.discord_compression = fd_seed(h->srv) & 1;
     h_start_adapter(h);
 }
 

@@ -77,15 +77,17 @@ static void test_connect_identify(void **state)
         json_object_object_get(json_object_object_get(s, "gateway"), "user_agent"));
     assert_non_null(strstr(ua, "DiscordBot ("));
     /* the URL from GET /gateway/bot has no path: the documented "/?v=10&encoding=json",
-     * compressed ("&compress=zlib-stream"),
+     * with "&compress=zlib-stream" when [discord] compression is on,
      * with the same User-Agent on the upgrade */
     struct json_object *g = json_object_object_get(s, "gateway");
     char path[128];
-    gw_request_path("/", path, sizeof(path)); /* lws_parse_uri()'s path of "ws://host" */
+    gw_request_path("/", false, path, sizeof(path)); /* lws_parse_uri()'s path of "ws://host" */
+    assert_string_equal(path, "/?v=10&encoding=json");
+    gw_request_path("/", true, path, sizeof(path));
     assert_string_equal(path, "/?v=10&encoding=json&compress=zlib-stream");
-    gw_request_path("gw/", path, sizeof(path));
+    gw_request_path("gw/", true, path, sizeof(path));
     assert_string_equal(path, "/gw/?v=10&encoding=json&compress=zlib-stream");
-    gw_request_path("?v=10&encoding=json", path, sizeof(path));
+    gw_request_path("?v=10&encoding=json", true, path, sizeof(path));
     assert_string_equal(path, "/?v=10&encoding=json");
     /* TLS is set up only for a gateway that needs it */
     assert_true(gw_url_tls("wss://gateway.discord.gg"));
@@ -93,8 +95,9 @@ static void test_connect_identify(void **state)
     assert_false(gw_url_tls("ws://127.0.0.1:3001"));
     assert_false(gw_url_tls("wss:/missing-slash"));
     assert_string_equal(json_object_get_string(json_object_object_get(g, "ws_path")), "/");
-    /* the gateway compresses what it sends, and every test of the adapter reads it so */
-    assert_true(json_object_get_boolean(json_object_object_get(g, "compressed")));
+    /* the gateway compresses what it sends when asked: the seed chose (harness.c) */
+    assert_int_equal(json_object_get_boolean(json_object_object_get(g, "compressed")),
+                     h.cfg.discord_compression);
     assert_string_equal(json_object_get_string(json_object_object_get(g, "ws_user_agent")), ua);
     /* the slash commands, registered once (test_limits checks what) */
     assert_int_equal(json_object_array_length(json_object_object_get(s, "commands")), 1);
@@ -132,6 +135,33 @@ static void test_connect_identify(void **state)
     assert_int_equal(json_object_get_int64(json_object_object_get(a, "order")), 2001);
     assert_null(json_object_object_get(b, "channel"));
     assert_string_equal(json_object_get_string(json_object_object_get(b, "text")), "hand");
+    h_fini(&h);
+}
+
+/* [discord] compression both ways on one test server, whatever the seed
+ * chose: off asks for no compression and reads text messages, on asks for
+ * zlib-stream and inflates the stream; either way commands arrive whole. */
+static void test_compression_settings(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_init(&h, 300, true);
+    for (int on = 0; on < 2; on++) {
+        h_stop_adapter(&h);
+        h.cfg.discord_compression = on;
+        h_start_adapter(&h);
+        assert_true(h_run_until(&h, h_ready, 5000));
+        struct json_object *s = h_snapshot(&h);
+        struct json_object *g = json_object_object_get(s, "gateway");
+        const char *args = json_object_get_string(json_object_object_get(g, "ws_args"));
+        assert_int_equal(strstr(args, "compress=zlib-stream") != NULL, on);
+        assert_int_equal(json_object_get_boolean(json_object_object_get(g, "compressed")), on);
+        json_object_put(s);
+        inject(&h, 10 * on, 10);
+        want_inputs = 10 * (on + 1);
+        assert_true(h_run_until(&h, enough_inputs, 5000));
+    }
+    assert_inputs_exact(&h, 20);
     h_fini(&h);
 }
 
@@ -415,11 +445,12 @@ static void test_content_intent_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_connect_identify),  cmocka_unit_test(test_zombie_resume),
-        cmocka_unit_test(test_drops_during_game), cmocka_unit_test(test_op7_reconnect),
-        cmocka_unit_test(test_op9_resumable),     cmocka_unit_test(test_op9_not_resumable),
-        cmocka_unit_test(test_fatal_close_codes), cmocka_unit_test(test_bad_payloads),
-        cmocka_unit_test(test_stored_session),    cmocka_unit_test(test_content_intent_refused),
+        cmocka_unit_test(test_connect_identify),       cmocka_unit_test(test_compression_settings),
+        cmocka_unit_test(test_zombie_resume),          cmocka_unit_test(test_drops_during_game),
+        cmocka_unit_test(test_op7_reconnect),          cmocka_unit_test(test_op9_resumable),
+        cmocka_unit_test(test_op9_not_resumable),      cmocka_unit_test(test_fatal_close_codes),
+        cmocka_unit_test(test_bad_payloads),           cmocka_unit_test(test_stored_session),
+        cmocka_unit_test(test_content_intent_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
