@@ -291,6 +291,7 @@ static void dc_destroy(struct platform *p)
     free(dc->gateway_url);
     free(dc->mod_role);
     free(dc->self_id);
+    buf_free(&dc->body);
     free(dc->client_id);
     free(dc->client_secret);
     for (unsigned i = 0; i < dc->nguilds; i++)

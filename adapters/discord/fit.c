@@ -2,50 +2,40 @@
  * fit.c - texts measured as Discord counts them, and cut to fit (fit.h).
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "adapters/common/jsonw.h"
 #include "fit.h"
 
 #define ELLIPSIS "\xE2\x80\xA6" /* U+2026, one character */
-
-/* The length of the valid UTF-8 sequence s starts (RFC 3629: no overlong
- * form, no surrogate, nothing past U+10FFFF), or 0 when it starts none. */
-static size_t valid_len(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t n = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
-    if (n == 0 || s[0] > 0xF4)
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
-        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
-        return 0;
-    return n;
-}
 
 /* The bytes of the sequence s starts: a byte that starts none is one (and
  * one character: dc_fix_utf8() makes it U+FFFD). */
 static size_t seq_len(const unsigned char *s)
 {
-    size_t n = valid_len(s);
+    size_t n = jw_utf8_len(s, SIZE_MAX);
     return n ? n : 1;
+}
+
+size_t dc_chars_n(const char *s, size_t bytes)
+{
+    size_t n = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < bytes && p[i];) {
+        size_t len = seq_len(p + i);
+        n += len == 4 ? 2 : 1; /* beyond the BMP: a surrogate pair */
+        i += len;
+    }
+    return n;
 }
 
 size_t dc_chars(const char *s)
 {
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        size_t len = seq_len(p);
-        n += len == 4 ? 2 : 1; /* beyond the BMP: a surrogate pair */
-        p += len;
-    }
-    return n;
+    return dc_chars_n(s, SIZE_MAX);
 }
 
 size_t dc_fit(const char *s, size_t max)
@@ -62,12 +52,31 @@ size_t dc_fit(const char *s, size_t max)
     return bytes;
 }
 
-struct json_object *dc_fit_json(const char *s, size_t max)
+size_t dc_fit_cut(const char *s, size_t max, bool *cut)
 {
     size_t keep = dc_fit(s, max);
-    if (!s[keep])
+    *cut = s[keep] != '\0';
+    return *cut ? dc_fit(s, max - 1) : keep;
+}
+
+size_t dc_fit_write(struct jw *w, const char *s, size_t max)
+{
+    bool cut;
+    size_t keep = dc_fit_cut(s, max, &cut);
+    jw_str_open(w);
+    jw_str_add(w, s, keep);
+    if (cut)
+        jw_str_add(w, ELLIPSIS, sizeof ELLIPSIS - 1);
+    jw_str_close(w);
+    return dc_chars_n(s, keep) + cut;
+}
+
+struct json_object *dc_fit_json(const char *s, size_t max)
+{
+    bool cut;
+    size_t keep = dc_fit_cut(s, max, &cut);
+    if (!cut)
         return json_object_new_string(s);
-    keep = dc_fit(s, max - 1);
     char *out = malloc(keep + sizeof ELLIPSIS);
     if (!out) /* no memory for the mark: the cut text alone */
         return json_object_new_string_len(s, (int)keep);
@@ -104,12 +113,12 @@ static char *fixed(const char *s)
     const unsigned char *p = (const unsigned char *)s;
     size_t bad = 0, len = 0;
     for (; p[len]; len += seq_len(p + len))
-        bad += valid_len(p + len) == 0;
+        bad += jw_utf8_len(p + len, SIZE_MAX) == 0;
     if (!bad)
         return NULL;
     char *out = malloc(len + 2 * bad + 1), *o = out;
     for (size_t i = 0; out && p[i];) {
-        size_t n = valid_len(p + i);
+        size_t n = jw_utf8_len(p + i, SIZE_MAX);
         if (n) {
             memcpy(o, p + i, n);
             o += n;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 struct json_object;
+struct jw;
 
 /* resources/message: Create Message (content, embeds) and Embed Limits */
 #define DC_CONTENT_MAX     2000
@@ -46,14 +47,22 @@ struct json_object;
 #define DC_COMMAND_SIZE_MAX 8000
 #define DC_COMMANDS_MAX     100
 
-/* The characters Discord counts in s (UTF-16 code units). */
+/* The characters Discord counts in s (UTF-16 code units), and in its first
+ * bytes bytes (or up to its NUL). */
 size_t dc_chars(const char *s);
+size_t dc_chars_n(const char *s, size_t bytes);
 /* How many bytes of s make its longest prefix of at most max characters,
  * never cutting a UTF-8 sequence. */
 size_t dc_fit(const char *s, size_t max);
 /* s as a new JSON string of at most max characters (max >= 1): whole when it
  * fits, else cut and ended with "…", so a reader sees that it was cut. */
 struct json_object *dc_fit_json(const char *s, size_t max);
+/* How many bytes of s to keep within max characters (max >= 1); *cut says
+ * whether an ellipsis follows them (then they are within max - 1). */
+size_t dc_fit_cut(const char *s, size_t max, bool *cut);
+/* dc_fit_json()'s string written by w (adapters/common/jsonw.h); returns the
+ * characters written, the ellipsis counted. */
+size_t dc_fit_write(struct jw *w, const char *s, size_t max);
 /* Makes every string in o (objects and arrays walked) valid UTF-8, which is
  * all Discord takes: each byte that starts no valid sequence (a sequence
  * cut short, a stray byte) becomes U+FFFD, one character as dc_chars()

@@ -22,6 +22,7 @@
 #include <uv.h>
 
 #include "adapters/common/activity.h"
+#include "adapters/common/jsonw.h"
 #include "bot/config.h"
 #include "bot/platform.h"
 #include "core/attributes.h"
@@ -198,6 +199,8 @@ struct dc {
     struct map closed;   /* game id -> array of keys whose controls closed for good (json) */
     struct map open;     /* game id -> how many of its deliveries are not done ((void *)n) */
     struct map ending;   /* game id -> (void *)1: over, forgotten once its deliveries are done */
+    struct buf body;     /* the body being written (delivery.c): kept between messages, up to
+                            DC_BODY_KEEP bytes, and never past DC_BODY_MAX */
     char *self_id;
     bool commands_registered;
     bool started, stopping;
@@ -281,14 +284,26 @@ void dc_delivery_game_over(struct dc *dc, const char *game);
 int dc_reply(struct dc *dc, const struct outbound *m);
 /* The input m answers (its reply_to: "ix:<id>" or a page's "act:<n>"), or NULL. */
 const char *dc_answered_input(const struct outbound *m);
-/* Makes body, m's rendering, a reply to the text command m answers, if any. */
-void dc_reply_reference(const struct outbound *m, struct json_object *body);
+/* Writes, into the body object w is in, the reference that makes it a reply
+ * to the text command m answers, if any. */
+void dc_reply_reference(const struct outbound *m, struct jw *w);
 
 /* ---- render.c: message bodies ---- */
 
-/* The message body (content, embeds, components) for one outbound. */
+/* The longest body the adapter writes: a message within Discord's limits,
+ * every character escaped, is far shorter. */
+#define DC_BODY_MAX (256u << 10)
+/* What dc->body keeps between messages; a longer body's memory is freed. */
+#define DC_BODY_KEEP (16u << 10)
+
+/* Writes m's fields (allowed_mentions, content, embeds, components) into the
+ * body object w is in; bare leaves its controls out. Returns whether the body
+ * has controls. What w could not write makes jw_finish() fail. */
+bool dc_render_into(struct dc *dc, const struct outbound *m, bool bare, struct jw *w);
+/* The message body (content, embeds, components) for one outbound, as a new
+ * json-c object (NULL when it cannot be written). */
 struct json_object *dc_render(struct dc *dc, const struct outbound *m);
-/* A plain body with text (ephemeral when flags say so). */
+/* A plain body with text (ephemeral when flags say so), as dc_render(). */
 struct json_object *dc_render_text(const char *text, int flags);
 /* The catalog text of key in dc's language (the key itself if missing). */
 const char *dc_word(const struct dc *dc, const char *key);

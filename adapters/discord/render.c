@@ -33,87 +33,137 @@ static size_t split_at_line(const char *p, size_t room)
     return len;
 }
 
-static struct json_object *new_embed(const char *title, struct json_object *desc, int color)
+/* One embed: its title (the first's), its description when not empty, its
+ * colour when it has one. */
+static void write_embed(struct jw *w, const char *title, const char *desc, size_t desc_len,
+                        int color)
 {
-    struct json_object *e = json_object_new_object();
-    if (title)
-        json_object_object_add(e, "title", dc_fit_json(title, DC_EMBED_TITLE_MAX));
-    if (desc && *json_object_get_string(desc))
-        json_object_object_add(e, "description", desc);
-    else
-        json_object_put(desc);
-    if (color)
-        json_object_object_add(e, "color", json_object_new_int(color));
-    return e;
+    jw_object(w);
+    if (title) {
+        jw_key(w, "title");
+        dc_fit_write(w, title, DC_EMBED_TITLE_MAX);
+    }
+    if (desc_len) {
+        jw_key(w, "description");
+        jw_strn(w, desc, desc_len);
+    }
+    if (color) {
+        jw_key(w, "color");
+        jw_int(w, color);
+    }
+    jw_object_end(w);
+}
+
+/* The last description, of text cut to room characters (none when room is
+ * 0), ended with the ellipsis; returns its characters. */
+static size_t write_cut_embed(struct jw *w, const char *title, const char *p, size_t room,
+                              int color)
+{
+    jw_object(w);
+    if (title) {
+        jw_key(w, "title");
+        dc_fit_write(w, title, DC_EMBED_TITLE_MAX);
+    }
+    size_t n = 0;
+    if (room > 0) {
+        jw_key(w, "description");
+        n = dc_fit_write(w, p, room);
+    }
+    if (color) {
+        jw_key(w, "color");
+        jw_int(w, color);
+    }
+    jw_object_end(w);
+    return n;
 }
 
 /*
- * text as a message's embeds: the first titled (title may be NULL), each
- * description at most DC_EMBED_DESC_MAX characters, the text split between
- * lines, all within DC_EMBED_TOTAL_MAX and DC_EMBEDS_MAX (resources/message,
- * Embed Limits). A text longer than one message holds is cut there, ended
- * with "…", and the cut logged with key, the message's.
+ * text as a message's embeds (an array written by w): the first titled
+ * (title may be NULL), each description at most DC_EMBED_DESC_MAX
+ * characters, the text split between lines, all within DC_EMBED_TOTAL_MAX
+ * and DC_EMBEDS_MAX (resources/message, Embed Limits). A text longer than
+ * one message holds is cut there, ended with "…", and the cut logged with
+ * key, the message's.
  */
-static struct json_object *embeds_of(const char *title, const char *text, int color,
-                                     const char *key)
+static void write_embeds(struct jw *w, const char *title, const char *text, int color,
+                         const char *key)
 {
-    struct json_object *embeds = json_object_new_array();
-    struct json_object *head = new_embed(title, NULL, color);
-    const char *shown_title = jget_str(head, "title");
-    size_t budget = DC_EMBED_TOTAL_MAX - (shown_title ? dc_chars(shown_title) : 0);
+    bool title_cut = false;
+    size_t title_chars = 0;
+    if (title)
+        title_chars = dc_chars_n(title, dc_fit_cut(title, DC_EMBED_TITLE_MAX, &title_cut));
+    size_t budget = DC_EMBED_TOTAL_MAX - title_chars - title_cut, embeds = 0;
     const char *p = text;
     bool cut = false;
+    jw_array(w);
     do {
         size_t room = budget < DC_EMBED_DESC_MAX ? budget : DC_EMBED_DESC_MAX;
-        bool last = jarr_len(embeds) + 1 == DC_EMBEDS_MAX || room == budget;
+        bool last = embeds + 1 == DC_EMBEDS_MAX || room == budget;
         size_t len = split_at_line(p, room);
-        struct json_object *desc;
-        if (p[len] && (last || len == 0)) {
-            /* more than the message holds */
-            desc = room > 0 ? dc_fit_json(p, room) : NULL;
+        const char *t = embeds++ ? NULL : title;
+        if (p[len] && (last || len == 0)) { /* more than the message holds */
+            budget -= write_cut_embed(w, t, p, room, color);
             cut = true;
         } else {
-            desc = json_object_new_string_len(p, (int)len);
+            write_embed(w, t, p, len, color);
+            budget -= dc_chars_n(p, len);
         }
-        budget -= desc ? dc_chars(json_object_get_string(desc)) : 0;
-        json_object_array_add(embeds, jarr_len(embeds) ? new_embed(NULL, desc, color)
-                                                       : new_embed(title, desc, color));
         p += len;
         if (*p == '\n')
             p++;
     } while (*p && !cut);
-    json_object_put(head);
+    jw_array_end(w);
     if (cut)
         log_warn(DC_MOD, NULL,
                  "%s: a text of %zu characters is more than a Discord message holds (%d); "
                  "it is cut there",
                  key ? key : "a message", dc_chars(text), DC_EMBED_TOTAL_MAX);
-    return embeds;
 }
 
-/* A body with text as its content, or as embeds when longer than content
- * may be; the body's other fields are the caller's. */
-static void set_text(struct json_object *body, const char *text, int color, const char *key)
+/* A text's "content" and "embeds": the text as content, or as embeds when
+ * longer than content may be. */
+static void write_text(struct jw *w, const char *text, int color, const char *key)
 {
-    if (dc_chars(text) <= DC_CONTENT_MAX) {
-        json_object_object_add(body, "content", json_object_new_string(text));
-        return;
+    bool plain = dc_chars(text) <= DC_CONTENT_MAX;
+    jw_key(w, "content");
+    jw_str(w, plain ? text : "");
+    jw_key(w, "embeds");
+    if (plain) {
+        jw_array(w);
+        jw_array_end(w);
+    } else {
+        write_embeds(w, NULL, text, color, key);
     }
-    json_object_object_add(body, "content", json_object_new_string(""));
-    json_object_object_add(body, "embeds", embeds_of(NULL, text, color, key));
+}
+
+/* The mentions a body allows: none, so a name or a text never pings. */
+static void write_no_mentions(struct jw *w)
+{
+    jw_key(w, "allowed_mentions");
+    jw_object(w);
+    jw_key(w, "parse");
+    jw_array(w);
+    jw_array_end(w);
+    jw_object_end(w);
 }
 
 struct json_object *dc_render_text(const char *text, int flags)
 {
-    struct json_object *b = json_object_new_object();
-    struct json_object *am = json_object_new_object();
-    json_object_object_add(am, "parse", json_object_new_array());
-    set_text(b, text, 0, NULL);
-    json_object_object_add(b, "allowed_mentions", am);
-    if (flags)
-        json_object_object_add(b, "flags", json_object_new_int(flags));
-    dc_fix_utf8(b);
-    return b;
+    struct buf b;
+    struct jw w;
+    buf_init(&b, DC_BODY_MAX);
+    jw_init(&w, &b);
+    jw_object(&w);
+    write_text(&w, text, 0, NULL);
+    write_no_mentions(&w);
+    if (flags) {
+        jw_key(&w, "flags");
+        jw_int(&w, flags);
+    }
+    jw_object_end(&w);
+    struct json_object *o = jw_finish(&w) == 0 ? json_tokener_parse(b.data) : NULL;
+    buf_free(&b);
+    return o;
 }
 
 int dc_custom_id(char *out, const char *key, const char *action)
@@ -152,15 +202,19 @@ static struct json_object *button(const char *label, const char *key, const char
     return b;
 }
 
-/* Adds a row of items (none: no row); a row past DC_ROWS_MAX is left out,
- * logged. */
-static void add_row(struct json_object *components, struct json_object *items)
+/* Adds a row of items (none: no row) to *components, made at the first; a
+ * row past DC_ROWS_MAX is left out, logged. */
+static void add_row(struct json_object **components, struct json_object *items)
 {
     if (json_object_array_length(items) == 0) {
         json_object_put(items);
         return;
     }
-    if (json_object_array_length(components) >= DC_ROWS_MAX) {
+    if (!*components && !(*components = json_object_new_array())) {
+        json_object_put(items);
+        return;
+    }
+    if (json_object_array_length(*components) >= DC_ROWS_MAX) {
         log_error(DC_MOD, NULL,
                   "a message's controls pass Discord's %d rows; the rest are left out",
                   DC_ROWS_MAX);
@@ -170,12 +224,12 @@ static void add_row(struct json_object *components, struct json_object *items)
     struct json_object *row = json_object_new_object();
     json_object_object_add(row, "type", json_object_new_int(COMP_ROW));
     json_object_object_add(row, "components", items);
-    json_object_array_add(components, row);
+    json_object_array_add(*components, row);
 }
 
 /* With the Activity on, "Play in Discord" under the lobby and under each
  * table notice that opens a timed step, in the message's language. */
-static void launch_row(const struct dc *dc, struct json_object *components, const char *lang)
+static void launch_row(const struct dc *dc, struct json_object **components, const char *lang)
 {
     if (!dc->activity_on)
         return;
@@ -259,7 +313,7 @@ static bool control_at(const struct dc *dc, const struct json_object *data, size
  * command once). prefix goes before actions that lack it (the lobby's "join"
  * is "!illegal join"). A message without a key gets none: a press on it
  * could not be told from a press on another. */
-static void action_buttons(const struct dc *dc, struct json_object *components, const char *key,
+static void action_buttons(const struct dc *dc, struct json_object **components, const char *key,
                            const struct json_object *data, const char *prefix)
 {
     struct json_object *list = jget_arr(data, "actions");
@@ -379,7 +433,7 @@ static void item_options(const struct dc *dc, struct json_object *sel,
     }
 }
 
-static void add_select(struct json_object *components, struct json_object *sel)
+static void add_select(struct json_object **components, struct json_object *sel)
 {
     int n = (int)jarr_len(jget_arr(sel, "options"));
     if (!sel)
@@ -442,7 +496,7 @@ static struct json_object *items_menu(const struct dc *dc, const char *key, cons
  * nothing of the message). What the player chose stays shown. A compose
  * that does not fit is left out, logged.
  */
-static void render_builder(struct dc *dc, struct json_object *components, const char *key,
+static void render_builder(struct dc *dc, struct json_object **components, const char *key,
                            const struct json_object *data)
 {
     struct json_object *compose = jget_obj(data, "compose");
@@ -537,7 +591,7 @@ static const struct {
 /* The controls under m's text: buttons for its actions or choices (a table
  * view's emoji choices are reactions, delivery.c), the lobby's and an
  * opening's launch button, a DM's trade builder. */
-static void add_controls(struct dc *dc, const struct outbound *m, struct json_object *components)
+static void add_controls(struct dc *dc, const struct outbound *m, struct json_object **components)
 {
     const struct json_object *data = m->data;
     switch (m->kind) {
@@ -562,72 +616,129 @@ static void add_controls(struct dc *dc, const struct outbound *m, struct json_ob
     action_buttons(dc, components, m->key, data, NULL); /* and the result's Play again */
 }
 
-static struct json_object *render_body(struct dc *dc, const struct outbound *m)
-{
-    const struct json_object *data = m->data;
-    const char *text = m->text ? m->text : "";
-    struct json_object *body = json_object_new_object();
-    struct json_object *am = json_object_new_object();
-    json_object_object_add(am, "parse", json_object_new_array());
-    json_object_object_add(body, "allowed_mentions", am);
-    struct json_object *components = json_object_new_array();
-    struct json_object *embeds = NULL;
-    const char *title = NULL;
-    int color = 0;
-    bool as_embed = false;
-    char extra[96] = "";
-    int64_t deadline = jget_int64_or(data, "deadline", 0);
+/* How m looks: as an embed (its colour and title), or as plain content. */
+struct look {
+    bool as_embed;
+    int color;
+    const char *title;
+    char lobby[256];
+};
 
+static void look_of(struct dc *dc, const struct outbound *m, struct look *l)
+{
+    l->as_embed = false;
+    l->color = 0;
+    l->title = NULL;
     for (size_t i = 0; i < sizeof looks / sizeof looks[0]; i++)
         if (looks[i].kind == m->kind) {
-            as_embed = true;
-            color = looks[i].color;
-            title = looks[i].title ? dc_word(dc, looks[i].title) : module_title(dc, data);
+            l->as_embed = true;
+            l->color = looks[i].color;
+            l->title = looks[i].title ? dc_word(dc, looks[i].title) : module_title(dc, m->data);
         }
-    char lobby[256];
     if (m->kind == OUT_LOBBY)
-        title = lobby_title(dc, data, lobby, sizeof lobby);
-    add_controls(dc, m, components);
+        l->title = lobby_title(dc, m->data, l->lobby, sizeof l->lobby);
+}
+
+/* What goes around m's text: in a DM, the table that asks the player to act
+ * (a channel mention: a player may sit at two), before it; the countdown of
+ * a timed step after it. */
+static void text_around(const struct outbound *m, char table[96], char extra[96])
+{
+    const struct json_object *data = m->data;
+    int64_t deadline = jget_int64_or(data, "deadline", 0);
+    const char *at = jget_str(data, "table");
+    table[0] = extra[0] = '\0';
     if (deadline > 0 && opens_timed_step(m)) {
         /* Discord writes these in each reader's own time zone and language; a
          * step of an hour or more also gets its date and time */
-        long long at = (long long)(deadline / 1000);
-        if (at - (long long)time(NULL) >= LONG_STEP_S)
-            snprintf(extra, sizeof(extra), "\n\xE2\x8F\xB3 <t:%lld:R> (<t:%lld:F>)", at, at);
+        long long t = (long long)(deadline / 1000);
+        if (t - (long long)time(NULL) >= LONG_STEP_S)
+            snprintf(extra, 96, "\n\xE2\x8F\xB3 <t:%lld:R> (<t:%lld:F>)", t, t);
         else
-            snprintf(extra, sizeof(extra), "\n\xE2\x8F\xB3 <t:%lld:R>", at);
+            snprintf(extra, 96, "\n\xE2\x8F\xB3 <t:%lld:R>", t);
     }
-    /* In a DM, what asks the player to act names its table (a channel
-     * mention): a player may sit at two. */
-    char table[96] = "";
-    const char *at = jget_str(data, "table");
     if (m->user && at && (m->kind == OUT_PROMPT || m->kind == OUT_PRIVATE_VIEW))
-        snprintf(table, sizeof table, "<#%s>\n", at);
-    /* the text and its countdown; without memory for both, the text alone */
+        snprintf(table, 96, "<#%s>\n", at);
+}
+
+/* m's "content" and "embeds": plain content written from its pieces, with
+ * no copy; an embed, or a text too long for content, from one string. */
+static void write_shown(struct dc *dc, const struct outbound *m, struct jw *w)
+{
+    const char *text = m->text ? m->text : "";
+    char table[96], extra[96];
+    struct look l;
+    look_of(dc, m, &l);
+    text_around(m, table, extra);
+    size_t bytes = strlen(table) + strlen(text) + strlen(extra);
+    /* a character is at least a byte: so many bytes need no count */
+    if (!l.as_embed && (bytes <= DC_CONTENT_MAX ||
+                        dc_chars(table) + dc_chars(text) + dc_chars(extra) <= DC_CONTENT_MAX)) {
+        jw_key(w, "content");
+        jw_str_open(w);
+        jw_str_add(w, table, strlen(table));
+        jw_str_add(w, text, bytes - strlen(table) - strlen(extra));
+        jw_str_add(w, extra, strlen(extra));
+        jw_str_close(w);
+        jw_key(w, "embeds"); /* an edit must clear what the previous version had */
+        jw_array(w);
+        jw_array_end(w);
+        return;
+    }
+    /* without memory for the whole, the text alone */
     struct buf d;
     buf_init(&d, DC_TEXT_MAX);
     const char *shown = buf_printf(&d, "%s%s%s", table, text, extra) == 0 ? d.data : text;
-    if (as_embed) {
-        json_object_object_add(body, "content", json_object_new_string(""));
-        embeds = embeds_of(title, shown, color, m->key);
+    if (l.as_embed) {
+        jw_key(w, "content");
+        jw_str(w, "");
+        jw_key(w, "embeds");
+        write_embeds(w, l.title, shown, l.color, m->key);
     } else {
-        set_text(body, shown, color, m->key);
+        write_text(w, shown, l.color, m->key);
     }
     buf_free(&d);
-    /* an edit must clear what the previous version had */
-    if (!json_object_object_get_ex(body, "embeds", NULL))
-        json_object_object_add(body, "embeds", embeds ? embeds : json_object_new_array());
-    json_object_object_add(body, "components", components);
-    return body;
+}
+
+/* m's "components": its controls, or none when bare (a message whose
+ * controls are closed for good). Returns whether it has any. */
+static bool write_components(struct dc *dc, const struct outbound *m, struct jw *w, bool bare)
+{
+    struct json_object *components = NULL; /* made by the first control */
+    if (!bare)
+        add_controls(dc, m, &components);
+    jw_key(w, "components");
+    jw_array(w);
+    for (size_t i = 0; i < jarr_len(components); i++)
+        jw_json(w, json_object_array_get_idx(components, i));
+    jw_array_end(w);
+    bool any = components != NULL; /* a row is made only with its items */
+    json_object_put(components);
+    return any;
+}
+
+bool dc_render_into(struct dc *dc, const struct outbound *m, bool bare, struct jw *w)
+{
+    const char *lang = jget_str(m->data, "lang");
+    dc->words_lang = catalog_has_language(lang) ? lang : NULL;
+    write_no_mentions(w);
+    write_shown(dc, m, w);
+    bool controls = write_components(dc, m, w, bare);
+    dc->words_lang = NULL;
+    return controls;
 }
 
 struct json_object *dc_render(struct dc *dc, const struct outbound *m)
 {
-    const char *lang = jget_str(m->data, "lang");
-    dc->words_lang = catalog_has_language(lang) ? lang : NULL;
-    struct json_object *body = render_body(dc, m);
-    dc->words_lang = NULL;
-    dc_fix_utf8(body);
+    struct buf b;
+    struct jw w;
+    buf_init(&b, DC_BODY_MAX);
+    jw_init(&w, &b);
+    jw_object(&w);
+    dc_render_into(dc, m, false, &w);
+    jw_object_end(&w);
+    struct json_object *body = jw_finish(&w) == 0 ? json_tokener_parse(b.data) : NULL;
+    buf_free(&b);
     return body;
 }
 

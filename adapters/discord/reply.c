@@ -65,7 +65,7 @@ static bool answers_text(const struct outbound *m)
     return !c->channel && strcmp(m->user, c->user) == 0;
 }
 
-void dc_reply_reference(const struct outbound *m, struct json_object *body)
+void dc_reply_reference(const struct outbound *m, struct jw *w)
 {
     if (!answers_text(m))
         return;
@@ -75,8 +75,11 @@ void dc_reply_reference(const struct outbound *m, struct json_object *body)
     do
         *--digits = (char)('0' + order % 10);
     while (order /= 10);
-    struct json_object *ref = json_object_new_object();
-    json_object_object_add(ref, "message_id", json_object_new_string(digits));
-    json_object_object_add(ref, "fail_if_not_exists", json_object_new_boolean(0));
-    json_object_object_add(body, "message_reference", ref);
+    jw_key(w, "message_reference");
+    jw_object(w);
+    jw_key(w, "message_id");
+    jw_strn(w, digits, (size_t)(id + sizeof id - 1 - digits));
+    jw_key(w, "fail_if_not_exists");
+    jw_bool(w, false);
+    jw_object_end(w);
 }
