@@ -34,40 +34,25 @@ static size_t split_at_line(const char *p, size_t room)
 }
 
 /* One embed: its title (the first's), its description when not empty, its
- * colour when it has one. */
-static void write_embed(struct jw *w, const char *title, const char *desc, size_t desc_len,
-                        int color)
+ * colour when it has one. The description is p's first len bytes or, when
+ * cut_to is not 0, p cut to cut_to characters and ended with "…". Returns
+ * the description's characters. */
+static size_t write_embed(struct jw *w, const char *title, const char *p, size_t len, size_t cut_to,
+                          int color)
 {
-    jw_object(w);
-    if (title) {
-        jw_key(w, "title");
-        dc_fit_write(w, title, DC_EMBED_TITLE_MAX);
-    }
-    if (desc_len) {
-        jw_key(w, "description");
-        jw_strn(w, desc, desc_len);
-    }
-    if (color) {
-        jw_key(w, "color");
-        jw_int(w, color);
-    }
-    jw_object_end(w);
-}
-
-/* The last description, of text cut to room characters (none when room is
- * 0), ended with the ellipsis; returns its characters. */
-static size_t write_cut_embed(struct jw *w, const char *title, const char *p, size_t room,
-                              int color)
-{
-    jw_object(w);
-    if (title) {
-        jw_key(w, "title");
-        dc_fit_write(w, title, DC_EMBED_TITLE_MAX);
-    }
     size_t n = 0;
-    if (room > 0) {
+    jw_object(w);
+    if (title) {
+        jw_key(w, "title");
+        dc_fit_write(w, title, DC_EMBED_TITLE_MAX);
+    }
+    if (cut_to) {
         jw_key(w, "description");
-        n = dc_fit_write(w, p, room);
+        n = dc_fit_write(w, p, cut_to);
+    } else if (len) {
+        jw_key(w, "description");
+        jw_strn(w, p, len);
+        n = dc_chars_n(p, len);
     }
     if (color) {
         jw_key(w, "color");
@@ -101,13 +86,8 @@ static void write_embeds(struct jw *w, const char *title, const char *text, int 
         bool last = embeds + 1 == DC_EMBEDS_MAX || room == budget;
         size_t len = split_at_line(p, room);
         const char *t = embeds++ ? NULL : title;
-        if (p[len] && (last || len == 0)) { /* more than the message holds */
-            budget -= write_cut_embed(w, t, p, room, color);
-            cut = true;
-        } else {
-            write_embed(w, t, p, len, color);
-            budget -= dc_chars_n(p, len);
-        }
+        cut = p[len] && (last || len == 0); /* more than the message holds */
+        budget -= write_embed(w, t, p, cut ? 0 : len, cut ? room : 0, color);
         p += len;
         if (*p == '\n')
             p++;
@@ -147,6 +127,15 @@ static void write_no_mentions(struct jw *w)
     jw_object_end(w);
 }
 
+/* What w wrote into b, as a json-c object (NULL when it failed); b is
+ * freed. For the interactions' answers, which still take objects. */
+static struct json_object *as_object(struct buf *b, const struct jw *w)
+{
+    struct json_object *o = jw_finish(w) == 0 ? json_tokener_parse(b->data) : NULL;
+    buf_free(b);
+    return o;
+}
+
 struct json_object *dc_render_text(const char *text, int flags)
 {
     struct buf b;
@@ -161,9 +150,7 @@ struct json_object *dc_render_text(const char *text, int flags)
         jw_int(&w, flags);
     }
     jw_object_end(&w);
-    struct json_object *o = jw_finish(&w) == 0 ? json_tokener_parse(b.data) : NULL;
-    buf_free(&b);
-    return o;
+    return as_object(&b, &w);
 }
 
 int dc_custom_id(char *out, const char *key, const char *action)
@@ -737,9 +724,7 @@ struct json_object *dc_render(struct dc *dc, const struct outbound *m)
     jw_object(&w);
     dc_render_into(dc, m, false, &w);
     jw_object_end(&w);
-    struct json_object *body = jw_finish(&w) == 0 ? json_tokener_parse(b.data) : NULL;
-    buf_free(&b);
-    return body;
+    return as_object(&b, &w);
 }
 
 const char *dc_word_for(const struct dc *dc, const char *locale, const char *key)
