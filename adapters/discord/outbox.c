@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "bot/log.h"
+#include "answer.h"
 #include "internal.h"
 
 int dc_api_code(const char *body)
@@ -289,13 +290,17 @@ void dc_dm_refused(struct dc *dc, const char *user, long status, int code)
 }
 
 /* Notes which Discord message now carries op's key. A message without a key
- * is never referred to again: its answer is not even parsed. */
+ * is never referred to again: its answer is not even parsed. The id is read
+ * from the answer without parsing all of it when it can be (answer.h). */
 static void posted(struct dc *dc, struct dc_op *op, const char *body)
 {
     if (!op->key)
         return;
-    struct json_object *o = json_tokener_parse(body);
-    const char *id = jget_str(o, "id");
+    char digits[ANSWER_ID_MAX + 1];
+    struct json_object *o = NULL;
+    const char *id = digits;
+    if (dc_answer_id(body, digits, sizeof digits) < 0)
+        id = jget_str(o = json_tokener_parse(body), "id");
     if (id) {
         struct dc_msg *m = dc_msg_get(dc, op->key, op->channel);
         if (m) {
