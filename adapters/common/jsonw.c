@@ -195,7 +195,7 @@ void jw_key(struct jw *w, const char *key)
         put(w, line + !comma, n + 3 + comma);
         return;
     }
-    put(w, ",\"" + !comma, 1 + comma);
+    put(w, &",\""[!comma], 1 + comma);
     string_bytes(w, (const unsigned char *)key, n);
     put(w, "\":", 2);
 }
