@@ -473,7 +473,11 @@ static bool add_kept(struct json_object *o, const struct reading *r, unsigned i)
     case KEPT_SEEN:
         return true;
     }
-    if (!val || json_object_object_add(o, kept[i].name, val) != 0) {
+    /* the names are kept[]'s literals, each added once (a second is refused
+     * as read): json-c neither copies nor looks them up */
+    if (!val || json_object_object_add_ex(o, kept[i].name, val,
+                                          JSON_C_OBJECT_ADD_KEY_IS_NEW |
+                                              JSON_C_OBJECT_ADD_CONSTANT_KEY) != 0) {
         json_object_put(val);
         return false;
     }
