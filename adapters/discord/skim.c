@@ -19,6 +19,10 @@
 
 #include "skim.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define SKIM_MAX_DEPTH 16 /* deeper values are parsed properly (json-c stops at 32) */
 
 struct cursor {
@@ -70,8 +74,43 @@ static size_t plain_run(const char *p)
 #endif
 }
 
+#ifdef __SSE2__
+/* The bytes of the 16 at p that may stop a string's scan, as a mask of bits
+ * in memory order: a quote, a backslash, or a byte below 0x20 (the unsigned
+ * minimum of it and 0x1f is itself). */
+static unsigned string_stops16(const char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control));
+}
+#endif
+
+/* p moved over the plain bytes of a string up to end: to the first byte that
+ * may stop its scan, or to where fewer than 8 bytes are left (SSE2 takes 16
+ * at a time while 16 are left, the word test 8 after). */
+static const char *skip_plain(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    for (; end - p >= 16; p += 16) {
+        unsigned stops = string_stops16(p);
+        if (stops)
+            return p + __builtin_ctz(stops);
+    }
+#endif
+    while (end - p >= 8) {
+        size_t run = plain_run(p);
+        p += run;
+        if (run < 8)
+            break;
+    }
+    return p;
+}
+
 /* A string at c (its quote included) into s. Strings are most of a message's
- * bytes: plain ones are passed over eight bytes at a time, and the scan goes
+ * bytes: plain ones are passed over many bytes at a time, and the scan goes
  * straight to the byte that ends them. */
 static bool read_string(struct cursor *c, struct span *s)
 {
@@ -80,12 +119,7 @@ static bool read_string(struct cursor *c, struct span *s)
     s->start = ++c->p;
     s->escaped = false;
     for (;;) {
-        size_t run;
-        while (c->end - c->p >= 8 && (run = plain_run(c->p)) > 0) {
-            c->p += run;
-            if (run < 8)
-                break;
-        }
+        c->p = skip_plain(c->p, c->end);
         if (c->p >= c->end)
             return false;
         if (*c->p == '"')
