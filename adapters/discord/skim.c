@@ -25,6 +25,10 @@
 
 #define SKIM_MAX_DEPTH 16 /* deeper values are parsed properly (json-c stops at 32) */
 
+/* For the string reader, called for every key and string value: a call's
+ * saving and restoring of registers cost more than most keys' scan. */
+#define INLINE_ALWAYS static inline __attribute__((always_inline))
+
 struct cursor {
     const char *p, *end;
 };
@@ -91,7 +95,7 @@ static unsigned string_stops16(const char *p)
 /* p moved over the plain bytes of a string up to end: to the first byte that
  * may stop its scan, or to where fewer than 8 bytes are left (SSE2 takes 16
  * at a time while 16 are left, the word test 8 after). */
-static const char *skip_plain(const char *p, const char *end)
+INLINE_ALWAYS const char *skip_plain(const char *p, const char *end)
 {
 #ifdef __SSE2__
     for (; end - p >= 16; p += 16) {
@@ -112,7 +116,7 @@ static const char *skip_plain(const char *p, const char *end)
 /* A string at c (its quote included) into s. Strings are most of a message's
  * bytes: plain ones are passed over many bytes at a time, and the scan goes
  * straight to the byte that ends them. */
-static bool read_string(struct cursor *c, struct span *s)
+INLINE_ALWAYS bool read_string(struct cursor *c, struct span *s)
 {
     if (c->p >= c->end || *c->p != '"')
         return false;
