@@ -429,6 +429,7 @@ struct reading {
 struct within {
     struct reading *r;
     unsigned object;
+    uint64_t lengths; /* bit n set: one of its kept members' names is n bytes */
 };
 
 static bool read_kept(struct reading *r, unsigned i, struct cursor *c, unsigned depth);
@@ -436,10 +437,12 @@ static bool read_kept(struct reading *r, unsigned i, struct cursor *c, unsigned 
 static bool take_kept(void *arg, const struct span *key, struct cursor *c, unsigned depth)
 {
     const struct within *w = arg;
-    for (unsigned i = kept[w->object].first; i < kept[w->object].end; i++)
-        if (key->len == kept[i].len && key->start[0] == kept[i].name[0] &&
-            memcmp(key->start, kept[i].name, key->len) == 0)
-            return read_kept(w->r, i, c, depth);
+    /* most keys are of no kept name's length: passed over without a search */
+    if (key->len < 64 && (w->lengths >> key->len & 1))
+        for (unsigned i = kept[w->object].first; i < kept[w->object].end; i++)
+            if (key->len == kept[i].len && key->start[0] == kept[i].name[0] &&
+                memcmp(key->start, kept[i].name, key->len) == 0)
+                return read_kept(w->r, i, c, depth);
     struct span ignored;
     return skip_value(c, depth, &ignored);
 }
@@ -453,7 +456,9 @@ static bool read_kept(struct reading *r, unsigned i, struct cursor *c, unsigned 
     r->seen[i] = true;
     if (kept[i].type != KEPT_OBJECT || c->p >= c->end || *c->p != '{')
         return skip_value(c, depth, &r->value[i]);
-    struct within w = {r, i};
+    struct within w = {r, i, 0};
+    for (unsigned k = kept[i].first; k < kept[i].end; k++)
+        w.lengths |= 1ULL << kept[k].len; /* every name is under 64 bytes */
     struct member_fn fn = {take_kept, &w};
     const char *start = c->p;
     if (!each_member(c, depth, &fn))
