@@ -3,7 +3,8 @@
  * against the full parse: one gateway message an input. It runs the
  * skimmer's reader many times faster than the gateway target, which builds a
  * whole daemon for each input, so it reaches far more of the reader's byte
- * patterns (a quote, a backslash or a control byte anywhere in a word of 8).
+ * patterns (a quote, a backslash or a control byte anywhere in a block of
+ * 16 or a word of 8).
  * An input on which the skimmer and the full parse disagree aborts.
  */
 #include <stdint.h>
