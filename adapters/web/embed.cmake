@@ -1,10 +1,9 @@
 # Turns the page's files into a C source (run at build time with cmake -P).
 # Inputs: SRC_DIR (the static folder), OUT (the .c file to write), FILES (comma-separated: a
-# name in SRC_DIR, served as /name, or url=path for a file elsewhere, served as /url).
-# The files are one struct in a section of their own, aligned and padded to the kernel's
-# fault-around window (64 KB: a page fault maps the cached pages of its aligned 64 KB): a
+# name in SRC_DIR, served as /name, or url=path for a file elsewhere, served as /url),
+# FAULT_AROUND (the kernel's fault-around window, ILLEGALD_FAULT_AROUND).
+# The files are one struct in a section of their own, aligned and padded to that window: a
 # start that reads the literals beside them no longer maps the page's files with them.
-set(FAULT_AROUND 65536)
 string(REPLACE "," ";" FILES "${FILES}")
 set(body "/* Generated from adapters/web/static by embed.cmake; do not edit. */\n")
 string(APPEND body "#include \"assets.h\"\n\n")
