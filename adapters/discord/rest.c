@@ -334,6 +334,8 @@ static int take_handle(struct rest *r, struct handle *h)
 /* Keeps h for a later request, or frees it when enough are kept. */
 static void give_back_handle(struct rest *r, struct handle *h)
 {
+    /* a kept handle must not point at a body its request is about to free */
+    curl_easy_setopt(h->easy, CURLOPT_POSTFIELDS, NULL);
     if (r->nidle < REST_MAX_INFLIGHT && !r->closing)
         r->idle[r->nidle++] = *h;
     else
@@ -419,8 +421,9 @@ static MUST_USE int start(struct rest *r, struct rest_req *q)
         curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
     } else {
         curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, q->method);
+        /* not copied: q->body outlives its transfer (freed by req_free) */
         curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, q->body ? (long)strlen(q->body) : 0L);
-        curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, q->body ? q->body : "");
+        curl_easy_setopt(e, CURLOPT_POSTFIELDS, q->body ? q->body : "");
     }
     buf_reset(&q->resp);
     rl_headers_init(&q->rh);
