@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "answer_check.h"
+#include "case_file.h"
 
 static const char *cases_path;
 
@@ -23,10 +24,7 @@ static void cases(void **state)
     assert_non_null(f);
     static char line[1 << 16];
     unsigned n = 0, read = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (!line[0] || line[0] == '#')
-            continue;
+    while (case_next(f, line, sizeof line)) {
         char *body = strchr(line, ' ');
         assert_non_null(body);
         *body++ = '\0';

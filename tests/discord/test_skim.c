@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "case_file.h"
 #include "skim_check.h"
 
 static const char *cases_path;
@@ -52,11 +53,7 @@ static void cases(void **state)
     assert_non_null(f);
     char line[4096];
     unsigned n = 0, counts[3] = {0};
-    while (fgets(line, sizeof line, f)) {
-        size_t len = strcspn(line, "\n");
-        line[len] = '\0';
-        if (!line[0] || line[0] == '#')
-            continue;
+    while (case_next(f, line, sizeof line)) {
         n++;
         enum gw_skim want = GW_SKIM_PARSE, got;
         int64_t want_seq = 0, seq = -1;

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "adapters/common/jsonw.h"
+#include "case_file.h"
 
 static const char *cases_path;
 
@@ -139,10 +140,7 @@ static void cases(void **state)
     assert_non_null(f);
     static char line[1 << 16];
     unsigned n = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (!line[0] || line[0] == '#')
-            continue;
+    while (case_next(f, line, sizeof line)) {
         char *sep = strstr(line, " => ");
         assert_non_null(sep);
         *sep = '\0';
