@@ -8,23 +8,20 @@
  * writing (tests/unit/test_game_record.c and the stored_image fuzz target
  * hold the two against each other).
  */
-#define _GNU_SOURCE /* dl_iterate_phdr */
-#include <elf.h>
-#include <link.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/util/build_id.h"
 #include "chat.h"
 #include "core/modules.h"
 #include "image.h"
 
 #define IMAGE_MAGIC     "ILGI"
-#define IMAGE_FORMAT    2  /* 2: a table's chat as a fourth part */
-#define IMAGE_BUILD_MAX 32 /* bytes of the build id kept (GNU's are 20) */
+#define IMAGE_FORMAT    2 /* 2: a table's chat as a fourth part */
+#define IMAGE_BUILD_MAX BUILD_ID_MAX
 #define IMAGE_RULES_MAX 24 /* a rules module's id, with its NUL */
 
 struct head {
@@ -37,46 +34,6 @@ struct head {
     uint64_t sum;       /* of the head (this field 0) and the body */
 };
 _Static_assert(sizeof(struct head) == 96, "no padding: the checksum covers every byte");
-
-/* The program's GNU build id; len 0 when it has none (then no images). */
-static struct {
-    uint8_t id[IMAGE_BUILD_MAX];
-    size_t len;
-} build;
-static pthread_once_t build_once = PTHREAD_ONCE_INIT;
-
-/* The build id note among the main program's notes (the first object). */
-static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    (void)size;
-    (void)arg;
-    for (unsigned i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_NOTE)
-            continue;
-        const char *at = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = at + ph->p_memsz;
-        while ((size_t)(end - at) >= sizeof(ElfW(Nhdr))) {
-            const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)(const void *)at;
-            size_t name = (n->n_namesz + 3) & ~(size_t)3, desc = (n->n_descsz + 3) & ~(size_t)3;
-            if (name + desc > (size_t)(end - at) - sizeof *n)
-                break;
-            const char *owner = at + sizeof *n;
-            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && memcmp(owner, "GNU", 4) == 0 &&
-                n->n_descsz > 0 && n->n_descsz <= IMAGE_BUILD_MAX) {
-                memcpy(build.id, owner + name, n->n_descsz);
-                build.len = n->n_descsz;
-                return 1;
-            }
-            at += sizeof *n + name + desc;
-        }
-    }
-    return 1; /* only the main program */
-}
-
-static void read_build_id(void)
-{
-    dl_iterate_phdr(find_build_id, NULL);
-}
 
 #define CHECKSUM_START 0xcbf29ce484222325ULL /* FNV-1a */
 
@@ -200,19 +157,20 @@ static int encode_chat(struct buf *b, const struct game_chat *c)
 
 int image_write(const struct game *g, struct buf *b)
 {
-    pthread_once(&build_once, read_build_id);
+    size_t build_len;
+    const uint8_t *build = build_id(&build_len);
     buf_reset(b);
-    if (!build.len || strlen(g->rules->id) >= IMAGE_RULES_MAX)
+    if (!build_len || strlen(g->rules->id) >= IMAGE_RULES_MAX)
         return 1;
     struct head h = {.format = IMAGE_FORMAT, /* every byte set: the checksum covers them */
-                     .build_len = (uint8_t)build.len,
+                     .build_len = (uint8_t)build_len,
                      .game_size = sizeof *g,
                      .state_size = (uint32_t)g->rules->state_size,
                      .mind_size = (uint32_t)(g->minds ? game_mind_size(g) : 0),
                      .nminds = g->minds ? g->nseats : 0,
                      .chat_size = g->chat && g->chat->n ? sizeof *g->chat : 0};
     memcpy(h.magic, IMAGE_MAGIC, sizeof h.magic);
-    memcpy(h.build, build.id, build.len);
+    memcpy(h.build, build, build_len);
     memcpy(h.rules, g->rules->id, strlen(g->rules->id));
     struct game *copy = malloc(sizeof *copy);
     if (!copy)
@@ -333,7 +291,8 @@ static const char *read_body(struct game *out, const struct head *h, struct read
 
 int image_read(struct game *out, const void *image, size_t len, char *why, size_t whylen)
 {
-    pthread_once(&build_once, read_build_id);
+    size_t build_len;
+    const uint8_t *build = build_id(&build_len);
     memset(out, 0, sizeof *out);
     struct head h;
     if (len < sizeof h || memcmp(image, IMAGE_MAGIC, 4) != 0) {
@@ -341,8 +300,8 @@ int image_read(struct game *out, const void *image, size_t len, char *why, size_
         return -1;
     }
     memcpy(&h, image, sizeof h);
-    if (h.format != IMAGE_FORMAT || !build.len || h.build_len != build.len ||
-        memcmp(h.build, build.id, build.len) != 0)
+    if (h.format != IMAGE_FORMAT || !build_len || h.build_len != build_len ||
+        memcmp(h.build, build, build_len) != 0)
         return 1;
     struct reader r = {(const unsigned char *)image + sizeof h, len - sizeof h, 0};
     const char *bad = NULL;

@@ -2,9 +2,9 @@
  * util.h - what every module of the utility library shares.
  *
  * The library (bot/util/) holds the few tools every part of the daemon
- * needs: a capped growable buffer (buf.h), one string-keyed map (map.h) and
- * one clock (clock.h); the typed JSON getters are core/json.h. Lists are
- * <sys/queue.h>.
+ * needs: a capped growable buffer (buf.h), one string-keyed map (map.h), one
+ * clock (clock.h) and the build's id (build_id.h); the typed JSON getters are
+ * core/json.h. Lists are <sys/queue.h>.
  *
  * Out of memory: no function of the daemon aborts on a failed allocation.
  * It returns an error to its caller, which refuses the input that needed the
