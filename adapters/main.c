@@ -67,13 +67,15 @@ struct options {
     bool virtual_time;
     bool seeded;
     uint64_t seed;
+    bool register_commands;
 };
 
 static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: illegald [--config FILE] [--store PATH] [--check-config]\n"
+        "usage: illegald [--config FILE] [--store PATH] [--register-commands]\n"
+        "       illegald [--config FILE] [--store PATH] --check-config\n"
         "       illegald --console [--virtual-time] [--seed N] [--store PATH]\n"
         "\n"
         "Hosts the party game Illegal on Discord, Matrix, a local web table, or the console.\n"
@@ -81,6 +83,9 @@ static void usage(FILE *out)
         "  -c, --config FILE   read settings from FILE (INI; see config/illegald.conf.example)\n"
         "  -s, --store PATH    keep games in the SQLite database PATH\n"
         "      --check-config  validate the settings, print them (secrets masked) and exit\n"
+        "      --register-commands\n"
+        "                      register Discord's slash commands at this start, even when\n"
+        "                      the store says Discord has them as they are\n"
         "      --console       play through JSON lines on stdin and stdout\n"
         "      --virtual-time  with --console: time moves only through \"advance\" lines\n"
         "      --seed N        make every game reproducible from N\n"
@@ -128,7 +133,7 @@ static void setup_help(void)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    enum { OPT_CHECK = 256, OPT_CONSOLE, OPT_VIRTUAL, OPT_SEED };
+    enum { OPT_CHECK = 256, OPT_CONSOLE, OPT_VIRTUAL, OPT_SEED, OPT_REGISTER };
     static const struct option longopts[] = {
         {"config", required_argument, NULL, 'c'},
         {"store", required_argument, NULL, 's'},
@@ -136,6 +141,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"console", no_argument, NULL, OPT_CONSOLE},
         {"virtual-time", no_argument, NULL, OPT_VIRTUAL},
         {"seed", required_argument, NULL, OPT_SEED},
+        {"register-commands", no_argument, NULL, OPT_REGISTER},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -158,6 +164,9 @@ static int parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_VIRTUAL:
             o->virtual_time = true;
+            break;
+        case OPT_REGISTER:
+            o->register_commands = true;
             break;
         case OPT_SEED:
             o->seed = strtoull(optarg, &end, 10);
@@ -423,6 +432,7 @@ int main(int argc, char **argv)
         free(d.config.store_path);
         d.config.store_path = path;
     }
+    d.config.discord_register_commands = o.register_commands;
     if (o.check_config) {
         config_describe(&d.config, stdout);
         printf("; %s: the settings are valid\n", o.config_path ? o.config_path : "defaults");

@@ -68,6 +68,9 @@ struct config {
     /* The gateway's transport compression (compress=zlib-stream); default
      * false: inflating costs CPU on every event, and saves only bandwidth */
     bool discord_compression;
+    /* Not a setting: --register-commands, this start registers the slash
+     * commands even when the store says Discord has them as they are */
+    bool discord_register_commands;
     /* The Discord Activity (adapters/web/activity.c): the local table's page
      * inside Discord for the game of the channel it is launched in. On needs
      * the token, application_id and client_secret; it starts the [web]

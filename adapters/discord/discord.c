@@ -435,6 +435,7 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     dc->global_rate = cfg->discord_global_rate_limit > 0 ? (unsigned)cfg->discord_global_rate_limit
                                                          : DEFAULT_GLOBAL_RATE;
     dc->compress = cfg->discord_compression;
+    dc->register_forced = cfg->discord_register_commands;
     dc->language = cfg->language;
     const char *content = cfg->discord_message_content ? cfg->discord_message_content : "auto";
     dc->content = strcmp(content, "on") == 0    ? DC_CONTENT_ON

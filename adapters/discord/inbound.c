@@ -195,39 +195,50 @@ static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
     free(stored);
 }
 
+/* Queues the registration at path for the record key (registration.c). */
+static void put_commands(struct dc *dc, const char *body, const char *path, const char *key)
+{
+    struct dc_op *op = dc_op_new(dc, DC_OP_COMMANDS);
+    if (!op || !(op->body = dc_xstrdup(body)) || !(op->key = dc_xstrdup(key))) {
+        dc_op_free(op);
+        return;
+    }
+    dc_rest(dc, op, "commands", "PUT", path, 0);
+}
+
 void dc_register_commands(struct dc *dc)
 {
     if (dc->commands_registered || !dc->app_id)
         return;
     dc->commands_registered = true;
-    struct json_object *cmds = dc_commands_json(dc->nguilds == 0);
+    bool global, guild[CONFIG_MAX_GUILDS];
+    /* built only when a registration goes: every language's words, 42 KB */
+    unsigned due = dc_commands_due(dc, &global, guild);
+    if (!due)
+        return;
+    bool guilds_due = due > (unsigned)global;
+    struct json_object *cmds =
+        dc->nguilds == 0 || guilds_due ? dc_commands_json(dc->nguilds == 0) : NULL;
     /* the Entry Point command is global only: with guild commands, it goes alone */
-    struct json_object *global = dc->nguilds ? json_object_new_array() : json_object_get(cmds);
+    struct json_object *all = dc->nguilds ? json_object_new_array() : json_object_get(cmds);
     if (dc->activity_on)
-        json_object_array_add(global, dc_activity_entry_point(dc));
-    const char *body = json_object_to_json_string_ext(cmds, JSON_C_TO_STRING_PLAIN);
-    const char *global_body = json_object_to_json_string_ext(global, JSON_C_TO_STRING_PLAIN);
-    char path[256];
-    if (dc->nguilds == 0 || dc->activity_on) {
-        struct dc_op *op = dc_op_new(dc, DC_OP_COMMANDS);
-        if (op && (op->body = dc_xstrdup(global_body))) {
-            snprintf(path, sizeof(path), "/applications/%s/commands", dc->app_id);
-            dc_rest(dc, op, "commands", "PUT", path, 0);
-        } else {
-            dc_op_free(op);
-        }
+        json_object_array_add(all, dc_activity_entry_point(dc));
+    char path[256], key[DC_COMMANDS_KEY_MAX];
+    if (global) {
+        snprintf(path, sizeof(path), "/applications/%s/commands", dc->app_id);
+        put_commands(dc, json_object_to_json_string_ext(all, JSON_C_TO_STRING_PLAIN), path,
+                     dc_commands_key(key, sizeof key, NULL));
     }
+    const char *body =
+        guilds_due ? json_object_to_json_string_ext(cmds, JSON_C_TO_STRING_PLAIN) : "";
     for (unsigned i = 0; i < dc->nguilds; i++) {
-        struct dc_op *op = dc_op_new(dc, DC_OP_COMMANDS);
-        if (!op || !(op->body = dc_xstrdup(body))) {
-            dc_op_free(op);
+        if (!guild[i])
             continue;
-        }
         snprintf(path, sizeof(path), "/applications/%s/guilds/%s/commands", dc->app_id,
                  dc->guild_ids[i]);
-        dc_rest(dc, op, "commands", "PUT", path, 0);
+        put_commands(dc, body, path, dc_commands_key(key, sizeof key, dc->guild_ids[i]));
     }
-    json_object_put(global);
+    json_object_put(all);
     json_object_put(cmds);
 }
 

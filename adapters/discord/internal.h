@@ -202,7 +202,8 @@ struct dc {
     struct buf body;     /* the body being written (delivery.c): kept between messages, up to
                             DC_BODY_KEEP bytes, and never past DC_BODY_MAX */
     char *self_id;
-    bool commands_registered;
+    bool commands_registered; /* this run decided whether they go (registration.c) */
+    bool register_forced;     /* --register-commands: they go, whatever the store says */
     bool started, stopping;
     struct dc_ixn *capture;          /* the interaction being delivered: its replies so far */
     bool activity_on;                /* [discord] activity */
@@ -352,6 +353,22 @@ const char *dc_slash_leaf(struct json_object *data, struct json_object **args);
  * then its options in its entry's order. NULL for an unknown command, or
  * when memory ran out. */
 char *dc_slash_text(struct json_object *data);
+
+/* ---- registration.c: the slash commands registered only when they changed ---- */
+
+#define DC_COMMANDS_KEY_MAX 48 /* "commands/guild/" and a snowflake */
+
+/* The store's key of a registration's record, into out: the global commands'
+ * (guild NULL) or guild's. Returns out. */
+const char *dc_commands_key(char *out, size_t len, const char *guild);
+/* Which registrations this start sends: *global for the global commands,
+ * guild[i] for dc->guild_ids[i] (nguilds of them): those whose record in the
+ * store is not what they would now be made of, or every one when forced.
+ * Says in the log which it is. Returns how many are due. */
+unsigned dc_commands_due(struct dc *dc, bool *global, bool guild[]);
+/* Discord took the registration at key (2xx): its record goes to the store,
+ * so that a start with the same commands sends none. */
+void dc_commands_taken(struct dc *dc, const char *key);
 
 /* ---- components.c: a press on a button or a menu ---- */
 

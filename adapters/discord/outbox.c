@@ -435,7 +435,7 @@ static void other_done(struct dc *dc, struct dc_op *op, long status, const char 
         break;
     case DC_OP_COMMANDS:
         if (ok)
-            log_info(DC_MOD, NULL, "slash commands registered");
+            dc_commands_taken(dc, op->key);
         else
             dc_log_http_error("registering", "slash commands", status, body);
         break;
