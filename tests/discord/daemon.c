@@ -55,6 +55,11 @@ void daemon_setup_with(struct daemon *d, const char *path, struct fd_server *srv
 
 void daemon_start(struct daemon *d, const char *seed)
 {
+    daemon_start_with(d, seed, NULL);
+}
+
+void daemon_start_with(struct daemon *d, const char *seed, const char *option)
+{
     pid_t test = getpid();
     d->pid = fork();
     if (d->pid < 0) {
@@ -65,10 +70,14 @@ void daemon_start(struct daemon *d, const char *seed)
         child_dies_with_parent(test); /* no daemon outlives a test killed on its timeout */
         if (!freopen(d->log, "a", stderr))
             _exit(126);
-        if (seed)
-            execl(d->path, d->path, "--config", d->conf, "--seed", seed, (char *)NULL);
-        else
-            execl(d->path, d->path, "--config", d->conf, (char *)NULL);
+        const char *argv[] = {d->path, "--config", d->conf, NULL, NULL, NULL, NULL};
+        size_t n = 3;
+        if (seed) {
+            argv[n++] = "--seed";
+            argv[n++] = seed;
+        }
+        argv[n] = option;
+        execv(d->path, (char *const *)argv);
         _exit(127);
     }
 }

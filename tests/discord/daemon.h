@@ -29,6 +29,8 @@ void daemon_setup_with(struct daemon *d, const char *path, struct fd_server *srv
                        const char *discord);
 /* Starts the daemon (--seed seed when not NULL), stderr going to the log. */
 void daemon_start(struct daemon *d, const char *seed);
+/* daemon_start() with one more option (NULL: none), "--register-commands". */
+void daemon_start_with(struct daemon *d, const char *seed, const char *option);
 /* Sends sig, waits up to timeout_ms (then SIGKILL); returns the exit status,
  * or 128 + the signal that ended it. */
 int daemon_stop(struct daemon *d, int sig, int timeout_ms);
