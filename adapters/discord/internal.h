@@ -149,7 +149,7 @@ struct dc_delivery {
 struct dc_op {
     struct dc *dc;
     enum dc_op_type type;
-    char *key;         /* logical key (POST, EDIT, REACT, CLOSE) */
+    char *key;         /* logical key (POST, EDIT, REACT, CLOSE); COMMANDS: its record's */
     char *channel;     /* channel id */
     char *user;        /* DM recipient */
     char *body;        /* JSON */
