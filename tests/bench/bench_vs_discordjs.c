@@ -30,7 +30,11 @@
  * ROUNDS 0 measures the instruction counts alone; BENCH_NO_COUNTS=1 leaves
  * them out (two builds timed in turn need only the rounds). BENCH_KEEP=1
  * keeps the work directory, with each bot's /proc/<pid>/smaps when its idle
- * RSS is read.
+ * RSS is read. BENCH_SLASH=1 (with ROUNDS 0) sends the counted commands as
+ * the slash command /illegal status (INTERACTION_CREATE, a member without
+ * the message content intent's help) instead of messages: one command's way
+ * from the interaction in to its answer out, the interaction's callback;
+ * illegald alone (the floor and discord.js answer no interaction).
  * WORKDIR holds the temporary stores (on disk, not tmpfs). Without
  * NODE_BOT_JS, or when node cannot run it, discord.js is not measured;
  * without bench_floor_bot, the floor is not.
@@ -95,6 +99,7 @@ struct bench {
                            would resume on the last run's gateway */
     int cpu;            /* the CPU the bots run on */
     int rate_limit_key; /* illegald takes [discord] global_rate_limit */
+    bool slash;         /* commands come as slash commands (BENCH_SLASH) */
     char dir[512];
     const char *wrap; /* the bot runs under this tool (valgrind), or NULL */
     char wrap_out[600];
@@ -227,7 +232,24 @@ static void guild_create(struct bench *b)
     fd_dispatch(b->gw, "GUILD_CREATE", d);
 }
 
-/* One MESSAGE_CREATE from a player in channel i; a command is expected answered. */
+/* The slash command /illegal status from user in channel ch, as Discord's
+ * client sends it (receiving-and-responding: the interaction object). */
+static void slash(struct bench *b, const char *id, const char *ch, const char *user)
+{
+    char d[1024];
+    snprintf(d, sizeof(d),
+             "{\"id\":\"%s\",\"application_id\":\"%s\",\"type\":2,\"token\":\"tok-%s\","
+             "\"version\":1,\"locale\":\"en-US\",\"guild_id\":\"%s\",\"channel_id\":\"%s\","
+             "\"member\":{\"user\":{\"id\":\"%s\",\"username\":\"player\","
+             "\"global_name\":\"player\"},\"roles\":[],\"permissions\":\"0\"},"
+             "\"data\":{\"id\":\"800000000000000001\",\"name\":\"illegal\",\"type\":1,"
+             "\"options\":[{\"name\":\"status\",\"type\":1}]}}",
+             id, FD_APP_ID, id, FD_GUILD_ID, ch, user);
+    fd_dispatch(b->gw, "INTERACTION_CREATE", d);
+}
+
+/* One MESSAGE_CREATE from a player in channel i (a command as a slash
+ * command with b->slash); a command is expected answered. */
 static void say(struct bench *b, unsigned i, bool command, bool measure)
 {
     char id[32], ch[32], user[32];
@@ -238,14 +260,18 @@ static void say(struct bench *b, unsigned i, bool command, bool measure)
         br_expect(b->rest, i % BR_CHANNELS, fd_now(), measure);
         b->sent++;
     }
-    fdc_message(b->gw, id, FD_GUILD_ID, ch, user, command ? COMMAND : CHAT);
+    if (command && b->slash)
+        slash(b, id, ch, user);
+    else
+        fdc_message(b->gw, id, FD_GUILD_ID, ch, user, command ? COMMAND : CHAT);
 }
 
-/* Waits until every command sent is answered; false after timeout_s. */
+/* Waits until every command sent is answered (by a post, or an
+ * interaction's callback); false after timeout_s. */
 static bool all_answered(struct bench *b, double timeout_s)
 {
     double end = fd_now() + timeout_s;
-    while (br_posts(b->rest) < b->sent) {
+    while (br_posts(b->rest) + br_callbacks(b->rest) < b->sent) {
         if (fd_now() > end)
             return false;
         msleep(0.5);
@@ -733,8 +759,8 @@ static void instructions(struct bench *b, bool floor)
     } else if (probe_bot(b, PROBE_CALLGRIND, BOT_ILLEGALD, &ill) &&
                (!floor || probe_bot(b, PROBE_CALLGRIND, BOT_FLOOR, &flo))) {
         printf("\ninstructions in user space (callgrind, %u messages each): illegald %.0f per "
-               "command, %.0f per ignored message",
-               INSTR_MESSAGES, ill.cmd, ill.ign);
+               "%s, %.0f per ignored message",
+               INSTR_MESSAGES, ill.cmd, b->slash ? "slash command" : "command", ill.ign);
         if (floor)
             printf("; floor %.0f and %.0f", flo.cmd, flo.ign);
         printf("\n");
@@ -746,9 +772,9 @@ static void instructions(struct bench *b, bool floor)
         printf("NOTE: strace is missing: no system call counts\n");
     } else if (probe_bot(b, PROBE_STRACE, BOT_ILLEGALD, &ill) &&
                (!floor || probe_bot(b, PROBE_STRACE, BOT_FLOOR, &flo))) {
-        printf("\nsystem calls (strace -c): illegald %.2f per command, %.2f per ignored message "
+        printf("\nsystem calls (strace -c): illegald %.2f per %s, %.2f per ignored message "
                "(a command's: %s)\n",
-               ill.cmd, ill.ign, ill.calls);
+               ill.cmd, b->slash ? "slash command" : "command", ill.ign, ill.calls);
         if (floor)
             printf("floor %.2f per command, %.2f per ignored message (a command's: %s)\n", flo.cmd,
                    flo.ign, flo.calls);
@@ -1102,8 +1128,11 @@ int main(int argc, char **argv)
     b.workdir = argv[2];
     b.botjs = argc > 3 && argv[3][0] ? argv[3] : NULL;
     unsigned rounds = argc > 4 ? (unsigned)atoi(argv[4]) : 3;
-    if (rounds > MAX_ROUNDS)
+    b.slash = getenv("BENCH_SLASH") != NULL;
+    if (rounds > MAX_ROUNDS || (b.slash && rounds)) {
+        fprintf(stderr, "%s\n", b.slash ? "BENCH_SLASH counts alone: ROUNDS must be 0" : "ROUNDS");
         return 2;
+    }
     if (bench_setup(&b, argv[0]) != 0)
         return 1;
     printf("%u rounds\n", rounds);
@@ -1114,7 +1143,7 @@ int main(int argc, char **argv)
     if (rc == 0 && rounds)
         report(&b, rounds, djs, flo, argv[0]);
     if (rc == 0 && !getenv("BENCH_NO_COUNTS"))
-        instructions(&b, flo);
+        instructions(&b, flo && !b.slash);
     br_stop(b.rest);
     /* the stores, logs and callgrind dumps are kept when something failed,
      * or when BENCH_KEEP is set (to read the dumps with callgrind_annotate) */

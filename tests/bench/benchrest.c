@@ -45,6 +45,7 @@ struct br_server {
     struct conn conns[BR_CONNS];
     struct fd_server *gw;
     unsigned long posts, next_id;
+    unsigned long callbacks; /* interaction callbacks (a slash command's first answer) */
     double first_post;
     struct pending pend[BR_CHANNELS];
     double *lat;
@@ -180,6 +181,12 @@ static void handle(struct br_server *s, int fd, const char *method, const char *
                sscanf(route, "/channels/%63[0-9]/messages", channel) == 1 &&
                strstr(route, "/messages/") == NULL) {
         post_message(s, fd, channel, body);
+    } else if (strcmp(method, "POST") == 0 && strncmp(route, "/interactions/", 14) == 0 &&
+               strstr(route, "/callback")) {
+        pthread_mutex_lock(&s->mu);
+        s->callbacks++;
+        pthread_mutex_unlock(&s->mu);
+        reply(fd, "{}");
     } else if (strcmp(method, "PUT") == 0 && strstr(route, "/commands")) {
         reply(fd, "[]");
     } else {
@@ -318,6 +325,7 @@ void br_attach(struct br_server *s, struct fd_server *gw)
     pthread_mutex_lock(&s->mu);
     s->gw = gw;
     s->posts = 0;
+    s->callbacks = 0;
     s->first_post = 0;
     s->nlat = 0;
     memset(s->pend, 0, sizeof(s->pend));
@@ -340,6 +348,14 @@ unsigned long br_posts(struct br_server *s)
 {
     pthread_mutex_lock(&s->mu);
     unsigned long n = s->posts;
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
+unsigned long br_callbacks(struct br_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    unsigned long n = s->callbacks;
     pthread_mutex_unlock(&s->mu);
     return n;
 }

@@ -5,7 +5,8 @@
  * requests/s, which a benchmark at 1,000 commands/s cannot use). It answers
  * GET /gateway/bot with the test server's gateway, records each message a
  * bot posts (when, in which channel) and echoes it back on the gateway as the
- * bot's own MESSAGE_CREATE, as Discord does. Every other request gets 200 {}.
+ * bot's own MESSAGE_CREATE, as Discord does, and counts interaction
+ * callbacks. Every other request gets 200 {}.
  */
 #ifndef BENCHREST_H
 #define BENCHREST_H
@@ -36,6 +37,8 @@ void br_expect(struct br_server *s, unsigned i, double t, int measure);
 
 /* Messages posted since br_attach. */
 unsigned long br_posts(struct br_server *s);
+/* Interaction callbacks (POST /interactions/ID/TOKEN/callback) since br_attach. */
+unsigned long br_callbacks(struct br_server *s);
 /* The time the first message was posted since br_attach, or 0. */
 double br_first_post(struct br_server *s);
 
