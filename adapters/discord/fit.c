@@ -14,7 +14,7 @@
 #define ELLIPSIS "\xE2\x80\xA6" /* U+2026, one character */
 
 /* The bytes of the sequence s starts: a byte that starts none is one (and
- * one character: dc_fix_utf8() makes it U+FFFD). */
+ * one character: the body writer makes it U+FFFD). */
 static size_t seq_len(const unsigned char *s)
 {
     size_t n = jw_utf8_len(s, SIZE_MAX);
@@ -104,59 +104,4 @@ bool dc_valid_name(const char *s)
         }
     }
     return points >= 1 && points <= DC_NAME_MAX;
-}
-
-/* s with each byte that starts no valid sequence made U+FFFD (malloc'd), or
- * NULL when s is valid UTF-8 (or memory ran out: s goes as it is). */
-static char *fixed(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t bad = 0, len = 0;
-    for (; p[len]; len += seq_len(p + len))
-        bad += jw_utf8_len(p + len, SIZE_MAX) == 0;
-    if (!bad)
-        return NULL;
-    char *out = malloc(len + 2 * bad + 1), *o = out;
-    for (size_t i = 0; out && p[i];) {
-        size_t n = jw_utf8_len(p + i, SIZE_MAX);
-        if (n) {
-            memcpy(o, p + i, n);
-            o += n;
-            i += n;
-        } else {
-            memcpy(o, "\xEF\xBF\xBD", 3);
-            o += 3;
-            i++;
-        }
-    }
-    if (out)
-        *o = '\0';
-    return out;
-}
-
-void dc_fix_utf8(struct json_object *o)
-{
-    switch (json_object_get_type(o)) {
-    case json_type_string: {
-        char *f = fixed(json_object_get_string(o));
-        if (f)
-            json_object_set_string(o, f);
-        free(f);
-        break;
-    }
-    case json_type_array:
-        for (size_t i = 0; i < json_object_array_length(o); i++)
-            dc_fix_utf8(json_object_array_get_idx(o, i));
-        break;
-    case json_type_object: {
-        json_object_object_foreach(o, key, v)
-        {
-            (void)key; /* the adapter's own keys, ASCII */
-            dc_fix_utf8(v);
-        }
-        break;
-    }
-    default:
-        break;
-    }
 }

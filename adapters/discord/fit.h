@@ -63,11 +63,6 @@ size_t dc_fit_cut(const char *s, size_t max, bool *cut);
 /* dc_fit_json()'s string written by w (adapters/common/jsonw.h); returns the
  * characters written, the ellipsis counted. */
 size_t dc_fit_write(struct jw *w, const char *s, size_t max);
-/* Makes every string in o (objects and arrays walked) valid UTF-8, which is
- * all Discord takes: each byte that starts no valid sequence (a sequence
- * cut short, a stray byte) becomes U+FFFD, one character as dc_chars()
- * counted it, so a body within the limits stays within them. */
-void dc_fix_utf8(struct json_object *o);
 /* Whether s may name a slash command or option: Application Command Naming's
  * rule, as far as the catalog's words need (lower-case letters of any
  * script, digits, - _ '; 1 to DC_NAME_MAX code points). */

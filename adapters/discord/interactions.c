@@ -46,23 +46,27 @@ void dc_ix_free(void *p)
     free(x->token);
     free(x->app_id);
     free(x->user);
-    json_object_put(x->captured);
+    for (size_t i = 0; i < x->ncaptured; i++)
+        free(x->captured[i]);
+    free(x->captured);
     free(x);
 }
 
+/* Queues an interaction request with body (a string it takes; NULL: none). */
 static void ix_request(struct dc *dc, struct dc_ixn *x, const char *method, const char *path,
-                       struct json_object *body, unsigned flags, enum dc_ix_step step)
+                       char *body, unsigned flags, enum dc_ix_step step)
 {
     struct dc_op *op = dc_op_new(dc, DC_OP_IX);
-    if (!op)
+    if (!op) {
+        free(body);
         return;
+    }
     char q[96];
     snprintf(q, sizeof(q), "ix:%s", x->id);
     op->ix = strdup(q);
     op->step = step;
-    if (body)
-        op->body = strdup(json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN));
-    if (!op->ix || (body && !op->body)) {
+    op->body = body;
+    if (!op->ix) {
         log_error(DC_MOD, NULL, "no memory to answer an interaction");
         dc_op_free(op);
         return;
@@ -71,56 +75,51 @@ static void ix_request(struct dc *dc, struct dc_ixn *x, const char *method, cons
     dc_rest_until(dc, op, q, method, path, flags, until);
 }
 
-static void ix_callback(struct dc *dc, struct dc_ixn *x, int type, struct json_object *data)
+/* req (a request's buffer) made, or else the error said: nothing half made goes. */
+static bool made(const struct dc_ixn *x, int rc)
+{
+    if (rc < 0)
+        log_error(DC_MOD, NULL,
+                  "interaction %s: its answer passes %u bytes or found no memory; not sent", x->id,
+                  DC_BODY_MAX);
+    return rc == 0;
+}
+
+/* The first answer to x: req, a callback's whole body, taken. */
+static void ix_send_callback(struct dc *dc, struct dc_ixn *x, char *req)
 {
     char path[256];
     snprintf(path, sizeof(path), "/interactions/%s/%s/callback", x->id, x->token);
-    struct json_object *b = json_object_new_object();
-    json_object_object_add(b, "type", json_object_new_int(type));
-    if (data)
-        json_object_object_add(b, "data", data);
-    ix_request(dc, x, "POST", path, b, REST_NO_GLOBAL, DC_IX_CALLBACK);
-    json_object_put(b);
+    ix_request(dc, x, "POST", path, req, REST_NO_GLOBAL, DC_IX_CALLBACK);
     x->answered = true;
 }
 
-static void ix_followup(struct dc *dc, struct dc_ixn *x, struct json_object *body)
+/* The first answer to x, of callback type type: data (len bytes, a JSON
+ * object's text) as its data, or none when NULL. */
+static void ix_callback(struct dc *dc, struct dc_ixn *x, int type, const char *data, size_t len)
 {
-    char path[256];
-    if (x->dead) {
-        dc_ix_plain(dc, x, body);
-    } else if (x->original) {
-        /* an edit sets no flags (receiving-and-responding: Edit Original
-         * Interaction Response, as Edit Webhook Message): the deferral made
-         * it ephemeral */
-        struct json_object *edit = NULL;
-        if (json_object_deep_copy(body, &edit, NULL) != 0) {
-            log_error(DC_MOD, NULL, "no memory to answer an interaction");
-            return;
-        }
-        json_object_object_del(edit, "flags");
-        snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", x->app_id, x->token);
-        x->original = false;
-        ix_request(dc, x, "PATCH", path, edit, 0, DC_IX_FOLLOWUP);
-        json_object_put(edit);
-    } else {
-        snprintf(path, sizeof(path), "/webhooks/%s/%s", x->app_id, x->token);
-        ix_request(dc, x, "POST", path, body, 0, DC_IX_FOLLOWUP);
-    }
+    struct buf req;
+    buf_init(&req, DC_BODY_MAX);
+    if (made(x, ixb_wrap(&req, type, data, len)))
+        ix_send_callback(dc, x, buf_take(&req));
+    else
+        x->answered = true; /* nothing to send: no later answer waits for it */
 }
 
-void dc_ix_plain(struct dc *dc, struct dc_ixn *x, struct json_object *body)
+/* What was meant for x, an ephemeral body of len bytes, as a plain message
+ * in its user's DMs. */
+static void ix_plain(struct dc *dc, struct dc_ixn *x, const char *body, size_t len)
 {
-    struct json_object *copy = NULL;
-    if (!body || !x->user || json_object_deep_copy(body, &copy, NULL) != 0)
+    struct buf b;
+    buf_init(&b, DC_BODY_MAX);
+    if (!x->user || !made(x, ixb_unflag(&b, body, len))) /* in a DM, private as it is */
         return;
-    json_object_object_del(copy, "flags"); /* in a DM, private as it is */
     struct dc_op *op = dc_op_new(dc, DC_OP_POST);
     if (op) {
         op->user = strdup(x->user);
-        op->body = strdup(json_object_to_json_string_ext(copy, JSON_C_TO_STRING_PLAIN));
+        op->body = buf_take(&b);
     }
-    json_object_put(copy);
+    buf_free(&b);
     if (!op || !op->user || !op->body) {
         log_error(DC_MOD, NULL, "no memory to send an interaction's answer as a message");
         dc_op_free(op);
@@ -129,28 +128,40 @@ void dc_ix_plain(struct dc *dc, struct dc_ixn *x, struct json_object *body)
     dc_queue_on_dm(dc, x->user, op);
 }
 
+/* A later answer to x: body, an ephemeral body of len bytes. */
+static void ix_followup(struct dc *dc, struct dc_ixn *x, const char *body, size_t len)
+{
+    if (x->dead) {
+        ix_plain(dc, x, body, len);
+        return;
+    }
+    char path[256];
+    struct buf req;
+    buf_init(&req, DC_BODY_MAX);
+    if (x->original) {
+        /* an edit sets no flags (receiving-and-responding: Edit Original
+         * Interaction Response, as Edit Webhook Message): the deferral made
+         * it ephemeral */
+        if (!made(x, ixb_unflag(&req, body, len)))
+            return;
+        snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", x->app_id, x->token);
+        x->original = false;
+        ix_request(dc, x, "PATCH", path, buf_take(&req), 0, DC_IX_FOLLOWUP);
+    } else if (made(x, buf_append(&req, body, len))) {
+        snprintf(path, sizeof(path), "/webhooks/%s/%s", x->app_id, x->token);
+        ix_request(dc, x, "POST", path, buf_take(&req), 0, DC_IX_FOLLOWUP);
+    }
+}
+
 int dc_ix_prepare(struct dc *dc, struct dc_op *op)
 {
     struct dc_ixn *x = map_get(&dc->ixns, op->ix);
     if (op->step != DC_IX_FOLLOWUP || !x || !x->dead)
         return 0;
     /* queued before the first answer failed: it goes as a plain message */
-    struct json_object *body = json_tokener_parse(op->body ? op->body : "");
-    dc_ix_plain(dc, x, body);
-    json_object_put(body);
+    if (op->body)
+        ix_plain(dc, x, op->body, strlen(op->body));
     return 1;
-}
-
-/* What a failed first answer meant to say, as a message body, or NULL when
- * it said nothing (a deferral, choices that are too late to offer). */
-static struct json_object *callback_content(const char *request)
-{
-    struct json_object *b = json_tokener_parse(request ? request : "");
-    struct json_object *data =
-        jget_int64_or(b, "type", 0) == CB_MESSAGE ? jget_obj(b, "data") : NULL;
-    json_object_get(data);
-    json_object_put(b);
-    return data;
 }
 
 void dc_ix_answered(struct dc *dc, struct dc_op *op, long status, const char *body)
@@ -169,8 +180,12 @@ void dc_ix_answered(struct dc *dc, struct dc_op *op, long status, const char *bo
                  x->id);
         return;
     }
-    struct json_object *meant =
-        op->step == DC_IX_CALLBACK ? callback_content(op->body) : json_tokener_parse(op->body);
+    /* what it meant to say, as a message body: a first answer's data when it
+     * said something (not a deferral, nor choices too late to offer) */
+    const char *req = op->body ? op->body : "";
+    size_t len = strlen(req), at = 0, meant = len;
+    if (op->step == DC_IX_CALLBACK && !ixb_data(req, len, CB_MESSAGE, &at, &meant))
+        meant = 0;
     if (op->step == DC_IX_CALLBACK || dc_api_code(body) == ERR_TOKEN_GONE) {
         /* no later answer can go through it either */
         x->dead = true;
@@ -184,8 +199,53 @@ void dc_ix_answered(struct dc *dc, struct dc_op *op, long status, const char *bo
         log_warn(DC_MOD, NULL, "interaction %s: answer refused (HTTP %ld, code %d); %s", x->id,
                  status, dc_api_code(body), meant ? "it goes to the user's DMs" : "dropped");
     if (meant)
-        dc_ix_plain(dc, x, meant);
-    json_object_put(meant);
+        ix_plain(dc, x, req + at, meant);
+}
+
+/* Writes into dc->body (kept between bodies) an answer's ephemeral body: m
+ * rendered, or text when m is NULL. Returns that buffer, or NULL (logged)
+ * when the body cannot be written; body_done() when done with it. */
+static struct buf *answer_body(struct dc *dc, const struct outbound *m, const char *text)
+{
+    struct buf *b = &dc->body;
+    struct jw w;
+    if (b->max == 0)
+        buf_init(b, DC_BODY_MAX);
+    buf_reset(b);
+    jw_init(&w, b);
+    ixb_ephemeral(&w);
+    if (m)
+        dc_render_into(dc, m, false, &w);
+    else
+        dc_render_text(&w, text);
+    jw_object_end(&w);
+    if (jw_finish(&w) == 0)
+        return b;
+    log_error(DC_MOD, NULL, "%s: its answer passes %u bytes or found no memory; not sent",
+              m && m->key ? m->key : "an interaction", DC_BODY_MAX);
+    return NULL;
+}
+
+static void body_done(struct dc *dc)
+{
+    if (dc->body.cap > DC_BODY_KEEP)
+        buf_free(&dc->body); /* a long body's memory goes back; the usual one's is kept */
+}
+
+/* Keeps body (len bytes) for x's first answer, after deliver(). */
+static void capture(struct dc_ixn *x, const char *body, size_t len)
+{
+    char **list = realloc(x->captured, (x->ncaptured + 1) * sizeof(*list));
+    char *copy = malloc(len + 1);
+    if (list)
+        x->captured = list;
+    if (!list || !copy) {
+        log_error(DC_MOD, NULL, "interaction %s: no memory to keep an answer; not sent", x->id);
+        free(copy);
+        return;
+    }
+    memcpy(copy, body, len + 1);
+    x->captured[x->ncaptured++] = copy;
 }
 
 int dc_ix_reply(struct dc *dc, const char *ix, const struct outbound *m)
@@ -193,56 +253,58 @@ int dc_ix_reply(struct dc *dc, const char *ix, const struct outbound *m)
     struct dc_ixn *x = map_get(&dc->ixns, ix);
     if (!x)
         return 0;
-    struct json_object *body = dc_render(dc, m);
-    json_object_object_add(body, "flags", json_object_new_int(EPHEMERAL_FLAG));
-    if (dc->capture == x && !x->answered) {
-        if (!x->captured)
-            x->captured = json_object_new_array();
-        json_object_array_add(x->captured, body);
-        return 1;
-    }
-    ix_followup(dc, x, body);
-    json_object_put(body);
+    struct buf *b = answer_body(dc, m, NULL);
+    if (b && dc->capture == x && !x->answered)
+        capture(x, b->data, b->len);
+    else if (b)
+        ix_followup(dc, x, b->data, b->len);
+    body_done(dc);
     return 1;
 }
 
 /* The first answer, right after deliver(). */
 static void ix_answer(struct dc *dc, struct dc_ixn *x)
 {
-    size_t n = x->captured ? json_object_array_length(x->captured) : 0;
-    if (n == 0) {
+    if (x->ncaptured == 0) {
         if (x->component) {
-            ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
+            ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL, 0);
         } else {
-            struct json_object *d = json_object_new_object();
-            json_object_object_add(d, "flags", json_object_new_int(EPHEMERAL_FLAG));
-            ix_callback(dc, x, CB_DEFERRED_MESSAGE, d);
+            ix_callback(dc, x, CB_DEFERRED_MESSAGE, IXB_EPHEMERAL_ONLY,
+                        sizeof IXB_EPHEMERAL_ONLY - 1);
             x->deferred = true;
             x->original = true;
         }
         return;
     }
-    ix_callback(dc, x, CB_MESSAGE, json_object_get(json_object_array_get_idx(x->captured, 0)));
-    for (size_t i = 1; i < n; i++)
-        ix_followup(dc, x, json_object_array_get_idx(x->captured, i));
-    json_object_put(x->captured);
+    ix_callback(dc, x, CB_MESSAGE, x->captured[0], strlen(x->captured[0]));
+    for (size_t i = 1; i < x->ncaptured; i++)
+        ix_followup(dc, x, x->captured[i], strlen(x->captured[i]));
+    for (size_t i = 0; i < x->ncaptured; i++)
+        free(x->captured[i]);
+    free(x->captured);
     x->captured = NULL;
+    x->ncaptured = 0;
 }
 
 /* An ephemeral answer of one text, now (a stale press, an unknown command). */
-void dc_ix_callback(struct dc *dc, struct dc_ixn *x, int type, struct json_object *data)
+void dc_ix_callback(struct dc *dc, struct dc_ixn *x, int type, const char *data)
 {
-    ix_callback(dc, x, type, data);
+    ix_callback(dc, x, type, data, data ? strlen(data) : 0);
 }
 
 void dc_ix_say(struct dc *dc, struct dc_ixn *x, const char *text)
 {
-    ix_callback(dc, x, CB_MESSAGE, dc_render_text(text, EPHEMERAL_FLAG));
+    struct buf *b = answer_body(dc, NULL, text);
+    if (b)
+        ix_callback(dc, x, CB_MESSAGE, b->data, b->len);
+    else
+        x->answered = true;
+    body_done(dc);
 }
 
 void dc_ix_ack(struct dc *dc, struct dc_ixn *x)
 {
-    ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL);
+    ix_callback(dc, x, CB_DEFERRED_UPDATE, NULL, 0);
 }
 
 struct sweep_ctx {
@@ -258,9 +320,10 @@ static void sweep_one(const char *key, void *val, void *arg)
     struct dc_ixn *x = val;
     if (x->original && c->now >= x->created + IX_FALLBACK_MS) {
         /* the bot said nothing to this command: close the "thinking" state */
-        struct json_object *b = dc_render_text("✅", EPHEMERAL_FLAG);
-        ix_followup(c->dc, x, b);
-        json_object_put(b);
+        struct buf *b = answer_body(c->dc, NULL, "✅");
+        if (b)
+            ix_followup(c->dc, x, b->data, b->len);
+        body_done(c->dc);
     }
     if (c->now >= x->created + IX_LIFETIME_MS && c->nexpired < 64)
         c->expired[c->nexpired++] = strdup(key);
@@ -282,27 +345,35 @@ void dc_ix_sweep(struct dc *dc)
 
 /* ---- autocomplete ---- */
 
-/* Offers a choice: its name cut to fit, its value whole or not at all (a
- * value cut short would be another command), at most DC_CHOICES_MAX. */
-static void choice(struct json_object *choices, const char *name, const char *value)
-{
-    if (jarr_len(choices) >= DC_CHOICES_MAX || !*name || dc_chars(value) > DC_CHOICE_TEXT_MAX)
-        return;
-    for (size_t i = 0; i < jarr_len(choices); i++) {
-        const char *v = jget_str(jarr_at(choices, i), "value");
-        if (v && strcmp(v, value) == 0)
-            return;
-    }
-    struct json_object *c = json_object_new_object();
-    json_object_object_add(c, "name", dc_fit_json(name, DC_CHOICE_TEXT_MAX));
-    json_object_object_add(c, "value", json_object_new_string(value));
-    json_object_array_add(choices, c);
-}
+/* The choices offered so far, written by w as they come. A value of at most
+ * DC_CHOICE_TEXT_MAX characters takes at most 3 bytes a character (a 4-byte
+ * sequence counts as two). */
+struct offers {
+    struct jw *w;
+    unsigned n;
+    char value[DC_CHOICES_MAX][3 * DC_CHOICE_TEXT_MAX + 1];
+};
 
-/* Takes one of the bot's completions (platform_host.complete). */
+/* Offers a choice (platform_host.complete): its name cut to fit, its value
+ * whole or not at all (a value cut short would be another command), once,
+ * at most DC_CHOICES_MAX. */
 static void offered(void *arg, const char *name, const char *value)
 {
-    choice(arg, name, value);
+    struct offers *o = arg;
+    size_t len = strlen(value);
+    if (o->n >= DC_CHOICES_MAX || !*name || dc_chars(value) > DC_CHOICE_TEXT_MAX ||
+        len >= sizeof o->value[0])
+        return;
+    for (unsigned i = 0; i < o->n; i++)
+        if (strcmp(o->value[i], value) == 0)
+            return;
+    memcpy(o->value[o->n++], value, len + 1);
+    jw_object(o->w);
+    jw_key(o->w, "name");
+    dc_fit_write(o->w, name, DC_CHOICE_TEXT_MAX);
+    jw_key(o->w, "value");
+    jw_str(o->w, value);
+    jw_object_end(o->w);
 }
 
 static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *data,
@@ -318,16 +389,28 @@ static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *da
             typed = jget_str(o, "value") ? jget_str(o, "value") : "";
         }
     }
+    struct buf req;
+    struct jw w;
+    struct offers o = {.w = &w};
+    buf_init(&req, DC_BODY_MAX);
+    jw_init(&w, &req);
+    jw_object(&w);
+    jw_key(&w, "type");
+    jw_int(&w, CB_AUTOCOMPLETE);
+    jw_key(&w, "data");
+    jw_object(&w);
+    jw_key(&w, "choices");
+    jw_array(&w);
     /* the bot completes from the game itself: the adapter keeps nothing of it */
-    struct json_object *choices = json_object_new_array();
     const struct platform_host *host = dc->base.host;
     if (focus && subname && host->complete)
-        host->complete(host->ctx, &dc->base, channel, user, subname, focus, typed, offered,
-                       choices);
-    struct json_object *d = json_object_new_object();
-    dc_fix_utf8(choices); /* names as the bot was given them */
-    json_object_object_add(d, "choices", choices);
-    ix_callback(dc, x, CB_AUTOCOMPLETE, d);
+        host->complete(host->ctx, &dc->base, channel, user, subname, focus, typed, offered, &o);
+    jw_array_end(&w);
+    jw_object_end(&w);
+    jw_object_end(&w);
+    if (made(x, jw_finish(&w)))
+        ix_send_callback(dc, x, buf_take(&req));
+    buf_free(&req);
 }
 
 /* ---- INTERACTION_CREATE ---- */

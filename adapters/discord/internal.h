@@ -30,6 +30,7 @@
 #include "discord.h"
 #include "fit.h"
 #include "gateway.h"
+#include "ixbody.h"
 #include "rest.h"
 #include "util.h"
 
@@ -38,8 +39,6 @@
 
 #define PERM_ADMINISTRATOR (1ull << 3)
 #define PERM_MANAGE_GUILD  (1ull << 5)
-
-#define EPHEMERAL_FLAG 64 /* message flag 1 << 6 */
 
 /* A compose's menus read no quantity above this. */
 #define DC_BUILDER_MAX_QTY 25u
@@ -96,7 +95,8 @@ struct dc_ixn {
     bool deferred; /* ... as type 5 or 6 */
     bool original; /* a deferred type 5 still waits for its content */
     uint64_t created;
-    struct json_object *captured; /* replies made during deliver(): array of bodies */
+    char **captured; /* replies made during deliver(): their ephemeral bodies (ixbody.h) */
+    size_t ncaptured;
 };
 
 struct dc_guild {
@@ -301,11 +301,9 @@ void dc_reply_reference(const struct outbound *m, struct jw *w);
  * body object w is in; bare leaves its controls out. Returns whether the body
  * has controls. What w could not write makes jw_finish() fail. */
 bool dc_render_into(struct dc *dc, const struct outbound *m, bool bare, struct jw *w);
-/* The message body (content, embeds, components) for one outbound, as a new
- * json-c object (NULL when it cannot be written). */
-struct json_object *dc_render(struct dc *dc, const struct outbound *m);
-/* A plain body with text (ephemeral when flags say so), as dc_render(). */
-struct json_object *dc_render_text(const char *text, int flags);
+/* Writes the fields of a plain body with text (content, embeds,
+ * allowed_mentions) into the body object w is in. */
+void dc_render_text(struct jw *w, const char *text);
 /* The catalog text of key in dc's language (the key itself if missing). */
 const char *dc_word(const struct dc *dc, const char *key);
 /* The catalog text of key in the language of a Discord locale ("pt-BR"), else dc's. */
@@ -326,12 +324,11 @@ int dc_ix_reply(struct dc *dc, const char *ix, const struct outbound *m) MUST_US
 int dc_ix_prepare(struct dc *dc, struct dc_op *op);
 /* An interaction request got its final answer (outbox.c). */
 void dc_ix_answered(struct dc *dc, struct dc_op *op, long status, const char *body);
-/* Sends what was meant as an answer to interaction x as a plain DM to its user. */
-void dc_ix_plain(struct dc *dc, struct dc_ixn *x, struct json_object *body);
 /* An ephemeral answer of one text to interaction x, now. */
 void dc_ix_say(struct dc *dc, struct dc_ixn *x, const char *text);
-/* The first answer to x, of callback type type (data may be NULL; taken). */
-void dc_ix_callback(struct dc *dc, struct dc_ixn *x, int type, struct json_object *data);
+/* The first answer to x, of callback type type, with data (a JSON object's
+ * text) or, when NULL, none. */
+void dc_ix_callback(struct dc *dc, struct dc_ixn *x, int type, const char *data);
 /* A press taken without a word (a deferred update), now. */
 void dc_ix_ack(struct dc *dc, struct dc_ixn *x);
 void dc_ix_sweep(struct dc *dc);

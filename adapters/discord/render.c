@@ -127,30 +127,10 @@ static void write_no_mentions(struct jw *w)
     jw_object_end(w);
 }
 
-/* What w wrote into b, as a json-c object (NULL when it failed); b is
- * freed. For the interactions' answers, which still take objects. */
-static struct json_object *as_object(struct buf *b, const struct jw *w)
+void dc_render_text(struct jw *w, const char *text)
 {
-    struct json_object *o = jw_finish(w) == 0 ? json_tokener_parse(b->data) : NULL;
-    buf_free(b);
-    return o;
-}
-
-struct json_object *dc_render_text(const char *text, int flags)
-{
-    struct buf b;
-    struct jw w;
-    buf_init(&b, DC_BODY_MAX);
-    jw_init(&w, &b);
-    jw_object(&w);
-    write_text(&w, text, 0, NULL);
-    write_no_mentions(&w);
-    if (flags) {
-        jw_key(&w, "flags");
-        jw_int(&w, flags);
-    }
-    jw_object_end(&w);
-    return as_object(&b, &w);
+    write_text(w, text, 0, NULL);
+    write_no_mentions(w);
 }
 
 int dc_custom_id(char *out, const char *key, const char *action)
@@ -713,18 +693,6 @@ bool dc_render_into(struct dc *dc, const struct outbound *m, bool bare, struct j
     bool controls = write_components(dc, m, w, bare);
     dc->words_lang = NULL;
     return controls;
-}
-
-struct json_object *dc_render(struct dc *dc, const struct outbound *m)
-{
-    struct buf b;
-    struct jw w;
-    buf_init(&b, DC_BODY_MAX);
-    jw_init(&w, &b);
-    jw_object(&w);
-    dc_render_into(dc, m, false, &w);
-    jw_object_end(&w);
-    return as_object(&b, &w);
 }
 
 const char *dc_word_for(const struct dc *dc, const char *locale, const char *key)
