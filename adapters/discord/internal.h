@@ -176,7 +176,7 @@ struct dc {
     uv_loop_t *loop;
     char *token, *app_id, *api_url, *gateway_url, *mod_role;
     const char *language;   /* the catalog language of labels and titles (the config's) */
-    const char *words_lang; /* while dc_render() runs: the message's language ("lang" in its
+    const char *words_lang; /* while dc_render_into() runs: the message's language ("lang" in its
                                data), which dc_word() then uses */
     char *guild_ids[CONFIG_MAX_GUILDS];
     unsigned nguilds;
