@@ -150,12 +150,8 @@ static char *copy_body(const char *p, size_t n, const char *tail)
  */
 static int write_bodies(struct dc *dc, struct dc_op *op, const struct outbound *m, bool *controls)
 {
-    struct buf *b = &dc->body;
     struct jw w;
-    if (b->max == 0)
-        buf_init(b, DC_BODY_MAX);
-    buf_reset(b);
-    jw_init(&w, b);
+    struct buf *b = dc_body_start(dc, &w);
     jw_object(&w);
     bool bare = m->key && dc_closed_for_good(dc, m->key);
     *controls = dc_render_into(dc, m, bare, &w);
@@ -177,8 +173,7 @@ static int write_bodies(struct dc *dc, struct dc_op *op, const struct outbound *
         goto done;
     rc = 0;
 done:
-    if (b->cap > DC_BODY_KEEP)
-        buf_free(b); /* a long body's memory goes back; the usual one's is kept */
+    dc_body_done(dc);
     return rc;
 }
 

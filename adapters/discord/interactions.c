@@ -202,17 +202,13 @@ void dc_ix_answered(struct dc *dc, struct dc_op *op, long status, const char *bo
         ix_plain(dc, x, req + at, meant);
 }
 
-/* Writes into dc->body (kept between bodies) an answer's ephemeral body: m
- * rendered, or text when m is NULL. Returns that buffer, or NULL (logged)
- * when the body cannot be written; body_done() when done with it. */
+/* Writes into dc->body an answer's ephemeral body: m rendered, or text when
+ * m is NULL. Returns that buffer, or NULL (logged) when the body cannot be
+ * written; dc_body_done() when done with it. */
 static struct buf *answer_body(struct dc *dc, const struct outbound *m, const char *text)
 {
-    struct buf *b = &dc->body;
     struct jw w;
-    if (b->max == 0)
-        buf_init(b, DC_BODY_MAX);
-    buf_reset(b);
-    jw_init(&w, b);
+    struct buf *b = dc_body_start(dc, &w);
     ixb_ephemeral(&w);
     if (m)
         dc_render_into(dc, m, false, &w);
@@ -224,12 +220,6 @@ static struct buf *answer_body(struct dc *dc, const struct outbound *m, const ch
     log_error(DC_MOD, NULL, "%s: its answer passes %u bytes or found no memory; not sent",
               m && m->key ? m->key : "an interaction", DC_BODY_MAX);
     return NULL;
-}
-
-static void body_done(struct dc *dc)
-{
-    if (dc->body.cap > DC_BODY_KEEP)
-        buf_free(&dc->body); /* a long body's memory goes back; the usual one's is kept */
 }
 
 /* Keeps body (len bytes) for x's first answer, after deliver(). */
@@ -258,7 +248,7 @@ int dc_ix_reply(struct dc *dc, const char *ix, const struct outbound *m)
         capture(x, b->data, b->len);
     else if (b)
         ix_followup(dc, x, b->data, b->len);
-    body_done(dc);
+    dc_body_done(dc);
     return 1;
 }
 
@@ -299,7 +289,7 @@ void dc_ix_say(struct dc *dc, struct dc_ixn *x, const char *text)
         ix_callback(dc, x, CB_MESSAGE, b->data, b->len);
     else
         x->answered = true;
-    body_done(dc);
+    dc_body_done(dc);
 }
 
 void dc_ix_ack(struct dc *dc, struct dc_ixn *x)
@@ -323,7 +313,7 @@ static void sweep_one(const char *key, void *val, void *arg)
         struct buf *b = answer_body(c->dc, NULL, "✅");
         if (b)
             ix_followup(c->dc, x, b->data, b->len);
-        body_done(c->dc);
+        dc_body_done(c->dc);
     }
     if (c->now >= x->created + IX_LIFETIME_MS && c->nexpired < 64)
         c->expired[c->nexpired++] = strdup(key);

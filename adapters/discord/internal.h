@@ -199,7 +199,7 @@ struct dc {
     struct map closed;   /* game id -> array of keys whose controls closed for good (json) */
     struct map open;     /* game id -> how many of its deliveries are not done ((void *)n) */
     struct map ending;   /* game id -> (void *)1: over, forgotten once its deliveries are done */
-    struct buf body;     /* the body being written (delivery.c): kept between messages, up to
+    struct buf body;     /* the body being written (a message's, an answer's): kept, up to
                             DC_BODY_KEEP bytes, and never past DC_BODY_MAX */
     char *self_id;
     bool commands_registered; /* this run decided whether they go (registration.c) */
@@ -297,6 +297,12 @@ void dc_reply_reference(const struct outbound *m, struct jw *w);
 /* What dc->body keeps between messages; a longer body's memory is freed. */
 #define DC_BODY_KEEP (16u << 10)
 
+/* Starts w on dc->body, the buffer a body is written into (capped at
+ * DC_BODY_MAX, kept between bodies), emptied. Returns that buffer, which
+ * holds the body until the next dc_body_start(). */
+struct buf *dc_body_start(struct dc *dc, struct jw *w);
+/* Done with dc->body: a long body's memory goes back, the usual one's is kept. */
+void dc_body_done(struct dc *dc);
 /* Writes m's fields (allowed_mentions, content, embeds, components) into the
  * body object w is in; bare leaves its controls out. Returns whether the body
  * has controls. What w could not write makes jw_finish() fail. */

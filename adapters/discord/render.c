@@ -127,6 +127,22 @@ static void write_no_mentions(struct jw *w)
     jw_object_end(w);
 }
 
+struct buf *dc_body_start(struct dc *dc, struct jw *w)
+{
+    struct buf *b = &dc->body;
+    if (b->max == 0)
+        buf_init(b, DC_BODY_MAX);
+    buf_reset(b);
+    jw_init(w, b);
+    return b;
+}
+
+void dc_body_done(struct dc *dc)
+{
+    if (dc->body.cap > DC_BODY_KEEP)
+        buf_free(&dc->body); /* a long body's memory goes back; the usual one's is kept */
+}
+
 void dc_render_text(struct jw *w, const char *text)
 {
     write_text(w, text, 0, NULL);
