@@ -27,13 +27,15 @@
 struct store {
     int lock; /* the flock()ed "<path>-lock" file, held while the store is open */
     sqlite3 *db;
-    sqlite3_stmt *game_put, *game_get, *games_active, *meta_get, *meta_set, *meta_delete;
-    sqlite3_stmt *outbox_add, *outbox_each, *outbox_delete;
+    /* Kept prepared once compiled, each at its first use (kept()): an idle
+     * daemon holds only those it ran, 1.3 to 8.8 KB each. */
+    sqlite3_stmt *game_put, *game_get, *meta_get, *meta_set, *meta_delete;
+    sqlite3_stmt *outbox_add, *outbox_delete;
     struct map lazy; /* meta key -> value (owned strings) not yet written: see store.h */
     int64_t *sent;   /* outbox ids delivered, to delete with the next commit */
     size_t nsent, capsent;
     bool lazy_failed; /* a lazy value could not be written into this commit */
-    /* prepared at their first use */
+    /* also prepared at their first use */
     sqlite3_stmt *language_get, *language_put, *game_delete, *game_image;
     /* What store_language_get() read, "platform\nkind\nid" -> "" (nothing
      * kept) or "0en"/"1en" (chosen, language): every answer to a reader asks,
@@ -125,6 +127,23 @@ static const char *const migrations[] = {
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
+/* The statements of struct store's kept fields. */
+#define SQL_GAME_PUT                                                                               \
+    "INSERT INTO games (id, platform, table_id, finished, record, image) "                         \
+    "VALUES (?,?,?,?,?,?) "                                                                        \
+    "ON CONFLICT(id) DO UPDATE SET platform = excluded.platform, "                                 \
+    "table_id = excluded.table_id, finished = excluded.finished, "                                 \
+    "record = excluded.record, image = excluded.image, "                                           \
+    "updated = strftime('%s','now')"
+#define SQL_GAME_GET      "SELECT record FROM games WHERE id = ?"
+#define SQL_META_GET      "SELECT value FROM meta WHERE key = ?"
+#define SQL_META_DELETE   "DELETE FROM meta WHERE key = ?"
+#define SQL_OUTBOX_ADD    "INSERT INTO outbox (platform, message) VALUES (?, ?)"
+#define SQL_OUTBOX_DELETE "DELETE FROM outbox WHERE id = ?"
+#define SQL_META_SET                                                                               \
+    "INSERT INTO meta (key, value) VALUES (?, ?) "                                                 \
+    "ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+
 static int exec(struct store *s, const char *sql)
 {
     char *msg = NULL;
@@ -186,6 +205,14 @@ static int prepare(struct store *s, sqlite3_stmt **st, const char *sql)
         return -1;
     }
     return 0;
+}
+
+/* *st, compiled at its first use and kept; NULL when it cannot be (logged). */
+static sqlite3_stmt *kept(struct store *s, sqlite3_stmt **st, const char *sql)
+{
+    if (!*st && prepare(s, st, sql) < 0)
+        return NULL;
+    return *st;
 }
 
 /*
@@ -283,30 +310,6 @@ int store_open(struct store **out, const char *path, char *err, size_t errlen)
         store_close(s);
         return -1;
     }
-    if (prepare(s, &s->game_put,
-                "INSERT INTO games (id, platform, table_id, finished, record, image) "
-                "VALUES (?,?,?,?,?,?) "
-                "ON CONFLICT(id) DO UPDATE SET platform = excluded.platform, "
-                "table_id = excluded.table_id, finished = excluded.finished, "
-                "record = excluded.record, image = excluded.image, "
-                "updated = strftime('%s','now')") < 0 ||
-        prepare(s, &s->game_get, "SELECT record FROM games WHERE id = ?") < 0 ||
-        prepare(s, &s->games_active,
-                "SELECT id, platform, table_id, record, image FROM games WHERE finished = 0 "
-                "ORDER BY rowid") < 0 ||
-        prepare(s, &s->meta_get, "SELECT value FROM meta WHERE key = ?") < 0 ||
-        prepare(s, &s->meta_delete, "DELETE FROM meta WHERE key = ?") < 0 ||
-        prepare(s, &s->outbox_add, "INSERT INTO outbox (platform, message) VALUES (?, ?)") < 0 ||
-        prepare(s, &s->outbox_each,
-                "SELECT id, message FROM outbox WHERE platform = ? ORDER BY id") < 0 ||
-        prepare(s, &s->outbox_delete, "DELETE FROM outbox WHERE id = ?") < 0 ||
-        prepare(s, &s->meta_set,
-                "INSERT INTO meta (key, value) VALUES (?, ?) "
-                "ON CONFLICT(key) DO UPDATE SET value = excluded.value") < 0) {
-        snprintf(err, errlen, "cannot prepare statements: %s", sqlite3_errmsg(s->db));
-        store_close(s);
-        return -1;
-    }
     *out = s;
     return 0;
 }
@@ -319,12 +322,10 @@ void store_close(struct store *s)
         log_warn("store", NULL, "closing without the last platform state");
     sqlite3_finalize(s->game_put);
     sqlite3_finalize(s->game_get);
-    sqlite3_finalize(s->games_active);
     sqlite3_finalize(s->meta_get);
     sqlite3_finalize(s->meta_set);
     sqlite3_finalize(s->meta_delete);
     sqlite3_finalize(s->outbox_add);
-    sqlite3_finalize(s->outbox_each);
     sqlite3_finalize(s->outbox_delete);
     sqlite3_finalize(s->language_get);
     sqlite3_finalize(s->language_put);
@@ -361,9 +362,12 @@ int store_commit(struct store *s)
 {
     s->lazy_failed = false;
     map_each(&s->lazy, write_lazy_one, s);
+    sqlite3_stmt *del = s->nsent ? kept(s, &s->outbox_delete, SQL_OUTBOX_DELETE) : NULL;
+    if (s->nsent && !del)
+        s->lazy_failed = true;
     for (size_t i = 0; i < s->nsent && !s->lazy_failed; i++) {
-        sqlite3_bind_int64(s->outbox_delete, 1, s->sent[i]);
-        s->lazy_failed = step_done(s, s->outbox_delete) < 0;
+        sqlite3_bind_int64(del, 1, s->sent[i]);
+        s->lazy_failed = step_done(s, del) < 0;
     }
     if (s->lazy_failed || exec(s, "COMMIT") < 0)
         return -1; /* the caller rolls back; the lazy values stay to be written */
@@ -395,7 +399,9 @@ static int step_done(struct store *s, sqlite3_stmt *st)
 int store_game_put(struct store *s, const char *id, const char *platform, const char *table,
                    int finished, const char *record, const void *image, size_t image_len)
 {
-    sqlite3_stmt *st = s->game_put;
+    sqlite3_stmt *st = kept(s, &s->game_put, SQL_GAME_PUT);
+    if (!st)
+        return -1;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, platform, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, table, -1, SQLITE_STATIC);
@@ -618,8 +624,11 @@ static char *first_text(struct store *s, sqlite3_stmt *st)
     return value;
 }
 
+/* st NULL: it could not be compiled (logged), no value. */
 static char *lookup_text(struct store *s, sqlite3_stmt *st, const char *key)
 {
+    if (!st)
+        return NULL;
     sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
     char *value = first_text(s, st);
     sqlite3_reset(st);
@@ -629,7 +638,7 @@ static char *lookup_text(struct store *s, sqlite3_stmt *st, const char *key)
 
 char *store_game_get(struct store *s, const char *id)
 {
-    return lookup_text(s, s->game_get, id);
+    return lookup_text(s, kept(s, &s->game_get, SQL_GAME_GET), id);
 }
 
 char *store_game_last_finished(struct store *s, const char *platform, const char *table)
@@ -666,7 +675,12 @@ static int walk_end(struct store *s, sqlite3_stmt *st, int rc, int result)
 
 int store_games_active(struct store *s, store_game_fn fn, void *arg)
 {
-    sqlite3_stmt *st = s->games_active;
+    /* A start's walk, once: prepared when asked, not kept. */
+    sqlite3_stmt *st = NULL;
+    if (prepare(s, &st,
+                "SELECT id, platform, table_id, record, image FROM games WHERE finished = 0 "
+                "ORDER BY rowid") < 0)
+        return -1;
     int rc, result = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const struct store_game_row row = {.id = (const char *)sqlite3_column_text(st, 0),
@@ -679,7 +693,13 @@ int store_games_active(struct store *s, store_game_fn fn, void *arg)
         if (result)
             break;
     }
-    return walk_end(s, st, rc, result);
+    result = walk_end(s, st, rc, result);
+    sqlite3_finalize(st);
+    /* The page cache now holds the last of every record read (up to its 2 MB
+     * at 100,000 games), which the running daemon reads again only as each
+     * game changes: given back, and read again page by page when needed. */
+    sqlite3_db_release_memory(s->db);
+    return result;
 }
 
 int store_event_put(struct store *s, const char *id, const char *platform, const char *community,
@@ -731,12 +751,14 @@ char *store_meta_get(struct store *s, const char *key)
     const char *lazy = map_get(&s->lazy, key);
     if (lazy)
         return *lazy ? strdup(lazy) : NULL; /* "": deleted, lazily */
-    return lookup_text(s, s->meta_get, key);
+    return lookup_text(s, kept(s, &s->meta_get, SQL_META_GET), key);
 }
 
 static int write_meta(struct store *s, const char *key, const char *value)
 {
-    sqlite3_stmt *st = s->meta_set;
+    sqlite3_stmt *st = kept(s, &s->meta_set, SQL_META_SET);
+    if (!st)
+        return -1;
     sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
     return step_done(s, st);
@@ -763,7 +785,7 @@ static void lazy_only(const char *key, void *val, void *arg)
     struct lazy_walk *w = arg;
     if (strncmp(key, w->prefix, strlen(w->prefix)) != 0 || !*(const char *)val)
         return;
-    char *stored = lookup_text(w->s, w->s->meta_get, key);
+    char *stored = lookup_text(w->s, kept(w->s, &w->s->meta_get, SQL_META_GET), key);
     if (!stored)
         w->fn(w->arg, key, val);
     free(stored);
@@ -808,8 +830,11 @@ int store_meta_each(struct store *s, const char *prefix,
 
 static int delete_meta(struct store *s, const char *key)
 {
-    sqlite3_bind_text(s->meta_delete, 1, key, -1, SQLITE_STATIC);
-    return step_done(s, s->meta_delete);
+    sqlite3_stmt *st = kept(s, &s->meta_delete, SQL_META_DELETE);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    return step_done(s, st);
 }
 
 int store_meta_delete(struct store *s, const char *key)
@@ -832,9 +857,12 @@ bool store_lazy_pending(const struct store *s)
 
 int store_outbox_add(struct store *s, const char *platform, const char *message, int64_t *id)
 {
-    sqlite3_bind_text(s->outbox_add, 1, platform, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s->outbox_add, 2, message, -1, SQLITE_STATIC);
-    if (step_done(s, s->outbox_add) < 0)
+    sqlite3_stmt *st = kept(s, &s->outbox_add, SQL_OUTBOX_ADD);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, message, -1, SQLITE_STATIC);
+    if (step_done(s, st) < 0)
         return -1;
     *id = sqlite3_last_insert_rowid(s->db);
     return 0;
@@ -842,7 +870,10 @@ int store_outbox_add(struct store *s, const char *platform, const char *message,
 
 int store_outbox_each(struct store *s, const char *platform, store_outbox_fn fn, void *arg)
 {
-    sqlite3_stmt *st = s->outbox_each;
+    /* A platform's start, once: prepared when asked, not kept. */
+    sqlite3_stmt *st = NULL;
+    if (prepare(s, &st, "SELECT id, message FROM outbox WHERE platform = ? ORDER BY id") < 0)
+        return -1;
     int rc, result = 0;
     sqlite3_bind_text(st, 1, platform, -1, SQLITE_STATIC);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -850,7 +881,9 @@ int store_outbox_each(struct store *s, const char *platform, store_outbox_fn fn,
         if (result)
             break;
     }
-    return walk_end(s, st, rc, result);
+    result = walk_end(s, st, rc, result);
+    sqlite3_finalize(st);
+    return result;
 }
 
 int store_outbox_sent(struct store *s, int64_t id)
