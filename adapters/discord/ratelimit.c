@@ -22,6 +22,11 @@
  */
 #define RL_GLOBAL_WINDOW_MS 1010u
 
+/* The ring of answer times starts this small and doubles, up to the limit,
+ * only when its oldest answer is still in the window: a bot given 10,000 a
+ * second holds 80 KB only once it answers that many. */
+#define RL_GLOBAL_RING_MIN 16u
+
 struct rl_bucket {
     int limit;     /* -1: unknown */
     int remaining; /* -1: unknown */
@@ -35,9 +40,6 @@ int rl_init(struct rl *rl, unsigned global_per_sec, unsigned invalid_limit)
     map_init(&rl->routes);
     map_init(&rl->buckets);
     rl->global_per_sec = global_per_sec ? global_per_sec : 50;
-    rl->gwin = calloc(rl->global_per_sec, sizeof(*rl->gwin));
-    if (!rl->gwin)
-        return -1;
     rl->invalid_limit = invalid_limit < RL_INVALID_RING ? invalid_limit : RL_INVALID_RING;
     return 0;
 }
@@ -48,6 +50,7 @@ void rl_free(struct rl *rl)
     map_clear(&rl->buckets, free);
     free(rl->gwin);
     rl->gwin = NULL;
+    rl->gcap = 0;
 }
 
 static bool is_id(const char *s, size_t n)
@@ -183,8 +186,8 @@ static void count_invalid(struct rl *rl, uint64_t now)
 
 /* How long a request bound to the global limit must wait: 0, a time, or
  * RL_WAIT_RELEASE when the requests in flight alone reach the limit. The
- * ring holds the answer times of the last global_per_sec requests, oldest
- * first from gpos (0: no request yet). */
+ * ring holds the answer times of the last gcap requests, oldest first from
+ * gpos (0: no request yet), every answer still in the window among them. */
 static uint64_t global_wait(const struct rl *rl, uint64_t now)
 {
     if (now < rl->global_until)
@@ -193,7 +196,7 @@ static uint64_t global_wait(const struct rl *rl, uint64_t now)
      * order they came: "still in the window" is false, then true, so the
      * first answer inside it is found by halving, not by a walk as long as
      * the limit (10,000 a second for a large bot). */
-    unsigned n = rl->global_per_sec, old = 0, hi = n;
+    unsigned n = rl->gcap, limit = rl->global_per_sec, old = 0, hi = n;
     while (old < hi) {
         unsigned mid = old + (hi - old) / 2;
         uint64_t t = rl->gwin[(rl->gpos + mid) % n];
@@ -203,13 +206,54 @@ static uint64_t global_wait(const struct rl *rl, uint64_t now)
             old = mid + 1;
     }
     unsigned counted = rl->ginflight + (n - old);
-    if (counted < n)
+    if (counted < limit)
         return 0;
-    if (rl->ginflight >= n)
+    if (rl->ginflight >= limit)
         return RL_WAIT_RELEASE;
-    /* the answers that must leave the window first, oldest first */
-    uint64_t t = rl->gwin[(rl->gpos + old + (counted - n)) % n];
+    /* the answers that must leave the window first, oldest first (counted -
+     * limit < n - old, as fewer than the limit are in flight) */
+    uint64_t t = rl->gwin[(rl->gpos + old + (counted - limit)) % n];
     return t + RL_GLOBAL_WINDOW_MS - now;
+}
+
+/* Doubles the ring, up to the limit: the new slots unused, first from gpos,
+ * then the answers in their order. -1 when out of memory. */
+static int grow_window(struct rl *rl)
+{
+    unsigned cap = rl->gcap ? rl->gcap * 2 : RL_GLOBAL_RING_MIN;
+    if (cap > rl->global_per_sec || cap < rl->gcap)
+        cap = rl->global_per_sec;
+    uint64_t *w = calloc(cap, sizeof(*w));
+    if (!w)
+        return -1;
+    unsigned added = cap - rl->gcap;
+    for (unsigned i = 0; i < rl->gcap; i++)
+        w[added + i] = rl->gwin[(rl->gpos + i) % rl->gcap];
+    free(rl->gwin);
+    rl->gwin = w;
+    rl->gcap = cap;
+    rl->gpos = 0;
+    return 0;
+}
+
+/* Notes an answer bound to the global limit in the ring, in place of its
+ * oldest, which the ring grows to keep while it is in the window. */
+static void global_answered(struct rl *rl, uint64_t now)
+{
+    uint64_t oldest = rl->gcap ? rl->gwin[rl->gpos] : 0;
+    if ((!rl->gcap || (oldest && oldest + RL_GLOBAL_WINDOW_MS > now)) &&
+        rl->gcap < rl->global_per_sec && grow_window(rl) < 0) {
+        /* No memory to keep an answer still in the window (or any): nothing
+         * global goes until it would have left it. A full ring of the
+         * limit's size drops none that counts (the ring's own wait is longer). */
+        uint64_t until = (rl->gcap ? oldest : now) + RL_GLOBAL_WINDOW_MS;
+        if (until > rl->global_until)
+            rl->global_until = until;
+        if (!rl->gcap)
+            return;
+    }
+    rl->gwin[rl->gpos] = now ? now : 1;
+    rl->gpos = (rl->gpos + 1) % rl->gcap;
 }
 
 uint64_t rl_acquire(struct rl *rl, const char *route, const char *major, bool exempt, uint64_t now)
@@ -249,8 +293,7 @@ uint64_t rl_release(struct rl *rl, const char *route, const char *major, bool ex
     if (!exempt) {
         if (rl->ginflight > 0)
             rl->ginflight--;
-        rl->gwin[rl->gpos] = now ? now : 1;
-        rl->gpos = (rl->gpos + 1) % rl->global_per_sec;
+        global_answered(rl, now);
     }
     struct rl_bucket *b = bucket_get(rl, route, major);
     if (b && b->inflight > 0)

@@ -37,7 +37,8 @@ struct rl {
     struct map buckets; /* state key -> struct rl_bucket * */
     unsigned global_per_sec;
     uint64_t global_until;
-    uint64_t *gwin;     /* answer times of the last global_per_sec requests, a ring */
+    uint64_t *gwin;     /* answer times of the last gcap requests, a ring */
+    unsigned gcap;      /* its slots: grown on demand up to global_per_sec */
     unsigned gpos;      /* the oldest of them */
     unsigned ginflight; /* requests bound to the global limit, let go and not answered */
     uint64_t invalid[RL_INVALID_RING];
