@@ -65,7 +65,8 @@ struct store_game_row {
 /* Called for each game; returning non-zero stops the walk and is returned. */
 typedef int (*store_game_fn)(void *arg, const struct store_game_row *row);
 
-/* Walks every game not finished, oldest first. Returns 0, the callback's
+/* Walks every game not finished, oldest first (a start's read: the page
+ * cache it filled is given back after it). Returns 0, the callback's
  * non-zero value, or -1 on a database error. */
 int store_games_active(struct store *s, store_game_fn fn, void *arg);
 
