@@ -20,10 +20,15 @@
 #define REST_BACKOFF_BASE_MS 250u
 #define REST_BACKOFF_CAP_MS  30000u
 #define REST_TRANSFER_MS     30000L /* the longest one transfer may take */
+#define REST_METHOD_MAX      8u /* a method's bytes with its NUL: DELETE is the longest used */
 /* Requests in flight at once: no more than curl's connections to the host,
  * so that a request leaves when the rate limiter lets it, not later from
  * curl's own queue (a late burst could break the global 50/s). */
 #define REST_MAX_INFLIGHT 16L
+/* Queues left without a request kept for their next one (a channel's next
+ * message), so that a request to a recent channel costs no queue's allocation
+ * and map entry; past this the longest unused goes. About 100 bytes each. */
+#define REST_QUEUES_KEPT 256u
 
 /* An easy handle and the URL it sends to, kept together between requests:
  * curl reads the URL handle during the transfer. */
@@ -34,17 +39,19 @@ struct handle {
 };
 
 struct rq {
-    char *name;
-    STAILQ_HEAD(, rest_req) reqs; /* never empty: a queue goes when its last request does */
+    STAILQ_HEAD(, rest_req) reqs; /* empty: the queue is kept (struct rest's kept) */
     bool busy;                    /* its first request is in flight */
-    TAILQ_ENTRY(rq) link;         /* in the list of queues with requests */
+    TAILQ_ENTRY(rq) link;         /* in active when it has requests, else in kept */
+    char name[];                  /* allocated with it */
 };
 
 struct rest_req {
     STAILQ_ENTRY(rest_req) link;
     struct rq *q;
     struct rest *rest;
-    char *method, *path, *body;
+    char method[REST_METHOD_MAX];
+    char *path, *body; /* in text, or NULL for no body */
+    char *text;        /* path and body, each with its NUL: text_in, or owned (rest_req_set) */
     unsigned flags;
     rest_prepare_fn prepare;
     rest_done_fn done;
@@ -57,6 +64,9 @@ struct rest_req {
     struct buf resp; /* the answer's body, at most REST_MAX_BODY bytes */
     struct rl_headers rh;
     struct curl_slist *hdrs; /* its own headers (rest_enqueue_as), or NULL: the client's */
+    /* The path and body given to enqueue(), laid out after the request in
+     * its one allocation: a request costs one malloc, not five. */
+    char text_in[];
 };
 
 struct rest {
@@ -67,12 +77,15 @@ struct rest {
     CURLU *base;    /* api_url parsed, copied into each new handle */
     char *api_path; /* its path, without a last '/'; NULL: every URL is parsed whole */
     char *ua;       /* the User-Agent header line */
+    struct buf url; /* the last request's URL (curl copies it): its memory is kept */
     struct curl_slist *hdrs_plain, *hdrs_json; /* every request's headers, built once */
     struct handle idle[REST_MAX_INFLIGHT];     /* handles kept for the next requests */
     unsigned nidle;
     struct rl rl;
-    struct map queues;       /* queue name -> struct rq */
-    TAILQ_HEAD(, rq) active; /* the queues, in turn */
+    struct map queues;       /* queue name -> struct rq, active or kept */
+    TAILQ_HEAD(, rq) active; /* the queues with requests, in turn */
+    TAILQ_HEAD(, rq) kept;   /* the queues without, the longest unused first */
+    unsigned nkept;
     size_t pending;
     long inflight;
     unsigned long requests, retries;
@@ -95,11 +108,12 @@ static void maybe_free(struct rest *r)
     if (!r->closing || r->open_handles > 0)
         return;
     rl_free(&r->rl);
-    map_clear(&r->queues, NULL);
+    map_clear(&r->queues, free); /* every queue is kept by now */
     free(r->api_url);
     free(r->api_path);
     curl_url_cleanup(r->base);
     free(r->ua);
+    buf_free(&r->url);
     curl_slist_free_all(r->hdrs_plain);
     curl_slist_free_all(r->hdrs_json);
     free(r);
@@ -126,9 +140,8 @@ static void req_free(struct rest_req *q)
     }
     buf_free(&q->resp);
     curl_slist_free_all(q->hdrs);
-    free(q->method);
-    free(q->path);
-    free(q->body);
+    if (q->text != q->text_in)
+        free(q->text);
     free(q);
 }
 
@@ -151,7 +164,8 @@ static void queue_to_tail(struct rest *r, struct rq *q)
     TAILQ_INSERT_TAIL(&r->active, q, link);
 }
 
-/* Takes the first request off q; a queue left empty is freed. */
+/* Takes the first request off q; a queue left empty is kept, and the
+ * longest unused kept one goes when there are too many. */
 static void queue_pop(struct rest *r, struct rq *q)
 {
     STAILQ_REMOVE_HEAD(&q->reqs, link);
@@ -159,35 +173,58 @@ static void queue_pop(struct rest *r, struct rq *q)
     if (!STAILQ_EMPTY(&q->reqs))
         return;
     TAILQ_REMOVE(&r->active, q, link);
-    map_del(&r->queues, q->name);
-    free(q->name);
-    free(q);
+    TAILQ_INSERT_TAIL(&r->kept, q, link);
+    if (++r->nkept <= REST_QUEUES_KEPT)
+        return;
+    struct rq *old = TAILQ_FIRST(&r->kept);
+    TAILQ_REMOVE(&r->kept, old, link);
+    r->nkept--;
+    map_del(&r->queues, old->name);
+    free(old);
 }
 
-static int dup_or_null(char **dst, const char *s)
+/* The bytes path and body take in a request's text, NULs included. */
+static size_t text_size(const char *path, const char *body)
 {
-    *dst = NULL;
-    if (!s)
-        return 0;
-    *dst = strdup(s);
-    return *dst ? 0 : -1;
+    return strlen(path) + 1 + (body ? strlen(body) + 1 : 0);
+}
+
+/* Writes path and body into q->text (room for text_size() bytes) and points
+ * q->path and q->body at them. */
+static void req_text_fill(struct rest_req *q, const char *path, const char *body)
+{
+    size_t n = strlen(path) + 1;
+    memcpy(q->text, path, n);
+    q->path = q->text;
+    q->body = NULL;
+    if (body) {
+        q->body = q->text + n;
+        memcpy(q->body, body, strlen(body) + 1);
+    }
+}
+
+/* Copies method into q. Returns 0, or -1 when it is too long. */
+static int set_method(struct rest_req *q, const char *method)
+{
+    size_t n = strlen(method);
+    if (n >= sizeof q->method)
+        return -1;
+    memmove(q->method, method, n + 1); /* method may be q's own */
+    return 0;
 }
 
 int rest_req_set(struct rest_req *q, const char *method, const char *path, const char *body)
 {
-    char *m = NULL, *p = NULL, *b = NULL;
-    if (dup_or_null(&m, method) < 0 || dup_or_null(&p, path) < 0 || dup_or_null(&b, body) < 0) {
-        free(m);
-        free(p);
+    if (strlen(method) >= sizeof q->method)
         return -1;
-    }
-    free(q->method);
-    free(q->path);
-    free(q->body);
-    q->method = m;
-    q->path = p;
-    q->body = b;
-    return 0;
+    char *text = malloc(text_size(path, body));
+    if (!text)
+        return -1;
+    char *old = q->text != q->text_in ? q->text : NULL; /* path or body may lie in it */
+    q->text = text;
+    req_text_fill(q, path, body);
+    free(old);
+    return set_method(q, method);
 }
 
 const char *rest_req_method(const struct rest_req *q)
@@ -202,6 +239,29 @@ int rest_enqueue(struct rest *r, const char *queue, const char *method, const ch
     return rest_enqueue_until(r, queue, method, path, body, flags, 0, prepare, done, ud);
 }
 
+/* The queue named name, made active: a new one first in turn, a kept one
+ * again. NULL on no memory. */
+static struct rq *queue_active(struct rest *r, const char *name)
+{
+    struct rq *rq = map_get(&r->queues, name);
+    if (rq && STAILQ_EMPTY(&rq->reqs)) {
+        TAILQ_REMOVE(&r->kept, rq, link);
+        r->nkept--;
+        TAILQ_INSERT_HEAD(&r->active, rq, link);
+    } else if (!rq) {
+        size_t n = strlen(name) + 1;
+        rq = calloc(1, sizeof(*rq) + n);
+        if (!rq || map_put(&r->queues, name, rq, NULL) < 0) {
+            free(rq);
+            return NULL;
+        }
+        memcpy(rq->name, name, n);
+        STAILQ_INIT(&rq->reqs);
+        TAILQ_INSERT_HEAD(&r->active, rq, link);
+    }
+    return rq;
+}
+
 /* rest_enqueue_until() with the request's own headers (taken on success), or NULL. */
 static int enqueue(struct rest *r, const char *queue, const char *method, const char *path,
                    const char *body, unsigned flags, uint64_t deadline, rest_prepare_fn prepare,
@@ -209,25 +269,19 @@ static int enqueue(struct rest *r, const char *queue, const char *method, const 
 {
     if (r->closing)
         return -1;
-    struct rest_req *q = calloc(1, sizeof(*q));
-    if (!q || rest_req_set(q, method, path, body) < 0) {
+    struct rest_req *q = calloc(1, sizeof(*q) + text_size(path, body));
+    if (!q)
+        return -1;
+    q->text = q->text_in;
+    req_text_fill(q, path, body);
+    if (set_method(q, method) < 0) {
         free(q);
         return -1;
     }
-    struct rq *rq = map_get(&r->queues, queue);
+    struct rq *rq = queue_active(r, queue);
     if (!rq) {
-        rq = calloc(1, sizeof(*rq));
-        if (rq)
-            rq->name = strdup(queue);
-        if (!rq || !rq->name || map_put(&r->queues, queue, rq, NULL) < 0) {
-            if (rq)
-                free(rq->name);
-            free(rq);
-            req_free(q);
-            return -1;
-        }
-        STAILQ_INIT(&rq->reqs);
-        TAILQ_INSERT_HEAD(&r->active, rq, link);
+        free(q);
+        return -1;
     }
     buf_init(&q->resp, REST_MAX_BODY);
     q->rest = r;
@@ -364,8 +418,8 @@ static bool plain_path(const char *path)
  * transfer. Returns 0, or -1 on no memory or a URL curl refuses. */
 static int set_url(struct rest *r, struct handle *h, const char *path)
 {
-    struct buf url;
-    buf_init(&url, REST_MAX_URL);
+    struct buf *url = &r->url;
+    buf_reset(url);
     bool plain = r->api_path && plain_path(path);
     if (plain && h->parsed) { /* the last request's whole URL goes */
         CURLU *fresh = curl_url_dup(r->base);
@@ -376,23 +430,20 @@ static int set_url(struct rest *r, struct handle *h, const char *path)
         h->parsed = false;
         curl_easy_setopt(h->easy, CURLOPT_CURLU, h->url);
     }
-    int rc = -1;
-    if (buf_puts(&url, r->api_url) < 0 || buf_puts(&url, path) < 0)
-        goto out;
+    if (buf_puts(url, r->api_url) < 0 || buf_puts(url, path) < 0)
+        return -1;
     CURLUcode uc;
     if (plain) /* api_url ends with api_path: the URL's path is the text's end */
         uc = curl_url_set(h->url, CURLUPART_PATH,
-                          url.data + strlen(r->api_url) - strlen(r->api_path), 0);
+                          url->data + strlen(r->api_url) - strlen(r->api_path), 0);
     else
-        uc = curl_url_set(h->url, CURLUPART_URL, url.data,
+        uc = curl_url_set(h->url, CURLUPART_URL, url->data,
                           CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME);
     h->parsed = !plain;
-    rc = uc == CURLUE_OK ? 0 : -1;
-    if (rc == 0)
-        curl_easy_setopt(h->easy, CURLOPT_URL, url.data);
-out:
-    buf_free(&url);
-    return rc;
+    if (uc != CURLUE_OK)
+        return -1;
+    curl_easy_setopt(h->easy, CURLOPT_URL, url->data);
+    return 0;
 }
 
 /* Starts q. Returns 0, or -1 on no memory (the caller tries again later). */
@@ -617,6 +668,7 @@ struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
     while (ulen && api_url[ulen - 1] == '/')
         ulen--;
     r->api_url = strndup(api_url, ulen);
+    buf_init(&r->url, REST_MAX_URL);
     if (!r->api_url || buf_printf(&auth, "Authorization: Bot %s", token) < 0 ||
         buf_printf(&ua, "User-Agent: %s", user_agent) < 0 ||
         !(r->hdrs_plain = header_list(auth.data, ua.data, false)) ||
@@ -634,6 +686,7 @@ struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
     r->loop = loop;
     map_init(&r->queues);
     TAILQ_INIT(&r->active);
+    TAILQ_INIT(&r->kept);
     curl_uv_keep_connections(r->curl, REST_MAX_INFLIGHT);
     uv_timer_init(loop, &r->pump_timer);
     r->pump_timer.data = r;
@@ -652,6 +705,7 @@ fail:
     free(r->api_url);
     free(r->api_path);
     free(r->ua);
+    buf_free(&r->url);
     free(r);
     return NULL;
 }

@@ -51,7 +51,8 @@ struct rest_stats {
 struct rest *rest_new(struct uv_loop_s *loop, const char *api_url, const char *token,
                       const char *user_agent, unsigned global_per_sec);
 
-/* Queues a request. body is JSON or NULL. Returns 0, or -1 on no memory. */
+/* Queues a request; method, path and body are copied. body is JSON or NULL.
+ * Returns 0, or -1 on no memory or a method of more than 7 bytes. */
 int rest_enqueue(struct rest *r, const char *queue, const char *method, const char *path,
                  const char *body, unsigned flags, rest_prepare_fn prepare, rest_done_fn done,
                  void *ud) MUST_USE;
@@ -72,8 +73,9 @@ int rest_enqueue_as(struct rest *r, const char *queue, const char *method, const
                     const char *body, const char *auth, bool form, uint64_t deadline,
                     rest_done_fn done, void *ud) MUST_USE;
 
-/* For prepare: replaces the method, path and body (body may be NULL). Returns
- * 0, or -1 on no memory (q unchanged). */
+/* For prepare: replaces the method, path and body (body may be NULL), each
+ * copied. Returns 0, or -1 on no memory or a method of more than 7 bytes (q
+ * unchanged). */
 int rest_req_set(struct rest_req *q, const char *method, const char *path,
                  const char *body) MUST_USE;
 const char *rest_req_method(const struct rest_req *q);
