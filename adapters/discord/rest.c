@@ -20,7 +20,7 @@
 #define REST_BACKOFF_BASE_MS 250u
 #define REST_BACKOFF_CAP_MS  30000u
 #define REST_TRANSFER_MS     30000L /* the longest one transfer may take */
-#define REST_METHOD_MAX      8u /* a method's bytes with its NUL: DELETE is the longest used */
+#define REST_METHOD_MAX      8u     /* a method's bytes with its NUL: DELETE is the longest used */
 /* Requests in flight at once: no more than curl's connections to the host,
  * so that a request leaves when the rate limiter lets it, not later from
  * curl's own queue (a late burst could break the global 50/s). */

@@ -406,6 +406,64 @@ static void test_kept_handle_method(void **state)
     h_fini(&h);
 }
 
+/* ---- kept queues ---- */
+
+#define QUEUED_NAMES 300 /* more than rest.c keeps (REST_QUEUES_KEPT) */
+
+static int queued_answers, queued_ok;
+
+static void queued_done(struct rest_req *q, long status, const char *body, void *ud)
+{
+    (void)q;
+    (void)ud;
+    queued_answers++;
+    queued_ok += status == 200 && strstr(body, "\"url\"") != NULL;
+}
+
+/* Every other request is sent to another path than it was queued with, its
+ * method and path replaced (rest_req_set) by one longer than they were. */
+static int queued_prepare(struct rest_req *q, void *ud)
+{
+    return (uintptr_t)ud % 2 ? rest_req_set(q, "GET", "/gateway/bot?v=10&encoding=json", NULL) : 0;
+}
+
+static bool all_queued_answered(struct harness *h)
+{
+    (void)h;
+    return queued_answers == 2 * QUEUED_NAMES;
+}
+
+/* More queues than the client keeps once emptied, each used twice: a kept
+ * queue takes its next request, the longest unused ones go, and every
+ * request is answered from the path it was last given. ASan checks that
+ * nothing kept is lost at the close. */
+static void test_kept_queues(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    struct rest *r =
+        rest_new(&h.loop, h.cfg.discord_api_url, h.cfg.discord_token, "illegald-test", 100000);
+    assert_non_null(r);
+    assert_int_equal(
+        rest_enqueue(r, "q", "TOOLONGMETHOD", "/gateway/bot", NULL, 0, NULL, queued_done, NULL),
+        -1);
+    queued_answers = queued_ok = 0;
+    for (int round = 0; round < 2; round++)
+        for (uintptr_t i = 0; i < QUEUED_NAMES; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "q%u", (unsigned)i);
+            assert_int_equal(rest_enqueue(r, name, "GET", i % 2 ? "/x" : "/gateway/bot", NULL, 0,
+                                          queued_prepare, queued_done, (void *)i),
+                             0);
+        }
+    assert_true(h_run_until(&h, all_queued_answered, 60000));
+    assert_int_equal(queued_ok, 2 * QUEUED_NAMES);
+    rest_close(r);
+    h_run_for(&h, 50);
+    h_fini(&h);
+}
+
 /* ---- DMs ---- */
 
 static int probes_for(struct harness *h, const char *user)
@@ -1589,6 +1647,7 @@ int main(void)
         cmocka_unit_test(test_bucket_storm),
         cmocka_unit_test(test_global_storm),
         cmocka_unit_test(test_kept_handle_method),
+        cmocka_unit_test(test_kept_queues),
         cmocka_unit_test(test_dm_probe_and_50007),
         cmocka_unit_test(test_interactions),
         cmocka_unit_test(test_lobby_edited),
