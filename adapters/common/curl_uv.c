@@ -21,7 +21,7 @@ struct transfer {
     CURL *easy;
     curl_uv_done_fn done;
     void *arg;
-    LIST_ENTRY(transfer) link;
+    LIST_ENTRY(transfer) link; /* in transfers, or in spare when done */
 };
 
 struct sock {
@@ -38,6 +38,9 @@ struct curl_uv {
     CURLM *multi;
     uv_timer_t timer;
     LIST_HEAD(, transfer) transfers;
+    /* Finished transfers' records, for the next ones: as many as were ever
+     * running at once, freed with c (a malloc and a free a transfer less). */
+    LIST_HEAD(, transfer) spare;
     LIST_HEAD(, sock) socks;
     unsigned running;
     unsigned open_handles; /* libuv handles whose close callback is pending or not run */
@@ -47,8 +50,14 @@ struct curl_uv {
 
 static void maybe_release(struct curl_uv *c)
 {
-    if (c->freeing && c->open_handles == 0 && c->depth == 0)
-        free(c);
+    if (!c->freeing || c->open_handles || c->depth)
+        return;
+    while (!LIST_EMPTY(&c->spare)) {
+        struct transfer *t = LIST_FIRST(&c->spare);
+        LIST_REMOVE(t, link);
+        free(t);
+    }
+    free(c);
 }
 
 static void on_handle_closed(uv_handle_t *h)
@@ -74,9 +83,11 @@ static void sock_close(struct sock *s)
     uv_close((uv_handle_t *)&s->poll, on_sock_closed);
 }
 
+/* Takes t out of the running transfers and keeps it for a later one. */
 static void transfer_unlink(struct curl_uv *c, struct transfer *t)
 {
     LIST_REMOVE(t, link);
+    LIST_INSERT_HEAD(&c->spare, t, link);
     c->running--;
 }
 
@@ -94,10 +105,9 @@ static void collect(struct curl_uv *c)
         struct transfer *t = NULL;
         curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&t);
         curl_multi_remove_handle(c->multi, easy);
-        transfer_unlink(c, t);
         curl_uv_done_fn done = t->done;
         void *arg = t->arg;
-        free(t);
+        transfer_unlink(c, t); /* spare from here: a transfer done adds may take it */
         done(arg, easy, result);
     }
     c->depth--;
@@ -226,6 +236,7 @@ struct curl_uv *curl_uv_new(uv_loop_t *loop)
         return NULL;
     c->loop = loop;
     LIST_INIT(&c->transfers);
+    LIST_INIT(&c->spare);
     LIST_INIT(&c->socks);
     c->multi = curl_multi_init();
     if (!c->multi || uv_timer_init(loop, &c->timer) != 0) {
@@ -245,23 +256,26 @@ struct curl_uv *curl_uv_new(uv_loop_t *loop)
 
 int curl_uv_add(struct curl_uv *c, CURL *easy, curl_uv_done_fn done, void *arg)
 {
-    struct transfer *t = calloc(1, sizeof *t);
-    if (!t || c->freeing)
-        goto fail;
+    if (c->freeing)
+        return -1;
+    struct transfer *t = LIST_FIRST(&c->spare);
+    if (t)
+        LIST_REMOVE(t, link);
+    else if (!(t = malloc(sizeof *t)))
+        return -1;
     t->easy = easy;
     t->done = done;
     t->arg = arg;
     curl_easy_setopt(easy, CURLOPT_PRIVATE, t);
     curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, on_close_socket);
     curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, c);
-    if (curl_multi_add_handle(c->multi, easy) != CURLM_OK)
-        goto fail;
+    if (curl_multi_add_handle(c->multi, easy) != CURLM_OK) {
+        LIST_INSERT_HEAD(&c->spare, t, link);
+        return -1;
+    }
     LIST_INSERT_HEAD(&c->transfers, t, link);
     c->running++;
     return 0;
-fail:
-    free(t);
-    return -1;
 }
 
 void curl_uv_remove(struct curl_uv *c, CURL *easy)
@@ -273,7 +287,6 @@ void curl_uv_remove(struct curl_uv *c, CURL *easy)
     curl_multi_remove_handle(c->multi, easy);
     curl_easy_setopt(easy, CURLOPT_PRIVATE, NULL);
     transfer_unlink(c, t);
-    free(t);
 }
 
 void curl_uv_keep_connections(struct curl_uv *c, long n)

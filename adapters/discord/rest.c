@@ -36,6 +36,11 @@ struct handle {
     CURL *easy;
     CURLU *url;  /* the API's URL, parsed once; a plain path is set into it */
     bool parsed; /* url was parsed whole for the last request (not plain) */
+    /* What the handle's options hold from its last request, so that start()
+     * sets only what changes (CURLOPT_CUSTOMREQUEST copies its string) */
+    char custom[REST_METHOD_MAX]; /* CURLOPT_CUSTOMREQUEST, "" for none */
+    long timeout;                 /* CURLOPT_TIMEOUT_MS, 0 for none */
+    struct curl_slist *hdrs;      /* CURLOPT_HTTPHEADER */
 };
 
 struct rq {
@@ -372,7 +377,7 @@ static int take_handle(struct rest *r, struct handle *h)
         *h = r->idle[--r->nidle];
         return 0;
     }
-    *h = (struct handle){curl_easy_init(), curl_url_dup(r->base), false};
+    *h = (struct handle){.easy = curl_easy_init(), .url = curl_url_dup(r->base)};
     if (!h->easy || !h->url) {
         handle_free(h);
         return -1;
@@ -460,18 +465,22 @@ static MUST_USE int start(struct rest *r, struct rest_req *q)
     long limit = REST_TRANSFER_MS;
     if (q->deadline && q->deadline < now + REST_TRANSFER_MS)
         limit = q->deadline > now ? (long)(q->deadline - now) : 1L;
-    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, limit);
-    curl_easy_setopt(e, CURLOPT_HTTPHEADER,
-                     q->hdrs   ? q->hdrs
-                     : q->body ? r->hdrs_json
-                               : r->hdrs_plain);
+    if (limit != h.timeout)
+        curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, h.timeout = limit);
+    struct curl_slist *hdrs = q->hdrs ? q->hdrs : q->body ? r->hdrs_json : r->hdrs_plain;
+    if (hdrs != h.hdrs)
+        curl_easy_setopt(e, CURLOPT_HTTPHEADER, h.hdrs = hdrs);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, q);
-    if (strcmp(q->method, "GET") == 0) {
-        curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, NULL); /* a kept handle's last method */
+    bool get = strcmp(q->method, "GET") == 0;
+    const char *custom = get ? "" : q->method; /* a kept handle's last method goes */
+    if (strcmp(custom, h.custom) != 0) {
+        curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, get ? NULL : custom);
+        memcpy(h.custom, custom, strlen(custom) + 1);
+    }
+    if (get) { /* always: give_back_handle's CURLOPT_POSTFIELDS made it a POST */
         curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
     } else {
-        curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, q->method);
         /* not copied: q->body outlives its transfer (freed by req_free) */
         curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, q->body ? (long)strlen(q->body) : 0L);
         curl_easy_setopt(e, CURLOPT_POSTFIELDS, q->body ? q->body : "");
