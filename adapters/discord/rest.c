@@ -29,6 +29,9 @@
  * message), so that a request to a recent channel costs no queue's allocation
  * and map entry; past this the longest unused goes. About 100 bytes each. */
 #define REST_QUEUES_KEPT 256u
+/* An answer's buffer up to this size is kept for a later request's answer
+ * (a message's is about 1 KB): one kept per request in flight at most. */
+#define REST_ANSWER_KEPT 4096u
 
 /* An easy handle and the URL it sends to, kept together between requests:
  * curl reads the URL handle during the transfer. */
@@ -86,6 +89,8 @@ struct rest {
     struct curl_slist *hdrs_plain, *hdrs_json; /* every request's headers, built once */
     struct handle idle[REST_MAX_INFLIGHT];     /* handles kept for the next requests */
     unsigned nidle;
+    struct buf answers[REST_MAX_INFLIGHT]; /* answers' buffers kept (REST_ANSWER_KEPT) */
+    unsigned nanswers;
     struct rl rl;
     struct map queues;       /* queue name -> struct rq, active or kept */
     TAILQ_HEAD(, rq) active; /* the queues with requests, in turn */
@@ -114,6 +119,8 @@ static void maybe_free(struct rest *r)
         return;
     rl_free(&r->rl);
     map_clear(&r->queues, free); /* every queue is kept by now */
+    while (r->nanswers)
+        buf_free(&r->answers[--r->nanswers]);
     free(r->api_url);
     free(r->api_path);
     curl_url_cleanup(r->base);
@@ -143,7 +150,12 @@ static void req_free(struct rest_req *q)
         curl_uv_remove(q->rest->curl, q->h.easy);
         handle_free(&q->h);
     }
-    buf_free(&q->resp);
+    struct rest *r = q->rest;
+    if (q->resp.cap && q->resp.cap <= REST_ANSWER_KEPT && r->nanswers < REST_MAX_INFLIGHT &&
+        !r->closing)
+        r->answers[r->nanswers++] = q->resp;
+    else
+        buf_free(&q->resp);
     curl_slist_free_all(q->hdrs);
     if (q->text != q->text_in)
         free(q->text);
@@ -485,6 +497,8 @@ static MUST_USE int start(struct rest *r, struct rest_req *q)
         curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, q->body ? (long)strlen(q->body) : 0L);
         curl_easy_setopt(e, CURLOPT_POSTFIELDS, q->body ? q->body : "");
     }
+    if (!q->resp.data && r->nanswers) /* a retry keeps its own */
+        q->resp = r->answers[--r->nanswers];
     buf_reset(&q->resp);
     rl_headers_init(&q->rh);
     if (curl_uv_add(r->curl, e, on_transfer_done, q) != 0)

@@ -472,6 +472,10 @@ static void test_transactions(void **state)
     store_close(s);
 }
 
+/* The longest id whose "console\ntable\nid" key the store's memory of languages
+ * holds (bot/store.c's LANGUAGE_KEY_MAX, 320 with the NUL). */
+#define LANGUAGE_ID_LONG (320 - sizeof "console\ntable\n")
+
 /* A reader's kept language: what a get remembers follows every put, a rolled
  * back put included, and what another reader keeps does not leak in. */
 static void test_languages(void **state)
@@ -514,6 +518,27 @@ static void test_languages(void **state)
     assert_int_equal(store_commit(s), 0);
     assert_int_equal(store_language_get(s, "matrix", "user", "u1", lang, sizeof lang, &chosen), 1);
     assert_string_equal(lang, "it");
+    /* ids whose key just fits the memory's and just does not (read from the
+     * store each time), each changed after it was read; an answer cut to out */
+    char id[2][LANGUAGE_ID_LONG + 2];
+    for (int i = 0; i < 2; i++) {
+        memset(id[i], 'a' + i, LANGUAGE_ID_LONG + (size_t)i);
+        id[i][LANGUAGE_ID_LONG + i] = '\0';
+    }
+    const char *const langs[2][2] = {{"pt", "nl"}, {"ru", "de"}};
+    for (int turn = 0; turn < 2; turn++)
+        for (int i = 0; i < 2; i++) {
+            assert_int_equal(
+                store_language_put(s, "console", "table", id[i], langs[turn][i], false), 0);
+            for (int twice = 0; twice < 2; twice++) {
+                assert_int_equal(
+                    store_language_get(s, "console", "table", id[i], lang, sizeof lang, &chosen),
+                    1);
+                assert_string_equal(lang, langs[turn][i]);
+            }
+        }
+    assert_int_equal(store_language_get(s, "matrix", "user", "u1", lang, 2, &chosen), 1);
+    assert_string_equal(lang, "i");
     store_close(s);
 
     s = open_ok(d->db);
@@ -545,6 +570,17 @@ static void test_lazy_meta(void **state)
     assert_string_equal(v, "seq 2");
     free(v);
     assert_int_equal(meta_rows(d->db, "discord/gateway.0"), 0);
+    /* a shorter value is written over the waiting one, a longer one replaces it */
+    const char *const values[] = {"", "seq 10", "s", "seq 2"};
+    for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+        assert_int_equal(store_meta_set_lazy(s, "discord/gateway.0", values[i]), 0);
+        v = store_meta_get(s, "discord/gateway.0");
+        if (*values[i])
+            assert_string_equal(v, values[i]);
+        else
+            assert_null(v); /* "": deleted, lazily */
+        free(v);
+    }
 
     /* A commit of anything carries it. */
     assert_int_equal(store_begin(s), 0);
