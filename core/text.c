@@ -14,30 +14,43 @@
 
 #define TEXT_DURATION_MAX_MS (30LL * 24 * 3600 * 1000) /* longer is surely a typo */
 
-/* Writes text t with its {placeholders} replaced by the values in vars. */
+/* Copies n bytes of s to out + *at, cut to leave room for the NUL in len. */
+static void put_cut(char *out, size_t len, size_t *at, const char *s, size_t n)
+{
+    if (n > len - 1 - *at)
+        n = len - 1 - *at;
+    memcpy(out + *at, s, n);
+    *at += n;
+}
+
+/* Writes text t with its {placeholders} replaced by the values in vars. The
+ * text between placeholders is copied a run at a time, not a byte (every
+ * answer is filled). */
 static void fill(char *out, size_t len, const char *t, const char *const *vars)
 {
     size_t n = 0;
     while (*t && n + 1 < len) {
-        if (*t == '{') {
-            const char *close = strchr(t, '}');
-            bool done = false;
-            for (const char *const *v = vars; close && v && v[0]; v += 2) {
-                if (strlen(v[0]) == (size_t)(close - t - 1) &&
-                    strncmp(t + 1, v[0], strlen(v[0])) == 0) {
-                    int w = snprintf(out + n, len - n, "%s", v[1] ? v[1] : "");
-                    if (w < 0)
-                        w = 0;
-                    n = (size_t)w < len - n ? n + (size_t)w : len - 1;
-                    t = close + 1;
-                    done = true;
-                    break;
-                }
-            }
-            if (done)
-                continue;
+        if (*t != '{') {
+            const char *brace = strchr(t, '{');
+            size_t run = brace ? (size_t)(brace - t) : strlen(t);
+            put_cut(out, len, &n, t, run);
+            t += run;
+            continue;
         }
-        out[n++] = *t++;
+        const char *close = strchr(t, '}');
+        bool done = false;
+        for (const char *const *v = vars; close && v && v[0]; v += 2) {
+            if (strlen(v[0]) == (size_t)(close - t - 1) &&
+                strncmp(t + 1, v[0], strlen(v[0])) == 0) {
+                const char *value = v[1] ? v[1] : "";
+                put_cut(out, len, &n, value, strlen(value));
+                t = close + 1;
+                done = true;
+                break;
+            }
+        }
+        if (!done)
+            out[n++] = *t++;
     }
     out[n] = '\0';
 }

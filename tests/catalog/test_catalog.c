@@ -142,6 +142,28 @@ static void test_plurals(void **state)
                      catalog_text("de", "illegal.card.guns"));
 }
 
+/* Placeholders filled, unknown ones and a brace without its end left as they
+ * are, and an answer cut at every size to the same text's start (a key with
+ * no text is filled as its own text). */
+static void test_fill_and_cut(void **state)
+{
+    (void)state;
+    const char *key = "no.such.key {a}: {b}, {c} {unknown} {a}{";
+    const char *whole = "no.such.key 1: two words,  {unknown} 1{";
+    const char *vars[] = {"a", "1", "b", "two words", "c", NULL, NULL};
+    char out[64];
+    text_fill(out, sizeof out, "en", key, vars);
+    assert_string_equal(out, whole);
+    for (size_t len = 1; len <= strlen(whole) + 1; len++) {
+        char cut[64];
+        memset(cut, 'x', sizeof cut);
+        text_fill(cut, len, "en", key, vars);
+        assert_int_equal(strlen(cut), len - 1);
+        assert_memory_equal(cut, whole, len - 1);
+        assert_int_equal(cut[len], 'x'); /* nothing written past len */
+    }
+}
+
 static void test_fallback(void **state)
 {
     (void)state;
@@ -221,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_every_key_everywhere),
         cmocka_unit_test(test_offsets_tile_the_arrays),
         cmocka_unit_test(test_plurals),
+        cmocka_unit_test(test_fill_and_cut),
         cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_numbers),
