@@ -27,7 +27,8 @@
 #define REST_MAX_INFLIGHT 16L
 /* Queues left without a request kept for their next one (a channel's next
  * message), so that a request to a recent channel costs no queue's allocation
- * and map entry; past this the longest unused goes. About 100 bytes each. */
+ * and map entry; past this the longest unused goes. About 150 bytes each
+ * (the queue with its name, the map's entry and copy of the name): 38 KB at most. */
 #define REST_QUEUES_KEPT 256u
 /* An answer's buffer up to this size is kept for a later request's answer
  * (a message's is about 1 KB): one kept per request in flight at most. */
