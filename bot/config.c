@@ -1065,6 +1065,7 @@ int config_init(struct config *c)
         }
     }
     c->discord_global_rate_limit = 50;
+    c->discord_compression = true;
     c->default_game = strdup(rules_default()->id);
     if (!c->default_game) {
         config_free(c);

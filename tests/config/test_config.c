@@ -161,6 +161,7 @@ static void test_defaults(void **state)
     assert_int_equal(c.discord_nguilds, 0);
     assert_null(c.discord_moderator_role);
     assert_int_equal(c.discord_shards, 0);
+    assert_true(c.discord_compression); /* compress=zlib-stream asked */
     assert_null(c.matrix_homeserver);
     assert_null(c.matrix_user_id);
     assert_null(c.matrix_access_token);
