@@ -52,8 +52,14 @@ static void content_refused(void *ud, unsigned dropped)
 
 static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, uint64_t delay)
 {
-    static const struct gw_ops ops = {dc_on_dispatch, dc_gw_state_get, dc_gw_state_set,
-                                      dc_gw_state_defer, content_refused};
+    static const struct gw_ops ops = {
+        .dispatch = dc_on_dispatch,
+        .message = dc_on_message,
+        .state_get = dc_gw_state_get,
+        .state_set = dc_gw_state_set,
+        .state_defer = dc_gw_state_defer,
+        .intents_dropped = content_refused,
+    };
     if (shards < 1)
         shards = 1;
     dc->gw = gw_new(dc->loop, dc->token, DC_USER_AGENT, intents(dc),

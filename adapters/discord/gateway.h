@@ -21,6 +21,7 @@
 struct uv_loop_s;
 struct json_object;
 struct gw;
+struct gw_message;
 
 /* Intents, from Discord's list of gateway intents. */
 #define GW_INTENT_GUILDS                   (1u << 0)
@@ -39,6 +40,10 @@ struct gw;
 struct gw_ops {
     /* A dispatch (op 0) with a new sequence number. d is borrowed. */
     void (*dispatch)(void *ud, int shard, const char *type, struct json_object *d, int64_t seq);
+    /* A MESSAGE_CREATE dispatch with a new sequence number that the skimmer
+     * read (skim.h) instead of dispatch's parse. m and the text its spans
+     * point into are the shard's, valid for the call only. */
+    void (*message)(void *ud, int shard, const struct gw_message *m, int64_t seq);
     /* Store access for the session; get returns a malloc'd string or NULL. */
     char *(*state_get)(void *ud, const char *key);
     void (*state_set)(void *ud, const char *key, const char *value);

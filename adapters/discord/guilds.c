@@ -31,14 +31,11 @@ uint64_t dc_parse_u64(const char *s)
     return i ? v : strtoull(s, NULL, 10);
 }
 
-bool dc_is_moderator(struct dc *dc, const char *guild_id, const char *user_id,
-                     struct json_object *member)
+bool dc_moderates(struct dc *dc, const char *guild_id, const char *user_id, const char *permissions,
+                  struct dc_roles *roles)
 {
-    if (!member)
-        return false;
-    const char *perms = jget_str(member, "permissions");
-    if (perms) {
-        uint64_t p = dc_parse_u64(perms);
+    if (permissions) {
+        uint64_t p = dc_parse_u64(permissions);
         if (p & (PERM_ADMINISTRATOR | PERM_MANAGE_GUILD))
             return true;
     }
@@ -51,12 +48,7 @@ bool dc_is_moderator(struct dc *dc, const char *guild_id, const char *user_id,
         if (everyone)
             total |= everyone->perms;
     }
-    struct json_object *roles = jget_arr(member, "roles");
-    size_t n = jarr_len(roles);
-    for (size_t i = 0; i < n; i++) {
-        const char *rid = jarr_str(roles, i);
-        if (!rid)
-            continue;
+    for (const char *rid; (rid = roles->next(roles));) {
         struct dc_role *r = g ? map_get(&g->roles, rid) : NULL;
         if (dc->mod_role && *dc->mod_role &&
             (strcmp(rid, dc->mod_role) == 0 ||
@@ -66,6 +58,30 @@ bool dc_is_moderator(struct dc *dc, const char *guild_id, const char *user_id,
             total |= r->perms;
     }
     return (total & (PERM_ADMINISTRATOR | PERM_MANAGE_GUILD)) != 0;
+}
+
+/* The role ids of a member object's "roles" array. */
+struct json_roles {
+    struct dc_roles roles; /* first: what next() is handed */
+    struct json_object *array;
+    size_t i;
+};
+
+static const char *json_role_next(struct dc_roles *roles)
+{
+    struct json_roles *r = (struct json_roles *)roles;
+    const char *id = NULL;
+    while (!id && r->i < jarr_len(r->array))
+        id = jarr_str(r->array, r->i++);
+    return id;
+}
+
+bool dc_is_moderator(struct dc *dc, const char *guild_id, const char *user_id,
+                     struct json_object *member)
+{
+    struct json_roles roles = {{json_role_next}, jget_arr(member, "roles"), 0};
+    return member &&
+           dc_moderates(dc, guild_id, user_id, jget_str(member, "permissions"), &roles.roles);
 }
 
 static void guild_role(struct dc_guild *g, struct json_object *role)

@@ -107,32 +107,39 @@ static char *table_command(struct dc *dc, struct json_object *d, const char *tex
     return buf_take(&b);
 }
 
-/* Reads only what skim.c keeps of a message (its kept[] table) when it
- * skimmed it: a member read here must be added there, or make the skimmer
- * leave the message to the full parse (a reply's mentions do). */
-static void on_message(struct dc *dc, struct json_object *d)
+/* What the bot's input from a MESSAGE_CREATE needs of it, as C strings
+ * borrowed from either reader: json-c's tree of it, or the skimmer's spans
+ * decoded. */
+struct message {
+    const char *id, *channel, *guild, *content, *uid;
+    bool bot;
+    struct json_object *d; /* the whole "d", for a reply's mentions; NULL when
+                              skimmed (the skimmer hands on no reply) */
+};
+
+/* The input m gives into r (r->in's user_name and moderator left for the
+ * reader, since only a message read needs them); false when the adapter
+ * ignores it. A DM notes its channel as the author's. */
+static bool message_input(struct dc *dc, const struct message *m, struct dc_read *r)
 {
-    struct json_object *author = jget_obj(d, "author");
-    const char *uid = jget_str(author, "id"), *text = jget_str(d, "content");
-    const char *channel = jget_str(d, "channel_id"), *guild = jget_str(d, "guild_id");
-    char *command = NULL;
-    if (!uid || !text || !channel || jget_true(author, "bot") ||
-        (dc->self_id && strcmp(uid, dc->self_id) == 0))
-        return;
-    if (guild) {
+    const char *text = m->content;
+    if (!m->uid || !text || !m->channel || m->bot ||
+        (dc->self_id && strcmp(m->uid, dc->self_id) == 0))
+        return false;
+    if (m->guild) {
         /* in a table only what is addressed to the bot matters */
-        if (!(command = table_command(dc, d, text)))
-            return;
-        text = command;
+        if (!(r->command = table_command(dc, m->d, text)))
+            return false;
+        text = r->command;
     } else {
-        struct dc_user *u = dc_user_get(dc, uid);
+        struct dc_user *u = dc_user_get(dc, m->uid);
         if (u && !u->dm_channel) {
-            u->dm_channel = dc_xstrdup(channel);
+            u->dm_channel = dc_xstrdup(m->channel);
             /* a guild-less channel may be shared (a group DM): the last
              * author's id replaces the one before it */
-            char *k = dc_xstrdup(uid);
+            char *k = dc_xstrdup(m->uid);
             void *old = NULL;
-            if (k && map_put(&dc->dm_users, channel, k, &old) < 0)
+            if (k && map_put(&dc->dm_users, m->channel, k, &old) < 0)
                 free(k);
             free(old);
         }
@@ -143,19 +150,132 @@ static void on_message(struct dc *dc, struct json_object *d)
         if (rest)
             text = rest;
     }
-    struct json_object *member = jget_obj(d, "member");
-    struct inbound in = {
+    r->in = (struct inbound){
         .type = INBOUND_MESSAGE,
-        .channel = guild ? channel : NULL,
-        .user = uid,
-        .user_name = display_name(author, member),
-        .moderator = guild ? dc_is_moderator(dc, guild, uid, member) : false,
+        .channel = m->guild ? m->channel : NULL,
+        .user = m->uid,
         .text = text,
-        .community = guild,
-        .order = dc_parse_u64(jget_str(d, "id")),
+        .community = m->guild,
+        .order = dc_parse_u64(m->id),
     };
-    dc_deliver(dc, &in);
-    free(command);
+    return true;
+}
+
+/* r as nothing read yet (its buffer left as it is: only what is decoded
+ * into it is read). */
+static void read_start(struct dc_read *r)
+{
+    r->in = (struct inbound){0};
+    r->command = NULL;
+    r->decoded = NULL;
+}
+
+bool dc_read_message(struct dc *dc, struct json_object *d, struct dc_read *r)
+{
+    struct json_object *author = jget_obj(d, "author"), *member = jget_obj(d, "member");
+    struct message m = {
+        .id = jget_str(d, "id"),
+        .channel = jget_str(d, "channel_id"),
+        .guild = jget_str(d, "guild_id"),
+        .content = jget_str(d, "content"),
+        .uid = jget_str(author, "id"),
+        .bot = jget_true(author, "bot"),
+        .d = d,
+    };
+    read_start(r);
+    if (!message_input(dc, &m, r))
+        return false;
+    r->in.user_name = display_name(author, member);
+    r->in.moderator = m.guild && dc_is_moderator(dc, m.guild, m.uid, member);
+    return true;
+}
+
+/* A skimmed message's strings decoded into a read's buffer, one after another. */
+struct decoding {
+    struct dc_read *r;
+    size_t at;
+};
+
+/* s decoded at the decoding's end, as a C string; NULL when s is absent. */
+static const char *decode(struct decoding *dec, const struct gw_span *s)
+{
+    if (!s->p)
+        return NULL;
+    char *out = dec->r->decoded + dec->at;
+    dec->at += gw_span_string(s, out) + 1;
+    return out;
+}
+
+/* The role ids of a skimmed member's "roles", each decoded in turn into out. */
+struct span_roles {
+    struct dc_roles roles; /* first: what next() is handed */
+    struct gw_span rest;
+    char *out;
+};
+
+static const char *span_role_next(struct dc_roles *roles)
+{
+    struct span_roles *r = (struct span_roles *)roles;
+    struct gw_span id;
+    if (!r->rest.p || !gw_span_next_string(&r->rest, &id))
+        return NULL;
+    gw_span_string(&id, r->out);
+    return r->out;
+}
+
+/* The room m's strings take decoded, each with its NUL: none grows. */
+static size_t decoded_size(const struct gw_message *m)
+{
+    const struct gw_span *all[] = {&m->id,          &m->channel_id, &m->guild_id,    &m->content,
+                                   &m->author_id,   &m->username,   &m->global_name, &m->nick,
+                                   &m->permissions, &m->roles};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++)
+        n += GW_SPAN_DECODED_MAX(all[i]) + 1;
+    return n;
+}
+
+/* The first of a skimmed message's names there is, as display_name(). */
+static const struct gw_span *span_name(const struct gw_message *m)
+{
+    return m->nick.p ? &m->nick : m->global_name.p ? &m->global_name : &m->username;
+}
+
+bool dc_read_skimmed(struct dc *dc, const struct gw_message *sm, struct dc_read *r)
+{
+    read_start(r);
+    size_t size = decoded_size(sm);
+    r->decoded = size <= sizeof(r->buf) ? r->buf : malloc(size);
+    if (!r->decoded) {
+        log_warn(DC_MOD, NULL, "no memory to read a message (%zu bytes)", size);
+        return false;
+    }
+    struct decoding dec = {r, 0};
+    struct message m = {
+        .id = decode(&dec, &sm->id),
+        .channel = decode(&dec, &sm->channel_id),
+        .guild = decode(&dec, &sm->guild_id),
+        .content = decode(&dec, &sm->content),
+        .uid = decode(&dec, &sm->author_id),
+        .bot = sm->bot,
+    };
+    if (!message_input(dc, &m, r))
+        return false;
+    r->in.user_name = decode(&dec, span_name(sm));
+    if (m.guild && sm->member) {
+        const char *permissions = decode(&dec, &sm->permissions);
+        struct span_roles roles = {{span_role_next}, sm->roles, r->decoded + dec.at};
+        r->in.moderator = dc_moderates(dc, m.guild, m.uid, permissions, &roles.roles);
+    }
+    return true;
+}
+
+void dc_read_done(struct dc_read *r)
+{
+    free(r->command);
+    if (r->decoded != r->buf)
+        free(r->decoded);
+    read_start(r);
 }
 
 static void on_reaction(struct dc *dc, struct json_object *d, int64_t seq)
@@ -257,7 +377,10 @@ void dc_on_dispatch(void *ud, int shard, const char *type, struct json_object *d
             dc->app_id = dc_xstrdup(app);
         dc_register_commands(dc);
     } else if (strcmp(type, "MESSAGE_CREATE") == 0) {
-        on_message(dc, d);
+        struct dc_read r;
+        if (dc_read_message(dc, d, &r))
+            dc_deliver(dc, &r.in);
+        dc_read_done(&r);
     } else if (strcmp(type, "MESSAGE_REACTION_ADD") == 0) {
         on_reaction(dc, d, seq);
     } else if (strcmp(type, "INTERACTION_CREATE") == 0) {
@@ -267,17 +390,29 @@ void dc_on_dispatch(void *ud, int shard, const char *type, struct json_object *d
     }
 }
 
+void dc_on_message(void *ud, int shard, const struct gw_message *m, int64_t seq)
+{
+    struct dc *dc = ud;
+    struct dc_read r;
+    (void)shard;
+    (void)seq; /* a message's order is its id, as on_dispatch's */
+    if (dc->stopping)
+        return;
+    if (dc_read_skimmed(dc, m, &r))
+        dc_deliver(dc, &r.in);
+    dc_read_done(&r);
+}
+
 void discord_gateway_input(struct platform *p, const char *payload, size_t len)
 {
     /* the shard's way: skimmed first (gateway.c, handle_message) */
     int64_t seq;
-    struct json_object *message;
+    struct gw_message message;
     switch (gw_skim(payload, len, &seq, &message)) {
     case GW_SKIM_IGNORE:
         return;
     case GW_SKIM_MESSAGE:
-        dc_on_dispatch(p, 0, "MESSAGE_CREATE", message, seq);
-        json_object_put(message);
+        dc_on_message(p, 0, &message, seq);
         return;
     case GW_SKIM_PARSE:
         break;

@@ -32,6 +32,7 @@
 #include "gateway.h"
 #include "ixbody.h"
 #include "rest.h"
+#include "skim.h"
 #include "util.h"
 
 #define DC_MOD        "discord"
@@ -467,6 +468,16 @@ uint64_t dc_parse_u64(const char *s);
  * member's permissions and roles only: skim.c keeps those of a message. */
 bool dc_is_moderator(struct dc *dc, const char *guild_id, const char *user_id,
                      struct json_object *member);
+/* A guild member's role ids, one at a time: next() gives the next as a C
+ * string (valid until the next call), or NULL after the last; what is no
+ * string is passed over. */
+struct dc_roles {
+    const char *(*next)(struct dc_roles *roles);
+};
+/* dc_is_moderator() of a member object read elsewhere (the skimmer's
+ * spans): permissions its "permissions" or NULL, roles its "roles". */
+bool dc_moderates(struct dc *dc, const char *guild_id, const char *user_id, const char *permissions,
+                  struct dc_roles *roles);
 
 /* ---- activity.c: the Activity (adapters/common/activity.h) ---- */
 
@@ -511,6 +522,28 @@ struct json_object *dc_activity_entry_point(const struct dc *dc);
 /* ---- inbound.c: gateway dispatches to inputs ---- */
 
 void dc_on_dispatch(void *ud, int shard, const char *type, struct json_object *d, int64_t seq);
+/* gw_ops.message: a MESSAGE_CREATE the skimmer read, as dc_on_dispatch(). */
+void dc_on_message(void *ud, int shard, const struct gw_message *m, int64_t seq);
 void dc_register_commands(struct dc *dc);
+
+/* The bot's input from a MESSAGE_CREATE, read by either reader. */
+struct dc_read {
+    struct inbound in;
+    char *command; /* malloc'd: a table's line as a command, where in.text points */
+    char *decoded; /* the skimmed strings decoded: buf, or malloc'd when they outgrow it */
+    char buf[512];
+};
+/*
+ * Reads a MESSAGE_CREATE into r->in: from json-c's parse of its "d"
+ * (dc_read_message), or from the skimmer's spans of it (dc_read_skimmed),
+ * which give the same input. False when the adapter ignores the message (not
+ * addressed to the bot, missing members, a bot's) or, skimmed, on no memory
+ * (logged). r->in's strings are borrowed from d or the message's text and
+ * from r; dc_read_done() frees what r holds, whatever the answer. A DM notes
+ * its channel as its author's.
+ */
+bool dc_read_message(struct dc *dc, struct json_object *d, struct dc_read *r);
+bool dc_read_skimmed(struct dc *dc, const struct gw_message *m, struct dc_read *r);
+void dc_read_done(struct dc_read *r);
 
 #endif

@@ -7,12 +7,13 @@
  * tree for each only to drop it cost most of an ignored message's time. The
  * skimmer walks the text and answers only when it is sure; anything unusual
  * (an escape in a key, a wanted key twice, a number it does not read exactly
- * as json-c would, deep nesting) means "parse it properly". A message the
- * adapter reads (a command, a DM) becomes a small object of the dozen members
- * it reads instead of a tree of the whole payload.
+ * as json-c would, deep nesting) means "parse it properly". Of a message the
+ * adapter reads (a command, a DM) it hands on where the dozen members it
+ * reads are in the text (spans), decoded only when read: no object is made.
  */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
@@ -316,19 +317,26 @@ static bool note(struct span *slot, bool *seen, const struct span *value)
     return true;
 }
 
-/* Whether content (a string with its quotes) may be a command: it starts
- * with "!illegal" or a mention ("<@") after spaces, or an escape could spell
- * either. */
-static bool is_command(const struct span *content)
+/* What the start of content (a string with its quotes), after spaces, says
+ * of the line. */
+enum line_start {
+    LINE_CHAT,    /* neither "!illegal" nor a mention */
+    LINE_COMMAND, /* "!illegal" or a mention ("<@") */
+    LINE_ESCAPED, /* an escape there could spell anything */
+};
+
+static enum line_start line_start(const struct span *content)
 {
     const char *text = content->start + 1, *end = content->start + content->len - 1;
     while (text < end && *text == ' ')
         text++;
     size_t n = (size_t)(end - text) < 8 ? (size_t)(end - text) : 8;
     if (memchr(text, '\\', n))
-        return true;
+        return LINE_ESCAPED;
     return (n == 8 && strncasecmp(text, "!illegal", 8) == 0) ||
-           (n >= 2 && text[0] == '<' && text[1] == '@');
+                   (n >= 2 && text[0] == '<' && text[1] == '@')
+               ? LINE_COMMAND
+               : LINE_CHAT;
 }
 
 /* Whether a kept value (an array's text) holds any element. */
@@ -344,33 +352,17 @@ static bool has_elements(const struct span *v)
 
 /* ---- what the adapter reads of a message ------------------------------- */
 
-/* A string value into a json-c string: its bytes as they are, or, when it
- * holds an escape, decoded by json-c itself so that both paths agree. NULL
- * on no memory or when json-c reads it otherwise. */
-static struct json_object *string_value(const struct span *v)
-{
-    if (!v->escaped)
-        return json_object_new_string_len(v->start + 1, (int)(v->len - 2));
-    struct json_tokener *tok = json_tokener_new();
-    struct json_object *o = tok ? json_tokener_parse_ex(tok, v->start, (int)v->len) : NULL;
-    if (o &&
-        (!json_object_is_type(o, json_type_string) || json_tokener_get_parse_end(tok) != v->len)) {
-        json_object_put(o);
-        o = NULL;
-    }
-    json_tokener_free(tok);
-    return o;
-}
-
-/* KEPT_SEEN: read and looked at (mentions), never put into the small object. */
+/* KEPT_SEEN: read and looked at (mentions), never handed on. */
 enum kept_type { KEPT_STRING, KEPT_BOOL, KEPT_STRINGS, KEPT_OBJECT, KEPT_SEEN };
 
-/* A member kept: its name and type; for an object, the members kept of it
- * are kept[first] up to kept[end - 1]. */
+/* A member kept: its name and type; where in struct gw_message it goes (a
+ * struct gw_span, or for a bool and an object a bool); for an object, the
+ * members kept of it are kept[first] up to kept[end - 1]. */
 struct kept {
     const char *name;
     size_t len; /* strlen(name), compared first: most keys differ in length */
     enum kept_type type;
+    size_t at;
     unsigned first, end;
 };
 
@@ -396,27 +388,29 @@ enum {
 };
 
 #define NAME(s) s, sizeof(s) - 1 /* a name and its length */
+#define AT(m)   offsetof(struct gw_message, m)
+#define LEAF(m) AT(m), 0, 0
 
-/* What inbound.c's on_message() and guilds.c's dc_is_moderator() read of a
+/* What inbound.c's dc_read_skimmed() and guilds.c's dc_moderates() read of a
  * MESSAGE_CREATE: nothing else is kept. A member of another type is left
  * out, as the adapter's getters would read nothing from it; so are the
- * array's elements that are not strings. */
+ * array's elements that are not strings (gw_span_next_string()). */
 static const struct kept kept[NKEPT] = {
-    [K_MESSAGE] = {NAME("d"), KEPT_OBJECT, K_ID, K_AUTHOR_ID},
-    [K_ID] = {NAME("id"), KEPT_STRING, 0, 0},
-    [K_CHANNEL] = {NAME("channel_id"), KEPT_STRING, 0, 0},
-    [K_GUILD] = {NAME("guild_id"), KEPT_STRING, 0, 0},
-    [K_CONTENT] = {NAME("content"), KEPT_STRING, 0, 0},
-    [K_MENTIONS] = {NAME("mentions"), KEPT_SEEN, 0, 0},
-    [K_AUTHOR] = {NAME("author"), KEPT_OBJECT, K_AUTHOR_ID, K_NICK},
-    [K_MEMBER] = {NAME("member"), KEPT_OBJECT, K_NICK, NKEPT},
-    [K_AUTHOR_ID] = {NAME("id"), KEPT_STRING, 0, 0},
-    [K_USERNAME] = {NAME("username"), KEPT_STRING, 0, 0},
-    [K_GLOBAL_NAME] = {NAME("global_name"), KEPT_STRING, 0, 0},
-    [K_BOT] = {NAME("bot"), KEPT_BOOL, 0, 0},
-    [K_NICK] = {NAME("nick"), KEPT_STRING, 0, 0},
-    [K_PERMISSIONS] = {NAME("permissions"), KEPT_STRING, 0, 0},
-    [K_ROLES] = {NAME("roles"), KEPT_STRINGS, 0, 0},
+    [K_MESSAGE] = {NAME("d"), KEPT_OBJECT, 0, K_ID, K_AUTHOR_ID}, /* at: unused, always read */
+    [K_ID] = {NAME("id"), KEPT_STRING, LEAF(id)},
+    [K_CHANNEL] = {NAME("channel_id"), KEPT_STRING, LEAF(channel_id)},
+    [K_GUILD] = {NAME("guild_id"), KEPT_STRING, LEAF(guild_id)},
+    [K_CONTENT] = {NAME("content"), KEPT_STRING, LEAF(content)},
+    [K_MENTIONS] = {NAME("mentions"), KEPT_SEEN, 0, 0, 0},
+    [K_AUTHOR] = {NAME("author"), KEPT_OBJECT, AT(author), K_AUTHOR_ID, K_NICK},
+    [K_MEMBER] = {NAME("member"), KEPT_OBJECT, AT(member), K_NICK, NKEPT},
+    [K_AUTHOR_ID] = {NAME("id"), KEPT_STRING, LEAF(author_id)},
+    [K_USERNAME] = {NAME("username"), KEPT_STRING, LEAF(username)},
+    [K_GLOBAL_NAME] = {NAME("global_name"), KEPT_STRING, LEAF(global_name)},
+    [K_BOT] = {NAME("bot"), KEPT_BOOL, LEAF(bot)},
+    [K_NICK] = {NAME("nick"), KEPT_STRING, LEAF(nick)},
+    [K_PERMISSIONS] = {NAME("permissions"), KEPT_STRING, LEAF(permissions)},
+    [K_ROLES] = {NAME("roles"), KEPT_STRINGS, LEAF(roles)},
 };
 
 /* The kept members as read, each one's text; a second of any is refused. */
@@ -467,85 +461,136 @@ static bool read_kept(struct reading *r, unsigned i, struct cursor *c, unsigned 
     return true;
 }
 
-/* The strings of the array in text as a json-c array; NULL on no memory. */
-static struct json_object *string_array(const struct span *text)
+/* Hands on the members of kept object kept[object] that r read into m,
+ * each where kept[] says; one of another type is left out. */
+static void hand_on(const struct reading *r, unsigned object, struct gw_message *m)
 {
-    struct json_object *arr = json_object_new_array();
-    struct cursor c = {text->start + 1, text->start + text->len - 1};
-    skip_ws(&c);
-    while (arr && c.p < c.end) {
-        struct span e;
-        struct json_object *str = NULL;
-        /* the whole value was checked already: a failure here is memory */
-        if (!skip_value(&c, 1, &e) || (e.start[0] == '"' && !(str = string_value(&e))) ||
-            (str && json_object_array_add(arr, str) != 0)) {
-            json_object_put(str);
-            json_object_put(arr);
-            return NULL;
+    for (unsigned i = kept[object].first; i < kept[object].end; i++) {
+        const struct span *v = &r->value[i];
+        char *at = (char *)m + kept[i].at;
+        if (!r->seen[i])
+            continue;
+        if (kept[i].type == KEPT_STRING && v->start[0] == '"') {
+            *(struct gw_span *)(void *)at = (struct gw_span){v->start + 1, v->len - 2, v->escaped};
+        } else if (kept[i].type == KEPT_STRINGS && v->start[0] == '[') {
+            *(struct gw_span *)(void *)at = (struct gw_span){v->start + 1, v->len - 2, false};
+        } else if (kept[i].type == KEPT_BOOL) {
+            *(bool *)at = is(v, "true");
+        } else if (kept[i].type == KEPT_OBJECT && v->start[0] == '{') {
+            *(bool *)at = true;
+            hand_on(r, i, m);
         }
+    }
+}
+
+/* ---- reading a span ---------------------------------------------------- */
+
+/* The four hex digits at p (read_string() checked them) as a number. */
+static unsigned hex4(const char *p)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned char ch = (unsigned char)p[i];
+        v = v << 4 | (ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
+/* Code point cp at o in UTF-8; past what it wrote. */
+static char *put_utf8(char *o, unsigned cp)
+{
+    if (cp < 0x80) {
+        *o++ = (char)cp;
+    } else if (cp < 0x800) {
+        *o++ = (char)(0xc0 | cp >> 6);
+        *o++ = (char)(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+        *o++ = (char)(0xe0 | cp >> 12);
+        *o++ = (char)(0x80 | (cp >> 6 & 0x3f));
+        *o++ = (char)(0x80 | (cp & 0x3f));
+    } else {
+        *o++ = (char)(0xf0 | cp >> 18);
+        *o++ = (char)(0x80 | (cp >> 12 & 0x3f));
+        *o++ = (char)(0x80 | (cp >> 6 & 0x3f));
+        *o++ = (char)(0x80 | (cp & 0x3f));
+    }
+    return o;
+}
+
+#define REPLACEMENT 0xfffd /* what json-c makes of a surrogate without its pair */
+
+static bool is_high(unsigned cp)
+{
+    return cp >= 0xd800 && cp < 0xdc00;
+}
+
+static bool is_low(unsigned cp)
+{
+    return cp >= 0xdc00 && cp < 0xe000;
+}
+
+/* The \uXXXX escape at *p (past its "\u"), with the low half after it when
+ * it is a pair's high one, as one code point; *p moved past what it read. */
+static unsigned read_unicode(const char **p, const char *end)
+{
+    unsigned cp = hex4(*p);
+    *p += 4;
+    if (is_high(cp) && end - *p >= 6 && (*p)[0] == '\\' && (*p)[1] == 'u' && is_low(hex4(*p + 2))) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (hex4(*p + 2) - 0xdc00);
+        *p += 6;
+    } else if (is_high(cp) || is_low(cp)) {
+        cp = REPLACEMENT;
+    }
+    return cp;
+}
+
+size_t gw_span_string(const struct gw_span *s, char *out)
+{
+    const char *p = s->p, *end = s->p + s->len;
+    char *o = out;
+    while (p < end) {
+        const char *bs = s->escaped ? memchr(p, '\\', (size_t)(end - p)) : NULL;
+        size_t run = (size_t)((bs ? bs : end) - p);
+        memcpy(o, p, run);
+        o += run;
+        p += run;
+        if (!bs)
+            break;
+        char e = p[1];
+        p += 2;
+        if (e == 'u')
+            o = put_utf8(o, read_unicode(&p, end));
+        else
+            *o++ = e == 'b'   ? '\b'
+                   : e == 'f' ? '\f'
+                   : e == 'n' ? '\n'
+                   : e == 'r' ? '\r'
+                   : e == 't' ? '\t'
+                              : e;
+    }
+    *o = '\0';
+    return (size_t)(o - out);
+}
+
+bool gw_span_next_string(struct gw_span *rest, struct gw_span *element)
+{
+    struct cursor c = {rest->p, rest->p + rest->len};
+    struct span e = {0};
+    bool string = false;
+    skip_ws(&c);
+    /* the skimmer walked the whole array already: a failure here is its end */
+    while (!string && c.p < c.end && skip_value(&c, 1, &e)) {
+        string = e.start[0] == '"';
         skip_ws(&c);
         if (c.p < c.end && *c.p == ',')
             c.p++;
         skip_ws(&c);
     }
-    return arr;
-}
-
-static struct json_object *build(const struct reading *r, unsigned object);
-
-/* Adds kept member i, as r read it, to o: true when added or left out
- * (another type), false when unsure or out of memory. */
-static bool add_kept(struct json_object *o, const struct reading *r, unsigned i)
-{
-    const struct span *v = &r->value[i];
-    struct json_object *val = NULL;
-    char first = v->start[0];
-    switch (kept[i].type) {
-    case KEPT_STRING:
-        if (first != '"')
-            return true;
-        val = string_value(v);
-        break;
-    case KEPT_BOOL:
-        if (!is(v, "true") && !is(v, "false"))
-            return true;
-        val = json_object_new_boolean(is(v, "true"));
-        break;
-    case KEPT_OBJECT:
-        if (first != '{')
-            return true;
-        val = build(r, i);
-        break;
-    case KEPT_STRINGS:
-        if (first != '[')
-            return true;
-        val = string_array(v);
-        break;
-    case KEPT_SEEN:
-        return true;
-    }
-    /* the names are kept[]'s literals, each added once (a second is refused
-     * as read): json-c neither copies nor looks them up */
-    if (!val || json_object_object_add_ex(o, kept[i].name, val,
-                                          JSON_C_OBJECT_ADD_KEY_IS_NEW |
-                                              JSON_C_OBJECT_ADD_CONSTANT_KEY) != 0) {
-        json_object_put(val);
-        return false;
-    }
-    return true;
-}
-
-/* The kept object kept[object] as r read it, as a new json-c object of its
- * kept members; NULL when unsure or out of memory. */
-static struct json_object *build(const struct reading *r, unsigned object)
-{
-    struct json_object *o = json_object_new_object();
-    for (unsigned i = kept[object].first; o && i < kept[object].end; i++)
-        if (r->seen[i] && !add_kept(o, r, i)) {
-            json_object_put(o);
-            o = NULL;
-        }
-    return o;
+    rest->len = (size_t)(c.end - c.p);
+    rest->p = c.p;
+    if (string)
+        *element = (struct gw_span){e.start + 1, e.len - 2, e.escaped};
+    return string;
 }
 
 /* ---- the gateway message ----------------------------------------------- */
@@ -593,14 +638,12 @@ static bool read_seq(const struct top *t, int64_t *seq)
     return true;
 }
 
-enum gw_skim gw_skim(const char *txt, size_t len, int64_t *seq, struct json_object **message)
+enum gw_skim gw_skim(const char *txt, size_t len, int64_t *seq, struct gw_message *message)
 {
     struct cursor c = {txt, txt + len};
     struct top top = {0};
     struct member_fn top_fn = {take_top, &top};
     const struct reading *d = &top.d;
-    if (message)
-        *message = NULL;
     if (!each_member(&c, 0, &top_fn))
         return GW_SKIM_PARSE;
     skip_ws(&c);
@@ -610,17 +653,25 @@ enum gw_skim gw_skim(const char *txt, size_t len, int64_t *seq, struct json_obje
     /* In a guild channel only what is addressed to the bot matters (inbound.c,
      * table_command): "!illegal ...", a line starting with a mention, or a
      * reply that mentions it, which is left to the full parse (the adapter
-     * reads its mentions and the message it replies to). */
+     * reads its mentions and the message it replies to): so is a line whose
+     * start is escaped and that mentions someone. */
     if (d->seen[K_GUILD] && d->seen[K_CONTENT] && d->value[K_GUILD].start[0] == '"' &&
-        d->value[K_CONTENT].start[0] == '"' && !is_command(&d->value[K_CONTENT]))
-        return d->seen[K_MENTIONS] && has_elements(&d->value[K_MENTIONS]) ? GW_SKIM_PARSE
-                                                                          : GW_SKIM_IGNORE;
-    /* A bot's message, the echo of each of our own among them: on_message
-     * reads none, so no object is built for it. */
+        d->value[K_CONTENT].start[0] == '"') {
+        enum line_start start = line_start(&d->value[K_CONTENT]);
+        bool mentions = d->seen[K_MENTIONS] && has_elements(&d->value[K_MENTIONS]);
+        if (start == LINE_CHAT)
+            return mentions ? GW_SKIM_PARSE : GW_SKIM_IGNORE;
+        if (start == LINE_ESCAPED && mentions)
+            return GW_SKIM_PARSE;
+    }
+    /* A bot's message, the echo of each of our own among them: the adapter
+     * reads none. */
     if (d->seen[K_AUTHOR] && d->value[K_AUTHOR].start[0] == '{' && d->seen[K_BOT] &&
         is(&d->value[K_BOT], "true"))
         return GW_SKIM_IGNORE;
-    if (!message || !(*message = build(d, K_MESSAGE)))
+    if (!message)
         return GW_SKIM_PARSE;
+    *message = (struct gw_message){0};
+    hand_on(d, K_MESSAGE, message);
     return GW_SKIM_MESSAGE;
 }

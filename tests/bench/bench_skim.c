@@ -55,9 +55,8 @@ static double time_calls(void (*one)(const char *, size_t), const char *frame, s
 static void skim_once(const char *frame, size_t len)
 {
     int64_t seq;
-    struct json_object *message;
+    struct gw_message message;
     gw_skim(frame, len, &seq, &message);
-    json_object_put(message);
 }
 
 static void decode_once(const char *frame, size_t len)
@@ -101,9 +100,8 @@ int main(int argc, char **argv)
         }
         json_object_put(whole);
         int64_t seq;
-        struct json_object *message;
+        struct gw_message message;
         enum gw_skim answer = gw_skim(frame, len, &seq, &message);
-        json_object_put(message);
         double skim = time_calls(skim_once, frame, len, iters);
         double parse = time_calls(decode_once, frame, len, iters);
         printf("%-10s %7zu %-8s %10.0f %10.0f %6.2f\n", line, len, answers[answer], skim, parse,

@@ -13,7 +13,8 @@
  *
  * Each line also goes through the skimmer (skim.h), which a shard asks first
  * (and discord_gateway_input too): when it ignores a line or reads it, the
- * full parse must agree (skim_check.h).
+ * full parse must agree (skim_check.h), and a message it reads must give the
+ * bot the same input from its spans as from the full parse (read_check.h).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 
 #include "adapters/discord/discord.h"
 #include "bot/dispatcher.h"
+#include "read_check.h"
 #include "skim_check.h"
 #include "tests/fuzz/fuzz_host.h"
 
@@ -35,12 +37,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-/* Aborts when the skimmer and the full parse disagree on a line. */
-static void check_skim(const char *text, size_t len)
+/* Aborts when the skimmer and the full parse disagree on a line, or the
+ * adapter's two readers of it. */
+static void check_skim(struct platform *p, const char *text, size_t len)
 {
     enum gw_skim got;
     int64_t seq;
-    if (skim_check(text, len, &got, &seq))
+    bool read;
+    if (skim_check(text, len, &got, &seq) || read_check(p, text, len, &read))
         abort();
 }
 
@@ -61,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (text < end) {
         const char *nl = memchr(text, '\n', (size_t)(end - text));
         size_t len = nl ? (size_t)(nl - text) : (size_t)(end - text);
-        check_skim(text, len);
+        check_skim(p, text, len);
         discord_gateway_input(p, text, len);
         text += len + 1;
     }

@@ -15,7 +15,7 @@
  * gw_decode's: an ignored message must parse as a guild MESSAGE_CREATE with
  * the same sequence whose content is no command; a message read must parse
  * as a MESSAGE_CREATE with the same sequence whose "d" holds the same values
- * of the members on_message() and dc_is_moderator() read. Returns NULL when
+ * of the members dc_read_message() and dc_is_moderator() read. Returns NULL when
  * they agree, else what differs (a static string).
  */
 const char *skim_check(const char *txt, size_t len, enum gw_skim *got, int64_t *seq);
