@@ -64,11 +64,12 @@ enum gw_skim gw_skim(const char *txt, size_t len, int64_t *seq, struct gw_messag
 #define GW_SPAN_DECODED_MAX(s) ((s)->len)
 
 /*
- * Decodes the string span s into out (room for GW_SPAN_DECODED_MAX(s) + 1
- * bytes, the caller's) exactly as json-c reads it: escapes, \uXXXX and
- * surrogate pairs (a lone surrogate as json-c writes it). Returns its length
- * (a NUL is written after it; "\u0000" puts one inside it too, where C
- * strings end as they do from json-c's getters).
+ * Decodes the string span s (one gw_skim() handed on, its escapes checked)
+ * into out (room for GW_SPAN_DECODED_MAX(s) + 1 bytes, the caller's) exactly
+ * as json-c reads it: escapes, \uXXXX and surrogate pairs (a lone surrogate
+ * as json-c writes it). Returns its length (a NUL is written after it;
+ * "\u0000" puts one inside it too, where C strings end as they do from
+ * json-c's getters).
  */
 size_t gw_span_string(const struct gw_span *s, char *out);
 
