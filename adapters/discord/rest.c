@@ -23,8 +23,11 @@
 #define REST_METHOD_MAX      8u     /* a method's bytes with its NUL: DELETE is the longest used */
 /* Requests in flight at once: no more than curl's connections to the host,
  * so that a request leaves when the rate limiter lets it, not later from
- * curl's own queue (a late burst could break the global 50/s). */
-#define REST_MAX_INFLIGHT 16L
+ * curl's own queue (a late burst could break the global 50/s). Under a
+ * backlog more in flight means more answers read at each wake-up: 32 cost
+ * about an eighth less CPU a command at full load than 16, and 8 more
+ * (docs/benchmarks.md, `full-load`). */
+#define REST_MAX_INFLIGHT 32L
 /* Queues left without a request kept for their next one (a channel's next
  * message), so that a request to a recent channel costs no queue's allocation
  * and map entry; past this the longest unused goes. About 150 bytes each
