@@ -37,6 +37,15 @@
  * (a message's is about 1 KB): one kept per request in flight at most. */
 #define REST_ANSWER_KEPT 4096u
 
+/* A body of this size or more is sent with an empty "Expect:" among its
+ * headers: libcurl (since 7.69) would ask the server for a 100-continue
+ * answer, and wait up to a second for it, before a POST body of more than
+ * 1 MB. Below it the header would only cost each request its walks. */
+#define REST_EXPECT_FROM (1u << 20)
+
+/* The header lists every request shares (struct rest's hdrs). */
+enum hdrs_kind { HDRS_PLAIN, HDRS_JSON, HDRS_JSON_LARGE, HDRS_KINDS };
+
 /* An easy handle and the URL it sends to, kept together between requests:
  * curl reads the URL handle during the transfer. */
 struct handle {
@@ -90,8 +99,8 @@ struct rest {
     char *api_path; /* its path, without a last '/'; NULL: every URL is parsed whole */
     char *ua;       /* the User-Agent header line */
     struct buf url; /* the last request's URL (curl copies it): its memory is kept */
-    struct curl_slist *hdrs_plain, *hdrs_json; /* every request's headers, built once */
-    struct handle idle[REST_MAX_INFLIGHT];     /* handles kept for the next requests */
+    struct curl_slist *hdrs[HDRS_KINDS];   /* every request's headers, built once */
+    struct handle idle[REST_MAX_INFLIGHT]; /* handles kept for the next requests */
     unsigned nidle;
     struct buf answers[REST_MAX_INFLIGHT]; /* answers' buffers kept (REST_ANSWER_KEPT) */
     unsigned nanswers;
@@ -130,8 +139,8 @@ static void maybe_free(struct rest *r)
     curl_url_cleanup(r->base);
     free(r->ua);
     buf_free(&r->url);
-    curl_slist_free_all(r->hdrs_plain);
-    curl_slist_free_all(r->hdrs_json);
+    for (int k = 0; k < HDRS_KINDS; k++)
+        curl_slist_free_all(r->hdrs[k]);
     free(r);
 }
 
@@ -483,7 +492,11 @@ static MUST_USE int start(struct rest *r, struct rest_req *q)
         limit = q->deadline > now ? (long)(q->deadline - now) : 1L;
     if (limit != h.timeout)
         curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, h.timeout = limit);
-    struct curl_slist *hdrs = q->hdrs ? q->hdrs : q->body ? r->hdrs_json : r->hdrs_plain;
+    size_t body_len = q->body ? strlen(q->body) : 0;
+    struct curl_slist *hdrs = q->hdrs                       ? q->hdrs
+                              : !q->body                    ? r->hdrs[HDRS_PLAIN]
+                              : body_len < REST_EXPECT_FROM ? r->hdrs[HDRS_JSON]
+                                                            : r->hdrs[HDRS_JSON_LARGE];
     if (hdrs != h.hdrs)
         curl_easy_setopt(e, CURLOPT_HTTPHEADER, h.hdrs = hdrs);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
@@ -498,7 +511,7 @@ static MUST_USE int start(struct rest *r, struct rest_req *q)
         curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
     } else {
         /* not copied: q->body outlives its transfer (freed by req_free) */
-        curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, q->body ? (long)strlen(q->body) : 0L);
+        curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)body_len);
         curl_easy_setopt(e, CURLOPT_POSTFIELDS, q->body ? q->body : "");
     }
     if (!q->resp.data && r->nanswers) /* a retry keeps its own */
@@ -643,15 +656,21 @@ static void on_transfer_done(void *arg, CURL *easy, CURLcode res)
     finished(q->rest, q, res);
 }
 
-/* The headers of every request: the token, the User-Agent, and no "Expect:
- * 100-continue" wait; with json, the body's type too. NULL on no memory. */
-static struct curl_slist *header_list(const char *auth, const char *ua, bool json)
+/* The headers of every request of a kind: the token, the User-Agent, and no
+ * Accept header (libcurl's own "any type", which the API does not need: 13
+ * bytes a request less through libcurl's printf, about 80 instructions each);
+ * with a body, its type; with a large one, no "Expect: 100-continue" wait.
+ * Only a large body's list holds the empty "Expect:": libcurl walks the whole
+ * list for each header it might add, so an entry costs every request. NULL on
+ * no memory. */
+static struct curl_slist *header_list(const char *auth, const char *ua, enum hdrs_kind kind)
 {
     const char *const lines[] = {
-        auth, ua, json ? "Content-Type: application/json" : "Expect:", json ? "Expect:" : NULL};
+        auth, ua, "Accept:", kind != HDRS_PLAIN ? "Content-Type: application/json" : NULL,
+        kind == HDRS_JSON_LARGE ? "Expect:" : NULL};
     struct curl_slist *list = NULL;
-    for (size_t i = 0; i < sizeof lines / sizeof *lines && lines[i]; i++)
-        if (add_header(&list, lines[i]) < 0) {
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        if (lines[i] && add_header(&list, lines[i]) < 0) {
             curl_slist_free_all(list);
             return NULL;
         }
@@ -697,11 +716,12 @@ struct rest *rest_new(uv_loop_t *loop, const char *api_url, const char *token,
     r->api_url = strndup(api_url, ulen);
     buf_init(&r->url, REST_MAX_URL);
     if (!r->api_url || buf_printf(&auth, "Authorization: Bot %s", token) < 0 ||
-        buf_printf(&ua, "User-Agent: %s", user_agent) < 0 ||
-        !(r->hdrs_plain = header_list(auth.data, ua.data, false)) ||
-        !(r->hdrs_json = header_list(auth.data, ua.data, true)) || !(r->ua = strdup(ua.data)) ||
+        buf_printf(&ua, "User-Agent: %s", user_agent) < 0 || !(r->ua = strdup(ua.data)) ||
         parse_base(r) < 0)
         goto fail;
+    for (int k = 0; k < HDRS_KINDS; k++)
+        if (!(r->hdrs[k] = header_list(auth.data, ua.data, k)))
+            goto fail;
     if (rl_init(&r->rl, global_per_sec, 1000) < 0)
         goto fail;
     rl_ready = true;
@@ -726,8 +746,8 @@ fail:
         rl_free(&r->rl);
     else
         free(r->rl.gwin);
-    curl_slist_free_all(r->hdrs_plain);
-    curl_slist_free_all(r->hdrs_json);
+    for (int k = 0; k < HDRS_KINDS; k++)
+        curl_slist_free_all(r->hdrs[k]);
     curl_url_cleanup(r->base);
     free(r->api_url);
     free(r->api_path);

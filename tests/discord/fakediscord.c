@@ -36,6 +36,7 @@ struct pss {
     char path[512];
     char auth[256];
     char ua[256];
+    char ctype[64], accept[64], expect[64]; /* Content-Type, Accept, Expect: "" when not sent */
     char *body; /* the request's body, NUL-terminated: body_len of body_cap bytes */
     size_t body_len, body_cap;
     bool too_large; /* more than BODY_MAX came */
@@ -90,6 +91,7 @@ struct fd_server {
     int client_close;
     int64_t intents;
     char user_agent[256];
+    char ctype[64], accept[64], expect[64];              /* of the last authorised REST request */
     char ws_user_agent[256], ws_path[256], ws_args[256]; /* of the last websocket upgrade */
     /* REST */
     struct json_object *messages, *callbacks, *webhooks, *commands, *dms;
@@ -1165,6 +1167,9 @@ static void rest(struct fd_server *s, struct pss *p)
         return;
     }
     snprintf(s->user_agent, sizeof(s->user_agent), "%s", p->ua);
+    memcpy(s->ctype, p->ctype, sizeof(s->ctype));
+    memcpy(s->accept, p->accept, sizeof(s->accept));
+    memcpy(s->expect, p->expect, sizeof(s->expect));
     if (limited(s, p, route))
         return;
     struct json_object *body;
@@ -1246,6 +1251,10 @@ static int http_request(struct fd_server *s, struct lws *wsi, struct pss *p, con
     p->auth[0] = p->ua[0] = '\0';
     lws_hdr_copy(wsi, p->auth, sizeof(p->auth), WSI_TOKEN_HTTP_AUTHORIZATION);
     lws_hdr_copy(wsi, p->ua, sizeof(p->ua), WSI_TOKEN_HTTP_USER_AGENT);
+    p->ctype[0] = p->accept[0] = p->expect[0] = '\0';
+    lws_hdr_copy(wsi, p->ctype, sizeof(p->ctype), WSI_TOKEN_HTTP_CONTENT_TYPE);
+    lws_hdr_copy(wsi, p->accept, sizeof(p->accept), WSI_TOKEN_HTTP_ACCEPT);
+    lws_hdr_copy(wsi, p->expect, sizeof(p->expect), WSI_TOKEN_HTTP_EXPECT);
     p->body_len = 0;
     p->too_large = false;
     char cl[32] = "";
@@ -1881,6 +1890,9 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(g, "connected", json_object_new_boolean(s->ws != NULL));
     json_object_object_add(g, "seq", json_object_new_int64(s->seq));
     json_object_object_add(g, "user_agent", json_object_new_string(s->user_agent));
+    json_object_object_add(g, "rest_content_type", json_object_new_string(s->ctype));
+    json_object_object_add(g, "rest_accept", json_object_new_string(s->accept));
+    json_object_object_add(g, "rest_expect", json_object_new_string(s->expect));
     json_object_object_add(g, "ws_user_agent", json_object_new_string(s->ws_user_agent));
     json_object_object_add(g, "ws_path", json_object_new_string(s->ws_path));
     json_object_object_add(g, "ws_args", json_object_new_string(s->ws_args));

@@ -406,6 +406,51 @@ static void test_kept_handle_method(void **state)
     h_fini(&h);
 }
 
+/* The headers of the last request the test server took, by name. */
+static void want_headers(struct harness *h, const char *ua, const char *type)
+{
+    struct json_object *s = h_snapshot(h);
+    struct json_object *g = jget(s, "gateway");
+    assert_string_equal(jstr(g, "user_agent"), ua);
+    assert_string_equal(jstr(g, "rest_content_type"), type);
+    assert_string_equal(jstr(g, "rest_accept"), "");
+    assert_string_equal(jstr(g, "rest_expect"), "");
+    json_object_put(s);
+}
+
+/* A request carries what Discord asks for (the token, which the test server
+ * checks, the User-Agent, and a JSON body's type) and none of libcurl's own
+ * headers the API does not need: no "Accept", and no "Expect: 100-continue"
+ * even for a body past the size (1 MB) at which libcurl would ask for one. */
+static void test_request_headers(void **state)
+{
+    (void)state;
+    struct harness h;
+    start(&h);
+    const char *ua = "DiscordBot (https://example.invalid, 1.0)";
+    struct rest *r = rest_new(&h.loop, h.cfg.discord_api_url, h.cfg.discord_token, ua, 50);
+    assert_non_null(r);
+    assert_int_equal(kept_request(&h, r, "POST", "/channels/520000000000000001/messages",
+                                  "{\"content\":\"one\"}"),
+                     200);
+    want_headers(&h, ua, "application/json");
+    assert_int_equal(kept_request(&h, r, "GET", "/gateway/bot", NULL), 200);
+    want_headers(&h, ua, "");
+    size_t n = (1u << 20) + 64;
+    char *big = malloc(n + 16);
+    assert_non_null(big);
+    strcpy(big, "{\"content\":\"");
+    memset(big + strlen(big), 'a', n);
+    strcpy(big + 12 + n, "\"}");
+    assert_int_equal(
+        kept_request(&h, r, "POST", "/channels/520000000000000001/messages", big) / 100, 4);
+    want_headers(&h, ua, "application/json");
+    free(big);
+    rest_close(r);
+    h_run_for(&h, 50);
+    h_fini(&h);
+}
+
 /* ---- kept queues ---- */
 
 #define QUEUED_NAMES 300 /* more than rest.c keeps (REST_QUEUES_KEPT) */
@@ -1647,6 +1692,7 @@ int main(void)
         cmocka_unit_test(test_bucket_storm),
         cmocka_unit_test(test_global_storm),
         cmocka_unit_test(test_kept_handle_method),
+        cmocka_unit_test(test_request_headers),
         cmocka_unit_test(test_kept_queues),
         cmocka_unit_test(test_dm_probe_and_50007),
         cmocka_unit_test(test_interactions),
