@@ -36,6 +36,26 @@ static bool identified(struct harness *h)
     return h_gw(h, "identifies") >= want_identifies && h_ready(h);
 }
 
+/* The stored session's sequence has reached want_seq. */
+static long long want_seq;
+static bool seq_stored(struct harness *h)
+{
+    const char *text =
+        json_object_get_string(json_object_object_get(h->state, "discord.gateway.0"));
+    struct json_object *session = text ? json_tokener_parse(text) : NULL;
+    bool reached = json_object_get_int64(json_object_object_get(session, "seq")) >= want_seq;
+    json_object_put(session);
+    return reached;
+}
+
+static bool lobby_posted(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    bool posted = json_object_array_length(json_object_object_get(s, "messages")) >= 1;
+    json_object_put(s);
+    return posted;
+}
+
 static void inject(struct harness *h, int from, int n)
 {
     char id[32], text[64];
@@ -58,6 +78,11 @@ static void assert_inputs_exact(struct harness *h, int n)
     }
 }
 
+static bool beat_twice(struct harness *h)
+{
+    return h_gw(h, "heartbeats") >= 2;
+}
+
 static void test_connect_identify(void **state)
 {
     (void)state;
@@ -70,8 +95,7 @@ static void test_connect_identify(void **state)
                     GW_INTENT_DIRECT_MESSAGE_REACTIONS | GW_INTENT_MESSAGE_CONTENT;
     assert_int_equal(want, 46593);
     assert_int_equal(h_gw(&h, "intents"), (int)want);
-    h_run_for(&h, 800);
-    assert_true(h_gw(&h, "heartbeats") >= 2);
+    assert_true(h_run_until(&h, beat_twice, 5000));
     struct json_object *s = h_snapshot(&h);
     const char *ua = json_object_get_string(
         json_object_object_get(json_object_object_get(s, "gateway"), "user_agent"));
@@ -120,7 +144,8 @@ static void test_connect_identify(void **state)
         chat = h_message(&h, id, "500", FD_GUILD_ID, "42", "more chat");
     }
     assert_true(chat >= 12);
-    h_run_for(&h, 100);
+    want_seq = chat;
+    assert_true(h_run_until(&h, seq_stored, 5000));
     struct json_object *session = json_tokener_parse(
         json_object_get_string(json_object_object_get(h.state, "discord.gateway.0")));
     assert_int_equal(json_object_get_int64(json_object_object_get(session, "seq")), chat);
@@ -275,6 +300,13 @@ static void test_op9_not_resumable(void **state)
     h_fini(&h);
 }
 
+static bool closed_for_good(struct harness *h)
+{
+    struct discord_stats st;
+    discord_get_stats(h->p, &st);
+    return st.gw_fatal_code != 0;
+}
+
 static void test_fatal_close_codes(void **state)
 {
     (void)state;
@@ -286,7 +318,8 @@ static void test_fatal_close_codes(void **state)
         want_identifies = 1;
         assert_true(h_run_until(&h, identified, 5000));
         fd_close(h.srv, codes[i]);
-        h_run_for(&h, 1200);
+        assert_true(h_run_until(&h, closed_for_good, 5000));
+        h_run_for(&h, 200); /* and no new connection follows */
         struct discord_stats st;
         discord_get_stats(h.p, &st);
         assert_int_equal(st.gw_fatal_code, codes[i]);
@@ -412,7 +445,7 @@ static void test_content_intent_refused(void **state)
     struct outbound lobby = {
         .kind = OUT_NOTICE, .channel = "500", .key = "g1/lobby", .replace = true, .text = "Lobby"};
     assert_int_equal(h.p->ops->send(h.p, &lobby), 0);
-    h_run_for(&h, 300);
+    assert_true(h_run_until(&h, lobby_posted, 5000));
     struct json_object *snap = h_snapshot(&h);
     const char *lobby_id = json_object_get_string(json_object_object_get(
         json_object_array_get_idx(json_object_object_get(snap, "messages"), 0), "id"));

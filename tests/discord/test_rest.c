@@ -1123,6 +1123,21 @@ static void test_drop_reactions(void **state)
     h_fini(&h);
 }
 
+/* The ended game's stored message ids are gone (they go once its last
+ * message is answered, so a loaded machine may take a while). */
+static bool vote_ids_forgotten(struct harness *h)
+{
+    if (jget(h->state, "msg/g1/vote/1"))
+        return false;
+    json_object_object_foreach(h->state, k, v)
+    {
+        (void)v;
+        if (strncmp(k, "mid/", 4) == 0)
+            return false;
+    }
+    return true;
+}
+
 static void test_vote_and_game_over(void **state)
 {
     (void)state;
@@ -1146,13 +1161,7 @@ static void test_vote_and_game_over(void **state)
     send_text(&h, CHANNEL_A, NULL, NULL, false, OUT_GAME_OVER, "1. Alice 3", over);
     json_object_put(over);
     game_ended(&h, "g1", CHANNEL_A);
-    h_run_for(&h, 300);
-    assert_null(jget(h.state, "msg/g1/vote/1"));
-    json_object_object_foreach(h.state, k, v)
-    {
-        (void)v;
-        assert_true(strncmp(k, "mid/", 4) != 0);
-    }
+    assert_true(h_run_until(&h, vote_ids_forgotten, 5000));
     struct json_object *s = h_snapshot(&h);
     struct json_object *m = only_message(s);
     char ids[512] = "";
@@ -1295,6 +1304,14 @@ static bool reported_twice(struct harness *h)
     return json_object_array_length(h->sent) >= 2;
 }
 
+static bool repeated_twice(struct harness *h)
+{
+    struct json_object *s = h_snapshot(h);
+    bool twice = json_object_get_int(jget(s, "nonce_repeats")) >= 2;
+    json_object_put(s);
+    return twice;
+}
+
 /* A message from the bot's outbox carries its id as an enforced nonce: sent
  * again (after a crash that came before its delete reached the disk),
  * Discord returns the first message instead of posting a copy. Both sends
@@ -1336,14 +1353,16 @@ static void test_outbox_resend_posts_once(void **state)
                              .data = d,
                              .outbox_id = 42};
     assert_int_equal(h.p->ops->send(h.p, &lobby), 0);
-    h_run_for(&h, 300);
+    want_messages = 2;
+    assert_true(h_run_until(&h, enough_messages, 5000));
     /* sent again as after a crash, before the id was stored: posted once */
     h_stop_adapter(&h);
     json_object_object_del(h.state, "msg/g1/lobby");
     h_start_adapter(&h);
     assert_true(h_run_until(&h, h_ready, 5000));
     assert_int_equal(h.p->ops->send(h.p, &lobby), 0);
-    h_run_for(&h, 300);
+    assert_true(h_run_until(&h, repeated_twice, 5000));
+    h_run_for(&h, 100); /* nothing more is posted */
     json_object_put(d);
     s = h_snapshot(&h);
     assert_int_equal(json_object_array_length(jget(s, "messages")), 2);
@@ -1594,6 +1613,13 @@ static bool token_gone(struct harness *h)
     return mono_ms() > token_gone_at;
 }
 
+static bool rest_drained(struct harness *h)
+{
+    struct discord_stats st;
+    discord_get_stats(h->p, &st);
+    return st.rest_pending == 0;
+}
+
 /*
  * Discord takes a first answer to an interaction only within 3 s. One it
  * keeps failing (503) is retried inside that window and no longer; what it
@@ -1614,7 +1640,7 @@ static void test_interaction_window(void **state)
     want_dm_user = "71";
     assert_true(h_run_until(&h, have_dm, 10000));
     assert_string_equal(dm_text(&h, "71", 0), "You joined.");
-    h_run_for(&h, 300);
+    assert_true(h_run_until(&h, rest_drained, 5000));
     struct discord_stats st;
     discord_get_stats(h.p, &st);
     assert_int_equal(st.rest_pending, 0);
