@@ -40,10 +40,26 @@ struct span {
     bool escaped;      /* a string holding a backslash */
 };
 
-static void skip_ws(struct cursor *c)
+/* The walk's own whitespace skip, inlined where it runs for every member. */
+INLINE_ALWAYS void skip_spaces(struct cursor *c)
 {
     while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
         c->p++;
+}
+
+/* Whether the byte at c, after any whitespace, is ch. ch is tested first:
+ * Discord's JSON is compact, so between two tokens there is none. */
+INLINE_ALWAYS bool at(struct cursor *c, char ch)
+{
+    if (c->p < c->end && *c->p == ch)
+        return true;
+    skip_spaces(c);
+    return c->p < c->end && *c->p == ch;
+}
+
+static void skip_ws(struct cursor *c)
+{
+    skip_spaces(c);
 }
 
 #define ONES  0x0101010101010101ULL
@@ -202,6 +218,53 @@ static bool skip_number(struct cursor *c)
     return c->p == c->end || !isalnum((unsigned char)*c->p);
 }
 
+static bool skip_value(struct cursor *c, unsigned depth, struct span *whole);
+
+/* The value at c passed over, at nesting depth depth: a string or a literal,
+ * most of a message's values, without a call; the rest by skip_value(). */
+INLINE_ALWAYS bool pass_value(struct cursor *c, unsigned depth)
+{
+    struct span ignored;
+    if (c->p < c->end && depth <= SKIM_MAX_DEPTH) {
+        if (*c->p == '"')
+            return read_string(c, &ignored);
+        if (*c->p == 'n' || *c->p == 'f' || *c->p == 't')
+            return skip_literal(c);
+    }
+    return skip_value(c, depth, &ignored);
+}
+
+/* The members or elements of the object or array whose opening byte c has
+ * just passed, up to its closing byte close, each passed over. */
+static bool pass_container(struct cursor *c, unsigned depth, char close)
+{
+    skip_spaces(c);
+    if (c->p < c->end && *c->p == close) {
+        c->p++;
+        return true;
+    }
+    for (;;) {
+        struct span ignored;
+        if (close == '}') {
+            if (!read_string(c, &ignored) || !at(c, ':'))
+                return false;
+            c->p++;
+            skip_spaces(c);
+        }
+        if (!pass_value(c, depth + 1))
+            return false;
+        if (at(c, ',')) {
+            c->p++;
+            skip_spaces(c);
+            continue;
+        }
+        if (c->p >= c->end || *c->p != close)
+            return false;
+        c->p++;
+        return true;
+    }
+}
+
 /* Any value at c, skipped over; its text (quotes included) into whole. */
 static bool skip_value(struct cursor *c, unsigned depth, struct span *whole)
 {
@@ -216,36 +279,9 @@ static bool skip_value(struct cursor *c, unsigned depth, struct span *whole)
             return false;
         whole->escaped = s.escaped;
     } else if (open == '{' || open == '[') {
-        char close = open == '{' ? '}' : ']';
         c->p++;
-        skip_ws(c);
-        if (c->p < c->end && *c->p == close) {
-            c->p++;
-        } else {
-            for (;;) {
-                struct span ignored;
-                if (open == '{') {
-                    if (!read_string(c, &ignored))
-                        return false;
-                    skip_ws(c);
-                    if (c->p >= c->end || *c->p++ != ':')
-                        return false;
-                    skip_ws(c);
-                }
-                if (!skip_value(c, depth + 1, &ignored))
-                    return false;
-                skip_ws(c);
-                if (c->p >= c->end)
-                    return false;
-                if (*c->p == close) {
-                    c->p++;
-                    break;
-                }
-                if (*c->p++ != ',')
-                    return false;
-                skip_ws(c);
-            }
-        }
+        if (!pass_container(c, depth, open == '{' ? '}' : ']'))
+            return false;
     } else if (open == 't' || open == 'f' || open == 'n') {
         if (!skip_literal(c))
             return false;
@@ -261,50 +297,57 @@ static bool is(const struct span *s, const char *word)
     return s->len == strlen(word) && memcmp(s->start, word, s->len) == 0;
 }
 
-/* What each_member() hands every member to: take reads the value at c, at
- * nesting depth depth (skip_value() when only its text matters), and
- * returns false to give up. */
+/* What reads a member's value: take reads the value at c, at nesting depth
+ * depth (skip_value() when only its text matters), and returns false to
+ * give up. */
+typedef bool take_fn(void *arg, const struct span *key, struct cursor *c, unsigned depth);
+
+/* What each_member() hands every member to. */
 struct member_fn {
-    bool (*take)(void *arg, const struct span *key, struct cursor *c, unsigned depth);
+    take_fn *take;
     void *arg;
 };
 
-/* Calls fn->take(key, ...) for each member of the object at c, at nesting
- * depth depth; false when the text is no object, a key holds an escape, or
- * take gave up (a wanted key came twice). */
-static bool each_member(struct cursor *c, unsigned depth, const struct member_fn *fn)
+/* each_member()'s walk, inlined where take is known, so that it is inlined
+ * too: a call a member through a pointer cost more than most members. */
+INLINE_ALWAYS bool walk_members(struct cursor *c, unsigned depth, take_fn *take, void *arg)
 {
     if (depth > SKIM_MAX_DEPTH)
         return false;
-    skip_ws(c);
+    skip_spaces(c);
     if (c->p >= c->end || *c->p++ != '{')
         return false;
-    skip_ws(c);
+    skip_spaces(c);
     if (c->p < c->end && *c->p == '}') {
         c->p++;
         return true;
     }
     for (;;) {
         struct span key;
-        if (!read_string(c, &key) || key.escaped)
+        if (!read_string(c, &key) || key.escaped || !at(c, ':'))
             return false;
-        skip_ws(c);
-        if (c->p >= c->end || *c->p++ != ':')
+        c->p++;
+        skip_spaces(c);
+        if (!take(arg, &key, c, depth + 1))
             return false;
-        skip_ws(c);
-        if (!fn->take(fn->arg, &key, c, depth + 1))
-            return false;
-        skip_ws(c);
-        if (c->p >= c->end)
-            return false;
-        if (*c->p == '}') {
+        if (at(c, ',')) {
             c->p++;
-            return true;
+            skip_spaces(c);
+            continue;
         }
-        if (*c->p++ != ',')
+        if (c->p >= c->end || *c->p != '}')
             return false;
-        skip_ws(c);
+        c->p++;
+        return true;
     }
+}
+
+/* Calls fn->take(key, ...) for each member of the object at c, at nesting
+ * depth depth; false when the text is no object, a key holds an escape, or
+ * take gave up (a wanted key came twice). */
+static bool each_member(struct cursor *c, unsigned depth, const struct member_fn *fn)
+{
+    return walk_members(c, depth, fn->take, fn->arg);
 }
 
 /* Notes the value of a wanted key; refuses a second one. */
@@ -437,8 +480,7 @@ static bool take_kept(void *arg, const struct span *key, struct cursor *c, unsig
             if (key->len == kept[i].len && key->start[0] == kept[i].name[0] &&
                 memcmp(key->start, kept[i].name, key->len) == 0)
                 return read_kept(w->r, i, c, depth);
-    struct span ignored;
-    return skip_value(c, depth, &ignored);
+    return pass_value(c, depth);
 }
 
 /* Reads the value at c of kept member i into r; an object's own kept
@@ -453,9 +495,8 @@ static bool read_kept(struct reading *r, unsigned i, struct cursor *c, unsigned 
     struct within w = {r, i, 0};
     for (unsigned k = kept[i].first; k < kept[i].end; k++)
         w.lengths |= 1ULL << kept[k].len; /* every name is under 64 bytes */
-    struct member_fn fn = {take_kept, &w};
     const char *start = c->p;
-    if (!each_member(c, depth, &fn))
+    if (!walk_members(c, depth, take_kept, &w))
         return false;
     r->value[i] = (struct span){start, (size_t)(c->p - start), false};
     return true;
