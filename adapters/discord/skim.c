@@ -166,6 +166,14 @@ INLINE_ALWAYS bool read_string(struct cursor *c, struct span *s)
     return true;
 }
 
+/* A letter or digit in ASCII, where a literal or a number may not end: told
+ * here, not by isalnum(), a call into libc for each. */
+static bool is_word_byte(char ch)
+{
+    unsigned char lower = (unsigned char)ch | 0x20;
+    return (ch >= '0' && ch <= '9') || (lower >= 'a' && lower <= 'z');
+}
+
 static bool is_digit(const struct cursor *c)
 {
     return c->p < c->end && *c->p >= '0' && *c->p <= '9';
@@ -181,7 +189,7 @@ static bool skip_literal(struct cursor *c)
     bool same = left >= n && (*c->p == 't'   ? memcmp(c->p, "true", 4) == 0
                               : *c->p == 'f' ? memcmp(c->p, "false", 5) == 0
                                              : memcmp(c->p, "null", 4) == 0);
-    if (!same || (left > n && isalnum((unsigned char)c->p[n])))
+    if (!same || (left > n && is_word_byte(c->p[n])))
         return false;
     c->p += n;
     return true;
@@ -215,7 +223,7 @@ static bool skip_number(struct cursor *c)
         while (is_digit(c))
             c->p++;
     }
-    return c->p == c->end || !isalnum((unsigned char)*c->p);
+    return c->p == c->end || !is_word_byte(*c->p);
 }
 
 static bool skip_value(struct cursor *c, unsigned depth, struct span *whole);
