@@ -305,20 +305,20 @@ static bool is(const struct span *s, const char *word)
     return s->len == strlen(word) && memcmp(s->start, word, s->len) == 0;
 }
 
-/* What reads a member's value: take reads the value at c, at nesting depth
- * depth (skip_value() when only its text matters), and returns false to
- * give up. */
-typedef bool take_fn(void *arg, const struct span *key, struct cursor *c, unsigned depth);
-
-/* What each_member() hands every member to. */
+/* What each_member() hands every member to: take reads the value at c, at
+ * nesting depth depth (skip_value() when only its text matters), and
+ * returns false to give up. */
 struct member_fn {
-    take_fn *take;
+    bool (*take)(void *arg, const struct span *key, struct cursor *c, unsigned depth);
     void *arg;
 };
 
 /* each_member()'s walk, inlined where take is known, so that it is inlined
  * too: a call a member through a pointer cost more than most members. */
-INLINE_ALWAYS bool walk_members(struct cursor *c, unsigned depth, take_fn *take, void *arg)
+INLINE_ALWAYS bool walk_members(struct cursor *c, unsigned depth,
+                                bool (*take)(void *arg, const struct span *key, struct cursor *c,
+                                             unsigned depth),
+                                void *arg)
 {
     if (depth > SKIM_MAX_DEPTH)
         return false;
