@@ -247,13 +247,13 @@ void dc_activity_news(struct dc *dc, const struct game_news *n)
         l->news(l->web, n);
 }
 
-bool dc_activity_launch(struct dc *dc, struct dc_ixn *x, int64_t type, struct json_object *data)
+bool dc_activity_launch(struct dc *dc, struct dc_ixn *x, const struct dc_ix_in *in)
 {
     if (!dc->activity_on)
         return false;
-    const char *cid = jget_str(data, "custom_id");
-    bool entry = type == 2 && jget_int64_or(data, "type", 0) == CMD_ENTRY_POINT;
-    bool button = type == 3 && cid && strcmp(cid, DC_LAUNCH_ID) == 0;
+    const char *cid = in->custom_id;
+    bool entry = in->type == 2 && in->data_type == CMD_ENTRY_POINT;
+    bool button = in->type == 3 && cid && strcmp(cid, DC_LAUNCH_ID) == 0;
     if (!entry && !button)
         return false;
     dc_ix_callback(dc, x, CB_LAUNCH, NULL);

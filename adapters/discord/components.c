@@ -95,15 +95,15 @@ static bool item_id(const char *s, size_t n)
  * items_menu): "2 guns 1 alcohol", or "" for none. Of several quantities
  * of one item the largest counts; values of another form are ignored.
  */
-static char *join_items(struct json_object *values)
+static char *join_items(const struct dc_ix_in *in)
 {
     struct {
         char card[33];
         unsigned n;
     } picked[25];
     unsigned npicked = 0;
-    for (size_t i = 0; i < jarr_len(values) && i < 25; i++) {
-        const char *v = jarr_str(values, i);
+    for (size_t i = 0; i < in->nvalues && i < GW_IX_LIST_MAX; i++) {
+        const char *v = in->values[i];
         char *end;
         unsigned long q = v && isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
         if (q == 0 || q > DC_BUILDER_MAX_QTY || *end != ' ' || !item_id(end + 1, strlen(end + 1)))
@@ -140,9 +140,9 @@ static bool computer_id(const char *id)
 }
 
 /* The chosen partner's id, when it is one: a snowflake, or a computer's. */
-static char *partner_id(struct json_object *values)
+static char *partner_id(const struct dc_ix_in *in)
 {
-    const char *v = jarr_str(values, 0);
+    const char *v = in->values[0];
     size_t n = v ? strlen(v) : 0;
     size_t digits = n && computer_id(v) ? strlen(PLATFORM_COMPUTER_PREFIX) : 0;
     if (n <= digits || n > 32)
@@ -156,11 +156,11 @@ static char *partner_id(struct json_object *values)
 /* What a menu's chosen values write into the command: a player (one value
  * that is a user's id: a person by mention, a computer by its id), else the
  * counts of items ("2 guns 1 alcohol", "" for none). NULL on no memory. */
-static char *pick_text(struct json_object *values)
+static char *pick_text(const struct dc_ix_in *in)
 {
-    char *id = jarr_len(values) == 1 ? partner_id(values) : NULL;
+    char *id = in->nvalues == 1 ? partner_id(in) : NULL;
     if (!id || computer_id(id))
-        return id ? id : join_items(values);
+        return id ? id : join_items(in);
     struct buf b;
     buf_init(&b, DC_COMMAND_TEXT_MAX);
     char *mention = buf_printf(&b, "<@%s>", id) == 0 ? buf_take(&b) : NULL;
@@ -202,7 +202,7 @@ static char *send_text(struct dc *dc, const char *key, const char *game, const c
  * <template>") on the message under key of game. Send gives the command; a
  * menu is noted and answered here (-1). */
 static int builder(struct dc *dc, struct dc_ixn *x, const char *key, const char *game,
-                   const char *action, struct json_object *data, char **text)
+                   const char *action, const struct dc_ix_in *in, char **text)
 {
     if (strncmp(action, "tb:send ", 8) == 0) {
         *text = send_text(dc, key, game, action + 8);
@@ -211,16 +211,15 @@ static int builder(struct dc *dc, struct dc_ixn *x, const char *key, const char 
     const char *name = action + 3;
     struct dc_builder *tb = dc_builder_of(dc, key, true);
     if (tb && compose_name_ok(name, strlen(name)))
-        note_pick(tb, name, pick_text(jget_arr(data, "values")));
+        note_pick(tb, name, pick_text(in));
     dc_ix_ack(dc, x);
     return -1;
 }
 
-int dc_press(struct dc *dc, struct dc_ixn *x, struct json_object *d, char **text)
+int dc_press(struct dc *dc, struct dc_ixn *x, const struct dc_ix_in *in, char **text)
 {
-    struct json_object *data = jget_obj(d, "data");
-    const char *cid = jget_str(data, "custom_id");
-    const char *pressed = jget_str(jget_obj(d, "message"), "id");
+    const char *cid = in->custom_id;
+    const char *pressed = in->message_id;
     const char *sep = cid ? strchr(cid, DC_CUSTOM_ID_SEP) : NULL;
     char key[DC_CUSTOM_ID_MAX + 1];
     struct msg_key k;
@@ -231,16 +230,16 @@ int dc_press(struct dc *dc, struct dc_ixn *x, struct json_object *d, char **text
     }
     if (!sep || (size_t)(sep - cid) >= sizeof key || msg_key_parse(key, &k) < 0 ||
         stale(dc, key, sep + 1, pressed)) {
-        dc_ix_say(dc, x, dc_word_for(dc, jget_str(d, "locale"), "ui.stale-control"));
+        dc_ix_say(dc, x, dc_word_for(dc, in->locale, "ui.stale-control"));
         return -1;
     }
     const char *action = sep + 1;
     if (strncmp(action, "tb:", 3) == 0)
-        return builder(dc, x, key, k.game, action, data, text);
+        return builder(dc, x, key, k.game, action, in, text);
     struct buf b;
     buf_init(&b, DC_COMMAND_TEXT_MAX);
     /* in a DM a command names its game: the player may be at two tables */
-    bool name_game = !jget_str(d, "guild_id") &&
+    bool name_game = !in->guild &&
                      strncmp(action, PLATFORM_COMMAND_PREFIX, strlen(PLATFORM_COMMAND_PREFIX)) != 0;
     if (buf_printf(&b, "%s%s%s", name_game ? k.game : "", name_game ? " " : "", action) < 0) {
         buf_free(&b);

@@ -55,6 +55,7 @@ static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, 
     static const struct gw_ops ops = {
         .dispatch = dc_on_dispatch,
         .message = dc_on_message,
+        .interaction = dc_on_interaction,
         .state_get = dc_gw_state_get,
         .state_set = dc_gw_state_set,
         .state_defer = dc_gw_state_defer,

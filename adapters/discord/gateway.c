@@ -18,6 +18,7 @@
 #include "gateway.h"
 #include "inflate.h"
 #include "skim.h"
+#include "skim_ix.h"
 #include "util.h"
 
 #define MOD "discord"
@@ -476,6 +477,7 @@ static void handle_message(struct shard *s, const char *txt, size_t len)
 {
     int64_t seq;
     struct gw_message message;
+    struct gw_interaction ix;
     /* without ops.message, a message the skimmer would read is parsed */
     switch (gw_skim(txt, len, &seq, s->gw->ops.message ? &message : NULL)) {
     case GW_SKIM_IGNORE:
@@ -488,6 +490,11 @@ static void handle_message(struct shard *s, const char *txt, size_t len)
             s->gw->ops.message(s->gw->ud, s->id, &message, seq);
         return;
     case GW_SKIM_PARSE:
+        if (s->gw->ops.interaction && gw_skim_ix(txt, len, &seq, &ix)) {
+            if (take_sequence(s, seq, false) && !s->gw->closing)
+                s->gw->ops.interaction(s->gw->ud, s->id, &ix, seq);
+            return;
+        }
         break;
     }
     struct gw_payload p;

@@ -22,6 +22,7 @@ struct uv_loop_s;
 struct json_object;
 struct gw;
 struct gw_message;
+struct gw_interaction;
 
 /* Intents, from Discord's list of gateway intents. */
 #define GW_INTENT_GUILDS                   (1u << 0)
@@ -44,6 +45,9 @@ struct gw_ops {
      * read (skim.h) instead of dispatch's parse. m and the text its spans
      * point into are the shard's, valid for the call only. */
     void (*message)(void *ud, int shard, const struct gw_message *m, int64_t seq);
+    /* An INTERACTION_CREATE dispatch with a new sequence number that the
+     * interaction skimmer read (skim_ix.h), as message. */
+    void (*interaction)(void *ud, int shard, const struct gw_interaction *ix, int64_t seq);
     /* Store access for the session; get returns a malloc'd string or NULL. */
     char *(*state_get)(void *ud, const char *key);
     void (*state_set)(void *ud, const char *key, const char *value);

@@ -206,16 +206,9 @@ static const char *decode(struct decoding *dec, const struct gw_span *s)
     return out;
 }
 
-/* The role ids of a skimmed member's "roles", each decoded in turn into out. */
-struct span_roles {
-    struct dc_roles roles; /* first: what next() is handed */
-    struct gw_span rest;
-    char *out;
-};
-
-static const char *span_role_next(struct dc_roles *roles)
+const char *dc_span_role_next(struct dc_roles *roles)
 {
-    struct span_roles *r = (struct span_roles *)roles;
+    struct dc_span_roles *r = (struct dc_span_roles *)roles;
     struct gw_span id;
     if (!r->rest.p || !gw_span_next_string(&r->rest, &id))
         return NULL;
@@ -264,7 +257,7 @@ bool dc_read_skimmed(struct dc *dc, const struct gw_message *sm, struct dc_read 
     r->in.user_name = decode(&dec, span_name(sm));
     if (m.guild && sm->member) {
         const char *permissions = decode(&dec, &sm->permissions);
-        struct span_roles roles = {{span_role_next}, sm->roles, r->decoded + dec.at};
+        struct dc_span_roles roles = {{dc_span_role_next}, sm->roles, r->decoded + dec.at};
         r->in.moderator = dc_moderates(dc, m.guild, m.uid, permissions, &roles.roles);
     }
     return true;
@@ -384,7 +377,10 @@ void dc_on_dispatch(void *ud, int shard, const char *type, struct json_object *d
     } else if (strcmp(type, "MESSAGE_REACTION_ADD") == 0) {
         on_reaction(dc, d, seq);
     } else if (strcmp(type, "INTERACTION_CREATE") == 0) {
-        dc_interaction(dc, d, seq);
+        struct dc_ix_read r;
+        dc_ix_read_json(dc, d, &r);
+        dc_interaction(dc, &r.in);
+        dc_ix_read_done(&r);
     } else if (strncmp(type, "GUILD_", 6) == 0) {
         dc_on_guild(dc, type, d);
     }
@@ -403,11 +399,25 @@ void dc_on_message(void *ud, int shard, const struct gw_message *m, int64_t seq)
     dc_read_done(&r);
 }
 
+void dc_on_interaction(void *ud, int shard, const struct gw_interaction *ix, int64_t seq)
+{
+    struct dc *dc = ud;
+    struct dc_ix_read r;
+    (void)shard;
+    (void)seq;
+    if (dc->stopping)
+        return;
+    if (dc_ix_read_skimmed(dc, ix, &r))
+        dc_interaction(dc, &r.in);
+    dc_ix_read_done(&r);
+}
+
 void discord_gateway_input(struct platform *p, const char *payload, size_t len)
 {
     /* the shard's way: skimmed first (gateway.c, handle_message) */
     int64_t seq;
     struct gw_message message;
+    struct gw_interaction ix;
     switch (gw_skim(payload, len, &seq, &message)) {
     case GW_SKIM_IGNORE:
         return;
@@ -415,6 +425,10 @@ void discord_gateway_input(struct platform *p, const char *payload, size_t len)
         dc_on_message(p, 0, &message, seq);
         return;
     case GW_SKIM_PARSE:
+        if (gw_skim_ix(payload, len, &seq, &ix)) {
+            dc_on_interaction(p, 0, &ix, seq);
+            return;
+        }
         break;
     }
     struct gw_payload gp;

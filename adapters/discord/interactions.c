@@ -366,17 +366,15 @@ static void offered(void *arg, const char *name, const char *value)
     jw_object_end(o->w);
 }
 
-static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *data,
-                         const char *user, const char *channel)
+static void autocomplete(struct dc *dc, struct dc_ixn *x, const struct dc_ix_in *in,
+                         const char *channel)
 {
-    struct json_object *args;
-    const char *subname = dc_slash_leaf(data, &args);
     const char *focus = NULL, *typed = "";
-    for (size_t i = 0; i < jarr_len(args); i++) {
-        struct json_object *o = jarr_at(args, i);
-        if (jget_true(o, "focused")) {
-            focus = jget_str(o, "name");
-            typed = jget_str(o, "value") ? jget_str(o, "value") : "";
+    for (unsigned i = 0; i < in->noptions; i++) {
+        const struct dc_ix_option *o = &in->options[i];
+        if (o->focused) {
+            focus = o->name;
+            typed = o->string ? o->value : "";
         }
     }
     struct buf req;
@@ -393,8 +391,8 @@ static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *da
     jw_array(&w);
     /* the bot completes from the game itself: the adapter keeps nothing of it */
     const struct platform_host *host = dc->base.host;
-    if (focus && subname && host->complete)
-        host->complete(host->ctx, &dc->base, channel, user, subname, focus, typed, offered, &o);
+    if (focus && in->leaf && host->complete)
+        host->complete(host->ctx, &dc->base, channel, in->uid, in->leaf, focus, typed, offered, &o);
     jw_array_end(&w);
     jw_object_end(&w);
     jw_object_end(&w);
@@ -405,22 +403,20 @@ static void autocomplete(struct dc *dc, struct dc_ixn *x, struct json_object *da
 
 /* ---- INTERACTION_CREATE ---- */
 
-/* The record of interaction d, kept under key ("ix:<id>"); NULL when d is
- * none to answer or memory ran out. */
-static struct dc_ixn *ix_record(struct dc *dc, struct json_object *d, const char *uid,
-                                const char *key)
+/* The record of interaction in, kept under key ("ix:<id>"); NULL when
+ * memory ran out. */
+static struct dc_ixn *ix_record(struct dc *dc, const struct dc_ix_in *in, const char *key)
 {
-    const char *id = jget_str(d, "id"), *token = jget_str(d, "token");
-    const char *app = jget_str(d, "application_id");
+    const char *app = in->app_id;
     struct dc_ixn *x = calloc(1, sizeof(*x));
     if (!x)
         return NULL;
-    x->id = strdup(id);
-    x->token = strdup(token);
+    x->id = strdup(in->id);
+    x->token = strdup(in->token);
     x->app_id = strdup(app ? app : (dc->app_id ? dc->app_id : "0"));
-    x->user = strdup(uid);
+    x->user = strdup(in->uid);
     x->created = clock_mono_ms();
-    x->component = jget_int64_or(d, "type", 0) == IX_COMPONENT;
+    x->component = in->type == IX_COMPONENT;
     void *old = NULL;
     if (!x->id || !x->token || !x->app_id || !x->user || map_put(&dc->ixns, key, x, &old) < 0) {
         dc_ix_free(x);
@@ -431,53 +427,39 @@ static struct dc_ixn *ix_record(struct dc *dc, struct json_object *d, const char
     return x;
 }
 
-void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq)
+void dc_interaction(struct dc *dc, const struct dc_ix_in *in)
 {
-    (void)seq;
-    int64_t type = jget_int64_or(d, "type", 0);
-    const char *id = jget_str(d, "id"), *token = jget_str(d, "token");
-    const char *guild = jget_str(d, "guild_id"), *channel = jget_str(d, "channel_id");
-    struct json_object *member = jget_obj(d, "member");
-    struct json_object *user = member ? jget_obj(member, "user") : jget_obj(d, "user");
-    const char *uid = jget_str(user, "id");
-    struct json_object *data = jget_obj(d, "data");
-    if (!id || !token || !uid || type == IX_PING)
+    if (!in->id || !in->token || !in->uid || in->type == IX_PING)
         return;
     char key[96];
-    snprintf(key, sizeof(key), "ix:%s", id);
-    struct dc_ixn *x = ix_record(dc, d, uid, key);
+    snprintf(key, sizeof(key), "ix:%s", in->id);
+    struct dc_ixn *x = ix_record(dc, in, key);
     if (!x)
         return;
-    const char *tchannel = guild ? channel : NULL;
-    if (dc_activity_launch(dc, x, type, data))
+    const char *tchannel = in->guild ? in->channel : NULL;
+    if (dc_activity_launch(dc, x, in))
         return;
-    if (type == IX_AUTOCOMPLETE) {
-        autocomplete(dc, x, data, uid, tchannel);
+    if (in->type == IX_AUTOCOMPLETE) {
+        autocomplete(dc, x, in, tchannel);
         return;
     }
     char *text = NULL;
-    if (type == IX_COMMAND) {
-        text = dc_slash_text(data);
-    } else if (type == IX_COMPONENT) {
+    if (in->type == IX_COMMAND) {
+        text = dc_slash_text(in);
+    } else if (in->type == IX_COMPONENT) {
         /* a press answered here (a stale one, a menu of the builder) gives no command */
-        if (dc_press(dc, x, d, &text) < 0)
+        if (dc_press(dc, x, in, &text) < 0)
             return;
     }
     if (!text) /* nothing we know: the bot's help answers it */
         text = strdup("help");
     if (!text)
         return;
-    const char *name = jget_str(member, "nick");
-    if (!name)
-        name = jget_str(user, "global_name");
-    if (!name)
-        name = jget_str(user, "username");
-    bool moderator = guild ? dc_is_moderator(dc, guild, uid, member) : false;
     /* The first answer goes in the interaction's callback, so the bot's turn
      * ends here and its answers are captured. */
     dc->capture = x;
-    dc_send_command(dc, text, tchannel, uid, name, moderator, key, jget_str(d, "locale"), guild,
-                    strtoull(id, NULL, 10));
+    dc_send_command(dc, text, tchannel, in->uid, in->user_name, in->moderator, key, in->locale,
+                    in->guild, strtoull(in->id, NULL, 10));
     if (dc->base.host->flush)
         dc->base.host->flush(dc->base.host->ctx);
     dc->capture = NULL;

@@ -33,6 +33,7 @@
 #include "ixbody.h"
 #include "rest.h"
 #include "skim.h"
+#include "skim_ix.h"
 #include "util.h"
 
 #define DC_MOD        "discord"
@@ -321,7 +322,47 @@ int dc_custom_id(char *out, const char *key, const char *action);
 
 /* ---- interactions.c: slash commands, buttons and menus ---- */
 
-void dc_interaction(struct dc *dc, struct json_object *d, int64_t seq);
+/* What the adapter reads of an INTERACTION_CREATE, as C strings borrowed
+ * from either reader (ixread.c): json-c's tree of it, or the skimmer's spans
+ * (skim_ix.h) decoded. Each string is NULL when absent or of another type. */
+struct dc_ix_option {
+    const char *name;
+    const char *value; /* a string's, or an integer's digits */
+    bool string;       /* value is a string's */
+    bool focused;
+};
+struct dc_ix_in {
+    int64_t type, data_type; /* 0 when absent or no integer */
+    const char *id, *token, *app_id, *guild, *channel, *locale;
+    const char *uid;       /* the member's user's id, else the user's */
+    const char *user_name; /* the member's nick, else the user's global name, else username */
+    bool moderator;        /* in a guild, the member moderates it (dc_is_moderator) */
+    const char *leaf;      /* the command word: its (sub)command's name (GW_IX_SUB_DEPTH) */
+    struct dc_ix_option options[GW_IX_LIST_MAX]; /* the leaf's options given, in order */
+    unsigned noptions;
+    const char *custom_id, *message_id; /* a component's, the message it is on */
+    const char *values[GW_IX_LIST_MAX]; /* a menu's chosen values: a non-string's NULL */
+    size_t nvalues;                     /* how many were chosen */
+};
+/* An interaction read: in, and the room its decoded strings take. */
+struct dc_ix_read {
+    struct dc_ix_in in;
+    char *decoded; /* the skimmed strings decoded: buf, or malloc'd when they outgrow it */
+    char buf[1024];
+};
+/*
+ * Reads the INTERACTION_CREATE "d" into r->in: from json-c's parse of it
+ * (dc_ix_read_json; Discord sends at most GW_IX_LIST_MAX options a level:
+ * the rest are not read), or from the skimmer's spans of it
+ * (dc_ix_read_skimmed), which give the same. False only skimmed, on no
+ * memory (logged). dc_ix_read_done() frees what r holds, whatever the answer.
+ */
+void dc_ix_read_json(struct dc *dc, struct json_object *d, struct dc_ix_read *r);
+bool dc_ix_read_skimmed(struct dc *dc, const struct gw_interaction *ix, struct dc_ix_read *r);
+void dc_ix_read_done(struct dc_ix_read *r);
+
+/* An interaction read (dc_ix_read_*): answered, or delivered as a command. */
+void dc_interaction(struct dc *dc, const struct dc_ix_in *in);
 /* Answers an outbound whose interaction is ix ("ix:<id>"). Returns 1 when handled,
  * 0 when the interaction is not known (any more). */
 int dc_ix_reply(struct dc *dc, const char *ix, const struct outbound *m) MUST_USE;
@@ -348,15 +389,11 @@ void dc_ix_free(void *ixn);
  * commands, which say where they may be used (in guilds, in the bot's DM);
  * else for a guild's, which may not. */
 struct json_object *dc_commands_json(bool global);
-/* The command word of a command interaction's data (its command, or the
- * subcommand in it, grouped or not) and, in *args, the options given to it.
- * Borrowed from data; NULL when data names none. */
-const char *dc_slash_leaf(struct json_object *data, struct json_object **args);
-/* The canonical command text of a command interaction's data (malloc'd):
+/* The canonical command text of a command interaction in (malloc'd):
  * "!illegal <word>" for a table command, the word alone for a private one,
  * then its options in its entry's order. NULL for an unknown command, or
  * when memory ran out. */
-char *dc_slash_text(struct json_object *data);
+char *dc_slash_text(const struct dc_ix_in *in);
 
 /* ---- registration.c: the slash commands registered only when they changed ---- */
 
@@ -376,11 +413,11 @@ void dc_commands_taken(struct dc *dc, const char *key);
 
 /* ---- components.c: a press on a button or a menu ---- */
 
-/* Reads the press d of interaction x: the command it gives into *text
+/* Reads the press in of interaction x: the command it gives into *text
  * (malloc'd), or answers it here (a press on a control whose moment has
  * passed, a menu of a compose) and returns -1. Returns 0 otherwise
  * (*text NULL: nothing known, the bot's help answers). */
-int dc_press(struct dc *dc, struct dc_ixn *x, struct json_object *d, char **text);
+int dc_press(struct dc *dc, struct dc_ixn *x, const struct dc_ix_in *in, char **text);
 /* The builder of the compose under key (created when create), or NULL. */
 struct dc_builder *dc_builder_of(struct dc *dc, const char *key, bool create);
 /* What tb (may be NULL) holds picked for the part called name, or NULL. */
@@ -478,6 +515,15 @@ struct dc_roles {
  * spans): permissions its "permissions" or NULL, roles its "roles". */
 bool dc_moderates(struct dc *dc, const char *guild_id, const char *user_id, const char *permissions,
                   struct dc_roles *roles);
+/* The role ids of a skimmed member's "roles" (a gw_span of the array's text),
+ * each decoded in turn into out (room for the array's length + 1 bytes):
+ * dc_span_role_next() as roles.next. */
+struct dc_span_roles {
+    struct dc_roles roles; /* first: what next() is handed */
+    struct gw_span rest;
+    char *out;
+};
+const char *dc_span_role_next(struct dc_roles *roles);
 
 /* ---- activity.c: the Activity (adapters/common/activity.h) ---- */
 
@@ -513,7 +559,7 @@ enum activity_refusal dc_activity_read_instance(long status, const char *body, c
 
 /* Answers an Entry Point command or a press on "Play in Discord" by launching
  * the Activity; false for any other interaction (or with the Activity off). */
-bool dc_activity_launch(struct dc *dc, struct dc_ixn *x, int64_t type, struct json_object *data);
+bool dc_activity_launch(struct dc *dc, struct dc_ixn *x, const struct dc_ix_in *in);
 /* The "Play in Discord" button, worded in lang (a catalog language or a locale). */
 struct json_object *dc_activity_button(const struct dc *dc, const char *lang);
 /* The Entry Point command (global only, as Discord allows). */
@@ -524,6 +570,8 @@ struct json_object *dc_activity_entry_point(const struct dc *dc);
 void dc_on_dispatch(void *ud, int shard, const char *type, struct json_object *d, int64_t seq);
 /* gw_ops.message: a MESSAGE_CREATE the skimmer read, as dc_on_dispatch(). */
 void dc_on_message(void *ud, int shard, const struct gw_message *m, int64_t seq);
+/* gw_ops.interaction: an INTERACTION_CREATE the skimmer read, as dc_on_dispatch(). */
+void dc_on_interaction(void *ud, int shard, const struct gw_interaction *ix, int64_t seq);
 void dc_register_commands(struct dc *dc);
 
 /* The bot's input from a MESSAGE_CREATE, read by either reader. */

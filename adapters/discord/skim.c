@@ -19,26 +19,15 @@
 #include <strings.h>
 
 #include "skim.h"
+#include "skim_walk.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
-#define SKIM_MAX_DEPTH 16 /* deeper values are parsed properly (json-c stops at 32) */
-
 /* For the string reader, called for every key and string value: a call's
  * saving and restoring of registers cost more than most keys' scan. */
 #define INLINE_ALWAYS static inline __attribute__((always_inline))
-
-struct cursor {
-    const char *p, *end;
-};
-
-struct span {
-    const char *start; /* for a string: after the quote */
-    size_t len;        /* for a string: up to the closing quote */
-    bool escaped;      /* a string holding a backslash */
-};
 
 /* The walk's own whitespace skip, inlined where it runs for every member. */
 INLINE_ALWAYS void skip_spaces(struct cursor *c)
@@ -57,7 +46,7 @@ INLINE_ALWAYS bool at(struct cursor *c, char ch)
     return c->p < c->end && *c->p == ch;
 }
 
-static void skip_ws(struct cursor *c)
+void skip_ws(struct cursor *c)
 {
     skip_spaces(c);
 }
@@ -226,7 +215,6 @@ static bool skip_number(struct cursor *c)
     return c->p == c->end || !is_word_byte(*c->p);
 }
 
-static bool skip_value(struct cursor *c, unsigned depth, struct span *whole);
 
 /* The value at c passed over, at nesting depth depth: a string or a literal,
  * most of a message's values, without a call; the rest by skip_value(). */
@@ -274,7 +262,7 @@ static bool pass_container(struct cursor *c, unsigned depth, char close)
 }
 
 /* Any value at c, skipped over; its text (quotes included) into whole. */
-static bool skip_value(struct cursor *c, unsigned depth, struct span *whole)
+bool skip_value(struct cursor *c, unsigned depth, struct span *whole)
 {
     if (c->p >= c->end || depth > SKIM_MAX_DEPTH)
         return false;
@@ -304,14 +292,6 @@ static bool is(const struct span *s, const char *word)
 {
     return s->len == strlen(word) && memcmp(s->start, word, s->len) == 0;
 }
-
-/* What each_member() hands every member to: take reads the value at c, at
- * nesting depth depth (skip_value() when only its text matters), and
- * returns false to give up. */
-struct member_fn {
-    bool (*take)(void *arg, const struct span *key, struct cursor *c, unsigned depth);
-    void *arg;
-};
 
 /* each_member()'s walk, inlined where take is known, so that it is inlined
  * too: a call a member through a pointer cost more than most members. */
@@ -350,10 +330,7 @@ INLINE_ALWAYS bool walk_members(struct cursor *c, unsigned depth,
     }
 }
 
-/* Calls fn->take(key, ...) for each member of the object at c, at nesting
- * depth depth; false when the text is no object, a key holds an escape, or
- * take gave up (a wanted key came twice). */
-static bool each_member(struct cursor *c, unsigned depth, const struct member_fn *fn)
+bool each_member(struct cursor *c, unsigned depth, const struct member_fn *fn)
 {
     return walk_members(c, depth, fn->take, fn->arg);
 }

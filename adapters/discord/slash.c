@@ -30,7 +30,7 @@
 #define SLASH_COMMAND "illegal" /* the table commands' command, as "!illegal" is typed */
 #define HOST_GROUP    "host"
 
-enum { OPT_SUB = 1, OPT_GROUP = 2, OPT_STRING = 3, OPT_INTEGER = 4 };
+enum { OPT_SUB = GW_IX_OPT_SUB, OPT_GROUP = GW_IX_OPT_GROUP, OPT_STRING = 3, OPT_INTEGER = 4 };
 enum { CTX_GUILD = 0, CTX_BOT_DM = 1 };
 enum { GUILD_INSTALL = 0 };
 
@@ -379,45 +379,24 @@ struct json_object *dc_commands_json(bool global)
 
 /* ---- an interaction's command ---- */
 
-const char *dc_slash_leaf(struct json_object *data, struct json_object **args)
-{
-    const char *word = jget_str(data, "name");
-    struct json_object *opts = jget_arr(data, "options");
-    /* a group holds subcommands, a subcommand its options: two levels at most */
-    for (int depth = 0; depth < 2; depth++) {
-        struct json_object *first = jarr_at(opts, 0);
-        int64_t type = jget_int64_or(first, "type", 0);
-        if (type != OPT_SUB && type != OPT_GROUP)
-            break;
-        word = jget_str(first, "name");
-        opts = jget_arr(first, "options");
-    }
-    *args = opts;
-    return word;
-}
-
 /* Appends the value of option o (a string or an integer) to b, when it was
  * given. Returns 0, or -1 when b is full or memory ran out. */
-static int append_value(struct buf *b, struct json_object *opts, const struct command_option *o)
+static int append_value(struct buf *b, const struct dc_ix_in *in, const struct command_option *o)
 {
-    for (size_t i = 0; i < jarr_len(opts); i++) {
-        struct json_object *given = jarr_at(opts, i);
-        const char *n = jget_str(given, "name");
-        struct json_object *v = jget(given, "value");
-        if (n && v && strcmp(n, o->name) == 0 &&
-            (json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int))) {
+    for (unsigned i = 0; i < in->noptions; i++) {
+        const struct dc_ix_option *given = &in->options[i];
+        if (given->name && given->value && strcmp(given->name, o->name) == 0) {
             if (o->before && buf_printf(b, " %s", o->before) < 0)
                 return -1;
-            return buf_printf(b, " %s", json_object_get_string(v));
+            return buf_printf(b, " %s", given->value);
         }
     }
     return 0;
 }
 
-char *dc_slash_text(struct json_object *data)
+char *dc_slash_text(const struct dc_ix_in *in)
 {
-    struct json_object *args;
-    const char *word = dc_slash_leaf(data, &args);
+    const char *word = in->leaf;
     const struct command_def *def = word ? command_find(word, CMD_IN_TABLE | CMD_IN_PRIVATE) : NULL;
     if (!def)
         return NULL;
@@ -427,7 +406,7 @@ char *dc_slash_text(struct json_object *data)
                    def->word) < 0)
         goto fail;
     for (unsigned i = 0; i < COMMAND_MAX_OPTIONS && def->options[i].name; i++)
-        if (append_value(&b, args, &def->options[i]) < 0)
+        if (append_value(&b, in, &def->options[i]) < 0)
             goto fail;
     return buf_take(&b);
 fail:

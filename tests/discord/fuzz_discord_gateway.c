@@ -14,7 +14,8 @@
  * Each line also goes through the skimmer (skim.h), which a shard asks first
  * (and discord_gateway_input too): when it ignores a line or reads it, the
  * full parse must agree (skim_check.h), and a message it reads must give the
- * bot the same input from its spans as from the full parse (read_check.h).
+ * bot the same input from its spans as from the full parse (read_check.h),
+ * as must an interaction the interaction skimmer (skim_ix.h) reads.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,7 +45,8 @@ static void check_skim(struct platform *p, const char *text, size_t len)
     enum gw_skim got;
     int64_t seq;
     bool read;
-    if (skim_check(text, len, &got, &seq) || read_check(p, text, len, &read))
+    if (skim_check(text, len, &got, &seq) || read_check(p, text, len, &read) ||
+        ix_read_check(p, text, len, &read))
         abort();
 }
 

@@ -4,7 +4,8 @@
  * must leave to the full parse. Every case is also parsed properly, to check
  * the two agree (skim_check.h), and each message read is read by the Discord
  * adapter both from the skimmer's spans and from the full parse, to check
- * the bot gets the same input (read_check.h).
+ * the bot gets the same input (read_check.h). The interaction skimmer's
+ * cases, from ix_cases.txt, likewise: read or left, and read alike both ways.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,13 +18,14 @@
 #include <cmocka.h>
 
 #include "adapters/discord/discord.h"
+#include "adapters/discord/skim_ix.h"
 #include "bot/dispatcher.h"
 #include "case_file.h"
 #include "read_check.h"
 #include "skim_check.h"
 #include "tests/fuzz/fuzz_host.h"
 
-static const char *cases_path;
+static const char *cases_path, *ix_cases_path;
 
 /* A case's line: "ignore SEQ FRAME", "message SEQ FRAME" or "parse FRAME";
  * false when it is none of them. */
@@ -51,34 +53,11 @@ static bool read_case(const char *line, enum gw_skim *want, int64_t *want_seq, c
     return false;
 }
 
-/* A guild the readers' moderator answers depend on: its owner, a role that
- * administers it, and a role named as [discord] moderator_role. */
-static const char guild[] =
-    "{\"op\":0,\"t\":\"GUILD_CREATE\",\"s\":1,\"d\":{\"id\":\"7001\",\"owner_id\":\"6100\","
-    "\"roles\":[{\"id\":\"7001\",\"name\":\"@everyone\",\"permissions\":\"0\"},"
-    "{\"id\":\"9001\",\"name\":\"admins\",\"permissions\":\"8\"},"
-    "{\"id\":\"9002\",\"name\":\"Game Masters\",\"permissions\":\"0\"}]}}";
-
-/* The bot's own user: its messages are refused. */
-static const char ready[] = "{\"op\":0,\"t\":\"READY\",\"s\":2,\"d\":{\"session_id\":\"s1\","
-                            "\"user\":{\"id\":\"900000000000000001\"}}}";
-
-/* The Discord adapter of a daemon on a fresh store, as the gateway fuzz
- * target builds it, ready, with the guild above. */
+/* The Discord adapter the readers are checked with (read_check.h). */
 static struct platform *adapter(struct fuzz_host *h)
 {
-    char err[512];
-    fuzz_host_config(h);
-    fuzz_host_set(&h->config.discord_token, "test-token");
-    fuzz_host_set(&h->config.discord_api_url, "http://127.0.0.1:9/api/v10");
-    fuzz_host_set(&h->config.discord_application_id, "900000000000000001");
-    fuzz_host_set(&h->config.discord_moderator_role, "game masters");
-    fuzz_host_open(h);
-    struct platform *p = discord_platform_new(&h->config, dispatcher_host(h->d), err, sizeof err);
+    struct platform *p = read_check_adapter(h);
     assert_non_null(p);
-    assert_int_equal(dispatcher_add_platform(h->d, p), 0);
-    discord_gateway_input(p, ready, strlen(ready));
-    discord_gateway_input(p, guild, strlen(guild));
     return p;
 }
 
@@ -126,10 +105,60 @@ static void cases(void **state)
     assert_true(inputs > 5 && inputs + 5 < counts[GW_SKIM_MESSAGE]);
 }
 
+/* An interaction case's line: "read SEQ FRAME" (*read true) or "parse FRAME";
+ * false when it is neither. */
+static bool read_ix_case(const char *line, bool *read, int64_t *want_seq, const char **frame)
+{
+    char *end;
+    *read = strncmp(line, "read ", 5) == 0;
+    if (!*read)
+        return strncmp(line, "parse ", 6) == 0 && (*frame = line + 6, true);
+    *want_seq = strtoll(line + 5, &end, 10);
+    *frame = *end ? end + 1 : end;
+    return true;
+}
+
+/* The interaction skimmer's cases: each read must be read alike from its
+ * spans and from the full parse, then goes through the adapter whole (the
+ * shard's way: discord_gateway_input), as does each left to the parse. */
+static void interactions(void **state)
+{
+    (void)state;
+    struct fuzz_host h;
+    struct platform *p = adapter(&h);
+    FILE *f = fopen(ix_cases_path, "r");
+    assert_non_null(f);
+    char line[8192];
+    unsigned n = 0, counts[2] = {0};
+    while (case_next(f, line, sizeof line)) {
+        n++;
+        bool want, read;
+        int64_t want_seq = 0, seq;
+        const char *frame, *why;
+        struct gw_interaction ix;
+        if (!read_ix_case(line, &want, &want_seq, &frame))
+            fail_msg("line %u: neither read nor parse: %s", n, line);
+        if ((why = ix_read_check(p, frame, strlen(frame), &read)))
+            fail_msg("case %u: the adapter's readers disagree: %s: %s", n, why, frame);
+        if (read != want)
+            fail_msg("case %u: %s, not %s: %s", n, read ? "read" : "parsed",
+                     want ? "read" : "parsed", frame);
+        if (read && (gw_skim_ix(frame, strlen(frame), &seq, &ix), seq != want_seq))
+            fail_msg("case %u: sequence %lld, not %lld", n, (long long)seq, (long long)want_seq);
+        discord_gateway_input(p, frame, strlen(frame));
+        counts[read]++;
+    }
+    fclose(f);
+    fuzz_host_close(&h);
+    print_message("%u interactions read, %u parsed\n", counts[1], counts[0]);
+    assert_true(counts[1] > 40 && counts[0] > 20);
+}
+
 int main(int argc, char **argv)
 {
     cases_path = argc > 1 ? argv[1] : "skim_cases.txt";
+    ix_cases_path = argc > 2 ? argv[2] : "ix_cases.txt";
     fuzz_host_setup("discord_skim");
-    const struct CMUnitTest tests[] = {cmocka_unit_test(cases)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(cases), cmocka_unit_test(interactions)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
