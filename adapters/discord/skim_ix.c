@@ -345,11 +345,22 @@ static bool take_d(void *arg, const struct span *key, struct cursor *c, unsigned
     return skip_value(c, depth, &v);
 }
 
-/* What the walk read of a gateway message: op, s and t, and d's text. */
+/* What the walk read of a gateway message: op, s and t, and d: read as the
+ * walk passes it when t came first (as Discord sends it), else its text,
+ * read after. */
 struct top {
     unsigned seen;
     struct span op, s, t, d;
+    bool d_read;
+    struct reading *r;
 };
+
+/* d's members the adapter reads, from the object at c. */
+static bool read_d(struct reading *r, struct cursor *c, unsigned depth)
+{
+    struct member_fn fn = {take_d, r};
+    return each_member(c, depth, &fn);
+}
 
 /* Notes op, s, t and d, giving up as soon as the message is no
  * INTERACTION_CREATE dispatch. */
@@ -357,6 +368,15 @@ static bool take_top(void *arg, const struct span *key, struct cursor *c, unsign
 {
     struct top *t = arg;
     struct span v;
+    if (same(key, "d") && (t->seen & 2u) && c->p < c->end && *c->p == '{') {
+        /* t said INTERACTION_CREATE: d is read in this walk, not a second */
+        const char *start = c->p;
+        if (!first_time(&t->seen, 3) || !read_d(t->r, c, depth))
+            return false;
+        t->d = (struct span){start, (size_t)(c->p - start), false};
+        t->d_read = true;
+        return true;
+    }
     if (!skip_value(c, depth, &v))
         return false;
     if (same(key, "op"))
@@ -396,18 +416,17 @@ static void choose_user(const struct reading *r, struct gw_interaction *ix)
 bool gw_skim_ix(const char *txt, size_t len, int64_t *seq, struct gw_interaction *ix)
 {
     struct cursor c = {txt, txt + len};
-    struct top top = {0};
+    *ix = (struct gw_interaction){0};
+    struct reading r = {.ix = ix, .member = {.ix = ix}, .data = {.ix = ix}};
+    struct top top = {.r = &r};
     struct member_fn top_fn = {take_top, &top};
     if (!each_member(&c, 0, &top_fn))
         return false;
     skip_ws(&c);
     if (c.p != c.end || (top.seen & 11u) != 11u || top.d.start[0] != '{' || !read_seq(&top, seq))
         return false;
-    *ix = (struct gw_interaction){0};
-    struct reading r = {.ix = ix, .member = {.ix = ix}, .data = {.ix = ix, .depth = 2}};
-    struct member_fn d_fn = {take_d, &r};
     struct cursor d = {top.d.start, top.d.start + top.d.len};
-    if (!each_member(&d, 1, &d_fn) || !read_leaf(&r.data))
+    if ((!top.d_read && !read_d(&r, &d, 1)) || !read_leaf(&r.data))
         return false;
     choose_user(&r, ix);
     ix->message_id = r.message.id;
