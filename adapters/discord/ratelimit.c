@@ -373,21 +373,62 @@ void rl_headers_init(struct rl_headers *h)
     h->retry_after = -1;
 }
 
-static bool header_is(const char *line, size_t len, const char *name, const char **val,
-                      size_t *vlen)
+/*
+ * A response header line, "Name: value\r\n", read only when it is one of the
+ * rate limit's: every answer carries a dozen other lines, so a line is let go
+ * on its first byte or its length where it can be, and its name is compared
+ * once with the one name it can still be.
+ */
+#define RL_PREFIX     "x-ratelimit-"
+#define RL_PREFIX_LEN (sizeof(RL_PREFIX) - 1)
+
+enum rl_field {
+    RLF_NONE,
+    RLF_BUCKET,
+    RLF_SCOPE,
+    RLF_LIMIT,
+    RLF_REMAINING,
+    RLF_RESET_AFTER,
+    RLF_RETRY_AFTER,
+    RLF_GLOBAL
+};
+
+static const struct {
+    const char *name; /* after "x-ratelimit-", lower case */
+    size_t len;
+    enum rl_field field;
+} rl_names[] = {
+    {"bucket", 6, RLF_BUCKET},
+    {"scope", 5, RLF_SCOPE},
+    {"limit", 5, RLF_LIMIT},
+    {"remaining", 9, RLF_REMAINING},
+    {"reset-after", 11, RLF_RESET_AFTER},
+    {"global", 6, RLF_GLOBAL},
+};
+
+/* s (n bytes) against lower-case ASCII lower, without regard to case. */
+static bool same_name(const char *s, const char *lower, size_t n)
 {
-    size_t n = strlen(name);
-    if (len <= n || strncasecmp(line, name, n) != 0 || line[n] != ':')
-        return false;
-    size_t i = n + 1;
-    while (i < len && (line[i] == ' ' || line[i] == '\t'))
-        i++;
-    size_t e = len;
-    while (e > i && (line[e - 1] == '\r' || line[e - 1] == '\n' || line[e - 1] == ' '))
-        e--;
-    *val = line + i;
-    *vlen = e - i;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c) != (unsigned char)lower[i])
+            return false;
+    }
     return true;
+}
+
+/* Which of the rate limit's headers the name before the ':' at line[n] is. */
+static enum rl_field field_of(const char *line, size_t n)
+{
+    if (n == 11 && same_name(line, "retry-after", 11))
+        return RLF_RETRY_AFTER;
+    if (n <= RL_PREFIX_LEN || !same_name(line, RL_PREFIX, RL_PREFIX_LEN))
+        return RLF_NONE;
+    for (size_t i = 0; i < sizeof(rl_names) / sizeof(rl_names[0]); i++)
+        if (n - RL_PREFIX_LEN == rl_names[i].len &&
+            same_name(line + RL_PREFIX_LEN, rl_names[i].name, rl_names[i].len))
+            return rl_names[i].field;
+    return RLF_NONE;
 }
 
 static void copy_val(char *dst, size_t dlen, const char *v, size_t vlen)
@@ -399,34 +440,68 @@ static void copy_val(char *dst, size_t dlen, const char *v, size_t vlen)
 }
 
 /* A count of a header, 0 .. INT_MAX (what is no number reads 0). */
-static int header_count(const char *v)
+static int header_count(const char *v, size_t vl)
 {
-    long n = strtol(v, NULL, 10);
+    char tmp[64];
+    copy_val(tmp, sizeof(tmp), v, vl);
+    long n = strtol(tmp, NULL, 10);
     return n < 0 ? 0 : n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* Seconds, as strtod reads them (what is no number reads 0). */
+static double header_seconds(const char *v, size_t vl)
+{
+    char tmp[64];
+    copy_val(tmp, sizeof(tmp), v, vl);
+    return strtod(tmp, NULL);
+}
+
+static void set_field(struct rl_headers *h, enum rl_field f, const char *v, size_t vl)
+{
+    switch (f) {
+    case RLF_BUCKET:
+        copy_val(h->bucket, sizeof(h->bucket), v, vl);
+        break;
+    case RLF_SCOPE:
+        copy_val(h->scope, sizeof(h->scope), v, vl);
+        break;
+    case RLF_LIMIT:
+        h->limit = header_count(v, vl);
+        break;
+    case RLF_REMAINING:
+        h->remaining = header_count(v, vl);
+        break;
+    case RLF_RESET_AFTER:
+        h->reset_after = header_seconds(v, vl);
+        break;
+    case RLF_RETRY_AFTER:
+        h->retry_after = header_seconds(v, vl);
+        break;
+    case RLF_GLOBAL:
+        h->global = vl >= 4 && strncasecmp(v, "true", 4) == 0;
+        break;
+    case RLF_NONE:
+        break;
+    }
 }
 
 void rl_headers_parse(struct rl_headers *h, const char *line, size_t len)
 {
-    const char *v;
-    size_t vl;
-    char tmp[64];
-    if (header_is(line, len, "X-RateLimit-Bucket", &v, &vl)) {
-        copy_val(h->bucket, sizeof(h->bucket), v, vl);
-    } else if (header_is(line, len, "X-RateLimit-Scope", &v, &vl)) {
-        copy_val(h->scope, sizeof(h->scope), v, vl);
-    } else if (header_is(line, len, "X-RateLimit-Limit", &v, &vl)) {
-        copy_val(tmp, sizeof(tmp), v, vl);
-        h->limit = header_count(tmp);
-    } else if (header_is(line, len, "X-RateLimit-Remaining", &v, &vl)) {
-        copy_val(tmp, sizeof(tmp), v, vl);
-        h->remaining = header_count(tmp);
-    } else if (header_is(line, len, "X-RateLimit-Reset-After", &v, &vl)) {
-        copy_val(tmp, sizeof(tmp), v, vl);
-        h->reset_after = strtod(tmp, NULL);
-    } else if (header_is(line, len, "Retry-After", &v, &vl)) {
-        copy_val(tmp, sizeof(tmp), v, vl);
-        h->retry_after = strtod(tmp, NULL);
-    } else if (header_is(line, len, "X-RateLimit-Global", &v, &vl)) {
-        h->global = vl >= 4 && strncasecmp(v, "true", 4) == 0;
-    }
+    /* the shortest name read is "retry-after"; the others begin with an x */
+    if (len <= 11 || (line[0] != 'x' && line[0] != 'X' && line[0] != 'r' && line[0] != 'R'))
+        return;
+    const char *colon = memchr(line, ':', len);
+    if (!colon)
+        return;
+    size_t n = (size_t)(colon - line);
+    enum rl_field f = field_of(line, n);
+    if (f == RLF_NONE)
+        return;
+    size_t i = n + 1;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    size_t e = len;
+    while (e > i && (line[e - 1] == '\r' || line[e - 1] == '\n' || line[e - 1] == ' '))
+        e--;
+    set_field(h, f, line + i, e - i);
 }

@@ -5,6 +5,7 @@
  * DM probe, interactions (answers, deferrals, follow-ups, buttons, the trade
  * builder, autocomplete), the lobby edited in place, drop reactions, votes.
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +29,7 @@
 #include "discord_limits.h"
 #include "fdclient.h"
 #include "harness.h"
+#include "rate_check.h"
 
 #define CHANNEL_A "510000000000000001"
 
@@ -103,6 +105,51 @@ static void test_route_keys(void **state)
     check_route("PUT", "/applications/5/guilds/6/commands",
                 "PUT /applications/:id/guilds/:id/commands", "");
     check_route("GET", "/gateway/bot", "GET /gateway/bot", "");
+}
+
+/* An answer's header lines read into h, one line at a time as libcurl hands them. */
+static void read_lines(struct rl_headers *h, const char *text)
+{
+    rl_headers_init(h);
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        rl_headers_parse(h, p, len);
+        p += len;
+    }
+    assert_true(rate_check(text, strlen(text)));
+}
+
+static void test_header_lines(void **state)
+{
+    (void)state;
+    struct rl_headers h;
+    read_lines(&h, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                   "x-ratelimit-bucket: 80c17d2f\r\nx-ratelimit-limit: 5\r\n"
+                   "x-ratelimit-remaining: 4\r\nx-ratelimit-reset: 1795820400.1\r\n"
+                   "x-ratelimit-reset-after: 1.250\r\nvia: 1.1 google\r\n\r\n");
+    assert_string_equal(h.bucket, "80c17d2f");
+    assert_int_equal(h.limit, 5);
+    assert_int_equal(h.remaining, 4);
+    assert_true(h.reset_after == 1.25);
+    assert_true(h.retry_after < 0);
+    assert_string_equal(h.scope, "");
+    assert_false(h.global);
+    /* names without regard to case, blanks around the value, a 429's lines */
+    read_lines(&h, "HTTP/1.1 429 Too Many Requests\r\nRETRY-AFTER:\t 2.5 \r\n"
+                   "X-RateLimit-Global: True\r\nX-RATELIMIT-SCOPE: global\r\n\r\n");
+    assert_true(h.retry_after == 2.5);
+    assert_true(h.global);
+    assert_string_equal(h.scope, "global");
+    /* near names are not the names; a count past int or below 0 is clamped */
+    read_lines(&h, "x-ratelimit-scope : user\r\nxratelimit-limit: 4\r\nx-ratelimit-: 1\r\n"
+                   "retry-afte: 1\r\nx-ratelimit-limit: 99999999999\r\n"
+                   "x-ratelimit-remaining: -3\r\nx-ratelimit-bucket:\r\nr\r\nx");
+    assert_string_equal(h.scope, "");
+    assert_int_equal(h.limit, INT_MAX);
+    assert_int_equal(h.remaining, 0);
+    assert_string_equal(h.bucket, "");
+    assert_true(h.retry_after < 0);
 }
 
 static void headers(struct rl_headers *h, const char *bucket, int limit, int remaining,
@@ -1713,6 +1760,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_route_keys),
+        cmocka_unit_test(test_header_lines),
         cmocka_unit_test(test_bucket_logic),
         cmocka_unit_test(test_global_window),
         cmocka_unit_test(test_bucket_storm),
