@@ -63,10 +63,14 @@ static bool is_id(const char *s, size_t n)
     return true;
 }
 
+/* Appends n bytes of s at out[*o], cut to what outlen holds with its NUL. */
 static void put(char *out, size_t outlen, size_t *o, const char *s, size_t n)
 {
-    for (size_t i = 0; i < n && *o + 1 < outlen; i++)
-        out[(*o)++] = s[i];
+    size_t room = outlen - 1 - *o;
+    if (n > room)
+        n = room;
+    memcpy(out + *o, s, n);
+    *o += n;
     out[*o] = '\0';
 }
 
@@ -135,20 +139,23 @@ void rl_route(const char *method, const char *path, char *route, size_t routelen
     }
 }
 
-static void state_key(struct rl *rl, const char *route, const char *major, char *key, size_t keylen)
+/* Writes the key of a request's bucket state, "<bucket or route>|<major>",
+ * joined by hand (snprintf cost each request ~800 instructions), and returns
+ * the route's bucket hash, or NULL while it is not known. */
+static const char *state_key(struct rl *rl, const char *route, const char *major, char *key,
+                             size_t keylen)
 {
     const char *hash = map_get(&rl->routes, route), *first = hash ? hash : route;
     size_t o = 0;
-    /* "<bucket or route>|<major>", joined by hand: snprintf cost each request ~800 instructions */
     put(key, keylen, &o, first, strlen(first));
     put(key, keylen, &o, "|", 1);
     put(key, keylen, &o, major, strlen(major));
+    return hash;
 }
 
-static struct rl_bucket *bucket_get(struct rl *rl, const char *route, const char *major)
+/* The bucket state under key, made unknown when there is none. */
+static struct rl_bucket *bucket_at(struct rl *rl, const char *key)
 {
-    char key[512];
-    state_key(rl, route, major, key, sizeof(key));
     struct rl_bucket *b = map_get(&rl->buckets, key);
     if (b)
         return b;
@@ -267,7 +274,9 @@ uint64_t rl_acquire(struct rl *rl, const char *route, const char *major, bool ex
         if (w)
             return w;
     }
-    struct rl_bucket *b = bucket_get(rl, route, major);
+    char key[512];
+    state_key(rl, route, major, key, sizeof(key));
+    struct rl_bucket *b = bucket_at(rl, key);
     if (!b)
         return 100; /* no memory: try again shortly */
     if (b->reset_at && now >= b->reset_at) {
@@ -286,6 +295,37 @@ uint64_t rl_acquire(struct rl *rl, const char *route, const char *major, bool ex
     return 0;
 }
 
+/* The route's bucket hash is now known (or changed): its state b, kept under
+ * key, moves under the hash, or joins the state already there. Returns the
+ * state the request's answer goes to (b as it was when out of memory). */
+static struct rl_bucket *learn_hash(struct rl *rl, const char *route, const char *major,
+                                    const char *key, struct rl_bucket *b, const char *bucket)
+{
+    char newkey[512];
+    char *hash = strdup(bucket);
+    void *prev = NULL;
+    if (!hash || map_put(&rl->routes, route, hash, &prev) < 0) {
+        free(hash);
+        return b;
+    }
+    free(prev);
+    state_key(rl, route, major, newkey, sizeof(newkey));
+    struct rl_bucket *shared = map_get(&rl->buckets, newkey);
+    if (!shared) {
+        map_del(&rl->buckets, key);
+        if (map_put(&rl->buckets, newkey, b, NULL) < 0) {
+            free(b);
+            return NULL;
+        }
+        return b;
+    }
+    if (shared != b) {
+        shared->inflight += b->inflight;
+        free(map_del(&rl->buckets, key));
+    }
+    return shared;
+}
+
 uint64_t rl_release(struct rl *rl, const char *route, const char *major, bool exempt, long status,
                     const struct rl_headers *h, double body_retry_after, bool body_global,
                     uint64_t now)
@@ -295,37 +335,13 @@ uint64_t rl_release(struct rl *rl, const char *route, const char *major, bool ex
             rl->ginflight--;
         global_answered(rl, now);
     }
-    struct rl_bucket *b = bucket_get(rl, route, major);
+    char key[512];
+    const char *known = state_key(rl, route, major, key, sizeof(key));
+    struct rl_bucket *b = bucket_at(rl, key);
     if (b && b->inflight > 0)
         b->inflight--;
-    if (b && h->bucket[0]) {
-        const char *known = map_get(&rl->routes, route);
-        if (!known || strcmp(known, h->bucket) != 0) {
-            /* the route's bucket is now known: move the state under its hash */
-            char oldkey[512], newkey[512];
-            state_key(rl, route, major, oldkey, sizeof(oldkey));
-            char *hash = strdup(h->bucket);
-            void *prev = NULL;
-            if (hash && map_put(&rl->routes, route, hash, &prev) == 0) {
-                free(prev);
-                state_key(rl, route, major, newkey, sizeof(newkey));
-                struct rl_bucket *shared = map_get(&rl->buckets, newkey);
-                if (!shared) {
-                    map_del(&rl->buckets, oldkey);
-                    if (map_put(&rl->buckets, newkey, b, NULL) < 0)
-                        free(b);
-                    else
-                        shared = b;
-                } else if (shared != b) {
-                    shared->inflight += b->inflight;
-                    free(map_del(&rl->buckets, oldkey));
-                }
-                b = shared;
-            } else {
-                free(hash);
-            }
-        }
-    }
+    if (b && h->bucket[0] && (!known || strcmp(known, h->bucket) != 0))
+        b = learn_hash(rl, route, major, key, b, h->bucket);
     if (b && h->remaining < 0 && b->remaining == 0 && !b->reset_at)
         b->remaining = -1; /* a bucket a 429 made, answered without limits: unknown again, not
                               empty for ever (a 5xx from a proxy says none) */
