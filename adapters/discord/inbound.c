@@ -71,19 +71,22 @@ static bool replies_to_bot(struct dc *dc, struct json_object *d)
 }
 
 /*
- * The command a line typed in a table gives (malloc'd), or NULL for chat:
- * "!illegal ..." as it is; a line that starts with the bot's mention ("@bot
- * join"), the same as "!illegal join" (a bare mention asks for help); a reply
- * to the bot that pings it and starts with a command word ("join"), the same.
- * The last two are the ways that work without the Message Content intent.
+ * The command a line typed in a table gives, or NULL for chat (or no memory):
+ * "!illegal ..." as it is, text itself past its spaces; a line that starts
+ * with the bot's mention ("@bot join"), the same as "!illegal join" (a bare
+ * mention asks for help); a reply to the bot that pings it and starts with a
+ * command word ("join"), the same. The last two are the ways that work
+ * without the Message Content intent, and are written into *made (malloc'd,
+ * the caller's to free).
  */
-static char *table_command(struct dc *dc, struct json_object *d, const char *text)
+static const char *table_command(struct dc *dc, struct json_object *d, const char *text,
+                                 char **made)
 {
     while (*text == ' ')
         text++;
     size_t np = strlen(PLATFORM_COMMAND_PREFIX);
     if (strncasecmp(text, PLATFORM_COMMAND_PREFIX, np) == 0)
-        return strdup(text);
+        return text;
     const char *rest = after_mention(dc, text);
     bool reply = !rest && *text && replies_to_bot(dc, d);
     if (reply) {
@@ -97,14 +100,14 @@ static char *table_command(struct dc *dc, struct json_object *d, const char *tex
     if (!rest)
         return NULL;
     if (strncasecmp(rest, PLATFORM_COMMAND_PREFIX, np) == 0)
-        return strdup(rest);
+        return rest;
     struct buf b;
     buf_init(&b, DC_COMMAND_TEXT_MAX);
     if (buf_printf(&b, "%s %s", PLATFORM_COMMAND_PREFIX, *rest ? rest : "help") < 0) {
         buf_free(&b);
         return NULL;
     }
-    return buf_take(&b);
+    return *made = buf_take(&b);
 }
 
 /* What the bot's input from a MESSAGE_CREATE needs of it, as C strings
@@ -128,9 +131,8 @@ static bool message_input(struct dc *dc, const struct message *m, struct dc_read
         return false;
     if (m->guild) {
         /* in a table only what is addressed to the bot matters */
-        if (!(r->command = table_command(dc, m->d, text)))
+        if (!(text = table_command(dc, m->d, text, &r->command)))
             return false;
-        text = r->command;
     } else {
         struct dc_user *u = dc_user_get(dc, m->uid);
         if (u && !u->dm_channel) {
