@@ -28,6 +28,9 @@
 #define DISPATCH_TEXT_MAX      2048
 
 /* The loop turn in progress (turn.c): its changed games and held messages. */
+/* Held records kept between turns (turn.c): a turn's usual few messages. */
+#define TURN_HELD_KEPT 4u
+
 struct turn {
     struct turn_game *games; /* first touch of each game this turn, with its snapshot */
     unsigned ngames, cap;
@@ -35,6 +38,8 @@ struct turn {
     unsigned nevents, capevents;
     uint64_t next_game, next_event; /* the id counters when the turn began */
     STAILQ_HEAD(, held) held;
+    struct held *held_kept[TURN_HELD_KEPT]; /* let go, for the next held (turn.c) */
+    unsigned nheld_kept;
     bool rendering;      /* messages held now tell of a change */
     bool if_failed;      /* messages held now go only if the commit fails */
     bool flushing;       /* turn_flush() is sending */
