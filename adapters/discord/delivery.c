@@ -32,15 +32,23 @@ static void count_open(struct dc *dc, const char *game, int step)
         log_warn(DC_MOD, game, "no memory to count a game's messages in flight");
 }
 
-static struct dc_delivery *delivery_new(struct dc *dc, const struct outbound *m)
+/* m's game, or NULL when it tells of none. */
+static const char *game_of(const struct outbound *m)
+{
+    const char *game = m->key_parts ? m->key_parts->game : jget_str(m->data, "game");
+    return game && *game ? game : NULL;
+}
+
+/* The delivery of m, which has an outbox id or a game: a message with
+ * neither needs none, as nothing waits for its operations' answers. */
+static struct dc_delivery *delivery_new(struct dc *dc, const struct outbound *m, const char *game)
 {
     struct dc_delivery *dl = calloc(1, sizeof *dl);
     if (!dl)
         return NULL;
     dl->outbox_id = m->outbox_id;
     dl->pending = 1; /* the builder's own hold, until every operation is queued */
-    const char *game = m->key_parts ? m->key_parts->game : jget_str(m->data, "game");
-    if (game && *game) {
+    if (game) {
         dl->game = strdup(game);
         if (dl->game)
             count_open(dc, game, +1);
@@ -251,14 +259,16 @@ static void react(struct dc *dc, struct dc_delivery *dl, const struct outbound *
 
 int dc_deliver_message(struct dc *dc, const struct outbound *m)
 {
-    struct dc_delivery *dl = delivery_new(dc, m);
-    if (!dl)
+    const char *game = game_of(m);
+    struct dc_delivery *dl = NULL; /* NULL: nothing waits for the answers */
+    if ((m->outbox_id || game) && !(dl = delivery_new(dc, m, game)))
         return -1;
     int rc = queue_message(dc, dl, m);
     if (rc == 0) {
         close_listed(dc, dl, m);
         react(dc, dl, m);
     }
-    release(dc, dl, rc < 0);
+    if (dl)
+        release(dc, dl, rc < 0);
     return rc;
 }
