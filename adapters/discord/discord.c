@@ -292,6 +292,7 @@ static void dc_destroy(struct platform *p)
     map_clear(&dc->closed, free_json);
     map_clear(&dc->open, NULL);
     map_clear(&dc->ending, NULL);
+    dc_ops_kept_free(dc);
     free(dc->token);
     free(dc->app_id);
     free(dc->api_url);

@@ -147,6 +147,10 @@ struct dc_delivery {
  * alone repeats in a new store, and Discord would answer with an old message. */
 #define DC_NONCE_PREFIX 8
 
+/* Records of freed ops kept for the next ones: as many as a burst of replies
+ * puts in flight at once, about 110 bytes each. */
+#define DC_OPS_KEPT 8u
+
 /* The context of one REST request. */
 struct dc_op {
     struct dc *dc;
@@ -213,15 +217,23 @@ struct dc {
     struct activity_link *activity;  /* set once main.c links the web adapter */
     uv_timer_t sweep;
     bool sweep_open;
-    uint64_t drain_until; /* stopping: REST requests may finish until then */
+    uint64_t drain_until;                /* stopping: REST requests may finish until then */
+    struct dc_op *ops_kept[DC_OPS_KEPT]; /* freed ops' records, for the next (records.c) */
+    unsigned nops_kept;
     struct discord_stats st;
 };
 
 /* ---- records.c: the adapter's records and their lifetimes ---- */
 
+/* A new op of dc, zeroed, or NULL on no memory: a record kept from a freed
+ * one when there is. */
 struct dc_op *dc_op_new(struct dc *dc, enum dc_op_type type);
-/* Frees op; an op of a delivery that was never answered cuts the delivery short. */
+/* Frees op's strings and lets the record go: kept for the next op until the
+ * adapter stops (then freed). An op of a delivery that was never answered
+ * cuts the delivery short. */
 void dc_op_free(struct dc_op *op);
+/* Frees the kept records of ops (the adapter's end). */
+void dc_ops_kept_free(struct dc *dc);
 struct dc_user *dc_user_get(struct dc *dc, const char *id);
 void dc_builder_free(void *builder);
 void dc_guild_free(void *p);
@@ -270,7 +282,8 @@ void dc_log_http_error(const char *what, const char *target, long status, const 
 
 /* Sends m, a message that answers no interaction: its post or edit, the
  * controls its "closes" names and the one it replaces, its reactions, one
- * delivery. Returns 0 once queued, -1 when it can never be sent. */
+ * delivery (none when it has no outbox id and no game: nothing waits for its
+ * answers). Returns 0 once queued, -1 when it can never be sent. */
 int dc_deliver_message(struct dc *dc, const struct outbound *m);
 /* Adds op to dl (NULL: none): dl waits for op's answer. */
 void dc_delivery_hold(struct dc_delivery *dl, struct dc_op *op);
@@ -577,7 +590,8 @@ void dc_register_commands(struct dc *dc);
 /* The bot's input from a MESSAGE_CREATE, read by either reader. */
 struct dc_read {
     struct inbound in;
-    char *command; /* malloc'd: a table's line as a command, where in.text points */
+    char *command; /* malloc'd: a table's line made a command (a mention's, a reply's), where
+                      in.text points; NULL when the line was typed as one (in.text is it) */
     char *decoded; /* the skimmed strings decoded: buf, or malloc'd when they outgrow it */
     char buf[512];
 };

@@ -64,11 +64,13 @@ void dc_guild_free(void *p)
 
 struct dc_op *dc_op_new(struct dc *dc, enum dc_op_type type)
 {
-    struct dc_op *op = calloc(1, sizeof(*op));
-    if (op) {
-        op->dc = dc;
-        op->type = type;
-    }
+    struct dc_op *op;
+    if (dc->nops_kept)
+        memset(op = dc->ops_kept[--dc->nops_kept], 0, sizeof(*op));
+    else if (!(op = calloc(1, sizeof(*op))))
+        return NULL;
+    op->dc = dc;
+    op->type = type;
     return op;
 }
 
@@ -86,7 +88,18 @@ void dc_op_free(struct dc_op *op)
     free(op->emoji);
     free(op->msg_id);
     free(op->post_body);
-    free(op);
+    struct dc *dc = op->dc;
+    /* a stopping adapter's records go: dc_destroy() may have freed the kept ones */
+    if (!dc->stopping && dc->nops_kept < DC_OPS_KEPT)
+        dc->ops_kept[dc->nops_kept++] = op;
+    else
+        free(op);
+}
+
+void dc_ops_kept_free(struct dc *dc)
+{
+    while (dc->nops_kept)
+        free(dc->ops_kept[--dc->nops_kept]);
 }
 
 char *dc_xstrdup(const char *s)
