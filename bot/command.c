@@ -505,16 +505,19 @@ bool command_clean_text(const char *text, size_t max_chars, char *out, size_t ou
     if (outlen == 0)
         return false;
     while (*p && chars < max_chars) {
-        uint32_t c;
-        size_t len = utf8_decode(p, &c);
-        if (len == 0) {
-            p++; /* a byte that is not UTF-8 is dropped */
-            continue;
-        }
-        if (breaks_text(c) || c == ' ') {
-            space = n > 0; /* runs become one space; leading ones go */
-            p += len;
-            continue;
+        uint32_t c = *p;
+        size_t len = 1;
+        /* printable ASCII, most of what is typed, is kept as it is */
+        if (c <= ' ' || c >= 0x7f) {
+            if (!(len = utf8_decode(p, &c))) {
+                p++; /* a byte that is not UTF-8 is dropped */
+                continue;
+            }
+            if (breaks_text(c) || c == ' ') {
+                space = n > 0; /* runs become one space; leading ones go */
+                p += len;
+                continue;
+            }
         }
         if (n + (space ? 1 : 0) + len >= outlen)
             break;
