@@ -111,9 +111,13 @@ static void join3(char *out, size_t len, const char *a, const char *b, const cha
 {
     const char *const parts[] = {a, b, c};
     size_t o = 0;
-    for (size_t i = 0; i < 3; i++)
-        for (const char *s = parts[i]; *s && o + 1 < len; s++)
-            out[o++] = *s;
+    for (size_t i = 0; i < 3; i++) {
+        size_t n = strlen(parts[i]);
+        if (n > len - 1 - o)
+            n = len - 1 - o;
+        memcpy(out + o, parts[i], n);
+        o += n;
+    }
     out[o] = '\0';
 }
 
