@@ -397,6 +397,9 @@ void rl_headers_init(struct rl_headers *h)
  */
 #define RL_PREFIX     "x-ratelimit-"
 #define RL_PREFIX_LEN (sizeof(RL_PREFIX) - 1)
+#define RL_RETRY      "retry-after" /* the shortest name read */
+#define RL_RETRY_LEN  (sizeof(RL_RETRY) - 1)
+#define RL_NAME(s)    s, sizeof(s) - 1
 
 enum rl_field {
     RLF_NONE,
@@ -414,12 +417,12 @@ static const struct {
     size_t len;
     enum rl_field field;
 } rl_names[] = {
-    {"bucket", 6, RLF_BUCKET},
-    {"scope", 5, RLF_SCOPE},
-    {"limit", 5, RLF_LIMIT},
-    {"remaining", 9, RLF_REMAINING},
-    {"reset-after", 11, RLF_RESET_AFTER},
-    {"global", 6, RLF_GLOBAL},
+    {RL_NAME("bucket"), RLF_BUCKET},
+    {RL_NAME("scope"), RLF_SCOPE},
+    {RL_NAME("limit"), RLF_LIMIT},
+    {RL_NAME("remaining"), RLF_REMAINING},
+    {RL_NAME("reset-after"), RLF_RESET_AFTER},
+    {RL_NAME("global"), RLF_GLOBAL},
 };
 
 /* s (n bytes) against lower-case ASCII lower, without regard to case. */
@@ -436,7 +439,7 @@ static bool same_name(const char *s, const char *lower, size_t n)
 /* Which of the rate limit's headers the name before the ':' at line[n] is. */
 static enum rl_field field_of(const char *line, size_t n)
 {
-    if (n == 11 && same_name(line, "retry-after", 11))
+    if (n == RL_RETRY_LEN && same_name(line, RL_RETRY, RL_RETRY_LEN))
         return RLF_RETRY_AFTER;
     if (n <= RL_PREFIX_LEN || !same_name(line, RL_PREFIX, RL_PREFIX_LEN))
         return RLF_NONE;
@@ -503,8 +506,9 @@ static void set_field(struct rl_headers *h, enum rl_field f, const char *v, size
 
 void rl_headers_parse(struct rl_headers *h, const char *line, size_t len)
 {
-    /* the shortest name read is "retry-after"; the others begin with an x */
-    if (len <= 11 || (line[0] != 'x' && line[0] != 'X' && line[0] != 'r' && line[0] != 'R'))
+    /* the names read begin with an x, or are "retry-after" */
+    if (len <= RL_RETRY_LEN ||
+        (line[0] != 'x' && line[0] != 'X' && line[0] != 'r' && line[0] != 'R'))
         return;
     const char *colon = memchr(line, ':', len);
     if (!colon)
