@@ -27,10 +27,10 @@
 #define DISPATCH_FLUSH_MS      1000 /* the longest deferred platform state waits for the disk */
 #define DISPATCH_TEXT_MAX      2048
 
-/* The loop turn in progress (turn.c): its changed games and held messages. */
 /* Held records kept between turns (turn.c): a turn's usual few messages. */
 #define TURN_HELD_KEPT 4u
 
+/* The loop turn in progress (turn.c): its changed games and held messages. */
 struct turn {
     struct turn_game *games; /* first touch of each game this turn, with its snapshot */
     unsigned ngames, cap;

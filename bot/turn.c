@@ -144,15 +144,14 @@ static size_t size_of(const char *s)
 static struct held *held_new(struct dispatcher *d, size_t n)
 {
     struct held *h;
-    if (n <= TURN_HELD_ROOM && d->turn.nheld_kept) {
+    size_t room = n < TURN_HELD_ROOM ? TURN_HELD_ROOM : n;
+    if (room == TURN_HELD_ROOM && d->turn.nheld_kept) {
         h = d->turn.held_kept[--d->turn.nheld_kept];
         memset(h, 0, sizeof *h);
-    } else {
-        size_t room = n < TURN_HELD_ROOM ? TURN_HELD_ROOM : n;
-        if (!(h = calloc(1, sizeof *h + room)))
-            return NULL;
+    } else if (!(h = calloc(1, sizeof *h + room))) {
+        return NULL;
     }
-    h->room = n < TURN_HELD_ROOM ? TURN_HELD_ROOM : n;
+    h->room = room;
     return h;
 }
 
