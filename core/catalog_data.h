@@ -45,8 +45,9 @@ static inline bool catalog_key_read_at_start(const char *key)
     return false;
 }
 
-/* Every key, each ending in NUL. */
-extern const char catalog_keys[];
+/* Every key, each ending in NUL (laid out between the entries and the
+ * texts: gen.c, invariant 6). */
+extern const char *const catalog_keys;
 /* English first, then the translations in code order. */
 extern const struct catalog_language catalog_languages[];
 extern const size_t catalog_nlanguages;

@@ -85,8 +85,9 @@ static void test_every_key_everywhere(void **state)
 
 /* gen.c invariants 3, 5 and 6: each entry's key comes after the one before's
  * in catalog_keys; in a language, the forms of the keys read at start follow
- * one another, and so do the others'; every text read at start comes before
- * every other. */
+ * one another, and so do the others'; the keys lie after every language's
+ * entries and before the texts; every text read at start comes before every
+ * other. */
 static void test_offsets_tile_the_arrays(void **state)
 {
     (void)state;
@@ -110,6 +111,8 @@ static void test_offsets_tile_the_arrays(void **state)
             if (!start && (!first_other || forms < first_other))
                 first_other = forms;
         }
+        assert_true((const char *)(l->entries + l->n) <= catalog_keys);
+        assert_true(key <= l->texts);
     }
     assert_non_null(last_start);
     assert_non_null(first_other);
