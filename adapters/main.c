@@ -54,7 +54,7 @@ struct daemon {
     struct ops_http *ops;
     struct ops_http_checks checks;
     uv_signal_t sigterm, sigint, sighup;
-    uv_prepare_t settled; /* runs until every platform is first connected */
+    uv_prepare_t settled; /* runs until the start's work is done (dispatcher_settled) */
     bool stopping;
     struct activity_link activity; /* the Discord Activity, shared by two adapters */
 };
@@ -316,14 +316,15 @@ static bool check_ready(void *arg)
     return dispatcher_ready(d->dispatcher);
 }
 
-/* The start's work is done once every platform is connected (and, on
- * Discord, the slash commands' request is made): what it freed (the restore's
- * records, the registration's objects) is given back to the system, which
- * glibc does not do by itself for blocks freed below the heap's top. Once. */
+/* The start's work is done once every platform is connected and none waits
+ * for the answer to a request the start made (Discord's slash commands'
+ * registration): what it freed (the restore's records, the registration's
+ * objects, its body and answer) is given back to the system, which glibc
+ * does not do by itself for blocks freed below the heap's top. Once. */
 static void on_settled(uv_prepare_t *h)
 {
     struct daemon *d = h->data;
-    if (!dispatcher_ready(d->dispatcher))
+    if (!dispatcher_settled(d->dispatcher))
         return;
     uv_prepare_stop(h);
 #ifdef __GLIBC__

@@ -201,6 +201,18 @@ bool dispatcher_ready(const struct dispatcher *d)
     return true;
 }
 
+bool dispatcher_settled(const struct dispatcher *d)
+{
+    if (!dispatcher_ready(d))
+        return false;
+    for (unsigned i = 0; i < d->nplatforms; i++) {
+        struct platform *p = d->platforms[i];
+        if (p->ops->starting && p->ops->starting(p))
+            return false;
+    }
+    return true;
+}
+
 bool dispatcher_healthy(const struct dispatcher *d)
 {
     return store_writable(d->store) == 0;

@@ -67,6 +67,10 @@ int dispatcher_check(struct dispatcher *d, char *why, size_t len) MUST_USE;
 /* True when every platform reports itself connected (for /readyz). */
 bool dispatcher_ready(const struct dispatcher *d);
 
+/* True when the daemon is ready and no platform's start is still waiting
+ * for an answer (platform_ops.starting): the start's work is done. */
+bool dispatcher_settled(const struct dispatcher *d);
+
 /* True when the store can be written (for /healthz). */
 bool dispatcher_healthy(const struct dispatcher *d);
 

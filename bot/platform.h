@@ -310,6 +310,10 @@ struct platform_ops {
     /* Whether the platform is connected and serving, for /readyz. May be NULL
      * for platforms that are ready as soon as they started. */
     bool (*connected)(struct platform *p);
+    /* Whether work the start began is still waiting for an answer (Discord:
+     * the slash commands' registration): once no platform's is, the daemon
+     * gives back to the system what the start freed. May be NULL: none. */
+    bool (*starting)(struct platform *p);
     /* Closes connections; no deliver() happens after it returns. */
     void (*stop)(struct platform *p);
     /* Frees the adapter. */

@@ -328,6 +328,13 @@ static void dc_command_prefix(struct platform *p, char *out, size_t len)
         snprintf(out, len, "<@%s>", self);
 }
 
+/* The slash commands' registration is in flight: what it holds (its body,
+ * libcurl's answer) is freed with its answer. */
+static bool dc_starting(struct platform *p)
+{
+    return ((struct dc *)p)->commands_pending > 0;
+}
+
 static const struct platform_ops discord_ops = {
     .name = "discord",
     .confirms_sends = true,
@@ -342,6 +349,7 @@ static const struct platform_ops discord_ops = {
     .game_changed = dc_game_changed,
     .channel_name = dc_channel_name,
     .command_prefix = dc_command_prefix,
+    .starting = dc_starting,
     .stop = dc_stop,
     .destroy = dc_destroy,
 };

@@ -318,7 +318,8 @@ static void put_commands(struct dc *dc, const char *body, const char *path, cons
         dc_op_free(op);
         return;
     }
-    dc_rest(dc, op, "commands", "PUT", path, 0);
+    if (dc_rest(dc, op, "commands", "PUT", path, 0) == 0)
+        dc->commands_pending++;
 }
 
 void dc_register_commands(struct dc *dc)

@@ -209,6 +209,7 @@ struct dc {
                             DC_BODY_KEEP bytes, and never past DC_BODY_MAX */
     char *self_id;
     bool commands_registered; /* this run decided whether they go (registration.c) */
+    unsigned commands_pending; /* registrations sent and not yet answered */
     bool register_forced;     /* --register-commands: they go, whatever the store says */
     bool started, stopping;
     struct dc_ixn *capture;          /* the interaction being delivered: its replies so far */
@@ -420,9 +421,10 @@ const char *dc_commands_key(char *out, size_t len, const char *guild);
  * store is not what they would now be made of, or every one when forced.
  * Says in the log which it is. Returns how many are due. */
 unsigned dc_commands_due(struct dc *dc, bool *global, bool guild[]);
-/* Discord took the registration at key (2xx): its record goes to the store,
- * so that a start with the same commands sends none. */
-void dc_commands_taken(struct dc *dc, const char *key);
+/* Discord answered the registration at key: when it took it (2xx), its
+ * record goes to the store, so that a start with the same commands sends
+ * none; else the answer is logged. */
+void dc_commands_answered(struct dc *dc, const char *key, long status, const char *body);
 
 /* ---- components.c: a press on a button or a menu ---- */
 

@@ -438,10 +438,7 @@ static void other_done(struct dc *dc, struct dc_op *op, long status, const char 
         dm_channel_done(dc, op, status, body);
         break;
     case DC_OP_COMMANDS:
-        if (ok)
-            dc_commands_taken(dc, op->key);
-        else
-            dc_log_http_error("registering", "slash commands", status, body);
+        dc_commands_answered(dc, op->key, status, body);
         break;
     case DC_OP_CLOSE:
         if (ok)

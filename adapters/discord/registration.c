@@ -120,9 +120,15 @@ unsigned dc_commands_due(struct dc *dc, bool *global, bool guild[])
     return n;
 }
 
-void dc_commands_taken(struct dc *dc, const char *key)
+void dc_commands_answered(struct dc *dc, const char *key, long status, const char *body)
 {
     char record[RECORD_MAX];
+    if (dc->commands_pending)
+        dc->commands_pending--;
+    if (status < 200 || status >= 300) {
+        dc_log_http_error("registering", "slash commands", status, body);
+        return;
+    }
     log_info(DC_MOD, NULL, "slash commands registered (%s)", key + strlen("commands/"));
     if (record_of(dc, key, record, sizeof record))
         dc_gw_state_set(dc, key, record);
