@@ -12,6 +12,8 @@
  * With application_id set, a start decides as it starts, whether its gateway
  * session resumes or not; without it, at the READY that names the
  * application (a resumed session gets none, and registers nothing).
+ * The adapter says it is starting (platform_ops.starting) while a
+ * registration it sent waits for its answer, taken or refused, and not after.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -72,6 +74,12 @@ static bool settled(struct harness *h)
 
 static size_t want_commands;
 
+/* Whether the adapter says a registration of its start waits for an answer. */
+static bool starting(struct harness *h)
+{
+    return h->p->ops->starting(h->p);
+}
+
 static bool registered(struct harness *h)
 {
     return count_of(h, "commands") >= want_commands && settled(h);
@@ -97,11 +105,13 @@ static void restart(struct harness *h)
 static void first_start(struct harness *h)
 {
     h_init(h, 1000, true);
+    assert_true(starting(h)); /* queued as it started, not answered yet */
     want_connects = 1;
     want_commands = 1;
     assert_true(h_run_until(h, registered, 10000));
     assert_int_equal(count_of(h, "commands"), 1);
     assert_non_null(record(h, GLOBAL_KEY));
+    assert_false(starting(h));
 }
 
 /* The same commands at a second start: no request, the record kept. */
@@ -118,6 +128,7 @@ static void test_second_start_sends_none(void **state)
         restart(&h);
         assert_int_equal(count_of(&h, "commands"), 1);
         assert_string_equal(record(&h, GLOBAL_KEY), kept);
+        assert_false(starting(&h)); /* nothing sent, nothing to wait for */
     }
 
     /* the application named by READY alone: decided there */
@@ -197,6 +208,9 @@ static void test_refused_is_not_recorded(void **state)
         if (statuses[i] == 400) {
             want_connects = 1;
             assert_true(h_run_until(&h, settled, 10000)); /* final: answered */
+            assert_false(starting(&h));
+        } else {
+            assert_true(starting(&h)); /* tried again until the stop */
         }
         h_stop_adapter(&h);
         assert_int_equal(count_of(&h, "commands"), 0);
