@@ -57,7 +57,7 @@ struct hosted_platform {
     struct map communities; /* community -> unsigned: its lobbies (malloc'd counter) */
     struct map events;      /* community -> its open struct event */
     unsigned lobbies;       /* games not started */
-    unsigned *phases;       /* running games by phase slot (games.c) */
+    unsigned *phases;       /* running games by phase slot (games.c); NULL until its first game */
 };
 
 /* The clock's due games (timers.c): a binary heap ordered by links.due. */

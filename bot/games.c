@@ -104,16 +104,25 @@ static int phase_slot(const struct game *g)
 
 int dispatch_platform_init(struct dispatcher *d, unsigned i)
 {
-    unsigned slots = phase_base(NULL);
     d->hosted[i] = (struct hosted_platform){0};
-    d->hosted[i].phases = calloc(slots ? slots : 1, sizeof *d->hosted[i].phases);
-    return d->hosted[i].phases ? 0 : -1;
+    return 0;
+}
+
+/* The phase counts are made with the platform's first game: counting the
+ * modules' phases runs their code, which a daemon with no game never maps. */
+static int phases_made(struct hosted_platform *hp)
+{
+    unsigned slots = phase_base(NULL);
+    if (!hp->phases)
+        hp->phases = calloc(slots ? slots : 1, sizeof *hp->phases);
+    return hp->phases ? 0 : -1;
 }
 
 unsigned dispatch_games_in_phase(const struct dispatcher *d, unsigned platform,
                                  const struct rules_module *rules, unsigned i)
 {
-    return d->hosted[platform].phases[phase_base(rules) + i];
+    const unsigned *phases = d->hosted[platform].phases;
+    return phases ? phases[phase_base(rules) + i] : 0;
 }
 
 /* --- lookups ------------------------------------------------------------- */
@@ -325,7 +334,8 @@ int dispatch_game_add(struct dispatcher *d, struct game *g)
 {
     struct hosted_platform *hp = hosted_of(d, g->platform);
     char key[GAME_ID_MAX];
-    if (!hp || !id_key(key, g->id) || map_get(&d->games, key) || map_get(&hp->tables, g->table))
+    if (!hp || !id_key(key, g->id) || map_get(&d->games, key) || map_get(&hp->tables, g->table) ||
+        phases_made(hp) < 0)
         return -1;
     if (make_entries(hp, g) < 0 || map_put(&d->games, key, g, NULL) < 0)
         goto fail;
@@ -577,7 +587,7 @@ int dispatcher_check(struct dispatcher *d, char *why, size_t len)
         for (unsigned slot = 0; slot < slots; slot++) {
             struct recount r = {.hp = &d->hosted[i], .slot = (int)slot};
             map_each(&d->games, recount_game, &r);
-            if (r.n != d->hosted[i].phases[slot])
+            if (r.n != (d->hosted[i].phases ? d->hosted[i].phases[slot] : 0))
                 fail(&c, "the games in a phase differ from their count (G3)", "index");
         }
         tables += (unsigned)map_count(&d->hosted[i].tables);

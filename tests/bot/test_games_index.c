@@ -12,6 +12,8 @@
  * turn whose commit fails (triggers refuse the games' writes and deletes) is undone
  * whole: the indexes follow the games back, and the same tables hold the
  * same games as before it. The seed is printed; ILLEGALD_TEST_SEED replays.
+ * Before its first game a platform has not counted the modules' phases
+ * (their code stays unmapped at an idle start): every phase reads 0.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,6 +31,7 @@
 
 #include "adapters/console/console.h"
 #include "bot/dispatch.h"
+#include "core/modules.h"
 #include "core/rng.h"
 #include "tests/fuzz/fuzz_host.h"
 
@@ -170,6 +173,9 @@ static void test_walk(void **state)
     int devnull = open("/dev/null", O_WRONLY);
     struct walk w;
     open_walk(&w, test_seed(), devnull);
+    check(&w, "the start");
+    assert_null(w.h.d->hosted[0].phases);
+    assert_int_equal(dispatch_games_in_phase(w.h.d, 0, rules_at(0), 0), 0);
     char line[512];
     unsigned most = 0, running = 0;
     bool computer_moved = false;
@@ -188,6 +194,7 @@ static void test_walk(void **state)
         feed(&w, line);
         check(&w, line);
     }
+    assert_non_null(w.h.d->hosted[0].phases);
     /* The clock runs until the computer has moved, so every seed's walk
      * starts with a computer's wake time among the due times: the walk's own
      * draws could end t0's game before it was due. */
