@@ -208,9 +208,9 @@ struct dc {
     struct buf body;     /* the body being written (a message's, an answer's): kept, up to
                             DC_BODY_KEEP bytes, and never past DC_BODY_MAX */
     char *self_id;
-    bool commands_registered; /* this run decided whether they go (registration.c) */
+    bool commands_registered;  /* this run decided whether they go (registration.c) */
     unsigned commands_pending; /* registrations sent and not yet answered */
-    bool register_forced;     /* --register-commands: they go, whatever the store says */
+    bool register_forced;      /* --register-commands: they go, whatever the store says */
     bool started, stopping;
     struct dc_ixn *capture;          /* the interaction being delivered: its replies so far */
     bool activity_on;                /* [discord] activity */

@@ -404,8 +404,8 @@ static int c_tables(FILE *out, const struct language *langs, size_t nlangs,
         fprintf(out, "    struct catalog_entry %s[%zu];\n", langs[i].code, n ? n : 1);
     }
     fprintf(out, "    char keys[%zu];\n", keys_size(keys, nkeys) + 1);
-    fprintf(out, "    char texts[%zu];\n} tables __attribute__((section(\"%s\"))) = {\n",
-            size + 1, CATALOG_SECTION);
+    fprintf(out, "    char texts[%zu];\n} tables __attribute__((section(\"%s\"))) = {\n", size + 1,
+            CATALOG_SECTION);
     for (size_t i = 0; i < nlangs; i++)
         c_entries(out, &langs[i], keys, nkeys, at + i * nkeys);
     c_keys(out, keys, nkeys);
