@@ -112,9 +112,10 @@ int dispatch_platform_init(struct dispatcher *d, unsigned i)
  * modules' phases runs their code, which a daemon with no game never maps. */
 static int phases_made(struct hosted_platform *hp)
 {
-    unsigned slots = phase_base(NULL);
-    if (!hp->phases)
+    if (!hp->phases) {
+        unsigned slots = phase_base(NULL);
         hp->phases = calloc(slots ? slots : 1, sizeof *hp->phases);
+    }
     return hp->phases ? 0 : -1;
 }
 
