@@ -210,6 +210,8 @@ static void shutdown_daemon(struct daemon *d)
     uv_close((uv_handle_t *)&d->sigterm, NULL);
     uv_close((uv_handle_t *)&d->sigint, NULL);
     uv_close((uv_handle_t *)&d->sighup, NULL);
+    /* a start that never settled (Discord unreachable) must not hold the loop */
+    uv_close((uv_handle_t *)&d->settled, NULL);
 }
 
 static void on_signal(uv_signal_t *s, int signum)
