@@ -215,7 +215,6 @@ static bool skip_number(struct cursor *c)
     return c->p == c->end || !is_word_byte(*c->p);
 }
 
-
 /* The value at c passed over, at nesting depth depth: a string or a literal,
  * most of a message's values, without a call; the rest by skip_value(). */
 INLINE_ALWAYS bool pass_value(struct cursor *c, unsigned depth)
