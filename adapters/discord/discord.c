@@ -335,6 +335,23 @@ static bool dc_starting(struct platform *p)
     return ((struct dc *)p)->commands_pending > 0;
 }
 
+/* Every shard has a live session (READY or RESUMED, not closed since): what
+ * /readyz reports. False before the gateway is reached, while a shard
+ * reconnects, and for good after a fatal close. */
+static bool dc_connected(struct platform *p)
+{
+    struct dc *dc = (struct dc *)p;
+    if (!dc->gw)
+        return false;
+    for (int i = 0; i < gw_shard_count(dc->gw); i++) {
+        struct gw_shard_stats gs;
+        gw_shard_stats(dc->gw, i, &gs);
+        if (!gs.ready)
+            return false;
+    }
+    return true;
+}
+
 static const struct platform_ops discord_ops = {
     .name = "discord",
     .confirms_sends = true,
@@ -349,6 +366,7 @@ static const struct platform_ops discord_ops = {
     .game_changed = dc_game_changed,
     .channel_name = dc_channel_name,
     .command_prefix = dc_command_prefix,
+    .connected = dc_connected,
     .starting = dc_starting,
     .stop = dc_stop,
     .destroy = dc_destroy,

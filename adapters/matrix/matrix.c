@@ -535,6 +535,14 @@ static void mx_game_changed(struct platform *p, const struct game_news *n)
     mx_tables_note((struct mx *)p, n->table, n->stage != GAME_ENDED);
 }
 
+/* Logged in, its start-up chain done, and long-polling /sync: what /readyz
+ * reports. False while it logs in or takes its first snapshot, and for good
+ * once the homeserver refused it (MX_FAILED). */
+static bool mx_connected(struct platform *p)
+{
+    return ((struct mx *)p)->phase == MX_SYNCING;
+}
+
 static const struct platform_ops matrix_ops = {
     .name = "matrix",
     .caps = PLATFORM_CAP_DM | PLATFORM_CAP_REACTIONS | PLATFORM_CAP_POLLS | PLATFORM_CAP_EDITS,
@@ -549,6 +557,7 @@ static const struct platform_ops matrix_ops = {
     .probe_dm = mx_probe_dm,
     .game_changed = mx_game_changed,
     .channel_name = mx_channel_name_op,
+    .connected = mx_connected,
     .stop = mx_stop,
     .destroy = mx_destroy,
 };

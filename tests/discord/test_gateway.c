@@ -317,8 +317,10 @@ static void test_fatal_close_codes(void **state)
         h_init_intents(&h, 1000, true, FD_INTENT_MESSAGE_CONTENT, "on");
         want_identifies = 1;
         assert_true(h_run_until(&h, identified, 5000));
+        assert_true(h.p->ops->connected(h.p)); /* what /readyz reports */
         fd_close(h.srv, codes[i]);
         assert_true(h_run_until(&h, closed_for_good, 5000));
+        assert_false(h.p->ops->connected(h.p));
         h_run_for(&h, 200); /* and no new connection follows */
         struct discord_stats st;
         discord_get_stats(h.p, &st);

@@ -100,6 +100,7 @@ static void test_first_start_skips_history(void **state)
     struct fx *f = *state;
     free(hs_say(f->hs, f->room, ALICE, "!illegal new"));
     start_ready(f);
+    assert_true(f->t.p->ops->connected(f->t.p)); /* what /readyz reports */
     /* The filter asks for the game's event types and lazy-loads members. */
     char *filter = hs_last_body(f->hs, "/filter");
     assert_non_null(filter);
