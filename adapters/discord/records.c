@@ -65,10 +65,12 @@ void dc_guild_free(void *p)
 struct dc_op *dc_op_new(struct dc *dc, enum dc_op_type type)
 {
     struct dc_op *op;
-    if (dc->nops_kept)
-        memset(op = dc->ops_kept[--dc->nops_kept], 0, sizeof(*op));
-    else if (!(op = calloc(1, sizeof(*op))))
+    if (dc->nops_kept) {
+        op = dc->ops_kept[--dc->nops_kept];
+        memset(op, 0, sizeof(*op));
+    } else if (!(op = calloc(1, sizeof(*op)))) {
         return NULL;
+    }
     op->dc = dc;
     op->type = type;
     return op;
