@@ -21,7 +21,8 @@
  * console platform: acknowledged game actions/s on a store on disk, fsyncs
  * per action (counted by strace -f -c), idle RSS and start-up time. Then the
  * idle RSS of bench_rss_floor (next to this program), which only loads and
- * starts the same libraries. Last, what the load cannot move: illegald and
+ * starts the same libraries, and again once it has used each of them as any
+ * bot must (rss_floor.c). Last, what the load cannot move: illegald and
  * the floor once under valgrind's callgrind (instructions in user space per
  * command and per ignored message, by library) and once under strace -c
  * (system calls), one message at a time.
@@ -43,6 +44,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -928,25 +930,62 @@ static void beside(const char *self, const char *name, char *path, size_t len)
     snprintf(path, len, "%.*s%s", slash ? (int)(slash - self + 1) : 0, self, name);
 }
 
-/* Idle RSS in MB of bench_rss_floor, found next to this program; -1 when it did not run. */
-static double rss_floor(struct bench *b, const char *self)
+/* Whether the child said "ready" on fd within 15 s; closes fd. */
+static bool child_ready(int fd)
 {
-    char path[600];
+    char line[8];
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    bool ready = poll(&p, 1, 15000) == 1 && read(fd, line, sizeof(line)) == 6 &&
+                 memcmp(line, "ready\n", 6) == 0;
+    close(fd);
+    return ready;
+}
+
+/* Idle RSS in MB of bench_rss_floor, found next to this program; -1 when it
+ * did not run. With use set, the program first uses each library once
+ * (rss_floor.c) against a gateway of its own and the benchmark's REST
+ * server, and its smaps are kept as rss_libuse.smaps. */
+static double rss_floor(struct bench *b, const char *self, bool use)
+{
+    char path[600], store[700], rest[16], gw[16];
+    int ready[2] = {-1, -1};
     beside(self, "bench_rss_floor", path, sizeof(path));
+    struct fd_server *fd = use ? fd_start(TOKEN, 41250) : NULL;
+    if (use && (!fd || pipe(ready) != 0)) {
+        fd_stop(fd);
+        return -1;
+    }
+    snprintf(store, sizeof(store), "%s/rss_floor.db", b->dir);
+    snprintf(rest, sizeof(rest), "%d", br_port(b->rest));
+    snprintf(gw, sizeof(gw), "%d", use ? fd_port(fd) : 0);
     pid_t pid = fork();
     if (pid == 0) {
-        execl(path, path, (char *)NULL);
+        if (use) {
+            dup2(ready[1], STDOUT_FILENO);
+            execl(path, path, store, rest, gw, (char *)NULL);
+        } else {
+            execl(path, path, (char *)NULL);
+        }
         _exit(127);
     }
-    if (pid < 0)
-        return -1;
-    msleep(1000);
-    long kb = proc_rss_kb(pid);
-    if (getenv("BENCH_KEEP"))
-        keep_smaps(b, pid, "rss_floor");
-    kill(pid, SIGKILL);
-    int st;
-    waitpid(pid, &st, 0);
+    bool ok = pid > 0;
+    if (use) {
+        close(ready[1]);
+        ok = ok && child_ready(ready[0]);
+    }
+    long kb = -1;
+    if (ok) {
+        msleep(1000);
+        kb = proc_rss_kb(pid);
+        if (getenv("BENCH_KEEP"))
+            keep_smaps(b, pid, use ? "rss_libuse" : "rss_floor");
+    }
+    if (pid > 0) {
+        kill(pid, SIGKILL);
+        int st;
+        waitpid(pid, &st, 0);
+    }
+    fd_stop(fd);
     return kb > 0 ? (double)kb / 1024.0 : -1;
 }
 
@@ -1074,7 +1113,7 @@ static void report(struct bench *b, unsigned rounds, bool djs, bool flo, const c
     const double(*d)[MAX_ROUNDS] = djs ? b->fig[BOT_DJS] : NULL;
     const double(*i)[MAX_ROUNDS] = b->fig[BOT_ILLEGALD];
     const double(*f)[MAX_ROUNDS] = flo ? b->fig[BOT_FLOOR] : NULL;
-    double floor_mb = rss_floor(b, self);
+    double floor_mb = rss_floor(b, self, false), use_mb = rss_floor(b, self, true);
     char rss_goal[64] = "≤ the libraries' + 1 MB";
     if (floor_mb > 0)
         snprintf(rss_goal, sizeof(rss_goal), "≤ %.1f (the libraries' + 1 MB)", floor_mb + 1);
@@ -1101,6 +1140,8 @@ static void report(struct bench *b, unsigned rounds, bool djs, bool flo, const c
     row("console: RSS idle (MB)", NULL, b->con_rss, NULL, rounds, "%.1f", false, rss_goal);
     row("the libraries alone, started: RSS idle (MB)", NULL, &floor_mb, NULL, 1, "%.1f", false,
         "–");
+    row("the libraries used once as a bot must: RSS idle (MB)", NULL, &use_mb, NULL, 1, "%.1f",
+        false, "–");
     if (!f)
         return;
     /* what of illegald's CPU the machine sets, and what is its own */
