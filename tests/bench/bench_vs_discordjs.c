@@ -10,7 +10,9 @@
  * costs per message (loopback TCP, epoll, waking the bot), shown as its own
  * column; the goals are illegald's figures divided by the floor's of the
  * same round (the median of those ratios), so the machine's load of the
- * moment weighs on both.
+ * moment weighs on both. A fourth, bench_floor_curl, is the floor bot with
+ * its REST requests carried by libcurl: next to the floor, what libcurl
+ * alone costs, in the goals' own ratios.
  * The bots run pinned to the last CPU, one after the other in each round
  * (illegald, discord.js, floor, illegald, ...); this program and its servers'
  * threads run on every other CPU, so they never take the bot's CPU from it.
@@ -38,7 +40,8 @@
  * illegald alone (the floor and discord.js answer no interaction).
  * WORKDIR holds the temporary stores (on disk, not tmpfs). Without
  * NODE_BOT_JS, or when node cannot run it, discord.js is not measured;
- * without bench_floor_bot, the floor is not.
+ * without bench_floor_bot, the floor is not (nor, without bench_floor_curl,
+ * the floor with libcurl).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -73,7 +76,7 @@
 #define MAX_ROUNDS      15
 #define CONSOLE_ACTIONS 4000
 
-enum { BOT_ILLEGALD, BOT_DJS, BOT_FLOOR, NBOTS };
+enum { BOT_ILLEGALD, BOT_DJS, BOT_FLOOR, BOT_FLOOR_CURL, NBOTS };
 enum {
     F_CMD_CPU,
     F_IGN_CPU,
@@ -87,12 +90,15 @@ enum {
     NFIG
 };
 
-static const char *const bot_names[NBOTS] = {"illegald", "discord.js 14", "floor (sockets only)"};
-static const char *const log_names[NBOTS] = {"illegald", "node", "floor"};
+static const char *const bot_names[NBOTS] = {"illegald", "discord.js 14", "floor (sockets only)",
+                                             "floor with libcurl"};
+static const char *const log_names[NBOTS] = {"illegald", "node", "floor", "floor_curl"};
 
 struct bench {
     const char *illegald, *workdir, *botjs;
-    char floor_bot[600]; /* bench_floor_bot, next to this program */
+    char floor_bot[600];  /* bench_floor_bot, next to this program */
+    char floor_curl[600]; /* bench_floor_curl, the same with libcurl for REST */
+    bool floor_curl_on;   /* it is there and has not failed */
     struct br_server *rest;
     struct fd_server *gw;
     pid_t pid;
@@ -171,7 +177,9 @@ static pid_t spawn_bot(struct bench *b, int bot)
             dup2(fd, 2);
         }
         if (b->wrap) {
-            const char *program = bot == BOT_ILLEGALD ? b->illegald : b->floor_bot;
+            const char *program = bot == BOT_ILLEGALD     ? b->illegald
+                                  : bot == BOT_FLOOR_CURL ? b->floor_curl
+                                                          : b->floor_bot;
             if (bot != BOT_ILLEGALD) {
                 setenv("BENCH_API", api, 1);
                 setenv("BENCH_TOKEN", TOKEN, 1);
@@ -188,9 +196,10 @@ static pid_t spawn_bot(struct bench *b, int bot)
             setenv("BENCH_TOKEN", TOKEN, 1);
             if (body)
                 setenv("BENCH_REPLY", body, 1);
-            if (bot == BOT_FLOOR) {
+            if (bot == BOT_FLOOR || bot == BOT_FLOOR_CURL) {
+                const char *program = bot == BOT_FLOOR ? b->floor_bot : b->floor_curl;
                 setenv("BENCH_GATEWAY", gw, 1); /* discord.js asks REST for it */
-                execl(b->floor_bot, b->floor_bot, (char *)NULL);
+                execl(program, program, (char *)NULL);
             } else {
                 execlp("node", "node", b->botjs, (char *)NULL);
             }
@@ -755,7 +764,7 @@ static void print_objects(const char *bot, const struct ir_dump *d, unsigned n)
  * the kernel for something (strace counts calls). */
 static void instructions(struct bench *b, bool floor)
 {
-    struct instr ill, flo;
+    struct instr ill, flo, flc;
     if (system("valgrind --version > /dev/null 2>&1") != 0) {
         printf("NOTE: valgrind is missing: no instruction counts\n");
     } else if (probe_bot(b, PROBE_CALLGRIND, BOT_ILLEGALD, &ill) &&
@@ -769,6 +778,11 @@ static void instructions(struct bench *b, bool floor)
         print_objects("illegald", &ill.cmds, INSTR_MESSAGES);
         if (floor)
             print_objects("floor", &flo.cmds, INSTR_MESSAGES);
+        if (floor && b->floor_curl_on && probe_bot(b, PROBE_CALLGRIND, BOT_FLOOR_CURL, &flc)) {
+            printf("floor with libcurl: %.0f per command, %.0f per ignored message\n", flc.cmd,
+                   flc.ign);
+            print_objects("floor with libcurl", &flc.cmds, INSTR_MESSAGES);
+        }
     }
     if (system("strace -V > /dev/null 2>&1") != 0) {
         printf("NOTE: strace is missing: no system call counts\n");
@@ -780,6 +794,10 @@ static void instructions(struct bench *b, bool floor)
         if (floor)
             printf("floor %.2f per command, %.2f per ignored message (a command's: %s)\n", flo.cmd,
                    flo.ign, flo.calls);
+        if (floor && b->floor_curl_on && probe_bot(b, PROBE_STRACE, BOT_FLOOR_CURL, &flc))
+            printf("floor with libcurl %.2f per command, %.2f per ignored message (a command's: "
+                   "%s)\n",
+                   flc.cmd, flc.ign, flc.calls);
     }
 }
 
@@ -1048,6 +1066,7 @@ static int bench_setup(struct bench *b, const char *self)
     if (ncpu > 1)
         proc_pin_away(b->cpu); /* before the servers start their threads */
     beside(self, "bench_floor_bot", b->floor_bot, sizeof(b->floor_bot));
+    beside(self, "bench_floor_curl", b->floor_curl, sizeof(b->floor_curl));
     b->next_msg = 830000000000000001ul;
     mkdir(b->workdir, 0700);
     snprintf(b->dir, sizeof(b->dir), "%s/benchXXXXXX", b->workdir);
@@ -1070,7 +1089,8 @@ static int run_rounds(struct bench *b, unsigned rounds, bool *djs, bool *flo)
 {
     for (unsigned r = 0; r < rounds; r++) {
         for (int bot = 0; bot < NBOTS; bot++) {
-            if ((bot == BOT_DJS && !*djs) || (bot == BOT_FLOOR && !*flo))
+            if ((bot == BOT_DJS && !*djs) || (bot == BOT_FLOOR && !*flo) ||
+                (bot == BOT_FLOOR_CURL && !b->floor_curl_on))
                 continue;
             if (!run_bot(b, bot, r)) {
                 if (bot == BOT_ILLEGALD)
@@ -1078,8 +1098,9 @@ static int run_rounds(struct bench *b, unsigned rounds, bool *djs, bool *flo)
                 if (bot == BOT_DJS)
                     printf("NOTE: the discord.js bot did not run: figures for illegald only\n");
                 else
-                    printf("NOTE: the floor bot did not complete: its figures are left out\n");
-                *(bot == BOT_DJS ? djs : flo) = false;
+                    printf("NOTE: the %s bot did not complete: its figures are left out\n",
+                           bot_names[bot]);
+                *(bot == BOT_DJS ? djs : bot == BOT_FLOOR ? flo : &b->floor_curl_on) = false;
                 continue;
             }
             double *f = &b->fig[bot][0][r];
@@ -1100,6 +1121,20 @@ static int run_rounds(struct bench *b, unsigned rounds, bool *djs, bool *flo)
         fflush(stdout);
     }
     return 0;
+}
+
+/* The floor bot with libcurl for its REST, next to the floor: what libcurl
+ * alone costs, in the ratios of the goals. */
+static void libcurl_share(const double (*c)[MAX_ROUNDS], const double (*f)[MAX_ROUNDS],
+                          unsigned rounds)
+{
+    printf("floor with libcurl / floor (the same bot, its REST requests through libcurl): CPU "
+           "per command %.2f (%.0f vs %.0f µs), per ignored message %.2f, commands per CPU "
+           "second %.2f (%.0f vs %.0f)\n",
+           floor_ratio(c[F_CMD_CPU], f[F_CMD_CPU], rounds), median(c[F_CMD_CPU], rounds),
+           median(f[F_CMD_CPU], rounds), floor_ratio(c[F_IGN_CPU], f[F_IGN_CPU], rounds),
+           floor_ratio(c[F_CPU_RATE], f[F_CPU_RATE], rounds), median(c[F_CPU_RATE], rounds),
+           median(f[F_CPU_RATE], rounds));
 }
 
 /* The table of README "Performance": each figure's medians, illegald's ratio
@@ -1155,6 +1190,8 @@ static void report(struct bench *b, unsigned rounds, bool djs, bool flo, const c
            "µs; per ignored message illegald %.0f µs, floor %.0f µs\n",
            median(i[F_CMD_SYS], rounds), median(f[F_CMD_SYS], rounds), median(i[F_IGN_SYS], rounds),
            median(f[F_IGN_SYS], rounds));
+    if (b->floor_curl_on)
+        libcurl_share(b->fig[BOT_FLOOR_CURL], f, rounds);
 }
 
 int main(int argc, char **argv)
@@ -1178,6 +1215,7 @@ int main(int argc, char **argv)
         return 1;
     printf("%u rounds\n", rounds);
     bool djs = b.botjs != NULL, flo = access(b.floor_bot, X_OK) == 0;
+    b.floor_curl_on = flo && access(b.floor_curl, X_OK) == 0;
     if (!flo)
         printf("NOTE: %s is missing: the floor (sockets only) is not measured\n", b.floor_bot);
     int rc = run_rounds(&b, rounds, &djs, &flo);

@@ -29,6 +29,12 @@
  *                  the message_id of a message_reference in it becomes the
  *                  command's id, so that the answer replies to the command
  * Exits 0 on SIGTERM, 1 on any error (said on stderr).
+ *
+ * Built with FLOOR_LIBCURL (bench_floor_curl), the same bot hands its REST
+ * requests to libcurl's multi interface on the same epoll loop instead of
+ * writing HTTP/1.1 itself, with the same headers and body: what libcurl
+ * alone adds to the floor, so that its share of illegald's figures is seen
+ * apart from illegald's own.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -47,6 +53,9 @@
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
+#ifdef FLOOR_LIBCURL
+#include <curl/curl.h>
+#endif
 
 #define MSG_MAX      (1024 * 1024) /* a gateway message, one frame or assembled */
 #define GW_TX_CAP    4096
@@ -61,7 +70,8 @@
 #define URL_PATH_MAX 256
 #define TAG_GW       NCONNS /* epoll tags: 0 .. NCONNS-1 are the REST connections */
 #define TAG_TIMER    (NCONNS + 1)
-#define INTENTS      33281 /* GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT */
+#define TAG_CURL     (NCONNS + 2) /* + fd: libcurl's sockets */
+#define INTENTS      33281        /* GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT */
 #define WS_GUID      "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 struct req {
@@ -95,6 +105,16 @@ struct conn {
     char rx[RESP_CAP];
 };
 
+#ifdef FLOOR_LIBCURL
+/* A request libcurl carries: its URL and body live as long as the transfer. */
+struct xfer {
+    CURL *easy; /* kept from one request to the next */
+    bool busy;
+    char url[HOST_MAX + URL_PATH_MAX + 64];
+    char body[BODY_MAX + ID_MAX];
+};
+#endif
+
 enum gw_state { G_CONNECTING, G_UPGRADING, G_OPEN };
 
 struct bot {
@@ -118,7 +138,14 @@ struct bot {
     size_t rx_len, msg_len, tx_len, tx_off;
     unsigned char rx[MSG_MAX + 14], msg[MSG_MAX], tx[GW_TX_CAP]; /* 14: the longest frame head */
     /* REST */
+#ifdef FLOOR_LIBCURL
+    CURLM *multi;
+    long long curl_due; /* when libcurl wants its timeout (monotonic ms), -1 for never */
+    struct curl_slist *headers;
+    struct xfer xfers[NCONNS];
+#else
     struct conn conns[NCONNS];
+#endif
     struct req fifo[FIFO_CAP];
     size_t head, count;
 };
@@ -244,22 +271,6 @@ static bool header_is(const char *p, const char **le, const char *name, const ch
         (*le)--;
     *v = p;
     return true;
-}
-
-/* Whether the comma-separated list [v, e) holds word (case-insensitive). */
-static bool has_token(const char *v, const char *e, const char *word)
-{
-    size_t n = strlen(word);
-    while (v < e) {
-        while (v < e && (*v == ' ' || *v == '\t' || *v == ','))
-            v++;
-        const char *t = v;
-        while (v < e && *v != ',' && *v != ' ' && *v != '\t')
-            v++;
-        if ((size_t)(v - t) == n && strncasecmp(t, word, n) == 0)
-            return true;
-    }
-    return false;
 }
 
 /* [p, e) as a number in base 10 or 16, at least one digit, up to max_digits; stops at
@@ -633,6 +644,24 @@ static int gw_event(struct bot *b, uint32_t ev)
 
 /* ---- REST ---- */
 
+#ifndef FLOOR_LIBCURL
+
+/* Whether the comma-separated list [v, e) holds word (case-insensitive). */
+static bool has_token(const char *v, const char *e, const char *word)
+{
+    size_t n = strlen(word);
+    while (v < e) {
+        while (v < e && (*v == ' ' || *v == '\t' || *v == ','))
+            v++;
+        const char *t = v;
+        while (v < e && *v != ',' && *v != ' ' && *v != '\t')
+            v++;
+        if ((size_t)(v - t) == n && strncasecmp(t, word, n) == 0)
+            return true;
+    }
+    return false;
+}
+
 static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n, bool *over)
 {
     if (*len + n > cap) {
@@ -879,6 +908,183 @@ static int conn_event(struct bot *b, struct conn *c, uint32_t ev)
     return pump(b);
 }
 
+static int rest_init(struct bot *b)
+{
+    for (unsigned i = 0; i < NCONNS; i++)
+        b->conns[i].fd = -1;
+    return 0;
+}
+
+static int rest_event(struct bot *b, uint32_t tag, uint32_t ev)
+{
+    return conn_event(b, &b->conns[tag], ev);
+}
+
+/* The sockets' REST has no timer of its own. */
+static int rest_wait_ms(const struct bot *b)
+{
+    (void)b;
+    return -1;
+}
+
+static int rest_tick(struct bot *b)
+{
+    (void)b;
+    return 0;
+}
+
+#else /* FLOOR_LIBCURL */
+
+static int on_curl_socket(CURL *easy, curl_socket_t fd, int what, void *user, void *sockp)
+{
+    (void)easy;
+    (void)sockp;
+    struct bot *b = user;
+    if (what == CURL_POLL_REMOVE) {
+        epoll_ctl(b->ep, EPOLL_CTL_DEL, fd, NULL); /* libcurl may have closed it already */
+        return 0;
+    }
+    struct epoll_event ev = {
+        .events = (what & CURL_POLL_IN ? EPOLLIN : 0) | (what & CURL_POLL_OUT ? EPOLLOUT : 0),
+        .data.u32 = TAG_CURL + (uint32_t)fd,
+    };
+    if (epoll_ctl(b->ep, EPOLL_CTL_MOD, fd, &ev) == 0 ||
+        (errno == ENOENT && epoll_ctl(b->ep, EPOLL_CTL_ADD, fd, &ev) == 0))
+        return 0;
+    return fail_errno("epoll_ctl for libcurl");
+}
+
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* libcurl's timer is kept in memory and becomes epoll's timeout, as an event
+ * loop does: no system call to set it. */
+static int on_curl_timer(CURLM *multi, long ms, void *user)
+{
+    (void)multi;
+    struct bot *b = user;
+    b->curl_due = ms < 0 ? -1 : now_ms() + ms;
+    return 0;
+}
+
+static size_t drop_body(char *data, size_t size, size_t n, void *user)
+{
+    (void)data;
+    (void)user;
+    return size * n;
+}
+
+static int rest_init(struct bot *b)
+{
+    static const char *const headers[] = {"Content-Type: application/json", "Accept:"};
+    char auth[TOKEN_MAX + 32];
+    snprintf(auth, sizeof(auth), "Authorization: Bot %s", b->token);
+    b->curl_due = -1;
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK || !(b->multi = curl_multi_init()) ||
+        !(b->headers = curl_slist_append(NULL, auth)))
+        return fail_msg("libcurl's set-up");
+    for (size_t i = 0; i < sizeof(headers) / sizeof(*headers); i++)
+        if (!curl_slist_append(b->headers, headers[i]))
+            return fail_msg("libcurl's headers");
+    curl_multi_setopt(b->multi, CURLMOPT_SOCKETFUNCTION, on_curl_socket);
+    curl_multi_setopt(b->multi, CURLMOPT_SOCKETDATA, b);
+    curl_multi_setopt(b->multi, CURLMOPT_TIMERFUNCTION, on_curl_timer);
+    curl_multi_setopt(b->multi, CURLMOPT_TIMERDATA, b);
+    curl_multi_setopt(b->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)NCONNS);
+    for (struct xfer *x = b->xfers; x < b->xfers + NCONNS; x++) {
+        CURL *e = x->easy = curl_easy_init();
+        if (!e)
+            return fail_msg("curl_easy_init");
+        curl_easy_setopt(e, CURLOPT_HTTPHEADER, b->headers);
+        curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, drop_body);
+        curl_easy_setopt(e, CURLOPT_PRIVATE, x);
+        curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
+        curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L); /* no SIGPIPE handler set around each call */
+    }
+    return 0;
+}
+
+/* Hands waiting answers to free transfers. */
+static int pump(struct bot *b)
+{
+    for (struct xfer *x = b->xfers; b->count > 0 && x < b->xfers + NCONNS; x++) {
+        if (x->busy)
+            continue;
+        const struct req *r = &b->fifo[b->head];
+        int ul = snprintf(x->url, sizeof(x->url), "http://%s%s/v10/channels/%s/messages",
+                          b->api_host, b->api_path, r->channel);
+        int bl = snprintf(x->body, sizeof(x->body), "%.*s%s%s", (int)b->pre_len, b->body_pre,
+                          r->msg, b->body_post);
+        if (ul < 0 || (size_t)ul >= sizeof(x->url) || bl < 0 || (size_t)bl >= sizeof(x->body))
+            return fail_msg("request longer than its buffer");
+        b->head = (b->head + 1) % FIFO_CAP;
+        b->count--;
+        curl_easy_setopt(x->easy, CURLOPT_URL, x->url);
+        curl_easy_setopt(x->easy, CURLOPT_POSTFIELDSIZE, (long)bl);
+        curl_easy_setopt(x->easy, CURLOPT_POSTFIELDS, x->body);
+        if (curl_multi_add_handle(b->multi, x->easy) != CURLM_OK)
+            return fail_msg("curl_multi_add_handle");
+        x->busy = true;
+    }
+    return 0;
+}
+
+/* Frees the transfers libcurl has ended and gives their turn to the next answers. */
+static int transfers_done(struct bot *b)
+{
+    CURLMsg *m;
+    int left;
+    while ((m = curl_multi_info_read(b->multi, &left))) {
+        if (m->msg != CURLMSG_DONE)
+            continue;
+        struct xfer *x = NULL;
+        curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+        if (m->data.result != CURLE_OK)
+            return fail_msg(curl_easy_strerror(m->data.result));
+        curl_multi_remove_handle(b->multi, m->easy_handle);
+        x->busy = false;
+    }
+    return pump(b);
+}
+
+static int rest_event(struct bot *b, uint32_t tag, uint32_t ev)
+{
+    int running;
+    int bits = (ev & EPOLLIN ? CURL_CSELECT_IN : 0) | (ev & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+               (ev & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
+    curl_socket_t fd = (curl_socket_t)(tag - TAG_CURL);
+    if (curl_multi_socket_action(b->multi, fd, bits, &running) != CURLM_OK)
+        return fail_msg("curl_multi_socket_action");
+    return transfers_done(b);
+}
+
+/* epoll's timeout: until libcurl's timer, or none. */
+static int rest_wait_ms(const struct bot *b)
+{
+    if (b->curl_due < 0)
+        return -1;
+    long long left = b->curl_due - now_ms();
+    return left <= 0 ? 0 : left > 60000 ? 60000 : (int)left;
+}
+
+/* libcurl's timeout, when it is due. */
+static int rest_tick(struct bot *b)
+{
+    int running;
+    if (b->curl_due < 0 || now_ms() < b->curl_due)
+        return 0;
+    b->curl_due = -1;
+    if (curl_multi_socket_action(b->multi, CURL_SOCKET_TIMEOUT, 0, &running) != CURLM_OK)
+        return fail_msg("curl_multi_socket_action");
+    return transfers_done(b);
+}
+
+#endif /* FLOOR_LIBCURL */
+
 /* ---- set-up ---- */
 
 static int bad_url(const char *url, const char *why)
@@ -986,8 +1192,6 @@ int main(void)
     }
     sigdelset(&wait_mask, SIGTERM);
     b.seq = -1;
-    for (unsigned i = 0; i < NCONNS; i++)
-        b.conns[i].fd = -1;
     if (configure(&b) != 0)
         goto fail;
     b.ep = epoll_create1(EPOLL_CLOEXEC);
@@ -996,6 +1200,8 @@ int main(void)
         fail_errno("epoll or timerfd");
         goto fail;
     }
+    if (rest_init(&b) != 0)
+        goto fail;
     b.gst = G_CONNECTING;
     b.gw_out = true;
     if (watch(&b, EPOLL_CTL_ADD, b.timer, TAG_TIMER, false) != 0 ||
@@ -1003,7 +1209,7 @@ int main(void)
         goto fail;
     while (!stopping) {
         struct epoll_event ev[16];
-        int n = epoll_pwait(b.ep, ev, 16, -1, &wait_mask);
+        int n = epoll_pwait(b.ep, ev, 16, rest_wait_ms(&b), &wait_mask);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
@@ -1019,10 +1225,12 @@ int main(void)
             else if (tag == TAG_TIMER)
                 r = read(b.timer, &ticks, sizeof(ticks)) == sizeof(ticks) ? heartbeat(&b) : 0;
             else
-                r = conn_event(&b, &b.conns[tag], ev[i].events);
+                r = rest_event(&b, tag, ev[i].events);
             if (r != 0)
                 goto fail;
         }
+        if (rest_tick(&b) != 0)
+            goto fail;
     }
     /* a clean goodbye, best effort; the kernel closes the sockets */
     if (b.gst == G_OPEN)
