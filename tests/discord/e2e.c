@@ -96,19 +96,18 @@ struct json_object *snap(struct e2e *e)
 
 int gw(struct e2e *e, const char *field)
 {
-    struct json_object *s = snap(e);
-    int v = json_object_get_int(jget(jget(s, "gateway"), field));
-    json_object_put(s);
+    struct json_object *g = fd_gateway(e->srv);
+    int v = json_object_get_int(jget(g, field));
+    json_object_put(g);
     return v;
 }
 
 bool connected(struct e2e *e)
 {
-    struct json_object *s = snap(e);
-    struct json_object *g = jget(s, "gateway");
+    struct json_object *g = fd_gateway(e->srv);
     bool up =
         json_object_get_boolean(jget(g, "connected")) && json_object_get_boolean(jget(g, "ready"));
-    json_object_put(s);
+    json_object_put(g);
     return up;
 }
 
@@ -141,22 +140,32 @@ static void explain_timeout(struct e2e *e, struct json_object *s, const char *wh
     daemon_dump_log(&e->d);
 }
 
-/* Polls the server's record until pred says yes; fails the test on timeout. */
+/* Polls the server's record until pred says yes; fails the test on timeout. The record is
+ * copied again only when the server saw something (fd_changes), or RECHECK_MS after the last
+ * look for a pred that reads more than the record. */
+#define POLL_MS    20
+#define RECHECK_MS 200
 void wait_until(struct e2e *e, bool (*pred)(struct e2e *, struct json_object *, void *), void *arg,
                 const char *what)
 {
-    for (int waited = 0;; waited += 20) {
-        struct json_object *s = snap(e);
-        bool ok = pred(e, s, arg);
-        if (!ok && waited > e->wait_ms) {
-            explain_timeout(e, s, what);
+    unsigned long seen = 0;
+    for (int waited = 0, looked = -RECHECK_MS;; waited += POLL_MS) {
+        unsigned long changes = fd_changes(e->srv);
+        if (changes != seen || waited - looked >= RECHECK_MS || waited > e->wait_ms) {
+            seen = changes;
+            looked = waited;
+            struct json_object *s = snap(e);
+            bool ok = pred(e, s, arg);
+            if (!ok && waited > e->wait_ms) {
+                explain_timeout(e, s, what);
+                json_object_put(s);
+                fail();
+            }
             json_object_put(s);
-            fail();
+            if (ok)
+                return;
         }
-        json_object_put(s);
-        if (ok)
-            return;
-        msleep(20);
+        msleep(POLL_MS);
     }
 }
 

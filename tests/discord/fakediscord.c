@@ -126,7 +126,16 @@ struct fd_server {
     unsigned long answered[3]; /* 2xx answers by fd_kind */
     struct fa *act;            /* the Activity's endpoints (fakeactivity.c) */
     bool activities;           /* the app has Activities enabled (its portal's toggle) */
+    unsigned long changes;     /* bumped by whatever may have changed the record (fd_changes) */
 };
+
+/* Leaves the lock after what may have changed the record: a request, a
+ * gateway frame, a test's call (fd_changes). */
+static void unlock_changed(struct fd_server *s)
+{
+    s->changes++;
+    pthread_mutex_unlock(&s->mu);
+}
 
 static double now_s(void)
 {
@@ -1427,7 +1436,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     default:
         break;
     }
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     return rc;
 }
 
@@ -1572,7 +1581,7 @@ int64_t fd_dispatch(struct fd_server *s, const char *type, const char *d_json)
     struct json_object *d = json_tokener_parse(d_json);
     pthread_mutex_lock(&s->mu);
     int64_t seq = dispatch_locked(s, type, d);
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     poke(s);
     return seq;
 }
@@ -1581,7 +1590,7 @@ void fd_withhold_acks(struct fd_server *s, bool on)
 {
     pthread_mutex_lock(&s->mu);
     s->withhold = on;
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 void fd_send_raw(struct fd_server *s, const char *text)
@@ -1589,7 +1598,7 @@ void fd_send_raw(struct fd_server *s, const char *text)
     pthread_mutex_lock(&s->mu);
     if (s->ws)
         queue_frame(s, text, strlen(text));
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     poke(s);
 }
 
@@ -1610,7 +1619,7 @@ void fd_close(struct fd_server *s, int code)
     pthread_mutex_lock(&s->mu);
     if (s->ws)
         s->want_close = code;
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     poke(s);
 }
 
@@ -1624,7 +1633,7 @@ void fd_reconnect(struct fd_server *s)
     pthread_mutex_lock(&s->mu);
     if (s->ws)
         send_op(s, 7, NULL);
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     poke(s);
 }
 
@@ -1635,7 +1644,7 @@ void fd_invalid_session(struct fd_server *s, bool resumable)
         s->session_id[0] = '\0';
     if (s->ws)
         send_op(s, 9, json_object_new_boolean(resumable));
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     poke(s);
 }
 
@@ -1651,7 +1660,7 @@ static void force(struct fd_server *s, const char *path_prefix, int count, int s
         f->global = global;
         f->retry_after = retry_after;
     }
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 void fd_force_429(struct fd_server *s, const char *path_prefix, int count, bool global,
@@ -1669,7 +1678,7 @@ void fd_clear_forces(struct fd_server *s)
 {
     pthread_mutex_lock(&s->mu);
     s->nforces = 0;
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 static void set_trap(struct fd_server *s, enum fd_kind kind, const char *channel,
@@ -1683,7 +1692,7 @@ static void set_trap(struct fd_server *s, enum fd_kind kind, const char *channel
             snprintf(t->channel, sizeof t->channel, "%s", channel ? channel : "");
             break;
         }
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 void fd_hold_next(struct fd_server *s, enum fd_kind kind, const char *channel, bool applied)
@@ -1700,7 +1709,7 @@ void fd_disarm(struct fd_server *s)
 {
     pthread_mutex_lock(&s->mu);
     memset(s->traps, 0, sizeof s->traps);
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 bool fd_trap_sprung(struct fd_server *s)
@@ -1709,7 +1718,7 @@ bool fd_trap_sprung(struct fd_server *s)
     bool armed = false;
     for (unsigned i = 0; i < sizeof s->traps / sizeof *s->traps; i++)
         armed = armed || s->traps[i].armed;
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     return !armed;
 }
 
@@ -1717,7 +1726,7 @@ unsigned long fd_answered(struct fd_server *s, enum fd_kind kind)
 {
     pthread_mutex_lock(&s->mu);
     unsigned long n = s->answered[kind];
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     return n;
 }
 
@@ -1725,21 +1734,21 @@ void fd_set_privileged(struct fd_server *s, int64_t intents)
 {
     pthread_mutex_lock(&s->mu);
     s->privileged = intents;
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 void fd_set_interaction_window(struct fd_server *s, unsigned ms)
 {
     pthread_mutex_lock(&s->mu);
     s->ix_window_ms = ms;
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 void fd_set_token_life(struct fd_server *s, unsigned ms)
 {
     pthread_mutex_lock(&s->mu);
     s->ix_token_ms = ms;
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 void fd_dm_closed(struct fd_server *s, const char *user, bool closed)
@@ -1753,14 +1762,14 @@ void fd_dm_closed(struct fd_server *s, const char *user, bool closed)
         json_object_object_add(s->dms, user, ch);
     }
     json_object_object_add(ch, "closed", json_object_new_boolean(closed));
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 void fd_set_bucket_limit(struct fd_server *s, int limit)
 {
     pthread_mutex_lock(&s->mu);
     s->bucket_limit = limit;
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 /* Whether command c may be used in a guild (or, guild false, in the bot's DM):
@@ -1846,7 +1855,7 @@ bool fd_slash_route(struct fd_server *s, const char *guild, const char *word, co
         ok = n && option_named(leaf, n);
     }
     json_object_put(given);
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     return ok;
 }
 
@@ -1854,30 +1863,14 @@ size_t fd_callback_count(struct fd_server *s)
 {
     pthread_mutex_lock(&s->mu);
     size_t n = json_object_array_length(s->callbacks);
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     return n;
 }
 
-struct json_object *fd_snapshot(struct fd_server *s)
+/* The gateway's part of the record, new objects the caller owns (under the lock). */
+static struct json_object *gateway_record(struct fd_server *s)
 {
-    pthread_mutex_lock(&s->mu);
-    struct json_object *o = json_object_new_object(), *g = json_object_new_object();
-    json_object_object_add(o, "messages", json_object_get(s->messages));
-    json_object_object_add(o, "callbacks", json_object_get(s->callbacks));
-    json_object_object_add(o, "webhooks", json_object_get(s->webhooks));
-    json_object_object_add(o, "commands", json_object_get(s->commands));
-    json_object_object_add(o, "refused", json_object_get(s->refused));
-    json_object_object_add(o, "dms", json_object_get(s->dms));
-    json_object_object_add(o, "requests", json_object_new_int64((int64_t)s->requests));
-    json_object_object_add(o, "r429", json_object_new_int64((int64_t)s->r429));
-    json_object_object_add(o, "r429_global", json_object_new_int64((int64_t)s->r429_global));
-    json_object_object_add(o, "varied", json_object_new_int64((int64_t)s->varied));
-    json_object_object_add(o, "invalid", json_object_new_int64((int64_t)s->invalid));
-    json_object_object_add(o, "nonce_repeats", json_object_new_int64((int64_t)s->nonce_repeats));
-    json_object_object_add(o, "ix_refused", json_object_new_int64((int64_t)s->ix_refused));
-    json_object_object_add(o, "stripped", json_object_new_int64((int64_t)s->stripped));
-    json_object_object_add(o, "held", json_object_new_int64((int64_t)s->held));
-    json_object_object_add(o, "forced", json_object_new_int64((int64_t)s->forced));
+    struct json_object *g = json_object_new_object();
     json_object_object_add(g, "connects", json_object_new_int((int)s->connects));
     json_object_object_add(g, "identifies", json_object_new_int((int)s->identifies));
     json_object_object_add(g, "resumes", json_object_new_int((int)s->resumes));
@@ -1897,13 +1890,54 @@ struct json_object *fd_snapshot(struct fd_server *s)
     json_object_object_add(g, "ws_path", json_object_new_string(s->ws_path));
     json_object_object_add(g, "ws_args", json_object_new_string(s->ws_args));
     json_object_object_add(g, "compressed", json_object_new_boolean(s->zlib));
-    json_object_object_add(o, "gateway", g);
+    return g;
+}
+
+struct json_object *fd_snapshot(struct fd_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "messages", json_object_get(s->messages));
+    json_object_object_add(o, "callbacks", json_object_get(s->callbacks));
+    json_object_object_add(o, "webhooks", json_object_get(s->webhooks));
+    json_object_object_add(o, "commands", json_object_get(s->commands));
+    json_object_object_add(o, "refused", json_object_get(s->refused));
+    json_object_object_add(o, "dms", json_object_get(s->dms));
+    json_object_object_add(o, "requests", json_object_new_int64((int64_t)s->requests));
+    json_object_object_add(o, "r429", json_object_new_int64((int64_t)s->r429));
+    json_object_object_add(o, "r429_global", json_object_new_int64((int64_t)s->r429_global));
+    json_object_object_add(o, "varied", json_object_new_int64((int64_t)s->varied));
+    json_object_object_add(o, "invalid", json_object_new_int64((int64_t)s->invalid));
+    json_object_object_add(o, "nonce_repeats", json_object_new_int64((int64_t)s->nonce_repeats));
+    json_object_object_add(o, "ix_refused", json_object_new_int64((int64_t)s->ix_refused));
+    json_object_object_add(o, "stripped", json_object_new_int64((int64_t)s->stripped));
+    json_object_object_add(o, "held", json_object_new_int64((int64_t)s->held));
+    json_object_object_add(o, "forced", json_object_new_int64((int64_t)s->forced));
+    json_object_object_add(o, "gateway", gateway_record(s));
     /* a deep copy, so the caller's thread owns every object */
     const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
     struct json_object *copy = json_tokener_parse(t);
     json_object_put(o);
-    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->mu); /* a reader: no change */
     return copy;
+}
+
+struct json_object *fd_gateway(struct fd_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    struct json_object *g = gateway_record(s);
+    json_object_object_add(g, "commands",
+                           json_object_new_int64((int64_t)json_object_array_length(s->commands)));
+    pthread_mutex_unlock(&s->mu); /* a reader: no change */
+    return g;
+}
+
+unsigned long fd_changes(struct fd_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    unsigned long n = s->changes;
+    pthread_mutex_unlock(&s->mu);
+    return n;
 }
 
 /* ---- the Activity (fakeactivity.c) ---- */
@@ -1912,7 +1946,7 @@ void fd_activity_client(struct fd_server *s, const char *client_id, const char *
 {
     pthread_mutex_lock(&s->mu);
     fa_client(s->act, client_id, secret);
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 void fd_activity_instance(struct fd_server *s, const char *instance, const char *channel,
@@ -1921,7 +1955,7 @@ void fd_activity_instance(struct fd_server *s, const char *instance, const char 
     struct json_object *users = json_tokener_parse(users_json);
     pthread_mutex_lock(&s->mu);
     fa_instance(s->act, instance, channel, guild, users);
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     json_object_put(users);
 }
 
@@ -1930,34 +1964,34 @@ void fd_activity_code(struct fd_server *s, const char *user, const char *name, c
 {
     pthread_mutex_lock(&s->mu);
     fa_code(s->act, user, name, out, len);
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 void fd_set_activities(struct fd_server *s, bool on)
 {
     pthread_mutex_lock(&s->mu);
     s->activities = on;
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 void fd_activity_vary(struct fd_server *s, bool on)
 {
     pthread_mutex_lock(&s->mu);
     fa_vary(s->act, on);
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 void fd_activity_hang(struct fd_server *s, int n)
 {
     pthread_mutex_lock(&s->mu);
     fa_hang(s->act, n);
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
 }
 
 struct json_object *fd_activity_record(struct fd_server *s)
 {
     pthread_mutex_lock(&s->mu);
     struct json_object *r = fa_record(s->act);
-    pthread_mutex_unlock(&s->mu);
+    unlock_changed(s);
     return r;
 }

@@ -118,6 +118,13 @@ struct json_object *fd_activity_record(struct fd_server *s);
  * The caller puts it.
  */
 struct json_object *fd_snapshot(struct fd_server *s);
+/* The snapshot's "gateway" object alone, with "commands": how many were
+ * registered; cheap enough to poll. The caller puts it. */
+struct json_object *fd_gateway(struct fd_server *s);
+/* A count that grows with whatever may change the record (a request, a
+ * gateway frame, a call that sets something): a waiter skips the snapshot
+ * while it stands still. */
+unsigned long fd_changes(struct fd_server *s);
 
 /*
  * Where a user finds slash command `word` among those the bot registered, as
