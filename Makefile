@@ -3,6 +3,9 @@ BUILD  ?= build
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug -DILLEGALD_SANITIZE=ON
 ARGS   ?=
+# Tests at once: twice the cores, as most long tests wait on the daemon's
+# timers; those that keep a core busy take two slots (tests/CMakeLists.txt).
+TEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 FUZZ_SECONDS ?= 60
 BENCH_BUILD ?= build-bench
 BENCH_CFLAGS ?=
@@ -40,7 +43,7 @@ run:
 # `make install` and the image make it) and a clang build are only compiled,
 # so that neither can break unnoticed.
 test: build-tests build-release build-clang
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE bench
+	ctest --test-dir $(BUILD) --output-on-failure -j $(TEST_JOBS) -LE bench
 
 build-release:
 	sh deploy/deps.sh build
