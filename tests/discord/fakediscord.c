@@ -1926,8 +1926,6 @@ struct json_object *fd_gateway(struct fd_server *s)
 {
     pthread_mutex_lock(&s->mu);
     struct json_object *g = gateway_record(s);
-    json_object_object_add(g, "commands",
-                           json_object_new_int64((int64_t)json_object_array_length(s->commands)));
     pthread_mutex_unlock(&s->mu); /* a reader: no change */
     return g;
 }

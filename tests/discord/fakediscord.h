@@ -118,8 +118,8 @@ struct json_object *fd_activity_record(struct fd_server *s);
  * The caller puts it.
  */
 struct json_object *fd_snapshot(struct fd_server *s);
-/* The snapshot's "gateway" object alone, with "commands": how many were
- * registered; cheap enough to poll. The caller puts it. */
+/* The snapshot's "gateway" object alone, cheap enough to poll. The caller
+ * puts it. */
 struct json_object *fd_gateway(struct fd_server *s);
 /* A count that grows with whatever may change the record (a request, a
  * gateway frame, a call that sets something): a waiter skips the snapshot
