@@ -215,8 +215,45 @@ static bool skip_number(struct cursor *c)
     return c->p == c->end || !is_word_byte(*c->p);
 }
 
-/* The value at c passed over, at nesting depth depth: a string or a literal,
- * most of a message's values, without a call; the rest by skip_value(). */
+/* Whether the value at c is an empty array or object written without
+ * spaces ("[]", "{}"), as most of a message's arrays are; passed over if so. */
+INLINE_ALWAYS bool pass_empty(struct cursor *c)
+{
+    if (c->end - c->p < 2 || (c->p[0] != '[' && c->p[0] != '{') || c->p[1] != c->p[0] + 2)
+        return false;
+    c->p += 2;
+    return true;
+}
+
+/* The value at c read as skip_value() reads it, its text into whole: a
+ * string, a literal, a number or an empty container, most of a message's
+ * values, without a call (skip_value()'s saving of registers cost more than
+ * most of them); the rest by skip_value(). */
+INLINE_ALWAYS bool read_value(struct cursor *c, unsigned depth, struct span *whole)
+{
+    const char *start = c->p;
+    if (c->p < c->end && depth <= SKIM_MAX_DEPTH) {
+        if (*c->p == '"') {
+            if (!read_string(c, whole))
+                return false;
+            whole->start = start;
+            whole->len += 2;
+            return true;
+        }
+        bool literal = *c->p == 'n' || *c->p == 'f' || *c->p == 't';
+        bool number = *c->p == '-' || (*c->p >= '0' && *c->p <= '9');
+        if (literal || number || pass_empty(c)) {
+            if ((literal && !skip_literal(c)) || (number && !skip_number(c)))
+                return false;
+            *whole = (struct span){start, (size_t)(c->p - start), false};
+            return true;
+        }
+    }
+    return skip_value(c, depth, whole);
+}
+
+/* The value at c passed over, at nesting depth depth: a string, a literal, a
+ * number or an empty container without a call; the rest by skip_value(). */
 INLINE_ALWAYS bool pass_value(struct cursor *c, unsigned depth)
 {
     struct span ignored;
@@ -225,6 +262,10 @@ INLINE_ALWAYS bool pass_value(struct cursor *c, unsigned depth)
             return read_string(c, &ignored);
         if (*c->p == 'n' || *c->p == 'f' || *c->p == 't')
             return skip_literal(c);
+        if (*c->p == '-' || (*c->p >= '0' && *c->p <= '9'))
+            return skip_number(c);
+        if (pass_empty(c))
+            return true;
     }
     return skip_value(c, depth, &ignored);
 }
@@ -380,14 +421,15 @@ static bool has_elements(const struct span *v)
 /* ---- what the adapter reads of a message ------------------------------- */
 
 /* KEPT_SEEN: read and looked at (mentions), never handed on. */
+#define KEPT_NAME_MAX 16 /* longer than any kept name: same_name() reads at most this */
 enum kept_type { KEPT_STRING, KEPT_BOOL, KEPT_STRINGS, KEPT_OBJECT, KEPT_SEEN };
 
 /* A member kept: its name and type; where in struct gw_message it goes (a
  * struct gw_span, or for a bool and an object a bool); for an object, the
  * members kept of it are kept[first] up to kept[end - 1]. */
 struct kept {
-    const char *name;
-    size_t len; /* strlen(name), compared first: most keys differ in length */
+    char name[KEPT_NAME_MAX]; /* in the entry, so compared without a pointer's load */
+    size_t len;               /* strlen(name), compared first: most keys differ in length */
     enum kept_type type;
     size_t at;
     unsigned first, end;
@@ -453,7 +495,48 @@ struct within {
     uint64_t lengths; /* bit n set: one of its kept members' names is n bytes */
 };
 
-static bool read_kept(struct reading *r, unsigned i, struct cursor *c, unsigned depth);
+/* The bits that differ between the 8, 4 or 2 bytes at a and those at b: a
+ * load each of a size the compiler knows, where memcmp() was a call. */
+#define DIFFER(type)                                                                               \
+    INLINE_ALWAYS type differ_##type(const char *a, const char *b)                                 \
+    {                                                                                              \
+        type x, y;                                                                                 \
+        memcpy(&x, a, sizeof x);                                                                   \
+        memcpy(&y, b, sizeof y);                                                                   \
+        return x ^ y;                                                                              \
+    }
+DIFFER(uint64_t)
+DIFFER(uint32_t)
+DIFFER(uint16_t)
+
+/* Whether the n bytes at key (n < KEPT_NAME_MAX) are those of name, a kept
+ * entry's name padded with NULs: its first and last words compared, which
+ * overlap when n is no multiple of the word. */
+INLINE_ALWAYS bool same_name(const char *key, const char *name, size_t n)
+{
+    if (n >= 8)
+        return (differ_uint64_t(key, name) | differ_uint64_t(key + n - 8, name + n - 8)) == 0;
+    if (n >= 4)
+        return (differ_uint32_t(key, name) | differ_uint32_t(key + n - 4, name + n - 4)) == 0;
+    if (n >= 2)
+        return (differ_uint16_t(key, name) | differ_uint16_t(key + n - 2, name + n - 2)) == 0;
+    return n == 0 || key[0] == name[0];
+}
+
+static bool read_object(struct reading *r, unsigned i, struct cursor *c, unsigned depth);
+
+/* Reads the value at c of kept member i into r; an object's own kept
+ * members in the same walk (read_object()), since a second walk would cost
+ * as much again. The rest, most kept members, are read in line. */
+INLINE_ALWAYS bool read_kept(struct reading *r, unsigned i, struct cursor *c, unsigned depth)
+{
+    if (r->seen[i])
+        return false;
+    r->seen[i] = true;
+    if (kept[i].type != KEPT_OBJECT || c->p >= c->end || *c->p != '{')
+        return read_value(c, depth, &r->value[i]);
+    return read_object(r, i, c, depth);
+}
 
 static bool take_kept(void *arg, const struct span *key, struct cursor *c, unsigned depth)
 {
@@ -461,21 +544,14 @@ static bool take_kept(void *arg, const struct span *key, struct cursor *c, unsig
     /* most keys are of no kept name's length: passed over without a search */
     if (key->len < 64 && (w->lengths >> key->len & 1))
         for (unsigned i = kept[w->object].first; i < kept[w->object].end; i++)
-            if (key->len == kept[i].len && key->start[0] == kept[i].name[0] &&
-                memcmp(key->start, kept[i].name, key->len) == 0)
+            if (key->len == kept[i].len && same_name(key->start, kept[i].name, key->len))
                 return read_kept(w->r, i, c, depth);
     return pass_value(c, depth);
 }
 
-/* Reads the value at c of kept member i into r; an object's own kept
- * members in the same walk, since a second walk would cost as much again. */
-static bool read_kept(struct reading *r, unsigned i, struct cursor *c, unsigned depth)
+/* The object at c of kept member i, its kept members read into r. */
+static bool read_object(struct reading *r, unsigned i, struct cursor *c, unsigned depth)
 {
-    if (r->seen[i])
-        return false;
-    r->seen[i] = true;
-    if (kept[i].type != KEPT_OBJECT || c->p >= c->end || *c->p != '{')
-        return skip_value(c, depth, &r->value[i]);
     struct within w = {r, i, 0};
     for (unsigned k = kept[i].first; k < kept[i].end; k++)
         w.lengths |= 1ULL << kept[k].len; /* every name is under 64 bytes */
@@ -660,7 +736,7 @@ static bool take_top(void *arg, const struct span *key, struct cursor *c, unsign
     struct span value;
     if (is(key, "d"))
         return read_kept(&t->d, K_MESSAGE, c, depth);
-    if (!skip_value(c, depth, &value))
+    if (!read_value(c, depth, &value))
         return false;
     if (is(key, "op"))
         return note(&t->op, &t->has_op, &value) && is(&value, "0");
