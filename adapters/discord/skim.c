@@ -360,7 +360,8 @@ INLINE_ALWAYS bool walk_members(struct cursor *c, unsigned depth,
             return false;
         if (at(c, ',')) {
             c->p++;
-            skip_spaces(c);
+            if (!at(c, '"')) /* the next key's quote, tested before any space */
+                return false;
             continue;
         }
         if (c->p >= c->end || *c->p != '}')
