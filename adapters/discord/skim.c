@@ -421,8 +421,9 @@ static bool has_elements(const struct span *v)
 
 /* ---- what the adapter reads of a message ------------------------------- */
 
-/* KEPT_SEEN: read and looked at (mentions), never handed on. */
 #define KEPT_NAME_MAX 16 /* longer than any kept name: same_name() reads at most this */
+
+/* KEPT_SEEN: read and looked at (mentions), never handed on. */
 enum kept_type { KEPT_STRING, KEPT_BOOL, KEPT_STRINGS, KEPT_OBJECT, KEPT_SEEN };
 
 /* A member kept: its name and type; where in struct gw_message it goes (a
