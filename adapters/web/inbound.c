@@ -23,81 +23,85 @@ void web_deliver(struct web *w, struct conn *c, enum inbound_type type, const ch
     w->base.host->deliver(w->base.host->ctx, &w->base, &in);
 }
 
-static void on_hello(struct web *w, struct conn *c, struct json_object *o)
+/* Reads hello's language onto c, then its token and name; false with an error sent. A name given
+ * empty counts as none (*name NULL). */
+static bool hello_read(struct conn *c, struct json_object *o, const char **token, const char **name)
 {
-    size_t tlen = 0, nlen = 0;
-    const char *token = web_get_str(o, "token", &tlen);
-    const char *name = web_get_str(o, "name", &nlen);
-    size_t llen = 0;
+    size_t tlen = 0, nlen = 0, llen = 0;
+    *token = web_get_str(o, "token", &tlen);
+    *name = web_get_str(o, "name", &nlen);
     const char *lang = web_get_str(o, "lang", &llen);
     /* the page's language: private answers and a new seat speak it */
     snprintf(c->lang, sizeof c->lang, "%s",
              lang && llen < 16 && catalog_match(lang) ? catalog_match(lang) : "");
-    if (!token || !web_valid_token(token, tlen)) {
+    if (!*token || !web_valid_token(*token, tlen)) {
         web_send_error(c, "bad-token",
                        "the seat token must be %d to %d letters, digits, '-' or '_'", WEB_TOKEN_MIN,
                        WEB_TOKEN_MAX);
-        return;
+        return false;
     }
-    if (name && nlen == 0)
-        name = NULL;
-    if (name && !web_valid_name(name, nlen)) {
+    if (*name && nlen == 0)
+        *name = NULL;
+    if (*name && !web_valid_name(*name, nlen)) {
         web_send_error(c, "bad-name",
                        "a name is 1 to %d letters, digits, '-', '_' or '.', without spaces",
                        WEB_NAME_MAX);
-        return;
+        return false;
     }
-    bool fresh, refused;
-    struct seat *s = web_seat_get(w, token, c->addr, &fresh, &refused);
+    return true;
+}
+
+/* The seat of token, found or made (*fresh); NULL with an error sent. */
+static struct seat *hello_seat(struct web *w, struct conn *c, const char *token, bool *fresh)
+{
+    bool refused;
+    struct seat *s = web_seat_get(w, token, c->addr, fresh, &refused);
     if (!s && refused) {
         log_warn(MOD, NULL, "refused a new seat from %s: %u made there (seats_per_address)",
                  c->addr[0] ? c->addr : "?", w->seats_per_addr);
         web_send_error(c, "too-many-seats",
                        "this address has made %u seats: sit down with one of them",
                        w->seats_per_addr);
-        return;
+        return NULL;
     }
-    if (!s) {
+    if (!s)
         web_send_error(c, "internal", "out of memory");
-        return;
-    }
+    return s;
+}
+
+/* Whether c may sit at s under name (NULL: keep the seat's), renaming and saving s if name is new;
+ * false with an error sent. */
+static bool hello_name_seat(struct web *w, struct conn *c, struct seat *s, const char *name)
+{
     if (c->user && strcmp(c->user, s->user) != 0) {
         web_send_error(c, "already-seated", "this connection already holds another seat");
-        goto refused;
+        return false;
     }
     if (!name && !s->name) {
         web_send_error(c, "bad-name", "pick a name first");
-        goto refused;
+        return false;
     }
-    if (name && (!s->name || strcmp(name, s->name) != 0)) {
-        if (web_name_taken(w, s, name)) {
-            web_send_error(c, "name-taken", "the name %s is taken: pick another", name);
-            goto refused;
-        }
-        char *copy = strdup(name);
-        if (!copy) {
-            web_send_error(c, "internal", "out of memory");
-            goto refused;
-        }
-        free(s->name);
-        s->name = copy;
-        web_seat_save(w, s);
+    if (!name || (s->name && strcmp(name, s->name) == 0))
+        return true;
+    if (web_name_taken(w, s, name)) {
+        web_send_error(c, "name-taken", "the name %s is taken: pick another", name);
+        return false;
     }
-    if (fresh) {
-        LIST_INSERT_HEAD(&w->seats, s, link);
-        w->nseats++;
-    }
-    web_seat_visit(w, s);
-    bool first = c->user == NULL;
-    free(c->user);
-    free(c->name);
-    c->user = strdup(s->user);
-    c->name = strdup(s->name);
-    if (!c->user || !c->name) {
+    char *copy = strdup(name);
+    if (!copy) {
         web_send_error(c, "internal", "out of memory");
-        web_conn_kill(c);
-        return;
+        return false;
     }
+    free(s->name);
+    s->name = copy;
+    web_seat_save(w, s);
+    return true;
+}
+
+/* Sends the welcome; at a connection's first hello also who is online, the tables and its
+ * private room's frames. */
+static void hello_welcome(struct web *w, struct conn *c, bool first)
+{
     struct json_object *r = json_object_new_object();
     json_object_object_add(r, "type", json_object_new_string("welcome"));
     json_object_object_add(r, "user", json_object_new_string(c->user));
@@ -115,11 +119,38 @@ static void on_hello(struct web *w, struct conn *c, struct json_object *o)
     struct scope *dm = web_scope_find(w, c->user, true);
     if (dm)
         web_scope_replay(c, dm);
-    return;
+}
 
-refused:
-    if (fresh)
-        web_seat_free(s);
+static void on_hello(struct web *w, struct conn *c, struct json_object *o)
+{
+    const char *token, *name;
+    if (!hello_read(c, o, &token, &name))
+        return;
+    bool fresh;
+    struct seat *s = hello_seat(w, c, token, &fresh);
+    if (!s)
+        return;
+    if (!hello_name_seat(w, c, s, name)) {
+        if (fresh)
+            web_seat_free(s);
+        return;
+    }
+    if (fresh) {
+        LIST_INSERT_HEAD(&w->seats, s, link);
+        w->nseats++;
+    }
+    web_seat_visit(w, s);
+    bool first = c->user == NULL;
+    free(c->user);
+    free(c->name);
+    c->user = strdup(s->user);
+    c->name = strdup(s->name);
+    if (!c->user || !c->name) {
+        web_send_error(c, "internal", "out of memory");
+        web_conn_kill(c);
+        return;
+    }
+    hello_welcome(w, c, first);
 }
 
 /* Reads "channel": a table id into id (true), null or absent (true, id empty), or bad (false). */
