@@ -132,66 +132,66 @@ static const char *listener_name(const struct web *w)
     return w->local_table ? "local table" : "the Discord Activity's pages";
 }
 
-static int web_start(struct platform *p)
+/* The connection and host tables made anew for this start; -1 logged. */
+static int start_tables(struct web *w, bool any_address)
 {
-    struct web *w = (struct web *)p;
-    if (w->ctx)
-        return 0;
-    lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
-    bool any = !w->bind[0] || strcmp(w->bind, "0.0.0.0") == 0 || strcmp(w->bind, "*") == 0;
-    bool any_v6 = strcmp(w->bind, "::") == 0;
     w->max_conns = conns_within_fd_limit(w->max_conns);
     free(w->peers);
     w->npeers = 0;
     w->pending = false;
     web_hosts_free(w);
     if (!(w->peers = calloc(w->max_conns, sizeof *w->peers)) ||
-        web_hosts_init(w, any || any_v6) != 0) {
+        web_hosts_init(w, any_address) != 0) {
         log_error(MOD, NULL, "out of memory, or bad [web] hosts");
         return -1;
     }
+    return 0;
+}
 
-    if (port_in_use(any ? NULL : w->bind, w->cfg_port)) {
-        log_error(MOD, NULL,
-                  "port %d on %s is in use by another program: stop it, or set [web] port",
-                  w->cfg_port, any ? "every interface" : w->bind);
-        return -1;
+/* Fills info for lws: the port and interface, our loop, the shim, TLS when configured. */
+static void context_info(struct web *w, void **loops, struct shim *shim, bool any,
+                         struct lws_context_creation_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->port = w->cfg_port;
+    info->iface = any ? NULL : w->bind;
+    info->protocols = web_protocols;
+    info->options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
+    /* the Activity writes its own, which let Discord frame the page (http.c) */
+    if (!w->act)
+        info->options |= LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    if (!strchr(w->bind, ':'))
+        info->options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    info->foreign_loops = loops;
+    info->user = shim;
+    info->external_baggage_free_on_destroy = shim;
+    info->gid = -1;
+    info->uid = -1;
+    info->server_string = "illegald";
+    /* lws sizes its descriptor tables by this, else by the process's limit */
+    info->fd_limit_per_thread = w->max_conns + WEB_LWS_FDS;
+    info->pcontext = &w->lctx;
+    if (w->tls_cert) {
+        /* HTTPS with the operator's certificate (the Activity needs it, or a proxy in front) */
+        info->options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+        info->ssl_cert_filepath = w->tls_cert;
+        info->ssl_private_key_filepath = w->tls_key;
     }
+    info->timeout_secs = 30;
+}
+
+/* Creates the lws context on the host's loop and learns its port; -1 logged, nothing left. */
+static int start_listening(struct web *w, void *loop, bool any)
+{
     struct shim *shim = calloc(1, sizeof *shim);
     if (!shim) {
         log_error(MOD, NULL, "out of memory");
         return -1;
     }
     shim->w = w;
-    void *loops[1] = {p->host->loop};
+    void *loops[1] = {loop};
     struct lws_context_creation_info info;
-    memset(&info, 0, sizeof info);
-    info.port = w->cfg_port;
-    bool v6 = strchr(w->bind, ':') != NULL;
-    info.iface = any ? NULL : w->bind;
-    info.protocols = web_protocols;
-    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
-    /* the Activity writes its own, which let Discord frame the page (http.c) */
-    if (!w->act)
-        info.options |= LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
-    if (!v6)
-        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
-    info.foreign_loops = loops;
-    info.user = shim;
-    info.external_baggage_free_on_destroy = shim;
-    info.gid = -1;
-    info.uid = -1;
-    info.server_string = "illegald";
-    /* lws sizes its descriptor tables by this, else by the process's limit */
-    info.fd_limit_per_thread = w->max_conns + WEB_LWS_FDS;
-    info.pcontext = &w->lctx;
-    if (w->tls_cert) {
-        /* HTTPS with the operator's certificate (the Activity needs it, or a proxy in front) */
-        info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
-        info.ssl_cert_filepath = w->tls_cert;
-        info.ssl_private_key_filepath = w->tls_key;
-    }
-    info.timeout_secs = 30;
+    context_info(w, loops, shim, any, &info);
     w->shim = shim;
     w->ctx = w->lctx = lws_create_context(&info);
     if (!w->ctx) {
@@ -211,19 +211,47 @@ static int web_start(struct platform *p)
         w->shim = NULL;
         return -1;
     }
-    w->started = true;
-    lws_sul_schedule(w->ctx, 0, &w->ping_sul, web_ping_run, web_ping_interval(w));
-    lws_sul_schedule(w->ctx, 0, &w->sweep_sul, sweep_run, sweep_interval(w));
+    return 0;
+}
+
+/* Logs where the listener is, with addresses to type when it is bound to every interface. */
+static void log_listening(const struct web *w, bool any, bool any_v6)
+{
     if (any || any_v6) {
         /* 0.0.0.0 is no address to type into a browser: name the real ones */
         log_info(MOD, NULL, "%s at %s://%s:%d/ (%s)", listener_name(w), scheme(w),
                  any ? "127.0.0.1" : "[::1]", w->port, w->tls_cert ? "TLS" : "plain HTTP");
         log_friend_addresses(w->port, any_v6);
     } else {
+        bool v6 = strchr(w->bind, ':') != NULL;
         log_info(MOD, NULL, "%s at %s://%s%s%s:%d/ (%s)", listener_name(w), scheme(w),
                  v6 ? "[" : "", w->bind, v6 ? "]" : "", w->port,
                  w->tls_cert ? "TLS" : "plain HTTP");
     }
+}
+
+static int web_start(struct platform *p)
+{
+    struct web *w = (struct web *)p;
+    if (w->ctx)
+        return 0;
+    lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
+    bool any = !w->bind[0] || strcmp(w->bind, "0.0.0.0") == 0 || strcmp(w->bind, "*") == 0;
+    bool any_v6 = strcmp(w->bind, "::") == 0;
+    if (start_tables(w, any || any_v6) != 0)
+        return -1;
+    if (port_in_use(any ? NULL : w->bind, w->cfg_port)) {
+        log_error(MOD, NULL,
+                  "port %d on %s is in use by another program: stop it, or set [web] port",
+                  w->cfg_port, any ? "every interface" : w->bind);
+        return -1;
+    }
+    if (start_listening(w, p->host->loop, any) != 0)
+        return -1;
+    w->started = true;
+    lws_sul_schedule(w->ctx, 0, &w->ping_sul, web_ping_run, web_ping_interval(w));
+    lws_sul_schedule(w->ctx, 0, &w->sweep_sul, sweep_run, sweep_interval(w));
+    log_listening(w, any, any_v6);
     return 0;
 }
 
