@@ -703,94 +703,134 @@ static struct json_object *result_closes(const struct view *g)
     return closes;
 }
 
-static void game_over(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
-{
-    const char *lang = g->t->lang;
+/* What the end of a game tells, gathered seat by seat in rank order. */
+struct standings {
     char winners[1024], ranking[TEXT_MAX - 256], scores[1024];
     struct text_list winner_names, ranking_lines, score_list;
-    unsigned order[IL_MAX_PLAYERS];
-    unsigned count = rank_order(g, e, order);
-    struct msg m;
-    text_list_init(&winner_names, winners, sizeof winners, ", ");
-    text_list_init(&ranking_lines, ranking, sizeof ranking, "\n");
-    text_list_init(&score_list, scores, sizeof scores, ", ");
-    struct json_object *score_map = json_object_new_object();
-    struct json_object *winner_list = json_object_new_array();
-    struct json_object *reveal = json_object_new_array();
-    for (unsigned k = 0; k < count; k++) {
-        unsigned i = order[k];
-        const struct il_player *p = &g->s->game.players[i];
-        struct il_bundle held = p->hand;
-        char rank[8], score[16], cards[512], parts[256], line[1024];
-        struct json_object *parts_json;
-        held.n[IL_CARD(IL_KIND_DEALER, p->dealer)] = 0;
-        held.n[IL_CARD(IL_KIND_BUYER, p->buyer)] = 0;
-        il_render_cards(cards, sizeof cards, lang, &held);
-        score_parts(g, i, parts, sizeof parts, &parts_json);
-        snprintf(rank, sizeof rank, "%u", e->rank[i]);
-        text_number(score, sizeof score, lang, e->scores[i]);
-        const char *vars[] = {"rank",   rank,
-                              "player", g->t->names[i],
-                              "score",  score,
-                              "parts",  parts,
-                              "dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
-                              "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
-                              "cards",  cards,
-                              NULL};
-        text_fill(line, sizeof line, lang, IL_KEYS "msg.rank-line", vars);
-        text_list_add(&ranking_lines, "%s", line);
-        text_list_add(&score_list, "%s. %s %s", rank, g->t->names[i], score);
-        struct json_object *r = json_object_new_object();
-        json_object_object_add(r, "player", player_json(g, i));
-        json_object_object_add(r, "dealer", json_object_new_string(il_resource_id(p->dealer)));
-        json_object_object_add(r, "buyer", json_object_new_string(il_resource_id(p->buyer)));
-        json_object_object_add(r, "hand", bundle_json(&held));
-        json_object_object_add(r, "score", json_object_new_int(e->scores[i]));
-        json_object_object_add(r, "rank", json_object_new_int(e->rank[i]));
-        json_object_object_add(r, "parts", parts_json);
-        json_object_array_add(reveal, r);
-        json_object_object_add(score_map, g->t->users[i], json_object_new_int(e->scores[i]));
-        if (e->winners & (1u << i)) {
-            text_list_add(&winner_names, "%s", g->t->names[i]);
-            json_object_array_add(winner_list, json_object_new_string(g->t->users[i]));
-        }
+    struct json_object *score_map, *winner_list, *reveal;
+};
+
+static void standings_init(struct standings *st)
+{
+    text_list_init(&st->winner_names, st->winners, sizeof st->winners, ", ");
+    text_list_init(&st->ranking_lines, st->ranking, sizeof st->ranking, "\n");
+    text_list_init(&st->score_list, st->scores, sizeof st->scores, ", ");
+    st->score_map = json_object_new_object();
+    st->winner_list = json_object_new_array();
+    st->reveal = json_object_new_array();
+}
+
+/* A seat's revealed roles and what it held besides them, as the result's JSON. */
+static struct json_object *reveal_json(const struct view *g, const struct il_event *e,
+                                       unsigned seat, const struct il_bundle *held,
+                                       struct json_object *parts)
+{
+    const struct il_player *p = &g->s->game.players[seat];
+    struct json_object *r = json_object_new_object();
+    json_object_object_add(r, "player", player_json(g, seat));
+    json_object_object_add(r, "dealer", json_object_new_string(il_resource_id(p->dealer)));
+    json_object_object_add(r, "buyer", json_object_new_string(il_resource_id(p->buyer)));
+    json_object_object_add(r, "hand", bundle_json(held));
+    json_object_object_add(r, "score", json_object_new_int(e->scores[seat]));
+    json_object_object_add(r, "rank", json_object_new_int(e->rank[seat]));
+    json_object_object_add(r, "parts", parts);
+    return r;
+}
+
+/* Adds seat to the standings: its ranking line, its score, its reveal, and its name if it won. */
+static void standings_add(struct standings *st, const struct view *g, const struct il_event *e,
+                          unsigned seat)
+{
+    const char *lang = g->t->lang;
+    const struct il_player *p = &g->s->game.players[seat];
+    struct il_bundle held = p->hand;
+    char rank[8], score[16], cards[512], parts[256], line[1024];
+    struct json_object *parts_json;
+    held.n[IL_CARD(IL_KIND_DEALER, p->dealer)] = 0;
+    held.n[IL_CARD(IL_KIND_BUYER, p->buyer)] = 0;
+    il_render_cards(cards, sizeof cards, lang, &held);
+    score_parts(g, seat, parts, sizeof parts, &parts_json);
+    snprintf(rank, sizeof rank, "%u", e->rank[seat]);
+    text_number(score, sizeof score, lang, e->scores[seat]);
+    const char *vars[] = {"rank",   rank,
+                          "player", g->t->names[seat],
+                          "score",  score,
+                          "parts",  parts,
+                          "dealer", card_name(lang, IL_CARD(IL_KIND_DEALER, p->dealer)),
+                          "buyer",  card_name(lang, IL_CARD(IL_KIND_BUYER, p->buyer)),
+                          "cards",  cards,
+                          NULL};
+    text_fill(line, sizeof line, lang, IL_KEYS "msg.rank-line", vars);
+    text_list_add(&st->ranking_lines, "%s", line);
+    text_list_add(&st->score_list, "%s. %s %s", rank, g->t->names[seat], score);
+    json_object_array_add(st->reveal, reveal_json(g, e, seat, &held, parts_json));
+    json_object_object_add(st->score_map, g->t->users[seat], json_object_new_int(e->scores[seat]));
+    if (e->winners & (1u << seat)) {
+        text_list_add(&st->winner_names, "%s", g->t->names[seat]);
+        json_object_array_add(st->winner_list, json_object_new_string(g->t->users[seat]));
     }
-    const char *vars[] = {"winners", winner_names.n ? winners : catalog_text(lang, "msg.nobody"),
-                          "ranking", ranking, NULL};
+}
+
+/* The result: winners and ranking in words, every seat revealed, and what it closes. */
+static void result_message(const struct view *g, const struct standings *st, rules_emit_fn emit,
+                           void *arg)
+{
+    const char *lang = g->t->lang;
+    struct msg m;
+    const char *vars[] = {"winners",
+                          st->winner_names.n ? st->winners : catalog_text(lang, "msg.nobody"),
+                          "ranking", st->ranking, NULL};
     bool aborted = g->s->game.aborted; /* ended early: the hands as they stood, no winner */
     msg_init(&m, g, OUT_RESULT, IL_PUBLIC);
     text_fill(m.text, sizeof m.text, lang,
               aborted ? IL_KEYS "msg.game-aborted" : IL_KEYS "msg.game-over", vars);
     msg_key(&m, g, "result", 0, -1);
-    set_data(&m, "reveal", reveal);
-    set_data(&m, "scores", json_object_get(score_map));
-    set_data(&m, "winners", json_object_get(winner_list));
+    set_data(&m, "reveal", st->reveal);
+    set_data(&m, "scores", json_object_get(st->score_map));
+    set_data(&m, "winners", json_object_get(st->winner_list));
     if (aborted)
         set_data(&m, "aborted", json_object_new_boolean(true));
     set_data(&m, "closes", result_closes(g));
     msg_emit(&m, emit, arg);
+}
 
-    /* The recap, now that nothing is secret any more. */
+/* The recap, now that nothing is secret any more. */
+static void recap_messages(const struct view *g, rules_emit_fn emit, void *arg)
+{
     static const struct {
         const char *event;
         void (*write)(const struct il_game *, const char *, const char *const *, char *, size_t);
     } recap[] = {{"recap-trades", il_recap_trades},
                  {"recap-votes", il_recap_votes},
                  {"recap-awards", il_recap_awards}};
+    struct msg m;
     for (unsigned i = 0; i < sizeof recap / sizeof *recap; i++) {
         msg_init(&m, g, OUT_NOTICE, IL_PUBLIC);
-        recap[i].write(&g->s->game, lang, g->t->names, m.text, sizeof m.text);
+        recap[i].write(&g->s->game, g->t->lang, g->t->names, m.text, sizeof m.text);
         set_data(&m, "event", json_object_new_string(recap[i].event));
         /* a message of its own, never joined to another: each part fills one */
         msg_key(&m, g, "recap", i + 1, -1);
         msg_emit(&m, emit, arg);
     }
+}
 
+static void game_over(const struct view *g, const struct il_event *e, rules_emit_fn emit, void *arg)
+{
+    struct standings st;
+    unsigned order[IL_MAX_PLAYERS];
+    unsigned count = rank_order(g, e, order);
+    standings_init(&st);
+    for (unsigned k = 0; k < count; k++)
+        standings_add(&st, g, e, order[k]);
+    result_message(g, &st, emit, arg);
+    recap_messages(g, emit, arg);
+
+    struct msg m;
     msg_init(&m, g, OUT_GAME_OVER, IL_PUBLIC);
-    snprintf(m.text, sizeof m.text, "%s", scores);
-    set_data(&m, "scores", score_map);
-    set_data(&m, "winners", winner_list);
-    if (aborted)
+    snprintf(m.text, sizeof m.text, "%s", st.scores);
+    set_data(&m, "scores", st.score_map);
+    set_data(&m, "winners", st.winner_list);
+    if (g->s->game.aborted)
         set_data(&m, "aborted", json_object_new_boolean(true));
     msg_emit(&m, emit, arg);
 }
