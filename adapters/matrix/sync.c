@@ -174,6 +174,94 @@ void mx_room_notice(struct mx *m, struct mx_room *r, const char *catalog_key)
     mx_send_plain_notice(m, r->id, catalog_text(m->language, catalog_key));
 }
 
+/* One handler per timeline event type, in the table below; in holds the sender and room. */
+typedef void event_handler(struct mx *m, struct mx_room *r, struct json_object *ev,
+                           struct inbound *in);
+
+static void on_encrypted(struct mx *m, struct mx_room *r, struct json_object *ev,
+                         struct inbound *in)
+{
+    (void)in;
+    struct json_object *dec = NULL;
+    int rc = mx_e2e_decrypt(m, r, ev, &dec);
+    const char *inner = jget_str(dec, "type");
+    if (rc == 0 && inner && strcmp(inner, "m.room.encrypted") != 0)
+        mx_handle_event(m, r, dec); /* as if it had come in the clear */
+    else if (rc < 0)
+        mx_seen_add(m, jget_str(ev, "event_id")); /* bad for good (logged): not tried again */
+    json_object_put(dec);
+}
+
+static void on_message(struct mx *m, struct mx_room *r, struct json_object *ev, struct inbound *in)
+{
+    (void)r;
+    struct json_object *content = jget_obj(ev, "content");
+    const char *msgtype = jget_str(content, "msgtype");
+    const char *body = jget_str(content, "body");
+    struct json_object *rel = jget_obj(content, "m.relates_to");
+    const char *rel_type = jget_str(rel, "rel_type");
+    if (!msgtype || strcmp(msgtype, "m.text") != 0 || !body)
+        return; /* notices (other bots), emotes, media */
+    if (rel_type && strcmp(rel_type, "m.replace") == 0)
+        return; /* an edit of an earlier line is not a new command */
+    in->type = INBOUND_MESSAGE;
+    in->text = strip_reply(content, body);
+    deliver(m, in, jget_str(ev, "event_id"));
+}
+
+/* A reaction: on a vote's message, the command its key maps to; elsewhere, the reaction
+ * on the message it marks. */
+static void on_reaction(struct mx *m, struct mx_room *r, struct json_object *ev, struct inbound *in)
+{
+    (void)r;
+    struct json_object *rel = jget_obj(jget_obj(ev, "content"), "m.relates_to");
+    const char *rel_type = jget_str(rel, "rel_type");
+    const char *target = jget_str(rel, "event_id");
+    const char *key = jget_str(rel, "key");
+    const char *event_id = jget_str(ev, "event_id");
+    if (!rel_type || strcmp(rel_type, "m.annotation") != 0 || !target || !key)
+        return;
+    struct json_object *vote = jget_obj(m->votes, target);
+    if (vote) {
+        const char *act = jget_str(jget_obj(vote, "map"), key);
+        if (act) {
+            in->type = INBOUND_COMMAND;
+            in->text = act;
+            deliver(m, in, event_id);
+        }
+        return;
+    }
+    char *msg_key = mx_key_for_event(m, target);
+    if (msg_key) {
+        in->type = INBOUND_REACTION;
+        in->msg_key = msg_key;
+        in->reaction = key;
+        deliver(m, in, event_id);
+        free(msg_key);
+    }
+}
+
+static void on_poll_response(struct mx *m, struct mx_room *r, struct json_object *ev,
+                             struct inbound *in)
+{
+    const char *act = poll_choice(m, jget_obj(ev, "content"));
+    if (act) {
+        in->type = INBOUND_COMMAND;
+        in->channel = r->id;
+        in->text = act;
+        deliver(m, in, jget_str(ev, "event_id"));
+    }
+}
+
+static const struct {
+    const char *type;
+    event_handler *handle;
+} event_handlers[] = {
+    {"m.room.encrypted", on_encrypted},    {"m.room.message", on_message},
+    {"m.reaction", on_reaction},           {"org.matrix.msc3381.poll.response", on_poll_response},
+    {"m.poll.response", on_poll_response},
+};
+
 void mx_handle_event(struct mx *m, struct mx_room *r, struct json_object *ev)
 {
     const char *type = jget_str(ev, "type");
@@ -191,68 +279,11 @@ void mx_handle_event(struct mx *m, struct mx_room *r, struct json_object *ev)
         .user_name = jget_str(r->names, sender),
         .moderator = dm ? false : mx_room_is_moderator(m, r, sender),
     };
-    if (strcmp(type, "m.room.encrypted") == 0) {
-        struct json_object *dec = NULL;
-        int rc = mx_e2e_decrypt(m, r, ev, &dec);
-        const char *inner = jget_str(dec, "type");
-        if (rc == 0 && inner && strcmp(inner, "m.room.encrypted") != 0)
-            mx_handle_event(m, r, dec); /* as if it had come in the clear */
-        else if (rc < 0)
-            mx_seen_add(m, event_id); /* bad for good (logged): not tried again */
-        json_object_put(dec);
-        return;
-    }
-    if (strcmp(type, "m.room.message") == 0) {
-        const char *msgtype = jget_str(content, "msgtype");
-        const char *body = jget_str(content, "body");
-        struct json_object *rel = jget_obj(content, "m.relates_to");
-        const char *rel_type = jget_str(rel, "rel_type");
-        if (!msgtype || strcmp(msgtype, "m.text") != 0 || !body)
-            return; /* notices (other bots), emotes, media */
-        if (rel_type && strcmp(rel_type, "m.replace") == 0)
-            return; /* an edit of an earlier line is not a new command */
-        in.type = INBOUND_MESSAGE;
-        in.text = strip_reply(content, body);
-        deliver(m, &in, event_id);
-        return;
-    }
-    if (strcmp(type, "m.reaction") == 0) {
-        struct json_object *rel = jget_obj(content, "m.relates_to");
-        const char *rel_type = jget_str(rel, "rel_type");
-        const char *target = jget_str(rel, "event_id");
-        const char *key = jget_str(rel, "key");
-        if (!rel_type || strcmp(rel_type, "m.annotation") != 0 || !target || !key)
-            return;
-        struct json_object *vote = jget_obj(m->votes, target);
-        if (vote) {
-            const char *act = jget_str(jget_obj(vote, "map"), key);
-            if (act) {
-                in.type = INBOUND_COMMAND;
-                in.text = act;
-                deliver(m, &in, event_id);
-            }
+    for (size_t i = 0; i < sizeof event_handlers / sizeof *event_handlers; i++)
+        if (strcmp(type, event_handlers[i].type) == 0) {
+            event_handlers[i].handle(m, r, ev, &in);
             return;
         }
-        char *msg_key = mx_key_for_event(m, target);
-        if (msg_key) {
-            in.type = INBOUND_REACTION;
-            in.msg_key = msg_key;
-            in.reaction = key;
-            deliver(m, &in, event_id);
-            free(msg_key);
-        }
-        return;
-    }
-    if (strcmp(type, "org.matrix.msc3381.poll.response") == 0 ||
-        strcmp(type, "m.poll.response") == 0) {
-        const char *act = poll_choice(m, content);
-        if (act) {
-            in.type = INBOUND_COMMAND;
-            in.channel = r->id;
-            in.text = act;
-            deliver(m, &in, event_id);
-        }
-    }
 }
 
 /* ---- one sync batch ---- */
@@ -343,72 +374,94 @@ static void go_live(struct mx *m)
         sync_next(m);
 }
 
-static void batch_apply(struct mx *m)
+/* The account data's m.direct: which rooms are whose private rooms. */
+static void account_data_apply(struct mx *m, struct json_object *batch)
 {
-    struct json_object *b = m->batch;
-    bool initial = m->batch_initial;
-    m->declined = 0;
-    struct json_object *rooms = field(m, b, "rooms", json_type_object);
-    struct json_object *ad = events_of(m, b, "account_data");
+    struct json_object *ad = events_of(m, batch, "account_data");
     for (size_t i = 0; ad && i < json_object_array_length(ad); i++) {
         struct json_object *ev = json_object_array_get_idx(ad, i);
         const char *t = jget_str(ev, "type");
         if (t && strcmp(t, "m.direct") == 0)
             mx_direct_set(m, jget_obj(ev, "content"));
     }
+}
+
+static void leaves_apply(struct mx *m, struct json_object *leave)
+{
+    if (!leave)
+        return;
+    json_object_object_foreach(leave, lid, lroom)
+    {
+        (void)lroom;
+        struct mx_room *r = mx_room_get(m, lid, false);
+        if (r && r->joined) {
+            r->joined = false;
+            r->dirty = true;
+        }
+    }
+}
+
+/* How many are in the room (sent when it changes, lazy loading members). */
+static void summary_apply(struct mx *m, struct mx_room *r, struct json_object *room)
+{
+    struct json_object *sum = field(m, room, "summary", json_type_object);
+    int64_t n;
+    if (jget_int64(sum, "m.joined_member_count", &n) == 0 && n != r->joined_n) {
+        r->joined_n = (int)n;
+        r->dirty = true;
+    }
+    if (jget_int64(sum, "m.invited_member_count", &n) == 0 && n != r->invited_n) {
+        r->invited_n = (int)n;
+        r->dirty = true;
+    }
+}
+
+/* A joined room's section: its state, its members' count, then the events of an earlier gap
+ * and its timeline. */
+static void join_apply(struct mx *m, const char *room_id, struct json_object *room, bool initial)
+{
+    struct mx_room *r = mx_room_get(m, room_id, true);
+    if (!r)
+        return;
+    if (!r->joined)
+        r->dirty = true;
+    r->joined = true;
+    struct json_object *st = events_of(m, room, "state");
+    for (size_t i = 0; st && i < json_object_array_length(st); i++)
+        mx_room_apply_state(m, r, json_object_array_get_idx(st, i));
+    summary_apply(m, r, room);
+    struct json_object *gap = gap_events_for(m, room_id);
+    for (size_t i = gap ? json_object_array_length(gap) : 0; i > 0; i--)
+        timeline_event(m, r, json_object_array_get_idx(gap, i - 1), initial);
+    struct json_object *tl = events_of(m, room, "timeline");
+    for (size_t i = 0; tl && i < json_object_array_length(tl); i++)
+        timeline_event(m, r, json_object_array_get_idx(tl, i), initial);
+    if (!r->state_seen) { /* its state and timeline are applied: encrypted or not is known */
+        r->state_seen = true;
+        r->dirty = true;
+    }
+}
+
+static void batch_apply(struct mx *m)
+{
+    struct json_object *b = m->batch;
+    bool initial = m->batch_initial;
+    m->declined = 0;
+    struct json_object *rooms = field(m, b, "rooms", json_type_object);
+    account_data_apply(m, b);
     /* keys first: the batch's own encrypted events may need the room keys it brings */
     mx_e2e_sync(m, b);
     struct json_object *leave = field(m, rooms, "leave", json_type_object);
     struct json_object *join = field(m, rooms, "join", json_type_object);
-    if (leave) {
-        json_object_object_foreach(leave, lid, lroom)
+    leaves_apply(m, leave);
+    if (join) {
+        json_object_object_foreach(join, room_id, room)
         {
-            (void)lroom;
-            struct mx_room *r = mx_room_get(m, lid, false);
-            if (r && r->joined) {
-                r->joined = false;
-                r->dirty = true;
-            }
+            join_apply(m, room_id, room, initial);
+            if (m->phase != MX_SNAPSHOT && m->phase != MX_SYNCING)
+                return; /* stopped from a deliver() */
         }
     }
-    if (!join)
-        goto invites;
-    json_object_object_foreach(join, room_id, room)
-    {
-        struct mx_room *r = mx_room_get(m, room_id, true);
-        if (!r)
-            continue;
-        if (!r->joined)
-            r->dirty = true;
-        r->joined = true;
-        struct json_object *st = events_of(m, room, "state");
-        for (size_t i = 0; st && i < json_object_array_length(st); i++)
-            mx_room_apply_state(m, r, json_object_array_get_idx(st, i));
-        /* how many are in the room (sent when it changes, lazy loading members) */
-        struct json_object *sum = field(m, room, "summary", json_type_object);
-        int64_t n;
-        if (jget_int64(sum, "m.joined_member_count", &n) == 0 && n != r->joined_n) {
-            r->joined_n = (int)n;
-            r->dirty = true;
-        }
-        if (jget_int64(sum, "m.invited_member_count", &n) == 0 && n != r->invited_n) {
-            r->invited_n = (int)n;
-            r->dirty = true;
-        }
-        struct json_object *gap = gap_events_for(m, room_id);
-        for (size_t i = gap ? json_object_array_length(gap) : 0; i > 0; i--)
-            timeline_event(m, r, json_object_array_get_idx(gap, i - 1), initial);
-        struct json_object *tl = events_of(m, room, "timeline");
-        for (size_t i = 0; tl && i < json_object_array_length(tl); i++)
-            timeline_event(m, r, json_object_array_get_idx(tl, i), initial);
-        if (!r->state_seen) { /* its state and timeline are applied: encrypted or not is known */
-            r->state_seen = true;
-            r->dirty = true;
-        }
-        if (m->phase != MX_SNAPSHOT && m->phase != MX_SYNCING)
-            return; /* stopped from a deliver() */
-    }
-invites:
     handle_invites(m, field(m, rooms, "invite", json_type_object));
 }
 
