@@ -215,13 +215,9 @@ static void add_computers(const struct game *g, struct json_object *o)
         add_int(o, "computers_moved", g->computers_moved);
 }
 
-struct json_object *game_to_json(const struct game *g)
+/* Who the game is: its ids, host, language, event, watchers and community. */
+static void add_identity(const struct game *g, struct json_object *o)
 {
-    struct json_object *o = json_object_new_object();
-    struct json_object *seats = json_object_new_array();
-    struct json_object *rng = json_object_new_array();
-    if (!o || !seats || !rng)
-        goto fail;
     add_str(o, "id", g->id);
     add_str(o, "table", g->table);
     add_str(o, "host", g->host);
@@ -237,35 +233,57 @@ struct json_object *game_to_json(const struct game *g)
     }
     if (g->community[0])
         add_str(o, "community", g->community);
-    add_hashes(o, "insiders", g->insiders, g->ninsiders);
-    add_hashes(o, "kicked", g->kicked, g->nkicked);
-    add_str(o, "rules", g->rules->id);
-    json_object_object_add(o, "started", json_object_new_boolean(g->started));
+}
+
+/* Seat i as JSON, or NULL (out of memory, or its computer's memory not saved). */
+static struct json_object *seat_to_json(const struct game *g, unsigned i)
+{
+    struct json_object *s = json_object_new_object();
+    if (!s)
+        return NULL;
+    add_str(s, "user", g->seats[i].user);
+    add_str(s, "name", g->seats[i].name);
+    if (g->seats[i].reminders_off)
+        json_object_object_add(s, "reminders_off", json_object_new_boolean(true));
+    if (g->seats[i].open)
+        json_object_object_add(s, "open", json_object_new_boolean(true));
+    if (g->started)
+        add_int(s, "last_move", g->seats[i].last_move);
+    if (g->seats[i].absent_warned)
+        json_object_object_add(s, "absent_warned", json_object_new_boolean(true));
+    if (g->seats[i].language[0])
+        add_str(s, "language", g->seats[i].language);
+    if (g->seats[i].computer && add_computer(g, i, s) < 0) {
+        json_object_put(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The seats array; 0 or -1. */
+static int add_seats(const struct game *g, struct json_object *o)
+{
+    struct json_object *seats = json_object_new_array();
+    if (!seats)
+        return -1;
     for (unsigned i = 0; i < g->nseats; i++) {
-        struct json_object *s = json_object_new_object();
-        if (!s)
-            goto fail;
-        add_str(s, "user", g->seats[i].user);
-        add_str(s, "name", g->seats[i].name);
-        if (g->seats[i].reminders_off)
-            json_object_object_add(s, "reminders_off", json_object_new_boolean(true));
-        if (g->seats[i].open)
-            json_object_object_add(s, "open", json_object_new_boolean(true));
-        if (g->started)
-            add_int(s, "last_move", g->seats[i].last_move);
-        if (g->seats[i].absent_warned)
-            json_object_object_add(s, "absent_warned", json_object_new_boolean(true));
-        if (g->seats[i].language[0])
-            add_str(s, "language", g->seats[i].language);
-        if (g->seats[i].computer && add_computer(g, i, s) < 0) {
-            json_object_put(s);
-            goto fail;
+        struct json_object *s = seat_to_json(g, i);
+        if (!s) {
+            json_object_put(seats);
+            return -1;
         }
         json_object_array_add(seats, s);
     }
     json_object_object_add(o, "seats", seats);
-    seats = NULL;
-    /* Seeds and rng words are full 64-bit values: kept as decimal strings. */
+    return 0;
+}
+
+/* The seed and the rng's words; 0 or -1. Full 64-bit values: kept as decimal strings. */
+static int add_rng(const struct game *g, struct json_object *o)
+{
+    struct json_object *rng = json_object_new_array();
+    if (!rng)
+        return -1;
     char num[32];
     snprintf(num, sizeof num, "%" PRIu64, g->seed);
     add_str(o, "seed", num);
@@ -274,7 +292,21 @@ struct json_object *game_to_json(const struct game *g)
         json_object_array_add(rng, json_object_new_string(num));
     }
     json_object_object_add(o, "rng", rng);
-    rng = NULL;
+    return 0;
+}
+
+struct json_object *game_to_json(const struct game *g)
+{
+    struct json_object *o = json_object_new_object();
+    if (!o)
+        return NULL;
+    add_identity(g, o);
+    add_hashes(o, "insiders", g->insiders, g->ninsiders);
+    add_hashes(o, "kicked", g->kicked, g->nkicked);
+    add_str(o, "rules", g->rules->id);
+    json_object_object_add(o, "started", json_object_new_boolean(g->started));
+    if (add_seats(g, o) < 0 || add_rng(g, o) < 0)
+        goto fail;
     add_int(o, "tracked_deadline", g->tracked_deadline);
     add_int(o, "phase_length", g->phase_length);
     add_int(o, "reminders_sent", g->reminders_sent);
@@ -290,8 +322,6 @@ struct json_object *game_to_json(const struct game *g)
     return o;
 fail:
     json_object_put(o);
-    json_object_put(seats);
-    json_object_put(rng);
     return NULL;
 }
 
