@@ -179,22 +179,25 @@ static const char *offer_key(const struct pd_event *e)
     }
 }
 
-static const char *lifted_key(const struct pd_event *e)
+static const char *lifted_key(struct ctx *c, const struct pd_event *e)
 {
+    (void)c;
     if (e->card2 == PD_NONE)
         return PD_KEYS "msg.burden-gone";
     return e->card2 == PD_BRIBE ? PD_KEYS "msg.burden-bribed" : PD_KEYS "msg.burden-lifted";
 }
 
-static const char *timed_out_key(const struct pd_event *e)
+static const char *timed_out_key(struct ctx *c, const struct pd_event *e)
 {
+    (void)c;
     if (e->number == PD_PHASE_PASS)
         return PD_KEYS "msg.timed-out-pass";
     return e->number == PD_PHASE_LOSS ? PD_KEYS "msg.timed-out-loss" : PD_KEYS "msg.timed-out-turn";
 }
 
-static const char *passed_key(const struct pd_event *e)
+static const char *passed_key(struct ctx *c, const struct pd_event *e)
 {
+    (void)c;
     if (e->card == PD_NONE)
         return PD_KEYS "msg.passed-nothing-given";
     return e->card2 == PD_NONE ? PD_KEYS "msg.passed-nothing-got" : PD_KEYS "msg.passed";
@@ -263,77 +266,97 @@ static const char *timer_set(struct ctx *c, const struct pd_event *e)
     return PD_KEYS "msg.timer-set";
 }
 
+static const char *turn_skipped(struct ctx *c, const struct pd_event *e)
+{
+    (void)c;
+    return e->number ? PD_KEYS "msg.turn-skipped-more" : PD_KEYS "msg.turn-skipped";
+}
+
+static const char *reminder(struct ctx *c, const struct pd_event *e)
+{
+    (void)c;
+    const char *key = pd_reminder_key((enum pd_phase)e->number);
+    return key ? key : PD_KEYS "error.unknown";
+}
+
+static const char *deal_played(struct ctx *c, const struct pd_event *e)
+{
+    pd_euros_text(var(&c->v, "amount"), VALUE_MAX, c->lang, e->amount);
+    return PD_KEYS "msg.deal-played";
+}
+
+static const char *nuisance(struct ctx *c, const struct pd_event *e)
+{
+    (void)c;
+    return e->number > 1 ? PD_KEYS "msg.nuisance-2" : PD_KEYS "msg.nuisance-1";
+}
+
+static const char *drawn(struct ctx *c, const struct pd_event *e)
+{
+    var_num(&c->v, "count", e->count);
+    return PD_KEYS "msg.drawn";
+}
+
+/* The events whose text needs values beyond common()'s, or picks among keys. */
+static const char *(*const keyed[PD_EV_TYPES])(struct ctx *, const struct pd_event *) = {
+    [PD_EV_GAME_STARTED] = game_started,
+    [PD_EV_TURN_SKIPPED] = turn_skipped,
+    [PD_EV_REMINDER] = reminder,
+    [PD_EV_TIMED_OUT] = timed_out_key,
+    [PD_EV_OFFER_MADE] = trade,
+    [PD_EV_OFFER_ACCEPTED] = trade,
+    [PD_EV_OFFER_DECLINED] = trade,
+    [PD_EV_OFFER_CANCELLED] = trade,
+    [PD_EV_OFFER_EXPIRED] = trade,
+    [PD_EV_TRADED] = trade,
+    [PD_EV_DEAL_PLAYED] = deal_played,
+    [PD_EV_BURDEN_LIFTED] = lifted_key,
+    [PD_EV_NUISANCE] = nuisance,
+    [PD_EV_PASSED] = passed_key,
+    [PD_EV_DRAWN] = drawn,
+    [PD_EV_TIMER_SET] = timer_set,
+    [PD_EV_REVEAL] = reveal,
+    [PD_EV_GAME_OVER] = game_over,
+    [PD_EV_SERIES] = series,
+};
+
+/* The events whose text takes only common()'s values: one key each. */
+static const char *const plain[PD_EV_TYPES] = {
+    [PD_EV_DEALT] = PD_KEYS "msg.dealt",
+    [PD_EV_HAND] = PD_KEYS "msg.hand",
+    [PD_EV_HAND_SHOWN] = PD_KEYS "msg.hand-shown",
+    [PD_EV_TURN_STARTED] = PD_KEYS "msg.turn-started",
+    [PD_EV_OPENED] = PD_KEYS "msg.opened",
+    [PD_EV_BURDEN_LAID] = PD_KEYS "msg.burden-laid",
+    [PD_EV_DEAL_LOST] = PD_KEYS "msg.deal-lost",
+    [PD_EV_PASS_OPENED] = PD_KEYS "msg.pass-opened",
+    [PD_EV_PASS_CHOSEN] = PD_KEYS "msg.pass-chosen",
+    [PD_EV_PASS_READY] = PD_KEYS "msg.pass-ready",
+    [PD_EV_PASS_DONE] = PD_KEYS "msg.pass-done",
+    [PD_EV_TAKEOVER] = PD_KEYS "msg.takeover",
+    [PD_EV_WAIVED] = PD_KEYS "msg.waived",
+    [PD_EV_TAKEOVER_STOPPED] = PD_KEYS "msg.takeover-stopped",
+    [PD_EV_TAKEN] = PD_KEYS "msg.taken",
+    [PD_EV_DISCARDED] = PD_KEYS "msg.discarded",
+    [PD_EV_DREW] = PD_KEYS "msg.drew",
+    [PD_EV_LOSS_DUE] = PD_KEYS "msg.loss-due",
+    [PD_EV_RECKONING] = PD_KEYS "msg.reckoning",
+    [PD_EV_PAUSED] = PD_KEYS "msg.paused",
+    [PD_EV_RESUMED] = PD_KEYS "msg.resumed",
+    [PD_EV_EXTENDED] = PD_KEYS "msg.extended",
+    [PD_EV_PLAYER_REMOVED] = PD_KEYS "msg.player-removed",
+    [PD_EV_ASK_CLOSED] = PD_KEYS "msg.ask-closed",
+};
+
 /* The key of e's text (without the prefix), its values added to c. */
 static const char *key_of(struct ctx *c, const struct pd_event *e)
 {
-    static const char *const plain[PD_EV_TYPES] = {
-        [PD_EV_DEALT] = PD_KEYS "msg.dealt",
-        [PD_EV_HAND] = PD_KEYS "msg.hand",
-        [PD_EV_HAND_SHOWN] = PD_KEYS "msg.hand-shown",
-        [PD_EV_TURN_STARTED] = PD_KEYS "msg.turn-started",
-        [PD_EV_OPENED] = PD_KEYS "msg.opened",
-        [PD_EV_BURDEN_LAID] = PD_KEYS "msg.burden-laid",
-        [PD_EV_DEAL_LOST] = PD_KEYS "msg.deal-lost",
-        [PD_EV_PASS_OPENED] = PD_KEYS "msg.pass-opened",
-        [PD_EV_PASS_CHOSEN] = PD_KEYS "msg.pass-chosen",
-        [PD_EV_PASS_READY] = PD_KEYS "msg.pass-ready",
-        [PD_EV_PASS_DONE] = PD_KEYS "msg.pass-done",
-        [PD_EV_TAKEOVER] = PD_KEYS "msg.takeover",
-        [PD_EV_WAIVED] = PD_KEYS "msg.waived",
-        [PD_EV_TAKEOVER_STOPPED] = PD_KEYS "msg.takeover-stopped",
-        [PD_EV_TAKEN] = PD_KEYS "msg.taken",
-        [PD_EV_DISCARDED] = PD_KEYS "msg.discarded",
-        [PD_EV_DREW] = PD_KEYS "msg.drew",
-        [PD_EV_LOSS_DUE] = PD_KEYS "msg.loss-due",
-        [PD_EV_RECKONING] = PD_KEYS "msg.reckoning",
-        [PD_EV_PAUSED] = PD_KEYS "msg.paused",
-        [PD_EV_RESUMED] = PD_KEYS "msg.resumed",
-        [PD_EV_EXTENDED] = PD_KEYS "msg.extended",
-        [PD_EV_PLAYER_REMOVED] = PD_KEYS "msg.player-removed",
-        [PD_EV_ASK_CLOSED] = PD_KEYS "msg.ask-closed",
-    };
     common(c, e);
-    switch (e->type) {
-    case PD_EV_GAME_STARTED:
-        return game_started(c, e);
-    case PD_EV_TURN_SKIPPED:
-        return e->number ? PD_KEYS "msg.turn-skipped-more" : PD_KEYS "msg.turn-skipped";
-    case PD_EV_REMINDER:
-        return pd_reminder_key((enum pd_phase)e->number) ? pd_reminder_key((enum pd_phase)e->number)
-                                                         : PD_KEYS "error.unknown";
-    case PD_EV_TIMED_OUT:
-        return timed_out_key(e);
-    case PD_EV_OFFER_MADE:
-    case PD_EV_OFFER_ACCEPTED:
-    case PD_EV_OFFER_DECLINED:
-    case PD_EV_OFFER_CANCELLED:
-    case PD_EV_OFFER_EXPIRED:
-    case PD_EV_TRADED:
-        return trade(c, e);
-    case PD_EV_DEAL_PLAYED:
-        pd_euros_text(var(&c->v, "amount"), VALUE_MAX, c->lang, e->amount);
-        return PD_KEYS "msg.deal-played";
-    case PD_EV_BURDEN_LIFTED:
-        return lifted_key(e);
-    case PD_EV_NUISANCE:
-        return e->number > 1 ? PD_KEYS "msg.nuisance-2" : PD_KEYS "msg.nuisance-1";
-    case PD_EV_PASSED:
-        return passed_key(e);
-    case PD_EV_DRAWN:
-        var_num(&c->v, "count", e->count);
-        return PD_KEYS "msg.drawn";
-    case PD_EV_TIMER_SET:
-        return timer_set(c, e);
-    case PD_EV_REVEAL:
-        return reveal(c, e);
-    case PD_EV_GAME_OVER:
-        return game_over(c, e);
-    case PD_EV_SERIES:
-        return series(c, e);
-    default:
-        return (unsigned)e->type < PD_EV_TYPES && plain[e->type] ? plain[e->type]
-                                                                 : PD_KEYS "error.unknown";
-    }
+    if ((unsigned)e->type >= PD_EV_TYPES)
+        return PD_KEYS "error.unknown";
+    if (keyed[e->type])
+        return keyed[e->type](c, e);
+    return plain[e->type] ? plain[e->type] : PD_KEYS "error.unknown";
 }
 
 const char *pd_event_text(char *out, size_t len, const char *lang, const struct pd_event *e,
