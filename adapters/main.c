@@ -131,9 +131,55 @@ static void setup_help(void)
             "The README walks through each platform step by step.\n");
 }
 
+/* The long options that have no letter. */
+enum { OPT_CHECK = 256, OPT_CONSOLE, OPT_VIRTUAL, OPT_SEED, OPT_REGISTER };
+
+/* Takes one option onto o. Returns -1 to read on, else the exit code (0 after --version or
+ * --help, 2 after a bad option). */
+static int take_option(int ch, struct options *o)
+{
+    char *end;
+    switch (ch) {
+    case 'c':
+        o->config_path = optarg;
+        return -1;
+    case 's':
+        o->store_path = optarg;
+        return -1;
+    case OPT_CHECK:
+        o->check_config = true;
+        return -1;
+    case OPT_CONSOLE:
+        o->console = true;
+        return -1;
+    case OPT_VIRTUAL:
+        o->virtual_time = true;
+        return -1;
+    case OPT_REGISTER:
+        o->register_commands = true;
+        return -1;
+    case OPT_SEED:
+        o->seed = strtoull(optarg, &end, 10);
+        if (!*optarg || *end) {
+            fprintf(stderr, "illegald: --seed takes a whole number, not \"%s\"\n", optarg);
+            return 2;
+        }
+        o->seeded = true;
+        return -1;
+    case 'V':
+        version();
+        return 0;
+    case 'h':
+        usage(stdout);
+        return 0;
+    default:
+        usage(stderr);
+        return 2;
+    }
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    enum { OPT_CHECK = 256, OPT_CONSOLE, OPT_VIRTUAL, OPT_SEED, OPT_REGISTER };
     static const struct option longopts[] = {
         {"config", required_argument, NULL, 'c'},
         {"store", required_argument, NULL, 's'},
@@ -146,47 +192,10 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int ch;
-    char *end;
-    while ((ch = getopt_long(argc, argv, "c:s:Vh", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'c':
-            o->config_path = optarg;
-            break;
-        case 's':
-            o->store_path = optarg;
-            break;
-        case OPT_CHECK:
-            o->check_config = true;
-            break;
-        case OPT_CONSOLE:
-            o->console = true;
-            break;
-        case OPT_VIRTUAL:
-            o->virtual_time = true;
-            break;
-        case OPT_REGISTER:
-            o->register_commands = true;
-            break;
-        case OPT_SEED:
-            o->seed = strtoull(optarg, &end, 10);
-            if (!*optarg || *end) {
-                fprintf(stderr, "illegald: --seed takes a whole number, not \"%s\"\n", optarg);
-                return 2;
-            }
-            o->seeded = true;
-            break;
-        case 'V':
-            version();
-            return 0;
-        case 'h':
-            usage(stdout);
-            return 0;
-        default:
-            usage(stderr);
-            return 2;
-        }
-    }
+    int ch, rc;
+    while ((ch = getopt_long(argc, argv, "c:s:Vh", longopts, NULL)) != -1)
+        if ((rc = take_option(ch, o)) >= 0)
+            return rc;
     if (optind < argc) {
         fprintf(stderr, "illegald: unexpected argument \"%s\"\n", argv[optind]);
         return 2;
@@ -238,57 +247,65 @@ static void on_console_eof(void *arg)
     shutdown_daemon(arg);
 }
 
+static int add_console(struct daemon *d, const struct options *o)
+{
+    struct console_options co = {
+        .in_fd = 0,
+        .out_fd = 1,
+        .advance = o->virtual_time ? on_console_advance : NULL,
+        .eof = on_console_eof,
+        .arg = d,
+    };
+    struct platform *p = console_platform_new(dispatcher_host(d->dispatcher), &co);
+    if (!p || dispatcher_add_platform(d->dispatcher, p) < 0) {
+        log_error("main", NULL, "cannot create the console");
+        return -1;
+    }
+    return 1;
+}
+
+#if defined(ILLEGALD_WITH_DISCORD) || defined(ILLEGALD_WITH_MATRIX) || defined(ILLEGALD_WITH_WEB)
+typedef struct platform *platform_new_fn(const struct config *cfg, const struct platform_host *host,
+                                         char *err, size_t errlen);
+
+/* Creates the platform named name with make and adds it to the dispatcher; NULL logged. */
+static struct platform *add_platform(struct daemon *d, const char *name, platform_new_fn *make)
+{
+    char err[512] = "";
+    struct platform *p = make(&d->config, dispatcher_host(d->dispatcher), err, sizeof err);
+    if (!p || dispatcher_add_platform(d->dispatcher, p) < 0) {
+        log_error("main", NULL, "%s: %s", name, err);
+        return NULL;
+    }
+    return p;
+}
+#endif
+
 /* Creates the configured platforms. Returns how many, or -1 on error. */
 static int add_platforms(struct daemon *d, const struct options *o)
 {
-    const struct platform_host *host = dispatcher_host(d->dispatcher);
-    char err[512] = "";
     int n = 0;
     struct platform *discord = NULL, *web = NULL;
-    if (o->console) {
-        struct console_options co = {
-            .in_fd = 0,
-            .out_fd = 1,
-            .advance = o->virtual_time ? on_console_advance : NULL,
-            .eof = on_console_eof,
-            .arg = d,
-        };
-        struct platform *p = console_platform_new(host, &co);
-        if (!p || dispatcher_add_platform(d->dispatcher, p) < 0) {
-            log_error("main", NULL, "cannot create the console");
-            return -1;
-        }
-        return 1;
-    }
+    if (o->console)
+        return add_console(d, o);
 #ifdef ILLEGALD_WITH_DISCORD
     if (d->config.discord_token) {
-        struct platform *p = discord_platform_new(&d->config, host, err, sizeof err);
-        if (!p || dispatcher_add_platform(d->dispatcher, p) < 0) {
-            log_error("main", NULL, "discord: %s", err);
+        if (!(discord = add_platform(d, "discord", discord_platform_new)))
             return -1;
-        }
-        discord = p;
         n++;
     }
 #endif
 #ifdef ILLEGALD_WITH_MATRIX
     if (d->config.matrix_homeserver) {
-        struct platform *p = matrix_platform_new(&d->config, host, err, sizeof err);
-        if (!p || dispatcher_add_platform(d->dispatcher, p) < 0) {
-            log_error("main", NULL, "matrix: %s", err);
+        if (!add_platform(d, "matrix", matrix_platform_new))
             return -1;
-        }
         n++;
     }
 #endif
 #ifdef ILLEGALD_WITH_WEB
     if (d->config.web_listen) {
-        struct platform *p = web_platform_new(&d->config, host, err, sizeof err);
-        if (!p || dispatcher_add_platform(d->dispatcher, p) < 0) {
-            log_error("main", NULL, "web: %s", err);
+        if (!(web = add_platform(d, "web", web_platform_new)))
             return -1;
-        }
-        web = p;
         n++;
     }
 #endif
@@ -302,7 +319,6 @@ static int add_platforms(struct daemon *d, const struct options *o)
 #endif
     (void)discord;
     (void)web;
-    (void)err;
     return n;
 }
 
@@ -341,7 +357,8 @@ static void close_walk(uv_handle_t *h, void *arg)
         uv_close(h, NULL);
 }
 
-static int run(struct daemon *d, const struct options *o)
+/* The store, the metrics and the dispatcher; false logged. */
+static bool open_parts(struct daemon *d, const struct options *o)
 {
     char err[512] = "";
     struct dispatcher_options dopt = {
@@ -353,19 +370,59 @@ static int run(struct daemon *d, const struct options *o)
     };
     if (store_open(&d->store, d->config.store_path, err, sizeof err) < 0) {
         log_error("main", NULL, "store: %s", err);
-        return 1;
+        return false;
     }
     dopt.store = d->store;
     d->metrics = metrics_new();
     if (!d->metrics) {
         log_error("main", NULL, "out of memory");
-        return 1;
+        return false;
     }
     dopt.metrics = d->metrics;
     if (dispatcher_new(&d->dispatcher, &dopt, err, sizeof err) < 0) {
         log_error("main", NULL, "%s", err);
-        return 1;
+        return false;
     }
+    return true;
+}
+
+/* The health and metrics listener, when configured; false logged. */
+static bool start_ops(struct daemon *d)
+{
+    char err[512] = "";
+    if (!d->config.metrics_enabled)
+        return true;
+    d->checks = (struct ops_http_checks){check_healthy, check_ready, d};
+    if (ops_http_start(&d->ops, &d->loop, d->config.metrics_bind, d->config.metrics_port,
+                       d->metrics, &d->checks, err, sizeof err) < 0) {
+        log_error("main", NULL, "metrics listener: %s", err);
+        return false;
+    }
+    log_info("main", NULL, "health and metrics at http://%s:%d/", d->config.metrics_bind,
+             ops_http_port(d->ops));
+    return true;
+}
+
+/* SIGTERM and SIGINT stop the daemon, SIGHUP reopens the log; and the start's settling. */
+static void watch_signals(struct daemon *d)
+{
+    uv_signal_init(&d->loop, &d->sigterm);
+    uv_signal_init(&d->loop, &d->sigint);
+    uv_signal_init(&d->loop, &d->sighup);
+    d->sigterm.data = d->sigint.data = d->sighup.data = d;
+    uv_signal_start(&d->sigterm, on_signal, SIGTERM);
+    uv_signal_start(&d->sigint, on_signal, SIGINT);
+    uv_signal_start(&d->sighup, on_signal, SIGHUP);
+    uv_prepare_init(&d->loop, &d->settled);
+    d->settled.data = d;
+    uv_prepare_start(&d->settled, on_settled);
+}
+
+static int run(struct daemon *d, const struct options *o)
+{
+    char err[512] = "";
+    if (!open_parts(d, o))
+        return 1;
     int n = add_platforms(d, o);
     if (n < 0)
         return 1;
@@ -377,97 +434,102 @@ static int run(struct daemon *d, const struct options *o)
         log_error("main", NULL, "%s", err);
         return 1;
     }
-    if (d->config.metrics_enabled) {
-        d->checks = (struct ops_http_checks){check_healthy, check_ready, d};
-        if (ops_http_start(&d->ops, &d->loop, d->config.metrics_bind, d->config.metrics_port,
-                           d->metrics, &d->checks, err, sizeof err) < 0) {
-            log_error("main", NULL, "metrics listener: %s", err);
-            return 1;
-        }
-        log_info("main", NULL, "health and metrics at http://%s:%d/", d->config.metrics_bind,
-                 ops_http_port(d->ops));
-    }
-    uv_signal_init(&d->loop, &d->sigterm);
-    uv_signal_init(&d->loop, &d->sigint);
-    uv_signal_init(&d->loop, &d->sighup);
-    d->sigterm.data = d->sigint.data = d->sighup.data = d;
-    uv_signal_start(&d->sigterm, on_signal, SIGTERM);
-    uv_signal_start(&d->sigint, on_signal, SIGINT);
-    uv_signal_start(&d->sighup, on_signal, SIGHUP);
-    uv_prepare_init(&d->loop, &d->settled);
-    d->settled.data = d;
-    uv_prepare_start(&d->settled, on_settled);
+    if (!start_ops(d))
+        return 1;
+    watch_signals(d);
     log_info("main", NULL, "illegald %s running, store %s", ILLEGALD_VERSION, d->config.store_path);
     uv_run(&d->loop, UV_RUN_DEFAULT);
     return 0;
+}
+
+/* Reads the configuration with the options over it. Returns -1 to go on, else the exit code
+ * (the configuration freed): 2 for a bad file, 0 after --check-config. */
+static int configure(struct daemon *d, const struct options *o)
+{
+    char err[8192] = ""; /* every error of a configuration file, one a line */
+    if (config_init(&d->config) < 0) {
+        fprintf(stderr, "illegald: out of memory\n");
+        return 1;
+    }
+    if (config_load(&d->config, o->config_path, err, sizeof err) < 0) {
+        for (const char *line = err; *line;) {
+            size_t n = strcspn(line, "\n");
+            fprintf(stderr, "illegald: %.*s\n", (int)n, line);
+            line += n + (line[n] == '\n');
+        }
+        config_free(&d->config);
+        return 2;
+    }
+    if (o->store_path) {
+        char *path = strdup(o->store_path);
+        if (!path) {
+            config_free(&d->config);
+            return 1;
+        }
+        free(d->config.store_path);
+        d->config.store_path = path;
+    }
+    d->config.discord_register_commands = o->register_commands;
+    if (o->check_config) {
+        config_describe(&d->config, stdout);
+        printf("; %s: the settings are valid\n", o->config_path ? o->config_path : "defaults");
+        config_free(&d->config);
+        return 0;
+    }
+    return -1;
+}
+
+/* The log as configured, then the event loop. Returns -1 to go on, else the exit code (the
+ * configuration freed). */
+static int open_log_and_loop(struct daemon *d)
+{
+    log_set_level((enum log_level)log_level_parse(d->config.log_level));
+    if (log_open(d->config.log_file) < 0) {
+        fprintf(stderr, "illegald: cannot open log file %s\n", d->config.log_file);
+        config_free(&d->config);
+        return 1;
+    }
+    if (d->config.game_section_keys[0])
+        log_warn("config", NULL, "[game] %s: read as settings of a game; move them to its section",
+                 d->config.game_section_keys);
+    if (uv_loop_init(&d->loop) < 0) {
+        fprintf(stderr, "illegald: cannot create the event loop\n");
+        config_free(&d->config);
+        return 1;
+    }
+    return -1;
+}
+
+/* Stops what still runs, lets the adapters close their handles, then frees everything. */
+static void teardown(struct daemon *d)
+{
+    ops_http_stop(d->ops);
+    if (d->dispatcher && !d->stopping)
+        dispatcher_stop(d->dispatcher);
+    /* Let adapters finish closing their handles before freeing them. */
+    uv_walk(&d->loop, close_walk, NULL);
+    uv_run(&d->loop, UV_RUN_DEFAULT);
+    dispatcher_free(d->dispatcher);
+    metrics_free(d->metrics);
+    store_close(d->store);
+    uv_loop_close(&d->loop);
+    log_close();
+    config_free(&d->config);
 }
 
 int main(int argc, char **argv)
 {
     struct options o = {0};
     struct daemon d;
-    char err[8192] = ""; /* every error of a configuration file, one a line */
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
 
     memset(&d, 0, sizeof d);
     signal(SIGPIPE, SIG_IGN);
-    if (config_init(&d.config) < 0) {
-        fprintf(stderr, "illegald: out of memory\n");
-        return 1;
-    }
-    if (config_load(&d.config, o.config_path, err, sizeof err) < 0) {
-        for (const char *line = err; *line;) {
-            size_t n = strcspn(line, "\n");
-            fprintf(stderr, "illegald: %.*s\n", (int)n, line);
-            line += n + (line[n] == '\n');
-        }
-        config_free(&d.config);
-        return 2;
-    }
-    if (o.store_path) {
-        char *path = strdup(o.store_path);
-        if (!path) {
-            config_free(&d.config);
-            return 1;
-        }
-        free(d.config.store_path);
-        d.config.store_path = path;
-    }
-    d.config.discord_register_commands = o.register_commands;
-    if (o.check_config) {
-        config_describe(&d.config, stdout);
-        printf("; %s: the settings are valid\n", o.config_path ? o.config_path : "defaults");
-        config_free(&d.config);
-        return 0;
-    }
-    log_set_level((enum log_level)log_level_parse(d.config.log_level));
-    if (log_open(d.config.log_file) < 0) {
-        fprintf(stderr, "illegald: cannot open log file %s\n", d.config.log_file);
-        config_free(&d.config);
-        return 1;
-    }
-    if (d.config.game_section_keys[0])
-        log_warn("config", NULL, "[game] %s: read as settings of a game; move them to its section",
-                 d.config.game_section_keys);
-    if (uv_loop_init(&d.loop) < 0) {
-        fprintf(stderr, "illegald: cannot create the event loop\n");
-        config_free(&d.config);
-        return 1;
-    }
+    if ((rc = configure(&d, &o)) >= 0 || (rc = open_log_and_loop(&d)) >= 0)
+        return rc;
     rc = run(&d, &o);
-    ops_http_stop(d.ops);
-    if (d.dispatcher && !d.stopping)
-        dispatcher_stop(d.dispatcher);
-    /* Let adapters finish closing their handles before freeing them. */
-    uv_walk(&d.loop, close_walk, NULL);
-    uv_run(&d.loop, UV_RUN_DEFAULT);
-    dispatcher_free(d.dispatcher);
-    metrics_free(d.metrics);
-    store_close(d.store);
-    uv_loop_close(&d.loop);
-    log_close();
-    config_free(&d.config);
+    teardown(&d);
     return rc;
 }
