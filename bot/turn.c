@@ -371,30 +371,28 @@ static int put_game(struct dispatcher *d, struct game *g, struct buf *image)
     return rc;
 }
 
-/* Writes every changed game of the turn in one transaction. */
-static int commit(struct dispatcher *d)
+/* Writes every game the turn changed; *platform: the first one's. Returns 0 or -1 (logged). */
+static int put_games(struct dispatcher *d, const char **platform)
 {
-    char clock[32], counter[32], events[32];
-    snprintf(clock, sizeof clock, "%lld", (long long)d->vnow);
-    snprintf(counter, sizeof counter, "%llu", (unsigned long long)d->next_game);
-    uint64_t started = uv_hrtime();
-    const char *platform = NULL; /* the metric's label: the first changed game's platform */
-    if (store_begin(d->store) < 0)
-        return -1;
     struct buf image; /* each game's image in turn */
     buf_init(&image, IMAGE_BYTES_MAX);
-    for (unsigned i = 0; i < d->turn.ngames; i++) {
+    int rc = 0;
+    for (unsigned i = 0; rc == 0 && i < d->turn.ngames; i++) {
         struct turn_game *t = &d->turn.games[i];
         if (!t->changed)
             continue;
-        if (!platform)
-            platform = t->g->platform->ops->name;
-        if (put_game(d, t->g, &image) < 0)
-            goto fail;
+        if (!*platform)
+            *platform = t->g->platform->ops->name;
+        rc = put_game(d, t->g, &image);
     }
     buf_free(&image);
-    /* Messages about the changes, for platforms that confirm delivery: in
-     * the same transaction, so a crash can lose neither without the other. */
+    return rc;
+}
+
+/* Messages about the changes, for platforms that confirm delivery: in the same transaction, so
+ * a crash can lose neither without the other. Returns 0 or -1 (logged). */
+static int put_outbox(struct dispatcher *d)
+{
     struct held *h;
     STAILQ_FOREACH(h, &d->turn.held, next)
     {
@@ -407,9 +405,15 @@ static int commit(struct dispatcher *d)
         free(text);
         if (rc < 0) {
             log_error("store", NULL, oom ? "out of memory" : "could not write a message");
-            goto fail;
+            return -1;
         }
     }
+    return 0;
+}
+
+/* Writes every event the turn touched. Returns 0 or -1 (logged). */
+static int put_events(struct dispatcher *d)
+{
     for (unsigned i = 0; i < d->turn.nevents; i++) {
         const struct event *e = d->turn.events[i].e;
         struct json_object *j = event_to_json(e);
@@ -420,22 +424,41 @@ static int commit(struct dispatcher *d)
         json_object_put(j);
         if (rc < 0) {
             log_error("store", e->id, text ? "could not write the event" : "out of memory");
-            goto fail;
+            return -1;
         }
     }
+    return 0;
+}
+
+/* The next game's and event's numbers, and the virtual clock. Returns 0 or -1. */
+static int put_counters(struct dispatcher *d)
+{
+    char clock[32], counter[32], events[32];
+    snprintf(clock, sizeof clock, "%lld", (long long)d->vnow);
+    snprintf(counter, sizeof counter, "%llu", (unsigned long long)d->next_game);
     snprintf(events, sizeof events, "%llu", (unsigned long long)d->next_event);
     if (store_meta_set(d->store, "next_game", counter) < 0 ||
         (d->turn.nevents && store_meta_set(d->store, "next_event", events) < 0) ||
-        (d->virtual_time && store_meta_set(d->store, "clock", clock) < 0) ||
-        store_commit(d->store) < 0)
-        goto fail;
+        (d->virtual_time && store_meta_set(d->store, "clock", clock) < 0))
+        return -1;
+    return 0;
+}
+
+/* Writes every change of the turn in one transaction. */
+static int commit(struct dispatcher *d)
+{
+    uint64_t started = uv_hrtime();
+    const char *platform = NULL; /* the metric's label: the first changed game's platform */
+    if (store_begin(d->store) < 0)
+        return -1;
+    if (put_games(d, &platform) < 0 || put_outbox(d) < 0 || put_events(d) < 0 ||
+        put_counters(d) < 0 || store_commit(d->store) < 0) {
+        store_rollback(d->store);
+        return -1;
+    }
     metrics_observe(d->metrics, METRIC_STORE_COMMIT_SECONDS, platform,
                     (double)(uv_hrtime() - started) / 1e9);
     return 0;
-fail:
-    buf_free(&image);
-    store_rollback(d->store);
-    return -1;
 }
 
 /* Puts every game the turn changed back as it was when the turn began, the
