@@ -455,6 +455,51 @@ static struct json_object *named_players(struct json_object *choices)
     return list;
 }
 
+/* Adds to text a line for each choice user may take, with the reaction that takes it, and maps
+ * that reaction to the choice's command in votes. False when text is full. */
+static bool ballot_choices(struct json_object *data, struct json_object *choices, const char *user,
+                           struct buf *text, struct json_object *votes)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < jarr_len(choices); i++) {
+        struct json_object *choice = jarr_at(choices, i);
+        const char *act = jget_str(choice, "command");
+        /* what the voter may not choose (their own name) is not on their ballot */
+        if (!act || !chooses(choice, user))
+            continue;
+        const char *emoji = mx_vote_emoji(shown);
+        if (!emoji)
+            continue;
+        shown++;
+        char label[256];
+        mx_choice_label(data, choice, label, sizeof label);
+        if (buf_printf(text, "\n%s %s", emoji, label) < 0)
+            return false;
+        json_object_object_add(votes, emoji, json_object_new_string(act));
+    }
+    return true;
+}
+
+/* Queues user's ballot in their direct room: text, naming the candidates and mentioning its
+ * voter only; votes (taken) maps its reactions to commands; number pins its transaction. */
+static void queue_ballot(struct mx *m, const struct outbound *o, const char *user, const char *text,
+                         struct json_object *cands, struct json_object *votes, size_t number)
+{
+    struct json_object *bd = json_object_new_object();
+    struct json_object *to = json_object_new_array();
+    json_object_array_add(to, json_object_new_string(user));
+    json_object_object_add(bd, "candidates", json_object_get(cands));
+    json_object_object_add(bd, "mentions", to);
+    struct json_object *known = mx_known_names(m, to);
+    struct json_object *it = item_new(NULL, user, "m.room.message",
+                                      mx_render_message(text, OUT_BALLOT, bd, true, known));
+    json_object_put(known);
+    json_object_put(bd);
+    json_object_object_add(it, "votes", votes);
+    pin_txn(it, o->outbox_id, number);
+    outbox_add(m, it);
+}
+
 /*
  * A ballot at a table that votes in private: each voter (its "mentions")
  * gets a ballot in their direct room, with one reaction per choice they may
@@ -468,7 +513,6 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
     if (!voters || !choices)
         return;
     struct json_object *cands = named_players(choices);
-    size_t nact = jarr_len(choices);
     /* The bot words the ballot for a DM; the table's text speaks to the table. */
     const char *ballot = jget_str(data, "ballot") ? jget_str(data, "ballot") : o->text;
     for (size_t c = 0; c < jarr_len(voters); c++) {
@@ -479,48 +523,15 @@ static void queue_ballots(struct mx *m, const struct outbound *o, struct json_ob
         const char *own = jget_str(jget_obj(data, "ballot_for"), user);
         struct buf text;
         buf_init(&text, MX_BALLOT_MAX);
-        if (buf_puts(&text, own ? own : ballot) < 0)
-            goto refused;
         struct json_object *votes = json_object_new_object();
-        size_t shown = 0;
-        for (size_t i = 0; i < nact; i++) {
-            struct json_object *choice = jarr_at(choices, i);
-            const char *act = jget_str(choice, "command");
-            /* what the voter may not choose (their own name) is not on their ballot */
-            if (!act || !chooses(choice, user))
-                continue;
-            const char *emoji = mx_vote_emoji(shown);
-            if (!emoji)
-                continue;
-            shown++;
-            char label[256];
-            mx_choice_label(data, choice, label, sizeof label);
-            if (buf_printf(&text, "\n%s %s", emoji, label) < 0) {
-                json_object_put(votes);
-                goto refused;
-            }
-            json_object_object_add(votes, emoji, json_object_new_string(act));
+        if (buf_puts(&text, own ? own : ballot) == 0 &&
+            ballot_choices(data, choices, user, &text, votes)) {
+            queue_ballot(m, o, user, text.data, cands, votes, c + 1);
+        } else {
+            json_object_put(votes);
+            /* the voter can still type "vote <player>" in their room */
+            log_error(MOD, NULL, "no memory for the ballot of %s; not sent", user);
         }
-        /* A ballot names the candidates and mentions its voter only. */
-        struct json_object *bd = json_object_new_object();
-        struct json_object *to = json_object_new_array();
-        json_object_array_add(to, json_object_new_string(user));
-        json_object_object_add(bd, "candidates", json_object_get(cands));
-        json_object_object_add(bd, "mentions", to);
-        struct json_object *known = mx_known_names(m, to);
-        struct json_object *it =
-            item_new(NULL, user, "m.room.message",
-                     mx_render_message(text.data, OUT_BALLOT, bd, true, known));
-        json_object_put(known);
-        json_object_put(bd);
-        json_object_object_add(it, "votes", votes);
-        pin_txn(it, o->outbox_id, c + 1);
-        buf_free(&text);
-        outbox_add(m, it);
-        continue;
-    refused:
-        /* the voter can still type "vote <player>" in their room */
-        log_error(MOD, NULL, "no memory for the ballot of %s; not sent", user);
         buf_free(&text);
     }
     json_object_put(cands);
