@@ -139,47 +139,48 @@ static void add_reactions(struct console *c, const struct outbound *m, const cha
     }
 }
 
-static int console_send(struct platform *p, const struct outbound *m)
+/* Whether m goes to a user whose direct messages are closed: then nothing is shown and the bot is
+ * told, as on a real platform. */
+static bool dm_refused(struct console *c, const struct outbound *m)
 {
-    struct console *c = (struct console *)p;
-    char channel[512], id[32];
-    struct json_object *o = json_object_new_object();
-    if (!o)
-        return -1;
-    if (m->channel)
-        snprintf(channel, sizeof channel, "%s", m->channel);
-    else
-        snprintf(channel, sizeof channel, "dm:%s", m->user ? m->user : "");
+    const char *state = m->user ? map_get(&c->closed_dms, m->user) : NULL;
+    if (!state || strcmp(state, "closed") != 0)
+        return false;
+    c->base.host->dm_result(c->base.host->ctx, &c->base, m->user, false);
+    return true;
+}
 
-    if (m->user) {
-        /* A closed DM fails like on a real platform: nothing shown, the bot told. */
-        const char *state = map_get(&c->closed_dms, m->user);
-        if (state && strcmp(state, "closed") == 0) {
-            json_object_put(o);
-            p->host->dm_result(p->host->ctx, p, m->user, false);
-            return 0;
-        }
-    }
-    if (m->kind == OUT_GAME_OVER) {
-        json_object_object_add(o, "type", json_object_new_string("game_over"));
-        json_object_object_add(o, "channel", json_object_new_string(channel));
-        json_object_object_add(o, "scores", copy_field(m->data, "scores"));
-        json_object_object_add(o, "winners", copy_field(m->data, "winners"));
-        if (jget_true(m->data, "aborted"))
-            json_object_object_add(o, "aborted", json_object_new_boolean(true));
-        emit(c, o);
-        return 0;
-    }
+/* Fills o with the end of a game: its scores and winners. */
+static void game_over_line(const struct outbound *m, const char *channel, struct json_object *o)
+{
+    json_object_object_add(o, "type", json_object_new_string("game_over"));
+    json_object_object_add(o, "channel", json_object_new_string(channel));
+    json_object_object_add(o, "scores", copy_field(m->data, "scores"));
+    json_object_object_add(o, "winners", copy_field(m->data, "winners"));
+    if (jget_true(m->data, "aborted"))
+        json_object_object_add(o, "aborted", json_object_new_boolean(true));
+}
+
+/* The id m is shown under: its key's earlier message when m replaces it (true), else a new one,
+ * recorded under its key (false). */
+static bool message_id(struct console *c, const struct outbound *m, char *id, size_t len)
+{
     const char *old = m->key ? map_get(&c->key_to_id, m->key) : NULL;
-    bool edit = m->replace && old;
-    if (edit) {
-        snprintf(id, sizeof id, "%s", old);
-    } else {
-        new_id(c, id, sizeof id);
-        if (m->key && (map_set_str(&c->key_to_id, m->key, id) < 0 ||
-                       map_set_str(&c->id_to_key, id, m->key) < 0))
-            log_warn("console", NULL, "out of memory recording message %s", id);
+    if (m->replace && old) {
+        snprintf(id, len, "%s", old);
+        return true;
     }
+    new_id(c, id, len);
+    if (m->key &&
+        (map_set_str(&c->key_to_id, m->key, id) < 0 || map_set_str(&c->id_to_key, id, m->key) < 0))
+        log_warn("console", NULL, "out of memory recording message %s", id);
+    return false;
+}
+
+/* Fills o with message m as sent (or edited, with edit) under id. */
+static void message_line(const struct outbound *m, const char *channel, const char *id, bool edit,
+                         struct json_object *o)
+{
     json_object_object_add(o, "type",
                            json_object_new_string(edit                    ? "edit"
                                                   : m->kind == OUT_BALLOT ? "poll"
@@ -196,6 +197,30 @@ static int console_send(struct platform *p, const struct outbound *m)
         json_object_object_add(o, "options", choice_commands(m));
     if (m->data)
         json_object_object_add(o, "data", json_object_get((struct json_object *)m->data));
+}
+
+static int console_send(struct platform *p, const struct outbound *m)
+{
+    struct console *c = (struct console *)p;
+    char channel[512], id[32];
+    struct json_object *o = json_object_new_object();
+    if (!o)
+        return -1;
+    if (m->channel)
+        snprintf(channel, sizeof channel, "%s", m->channel);
+    else
+        snprintf(channel, sizeof channel, "dm:%s", m->user ? m->user : "");
+    if (dm_refused(c, m)) {
+        json_object_put(o);
+        return 0;
+    }
+    if (m->kind == OUT_GAME_OVER) {
+        game_over_line(m, channel, o);
+        emit(c, o);
+        return 0;
+    }
+    bool edit = message_id(c, m, id, sizeof id);
+    message_line(m, channel, id, edit, o);
     emit(c, o);
     add_reactions(c, m, channel, id);
     return 0;
@@ -248,13 +273,9 @@ static void handle_message(struct console *c, struct json_object *o, bool reacti
     c->base.host->deliver(c->base.host->ctx, &c->base, &in);
 }
 
-static void handle_line(struct console *c, const char *line, size_t len)
+/* The line as a JSON object whose strings hold no NUL byte; NULL with an error emitted. */
+static struct json_object *parse_line(struct console *c, const char *line, size_t len)
 {
-    c->line_number++;
-    while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
-        len--;
-    if (!len)
-        return;
     struct json_tokener *tok = json_tokener_new();
     struct json_object *o = tok ? json_tokener_parse_ex(tok, line, (int)len) : NULL;
     bool complete = tok && json_tokener_get_error(tok) == json_tokener_success &&
@@ -263,7 +284,7 @@ static void handle_line(struct console *c, const char *line, size_t len)
     if (!o || !complete || !json_object_is_type(o, json_type_object)) {
         emit_error(c, "not a JSON object");
         json_object_put(o);
-        return;
+        return NULL;
     }
     /* Strings are read as C strings: one with a NUL byte inside would be
      * cut short there ("a\u0000b" playing as "a"), so the line is refused. */
@@ -275,41 +296,82 @@ static void handle_line(struct console *c, const char *line, size_t len)
             snprintf(why, sizeof why, "\"%.64s\" holds a NUL byte", member);
             emit_error(c, why);
             json_object_put(o);
-            return;
+            return NULL;
         }
     }
+    return o;
+}
+
+static void on_message(struct console *c, struct json_object *o)
+{
+    handle_message(c, o, false);
+}
+
+static void on_reaction(struct console *c, struct json_object *o)
+{
+    handle_message(c, o, true);
+}
+
+static void on_advance(struct console *c, struct json_object *o)
+{
+    double seconds;
+    if (jget_double(o, "seconds", &seconds) < 0 || seconds < 0 || seconds > 1e9)
+        emit_error(c, "\"seconds\" must be a number from 0 to 1e9");
+    else if (!c->o.advance)
+        emit_error(c, "\"advance\" needs --virtual-time");
+    else
+        c->o.advance(c->o.arg, (int64_t)(seconds * 1000));
+}
+
+static void on_dms(struct console *c, struct json_object *o)
+{
+    const char *user = jget_str(o, "user");
+    if (!user)
+        emit_error(c, "\"dms\" needs a \"user\"");
+    else if (map_set_str(&c->closed_dms, user, jget_true(o, "open") ? "open" : "closed") < 0)
+        emit_error(c, "out of memory");
+}
+
+static void on_ping(struct console *c, struct json_object *o)
+{
+    flush_bot(c);
+    struct json_object *out = json_object_new_object();
+    struct json_object *id = jget(o, "id");
+    json_object_object_add(out, "type", json_object_new_string("pong"));
+    if (id)
+        json_object_object_add(out, "id", json_object_get(id));
+    emit(c, out);
+}
+
+/* What a line's "type" asks for. */
+static const struct {
+    const char *type;
+    void (*handle)(struct console *c, struct json_object *o);
+} line_types[] = {
+    {"message", on_message}, {"reaction", on_reaction}, {"advance", on_advance},
+    {"dms", on_dms},         {"ping", on_ping},
+};
+
+static void handle_line(struct console *c, const char *line, size_t len)
+{
+    c->line_number++;
+    while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
+        len--;
+    if (!len)
+        return;
+    struct json_object *o = parse_line(c, line, len);
+    if (!o)
+        return;
     const char *type = jget_str(o, "type");
-    if (!type) {
+    size_t i = 0, n = sizeof line_types / sizeof *line_types;
+    while (type && i < n && strcmp(type, line_types[i].type) != 0)
+        i++;
+    if (!type)
         emit_error(c, "missing \"type\"");
-    } else if (strcmp(type, "message") == 0) {
-        handle_message(c, o, false);
-    } else if (strcmp(type, "reaction") == 0) {
-        handle_message(c, o, true);
-    } else if (strcmp(type, "advance") == 0) {
-        double seconds;
-        if (jget_double(o, "seconds", &seconds) < 0 || seconds < 0 || seconds > 1e9)
-            emit_error(c, "\"seconds\" must be a number from 0 to 1e9");
-        else if (!c->o.advance)
-            emit_error(c, "\"advance\" needs --virtual-time");
-        else
-            c->o.advance(c->o.arg, (int64_t)(seconds * 1000));
-    } else if (strcmp(type, "dms") == 0) {
-        const char *user = jget_str(o, "user");
-        if (!user)
-            emit_error(c, "\"dms\" needs a \"user\"");
-        else if (map_set_str(&c->closed_dms, user, jget_true(o, "open") ? "open" : "closed") < 0)
-            emit_error(c, "out of memory");
-    } else if (strcmp(type, "ping") == 0) {
-        flush_bot(c);
-        struct json_object *out = json_object_new_object();
-        struct json_object *id = jget(o, "id");
-        json_object_object_add(out, "type", json_object_new_string("pong"));
-        if (id)
-            json_object_object_add(out, "id", json_object_get(id));
-        emit(c, out);
-    } else {
+    else if (i == n)
         emit_error(c, "unknown \"type\"");
-    }
+    else
+        line_types[i].handle(c, o);
     json_object_put(o);
 }
 
