@@ -242,17 +242,12 @@ static bool get_int(const struct json_object *o, const char *key, int64_t lo, in
     return jget_int64(o, key, out) == 0 && *out >= lo && *out <= hi;
 }
 
-int event_from_json(struct event *out, const struct json_object *j, char *why, size_t whylen)
+/* The event's names, seed, round and closed flag from j into e; false with why written. */
+static bool get_head(struct event *e, const struct json_object *j, char *why, size_t whylen)
 {
-    struct event *e = calloc(1, sizeof *e);
-    struct json_object *players = jget_arr(j, "players"), *tables = jget_arr(j, "tables");
     const char *seed = jget_str(j, "seed");
     char *end = NULL;
-    int64_t round, closed, table;
-    if (!e) {
-        snprintf(why, whylen, "out of memory");
-        return -1;
-    }
+    int64_t round, closed;
     if (!jget_str_into(j, "id", e->id, sizeof e->id) ||
         !jget_str_into(j, "name", e->name, sizeof e->name) ||
         !jget_str_into(j, "community", e->community, sizeof e->community) ||
@@ -260,21 +255,29 @@ int event_from_json(struct event *out, const struct json_object *j, char *why, s
         !jget_str_into(j, "organizer", e->organizer, sizeof e->organizer) ||
         !jget_str_into(j, "organizer_name", e->organizer_name, sizeof e->organizer_name)) {
         snprintf(why, whylen, "id, name, community, hall or organizer invalid");
-        goto fail;
+        return false;
     }
     errno = 0;
     if (!seed || *seed < '0' || *seed > '9' ||
         (e->seed = strtoull(seed, &end, 10), errno || *end) ||
         !get_int(j, "round", 0, UINT32_MAX, &round) || !get_int(j, "closed", 0, 1, &closed)) {
         snprintf(why, whylen, "seed, round or closed invalid");
-        goto fail;
+        return false;
     }
     e->round = (unsigned)round;
     e->closed = closed;
+    return true;
+}
+
+/* The tables, then the players seated at them, into e; false with why written. */
+static bool get_seating(struct event *e, const struct json_object *j, char *why, size_t whylen)
+{
+    struct json_object *players = jget_arr(j, "players"), *tables = jget_arr(j, "tables");
+    int64_t table;
     if (!players || !tables || jarr_len(players) > EVENT_MAX_PLAYERS ||
         jarr_len(tables) > EVENT_MAX_TABLES) {
         snprintf(why, whylen, "players or tables invalid");
-        goto fail;
+        return false;
     }
     for (size_t i = 0; i < jarr_len(tables); i++) {
         struct json_object *t = jarr_at(tables, i);
@@ -282,7 +285,7 @@ int event_from_json(struct event *out, const struct json_object *j, char *why, s
         if (!channel || event_add_table(e, channel) != EVENT_OK ||
             !jget_str_into(t, "game", e->tables[i].game, sizeof e->tables[i].game)) {
             snprintf(why, whylen, "table %zu invalid", i);
-            goto fail;
+            return false;
         }
     }
     for (size_t i = 0; i < jarr_len(players); i++) {
@@ -291,14 +294,25 @@ int event_from_json(struct event *out, const struct json_object *j, char *why, s
         if (!user || event_sign_up(e, user, jget_str(p, "name"), lang && *lang ? lang : NULL) ||
             !get_int(p, "table", EVENT_NO_TABLE, (int64_t)e->ntables - 1, &table)) {
             snprintf(why, whylen, "player %zu invalid", i);
-            goto fail;
+            return false;
         }
         e->players[i].table = (int)table;
+    }
+    return true;
+}
+
+int event_from_json(struct event *out, const struct json_object *j, char *why, size_t whylen)
+{
+    struct event *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    if (!get_head(e, j, why, whylen) || !get_seating(e, j, why, whylen)) {
+        free(e);
+        return -1;
     }
     memcpy(out, e, sizeof *e);
     free(e);
     return 0;
-fail:
-    free(e);
-    return -1;
 }
