@@ -111,46 +111,63 @@ static void count_text(char *out, size_t len, unsigned n)
     snprintf(out, len, "%u", n);
 }
 
-/* open <name>: a moderator opens an event in this community, here. */
-static void ev_open(struct event_cmd *c)
+/* Whether open may not go on: an event here already, a user who is no moderator, or names
+ * too long to keep (answered). */
+static bool open_refused(struct event_cmd *c, const char *name)
 {
     struct bot_cmd *x = c->x;
-    struct dispatcher *d = x->d;
     const struct inbound *in = x->in;
     if (c->e) {
         char hall[GAME_TEXT_MAX + 8];
         const char *vars[] = {"name", c->e->name, "table",
                               channel_name(x->p, c->e->hall, hall, sizeof hall), NULL};
         cmd_reply(x, "msg.event-exists", vars);
-        return;
+        return true;
     }
     if (!in->moderator) {
         cmd_reply(x, "msg.event-moderators", NULL);
-        return;
+        return true;
     }
-    const char *name = in->user_name ? in->user_name : in->user;
     if (strlen(c->rest) >= EVENT_NAME_MAX || strlen(in->channel) >= GAME_TEXT_MAX ||
         strlen(in->user) >= GAME_TEXT_MAX || strlen(name) >= GAME_TEXT_MAX ||
         strlen(community_of(x)) >= GAME_TEXT_MAX) {
         cmd_reply(x, "parse.too-long", NULL);
-        return;
+        return true;
     }
-    struct event *e = calloc(1, sizeof *e);
-    if (!e) {
-        cmd_reply(x, "msg.store-failed", NULL);
-        return;
-    }
-    uint64_t number = d->next_event;
+    return false;
+}
+
+/* Fills e: the event numbered number, opened here by the command's user (organizer_name). */
+static void event_fill(struct event_cmd *c, struct event *e, uint64_t number,
+                       const char *organizer_name)
+{
+    struct bot_cmd *x = c->x;
     snprintf(e->id, sizeof e->id, "e%llu", (unsigned long long)number);
     /* a name read at the table like a display name: one clean line */
     if (!command_clean_name(c->rest, e->name, sizeof e->name))
         snprintf(e->name, sizeof e->name, "%s", e->id);
     e->platform = x->p;
     text_copy(e->community, sizeof e->community, community_of(x));
-    text_copy(e->hall, sizeof e->hall, in->channel);
-    text_copy(e->organizer, sizeof e->organizer, in->user);
-    text_copy(e->organizer_name, sizeof e->organizer_name, name);
-    e->seed = dispatcher_seed(d, number ^ 0xe7e7e7e7ULL);
+    text_copy(e->hall, sizeof e->hall, x->in->channel);
+    text_copy(e->organizer, sizeof e->organizer, x->in->user);
+    text_copy(e->organizer_name, sizeof e->organizer_name, organizer_name);
+    e->seed = dispatcher_seed(x->d, number ^ 0xe7e7e7e7ULL);
+}
+
+/* open <name>: a moderator opens an event in this community, here. */
+static void ev_open(struct event_cmd *c)
+{
+    struct bot_cmd *x = c->x;
+    struct dispatcher *d = x->d;
+    const char *name = x->in->user_name ? x->in->user_name : x->in->user;
+    if (open_refused(c, name))
+        return;
+    struct event *e = calloc(1, sizeof *e);
+    if (!e) {
+        cmd_reply(x, "msg.store-failed", NULL);
+        return;
+    }
+    event_fill(c, e, d->next_event, name);
     if (dispatch_event_add(d, e) < 0) {
         free(e);
         cmd_reply(x, "msg.store-failed", NULL);
