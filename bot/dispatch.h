@@ -391,9 +391,9 @@ void refill_free(struct dispatcher *d);
 /* Frees every hosted game and open event and the indexes (at exit). */
 void dispatch_games_free(struct dispatcher *d);
 
-/* Sets up the indexes of platform number i (dispatcher_add_platform).
- * Returns 0, or -1 on no memory. */
-int dispatch_platform_init(struct dispatcher *d, unsigned i) MUST_USE;
+/* Empties the indexes of platform number i (dispatcher_add_platform): no
+ * game yet, and no phase counts, which its first game makes. */
+void dispatch_platform_clear(struct dispatcher *d, unsigned i);
 
 /*
  * The loop turn (turn.c). Changes are applied in memory and their messages

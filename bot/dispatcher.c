@@ -272,8 +272,9 @@ const struct platform_host *dispatcher_host(struct dispatcher *d)
 
 int dispatcher_add_platform(struct dispatcher *d, struct platform *p)
 {
-    if (d->nplatforms == DISPATCH_MAX_PLATFORMS || dispatch_platform_init(d, d->nplatforms) < 0)
+    if (d->nplatforms == DISPATCH_MAX_PLATFORMS)
         return -1;
+    dispatch_platform_clear(d, d->nplatforms);
     d->platforms[d->nplatforms++] = p;
     return 0;
 }

@@ -102,10 +102,9 @@ static int phase_slot(const struct game *g)
     return -1;
 }
 
-int dispatch_platform_init(struct dispatcher *d, unsigned i)
+void dispatch_platform_clear(struct dispatcher *d, unsigned i)
 {
     d->hosted[i] = (struct hosted_platform){0};
-    return 0;
 }
 
 /* The phase counts are made with the platform's first game: counting the

@@ -61,7 +61,7 @@ static void completes(void **state)
     memset(&d, 0, sizeof d);
     d.platforms[0] = &p;
     d.nplatforms = 1;
-    assert_int_equal(dispatch_platform_init(&d, 0), 0);
+    dispatch_platform_clear(&d, 0);
     struct game *g = running(&p, &cfg);
     assert_int_equal(dispatch_game_add(&d, g), 0);
 
