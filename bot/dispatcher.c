@@ -128,6 +128,14 @@ static int on_state_defer(void *ctx, struct platform *p, const char *key, const 
     return state_key(full, p, key) ? store_meta_set_lazy(d->store, full, value) : -1;
 }
 
+static int on_state_follow(void *ctx, struct platform *p, const char *key, const uint64_t *version,
+                           bool (*text)(void *arg, char *out, size_t cap), void *arg)
+{
+    struct dispatcher *d = ctx;
+    char full[STATE_KEY_MAX];
+    return state_key(full, p, key) ? store_meta_follow(d->store, full, version, text, arg) : -1;
+}
+
 /* Deferred state that no game commit carried yet goes to disk on its own. */
 static void on_flush(uv_timer_t *t)
 {
@@ -257,6 +265,7 @@ int dispatcher_new(struct dispatcher **out, const struct dispatcher_options *o, 
     d->host.state_get = on_state_get;
     d->host.state_set = on_state_set;
     d->host.state_defer = on_state_defer;
+    d->host.state_follow = on_state_follow;
     d->host.state_del = on_state_del;
     d->host.state_each = on_state_each;
     d->host.complete = dispatch_complete;

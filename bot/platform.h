@@ -246,6 +246,16 @@ struct platform_host {
      * its own, and never before what was set, or reported sent(), earlier. An
      * empty value forgets the key so. Returns 0, or -1 on no memory. */
     int (*state_defer)(void *ctx, struct platform *p, const char *key, const char *value);
+    /* state_defer for state that moves with every event (a resume position),
+     * where handing each new value over would cost more than the event: the
+     * host follows key instead. It reads *version at each game commit and
+     * about once a second, and when *version moved since it last wrote key,
+     * asks text(arg, out, cap) for the value (false: none to write) and writes
+     * it with state_defer's promise. *version only grows. A NULL text stops
+     * following key; the adapter does so before version or arg go away.
+     * Returns 0, or -1 (no memory). May be NULL: the adapter defers instead. */
+    int (*state_follow)(void *ctx, struct platform *p, const char *key, const uint64_t *version,
+                        bool (*text)(void *arg, char *out, size_t cap), void *arg);
     /* Forgets a key set with state_set; a key never set is fine. Returns 0 or -1. */
     int (*state_del)(void *ctx, struct platform *p, const char *key);
     /* Calls fn with each of the platform's keys that start with prefix and

@@ -34,7 +34,9 @@ struct store {
     struct map lazy; /* meta key -> value (owned strings) not yet written: see store.h */
     int64_t *sent;   /* outbox ids delivered, to delete with the next commit */
     size_t nsent, capsent;
-    bool lazy_failed; /* a lazy value could not be written into this commit */
+    bool lazy_failed;       /* a lazy value could not be written into this commit */
+    struct follow *follows; /* store_meta_follow()'s values */
+    size_t nfollows;
     /* also prepared at their first use */
     sqlite3_stmt *language_get, *language_put, *game_delete, *game_image;
     /* What store_language_get() read, "platform\nkind\nid" -> "" (nothing
@@ -44,6 +46,16 @@ struct store {
      * everything. */
     struct map languages;
 };
+
+struct follow {
+    char *key;
+    const uint64_t *version;
+    uint64_t written, writing; /* the version on disk; the one this commit writes */
+    bool (*text)(void *arg, char *out, size_t cap);
+    void *arg;
+};
+
+#define FOLLOW_TEXT_MAX 1024 /* a followed value's room: a gateway session is about 200 bytes */
 
 /* Migration i brings the schema from version i to i + 1. Append only. */
 static const char *const migrations[] = {
@@ -332,6 +344,9 @@ void store_close(struct store *s)
     sqlite3_finalize(s->game_delete);
     sqlite3_finalize(s->game_image);
     map_clear(&s->lazy, free);
+    for (size_t i = 0; i < s->nfollows; i++)
+        free(s->follows[i].key);
+    free(s->follows);
     map_clear(&s->languages, free);
     free(s->sent);
     sqlite3_close(s->db);
@@ -358,9 +373,23 @@ static void write_lazy_one(const char *key, void *value, void *arg)
 
 static int step_done(struct store *s, sqlite3_stmt *st);
 
+/* The followed values that changed since they were last written. */
+static void write_follows(struct store *s)
+{
+    char text[FOLLOW_TEXT_MAX];
+    for (size_t i = 0; i < s->nfollows && !s->lazy_failed; i++) {
+        struct follow *f = &s->follows[i];
+        f->writing = *f->version;
+        if (f->writing != f->written && f->text(f->arg, text, sizeof(text)) &&
+            write_meta(s, f->key, text) < 0)
+            s->lazy_failed = true;
+    }
+}
+
 int store_commit(struct store *s)
 {
     s->lazy_failed = false;
+    write_follows(s);
     map_each(&s->lazy, write_lazy_one, s);
     sqlite3_stmt *del = s->nsent ? kept(s, &s->outbox_delete, SQL_OUTBOX_DELETE) : NULL;
     if (s->nsent && !del)
@@ -372,6 +401,8 @@ int store_commit(struct store *s)
     if (s->lazy_failed || exec(s, "COMMIT") < 0)
         return -1; /* the caller rolls back; the lazy values stay to be written */
     map_clear(&s->lazy, free);
+    for (size_t i = 0; i < s->nfollows; i++)
+        s->follows[i].written = s->follows[i].writing;
     s->nsent = 0;
     return 0;
 }
@@ -858,8 +889,44 @@ int store_meta_set_lazy(struct store *s, const char *key, const char *value)
     return map_set_str(&s->lazy, key, value);
 }
 
+int store_meta_follow(struct store *s, const char *key, const uint64_t *version,
+                      bool (*text)(void *arg, char *out, size_t cap), void *arg)
+{
+    size_t i = 0;
+    while (i < s->nfollows && strcmp(s->follows[i].key, key) != 0)
+        i++;
+    if (!text) {
+        if (i < s->nfollows) {
+            free(s->follows[i].key);
+            s->follows[i] = s->follows[--s->nfollows];
+        }
+        return 0;
+    }
+    if (i == s->nfollows) {
+        struct follow *v = realloc(s->follows, (s->nfollows + 1) * sizeof(*v));
+        char *k = strdup(key);
+        if (v)
+            s->follows = v;
+        if (!v || !k) {
+            free(k);
+            return -1;
+        }
+        s->follows[s->nfollows++] = (struct follow){.key = k};
+    }
+    struct follow *f = &s->follows[i];
+    /* what is on disk is the value as it stands: nothing to write until it moves */
+    f->version = version;
+    f->written = f->writing = *version;
+    f->text = text;
+    f->arg = arg;
+    return 0;
+}
+
 bool store_lazy_pending(const struct store *s)
 {
+    for (size_t i = 0; i < s->nfollows; i++)
+        if (*s->follows[i].version != s->follows[i].written)
+            return true;
     return map_count(&s->lazy) > 0 || s->nsent > 0;
 }
 

@@ -187,6 +187,20 @@ int store_meta_each(struct store *s, const char *prefix,
  * no memory. */
 int store_meta_set_lazy(struct store *s, const char *key, const char *value) MUST_USE;
 
+/*
+ * A followed meta value: one that moves with every event (a gateway's resume
+ * position), which the store reads when it writes the lazy values instead of
+ * being handed each new value. *version grows whenever the value changes; at
+ * each store_commit() and store_flush_lazy(), when it differs from the version
+ * last written, text(arg, out, cap) writes the value, NUL-ended, into out and
+ * the store writes it in that transaction, as it writes a lazy value (false:
+ * nothing to write). A store_meta_get() of the key reads what was written.
+ * text NULL stops following key; the caller does so before version or arg go
+ * away. Returns 0, or -1 on no memory.
+ */
+int store_meta_follow(struct store *s, const char *key, const uint64_t *version,
+                      bool (*text)(void *arg, char *out, size_t cap), void *arg) MUST_USE;
+
 /* Whether lazy values wait to be written. */
 bool store_lazy_pending(const struct store *s);
 

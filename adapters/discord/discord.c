@@ -59,6 +59,7 @@ static void start_gateway(struct dc *dc, const char *url, int shards, int maxc, 
         .state_get = dc_gw_state_get,
         .state_set = dc_gw_state_set,
         .state_defer = dc_gw_state_defer,
+        .state_follow = dc_gw_state_follow,
         .intents_dropped = content_refused,
     };
     if (shards < 1)

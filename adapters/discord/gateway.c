@@ -78,6 +78,8 @@ struct shard {
     size_t session_head_len;
     char state_key[32]; /* where the session is stored: "discord.gateway.<id>" */
     int64_t seq, handled_seq;
+    bool following;              /* the host follows the stored session (save_session) */
+    uint64_t seq_moves;          /* its version: a count of the sequences taken */
     unsigned identified_intents; /* the intents of its last IDENTIFY */
     TAILQ_HEAD(, sendbuf) sendq; /* heartbeats first, then in the order sent */
     uint64_t sends[GW_SEND_LIMIT];
@@ -198,37 +200,69 @@ static void shard_handle_closed(uv_handle_t *h)
 }
 
 /*
- * Stores what a resume needs. A new or forgotten session is written at once;
- * the sequence that moves with every event is deferred (lazy): a crash then
- * resumes from an older sequence and Discord replays the events after it.
- * That is safe because the stored sequence is written with every commit of
- * the bot, and it is set before the event is handled: an event whose change
- * reached the disk is never replayed, and one that did not is handled anew.
+ * The stored session's text with the sequence as it stands, into out (cap
+ * bytes). False when there is no session, or no room (session_set leaves
+ * room in GW_SESSION_TEXT_MAX). The host calls it as it commits when it
+ * follows the session (save_session).
  */
-static void save_session(struct shard *s, bool lazy)
+static bool session_text(void *arg, char *out, size_t cap)
 {
-    struct gw *g = s->gw;
-    char text[GW_SESSION_TEXT_MAX], digits[20];
-    if (!s->session_head) {
-        g->ops.state_set(g->ud, s->state_key, "");
-        return;
-    }
-    /* by hand: this runs for every event, and snprintf was most of its cost */
+    struct shard *s = arg;
+    char digits[20];
     size_t n = s->session_head_len, ndigits = 0;
+    if (!s->session_head || n + sizeof(digits) + 2 > cap)
+        return false;
+    /* by hand: snprintf was most of its cost when it ran for every event */
     uint64_t seq = s->seq > 0 ? (uint64_t)s->seq : 0;
     do {
         digits[ndigits++] = (char)('0' + seq % 10);
         seq /= 10;
     } while (seq);
-    memcpy(text, s->session_head, n);
+    memcpy(out, s->session_head, n);
     while (ndigits)
-        text[n++] = digits[--ndigits];
-    text[n++] = '}';
-    text[n] = '\0';
-    if (lazy)
+        out[n++] = digits[--ndigits];
+    out[n++] = '}';
+    out[n] = '\0';
+    return true;
+}
+
+/*
+ * Stores what a resume needs. A new or forgotten session is written at once;
+ * the sequence that moves with every event is deferred (lazy): a crash then
+ * resumes from an older sequence and Discord replays the events after it.
+ * That is safe because the stored sequence is written with every commit of
+ * the bot, and it is taken before the event is handled: an event whose change
+ * reached the disk is never replayed, and one that did not is handled anew.
+ * Where the host follows the session (gw_ops.state_follow), a lazy save only
+ * moves seq_moves, and the host reads session_text() as it commits: the
+ * sequence it stores is then the one taken last before that commit, the same
+ * as a value handed over at every event would be, for no work per event.
+ */
+static void save_session(struct shard *s, bool lazy)
+{
+    struct gw *g = s->gw;
+    char text[GW_SESSION_TEXT_MAX];
+    if (lazy && s->following)
+        s->seq_moves++;
+    else if (!session_text(s, text, sizeof(text)))
+        g->ops.state_set(g->ud, s->state_key, "");
+    else if (lazy)
         g->ops.state_defer(g->ud, s->state_key, text);
     else
         g->ops.state_set(g->ud, s->state_key, text);
+}
+
+/* Asks the host to follow the session (on) or to stop (off), before the shard goes. */
+static void follow_session(struct shard *s, bool on)
+{
+    struct gw *g = s->gw;
+    if (on && g->ops.state_follow)
+        s->following =
+            g->ops.state_follow(g->ud, s->state_key, &s->seq_moves, session_text, s) == 0;
+    else if (!on && s->following) {
+        g->ops.state_follow(g->ud, s->state_key, NULL, NULL, NULL);
+        s->following = false;
+    }
 }
 
 static void load_session(struct shard *s)
@@ -957,6 +991,7 @@ int gw_start(struct gw *g, const char *url, int max_concurrency, uint64_t delay_
         s->send_timer.data = s;
         g->open_handles += 3;
         load_session(s);
+        follow_session(s, true);
         connect_shard(s);
     }
     return 0;
@@ -982,6 +1017,7 @@ static void close_handles(struct gw *g)
         struct shard *s = &g->shards[i];
         if (s->session_id)
             save_session(s, false);
+        follow_session(s, false);
         uv_timer_stop(&s->hb_timer);
         uv_timer_stop(&s->retry_timer);
         uv_close((uv_handle_t *)&s->hb_timer, shard_handle_closed);

@@ -54,6 +54,11 @@ struct gw_ops {
     /* state_set without a disk flush of its own: on disk with the bot's next
      * commit, or within about a second (bot/platform.h, state_defer). */
     void (*state_defer)(void *ud, const char *key, const char *value);
+    /* The host follows key's value through *version and text (bot/platform.h,
+     * state_follow; text NULL: no longer). Returns 0, or -1 when it cannot:
+     * the shard then hands over each new sequence with state_defer. May be NULL. */
+    int (*state_follow)(void *ud, const char *key, const uint64_t *version,
+                        bool (*text)(void *arg, char *out, size_t cap), void *arg);
     /* Discord refused a privileged intent (close 4014) and the shards go on
      * without `dropped`, gw_new's optional intents; called once. May be NULL. */
     void (*intents_dropped)(void *ud, unsigned dropped);

@@ -479,6 +479,9 @@ void dc_forget_game(struct dc *dc, const char *game);
 char *dc_gw_state_get(void *ud, const char *key);
 void dc_gw_state_set(void *ud, const char *key, const char *value);
 void dc_gw_state_defer(void *ud, const char *key, const char *value);
+/* gw_ops.state_follow through the host's state_follow; -1 when it has none. */
+int dc_gw_state_follow(void *ud, const char *key, const uint64_t *version,
+                       bool (*text)(void *arg, char *out, size_t cap), void *arg);
 /* Reads this store's nonce prefix, making and storing one the first time. */
 void dc_nonce_prefix_load(struct dc *dc);
 /*

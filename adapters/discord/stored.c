@@ -49,6 +49,14 @@ void dc_gw_state_defer(void *ud, const char *key, const char *value)
                  "no memory to note the gateway session; a restart may replay events");
 }
 
+int dc_gw_state_follow(void *ud, const char *key, const uint64_t *version,
+                       bool (*text)(void *arg, char *out, size_t cap), void *arg)
+{
+    struct dc *dc = ud;
+    const struct platform_host *h = dc->base.host;
+    return h->state_follow ? h->state_follow(h->ctx, &dc->base, key, version, text, arg) : -1;
+}
+
 /* See internal.h: "msg/<key>" holds "<channel> <id> <outbox id>", "mid/<id>" the key. */
 void dc_msg_persist(struct dc *dc, const char *key, const char *channel, const char *id,
                     int64_t outbox_id)

@@ -1,8 +1,8 @@
 /*
  * test_platform_state.c - what the dispatcher keeps for a platform
- * (platform_host's state_get, state_set, state_defer and state_del): each key
- * under the platform's name, kept apart from another platform's, and a key
- * too long for the store's key refused rather than cut.
+ * (platform_host's state_get, state_set, state_defer, state_follow and
+ * state_del): each key under the platform's name, kept apart from another
+ * platform's, and a key too long for the store's key refused rather than cut.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,6 +33,14 @@ static void assert_state(const struct platform_host *host, struct platform *p, c
     free(got);
 }
 
+static bool follow_text(void *arg, char *out, size_t cap)
+{
+    (void)arg;
+    assert_true(cap > 2);
+    strcpy(out, "43");
+    return true;
+}
+
 static void test_keys(void **state)
 {
     (void)state;
@@ -55,6 +63,13 @@ static void test_keys(void **state)
     assert_non_null(stored);
     assert_string_equal(stored, "42");
     free(stored);
+    /* followed: read under the platform's name when it moved, at the next flush */
+    uint64_t version = 0;
+    assert_int_equal(host->state_follow(host->ctx, &alpha, "seq", &version, follow_text, NULL), 0);
+    version++;
+    assert_int_equal(store_flush_lazy(h.store), 0);
+    assert_state(host, &alpha, "seq", "43");
+    assert_int_equal(host->state_follow(host->ctx, &alpha, "seq", NULL, NULL, NULL), 0);
     assert_int_equal(host->state_del(host->ctx, &alpha, "k"), 0);
     assert_state(host, &alpha, "k", NULL);
     assert_state(host, &beta, "k", "two");
@@ -70,6 +85,7 @@ static void test_keys(void **state)
     key[n + 1] = '\0';
     assert_int_equal(host->state_set(host->ctx, &alpha, key, "too long"), -1);
     assert_int_equal(host->state_defer(host->ctx, &alpha, key, "too long"), -1);
+    assert_int_equal(host->state_follow(host->ctx, &alpha, key, &version, follow_text, NULL), -1);
     assert_int_equal(host->state_del(host->ctx, &alpha, key), -1);
     assert_state(host, &alpha, key, NULL);
     key[n] = '\0';

@@ -618,6 +618,90 @@ static void test_lazy_meta(void **state)
     store_close(s);
 }
 
+struct followed {
+    uint64_t version;
+    const char *text; /* NULL: nothing to write */
+    unsigned asked;
+};
+
+static bool followed_text(void *arg, char *out, size_t cap)
+{
+    struct followed *f = arg;
+    f->asked++;
+    if (!f->text)
+        return false;
+    assert_true(strlen(f->text) < cap);
+    strcpy(out, f->text);
+    return true;
+}
+
+/* A followed value: read only when its version moved, written with the next
+ * commit or flush, kept pending through a rollback, no longer read once let go. */
+static void test_followed_meta(void **state)
+{
+    struct dir *d = *state;
+    struct store *s = open_ok(d->db);
+    struct followed f = {.version = 7, .text = "seq 7"};
+    assert_int_equal(store_meta_follow(s, "discord/gateway.0", &f.version, followed_text, &f), 0);
+    /* as it stands when followed: nothing to write */
+    assert_false(store_lazy_pending(s));
+    assert_int_equal(store_flush_lazy(s), 0);
+    assert_int_equal(f.asked, 0);
+    assert_int_equal(meta_rows(d->db, "discord/gateway.0"), 0);
+
+    /* moved: a commit of anything carries the value as it is then */
+    f.version = 8;
+    f.text = "seq 8";
+    assert_true(store_lazy_pending(s));
+    f.version = 9;
+    f.text = "seq 9";
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_game_put(s, "g1", "discord", "t1", 0, "{}", NULL, 0), 0);
+    assert_int_equal(store_commit(s), 0);
+    assert_int_equal(f.asked, 1);
+    assert_false(store_lazy_pending(s));
+    char *v = store_meta_get(s, "discord/gateway.0");
+    assert_string_equal(v, "seq 9");
+    free(v);
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_commit(s), 0);
+    assert_int_equal(f.asked, 1); /* not moved: not asked */
+
+    /* a rolled-back transaction leaves it pending */
+    f.version = 10;
+    f.text = "seq 10";
+    assert_int_equal(store_begin(s), 0);
+    store_rollback(s);
+    assert_true(store_lazy_pending(s));
+    assert_int_equal(store_flush_lazy(s), 0);
+    v = store_meta_get(s, "discord/gateway.0");
+    assert_string_equal(v, "seq 10");
+    free(v);
+
+    /* nothing to write (no session): the stored value stays, and is not pending */
+    f.version = 11;
+    f.text = NULL;
+    assert_int_equal(store_flush_lazy(s), 0);
+    assert_false(store_lazy_pending(s));
+    v = store_meta_get(s, "discord/gateway.0");
+    assert_string_equal(v, "seq 10");
+    free(v);
+
+    /* let go: no longer read, even by the close's flush */
+    f.version = 12;
+    f.text = "seq 12";
+    assert_int_equal(store_meta_follow(s, "discord/gateway.0", NULL, NULL, NULL), 0);
+    assert_false(store_lazy_pending(s));
+    unsigned asked = f.asked;
+    store_close(s);
+    assert_int_equal(f.asked, asked);
+    s = open_ok(d->db);
+    v = store_meta_get(s, "discord/gateway.0");
+    assert_string_equal(v, "seq 10");
+    free(v);
+    store_close(s);
+}
+
 struct rows {
     unsigned n;
     int64_t ids[8];
@@ -982,6 +1066,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_transactions, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_languages, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_lazy_meta, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_followed_meta, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_outbox, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_reopen_keeps_data, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, dir_setup, dir_teardown),
