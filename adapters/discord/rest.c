@@ -2,6 +2,7 @@
  * rest.c - queued, rate-limited REST requests, sent through adapters/common/curl_uv.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/queue.h>
@@ -79,12 +80,14 @@ struct rest_req {
     void *ud;
     unsigned attempts;
     uint64_t not_before;
-    uint64_t deadline; /* 0, or when it is worth nothing any more */
-    char route[256], major[160];
-    struct handle h; /* h.easy NULL when not in flight */
-    struct buf resp; /* the answer's body, at most REST_MAX_BODY bytes */
-    struct rl_headers rh;
+    uint64_t deadline;       /* 0, or when it is worth nothing any more */
+    struct handle h;         /* h.easy NULL when not in flight */
+    struct buf resp;         /* the answer's body, at most REST_MAX_BODY bytes */
     struct curl_slist *hdrs; /* its own headers (rest_enqueue_as), or NULL: the client's */
+    /* From here on written before they are read, at every start (the pump's
+     * rl_route, start's rl_headers_init): enqueue leaves them unzeroed. */
+    char route[256], major[160];
+    struct rl_headers rh;
     /* The path and body given to enqueue(), laid out after the request in
      * its one allocation: a request costs one malloc, not five. */
     char text_in[];
@@ -299,9 +302,10 @@ static int enqueue(struct rest *r, const char *queue, const char *method, const 
 {
     if (r->closing)
         return -1;
-    struct rest_req *q = calloc(1, sizeof(*q) + text_size(path, body));
+    struct rest_req *q = malloc(sizeof(*q) + text_size(path, body));
     if (!q)
         return -1;
+    memset(q, 0, offsetof(struct rest_req, route));
     q->text = q->text_in;
     req_text_fill(q, path, body);
     if (set_method(q, method) < 0) {
