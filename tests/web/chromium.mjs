@@ -25,3 +25,44 @@ export async function closeAll(browser, daemon, dir) {
   }
   rmSync(dir, { recursive: true, force: true });
 }
+
+// How long a page test waits for what must come: generous, for a loaded 2-core machine
+// where an ASan daemon and a browser share the cores with other builds. A wait that runs
+// out is a failure of what was awaited, never a measure of speed.
+export const PATIENCE = 120000;
+
+// Every frame a page sends on its websocket is counted (window.__sends), in every context
+// the test makes with it: a click whose press and release straddle a re-render of its button
+// reaches no handler, and this is how the test knows.
+export async function countSends(ctx) {
+  await ctx.addInitScript(() => {
+    window.__sends = 0;
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function counted(...args) {
+      window.__sends++;
+      return send.apply(this, args);
+    };
+  });
+}
+
+export const sends = (page) => page.evaluate(() => window.__sends);
+
+// Clicks what locator finds until took() says the page acted on it, while wanted() says the
+// click still makes sense (a prompt may close, a turn end, on the server's clock). A click's
+// handlers have run when Playwright's click returns, so took() is asked at once. Each try
+// waits a few seconds for the element, then asks wanted() again: a poll, not a limit.
+// Returns whether the page took the click.
+export async function clickUntil(locator, took, wanted = async () => true) {
+  for (let i = 0; i < 50; i++) {
+    if (!(await wanted())) return false;
+    const clicked = await locator.click({ timeout: 5000 }).then(() => true, () => false);
+    if (clicked && (await took())) return true;
+  }
+  throw new Error(`${locator} was clicked 50 times and never taken`);
+}
+
+// Clicks a button that sends a frame (a command, a vote...) until one is sent.
+export async function clickSending(page, locator, wanted) {
+  const before = await sends(page);
+  return clickUntil(locator, async () => (await sends(page)) > before, wanted);
+}

@@ -9,14 +9,18 @@
 // but what the rules lay open; Ann's page draws every player's business at the table, and
 // only her own hand. Every business on both pages lays its illegal deals left of the opening,
 // its legal deals right and its burden on it, checked in the DOM. The daemon's seed and the test's choices come from PD_SEED (printed), so
-// a failure replays the same deal; no assertion is made on time.
+// a failure replays the same deal; no assertion is made on time. Ann's clock is long (the
+// turn, the pass, the choice): she acts as soon as the page lets her, so a long clock costs
+// nothing, while a short one let the server play for her on a loaded machine. Every click is
+// checked to have reached the page (a table update may redraw its button mid-click) and
+// tried again while it still makes sense.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeAll, launchChromium } from './chromium.mjs';
-import { freePort, sleep, startServer } from './lib.mjs';
+import { PATIENCE, clickSending, clickUntil, closeAll, countSends, launchChromium, sends } from './chromium.mjs';
+import { freePort, startServer } from './lib.mjs';
 
 const DAEMON = process.env.ILLEGALD;
 const SHOTS = process.env.SCREENSHOT_DIR || join(process.cwd(), 'web-screenshots');
@@ -45,8 +49,8 @@ before(async () => {
   const conf = join(dir, 'illegald.conf');
   writeFileSync(conf, [
     '[web]', 'enabled = true', 'bind = 127.0.0.1', `port = ${port}`,
-    '[game]', 'computer_pace = 10',
-    '[game.palm-drewes]', 'turn_seconds = 20', 'window_seconds = 4', 'pass_seconds = 10', 'choice_seconds = 10',
+    '[game]', 'computer_pace = 0',
+    '[game.palm-drewes]', 'turn_seconds = 600', 'window_seconds = 4', 'pass_seconds = 600', 'choice_seconds = 600',
     'reminder_seconds = 0', '',
   ].join('\n'));
   daemon = await startServer(DAEMON, ['--config', conf, '--store', join(dir, 'illegald.db'), '--seed', String(SEED)],
@@ -60,6 +64,9 @@ after(() => closeAll(browser, daemon, dir));
 
 async function seat(name, hash = '') {
   const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  ctx.setDefaultTimeout(PATIENCE);
+  await countSends(ctx);
+  await ctx.addInitScript(readState);
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
@@ -72,15 +79,22 @@ async function seat(name, hash = '') {
 }
 const shot = (p, name) => p.page.screenshot({ path: join(SHOTS, `pd-${name}-${p.name.toLowerCase()}.png`), fullPage: true });
 
-// What the page knows of the table and of its reader, for the loop.
-const state = (page) => page.evaluate(() => {
-  const S = window.__illegal;
-  const t = S.T[S.current] || {}, p = S.P[S.current] || {};
-  const hand = (p.hand && p.hand.hand) || {};
-  return { me: S.user, phase: t.phase || null, turn: (t.pd && t.pd.turn) || null, result: !!t.result,
-    game: t.game, frames: S.frames.length, hand: Object.keys(hand).filter((k) => hand[k] > 0).sort(),
-    errors: S.frames.filter((f) => f.type === 'message' && f.dm && f.form === 'error').length };
-});
+// What the page knows of the table and of its reader, for the loop (window.__pdState, put in
+// every page so that a wait can ask it too): the hand with its counts, the open prompts.
+function readState() {
+  window.__pdState = () => {
+    const S = window.__illegal;
+    const t = S.T[S.current] || {}, p = S.P[S.current] || {};
+    const hand = (p.hand && p.hand.hand) || {};
+    const open = p.prompts ? [...p.prompts.values()].filter((f) => !f.data || f.data.open !== false) : [];
+    return { me: S.user, phase: t.phase || null, turn: (t.pd && t.pd.turn) || null, result: !!t.result,
+      game: t.game, frames: S.frames.length, table: S.frames.filter((f) => !f.dm).length, hand: Object.keys(hand).filter((k) => hand[k] > 0).sort(),
+      counts: Object.keys(hand).sort().map((k) => `${k}:${hand[k]}`).join(' '),
+      prompts: open.map((f) => `${f.key}:${JSON.stringify((f.data || {}).choices || [])}`).join(' '),
+      errors: S.frames.filter((f) => f.type === 'message' && f.dm && f.form === 'error').length };
+  };
+}
+const state = (page) => page.evaluate(() => window.__pdState());
 
 // Nothing at the table names a card of a hand: a table view tells how many cards each holds,
 // and no table message carries a hand but the Tax Audit's open hand and the reveal at the end.
@@ -95,13 +109,23 @@ function checkTableFrames(who, frames) {
   }
 }
 
-// The lines of a page's private messages that no table message says.
-const privateLines = (page) => page.evaluate(() => {
-  const msgs = window.__illegal.frames.filter((f) => f.type === 'message' && f.text);
-  const lines = (fs) => fs.flatMap((f) => f.text.split('\n')).filter((l) => l.length > 12);
-  const told = new Set(lines(msgs.filter((f) => !f.dm)));
-  return lines(msgs.filter((f) => f.dm)).filter((l) => !told.has(l));
-});
+// The lines of a page's private messages that no table message has said so far, read from
+// the frames the page got since the last call (the page's frames only grow: reading them all
+// on each step of the game made the test slower the longer the game).
+function privateLines(page) {
+  const told = new Set();
+  let from = 0;
+  return async () => {
+    const { msgs, end } = await page.evaluate((from) => {
+      const S = window.__illegal;
+      return { msgs: S.frames.slice(from).filter((f) => f.type === 'message' && f.text), end: S.frames.length };
+    }, from);
+    from = end;
+    const lines = (fs) => fs.flatMap((f) => f.text.split('\n')).filter((l) => l.length > 12);
+    for (const l of lines(msgs.filter((f) => !f.dm))) told.add(l);
+    return lines(msgs.filter((f) => f.dm)).filter((l) => !told.has(l));
+  };
+}
 
 // The deals of the box by the side of the opening the rulebook lays them (the test's own list,
 // so that the page and the module are checked against the rulebook, not against each other).
@@ -145,80 +169,104 @@ async function checkLayout(who, page) {
   return r.deals;
 }
 
-// Ben watches: no private message, no hand, no prompt, and none of Ann's private words.
-async function checkWatcher(ben, annPrivate) {
-  const seen = await ben.page.evaluate(() => {
+// Ben watches: no private message, no hand, no prompt, and none of Ann's private words. Each
+// frame is checked once: from = how many of Ben's frames were checked before (returned anew).
+async function checkWatcher(ben, annPrivate, from = 0) {
+  const seen = await ben.page.evaluate((from) => {
     const S = window.__illegal;
-    return { dm: S.frames.filter((f) => f.type === 'message' && f.dm).map((f) => f.key), text: document.body.innerText,
-      hand: document.querySelectorAll('#pd-hand, #game-room [data-card], #prompts li').length, frames: S.frames };
-  });
+    const frames = S.frames.slice(from);
+    return { dm: frames.filter((f) => f.type === 'message' && f.dm).map((f) => f.key), text: document.body.innerText,
+      hand: document.querySelectorAll('#pd-hand, #game-room [data-card], #prompts li').length, frames, end: from + frames.length };
+  }, from);
   assert.deepEqual(seen.dm, [], 'Ben was sent private messages');
   assert.equal(seen.hand, 0, 'Ben\'s page shows a hand or a prompt');
   for (const line of annPrivate) assert.ok(!seen.text.includes(line), `Ben's page shows Ann's private line "${line}"`);
   checkTableFrames('Ben', seen.frames);
+  return seen.end;
 }
 
 // One move of Ann's turn: the n-th of her tries this turn. Each card of her hand is played
 // alone, then aimed at each other player, then discarded, in an order drawn from the seed.
+// The card is chosen (its click taken: the card shows pressed), then the way is clicked
+// (taken: the page sent it), each again while it is still Ann's turn with the card in hand.
+// Returns the move, or null when the turn went before it was made.
 async function tryMove(ann, s, n, order) {
-  const others = await ann.page.locator('#pd-play [data-play=on]').count().catch(() => 0);
+  const page = ann.page;
+  const others = await page.locator('#pd-play [data-play=on]').count().catch(() => 0);
   const ways = ['play', ...Array.from({ length: Math.max(others, 1) }, (_, i) => `on:${i}`), 'discard'];
   const card = order[n % order.length];
   const way = ways[Math.floor(n / order.length) % ways.length];
-  await ann.page.locator(`#pd-hand [data-card="${card}"]`).click();
-  await ann.page.locator('#pd-play [data-play=play]').waitFor();
-  if (way === 'play') await ann.page.locator('#pd-play [data-play=play]').click();
-  else if (way === 'discard') await ann.page.locator('#pd-play [data-play=discard]').click();
-  else await ann.page.locator('#pd-play [data-play=on]').nth(Number(way.slice(3))).click();
-  return `${way} ${card}`;
+  const chosen = page.locator(`#pd-hand [data-card="${card}"][aria-pressed=true]`);
+  const playable = async () => {
+    const now = await state(page);
+    return now.phase === 'turn' && now.turn === now.me && now.hand.includes(card);
+  };
+  if (!(await clickUntil(page.locator(`#pd-hand [data-card="${card}"]`), async () => (await chosen.count()) > 0, playable))) return null;
+  const button = way === 'play' ? page.locator('#pd-play [data-play=play]') : way === 'discard'
+    ? page.locator('#pd-play [data-play=discard]') : page.locator('#pd-play [data-play=on]').nth(Number(way.slice(3)));
+  const sent = await clickSending(page, button, async () => (await playable()) && (await chosen.count()) > 0);
+  return sent ? `${way} ${card}` : null;
 }
 
-// Waits until the page has heard back (an error, another frame of the game) after a move.
+// Waits until the page has heard back after a move or an answer: an error, or the move's mark
+// on the game (the hand, the turn, the phase, the prompts changed, or the result). Some
+// answers change nothing Ann sees at once (a pass the others have yet to make): the loop
+// then goes on after the wait.
 async function answered(page, before) {
   await page.waitForFunction((b) => {
-    const S = window.__illegal;
-    return S.frames.length > b.frames;
-  }, before, { timeout: 60000 }).catch(() => {});
-  await sleep(300);
+    const s = window.__pdState();
+    return s.errors > b.errors || s.result || s.phase !== b.phase || s.turn !== b.turn || s.counts !== b.counts ||
+      s.prompts !== b.prompts || s.game !== b.game;
+  }, before, { timeout: PATIENCE }).catch(() => console.log('(no mark of the answer on the page yet)'));
 }
 
-test('one page and two computer players play Palm & Drewes\' Illegal whole; a watcher sees no hand', { timeout: 1800000 }, async () => {
+// Waits until the page gets a frame it did not have (a computer's move, a prompt...).
+const news = (page, before) => page.waitForFunction((n) => window.__illegal.frames.length > n, before.frames, { timeout: PATIENCE });
+
+test('one page and two computer players play Palm & Drewes\' Illegal whole; a watcher sees no hand', { timeout: 1200000 }, async () => {
   const ann = await seat('Ann');
   await ann.page.locator('#tables-view').waitFor({ state: 'visible' });
   // the game is chosen in the create form, by its name, and its modes are its own
   await ann.page.locator('#game-choice').selectOption('palm-drewes');
   await ann.page.locator('#variant').selectOption('live');
   await ann.page.locator('#new-table').fill(TABLE);
-  await ann.page.locator('#create').click();
-  await ann.page.locator('#lobby-actions [data-action="add computer"]:not([disabled])').waitFor();
+  await clickSending(ann.page, ann.page.locator('#create'));
+  const addComputer = ann.page.locator('#lobby-actions [data-action="add computer"]:not([disabled])');
+  await addComputer.waitFor();
   assert.match(await ann.page.locator('#lobby-variant').textContent(), new RegExp(en['palm-drewes.game'].replace(/[()&]/g, '\\$&')));
   for (let i = 0; i < 2; i++) {
-    await ann.page.locator('#lobby-actions [data-action="add computer"]:not([disabled])').click();
+    await clickSending(ann.page, addComputer);
     await ann.page.locator('#players li[data-user]').nth(i + 1).waitFor();
   }
   const ben = await seat('Ben', `#t=${TABLE}`);
   await ben.page.locator('#lobby').waitFor({ state: 'visible' });
-  await ann.page.locator('#lobby-actions [data-action=start]:not([disabled])').click();
-  await ann.page.waitForFunction(() => { const S = window.__illegal; const t = S.T[S.current]; return t && t.pd && t.pd.players; },
-    null, { timeout: 60000 });
+  await clickSending(ann.page, ann.page.locator('#lobby-actions [data-action=start]:not([disabled])'));
+  await ann.page.waitForFunction(() => { const S = window.__illegal; const t = S.T[S.current]; return t && t.pd && t.pd.players; });
   await ann.page.locator('#pd-hand .card').first().waitFor();
   await shot(ann, 'started');
 
-  const done = { clicked: 0, refused: 0, typed: 0, prompts: 0, turns: 0, deals: 0 };
+  const done = { clicked: 0, refused: 0, typed: 0, prompts: 0, turns: 0, deals: 0, missed: 0 };
   const annPrivate = new Set();
-  let turnKey = null, tries = 0, order = [];
+  const annLines = privateLines(ann.page);
+  let turnKey = null, tries = 0, order = [], benChecked = 0, laidOut = -1;
   for (;;) {
     const s = await state(ann.page);
     if (s.result) break;
-    const prompt = ann.page.locator('#prompts li.incoming button[data-command]:not([disabled])');
-    const nPrompt = await prompt.count();
-    if (nPrompt) {
-      const b = prompt.nth(random(nPrompt));
-      const cmd = await b.getAttribute('data-command');
-      await b.click();
-      done.prompts++;
-      console.log(`prompt: ${cmd}`);
-      await answered(ann.page, s);
+    const open = await ann.page.locator('#prompts li.incoming button[data-command]:not([disabled])').evaluateAll((bs) =>
+      bs.map((b) => ({ prompt: b.closest('li').dataset.prompt, command: b.dataset.command })));
+    if (open.length) {
+      // an answer, clicked until the page sends it or the prompt closes (a Magnum's window
+      // runs on the server's clock)
+      const { prompt, command } = open[random(open.length)];
+      const button = ann.page.locator(`#prompts li.incoming[data-prompt="${prompt}"] button[data-command="${command}"]`);
+      const sent = await clickSending(ann.page, button, async () => (await button.count()) > 0);
+      console.log(`prompt: ${command}${sent ? '' : ' (closed before the click)'}`);
+      if (sent) {
+        done.prompts++;
+        await answered(ann.page, s);
+      } else {
+        done.missed++;
+      }
     } else if (s.phase === 'turn' && s.turn === s.me && s.hand.length) {
       const key = `${s.game} ${done.turns}`;
       if (turnKey !== key) {
@@ -230,32 +278,45 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
       if (!done.typed) {
         // the first move of the game is typed, as a player may: the play box sends it
         what = `discard ${order[0]}`;
+        const before = await sends(ann.page);
         await ann.page.locator('#pd-cmd').fill(what);
         await ann.page.locator('#pd-cmd').press('Enter');
+        assert.equal(await sends(ann.page), before + 1, 'the play box sent the typed move');
         done.typed++;
       } else {
         what = await tryMove(ann, s, tries, order);
       }
       tries++;
-      await answered(ann.page, s);
-      const after = await state(ann.page);
-      if (after.errors > s.errors) done.refused++;
-      else done.clicked++;
-      if (after.turn !== s.me || after.phase !== 'turn' || after.errors === s.errors) {
-        done.turns++;
-        turnKey = null;
+      if (what) {
+        await answered(ann.page, s);
+        const after = await state(ann.page);
+        if (after.errors > s.errors) done.refused++;
+        else done.clicked++;
+        if (after.turn !== s.me || after.phase !== 'turn' || after.errors === s.errors) {
+          done.turns++;
+          turnKey = null;
+        }
+        console.log(`${what}: ${after.errors > s.errors ? 'refused' : 'taken'}`);
       }
-      console.log(`${what}: ${after.errors > s.errors ? 'refused' : 'taken'}`);
     } else {
-      await sleep(300);
+      // nothing for Ann to do until the game moves
+      await news(ann.page, s);
     }
-    // what Ann is told in private and the table is not, which Ben must never see
-    for (const line of await privateLines(ann.page)) annPrivate.add(line);
-    await checkWatcher(ben, annPrivate);
-    done.deals = Math.max(done.deals, await checkLayout('Ann', ann.page), await checkLayout('Ben', ben.page));
+    // what Ann is told in private and the table is not, which Ben must never see: checked when
+    // Ben's page got a frame or Ann a line (a page shows nothing it was not sent); the
+    // businesses, when a table frame came (a refused move's answer is Ann's alone)
+    const known = annPrivate.size;
+    for (const line of await annLines()) annPrivate.add(line);
+    const benFrames = await ben.page.evaluate(() => window.__illegal.frames.length);
+    if (benFrames !== benChecked || annPrivate.size !== known) benChecked = await checkWatcher(ben, annPrivate, benChecked);
+    const table = (await state(ann.page)).table + benChecked;
+    if (table !== laidOut) {
+      laidOut = table;
+      done.deals = Math.max(done.deals, await checkLayout('Ann', ann.page), await checkLayout('Ben', ben.page));
+    }
   }
   await ann.page.locator('#results').waitFor({ state: 'visible' });
-  await ben.page.locator('#results').waitFor({ state: 'visible', timeout: 60000 });
+  await ben.page.locator('#results').waitFor({ state: 'visible' });
   await shot(ann, 'results');
   await shot(ben, 'results');
   console.log(JSON.stringify(done));
@@ -294,6 +355,7 @@ test('the first screen names the server\'s games', { timeout: 120000 }, async ()
     const lang = locale.slice(0, 2);
     const words = lang === 'en' ? en : (await (await fetch(`${base}catalog/${lang}.json`)).json()).texts;
     const ctx = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
+    ctx.setDefaultTimeout(PATIENCE);
     const page = await ctx.newPage();
     await page.goto(base);
     await page.locator('#intro-games li').nth(games.length - 1).waitFor();
