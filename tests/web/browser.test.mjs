@@ -27,7 +27,7 @@ import { createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
-import { PATIENCE, clickSending, clickUntil, closeAll, countSends, launchChromium } from './chromium.mjs';
+import { PATIENCE, clickSending, clickUntil, closeAll, launchChromium } from './chromium.mjs';
 import { Client, newToken, sleep, startServer } from './lib.mjs';
 
 const DAEMON = process.env.ILLEGALD;
@@ -246,7 +246,6 @@ test('four players play a whole game through the page; nobody sees another\'s se
       ? { locale: 'en-US', viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
       : { locale: 'en-US', viewport: { width: 1200, height: 900 } });
     ctx.setDefaultTimeout(PATIENCE);
-    await countSends(ctx);
     if (phone) {
       // the phone vibrates (noted here), and its page is in another tab, so the title flashes
       await ctx.addInitScript(() => {
@@ -779,7 +778,6 @@ test('four players play a whole game through the page; nobody sees another\'s se
 test('one page plays alone with three computer players, from the first screen to the results', { timeout: 600000 }, async () => {
   const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1200, height: 900 } });
   ctx.setDefaultTimeout(PATIENCE);
-  await countSends(ctx);
   const page = await ctx.newPage();
   const errors = [];
   watchErrors(page, errors);
@@ -979,7 +977,6 @@ function englishOf(other) {
 async function watchedPage(locale) {
   const ctx = await browser.newContext({ locale, viewport: { width: 1200, height: 900 } });
   ctx.setDefaultTimeout(PATIENCE);
-  await countSends(ctx);
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));

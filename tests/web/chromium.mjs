@@ -31,21 +31,23 @@ export async function closeAll(browser, daemon, dir) {
 // out is a failure of what was awaited, never a measure of speed.
 export const PATIENCE = 120000;
 
-// Every frame a page sends on its websocket is counted (window.__sends), in every context
-// the test makes with it: a click whose press and release straddle a re-render of its button
-// reaches no handler, and this is how the test knows.
-export async function countSends(ctx) {
-  await ctx.addInitScript(() => {
-    window.__sends = 0;
-    const send = WebSocket.prototype.send;
-    WebSocket.prototype.send = function counted(...args) {
-      window.__sends++;
+// How many frames the page has sent on its websocket since the test first asked: the page's
+// socket (window.__illegal.ws, a new one after a reconnect) has its send counted from then on.
+// A click whose press and release straddle a re-render of its button reaches no handler, and
+// this is how the test knows. (Counted in the page, where the count is up to date when the
+// click returns, which Playwright's websocket events are not.)
+export const sends = (page) => page.evaluate(() => {
+  const ws = window.__illegal && window.__illegal.ws;
+  if (ws && !ws.counted) {
+    const send = ws.send;
+    ws.send = function counted(...args) {
+      window.__sends = (window.__sends || 0) + 1;
       return send.apply(this, args);
     };
-  });
-}
-
-export const sends = (page) => page.evaluate(() => window.__sends);
+    ws.counted = true;
+  }
+  return window.__sends || 0;
+});
 
 // Clicks what locator finds until took() says the page acted on it, while wanted() says the
 // click still makes sense (a prompt may close, a turn end, on the server's clock). A click's

@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PATIENCE, clickSending, clickUntil, closeAll, countSends, launchChromium, sends } from './chromium.mjs';
+import { PATIENCE, clickSending, clickUntil, closeAll, launchChromium, sends } from './chromium.mjs';
 import { freePort, startServer } from './lib.mjs';
 
 const DAEMON = process.env.ILLEGALD;
@@ -65,7 +65,6 @@ after(() => closeAll(browser, daemon, dir));
 async function seat(name, hash = '') {
   const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
   ctx.setDefaultTimeout(PATIENCE);
-  await countSends(ctx);
   await ctx.addInitScript(readState);
   const page = await ctx.newPage();
   const errors = [];
