@@ -136,7 +136,7 @@ export function openPage(port, { origin = PROXY_ORIGIN, path = '/.proxy/ws' } = 
 }
 
 // Waits until pred(snapshot) is true.
-export async function until(fake, pred, what, ms = 20000) {
+export async function until(fake, pred, what, ms = 120000) {
   const end = Date.now() + ms;
   let s;
   while (Date.now() < end) {
