@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { PATIENCE, clickSending, launchChromium } from './chromium.mjs';
+import { PATIENCE, clickSending, everyoneVoted, launchChromium } from './chromium.mjs';
 import WebSocket from 'ws';
 import { sleep } from './lib.mjs';
 import { APP, Fake, GUILD, PROXY_ORIGIN, SECRET, TABLE, daemonConfig, freePort, startDaemon, tmp, until } from './fake.mjs';
@@ -379,11 +379,7 @@ test('two players in the Activity and two in Discord play one game through a kil
         }
       }
       // everyone voted, as the bot counted: the host closes the case
-      const all = await ann.f.evaluate((table) => {
-        const t = window.__illegal.T[table];
-        const v = t.phase === 'vote' && t.vote && t.votes[t.vote.case];
-        return !!v && v.voted === v.voters;
-      }, TABLE);
+      const all = await everyoneVoted(ann.f, TABLE);
       // (a vote in Discord is not always answered: after 30 s with no news the host moves on)
       if (all) await next();
       else if (!(await news(30000).then(() => true, () => false))) await next();

@@ -27,7 +27,7 @@ import { createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
-import { PATIENCE, clickSending, clickUntil, closeAll, launchChromium } from './chromium.mjs';
+import { PATIENCE, clickSending, clickUntil, closeAll, everyoneVoted, launchChromium } from './chromium.mjs';
 import { Client, newToken, sleep, startServer } from './lib.mjs';
 
 const DAEMON = process.env.ILLEGALD;
@@ -657,11 +657,7 @@ test('four players play a whole game through the page; nobody sees another\'s se
     } else if (st.phase === 'vote') {
       await voteRound();
       // everyone voted, as the bot counted: the host closes the case
-      const all = await alice.page.evaluate((table) => {
-        const t = window.__illegal.T[table];
-        const v = t.phase === 'vote' && t.vote && t.votes[t.vote.case];
-        return !!v && v.voted === v.voters;
-      }, TABLE);
+      const all = await everyoneVoted(alice.page, TABLE);
       if (all) await next();
       else await news(alice.page);
     } else {

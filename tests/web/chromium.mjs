@@ -68,3 +68,11 @@ export async function clickSending(page, locator, wanted) {
   const before = await sends(page);
   return clickUntil(locator, async () => (await sends(page)) > before, wanted);
 }
+
+// Whether everyone has voted on the open case of the table, as the bot last counted on the page
+// (target: a page or a frame).
+export const everyoneVoted = (target, table) => target.evaluate((table) => {
+  const t = window.__illegal.T[table];
+  const v = t.phase === 'vote' && t.vote && t.votes[t.vote.case];
+  return !!v && v.voted === v.voters;
+}, table);
