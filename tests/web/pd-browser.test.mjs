@@ -87,7 +87,8 @@ function readState() {
     const hand = (p.hand && p.hand.hand) || {};
     const open = p.prompts ? [...p.prompts.values()].filter((f) => !f.data || f.data.open !== false) : [];
     return { me: S.user, phase: t.phase || null, turn: (t.pd && t.pd.turn) || null, result: !!t.result,
-      game: t.game, frames: S.frames.length, table: S.frames.filter((f) => !f.dm).length, hand: Object.keys(hand).filter((k) => hand[k] > 0).sort(),
+      game: t.game, frames: S.frames.length, table: S.frames.filter((f) => !f.dm).length,
+      dms: S.frames.filter((f) => f.type === 'message' && f.dm).length, hand: Object.keys(hand).filter((k) => hand[k] > 0).sort(),
       counts: Object.keys(hand).sort().map((k) => `${k}:${hand[k]}`).join(' '),
       prompts: open.map((f) => `${f.key}:${JSON.stringify((f.data || {}).choices || [])}`).join(' '),
       errors: S.frames.filter((f) => f.type === 'message' && f.dm && f.form === 'error').length };
@@ -207,15 +208,16 @@ async function tryMove(ann, s, n, order) {
   return sent ? `${way} ${card}` : null;
 }
 
-// Waits until the page has heard back after a move or an answer: an error, or the move's mark
-// on the game (the hand, the turn, the phase, the prompts changed, or the result). Some
+// Waits until the page has heard back after a move or an answer: an error or another private
+// word, or the move's mark on the game (the hand, the turn, the phase, the prompts changed, or
+// the result). Some
 // answers change nothing Ann sees at once (a pass the others have yet to make): the loop
 // then goes on after the wait.
 async function answered(page, before) {
   await page.waitForFunction((b) => {
     const s = window.__pdState();
-    return s.errors > b.errors || s.result || s.phase !== b.phase || s.turn !== b.turn || s.counts !== b.counts ||
-      s.prompts !== b.prompts || s.game !== b.game;
+    return s.errors > b.errors || s.dms > b.dms || s.result || s.phase !== b.phase || s.turn !== b.turn ||
+      s.counts !== b.counts || s.prompts !== b.prompts || s.game !== b.game;
   }, before, { timeout: PATIENCE }).catch(() => console.log('(no mark of the answer on the page yet)'));
 }
 
