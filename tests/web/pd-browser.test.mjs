@@ -349,7 +349,7 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
 // The first screen, before any name is given, speaks of the server's games in the reader's
 // language: a line a game (its name, how many play it, what it is), and "Play alone" names
 // the first game, the one it starts.
-test('the first screen names the server\'s games', { timeout: 120000 }, async () => {
+test('the first screen names the server\'s games', { timeout: 300000 }, async () => {
   const games = await (await fetch(`${base}games.json`)).json();
   assert.deepEqual(games.map((g) => g.id), ['illegal', 'palm-drewes']);
   for (const locale of ['en-US', 'fr-FR']) {
@@ -377,7 +377,7 @@ test('the first screen names the server\'s games', { timeout: 120000 }, async ()
 // A game the page has no drawing for: its table view and ballot show as their text with a
 // button a choice, its private view as its text, its prompts with their choices; a button
 // sends its choice's command in private (named by game), and a closed prompt is gone.
-test('a game with no drawing shows its messages\' text and choices', { timeout: 120000 }, async () => {
+test('a game with no drawing shows its messages\' text and choices', { timeout: 300000 }, async () => {
   const p = await seat('Cid', '#t=other');
   await p.page.locator('#table-view').waitFor({ state: 'visible' });
   await p.page.evaluate(() => {
