@@ -358,6 +358,9 @@ test('four players play a whole game through the page; nobody sees another\'s se
     assert.equal((await state(bob.page)).lobby.settings.session, want, 'the host changed the session timer');
     assert.ok((await bob.page.locator('#settings-summary').textContent())
       .includes(en('page.summary.session', { time: en('time.minutes-seconds', { a: 20, b: want - 1200 }) })));
+    // (the host's page hears of it in its own time; until then it shows the timer it knew)
+    await alice.page.waitForFunction((v) => document.querySelector('#settings-form [data-timer=session]').value === v, `${want}s`)
+      .catch(() => {});
     assert.equal(await alice.page.locator('#settings-form [data-timer=session]').inputValue(), `${want}s`);
   } else {
     // a bot that sends no settings: no form, and nothing broken
@@ -748,6 +751,8 @@ test('four players play a whole game through the page; nobody sees another\'s se
     const other = (lobby.presets || []).find((x) => x !== lobby.settings.preset);
     await clickSending(dave.page, dave.page.locator(`#presets [data-preset=${other}]`));
     await dave.page.locator(`#presets [data-preset=${other}][aria-pressed=true]`).waitFor({ timeout: PATIENCE });
+    await bob.page.waitForFunction(([t, v]) => ((window.__illegal.T[t].lobby || {}).settings || {}).preset === v, [TABLE, other])
+      .catch(() => {});
     const after = (await state(bob.page)).lobby.settings;
     assert.equal(after.preset, other);
     // (a preset's name starts the summary, with a capital)
