@@ -380,6 +380,8 @@ test('the first screen names the server\'s games', { timeout: 300000 }, async ()
 test('a game with no drawing shows its messages\' text and choices', { timeout: 300000 }, async () => {
   const p = await seat('Cid', '#t=other');
   await p.page.locator('#table-view').waitFor({ state: 'visible' });
+  // (the server's replay of the table wipes what was fed before it: fed once it is in)
+  await p.page.waitForFunction(() => window.__illegal.opened.has('other'));
   await p.page.evaluate(() => {
     const S = window.__illegal;
     S.sent = [];
