@@ -1170,6 +1170,13 @@ static void test_drop_reactions(void **state)
     h_fini(&h);
 }
 
+/* The ballot's message id is stored: once its post is answered, which comes
+ * after the server has recorded the message. */
+static bool vote_stored(struct harness *h)
+{
+    return jget(h->state, "msg/g1/vote/1") != NULL;
+}
+
 /* The ended game's stored message ids are gone (they go once its last
  * message is answered, so a loaded machine may take a while). */
 static bool vote_ids_forgotten(struct harness *h)
@@ -1201,7 +1208,7 @@ static void test_vote_and_game_over(void **state)
     want_messages = 1;
     assert_true(h_run_until(&h, enough_messages, 3000));
     /* which message carries the key is stored, for a restart */
-    assert_non_null(jget(h.state, "msg/g1/vote/1"));
+    assert_true(h_run_until(&h, vote_stored, 5000));
     /* the machine-readable result is not posted; the game's stored ids go */
     struct json_object *over =
         json_tokener_parse("{\"game\":\"g1\",\"scores\":{\"91\":3},\"winners\":[\"91\"]}");

@@ -224,13 +224,15 @@ async function answered(page, before) {
 // Waits until the page gets a frame it did not have (a computer's move, a prompt...).
 const news = (page, before) => page.waitForFunction((n) => window.__illegal.frames.length > n, before.frames, { timeout: PATIENCE });
 
-test('one page and two computer players play Palm & Drewes\' Illegal whole; a watcher sees no hand', { timeout: 1200000 }, async () => {
+// One whole game at a new table, every check above made on it; returns how many deals the
+// layout checks saw.
+async function playWhole(table) {
   const ann = await seat('Ann');
   await ann.page.locator('#tables-view').waitFor({ state: 'visible' });
   // the game is chosen in the create form, by its name, and its modes are its own
   await ann.page.locator('#game-choice').selectOption('palm-drewes');
   await ann.page.locator('#variant').selectOption('live');
-  await ann.page.locator('#new-table').fill(TABLE);
+  await ann.page.locator('#new-table').fill(table);
   await clickSending(ann.page, ann.page.locator('#create'));
   const addComputer = ann.page.locator('#lobby-actions [data-action="add computer"]:not([disabled])');
   await addComputer.waitFor();
@@ -239,7 +241,7 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
     await clickSending(ann.page, addComputer);
     await ann.page.locator('#players li[data-user]').nth(i + 1).waitFor();
   }
-  const ben = await seat('Ben', `#t=${TABLE}`);
+  const ben = await seat('Ben', `#t=${table}`);
   await ben.page.locator('#lobby').waitFor({ state: 'visible' });
   await clickSending(ann.page, ann.page.locator('#lobby-actions [data-action=start]:not([disabled])'));
   await ann.page.waitForFunction(() => { const S = window.__illegal; const t = S.T[S.current]; return t && t.pd && t.pd.players; });
@@ -328,7 +330,6 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
     assert.ok(ranked.includes(await ann.page.evaluate(() => window.__illegal.user)), `${p.name}'s ranking has Ann`);
   }
   assert.ok(done.clicked > 0, 'Ann played cards by clicking them');
-  assert.ok(done.deals > 0, 'a deal was laid out beside an opening');
   assert.equal(done.typed, 1);
   // Ann's private frames were all hers; the table's carried no hand
   const annFrames = await ann.page.evaluate(() => ({ user: window.__illegal.user, frames: window.__illegal.frames }));
@@ -344,6 +345,20 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
   }
   await ann.ctx.close();
   await ben.ctx.close();
+  return done.deals;
+}
+
+// A game can end before anyone lays a deal (seen: three turns); the layout is checked on the
+// next game then, at another table of the same daemon, whose deal the seed replays too.
+const WHOLE_GAMES_MAX = 4;
+
+test('one page and two computer players play Palm & Drewes\' Illegal whole; a watcher sees no hand', { timeout: 1200000 }, async () => {
+  let deals = 0;
+  for (let g = 0; g < WHOLE_GAMES_MAX && !deals; g++) {
+    if (g) console.log(`no deal was laid out in game ${g}: one more game at another table`);
+    deals = await playWhole(`${TABLE}${g || ''}`);
+  }
+  assert.ok(deals > 0, 'a deal was laid out beside an opening');
 });
 
 // The first screen, before any name is given, speaks of the server's games in the reader's
