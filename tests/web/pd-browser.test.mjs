@@ -225,9 +225,10 @@ async function answered(page, before) {
 const news = (page, before) => page.waitForFunction((n) => window.__illegal.frames.length > n, before.frames, { timeout: PATIENCE });
 
 // One whole game at a new table, every check above made on it; returns how many deals the
-// layout checks saw.
-async function playWhole(table) {
-  const ann = await seat('Ann');
+// layout checks saw. A later game's players get new names (n: its number): a name is a
+// player's for the daemon's life.
+async function playWhole(table, n) {
+  const ann = await seat(`Ann${n || ''}`);
   await ann.page.locator('#tables-view').waitFor({ state: 'visible' });
   // the game is chosen in the create form, by its name, and its modes are its own
   await ann.page.locator('#game-choice').selectOption('palm-drewes');
@@ -241,7 +242,7 @@ async function playWhole(table) {
     await clickSending(ann.page, addComputer);
     await ann.page.locator('#players li[data-user]').nth(i + 1).waitFor();
   }
-  const ben = await seat('Ben', `#t=${table}`);
+  const ben = await seat(`Ben${n || ''}`, `#t=${table}`);
   await ben.page.locator('#lobby').waitFor({ state: 'visible' });
   await clickSending(ann.page, ann.page.locator('#lobby-actions [data-action=start]:not([disabled])'));
   await ann.page.waitForFunction(() => { const S = window.__illegal; const t = S.T[S.current]; return t && t.pd && t.pd.players; });
@@ -356,7 +357,7 @@ test('one page and two computer players play Palm & Drewes\' Illegal whole; a wa
   let deals = 0;
   for (let g = 0; g < WHOLE_GAMES_MAX && !deals; g++) {
     if (g) console.log(`no deal was laid out in game ${g}: one more game at another table`);
-    deals = await playWhole(`${TABLE}${g || ''}`);
+    deals = await playWhole(`${TABLE}${g || ''}`, g);
   }
   assert.ok(deals > 0, 'a deal was laid out beside an opening');
 });
