@@ -592,7 +592,9 @@ test('four players play a whole game through the page; nobody sees another\'s se
       const b = p.page.locator(`#vote-buttons button[data-vote]:not([data-vote="${p.user}"]):not([disabled])`).first();
       if (!(await b.count())) return false;
       const sent = await clickSending(p.page, b, async () => (await state(p.page)).voteCase === c && (await b.count()) > 0);
-      p.votedCase = c;
+      // a click that never left the page (its buttons redrawn away, the case still open) is
+      // tried again on the next round, not taken for a vote
+      if (sent) p.votedCase = c;
       return sent;
     }));
     if (!seen.has('vote') && voted.some(Boolean)) {
