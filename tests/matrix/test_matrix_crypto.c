@@ -1201,7 +1201,12 @@ static void check_ids_signed_once(struct live *l)
 {
     struct json_object *ups = hs_bodies(l->hs, "keys/upload"), *seen = json_object_new_object();
     for (size_t i = 0; i < json_object_array_length(ups); i++) {
-        json_object_object_foreach(jget(json_object_array_get_idx(ups, i), "one_time_keys"), id, k)
+        /* an upload may carry no one-time key: a new fallback key alone, after a sync said the
+         * server had none unused (a deleted device's was lost with it) */
+        struct json_object *otks = jget(json_object_array_get_idx(ups, i), "one_time_keys");
+        if (!otks)
+            continue;
+        json_object_object_foreach(otks, id, k)
         {
             struct json_object *was = jget(seen, id);
             if (was && !json_object_equal(was, k))
