@@ -300,6 +300,29 @@
     return e;
   }
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
+  // Draws box's children from items ({key, sig, make, act}), keeping each element whose key and
+  // sig are those drawn last time: a frame that changes one card moves no focus, no selection
+  // and no press elsewhere. A kept element takes the item's act (its click, made anew for each
+  // frame). The box holds keyed children only.
+  function keyed(box, items) {
+    const had = new Map();
+    for (const c of box.children) had.set(c.keyedAs, c);
+    const want = items.map((it) => {
+      const old = had.get(it.key);
+      if (old && old.keyedSig === it.sig) {
+        had.delete(it.key);
+        if (it.act) old.act = it.act;
+        return old;
+      }
+      const e = it.make();
+      e.keyedAs = it.key;
+      e.keyedSig = it.sig;
+      return e;
+    });
+    want.forEach((e, i) => { if (box.children[i] !== e) box.insertBefore(e, box.children[i] || null); });
+    while (box.children.length > want.length) box.lastElementChild.remove();
+    return box;
+  }
 
   let toastTimer = 0;
   function toast(text, info) {
@@ -335,12 +358,19 @@
     if (opts.cls) cls += ' ' + opts.cls;
     if (opts.onclick) cls += ' clickable';
     const title = opts.tip || tip(id);
-    const onclick = opts.onclick || (() => toast(title, true));
+    // (its click is e.act, which a keyed redraw may replace: keyed())
     const e = el('div', { class: cls, 'data-card': id, title, role: opts.onclick ? 'button' : null,
-      tabindex: opts.onclick ? '0' : null, onclick },
+      tabindex: opts.onclick ? '0' : null, onclick: (ev) => e.act(ev) },
     opts.art || C.svg(id),
     opts.count !== undefined ? el('span', { class: 'count', text: num(opts.count) }) : null);
-    if (opts.onclick) e.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') opts.onclick(ev); });
+    e.act = opts.onclick || (() => toast(title, true));
+    if (opts.onclick) {
+      e.addEventListener('keydown', (ev) => {
+        if (ev.key !== 'Enter' && ev.key !== ' ') return;
+        ev.preventDefault(); // (a space would scroll the page)
+        e.act(ev);
+      });
+    }
     return e;
   }
 
@@ -476,7 +506,7 @@
   }
   function P(id) {
     return S.P[id] || (S.P[id] = { game: null, hand: null, offers: new Map(), dm: [], myVotes: {}, grabbed: null,
-      prompts: new Map() });
+      prompts: new Map(), answers: new Map() });
   }
   function game() {
     const t = S.current && S.T[S.current];
@@ -503,8 +533,8 @@
     callBacks() {}, attention() { return null; }, players() { return null; }, marks() {}, now() { return undefined; },
     draw() {}, hide() {}, show() {}, result: null };
   function makeDrawings() {
-    const api = { $, el, clear, tr, trn, num, list, has, card, send, sayDm, render, pageText, playerName,
-      learnPlayers, callBack, readBot, eventLines, scoresRanking, S };
+    const api = { $, el, clear, keyed, tr, trn, num, list, has, card, send, sayDm, render, pageText, playerName,
+      learnPlayers, callBack, readBot, eventLines, scoresRanking, answerButtons, settleAnswer, lang: () => W.lang, S };
     for (const [id, make] of Object.entries(window.IllegalGames || {})) S.drawings[id] = make(api);
     S.compose = window.IllegalCompose(api);
   }
@@ -514,13 +544,57 @@
   function choiceButtons(d, box) {
     for (const c of (d && d.choices) || []) {
       if (!c.command || (c.by && !c.by.includes(S.user))) continue;
-      const label = c.label_key && has(c.label_key) ? tr(c.label_key) : c.label || c.command;
-      box.append(el('button', { type: 'button', 'data-command': c.command,
-        class: c.tone === 'yes' || c.tone === 'main' ? 'primary' : c.tone === 'no' ? 'danger' : null,
-        text: c.tag ? `${label} ${c.tag}` : label, onclick: (ev) => { ev.target.disabled = true; sayDm(c.command); } }));
+      box.append(el('button', { type: 'button', 'data-command': c.command, class: toneClass(c.tone), text: choiceLabel(c),
+        onclick: (ev) => { ev.target.disabled = true; sayDm(c.command); } }));
     }
     return box;
   }
+  function choiceLabel(c) {
+    const label = c.label_key && has(c.label_key) ? tr(c.label_key) : c.label || c.command;
+    return c.tag ? `${label} ${c.tag}` : label;
+  }
+  const toneClass = (tone) => (tone === 'yes' || tone === 'main' ? 'primary' : tone === 'no' ? 'danger' : null);
+
+  // ---- answers to prompts ----
+  // A prompt (by its key) is answered once: its buttons stay off, the one clicked marked sent,
+  // until the prompt's next frame shows it answered or gone (settleAnswer); the bot's refusal in
+  // private turns them on again with its words (refuseAnswers). p.answers: key -> {command,
+  // reason}, reason null while the answer is on its way.
+  function answerButtons(p, key, choices, opts = {}) {
+    const a = p && p.answers.get(key);
+    const waiting = !!a && a.reason === null;
+    const box = el('div', { class: 'actions' });
+    for (const c of choices || []) {
+      if (!c.command || (c.by && !c.by.includes(S.user))) continue;
+      const sent = waiting && a.command === c.command;
+      box.append(el('button', { type: 'button', 'data-command': c.command, ...(opts.attrs && opts.attrs(c)), disabled: waiting,
+        class: [opts.cls ? opts.cls(c) : toneClass(c.tone), sent ? 'sent' : null].filter(Boolean).join(' ') || null,
+        'data-sent': sent ? '' : null, 'aria-busy': sent ? 'true' : null, text: opts.label ? opts.label(c) : choiceLabel(c),
+        onclick: () => {
+          if (p.answers.has(key) && p.answers.get(key).reason === null) return;
+          p.answers.set(key, { command: c.command, reason: null });
+          sayDm(c.command);
+          render();
+        } }));
+    }
+    const line = !a ? null : waiting ? el('p', { class: 'hint answer', 'data-answer': 'sent', role: 'status', text: tr('page.answer-sent') })
+      : el('p', { class: 'hint answer refused', 'data-answer': 'refused', role: 'alert', text: a.reason });
+    return [box, line];
+  }
+  // A prompt's frame came (f, under key): an answer on its way ends when the frame shows the
+  // prompt answered (closed, or the choice sent no longer among its choices) or asks anew.
+  function settleAnswer(p, key, f) {
+    const a = p.answers.get(key);
+    if (!a) return;
+    const d = f.data || {};
+    const still = d.open !== false && (d.choices || []).some((c) => c.command === a.command);
+    if (!f.replace || !still || a.reason !== null) p.answers.delete(key);
+  }
+  // The bot refused something typed in private: the answers on their way were not taken.
+  function refuseAnswers(p, f) {
+    for (const a of p.answers.values()) if (a.reason === null) a.reason = pageText(f);
+  }
+
   // The table's views and ballots no drawing took: their text, and their choices as buttons.
   function renderViews(t) {
     const box = clear($('views'));
@@ -536,18 +610,21 @@
   // The prompts to the reader (a question with choices), newest first; one closed ("open"
   // false) is gone, its last words in the private messages; one with no choices left shows its
   // words without buttons.
+  // Each is kept while its frame and answer are the same (keyed), so a frame about something else
+  // moves no focus from its buttons.
   function renderPrompts(p) {
-    const ul = clear($('prompts'));
-    const prompts = p ? [...p.prompts.values()].filter((f) => !f.data || f.data.open !== false).reverse() : [];
+    const prompts = p ? [...p.prompts.entries()].filter(([, f]) => !f.data || f.data.open !== false).reverse() : [];
     $('prompts-box').hidden = !prompts.length;
-    for (const f of prompts) {
+    keyed($('prompts'), prompts.map(([key, f]) => {
       const d = f.data || {};
       const open = (d.choices || []).length > 0;
-      ul.append(el('li', { class: open ? 'incoming' : 'closed', 'data-prompt': f.key || '' },
-        d.title && has(d.title) ? el('h4', { text: tr(d.title) }) : null,
-        el('div', { class: 'otext', text: pageText(f) }),
-        open ? choiceButtons(d, el('div', { class: 'actions' })) : null));
-    }
+      const a = p.answers.get(key);
+      return { key, sig: [W.lang, pageText(f), JSON.stringify(d.choices || []), a ? a.command + ' ' + a.reason : ''].join('\n'),
+        make: () => el('li', { class: open ? 'incoming' : 'closed', 'data-prompt': f.key || '' },
+          d.title && has(d.title) ? el('h4', { text: tr(d.title) }) : null,
+          el('div', { class: 'otext', text: pageText(f) }),
+          ...(open ? answerButtons(p, key, d.choices) : [])) };
+    }));
   }
 
   function gameNumber(g) { return Number(String(g).replace(/\D/g, '')) || 0; }
@@ -558,7 +635,8 @@
       views: {}, module: null, over: null });
   }
   function resetPrivateForGame(p, g) {
-    Object.assign(p, { game: g, hand: null, offers: new Map(), myVotes: {}, grabbed: null, prompts: new Map() });
+    Object.assign(p, { game: g, hand: null, offers: new Map(), myVotes: {}, grabbed: null, prompts: new Map(),
+      answers: new Map() });
   }
 
   // ---- inside Discord ----
@@ -866,19 +944,25 @@
       p.hand = d;
       p.view = f;
       break;
-    case 'prompt':
+    case 'prompt': {
       // a prompt is kept by its key, edited in place; one with no choices left is answered
-      p.prompts.set(f.key || String(p.prompts.size), f);
+      const key = f.key || String(p.prompts.size);
+      p.prompts.set(key, f);
+      settleAnswer(p, key, f);
       break;
+    }
     case 'notice':
       // the seat went to someone else: its private view and prompts are theirs now
       if (d.event === 'seat-handed') {
         p.hand = null;
         p.prompts.clear();
+        p.answers.clear();
       }
       break;
     case 'error':
-      if (!replaying()) toast(pageText(f));
+      if (replaying()) break;
+      toast(pageText(f));
+      refuseAnswers(p, f);
       break;
     default:
       break;
@@ -931,9 +1015,36 @@
     }, 200);
   }
 
+  // A press on something that acts holds the page's redraws until its click has landed: an
+  // element replaced between press and release takes no click. A touch's click comes in a task
+  // of its own after the release, a mouse's with it; a release with no click (a drag away)
+  // frees the redraws a moment later.
+  const press = { down: false, owed: false, timer: 0 };
+  const ACTS = 'button, input, select, textarea, a, label, [role=button]';
+  document.addEventListener('pointerdown', (ev) => {
+    press.down = !!(ev.target.closest && ev.target.closest(ACTS));
+  }, true);
+  function released() {
+    clearTimeout(press.timer);
+    press.timer = setTimeout(() => {
+      press.down = false;
+      if (press.owed) render();
+    }, 0);
+  }
+  document.addEventListener('click', () => { if (press.down) released(); });
+  for (const type of ['pointerup', 'pointercancel']) {
+    document.addEventListener(type, () => {
+      if (!press.down) return;
+      clearTimeout(press.timer);
+      press.timer = setTimeout(released, 400);
+    }, true);
+  }
+
   function render() {
     const id = S.current;
     if (!id || S.held) return;
+    press.owed = press.down;
+    if (press.down) return;
     const t = T(id), p = P(id);
     const mine = p.game && t.game && p.game !== t.game ? null : p; // private state of this game only
     $('table-name').textContent = A.on ? tr('page.game') : id;

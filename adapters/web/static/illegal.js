@@ -7,8 +7,8 @@
 'use strict';
 
 (window.IllegalGames = window.IllegalGames || {}).illegal = function (api) {
-  const { $, el, clear, tr, trn, num, card, send, sayDm, render, pageText, playerName,
-    learnPlayers, callBack, readBot, eventLines, S } = api;
+  const { $, el, clear, keyed, tr, trn, num, card, send, sayDm, render, pageText, playerName,
+    learnPlayers, callBack, readBot, eventLines, answerButtons, settleAnswer, lang, S } = api;
   const C = window.IllegalCards;
   const resName = C.resName;
 
@@ -93,12 +93,14 @@
     case 'prompt': // an offer
       learnPlayers([d.from, d.to]);
       p.offers.set(d.offer, { data: d, frame: f, closed: false });
+      settleAnswer(p, offerKey(d.offer), f);
       return true;
     case 'notice':
       if (d.offer !== undefined && p.offers.has(d.offer)) {
         const o = p.offers.get(d.offer);
         o.closed = true;
         o.frame = f;
+        p.answers.delete(offerKey(d.offer));
       }
       // the bot's word on a vote, per case; which button it was is known from a click answered
       if (d.event === 'vote-recorded' || d.event === 'abstained') {
@@ -107,7 +109,7 @@
         p.myVotes[d.case] = { case: d.case, frame: f, choice };
       }
       // the seat went to someone else: its offers are theirs now
-      if (d.event === 'seat-handed') for (const o of p.offers.values()) o.closed = true;
+      if (d.event === 'seat-handed') for (const [n, o] of p.offers) { o.closed = true; p.answers.delete(offerKey(n)); }
       return false;
     default:
       return false;
@@ -123,7 +125,7 @@
     const plays = !!p.hand;
     if (f.form === 'table_view' && d.open && was.drop !== d.drop && plays) callBack('drop', d.drop);
     if (f.form === 'ballot' && was.vote !== d.case && plays) callBack('vote', d.case);
-    if (f.form === 'table_view') lostRace(t, p);
+    if (f.form === 'table_view') settleReach(t, p);
   }
   // What the table showed before a frame, for callBacks.
   function before(t) {
@@ -189,16 +191,17 @@
   }
 
   // ---- the table ----
-  // Another player took the card this page reached for: the race is lost, not the drop.
-  function lostRace(t, p) {
+  // The first frame of the drop after a reach settles it: the card is this player's (the drop
+  // shows them as its taker), another's (the race is lost, not the drop), or nobody's, as the
+  // bot refuses some reaches without a word; a closed drop or another one ends it too. Until
+  // the player holds a card of an open drop, they may reach again.
+  function settleReach(t, p) {
     const d = t.drop;
-    if (!d || !d.open || !grabbedIn(p, d)) return;
-    const i = (d.shown || []).indexOf(p.grabbed.res);
+    if (!p || !p.grabbed) return;
+    const i = d && d.drop === p.grabbed.drop ? (d.shown || []).indexOf(p.grabbed.res) : -1;
     const taker = i >= 0 && d.takers ? d.takers[i] : null;
-    if (taker && taker.id !== S.user) {
-      p.grabbed = null;
-      p.beaten = { drop: d.drop, name: taker.name || playerName(taker.id) };
-    }
+    if (d && d.open && taker && taker.id !== S.user) p.beaten = { drop: d.drop, name: taker.name || playerName(taker.id) };
+    p.grabbed = null;
   }
   // Whether this page reached for a card of drop d (each drop starts fresh).
   function grabbedIn(p, d) { return !!(p && p.grabbed && p.grabbed.drop === d.drop); }
@@ -219,24 +222,30 @@
         ? (grabbedIn(p, d) ? tr('page.drop-reached')
           : beaten ? tr('page.drop-beaten', { player: beaten }) : tr('page.drop-open'))
         : tr('page.drop-revealing');
+    // (keyed: a card stays while it looks the same, so a frame does not take it from under a
+    // press, a tap or the keyboard's focus; each frame gives it its current grab)
     const wrap = $('drop-cards');
     const before = wrap.childElementCount;
-    clear(wrap);
-    (d.shown || []).forEach((res, i) => {
+    keyed(wrap, (d.shown || []).map((res, i) => {
       const taken = d.taken && d.taken[i];
       const grab = canGrab && !taken && byRes[res]
         ? () => {
+          if (p.grabbed) return; // (one reach at a time, even clicked twice before a redraw)
           p.grabbed = { drop: d.drop, res };
           p.beaten = null;
           send({ type: 'react', key: `${t.game}/drop/${d.drop}`, reaction: byRes[res] });
           render();
         }
         : null;
-      const c = card(res, { cls: (taken ? 'taken' : '') + (i >= before ? ' new' : ''), onclick: grab });
       const taker = d.takers && d.takers[i];
-      if (taker) c.append(el('span', { class: 'taker', text: taker.id === S.user ? tr('page.you') : taker.name || playerName(taker.id) }));
-      wrap.append(c);
-    });
+      const who = taker ? (taker.id === S.user ? tr('page.you') : taker.name || playerName(taker.id)) : '';
+      return { key: `${d.drop} ${i}`, sig: [lang(), res, !!taken, who, !!grab].join(' '), act: grab || undefined,
+        make: () => {
+          const c = card(res, { cls: (taken ? 'taken' : '') + (i >= before ? ' new' : ''), onclick: grab });
+          if (taker) c.append(el('span', { class: 'taker', text: who }));
+          return c;
+        } };
+    }));
   }
 
   function renderVote(t, p) {
@@ -374,44 +383,40 @@
 
 
   // ---- the trading room ----
+  // (keyed: a card or an offer stays while it looks the same, so a frame about something else
+  // takes nothing from under a press or the keyboard's focus)
+  const offerKey = (n) => 'offer ' + n;
+  const cardItem = (id, count) => ({ key: id, sig: `${lang()} ${count}`, make: () => card(id, { count }) });
+  const hintItem = (key) => ({ key: '.' + key, sig: lang(), make: () => el('p', { class: 'hint', text: tr(key) }) });
   function renderRoom(t, p, watching) {
     const h = p && p.hand;
-    const roles = clear($('roles'));
-    const hand = clear($('hand'));
-    const sus = clear($('suspects'));
     $('hand-wrap').hidden = !h;
     $('offers-box').hidden = watching;
-    if (!h) {
-      roles.append(el('p', { class: 'hint', text: tr(watching ? 'page.watching-hint' : 'page.roles-later') }));
-    } else {
-      roles.append(card('dealer:' + h.dealer), card('buyer:' + h.buyer));
-      const entries = Object.entries(h.hand || {}).filter(([, n]) => n > 0);
-      if (!entries.length) hand.append(el('p', { class: 'hint', text: tr('page.no-resources') }));
-      for (const [res, n] of entries) hand.append(card(res, { count: n }));
-      for (const s of h.suspects || []) sus.append(card(s));
-    }
+    const entries = h ? Object.entries(h.hand || {}).filter(([, n]) => n > 0) : [];
+    keyed($('roles'), !h ? [hintItem(watching ? 'page.watching-hint' : 'page.roles-later')]
+      : ['dealer:' + h.dealer, 'buyer:' + h.buyer].map((c) => cardItem(c)));
+    keyed($('hand'), !h ? [] : entries.length ? entries.map(([res, n]) => cardItem(res, n)) : [hintItem('page.no-resources')]);
+    keyed($('suspects'), ((h && h.suspects) || []).map((c, i) => ({ ...cardItem(c), key: `${i} ${c}` })));
     $('suspects-wrap').hidden = !(h && h.suspects && h.suspects.length);
-
-    // offers
-    const ul = clear($('offers'));
-    const offers = p ? [...p.offers.values()].sort((a, b) => b.data.offer - a.data.offer) : [];
-    if (!offers.length) ul.append(el('li', { class: 'hint', text: tr('page.no-offers') }));
-    for (const o of offers) {
-      const incoming = o.data.to && o.data.to.id === S.user;
-      const li = el('li', { class: (o.closed ? 'closed ' : '') + (incoming ? 'incoming' : 'outgoing'), 'data-offer': String(o.data.offer) },
-        el('div', { class: 'otext', text: pageText(o.frame) }));
-      if (!o.closed) {
-        const acts = el('div', { class: 'actions' });
-        for (const c of o.data.choices || []) {
-          const a = c.command || '', verb = a.split(' ')[0];
-          acts.append(el('button', { type: 'button', 'data-action': verb, class: verb === 'accept' ? 'primary' : verb === 'decline' || verb === 'cancel' ? 'danger' : null,
-            text: ['accept', 'decline', 'cancel'].includes(verb) ? tr('ui.' + verb) : verb, onclick: (ev) => { ev.target.disabled = true; sayDm(a); } }));
-        }
-        li.append(acts);
-      }
-      ul.append(li);
-    }
+    renderOffers(p);
   }
+  // The offers, newest first; an open one's answers are sent once (app.js: answerButtons).
+  function renderOffers(p) {
+    const offers = p ? [...p.offers.values()].sort((a, b) => b.data.offer - a.data.offer) : [];
+    keyed($('offers'), !offers.length ? [{ key: '.none', sig: lang(), make: () => el('li', { class: 'hint', text: tr('page.no-offers') }) }]
+      : offers.map((o) => {
+        const key = offerKey(o.data.offer), a = p.answers.get(key);
+        const incoming = o.data.to && o.data.to.id === S.user;
+        return { key, sig: [lang(), o.closed, pageText(o.frame), JSON.stringify(o.data.choices || []), a ? a.command + ' ' + a.reason : ''].join('\n'),
+          make: () => el('li', { class: (o.closed ? 'closed ' : '') + (incoming ? 'incoming' : 'outgoing'), 'data-offer': String(o.data.offer) },
+            el('div', { class: 'otext', text: pageText(o.frame) }),
+            ...(o.closed ? [] : answerButtons(p, key, o.data.choices,
+              { cls: offerTone, label: offerLabel, attrs: (c) => ({ 'data-action': verbOf(c) }) }))) };
+      }));
+  }
+  const verbOf = (c) => (c.command || '').split(' ')[0];
+  const offerTone = (c) => (verbOf(c) === 'accept' ? 'primary' : ['decline', 'cancel'].includes(verbOf(c)) ? 'danger' : null);
+  const offerLabel = (c) => (['accept', 'decline', 'cancel'].includes(verbOf(c)) ? tr('ui.' + verbOf(c)) : verbOf(c));
 
   // The offer form (the hand's compose, drawn by compose.js): shown while trades may be made
   // or offers wait, sendable in a dealing session that is not paused; each resource as its card.

@@ -113,75 +113,92 @@
   }
 
   // ---- the private side: the hand, the business, the play box ----
+  // Drawn once and then kept, each card keyed (api.keyed): a frame changes what changed only,
+  // so the card pressed, the button focused and the command half typed (its selection too)
+  // stay as the player left them.
   const play = { card: null };
+  function room() {
+    const host = $('game-room');
+    if ($('pd-play')) return host;
+    clear(host);
+    const input = el('input', { id: 'pd-cmd', maxlength: '200', autocomplete: 'off' });
+    host.append(el('h4', { id: 'pd-hand-title' }), el('div', { id: 'pd-hand', class: 'cards' }),
+      el('h4', { id: 'pd-own-title' }), el('div', { id: 'pd-own' }),
+      el('div', { id: 'pd-play', class: 'pd-play' }, el('p', { id: 'pd-play-hint', class: 'hint' }),
+        el('div', { id: 'pd-acts', class: 'actions' }),
+        el('form', { class: 'cmd', onsubmit: (ev) => {
+          ev.preventDefault();
+          const text = input.value.trim();
+          if (text) go(text);
+        } }, input, el('button', { id: 'pd-send', type: 'submit' }))));
+    return host;
+  }
+  // A command sent from the box: the card chosen and the line are done with.
+  function go(text) {
+    sayDm(text);
+    play.card = null;
+    $('pd-cmd').value = '';
+    render();
+  }
+  function choose(id) {
+    play.card = play.card === id ? null : id;
+    $('pd-cmd').value = play.card ? `play ${play.card} ` : '';
+    render();
+    if (play.card) $('pd-cmd').focus();
+  }
+  const hintItem = (key) => ({ key: '.' + key, sig: api.lang(), make: () => el('p', { class: 'hint', text: tr(key) }) });
   function renderRoom(t, p, watching) {
-    const host = clear($('game-room'));
     const h = p && p.hand;
     if (!h) {
-      host.append(el('p', { class: 'hint', text: tr(watching ? 'page.pd.watching-hint' : 'page.pd.hand-later') }));
+      clear($('game-room')).append(el('p', { class: 'hint', text: tr(watching ? 'page.pd.watching-hint' : 'page.pd.hand-later') }));
       return;
     }
-    const choose = (id) => {
-      play.card = play.card === id ? null : id;
-      $('pd-cmd').value = play.card ? `play ${play.card} ` : '';
-      render();
-      if (play.card) $('pd-cmd').focus();
-    };
+    room();
     if (play.card && !(h.hand || {})[play.card]) play.card = null;
-    const hand = bundle(el('div', { id: 'pd-hand', class: 'cards' }), h.hand, { onclick: choose });
-    for (const c of hand.querySelectorAll('[data-card]')) c.setAttribute('aria-pressed', String(c.dataset.card === play.card));
-    if (!hand.childElementCount) hand.append(el('p', { class: 'hint', text: tr('page.pd.no-cards') }));
-    host.append(el('h4', { text: tr('page.hand') }), hand);
-    const business = businessRow(el('div', { id: 'pd-own', class: 'cards small pd-business' }), h.layout || {}, { tone: 'own' });
-    if (!business.childElementCount) business.append(el('p', { class: 'hint', text: tr('page.pd.no-business') }));
-    host.append(el('h4', { text: tr('page.pd.your-business') }), business);
-    host.append(playBox(t));
+    $('pd-hand-title').textContent = tr('page.hand');
+    $('pd-own-title').textContent = tr('page.pd.your-business');
+    const held = Object.entries(h.hand || {}).filter(([, n]) => n > 0);
+    api.keyed($('pd-hand'), !held.length ? [hintItem('page.pd.no-cards')] : held.map(([id, n]) => ({
+      key: id, sig: `${api.lang()} ${n} ${id === play.card}`,
+      make: () => {
+        const c = pdCard(id, { count: n > 1 ? n : undefined, onclick: () => choose(id) });
+        c.setAttribute('aria-pressed', String(id === play.card));
+        return c;
+      } })));
+    // (the business is redrawn whole when it changes: a play lays one card at a time)
+    const layout = h.layout || {};
+    api.keyed($('pd-own'), [{ key: 'business', sig: api.lang() + JSON.stringify(layout), make: () => {
+      const row = businessRow(el('div', { class: 'cards small pd-business' }), layout, { tone: 'own' });
+      if (!row.childElementCount) row.append(el('p', { class: 'hint', text: tr('page.pd.no-business') }));
+      return row;
+    } }]);
+    playBox(t);
   }
   // The card chosen: played alone, aimed at a player, or discarded; anything longer ("play
   // takeover, bob, dope") is typed after the command the box starts.
   function playBox(t) {
-    const box = el('div', { id: 'pd-play', class: 'pd-play' },
-      el('p', { class: 'hint', text: play.card ? tr('page.pd.chosen', { card: cardName(play.card) }) : tr('page.pd.play-hint') }));
-    const go = (text) => {
-      sayDm(text);
-      play.card = null;
-      $('pd-cmd').value = '';
-      render();
-    };
-    if (play.card) {
-      const acts = el('div', { class: 'actions' },
-        el('button', { type: 'button', class: 'primary', 'data-play': 'play', text: tr('page.pd.play'), onclick: () => go(`play ${play.card}`) }));
-      for (const x of players(t) || []) {
-        if (x.id === S.user) continue;
-        acts.append(el('button', { type: 'button', 'data-play': 'on', 'data-user': x.id, text: tr('page.pd.play-on', { player: x.name }),
-          onclick: () => go(`play ${play.card}, ${x.name}`) }));
-      }
-      acts.append(el('button', { type: 'button', 'data-play': 'discard', text: tr('page.pd.discard-card'), onclick: () => go(`discard ${play.card}`) }));
-      box.append(acts);
-    }
-    const input = el('input', { id: 'pd-cmd', maxlength: '200', autocomplete: 'off', 'aria-label': tr('page.room-command') });
-    input.value = cmdKept;
-    input.addEventListener('input', () => { cmdKept = input.value; });
-    box.append(el('form', { class: 'cmd', onsubmit: (ev) => {
-      ev.preventDefault();
-      const text = input.value.trim();
-      cmdKept = '';
-      if (text) go(text);
-    } }, input, el('button', { type: 'submit', text: tr('page.send') })));
-    return box;
+    $('pd-play-hint').textContent = play.card ? tr('page.pd.chosen', { card: cardName(play.card) }) : tr('page.pd.play-hint');
+    $('pd-cmd').setAttribute('aria-label', tr('page.room-command'));
+    $('pd-send').textContent = tr('page.send');
+    const c = play.card;
+    const button = (key, label, attrs, text) => ({ key, sig: `${label} ${c}`, act: undefined,
+      make: () => el('button', { type: 'button', ...attrs, text: label, onclick: () => go(text) }) });
+    const others = (players(t) || []).filter((x) => x.id !== S.user);
+    api.keyed($('pd-acts'), !c ? [] : [
+      button('play', tr('page.pd.play'), { class: 'primary', 'data-play': 'play' }, `play ${c}`),
+      ...others.map((x) => button('on ' + x.id, tr('page.pd.play-on', { player: x.name }), { 'data-play': 'on', 'data-user': x.id },
+        `play ${c}, ${x.name}`)),
+      button('discard', tr('page.pd.discard-card'), { 'data-play': 'discard' }, `discard ${c}`)]);
   }
-  let cmdKept = '';
 
   function draw(t, p, watching) {
     renderTable(t);
-    const had = document.activeElement && document.activeElement.id === 'pd-cmd';
-    if (had) cmdKept = $('pd-cmd').value;
     renderRoom(t, p, watching);
-    if (had && $('pd-cmd')) $('pd-cmd').focus();
   }
   function hide() {
     clear($('game-table'));
     clear($('game-room'));
+    play.card = null;
   }
 
   return { notice() {}, table, own, before() { return {}; }, callBacks() {}, attention() { return null; },
