@@ -250,71 +250,140 @@ static int ws_filter(struct web *w, struct lws *wsi)
     return 0;
 }
 
+/* ---- the callback, a handler a reason ---- */
+
+/* What lws handed the callback: the adapter (never NULL in a handler), the connection's lws
+ * handle, its user memory (a struct conn, or the peer's address for the network filter, or
+ * NULL), and the reason's own argument. */
+struct lws_call {
+    struct web *w;
+    struct lws *wsi;
+    void *user;
+    void *in;
+    size_t len;
+};
+
+/* Each returns what lws asks of its reason: 0 to carry on, nonzero to close (or refuse). */
+
+static int peer_filter(const struct lws_call *x)
+{
+    return web_peer_admit(x->w, x->user);
+}
+
+static int peer_created(const struct lws_call *x)
+{
+    web_peer_created(x->w, x->wsi);
+    return 0;
+}
+
+static int peer_destroyed(const struct lws_call *x)
+{
+    web_peer_destroyed(x->w, x->wsi);
+    return 0;
+}
+
+static int http_request(const struct lws_call *x)
+{
+    return x->user ? http_start(x->w, x->user, x->wsi, x->in ? (const char *)x->in : "/") : -1;
+}
+
+static int http_writeable(const struct lws_call *x)
+{
+    return x->user ? http_write(x->user, x->wsi) : 0;
+}
+
+static int http_closed(const struct lws_call *x)
+{
+    struct conn *c = x->user;
+    if (c) {
+        free(c->body); /* an answer cut short */
+        c->body = NULL;
+    }
+    return 0;
+}
+
+static int ws_upgrade(const struct lws_call *x)
+{
+    return ws_filter(x->w, x->wsi);
+}
+
+static int ws_established(const struct lws_call *x)
+{
+    struct conn *c = x->user;
+    web_conn_init(x->w, c, x->wsi);
+    snprintf(c->addr, sizeof c->addr, "%s", web_peer_addr(x->w, x->wsi));
+    lws_set_timeout(x->wsi, PENDING_TIMEOUT_USER_OK, x->w->hello_secs);
+    return 0;
+}
+
+static int ws_receive(const struct lws_call *x)
+{
+    struct conn *c = x->user;
+    if (!c || !c->w)
+        return -1;
+    web_on_receive(x->w, c, x->in, x->len);
+    /* a seated socket that talks is alive; before hello, the deadline holds */
+    if (c->user)
+        lws_set_timeout(x->wsi, PENDING_TIMEOUT_USER_OK, x->w->idle_secs);
+    web_wake_all(x->w);
+    return 0;
+}
+
+static int ws_pong(const struct lws_call *x)
+{
+    const struct conn *c = x->user;
+    if (c && c->w && c->user)
+        lws_set_timeout(x->wsi, PENDING_TIMEOUT_USER_OK, x->w->idle_secs);
+    return 0;
+}
+
+static int ws_writeable(const struct lws_call *x)
+{
+    struct conn *c = x->user;
+    return c && c->w ? web_conn_write(c) : -1;
+}
+
+static int ws_closed(const struct lws_call *x)
+{
+    struct conn *c = x->user;
+    if (c && c->w)
+        web_conn_leave(x->w, c);
+    return 0;
+}
+
+/* The reasons the adapter acts on; any other needs nothing of it. stopped: what the reason
+ * gets once the adapter stopped, when only connections closing remain (what would start
+ * work is refused). */
+static const struct {
+    enum lws_callback_reasons reason;
+    int (*handler)(const struct lws_call *x);
+    int stopped;
+} reasons[] = {
+    {LWS_CALLBACK_FILTER_NETWORK_CONNECTION, peer_filter, -1},
+    {LWS_CALLBACK_WSI_CREATE, peer_created, 0},
+    {LWS_CALLBACK_WSI_DESTROY, peer_destroyed, 0},
+    {LWS_CALLBACK_HTTP, http_request, -1},
+    {LWS_CALLBACK_HTTP_WRITEABLE, http_writeable, 0},
+    {LWS_CALLBACK_CLOSED_HTTP, http_closed, 0},
+    {LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION, ws_upgrade, 0},
+    {LWS_CALLBACK_ESTABLISHED, ws_established, 0},
+    {LWS_CALLBACK_RECEIVE, ws_receive, -1},
+    {LWS_CALLBACK_RECEIVE_PONG, ws_pong, 0},
+    {LWS_CALLBACK_SERVER_WRITEABLE, ws_writeable, 0},
+    {LWS_CALLBACK_CLOSED, ws_closed, 0},
+};
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
     struct lws_context *lctx = lws_get_context(wsi);
     struct shim *shim = lctx ? lws_context_user(lctx) : NULL;
-    struct web *w = shim ? shim->w : NULL;
-    struct conn *c = user;
+    const struct lws_call x = {shim ? shim->w : NULL, wsi, user, in, len};
 
-    if (!w) {
-        /* the adapter stopped: only connections closing remain */
-        return reason == LWS_CALLBACK_HTTP || reason == LWS_CALLBACK_RECEIVE ||
-                       reason == LWS_CALLBACK_FILTER_NETWORK_CONNECTION
-                   ? -1
-                   : 0;
-    }
-    switch (reason) {
-    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
-        return web_peer_admit(w, user);
-    case LWS_CALLBACK_WSI_CREATE:
-        web_peer_created(w, wsi);
-        return 0;
-    case LWS_CALLBACK_WSI_DESTROY:
-        web_peer_destroyed(w, wsi);
-        return 0;
-    case LWS_CALLBACK_HTTP:
-        return c ? http_start(w, c, wsi, in ? (const char *)in : "/") : -1;
-    case LWS_CALLBACK_HTTP_WRITEABLE:
-        return c ? http_write(c, wsi) : 0;
-    case LWS_CALLBACK_CLOSED_HTTP:
-        if (c) {
-            free(c->body); /* an answer cut short */
-            c->body = NULL;
-        }
-        return 0;
-    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        return ws_filter(w, wsi);
-    case LWS_CALLBACK_ESTABLISHED:
-        web_conn_init(w, c, wsi);
-        snprintf(c->addr, sizeof c->addr, "%s", web_peer_addr(w, wsi));
-        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, w->hello_secs);
-        return 0;
-    case LWS_CALLBACK_RECEIVE:
-        if (!c || !c->w)
-            return -1;
-        web_on_receive(w, c, in, len);
-        /* a seated socket that talks is alive; before hello, the deadline holds */
-        if (c->user)
-            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, w->idle_secs);
-        web_wake_all(w);
-        return 0;
-    case LWS_CALLBACK_RECEIVE_PONG:
-        if (c && c->w && c->user)
-            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, w->idle_secs);
-        return 0;
-    case LWS_CALLBACK_SERVER_WRITEABLE:
-        if (!c || !c->w)
-            return -1;
-        return web_conn_write(c);
-    case LWS_CALLBACK_CLOSED:
-        if (c && c->w)
-            web_conn_leave(w, c);
-        return 0;
-    default:
-        return 0;
-    }
+    for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+        if (reasons[i].reason == reason)
+            return x.w ? reasons[i].handler(&x) : reasons[i].stopped;
+    return 0;
 }
 
 const struct lws_protocols web_protocols[] = {
