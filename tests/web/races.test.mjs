@@ -96,6 +96,11 @@ for (const size of Object.keys(SIZES)) {
     await feed('prompt', ask, { dm: true, key: 'g90/pass/me', text: 'Pass a card.' });
     const two = page.locator('#prompts li[data-prompt="g90/pass/me"] button[data-command="pass 2"]');
     await pane('room');
+    // a frame about something else takes no focus from a prompt's button
+    await page.locator('#prompts button[data-command="pass 1"]').focus();
+    await feed(...pdView(21));
+    await page.locator('#pd-table [data-pd=pile]', { hasText: '21' }).waitFor({ state: 'attached' });
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.command), 'pass 1', 'the focus left the prompt');
     await two.click();
     assert.deepEqual((await sent()).map((f) => f.text), ['g90 pass 2']);
     // the table moves on and the prompt comes again, unanswered yet: the answer stays sent

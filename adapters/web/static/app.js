@@ -319,9 +319,19 @@
       e.keyedSig = it.sig;
       return e;
     });
+    const focused = box.contains(document.activeElement) ? document.activeElement : null;
     want.forEach((e, i) => { if (box.children[i] !== e) box.insertBefore(e, box.children[i] || null); });
     while (box.children.length > want.length) box.lastElementChild.remove();
+    if (focused && !focused.isConnected) refocus(box, focused);
     return box;
+  }
+  // The keyboard's focus was on an element redrawn: it goes to the one drawn in its place (the
+  // same button or card), when that one takes it.
+  function refocus(box, was) {
+    const names = ['data-command', 'data-card', 'data-play', 'data-action', 'data-vote'].filter((a) => was.hasAttribute(a));
+    if (!names.length) return;
+    const same = [...box.querySelectorAll(was.tagName)].find((e) => names.every((a) => e.getAttribute(a) === was.getAttribute(a)));
+    if (same && !same.disabled) same.focus();
   }
 
   let toastTimer = 0;

@@ -181,7 +181,7 @@
     $('pd-cmd').setAttribute('aria-label', tr('page.room-command'));
     $('pd-send').textContent = tr('page.send');
     const c = play.card;
-    const button = (key, label, attrs, text) => ({ key, sig: `${label} ${c}`, act: undefined,
+    const button = (key, label, attrs, text) => ({ key, sig: `${label} ${c}`,
       make: () => el('button', { type: 'button', ...attrs, text: label, onclick: () => go(text) }) });
     const others = (players(t) || []).filter((x) => x.id !== S.user);
     api.keyed($('pd-acts'), !c ? [] : [
