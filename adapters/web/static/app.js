@@ -970,9 +970,11 @@
       }
       break;
     case 'error':
+      // live even in the replay's window: the private replay comes only on a socket's first
+      // hello, before any answer, and a closed socket forgot its answers
+      refuseAnswers(p, f);
       if (replaying()) break;
       toast(pageText(f));
-      refuseAnswers(p, f);
       break;
     default:
       break;
