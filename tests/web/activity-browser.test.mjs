@@ -274,14 +274,18 @@ test('two players in the Activity and two in Discord play one game through a kil
     const t = window.__illegal.T[table] || {};
     return `${t.phase}|${t.vote ? t.vote.case : ''}|${t.drop ? t.drop.drop : ''}` !== from;
   }, [TABLE, from]);
-  const news = (timeout = PATIENCE) => ann.f.evaluate(() => window.__illegal.frames.length)
-    .then((n) => ann.f.waitForFunction((n) => window.__illegal.frames.length > n, n, { timeout }));
+  // A new frame on ann's page since it had `since` (read before the state the wait follows from,
+  // so that a frame landing between that look and the wait still ends it).
+  const frameCount = () => ann.f.evaluate(() => window.__illegal.frames.length);
+  const news = (since) =>
+    ann.f.waitForFunction((n) => window.__illegal.frames.length > n, since, { timeout: PATIENCE });
   const next = async () => {
     const from = await stepOf(ann);
     await slash(DORA, 'next');
     await moved(from);
   };
   for (;;) {
+    const seen = await frameCount();
     const now = await st(ann);
     if (now.phase !== last) {
       last = now.phase;
@@ -329,9 +333,16 @@ test('two players in the Activity and two in Discord play one game through a kil
         dropMessages.add(d.id);
         if (process.env.WEB_DEBUG) console.log('eve reacts', d.id, d.reactions);
         await fake.call({ op: 'react', guild: GUILD, channel: TABLE, message: d.id, user: EVE.id, emoji: d.reactions[d.reactions.length - 1] });
+        // the bot answers it: she takes a card (the drop's last grab, so it ends), or the last one
+        // was taken first. Until then the host waits: a reaction is never dropped.
+        await ann.f.waitForFunction(([t, eve]) => {
+          const dr = window.__illegal.T[t].drop || {};
+          return (dr.takers || []).some((x) => x && x.id === eve) ||
+            !!(dr.taken && dr.taken[(dr.shown || []).length - 1]) || window.__illegal.T[t].phase !== 'drop-grab';
+        }, [TABLE, EVE.id], { timeout: PATIENCE }).catch(() => assert.fail(`eve's reaction on drop ${sessions} went unanswered`));
       }
-      // the host moves on once no page may take a card and no reach waits for the bot's answer,
-      // and eve's reaction (to the last card) was answered (she took it, or another had)
+      // the host moves on once no page may take a card and no reach waits for the bot's answer
+      const since = await frameCount();
       const pages = await Promise.all(act.map((p) => p.f.evaluate((t) => {
         const S = window.__illegal;
         const d = S.T[t].drop || {}, g = S.P[t] && S.P[t].grabbed;
@@ -344,13 +355,8 @@ test('two players in the Activity and two in Discord play one game through a kil
       const eve = (d.takers || []).some((x) => x && x.id === EVE.id) || !!(d.taken && d.taken[shown.length - 1]);
       if (process.env.WEB_DEBUG) console.log('grab', JSON.stringify({ pages, eve, d: { shown: d.shown, taken: d.taken, takers: d.takers, open: d.open } }));
       if (pages.some((p) => p.clickable)) continue;
-      if (pages.some((p) => p.pending)) await news();
-      else if (!eve && !done.has(`${key}-eve-waited`)) {
-        // (eve's reaction is not always answered: seen unanswered for minutes, its drop ended by
-        // the host with her card a leftover; a while for it, then the host moves on)
-        done.add(`${key}-eve-waited`);
-        await news(15000).catch(() => {});
-      } else if ((await st(ann)).phase === 'drop-grab') await next();
+      if (pages.some((p) => p.pending)) await news(since);
+      else if ((await st(ann)).phase === 'drop-grab') await next();
     } else if (last === 'vote') {
       const c = now.voteCase;
       const key = `vote-${c}`;
@@ -378,13 +384,13 @@ test('two players in the Activity and two in Discord play one game through a kil
           }
         }
       }
-      // everyone voted, as the bot counted: the host closes the case
-      const all = await everyoneVoted(ann.f, TABLE);
-      // (a vote in Discord is not always answered: after 30 s with no news the host moves on)
-      if (all) await next();
-      else if (!(await news(30000).then(() => true, () => false))) await next();
+      // everyone voted, as the bot counted: the host closes the case; until then each vote's news
+      // is awaited (a click is never dropped: one that went unanswered fails the test)
+      const since = await frameCount();
+      if (await everyoneVoted(ann.f, TABLE)) await next();
+      else await news(since);
     } else {
-      await news();
+      await news(seen);
     }
   }
   if (process.env.WEB_DEBUG) console.log('done', [...done]);
