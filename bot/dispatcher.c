@@ -39,10 +39,20 @@ static void on_reaction(struct dispatcher *d, struct platform *p, const struct i
     void *action = calloc(1, g->rules->action_size);
     if (!action)
         return;
-    /* Late, early and second grabs by reaction are ignored without a word:
-     * the drop message itself shows what is left. */
+    /* A reaction the rules read as no move (on a message whose moment has
+     * passed or not come, an emoji that means nothing) passes without a
+     * word: the message shows it. A move they refuse ("you already took a
+     * card in this drop") is told to its player alone, as the typed command
+     * would be, so that no reaction goes unanswered for a reason only the
+     * rules know (README.md, "Choices the bot makes"). */
+    struct bot_cmd cause = {.base = {.lang = g->language, .seat = seat},
+                            .d = d,
+                            .p = p,
+                            .in = in,
+                            .g = g,
+                            .private_answer = true};
     if (g->rules->reaction(g->state, &key, in->reaction, (unsigned)seat, action))
-        pipeline_play(d, g, action, NULL);
+        pipeline_play(d, g, action, &cause);
     free(action);
 }
 

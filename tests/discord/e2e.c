@@ -575,7 +575,7 @@ char *play_game(struct e2e *e)
                   "{\"name\":\"value\",\"type\":3,\"value\":\"3s\"}]");
         if (!e->timed)
             table_command(e, 0, "next"); /* the session closes */
-        if (session < 5)
+        if (session <= E2E_DROPS)
             drop(e, session);
     }
     if (e->timed)
@@ -630,6 +630,35 @@ void assert_all_answered(struct e2e *e)
         }
     }
     assert_true(json_object_array_length(e->votes) > 0);
+    json_object_put(s);
+}
+
+/* How many messages to user (a DM) or in the table (user NULL) say text. */
+static unsigned saying(struct json_object *s, const char *user, const char *text)
+{
+    struct json_object *msgs = jget(s, "messages");
+    unsigned n = 0;
+    for (size_t i = 0; i < json_object_array_length(msgs); i++) {
+        struct json_object *m = json_object_array_get_idx(msgs, i);
+        const char *u = jstr(m, "dm_user"), *ch = jstr(m, "channel");
+        const char *c = jstr(jget(m, "body"), "content");
+        bool to = user ? u && strcmp(u, user) == 0 : ch && strcmp(ch, e2e_table) == 0;
+        n += to && c && strstr(c, text);
+    }
+    return n;
+}
+
+static bool second_grabs_told(struct e2e *e, struct json_object *s, void *arg)
+{
+    return saying(s, e->players[0], arg) >= E2E_DROPS;
+}
+
+void assert_second_grabs_told(struct e2e *e)
+{
+    char text[] = "You already took a card from this drop.";
+    wait_until(e, second_grabs_told, text, "the second grabs' refusals");
+    struct json_object *s = snap(e);
+    assert_int_equal(saying(s, NULL, text), 0);
     json_object_put(s);
 }
 

@@ -26,6 +26,9 @@ struct json_object;
     "session_seconds = 600\nreveal_seconds = 1\ngrab_seconds = 600\n"                              \
     "debate_seconds = 600\nvote_seconds = 600\n"
 
+/* The drops of play_game()'s game: one after each session but the last. */
+#define E2E_DROPS 4
+
 struct e2e {
     struct fd_server *srv;
     struct daemon d;
@@ -136,6 +139,10 @@ struct dm_want {
 bool dm_ready(struct e2e *e, struct json_object *s, void *arg);
 /* Waits for user's DM with the control for action; a copy the caller puts. */
 struct json_object *wait_dm(struct e2e *e, const char *user, const char *action);
+
+/* The first player's second grab of each drop of play_game() (drop())
+ * was refused to them alone, in a DM: never silent, never in the table. */
+void assert_second_grabs_told(struct e2e *e);
 
 struct vote_want {
     int n;

@@ -40,6 +40,7 @@ static void test_game_4(void **state)
     char *result = play_game(&e);
     assert_non_null(strstr(result, "Game over"));
     assert_all_answered(&e);
+    assert_second_grabs_told(&e);
     assert_int_equal(gw(&e, "identifies"), 1);
     assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     reference_result = result;
@@ -59,6 +60,7 @@ static void test_game_4_with_drops(void **state)
     assert_true(reconnects >= 20);
     assert_string_equal(result, reference_result);
     assert_all_answered(&e);
+    assert_second_grabs_told(&e);
     assert_int_equal(gw(&e, "identifies"), 1); /* every drop was resumed */
     assert_int_equal(daemon_stop(&e.d, SIGTERM, 10000), 0);
     free(result);
