@@ -507,57 +507,86 @@ struct json_object *gw_decode(const char *txt, size_t len, struct gw_payload *p)
     return o;
 }
 
-static void handle_message(struct shard *s, const char *txt, size_t len)
+/* The payloads the skimmer reads without a parse: handled here (true), or
+ * false for handle_message() to parse. Without ops.message, a message the
+ * skimmer would read is parsed. */
+static bool handle_skimmed(struct shard *s, const char *txt, size_t len)
 {
     int64_t seq;
     struct gw_message message;
     struct gw_interaction ix;
-    /* without ops.message, a message the skimmer would read is parsed */
     switch (gw_skim(txt, len, &seq, s->gw->ops.message ? &message : NULL)) {
     case GW_SKIM_IGNORE:
         s->st.skimmed++;
         take_sequence(s, seq, false);
-        return;
+        return true;
     case GW_SKIM_MESSAGE:
         /* handle_dispatch()'s way for a MESSAGE_CREATE, with no parse */
         if (take_sequence(s, seq, false) && !s->gw->closing)
             s->gw->ops.message(s->gw->ud, s->id, &message, seq);
-        return;
+        return true;
     case GW_SKIM_PARSE:
         if (s->gw->ops.interaction && gw_skim_ix(txt, len, &seq, &ix)) {
             if (take_sequence(s, seq, false) && !s->gw->closing)
                 s->gw->ops.interaction(s->gw->ud, s->id, &ix, seq);
-            return;
+            return true;
         }
         break;
     }
+    return false;
+}
+
+/* HELLO: the heartbeat starts (its first beat at a random point of the
+ * interval), then the session resumes or a new one identifies. */
+static void on_hello(struct shard *s, struct json_object *d)
+{
+    int64_t iv = jget_int64_or(d, "heartbeat_interval", 0);
+    if (iv <= 0 || iv > 3600000) {
+        log_warn(MOD, NULL, "shard %d: HELLO without a heartbeat interval", s->id);
+        request_close(s, CLOSE_RESUMABLE, -1);
+        return;
+    }
+    s->hb_interval = (uint64_t)iv;
+    s->hello = true;
+    s->acked = true;
+    uint64_t first = (uint64_t)((double)s->hb_interval * dc_random());
+    uv_timer_start(&s->hb_timer, on_heartbeat, first, s->hb_interval);
+    if (s->session_id)
+        send_resume(s);
+    else
+        send_identify(s);
+}
+
+/* INVALID_SESSION: d says whether the session may be resumed; if not, it is
+ * forgotten and a new one identifies after 1 to 5 s. */
+static void on_invalid_session(struct shard *s, struct json_object *d)
+{
+    bool resumable = d && json_object_is_type(d, json_type_boolean) && json_object_get_boolean(d);
+    log_info(MOD, NULL, "shard %d: invalid session (%s)", s->id,
+             resumable ? "resumable" : "not resumable");
+    if (resumable && s->session_id) {
+        request_close(s, CLOSE_RESUMABLE, 0);
+    } else {
+        forget_session(s);
+        request_close(s, CLOSE_RESUMABLE, 1000 + (int64_t)(dc_random() * 4000.0));
+    }
+}
+
+static void handle_message(struct shard *s, const char *txt, size_t len)
+{
+    if (handle_skimmed(s, txt, len))
+        return;
     struct gw_payload p;
     struct json_object *o = gw_decode(txt, len, &p);
-    struct json_object *d = p.d;
     if (!o) {
         log_warn(MOD, NULL, "shard %d: ignoring a malformed gateway payload (%zu bytes)", s->id,
                  len);
         return;
     }
     switch (p.op) {
-    case OP_HELLO: {
-        int64_t iv = jget_int64_or(d, "heartbeat_interval", 0);
-        if (iv <= 0 || iv > 3600000) {
-            log_warn(MOD, NULL, "shard %d: HELLO without a heartbeat interval", s->id);
-            request_close(s, CLOSE_RESUMABLE, -1);
-            break;
-        }
-        s->hb_interval = (uint64_t)iv;
-        s->hello = true;
-        s->acked = true;
-        uint64_t first = (uint64_t)((double)s->hb_interval * dc_random());
-        uv_timer_start(&s->hb_timer, on_heartbeat, first, s->hb_interval);
-        if (s->session_id)
-            send_resume(s);
-        else
-            send_identify(s);
+    case OP_HELLO:
+        on_hello(s, p.d);
         break;
-    }
     case OP_HEARTBEAT:
         send_heartbeat(s);
         break;
@@ -568,21 +597,11 @@ static void handle_message(struct shard *s, const char *txt, size_t len)
         log_info(MOD, NULL, "shard %d: the gateway asked for a reconnect", s->id);
         request_close(s, CLOSE_RESUMABLE, 0);
         break;
-    case OP_INVALID_SESSION: {
-        bool resumable =
-            d && json_object_is_type(d, json_type_boolean) && json_object_get_boolean(d);
-        log_info(MOD, NULL, "shard %d: invalid session (%s)", s->id,
-                 resumable ? "resumable" : "not resumable");
-        if (resumable && s->session_id) {
-            request_close(s, CLOSE_RESUMABLE, 0);
-        } else {
-            forget_session(s);
-            request_close(s, CLOSE_RESUMABLE, 1000 + (int64_t)(dc_random() * 4000.0));
-        }
+    case OP_INVALID_SESSION:
+        on_invalid_session(s, p.d);
         break;
-    }
     case OP_DISPATCH:
-        handle_dispatch(s, p.type, d, p.seq);
+        handle_dispatch(s, p.type, p.d, p.seq);
         break;
     default:
         break;
