@@ -534,6 +534,74 @@ fail:
     return -1;
 }
 
+static void wake_at(uint64_t *wake, uint64_t at)
+{
+    if (at < *wake)
+        *wake = at;
+}
+
+/* Ends rq's first request with status, unsent. Returns rq, or NULL when that
+ * was its last request (rq is kept or freed then). */
+static struct rq *end_first(struct rest *r, struct rq *rq, long status)
+{
+    struct rest_req *q = STAILQ_FIRST(&rq->reqs);
+    bool last = STAILQ_NEXT(q, link) == NULL;
+    queue_pop(r, rq);
+    q->done(q, status, "", q->ud);
+    req_free(q);
+    return last ? NULL : rq;
+}
+
+/* Starts q when the rate limits let it go now; else notes in *wake when
+ * they may. */
+static void try_start(struct rest *r, struct rest_req *q, uint64_t now, uint64_t *wake)
+{
+    rl_route(q->method, q->path, q->route, sizeof(q->route), q->major, sizeof(q->major));
+    uint64_t w = rl_acquire(&r->rl, q->route, q->major, q->flags & REST_NO_GLOBAL, now);
+    if (w == 0) {
+        if (start(r, q) == 0)
+            return;
+        /* not sent after all: what it was counted against is given back */
+        struct rl_headers none;
+        rl_headers_init(&none);
+        rl_release(&r->rl, q->route, q->major, q->flags & REST_NO_GLOBAL, 0, &none, -1, false, now);
+        q->not_before = now + REST_BACKOFF_BASE_MS;
+        wake_at(wake, q->not_before);
+    } else if (w != RL_WAIT_RELEASE) {
+        wake_at(wake, now + w);
+    }
+}
+
+/* The first request of rq that may go, started unless rq has one in flight;
+ * those worth nothing any more end on the way. */
+static void pump_queue(struct rest *r, struct rq *rq, uint64_t now, uint64_t *wake)
+{
+    while (rq && !rq->busy) {
+        struct rest_req *q = STAILQ_FIRST(&rq->reqs);
+        if (q->deadline && (q->deadline <= now || q->not_before >= q->deadline)) {
+            /* worth nothing any more: it ends here, and the queue goes on */
+            rq = end_first(r, rq, REST_EXPIRED);
+            continue;
+        }
+        if (q->not_before > now) {
+            wake_at(wake, q->not_before);
+            return;
+        }
+        int prep = q->prepare ? q->prepare(q, q->ud) : 0;
+        if (prep < 0) {
+            q->not_before = now + REST_BACKOFF_BASE_MS;
+            wake_at(wake, q->not_before);
+            return;
+        }
+        if (prep == 1) {
+            rq = end_first(r, rq, 0);
+            continue;
+        }
+        try_start(r, q, now, wake);
+        return;
+    }
+}
+
 static void pump(struct rest *r)
 {
     if (r->closing)
@@ -544,57 +612,7 @@ static void pump(struct rest *r)
     struct rq *rq, *next;
     for (rq = TAILQ_FIRST(&r->active); rq && r->inflight < REST_MAX_INFLIGHT; rq = next) {
         next = TAILQ_NEXT(rq, link);
-        while (rq && !rq->busy) {
-            struct rest_req *q = STAILQ_FIRST(&rq->reqs);
-            if (q->deadline && (q->deadline <= now || q->not_before >= q->deadline)) {
-                /* worth nothing any more: it ends here, and the queue goes on */
-                bool last = STAILQ_NEXT(q, link) == NULL;
-                queue_pop(r, rq);
-                q->done(q, REST_EXPIRED, "", q->ud);
-                req_free(q);
-                if (last)
-                    rq = NULL;
-                continue;
-            }
-            if (q->not_before > now) {
-                if (q->not_before < wake)
-                    wake = q->not_before;
-                break;
-            }
-            int prep = q->prepare ? q->prepare(q, q->ud) : 0;
-            if (prep < 0) {
-                q->not_before = now + REST_BACKOFF_BASE_MS;
-                if (q->not_before < wake)
-                    wake = q->not_before;
-                break;
-            }
-            if (prep == 1) {
-                bool last = STAILQ_NEXT(q, link) == NULL;
-                queue_pop(r, rq);
-                q->done(q, 0, "", q->ud);
-                req_free(q);
-                if (last)
-                    rq = NULL;
-                continue;
-            }
-            rl_route(q->method, q->path, q->route, sizeof(q->route), q->major, sizeof(q->major));
-            uint64_t w = rl_acquire(&r->rl, q->route, q->major, q->flags & REST_NO_GLOBAL, now);
-            if (w == 0) {
-                if (start(r, q) == 0)
-                    break;
-                /* not sent after all: what it was counted against is given back */
-                struct rl_headers none;
-                rl_headers_init(&none);
-                rl_release(&r->rl, q->route, q->major, q->flags & REST_NO_GLOBAL, 0, &none, -1,
-                           false, now);
-                q->not_before = now + REST_BACKOFF_BASE_MS;
-                if (q->not_before < wake)
-                    wake = q->not_before;
-            } else if (w != RL_WAIT_RELEASE && now + w < wake) {
-                wake = now + w;
-            }
-            break;
-        }
+        pump_queue(r, rq, now, &wake);
     }
     if (wake != UINT64_MAX)
         schedule(r, wake - now);
