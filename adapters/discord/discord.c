@@ -418,43 +418,42 @@ static bool snowflake_or_empty(const char *s)
     return !s || !*s || is_snowflake(s);
 }
 
-struct platform *discord_platform_new(const struct config *cfg, const struct platform_host *host,
-                                      char *err, size_t errlen)
+/* Whether cfg and host can make a Discord platform; if not, why, into err. */
+static bool config_ok(const struct config *cfg, const struct platform_host *host, char *err,
+                      size_t errlen)
 {
     if (!cfg->discord_token || !*cfg->discord_token) {
         snprintf(err, errlen, "[discord] token is empty");
-        return NULL;
+        return false;
     }
     for (const char *c = cfg->discord_token; *c; c++) {
         if (isspace((unsigned char)*c) || !isprint((unsigned char)*c)) {
             snprintf(err, errlen, "[discord] token contains spaces or control characters");
-            return NULL;
+            return false;
         }
     }
     if (cfg->discord_application_id && *cfg->discord_application_id &&
         !is_snowflake(cfg->discord_application_id)) {
         snprintf(err, errlen, "[discord] application_id must be a numeric id");
-        return NULL;
+        return false;
     }
     for (unsigned i = 0; i < cfg->discord_nguilds; i++) {
         if (!is_snowflake(cfg->discord_guilds[i])) {
             snprintf(err, errlen, "[discord] guilds: '%s' is not a numeric guild id",
                      cfg->discord_guilds[i]);
-            return NULL;
+            return false;
         }
     }
     if (!host || !host->loop || !host->deliver) {
         snprintf(err, errlen, "the host gives no loop or deliver()");
-        return NULL;
+        return false;
     }
-    struct dc *dc = calloc(1, sizeof(*dc));
-    if (!dc) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    dc->base.ops = &discord_ops;
-    dc->base.host = host;
-    dc->loop = host->loop;
+    return true;
+}
+
+/* Copies the [discord] settings dc keeps from cfg. */
+static void take_settings(struct dc *dc, const struct config *cfg)
+{
     dc->token = dc_xstrdup(cfg->discord_token);
     dc->api_url = dc_xstrdup(cfg->discord_api_url && *cfg->discord_api_url ? cfg->discord_api_url
                                                                            : DEFAULT_API_URL);
@@ -477,6 +476,10 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
                   : strcmp(content, "off") == 0 ? DC_CONTENT_OFF
                                                 : DC_CONTENT_AUTO;
     dc->reads_content = dc->content != DC_CONTENT_OFF;
+}
+
+static void maps_init(struct dc *dc)
+{
     map_init(&dc->msgs);
     map_init(&dc->msg_ids);
     map_init(&dc->users);
@@ -488,18 +491,40 @@ struct platform *discord_platform_new(const struct config *cfg, const struct pla
     map_init(&dc->closed);
     map_init(&dc->open);
     map_init(&dc->ending);
-    if (cfg->discord_activity) {
-        const char *id = cfg->discord_client_id ? cfg->discord_client_id : dc->app_id;
-        dc->activity_on = true;
-        dc->client_id = dc_xstrdup(id ? id : "");
-        dc->client_secret =
-            dc_xstrdup(cfg->discord_client_secret ? cfg->discord_client_secret : "");
-        if (!dc->app_id || !snowflake_or_empty(dc->client_id) || !*dc->client_id ||
-            !dc->client_secret || !*dc->client_secret) {
-            dc_destroy(&dc->base);
-            snprintf(err, errlen, "the Activity needs application_id, client_id and client_secret");
-            return NULL;
-        }
+}
+
+/* The Activity's OAuth2 client, when cfg turns it on; false when it lacks an id or secret. */
+static bool take_activity(struct dc *dc, const struct config *cfg)
+{
+    if (!cfg->discord_activity)
+        return true;
+    const char *id = cfg->discord_client_id ? cfg->discord_client_id : dc->app_id;
+    dc->activity_on = true;
+    dc->client_id = dc_xstrdup(id ? id : "");
+    dc->client_secret = dc_xstrdup(cfg->discord_client_secret ? cfg->discord_client_secret : "");
+    return dc->app_id && snowflake_or_empty(dc->client_id) && *dc->client_id && dc->client_secret &&
+           *dc->client_secret;
+}
+
+struct platform *discord_platform_new(const struct config *cfg, const struct platform_host *host,
+                                      char *err, size_t errlen)
+{
+    if (!config_ok(cfg, host, err, errlen))
+        return NULL;
+    struct dc *dc = calloc(1, sizeof(*dc));
+    if (!dc) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    dc->base.ops = &discord_ops;
+    dc->base.host = host;
+    dc->loop = host->loop;
+    take_settings(dc, cfg);
+    maps_init(dc);
+    if (!take_activity(dc, cfg)) {
+        dc_destroy(&dc->base);
+        snprintf(err, errlen, "the Activity needs application_id, client_id and client_secret");
+        return NULL;
     }
     /* The HTTP client exists from here on; it sends nothing until the loop runs. */
     if (dc->token && dc->api_url)
