@@ -88,6 +88,10 @@ struct fd_server {
     int64_t seq;
     struct json_object *log; /* array of payload strings */
     unsigned connects, identifies, resumes, heartbeats;
+    /* heartbeats the gateway asked for (op 1 to the bot), and those a
+     * heartbeat followed before the next ask */
+    unsigned hb_asked, hb_answered;
+    bool hb_pending;
     int client_close;
     int64_t intents;
     char user_agent[256];
@@ -241,6 +245,15 @@ static void send_op(struct fd_server *s, int op, struct json_object *d)
     json_object_object_add(o, "d", d);
     queue_json(s, o);
     json_object_put(o);
+}
+
+/* Op 1 to the bot: the gateway asks for a heartbeat at once, whatever the
+ * interval. Called locked, on a live connection. */
+static void ask_heartbeat(struct fd_server *s)
+{
+    send_op(s, 1, NULL);
+    s->hb_asked++;
+    s->hb_pending = true;
 }
 
 /*
@@ -421,8 +434,12 @@ static int64_t dispatch_locked(struct fd_server *s, const char *type, struct jso
     json_object_object_add(o, "d", d);
     const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
     json_object_array_add(s->log, json_object_new_string(t));
-    if (s->ws && s->identified)
+    if (s->ws && s->identified) {
         queue_frame(s, t, strlen(t));
+        /* the gateway may ask for a heartbeat at any time: now and then, after a dispatch */
+        if (vrand(s, 16) == 0)
+            ask_heartbeat(s);
+    }
     json_object_put(o);
     return seq;
 }
@@ -434,6 +451,10 @@ static void on_heartbeat(struct fd_server *s, struct json_object *d)
 {
     (void)d;
     s->heartbeats++;
+    if (s->hb_pending) {
+        s->hb_pending = false;
+        s->hb_answered++;
+    }
     if (!s->withhold)
         send_op(s, 11, NULL);
 }
@@ -1313,6 +1334,7 @@ static void ws_established(struct fd_server *s, struct lws *wsi, struct pss *p)
     s->ws = wsi;
     s->identified = false;
     s->want_close = 0;
+    s->hb_pending = false; /* an ask is answered on its own connection */
     s->connects++;
     struct json_object *d = json_object_new_object();
     json_object_object_add(d, "heartbeat_interval", json_object_new_int((int)s->hb_ms));
@@ -1591,6 +1613,15 @@ void fd_withhold_acks(struct fd_server *s, bool on)
     pthread_mutex_lock(&s->mu);
     s->withhold = on;
     unlock_changed(s);
+}
+
+void fd_ask_heartbeat(struct fd_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->ws && s->identified)
+        ask_heartbeat(s);
+    unlock_changed(s);
+    poke(s);
 }
 
 void fd_send_raw(struct fd_server *s, const char *text)
@@ -1875,6 +1906,8 @@ static struct json_object *gateway_record(struct fd_server *s)
     json_object_object_add(g, "identifies", json_object_new_int((int)s->identifies));
     json_object_object_add(g, "resumes", json_object_new_int((int)s->resumes));
     json_object_object_add(g, "heartbeats", json_object_new_int((int)s->heartbeats));
+    json_object_object_add(g, "heartbeats_asked", json_object_new_int((int)s->hb_asked));
+    json_object_object_add(g, "asks_answered", json_object_new_int((int)s->hb_answered));
     json_object_object_add(g, "client_close", json_object_new_int(s->client_close));
     json_object_object_add(g, "intents", json_object_new_int64(s->intents));
     json_object_object_add(g, "refused_intents",

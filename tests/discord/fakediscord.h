@@ -33,6 +33,11 @@ int fd_port(const struct fd_server *s);
  * connected, replayed on RESUME) and returns its sequence number. */
 int64_t fd_dispatch(struct fd_server *s, const char *type, const char *d_json);
 void fd_withhold_acks(struct fd_server *s, bool on);
+/* Op 1 to the bot on a live session: a heartbeat asked for at once (the fake
+ * also asks so now and then after a dispatch, from the seed). The record's
+ * gateway counts the asks ("heartbeats_asked") and those a heartbeat
+ * followed ("asks_answered"). */
+void fd_ask_heartbeat(struct fd_server *s);
 void fd_send_raw(struct fd_server *s, const char *text);
 void fd_send_oversized(struct fd_server *s, size_t bytes);
 void fd_close(struct fd_server *s, int code);
@@ -111,7 +116,8 @@ struct json_object *fd_activity_record(struct fd_server *s);
  *  "callbacks":[{"id","user","type","data","t"}], "webhooks":[{"method","path","body","t"}],
  *  "commands":[{"path","body"}], "refused":[{"method","path","body","errors"}], "requests":n,
  * "r429":n, "r429_global":n, "invalid":n, "nonce_repeats":n, "ix_refused":n, "stripped":n,
- * "held":n, "forced":n, "gateway":{"connects","identifies","resumes","heartbeats","client_close",
+ * "held":n, "forced":n, "gateway":{"connects","identifies","resumes","heartbeats",
+ *             "heartbeats_asked","asks_answered","client_close",
  *             "intents","refused_intents","ready","connected","seq","user_agent",
  *             "compressed" (its messages go as a zlib stream: the upgrade asked
  *             compress=zlib-stream; cut over binary messages as the seed chooses)}}

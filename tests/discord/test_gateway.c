@@ -1,7 +1,7 @@
 /*
  * test_gateway.c - the adapter's gateway against the fake server: connect,
- * identify, heartbeats, zombies, op 7, op 9, close codes, drops, bad payloads,
- * stored sessions.
+ * identify, heartbeats (and those the gateway asks for), zombies, op 7, op 9,
+ * close codes, drops, bad payloads, stored sessions.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -225,6 +225,37 @@ static void test_zombie_resume(void **state)
     /* the server saw a close code that keeps the session resumable */
     int code = h_gw(&h, "client_close");
     assert_true(code >= 4000 && code != 1000 && code != 1001);
+    h_fini(&h);
+}
+
+static int want_answered;
+static bool ask_answered(struct harness *h)
+{
+    return h_gw(h, "asks_answered") >= want_answered;
+}
+
+/* Op 1 from the gateway asks for a heartbeat at once: with an interval of an
+ * hour (the bot's first beat at a random part of it all but never falls in
+ * the test), only the answer to the ask makes one come. */
+static void test_heartbeat_asked(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_init(&h, 3600000, true);
+    want_identifies = 1;
+    assert_true(h_run_until(&h, identified, 5000));
+    for (int i = 0; i < 3; i++) {
+        want_answered = h_gw(&h, "asks_answered") + 1;
+        fd_ask_heartbeat(h.srv);
+        assert_true(h_run_until(&h, ask_answered, 10000));
+    }
+    /* the session goes on, the same */
+    inject(&h, 0, 3);
+    want_inputs = 3;
+    assert_true(h_run_until(&h, enough_inputs, 5000));
+    assert_inputs_exact(&h, 3);
+    assert_int_equal(h_gw(&h, "identifies"), 1);
+    assert_int_equal(h_gw(&h, "connects"), 1);
     h_fini(&h);
 }
 
@@ -487,12 +518,12 @@ static void test_content_intent_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_connect_identify),       cmocka_unit_test(test_compression_settings),
-        cmocka_unit_test(test_zombie_resume),          cmocka_unit_test(test_drops_during_game),
-        cmocka_unit_test(test_op7_reconnect),          cmocka_unit_test(test_op9_resumable),
-        cmocka_unit_test(test_op9_not_resumable),      cmocka_unit_test(test_fatal_close_codes),
-        cmocka_unit_test(test_bad_payloads),           cmocka_unit_test(test_stored_session),
-        cmocka_unit_test(test_content_intent_refused),
+        cmocka_unit_test(test_connect_identify),  cmocka_unit_test(test_compression_settings),
+        cmocka_unit_test(test_zombie_resume),     cmocka_unit_test(test_heartbeat_asked),
+        cmocka_unit_test(test_drops_during_game), cmocka_unit_test(test_op7_reconnect),
+        cmocka_unit_test(test_op9_resumable),     cmocka_unit_test(test_op9_not_resumable),
+        cmocka_unit_test(test_fatal_close_codes), cmocka_unit_test(test_bad_payloads),
+        cmocka_unit_test(test_stored_session),    cmocka_unit_test(test_content_intent_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
