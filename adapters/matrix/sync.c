@@ -508,6 +508,11 @@ static void batch_done(struct mx *m)
         sync_next(m);
 }
 
+/* What one gap may cost: the events kept (memory), the pages asked (a server whose pages come
+ * empty with ever new tokens would hold the sync back for good). */
+#define GAP_EVENTS_MAX 1000
+#define GAP_PAGES_MAX  200
+
 static void fill_next_gap(struct mx *m);
 
 static enum mx_next on_gap(void *arg, const struct mx_resp *r)
@@ -529,8 +534,13 @@ static enum mx_next on_gap(void *arg, const struct mx_resp *r)
     /* dir=b gives newest first; the list stays newest first and is read backwards. */
     for (size_t i = 0; i < json_object_array_length(chunk); i++)
         json_object_array_add(events, json_object_get(json_object_array_get_idx(chunk, i)));
+    /* an empty chunk with an end is not the end of the gap: a server may count the events the
+     * filter drops against a page; the same token again would not move on */
     const char *end = jget_str(r->json, "end");
-    if (end && json_object_array_length(chunk) > 0 && json_object_array_length(events) < 1000) {
+    int64_t pages = jget_int64_or(g, "pages", 0) + 1;
+    json_object_object_add(g, "pages", json_object_new_int64(pages));
+    if (end && strcmp(end, jget_str(g, "from")) != 0 &&
+        json_object_array_length(events) < GAP_EVENTS_MAX && pages < GAP_PAGES_MAX) {
         json_object_object_add(g, "from", json_object_new_string(end));
     } else {
         m->gap_idx++;

@@ -547,6 +547,13 @@ void hs_set_max_timeline(struct hs *hs, int limit)
     uv_mutex_unlock(&hs->mu);
 }
 
+void hs_set_messages_page(struct hs *hs, int events)
+{
+    uv_mutex_lock(&hs->mu);
+    hs->messages_page = events;
+    uv_mutex_unlock(&hs->mu);
+}
+
 int hs_dump(struct hs *hs, const char *path)
 {
     uv_mutex_lock(&hs->mu);

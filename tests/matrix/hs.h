@@ -196,5 +196,8 @@ void hs_faults_clear(struct hs *hs);
 void hs_revoke_tokens(struct hs *hs, bool soft_logout);
 /* Timeline limit the server applies at most (to force limited timelines). */
 void hs_set_max_timeline(struct hs *hs, int limit);
+/* Ends every /messages page after this many events of the room, those its filter drops
+ * included (0: at the limit asked, counting the events returned only). */
+void hs_set_messages_page(struct hs *hs, int events);
 
 #endif

@@ -43,6 +43,12 @@ struct hs {
     /* A second identical annotation of one sender refused (M_DUPLICATE_ANNOTATION), as the
      * spec says a server should (not must): Synapse does, others may not. */
     bool refuse_dup_annotations;
+    /* A /messages page ends after this many events of the room, those the filter drops
+     * included, as Synapse counts them, so that a page may come empty with an `end` to go on
+     * from (the spec: an empty chunk does not mean that no more events are available), and may
+     * hold fewer than the limit asked (a maximum). Set by hs_set_messages_page; 0: the limit
+     * asked, counting the events returned only. */
+    int messages_page;
     /* Accounts (hs.c): access token -> {"user","device"}; user -> type -> {"content","pos"}. */
     struct json_object *tokens;
     struct json_object *account_data;

@@ -444,8 +444,11 @@ void hs_on_messages(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
     struct json_object *filter =
         hs_jstr(q, "filter") ? json_tokener_parse(hs_jstr(q, "filter")) : NULL;
     struct json_object *types = hs_jget(filter, "types");
+    /* a page of messages_page events counts those the filter drops too (see hs_internal.h) */
+    bool count_all = hs->messages_page > 0;
+    int page = count_all && hs->messages_page < limit ? hs->messages_page : limit, seen = 0;
     struct json_object *chunk = json_object_new_array();
-    long last = -1;
+    long last = -1; /* the last event of the room looked at: the page ends after it */
     bool more = false;
     for (size_t i = json_object_array_length(hs->log); i > 0; i--) {
         struct json_object *e = json_object_array_get_idx(hs->log, i - 1);
@@ -454,14 +457,17 @@ void hs_on_messages(struct hs *hs, struct hs_req *rq, struct hs_resp *rs)
             continue;
         if (p <= to)
             break;
-        if (!hs_type_ok(types, hs_jstr(hs_jget(e, "event"), "type")))
+        bool kept = hs_type_ok(types, hs_jstr(hs_jget(e, "event"), "type"));
+        if (!kept && !count_all)
             continue;
-        if ((int)json_object_array_length(chunk) >= limit) {
+        if (seen >= page) {
             more = true;
             break;
         }
-        json_object_array_add(chunk, json_object_get(hs_jget(e, "event")));
+        seen++;
         last = p;
+        if (kept)
+            json_object_array_add(chunk, json_object_get(hs_jget(e, "event")));
     }
     json_object_put(filter);
     struct json_object *r = json_object_new_object();
