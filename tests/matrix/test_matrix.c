@@ -173,6 +173,17 @@ static void test_inflight_ids_skip_handled_events(void **state)
     assert_string_equal(th_in_str(&f->t, 0, "text"), "second");
 }
 
+/* The bot read "m0" to "m<n-1>", in that order. */
+static void expect_m_read(struct fx *f, int n)
+{
+    assert_true(th_wait_inbox(&f->t, (size_t)n, 5000));
+    for (int i = 0; i < n; i++) {
+        char text[16];
+        snprintf(text, sizeof(text), "m%d", i);
+        assert_string_equal(th_in_str(&f->t, (size_t)i, "text"), text);
+    }
+}
+
 static void test_limited_timeline_gap_is_filled(void **state)
 {
     struct fx *f = *state;
@@ -185,12 +196,7 @@ static void test_limited_timeline_gap_is_filled(void **state)
         free(hs_say(f->hs, f->room, ALICE, text));
     }
     assert_int_equal(th_start(&f->t), 0);
-    assert_true(th_wait_inbox(&f->t, 8, 5000));
-    for (int i = 0; i < 8; i++) {
-        char text[16];
-        snprintf(text, sizeof(text), "m%d", i);
-        assert_string_equal(th_in_str(&f->t, (size_t)i, "text"), text);
-    }
+    expect_m_read(f, 8);
     assert_true(hs_count(f->hs, "/messages") >= 1);
 }
 
@@ -212,12 +218,7 @@ static void test_gap_filled_past_empty_pages(void **state)
             free(hs_send(f->hs, f->room, ALICE, "org.example.note", "{}"));
     }
     assert_int_equal(th_start(&f->t), 0);
-    assert_true(th_wait_inbox(&f->t, 8, 5000));
-    for (int i = 0; i < 8; i++) {
-        char text[16];
-        snprintf(text, sizeof(text), "m%d", i);
-        assert_string_equal(th_in_str(&f->t, (size_t)i, "text"), text);
-    }
+    expect_m_read(f, 8);
 }
 
 static void test_dropped_and_malformed_sync(void **state)
