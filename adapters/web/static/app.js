@@ -325,6 +325,8 @@
     if (focused && !focused.isConnected) refocus(box, focused);
     return box;
   }
+  // A keyed item (keyed()) that is one line of hint text, redrawn when the language changes.
+  const hintItem = (key) => ({ key: '.' + key, sig: W.lang, make: () => el('p', { class: 'hint', text: tr(key) }) });
   // The keyboard's focus was on an element redrawn: it goes to the one drawn in its place (the
   // same button or card), when that one takes it.
   function refocus(box, was) {
@@ -543,7 +545,7 @@
     callBacks() {}, attention() { return null; }, players() { return null; }, marks() {}, now() { return undefined; },
     draw() {}, hide() {}, show() {}, result: null };
   function makeDrawings() {
-    const api = { $, el, clear, keyed, tr, trn, num, list, has, card, send, sayDm, render, pageText, playerName,
+    const api = { $, el, clear, keyed, hintItem, tr, trn, num, list, has, card, send, sayDm, render, pageText, playerName,
       learnPlayers, callBack, readBot, eventLines, scoresRanking, answerButtons, settleAnswer, lang: () => W.lang, S };
     for (const [id, make] of Object.entries(window.IllegalGames || {})) S.drawings[id] = make(api);
     S.compose = window.IllegalCompose(api);

@@ -7,7 +7,7 @@
 'use strict';
 
 (window.IllegalGames = window.IllegalGames || {}).illegal = function (api) {
-  const { $, el, clear, keyed, tr, trn, num, card, send, sayDm, render, pageText, playerName,
+  const { $, el, clear, keyed, hintItem, tr, trn, num, card, send, sayDm, render, pageText, playerName,
     learnPlayers, callBack, readBot, eventLines, answerButtons, settleAnswer, lang, S } = api;
   const C = window.IllegalCards;
   const resName = C.resName;
@@ -387,7 +387,6 @@
   // takes nothing from under a press or the keyboard's focus)
   const offerKey = (n) => 'offer ' + n;
   const cardItem = (id, count) => ({ key: id, sig: `${lang()} ${count}`, make: () => card(id, { count }) });
-  const hintItem = (key) => ({ key: '.' + key, sig: lang(), make: () => el('p', { class: 'hint', text: tr(key) }) });
   function renderRoom(t, p, watching) {
     const h = p && p.hand;
     $('hand-wrap').hidden = !h;

@@ -146,7 +146,7 @@
     render();
     if (play.card) $('pd-cmd').focus();
   }
-  const hintItem = (key) => ({ key: '.' + key, sig: api.lang(), make: () => el('p', { class: 'hint', text: tr(key) }) });
+  const hintItem = api.hintItem;
   function renderRoom(t, p, watching) {
     const h = p && p.hand;
     if (!h) {
